@@ -1,0 +1,78 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import svelte from 'eslint-plugin-svelte';
+import prettier from 'eslint-config-prettier';
+import globals from 'globals';
+import svelteConfig from './svelte.config.js';
+
+/**
+ * Layer rules from ARCHITECTURE.md: dependencies point down
+ * ir <- contracts <- core <- domains <- services <- workers/ui.
+ * Each entry forbids a layer from importing the layers above it (and Dexie
+ * outside src/db). Type-only imports into the UI are allowed: types vanish at
+ * build time, so the shell stays small.
+ */
+const domains = ['db', 'providers', 'agent', 'retrieval', 'media', 'export', 'plugins', 'themes', 'benchmarks'];
+const layer = (names) => names.map((name) => `**/${name}/**`).concat(names.map((name) => `**/${name}`));
+const dexieBan = { name: 'dexie', message: 'Only src/db/ touches IndexedDB (ARCHITECTURE.md).' };
+
+function restrict(patterns, { allowTypeImports = false, dexie = true } = {}) {
+  return {
+    '@typescript-eslint/no-restricted-imports': [
+      'error',
+      {
+        paths: dexie ? [dexieBan] : [],
+        patterns: patterns.length
+          ? [{ group: patterns, message: 'This import crosses a layer boundary (ARCHITECTURE.md).', allowTypeImports }]
+          : [],
+      },
+    ],
+  };
+}
+
+export default tseslint.config(
+  { ignores: ['dist/', 'node_modules/', 'test-results/', 'playwright-report/', 'coverage/', 'dev-dist/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  ...svelte.configs.recommended,
+  prettier,
+  ...svelte.configs.prettier,
+  {
+    languageOptions: { globals: { ...globals.browser, ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-console': ['error', { allow: ['warn', 'error'] }],
+      eqeqeq: ['error', 'smart'],
+    },
+  },
+  {
+    files: ['**/*.svelte', '**/*.svelte.ts'],
+    languageOptions: { parserOptions: { parser: tseslint.parser, svelteConfig, extraFileExtensions: ['.svelte'] } },
+  },
+  { files: ['src/**/*.{ts,svelte}'], rules: restrict([]) },
+  {
+    files: ['src/ir/**/*.ts'],
+    rules: restrict(layer(['contracts', 'core', 'services', 'workers', 'ui', ...domains])),
+  },
+  {
+    files: ['src/contracts/**/*.ts'],
+    rules: restrict(layer(['ir', 'core', 'services', 'workers', 'ui', ...domains])),
+  },
+  { files: ['src/core/**/*.ts'], rules: restrict(layer(['services', 'workers', 'ui', ...domains])) },
+  {
+    files: domains.filter((d) => d !== 'db').map((d) => `src/${d}/**/*.ts`),
+    rules: restrict(layer(['services', 'workers', 'ui'])),
+  },
+  { files: ['src/db/**/*.ts'], rules: restrict(layer(['services', 'workers', 'ui']), { dexie: false }) },
+  { files: ['src/services/**/*.ts'], rules: restrict(layer(['workers', 'ui'])) },
+  {
+    files: ['src/ui/**/*.{ts,svelte}'],
+    rules: restrict(layer(['services', ...domains]), { allowTypeImports: true }),
+  },
+  { files: ['scripts/**/*.mjs', 'bench/**/*.ts', 'e2e/**/*.ts'], rules: { 'no-console': 'off' } },
+  {
+    files: ['src/**/*.test.ts', 'bench/**/*.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': 'off' },
+  },
+);
