@@ -12,7 +12,17 @@ import svelteConfig from './svelte.config.js';
  * outside src/db). Type-only imports into the UI are allowed: types vanish at
  * build time, so the shell stays small.
  */
-const domains = ['db', 'providers', 'agent', 'retrieval', 'media', 'export', 'plugins', 'themes', 'benchmarks'];
+const domains = [
+  'db',
+  'providers',
+  'agent',
+  'retrieval',
+  'media',
+  'export',
+  'plugins',
+  'themes',
+  'benchmarks',
+];
 const layer = (names) => names.map((name) => `**/${name}/**`).concat(names.map((name) => `**/${name}`));
 const dexieBan = { name: 'dexie', message: 'Only src/db/ touches IndexedDB (ARCHITECTURE.md).' };
 
@@ -23,7 +33,13 @@ function restrict(patterns, { allowTypeImports = false, dexie = true } = {}) {
       {
         paths: dexie ? [dexieBan] : [],
         patterns: patterns.length
-          ? [{ group: patterns, message: 'This import crosses a layer boundary (ARCHITECTURE.md).', allowTypeImports }]
+          ? [
+              {
+                group: patterns,
+                message: 'This import crosses a layer boundary (ARCHITECTURE.md).',
+                allowTypeImports,
+              },
+            ]
           : [],
       },
     ],
@@ -48,7 +64,9 @@ export default tseslint.config(
   },
   {
     files: ['**/*.svelte', '**/*.svelte.ts'],
-    languageOptions: { parserOptions: { parser: tseslint.parser, svelteConfig, extraFileExtensions: ['.svelte'] } },
+    languageOptions: {
+      parserOptions: { parser: tseslint.parser, svelteConfig, extraFileExtensions: ['.svelte'] },
+    },
   },
   { files: ['src/**/*.{ts,svelte}'], rules: restrict([]) },
   {

@@ -1,0 +1,52 @@
+import { test as base, expect, type Page } from '@playwright/test';
+
+export interface RequestLog {
+  urls: string[];
+  foreign(): string[];
+}
+
+/**
+ * Every test runs with the outside world cut off: any request that is not to
+ * the app's own origin is aborted and recorded, so a test can assert there
+ * were none.
+ */
+export const test = base.extend<{ requestLog: RequestLog }>({
+  requestLog: async ({ context, baseURL }, use) => {
+    const origin = new URL(baseURL!).origin;
+    const urls: string[] = [];
+    const isOwn = (url: string) => url.startsWith(origin) || /^(data|blob|about|chrome-extension):/.test(url);
+    context.on('request', (request) => urls.push(request.url()));
+    await context.route('**/*', (route) =>
+      isOwn(route.request().url()) ? route.continue() : route.abort('blockedbyclient'),
+    );
+    await use({ urls, foreign: () => urls.filter((url) => !isOwn(url)) });
+  },
+});
+
+export { expect };
+
+/** Opens the app and waits until the core worker answered (the note list is rendered). */
+export async function openApp(page: Page, path = '/'): Promise<void> {
+  await page.goto(path);
+  await expect(page.getByTestId('note-list')).toBeVisible();
+}
+
+export async function createNote(page: Page, title: string, body: string): Promise<void> {
+  await page.getByTestId('new-note').click();
+  await page.getByTestId('note-title').fill(title);
+  await page.getByTestId('note-body').fill(body);
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
+}
+
+/** Waits for the service worker to be activated (ready can resolve while activating). */
+export async function waitForServiceWorker(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.ready;
+    const worker = registration.active!;
+    if (worker.state !== 'activated') {
+      await new Promise<void>((resolve) =>
+        worker.addEventListener('statechange', () => worker.state === 'activated' && resolve()),
+      );
+    }
+  });
+}

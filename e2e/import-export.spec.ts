@@ -1,0 +1,77 @@
+import { readFile } from 'node:fs/promises';
+import { strToU8, unzipSync, zipSync } from 'fflate';
+import type { Page } from '@playwright/test';
+import { expect, openApp, test } from './fixtures';
+
+/** 500 Markdown notes in sub-folders, with front matter, wikilinks, code and math. */
+function vaultZip(count = 500): Buffer {
+  const files: Record<string, Uint8Array> = {};
+  for (let i = 0; i < count; i++) {
+    const folder = i % 2 ? '课程/操作系统' : 'work/weekly';
+    const paragraphs = Array.from(
+      { length: 12 },
+      (_, p) => `第 ${p} 段：进程调度 scheduling note ${i}, see [[Note ${(i + 1) % count}]].`,
+    ).join('\n\n');
+    const body = `# Note ${i}\n\n${paragraphs}\n\n- a\n- b\n\n\`\`\`js\nconsole.log(${i});\n\`\`\`\n\n$$x^${i % 9}$$\n`;
+    files[`vault/${folder}/note-${i}.md`] = strToU8(
+      `---\ntitle: Note ${i}\ntags: [t${i % 5}, 课程]\ncreated_at: 2026-01-01T00:00:${String(i % 60).padStart(2, '0')}.000Z\n---\n${body}`,
+    );
+  }
+  return Buffer.from(zipSync(files));
+}
+
+async function importZip(page: Page, data: Buffer): Promise<void> {
+  await page.getByTestId('import-zip-input').setInputFiles({ name: 'vault.zip', mimeType: 'application/zip', buffer: data });
+}
+
+async function exportAll(page: Page): Promise<{ bytes: Buffer; files: Record<string, string> }> {
+  const download = page.waitForEvent('download');
+  await page.getByTestId('export-all').click();
+  const bytes = await readFile(await (await download).path());
+  const entries = unzipSync(new Uint8Array(bytes));
+  const files = Object.fromEntries(
+    Object.entries(entries).map(([path, data]) => [path, new TextDecoder().decode(data)]),
+  );
+  return { bytes, files };
+}
+
+test('a 500-note import shows progress and can be cancelled, leaving nothing behind', async ({ page }) => {
+  await openApp(page);
+  await importZip(page, vaultZip());
+  const job = page.getByTestId('job-item').first();
+  await expect(job).toBeVisible();
+  // Progress is visible before the cancel.
+  await expect(job.getByTestId('job-progress')).toHaveAttribute('data-percent', /^(?!0$)\d/);
+  await job.getByTestId('job-cancel').click();
+  await expect(job).toHaveAttribute('data-status', 'cancelled');
+  await page.reload();
+  await expect(page.getByTestId('note-list')).toBeVisible();
+  await expect(page.getByTestId('note-item')).toHaveCount(0);
+});
+
+test('a finished import, exported and imported again, gives the same notes', async ({ page, browser }) => {
+  test.setTimeout(120_000);
+  await openApp(page);
+  await importZip(page, vaultZip());
+  await expect(page.getByTestId('job-item').first()).toHaveAttribute('data-status', 'completed', { timeout: 60_000 });
+  await expect(page.locator('[data-testid="folder-item"][data-folder="课程/操作系统"]')).toHaveCount(1);
+  const first = await exportAll(page);
+  expect(Object.keys(first.files)).toHaveLength(500);
+  const sample = Object.entries(first.files).find(([path]) => path.endsWith('Note 7.md'));
+  expect(sample?.[0]).toBe('NotesAgent/课程/操作系统/Note 7.md');
+  expect(sample?.[1]).toContain('[[Note 8]]');
+  expect(sample?.[1]).toContain('title: Note 7');
+
+  // A fresh profile: import the export, export again, same files.
+  const fresh = await browser.newContext();
+  const second = await fresh.newPage();
+  await fresh.route('**/*', (route) =>
+    route.request().url().startsWith(new URL(page.url()).origin) ? route.continue() : route.abort(),
+  );
+  await openApp(second, new URL('/', page.url()).toString());
+  await importZip(second, first.bytes);
+  await expect(second.getByTestId('job-item').first()).toHaveAttribute('data-status', 'completed', { timeout: 60_000 });
+  const again = await exportAll(second);
+  expect(again.files).toEqual(first.files);
+  await fresh.close();
+});

@@ -1,0 +1,70 @@
+// Serves the built app (dist/) on localhost: static files with the
+// cross-origin isolation headers, index.html for app routes, and a real 404
+// for missing files (a SPA fallback would answer a missing model file with HTML).
+import { createServer } from 'node:http';
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { extname, join, normalize, resolve } from 'node:path';
+
+const args = process.argv.slice(2);
+const flag = (name, fallback) => {
+  const index = args.indexOf(`--${name}`);
+  return index >= 0 && args[index + 1] ? args[index + 1] : fallback;
+};
+const port = Number(flag('port', process.env.PORT ?? 4173));
+const host = flag('host', '127.0.0.1');
+const root = resolve(new URL('..', import.meta.url).pathname, flag('dir', 'dist'));
+
+if (!existsSync(join(root, 'index.html'))) {
+  console.error(`No build found in ${root}. Run \`npm run build\` first.`);
+  process.exit(1);
+}
+
+const types = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.webmanifest': 'application/manifest+json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.ttf': 'font/ttf',
+  '.wasm': 'application/wasm',
+  '.onnx': 'application/octet-stream',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+const server = createServer((request, response) => {
+  const url = new URL(request.url ?? '/', 'http://localhost');
+  let path = normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, '');
+  let file = join(root, path);
+  if (!file.startsWith(root)) {
+    response.writeHead(403).end();
+    return;
+  }
+  if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
+  // App routes (no extension) get the shell; files that do not exist get 404.
+  if (!existsSync(file) && extname(path) === '') file = join(root, 'index.html');
+  if (!existsSync(file)) {
+    response.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found');
+    return;
+  }
+  const headers = {
+    'Content-Type': types[extname(file)] ?? 'application/octet-stream',
+    'Cross-Origin-Opener-Policy': 'same-origin',
+    'Cross-Origin-Embedder-Policy': 'require-corp',
+    'Cross-Origin-Resource-Policy': 'same-origin',
+    // The service worker and HTML must revalidate so updates are found; hashed assets are immutable.
+    'Cache-Control': path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+  };
+  response.writeHead(200, headers);
+  if (request.method === 'HEAD') response.end();
+  else createReadStream(file).pipe(response);
+});
+
+server.listen(port, host, () => {
+  console.log(`NotesAgent is running at http://${host === '0.0.0.0' ? 'localhost' : host}:${port}/`);
+});

@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { pageQuerySchema } from './pages';
+
+export const MAX_TITLE_LENGTH = 500;
+export const MAX_FOLDER_LENGTH = 1000;
+export const MAX_TAG_LENGTH = 100;
+export const MAX_TAGS = 100;
+/** 5 MiB of Markdown per note: far above real notes, low enough to keep the editor responsive. */
+export const MAX_BODY_LENGTH = 5 * 1024 * 1024;
+
+export interface NoteDto {
+  note_id: string;
+  title: string;
+  folder: string;
+  body: string;
+  tags: string[];
+  version: number;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export type NoteSummaryDto = Omit<NoteDto, 'body'> & { excerpt: string };
+
+export interface BlockDto {
+  block_id: string;
+  note_id: string;
+  type: string;
+  position: number;
+  text: string;
+  start_line: number;
+  end_line: number;
+  hash: string;
+}
+
+/** Folders are `/`-separated paths without leading/trailing slashes; '' is the root. */
+export const folderSchema = z
+  .string()
+  .max(MAX_FOLDER_LENGTH)
+  .transform((value) =>
+    value
+      .split('/')
+      .map((part) => part.trim())
+      .filter((part) => part.length > 0)
+      .join('/'),
+  )
+  .refine((value) => !value.split('/').some((part) => part === '.' || part === '..'), {
+    message: 'folder names cannot be . or ..',
+  });
+
+const tagSchema = z
+  .string()
+  .transform((tag) => tag.trim().replace(/^#/, ''))
+  .pipe(z.string().min(1).max(MAX_TAG_LENGTH));
+
+export const tagsSchema = z
+  .array(tagSchema)
+  .max(MAX_TAGS)
+  .transform((tags) => [...new Set(tags)]);
+
+export const createNoteSchema = z.object({
+  title: z.string().max(MAX_TITLE_LENGTH).default(''),
+  folder: folderSchema.default(''),
+  body: z.string().max(MAX_BODY_LENGTH).default(''),
+  tags: tagsSchema.default([]),
+});
+export type CreateNoteInput = z.input<typeof createNoteSchema>;
+
+export const updateNoteSchema = z.object({
+  note_id: z.string().min(1),
+  title: z.string().max(MAX_TITLE_LENGTH).optional(),
+  folder: folderSchema.optional(),
+  body: z.string().max(MAX_BODY_LENGTH).optional(),
+  tags: tagsSchema.optional(),
+  /** Optimistic concurrency: when given and stale, the update is a 409. */
+  expected_version: z.number().int().min(1).optional(),
+});
+export type UpdateNoteInput = z.input<typeof updateNoteSchema>;
+
+export const listNotesSchema = pageQuerySchema.extend({
+  folder: folderSchema.optional(),
+  /** Include notes in sub-folders of `folder`. */
+  recursive: z.boolean().default(true),
+  tag: z.string().min(1).optional(),
+  title_query: z.string().max(MAX_TITLE_LENGTH).optional(),
+  trashed: z.boolean().default(false),
+});
+export type ListNotesInput = z.input<typeof listNotesSchema>;
+
+export interface FolderDto {
+  path: string;
+  note_count: number;
+}
+
+export interface TagDto {
+  tag: string;
+  note_count: number;
+}

@@ -1,0 +1,260 @@
+import { describe, expect, it } from 'vitest';
+import { AppError, type EventEnvelope } from '../contracts';
+import { EventLog } from './event-log';
+import { MemoryEventStore } from './event-store';
+import { JobRuntime, type JobContext } from './job-runtime';
+import { MemoryJobStore } from './job-store';
+
+function setup() {
+  const jobs = new MemoryJobStore();
+  const eventStore = new MemoryEventStore();
+  const events = new EventLog(eventStore);
+  const runtime = new JobRuntime(jobs, events);
+  return { jobs, eventStore, events, runtime };
+}
+
+/** A job body the test steers by hand. */
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { open, opened };
+}
+
+function collect(runtime: JobRuntime, jobId: string, after = 0) {
+  const seen: EventEnvelope[] = [];
+  const subscription = runtime.subscribe(jobId, after, (envelope) => seen.push(envelope));
+  return { seen, subscription };
+}
+
+async function expectCode(promise: Promise<unknown>, code: string) {
+  await expect(promise).rejects.toSatisfy((error) => error instanceof AppError && error.code === code);
+}
+
+describe('JobRuntime', () => {
+  it('returns queued at once, then runs with progress and completes with completed_at', async () => {
+    const { runtime } = setup();
+    const release = gate();
+    runtime.register({
+      kind: 'count',
+      async run(context: JobContext<{ n: number }>) {
+        await release.opened;
+        for (let i = 1; i <= context.input.n; i++)
+          await context.progress({ phase: 'counting', current: i, total: 4 });
+        return { counted: context.input.n };
+      },
+    });
+    const job = await runtime.create('count', { n: 4 });
+    expect(job.status).toBe('queued');
+    expect(job.completed_at).toBeNull();
+    const { seen, subscription } = collect(runtime, job.job_id);
+    release.open();
+    await subscription.closed;
+    expect(seen.map((e) => e.event)).toEqual([
+      'Queued',
+      'Started',
+      'Progress',
+      'Progress',
+      'Progress',
+      'Progress',
+      'Completed',
+    ]);
+    expect(seen.map((e) => e.sequence)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(seen[2]!.data).toEqual({ phase: 'counting', current: 1, total: 4, percent: 25, message: null });
+    const done = await runtime.get(job.job_id);
+    expect(done.status).toBe('completed');
+    expect(done.result).toEqual({ counted: 4 });
+    expect(done.completed_at).not.toBeNull();
+    expect(done.progress?.percent).toBe(100);
+  });
+
+  it('reports null percent when the total is unknown', async () => {
+    const { runtime } = setup();
+    runtime.register({ kind: 'open', run: async (c) => c.progress({ phase: 'reading', current: 3 }) });
+    const job = await runtime.create('open');
+    await runtime.idle();
+    const { items } = await new EventLog(new MemoryEventStore()).list('none');
+    expect(items).toEqual([]);
+    expect((await runtime.get(job.job_id)).progress).toMatchObject({
+      current: 3,
+      total: null,
+      percent: null,
+    });
+  });
+
+  it('fails with a project error code and no stack', async () => {
+    const { runtime } = setup();
+    runtime.register({
+      kind: 'boom',
+      run: async () => {
+        throw new Error('TypeError at /src/secret.ts:1');
+      },
+    });
+    runtime.register({
+      kind: 'typed',
+      run: async () => {
+        throw new AppError('IMPORT_ARCHIVE_INVALID', 'Not a zip file.');
+      },
+    });
+    const a = await runtime.create('boom');
+    const b = await runtime.create('typed');
+    await runtime.idle();
+    const failed = await runtime.get(a.job_id);
+    expect(failed.status).toBe('failed');
+    expect(failed.error?.code).toBe('JOB_FAILED');
+    expect(JSON.stringify(failed)).not.toContain('secret.ts');
+    expect((await runtime.get(b.job_id)).error).toEqual({
+      code: 'IMPORT_ARCHIVE_INVALID',
+      message: 'Not a zip file.',
+      details: {},
+    });
+  });
+
+  it('cancels a running job through its AbortSignal', async () => {
+    const { runtime } = setup();
+    let sawAbort = false;
+    const started = gate();
+    runtime.register({
+      kind: 'long',
+      run: (context) =>
+        new Promise((_, reject) => {
+          started.open();
+          context.signal.addEventListener('abort', () => {
+            sawAbort = true;
+            reject(context.signal.reason);
+          });
+        }),
+    });
+    const job = await runtime.create('long');
+    const { seen, subscription } = collect(runtime, job.job_id);
+    await started.opened;
+    const accepted = await runtime.cancel(job.job_id);
+    expect(accepted.status).toBe('running');
+    await subscription.closed;
+    expect(sawAbort).toBe(true);
+    expect(seen.at(-1)?.event).toBe('Cancelled');
+    const cancelled = await runtime.get(job.job_id);
+    expect(cancelled.status).toBe('cancelled');
+    expect(cancelled.completed_at).not.toBeNull();
+    expect(cancelled.error).toBeNull();
+  });
+
+  it('treats work that ignores the signal but finishes after cancel as cancelled', async () => {
+    const { runtime } = setup();
+    const release = gate();
+    const started = gate();
+    runtime.register({
+      kind: 'stubborn',
+      run: async () => {
+        started.open();
+        await release.opened;
+        return 'done';
+      },
+    });
+    const job = await runtime.create('stubborn');
+    await started.opened;
+    await runtime.cancel(job.job_id);
+    release.open();
+    await runtime.idle();
+    expect((await runtime.get(job.job_id)).status).toBe('cancelled');
+  });
+
+  it('cancels a queued job at once', async () => {
+    const { runtime } = setup();
+    const release = gate();
+    runtime.register({ kind: 'slot', run: () => release.opened });
+    const first = await runtime.create('slot');
+    const second = await runtime.create('slot');
+    const cancelled = await runtime.cancel(second.job_id);
+    expect(cancelled.status).toBe('cancelled');
+    release.open();
+    await runtime.idle();
+    expect((await runtime.get(first.job_id)).status).toBe('completed');
+    expect((await runtime.get(second.job_id)).status).toBe('cancelled');
+  });
+
+  it('rejects illegal transitions with 409 STATE_CONFLICT and unknown ids with JOB_NOT_FOUND', async () => {
+    const { runtime } = setup();
+    runtime.register({ kind: 'quick', run: async () => 1 });
+    const job = await runtime.create('quick');
+    await runtime.idle();
+    await expectCode(runtime.cancel(job.job_id), 'STATE_CONFLICT');
+    await runtime.cancel(job.job_id).catch((error: AppError) => expect(error.status).toBe(409));
+    await expectCode(runtime.cancel('job_missing'), 'JOB_NOT_FOUND');
+    await expectCode(runtime.get('job_missing'), 'JOB_NOT_FOUND');
+    await expectCode(runtime.create('no-such-kind'), 'INVALID_REQUEST');
+  });
+
+  it('limits concurrency per kind and queues the rest in order', async () => {
+    const { runtime } = setup();
+    let active = 0;
+    let peak = 0;
+    const order: number[] = [];
+    runtime.register({
+      kind: 'limited',
+      concurrency: 2,
+      run: async (context: JobContext<{ i: number }>) => {
+        active++;
+        peak = Math.max(peak, active);
+        order.push(context.input.i);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        active--;
+      },
+    });
+    runtime.register({ kind: 'other', run: async () => undefined });
+    for (let i = 0; i < 6; i++) await runtime.create('limited', { i });
+    await runtime.create('other');
+    await runtime.idle();
+    expect(peak).toBe(2);
+    expect(order).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
+  it('on start-up fails jobs left running by a closed tab and resumes resumable kinds', async () => {
+    const { jobs, eventStore } = setup();
+    const before = new JobRuntime(jobs, new EventLog(eventStore));
+    const never = new Promise<never>(() => undefined);
+    before.register({ kind: 'fragile', run: () => never });
+    before.register({ kind: 'resumable', resumable: true, run: () => never });
+    before.register({ kind: 'waiting', run: () => never });
+    const fragile = await before.create('fragile');
+    const resumable = await before.create('resumable');
+    await before.create('waiting');
+    const waiting = await before.create('waiting'); // stays queued behind the first
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect((await jobs.get(fragile.job_id))?.status).toBe('running');
+
+    // The tab dies: a new runtime over the same stores.
+    const after = new JobRuntime(jobs, new EventLog(eventStore));
+    let resumed = 0;
+    after.register({ kind: 'fragile', run: async () => undefined });
+    after.register({ kind: 'resumable', resumable: true, run: async () => void resumed++ });
+    after.register({ kind: 'waiting', run: async () => undefined });
+    const summary = await after.recover();
+    await after.idle();
+    expect(summary).toEqual({ failed: 2, requeued: 2 });
+    const failed = await after.get(fragile.job_id);
+    expect(failed.status).toBe('failed');
+    expect(failed.error?.code).toBe('JOB_INTERRUPTED');
+    expect(resumed).toBe(1);
+    expect((await after.get(resumable.job_id)).status).toBe('completed');
+    expect((await after.get(waiting.job_id)).status).toBe('completed');
+    const { seen } = collect(after, fragile.job_id);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(seen.map((e) => e.event)).toEqual(['Queued', 'Started', 'Failed']);
+  });
+
+  it('lists newest first with offset pages', async () => {
+    const { runtime } = setup();
+    let t = 1_000;
+    const clocked = new JobRuntime(
+      new MemoryJobStore(),
+      new EventLog(new MemoryEventStore()),
+      () => (t += 1000),
+    );
+    clocked.register({ kind: 'k', run: async () => undefined });
+    for (let i = 0; i < 3; i++) await clocked.create('k', { i });
+    const page = await clocked.list({ limit: 2, offset: 0 });
+    expect(page.page).toEqual({ total: 3, limit: 2, offset: 0 });
+    expect(page.items.map((job) => job.input['i'])).toEqual([2, 1]);
+    expect((await runtime.list({ limit: 10, offset: 0 })).items).toEqual([]);
+  });
+});

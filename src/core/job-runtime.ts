@@ -1,0 +1,342 @@
+import {
+  AppError,
+  canTransition,
+  isAbortError,
+  isTerminalStatus,
+  toErrorEnvelope,
+  toIsoUtc,
+  type ErrorEnvelope,
+  type JobDto,
+  type JobProgress,
+  type JobStatus,
+  type OffsetPage,
+} from '../contracts';
+import type { EventLog, EventListener, Subscription } from './event-log';
+import type { JobListQuery, JobStore } from './job-store';
+import { newId, systemClock, type Clock } from './ids';
+
+export interface ProgressUpdate {
+  phase: string;
+  current: number;
+  total?: number | null;
+  message?: string | null;
+}
+
+export interface JobContext<Input> {
+  readonly jobId: string;
+  readonly input: Input;
+  /** Aborted when the user cancels; pass it to every fetch, worker call and loop. */
+  readonly signal: AbortSignal;
+  progress(update: ProgressUpdate): Promise<void>;
+  /** Domain events beside the lifecycle ones (e.g. `ModelLoading`). */
+  emit(event: string, data: unknown): Promise<void>;
+}
+
+export interface JobHandler<Input = Record<string, unknown>, Result = unknown> {
+  readonly kind: string;
+  /** Jobs of this kind that may run at once; the rest wait in `queued`. */
+  readonly concurrency?: number;
+  /** When true, a job found `running` at start-up is queued again instead of failed. */
+  readonly resumable?: boolean;
+  run(context: JobContext<Input>): Promise<Result>;
+}
+
+interface RunningJob {
+  controller: AbortController;
+  settled: Promise<void>;
+}
+
+export function progressOf(update: ProgressUpdate): JobProgress {
+  const total = update.total ?? null;
+  const percent =
+    total !== null && total > 0 ? Math.min(100, Math.round((update.current / total) * 1000) / 10) : null;
+  return { phase: update.phase, current: update.current, total, percent, message: update.message ?? null };
+}
+
+/**
+ * Jobs (§4.2 and ARCHITECTURE.md): `create` returns at once in `queued`; a
+ * per-kind limit decides when a job starts; progress, completion, failure and
+ * cancellation are persisted and published as events; illegal moves are 409s.
+ */
+export class JobRuntime {
+  readonly #store: JobStore;
+  readonly #events: EventLog;
+  readonly #clock: Clock;
+  readonly #handlers = new Map<string, JobHandler<never, unknown>>();
+  readonly #queues = new Map<string, string[]>();
+  readonly #running = new Map<string, RunningJob>();
+  readonly #runningByKind = new Map<string, number>();
+  /** Writes to one job are serialised so a late progress cannot overwrite a terminal state. */
+  readonly #locks = new Map<string, Promise<unknown>>();
+
+  constructor(store: JobStore, events: EventLog, clock: Clock = systemClock) {
+    this.#store = store;
+    this.#events = events;
+    this.#clock = clock;
+  }
+
+  register<Input, Result>(handler: JobHandler<Input, Result>): void {
+    if (this.#handlers.has(handler.kind)) throw new Error(`job kind ${handler.kind} registered twice`);
+    this.#handlers.set(handler.kind, handler as unknown as JobHandler<never, unknown>);
+  }
+
+  async create(kind: string, input: Record<string, unknown> = {}): Promise<JobDto> {
+    if (!this.#handlers.has(kind)) {
+      throw new AppError('INVALID_REQUEST', `Unknown job kind "${kind}".`, { kind });
+    }
+    const now = toIsoUtc(this.#clock());
+    const job: JobDto = {
+      job_id: newId('job'),
+      kind,
+      status: 'queued',
+      progress: null,
+      input,
+      result: null,
+      error: null,
+      created_at: now,
+      started_at: null,
+      updated_at: now,
+      completed_at: null,
+    };
+    await this.#store.put(job);
+    await this.#events.publish(job.job_id, 'Queued', { status: 'queued' });
+    this.#enqueue(job);
+    return job;
+  }
+
+  async get(jobId: string): Promise<JobDto> {
+    const job = await this.#store.get(jobId);
+    if (!job) throw new AppError('JOB_NOT_FOUND', 'This job does not exist.', { job_id: jobId });
+    return job;
+  }
+
+  async list(query: JobListQuery): Promise<OffsetPage<JobDto>> {
+    const { items, total } = await this.#store.list(query);
+    return { items, page: { total, limit: query.limit, offset: query.offset } };
+  }
+
+  /**
+   * A queued job ends `cancelled` at once. A running one has its signal aborted
+   * and ends `cancelled` when its work stops; the returned job may still be
+   * `running` — the terminal event is the answer (§5.3).
+   */
+  async cancel(jobId: string): Promise<JobDto> {
+    return this.#withLock(jobId, async () => {
+      const job = await this.get(jobId);
+      if (isTerminalStatus(job.status)) {
+        throw new AppError(
+          'STATE_CONFLICT',
+          `This job has already ${job.status === 'completed' ? 'completed' : 'ended'}.`,
+          {
+            job_id: jobId,
+            status: job.status,
+          },
+        );
+      }
+      const running = this.#running.get(jobId);
+      if (running) {
+        running.controller.abort(new DOMException('Cancelled by the user.', 'AbortError'));
+        return job;
+      }
+      this.#removeFromQueue(job);
+      return this.#finish(job, 'cancelled', {});
+    });
+  }
+
+  subscribe(jobId: string, afterSequence: number, onEvent: EventListener): Subscription {
+    return this.#events.subscribe(jobId, afterSequence, onEvent);
+  }
+
+  /**
+   * Start-up recovery: a job left `running` by a closed tab is failed with
+   * JOB_INTERRUPTED, or queued again when its kind can resume; queued jobs are
+   * scheduled again.
+   */
+  async recover(): Promise<{ failed: number; requeued: number }> {
+    let failed = 0;
+    let requeued = 0;
+    const stale = await this.#store.listByStatus(['running', 'queued']);
+    stale.sort((a, b) => a.created_at.localeCompare(b.created_at));
+    for (const job of stale) {
+      if (this.#running.has(job.job_id) || this.#isQueued(job)) continue;
+      const handler = this.#handlers.get(job.kind);
+      if (job.status === 'queued' && handler) {
+        this.#enqueue(job);
+        requeued++;
+      } else if (job.status === 'running' && handler?.resumable) {
+        const queued = { ...job, status: 'queued' as const, updated_at: toIsoUtc(this.#clock()) };
+        await this.#store.put(queued);
+        await this.#events.publish(job.job_id, 'Queued', { status: 'queued', resumed: true });
+        this.#enqueue(queued);
+        requeued++;
+      } else {
+        const error = handler
+          ? new AppError('JOB_INTERRUPTED', 'The app was closed while this job was running. Start it again.')
+          : new AppError('JOB_INTERRUPTED', `Jobs of kind "${job.kind}" are not available in this version.`);
+        await this.#finish(job, 'failed', { error: error.toEnvelope().error });
+        failed++;
+      }
+    }
+    return { failed, requeued };
+  }
+
+  /** Resolves when no job is running or queued; used by tests and shutdown. */
+  async idle(): Promise<void> {
+    while (this.#running.size > 0 || [...this.#queues.values()].some((queue) => queue.length > 0)) {
+      await Promise.all([...this.#running.values()].map((running) => running.settled));
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+  }
+
+  #isQueued(job: JobDto): boolean {
+    return this.#queues.get(job.kind)?.includes(job.job_id) ?? false;
+  }
+
+  #enqueue(job: JobDto): void {
+    const queue = this.#queues.get(job.kind) ?? [];
+    queue.push(job.job_id);
+    this.#queues.set(job.kind, queue);
+    queueMicrotask(() => this.#pump(job.kind));
+  }
+
+  #removeFromQueue(job: JobDto): void {
+    const queue = this.#queues.get(job.kind);
+    if (queue)
+      this.#queues.set(
+        job.kind,
+        queue.filter((id) => id !== job.job_id),
+      );
+  }
+
+  #pump(kind: string): void {
+    const handler = this.#handlers.get(kind);
+    const queue = this.#queues.get(kind);
+    if (!handler || !queue) return;
+    const limit = Math.max(1, handler.concurrency ?? 1);
+    while ((this.#runningByKind.get(kind) ?? 0) < limit && queue.length > 0) {
+      const jobId = queue.shift()!;
+      this.#runningByKind.set(kind, (this.#runningByKind.get(kind) ?? 0) + 1);
+      const controller = new AbortController();
+      const settled = this.#execute(handler, jobId, controller).finally(() => {
+        this.#running.delete(jobId);
+        this.#runningByKind.set(kind, (this.#runningByKind.get(kind) ?? 1) - 1);
+        this.#pump(kind);
+      });
+      this.#running.set(jobId, { controller, settled });
+    }
+  }
+
+  async #execute(
+    handler: JobHandler<never, unknown>,
+    jobId: string,
+    controller: AbortController,
+  ): Promise<void> {
+    const started = await this.#withLock(jobId, async () => {
+      const job = await this.#store.get(jobId);
+      if (!job || job.status !== 'queued') return undefined;
+      if (controller.signal.aborted) {
+        await this.#finish(job, 'cancelled', {});
+        return undefined;
+      }
+      const now = toIsoUtc(this.#clock());
+      const running: JobDto = {
+        ...job,
+        status: 'running',
+        started_at: job.started_at ?? now,
+        updated_at: now,
+      };
+      await this.#store.put(running);
+      await this.#events.publish(jobId, 'Started', { status: 'running' });
+      return running;
+    });
+    if (!started) return;
+
+    const context: JobContext<never> = {
+      jobId,
+      input: started.input as never,
+      signal: controller.signal,
+      progress: (update) => this.#progress(jobId, update),
+      emit: async (event, data) => {
+        await this.#events.publish(jobId, event, data);
+      },
+    };
+
+    let outcome: { status: JobStatus; result?: unknown; error?: ErrorEnvelope['error'] };
+    try {
+      const result = await handler.run(context);
+      controller.signal.throwIfAborted();
+      outcome = { status: 'completed', result: result ?? null };
+    } catch (error) {
+      outcome =
+        controller.signal.aborted || isAbortError(error)
+          ? { status: 'cancelled' }
+          : { status: 'failed', error: failureOf(error) };
+    }
+    await this.#withLock(jobId, async () => {
+      const job = await this.#store.get(jobId);
+      if (!job || isTerminalStatus(job.status)) return;
+      await this.#finish(job, outcome.status, outcome);
+    });
+  }
+
+  async #progress(jobId: string, update: ProgressUpdate): Promise<void> {
+    await this.#withLock(jobId, async () => {
+      const job = await this.#store.get(jobId);
+      if (!job || job.status !== 'running') return;
+      const progress = progressOf(update);
+      await this.#store.put({ ...job, progress, updated_at: toIsoUtc(this.#clock()) });
+      await this.#events.publish(jobId, 'Progress', progress);
+    });
+  }
+
+  async #finish(
+    job: JobDto,
+    status: JobStatus,
+    outcome: { result?: unknown; error?: ErrorEnvelope['error'] },
+  ): Promise<JobDto> {
+    if (!canTransition(job.status, status)) {
+      throw new AppError('STATE_CONFLICT', `A ${job.status} job cannot become ${status}.`, {
+        job_id: job.job_id,
+        from: job.status,
+        to: status,
+      });
+    }
+    const now = toIsoUtc(this.#clock());
+    const finished: JobDto = {
+      ...job,
+      status,
+      result: status === 'completed' ? (outcome.result ?? null) : null,
+      error: status === 'failed' ? (outcome.error ?? failureOf(undefined)) : null,
+      updated_at: now,
+      completed_at: now,
+    };
+    await this.#store.put(finished);
+    const event = status === 'completed' ? 'Completed' : status === 'failed' ? 'Failed' : 'Cancelled';
+    const data =
+      status === 'completed'
+        ? { result: finished.result }
+        : status === 'failed'
+          ? { error: finished.error }
+          : {};
+    await this.#events.publish(job.job_id, event, data);
+    return finished;
+  }
+
+  async #withLock<T>(jobId: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.#locks.get(jobId) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(work);
+    this.#locks.set(jobId, next);
+    try {
+      return await next;
+    } finally {
+      if (this.#locks.get(jobId) === next) this.#locks.delete(jobId);
+    }
+  }
+}
+
+function failureOf(error: unknown): ErrorEnvelope['error'] {
+  const envelope = toErrorEnvelope(error, 'The job failed.');
+  return envelope.error.code === 'INTERNAL_ERROR'
+    ? { ...envelope.error, code: 'JOB_FAILED' }
+    : envelope.error;
+}

@@ -1,0 +1,353 @@
+import { strToU8, zipSync } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import {
+  ArchiveFormatError,
+  decodeMarkdownText,
+  isMarkdownPath,
+  markdownFileFromNote,
+  noteFromMarkdownFile,
+  readZipArchive,
+  stripCommonRoot,
+  writeZipArchive,
+  type ArchiveFile,
+  type NoteDraft,
+} from './markdown-archive';
+
+function note(overrides: Partial<NoteDraft>): NoteDraft {
+  return { title: 'Note', folder: '', body: '', tags: [], extra: {}, ...overrides };
+}
+
+function catchError(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected an error');
+}
+
+/** Replaces an entry name's bytes in place, so the zip carries it without the UTF-8 flag. */
+function patchName(zip: Uint8Array, placeholder: string, replacement: Uint8Array): Uint8Array {
+  const needle = strToU8(placeholder);
+  expect(replacement.length).toBe(needle.length);
+  const patched = zip.slice();
+  let replaced = 0;
+  for (let offset = 0; offset + needle.length <= patched.length; offset++) {
+    if (needle.every((byte, index) => patched[offset + index] === byte)) {
+      patched.set(replacement, offset);
+      replaced++;
+    }
+  }
+  expect(replaced).toBe(2); // local header and central directory
+  return patched;
+}
+
+describe('isMarkdownPath', () => {
+  it('accepts .md and .markdown files anywhere, in any case', () => {
+    for (const path of ['a.md', '课程/操作系统/进程.md', 'x/y.MARKDOWN', './notes/z.Md']) {
+      expect(isMarkdownPath(path)).toBe(true);
+    }
+  });
+
+  it('rejects other extensions, hidden files and folders, and macOS resource forks', () => {
+    for (const path of [
+      'a.txt',
+      'a.md.bak',
+      '.hidden.md',
+      'vault/.obsidian/x.md',
+      '__MACOSX/a/._b.md',
+      'dir/',
+      '',
+    ]) {
+      expect(isMarkdownPath(path)).toBe(false);
+    }
+  });
+});
+
+describe('stripCommonRoot', () => {
+  const files = (...paths: string[]): ArchiveFile[] => paths.map((path) => ({ path, content: path }));
+
+  it('strips one directory that wraps every file', () => {
+    expect(stripCommonRoot(files('笔记/a.md', '笔记/课程/操作系统/b.md'))).toEqual([
+      { path: 'a.md', content: '笔记/a.md' },
+      { path: '课程/操作系统/b.md', content: '笔记/课程/操作系统/b.md' },
+    ]);
+  });
+
+  it('leaves paths alone when a file is at the root or under another directory', () => {
+    expect(stripCommonRoot(files('root/a.md', 'b.md')).map((file) => file.path)).toEqual([
+      'root/a.md',
+      'b.md',
+    ]);
+    expect(stripCommonRoot(files('one/a.md', 'two/b.md')).map((file) => file.path)).toEqual([
+      'one/a.md',
+      'two/b.md',
+    ]);
+    expect(stripCommonRoot([])).toEqual([]);
+  });
+});
+
+describe('noteFromMarkdownFile', () => {
+  it('takes the folder from the path and the title from the file name', () => {
+    const draft = noteFromMarkdownFile({
+      path: '课程/操作系统/进程调度.md',
+      content: '# 进程\n\n见 [[线程]]。',
+    });
+    expect(draft).toEqual({
+      title: '进程调度',
+      folder: '课程/操作系统',
+      body: '# 进程\n\n见 [[线程]]。',
+      tags: [],
+      extra: {},
+    });
+  });
+
+  it('reads title, tags, dates and extra keys from front matter and keeps the body byte for byte', () => {
+    const content = [
+      '---',
+      'title: "a/b: 真正的标题"',
+      'tags: 课程, os ,  , 复习',
+      'created: 2024-03-01',
+      'updated_at: 2024-03-02T10:20:30+08:00',
+      'author: 张三',
+      'aliases: [进程]',
+      '---',
+      'Body with [[Wiki Link|别名]]\r\nand CRLF\r\n',
+    ].join('\n');
+    expect(noteFromMarkdownFile({ path: 'x.markdown', content })).toEqual({
+      title: 'a/b: 真正的标题',
+      folder: '',
+      body: 'Body with [[Wiki Link|别名]]\r\nand CRLF\r\n',
+      tags: ['课程', 'os', '复习'],
+      created_at: '2024-03-01T00:00:00.000Z',
+      updated_at: '2024-03-02T02:20:30.000Z',
+      extra: { author: '张三', aliases: ['进程'] },
+    });
+  });
+
+  it('accepts tag arrays, prefers created_at over created, and keeps non-dates in extra', () => {
+    const content =
+      '---\ntags: [a, 2024, "  b  "]\ncreated: 2020-01-01\ncreated_at: 2021-01-01T00:00:00Z\nupdated: soon\n---\n';
+    expect(noteFromMarkdownFile({ path: 'n.md', content })).toEqual({
+      title: 'n',
+      folder: '',
+      body: '',
+      tags: ['a', '2024', 'b'],
+      created_at: '2021-01-01T00:00:00.000Z',
+      extra: { created: '2020-01-01', updated: 'soon' },
+    });
+  });
+
+  it('keeps a body that starts with a thematic break, and strips a byte-order mark', () => {
+    const content = '\uFEFF---\n\nAfter a rule.\n\n---\n';
+    expect(noteFromMarkdownFile({ path: 'r.md', content })).toMatchObject({
+      title: 'r',
+      body: '---\n\nAfter a rule.\n\n---\n',
+      extra: {},
+    });
+  });
+
+  it('throws ArchiveFormatError with the path on invalid YAML', () => {
+    const error = catchError(() =>
+      noteFromMarkdownFile({ path: 'dir/bad.md', content: '---\ntitle: [\n---\n' }),
+    );
+    expect(error).toBeInstanceOf(ArchiveFormatError);
+    expect(error).toMatchObject({ reason: 'invalid_front_matter', path: 'dir/bad.md' });
+  });
+});
+
+describe('markdownFileFromNote', () => {
+  it('names the file after the title inside its folder and always writes front matter', () => {
+    const file = markdownFileFromNote(
+      note({ title: '进程调度', folder: '课程/操作系统', body: 'x' }),
+      new Set(),
+    );
+    expect(file).toEqual({
+      path: '课程/操作系统/进程调度.md',
+      content: '---\ntitle: 进程调度\ntags: []\n---\nx',
+    });
+  });
+
+  it('replaces characters that file systems reject and avoids hidden or empty names', () => {
+    const taken = new Set<string>();
+    const paths = ['a/b', 'x:y*?"<>|\\z', 'tab\there\n', '.hidden', '...', '', 'CON', 'trailing. '].map(
+      (title) => markdownFileFromNote(note({ title }), taken).path,
+    );
+    expect(paths).toEqual([
+      'a_b.md',
+      'x_y_______z.md',
+      'tab_here_.md',
+      'hidden.md',
+      'Untitled.md',
+      'Untitled (2).md',
+      'CON_.md',
+      'trailing.md',
+    ]);
+    for (const path of paths) expect(isMarkdownPath(path)).toBe(true);
+  });
+
+  it('resolves colliding titles, ignoring case, and records what it took', () => {
+    const taken = new Set<string>(['笔记/同名.md']);
+    const paths = ['同名', '同名', 'Readme', 'README'].map(
+      (title) => markdownFileFromNote(note({ title, folder: '笔记' }), taken).path,
+    );
+    expect(paths).toEqual(['笔记/同名 (2).md', '笔记/同名 (3).md', '笔记/Readme.md', '笔记/README (2).md']);
+    expect(taken.has('笔记/readme (2).md')).toBe(true);
+  });
+
+  it('shortens very long titles without splitting a character', () => {
+    const file = markdownFileFromNote(note({ title: '长'.repeat(200) }), new Set());
+    const name = file.path.replace(/\.md$/, '');
+    expect(new TextEncoder().encode(name).length).toBeLessThanOrEqual(200);
+    expect(name).toBe('长'.repeat(66));
+    expect(noteFromMarkdownFile(file).title).toBe('长'.repeat(200));
+  });
+});
+
+describe('zip archives', () => {
+  it('reads only Markdown entries, decodes UTF-8 and strips the BOM', () => {
+    const zip = zipSync({
+      '导出/课程/操作系统.md': strToU8('\uFEFF# 操作系统'),
+      '导出/readme.txt': strToU8('not markdown'),
+      '导出/.obsidian/workspace.md': strToU8('hidden'),
+      '__MACOSX/导出/._课程.md': new Uint8Array([0, 1, 2]),
+      '导出/bad-bytes.md': new Uint8Array([0x61, 0xff, 0x62]),
+    });
+    expect(readZipArchive(zip)).toEqual([
+      { path: '导出/课程/操作系统.md', content: '# 操作系统' },
+      { path: '导出/bad-bytes.md', content: 'a\uFFFDb' },
+    ]);
+  });
+
+  it('repairs entry names written as UTF-8 or GBK without the UTF-8 flag, and backslashes', () => {
+    const utf8 = patchName(zipSync({ 'abc.md': strToU8('x') }), 'abc', strToU8('课'));
+    expect(readZipArchive(utf8).map((file) => file.path)).toEqual(['课.md']);
+    const gbk = patchName(
+      zipSync({ 'abcd.md': strToU8('x') }),
+      'abcd',
+      new Uint8Array([0xbf, 0xce, 0xb3, 0xcc]),
+    );
+    expect(readZipArchive(gbk).map((file) => file.path)).toEqual(['课程.md']);
+    expect(readZipArchive(zipSync({ 'dir\\sub\\n.md': strToU8('x') })).map((file) => file.path)).toEqual([
+      'dir/sub/n.md',
+    ]);
+  });
+
+  it('throws ArchiveFormatError(invalid_zip) on corrupted bytes', () => {
+    const zip = writeZipArchive([{ path: 'a.md', content: 'hello '.repeat(1000) }]);
+    const corrupted = zip.slice();
+    corrupted.fill(0x55, 40, 80);
+    for (const bytes of [
+      new Uint8Array(),
+      strToU8('not a zip at all'),
+      corrupted,
+      zip.slice(0, zip.length - 10),
+    ]) {
+      const error = catchError(() => readZipArchive(bytes));
+      expect(error).toBeInstanceOf(ArchiveFormatError);
+      expect(error).toMatchObject({ reason: 'invalid_zip' });
+    }
+  });
+
+  it('decodes strictly on request', () => {
+    expect(decodeMarkdownText(new Uint8Array([0xef, 0xbb, 0xbf, 0x41]), 'a.md', { fatal: true })).toBe('A');
+    expect(
+      catchError(() => decodeMarkdownText(new Uint8Array([0xff]), 'a.md', { fatal: true })),
+    ).toMatchObject({
+      reason: 'not_utf8',
+      path: 'a.md',
+    });
+  });
+
+  it('writes reproducible archives and refuses duplicate paths', () => {
+    const files = [{ path: '课程/a.md', content: '内容' }];
+    expect(writeZipArchive(files)).toEqual(writeZipArchive(files));
+    expect(readZipArchive(writeZipArchive(files))).toEqual(files);
+    expect(catchError(() => writeZipArchive([...files, ...files]))).toMatchObject({
+      reason: 'duplicate_path',
+    });
+  });
+});
+
+describe('export then import', () => {
+  function mulberry32(seed: number): () => number {
+    let state = seed;
+    return () => {
+      state = (state + 0x6d2b79f5) | 0;
+      let t = Math.imul(state ^ (state >>> 15), 1 | state);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+
+  const titles = [
+    '操作系统',
+    'Process scheduling',
+    'a/b',
+    '读书笔记: 第1章',
+    '.dotfile',
+    '',
+    '  spaced  ',
+    'true',
+    '123',
+  ];
+  const folders = ['', '课程', '课程/操作系统', 'Work/Projects 2024', '日记/2024/03'];
+  const tagPool = ['课程', 'os', '复习', 'todo', '2024', 'a,b', 'null', '#hash'];
+  const bodyParts = [
+    '# 标题\n\n正文段落，含 [[维基链接]] 和 [[Other Note|别名]]。',
+    '```python\n---\nprint("hi")\n```',
+    '---',
+    '$$\n\\sum_{i=1}^n i = \\frac{n(n+1)}{2}\n$$',
+    '- [ ] task\n- [x] done',
+    'Plain English paragraph.',
+    '> 引用\n> quote',
+    '---\ntitle: not front matter\n---',
+    '',
+  ];
+
+  it('round-trips 300 generated notes through a zip unchanged', () => {
+    const random = mulberry32(42);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+    const notes: NoteDraft[] = Array.from({ length: 300 }, (_, index) => {
+      const lineEnding = random() < 0.2 ? '\r\n' : '\n';
+      const parts = Array.from({ length: Math.floor(random() * 5) }, () => pick(bodyParts));
+      let body = parts.join(`${lineEnding}${lineEnding}`).replace(/\n/g, lineEnding);
+      if (random() < 0.5) body += lineEnding;
+      if (random() < 0.1) body = `${lineEnding}${body}`;
+      const draft: NoteDraft = {
+        title: random() < 0.7 ? `${pick(titles)}${random() < 0.5 ? ` ${index}` : ''}` : pick(titles),
+        folder: pick(folders),
+        body,
+        tags: Array.from({ length: Math.floor(random() * 4) }, () => pick(tagPool)),
+        extra: {},
+      };
+      if (random() < 0.7)
+        draft.created_at = new Date(Date.UTC(2020, 0, 1) + Math.floor(random() * 1e11)).toISOString();
+      if (random() < 0.7)
+        draft.updated_at = new Date(Date.UTC(2020, 0, 1) + Math.floor(random() * 1e11)).toISOString();
+      if (random() < 0.5) {
+        draft.extra = {
+          author: pick(['张三', 'Ann', 'O\'Brien: "quoted"']),
+          draft: random() < 0.5,
+          rating: Math.floor(random() * 5),
+          aliases: [pick(titles)],
+          nested: { source: 'https://example.com/a?b=c#d', list: [1, null, '二'] },
+          multiline: `line one${pick(['\n', '\r\n'])}---${pick(['\n', '\r\n'])}line three  `,
+        };
+      }
+      return draft;
+    });
+
+    const taken = new Set<string>();
+    const files = notes.map((draft) => markdownFileFromNote(draft, taken));
+    expect(new Set(files.map((file) => file.path.toLowerCase())).size).toBe(300);
+    const imported = readZipArchive(writeZipArchive(files)).map(noteFromMarkdownFile);
+
+    expect(imported).toHaveLength(300);
+    imported.forEach((draft, index) => {
+      const original = notes[index];
+      expect(draft).toEqual(original);
+      expect(draft.folder).toBe(original?.folder);
+    });
+  });
+});

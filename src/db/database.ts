@@ -1,0 +1,43 @@
+import Dexie, { type Table } from 'dexie';
+import {
+  MIGRATIONS,
+  type AttachmentRow,
+  type BlockRow,
+  type EventRow,
+  type JobRow,
+  type Migration,
+  type NoteRow,
+  type SecretRow,
+  type SettingRow,
+  type VaultKeyRow,
+} from './schema';
+
+export const DATABASE_NAME = 'notes-agent';
+
+export class NotesAgentDatabase extends Dexie {
+  notes!: Table<NoteRow, string>;
+  blocks!: Table<BlockRow, string>;
+  attachments!: Table<AttachmentRow, string>;
+  jobs!: Table<JobRow, string>;
+  events!: Table<EventRow, [string, number]>;
+  settings!: Table<SettingRow, string>;
+  secrets!: Table<SecretRow, string>;
+  vault_keys!: Table<VaultKeyRow, string>;
+
+  constructor(name: string = DATABASE_NAME, migrations: readonly Migration[] = MIGRATIONS) {
+    super(name);
+    let previous = 0;
+    for (const migration of migrations) {
+      if (migration.version <= previous) throw new Error('migrations must have ascending versions');
+      previous = migration.version;
+      const version = this.version(migration.version).stores(migration.stores);
+      if (migration.upgrade) version.upgrade(migration.upgrade);
+    }
+  }
+}
+
+export function openDatabase(name?: string): NotesAgentDatabase {
+  return new NotesAgentDatabase(name);
+}
+
+export { Dexie };

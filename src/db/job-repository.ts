@@ -1,0 +1,39 @@
+import type { JobDto, JobStatus } from '../contracts';
+import type { JobListQuery, JobStore } from '../core/job-store';
+import type { NotesAgentDatabase } from './database';
+
+export class JobRepository implements JobStore {
+  readonly #db: NotesAgentDatabase;
+
+  constructor(db: NotesAgentDatabase) {
+    this.#db = db;
+  }
+
+  async put(job: JobDto): Promise<void> {
+    await this.#db.jobs.put(job);
+  }
+
+  get(jobId: string): Promise<JobDto | undefined> {
+    return this.#db.jobs.get(jobId);
+  }
+
+  async list(query: JobListQuery): Promise<{ items: JobDto[]; total: number }> {
+    const collection = this.#db.jobs
+      .orderBy('created_at')
+      .reverse()
+      .filter(
+        (job) =>
+          (query.kind === undefined || job.kind === query.kind) &&
+          (query.status === undefined || job.status === query.status),
+      );
+    const all = await collection.toArray();
+    return { items: all.slice(query.offset, query.offset + query.limit), total: all.length };
+  }
+
+  listByStatus(statuses: readonly JobStatus[]): Promise<JobDto[]> {
+    return this.#db.jobs
+      .where('status')
+      .anyOf([...statuses])
+      .toArray();
+  }
+}

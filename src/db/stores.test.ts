@@ -1,0 +1,142 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Transaction } from 'dexie';
+import { EventLog } from '../core/event-log';
+import { JobRuntime } from '../core/job-runtime';
+import type { NotesAgentDatabase } from './database';
+import { EventRepository } from './event-repository';
+import { JobRepository } from './job-repository';
+import { SettingsRepository } from './settings-repository';
+import { AttachmentRepository } from './attachment-repository';
+import { freshDatabase } from './test-database';
+import { MIGRATIONS } from './schema';
+import { NotesAgentDatabase as Database } from './database';
+
+let db: NotesAgentDatabase;
+afterEach(async () => db?.delete());
+
+describe('EventRepository', () => {
+  it('assigns per-resource sequences atomically, even for concurrent appends', async () => {
+    db = freshDatabase();
+    const events = new EventRepository(db);
+    const written = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        events.append(i % 2 ? 'a' : 'b', 'Progress', { i }, '2026-01-01T00:00:00.000Z'),
+      ),
+    );
+    const sequencesOf = (id: string) =>
+      written
+        .filter((e) => e.resource_id === id)
+        .map((e) => e.sequence)
+        .sort((x, y) => x - y);
+    expect(sequencesOf('a')).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(sequencesOf('b')).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect((await events.list('a', 8, 10)).map((e) => e.sequence)).toEqual([9, 10]);
+    expect((await events.list('a', 0, 3)).map((e) => e.sequence)).toEqual([1, 2, 3]);
+    expect((await events.last('b'))?.id).toBe(10);
+    expect(await events.last('none')).toBeUndefined();
+  });
+
+  it('refuses a second row with the same (resource_id, sequence)', async () => {
+    db = freshDatabase();
+    await db.events.add({ resource_id: 'r', sequence: 1, event: 'Queued', data: {}, timestamp: 't' });
+    await expect(
+      db.events.add({ resource_id: 'r', sequence: 1, event: 'Queued', data: {}, timestamp: 't' }),
+    ).rejects.toThrow();
+  });
+});
+
+describe('jobs over IndexedDB', () => {
+  it('survives a reload: a running job is failed with JOB_INTERRUPTED and its events replay', async () => {
+    db = freshDatabase();
+    const first = new JobRuntime(new JobRepository(db), new EventLog(new EventRepository(db)));
+    first.register({ kind: 'import', run: () => new Promise(() => undefined) });
+    const job = await first.create('import', { attachment_id: 'a1' });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect((await first.get(job.job_id)).status).toBe('running');
+
+    const reopened = new Database(db.name);
+    const second = new JobRuntime(new JobRepository(reopened), new EventLog(new EventRepository(reopened)));
+    second.register({ kind: 'import', run: async () => undefined });
+    expect(await second.recover()).toEqual({ failed: 1, requeued: 0 });
+    const failed = await second.get(job.job_id);
+    expect(failed).toMatchObject({ status: 'failed', error: { code: 'JOB_INTERRUPTED' } });
+    const seen: string[] = [];
+    await second.subscribe(job.job_id, 0, (e) => seen.push(e.event)).closed;
+    expect(seen).toEqual(['Queued', 'Started', 'Failed']);
+    const page = await second.list({ status: 'failed', limit: 10, offset: 0 });
+    expect(page.page.total).toBe(1);
+    reopened.close();
+  });
+});
+
+describe('settings and attachments', () => {
+  it('round-trips settings and blobs', async () => {
+    db = freshDatabase();
+    const settings = new SettingsRepository(db);
+    await settings.put('locale', 'zh-CN');
+    expect(await settings.get('locale')).toBe('zh-CN');
+    expect(await settings.entries()).toEqual({ locale: 'zh-CN' });
+    const attachments = new AttachmentRepository(db);
+    const info = await attachments.put(new Blob(['hello'], { type: 'text/plain' }), { name: 'a.txt' });
+    expect(info).toMatchObject({ name: 'a.txt', mime_type: 'text/plain', size: 5 });
+    const row = await attachments.get(info.attachment_id);
+    expect(await row?.blob.text()).toBe('hello');
+    await attachments.delete(info.attachment_id);
+    expect(await attachments.get(info.attachment_id)).toBeUndefined();
+  });
+});
+
+describe('migrations', () => {
+  it('upgrades data written by an earlier version', async () => {
+    db = freshDatabase();
+    await db.notes.add({
+      note_id: 'n1',
+      title: 'old',
+      folder: '',
+      body: '',
+      tags: [],
+      version: 1,
+      created_at: 'x',
+      updated_at: 'x',
+      deleted_at: null,
+      trashed: 0,
+    });
+    db.close();
+    const next = [
+      ...MIGRATIONS,
+      {
+        version: 2,
+        stores: {},
+        upgrade: async (tx: Transaction) => {
+          await tx
+            .table('notes')
+            .toCollection()
+            .modify((row: { title: string }) => void (row.title = row.title.toUpperCase()));
+        },
+      },
+    ];
+    const upgraded = new Database(db.name, next);
+    expect((await upgraded.notes.get('n1'))?.title).toBe('OLD');
+    expect(upgraded.verno).toBe(2);
+    upgraded.close();
+  });
+
+  it('refuses migrations out of order', () => {
+    expect(() => new Database('x', [MIGRATIONS[0]!, MIGRATIONS[0]!])).toThrow(/ascending/);
+  });
+});
+
+describe('EventRepository across tabs', () => {
+  it('never reuses a sequence when another tab appended to the same resource', async () => {
+    db = freshDatabase();
+    const tabA = new EventRepository(db);
+    const otherConnection = new Database(db.name);
+    const tabB = new EventRepository(otherConnection);
+    await tabA.append('job', 'Queued', {}, 't');
+    await tabB.append('job', 'Progress', {}, 't'); // tab A's cache is now stale
+    const next = await tabA.append('job', 'Progress', {}, 't');
+    expect(next.sequence).toBe(3);
+    expect((await tabA.list('job', 0, 10)).map((e) => e.sequence)).toEqual([1, 2, 3]);
+    otherConnection.close();
+  });
+});

@@ -1,0 +1,155 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AppError, EventEnvelope, NoteDto } from '../contracts';
+import { markdownFileFromNote, writeZipArchive } from '../core/markdown-archive';
+import { testCore } from './test-core';
+
+let current: ReturnType<typeof testCore>;
+afterEach(async () => current?.close());
+function setup() {
+  current = testCore();
+  return current.api;
+}
+
+function zipOf(count: number, folder = 'vault'): Uint8Array {
+  const taken = new Set<string>();
+  const files = Array.from({ length: count }, (_, i) =>
+    markdownFileFromNote(
+      {
+        title: i % 2 ? `笔记 ${i}` : `Note ${i}`,
+        folder: `${folder}/${i % 3 ? '课程' : 'work'}`,
+        body: `# Heading ${i}\n\n正文 [[Note ${i + 1}]] body ${i}.\n`,
+        tags: i % 5 ? ['t'] : [],
+        extra: {},
+      },
+      taken,
+    ),
+  );
+  return writeZipArchive(files);
+}
+
+async function finished(jobId: string): Promise<EventEnvelope[]> {
+  const seen: EventEnvelope[] = [];
+  await current.api.events.subscribe(jobId, 0, (e) => seen.push(e)).closed;
+  return seen;
+}
+
+const comparable = (notes: NoteDto[]) =>
+  notes
+    .map(({ title, folder, body, tags, created_at, updated_at }) => ({
+      title,
+      folder,
+      body,
+      tags,
+      created_at,
+      updated_at,
+    }))
+    .sort((a, b) => `${a.folder}/${a.title}`.localeCompare(`${b.folder}/${b.title}`));
+
+async function allNotes(): Promise<NoteDto[]> {
+  const page = await current.api.notes.list({ limit: 200 });
+  return Promise.all(page.items.map((item) => current.api.notes.get(item.note_id)));
+}
+
+describe('ArchiveService', () => {
+  it('imports a zip as a job with progress, then export and re-import give the same notes', async () => {
+    const api = setup();
+    const job = await api.archive.importZip({ data: zipOf(60), file_name: 'vault.zip' });
+    expect(job.status).toBe('queued');
+    const events = await finished(job.job_id);
+    const names = events.map((e) => e.event);
+    expect(names[0]).toBe('Queued');
+    expect(names.at(-1)).toBe('Completed');
+    const progress = events
+      .filter((e) => e.event === 'Progress')
+      .map((e) => e.data as { current: number; total: number | null });
+    expect(progress.at(-1)).toMatchObject({ current: 60, total: 60 });
+    expect(progress.length).toBeGreaterThan(3);
+    expect((await api.jobs.get(job.job_id)).result).toMatchObject({ imported: 60, skipped: 0 });
+    expect(await api.notes.folders()).toEqual(
+      expect.arrayContaining([
+        { path: '课程', note_count: 40 },
+        { path: 'work', note_count: 20 },
+      ]),
+    );
+
+    const original = comparable(await allNotes());
+    const exported = await api.archive.exportAll();
+    expect(exported.file_name).toMatch(/^notesagent-export-\d{4}-\d{2}-\d{2}\.zip$/);
+
+    const second = setup();
+    const again = await second.archive.importZip({ data: exported.data, file_name: exported.file_name });
+    await finished(again.job_id);
+    expect(comparable(await allNotes())).toEqual(original);
+  });
+
+  it('imports picked folder files into a target folder', async () => {
+    const api = setup();
+    const job = await api.archive.importFiles({
+      files: [
+        { path: 'MyNotes/a.md', content: '---\ntitle: Alpha\ntags: [x]\n---\nBody A\n' },
+        { path: 'MyNotes/sub/b.md', content: 'Body B' },
+        { path: 'MyNotes/image.png', content: 'not markdown' },
+      ],
+      target_folder: 'Imported',
+    });
+    await finished(job.job_id);
+    const notes = comparable(await allNotes());
+    expect(notes.map((n) => [n.folder, n.title, n.body, n.tags])).toEqual([
+      ['Imported', 'Alpha', 'Body A\n', ['x']],
+      ['Imported/sub', 'b', 'Body B', []],
+    ]);
+  });
+
+  it('rejects invalid input before creating a job', async () => {
+    const api = setup();
+    const code = (p: Promise<unknown>) =>
+      p.then(
+        () => 'none',
+        (e: AppError) => e.code,
+      );
+    expect(await code(api.archive.importZip({ data: new Uint8Array(), file_name: 'a.zip' }))).toBe(
+      'VALIDATION_FAILED',
+    );
+    expect(await code(api.archive.importFiles({ files: [] }))).toBe('VALIDATION_FAILED');
+    expect(await code(api.archive.importFiles({ files: [{ path: 'a.txt', content: 'x' }] }))).toBe(
+      'IMPORT_FILE_INVALID',
+    );
+    expect((await api.jobs.list()).page.total).toBe(0);
+  });
+
+  it('fails a job for a corrupt archive with IMPORT_ARCHIVE_INVALID and imports nothing', async () => {
+    const api = setup();
+    const job = await api.archive.importZip({
+      data: new TextEncoder().encode('not a zip at all'),
+      file_name: 'bad.zip',
+    });
+    const events = await finished(job.job_id);
+    expect(events.at(-1)).toMatchObject({
+      event: 'Failed',
+      data: { error: { code: 'IMPORT_ARCHIVE_INVALID' } },
+    });
+    expect((await api.jobs.get(job.job_id)).status).toBe('failed');
+    expect((await api.notes.list()).page.total).toBe(0);
+  });
+
+  it('cancelling mid-import removes the notes it had written', async () => {
+    const api = setup();
+    const job = await api.archive.importZip({ data: zipOf(300), file_name: 'big.zip' });
+    let cancelled = false;
+    const seen: EventEnvelope[] = [];
+    await api.events.subscribe(job.job_id, 0, (e) => {
+      seen.push(e);
+      const data = e.data as { current?: number };
+      if (!cancelled && e.event === 'Progress' && (data.current ?? 0) >= 50) {
+        cancelled = true;
+        void api.jobs.cancel(job.job_id);
+      }
+    }).closed;
+    expect(seen.at(-1)?.event).toBe('Cancelled');
+    expect(seen.filter((e) => ['Completed', 'Failed', 'Cancelled'].includes(e.event))).toHaveLength(1);
+    expect((await api.jobs.get(job.job_id)).status).toBe('cancelled');
+    expect((await api.notes.list()).page.total).toBe(0);
+    await expect(api.jobs.cancel(job.job_id)).rejects.toMatchObject({ code: 'STATE_CONFLICT' });
+    await expect(api.jobs.get('job_none')).rejects.toMatchObject({ code: 'JOB_NOT_FOUND' });
+  });
+});

@@ -1,0 +1,210 @@
+import { z } from 'zod';
+import { AppError, folderSchema, parseInput, type JobDto } from '../contracts';
+import type { JobContext, JobRuntime } from '../core/job-runtime';
+import {
+  ArchiveFormatError,
+  isMarkdownPath,
+  markdownFileFromNote,
+  noteFromMarkdownFile,
+  readZipArchive,
+  stripCommonRoot,
+  writeZipArchive,
+  type ArchiveFile,
+} from '../core/markdown-archive';
+import type { AttachmentRepository, NoteDraft, NotesRepository } from '../db';
+
+export const IMPORT_JOB_KIND = 'notes.import';
+/** Notes written per transaction: small enough for steady progress and prompt cancellation. */
+const IMPORT_BATCH_SIZE = 25;
+export const MAX_IMPORT_BYTES = 512 * 1024 * 1024;
+/** The top folder of an export; import strips one common top folder, so exports round-trip. */
+const EXPORT_ROOT = 'NotesAgent';
+
+const importFilesSchema = z.object({
+  files: z
+    .array(z.object({ path: z.string().min(1).max(4096), content: z.string() }))
+    .min(1, 'choose at least one Markdown file'),
+  target_folder: folderSchema.default(''),
+});
+
+const importZipSchema = z.object({
+  data: z
+    .custom<Uint8Array>((value) => value instanceof Uint8Array, 'expected file bytes')
+    .refine((data) => data.byteLength > 0, 'the file is empty'),
+  file_name: z.string().min(1).max(1024),
+  target_folder: folderSchema.default(''),
+});
+
+interface ImportJobInput {
+  attachment_id: string;
+  file_name: string;
+  target_folder: string;
+}
+
+export interface ImportResult {
+  imported: number;
+  skipped: number;
+  warnings: { path: string; reason: string }[];
+}
+
+function joinFolder(base: string, folder: string): string {
+  return [base, folder].filter((part) => part.length > 0).join('/');
+}
+
+/**
+ * Markdown import and export. An import is a job over an archive stored as an
+ * attachment, so a reload knows what was being imported; a cancelled import
+ * removes the notes it had written, leaving nothing half-done.
+ */
+export class ArchiveService {
+  readonly #notes: NotesRepository;
+  readonly #attachments: AttachmentRepository;
+  readonly #runtime: JobRuntime;
+
+  constructor(notes: NotesRepository, attachments: AttachmentRepository, runtime: JobRuntime) {
+    this.#notes = notes;
+    this.#attachments = attachments;
+    this.#runtime = runtime;
+    runtime.register<ImportJobInput, ImportResult>({
+      kind: IMPORT_JOB_KIND,
+      concurrency: 1,
+      run: (context) => this.#runImport(context),
+    });
+  }
+
+  /** A picked folder: its Markdown files are packed into one archive and imported like a zip. */
+  async importFiles(input: z.input<typeof importFilesSchema>): Promise<JobDto> {
+    const { files, target_folder } = parseInput(importFilesSchema, input, 'These files cannot be imported.');
+    const markdown = files.filter((file) => isMarkdownPath(file.path));
+    if (markdown.length === 0) {
+      throw new AppError('IMPORT_FILE_INVALID', 'The folder has no Markdown (.md) files.', {
+        files: files.length,
+      });
+    }
+    const data = writeZipArchive(markdown);
+    return this.#createImport(data, 'folder.zip', target_folder);
+  }
+
+  async importZip(input: z.input<typeof importZipSchema>): Promise<JobDto> {
+    const { data, file_name, target_folder } = parseInput(
+      importZipSchema,
+      input,
+      'This file cannot be imported.',
+    );
+    if (data.byteLength > MAX_IMPORT_BYTES) {
+      throw new AppError('PAYLOAD_TOO_LARGE', 'The archive is larger than 512 MB.', {
+        size: data.byteLength,
+      });
+    }
+    return this.#createImport(data, file_name, target_folder);
+  }
+
+  async #createImport(data: Uint8Array, fileName: string, targetFolder: string): Promise<JobDto> {
+    const attachment = await this.#attachments.put(
+      new Blob([data as Uint8Array<ArrayBuffer>], { type: 'application/zip' }),
+      {
+        name: fileName,
+        mime_type: 'application/zip',
+      },
+    );
+    const input: ImportJobInput = {
+      attachment_id: attachment.attachment_id,
+      file_name: fileName,
+      target_folder: targetFolder,
+    };
+    return this.#runtime.create(IMPORT_JOB_KIND, { ...input });
+  }
+
+  async #runImport(context: JobContext<ImportJobInput>): Promise<ImportResult> {
+    const { attachment_id, target_folder } = context.input;
+    const attachment = await this.#attachments.get(attachment_id);
+    if (!attachment) {
+      throw new AppError('ATTACHMENT_NOT_FOUND', 'The archive to import is no longer stored.', {
+        attachment_id,
+      });
+    }
+    const created: string[] = [];
+    try {
+      await context.progress({ phase: 'reading', current: 0, total: null, message: attachment.name });
+      const bytes = new Uint8Array(await attachment.blob.arrayBuffer());
+      let files: ArchiveFile[];
+      try {
+        files = stripCommonRoot(readZipArchive(bytes).filter((file) => isMarkdownPath(file.path)));
+      } catch (error) {
+        throw archiveError(error);
+      }
+      if (files.length === 0) {
+        throw new AppError('IMPORT_ARCHIVE_INVALID', 'The archive has no Markdown (.md) files.', {});
+      }
+      const warnings: ImportResult['warnings'] = [];
+      const drafts: { path: string; draft: NoteDraft }[] = [];
+      for (const file of files) {
+        try {
+          const note = noteFromMarkdownFile(file);
+          drafts.push({
+            path: file.path,
+            draft: {
+              title: note.title,
+              folder: joinFolder(target_folder, note.folder),
+              body: note.body,
+              tags: note.tags,
+              ...(note.created_at ? { created_at: note.created_at } : {}),
+              ...(note.updated_at ? { updated_at: note.updated_at } : {}),
+            },
+          });
+        } catch (error) {
+          if (!(error instanceof ArchiveFormatError)) throw error;
+          warnings.push({ path: file.path, reason: error.reason });
+        }
+      }
+      const total = drafts.length;
+      await context.progress({ phase: 'importing', current: 0, total });
+      for (let start = 0; start < total; start += IMPORT_BATCH_SIZE) {
+        context.signal.throwIfAborted();
+        const batch = drafts.slice(start, start + IMPORT_BATCH_SIZE).map((entry) => entry.draft);
+        const notes = await this.#notes.createMany(batch);
+        created.push(...notes.map((note) => note.note_id));
+        await context.progress({ phase: 'importing', current: created.length, total });
+      }
+      context.signal.throwIfAborted();
+      await this.#attachments.delete(attachment_id);
+      return { imported: created.length, skipped: warnings.length, warnings };
+    } catch (error) {
+      // Cancelled or failed: remove what this import wrote so a retry starts clean.
+      if (created.length > 0) await this.#notes.deleteMany(created);
+      throw error;
+    }
+  }
+
+  async exportAll(): Promise<{ file_name: string; data: Uint8Array }> {
+    const notes = await this.#notes.all({ trashed: false });
+    notes.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.note_id.localeCompare(b.note_id));
+    const taken = new Set<string>();
+    const files = notes.map((note) => {
+      const file = markdownFileFromNote(
+        {
+          title: note.title,
+          folder: joinFolder(EXPORT_ROOT, note.folder),
+          body: note.body,
+          tags: note.tags,
+          created_at: note.created_at,
+          updated_at: note.updated_at,
+          extra: {},
+        },
+        taken,
+      );
+      return file;
+    });
+    const date = new Date().toISOString().slice(0, 10);
+    return { file_name: `notesagent-export-${date}.zip`, data: writeZipArchive(files) };
+  }
+}
+
+function archiveError(error: unknown): AppError {
+  if (error instanceof ArchiveFormatError) {
+    return new AppError('IMPORT_ARCHIVE_INVALID', 'This file is not a readable .zip archive.', {
+      reason: error.reason,
+    });
+  }
+  return new AppError('IMPORT_ARCHIVE_INVALID', 'This file is not a readable .zip archive.', {});
+}

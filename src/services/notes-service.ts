@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import {
+  AppError,
+  createNoteSchema,
+  listNotesSchema,
+  parseInput,
+  updateNoteSchema,
+  type BlockDto,
+  type CreateNoteInput,
+  type FolderDto,
+  type ListNotesInput,
+  type NoteDto,
+  type NoteSummaryDto,
+  type OffsetPage,
+  type TagDto,
+  type UpdateNoteInput,
+} from '../contracts';
+import type { NotesRepository } from '../db';
+
+const noteIdSchema = z.string().min(1, 'note_id is required');
+
+function notFound(noteId: string): AppError {
+  return new AppError('NOTE_NOT_FOUND', 'This note does not exist.', { note_id: noteId });
+}
+
+/** The notebook's API: validates input, maps repository outcomes to contract errors. */
+export class NotesService {
+  readonly #notes: NotesRepository;
+
+  constructor(notes: NotesRepository) {
+    this.#notes = notes;
+  }
+
+  async create(input: CreateNoteInput): Promise<NoteDto> {
+    return this.#notes.create(parseInput(createNoteSchema, input));
+  }
+
+  async get(noteId: string): Promise<NoteDto> {
+    const id = parseInput(noteIdSchema, noteId);
+    const note = await this.#notes.get(id);
+    if (!note) throw notFound(id);
+    return note;
+  }
+
+  async update(input: UpdateNoteInput): Promise<NoteDto> {
+    const { note_id, expected_version, ...patch } = parseInput(updateNoteSchema, input);
+    const updated = await this.#notes.update(note_id, patch, (current) => {
+      if (current.deleted_at !== null) {
+        throw new AppError('STATE_CONFLICT', 'This note is in the trash. Restore it before editing.', {
+          note_id,
+        });
+      }
+      if (expected_version !== undefined && current.version !== expected_version) {
+        throw new AppError('NOTE_VERSION_CONFLICT', 'This note was changed elsewhere since you opened it.', {
+          note_id,
+          expected_version,
+          current_version: current.version,
+        });
+      }
+    });
+    if (!updated) throw notFound(note_id);
+    return updated;
+  }
+
+  async list(input: ListNotesInput = {}): Promise<OffsetPage<NoteSummaryDto>> {
+    const query = parseInput(listNotesSchema, input);
+    const { items, total } = await this.#notes.list(query);
+    return { items, page: { total, limit: query.limit, offset: query.offset } };
+  }
+
+  async trash(noteId: string): Promise<NoteDto> {
+    return this.#setTrashed(noteId, true);
+  }
+
+  async restore(noteId: string): Promise<NoteDto> {
+    return this.#setTrashed(noteId, false);
+  }
+
+  async #setTrashed(noteId: string, trashed: boolean): Promise<NoteDto> {
+    const id = parseInput(noteIdSchema, noteId);
+    const note = await this.#notes.setTrashed(id, trashed, (current) => {
+      if ((current.deleted_at !== null) === trashed) {
+        throw new AppError(
+          'STATE_CONFLICT',
+          trashed ? 'This note is already in the trash.' : 'This note is not in the trash.',
+          { note_id: id },
+        );
+      }
+    });
+    if (!note) throw notFound(id);
+    return note;
+  }
+
+  /** Permanent deletion is only offered from the trash, so one click cannot lose a live note. */
+  async purge(noteId: string): Promise<void> {
+    const id = parseInput(noteIdSchema, noteId);
+    const existed = await this.#notes.purge(id, (current) => {
+      if (current.deleted_at === null) {
+        throw new AppError('STATE_CONFLICT', 'Move the note to the trash before deleting it for good.', {
+          note_id: id,
+        });
+      }
+    });
+    if (!existed) throw notFound(id);
+  }
+
+  folders(): Promise<FolderDto[]> {
+    return this.#notes.folders();
+  }
+
+  tags(): Promise<TagDto[]> {
+    return this.#notes.tags();
+  }
+
+  async blocks(noteId: string): Promise<BlockDto[]> {
+    const note = await this.get(noteId);
+    return this.#notes.blocks(note.note_id);
+  }
+}

@@ -1,0 +1,48 @@
+import * as Comlink from 'comlink';
+import '../../workers/transfer-handlers';
+import type { EventEnvelope } from '../../contracts';
+import type { CoreWorkerApi } from '../../workers/core.worker';
+import { EventSubscriptions, type RemoteSubscribe } from './event-subscriptions';
+
+export { isAppError, AppError } from '../../contracts';
+
+function startWorker(): Worker {
+  return new Worker(new URL('../../workers/core.worker.ts', import.meta.url), {
+    type: 'module',
+    name: 'core',
+  });
+}
+
+let worker = startWorker();
+let remote = Comlink.wrap<CoreWorkerApi>(worker);
+
+const remoteSubscribe = (): RemoteSubscribe => {
+  const current = remote;
+  return async (resourceId, afterSequence, onEvent) =>
+    current.events.subscribe(resourceId, afterSequence, Comlink.proxy(onEvent));
+};
+
+const subscriptions = new EventSubscriptions(remoteSubscribe());
+
+/**
+ * The core worker's services. A Proxy keeps `core.notes.create(...)` pointing
+ * at the live worker even after `restartCore()` replaced it.
+ */
+export const core = new Proxy({} as Comlink.Remote<CoreWorkerApi>, {
+  get: (_target, property) => (remote as unknown as Record<PropertyKey, unknown>)[property],
+});
+
+/** Replays, dedupes and ends after the terminal event; returns unsubscribe. */
+export function subscribeEvents(resourceId: string, onEvent: (envelope: EventEnvelope) => void): () => void {
+  return subscriptions.subscribe(resourceId, onEvent);
+}
+
+export const subscribeJob = subscribeEvents;
+
+/** Browsers may kill a worker; a new one picks up where the subscriptions stopped. */
+export function restartCore(): void {
+  worker.terminate();
+  worker = startWorker();
+  remote = Comlink.wrap<CoreWorkerApi>(worker);
+  subscriptions.reconnect(remoteSubscribe());
+}

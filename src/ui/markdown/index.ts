@@ -1,0 +1,20 @@
+// Public surface of the Markdown preview. Components import from here only;
+// the CSS lives in './styles' so the app shell imports it once.
+export { renderMarkdown, renderMarkdownSafe } from './render-markdown';
+export { createSanitizer, sanitizeHtml, sanitizeSvg } from './sanitize';
+export type { Sanitizer } from './sanitize';
+export {
+  renderMermaidBlocks,
+  clearMermaidRenderCache,
+  MERMAID_PARSE_FAILED,
+  MERMAID_RENDER_FAILED,
+  MERMAID_SVG_UNSAFE,
+} from './mermaid-blocks';
+export type {
+  MermaidErrorCode,
+  MermaidTheme,
+  RenderMermaidOptions,
+  RenderMermaidResult,
+} from './mermaid-blocks';
+export { wikilinkHref } from './wikilink-plugin';
+export { SOURCE_LINE_ATTRIBUTE } from './source-line-plugin';

@@ -1,0 +1,200 @@
+import type { ErrorCode } from '../../contracts';
+import type { Mermaid } from 'mermaid';
+import { decodeMermaidSource } from './code-fence-plugin';
+import { sanitizerFor } from './sanitize';
+import type { Sanitizer } from './sanitize';
+
+export type MermaidTheme = 'default' | 'dark';
+
+export interface RenderMermaidOptions {
+  theme?: MermaidTheme;
+  /** Aborting stops before the next diagram and leaves the remaining placeholders untouched. */
+  signal?: AbortSignal;
+}
+
+export interface RenderMermaidResult {
+  rendered: number;
+  failed: number;
+}
+
+// Error codes of the contract (§12.4, visualisation errors).
+export type MermaidErrorCode = Extract<ErrorCode, `MERMAID_${string}`>;
+export const MERMAID_PARSE_FAILED: MermaidErrorCode = 'MERMAID_PARSE_FAILED';
+export const MERMAID_RENDER_FAILED: MermaidErrorCode = 'MERMAID_RENDER_FAILED';
+export const MERMAID_SVG_UNSAFE: MermaidErrorCode = 'MERMAID_SVG_UNSAFE';
+
+type Outcome = { ok: true; svg: string } | { ok: false; code: MermaidErrorCode; message: string };
+
+/** Set on a processed placeholder so a second pass over the same container skips it. */
+const STATE_ATTRIBUTE = 'data-mermaid-state';
+const CACHE_LIMIT = 64;
+const MESSAGE_LIMIT = 300;
+
+// Sanitized SVG (or the parse error) per theme and source. While a note is edited
+// the preview re-renders on every keystroke, but its diagrams rarely change.
+const renderCache = new Map<string, Outcome>();
+let mermaidLoading: Promise<Mermaid> | undefined;
+let initializedTheme: MermaidTheme | undefined;
+let nextDiagramId = 0;
+
+/** Forgets cached diagrams and the loaded Mermaid configuration (tests, theme packs). */
+export function clearMermaidRenderCache(): void {
+  renderCache.clear();
+  initializedTheme = undefined;
+}
+
+async function loadMermaid(theme: MermaidTheme): Promise<Mermaid> {
+  // The dynamic import keeps Mermaid (megabytes) in its own chunk, fetched only
+  // when a note actually contains a diagram.
+  mermaidLoading ??= import('mermaid').then((module) => module.default);
+  let mermaid: Mermaid;
+  try {
+    mermaid = await mermaidLoading;
+  } catch (error) {
+    // A failed chunk load (offline, evicted cache) may succeed on the next try.
+    mermaidLoading = undefined;
+    throw error;
+  }
+  if (initializedTheme !== theme) {
+    mermaid.initialize({
+      startOnLoad: false,
+      securityLevel: 'strict',
+      // SVG text labels: HTML labels need <foreignObject>, which the sanitizer removes.
+      htmlLabels: false,
+      // A failed diagram must not leave Mermaid's error graphic in the document.
+      suppressErrorRendering: true,
+      theme,
+    });
+    initializedTheme = theme;
+  }
+  return mermaid;
+}
+
+function errorMessage(error: unknown): string {
+  const text = error instanceof Error ? error.message : typeof error === 'string' ? error : '';
+  const firstLine = text.split('\n')[0]?.trim() ?? '';
+  return firstLine.length > MESSAGE_LIMIT ? `${firstLine.slice(0, MESSAGE_LIMIT)}…` : firstLine;
+}
+
+function removeStrayElements(document: Document, id: string): void {
+  // Mermaid renders into a temporary element in <body>; after a failure it can stay behind.
+  for (const strayId of [id, `d${id}`]) document.getElementById(strayId)?.remove();
+}
+
+async function renderDiagram(
+  source: string,
+  theme: MermaidTheme,
+  sanitizer: Sanitizer,
+  document: Document,
+): Promise<Outcome> {
+  let mermaid: Mermaid;
+  try {
+    mermaid = await loadMermaid(theme);
+  } catch (error) {
+    return { ok: false, code: MERMAID_RENDER_FAILED, message: errorMessage(error) };
+  }
+  const id = `notes-mermaid-${++nextDiagramId}`;
+  let svg: string;
+  try {
+    ({ svg } = await mermaid.render(id, source));
+  } catch (error) {
+    removeStrayElements(document, id);
+    return { ok: false, code: MERMAID_PARSE_FAILED, message: errorMessage(error) };
+  }
+  const clean = sanitizer.sanitizeSvg(svg);
+  if (!/^\s*<svg[\s>]/i.test(clean)) {
+    return { ok: false, code: MERMAID_SVG_UNSAFE, message: 'The diagram was removed by the sanitizer.' };
+  }
+  return { ok: true, svg: clean };
+}
+
+async function cachedDiagram(
+  source: string,
+  theme: MermaidTheme,
+  sanitizer: Sanitizer,
+  document: Document,
+): Promise<Outcome> {
+  const key = `${theme}\u0000${source}`;
+  const cached = renderCache.get(key);
+  if (cached) {
+    // Re-insert so the Map's insertion order doubles as least-recently-used order.
+    renderCache.delete(key);
+    renderCache.set(key, cached);
+    return cached;
+  }
+  const outcome = await renderDiagram(source, theme, sanitizer, document);
+  // A failed load is not the diagram's fault; only diagram outcomes are remembered.
+  if (outcome.ok || outcome.code !== MERMAID_RENDER_FAILED) {
+    renderCache.set(key, outcome);
+    if (renderCache.size > CACHE_LIMIT) {
+      const oldest = renderCache.keys().next().value;
+      if (oldest !== undefined) renderCache.delete(oldest);
+    }
+  }
+  return outcome;
+}
+
+function sourceOf(block: HTMLElement): string {
+  const encoded = block.getAttribute('data-mermaid-source');
+  const decoded = encoded === null ? undefined : decodeMermaidSource(encoded);
+  return decoded ?? block.querySelector('pre')?.textContent ?? '';
+}
+
+function showDiagram(block: HTMLElement, svg: string): void {
+  const diagram = block.ownerDocument.createElement('div');
+  diagram.className = 'mermaid-diagram';
+  // `svg` has been through the SVG sanitizer.
+  diagram.innerHTML = svg;
+  block.replaceChildren(diagram);
+  block.setAttribute(STATE_ATTRIBUTE, 'rendered');
+}
+
+function showError(block: HTMLElement, code: MermaidErrorCode, message: string): void {
+  block.querySelector('.mermaid-error')?.remove();
+  const note = block.ownerDocument.createElement('p');
+  note.className = 'mermaid-error';
+  note.setAttribute('data-error-code', code);
+  note.setAttribute('role', 'note');
+  // textContent: the message can quote the note's own source.
+  note.textContent = message ? `Diagram could not be rendered: ${message}` : 'Diagram could not be rendered.';
+  block.append(note);
+  block.setAttribute(STATE_ATTRIBUTE, 'failed');
+}
+
+/**
+ * Draws the `.mermaid-block` placeholders that `renderMarkdown` left in `container`.
+ * Mermaid is imported only when there is at least one placeholder. A diagram that
+ * fails keeps its source `<pre>` and gains a `.mermaid-error` note; this function
+ * does not throw for bad diagrams.
+ */
+export async function renderMermaidBlocks(
+  container: HTMLElement,
+  options: RenderMermaidOptions = {},
+): Promise<RenderMermaidResult> {
+  const result: RenderMermaidResult = { rendered: 0, failed: 0 };
+  const blocks = Array.from(
+    container.querySelectorAll<HTMLElement>(`.mermaid-block:not([${STATE_ATTRIBUTE}])`),
+  );
+  if (blocks.length === 0) return result;
+
+  const document = container.ownerDocument;
+  const window = document.defaultView;
+  if (!window) throw new Error('renderMermaidBlocks needs a container inside a document with a window.');
+  const sanitizer = sanitizerFor(window);
+  const theme = options.theme ?? 'default';
+
+  for (const block of blocks) {
+    if (options.signal?.aborted) break;
+    const outcome = await cachedDiagram(sourceOf(block), theme, sanitizer, document);
+    // The preview may have moved on while Mermaid worked; stale results are dropped.
+    if (options.signal?.aborted) break;
+    if (outcome.ok) {
+      showDiagram(block, outcome.svg);
+      result.rendered++;
+    } else {
+      showError(block, outcome.code, outcome.message);
+      result.failed++;
+    }
+  }
+  return result;
+}

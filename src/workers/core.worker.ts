@@ -1,0 +1,42 @@
+/// <reference lib="webworker" />
+import * as Comlink from 'comlink';
+import './transfer-handlers';
+import type { EventEnvelope } from '../contracts';
+import { openDatabase } from '../db';
+import { createCoreApi } from '../services/core-api';
+
+const core = createCoreApi(openDatabase());
+// Jobs a closed tab left running are settled before the UI asks about them.
+const recovered = core.recover().catch((error: unknown) => {
+  console.error('job recovery failed', error);
+  return { failed: 0, requeued: 0 };
+});
+
+// Marking each service as a proxy makes Comlink's Remote type recurse into it,
+// so the page sees `core.notes.create(...)` typed from the implementation.
+const workerApi = {
+  notes: Comlink.proxy(core.api.notes),
+  archive: Comlink.proxy(core.api.archive),
+  jobs: Comlink.proxy(core.api.jobs),
+  settings: Comlink.proxy(core.api.settings),
+  events: Comlink.proxy({
+    list: core.api.events.list.bind(core.api.events),
+    /** Callbacks arrive as Comlink proxies; the returned handle is one too. */
+    subscribe(resourceId: string, afterSequence: number, onEvent: (envelope: EventEnvelope) => void) {
+      const subscription = core.api.events.subscribe(resourceId, afterSequence, (envelope) => {
+        void Promise.resolve(onEvent(envelope)).catch(() => subscription.close());
+      });
+      // Free the page-side callback once nothing more will be delivered.
+      const remoteCallback = onEvent as unknown as Partial<Comlink.Remote<() => void>>;
+      void subscription.closed.then(() => remoteCallback[Comlink.releaseProxy]?.());
+      return Comlink.proxy({ close: () => subscription.close() });
+    },
+  }),
+  async ready(): Promise<{ failed: number; requeued: number }> {
+    return recovered;
+  },
+};
+
+export type CoreWorkerApi = typeof workerApi;
+
+Comlink.expose(workerApi);
