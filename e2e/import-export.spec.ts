@@ -21,7 +21,9 @@ function vaultZip(count = 500): Buffer {
 }
 
 async function importZip(page: Page, data: Buffer): Promise<void> {
-  await page.getByTestId('import-zip-input').setInputFiles({ name: 'vault.zip', mimeType: 'application/zip', buffer: data });
+  await page
+    .getByTestId('import-zip-input')
+    .setInputFiles({ name: 'vault.zip', mimeType: 'application/zip', buffer: data });
 }
 
 async function exportAll(page: Page): Promise<{ bytes: Buffer; files: Record<string, string> }> {
@@ -53,7 +55,9 @@ test('a finished import, exported and imported again, gives the same notes', asy
   test.setTimeout(120_000);
   await openApp(page);
   await importZip(page, vaultZip());
-  await expect(page.getByTestId('job-item').first()).toHaveAttribute('data-status', 'completed', { timeout: 60_000 });
+  await expect(page.getByTestId('job-item').first()).toHaveAttribute('data-status', 'completed', {
+    timeout: 60_000,
+  });
   await expect(page.locator('[data-testid="folder-item"][data-folder="课程/操作系统"]')).toHaveCount(1);
   const first = await exportAll(page);
   expect(Object.keys(first.files)).toHaveLength(500);
@@ -70,7 +74,9 @@ test('a finished import, exported and imported again, gives the same notes', asy
   );
   await openApp(second, new URL('/', page.url()).toString());
   await importZip(second, first.bytes);
-  await expect(second.getByTestId('job-item').first()).toHaveAttribute('data-status', 'completed', { timeout: 60_000 });
+  await expect(second.getByTestId('job-item').first()).toHaveAttribute('data-status', 'completed', {
+    timeout: 60_000,
+  });
   const again = await exportAll(second);
   expect(again.files).toEqual(first.files);
   await fresh.close();

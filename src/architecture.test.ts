@@ -18,10 +18,19 @@ describe('layer rules', () => {
     ['src/ir/x.ts', "import { AppError } from '../contracts';\nexport const e = AppError;\n"],
     ['src/contracts/x.ts', "import { newId } from '../core/ids';\nexport const f = newId;\n"],
     ['src/core/x.ts', "import { openDatabase } from '../db';\nexport const f = openDatabase;\n"],
-    ['src/core/x.ts', "import { NotesService } from '../services/notes-service';\nexport const f = NotesService;\n"],
-    ['src/db/x.ts', "import { NotesService } from '../services/notes-service';\nexport const f = NotesService;\n"],
+    [
+      'src/core/x.ts',
+      "import { NotesService } from '../services/notes-service';\nexport const f = NotesService;\n",
+    ],
+    [
+      'src/db/x.ts',
+      "import { NotesService } from '../services/notes-service';\nexport const f = NotesService;\n",
+    ],
     ['src/ui/x.ts', "import { openDatabase } from '../db';\nexport const f = openDatabase;\n"],
-    ['src/ui/x.ts', "import { createCoreApi } from '../services/core-api';\nexport const f = createCoreApi;\n"],
+    [
+      'src/ui/x.ts',
+      "import { createCoreApi } from '../services/core-api';\nexport const f = createCoreApi;\n",
+    ],
   ])('%s may not import that', async (filePath, code) => {
     expect(await layerErrors(filePath, code)).not.toEqual([]);
   });

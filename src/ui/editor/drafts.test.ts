@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import {
+  DRAFT_KEY_PREFIX,
+  DraftStore,
+  parseDraft,
+  resolveDraft,
+  type DraftStorage,
+  type NoteDraft,
+} from './drafts';
+
+class MemoryStorage implements DraftStorage {
+  readonly map = new Map<string, string>();
+  quota = Number.POSITIVE_INFINITY;
+  get length() {
+    return this.map.size;
+  }
+  key(index: number) {
+    return [...this.map.keys()][index] ?? null;
+  }
+  getItem(key: string) {
+    return this.map.get(key) ?? null;
+  }
+  setItem(key: string, value: string) {
+    if (value.length > this.quota) throw new DOMException('full', 'QuotaExceededError');
+    this.map.set(key, value);
+  }
+  removeItem(key: string) {
+    this.map.delete(key);
+  }
+}
+
+const draft = (overrides: Partial<NoteDraft> = {}): NoteDraft => ({
+  note_id: 'n1',
+  title: 'Title',
+  folder: 'work',
+  tags: ['a'],
+  body: 'typed text',
+  base_version: 3,
+  saved_at: '2026-03-10T12:00:00.000Z',
+  ...overrides,
+});
+
+const note = (overrides = {}) => ({
+  title: 'Title',
+  folder: 'work',
+  tags: ['a'],
+  body: 'stored text',
+  version: 3,
+  updated_at: '2026-03-10T11:00:00.000Z',
+  deleted_at: null as string | null,
+  ...overrides,
+});
+
+describe('DraftStore', () => {
+  it('writes, reads and removes under notesagent.draft.<id>', () => {
+    const storage = new MemoryStorage();
+    const store = new DraftStore(storage);
+    expect(store.write(draft())).toBe(true);
+    expect([...storage.map.keys()]).toEqual([`${DRAFT_KEY_PREFIX}n1`]);
+    expect(store.read('n1')).toEqual(draft());
+    store.remove('n1');
+    expect(store.read('n1')).toBeNull();
+  });
+
+  it('reports a full storage instead of throwing', () => {
+    const storage = new MemoryStorage();
+    storage.quota = 10;
+    const warn = console.warn;
+    console.warn = () => {};
+    try {
+      expect(new DraftStore(storage).write(draft())).toBe(false);
+    } finally {
+      console.warn = warn;
+    }
+  });
+
+  it('lists valid drafts and removes broken ones', () => {
+    const storage = new MemoryStorage();
+    const store = new DraftStore(storage);
+    store.write(draft());
+    store.write(draft({ note_id: 'n2' }));
+    storage.setItem(`${DRAFT_KEY_PREFIX}broken`, '{nope');
+    storage.setItem('other.key', 'kept');
+    expect(
+      store
+        .list()
+        .map((item) => item.note_id)
+        .sort(),
+    ).toEqual(['n1', 'n2']);
+    expect(storage.getItem(`${DRAFT_KEY_PREFIX}broken`)).toBeNull();
+    expect(storage.getItem('other.key')).toBe('kept');
+  });
+
+  it('works without storage at all', () => {
+    const store = new DraftStore(null);
+    expect(store.write(draft())).toBe(false);
+    expect(store.list()).toEqual([]);
+  });
+});
+
+describe('parseDraft', () => {
+  it('rejects wrong shapes', () => {
+    expect(parseDraft(null)).toBeNull();
+    expect(parseDraft('"text"')).toBeNull();
+    expect(parseDraft(JSON.stringify({ ...draft(), tags: 'a' }))).toBeNull();
+  });
+});
+
+describe('resolveDraft', () => {
+  it('discards a draft the note already holds', () => {
+    expect(resolveDraft(draft({ body: 'stored text' }), note())).toBe('discard');
+  });
+
+  it('restores a draft typed on the stored version', () => {
+    expect(resolveDraft(draft(), note())).toBe('restore');
+  });
+
+  it('restores a draft written after the note was last saved', () => {
+    expect(resolveDraft(draft({ base_version: 2 }), note())).toBe('restore');
+  });
+
+  it('copies a draft when the note changed elsewhere later, or is gone', () => {
+    const later = note({ version: 5, updated_at: '2026-03-10T13:00:00.000Z' });
+    expect(resolveDraft(draft(), later)).toBe('copy');
+    expect(resolveDraft(draft(), null)).toBe('copy');
+    expect(resolveDraft(draft(), note({ deleted_at: '2026-03-10T11:30:00.000Z' }))).toBe('copy');
+  });
+});

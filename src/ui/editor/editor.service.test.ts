@@ -1,0 +1,199 @@
+// The editor's workflows against the real core services, in-thread over
+// fake-indexeddb: autosave, drafts, version conflicts and crash recovery.
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_SETTINGS } from '../../contracts/settings';
+
+const memory = vi.hoisted(() => {
+  const map = new Map<string, string>();
+  const storage = {
+    get length() {
+      return map.size;
+    },
+    key: (index: number) => [...map.keys()][index] ?? null,
+    getItem: (key: string) => map.get(key) ?? null,
+    setItem: (key: string, value: string) => void map.set(key, String(value)),
+    removeItem: (key: string) => void map.delete(key),
+    clear: () => map.clear(),
+  };
+  (globalThis as { localStorage?: unknown }).localStorage = storage;
+  return { map, storage };
+});
+
+vi.mock('../api/core-client', async () => {
+  const { testCore } = await import('../../services/test-core');
+  const current = testCore();
+  return { core: current.api, subscribeJob: () => () => {}, testCore: current };
+});
+
+const { core } = await import('../api/core-client');
+const { testCore } = (await import('../api/core-client')) as unknown as {
+  testCore: { close: () => Promise<void> };
+};
+const { editor } = await import('./editor.svelte');
+const service = await import('./editor.service');
+const { settings } = await import('../settings/settings.svelte');
+const { toasts } = await import('../toasts/toasts.svelte');
+const { DRAFT_KEY_PREFIX, parseDraft } = await import('./drafts');
+
+const draftFor = (noteId: string) => parseDraft(memory.storage.getItem(DRAFT_KEY_PREFIX + noteId));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function waitFor(check: () => boolean, timeoutMs = 3000): Promise<void> {
+  const start = Date.now();
+  while (!check()) {
+    if (Date.now() - start > timeoutMs) throw new Error('timed out');
+    await sleep(5);
+  }
+}
+
+beforeEach(() => {
+  service.closeNote();
+  memory.map.clear();
+  toasts.reset();
+  settings.set({ ...DEFAULT_SETTINGS, autosave_delay_ms: 30 });
+});
+
+afterAll(async () => {
+  service.closeNote();
+  await testCore.close();
+});
+
+describe('editor workflows', () => {
+  it('writes a draft on every input and removes it once the pause-save lands', async () => {
+    await service.createNote();
+    const noteId = editor.noteId as string;
+    service.editTitle('周报');
+    service.editBody('第一行');
+    expect(draftFor(noteId)).toMatchObject({ title: '周报', body: '第一行', base_version: 1 });
+    expect(editor.status).toBe('unsaved');
+    await waitFor(() => editor.status === 'saved');
+    expect(draftFor(noteId)).toBeNull();
+    expect(await core.notes.get(noteId)).toMatchObject({ title: '周报', body: '第一行', version: 2 });
+  });
+
+  it('keeps typing during an in-flight save and stores the latest text', async () => {
+    await service.createNote();
+    const noteId = editor.noteId as string;
+    let text = '';
+    for (const character of 'hello world') {
+      text += character;
+      service.editBody(text);
+      if (character === ' ') void service.saveNow();
+      await sleep(1);
+    }
+    await service.saveNow();
+    await waitFor(() => editor.status === 'saved');
+    expect((await core.notes.get(noteId)).body).toBe('hello world');
+    expect(draftFor(noteId)).toBeNull();
+  });
+
+  it('saves folder and tags, normalised', async () => {
+    await service.createNote();
+    const noteId = editor.noteId as string;
+    service.editFolder(' 工作 / 项目 ');
+    service.editTags('a， #b, a');
+    await service.saveNow();
+    expect(await core.notes.get(noteId)).toMatchObject({ folder: '工作/项目', tags: ['a', 'b'] });
+  });
+
+  it('keeps the text on a version conflict and can overwrite on request', async () => {
+    await service.createNote();
+    const noteId = editor.noteId as string;
+    await core.notes.update({ note_id: noteId, body: 'from another tab' });
+    service.editBody('mine');
+    await service.saveNow();
+    expect(editor.conflict).toBe(true);
+    expect(editor.status).toBe('error');
+    expect(editor.body).toBe('mine');
+    expect(draftFor(noteId)?.body).toBe('mine');
+    expect(toasts.items.some((toast) => toast.kind === 'error')).toBe(true);
+
+    service.editBody('mine, still typing');
+    await sleep(60);
+    expect((await core.notes.get(noteId)).body).toBe('from another tab');
+
+    await service.overwriteWithMine();
+    expect(editor.conflict).toBe(false);
+    expect((await core.notes.get(noteId)).body).toBe('mine, still typing');
+    expect(draftFor(noteId)).toBeNull();
+  });
+
+  it('restores a draft newer than the stored note at start-up', async () => {
+    const note = await core.notes.create({ title: 'n', body: 'stored' });
+    memory.storage.setItem(
+      DRAFT_KEY_PREFIX + note.note_id,
+      JSON.stringify({
+        note_id: note.note_id,
+        title: 'n',
+        folder: '',
+        tags: [],
+        body: 'typed before the crash',
+        base_version: note.version,
+        saved_at: new Date().toISOString(),
+      }),
+    );
+    await service.recoverDrafts();
+    expect((await core.notes.get(note.note_id)).body).toBe('typed before the crash');
+    expect(draftFor(note.note_id)).toBeNull();
+  });
+
+  it('keeps a stale draft as a recovered copy instead of overwriting a later change', async () => {
+    const note = await core.notes.create({ title: 'plan', body: 'v1' });
+    const staleDraft = {
+      note_id: note.note_id,
+      title: 'plan',
+      folder: '',
+      tags: [],
+      body: 'my old edit',
+      base_version: 1,
+      saved_at: '2020-01-01T00:00:00.000Z',
+    };
+    await core.notes.update({ note_id: note.note_id, body: 'v2 from elsewhere' });
+    memory.storage.setItem(DRAFT_KEY_PREFIX + note.note_id, JSON.stringify(staleDraft));
+    await service.recoverDrafts();
+    expect((await core.notes.get(note.note_id)).body).toBe('v2 from elsewhere');
+    const copies = await core.notes.list({ title_query: 'plan (recovered)' });
+    expect(copies.items).toHaveLength(1);
+    expect(draftFor(note.note_id)).toBeNull();
+  });
+
+  it('brings back a draft left by a failed save when the note is opened again', async () => {
+    const note = await core.notes.create({ title: 'x', body: 'stored' });
+    memory.storage.setItem(
+      DRAFT_KEY_PREFIX + note.note_id,
+      JSON.stringify({
+        ...note,
+        body: 'unsaved',
+        base_version: note.version,
+        saved_at: new Date().toISOString(),
+      }),
+    );
+    await service.openNote(note.note_id);
+    expect(editor.body).toBe('unsaved');
+    await service.saveNow();
+    expect((await core.notes.get(note.note_id)).body).toBe('unsaved');
+  });
+
+  it('flushes the open note before switching to another', async () => {
+    const first = await core.notes.create({ title: 'first' });
+    const second = await core.notes.create({ title: 'second' });
+    await service.openNote(first.note_id);
+    service.editBody('typed just before switching');
+    await service.openNote(second.note_id);
+    expect(editor.noteId).toBe(second.note_id);
+    expect((await core.notes.get(first.note_id)).body).toBe('typed just before switching');
+  });
+
+  it('trashes after saving, restores, and purges', async () => {
+    await service.createNote();
+    const noteId = editor.noteId as string;
+    service.editBody('to the trash');
+    await service.trashCurrentNote();
+    expect(editor.noteId).toBeNull();
+    const trashed = await core.notes.get(noteId);
+    expect(trashed.body).toBe('to the trash');
+    expect(trashed.deleted_at).not.toBeNull();
+    await service.restoreNote(noteId);
+    expect((await core.notes.get(noteId)).deleted_at).toBeNull();
+  });
+});

@@ -1,0 +1,424 @@
+import type { NoteDto } from '../../contracts/notes';
+import { core } from '../api/core-client';
+import { confirmation } from '../dialogs/confirm.svelte';
+import { errorCodeOf } from '../error-message';
+import { reportError } from '../errors';
+import { t } from '../i18n';
+import { layout } from '../layout.svelte';
+import { notes } from '../notes/notes.svelte';
+import { refreshAll, scheduleRefresh } from '../notes/notes.service';
+import { settings } from '../settings/settings.svelte';
+import { toasts } from '../toasts/toasts.svelte';
+import { Autosaver } from './autosaver';
+import { DraftStore, resolveDraft, type NoteDraft } from './drafts';
+import { editor } from './editor.svelte';
+import { contentOf, sameContent, type NoteContent } from './note-fields';
+import { holdNoteLock, isNoteLockedElsewhere } from './note-locks';
+
+const LAST_NOTE_KEY = 'notesagent.last-note';
+
+function browserStorage(): Storage | null {
+  try {
+    return typeof localStorage === 'undefined' ? null : localStorage;
+  } catch {
+    return null;
+  }
+}
+
+const drafts = new DraftStore(browserStorage());
+
+/** One open, editable note: its autosaver and what the core last stored. */
+interface EditSession {
+  noteId: string;
+  autosaver: Autosaver<NoteContent>;
+  /** Version of the stored note the next save builds on (`expected_version`). */
+  version: number;
+  /** The content last stored, to tell edits from no-ops. */
+  saved: NoteContent;
+  releaseLock: () => void;
+}
+
+let session: EditSession | null = null;
+let openRequest = 0;
+let creating = false;
+
+function pickContent(content: NoteContent): NoteContent {
+  return { title: content.title, folder: content.folder, tags: [...content.tags], body: content.body };
+}
+
+function draftOf(noteId: string, content: NoteContent, baseVersion: number): NoteDraft {
+  return {
+    note_id: noteId,
+    ...pickContent(content),
+    base_version: baseVersion,
+    saved_at: new Date().toISOString(),
+  };
+}
+
+function rememberLastNote(noteId: string | null): void {
+  const storage = browserStorage();
+  try {
+    if (noteId === null) storage?.removeItem(LAST_NOTE_KEY);
+    else storage?.setItem(LAST_NOTE_KEY, noteId);
+  } catch {
+    // Only a convenience; ignore a full or blocked storage.
+  }
+}
+
+function readLastNote(): string | null {
+  try {
+    return browserStorage()?.getItem(LAST_NOTE_KEY) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function endSession(): void {
+  if (!session) return;
+  session.autosaver.dispose();
+  session.releaseLock();
+  session = null;
+}
+
+async function saveContent(current: EditSession, content: NoteContent): Promise<void> {
+  const stored = await core.notes.update({
+    note_id: current.noteId,
+    ...content,
+    expected_version: current.version,
+  });
+  const sidebarChanged =
+    content.folder !== current.saved.folder ||
+    content.tags.length !== current.saved.tags.length ||
+    content.tags.some((tag, index) => tag !== current.saved.tags[index]);
+  current.version = stored.version;
+  current.saved = content;
+  const visible = session === current && editor.noteId === current.noteId;
+  if (visible) editor.setStoredNote(stored);
+  // The draft goes only when the editor holds exactly what was stored; text
+  // typed during the save stays in the draft, now based on the new version.
+  if (visible && !sameContent(editor.content, content)) {
+    drafts.write(draftOf(current.noteId, editor.content, stored.version));
+  } else {
+    drafts.remove(current.noteId);
+  }
+  scheduleRefresh({ sidebar: sidebarChanged });
+}
+
+function onSaveError(current: EditSession, error: unknown): void {
+  if (errorCodeOf(error) === 'NOTE_VERSION_CONFLICT') {
+    current.autosaver.pause();
+    if (session === current) {
+      editor.setConflict(true);
+      editor.setStatus('error');
+    }
+    toasts.show(t('editor.conflictToast'), { kind: 'error' });
+    return;
+  }
+  reportError(error);
+}
+
+function startSession(note: NoteDto, options: { content?: NoteContent; conflict?: boolean } = {}): void {
+  endSession();
+  editor.open(note, options.content);
+  rememberLastNote(note.note_id);
+  if (note.deleted_at !== null) return;
+  const current: EditSession = {
+    noteId: note.note_id,
+    version: note.version,
+    saved: contentOf(note),
+    releaseLock: holdNoteLock(note.note_id),
+    autosaver: new Autosaver<NoteContent>({
+      delayMs: () => settings.value.autosave_delay_ms,
+      save: (content) => saveContent(current, content),
+      onStateChange: (state) => {
+        if (session === current) editor.setStatus(state);
+      },
+      onError: (error) => onSaveError(current, error),
+    }),
+  };
+  session = current;
+  if (options.conflict) {
+    current.autosaver.pause();
+    current.autosaver.change(editor.content);
+    editor.setConflict(true);
+    editor.setStatus('error');
+  } else if (!sameContent(editor.content, current.saved)) {
+    current.autosaver.change(editor.content);
+  }
+}
+
+/** Opens a loaded note, bringing back a draft left by a failed save or a crash. */
+async function showNote(note: NoteDto): Promise<void> {
+  const draft = drafts.read(note.note_id);
+  if (!draft || note.deleted_at !== null || (await isNoteLockedElsewhere(note.note_id))) {
+    startSession(note);
+    return;
+  }
+  const resolution = resolveDraft(draft, note);
+  if (resolution === 'discard') {
+    drafts.remove(note.note_id);
+    startSession(note);
+  } else {
+    startSession(note, { content: pickContent(draft), conflict: resolution === 'copy' });
+  }
+}
+
+/** Saves what is pending; whatever fails stays in the local draft. */
+async function leaveCurrentNote(): Promise<void> {
+  await session?.autosaver.flush();
+}
+
+function afterEdit(): void {
+  const note = editor.note;
+  if (!note || editor.readOnly) return;
+  const current = session?.noteId === note.note_id ? session : null;
+  const content = editor.content;
+  if (current && !current.autosaver.saving && sameContent(content, current.saved)) {
+    drafts.remove(note.note_id);
+    current.autosaver.markClean();
+    return;
+  }
+  // Synchronous, before anything else: a crash from here on loses nothing.
+  drafts.write(draftOf(note.note_id, content, current?.version ?? note.version));
+  current?.autosaver.change(content);
+}
+
+export function editTitle(value: string): void {
+  editor.setTitle(value);
+  afterEdit();
+}
+
+export function editFolder(value: string): void {
+  editor.setFolder(value);
+  afterEdit();
+}
+
+export function editTags(value: string): void {
+  editor.setTagsText(value);
+  afterEdit();
+}
+
+export function editBody(value: string): void {
+  editor.setBody(value);
+  afterEdit();
+}
+
+/** Ctrl/⌘+S, blur, tab hidden: save now. */
+export async function saveNow(): Promise<void> {
+  const current = session;
+  if (!current) return;
+  if (current.autosaver.paused) {
+    if (editor.conflict) toasts.show(t('editor.conflictToast'), { kind: 'error' });
+    return;
+  }
+  await current.autosaver.flush();
+}
+
+export async function openNote(noteId: string): Promise<void> {
+  layout.showPane('editor');
+  if (editor.noteId === noteId) {
+    openRequest += 1;
+    return;
+  }
+  const request = ++openRequest;
+  await leaveCurrentNote();
+  if (request !== openRequest) return;
+  try {
+    const note = await core.notes.get(noteId);
+    if (request !== openRequest) return;
+    await showNote(note);
+  } catch (error) {
+    if (request !== openRequest) return;
+    reportError(error);
+    if (errorCodeOf(error) === 'NOTE_NOT_FOUND') void refreshAll();
+  }
+}
+
+export function closeNote(): void {
+  openRequest += 1;
+  endSession();
+  editor.close();
+  rememberLastNote(null);
+  layout.showPane('list');
+}
+
+/** Alt+N and the "New note" button: a note in the folder (and tag) being viewed. */
+export async function createNote(): Promise<void> {
+  if (creating) return;
+  creating = true;
+  try {
+    await leaveCurrentNote();
+    if (notes.view === 'trash') notes.setView('notes');
+    const note = await core.notes.create({
+      folder: notes.folder ?? '',
+      tags: notes.tag === null ? [] : [notes.tag],
+    });
+    openRequest += 1;
+    startSession(note);
+    editor.requestTitleFocus();
+    layout.setSidebarOpen(false);
+    layout.showPane('editor');
+    await refreshAll();
+  } catch (error) {
+    reportError(error);
+  } finally {
+    creating = false;
+  }
+}
+
+/** Conflict, option 1: re-read the stored note and save the user's text over it. */
+export async function overwriteWithMine(): Promise<void> {
+  const current = session;
+  if (!current) return;
+  try {
+    const latest = await core.notes.get(current.noteId);
+    if (session !== current) return;
+    if (latest.deleted_at !== null) {
+      await saveMineAsCopy();
+      return;
+    }
+    current.version = latest.version;
+    current.saved = contentOf(latest);
+    editor.setStoredNote(latest);
+    editor.setConflict(false);
+    current.autosaver.resume();
+    current.autosaver.change(editor.content);
+    await current.autosaver.flush();
+  } catch (error) {
+    reportError(error);
+  }
+}
+
+/** Conflict, option 2: keep both — the user's text becomes a new note. */
+export async function saveMineAsCopy(): Promise<void> {
+  const current = session;
+  if (!current) return;
+  const content = editor.content;
+  try {
+    const copy = await core.notes.create({
+      ...content,
+      title: t('editor.copyTitle', { title: content.title || t('list.untitled') }),
+    });
+    drafts.remove(current.noteId);
+    openRequest += 1;
+    startSession(copy);
+    await refreshAll();
+  } catch (error) {
+    reportError(error);
+  }
+}
+
+export async function restoreNote(noteId: string, options: { open?: boolean } = {}): Promise<void> {
+  try {
+    const restored = await core.notes.restore(noteId);
+    if (options.open) {
+      notes.setView('notes');
+      const request = ++openRequest;
+      await leaveCurrentNote();
+      if (request === openRequest) await showNote(restored);
+    } else {
+      if (editor.noteId === noteId) closeNote();
+      toasts.show(t('trash.restored'), { kind: 'success' });
+    }
+    await refreshAll();
+  } catch (error) {
+    reportError(error);
+  }
+}
+
+export async function trashCurrentNote(): Promise<void> {
+  const current = session;
+  const note = editor.note;
+  if (!current || !note) return;
+  await current.autosaver.flush();
+  if (current.autosaver.busy) {
+    // The latest text is not stored yet: keep the note where the user can see it.
+    if (editor.conflict) toasts.show(t('editor.conflictToast'), { kind: 'error' });
+    return;
+  }
+  try {
+    await core.notes.trash(note.note_id);
+    drafts.remove(note.note_id);
+    if (editor.noteId === note.note_id) closeNote();
+    toasts.show(t('editor.trashed'), {
+      kind: 'info',
+      timeoutMs: 6000,
+      action: { label: t('editor.undo'), run: () => void restoreNote(note.note_id, { open: true }) },
+    });
+    await refreshAll();
+  } catch (error) {
+    reportError(error);
+  }
+}
+
+export async function purgeNote(note: Pick<NoteDto, 'note_id' | 'title'>): Promise<void> {
+  const confirmed = await confirmation.ask({
+    title: t('trash.confirmTitle'),
+    message: t('trash.confirmMessage', { title: note.title || t('list.untitled') }),
+    confirmLabel: t('trash.purge'),
+    danger: true,
+  });
+  if (!confirmed) return;
+  try {
+    await core.notes.purge(note.note_id);
+    drafts.remove(note.note_id);
+    if (editor.noteId === note.note_id) closeNote();
+    toasts.show(t('trash.purged'), { kind: 'success' });
+    await refreshAll();
+  } catch (error) {
+    reportError(error);
+  }
+}
+
+/**
+ * At start-up: drafts newer than their stored note are saved over it; drafts
+ * that would overwrite someone else's later change (or whose note is gone or
+ * trashed) become a new "(recovered)" note. A draft another live tab is still
+ * editing is left alone. A draft that cannot be saved stays for the next start.
+ */
+export async function recoverDrafts(): Promise<void> {
+  let recovered = 0;
+  for (const draft of drafts.list()) {
+    if (await isNoteLockedElsewhere(draft.note_id)) continue;
+    try {
+      let note: NoteDto | null = null;
+      try {
+        note = await core.notes.get(draft.note_id);
+      } catch (error) {
+        if (errorCodeOf(error) !== 'NOTE_NOT_FOUND') throw error;
+      }
+      const content = pickContent(draft);
+      const resolution = resolveDraft(draft, note);
+      if (resolution === 'restore' && note) {
+        await core.notes.update({ note_id: note.note_id, ...content, expected_version: note.version });
+        recovered += 1;
+      } else if (resolution === 'copy') {
+        await core.notes.create({
+          ...content,
+          title: t('editor.recoveredTitle', { title: content.title || t('list.untitled') }),
+        });
+        recovered += 1;
+      }
+      drafts.remove(draft.note_id);
+    } catch (error) {
+      reportError(error);
+    }
+  }
+  if (recovered > 0) toasts.show(t('editor.draftsRecovered', { count: recovered }), { kind: 'success' });
+}
+
+/** Re-opens the note that was open when the app was last closed. */
+export async function reopenLastNote(): Promise<void> {
+  const noteId = readLastNote();
+  if (noteId === null || editor.noteId !== null) return;
+  const request = ++openRequest;
+  try {
+    const note = await core.notes.get(noteId);
+    if (request !== openRequest || editor.noteId !== null) return;
+    if (note.deleted_at !== null) rememberLastNote(null);
+    else await showNote(note);
+  } catch (error) {
+    rememberLastNote(null);
+    if (errorCodeOf(error) !== 'NOTE_NOT_FOUND') reportError(error);
+  }
+}

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../contracts/errors';
+import { describeError, errorCodeOf } from './error-message';
+
+const localize = (code: string, message: string) => `${code}:${message}`;
+
+describe('describeError', () => {
+  it('uses the code and message of an AppError', () => {
+    expect(describeError(new AppError('NOTE_NOT_FOUND', 'gone'), localize)).toBe('NOTE_NOT_FOUND:gone');
+  });
+
+  it('accepts envelopes and errors that lost their class', () => {
+    expect(describeError({ error: { code: 'STORAGE_ERROR', message: 'm', details: {} } }, localize)).toBe(
+      'STORAGE_ERROR:m',
+    );
+    expect(describeError({ name: 'AppError', code: 'PAYLOAD_TOO_LARGE', message: 'big' }, localize)).toBe(
+      'PAYLOAD_TOO_LARGE:big',
+    );
+  });
+
+  it('hides the text of unknown errors', () => {
+    expect(describeError(new Error('stack /home/x'), localize)).toBe('INTERNAL_ERROR:');
+    expect(describeError({ code: 'NOT_A_CODE', message: 'x' }, localize)).toBe('INTERNAL_ERROR:');
+  });
+
+  it('stays silent for aborts', () => {
+    expect(describeError(new DOMException('stop', 'AbortError'), localize)).toBeNull();
+    expect(describeError(new AppError('JOB_CANCELLED', 'cancelled'), localize)).toBeNull();
+    expect(errorCodeOf(new AppError('NOTE_VERSION_CONFLICT', 'x'))).toBe('NOTE_VERSION_CONFLICT');
+  });
+});

@@ -1,0 +1,40 @@
+import { isErrorCode } from '../contracts/error-codes';
+import { isAbortError, isErrorEnvelope } from '../contracts/errors';
+
+export interface ErrorInfo {
+  code: string;
+  message: string;
+}
+
+/** Codes that mean "the user stopped it": not an error worth a toast. */
+const ABORT_CODES = new Set(['JOB_CANCELLED', 'TRANSCRIPTION_CANCELLED']);
+
+/**
+ * The code and message of anything thrown: an `AppError` (or one that lost its
+ * class crossing a worker boundary), an error envelope, or anything else as
+ * INTERNAL_ERROR without its text (it may hold stacks). Aborts give null.
+ */
+export function errorInfo(error: unknown): ErrorInfo | null {
+  if (isAbortError(error)) return null;
+  let info: ErrorInfo = { code: 'INTERNAL_ERROR', message: '' };
+  if (isErrorEnvelope(error)) {
+    info = { code: error.error.code, message: error.error.message };
+  } else if (typeof error === 'object' && error !== null) {
+    const { code, message } = error as { code?: unknown; message?: unknown };
+    if (isErrorCode(code)) info = { code, message: typeof message === 'string' ? message : '' };
+  }
+  return ABORT_CODES.has(info.code) ? null : info;
+}
+
+export function errorCodeOf(error: unknown): string | null {
+  return errorInfo(error)?.code ?? null;
+}
+
+/** The text a user sees, or null when the error should stay silent (aborts). */
+export function describeError(
+  error: unknown,
+  localize: (code: string, fallbackMessage: string) => string,
+): string | null {
+  const info = errorInfo(error);
+  return info === null ? null : localize(info.code, info.message);
+}

@@ -1,0 +1,99 @@
+import { transfer } from 'comlink';
+import type { JobDto } from '../../contracts/jobs';
+import { core } from '../api/core-client';
+import { errorMessage, reportError } from '../errors';
+import { t } from '../i18n';
+import { refreshAll } from '../notes/notes.service';
+import { toasts } from '../toasts/toasts.svelte';
+import { downloadBytes } from './download';
+import { importSummary, type TrackedJob } from './job-events';
+import { jobs } from './jobs.svelte';
+import { isImportableMarkdownPath } from './markdown-files';
+
+/** What every watched job does when it ends: say so, and show the new notes. */
+function onJobFinished(job: TrackedJob): void {
+  if (job.status === 'completed') {
+    const summary = importSummary(job.result);
+    if (summary) {
+      const key = summary.skipped > 0 ? 'jobs.importedWithSkipped' : 'jobs.imported';
+      toasts.show(t(key, { count: summary.imported, skipped: summary.skipped }), { kind: 'success' });
+    }
+    void refreshAll();
+  } else if (job.status === 'failed' && job.error) {
+    const reason = errorMessage(job.error) ?? t('errors.generic');
+    toasts.show(t('jobs.failed', { reason }), { kind: 'error' });
+    void refreshAll();
+  } else if (job.status === 'cancelled') {
+    toasts.show(t('jobs.cancelled'), { kind: 'info' });
+    void refreshAll();
+  }
+}
+
+export function trackJob(job: JobDto, label: string | null = null): void {
+  jobs.track(job, { label, onFinished: onJobFinished });
+}
+
+function relativePath(file: File): string {
+  return file.webkitRelativePath !== '' ? file.webkitRelativePath : file.name;
+}
+
+/** "Import folder": every Markdown file's text with its path inside the folder. */
+export async function importFolder(files: readonly File[]): Promise<void> {
+  const markdown = files.filter((file) => isImportableMarkdownPath(relativePath(file)));
+  if (markdown.length === 0) {
+    if (files.length > 0) toasts.show(t('archive.noMarkdownFiles'), { kind: 'info' });
+    return;
+  }
+  try {
+    const contents = await Promise.all(
+      markdown.map(async (file) => ({ path: relativePath(file), content: await file.text() })),
+    );
+    const folderName = relativePath(markdown[0] as File).split('/')[0] ?? null;
+    const job = await core.archive.importFiles({ files: contents });
+    trackJob(job, folderName);
+  } catch (error) {
+    reportError(error);
+  }
+}
+
+/** "Import .zip": the bytes move to the worker without a copy. */
+export async function importZip(file: File): Promise<void> {
+  try {
+    const data = new Uint8Array(await file.arrayBuffer());
+    const job = await core.archive.importZip(transfer({ data, file_name: file.name }, [data.buffer]));
+    trackJob(job, file.name);
+  } catch (error) {
+    reportError(error);
+  }
+}
+
+export async function cancelJob(jobId: string): Promise<void> {
+  try {
+    jobs.update(await core.jobs.cancel(jobId));
+  } catch (error) {
+    reportError(error);
+  }
+}
+
+export async function exportAll(): Promise<void> {
+  try {
+    const { file_name, data } = await core.archive.exportAll();
+    downloadBytes(data, file_name, 'application/zip');
+    toasts.show(t('archive.exported', { file: file_name }), { kind: 'success' });
+  } catch (error) {
+    reportError(error);
+  }
+}
+
+/** After a reload: keep showing jobs that are still queued or running. */
+export async function resumeJobs(): Promise<void> {
+  try {
+    const [running, queued] = await Promise.all([
+      core.jobs.list({ status: 'running' }),
+      core.jobs.list({ status: 'queued' }),
+    ]);
+    for (const job of [...running.items, ...queued.items]) trackJob(job);
+  } catch (error) {
+    reportError(error);
+  }
+}

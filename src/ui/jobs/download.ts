@@ -1,0 +1,15 @@
+/** Saves bytes as a file through a temporary object URL. */
+export function downloadBytes(data: Uint8Array, fileName: string, type: string): void {
+  const blob = new Blob([data as Uint8Array<ArrayBuffer>], { type });
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.rel = 'noopener';
+  link.style.display = 'none';
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Revoking at once can cancel the download in some browsers.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}

@@ -1,0 +1,45 @@
+import { clock } from './clock.svelte';
+import { recoverDrafts, reopenLastNote, saveNow } from './editor/editor.service';
+import { installGlobalErrorHandlers } from './errors';
+import { resumeJobs } from './jobs/archive.service';
+import { refreshAll } from './notes/notes.service';
+import { pwa } from './pwa.svelte';
+import { applyBrowserLocale, loadSettings, requestPersistentStorage } from './settings/settings.service';
+
+/**
+ * Start-up, in the order that keeps typed text safe: settings first (locale,
+ * autosave delay), then drafts a crash left behind are saved, and only then
+ * the lists load and the last note re-opens.
+ */
+export async function startApp(): Promise<() => void> {
+  applyBrowserLocale();
+  const removeErrorHandlers = installGlobalErrorHandlers();
+  const removeLifecycleHandlers = installSaveOnLeave();
+  clock.start();
+  pwa.register();
+  void requestPersistentStorage();
+  await loadSettings();
+  await recoverDrafts();
+  await refreshAll();
+  void resumeJobs();
+  await reopenLastNote();
+  return () => {
+    removeErrorHandlers();
+    removeLifecycleHandlers();
+    clock.stop();
+  };
+}
+
+/** Tab hidden, page closing: save now (the local draft already holds the text). */
+function installSaveOnLeave(): () => void {
+  const onVisibilityChange = () => {
+    if (document.visibilityState === 'hidden') void saveNow();
+  };
+  const onPageHide = () => void saveNow();
+  document.addEventListener('visibilitychange', onVisibilityChange);
+  window.addEventListener('pagehide', onPageHide);
+  return () => {
+    document.removeEventListener('visibilitychange', onVisibilityChange);
+    window.removeEventListener('pagehide', onPageHide);
+  };
+}
