@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { ERROR_CODES, httpStatusFor, isErrorCode, type ErrorCode } from './error-codes';
+import { httpStatusFor, isErrorCode, type ErrorCode } from './error-codes';
 
 /** Structured, safe-to-show details (§4.5): never stacks, bodies or secrets. */
 export type ErrorDetails = Record<string, unknown>;
@@ -7,14 +6,6 @@ export type ErrorDetails = Record<string, unknown>;
 export interface ErrorEnvelope {
   error: { code: ErrorCode; message: string; details: ErrorDetails };
 }
-
-export const errorEnvelopeSchema = z.object({
-  error: z.object({
-    code: z.enum(ERROR_CODES as [ErrorCode, ...ErrorCode[]]),
-    message: z.string().min(1),
-    details: z.record(z.string(), z.unknown()).default({}),
-  }),
-});
 
 /**
  * The one error class of the project. Services throw it; the worker boundary
@@ -75,20 +66,4 @@ export function isErrorEnvelope(value: unknown): value is ErrorEnvelope {
     isErrorCode((inner as { code?: unknown }).code) &&
     typeof (inner as { message?: unknown }).message === 'string'
   );
-}
-
-/** zod issues as safe details: field paths and messages, never the input values. */
-export function validationError(error: z.ZodError, message = 'The request is not valid.'): AppError {
-  const fields = error.issues.map((issue) => ({
-    path: issue.path.map(String).join('.'),
-    message: issue.message,
-  }));
-  return new AppError('VALIDATION_FAILED', message, { fields });
-}
-
-/** Parse input against a schema; failure is a VALIDATION_FAILED AppError. */
-export function parseInput<S extends z.ZodType>(schema: S, input: unknown, message?: string): z.output<S> {
-  const result = schema.safeParse(input);
-  if (!result.success) throw validationError(result.error, message);
-  return result.data;
 }

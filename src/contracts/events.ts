@@ -1,6 +1,3 @@
-import { z } from 'zod';
-import { isoUtcPattern } from './time';
-
 /**
  * §4.4 event envelope: `id` equals the resumable sequence; `(resource_id,
  * sequence)` is the idempotency key; `event` is the event name.
@@ -13,20 +10,6 @@ export interface EventEnvelope<D = unknown, E extends string = string> {
   data: D;
   timestamp: string;
 }
-
-export const eventEnvelopeSchema = z
-  .object({
-    id: z.number().int().nonnegative(),
-    sequence: z.number().int().nonnegative(),
-    event: z.string().min(1),
-    resource_id: z.string().min(1),
-    data: z.unknown(),
-    timestamp: z.string().regex(isoUtcPattern),
-  })
-  .refine((envelope) => envelope.id === envelope.sequence, {
-    message: 'id must equal sequence',
-    path: ['id'],
-  });
 
 /** §4.4: these end a subscription; exactly one is delivered per resource. */
 export const TERMINAL_EVENT_NAMES = [

@@ -1,8 +1,14 @@
+// The full surface, schemas included: for the worker side. Page code imports
+// the zod-free modules (errors, jobs, notes types, settings, events) directly
+// so the shell does not load zod.
 export * from './error-codes';
 export * from './errors';
 export * from './events';
 export * from './jobs';
+export * from './job-schemas';
 export * from './notes';
 export * from './pages';
 export * from './settings';
+export * from './settings-schemas';
 export * from './time';
+export * from './validation';

@@ -1,4 +1,4 @@
-import { isTerminalEventName, type EventEnvelope } from '../contracts';
+import { isTerminalEventName, type EventEnvelope } from '../contracts/events';
 
 /**
  * Client-side seam handling (§4.4): replay and live delivery may overlap, and a

@@ -12,10 +12,10 @@ function link<T extends object>(api: T): Comlink.Remote<T> {
 
 describe('errors across the worker boundary', () => {
   const remote = link({
-    notFound(): never {
+    async notFound(): Promise<void> {
       throw new AppError('NOTE_NOT_FOUND', 'This note does not exist.', { note_id: 'n1' });
     },
-    crash(): never {
+    async crash(): Promise<void> {
       throw new TypeError("Cannot read properties of undefined (reading 'x') at /src/db/secret-path.ts:12");
     },
   });

@@ -1,5 +1,5 @@
 import * as Comlink from 'comlink';
-import { AppError, toErrorEnvelope, type ErrorEnvelope } from '../contracts';
+import { AppError, toErrorEnvelope, type ErrorEnvelope } from '../contracts/errors';
 
 /**
  * Errors cross the worker boundary as the contract's envelope and arrive as

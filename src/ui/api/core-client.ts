@@ -1,10 +1,10 @@
 import * as Comlink from 'comlink';
 import '../../workers/transfer-handlers';
-import type { EventEnvelope } from '../../contracts';
+import type { EventEnvelope } from '../../contracts/events';
 import type { CoreWorkerApi } from '../../workers/core.worker';
 import { EventSubscriptions, type RemoteSubscribe } from './event-subscriptions';
 
-export { isAppError, AppError } from '../../contracts';
+export { isAppError, AppError } from '../../contracts/errors';
 
 function startWorker(): Worker {
   return new Worker(new URL('../../workers/core.worker.ts', import.meta.url), {

@@ -1,4 +1,4 @@
-import type { EventEnvelope } from '../../contracts';
+import type { EventEnvelope } from '../../contracts/events';
 import { SequenceDeduper } from '../../core/sequence-deduper';
 
 export type RemoteSubscribe = (
