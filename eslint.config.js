@@ -86,7 +86,30 @@ export default tseslint.config(
   { files: ['src/services/**/*.ts'], rules: restrict(layer(['workers', 'ui'])) },
   {
     files: ['src/ui/**/*.{ts,svelte}'],
-    rules: restrict(layer(['services', ...domains]), { allowTypeImports: true }),
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            dexieBan,
+            { name: 'zod', message: 'zod runs in the worker; keep it out of the page bundle.' },
+          ],
+          patterns: [
+            {
+              group: layer(['services', ...domains]),
+              message: 'This import crosses a layer boundary (ARCHITECTURE.md).',
+              allowTypeImports: true,
+            },
+            {
+              // The contracts index and schema modules pull zod into the page bundle.
+              regex: '/contracts(/index|/validation|/[a-z-]+-schemas)?$',
+              message: 'Import the zod-free contract module (contracts/errors, contracts/jobs, ...) instead.',
+              allowTypeImports: true,
+            },
+          ],
+        },
+      ],
+    },
   },
   { files: ['scripts/**/*.mjs', 'bench/**/*.ts', 'e2e/**/*.ts'], rules: { 'no-console': 'off' } },
   {

@@ -40,6 +40,7 @@ describe('layer rules', () => {
     ['src/core/x.ts', "import { AppError } from '../contracts';\nexport const e = AppError;\n"],
     ['src/services/x.ts', "import { openDatabase } from '../db';\nexport const f = openDatabase;\n"],
     ['src/ui/x.ts', "import type { CoreApi } from '../services/core-api';\nexport type A = CoreApi;\n"],
+    ['src/ui/x.ts', "import { AppError } from '../contracts/errors';\nexport const f = AppError;\n"],
   ])('%s may import that', async (filePath, code) => {
     expect(await layerErrors(filePath, code)).toEqual([]);
   });
