@@ -1,0 +1,42 @@
+import { z } from 'zod';
+
+/**
+ * What a vector was made with (§9.9). Two vectors are only comparable when all
+ * four fields agree; the vector index stores this beside its vectors.
+ */
+export const embeddingModelInfoSchema = z.object({
+  model_id: z.string().min(1),
+  model_version: z.string().min(1),
+  dimension: z.number().int().min(1).max(65_536),
+  normalization: z.enum(['l2', 'none']),
+});
+export type EmbeddingModelInfo = z.infer<typeof embeddingModelInfoSchema>;
+
+/**
+ * Turns texts into vectors. The same interface is implemented in-thread (tests,
+ * hash-v1) and by the embed worker's proxy, so callers never know which runs.
+ */
+export interface Embedder {
+  readonly info: EmbeddingModelInfo;
+  /** One vector of `info.dimension` per text, in order. Rejects with an AbortError when aborted. */
+  embed(texts: string[], options?: { signal?: AbortSignal }): Promise<Float32Array[]>;
+}
+
+export function sameEmbeddingModel(a: EmbeddingModelInfo, b: EmbeddingModelInfo): boolean {
+  return (
+    a.model_id === b.model_id &&
+    a.model_version === b.model_version &&
+    a.dimension === b.dimension &&
+    a.normalization === b.normalization
+  );
+}
+
+/** The fields that differ, for error details and the index status view. */
+export function embeddingModelDifferences(
+  a: EmbeddingModelInfo,
+  b: EmbeddingModelInfo,
+): Array<keyof EmbeddingModelInfo> {
+  return (['model_id', 'model_version', 'dimension', 'normalization'] as const).filter(
+    (field) => a[field] !== b[field],
+  );
+}

@@ -1,0 +1,287 @@
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../contracts';
+import { documentsOf, loadCorpus } from './__fixtures__/corpus';
+import { BM25_B, BM25_K1, FullTextIndex, TITLE_BOOST, type FullTextDocument } from './full-text-index';
+
+const doc = (block_id: string, text: string, extra: Partial<FullTextDocument> = {}): FullTextDocument => ({
+  block_id,
+  note_id: extra.note_id ?? `note-${block_id}`,
+  text,
+  ...extra,
+});
+
+function indexOf(documents: FullTextDocument[]): FullTextIndex {
+  const index = new FullTextIndex();
+  for (const document of documents) index.add(document);
+  return index;
+}
+
+const ids = (index: FullTextIndex, query: string, limit = 10): string[] =>
+  index.search(query, { limit }).map((hit) => hit.block_id);
+
+describe('FullTextIndex: BM25 ranking', () => {
+  it('computes the Okapi BM25 score (k1 = 1.2, b = 0.75)', () => {
+    const index = indexOf([doc('a', 'apple banana'), doc('b', 'cherry')]);
+    // N = 2, df(apple) = 1 -> idf = ln(1 + (2 - 1 + 0.5) / (1 + 0.5)) = ln 2.
+    // |a| = 2, avgdl = 1.5 -> norm = 1.2 * (1 - 0.75 + 0.75 * 2 / 1.5) = 1.5.
+    // score = ln 2 * 1 * 2.2 / (1 + 1.5) = 0.6099...
+    expect(BM25_K1).toBe(1.2);
+    expect(BM25_B).toBe(0.75);
+    const [hit] = index.search('apple', { limit: 5 });
+    expect(hit?.block_id).toBe('a');
+    expect(hit?.score).toBeCloseTo((Math.log(2) * 2.2) / 2.5, 10);
+    expect(hit?.score).toBeCloseTo(0.60997, 5);
+  });
+
+  it('prefers rare terms (idf) and shorter blocks (length normalisation)', () => {
+    const index = indexOf([
+      doc('mat', 'The cat sat on the mat near the door'),
+      doc('dogs', 'Dogs and cats'),
+      doc('physics', 'Quantum physics lecture'),
+    ]);
+    expect(ids(index, 'cat')).toEqual(['dogs', 'mat']);
+    // "quantum" occurs once in the index, "cat" twice: the rare term wins.
+    expect(ids(index, 'cats quantum')[0]).toBe('physics');
+    expect(ids(index, 'elephant')).toEqual([]);
+    expect(ids(index, 'the and of')).toEqual([]);
+  });
+
+  it('ranks Chinese blocks by shared words, not shared characters', () => {
+    const index = indexOf([
+      doc('lock-screen', '手机锁屏密码忘了，只能刷机。'),
+      doc('reflex', '巴甫洛夫的条件反射实验。'),
+      doc('deadlock', '死锁的四个必要条件：互斥、占有并等待、不可抢占、循环等待。'),
+      doc('death', '死亡率的统计口径。'),
+    ]);
+    expect(ids(index, '死锁条件')[0]).toBe('deadlock');
+    expect(ids(index, '条件反射')[0]).toBe('reflex');
+  });
+
+  it('boosts blocks whose note title matches, below a body match', () => {
+    const index = indexOf([
+      doc('titled', 'Turn the heat down after searing.', { title: 'Steak' }),
+      doc('other', 'Turn the heat down after searing.', { title: 'Fish' }),
+      doc('body', 'A steak needs a smoking hot pan.', { title: 'Pans' }),
+    ]);
+    expect(TITLE_BOOST).toBeGreaterThan(0);
+    expect(TITLE_BOOST).toBeLessThan(1);
+    const hits = index.search('steak', { limit: 5 });
+    expect(hits.map((hit) => hit.block_id)).toEqual(['body', 'titled']);
+    expect(index.search('heat', { limit: 5 }).map((hit) => hit.score)).toEqual([
+      expect.any(Number),
+      expect.any(Number),
+    ]);
+  });
+
+  it('breaks score ties by block id so results are stable', () => {
+    const index = indexOf([doc('b', 'same words'), doc('c', 'same words'), doc('a', 'same words')]);
+    expect(ids(index, 'same')).toEqual(['a', 'b', 'c']);
+  });
+
+  it('respects the limit', () => {
+    const index = indexOf(
+      Array.from({ length: 30 }, (_, i) => doc(`d${String(i).padStart(2, '0')}`, 'shared')),
+    );
+    expect(index.search('shared', { limit: 7 })).toHaveLength(7);
+    expect(index.search('shared', { limit: 0 })).toEqual([]);
+  });
+});
+
+describe('FullTextIndex: filters', () => {
+  const index = indexOf([
+    doc('os', 'scheduler notes', { folder: 'cs/os', tags: ['os', 'exam'] }),
+    doc('osx', 'scheduler notes', { folder: 'cs/osx', tags: ['os'] }),
+    doc('net', 'scheduler notes', { folder: 'cs/net', tags: ['exam'] }),
+    doc('deep', 'scheduler notes', { folder: 'cs/os/linux', tags: ['os', 'exam'] }),
+  ]);
+  const search = (filter: { folder?: string; tags?: string[] }): string[] =>
+    index.search('scheduler', { limit: 10, filter }).map((hit) => hit.block_id);
+
+  it('matches a folder and its sub-folders, not sibling prefixes', () => {
+    expect(search({ folder: 'cs/os' })).toEqual(['deep', 'os']);
+    expect(search({ folder: '' })).toHaveLength(4);
+  });
+
+  it('requires every listed tag', () => {
+    expect(search({ tags: ['os', 'exam'] })).toEqual(['deep', 'os']);
+    expect(search({ tags: ['exam'], folder: 'cs/net' })).toEqual(['net']);
+    expect(search({ tags: ['missing'] })).toEqual([]);
+  });
+});
+
+describe('FullTextIndex: highlights', () => {
+  it('marks the matched words with offsets into the block text', () => {
+    const text = 'Deadlock needs four Coffman conditions.';
+    const index = indexOf([doc('a', text)]);
+    const [hit] = index.search('conditions for a deadlock', { limit: 1 });
+    expect(hit?.highlights.map(({ start, end }) => text.slice(start, end))).toEqual([
+      'Deadlock',
+      'conditions',
+    ]);
+  });
+
+  it('marks Chinese words as one range, not every shared character', () => {
+    const text = '操作系统中的死锁问题，锁要按顺序获取。';
+    const index = indexOf([doc('a', text)]);
+    const [hit] = index.search('死锁', { limit: 1 });
+    expect(hit?.highlights.map(({ start, end }) => text.slice(start, end))).toEqual(['死锁']);
+  });
+
+  it('falls back to single characters when only those match', () => {
+    const text = '门锁坏了';
+    const index = indexOf([doc('a', text)]);
+    const [hit] = index.search('死锁', { limit: 1 });
+    expect(hit?.highlights.map(({ start, end }) => text.slice(start, end))).toEqual(['锁']);
+  });
+
+  it('maps highlights back through full-width text', () => {
+    const text = '显卡：ＧＰＵ显存不足';
+    const index = indexOf([doc('a', text)]);
+    const [hit] = index.search('gpu 显存', { limit: 1 });
+    expect(hit?.highlights.map(({ start, end }) => text.slice(start, end))).toEqual(['ＧＰＵ显存']);
+    expect(index.highlights('a', 'gpu')).toEqual([{ start: 3, end: 6 }]);
+    expect(index.highlights('missing', 'gpu')).toEqual([]);
+  });
+});
+
+describe('FullTextIndex: incremental updates', () => {
+  it('update replaces the old text: old words stop matching, new ones match', () => {
+    const index = indexOf([doc('a', 'the first draft mentions kumquats'), doc('b', 'unrelated text')]);
+    index.update(doc('a', 'the second draft mentions persimmons'));
+    expect(ids(index, 'kumquats')).toEqual([]);
+    expect(ids(index, 'persimmons')).toEqual(['a']);
+    expect(index.size).toBe(2);
+  });
+
+  it('update can move a block into another folder or note title', () => {
+    const index = indexOf([doc('a', 'budget', { folder: 'work', title: 'Plans' })]);
+    index.update(doc('a', 'budget', { folder: 'home', title: 'Groceries' }));
+    expect(index.search('budget', { limit: 5, filter: { folder: 'work' } })).toEqual([]);
+    expect(ids(index, 'groceries')).toEqual(['a']);
+    expect(ids(index, 'plans')).toEqual([]);
+  });
+
+  it('a removed block never returns, and removing twice is a no-op', () => {
+    const index = indexOf([doc('a', 'alpha beta'), doc('b', 'beta gamma')]);
+    expect(index.remove('a')).toBe(true);
+    expect(index.remove('a')).toBe(false);
+    expect(ids(index, 'alpha')).toEqual([]);
+    expect(ids(index, 'beta')).toEqual(['b']);
+    expect(index.has('a')).toBe(false);
+  });
+
+  it('removeNote removes every block of the note from every query', () => {
+    const notes = loadCorpus().slice(0, 40);
+    const index = indexOf(notes.flatMap(documentsOf));
+    const victim = notes[3];
+    if (!victim) throw new Error('corpus too small');
+    const blocks = documentsOf(victim);
+    expect(index.removeNote(victim.note_id)).toBe(blocks.length);
+    expect(index.blocksOf(victim.note_id)).toEqual([]);
+    for (const block of blocks) {
+      const hits = index.search(`${victim.title} ${block.text}`, { limit: 1000 });
+      expect(hits.some((hit) => hit.note_id === victim.note_id)).toBe(false);
+    }
+    expect(index.removeNote(victim.note_id)).toBe(0);
+  });
+
+  it('after add + remove, scores equal those of an index that never had the block', () => {
+    const base = [doc('a', 'shared words here'), doc('b', 'shared other words', { title: 'shared title' })];
+    const churned = indexOf(base);
+    churned.add(doc('x', 'shared shared shared extra words', { title: 'shared' }));
+    churned.update(doc('a', 'temporary'));
+    churned.update(base[0] as FullTextDocument);
+    churned.remove('x');
+    const fresh = indexOf(base);
+    for (const query of ['shared', 'words', 'title other']) {
+      expect(churned.search(query, { limit: 10 })).toEqual(fresh.search(query, { limit: 10 }));
+    }
+  });
+
+  it('restoring a deleted note brings it back', () => {
+    const index = indexOf([doc('a', 'restorable content', { note_id: 'n1' })]);
+    index.removeNote('n1');
+    expect(ids(index, 'restorable')).toEqual([]);
+    index.add(doc('a', 'restorable content', { note_id: 'n1' }));
+    expect(ids(index, 'restorable')).toEqual(['a']);
+  });
+
+  it('refuses to add a block id twice', () => {
+    const index = indexOf([doc('a', 'one')]);
+    expect(() => index.add(doc('a', 'two'))).toThrow(AppError);
+    try {
+      index.add(doc('a', 'two'));
+    } catch (error) {
+      expect((error as AppError).code).toBe('STATE_CONFLICT');
+    }
+  });
+});
+
+describe('FullTextIndex: serialisation', () => {
+  const queries = ['deadlock conditions', '死锁 条件', 'sourdough', '红烧肉 糖色', 'Python 装饰器', 'tcp'];
+
+  function corpusIndex(): FullTextIndex {
+    const index = indexOf(loadCorpus().flatMap(documentsOf));
+    // Leave holes and replaced blocks behind, as a real session would.
+    index.removeNote('note_en-os-scheduling');
+    index.update({
+      ...(index.get('note_zh-os-deadlock#1') as FullTextDocument),
+      text: '死锁：四个条件同时成立。',
+    });
+    return index;
+  }
+
+  it('round-trips through JSON with identical results', () => {
+    const index = corpusIndex();
+    const loaded = FullTextIndex.fromJSON(JSON.parse(JSON.stringify(index)));
+    expect(loaded.size).toBe(index.size);
+    for (const query of queries) {
+      expect(loaded.search(query, { limit: 20 })).toEqual(index.search(query, { limit: 20 }));
+      const filter = { folder: 'cs', tags: ['os'] };
+      expect(loaded.search(query, { limit: 20, filter })).toEqual(index.search(query, { limit: 20, filter }));
+    }
+    expect(JSON.stringify(loaded.toJSON())).toBe(JSON.stringify(index.toJSON()));
+  });
+
+  it('keeps working incrementally after a load', () => {
+    const loaded = FullTextIndex.fromJSON(JSON.parse(JSON.stringify(corpusIndex())));
+    loaded.add(doc('fresh', 'a brand new zanzibar block', { note_id: 'new-note' }));
+    loaded.removeNote('note_en-os-deadlock');
+    expect(ids(loaded, 'zanzibar')).toEqual(['fresh']);
+    expect(
+      loaded.search('Coffman deadlock', { limit: 50 }).some((hit) => hit.note_id === 'note_en-os-deadlock'),
+    ).toBe(false);
+  });
+
+  it('stays compact: the whole snapshot, text and ids included, under 6 times the text', () => {
+    const documents = loadCorpus().flatMap(documentsOf);
+    const snapshot = JSON.stringify(indexOf(documents).toJSON());
+    const textLength = documents.reduce((total, document) => total + document.text.length, 0);
+    // Measured 4.9x: the text once, block ids, then mostly Chinese unigram and bigram postings.
+    expect(snapshot.length).toBeLessThan(textLength * 6);
+  });
+
+  it('refuses snapshots of another format or tokenizer with STATE_CONFLICT', () => {
+    const snapshot = indexOf([doc('a', 'x')]).toJSON();
+    for (const bad of [
+      { ...snapshot, tokenizer: 'mixed-v0' },
+      { ...snapshot, version: 99 },
+      { ...snapshot, documents: [['a']] },
+      { ...snapshot, documents: [['a', 5, 'x', 1, 0]] },
+      { ...snapshot, body: { terms: 'x', postings: [1, 4] } },
+      { ...snapshot, body: { terms: 'x', postings: [1, -2] } },
+      { ...snapshot, body: { terms: 'x y', postings: [1, 0] } },
+      { ...snapshot, body: { terms: 'x', postings: [1, 0, 7] } },
+      { ...snapshot, body: [] },
+      null,
+      'nonsense',
+    ]) {
+      expect(() => FullTextIndex.fromJSON(bad)).toThrow(
+        expect.objectContaining({
+          code: 'STATE_CONFLICT',
+          details: expect.objectContaining({ index: 'full_text' }),
+        }),
+      );
+    }
+  });
+});

@@ -1,0 +1,530 @@
+import { AppError } from '../contracts';
+import { matchesFilter, type SearchFilter } from './search-filter';
+import { analyze, tokenize, TOKENIZER_VERSION, type Token } from './tokenizer';
+
+/** One block as the full-text index sees it; title, folder and tags are its note's. */
+export interface FullTextDocument {
+  block_id: string;
+  note_id: string;
+  text: string;
+  title?: string;
+  folder?: string;
+  tags?: readonly string[];
+}
+
+/** UTF-16 offsets into the block text (what `String.prototype.slice` takes), end exclusive. */
+export interface HighlightRange {
+  start: number;
+  end: number;
+}
+
+export interface FullTextHit {
+  block_id: string;
+  note_id: string;
+  score: number;
+  highlights: HighlightRange[];
+}
+
+export interface FullTextSearchOptions {
+  limit: number;
+  filter?: SearchFilter;
+}
+
+/** Okapi BM25 with the usual constants; they are properties of the index, not of a profile. */
+export const BM25_K1 = 1.2;
+export const BM25_B = 0.75;
+/**
+ * A title match counts this much next to a body match. Every block of a note
+ * shares the title, so the boost lifts the note and the body terms still pick
+ * the block; above 1 a title-only match would outrank the block that answers.
+ */
+export const TITLE_BOOST = 0.6;
+export const FULL_TEXT_SNAPSHOT_FORMAT = 'notes-agent/full-text-index';
+export const FULL_TEXT_SNAPSHOT_VERSION = 1;
+
+/**
+ * The persisted form, plain JSON that also structured-clones well: one row per
+ * note and per block, then per field the terms as one space-separated string (terms never
+ * hold whitespace) and one flat number array that loads without tokenizing.
+ * For each term the array holds its count of numbers, then its postings: the
+ * gap to the previous row number times two, plus one when a term frequency
+ * above 1 follows. Most postings have tf = 1 and take one small number.
+ */
+export interface FullTextSnapshot {
+  format: typeof FULL_TEXT_SNAPSHOT_FORMAT;
+  version: typeof FULL_TEXT_SNAPSHOT_VERSION;
+  tokenizer: string;
+  /** [note_id, title, folder, tags], once per note, not once per block. */
+  notes: Array<[string, string, string, string[]]>;
+  /** [block_id, row in `notes`, text, body length, title length] */
+  documents: Array<[string, number, string, number, number]>;
+  body: EncodedPostings;
+  title: EncodedPostings;
+}
+
+export interface EncodedPostings {
+  terms: string;
+  postings: number[];
+}
+
+interface StoredDocument {
+  number: number;
+  block_id: string;
+  note_id: string;
+  text: string;
+  title: string;
+  folder: string;
+  tags: string[];
+  length: number;
+  titleLength: number;
+}
+
+/** term -> document number -> term frequency */
+type Postings = Map<string, Map<number, number>>;
+
+/**
+ * An in-memory BM25 inverted index over note blocks. Blocks are added, replaced
+ * and removed one at a time so the index follows edits without a rebuild.
+ */
+export class FullTextIndex {
+  readonly #documents = new Map<string, StoredDocument>();
+  readonly #byNumber = new Map<number, StoredDocument>();
+  readonly #notes = new Map<string, Set<string>>();
+  readonly #body: Postings = new Map();
+  readonly #title: Postings = new Map();
+  #nextNumber = 0;
+  #bodyTotal = 0;
+  #titleTotal = 0;
+
+  get size(): number {
+    return this.#documents.size;
+  }
+
+  has(blockId: string): boolean {
+    return this.#documents.has(blockId);
+  }
+
+  get(blockId: string): FullTextDocument | undefined {
+    const stored = this.#documents.get(blockId);
+    if (!stored) return undefined;
+    const { block_id, note_id, text, title, folder, tags } = stored;
+    return { block_id, note_id, text, title, folder, tags: [...tags] };
+  }
+
+  /** Block ids of a note, in the order they were indexed. */
+  blocksOf(noteId: string): string[] {
+    return [...(this.#notes.get(noteId) ?? [])];
+  }
+
+  /** Adds a new block; a block id already present is a bug in the caller, so it fails. */
+  add(document: FullTextDocument): void {
+    if (this.#documents.has(document.block_id)) {
+      throw new AppError('STATE_CONFLICT', 'This block is already in the full-text index.', {
+        block_id: document.block_id,
+      });
+    }
+    const bodyCounts = termCounts(tokenize(document.text));
+    const titleCounts = termCounts(tokenize(document.title ?? ''));
+    this.#insert(
+      {
+        number: this.#nextNumber++,
+        block_id: document.block_id,
+        note_id: document.note_id,
+        text: document.text,
+        title: document.title ?? '',
+        folder: document.folder ?? '',
+        tags: [...(document.tags ?? [])],
+        length: sumOf(bodyCounts),
+        titleLength: sumOf(titleCounts),
+      },
+      bodyCounts,
+      titleCounts,
+    );
+  }
+
+  /** Adds the block, or replaces it when present (an edit, a move, a retitled note). */
+  update(document: FullTextDocument): void {
+    this.remove(document.block_id);
+    this.add(document);
+  }
+
+  /** Removes a block; returns false when it was not there. */
+  remove(blockId: string): boolean {
+    const stored = this.#documents.get(blockId);
+    if (!stored) return false;
+    // The terms are recomputed from the stored text instead of kept per block:
+    // that would cost a list per block in memory and in every snapshot.
+    removePostings(this.#body, termCounts(tokenize(stored.text)).keys(), stored.number);
+    removePostings(this.#title, termCounts(tokenize(stored.title)).keys(), stored.number);
+    this.#documents.delete(blockId);
+    this.#byNumber.delete(stored.number);
+    const blocks = this.#notes.get(stored.note_id);
+    blocks?.delete(blockId);
+    if (blocks?.size === 0) this.#notes.delete(stored.note_id);
+    this.#bodyTotal -= stored.length;
+    this.#titleTotal -= stored.titleLength;
+    return true;
+  }
+
+  /** Removes every block of a note; returns how many there were. */
+  removeNote(noteId: string): number {
+    const blocks = this.blocksOf(noteId);
+    for (const blockId of blocks) this.remove(blockId);
+    return blocks.length;
+  }
+
+  clear(): void {
+    this.#documents.clear();
+    this.#byNumber.clear();
+    this.#notes.clear();
+    this.#body.clear();
+    this.#title.clear();
+    this.#bodyTotal = 0;
+    this.#titleTotal = 0;
+  }
+
+  /** Blocks ranked by BM25 (body + boosted title), best first; ties by block id. */
+  search(query: string, options: FullTextSearchOptions): FullTextHit[] {
+    const queryTokens = analyze(query);
+    // Each distinct term once: a word repeated in the query is not more important.
+    const terms = new Set(queryTokens.map((token) => token.term));
+    const count = this.#documents.size;
+    if (terms.size === 0 || count === 0 || options.limit <= 0) return [];
+
+    const scores = new Map<number, number>();
+    this.#accumulate(scores, this.#body, terms, this.#bodyTotal / count, 1, (document) => document.length);
+    if (this.#titleTotal > 0) {
+      this.#accumulate(
+        scores,
+        this.#title,
+        terms,
+        this.#titleTotal / count,
+        TITLE_BOOST,
+        (document) => document.titleLength,
+      );
+    }
+
+    const ranked: Array<{ document: StoredDocument; score: number }> = [];
+    for (const [number, score] of scores) {
+      const document = this.#byNumber.get(number);
+      if (document && matchesFilter(document, options.filter)) ranked.push({ document, score });
+    }
+    ranked.sort((a, b) => b.score - a.score || compareIds(a.document.block_id, b.document.block_id));
+    const highlightTerms = highlightTermsOf(queryTokens);
+    return ranked.slice(0, options.limit).map(({ document, score }) => ({
+      block_id: document.block_id,
+      note_id: document.note_id,
+      score,
+      highlights: highlightRanges(document.text, highlightTerms),
+    }));
+  }
+
+  /** Where the query's terms occur in a stored block's text; [] for an unknown block. */
+  highlights(blockId: string, query: string): HighlightRange[] {
+    const document = this.#documents.get(blockId);
+    return document ? highlightRanges(document.text, highlightTermsOf(analyze(query))) : [];
+  }
+
+  toJSON(): FullTextSnapshot {
+    const documents = [...this.#byNumber.values()].sort((a, b) => a.number - b.number);
+    const rows = new Map<number, number>();
+    documents.forEach((document, row) => rows.set(document.number, row));
+    const notes: FullTextSnapshot['notes'] = [];
+    const noteRows = new Map<string, number>();
+    const noteRowOf = (document: StoredDocument): number => {
+      // Blocks of one note normally agree on title, folder and tags; if a
+      // half-applied edit left them different, each variant gets its own row.
+      const key = JSON.stringify([document.note_id, document.title, document.folder, document.tags]);
+      let row = noteRows.get(key);
+      if (row === undefined) {
+        row = notes.push([document.note_id, document.title, document.folder, [...document.tags]]) - 1;
+        noteRows.set(key, row);
+      }
+      return row;
+    };
+    return {
+      format: FULL_TEXT_SNAPSHOT_FORMAT,
+      version: FULL_TEXT_SNAPSHOT_VERSION,
+      tokenizer: TOKENIZER_VERSION,
+      notes,
+      documents: documents.map((document) => [
+        document.block_id,
+        noteRowOf(document),
+        document.text,
+        document.length,
+        document.titleLength,
+      ]),
+      body: encodePostings(this.#body, rows),
+      title: encodePostings(this.#title, rows),
+    };
+  }
+
+  /**
+   * Loads a snapshot. One written by another format or tokenizer version would
+   * give wrong results, so it is refused with STATE_CONFLICT: rebuild instead.
+   */
+  static fromJSON(snapshot: unknown): FullTextIndex {
+    const valid = asSnapshot(snapshot);
+    const index = new FullTextIndex();
+    valid.documents.forEach(([block_id, noteRow, text, length, titleLength], number) => {
+      const [note_id, title, folder, tags] = valid.notes[noteRow] ?? ['', '', '', []];
+      const document: StoredDocument = {
+        number,
+        block_id,
+        note_id,
+        text,
+        title,
+        folder,
+        tags: [...tags],
+        length,
+        titleLength,
+      };
+      index.#documents.set(block_id, document);
+      index.#byNumber.set(number, document);
+      const blocks = index.#notes.get(note_id) ?? new Set<string>();
+      blocks.add(block_id);
+      index.#notes.set(note_id, blocks);
+      index.#bodyTotal += length;
+      index.#titleTotal += titleLength;
+    });
+    index.#nextNumber = valid.documents.length;
+    decodePostings(valid.body, index.#body, valid.documents.length);
+    decodePostings(valid.title, index.#title, valid.documents.length);
+    return index;
+  }
+
+  #insert(document: StoredDocument, bodyCounts: Map<string, number>, titleCounts: Map<string, number>): void {
+    this.#documents.set(document.block_id, document);
+    this.#byNumber.set(document.number, document);
+    const blocks = this.#notes.get(document.note_id) ?? new Set<string>();
+    blocks.add(document.block_id);
+    this.#notes.set(document.note_id, blocks);
+    addPostings(this.#body, bodyCounts, document.number);
+    addPostings(this.#title, titleCounts, document.number);
+    this.#bodyTotal += document.length;
+    this.#titleTotal += document.titleLength;
+  }
+
+  #accumulate(
+    scores: Map<number, number>,
+    postings: Postings,
+    terms: ReadonlySet<string>,
+    averageLength: number,
+    boost: number,
+    lengthOf: (document: StoredDocument) => number,
+  ): void {
+    const count = this.#documents.size;
+    for (const term of terms) {
+      const entries = postings.get(term);
+      if (!entries) continue;
+      const frequency = entries.size;
+      const idf = Math.log(1 + (count - frequency + 0.5) / (frequency + 0.5));
+      for (const [number, tf] of entries) {
+        const document = this.#byNumber.get(number);
+        if (!document) continue;
+        const norm = BM25_K1 * (1 - BM25_B + (BM25_B * lengthOf(document)) / (averageLength || 1));
+        const score = (boost * idf * (tf * (BM25_K1 + 1))) / (tf + norm);
+        scores.set(number, (scores.get(number) ?? 0) + score);
+      }
+    }
+  }
+}
+
+function termCounts(terms: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
+  return counts;
+}
+
+function sumOf(counts: ReadonlyMap<string, number>): number {
+  let total = 0;
+  for (const count of counts.values()) total += count;
+  return total;
+}
+
+function addPostings(postings: Postings, counts: ReadonlyMap<string, number>, number: number): void {
+  for (const [term, tf] of counts) {
+    let entries = postings.get(term);
+    if (!entries) {
+      entries = new Map();
+      postings.set(term, entries);
+    }
+    entries.set(number, tf);
+  }
+}
+
+function removePostings(postings: Postings, terms: Iterable<string>, number: number): void {
+  for (const term of terms) {
+    const entries = postings.get(term);
+    if (!entries) continue;
+    entries.delete(number);
+    if (entries.size === 0) postings.delete(term);
+  }
+}
+
+/**
+ * Terms worth marking in a result. A Chinese character that is part of a query
+ * bigram is only marked through that bigram, so "死锁" does not light up every
+ * 死 and 锁 in the block; a lone character (a one-character query) still is.
+ */
+function highlightTermsOf(tokens: readonly Token[]): { strong: Set<string>; all: Set<string> } {
+  const covered = new Set<string>();
+  for (const token of tokens) {
+    if (token.kind === 'cjk_bigram') for (const character of token.term) covered.add(character);
+  }
+  const strong = new Set<string>();
+  const all = new Set<string>();
+  for (const token of tokens) {
+    all.add(token.term);
+    if (token.kind !== 'cjk_unigram' || !covered.has(token.term)) strong.add(token.term);
+  }
+  return { strong, all };
+}
+
+function highlightRanges(text: string, terms: { strong: Set<string>; all: Set<string> }): HighlightRange[] {
+  const tokens = analyze(text);
+  let ranges = matchedRanges(tokens, terms.strong);
+  // A block can match on scattered characters only; mark those rather than nothing.
+  if (ranges.length === 0) ranges = matchedRanges(tokens, terms.all);
+  return ranges;
+}
+
+function matchedRanges(tokens: readonly Token[], terms: ReadonlySet<string>): HighlightRange[] {
+  const ranges = tokens
+    .filter((token) => terms.has(token.term))
+    .map((token) => ({ start: token.start, end: token.end }))
+    .sort((a, b) => a.start - b.start || a.end - b.end);
+  const merged: HighlightRange[] = [];
+  for (const range of ranges) {
+    const last = merged[merged.length - 1];
+    // Touching ranges merge too: "死锁" + "条件" reads as one mark, not two.
+    if (last && range.start <= last.end) last.end = Math.max(last.end, range.end);
+    else merged.push({ ...range });
+  }
+  return merged;
+}
+
+function compareIds(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function encodePostings(postings: Postings, rows: ReadonlyMap<number, number>): EncodedPostings {
+  const terms: string[] = [];
+  const flat: number[] = [];
+  for (const [term, entries] of postings) {
+    const pairs: Array<[number, number]> = [];
+    for (const [number, tf] of entries) {
+      const row = rows.get(number);
+      if (row !== undefined) pairs.push([row, tf]);
+    }
+    if (pairs.length === 0) continue;
+    pairs.sort((a, b) => a[0] - b[0]);
+    const countAt = flat.push(0) - 1;
+    let previous = 0;
+    for (const [row, tf] of pairs) {
+      const gap = row - previous;
+      if (tf === 1) flat.push(gap * 2);
+      else flat.push(gap * 2 + 1, tf);
+      previous = row;
+    }
+    flat[countAt] = flat.length - countAt - 1;
+    terms.push(term);
+  }
+  return { terms: terms.join(' '), postings: flat };
+}
+
+function decodePostings(encoded: EncodedPostings, into: Postings, rowCount: number): void {
+  const terms = encoded.terms === '' ? [] : encoded.terms.split(' ');
+  const flat = encoded.postings;
+  let at = 0;
+  for (const term of terms) {
+    const count = flat[at++] ?? -1;
+    const end = at + count;
+    if (!(count > 0) || end > flat.length) throw snapshotInvalid('a posting list is malformed');
+    const entries = new Map<number, number>();
+    let row = 0;
+    while (at < end) {
+      const packed = flat[at++] ?? -1;
+      row += Math.floor(packed / 2);
+      const tf = packed % 2 === 1 ? (flat[at++] ?? 0) : 1;
+      if (!(packed >= 0) || row >= rowCount || !(tf >= 1) || at > end) {
+        throw snapshotInvalid('a posting is malformed');
+      }
+      entries.set(row, tf);
+    }
+    into.set(term, entries);
+  }
+  if (at !== flat.length) throw snapshotInvalid('postings left over');
+}
+
+function snapshotInvalid(reason: string, details: Record<string, unknown> = {}): AppError {
+  return new AppError('STATE_CONFLICT', 'The stored full-text index cannot be used; rebuild it.', {
+    index: 'full_text',
+    reason,
+    ...details,
+  });
+}
+
+/**
+ * A shallow check: the header exactly, the rows by shape. A deep schema parse
+ * of every posting would cost more than the load it guards.
+ */
+function asSnapshot(value: unknown): FullTextSnapshot {
+  if (typeof value !== 'object' || value === null) throw snapshotInvalid('not an object');
+  const snapshot = value as Partial<FullTextSnapshot>;
+  if (snapshot.format !== FULL_TEXT_SNAPSHOT_FORMAT || snapshot.version !== FULL_TEXT_SNAPSHOT_VERSION) {
+    throw snapshotInvalid('format', {
+      expected: `${FULL_TEXT_SNAPSHOT_FORMAT}@${FULL_TEXT_SNAPSHOT_VERSION}`,
+      found: `${String(snapshot.format)}@${String(snapshot.version)}`,
+    });
+  }
+  if (snapshot.tokenizer !== TOKENIZER_VERSION) {
+    throw snapshotInvalid('tokenizer', { expected: TOKENIZER_VERSION, found: String(snapshot.tokenizer) });
+  }
+  const { notes, documents, body, title } = snapshot;
+  if (
+    !Array.isArray(notes) ||
+    !Array.isArray(documents) ||
+    typeof body !== 'object' ||
+    typeof title !== 'object' ||
+    !body ||
+    !title
+  ) {
+    throw snapshotInvalid('missing sections');
+  }
+  for (const row of notes) {
+    if (
+      !Array.isArray(row) ||
+      row.length !== 4 ||
+      typeof row[0] !== 'string' ||
+      typeof row[1] !== 'string' ||
+      typeof row[2] !== 'string' ||
+      !Array.isArray(row[3])
+    ) {
+      throw snapshotInvalid('a note row is malformed');
+    }
+  }
+  const seen = new Set<string>();
+  for (const row of documents) {
+    if (
+      !Array.isArray(row) ||
+      row.length !== 5 ||
+      typeof row[0] !== 'string' ||
+      typeof row[1] !== 'number' ||
+      !(row[1] >= 0 && row[1] < notes.length) ||
+      typeof row[2] !== 'string' ||
+      typeof row[3] !== 'number' ||
+      typeof row[4] !== 'number' ||
+      seen.has(row[0])
+    ) {
+      throw snapshotInvalid('a document row is malformed');
+    }
+    seen.add(row[0]);
+  }
+  for (const section of [body, title]) {
+    if (typeof section.terms !== 'string' || !Array.isArray(section.postings)) {
+      throw snapshotInvalid('a posting list is malformed');
+    }
+  }
+  return snapshot as FullTextSnapshot;
+}

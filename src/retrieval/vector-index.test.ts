@@ -1,0 +1,241 @@
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../contracts';
+import type { Embedder, EmbeddingModelInfo } from './embedder';
+import { HASH_EMBEDDER_INFO, HashEmbedder } from './hash-embedder';
+import { VectorIndex, type VectorEntry } from './vector-index';
+
+const TINY: EmbeddingModelInfo = { model_id: 'tiny', model_version: '1', dimension: 3, normalization: 'l2' };
+
+const entry = (block_id: string, extra: Partial<VectorEntry> = {}): VectorEntry => ({
+  block_id,
+  note_id: extra.note_id ?? `note-${block_id}`,
+  ...extra,
+});
+const vec = (...values: number[]): Float32Array => new Float32Array(values);
+
+function tinyIndex(): VectorIndex {
+  const index = new VectorIndex(TINY, 2);
+  index.upsert(
+    [
+      entry('x', { folder: 'a', tags: ['t1'] }),
+      entry('y', { folder: 'a/b', tags: ['t1', 't2'] }),
+      entry('z', { folder: 'c' }),
+      entry('xy', { note_id: 'note-x' }),
+    ],
+    [vec(1, 0, 0), vec(0, 1, 0), vec(0, 0, 1), vec(1, 1, 0)],
+    TINY,
+  );
+  return index;
+}
+
+function codeOf(action: () => unknown): string | undefined {
+  try {
+    action();
+  } catch (error) {
+    return error instanceof AppError ? error.code : 'not an AppError';
+  }
+  return undefined;
+}
+
+describe('VectorIndex: search', () => {
+  it('ranks by cosine similarity, best first', () => {
+    const hits = tinyIndex().search(vec(1, 0.2, 0), 4);
+    expect(hits.map((hit) => hit.block_id)).toEqual(['x', 'xy', 'y', 'z']);
+    // cos((1, .2, 0), (1, 0, 0)) = 1 / sqrt(1.04); cos with (1, 1, 0) = 1.2 / (sqrt(1.04) * sqrt(2)).
+    expect(hits[0]?.score).toBeCloseTo(1 / Math.sqrt(1.04), 6);
+    expect(hits[1]?.score).toBeCloseTo(1.2 / (Math.sqrt(1.04) * Math.SQRT2), 6);
+    expect(hits[3]?.score).toBeCloseTo(0, 6);
+    expect(hits[1]?.note_id).toBe('note-x');
+  });
+
+  it('returns at most k hits and breaks ties by block id', () => {
+    const index = new VectorIndex(TINY);
+    index.upsert([entry('b'), entry('c'), entry('a')], [vec(1, 0, 0), vec(1, 0, 0), vec(1, 0, 0)], TINY);
+    expect(index.search(vec(1, 0, 0), 2).map((hit) => hit.block_id)).toEqual(['a', 'b']);
+    expect(index.search(vec(1, 0, 0), 0)).toEqual([]);
+  });
+
+  it('filters by folder (with sub-folders) and tags', () => {
+    const index = tinyIndex();
+    expect(index.search(vec(1, 1, 1), 10, { folder: 'a' }).map((hit) => hit.block_id)).toEqual(['x', 'y']);
+    expect(index.search(vec(1, 1, 1), 10, { tags: ['t2'] }).map((hit) => hit.block_id)).toEqual(['y']);
+  });
+
+  it('stores vectors unit-length even from a model without normalisation', () => {
+    const raw: EmbeddingModelInfo = { ...TINY, normalization: 'none' };
+    const index = new VectorIndex(raw);
+    index.upsert([entry('long'), entry('short')], [vec(10, 0, 0), vec(0.1, 0.1, 0)], raw);
+    const hits = index.search(vec(5, 5, 0), 2);
+    expect(hits.map((hit) => hit.block_id)).toEqual(['short', 'long']);
+    expect(hits[0]?.score).toBeCloseTo(1, 6);
+  });
+
+  it('finds nothing for a zero query vector', () => {
+    expect(tinyIndex().search(vec(0, 0, 0), 5)).toEqual([]);
+  });
+});
+
+describe('VectorIndex: incremental updates', () => {
+  it('upsert replaces a vector in place', () => {
+    const index = tinyIndex();
+    index.upsert([entry('z', { folder: 'c' })], [vec(1, 0, 0.01)], TINY);
+    expect(index.size).toBe(4);
+    const hits = index.search(vec(1, 0, 0), 2);
+    expect(hits.map((hit) => hit.block_id).sort()).toEqual(['x', 'z']);
+    // The old (0, 0, 1) is gone: nothing points along z any more.
+    expect(index.search(vec(0, 0, 1), 1)[0]?.score).toBeLessThan(0.02);
+  });
+
+  it('remove keeps the other rows intact (the last row moves into the hole)', () => {
+    const index = tinyIndex();
+    expect(index.remove('x')).toBe(true);
+    expect(index.remove('x')).toBe(false);
+    expect(index.size).toBe(3);
+    expect(index.search(vec(1, 1, 0), 1)[0]?.block_id).toBe('xy');
+    expect(index.search(vec(0, 0, 1), 1)[0]?.block_id).toBe('z');
+    expect(index.search(vec(1, 0, 0), 10).some((hit) => hit.block_id === 'x')).toBe(false);
+  });
+
+  it('removeNote removes every block of the note', () => {
+    const index = new VectorIndex(TINY);
+    index.upsert(
+      [entry('a1', { note_id: 'A' }), entry('b1', { note_id: 'B' }), entry('a2', { note_id: 'A' })],
+      [vec(1, 0, 0), vec(1, 0.1, 0), vec(1, 0, 0.1)],
+      TINY,
+    );
+    expect(index.removeNote('A')).toBe(2);
+    expect(index.search(vec(1, 0, 0), 10).map((hit) => hit.note_id)).toEqual(['B']);
+    expect(index.blocksOf('A')).toEqual([]);
+  });
+
+  it('grows past its initial capacity', () => {
+    const index = new VectorIndex(TINY, 1);
+    const ids = Array.from({ length: 100 }, (_, i) => `b${i}`);
+    index.upsert(
+      ids.map((id) => entry(id)),
+      ids.map((_, i) => vec(Math.cos(i / 50), Math.sin(i / 50), 0)),
+      TINY,
+    );
+    expect(index.size).toBe(100);
+    expect(index.search(vec(Math.cos(0.5), Math.sin(0.5), 0), 1)[0]?.block_id).toBe('b25');
+  });
+});
+
+describe('VectorIndex: model compatibility', () => {
+  const variants: Array<[string, EmbeddingModelInfo]> = [
+    ['model id', { ...TINY, model_id: 'other' }],
+    ['model version', { ...TINY, model_version: '2' }],
+    ['dimension', { ...TINY, dimension: 4 }],
+    ['normalization', { ...TINY, normalization: 'none' }],
+  ];
+
+  it.each(variants)('a different %s is incompatible', (_, other) => {
+    const index = tinyIndex();
+    expect(index.isCompatible(TINY)).toBe(true);
+    expect(index.isCompatible(other)).toBe(false);
+    expect(codeOf(() => index.assertCompatible(other))).toBe('INDEX_MODEL_MISMATCH');
+  });
+
+  it('refuses vectors from another model, so old and new never mix', () => {
+    const index = tinyIndex();
+    expect(codeOf(() => index.upsert([entry('n')], [vec(1, 0, 0)], { ...TINY, model_version: '2' }))).toBe(
+      'INDEX_MODEL_MISMATCH',
+    );
+    expect(index.has('n')).toBe(false);
+  });
+
+  it('querying with an incompatible embedder fails before embedding, with both sides in the details', async () => {
+    const index = new VectorIndex(HASH_EMBEDDER_INFO);
+    let embedded = false;
+    const other: Embedder = {
+      info: { model_id: 'bge-m3', model_version: '2024-01', dimension: 1024, normalization: 'l2' },
+      embed: async (texts) => {
+        embedded = true;
+        return texts.map(() => new Float32Array(1024));
+      },
+    };
+    const error = await index.query(other, 'anything', 5).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).toMatchObject({
+      code: 'INDEX_MODEL_MISMATCH',
+      status: 409,
+      details: {
+        vector_index: HASH_EMBEDDER_INFO,
+        embedding: other.info,
+        differences: ['model_id', 'model_version', 'dimension'],
+      },
+    });
+    expect(embedded).toBe(false);
+  });
+
+  it('queries with a compatible embedder', async () => {
+    const embedder = new HashEmbedder();
+    const index = new VectorIndex(embedder.info);
+    const texts = ['死锁的四个必要条件', '红烧肉的做法', 'TCP three-way handshake'];
+    index.upsert(
+      texts.map((_, i) => entry(`b${i}`)),
+      await embedder.embed(texts),
+      embedder.info,
+    );
+    expect((await index.query(embedder, '死锁条件', 1))[0]?.block_id).toBe('b0');
+    expect((await index.query(embedder, 'tcp handshake', 1))[0]?.block_id).toBe('b2');
+  });
+
+  it('a raw vector of the wrong length is EMBEDDING_DIMENSION_MISMATCH', () => {
+    const index = tinyIndex();
+    expect(codeOf(() => index.search(vec(1, 0), 3))).toBe('EMBEDDING_DIMENSION_MISMATCH');
+    expect(codeOf(() => index.upsert([entry('q')], [vec(1, 0, 0, 0)], TINY))).toBe(
+      'EMBEDDING_DIMENSION_MISMATCH',
+    );
+    expect(codeOf(() => index.upsert([entry('q')], [], TINY))).toBe('INVALID_REQUEST');
+  });
+});
+
+describe('VectorIndex: persistence', () => {
+  it('round-trips through an ArrayBuffer with identical results', async () => {
+    const embedder = new HashEmbedder();
+    const index = new VectorIndex(embedder.info);
+    const texts = Array.from(
+      { length: 50 },
+      (_, i) => `note ${i} about ${i % 2 ? '操作系统 死锁' : 'cooking rice'}`,
+    );
+    index.upsert(
+      texts.map((_, i) =>
+        entry(`b${i}`, { note_id: `n${i % 7}`, folder: i % 3 ? 'x' : 'y', tags: [`t${i % 2}`] }),
+      ),
+      await embedder.embed(texts),
+      embedder.info,
+    );
+    index.remove('b3');
+    index.removeNote('n5');
+
+    const loaded = VectorIndex.fromBuffer(index.toBuffer());
+    expect(loaded.info).toEqual(index.info);
+    expect(loaded.size).toBe(index.size);
+    const [query] = await embedder.embed(['死锁']);
+    if (!query) throw new Error('no vector');
+    expect(loaded.search(query, 20)).toEqual(index.search(query, 20));
+    const filter = { folder: 'x', tags: ['t1'] };
+    expect(loaded.search(query, 20, filter)).toEqual(index.search(query, 20, filter));
+    expect(loaded.blocksOf('n1')).toEqual(index.blocksOf('n1'));
+    expect(new Uint8Array(loaded.toBuffer())).toEqual(new Uint8Array(index.toBuffer()));
+  });
+
+  it('stores the vectors as raw float32 after a small header', () => {
+    const index = tinyIndex();
+    const buffer = index.toBuffer();
+    const headerBytes = new DataView(buffer).getUint32(8, true);
+    expect(buffer.byteLength).toBeLessThanOrEqual(12 + headerBytes + 3 + 4 * 3 * 4);
+  });
+
+  it('an unreadable buffer is VECTOR_INDEX_REBUILD_REQUIRED', () => {
+    const good = tinyIndex().toBuffer();
+    const corrupt = good.slice(0);
+    new Uint8Array(corrupt)[0] = 0x58;
+    const otherVersion = good.slice(0);
+    new DataView(otherVersion).setUint32(4, 99, true);
+    for (const bad of [new ArrayBuffer(4), good.slice(0, good.byteLength - 4), corrupt, otherVersion]) {
+      expect(codeOf(() => VectorIndex.fromBuffer(bad))).toBe('VECTOR_INDEX_REBUILD_REQUIRED');
+    }
+  });
+});

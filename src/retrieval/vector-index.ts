@@ -1,0 +1,427 @@
+import { z } from 'zod';
+import { AppError } from '../contracts';
+import {
+  embeddingModelDifferences,
+  embeddingModelInfoSchema,
+  sameEmbeddingModel,
+  type Embedder,
+  type EmbeddingModelInfo,
+} from './embedder';
+import { isEmptyFilter, matchesFilter, type SearchFilter } from './search-filter';
+
+export interface VectorEntry {
+  block_id: string;
+  note_id: string;
+  folder?: string;
+  tags?: readonly string[];
+}
+
+export interface VectorHit {
+  block_id: string;
+  note_id: string;
+  /** Cosine similarity, -1..1. */
+  score: number;
+}
+
+interface RowMeta {
+  note_id: string;
+  folder: string;
+  tags: readonly string[];
+}
+
+const MAGIC = 'NAVX';
+export const VECTOR_BUFFER_VERSION = 1;
+const PREFIX_BYTES = 12;
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+const headerSchema = z.object({
+  model: embeddingModelInfoSchema,
+  block_ids: z.array(z.string()),
+  /** [note_id, folder, tags]: stored once per note, rows point at them. */
+  notes: z.array(z.tuple([z.string(), z.string(), z.array(z.string())])),
+  note_rows: z.array(z.number().int().min(0)),
+});
+
+/** The INDEX_MODEL_MISMATCH error: both sides in the details, named as in the §9.9 status. */
+export function indexModelMismatch(stored: EmbeddingModelInfo, current: EmbeddingModelInfo): AppError {
+  return new AppError(
+    'INDEX_MODEL_MISMATCH',
+    'The vector index was built with another embedding model. Rebuild the vectors, or search full text.',
+    {
+      vector_index: { ...stored },
+      embedding: { ...current },
+      differences: embeddingModelDifferences(stored, current),
+    },
+  );
+}
+
+/**
+ * Brute-force cosine search over block vectors. Vectors live in one contiguous
+ * Float32Array (a row per block) so a scan is cache friendly and a persisted
+ * index loads with one copy. Every vector is stored unit-length, so cosine is a
+ * dot product. The index is tagged with the model that made its vectors and
+ * refuses vectors or queries from any other: old and new never mix.
+ *
+ * Brute force is exact and fast enough for a personal notebook (50,000 blocks of
+ * 256 floats is ~13M multiply-adds per query); an ANN structure can come later
+ * behind the same methods.
+ */
+export class VectorIndex {
+  readonly info: EmbeddingModelInfo;
+  #data: Float32Array;
+  #count = 0;
+  readonly #ids: string[] = [];
+  readonly #meta: RowMeta[] = [];
+  readonly #rows = new Map<string, number>();
+  readonly #notes = new Map<string, Set<string>>();
+
+  constructor(info: EmbeddingModelInfo, initialCapacity = 64) {
+    this.info = Object.freeze({ ...embeddingModelInfoSchema.parse(info) });
+    this.#data = new Float32Array(Math.max(1, initialCapacity) * this.info.dimension);
+  }
+
+  get size(): number {
+    return this.#count;
+  }
+
+  has(blockId: string): boolean {
+    return this.#rows.has(blockId);
+  }
+
+  blocksOf(noteId: string): string[] {
+    return [...(this.#notes.get(noteId) ?? [])];
+  }
+
+  isCompatible(info: EmbeddingModelInfo): boolean {
+    return sameEmbeddingModel(this.info, info);
+  }
+
+  assertCompatible(info: EmbeddingModelInfo): void {
+    if (!this.isCompatible(info)) throw indexModelMismatch(this.info, info);
+  }
+
+  /**
+   * Adds or replaces the vectors of blocks. `model` is the embedder that made
+   * them; anything but this index's model is refused with INDEX_MODEL_MISMATCH.
+   */
+  upsert(entries: readonly VectorEntry[], vectors: readonly Float32Array[], model: EmbeddingModelInfo): void {
+    this.assertCompatible(model);
+    if (entries.length !== vectors.length) {
+      throw new AppError('INVALID_REQUEST', 'Each block needs exactly one vector.', {
+        entries: entries.length,
+        vectors: vectors.length,
+      });
+    }
+    vectors.forEach((vector) => this.#checkDimension(vector));
+    entries.forEach((entry, index) => {
+      const vector = vectors[index];
+      if (vector) this.#put(entry, vector);
+    });
+  }
+
+  remove(blockId: string): boolean {
+    const row = this.#rows.get(blockId);
+    if (row === undefined) return false;
+    const meta = this.#meta[row];
+    const last = this.#count - 1;
+    const dimension = this.info.dimension;
+    // Swap the last row into the hole so the rows stay contiguous.
+    if (row !== last) {
+      this.#data.copyWithin(row * dimension, last * dimension, (last + 1) * dimension);
+      const movedId = this.#ids[last] ?? '';
+      this.#ids[row] = movedId;
+      this.#meta[row] = this.#meta[last] ?? { note_id: '', folder: '', tags: [] };
+      this.#rows.set(movedId, row);
+    }
+    this.#ids.pop();
+    this.#meta.pop();
+    this.#rows.delete(blockId);
+    this.#count = last;
+    if (meta) {
+      const blocks = this.#notes.get(meta.note_id);
+      blocks?.delete(blockId);
+      if (blocks?.size === 0) this.#notes.delete(meta.note_id);
+    }
+    return true;
+  }
+
+  removeNote(noteId: string): number {
+    const blocks = this.blocksOf(noteId);
+    for (const blockId of blocks) this.remove(blockId);
+    return blocks.length;
+  }
+
+  clear(): void {
+    this.#count = 0;
+    this.#ids.length = 0;
+    this.#meta.length = 0;
+    this.#rows.clear();
+    this.#notes.clear();
+  }
+
+  /**
+   * The k rows most similar to `vector`, best first; equal scores by block id.
+   * The caller vouches that `vector` came from this index's model (see `query`).
+   */
+  search(vector: Float32Array, k: number, filter?: SearchFilter): VectorHit[] {
+    this.#checkDimension(vector);
+    const query = unit(vector);
+    if (!query || k <= 0) return [];
+    const dimension = this.info.dimension;
+    const data = this.#data;
+    const everything = isEmptyFilter(filter);
+    const top = new TopK(k, (row) => this.#ids[row] ?? '');
+    for (let row = 0; row < this.#count; row++) {
+      if (!everything) {
+        const meta = this.#meta[row];
+        if (!meta || !matchesFilter(meta, filter)) continue;
+      }
+      let dot = 0;
+      const base = row * dimension;
+      for (let index = 0; index < dimension; index++) dot += (data[base + index] ?? 0) * (query[index] ?? 0);
+      top.offer(row, dot);
+    }
+    return top.sorted().map(({ row, score }) => ({
+      block_id: this.#ids[row] ?? '',
+      note_id: this.#meta[row]?.note_id ?? '',
+      score,
+    }));
+  }
+
+  /**
+   * Embeds `text` with `embedder` and searches. The model check comes first, so
+   * a mismatched index fails fast with INDEX_MODEL_MISMATCH before any work.
+   */
+  async query(
+    embedder: Embedder,
+    text: string,
+    k: number,
+    options: { filter?: SearchFilter; signal?: AbortSignal } = {},
+  ): Promise<VectorHit[]> {
+    this.assertCompatible(embedder.info);
+    const [vector] = await embedder.embed([text], options.signal ? { signal: options.signal } : {});
+    if (!vector) return [];
+    return this.search(vector, k, options.filter);
+  }
+
+  /**
+   * `NAVX`, format version (u32), header length (u32), a JSON header (model,
+   * ids, notes), padding to 4 bytes, then the rows as little-endian float32.
+   */
+  toBuffer(): ArrayBuffer {
+    const noteIndex = new Map<string, number>();
+    const notes: Array<[string, string, string[]]> = [];
+    const noteRows = this.#meta.slice(0, this.#count).map((meta) => {
+      // Keyed on all three fields: blocks of one note normally agree, but a
+      // half-applied move must not borrow another block's folder or tags.
+      const key = JSON.stringify([meta.note_id, meta.folder, meta.tags]);
+      let index = noteIndex.get(key);
+      if (index === undefined) {
+        index = notes.push([meta.note_id, meta.folder, [...meta.tags]]) - 1;
+        noteIndex.set(key, index);
+      }
+      return index;
+    });
+    const header = new TextEncoder().encode(
+      JSON.stringify({
+        model: this.info,
+        block_ids: this.#ids.slice(0, this.#count),
+        notes,
+        note_rows: noteRows,
+      }),
+    );
+    const dataOffset = align4(PREFIX_BYTES + header.byteLength);
+    const floats = this.#count * this.info.dimension;
+    const buffer = new ArrayBuffer(dataOffset + floats * 4);
+    const bytes = new Uint8Array(buffer);
+    const view = new DataView(buffer);
+    bytes.set(new TextEncoder().encode(MAGIC), 0);
+    view.setUint32(4, VECTOR_BUFFER_VERSION, true);
+    view.setUint32(8, header.byteLength, true);
+    bytes.set(header, PREFIX_BYTES);
+    if (LITTLE_ENDIAN) new Float32Array(buffer, dataOffset, floats).set(this.#data.subarray(0, floats));
+    else for (let i = 0; i < floats; i++) view.setFloat32(dataOffset + i * 4, this.#data[i] ?? 0, true);
+    return buffer;
+  }
+
+  /** Loads `toBuffer()` output; anything unreadable is VECTOR_INDEX_REBUILD_REQUIRED. */
+  static fromBuffer(buffer: ArrayBuffer): VectorIndex {
+    const unreadable = (reason: string): AppError =>
+      new AppError('VECTOR_INDEX_REBUILD_REQUIRED', 'The stored vector index cannot be read; rebuild it.', {
+        reason,
+      });
+    if (buffer.byteLength < PREFIX_BYTES) throw unreadable('too short');
+    const view = new DataView(buffer);
+    if (new TextDecoder().decode(new Uint8Array(buffer, 0, 4)) !== MAGIC)
+      throw unreadable('not a vector index');
+    const version = view.getUint32(4, true);
+    if (version !== VECTOR_BUFFER_VERSION) throw unreadable(`format version ${version}`);
+    const headerLength = view.getUint32(8, true);
+    if (PREFIX_BYTES + headerLength > buffer.byteLength) throw unreadable('header past the end');
+    let parsed: z.infer<typeof headerSchema>;
+    try {
+      const text = new TextDecoder().decode(new Uint8Array(buffer, PREFIX_BYTES, headerLength));
+      parsed = headerSchema.parse(JSON.parse(text));
+    } catch {
+      throw unreadable('header');
+    }
+    const count = parsed.block_ids.length;
+    const dimension = parsed.model.dimension;
+    const dataOffset = align4(PREFIX_BYTES + headerLength);
+    if (
+      parsed.note_rows.length !== count ||
+      parsed.note_rows.some((note) => note >= parsed.notes.length) ||
+      new Set(parsed.block_ids).size !== count ||
+      buffer.byteLength !== dataOffset + count * dimension * 4
+    ) {
+      throw unreadable('rows do not match the header');
+    }
+    const index = new VectorIndex(parsed.model, count);
+    const floats = count * dimension;
+    if (LITTLE_ENDIAN) index.#data.set(new Float32Array(buffer, dataOffset, floats));
+    else for (let i = 0; i < floats; i++) index.#data[i] = view.getFloat32(dataOffset + i * 4, true);
+    const notes = parsed.notes.map(([note_id, folder, tags]) => ({ note_id, folder, tags }));
+    parsed.block_ids.forEach((blockId, row) => {
+      const meta = notes[parsed.note_rows[row] ?? 0] ?? { note_id: '', folder: '', tags: [] };
+      index.#ids.push(blockId);
+      index.#meta.push(meta);
+      index.#rows.set(blockId, row);
+      index.#track(meta.note_id, blockId);
+    });
+    index.#count = count;
+    return index;
+  }
+
+  #checkDimension(vector: Float32Array): void {
+    if (vector.length !== this.info.dimension) {
+      throw new AppError('EMBEDDING_DIMENSION_MISMATCH', 'The vector does not have the index dimension.', {
+        expected: this.info.dimension,
+        found: vector.length,
+      });
+    }
+  }
+
+  #put(entry: VectorEntry, vector: Float32Array): void {
+    const dimension = this.info.dimension;
+    let row = this.#rows.get(entry.block_id);
+    if (row === undefined) {
+      row = this.#count++;
+      this.#grow(this.#count);
+      this.#ids[row] = entry.block_id;
+      this.#rows.set(entry.block_id, row);
+    } else {
+      const before = this.#meta[row];
+      if (before && before.note_id !== entry.note_id) {
+        this.#notes.get(before.note_id)?.delete(entry.block_id);
+        if (this.#notes.get(before.note_id)?.size === 0) this.#notes.delete(before.note_id);
+      }
+    }
+    this.#meta[row] = { note_id: entry.note_id, folder: entry.folder ?? '', tags: [...(entry.tags ?? [])] };
+    this.#track(entry.note_id, entry.block_id);
+    // Stored unit-length whatever the model's normalisation, so search is a dot product.
+    const normalised = unit(vector) ?? new Float32Array(dimension);
+    this.#data.set(normalised, row * dimension);
+  }
+
+  #track(noteId: string, blockId: string): void {
+    const blocks = this.#notes.get(noteId) ?? new Set<string>();
+    blocks.add(blockId);
+    this.#notes.set(noteId, blocks);
+  }
+
+  #grow(rows: number): void {
+    const needed = rows * this.info.dimension;
+    if (needed <= this.#data.length) return;
+    const next = new Float32Array(Math.max(needed, this.#data.length * 2));
+    next.set(this.#data);
+    this.#data = next;
+  }
+}
+
+function align4(offset: number): number {
+  return (offset + 3) & ~3;
+}
+
+/** A unit-length copy, or undefined for a zero (or non-finite) vector, which is similar to nothing. */
+function unit(vector: Float32Array): Float32Array | undefined {
+  let norm = 0;
+  for (const value of vector) norm += value * value;
+  if (!(norm > 0) || !Number.isFinite(norm)) return undefined;
+  const scale = 1 / Math.sqrt(norm);
+  return vector.map((value) => value * scale);
+}
+
+/**
+ * Keeps the k best (row, score) pairs in a min-heap, so a scan is O(n log k).
+ * "Worse" is a lower score, or an equal score with a later block id, so the
+ * result does not depend on the order of the rows.
+ */
+class TopK {
+  readonly #rows: number[] = [];
+  readonly #scores: number[] = [];
+  constructor(
+    readonly k: number,
+    readonly idOf: (row: number) => string,
+  ) {}
+
+  offer(row: number, score: number): void {
+    if (this.#rows.length < this.k) {
+      this.#rows.push(row);
+      this.#scores.push(score);
+      this.#up(this.#rows.length - 1);
+    } else if (this.#worse(0, row, score)) {
+      this.#rows[0] = row;
+      this.#scores[0] = score;
+      this.#down(0);
+    }
+  }
+
+  sorted(): Array<{ row: number; score: number }> {
+    return this.#rows
+      .map((row, index) => ({ row, score: this.#scores[index] ?? 0 }))
+      .sort((a, b) => b.score - a.score || compareIds(this.idOf(a.row), this.idOf(b.row)));
+  }
+
+  /** Is the heap entry at `index` worse than (row, score)? */
+  #worse(index: number, row: number, score: number): boolean {
+    const heldScore = this.#scores[index] ?? 0;
+    if (heldScore !== score) return heldScore < score;
+    return compareIds(this.idOf(this.#rows[index] ?? 0), this.idOf(row)) > 0;
+  }
+
+  #less(a: number, b: number): boolean {
+    return this.#worse(a, this.#rows[b] ?? 0, this.#scores[b] ?? 0);
+  }
+
+  #swap(a: number, b: number): void {
+    [this.#rows[a], this.#rows[b]] = [this.#rows[b] ?? 0, this.#rows[a] ?? 0];
+    [this.#scores[a], this.#scores[b]] = [this.#scores[b] ?? 0, this.#scores[a] ?? 0];
+  }
+
+  #up(index: number): void {
+    while (index > 0) {
+      const parent = (index - 1) >> 1;
+      if (!this.#less(index, parent)) return;
+      this.#swap(index, parent);
+      index = parent;
+    }
+  }
+
+  #down(index: number): void {
+    const size = this.#rows.length;
+    for (;;) {
+      const left = index * 2 + 1;
+      const right = left + 1;
+      let smallest = index;
+      if (left < size && this.#less(left, smallest)) smallest = left;
+      if (right < size && this.#less(right, smallest)) smallest = right;
+      if (smallest === index) return;
+      this.#swap(index, smallest);
+      index = smallest;
+    }
+  }
+}
+
+function compareIds(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
