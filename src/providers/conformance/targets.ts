@@ -1,0 +1,105 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { IMetonaProviderAdapter } from '../../ir';
+import { AnthropicAdapter } from '../anthropic';
+import { MockAdapter, mockScenarios } from '../mock';
+import { OllamaAdapter } from '../ollama';
+import { OpenAICompatibleAdapter, type OpenAICompatiblePresetId } from '../openai-compatible';
+import type { Capability } from './case-schema';
+import type { ReplayFraming, ReplayRoute } from './replay-server';
+
+/** One adapter configuration the conformance suite runs every case against. */
+export interface ConformanceTarget {
+  id: string;
+  provider: string;
+  model: string;
+  protocol: string;
+  capabilities: Capability[];
+  /** Remote adapters: where the recordings live and how the replay server frames them. */
+  replay?: { dir: URL; prefix: string; framing: ReplayFraming };
+  /** Why a case cannot run here even though the capabilities match; undefined when it can. */
+  missing(scenario: string): string | undefined;
+  create(options: { baseUrl: string; scenario: string }): IMetonaProviderAdapter;
+}
+
+function recordingFile(target: Pick<ConformanceTarget, 'replay'>, scenario: string): URL | undefined {
+  if (!target.replay) return undefined;
+  return new URL(`${target.replay.prefix}-${scenario}.chunks.txt`, target.replay.dir);
+}
+
+function remote(
+  base: Omit<ConformanceTarget, 'missing' | 'replay'> & { replay: NonNullable<ConformanceTarget['replay']> },
+): ConformanceTarget {
+  return {
+    ...base,
+    missing(scenario) {
+      const file = recordingFile(base, scenario);
+      return file && existsSync(file)
+        ? undefined
+        : `no recording ${base.replay.prefix}-${scenario}.chunks.txt`;
+    },
+  };
+}
+
+const openAIFixtures = new URL('../openai-compatible/__fixtures__/', import.meta.url);
+
+function openAICompatible(preset: OpenAICompatiblePresetId, model: string, capabilities: Capability[]) {
+  return remote({
+    id: preset,
+    provider: preset,
+    model,
+    protocol: 'OpenAI Chat Completions, SSE',
+    capabilities,
+    replay: { dir: openAIFixtures, prefix: preset, framing: 'sse' },
+    create: ({ baseUrl }) => new OpenAICompatibleAdapter({ preset, model, baseUrl, apiKey: 'test-key' }),
+  });
+}
+
+export const conformanceTargets: ConformanceTarget[] = [
+  {
+    id: 'mock',
+    provider: 'mock',
+    model: 'mock-1',
+    protocol: 'in-process scenario',
+    capabilities: ['chat', 'streaming', 'tool_calling', 'reasoning', 'vision'],
+    missing: (scenario) => (scenario in mockScenarios ? undefined : `no mock scenario ${scenario}.json`),
+    create: ({ scenario }) => new MockAdapter({ scenario }),
+  },
+  openAICompatible('deepseek', 'deepseek-chat', ['chat', 'streaming', 'tool_calling', 'reasoning']),
+  // Chat Completions does not stream OpenAI's reasoning, so no reasoning capability here.
+  openAICompatible('openai', 'gpt-4o-mini', ['chat', 'streaming', 'tool_calling', 'vision']),
+  openAICompatible('agnes-ai', 'agnes-test-model', ['chat', 'streaming', 'tool_calling', 'reasoning']),
+  remote({
+    id: 'anthropic',
+    provider: 'anthropic',
+    model: 'claude-sonnet-4-5',
+    protocol: 'Anthropic Messages, SSE',
+    capabilities: ['chat', 'streaming', 'tool_calling', 'reasoning', 'vision'],
+    replay: {
+      dir: new URL('../anthropic/__fixtures__/', import.meta.url),
+      prefix: 'anthropic',
+      framing: 'sse-named',
+    },
+    create: ({ baseUrl }) =>
+      new AnthropicAdapter({ model: 'claude-sonnet-4-5', baseUrl, apiKey: 'test-key' }),
+  }),
+  remote({
+    id: 'ollama',
+    provider: 'ollama',
+    model: 'qwen3:8b',
+    protocol: 'Ollama /api/chat, NDJSON',
+    capabilities: ['chat', 'streaming', 'tool_calling', 'reasoning', 'vision'],
+    replay: { dir: new URL('../ollama/__fixtures__/', import.meta.url), prefix: 'ollama', framing: 'ndjson' },
+    create: ({ baseUrl }) => new OllamaAdapter({ model: 'qwen3:8b', baseUrl }),
+  }),
+];
+
+/** The replay server's router: `/<target>/<scenario>/…` to that target's recording. */
+export function resolveReplayRoute(path: string): ReplayRoute | undefined {
+  const [, targetId, scenario] = path.split('/');
+  const target = conformanceTargets.find((candidate) => candidate.id === targetId);
+  if (!target?.replay || !scenario) return undefined;
+  const file = recordingFile(target, scenario);
+  if (!file || !existsSync(file)) return undefined;
+  return { file: fileURLToPath(file), framing: target.replay.framing };
+}

@@ -1,0 +1,167 @@
+import { systemClock, type Clock } from '../../core/ids';
+import {
+  MetonaProviderError,
+  type IMetonaProviderAdapter,
+  type MetonaCallOptions,
+  type MetonaModelInfo,
+  type MetonaRequest,
+  type MetonaResponse,
+  type MetonaStreamEvent,
+} from '../../ir';
+import { invalidResponseError } from '../shared/errors';
+import {
+  joinUrl,
+  request as httpRequest,
+  requireBody,
+  type FetchFunction,
+  type HttpContext,
+} from '../shared/http';
+import { readNdjson } from '../shared/ndjson';
+import { runStream } from '../shared/stream-driver';
+import { toOllamaRequest } from './convert-request';
+import { convertOllamaStream } from './convert-stream';
+import { readOllamaErrorBody } from './map-error';
+import { ollamaTagsSchema } from './wire-schemas';
+
+export const OLLAMA_PROVIDER_ID = 'ollama';
+export const OLLAMA_DEFAULT_BASE_URL = 'http://localhost:11434';
+/** Ollama's default `num_ctx` when nothing else is configured. */
+const DEFAULT_CONTEXT_WINDOW = 4096;
+
+export interface OllamaAdapterConfig {
+  model: string;
+  /** Defaults to http://localhost:11434; the browser origin must be in OLLAMA_ORIGINS. */
+  baseUrl?: string;
+  /** Sent as num_ctx; also what getContextWindow reports. */
+  contextWindow?: number;
+  /** For Ollama behind an authenticating proxy or ollama.com. */
+  apiKey?: string;
+  fetch?: FetchFunction;
+  clock?: Clock;
+}
+
+/** A local (or proxied) Ollama server through its native /api/chat NDJSON stream. */
+export class OllamaAdapter implements IMetonaProviderAdapter {
+  readonly providerId = OLLAMA_PROVIDER_ID;
+  readonly supportedModels: string[];
+  readonly model: string;
+  readonly #config: OllamaAdapterConfig;
+  readonly #baseUrl: string;
+  readonly #clock: Clock;
+
+  constructor(config: OllamaAdapterConfig) {
+    this.#config = config;
+    this.model = config.model;
+    this.supportedModels = [config.model];
+    this.#baseUrl = config.baseUrl ?? OLLAMA_DEFAULT_BASE_URL;
+    this.#clock = config.clock ?? systemClock;
+  }
+
+  getContextWindow(): number {
+    return this.#config.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
+  }
+
+  send(request: MetonaRequest, options?: MetonaCallOptions): Promise<MetonaResponse> {
+    return this.sendStream(request, () => undefined, options);
+  }
+
+  sendStream(
+    request: MetonaRequest,
+    onEvent: (event: MetonaStreamEvent) => void,
+    options: MetonaCallOptions = {},
+  ): Promise<MetonaResponse> {
+    return runStream({
+      request,
+      provider: this.providerId,
+      model: this.model,
+      onEvent,
+      signal: options.signal,
+      clock: this.#clock,
+      open: async (abort) => {
+        const http = this.#http(abort.signal, abort.timeoutSignal);
+        const body = await toOllamaRequest(request, {
+          model: this.model,
+          contextWindow: this.#config.contextWindow,
+          fetch: http.fetch,
+          signal: abort.signal,
+        });
+        const response = await httpRequest(
+          joinUrl(this.#baseUrl, 'api/chat'),
+          { method: 'POST', headers: this.#headers(), body },
+          http,
+        );
+        return convertOllamaStream(readNdjson(requireBody(response, this.providerId)), {
+          provider: this.providerId,
+          requestId: request.meta.requestId,
+        });
+      },
+    });
+  }
+
+  /**
+   * The pulled models (`/api/tags`). Their abilities are not listed there, so
+   * they are reported conservatively: no tools, vision or thinking claimed.
+   */
+  async listModels(options: MetonaCallOptions = {}): Promise<MetonaModelInfo[]> {
+    const response = await httpRequest(
+      joinUrl(this.#baseUrl, 'api/tags'),
+      { method: 'GET', headers: this.#headers() },
+      this.#http(options.signal),
+    );
+    const parsed = ollamaTagsSchema.safeParse(await response.json().catch(() => undefined));
+    if (!parsed.success) {
+      throw new MetonaProviderError(
+        invalidResponseError(this.providerId, 'The model list is not in the expected format.'),
+      );
+    }
+    return parsed.data.models.map((model) => ({
+      id: model.name,
+      providerId: this.providerId,
+      displayName: model.details?.parameter_size
+        ? `${model.name} (${model.details.parameter_size})`
+        : model.name,
+      contextWindow: this.getContextWindow(),
+      maxOutput: this.getContextWindow(),
+      supportsStreaming: true,
+      supportsThinking: false,
+      supportsImages: false,
+      supportsToolCalling: false,
+      supportsStructuredOutput: false,
+    }));
+  }
+
+  async healthCheck(): Promise<boolean> {
+    try {
+      await httpRequest(
+        joinUrl(this.#baseUrl, 'api/version'),
+        { method: 'GET', headers: this.#headers() },
+        this.#http(AbortSignal.timeout(5_000)),
+      );
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  #headers(): Record<string, string> {
+    return {
+      'Content-Type': 'application/json',
+      ...(this.#config.apiKey && { Authorization: `Bearer ${this.#config.apiKey}` }),
+    };
+  }
+
+  #http(signal?: AbortSignal, timeoutSignal?: AbortSignal): HttpContext {
+    return {
+      fetch: this.#config.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+      provider: this.providerId,
+      signal,
+      timeoutSignal,
+      readError: readOllamaErrorBody,
+      clock: this.#clock,
+    };
+  }
+}
+
+export function createOllamaAdapter(config: OllamaAdapterConfig): OllamaAdapter {
+  return new OllamaAdapter(config);
+}

@@ -1,0 +1,323 @@
+import { AppError, isAbortError, type ErrorCode } from '../../contracts';
+import { MetonaErrorCode, MetonaProviderError, isMetonaError, type MetonaError } from '../../ir';
+
+/**
+ * Provider failures to `MetonaError`: HTTP status, the provider's error body,
+ * `Retry-After`, network failures and aborts. Provider folders add their own
+ * body shapes through `ProviderErrorDetails`; the rules here are shared.
+ */
+
+/** What a provider folder could read out of an error body. */
+export interface ProviderErrorDetails {
+  message?: string;
+  /** The provider's own code or type (`insufficient_quota`, `overloaded_error`). */
+  providerCode?: string;
+}
+
+const MAX_MESSAGE_LENGTH = 500;
+
+/** Provider messages reach the user; keep them short and single-line. */
+function tidy(message: string): string {
+  const oneLine = message.replace(/\s+/g, ' ').trim();
+  return oneLine.length > MAX_MESSAGE_LENGTH ? `${oneLine.slice(0, MAX_MESSAGE_LENGTH)}…` : oneLine;
+}
+
+const CONTEXT_LENGTH_PATTERN =
+  /context[ _-]?length|context window|maximum context|prompt is too long|too many tokens|reduce the length|input is too long|exceeds? the (?:model'?s? )?(?:maximum|max|context)/i;
+
+export function isContextLengthMessage(message: string | undefined): boolean {
+  return message !== undefined && CONTEXT_LENGTH_PATTERN.test(message);
+}
+
+/**
+ * `Retry-After` as milliseconds: delta-seconds (fractions tolerated) or an
+ * HTTP-date. Past dates give 0; garbage gives undefined.
+ */
+export function parseRetryAfter(
+  value: string | null | undefined,
+  now: number = Date.now(),
+): number | undefined {
+  if (value == null) return undefined;
+  const trimmed = value.trim();
+  if (trimmed === '') return undefined;
+  if (/^\d+(?:\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  const date = Date.parse(trimmed);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - now);
+}
+
+/** `retry-after-ms` (OpenAI, Azure) wins over `retry-after` because it is more precise. */
+export function retryAfterFromHeaders(headers: Headers, now: number = Date.now()): number | undefined {
+  const milliseconds = headers.get('retry-after-ms');
+  if (milliseconds !== null && /^\d+(?:\.\d+)?$/.test(milliseconds.trim())) {
+    return Math.round(Number(milliseconds.trim()));
+  }
+  return parseRetryAfter(headers.get('retry-after'), now);
+}
+
+/** Provider codes/types that mean the same thing everywhere (OpenAI, Anthropic, DeepSeek, vLLM). */
+function codeFromProviderCode(providerCode: string | undefined): MetonaErrorCode | undefined {
+  switch (providerCode) {
+    case 'insufficient_quota':
+    case 'billing_hard_limit_reached':
+    case 'insufficient_balance':
+      return MetonaErrorCode.QUOTA_EXCEEDED;
+    case 'rate_limit_error':
+    case 'rate_limit_exceeded':
+      return MetonaErrorCode.RATE_LIMITED;
+    case 'overloaded_error':
+    case 'api_error':
+    case 'server_error':
+      return MetonaErrorCode.MODEL_OVERLOADED;
+    case 'authentication_error':
+    case 'permission_error':
+    case 'invalid_api_key':
+      return MetonaErrorCode.AUTH_INVALID;
+    case 'not_found_error':
+    case 'model_not_found':
+      return MetonaErrorCode.MODEL_NOT_FOUND;
+    case 'context_length_exceeded':
+    case 'request_too_large':
+      return MetonaErrorCode.CONTEXT_LENGTH_EXCEEDED;
+    default:
+      return undefined;
+  }
+}
+
+function codeFromStatus(status: number, details: ProviderErrorDetails): MetonaErrorCode {
+  if (isContextLengthMessage(details.message)) return MetonaErrorCode.CONTEXT_LENGTH_EXCEEDED;
+  const fromProvider = codeFromProviderCode(details.providerCode);
+  // A provider code refines the status (429 + insufficient_quota is a quota, not a rate limit).
+  if (fromProvider !== undefined) return fromProvider;
+  if (status === 401 || status === 403) {
+    return /expired/i.test(details.message ?? '')
+      ? MetonaErrorCode.AUTH_EXPIRED
+      : MetonaErrorCode.AUTH_INVALID;
+  }
+  if (status === 402) return MetonaErrorCode.QUOTA_EXCEEDED;
+  if (status === 404) return MetonaErrorCode.MODEL_NOT_FOUND;
+  if (status === 408) return MetonaErrorCode.NETWORK_TIMEOUT;
+  if (status === 413) return MetonaErrorCode.CONTEXT_LENGTH_EXCEEDED;
+  if (status === 429) return MetonaErrorCode.RATE_LIMITED;
+  if (status >= 500) return MetonaErrorCode.MODEL_OVERLOADED; // 500–504, Anthropic's 529
+  return MetonaErrorCode.UNKNOWN; // 400/422 and the rest: the provider refused this request
+}
+
+const RETRYABLE_CODES = new Set<MetonaErrorCode>([
+  MetonaErrorCode.NETWORK_TIMEOUT,
+  MetonaErrorCode.NETWORK_ERROR,
+  MetonaErrorCode.RATE_LIMITED,
+  MetonaErrorCode.MODEL_OVERLOADED,
+]);
+
+export function isRetryableCode(code: MetonaErrorCode): boolean {
+  return RETRYABLE_CODES.has(code);
+}
+
+const DEFAULT_MESSAGES: Partial<Record<MetonaErrorCode, string>> = {
+  auth_invalid: 'The provider rejected the API key.',
+  auth_expired: 'The API key has expired.',
+  quota_exceeded: 'The provider account has no quota or balance left.',
+  rate_limited: 'The provider is rate limiting requests.',
+  model_overloaded: 'The provider is unavailable or overloaded.',
+  model_not_found: 'The model was not found at this provider.',
+  context_length_exceeded: 'The conversation is longer than the model context window.',
+  network_timeout: 'The provider did not answer in time.',
+};
+
+export interface HttpErrorInput {
+  status: number;
+  headers: Headers;
+  details: ProviderErrorDetails;
+  provider: string;
+  now?: number;
+}
+
+/** A non-2xx response to `MetonaError`. */
+export function mapHttpError({ status, headers, details, provider, now }: HttpErrorInput): MetonaError {
+  const code = codeFromStatus(status, details);
+  const retryAfterMs = retryAfterFromHeaders(headers, now);
+  const message = details.message
+    ? tidy(details.message)
+    : (DEFAULT_MESSAGES[code] ?? `The provider answered HTTP ${status}.`);
+  return {
+    code,
+    message,
+    provider,
+    providerCode: details.providerCode ?? String(status),
+    retryable: isRetryableCode(code),
+    ...(retryAfterMs !== undefined && { retryAfterMs }),
+  };
+}
+
+/** An error reported inside a 200 stream (Anthropic `error` event, OpenAI `{"error":…}` chunk). */
+export function mapStreamError(details: ProviderErrorDetails, provider: string): MetonaError {
+  const code = isContextLengthMessage(details.message)
+    ? MetonaErrorCode.CONTEXT_LENGTH_EXCEEDED
+    : (codeFromProviderCode(details.providerCode) ?? MetonaErrorCode.UNKNOWN);
+  return {
+    code,
+    message: details.message
+      ? tidy(details.message)
+      : (DEFAULT_MESSAGES[code] ?? 'The provider reported an error.'),
+    provider,
+    ...(details.providerCode !== undefined && { providerCode: details.providerCode }),
+    retryable: isRetryableCode(code),
+  };
+}
+
+/**
+ * Reads the common error body shapes: `{error:{message,type,code}}` (OpenAI,
+ * DeepSeek), `{type:"error",error:{type,message}}` (Anthropic), `{error:"…"}`
+ * (Ollama), `{message}`; anything else yields no details, never the raw body.
+ */
+export function readErrorBody(text: string): ProviderErrorDetails {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return {};
+  }
+  if (typeof body !== 'object' || body === null) return {};
+  const record = body as Record<string, unknown>;
+  const inner = record.error;
+  if (typeof inner === 'string') return { message: inner };
+  const source = typeof inner === 'object' && inner !== null ? (inner as Record<string, unknown>) : record;
+  const message = typeof source.message === 'string' ? source.message : undefined;
+  const rawCode = source.code ?? source.type;
+  const providerCode =
+    typeof rawCode === 'string' || typeof rawCode === 'number' ? String(rawCode) : undefined;
+  return {
+    ...(message !== undefined && { message }),
+    ...(providerCode !== undefined && providerCode !== 'error' && { providerCode }),
+  };
+}
+
+export function userAbortedError(provider: string): MetonaError {
+  return {
+    code: MetonaErrorCode.USER_ABORTED,
+    message: 'The request was cancelled.',
+    provider,
+    retryable: false,
+  };
+}
+
+export function timeoutError(provider: string): MetonaError {
+  return {
+    code: MetonaErrorCode.NETWORK_TIMEOUT,
+    message: 'The provider did not answer in time.',
+    provider,
+    retryable: true,
+  };
+}
+
+export function networkError(provider: string, cause?: unknown): MetonaError {
+  const detail = cause instanceof Error && cause.message ? `: ${tidy(cause.message)}` : '';
+  return {
+    code: MetonaErrorCode.NETWORK_ERROR,
+    message: `Could not reach the provider${detail}.`,
+    provider,
+    retryable: true,
+  };
+}
+
+/** A stream that stopped before the provider's end marker. */
+export function streamInterruptedError(provider: string, cause?: unknown): MetonaError {
+  const detail = cause instanceof Error && cause.message ? ` (${tidy(cause.message)})` : '';
+  return {
+    code: MetonaErrorCode.NETWORK_ERROR,
+    message: `The response stream ended before the provider finished${detail}.`,
+    provider,
+    providerCode: 'stream_interrupted',
+    retryable: true,
+  };
+}
+
+export function invalidResponseError(provider: string, message: string): MetonaError {
+  return { code: MetonaErrorCode.INVALID_RESPONSE, message: tidy(message), provider, retryable: false };
+}
+
+export interface AbortContext {
+  /** The caller's signal: its abort is the user's. */
+  signal?: AbortSignal;
+  /** The request's own deadline (`constraints.timeoutMs`). */
+  timeoutSignal?: AbortSignal;
+}
+
+/** Anything thrown during a call to `MetonaError`, telling a user's abort from a deadline. */
+export function toMetonaError(error: unknown, provider: string, context: AbortContext = {}): MetonaError {
+  if (context.signal?.aborted) return userAbortedError(provider);
+  if (context.timeoutSignal?.aborted) return timeoutError(provider);
+  if (error instanceof MetonaProviderError) return error.toJSON();
+  if (isMetonaError(error)) return error;
+  if (isAbortError(error)) return userAbortedError(provider);
+  if (error instanceof Error && error.name === 'TimeoutError') return timeoutError(provider);
+  // fetch rejects with TypeError for DNS, refused connections, CORS and resets.
+  if (error instanceof TypeError) return networkError(provider, error);
+  return {
+    code: MetonaErrorCode.UNKNOWN,
+    message: error instanceof Error ? tidy(error.message) : 'Unknown provider failure.',
+    provider,
+    retryable: false,
+  };
+}
+
+export interface ContractCodeContext {
+  /**
+   * The failure came after the response had started streaming. A network
+   * failure then is a broken stream (PROVIDER_STREAM_INTERRUPTED), not an
+   * unreachable provider.
+   */
+  midStream?: boolean;
+}
+
+/** `MetonaErrorCode` to the contract's §8.4 code a user sees. */
+export function toContractErrorCode(code: MetonaErrorCode, context: ContractCodeContext = {}): ErrorCode {
+  switch (code) {
+    case 'network_timeout':
+    case 'timeout':
+      return 'PROVIDER_TIMEOUT';
+    case 'network_error':
+      return context.midStream ? 'PROVIDER_STREAM_INTERRUPTED' : 'PROVIDER_UNAVAILABLE';
+    case 'auth_invalid':
+    case 'auth_expired':
+      return 'PROVIDER_AUTH_FAILED';
+    case 'rate_limited':
+    case 'quota_exceeded':
+      return 'PROVIDER_RATE_LIMITED';
+    case 'model_overloaded':
+      return 'PROVIDER_UNAVAILABLE';
+    case 'model_not_found':
+      return 'MODEL_NOT_FOUND';
+    case 'context_length_exceeded':
+    case 'output_length_exceeded':
+      return 'MODEL_CONTEXT_LENGTH_EXCEEDED';
+    case 'content_filtered':
+    case 'parse_error':
+    case 'invalid_response':
+    case 'unknown':
+      return 'PROVIDER_PROTOCOL_ERROR';
+    case 'user_aborted':
+      return 'JOB_CANCELLED';
+    case 'max_iterations':
+      return 'JOB_FAILED';
+    default: {
+      const unhandled: never = code;
+      return unhandled;
+    }
+  }
+}
+
+/** `MetonaError.providerCode` of a stream broken mid-way; see `streamInterruptedError`. */
+export const STREAM_INTERRUPTED = 'stream_interrupted';
+
+/** A provider failure as the project's error class, with only safe details. */
+export function toAppError(error: MetonaError, context: ContractCodeContext = {}): AppError {
+  const midStream = context.midStream ?? error.providerCode === STREAM_INTERRUPTED;
+  return new AppError(toContractErrorCode(error.code, { midStream }), error.message, {
+    metona_code: error.code,
+    retryable: error.retryable,
+    ...(error.provider !== undefined && { provider: error.provider }),
+    ...(error.retryAfterMs !== undefined && { retry_after_ms: error.retryAfterMs }),
+  });
+}
