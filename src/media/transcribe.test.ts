@@ -1,0 +1,333 @@
+import { describe, expect, it } from 'vitest';
+import type { EventEnvelope } from '../contracts';
+import { EventLog } from '../core/event-log';
+import { MemoryEventStore } from '../core/event-store';
+import { JobRuntime } from '../core/job-runtime';
+import { MemoryJobStore } from '../core/job-store';
+import { AudioDecoderChain, WavDecoder } from './audio-decoders';
+import { AsrEngineDouble, DiarizerDouble, type ScriptedPhrase } from './asr-engine-double';
+import {
+  TRANSCRIPTION_JOB_KIND,
+  assignSpeakers,
+  transcriptionJobHandler,
+  type LoadedAudio,
+  type TranscriptionDeps,
+} from './transcribe';
+import {
+  isTranscriptionEventName,
+  toTranscriptionJob,
+  transcriptionJobSchema,
+  type CreateTranscriptionInput,
+  type ModelLoadingEventData,
+  type TranscriptionResult,
+} from './transcription-contract';
+import { encodeWav, sine } from './__fixtures__/synthetic-audio';
+
+const RATE = 16_000;
+
+/** A quiet tone: "speech" to the engine double (silence gives no phrases). */
+function toneWav(seconds: number, sampleRate = RATE, channels = 1): Uint8Array {
+  const channel = sine(220, seconds, sampleRate, 0.1);
+  return encodeWav({
+    sampleRate,
+    channels: Array.from({ length: channels }, () => channel),
+    encoding: 'pcm16',
+  });
+}
+
+function setup(deps: Partial<TranscriptionDeps> & { files?: Record<string, LoadedAudio> } = {}) {
+  const jobs = new MemoryJobStore();
+  const events = new EventLog(new MemoryEventStore());
+  const runtime = new JobRuntime(jobs, events);
+  const engine = deps.engine instanceof AsrEngineDouble ? deps.engine : new AsrEngineDouble();
+  const files = deps.files ?? {};
+  const loaded: string[] = [];
+  runtime.register(
+    transcriptionJobHandler({
+      loadAudio: async (id) => {
+        loaded.push(id);
+        return files[id];
+      },
+      decoder: new AudioDecoderChain([new WavDecoder()]),
+      ...deps,
+      engine,
+    }),
+  );
+  return { runtime, engine, jobs, loaded };
+}
+
+async function run(
+  runtime: JobRuntime,
+  input: CreateTranscriptionInput,
+  onEvent?: (e: EventEnvelope) => void,
+) {
+  const job = await runtime.create(TRANSCRIPTION_JOB_KIND, input as Record<string, unknown>);
+  const seen: EventEnvelope[] = [];
+  const subscription = runtime.subscribe(job.job_id, 0, (envelope) => {
+    seen.push(envelope);
+    onEvent?.(envelope);
+  });
+  await subscription.closed;
+  await runtime.idle();
+  return { job: await runtime.get(job.job_id), events: seen, names: seen.map((e) => e.event) };
+}
+
+/** Event names with repeats of ModelLoading and Progress collapsed, for order checks. */
+function shape(names: string[]): string[] {
+  return names.filter(
+    (name, index) => name !== names[index - 1] || !['ModelLoading', 'Progress'].includes(name),
+  );
+}
+
+describe('runTranscription in the job runtime', () => {
+  it('runs 95 s of audio: events in order, one Progress per window, a valid TranscriptionJob', async () => {
+    const { runtime, engine } = setup({
+      files: { att_1: { bytes: toneWav(95), mime_type: 'audio/wav', name: 'talk.wav' } },
+    });
+    const { job, names, events } = await run(runtime, { attachment_id: 'att_1' });
+
+    expect(shape(names)).toEqual([
+      'Queued',
+      'Started',
+      'ModelLoading',
+      'TranscriptionStarted',
+      'Progress',
+      'Completed',
+    ]);
+    expect(names.filter((name) => name === 'Progress')).toHaveLength(4);
+    expect(names.filter((name) => name !== 'Started').every(isTranscriptionEventName)).toBe(true);
+
+    const progress = events.filter((e) => e.event === 'Progress').map((e) => e.data);
+    expect(progress).toEqual(
+      [1, 2, 3, 4].map((current) => ({
+        phase: 'transcribing',
+        current,
+        total: 4,
+        percent: current * 25,
+        message: null,
+      })),
+    );
+    const started = events.find((e) => e.event === 'TranscriptionStarted')?.data;
+    expect(started).toMatchObject({
+      profile_id: 'default',
+      model_id: 'onnx-community/whisper-tiny',
+      window_count: 4,
+    });
+    expect((started as { duration_seconds: number }).duration_seconds).toBeCloseTo(95, 6);
+
+    const loading = events
+      .filter((e) => e.event === 'ModelLoading')
+      .map((e) => e.data as ModelLoadingEventData);
+    expect(loading[0]).toMatchObject({ status: 'initiate', file: 'onnx/encoder_model_quantized.onnx' });
+    expect(loading.at(-1)).toMatchObject({ status: 'ready', percent: 100 });
+    expect(loading.some((data) => data.status === 'progress' && data.total_bytes === 30_700_000)).toBe(true);
+
+    expect(engine.calls.map((call) => call.sampleCount)).toEqual([30, 30, 30, 20].map((s) => s * RATE));
+    expect(job.status).toBe('completed');
+    const result = job.result as TranscriptionResult;
+    expect(result.language).toBe('en');
+    expect(result.warnings).toEqual(['DIARIZATION_UNAVAILABLE']);
+    expect(result.segments.length).toBeGreaterThan(10);
+    expect(result.text.startsWith('Window 1, part 1.')).toBe(true);
+    const dto = transcriptionJobSchema.parse(toTranscriptionJob(job));
+    expect(dto).toMatchObject({ attachment_id: 'att_1', status: 'completed', diarization_enabled: true });
+    expect(dto.segments).toEqual(result.segments);
+    const completed = events.at(-1)?.data as { result: TranscriptionResult };
+    expect(completed.result.segments).toEqual(result.segments);
+  });
+
+  it('decodes 44.1 kHz stereo, passes language and word timestamps, and gives no warning without diarization', async () => {
+    const { runtime, engine } = setup({
+      files: { a: { bytes: toneWav(12, 44_100, 2), mime_type: 'audio/x-wav', name: 'a.wav' } },
+    });
+    const { job } = await run(runtime, {
+      attachment_id: 'a',
+      language: 'ZH',
+      word_timestamps: true,
+      diarization: false,
+    });
+    expect(engine.calls).toEqual([
+      { index: 0, sampleCount: 12 * RATE, language: 'zh', wordTimestamps: true },
+    ]);
+    const result = job.result as TranscriptionResult;
+    expect(result.language).toBe('zh');
+    expect(result.warnings).toEqual([]);
+    expect(result.segments[0]?.words.map((word) => word.word)).toEqual(['Window', '1,', 'part', '1.']);
+  });
+
+  it('labels speakers when a diarizer is configured, announcing it before transcription', async () => {
+    const script: ScriptedPhrase[] = [
+      { start: 1, end: 4, text: 'Welcome to the course.', speaker: 'SPEAKER_00' },
+      { start: 5, end: 8, text: 'Thank you, glad to be here.', speaker: 'SPEAKER_01' },
+      { start: 9, end: 12, text: 'Let us start with scheduling.', speaker: 'SPEAKER_00' },
+    ];
+    const diarizer = new DiarizerDouble(script);
+    const { runtime } = setup({
+      engine: new AsrEngineDouble({ script }),
+      diarizer,
+      files: { a: { bytes: toneWav(14), mime_type: 'audio/wav', name: 'a.wav' } },
+    });
+    const { job, names, events } = await run(runtime, { attachment_id: 'a' });
+    expect(shape(names)).toEqual([
+      'Queued',
+      'Started',
+      'ModelLoading',
+      'DiarizationStarted',
+      'DiarizationCompleted',
+      'TranscriptionStarted',
+      'Progress',
+      'Completed',
+    ]);
+    expect(events.find((e) => e.event === 'DiarizationCompleted')?.data).toEqual({
+      status: 'completed',
+      speaker_count: 2,
+      turn_count: 3,
+      error: null,
+    });
+    const result = job.result as TranscriptionResult;
+    expect(result.warnings).toEqual([]);
+    expect(result.segments.map((segment) => [segment.speaker, segment.text])).toEqual(
+      script.map((phrase) => [phrase.speaker, phrase.text]),
+    );
+  });
+
+  it('completes without speakers and with DIARIZATION_UNAVAILABLE when the diarizer fails', async () => {
+    const diarizer = new DiarizerDouble([], {
+      failure: new Error('segmentation model missing at /models/x'),
+    });
+    const { runtime } = setup({
+      diarizer,
+      files: { a: { bytes: toneWav(5), mime_type: 'audio/wav', name: 'a.wav' } },
+    });
+    const { job, events } = await run(runtime, { attachment_id: 'a' });
+    expect(job.status).toBe('completed');
+    expect((job.result as TranscriptionResult).warnings).toEqual(['DIARIZATION_UNAVAILABLE']);
+    const completed = events.find((e) => e.event === 'DiarizationCompleted')?.data;
+    expect(completed).toMatchObject({ status: 'failed', error: { code: 'DIARIZATION_MODEL_UNAVAILABLE' } });
+    expect(JSON.stringify(completed)).not.toContain('/models/x');
+  });
+
+  it('cancel while running stops inside the current window and ends Cancelled', async () => {
+    const engine = new AsrEngineDouble({ delayMs: 300 });
+    const { runtime } = setup({
+      engine,
+      files: { a: { bytes: toneWav(95), mime_type: 'audio/wav', name: 'a.wav' } },
+    });
+    const job = await runtime.create(TRANSCRIPTION_JOB_KIND, { attachment_id: 'a' });
+    const names: string[] = [];
+    let cancelledAt = 0;
+    const subscription = runtime.subscribe(job.job_id, 0, (envelope) => {
+      names.push(envelope.event);
+      if (envelope.event === 'Progress' && cancelledAt === 0) {
+        cancelledAt = performance.now();
+        void runtime.cancel(job.job_id);
+      }
+    });
+    await subscription.closed;
+    const stoppedAfter = performance.now() - cancelledAt;
+    await runtime.idle();
+
+    expect(names.at(-1)).toBe('Cancelled');
+    expect(names.filter((name) => name === 'Progress')).toHaveLength(1);
+    expect(engine.calls).toHaveLength(2);
+    expect(engine.abortedWindows).toBe(1);
+    expect(stoppedAfter).toBeLessThan(250);
+    const final = await runtime.get(job.job_id);
+    expect(final).toMatchObject({ status: 'cancelled', result: null, error: null });
+    expect(final.completed_at).not.toBeNull();
+  });
+
+  it('an engine failure fails the job with TRANSCRIPTION_FAILED and no third-party text', async () => {
+    const engine = new AsrEngineDouble({
+      failAtWindow: 1,
+      failure: new Error('ORT: bad_alloc at 0xdeadbeef'),
+    });
+    const { runtime } = setup({
+      engine,
+      files: { a: { bytes: toneWav(40), mime_type: 'audio/wav', name: 'a.wav' } },
+    });
+    const { job, names } = await run(runtime, { attachment_id: 'a' });
+    expect(names.at(-1)).toBe('Failed');
+    expect(job.status).toBe('failed');
+    expect(job.error).toMatchObject({ code: 'TRANSCRIPTION_FAILED', details: { window: 1, start_time: 25 } });
+    expect(JSON.stringify(job.error)).not.toContain('bad_alloc');
+  });
+
+  it('a model that cannot load fails the job with TRANSCRIPTION_MODEL_UNAVAILABLE', async () => {
+    const engine = new AsrEngineDouble({ failLoad: new TypeError('Failed to fetch') });
+    const { runtime } = setup({
+      engine,
+      files: { a: { bytes: toneWav(5), mime_type: 'audio/wav', name: 'a.wav' } },
+    });
+    const { job, names } = await run(runtime, { attachment_id: 'a' });
+    expect(shape(names)).toEqual(['Queued', 'Started', 'ModelLoading', 'Failed']);
+    expect(job.error).toMatchObject({
+      code: 'TRANSCRIPTION_MODEL_UNAVAILABLE',
+      details: { profile_id: 'default', model_id: 'onnx-community/whisper-tiny' },
+    });
+    expect(engine.calls).toEqual([]);
+  });
+
+  it.each([
+    ['a missing attachment', 'ATTACHMENT_NOT_FOUND', { attachment_id: 'nope' }],
+    ['a truncated WAV', 'UNSUPPORTED_AUDIO_FORMAT', { attachment_id: 'cut' }],
+    ['a text file', 'UNSUPPORTED_AUDIO_FORMAT', { attachment_id: 'text' }],
+    [
+      'an unknown profile',
+      'TRANSCRIPTION_PROFILE_NOT_FOUND',
+      { attachment_id: 'cut', profile_id: 'whisper-huge' },
+    ],
+    ['a model path', 'VALIDATION_FAILED', { attachment_id: 'cut', profile_id: '/models/whisper' }],
+  ] as const)('%s fails with %s before any model download', async (_label, code, input) => {
+    const wav = toneWav(3);
+    const { runtime, engine } = setup({
+      files: {
+        cut: { bytes: wav.subarray(0, 5000), mime_type: 'audio/wav', name: 'cut.wav' },
+        text: { bytes: new TextEncoder().encode('not audio'), mime_type: 'audio/wav', name: 'x.wav' },
+      },
+    });
+    const { job } = await run(runtime, input);
+    expect(job.status).toBe('failed');
+    expect(job.error?.code).toBe(code);
+    expect(engine.loads).toEqual([]);
+  });
+
+  it('loads the model once; later jobs only report it ready', async () => {
+    const { runtime, engine } = setup({
+      files: { a: { bytes: toneWav(2), mime_type: 'audio/wav', name: 'a.wav' } },
+    });
+    await run(runtime, { attachment_id: 'a' });
+    const second = await run(runtime, { attachment_id: 'a' });
+    expect(engine.loads).toEqual(['onnx-community/whisper-tiny']);
+    const loading = second.events.filter((e) => e.event === 'ModelLoading');
+    expect(loading.map((e) => (e.data as ModelLoadingEventData).status)).toEqual(['ready']);
+  });
+
+  it('silent audio completes with no segments and empty text', async () => {
+    const silent = encodeWav({ sampleRate: RATE, channels: [new Float32Array(RATE * 3)], encoding: 'pcm16' });
+    const { runtime } = setup({ files: { a: { bytes: silent, mime_type: 'audio/wav', name: 'a.wav' } } });
+    const { job } = await run(runtime, { attachment_id: 'a', diarization: false });
+    expect(job.result).toEqual({ language: 'en', segments: [], text: '', warnings: [] });
+  });
+});
+
+describe('assignSpeakers', () => {
+  it('gives each segment the speaker it overlaps most, null when none', () => {
+    const segment = (start: number, end: number) => ({
+      segment_id: `s${start}`,
+      speaker: null,
+      start_time: start,
+      end_time: end,
+      text: 'x',
+      confidence: null,
+      words: [],
+    });
+    const turns: Parameters<typeof assignSpeakers>[1] = [
+      { speaker: 'A', start: 0, end: 3 },
+      { speaker: 'B', start: 3, end: 10 },
+    ];
+    expect(
+      assignSpeakers([segment(1, 4), segment(2.5, 6), segment(11, 12)], turns).map((s) => s.speaker),
+    ).toEqual(['A', 'B', null]);
+  });
+});

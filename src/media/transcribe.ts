@@ -1,0 +1,336 @@
+import { AppError, isAbortError, parseInput, type ErrorCode } from '../contracts';
+import type { JobContext, JobHandler } from '../core/job-runtime';
+import { decodeAudio, durationOf, type AudioDecoder } from './audio-decoders';
+import type { AsrEngine, AsrLoadProgress, Diarizer, SpeakerTurn } from './asr-engine';
+import { resolveAsrProfile, type AsrProfile } from './asr-models';
+import { TARGET_SAMPLE_RATE, toMono16k } from './resample';
+import {
+  createTranscriptionSchema,
+  type DiarizationCompletedEventData,
+  type DiarizationStartedEventData,
+  type ModelLoadingEventData,
+  type TranscriptionResult,
+  type TranscriptionStartedEventData,
+  type TranscriptSegment,
+} from './transcription-contract';
+import {
+  joinTexts,
+  mergeWindowTranscripts,
+  planWindows,
+  windowSamples,
+  type WindowingOptions,
+  type WindowTranscript,
+} from './windowing';
+
+export const TRANSCRIPTION_JOB_KIND = 'transcription';
+
+export interface LoadedAudio {
+  bytes: Uint8Array;
+  mime_type: string;
+  name: string;
+}
+
+export interface TranscriptionDeps {
+  /** The attachment's bytes; undefined (or ATTACHMENT_NOT_FOUND) when it does not exist. */
+  loadAudio(attachmentId: string): Promise<LoadedAudio | undefined>;
+  decoder: AudioDecoder;
+  engine: AsrEngine;
+  /** Without one, jobs that ask for diarization complete with DIARIZATION_UNAVAILABLE. */
+  diarizer?: Diarizer | null;
+  profiles?: readonly AsrProfile[];
+  windowing?: WindowingOptions;
+}
+
+/**
+ * The transcription job body. Events, in order: `ModelLoading` (download
+ * progress, then `ready`), `DiarizationStarted`/`DiarizationCompleted` when
+ * diarization was asked for and a diarizer exists, `TranscriptionStarted`, one
+ * `Progress` per window (phase `transcribing`, current/total windows); the
+ * runtime adds `Queued`, `Started` and the terminal event. The signal is checked
+ * between steps and handed to the engine, which stops inside a window.
+ *
+ * The audio is decoded before the model loads, so an unreadable file never
+ * costs a model download.
+ */
+export async function runTranscription(
+  context: JobContext<unknown>,
+  deps: TranscriptionDeps,
+): Promise<TranscriptionResult> {
+  const { signal } = context;
+  const request = parseInput(
+    createTranscriptionSchema,
+    context.input,
+    'The transcription request is not valid.',
+  );
+  const profile = resolveAsrProfile(request.profile_id, deps.profiles);
+  const warnings: string[] = [];
+
+  const file = await guard(
+    () => deps.loadAudio(request.attachment_id),
+    signal,
+    'TRANSCRIPTION_FAILED',
+    'The audio attachment could not be read.',
+  );
+  if (!file) {
+    throw new AppError('ATTACHMENT_NOT_FOUND', 'The audio attachment does not exist.', {
+      attachment_id: request.attachment_id,
+    });
+  }
+  signal.throwIfAborted();
+  const { audio } = await guard(
+    () => decodeAudio(file.bytes, { mime_type: file.mime_type, name: file.name }, deps.decoder),
+    signal,
+    'UNSUPPORTED_AUDIO_FORMAT',
+    'The audio could not be decoded.',
+  );
+  signal.throwIfAborted();
+  const samples = toMono16k(audio);
+  const duration = durationOf(audio);
+  signal.throwIfAborted();
+
+  await loadModel(context, deps.engine, profile);
+
+  let turns: SpeakerTurn[] = [];
+  if (request.diarization) {
+    const diarized = deps.diarizer ? await diarize(context, deps.diarizer, samples) : undefined;
+    if (diarized) turns = diarized;
+    else warnings.push('DIARIZATION_UNAVAILABLE');
+  }
+
+  const windows = planWindows(samples.length, { ...deps.windowing, sampleRate: TARGET_SAMPLE_RATE });
+  await context.emit('TranscriptionStarted', {
+    profile_id: profile.profile_id,
+    model_id: profile.model_id,
+    language: request.language,
+    duration_seconds: duration,
+    window_count: windows.length,
+  } satisfies TranscriptionStartedEventData);
+
+  const transcripts: WindowTranscript[] = [];
+  const detected = new Map<string, number>();
+  for (const window of windows) {
+    signal.throwIfAborted();
+    const result = await guard(
+      () =>
+        deps.engine.transcribeWindow(windowSamples(samples, window), {
+          language: request.language,
+          wordTimestamps: request.word_timestamps,
+          signal,
+        }),
+      signal,
+      'TRANSCRIPTION_FAILED',
+      'Transcription failed.',
+      { window: window.index, start_time: window.start_time },
+    );
+    transcripts.push({ window, chunks: result.chunks, ...(result.words ? { words: result.words } : {}) });
+    if (result.language) detected.set(result.language, (detected.get(result.language) ?? 0) + 1);
+    await context.progress({ phase: 'transcribing', current: window.index + 1, total: windows.length });
+  }
+  signal.throwIfAborted();
+
+  const merged = mergeWindowTranscripts(transcripts, { duration });
+  const segments = turns.length > 0 ? assignSpeakers(merged, turns) : merged;
+  return {
+    language: request.language ?? mostFrequent(detected),
+    segments,
+    text: joinTexts(segments.map((segment) => segment.text)),
+    warnings,
+  };
+}
+
+/** The job handler for the runtime; one transcription at a time (one model, one worker). */
+export function transcriptionJobHandler(
+  deps: TranscriptionDeps,
+): JobHandler<Record<string, unknown>, TranscriptionResult> {
+  return {
+    kind: TRANSCRIPTION_JOB_KIND,
+    concurrency: 1,
+    run: (context) => runTranscription(context, deps),
+  };
+}
+
+async function loadModel(
+  context: JobContext<unknown>,
+  engine: AsrEngine,
+  profile: AsrProfile,
+): Promise<void> {
+  const reporter = new ModelLoadingReporter(context, profile);
+  try {
+    await guard(
+      () => engine.load(profile, { signal: context.signal, onProgress: (update) => reporter.update(update) }),
+      context.signal,
+      'TRANSCRIPTION_MODEL_UNAVAILABLE',
+      'The speech recognition model could not be loaded.',
+      { profile_id: profile.profile_id, model_id: profile.model_id },
+    );
+  } catch (error) {
+    await reporter.settled().catch(() => undefined);
+    throw error;
+  }
+  await reporter.ready();
+}
+
+/**
+ * Turns the engine's progress callbacks (synchronous, many per second) into
+ * `ModelLoading` events, published in order: one per file status change and
+ * one per whole percent of a file. `percent` is over the files whose size is
+ * known so far, so it can step back when the next file starts.
+ */
+class ModelLoadingReporter {
+  readonly #context: JobContext<unknown>;
+  readonly #profile: AsrProfile;
+  readonly #files = new Map<string, { loaded: number; total: number | null; percent: number }>();
+  #chain: Promise<void> = Promise.resolve();
+  #failure: unknown;
+
+  constructor(context: JobContext<unknown>, profile: AsrProfile) {
+    this.#context = context;
+    this.#profile = profile;
+  }
+
+  update(progress: AsrLoadProgress): void {
+    if (progress.status === 'ready') return; // published by ready(), once, after load resolves
+    const name = progress.file ?? null;
+    const file =
+      name === null ? undefined : (this.#files.get(name) ?? { loaded: 0, total: null, percent: -1 });
+    if (name !== null && file) {
+      if (progress.total !== undefined) file.total = progress.total;
+      if (progress.loaded !== undefined) file.loaded = progress.loaded;
+      if (progress.status === 'done' && file.total !== null) file.loaded = file.total;
+      this.#files.set(name, file);
+      if (progress.status === 'progress') {
+        const percent = file.total ? Math.floor((100 * file.loaded) / file.total) : -1;
+        if (percent <= file.percent) return;
+        file.percent = percent;
+      }
+    }
+    this.#publish({
+      profile_id: this.#profile.profile_id,
+      model_id: this.#profile.model_id,
+      status: progress.status,
+      file: name,
+      loaded_bytes: file?.loaded ?? null,
+      total_bytes: file?.total ?? null,
+      percent: this.#percent(),
+    });
+  }
+
+  async settled(): Promise<void> {
+    await this.#chain;
+    if (this.#failure !== undefined) throw this.#failure;
+  }
+
+  async ready(): Promise<void> {
+    this.#publish({
+      profile_id: this.#profile.profile_id,
+      model_id: this.#profile.model_id,
+      status: 'ready',
+      file: null,
+      loaded_bytes: null,
+      total_bytes: null,
+      percent: 100,
+    });
+    await this.settled();
+  }
+
+  #percent(): number | null {
+    let loaded = 0;
+    let total = 0;
+    for (const file of this.#files.values()) {
+      if (file.total === null || file.total <= 0) continue;
+      loaded += Math.min(file.loaded, file.total);
+      total += file.total;
+    }
+    return total > 0 ? Math.round((loaded / total) * 1000) / 10 : null;
+  }
+
+  #publish(data: ModelLoadingEventData): void {
+    this.#chain = this.#chain
+      .then(() => this.#context.emit('ModelLoading', data))
+      .catch((error: unknown) => {
+        this.#failure ??= error;
+      });
+  }
+}
+
+/** Speaker turns, or undefined when the diarizer failed (the transcript goes on without speakers). */
+async function diarize(
+  context: JobContext<unknown>,
+  diarizer: Diarizer,
+  samples: Float32Array,
+): Promise<SpeakerTurn[] | undefined> {
+  await context.emit('DiarizationStarted', {
+    profile_id: diarizer.profileId,
+  } satisfies DiarizationStartedEventData);
+  let turns: SpeakerTurn[];
+  try {
+    turns = await diarizer.diarize(samples, { sampleRate: TARGET_SAMPLE_RATE, signal: context.signal });
+  } catch (error) {
+    if (context.signal.aborted || isAbortError(error)) throw error;
+    const message =
+      error instanceof AppError ? error.message : 'The speaker diarization model could not be used.';
+    await context.emit('DiarizationCompleted', {
+      status: 'failed',
+      speaker_count: 0,
+      turn_count: 0,
+      error: { code: 'DIARIZATION_MODEL_UNAVAILABLE', message },
+    } satisfies DiarizationCompletedEventData);
+    return undefined;
+  }
+  const sorted = turns.filter((turn) => turn.end > turn.start).sort((a, b) => a.start - b.start);
+  await context.emit('DiarizationCompleted', {
+    status: 'completed',
+    speaker_count: new Set(sorted.map((turn) => turn.speaker)).size,
+    turn_count: sorted.length,
+    error: null,
+  } satisfies DiarizationCompletedEventData);
+  return sorted;
+}
+
+/** Each segment gets the speaker whose turns overlap it most; none when no turn touches it. */
+export function assignSpeakers(
+  segments: readonly TranscriptSegment[],
+  turns: readonly SpeakerTurn[],
+): TranscriptSegment[] {
+  return segments.map((segment) => {
+    const overlap = new Map<string, number>();
+    for (const turn of turns) {
+      const shared = Math.min(segment.end_time, turn.end) - Math.max(segment.start_time, turn.start);
+      if (shared > 0) overlap.set(turn.speaker, (overlap.get(turn.speaker) ?? 0) + shared);
+    }
+    let speaker: string | null = null;
+    let best = 0;
+    for (const [candidate, shared] of overlap) {
+      if (shared > best) [speaker, best] = [candidate, shared];
+    }
+    return { ...segment, speaker };
+  });
+}
+
+function mostFrequent(counts: ReadonlyMap<string, number>): string | null {
+  let best: string | null = null;
+  let count = 0;
+  for (const [value, seen] of counts) {
+    if (seen > count) [best, count] = [value, seen];
+  }
+  return best;
+}
+
+/**
+ * Runs a step; an abort stays an abort, an AppError keeps its code, anything
+ * else becomes `code` with a safe message (third-party text stays out, §4.2).
+ */
+async function guard<T>(
+  step: () => Promise<T>,
+  signal: AbortSignal,
+  code: ErrorCode,
+  message: string,
+  details: Record<string, unknown> = {},
+): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    if (signal.aborted || isAbortError(error) || error instanceof AppError) throw error;
+    throw new AppError(code, message, details, { cause: error });
+  }
+}
