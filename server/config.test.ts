@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { hashApiKey, loadConfig } from './config';
+
+const noFile = () => {
+  throw new Error('no file expected');
+};
+
+describe('loadConfig', () => {
+  it('has defaults that run on a fresh machine with a local Ollama', () => {
+    const config = loadConfig({ env: {}, readFile: noFile });
+    expect(config).toMatchObject({
+      host: '127.0.0.1',
+      port: 8765,
+      apiKeys: [],
+      queue: { maxLength: 64, concurrency: 2 },
+      maxConnectionsPerKey: 5,
+      providers: { local: { type: 'ollama', baseUrl: 'http://127.0.0.1:11434' }, remote: [] },
+    });
+    expect(config.tls).toBeUndefined();
+  });
+
+  it('hashes plain keys from the environment and never keeps them', () => {
+    const config = loadConfig({ env: { AGENT_SERVER_API_KEYS: 'alpha, beta' }, readFile: noFile });
+    expect(config.apiKeys).toEqual([
+      { name: 'env-1', sha256: hashApiKey('alpha') },
+      { name: 'env-2', sha256: hashApiKey('beta') },
+    ]);
+    expect(JSON.stringify(config)).not.toContain('alpha');
+  });
+
+  it('reads the file, then lets the environment override it', () => {
+    const file = JSON.stringify({
+      port: 9000,
+      apiKeys: [{ name: 'ci', sha256: hashApiKey('k').toUpperCase() }],
+      providers: {
+        remote: [
+          { type: 'openai-compatible', preset: 'deepseek', apiKeyEnv: 'DS_KEY', models: ['deepseek-chat'] },
+        ],
+      },
+      queue: { maxLength: 8 },
+    });
+    const config = loadConfig({
+      env: {
+        AGENT_SERVER_CONFIG: '/etc/agent.json',
+        AGENT_SERVER_PORT: '0',
+        AGENT_SERVER_CONCURRENCY: '4',
+        AGENT_SERVER_TLS_CERT: '/c.pem',
+        AGENT_SERVER_TLS_KEY: '/k.pem',
+        AGENT_SERVER_OLLAMA_URL: 'http://gpu-box:11434',
+        AGENT_SERVER_MOCK: '1',
+      },
+      readFile: (path) => (path === '/etc/agent.json' ? file : noFile()),
+    });
+    expect(config.port).toBe(0);
+    expect(config.queue).toEqual({ maxLength: 8, concurrency: 4 });
+    expect(config.tls).toEqual({ certPath: '/c.pem', keyPath: '/k.pem' });
+    expect(config.apiKeys[0]).toEqual({ name: 'ci', sha256: hashApiKey('k') });
+    expect(config.providers.local?.baseUrl).toBe('http://gpu-box:11434');
+    expect(config.providers.remote.map((p) => p.type)).toEqual(['openai-compatible', 'mock']);
+  });
+
+  it.each([
+    [{ apiKeys: [{ name: 'x', key: 'plain' }] }, /apiKeys/],
+    [{ porrt: 1 }, /Unrecognized key/],
+    [{ queue: { maxLength: 0 } }, /queue.maxLength/],
+  ])('refuses %j', (file, message) => {
+    expect(() =>
+      loadConfig({ env: { AGENT_SERVER_CONFIG: 'c.json' }, readFile: () => JSON.stringify(file) }),
+    ).toThrow(message);
+  });
+
+  it('refuses a half TLS setup and a non-numeric port', () => {
+    expect(() => loadConfig({ env: { AGENT_SERVER_TLS_CERT: '/c.pem' }, readFile: noFile })).toThrow(
+      /go together/,
+    );
+    expect(() => loadConfig({ env: { AGENT_SERVER_PORT: 'http' }, readFile: noFile })).toThrow(
+      /AGENT_SERVER_PORT/,
+    );
+  });
+});

@@ -1,0 +1,28 @@
+/**
+ * The `error` strings of failure replies. The protocol names only "cancelled";
+ * the rest follow the same shape (`code` or `code: detail`) so a plugin can
+ * switch on the part before the colon and show the rest to the user.
+ */
+export const AgentErrorCode = {
+  CANCELLED: 'cancelled',
+  INVALID_JSON: 'invalid_json',
+  INVALID_REQUEST: 'invalid_request',
+  UNKNOWN_CMD: 'unknown_cmd',
+  FRAME_TOO_LARGE: 'frame_too_large',
+  BINARY_FRAME: 'binary_frame',
+  QUEUE_FULL: 'queue_full',
+  SHUTTING_DOWN: 'shutting_down',
+  MODEL_NOT_FOUND: 'model_not_found',
+  INTERNAL: 'internal_error',
+} as const;
+export type AgentErrorCode = (typeof AgentErrorCode)[keyof typeof AgentErrorCode];
+
+const MAX_DETAIL_LENGTH = 300;
+
+/** `code` or `code: detail`, one line and bounded, so a reply never echoes a whole frame back. */
+export function errorText(code: string, detail?: string): string {
+  if (!detail) return code;
+  const oneLine = detail.replace(/\s+/g, ' ').trim();
+  const short = oneLine.length > MAX_DETAIL_LENGTH ? `${oneLine.slice(0, MAX_DETAIL_LENGTH)}…` : oneLine;
+  return `${code}: ${short}`;
+}

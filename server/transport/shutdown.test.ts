@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { TEST_KEY, startTestServer } from '../testing/start-test-server';
+import { TestClient } from '../testing/test-client';
+
+const chat = (request_id: string, scenario: string) => ({
+  cmd: 'exec_chat',
+  request_id,
+  model: 'mock-1',
+  msg: `/scenario ${scenario}`,
+});
+
+async function until(condition: () => boolean) {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+describe('graceful shutdown', () => {
+  it('cancels queued tasks, lets the running one finish, then closes sockets with 1001', async () => {
+    const agent = await startTestServer({
+      config: { queue: { maxLength: 8, concurrency: 1 }, shutdownTimeoutMs: 2000 },
+    });
+    const [a, b] = await Promise.all([
+      TestClient.connect(agent.url, TEST_KEY),
+      TestClient.connect(agent.url, TEST_KEY),
+    ]);
+    a.send(chat('running', 'pause'));
+    await until(() => agent.server.snapshot().running === 1);
+    b.send(chat('queued', 'text'));
+    await until(() => agent.server.snapshot().queue_length === 1);
+    const closing = agent.close();
+    expect(await b.replies('queued')).toEqual([{ request_id: 'queued', error: 'cancelled' }]);
+    expect(await a.replies('running')).toEqual([{ request_id: 'running', msg: 'done' }]);
+    await closing;
+    expect(await a.closed).toEqual({ code: 1001, reason: 'server shutting down' });
+    await expect(TestClient.connect(agent.url, TEST_KEY)).rejects.toThrow();
+  });
+
+  it('aborts a running task that outlasts the grace period', async () => {
+    const agent = await startTestServer({ config: { shutdownTimeoutMs: 200 } });
+    const client = await TestClient.connect(agent.url, TEST_KEY);
+    client.send(chat('slow', 'long'));
+    const call = await agent.adapter.call(0);
+    const started = Date.now();
+    await agent.close();
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(client.frames).toEqual([{ request_id: 'slow', error: 'cancelled' }]);
+    expect(await call.settled).toBe('rejected');
+    expect(call.abortedAt).toBeDefined();
+  });
+});
