@@ -8,6 +8,8 @@ export * from './jobs';
 export * from './job-schemas';
 export * from './notes';
 export * from './pages';
+export * from './search';
+export * from './search-schemas';
 export * from './settings';
 export * from './settings-schemas';
 export * from './time';

@@ -4,9 +4,11 @@ import {
   type AttachmentRow,
   type BlockRow,
   type EventRow,
+  type IndexDirtyRow,
   type JobRow,
   type Migration,
   type NoteRow,
+  type SearchIndexRow,
   type SecretRow,
   type SettingRow,
   type VaultKeyRow,
@@ -23,6 +25,8 @@ export class NotesAgentDatabase extends Dexie {
   settings!: Table<SettingRow, string>;
   secrets!: Table<SecretRow, string>;
   vault_keys!: Table<VaultKeyRow, string>;
+  search_index!: Table<SearchIndexRow, SearchIndexRow['key']>;
+  search_index_dirty!: Table<IndexDirtyRow, string>;
 
   constructor(name: string = DATABASE_NAME, migrations: readonly Migration[] = MIGRATIONS) {
     super(name);

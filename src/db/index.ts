@@ -1,6 +1,23 @@
 export { NotesAgentDatabase, openDatabase, DATABASE_NAME } from './database';
-export { MIGRATIONS, type Migration } from './schema';
-export { NotesRepository, type NoteDraft, type NotePatch, type NoteQuery } from './notes-repository';
+export { MIGRATIONS, type Migration, type IndexDirtyRow, type StoredEmbeddingModel } from './schema';
+export {
+  NotesRepository,
+  type IndexSource,
+  type NoteChange,
+  type NoteChangeListener,
+  type NoteDraft,
+  type NotePatch,
+  type NoteQuery,
+  type NotesRepositoryOptions,
+} from './notes-repository';
+export {
+  IndexRepository,
+  type FullTextIndexRow,
+  type IndexesToSave,
+  type IndexMetaRow,
+  type StoredIndexes,
+  type VectorIndexRow,
+} from './index-repository';
 export { EventRepository } from './event-repository';
 export { JobRepository } from './job-repository';
 export { SettingsRepository } from './settings-repository';

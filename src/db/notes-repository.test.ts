@@ -9,7 +9,7 @@ afterEach(async () => db?.delete());
 function repository() {
   db = freshDatabase();
   let t = Date.UTC(2026, 0, 1);
-  return new NotesRepository(db, () => new Date((t += 1000)).toISOString());
+  return new NotesRepository(db, { now: () => new Date((t += 1000)).toISOString() });
 }
 
 describe('NotesRepository', () => {

@@ -30,6 +30,35 @@ export interface NoteQuery {
   offset: number;
 }
 
+/**
+ * What changed for the search indexes: `upserted` notes have new or changed
+ * blocks, title, folder or tags (created, edited, restored); `removed` notes
+ * must leave the indexes (trashed, purged, an import rolled back).
+ */
+export interface NoteChange {
+  kind: 'upserted' | 'removed';
+  note_ids: string[];
+}
+
+/**
+ * Told after a write has committed. It must return at once and never throw:
+ * a note save does not wait for indexing (the search indexer debounces).
+ */
+export interface NoteChangeListener {
+  notesChanged(change: NoteChange): void;
+}
+
+export interface NotesRepositoryOptions {
+  now?: () => string;
+  listener?: NoteChangeListener;
+}
+
+/** A live note and its blocks in order: what the search indexer reads. */
+export interface IndexSource {
+  note: NoteDto;
+  blocks: BlockRow[];
+}
+
 const EXCERPT_LENGTH = 160;
 
 export function toNoteDto(row: NoteRow): NoteDto {
@@ -68,10 +97,22 @@ function inFolder(rowFolder: string, folder: string, recursive: boolean): boolea
 export class NotesRepository {
   readonly #db: NotesAgentDatabase;
   readonly #now: () => string;
+  readonly #listener: NoteChangeListener | undefined;
 
-  constructor(db: NotesAgentDatabase, now: () => string = () => new Date().toISOString()) {
+  constructor(db: NotesAgentDatabase, options: NotesRepositoryOptions = {}) {
     this.#db = db;
-    this.#now = now;
+    this.#now = options.now ?? (() => new Date().toISOString());
+    this.#listener = options.listener;
+  }
+
+  #notify(kind: NoteChange['kind'], noteIds: readonly string[]): void {
+    if (!this.#listener || noteIds.length === 0) return;
+    try {
+      this.#listener.notesChanged({ kind, note_ids: [...noteIds] });
+    } catch (error) {
+      // The write has committed; a failing listener must not turn it into an error.
+      console.error('note change listener failed', error);
+    }
   }
 
   async create(draft: NoteDraft): Promise<NoteDto> {
@@ -101,6 +142,10 @@ export class NotesRepository {
       await this.#db.notes.bulkAdd(rows);
       await this.#db.blocks.bulkAdd(blocks);
     });
+    this.#notify(
+      'upserted',
+      rows.map((row) => row.note_id),
+    );
     return rows.map(toNoteDto);
   }
 
@@ -119,7 +164,8 @@ export class NotesRepository {
     patch: NotePatch,
     check?: (current: NoteDto) => void,
   ): Promise<NoteDto | undefined> {
-    return this.#db.transaction('rw', this.#db.notes, this.#db.blocks, async () => {
+    let indexable = false;
+    const updated = await this.#db.transaction('rw', this.#db.notes, this.#db.blocks, async () => {
       const row = await this.#db.notes.get(noteId);
       if (!row) return undefined;
       check?.(toNoteDto(row));
@@ -131,8 +177,12 @@ export class NotesRepository {
       };
       await this.#db.notes.put(next);
       if (patch.body !== undefined && patch.body !== row.body) await this.#replaceBlocks(noteId, patch.body);
+      // Title, folder and tags are indexed with every block; a trashed note is not indexed at all.
+      indexable = next.trashed === 0 && changesIndexedFields(row, next);
       return toNoteDto(next);
     });
+    if (indexable) this.#notify('upserted', [noteId]);
+    return updated;
   }
 
   async #replaceBlocks(noteId: string, body: string): Promise<void> {
@@ -150,7 +200,7 @@ export class NotesRepository {
     trashed: boolean,
     check?: (current: NoteDto) => void,
   ): Promise<NoteDto | undefined> {
-    return this.#db.transaction('rw', this.#db.notes, async () => {
+    const note = await this.#db.transaction('rw', this.#db.notes, async () => {
       const row = await this.#db.notes.get(noteId);
       if (!row) return undefined;
       check?.(toNoteDto(row));
@@ -165,11 +215,13 @@ export class NotesRepository {
       await this.#db.notes.put(next);
       return toNoteDto(next);
     });
+    if (note) this.#notify(trashed ? 'removed' : 'upserted', [noteId]);
+    return note;
   }
 
   /** Deletes the note and its blocks for good; returns false when it did not exist. */
   async purge(noteId: string, check?: (current: NoteDto) => void): Promise<boolean> {
-    return this.#db.transaction('rw', this.#db.notes, this.#db.blocks, async () => {
+    const existed = await this.#db.transaction('rw', this.#db.notes, this.#db.blocks, async () => {
       const row = await this.#db.notes.get(noteId);
       if (!row) return false;
       check?.(toNoteDto(row));
@@ -177,6 +229,8 @@ export class NotesRepository {
       await this.#db.notes.delete(noteId);
       return true;
     });
+    if (existed) this.#notify('removed', [noteId]);
+    return existed;
   }
 
   async deleteMany(noteIds: readonly string[]): Promise<void> {
@@ -187,6 +241,7 @@ export class NotesRepository {
         .delete();
       await this.#db.notes.bulkDelete([...noteIds]);
     });
+    this.#notify('removed', noteIds);
   }
 
   async list(query: NoteQuery): Promise<{ items: NoteSummaryDto[]; total: number }> {
@@ -244,6 +299,63 @@ export class NotesRepository {
       .sort((a, b) => b.note_count - a.note_count || a.tag.localeCompare(b.tag));
   }
 
+  /** Ids of every note not in the trash; keys only, no bodies are read. */
+  async liveNoteIds(): Promise<string[]> {
+    return this.#db.notes
+      .where('[trashed+updated_at]')
+      .between([0, Dexie.minKey], [0, Dexie.maxKey])
+      .primaryKeys();
+  }
+
+  /** How many blocks these notes have. */
+  async countBlocks(noteIds: readonly string[]): Promise<number> {
+    if (noteIds.length === 0) return 0;
+    return this.#db.blocks
+      .where('note_id')
+      .anyOf([...noteIds])
+      .count();
+  }
+
+  /**
+   * The live notes among `noteIds` with their blocks, read in one transaction
+   * so a note and its blocks agree. Missing and trashed notes are left out:
+   * for the indexer both mean "not searchable".
+   */
+  async indexSources(noteIds: readonly string[]): Promise<IndexSource[]> {
+    if (noteIds.length === 0) return [];
+    return this.#db.transaction('r', this.#db.notes, this.#db.blocks, async () => {
+      const rows = (await this.#db.notes.bulkGet([...noteIds])).filter(
+        (row): row is NoteRow => row !== undefined && row.trashed === 0,
+      );
+      if (rows.length === 0) return [];
+      const blocks = await this.#db.blocks
+        .where('note_id')
+        .anyOf(rows.map((row) => row.note_id))
+        .toArray();
+      const byNote = new Map<string, BlockRow[]>();
+      for (const block of blocks) {
+        const list = byNote.get(block.note_id) ?? [];
+        list.push(block);
+        byNote.set(block.note_id, list);
+      }
+      return rows.map((row) => ({
+        note: toNoteDto(row),
+        blocks: (byNote.get(row.note_id) ?? []).sort((a, b) => a.position - b.position),
+      }));
+    });
+  }
+
+  /** Blocks by id, in the order asked; undefined where a block no longer exists. */
+  async blocksById(blockIds: readonly string[]): Promise<Array<BlockDto | undefined>> {
+    if (blockIds.length === 0) return [];
+    const rows = await this.#db.blocks.bulkGet([...blockIds]);
+    return rows.map((row) => {
+      if (!row) return undefined;
+      const { level: _level, ...block } = row;
+      return block;
+    });
+  }
+
   async blocks(noteId: string): Promise<BlockDto[]> {
     const rows = await this.#db.blocks
       .where('[note_id+position]')
@@ -251,6 +363,16 @@ export class NotesRepository {
       .toArray();
     return rows.map(({ level: _level, ...block }) => block);
   }
+}
+
+function changesIndexedFields(before: NoteRow, after: NoteRow): boolean {
+  return (
+    before.body !== after.body ||
+    before.title !== after.title ||
+    before.folder !== after.folder ||
+    before.tags.length !== after.tags.length ||
+    before.tags.some((tag, index) => tag !== after.tags[index])
+  );
 }
 
 function definedOnly(patch: NotePatch): NotePatch {

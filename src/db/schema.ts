@@ -64,6 +64,54 @@ export interface VaultKeyRow {
   key: CryptoKey;
 }
 
+/** What made a set of vectors (§9.9); the same fields as the retrieval layer's EmbeddingModelInfo. */
+export interface StoredEmbeddingModel {
+  model_id: string;
+  model_version: string;
+  dimension: number;
+  normalization: 'l2' | 'none';
+}
+
+/**
+ * The persisted search indexes, one row per key. They are derived data: notes
+ * and blocks stay the source of truth, and every row can be rebuilt from them.
+ * All three rows are written in one transaction, so the full-text snapshot and
+ * the vectors on disk always describe the same notes.
+ */
+export type SearchIndexRow =
+  | {
+      key: 'full_text';
+      /** `FullTextIndex.toJSON()`: checked by `FullTextIndex.fromJSON` when loaded. */
+      snapshot: unknown;
+      block_count: number;
+    }
+  | {
+      key: 'vectors';
+      model: StoredEmbeddingModel;
+      /** `VectorIndex.toBuffer()`. */
+      buffer: ArrayBuffer;
+      block_count: number;
+    }
+  | {
+      key: 'meta';
+      /** When the indexes last matched every note they had been told about. */
+      last_completed_at: string;
+      /** When the full-text index and the vectors were last built from scratch. */
+      full_text_built_at: string | null;
+      vectors_built_at: string | null;
+    };
+
+/**
+ * A note whose blocks changed since the indexes were last saved. Written when
+ * the change is reported and deleted in the transaction that saves the indexes,
+ * so a tab closed in between re-indexes the note on the next start.
+ */
+export interface IndexDirtyRow {
+  note_id: string;
+  /** Changes on every new mark, so a save only clears the marks it has indexed. */
+  token: string;
+}
+
 /**
  * Schema history. Never edit a released entry: add a new version with the new
  * stores and an `upgrade` that moves the data. Dexie keeps the old ones to know
@@ -87,6 +135,15 @@ export const MIGRATIONS: readonly Migration[] = [
       settings: '&key',
       secrets: '&name',
       vault_keys: '&id',
+    },
+  },
+  {
+    // Search (issue 4): persisted full-text and vector indexes, and the notes
+    // waiting to be re-indexed. New stores only; nothing to move.
+    version: 2,
+    stores: {
+      search_index: '&key',
+      search_index_dirty: '&note_id',
     },
   },
 ];

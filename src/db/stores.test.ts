@@ -102,10 +102,11 @@ describe('migrations', () => {
       trashed: 0,
     });
     db.close();
+    const nextVersion = MIGRATIONS.at(-1)!.version + 1;
     const next = [
       ...MIGRATIONS,
       {
-        version: 2,
+        version: nextVersion,
         stores: {},
         upgrade: async (tx: Transaction) => {
           await tx
@@ -117,7 +118,32 @@ describe('migrations', () => {
     ];
     const upgraded = new Database(db.name, next);
     expect((await upgraded.notes.get('n1'))?.title).toBe('OLD');
+    expect(upgraded.verno).toBe(nextVersion);
+    upgraded.close();
+  });
+
+  it('version 2 adds the search index stores to a version 1 database and keeps its notes', async () => {
+    db = freshDatabase(MIGRATIONS.slice(0, 1));
+    await db.notes.add({
+      note_id: 'n1',
+      title: 'kept',
+      folder: '',
+      body: 'text',
+      tags: [],
+      version: 1,
+      created_at: 'x',
+      updated_at: 'x',
+      deleted_at: null,
+      trashed: 0,
+    });
+    expect(db.verno).toBe(1);
+    db.close();
+    const upgraded = new Database(db.name);
+    expect((await upgraded.notes.get('n1'))?.title).toBe('kept');
     expect(upgraded.verno).toBe(2);
+    expect(await upgraded.search_index.count()).toBe(0);
+    await upgraded.search_index_dirty.put({ note_id: 'n1', token: 't1' });
+    expect(await upgraded.search_index_dirty.get('n1')).toEqual({ note_id: 'n1', token: 't1' });
     upgraded.close();
   });
 

@@ -12,3 +12,4 @@ export * from './hash-embedder';
 export * from './vector-index';
 export * from './hybrid-search';
 export * from './metrics';
+export * from './snippet';

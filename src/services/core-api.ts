@@ -3,27 +3,49 @@ import { JobRuntime } from '../core/job-runtime';
 import {
   AttachmentRepository,
   EventRepository,
+  IndexRepository,
   JobRepository,
   NotesRepository,
   SecretsVault,
   SettingsRepository,
   type NotesAgentDatabase,
 } from '../db';
+import { DEFAULT_RETRIEVAL_PROFILE, HashEmbedder, type Embedder, type RetrievalProfile } from '../retrieval';
 import { ArchiveService } from './archive-service';
 import { EventsService } from './events-service';
 import { JobsService } from './jobs-service';
 import { NotesService } from './notes-service';
+import { SearchIndexer } from './search-indexer';
+import { SearchService } from './search-service';
 import { SettingsService } from './settings-service';
+
+export interface CoreOptions {
+  /** Embeds blocks and queries; hash-v1 (no download) unless a model is given. */
+  embedder?: Embedder;
+  profile?: RetrievalProfile;
+  /** Quiet time after a note change before the index update job runs. */
+  indexDebounceMs?: number;
+}
 
 /**
  * Composition root of the core: one database, one event log and job runtime,
  * and the services the UI calls. The worker exposes this object through
  * Comlink; tests call it in-thread.
  */
-export function createCoreApi(db: NotesAgentDatabase) {
+export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {}) {
   const eventLog = new EventLog(new EventRepository(db));
   const runtime = new JobRuntime(new JobRepository(db), eventLog);
-  const notesRepository = new NotesRepository(db);
+  // The indexer reads notes through its own repository; the one the services
+  // write through tells it what changed, after each commit, without waiting.
+  const indexSources = new NotesRepository(db);
+  const indexer = new SearchIndexer({
+    notes: indexSources,
+    store: new IndexRepository(db),
+    runtime,
+    embedder: options.embedder ?? new HashEmbedder(),
+    ...(options.indexDebounceMs !== undefined ? { debounceMs: options.indexDebounceMs } : {}),
+  });
+  const notesRepository = new NotesRepository(db, { listener: indexer });
   const attachments = new AttachmentRepository(db);
   const api = {
     notes: new NotesService(notesRepository),
@@ -31,12 +53,23 @@ export function createCoreApi(db: NotesAgentDatabase) {
     jobs: new JobsService(runtime),
     events: new EventsService(eventLog),
     settings: new SettingsService(new SettingsRepository(db), new SecretsVault(db)),
+    search: new SearchService(indexSources, indexer, options.profile ?? DEFAULT_RETRIEVAL_PROFILE),
   };
   return {
     api,
     /** Call once at start-up, after every job kind is registered. */
     recover: () => runtime.recover(),
-    idle: () => runtime.idle(),
+    /** Loads the stored search indexes (or starts building them); call after `recover`. */
+    start: () => indexer.start(),
+    /** Resolves when no job is running or queued and no note waits to be indexed. */
+    idle: async () => {
+      await indexer.flush();
+      await runtime.idle();
+    },
+    /** Stops background timers (tests, shutdown). */
+    dispose: () => indexer.dispose(),
+    /** For tests: the indexer behind `api.search`. */
+    searchIndexer: indexer,
   };
 }
 

@@ -7,10 +7,16 @@ import { createCoreApi } from '../services/core-api';
 
 const core = createCoreApi(openDatabase());
 // Jobs a closed tab left running are settled before the UI asks about them.
-const recovered = core.recover().catch((error: unknown) => {
-  console.error('job recovery failed', error);
-  return { failed: 0, requeued: 0 };
-});
+const recovered = core
+  .recover()
+  .catch((error: unknown) => {
+    console.error('job recovery failed', error);
+    return { failed: 0, requeued: 0 };
+  })
+  .finally(() => {
+    // Loads the search indexes in the background (or starts building them).
+    void core.start().catch((error: unknown) => console.error('search index start failed', error));
+  });
 
 // Marking each service as a proxy makes Comlink's Remote type recurse into it,
 // so the page sees `core.notes.create(...)` typed from the implementation.
@@ -19,6 +25,7 @@ const workerApi = {
   archive: Comlink.proxy(core.api.archive),
   jobs: Comlink.proxy(core.api.jobs),
   settings: Comlink.proxy(core.api.settings),
+  search: Comlink.proxy(core.api.search),
   events: Comlink.proxy({
     list: core.api.events.list.bind(core.api.events),
     /** Callbacks arrive as Comlink proxies; the returned handle is one too. */

@@ -2,6 +2,16 @@ import type { NoteDto } from '../../contracts/notes';
 import type { SaveState } from './autosaver';
 import { contentOf, formatTags, normalizeFolder, parseTags, type NoteContent } from './note-fields';
 
+/** A block the preview should scroll to and flash once (a search result was opened). */
+export interface RevealRequest {
+  noteId: string;
+  blockId: string;
+  /** 0-based start line of the block in the note body. */
+  line: number;
+  /** Tells two requests for the same block apart. */
+  token: number;
+}
+
 /** The open note: the fields as typed, the stored copy they started from, and the save status. */
 export class EditorState {
   #note = $state.raw<NoteDto | null>(null);
@@ -12,6 +22,8 @@ export class EditorState {
   #status = $state<SaveState>('saved');
   #conflict = $state(false);
   #titleFocusPending = $state(false);
+  #reveal = $state.raw<RevealRequest | null>(null);
+  #revealCounter = 0;
 
   /** The fields as they would be saved (folder and tags normalised). */
   readonly content: NoteContent = $derived({
@@ -45,6 +57,10 @@ export class EditorState {
   }
   get conflict(): boolean {
     return this.#conflict;
+  }
+  /** The block to reveal in the preview, when it belongs to the open note. */
+  get reveal(): RevealRequest | null {
+    return this.#reveal !== null && this.#reveal.noteId === this.noteId ? this.#reveal : null;
   }
   /** The title field should take focus once it is shown (a new note). */
   get titleFocusPending(): boolean {
@@ -91,6 +107,13 @@ export class EditorState {
   titleFocused(): void {
     this.#titleFocusPending = false;
   }
+  requestReveal(noteId: string, blockId: string, line: number): void {
+    this.#revealCounter += 1;
+    this.#reveal = { noteId, blockId, line, token: this.#revealCounter };
+  }
+  revealDone(token: number): void {
+    if (this.#reveal?.token === token) this.#reveal = null;
+  }
 
   close(): void {
     this.#note = null;
@@ -105,6 +128,7 @@ export class EditorState {
   reset(): void {
     this.close();
     this.#titleFocusPending = false;
+    this.#reveal = null;
   }
 }
 

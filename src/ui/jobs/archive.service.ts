@@ -1,5 +1,6 @@
 import { transfer } from 'comlink';
 import type { JobDto } from '../../contracts/jobs';
+import { INDEX_REBUILD_JOB_KIND, INDEX_UPDATE_JOB_KIND } from '../../contracts/search';
 import { core } from '../api/core-client';
 import { errorMessage, reportError } from '../errors';
 import { t } from '../i18n';
@@ -9,6 +10,8 @@ import { downloadBytes } from './download';
 import { importSummary, type TrackedJob } from './job-events';
 import { jobs } from './jobs.svelte';
 import { isImportableMarkdownPath } from './markdown-files';
+
+const INDEX_JOB_KINDS: readonly string[] = [INDEX_UPDATE_JOB_KIND, INDEX_REBUILD_JOB_KIND];
 
 /** What every watched job does when it ends: say so, and show the new notes. */
 function onJobFinished(job: TrackedJob): void {
@@ -92,7 +95,12 @@ export async function resumeJobs(): Promise<void> {
       core.jobs.list({ status: 'running' }),
       core.jobs.list({ status: 'queued' }),
     ]);
-    for (const job of [...running.items, ...queued.items]) trackJob(job);
+    for (const job of [...running.items, ...queued.items]) {
+      // Search index jobs run on their own (the first build, updates after
+      // edits); Settings shows a running rebuild when opened.
+      if (INDEX_JOB_KINDS.includes(job.kind)) continue;
+      trackJob(job);
+    }
   } catch (error) {
     reportError(error);
   }

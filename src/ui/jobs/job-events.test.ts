@@ -93,5 +93,6 @@ describe('helpers', () => {
     expect(jobKindLabel('archive.import_zip')).toBe('import');
     expect(jobKindLabel('export')).toBe('export');
     expect(jobKindLabel('index')).toBe('other');
+    expect(jobKindLabel('index.rebuild')).toBe('index');
   });
 });

@@ -114,10 +114,11 @@ export function displayPercent(job: Pick<TrackedJob, 'status' | 'progress'>): nu
   return percent === null || percent === undefined ? null : Math.round(percent);
 }
 
-export type JobKindLabel = 'import' | 'export' | 'other';
+export type JobKindLabel = 'import' | 'export' | 'index' | 'other';
 
 export function jobKindLabel(kind: string): JobKindLabel {
   const lower = kind.toLowerCase();
+  if (lower.startsWith('index.')) return 'index';
   if (lower.includes('import')) return 'import';
   if (lower.includes('export')) return 'export';
   return 'other';

@@ -1,6 +1,7 @@
 import { core } from '../api/core-client';
 import { reportError } from '../errors';
 import { layout } from '../layout.svelte';
+import { refreshSearch } from '../search/search.service';
 import { notes } from './notes.svelte';
 
 const FILTER_DEBOUNCE_MS = 150;
@@ -37,7 +38,9 @@ export async function refreshSidebar(): Promise<void> {
   }
 }
 
+/** After a note was created, trashed, restored, deleted or imported: the lists and a shown search. */
 export async function refreshAll(): Promise<void> {
+  refreshSearch();
   await Promise.all([refreshList(), refreshSidebar()]);
 }
 
@@ -56,6 +59,8 @@ function afterNavigation(): void {
   layout.setSidebarOpen(false);
   layout.showPane('list');
   void refreshList();
+  // The sidebar selection is the search's folder and tag filter.
+  refreshSearch();
 }
 
 export function showAllNotes(): void {
@@ -86,11 +91,13 @@ export function selectTag(tag: string): void {
 export function clearFolderFilter(): void {
   notes.setFolder(null);
   void refreshList();
+  refreshSearch();
 }
 
 export function clearTagFilter(): void {
   notes.setTag(null);
   void refreshList();
+  refreshSearch();
 }
 
 /** Search as you type, debounced a little so fast typing sends one query. */

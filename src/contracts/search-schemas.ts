@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { folderSchema, tagsSchema } from './notes';
+import { REBUILD_SCOPES, SEARCH_FALLBACKS, SEARCH_MODES } from './search';
+
+export const MAX_SEARCH_QUERY_LENGTH = 1000;
+export const MAX_SEARCH_LIMIT = 100;
+
+export const searchInputSchema = z.object({
+  query: z.string().max(MAX_SEARCH_QUERY_LENGTH),
+  /** Full-text by default: with hash-v1 it ranks best at hit@1 on the evaluation corpus. */
+  mode: z.enum(SEARCH_MODES).default('fts'),
+  /** A folder and everything below it; '' or absent: all folders. */
+  folder: folderSchema.optional(),
+  /** Every tag must be on the note. */
+  tags: tagsSchema.default([]),
+  limit: z.number().int().min(1).max(MAX_SEARCH_LIMIT).default(20),
+  fallback: z.enum(SEARCH_FALLBACKS).default('none'),
+});
+export type SearchInput = z.input<typeof searchInputSchema>;
+
+export const rebuildIndexSchema = z.object({
+  scope: z.enum(REBUILD_SCOPES).default('all'),
+});
+export type RebuildIndexInput = z.input<typeof rebuildIndexSchema>;

@@ -1,0 +1,609 @@
+import {
+  AppError,
+  INDEX_REBUILD_JOB_KIND,
+  INDEX_UPDATE_JOB_KIND,
+  isAbortError,
+  toErrorEnvelope,
+  type IndexState,
+  type IndexStatusDto,
+  type JobDto,
+  type RebuildScope,
+} from '../contracts';
+import type { JobContext, JobRuntime } from '../core/job-runtime';
+import { newId } from '../core/ids';
+import type {
+  IndexDirtyRow,
+  IndexMetaRow,
+  IndexRepository,
+  IndexSource,
+  NoteChange,
+  NoteChangeListener,
+  NotesRepository,
+} from '../db';
+import { FullTextIndex, VectorIndex, type Embedder, type FullTextDocument } from '../retrieval';
+
+/** The indexes one query reads: taken once per query, so a swap never mixes two generations. */
+export interface IndexView {
+  fullText: FullTextIndex;
+  /** Undefined until vectors have been built (or when the stored ones cannot be read). */
+  vectors: VectorIndex | undefined;
+  embedder: Embedder;
+}
+
+export interface SearchIndexerOptions {
+  notes: NotesRepository;
+  store: IndexRepository;
+  runtime: JobRuntime;
+  embedder: Embedder;
+  /** Quiet time after the last note change before the update job starts. */
+  debounceMs?: number;
+  /** The longest a change waits while changes keep arriving. */
+  maxWaitMs?: number;
+  /** How long a search waits for changes to reach the in-memory indexes before answering without them. */
+  catchUpTimeoutMs?: number;
+  now?: () => string;
+}
+
+export interface IndexJobResult {
+  notes: number;
+  blocks: number;
+}
+
+/** Notes read, embedded and indexed per step: bounds memory, and a cancel lands between steps. */
+const NOTES_PER_STEP = 50;
+/** Texts per embedder call. */
+const EMBED_BATCH = 64;
+
+interface Target {
+  fullText: FullTextIndex | undefined;
+  vectors: VectorIndex | undefined;
+}
+
+/**
+ * Keeps the full-text and vector indexes in step with the notes (issue 4).
+ *
+ * - Start: the indexes saved last time are loaded (the fast path); when there
+ *   are none, or they cannot be read, a rebuild job builds them from the notes.
+ * - Note changes arrive through `notesChanged` (the notes repository calls it
+ *   after each commit). A change is marked dirty in memory and in IndexedDB, a
+ *   trashed or deleted note leaves the in-memory indexes at once, and a
+ *   debounced `index.update` job re-indexes the dirty notes and saves.
+ * - `rebuild` builds new indexes beside the live ones and swaps them in, saved,
+ *   only when complete: a cancelled rebuild leaves the old indexes answering.
+ * - Vectors are only ever added by the model that made the index: when the
+ *   embedder differs, updates remove stale vectors but add none until a rebuild.
+ *
+ * Updates and rebuilds hold one lock, so they never interleave. Queries do
+ * not take it: they read the live pair, which is replaced, never half-edited
+ * across an await.
+ */
+export class SearchIndexer implements NoteChangeListener {
+  readonly #notes: NotesRepository;
+  readonly #store: IndexRepository;
+  readonly #runtime: JobRuntime;
+  readonly #embedder: Embedder;
+  readonly #debounceMs: number;
+  readonly #maxWaitMs: number;
+  readonly #catchUpTimeoutMs: number;
+  readonly #now: () => string;
+
+  #live: Target & { fullText: FullTextIndex } = { fullText: new FullTextIndex(), vectors: undefined };
+  #loading: Promise<void> | null = null;
+  #loaded = false;
+  /** Resolves when there is something to search: loaded, and the first build done when nothing was stored. */
+  #searchable: Promise<void> | null = null;
+  #loadFailed: string | null = null;
+  #meta: IndexMetaRow | undefined;
+  #lastError: string | null = null;
+
+  /** note_id -> token of its latest mark. */
+  readonly #dirty = new Map<string, string>();
+  #dirtyWrites: Promise<void> = Promise.resolve();
+  /** Bumped on every mark; `#applied` says up to which mark the in-memory indexes are current. */
+  #marks = 0;
+  #applied = 0;
+  #settleWaiters: Array<() => void> = [];
+  #timer: ReturnType<typeof setTimeout> | null = null;
+  #firstMarkAt: number | null = null;
+
+  #lock: Promise<unknown> = Promise.resolve();
+  #rebuilding = 0;
+  /** Index jobs not yet ended, by job_id; and which of them hold the lock. */
+  readonly #jobs = new Map<string, { kind: string; ended: Promise<void> }>();
+  readonly #runningJobs = new Set<string>();
+  /** The update job created and not started yet (resolves to its id once created). */
+  #queuedUpdate: Promise<string | null> | null = null;
+  #disposed = false;
+
+  constructor(options: SearchIndexerOptions) {
+    this.#notes = options.notes;
+    this.#store = options.store;
+    this.#runtime = options.runtime;
+    this.#embedder = options.embedder;
+    this.#debounceMs = options.debounceMs ?? 1500;
+    this.#maxWaitMs = options.maxWaitMs ?? 10_000;
+    this.#catchUpTimeoutMs = options.catchUpTimeoutMs ?? 3000;
+    this.#now = options.now ?? (() => new Date().toISOString());
+    options.runtime.register<Record<string, never>, IndexJobResult>({
+      kind: INDEX_UPDATE_JOB_KIND,
+      concurrency: 1,
+      // Its input is the dirty marks in IndexedDB, so it can simply run again.
+      resumable: true,
+      run: (context) => this.#runUpdate(context),
+    });
+    options.runtime.register<{ scope?: unknown }, IndexJobResult & { scope: RebuildScope }>({
+      kind: INDEX_REBUILD_JOB_KIND,
+      concurrency: 1,
+      // Rebuilding starts from the notes every time; resuming is starting again.
+      resumable: true,
+      run: (context) => this.#runRebuild(context),
+    });
+  }
+
+  get embedder(): Embedder {
+    return this.#embedder;
+  }
+
+  /** Loads the stored indexes (once); later calls return the same promise. */
+  start(): Promise<void> {
+    this.#loading ??= this.#load();
+    return this.#loading;
+  }
+
+  /**
+   * The indexes a query should read, after the changes reported so far have
+   * reached them (read-your-writes), unless a rebuild is running (then the old
+   * indexes answer) or catching up takes longer than the timeout.
+   */
+  async view(): Promise<IndexView> {
+    await this.start();
+    await this.#searchable;
+    await this.#catchUp();
+    return { fullText: this.#live.fullText, vectors: this.#live.vectors, embedder: this.#embedder };
+  }
+
+  // ---------------------------------------------------------------------------
+  // Note changes
+  // ---------------------------------------------------------------------------
+
+  notesChanged(change: NoteChange): void {
+    if (this.#disposed || change.note_ids.length === 0) return;
+    const rows: IndexDirtyRow[] = change.note_ids.map((note_id) => ({ note_id, token: newId('mark') }));
+    for (const row of rows) this.#dirty.set(row.note_id, row.token);
+    this.#marks += 1;
+    if (change.kind === 'removed') {
+      // Leaving is cheap and must not wait: a trashed note disappears from results now.
+      for (const noteId of change.note_ids) {
+        this.#live.fullText.removeNote(noteId);
+        this.#live.vectors?.removeNote(noteId);
+      }
+    }
+    this.#dirtyWrites = this.#dirtyWrites
+      .then(() => this.#store.markDirty(rows))
+      .catch((error: unknown) => this.#warn('could not record notes to re-index', error));
+    this.#schedule();
+  }
+
+  #schedule(): void {
+    if (this.#disposed) return;
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    const now = Date.now();
+    this.#firstMarkAt ??= now;
+    const delay = Math.max(0, Math.min(this.#debounceMs, this.#firstMarkAt + this.#maxWaitMs - now));
+    this.#timer = setTimeout(() => void this.#flushNow(), delay);
+  }
+
+  /**
+   * Starts an update job now unless one is already waiting to run (it will
+   * take every mark). Resolves when the job is created.
+   */
+  #flushNow(): Promise<void> {
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
+    this.#firstMarkAt = null;
+    if (this.#disposed || this.#dirty.size === 0) return Promise.resolve();
+    if (this.#queuedUpdate !== null) return this.#queuedUpdate.then(() => undefined);
+    const created = this.#runtime.create(INDEX_UPDATE_JOB_KIND, {}).then(
+      (job) => {
+        this.#track(job);
+        // Normally the job clears this when it starts; a job cancelled while queued never starts.
+        void this.#jobs.get(job.job_id)?.ended.then(() => {
+          if (this.#queuedUpdate === created) this.#queuedUpdate = null;
+        });
+        return job.job_id;
+      },
+      (error: unknown) => {
+        if (this.#queuedUpdate === created) this.#queuedUpdate = null;
+        this.#settle();
+        this.#warn('could not start the index update', error);
+        return null;
+      },
+    );
+    this.#queuedUpdate = created;
+    return created.then(() => undefined);
+  }
+
+  /** Runs the pending update now and waits for the index jobs to end (tests, shutdown). */
+  async flush(): Promise<void> {
+    await this.start();
+    await this.#searchable;
+    for (let round = 0; round < 10 && (this.#dirty.size > 0 || this.#jobs.size > 0); round++) {
+      await this.#flushNow();
+      await this.#dirtyWrites;
+      await Promise.all([...this.#jobs.values()].map((job) => job.ended));
+    }
+  }
+
+  async #catchUp(): Promise<void> {
+    const target = this.#marks;
+    for (let attempt = 0; attempt < 3 && this.#applied < target; attempt++) {
+      if (this.#rebuilding > 0) return;
+      const settled = new Promise<void>((resolve) => this.#settleWaiters.push(resolve));
+      void this.#flushNow();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timedOut = await Promise.race([
+        settled.then(() => false),
+        new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), this.#catchUpTimeoutMs))),
+      ]);
+      clearTimeout(timer);
+      if (timedOut || this.#lastError !== null) return;
+    }
+  }
+
+  #settle(): void {
+    const waiters = this.#settleWaiters;
+    this.#settleWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  // ---------------------------------------------------------------------------
+  // Loading and saving
+  // ---------------------------------------------------------------------------
+
+  async #load(): Promise<void> {
+    let needs: RebuildScope | null = null;
+    try {
+      const stored = await this.#store.load();
+      for (const row of stored.dirty) {
+        // A mark made in this session before loading is newer than the stored one.
+        if (!this.#dirty.has(row.note_id)) this.#dirty.set(row.note_id, row.token);
+      }
+      if (stored.dirty.length > 0) this.#marks += 1;
+      let fullText: FullTextIndex | undefined;
+      let vectors: VectorIndex | undefined;
+      try {
+        if (stored.fullText) fullText = FullTextIndex.fromJSON(stored.fullText.snapshot);
+      } catch (error) {
+        this.#warn('the stored full-text index cannot be used; rebuilding it', error);
+      }
+      try {
+        if (stored.vectors) vectors = VectorIndex.fromBuffer(stored.vectors.buffer);
+      } catch (error) {
+        this.#warn('the stored vectors cannot be read; rebuilding them', error);
+      }
+      this.#meta = stored.meta;
+      if (fullText) {
+        // Dirty notes (changed since the save) are caught up before the first query reads them.
+        this.#live = { fullText, vectors };
+        if (!vectors) needs = 'vectors';
+      } else {
+        needs = 'all';
+      }
+    } catch (error) {
+      // IndexedDB itself failed: search what this session indexes, say why, build anew.
+      this.#loadFailed = toErrorEnvelope(error, 'The search index could not be loaded.').error.message;
+      this.#warn('loading the search index failed', error);
+      needs = 'all';
+    }
+    this.#loaded = true;
+    if (needs !== null) {
+      const build = this.#startRebuild(needs).then(
+        (job) => this.#whenEnded(job.job_id),
+        (error: unknown) => this.#warn('could not start the index build', error),
+      );
+      // With no full-text index at all a search would find nothing: wait for the first build.
+      this.#searchable = needs === 'all' ? build : Promise.resolve();
+    } else {
+      this.#searchable = Promise.resolve();
+    }
+    if (this.#dirty.size > 0) this.#schedule();
+  }
+
+  async #save(target: Target, consumed: ReadonlyMap<string, string>, built: 'all' | 'vectors' | null) {
+    const fullText = target.fullText ?? this.#live.fullText;
+    const vectors = target.vectors;
+    const now = this.#now();
+    const meta: IndexMetaRow = {
+      last_completed_at: now,
+      full_text_built_at: built === 'all' ? now : (this.#meta?.full_text_built_at ?? null),
+      vectors_built_at: built !== null ? now : (this.#meta?.vectors_built_at ?? null),
+    };
+    await this.#dirtyWrites;
+    await this.#store.save(
+      {
+        fullText: { snapshot: fullText.toJSON(), block_count: fullText.size },
+        ...(vectors
+          ? { vectors: { model: { ...vectors.info }, buffer: vectors.toBuffer(), block_count: vectors.size } }
+          : {}),
+        meta,
+      },
+      [...consumed].map(([note_id, token]) => ({ note_id, token })),
+    );
+    this.#meta = meta;
+    this.#loadFailed = null;
+  }
+
+  // ---------------------------------------------------------------------------
+  // Jobs
+  // ---------------------------------------------------------------------------
+
+  /** A rebuild job of `scope`, or the one already waiting or running that covers it. */
+  async rebuild(scope: RebuildScope): Promise<JobDto> {
+    await this.start();
+    return this.#startRebuild(scope);
+  }
+
+  async #startRebuild(scope: RebuildScope): Promise<JobDto> {
+    for (const [jobId, { kind }] of this.#jobs) {
+      if (kind !== INDEX_REBUILD_JOB_KIND) continue;
+      const job = await this.#runtime.get(jobId);
+      if (job.status !== 'queued' && job.status !== 'running') continue;
+      if (scope === 'vectors' || job.input.scope !== 'vectors') return job;
+    }
+    // A rebuild resumed after a reload is not known to this session yet.
+    for (const status of ['running', 'queued'] as const) {
+      const page = await this.#runtime.list({ kind: INDEX_REBUILD_JOB_KIND, status, limit: 10, offset: 0 });
+      for (const job of page.items) {
+        this.#track(job);
+        if (scope === 'vectors' || job.input.scope !== 'vectors') return job;
+      }
+    }
+    const job = await this.#runtime.create(INDEX_REBUILD_JOB_KIND, { scope });
+    this.#track(job);
+    return job;
+  }
+
+  #track(job: JobDto): void {
+    if (this.#jobs.has(job.job_id)) return;
+    const ended = this.#whenEnded(job.job_id).then(() => {
+      this.#jobs.delete(job.job_id);
+      this.#runningJobs.delete(job.job_id);
+    });
+    this.#jobs.set(job.job_id, { kind: job.kind, ended });
+  }
+
+  async #whenEnded(jobId: string): Promise<void> {
+    const subscription = this.#runtime.subscribe(jobId, 0, () => undefined);
+    await subscription.closed;
+  }
+
+  async #runUpdate(context: JobContext<Record<string, never>>): Promise<IndexJobResult> {
+    // From here on a new mark needs a new job: this one has begun taking marks.
+    const queued = this.#queuedUpdate;
+    if (queued && (await queued) === context.jobId && this.#queuedUpdate === queued)
+      this.#queuedUpdate = null;
+    await this.start();
+    return this.#withLock(context.jobId, async () => {
+      const marks = this.#marks;
+      const batch = this.#takeDirty();
+      if (batch.size === 0) {
+        this.#applied = Math.max(this.#applied, marks);
+        this.#settle();
+        return { notes: 0, blocks: 0 };
+      }
+      try {
+        const blocks = await this.#index(this.#live, [...batch.keys()], context);
+        this.#applied = Math.max(this.#applied, marks);
+        this.#settle();
+        await this.#save(this.#live, batch, null);
+        this.#lastError = null;
+        return { notes: batch.size, blocks };
+      } catch (error) {
+        this.#restoreDirty(batch);
+        this.#fail(error);
+        throw error;
+      }
+    });
+  }
+
+  async #runRebuild(
+    context: JobContext<{ scope?: unknown }>,
+  ): Promise<IndexJobResult & { scope: RebuildScope }> {
+    const scope: RebuildScope = context.input.scope === 'vectors' ? 'vectors' : 'all';
+    await this.start();
+    return this.#withLock(context.jobId, async () => {
+      this.#rebuilding += 1;
+      try {
+        const noteIds = await this.#notes.liveNoteIds();
+        const total = await this.#notes.countBlocks(noteIds);
+        await context.progress({ phase: 'indexing', current: 0, total });
+        // New indexes beside the live ones; `vectors` keeps the live full-text index as it is.
+        const next: Target = {
+          fullText: scope === 'all' ? new FullTextIndex() : undefined,
+          vectors: new VectorIndex(this.#embedder.info, Math.max(64, total)),
+        };
+        let done = 0;
+        for (let start = 0; start < noteIds.length; start += NOTES_PER_STEP) {
+          context.signal.throwIfAborted();
+          done += await this.#index(next, noteIds.slice(start, start + NOTES_PER_STEP), context, true);
+          await context.progress({ phase: 'indexing', current: Math.min(done, total), total });
+        }
+        context.signal.throwIfAborted();
+        // Changes made while building go on top before the swap (they re-read the notes).
+        const marks = this.#marks;
+        const batch = this.#takeDirty();
+        const swapped: Target & { fullText: FullTextIndex } = {
+          fullText: next.fullText ?? this.#live.fullText,
+          vectors: next.vectors,
+        };
+        try {
+          await this.#index(swapped, [...batch.keys()], context);
+          context.signal.throwIfAborted();
+          await this.#save(swapped, batch, scope);
+        } catch (error) {
+          this.#restoreDirty(batch);
+          throw error;
+        }
+        this.#live = swapped;
+        this.#applied = Math.max(this.#applied, marks);
+        this.#lastError = null;
+        this.#settle();
+        return { scope, notes: noteIds.length, blocks: done };
+      } catch (error) {
+        this.#fail(error);
+        throw error;
+      } finally {
+        this.#rebuilding -= 1;
+      }
+    });
+  }
+
+  /**
+   * Re-indexes `noteIds` into `target`: reads the notes, embeds their blocks,
+   * then applies every change in one synchronous step, so a query never sees
+   * a note half-indexed. Returns the number of blocks indexed.
+   */
+  async #index(
+    target: Target,
+    noteIds: readonly string[],
+    context: Pick<JobContext<unknown>, 'signal'>,
+    fresh = false,
+  ): Promise<number> {
+    let indexed = 0;
+    for (let start = 0; start < noteIds.length; start += NOTES_PER_STEP) {
+      const ids = noteIds.slice(start, start + NOTES_PER_STEP);
+      const documents = (await this.#notes.indexSources(ids)).flatMap(documentsOf);
+      // Only the model that made the vector index may add to it; old and new never mix.
+      const vectors = target.vectors?.isCompatible(this.#embedder.info) ? target.vectors : undefined;
+      const embedded = vectors ? await this.#embed(documents, context.signal) : [];
+      context.signal.throwIfAborted();
+      if (!fresh) {
+        for (const noteId of ids) {
+          target.fullText?.removeNote(noteId);
+          target.vectors?.removeNote(noteId);
+        }
+      }
+      for (const document of documents) target.fullText?.add(document);
+      vectors?.upsert(documents, embedded, this.#embedder.info);
+      indexed += documents.length;
+    }
+    return indexed;
+  }
+
+  async #embed(documents: readonly FullTextDocument[], signal: AbortSignal): Promise<Float32Array[]> {
+    const vectors: Float32Array[] = [];
+    for (let start = 0; start < documents.length; start += EMBED_BATCH) {
+      const texts = documents.slice(start, start + EMBED_BATCH).map((document) => document.text);
+      vectors.push(...(await this.#embedder.embed(texts, { signal })));
+    }
+    if (vectors.length !== documents.length) {
+      throw new AppError(
+        'EMBEDDING_DIMENSION_MISMATCH',
+        'The embedder returned the wrong number of vectors.',
+        {
+          expected: documents.length,
+          found: vectors.length,
+        },
+      );
+    }
+    return vectors;
+  }
+
+  #takeDirty(): Map<string, string> {
+    const batch = new Map(this.#dirty);
+    this.#dirty.clear();
+    return batch;
+  }
+
+  /** Puts a batch back after a failure, unless the note was marked again meanwhile. */
+  #restoreDirty(batch: ReadonlyMap<string, string>): void {
+    for (const [noteId, token] of batch) if (!this.#dirty.has(noteId)) this.#dirty.set(noteId, token);
+    this.#settle();
+  }
+
+  #fail(error: unknown): void {
+    this.#settle();
+    if (isAbortError(error)) return;
+    this.#lastError = toErrorEnvelope(error, 'Indexing failed.').error.message;
+  }
+
+  async #withLock<T>(jobId: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.#lock;
+    const next = previous
+      .catch(() => undefined)
+      .then(async () => {
+        this.#runningJobs.add(jobId);
+        try {
+          return await work();
+        } finally {
+          this.#runningJobs.delete(jobId);
+        }
+      });
+    this.#lock = next;
+    return next;
+  }
+
+  // ---------------------------------------------------------------------------
+  // Status
+  // ---------------------------------------------------------------------------
+
+  /** Waits for the stored indexes to load (fast), not for a build. */
+  async status(): Promise<IndexStatusDto> {
+    await this.start();
+    const vectors = this.#live.vectors;
+    const running = [...this.#runningJobs];
+    const activeJob =
+      running.find((jobId) => this.#jobs.get(jobId)?.kind === INDEX_REBUILD_JOB_KIND) ?? running[0] ?? null;
+    let status: IndexState;
+    if (!this.#loaded) status = 'loading';
+    else if (this.#rebuilding > 0) status = 'rebuilding';
+    else if (running.length > 0 || this.#dirty.size > 0) status = 'updating';
+    else if (this.#lastError !== null || this.#loadFailed !== null) status = 'failed';
+    else status = 'idle';
+    return {
+      status,
+      pending_jobs: this.#jobs.size,
+      active_job_id: activeJob,
+      embedding: { ...this.#embedder.info },
+      vector_index: vectors
+        ? {
+            ...vectors.info,
+            compatible: vectors.isCompatible(this.#embedder.info),
+            block_count: vectors.size,
+          }
+        : null,
+      full_text: { block_count: this.#live.fullText.size },
+      pending_notes: this.#dirty.size,
+      last_completed_at: this.#meta?.last_completed_at ?? null,
+      error_message: this.#lastError ?? this.#loadFailed,
+    };
+  }
+
+  /** Stops the debounce timer; later changes are ignored (tests, worker shutdown). */
+  dispose(): void {
+    this.#disposed = true;
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
+    this.#settle();
+  }
+
+  #warn(message: string, error: unknown): void {
+    if (this.#disposed) return;
+    console.warn(`search index: ${message}`, error);
+  }
+}
+
+/** The blocks of a note as the indexes take them; rules and empty blocks have nothing to find. */
+function documentsOf(source: IndexSource): FullTextDocument[] {
+  const { note, blocks } = source;
+  return blocks
+    .filter((block) => block.type !== 'rule' && block.text.trim() !== '')
+    .map((block) => ({
+      block_id: block.block_id,
+      note_id: note.note_id,
+      text: block.text,
+      title: note.title,
+      folder: note.folder,
+      tags: note.tags,
+    }));
+}

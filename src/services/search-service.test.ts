@@ -1,0 +1,483 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  AppError,
+  INDEX_REBUILD_JOB_KIND,
+  INDEX_UPDATE_JOB_KIND,
+  type EventEnvelope,
+  type SearchResultDto,
+} from '../contracts';
+import { NotesAgentDatabase } from '../db';
+import { freshDatabase } from '../db/test-database';
+import {
+  FullTextIndex,
+  HASH_EMBEDDER_INFO,
+  hashEmbed,
+  type Embedder,
+  type EmbeddingModelInfo,
+} from '../retrieval';
+import { createCoreApi, type CoreOptions } from './core-api';
+
+/** hash-v1 vectors under any model info, counting what it embeds; `hold()` makes it wait. */
+class TestEmbedder implements Embedder {
+  texts = 0;
+  #gate: Promise<void> | null = null;
+  #release: (() => void) | null = null;
+  #blocked: Array<() => void> = [];
+
+  constructor(readonly info: EmbeddingModelInfo = HASH_EMBEDDER_INFO) {}
+
+  async embed(texts: string[], options: { signal?: AbortSignal } = {}): Promise<Float32Array[]> {
+    this.texts += texts.length;
+    if (this.#gate) {
+      this.#blocked.splice(0).forEach((resolve) => resolve());
+      await this.#gate;
+    }
+    options.signal?.throwIfAborted();
+    return texts.map((text) => hashEmbed(text, this.info.dimension));
+  }
+
+  /** Later calls wait until `release()`; resolves when one is waiting. */
+  hold(): Promise<void> {
+    this.#gate = new Promise((resolve) => (this.#release = resolve));
+    return new Promise((resolve) => this.#blocked.push(resolve));
+  }
+
+  release(): void {
+    this.#gate = null;
+    this.#release?.();
+  }
+}
+
+const OTHER_MODEL: EmbeddingModelInfo = {
+  model_id: 'test-other',
+  model_version: '1',
+  dimension: 64,
+  normalization: 'l2',
+};
+
+type Core = ReturnType<typeof createCoreApi> & { db: NotesAgentDatabase };
+const opened: Core[] = [];
+let databaseName: string | null = null;
+
+/** A core over a fresh database, or over the same database again (a restart). */
+function openCore(options: CoreOptions = {}, sameDatabase = false): Core {
+  let db: NotesAgentDatabase;
+  if (sameDatabase && databaseName) db = new NotesAgentDatabase(databaseName);
+  else {
+    db = freshDatabase();
+    databaseName = db.name;
+  }
+  const core = { ...createCoreApi(db, options), db };
+  opened.push(core);
+  return core;
+}
+
+async function closeCore(core: Core): Promise<void> {
+  core.dispose();
+  await core.idle().catch(() => undefined);
+  core.db.close();
+}
+
+afterEach(async () => {
+  for (const core of opened.splice(0)) await closeCore(core);
+  if (databaseName) await new NotesAgentDatabase(databaseName).delete();
+  databaseName = null;
+  vi.restoreAllMocks();
+});
+
+async function codeOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof AppError) return error.code;
+    throw error;
+  }
+  throw new Error('expected a rejection');
+}
+
+const noteIdsOf = (result: SearchResultDto) => result.hits.map((hit) => hit.note_id);
+
+const OS_NOTE = {
+  title: '操作系统笔记',
+  folder: '课程/操作系统',
+  tags: ['os'],
+  body: '# 第三章\n\n进程调度决定下一个运行的进程，常见算法有时间片轮转。\n\n死锁需要四个必要条件。',
+};
+const COOKING_NOTE = {
+  title: 'Cooking',
+  folder: 'home',
+  tags: ['food'],
+  body: 'Braise the pork belly slowly for an hour.\n\nScheduling dinner: start the rice first.',
+};
+
+describe('SearchService', () => {
+  it('finds a new note at once, with title, folder, block, snippet and highlights', async () => {
+    const { api } = openCore();
+    const os = await api.notes.create(OS_NOTE);
+    await api.notes.create(COOKING_NOTE);
+
+    const result = await api.search.search({ query: '进程调度' });
+    expect(result).toMatchObject({ mode: 'fts', mode_used: 'fts', fallback_reason: null });
+    const [hit] = result.hits;
+    const blocks = await api.notes.blocks(os.note_id);
+    const paragraph = blocks.find((block) => block.text.startsWith('进程调度'))!;
+    expect(hit).toMatchObject({
+      note_id: os.note_id,
+      block_id: paragraph.block_id,
+      title: '操作系统笔记',
+      folder: '课程/操作系统',
+      tags: ['os'],
+      block_type: 'paragraph',
+      start_line: 2,
+      fts_rank: 1,
+    });
+    const marked = hit!.highlights.map((range) => hit!.snippet.slice(range.start, range.end));
+    expect(marked.join('')).toContain('进程调度');
+
+    const english = await api.search.search({ query: 'pork belly', mode: 'hybrid' });
+    expect(english.hits[0]?.title).toBe('Cooking');
+    expect((await api.search.search({ query: '   ' })).hits).toEqual([]);
+  });
+
+  it('follows edits, trash, restore and purge in both indexes', async () => {
+    const { api } = openCore();
+    const note = await api.notes.create({ title: 'Kernel', body: 'The scheduler picks the next task.' });
+    const find = async (query: string, mode: 'fts' | 'vector' = 'fts') =>
+      noteIdsOf(await api.search.search({ query, mode }));
+
+    expect(await find('scheduler')).toEqual([note.note_id]);
+    expect(await find('scheduler picks the next task', 'vector')).toEqual([note.note_id]);
+
+    await api.notes.update({ note_id: note.note_id, body: 'Interrupts arrive from devices.' });
+    expect(await find('interrupts')).toEqual([note.note_id]);
+    expect(await find('scheduler')).toEqual([]);
+    expect(await find('scheduler picks the next task', 'vector')).toEqual([]);
+
+    await api.notes.trash(note.note_id);
+    expect(await find('interrupts')).toEqual([]);
+    expect(await find('interrupts arrive from devices', 'vector')).toEqual([]);
+
+    await api.notes.restore(note.note_id);
+    expect(await find('interrupts')).toEqual([note.note_id]);
+
+    await api.notes.trash(note.note_id);
+    await api.notes.purge(note.note_id);
+    expect(await find('interrupts')).toEqual([]);
+    const status = await api.search.status();
+    expect(status.full_text.block_count).toBe(0);
+    expect(status.vector_index?.block_count).toBe(0);
+  });
+
+  it('re-indexes in a debounced background job and saves the indexes', async () => {
+    const core = openCore({ indexDebounceMs: 20 });
+    const { api } = core;
+    // The first start builds the (empty) indexes; then the notes arrive.
+    await core.idle();
+    await api.notes.create({ title: 'One', body: 'alpha' });
+    await api.notes.create({ title: 'Two', body: 'beta' });
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    await core.idle();
+    const updates = await api.jobs.list({ kind: INDEX_UPDATE_JOB_KIND });
+    // Two notes saved within the debounce: one job re-indexed both.
+    expect(updates.items.map((job) => [job.status, job.result])).toEqual([
+      ['completed', { notes: 2, blocks: 2 }],
+    ]);
+    const status = await api.search.status();
+    expect(status).toMatchObject({ status: 'idle', pending_jobs: 0, pending_notes: 0, error_message: null });
+    expect(status.last_completed_at).not.toBeNull();
+    expect(await core.db.search_index_dirty.count()).toBe(0);
+  });
+
+  it('indexes imported notes, and drops them when the import is rolled back', async () => {
+    const core = openCore();
+    const { api } = core;
+    const job = await api.archive.importFiles({
+      files: [
+        { path: 'os/调度.md', content: '# 调度\n\n多级反馈队列调度会动态调整优先级。' },
+        { path: 'os/memory.md', content: 'Paging splits memory into frames.' },
+      ],
+    });
+    await core.idle();
+    expect((await api.jobs.get(job.job_id)).status).toBe('completed');
+    expect((await api.search.search({ query: '多级反馈队列' })).hits[0]?.title).toBe('调度');
+    expect((await api.search.search({ query: 'paging' })).hits).toHaveLength(1);
+
+    const notes = await api.notes.list();
+    for (const note of notes.items) await api.notes.trash(note.note_id);
+    expect((await api.search.search({ query: 'paging' })).hits).toEqual([]);
+  });
+
+  it('filters by folder (and below) and by tags', async () => {
+    const { api } = openCore();
+    await api.notes.create({ title: 'A', folder: 'work/os', tags: ['os', 'exam'], body: 'semaphore basics' });
+    await api.notes.create({ title: 'B', folder: 'work', tags: ['os'], body: 'semaphore in practice' });
+    await api.notes.create({ title: 'C', folder: 'home', tags: [], body: 'semaphore flags on boats' });
+    const titles = async (input: { folder?: string; tags?: string[] }) =>
+      (await api.search.search({ query: 'semaphore', ...input })).hits.map((hit) => hit.title).sort();
+    expect(await titles({})).toEqual(['A', 'B', 'C']);
+    expect(await titles({ folder: 'work' })).toEqual(['A', 'B']);
+    expect(await titles({ folder: 'work/os' })).toEqual(['A']);
+    expect(await titles({ tags: ['os'] })).toEqual(['A', 'B']);
+    expect(await titles({ tags: ['#os', 'exam'] })).toEqual(['A']);
+    expect(await titles({ folder: 'home', tags: ['os'] })).toEqual([]);
+  });
+
+  it('rejects invalid requests with VALIDATION_FAILED', async () => {
+    const { api } = openCore();
+    expect(await codeOf(api.search.search({ query: 'x', mode: 'semantic' as 'fts' }))).toBe(
+      'VALIDATION_FAILED',
+    );
+    expect(await codeOf(api.search.search({ query: 'x', limit: 0 }))).toBe('VALIDATION_FAILED');
+    expect(await codeOf(api.search.search({ query: 'x', limit: 101 }))).toBe('VALIDATION_FAILED');
+    expect(await codeOf(api.search.search({ query: 'x'.repeat(1001) }))).toBe('VALIDATION_FAILED');
+    expect(await codeOf(api.search.search({ query: 'x', folder: '../etc' }))).toBe('VALIDATION_FAILED');
+    expect(await codeOf(api.search.search({ query: 'x', tags: 'os' as unknown as string[] }))).toBe(
+      'VALIDATION_FAILED',
+    );
+    expect(await codeOf(api.search.search({ query: 'x', fallback: 'vector' as 'fts' }))).toBe(
+      'VALIDATION_FAILED',
+    );
+    expect(await codeOf(api.search.search(undefined as unknown as { query: string }))).toBe(
+      'VALIDATION_FAILED',
+    );
+    expect(await codeOf(api.search.rebuild({ scope: 'notes' as 'all' }))).toBe('VALIDATION_FAILED');
+  });
+
+  it('ignores changes reported for notes that do not exist', async () => {
+    const core = openCore();
+    const { api } = core;
+    const note = await api.notes.create({ title: 'Kept', body: 'still here' });
+    core.searchIndexer.notesChanged({ kind: 'upserted', note_ids: ['note_missing'] });
+    core.searchIndexer.notesChanged({ kind: 'removed', note_ids: ['note_gone', 'note_gone'] });
+    core.searchIndexer.notesChanged({ kind: 'upserted', note_ids: [] });
+    expect(noteIdsOf(await api.search.search({ query: 'still' }))).toEqual([note.note_id]);
+    await core.idle();
+    expect(await api.search.status()).toMatchObject({
+      status: 'idle',
+      pending_notes: 0,
+      error_message: null,
+    });
+    expect(await codeOf(api.notes.trash('note_missing'))).toBe('NOTE_NOT_FOUND');
+  });
+});
+
+describe('persistence', () => {
+  it('a restart loads the saved indexes instead of rebuilding', async () => {
+    const embedder = new TestEmbedder();
+    const first = openCore({ embedder });
+    const os = await first.api.notes.create(OS_NOTE);
+    await first.api.notes.create(COOKING_NOTE);
+    await first.idle();
+    const before = await first.api.search.status();
+    const rebuildsBefore = (await first.api.jobs.list({ kind: INDEX_REBUILD_JOB_KIND })).page.total;
+    await closeCore(first);
+
+    const fromJSON = vi.spyOn(FullTextIndex, 'fromJSON');
+    const restartedEmbedder = new TestEmbedder();
+    const second = openCore({ embedder: restartedEmbedder }, true);
+    const result = await second.api.search.search({ query: '进程调度' });
+    expect(noteIdsOf(result)[0]).toBe(os.note_id);
+    expect(fromJSON).toHaveBeenCalledTimes(1);
+    expect(restartedEmbedder.texts).toBe(0);
+    expect((await second.api.jobs.list({ kind: INDEX_REBUILD_JOB_KIND })).page.total).toBe(rebuildsBefore);
+    const after = await second.api.search.status();
+    expect(after).toMatchObject({
+      status: 'idle',
+      last_completed_at: before.last_completed_at,
+      full_text: before.full_text,
+      vector_index: before.vector_index,
+    });
+    // Vector search over the loaded vectors embeds only the query.
+    const vector = await second.api.search.search({ query: '进程调度决定下一个运行的进程', mode: 'vector' });
+    expect(noteIdsOf(vector)[0]).toBe(os.note_id);
+    expect(restartedEmbedder.texts).toBe(1);
+  });
+
+  it('a change not yet indexed when the tab closed is indexed on the next start', async () => {
+    const first = openCore({ indexDebounceMs: 60_000 });
+    const note = await first.api.notes.create({ title: 'Draft', body: 'first words' });
+    await first.idle();
+    await first.api.notes.update({ note_id: note.note_id, body: 'second thoughts' });
+    // The tab closes before the debounced update ran; only the dirty mark was written.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    first.dispose();
+    expect(await first.db.search_index_dirty.count()).toBe(1);
+    await closeCore(first);
+
+    const second = openCore({}, true);
+    expect(noteIdsOf(await second.api.search.search({ query: 'thoughts' }))).toEqual([note.note_id]);
+    expect(noteIdsOf(await second.api.search.search({ query: 'first' }))).toEqual([]);
+    await second.idle();
+    expect(await second.db.search_index_dirty.count()).toBe(0);
+  });
+
+  it('an unreadable stored index is rebuilt from the notes', async () => {
+    const first = openCore();
+    const note = await first.api.notes.create({ title: 'T', body: 'recoverable text' });
+    await first.idle();
+    await first.db.search_index.put({ key: 'full_text', snapshot: { format: 'nonsense' }, block_count: 1 });
+    await closeCore(first);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+
+    const second = openCore({}, true);
+    expect(noteIdsOf(await second.api.search.search({ query: 'recoverable' }))).toEqual([note.note_id]);
+    expect(warn).toHaveBeenCalled();
+    const rebuilds = await second.api.jobs.list({ kind: INDEX_REBUILD_JOB_KIND });
+    expect(rebuilds.items[0]?.status).toBe('completed');
+  });
+});
+
+describe('rebuild', () => {
+  it('reports progress over blocks and swaps the new indexes in when complete', async () => {
+    const core = openCore();
+    const { api } = core;
+    for (let i = 0; i < 60; i++)
+      await api.notes.create({ title: `Note ${i}`, body: `alpha ${i}\n\nbeta ${i}` });
+    await core.idle();
+    const job = await api.search.rebuild({ scope: 'all' });
+    expect(job).toMatchObject({ kind: INDEX_REBUILD_JOB_KIND, status: 'queued', input: { scope: 'all' } });
+    await core.idle();
+    const done = await api.jobs.get(job.job_id);
+    expect(done.status).toBe('completed');
+    expect(done.result).toEqual({ scope: 'all', notes: 60, blocks: 120 });
+    const events = await api.events.list(job.job_id);
+    const progress = events.items.filter((event) => event.event === 'Progress').map((event) => event.data);
+    expect(progress[0]).toMatchObject({ phase: 'indexing', current: 0, total: 120 });
+    expect(progress.at(-1)).toMatchObject({ current: 120, total: 120, percent: 100 });
+    expect(progress.length).toBeGreaterThanOrEqual(3);
+    expect((await api.search.search({ query: 'alpha 7' })).hits[0]?.title).toBe('Note 7');
+  });
+
+  it('a cancelled rebuild leaves the old index answering and saved', async () => {
+    const embedder = new TestEmbedder();
+    const core = openCore({ embedder });
+    const { api } = core;
+    const kept = await api.notes.create({ title: 'Kept', body: 'persistent memory' });
+    for (let i = 0; i < 80; i++) await api.notes.create({ title: `Filler ${i}`, body: `filler text ${i}` });
+    await core.idle();
+    const savedBefore = await core.db.search_index.get('meta');
+
+    const blocked = embedder.hold();
+    const job = await api.search.rebuild({ scope: 'all' });
+    await blocked;
+    expect(await api.search.status()).toMatchObject({ status: 'rebuilding', active_job_id: job.job_id });
+    // The old index answers while the new one is being built.
+    expect(noteIdsOf(await api.search.search({ query: 'persistent' }))).toEqual([kept.note_id]);
+    const ended = new Promise<EventEnvelope>((resolve) => {
+      api.events.subscribe(job.job_id, 0, (event) => {
+        if (event.event === 'Cancelled' || event.event === 'Completed') resolve(event);
+      });
+    });
+    await api.jobs.cancel(job.job_id);
+    embedder.release();
+    expect((await ended).event).toBe('Cancelled');
+    await core.idle();
+
+    expect((await api.jobs.get(job.job_id)).status).toBe('cancelled');
+    expect(noteIdsOf(await api.search.search({ query: 'persistent' }))).toEqual([kept.note_id]);
+    expect(await core.db.search_index.get('meta')).toEqual(savedBefore);
+    expect(await api.search.status()).toMatchObject({
+      status: 'idle',
+      pending_jobs: 0,
+      full_text: { block_count: 81 },
+      vector_index: { block_count: 81, compatible: true },
+    });
+  });
+
+  it('asking again while a rebuild waits or runs returns that job', async () => {
+    const embedder = new TestEmbedder();
+    const core = openCore({ embedder });
+    await core.api.notes.create({ title: 'x', body: 'y' });
+    await core.idle();
+    const blocked = embedder.hold();
+    const first = await core.api.search.rebuild({ scope: 'vectors' });
+    await blocked;
+    const all = await core.api.search.rebuild({ scope: 'all' });
+    expect(all.job_id).not.toBe(first.job_id);
+    expect((await core.api.search.rebuild({ scope: 'vectors' })).job_id).toBe(first.job_id);
+    expect((await core.api.search.rebuild({})).job_id).toBe(all.job_id);
+    expect((await core.api.search.status()).pending_jobs).toBe(2);
+    embedder.release();
+    await core.idle();
+    expect((await core.api.jobs.get(all.job_id)).status).toBe('completed');
+  });
+});
+
+describe('switching the embedding model', () => {
+  it('vector search fails with INDEX_MODEL_MISMATCH until the vectors are rebuilt; fts fallback on request', async () => {
+    const first = openCore();
+    const os = await first.api.notes.create(OS_NOTE);
+    const cooking = await first.api.notes.create(COOKING_NOTE);
+    await first.idle();
+    await closeCore(first);
+
+    const other = new TestEmbedder(OTHER_MODEL);
+    const second = openCore({ embedder: other }, true);
+    const { api } = second;
+    const status = await api.search.status();
+    expect(status.embedding).toEqual(OTHER_MODEL);
+    expect(status.vector_index).toMatchObject({ model_id: 'hash-v1', dimension: 256, compatible: false });
+
+    expect(await codeOf(api.search.search({ query: '进程调度', mode: 'vector' }))).toBe(
+      'INDEX_MODEL_MISMATCH',
+    );
+    expect(await codeOf(api.search.search({ query: '进程调度', mode: 'hybrid' }))).toBe(
+      'INDEX_MODEL_MISMATCH',
+    );
+    const fallback = await api.search.search({ query: '进程调度', mode: 'hybrid', fallback: 'fts' });
+    expect(fallback).toMatchObject({
+      mode: 'hybrid',
+      mode_used: 'fts',
+      fallback_reason: 'INDEX_MODEL_MISMATCH',
+    });
+    expect(noteIdsOf(fallback)[0]).toBe(os.note_id);
+    expect(fallback.hits[0]?.vector_rank).toBeNull();
+
+    // Edits keep the old vectors apart: the edited note's stale vectors leave, no new ones join.
+    const vectorsBefore = status.vector_index!.block_count;
+    await api.notes.update({ note_id: cooking.note_id, body: 'Only one block now.' });
+    await second.idle();
+    const afterEdit = await api.search.status();
+    expect(afterEdit.vector_index).toMatchObject({ model_id: 'hash-v1', compatible: false });
+    expect(afterEdit.vector_index!.block_count).toBe(vectorsBefore - 2);
+    expect(other.texts).toBe(0);
+
+    const rebuild = await api.search.rebuild({ scope: 'vectors' });
+    await second.idle();
+    expect((await api.jobs.get(rebuild.job_id)).status).toBe('completed');
+    const rebuilt = await api.search.status();
+    expect(rebuilt.vector_index).toEqual({ ...OTHER_MODEL, compatible: true, block_count: 4 });
+    expect(rebuilt.full_text.block_count).toBe(4);
+    const vector = await api.search.search({ query: '进程调度决定下一个运行的进程', mode: 'vector' });
+    expect(vector).toMatchObject({ mode_used: 'vector', fallback_reason: null });
+    expect(noteIdsOf(vector)[0]).toBe(os.note_id);
+  });
+
+  it('without stored vectors, vector search asks for a rebuild (or falls back)', async () => {
+    const first = openCore();
+    await first.api.notes.create({ title: 'v', body: 'vectorless' });
+    await first.idle();
+    await first.db.search_index.delete('vectors');
+    await closeCore(first);
+
+    const embedder = new TestEmbedder();
+    const blocked = embedder.hold();
+    const second = openCore({ embedder }, true);
+    await second.start();
+    await blocked;
+    // The vectors are being rebuilt in the background; full-text answers meanwhile.
+    expect((await second.api.search.status()).vector_index).toBeNull();
+    expect(await codeOf(second.api.search.search({ query: 'vectorless', mode: 'vector' }))).toBe(
+      'VECTOR_INDEX_REBUILD_REQUIRED',
+    );
+    const fallback = await second.api.search.search({ query: 'vectorless', mode: 'vector', fallback: 'fts' });
+    expect(fallback).toMatchObject({ mode_used: 'fts', fallback_reason: 'VECTOR_INDEX_REBUILD_REQUIRED' });
+    expect(fallback.hits).toHaveLength(1);
+    embedder.release();
+    await second.idle();
+    expect((await second.api.search.status()).vector_index).toMatchObject({
+      compatible: true,
+      block_count: 1,
+    });
+  });
+});

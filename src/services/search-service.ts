@@ -1,0 +1,151 @@
+import {
+  AppError,
+  parseInput,
+  rebuildIndexSchema,
+  searchInputSchema,
+  type ErrorCode,
+  type IndexStatusDto,
+  type JobDto,
+  type RebuildIndexInput,
+  type SearchHitDto,
+  type SearchInput,
+  type SearchMode,
+  type SearchResultDto,
+} from '../contracts';
+import type { NotesRepository } from '../db';
+import {
+  DEFAULT_RETRIEVAL_PROFILE,
+  hybridSearch,
+  makeSnippet,
+  type HybridSearchResult,
+  type RetrievalProfile,
+} from '../retrieval';
+import type { IndexView, SearchIndexer } from './search-indexer';
+
+/** UTF-16 units of block text shown per hit. */
+export const SNIPPET_LENGTH = 160;
+
+/**
+ * The codes that mean "vectors cannot answer this query". With `fallback: 'fts'`
+ * the full-text index answers instead and the code is returned as
+ * `fallback_reason`; without it the caller gets the error (§9.9). A fallback
+ * query reads only the full-text index, so old and new vectors never meet.
+ */
+const FALLBACK_CODES: ReadonlySet<ErrorCode> = new Set([
+  'INDEX_MODEL_MISMATCH',
+  'VECTOR_INDEX_REBUILD_REQUIRED',
+  'EMBEDDING_MODEL_UNAVAILABLE',
+]);
+
+/** Search over the notes (issue 4) and the index status and rebuild of §9.9. */
+export class SearchService {
+  readonly #notes: NotesRepository;
+  readonly #indexer: SearchIndexer;
+  readonly #profile: RetrievalProfile;
+
+  constructor(
+    notes: NotesRepository,
+    indexer: SearchIndexer,
+    profile: RetrievalProfile = DEFAULT_RETRIEVAL_PROFILE,
+  ) {
+    this.#notes = notes;
+    this.#indexer = indexer;
+    this.#profile = profile;
+  }
+
+  async search(input: SearchInput): Promise<SearchResultDto> {
+    const started = performance.now();
+    const request = parseInput(searchInputSchema, input, 'This search is not valid.');
+    const view = await this.#indexer.view();
+    let modeUsed: SearchMode = request.mode;
+    let fallbackReason: ErrorCode | null = null;
+    let result: HybridSearchResult;
+    try {
+      result = await this.#query(view, request.query, request.mode, request);
+    } catch (error) {
+      if (
+        request.fallback !== 'fts' ||
+        request.mode === 'fts' ||
+        !(error instanceof AppError) ||
+        !FALLBACK_CODES.has(error.code)
+      ) {
+        throw error;
+      }
+      modeUsed = 'fts';
+      fallbackReason = error.code;
+      result = await this.#query(view, request.query, 'fts', request);
+    }
+    return {
+      query: request.query,
+      mode: request.mode,
+      mode_used: modeUsed,
+      fallback_reason: fallbackReason,
+      profile_id: result.profile_id,
+      profile_version: result.profile_version,
+      hits: await this.#hits(view, result),
+      duration_ms: Math.round((performance.now() - started) * 10) / 10,
+    };
+  }
+
+  status(): Promise<IndexStatusDto> {
+    return this.#indexer.status();
+  }
+
+  /** A cancellable job (cancel it with `jobs.cancel`); the old indexes answer until it completes. */
+  async rebuild(input: RebuildIndexInput = {}): Promise<JobDto> {
+    const { scope } = parseInput(rebuildIndexSchema, input, 'This rebuild request is not valid.');
+    return this.#indexer.rebuild(scope);
+  }
+
+  #query(
+    view: IndexView,
+    query: string,
+    mode: SearchMode,
+    filters: { folder?: string | undefined; tags: string[]; limit: number },
+  ): Promise<HybridSearchResult> {
+    return hybridSearch({
+      query,
+      mode,
+      profile: this.#profile,
+      fullText: view.fullText,
+      ...(view.vectors ? { vectors: view.vectors } : {}),
+      embedder: view.embedder,
+      filter: { ...(filters.folder !== undefined ? { folder: filters.folder } : {}), tags: filters.tags },
+      limit: filters.limit,
+    });
+  }
+
+  /**
+   * Hits with what the result list shows. Block positions come from the blocks
+   * table (the preview scrolls by line); a block that no longer exists (its
+   * note was edited a moment ago) is left out rather than opened at a wrong place.
+   */
+  async #hits(view: IndexView, result: HybridSearchResult): Promise<SearchHitDto[]> {
+    const blocks = await this.#notes.blocksById(result.hits.map((hit) => hit.block_id));
+    return result.hits.flatMap((hit, index): SearchHitDto[] => {
+      const block = blocks[index];
+      const document = view.fullText.get(hit.block_id);
+      if (!block || !document) return [];
+      const snippet = makeSnippet(document.text, hit.highlights, SNIPPET_LENGTH);
+      return [
+        {
+          note_id: hit.note_id,
+          block_id: hit.block_id,
+          title: document.title ?? '',
+          folder: document.folder ?? '',
+          tags: [...(document.tags ?? [])],
+          block_type: block.type,
+          start_line: block.start_line,
+          end_line: block.end_line,
+          snippet: snippet.text,
+          highlights: snippet.highlights,
+          snippet_cut_start: snippet.cut_start,
+          snippet_cut_end: snippet.cut_end,
+          score: hit.score,
+          fts_rank: hit.fts_rank,
+          vector_rank: hit.vector_rank,
+        },
+      ];
+    });
+  }
+}

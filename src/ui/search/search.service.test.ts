@@ -1,0 +1,88 @@
+// The search workflows against the real core services, in-thread over fake-indexeddb.
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
+
+vi.mock('../api/core-client', async () => {
+  const { testCore } = await import('../../services/test-core');
+  const current = testCore();
+  return { core: current.api, subscribeJob: () => () => {}, testCore: current };
+});
+
+const { core } = await import('../api/core-client');
+const { testCore } = (await import('../api/core-client')) as unknown as {
+  testCore: { close: () => Promise<void> };
+};
+const { search, indexStatus } = await import('./search.svelte');
+const service = await import('./search.service');
+const { notes } = await import('../notes/notes.svelte');
+const { editor } = await import('../editor/editor.svelte');
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+afterAll(() => testCore.close());
+beforeEach(() => {
+  search.reset();
+  notes.reset();
+  indexStatus.reset();
+  vi.restoreAllMocks();
+});
+
+describe('search workflows', () => {
+  it('searches as you type after a short pause, once, with the sidebar filters and the fts fallback', async () => {
+    const work = await core.notes.create({
+      title: '周报',
+      folder: 'work',
+      body: '本周完成了进程调度的实验。',
+    });
+    await core.notes.create({ title: '随笔', folder: 'home', body: '进程调度也出现在家里的闲谈中。' });
+    const spy = vi.spyOn(core.search, 'search');
+    notes.setFolder('work');
+    service.setSearchQuery('进');
+    service.setSearchQuery('进程');
+    service.setSearchQuery('进程调度');
+    expect(search.active).toBe(true);
+    expect(spy).not.toHaveBeenCalled();
+    await vi.waitFor(() => expect(search.result?.hits.length).toBe(1));
+    expect(spy).toHaveBeenCalledTimes(1);
+    expect(spy.mock.calls[0]?.[0]).toMatchObject({
+      query: '进程调度',
+      mode: 'fts',
+      fallback: 'fts',
+      folder: 'work',
+    });
+    expect(search.result?.hits[0]?.note_id).toBe(work.note_id);
+
+    // The mode switch searches again at once; clearing hides the results.
+    service.setSearchMode('hybrid');
+    await vi.waitFor(() => expect(search.result?.mode).toBe('hybrid'));
+    service.clearSearch();
+    expect(search.active).toBe(false);
+    expect(search.result).toBeNull();
+    await sleep(200);
+    expect(spy).toHaveBeenCalledTimes(2);
+  });
+
+  it('opening a result asks the preview to reveal its block', async () => {
+    const note = await core.notes.create({ title: 'Kernel', body: '# Kernel\n\nThe scheduler picks tasks.' });
+    service.setSearchQuery('scheduler');
+    await vi.waitFor(() => expect(search.result?.hits.length).toBe(1));
+    const hit = search.result!.hits[0]!;
+    await service.openResult(hit);
+    expect(editor.noteId).toBe(note.note_id);
+    expect(editor.reveal).toMatchObject({ noteId: note.note_id, blockId: hit.block_id, line: 2 });
+    editor.revealDone(editor.reveal!.token);
+    expect(editor.reveal).toBeNull();
+  });
+
+  it('a rebuild from Settings is followed to the end and refreshes the status', async () => {
+    await service.refreshIndexStatus();
+    expect(indexStatus.status?.embedding.model_id).toBe('hash-v1');
+    expect(indexStatus.incompatible).toBe(false);
+    const rebuild = vi.spyOn(core.search, 'rebuild');
+    await service.rebuildIndex('all');
+    expect(rebuild).toHaveBeenCalledWith({ scope: 'all' });
+    expect(indexStatus.rebuildJobId).not.toBeNull();
+    await vi.waitFor(async () =>
+      expect((await core.jobs.get(indexStatus.rebuildJobId!)).status).toBe('completed'),
+    );
+  });
+});
