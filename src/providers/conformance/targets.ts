@@ -1,10 +1,13 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { IMetonaProviderAdapter } from '../../ir';
 import { AnthropicAdapter } from '../anthropic';
 import { MockAdapter, mockScenarios } from '../mock';
 import { OllamaAdapter } from '../ollama';
 import { OpenAICompatibleAdapter, type OpenAICompatiblePresetId } from '../openai-compatible';
+import { WEBLLM_CATALOG, WebLlmAdapter } from '../webllm';
+import { WebLlmEngineDouble, parseEngineScript } from '../webllm/engine-double';
+import { WebLlmWorkerHost } from '../webllm/worker-host';
 import type { Capability } from './case-schema';
 import type { ReplayFraming, ReplayRoute } from './replay-server';
 
@@ -55,6 +58,40 @@ function openAICompatible(preset: OpenAICompatiblePresetId, model: string, capab
   });
 }
 
+const webllmFixtures = new URL('../webllm/__fixtures__/', import.meta.url);
+
+/**
+ * The in-browser provider: the real adapter and worker host, in-thread, over
+ * an engine double that plays web-llm chunk recordings
+ * (`webllm/__fixtures__/<prefix>-<scenario>.chunks.txt`).
+ */
+function webllm(id: string, model: string, prefix: string, capabilities: Capability[]): ConformanceTarget {
+  const file = (scenario: string) => new URL(`${prefix}-${scenario}.chunks.txt`, webllmFixtures);
+  return {
+    id,
+    provider: 'webllm',
+    model,
+    protocol: 'web-llm engine chunks (engine double, in-process)',
+    capabilities,
+    missing(scenario) {
+      if (existsSync(file(scenario))) return undefined;
+      if (scenario.startsWith('http-')) return 'an in-browser engine has no HTTP status';
+      return `no recording ${prefix}-${scenario}.chunks.txt`;
+    },
+    create({ scenario }) {
+      const engine = new WebLlmEngineDouble({
+        script: parseEngineScript(readFileSync(file(scenario), 'utf8')),
+        functionCallingModelIds: WEBLLM_CATALOG.filter((entry) => entry.toolCalling === 'native').map(
+          (entry) => entry.id,
+        ),
+      });
+      engine.cache.seed(model, 1);
+      const host = new WebLlmWorkerHost({ load: async () => ({ engine, cache: engine.cache }) });
+      return new WebLlmAdapter({ client: host, model });
+    },
+  };
+}
+
 export const conformanceTargets: ConformanceTarget[] = [
   {
     id: 'mock',
@@ -92,6 +129,14 @@ export const conformanceTargets: ConformanceTarget[] = [
     replay: { dir: new URL('../ollama/__fixtures__/', import.meta.url), prefix: 'ollama', framing: 'ndjson' },
     create: ({ baseUrl }) => new OllamaAdapter({ model: 'qwen3:8b', baseUrl }),
   }),
+  // Qwen3: thinking, and tools described in the prompt (no native function calling).
+  webllm('webllm', 'Qwen3-1.7B-q4f32_1-MLC', 'webllm', ['chat', 'streaming', 'tool_calling', 'reasoning']),
+  // Hermes 3: web-llm's native function calling.
+  webllm('webllm-native', 'Hermes-3-Llama-3.1-8B-q4f16_1-MLC', 'webllm-native', [
+    'chat',
+    'streaming',
+    'tool_calling',
+  ]),
 ];
 
 /** The replay server's router: `/<target>/<scenario>/…` to that target's recording. */

@@ -1,0 +1,202 @@
+import type { WebLlmCatalogEntry } from './model-catalog';
+
+/**
+ * Can this device run a local model? Pure: the browser objects are injected
+ * (`browserDeviceProbe()` reads them from `navigator`), so every branch is
+ * tested in Node. web-llm itself checks none of this before it fetches the
+ * model's config, and offline that fails first with a bare `TypeError`.
+ */
+
+/** The few WebGPU adapter fields we read (`GPUAdapter`). */
+export interface GpuAdapterLike {
+  features: { has(feature: string): boolean };
+  limits: { maxBufferSize: number; maxStorageBufferBindingSize: number };
+  info?: { vendor?: string; architecture?: string; description?: string; isFallbackAdapter?: boolean };
+}
+
+export interface DeviceProbe {
+  /** `navigator.gpu`; absent without WebGPU. */
+  gpu?: {
+    requestAdapter(options?: {
+      powerPreference?: 'high-performance' | 'low-power';
+    }): Promise<GpuAdapterLike | null>;
+  };
+  /** `navigator.storage`; absent in insecure contexts. */
+  storage?: { estimate(): Promise<{ quota?: number; usage?: number }> };
+  /** `navigator.deviceMemory` (GiB, rounded and capped at 8 by the browser); Chromium only. */
+  deviceMemoryGB?: number;
+}
+
+export type DeviceCheckReason =
+  'no_webgpu' | 'no_adapter' | 'no_shader_f16' | 'insufficient_memory' | 'insufficient_storage';
+
+export interface AdapterSummary {
+  shaderF16: boolean;
+  maxBufferSize: number;
+  maxStorageBufferBindingSize: number;
+  /** e.g. "google / swiftshader" (a CPU fallback) or "apple / metal-3". */
+  label: string;
+  fallback: boolean;
+}
+
+export type DeviceCheckResult =
+  | { ok: true; adapter: AdapterSummary; freeStorageBytes?: number }
+  | { ok: false; reason: DeviceCheckReason; message: string; adapter?: AdapterSummary };
+
+/** What a model needs; a subset of the catalog entry, so unknown ids can be checked too. */
+export type ModelRequirements = Pick<
+  WebLlmCatalogEntry,
+  'id' | 'displayName' | 'downloadSizeMB' | 'vramMB' | 'requiresShaderF16' | 'lowResource'
+> &
+  Partial<Pick<WebLlmCatalogEntry, 'bufferSizeRequiredBytes' | 'f32Alternative'>>;
+
+export interface DeviceCheckOptions {
+  /** Already in the browser cache: no storage is needed. */
+  downloaded?: boolean;
+  /** Extra room asked for on top of the download (temporary copies, other data). */
+  storageMargin?: number;
+  /**
+   * Below this `maxStorageBufferBindingSize` a GPU counts as phone-class and
+   * only `low_resource_required` models are allowed (web-llm's own heuristic).
+   */
+  limitedDeviceBindingBytes?: number;
+}
+
+const GIB = 2 ** 30;
+const MIB = 2 ** 20;
+
+export function formatBytes(bytes: number): string {
+  if (bytes >= GIB) return `${(bytes / GIB).toFixed(1)} GB`;
+  return `${Math.max(0, Math.round(bytes / MIB))} MB`;
+}
+
+export function browserDeviceProbe(
+  nav: Navigator | undefined = typeof navigator === 'undefined' ? undefined : navigator,
+): DeviceProbe {
+  if (!nav) return {};
+  const extended = nav as Navigator & { gpu?: DeviceProbe['gpu']; deviceMemory?: number };
+  return {
+    ...(extended.gpu && { gpu: extended.gpu }),
+    ...(nav.storage && typeof nav.storage.estimate === 'function' && { storage: nav.storage }),
+    ...(typeof extended.deviceMemory === 'number' && { deviceMemoryGB: extended.deviceMemory }),
+  };
+}
+
+function summarize(adapter: GpuAdapterLike): AdapterSummary {
+  const info = adapter.info ?? {};
+  const label = [info.vendor, info.architecture || info.description].filter(Boolean).join(' / ');
+  return {
+    shaderF16: adapter.features.has('shader-f16'),
+    maxBufferSize: adapter.limits.maxBufferSize,
+    maxStorageBufferBindingSize: adapter.limits.maxStorageBufferBindingSize,
+    label: label || 'unknown GPU',
+    fallback: info.isFallbackAdapter === true || /swiftshader/i.test(label),
+  };
+}
+
+const fail = (
+  reason: DeviceCheckReason,
+  message: string,
+  adapter?: AdapterSummary,
+): Extract<DeviceCheckResult, { ok: false }> => ({ ok: false, reason, message, ...(adapter && { adapter }) });
+
+/** WebGPU present and an adapter granted: the part that does not depend on a model. */
+export async function checkWebGpu(probe: DeviceProbe): Promise<DeviceCheckResult> {
+  if (!probe.gpu) {
+    return fail(
+      'no_webgpu',
+      'This browser does not offer WebGPU, which local models need. Use a recent Chrome or Edge ' +
+        '(or enable WebGPU), or choose Ollama or a remote provider.',
+    );
+  }
+  let adapter: GpuAdapterLike | null;
+  try {
+    adapter = await probe.gpu.requestAdapter({ powerPreference: 'high-performance' });
+  } catch {
+    adapter = null;
+  }
+  if (!adapter) {
+    return fail(
+      'no_adapter',
+      'WebGPU is present but no GPU is available to it (the GPU may be disabled, blocklisted or busy). ' +
+        'Local models cannot run here; choose Ollama or a remote provider.',
+    );
+  }
+  return { ok: true, adapter: summarize(adapter) };
+}
+
+/** The full pre-download check: WebGPU, `shader-f16`, GPU limits and memory, then storage quota. */
+export async function checkDevice(
+  probe: DeviceProbe,
+  model: ModelRequirements,
+  options: DeviceCheckOptions = {},
+): Promise<DeviceCheckResult> {
+  const gpu = await checkWebGpu(probe);
+  if (!gpu.ok) return gpu;
+  const { adapter } = gpu;
+  const name = model.displayName || model.id;
+
+  if (model.requiresShaderF16 && !adapter.shaderF16) {
+    const instead = model.f32Alternative
+      ? ` Choose its q4f32 variant (${model.f32Alternative}) instead.`
+      : '';
+    return fail(
+      'no_shader_f16',
+      `${name} computes in float16, which needs the WebGPU feature "shader-f16"; this GPU (${adapter.label}) ` +
+        `does not offer it.${instead}`,
+      adapter,
+    );
+  }
+  if (
+    model.bufferSizeRequiredBytes !== undefined &&
+    adapter.maxStorageBufferBindingSize < model.bufferSizeRequiredBytes
+  ) {
+    return fail(
+      'insufficient_memory',
+      `${name} needs GPU buffers of ${formatBytes(model.bufferSizeRequiredBytes)}; this GPU allows ` +
+        `${formatBytes(adapter.maxStorageBufferBindingSize)}. Choose a smaller model.`,
+      adapter,
+    );
+  }
+  const limitedBelow = options.limitedDeviceBindingBytes ?? GIB;
+  if (!model.lowResource && adapter.maxStorageBufferBindingSize < limitedBelow) {
+    return fail(
+      'insufficient_memory',
+      `This GPU looks phone-class (${formatBytes(adapter.maxStorageBufferBindingSize)} per buffer) and ` +
+        `${name} is too large for it. Choose a model marked for low-resource devices.`,
+      adapter,
+    );
+  }
+  // deviceMemory is capped at 8 GiB: only a lower figure says anything.
+  if (probe.deviceMemoryGB !== undefined && probe.deviceMemoryGB < 8) {
+    const memoryMB = probe.deviceMemoryGB * 1024;
+    if (model.vramMB > memoryMB) {
+      return fail(
+        'insufficient_memory',
+        `${name} needs about ${formatBytes(model.vramMB * MIB)} of GPU memory; this device reports ` +
+          `${probe.deviceMemoryGB} GB in total. Choose a smaller model.`,
+        adapter,
+      );
+    }
+  }
+
+  if (options.downloaded || !probe.storage) return { ok: true, adapter };
+  let estimate: { quota?: number; usage?: number };
+  try {
+    estimate = await probe.storage.estimate();
+  } catch {
+    return { ok: true, adapter }; // unknown quota: let the download try
+  }
+  if (estimate.quota === undefined) return { ok: true, adapter };
+  const free = Math.max(0, estimate.quota - (estimate.usage ?? 0));
+  const needed = model.downloadSizeMB * MIB * (1 + (options.storageMargin ?? 0.1));
+  if (free < needed) {
+    return fail(
+      'insufficient_storage',
+      `Downloading ${name} needs about ${formatBytes(needed)} of browser storage, but only ` +
+        `${formatBytes(free)} is free. Delete other downloaded models or free disk space.`,
+      adapter,
+    );
+  }
+  return { ok: true, adapter, freeStorageBytes: free };
+}

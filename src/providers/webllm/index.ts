@@ -1,0 +1,31 @@
+// In-browser models through web-llm (issue 3). The page uses the adapter, the
+// model manager and `createWebLlmClient()`; the worker side (`WebLlmWorkerHost`)
+// is imported by `src/workers/llm.worker.ts` directly.
+export { WebLlmAdapter, createWebLlmAdapter, type WebLlmAdapterConfig, type WebLlmClient } from './adapter';
+export { createWebLlmClient, type WebLlmClientHandle } from './client';
+export {
+  browserDeviceProbe,
+  checkDevice,
+  checkWebGpu,
+  type DeviceCheckReason,
+  type DeviceCheckResult,
+  type DeviceProbe,
+} from './device-check';
+export { deviceCheckError, toWebLlmAppError } from './map-error';
+export {
+  WEBLLM_CATALOG,
+  WEBLLM_MODEL_VERSION,
+  WEBLLM_PROVIDER_ID,
+  findCatalogEntry,
+  toModelInfo,
+  type ToolCallingMode,
+  type WebLlmCatalogEntry,
+} from './model-catalog';
+export {
+  WebLlmModelManager,
+  toDownloadProgress,
+  type CachedModelInfo,
+  type DownloadOptions,
+  type DownloadProgress,
+} from './model-manager';
+export { describeToolsForPrompt, parsePromptedToolCalls } from './prompted-tools';

@@ -1,0 +1,155 @@
+import { describe, expect, it } from 'vitest';
+import {
+  WebLlmEngineDouble,
+  deltaChunk,
+  finalChunk,
+  textScript,
+  usageChunk,
+  type EngineScript,
+} from './engine-double';
+import type { WebLlmChatRequest, WebLlmChunk } from './engine-port';
+import { WebLlmWorkerHost, type ChatCall } from './worker-host';
+
+const A = 'Qwen2.5-0.5B-Instruct-q4f32_1-MLC';
+const B = 'Llama-3.2-1B-Instruct-q4f32_1-MLC';
+
+const chatRequest: WebLlmChatRequest = { messages: [{ role: 'user', content: 'hi' }], stream: true };
+const call = (callId: string, modelId: string): ChatCall => ({ callId, modelId, request: chatRequest });
+
+function setup(script?: EngineScript | ((request: WebLlmChatRequest) => EngineScript)) {
+  const engine = new WebLlmEngineDouble({
+    script: script ?? ((request) => textScript(request.model!, [`from ${request.model}`])),
+  });
+  engine.cache.seed(A, 100);
+  engine.cache.seed(B, 200);
+  let loads = 0;
+  const host = new WebLlmWorkerHost({
+    load: async () => {
+      loads++;
+      return { engine, cache: engine.cache };
+    },
+  });
+  return { engine, host, loads: () => loads };
+}
+
+const collect = () => {
+  const chunks: WebLlmChunk[] = [];
+  return { chunks, sink: (chunk: WebLlmChunk) => void chunks.push(chunk) };
+};
+
+const slow = (model: string): EngineScript => [
+  deltaChunk(model, 'a'),
+  ...Array.from({ length: 20 }, (_, i) => [
+    { $: 'delay' as const, ms: 50 },
+    deltaChunk(model, `${i}`),
+  ]).flat(),
+  finalChunk(model, 'stop'),
+  usageChunk(model, { prompt: 1, completion: 21 }),
+];
+
+describe('WebLlmWorkerHost', () => {
+  it('loads web-llm once and reloads only when a request names another model', async () => {
+    const { host, engine, loads } = setup();
+    for (const [id, model] of [
+      ['1', A],
+      ['2', A],
+      ['3', B],
+      ['4', A],
+    ] as const) {
+      const { sink } = collect();
+      expect(await host.chat(call(id, model), sink)).toMatchObject({ ok: true });
+    }
+    expect(engine.reloads).toEqual([A, B, A]);
+    expect(loads()).toBe(1);
+    expect(await host.loadedModel()).toBe(A);
+    expect(engine.requests.map((request) => request.model)).toEqual([A, A, B, A]);
+  });
+
+  it('reports the load duration of the call that loaded the model', async () => {
+    let now = 0;
+    const engine = new WebLlmEngineDouble();
+    engine.cache.seed(A, 1);
+    const host = new WebLlmWorkerHost({
+      load: async () => ({ engine, cache: engine.cache }),
+      now: () => (now += 250),
+    });
+    expect(await host.chat(call('1', A), () => undefined)).toEqual({
+      ok: true,
+      value: { loadDurationMs: 250 },
+    });
+    expect(await host.chat(call('2', A), () => undefined)).toEqual({ ok: true, value: {} });
+  });
+
+  it('runs one generation at a time and skips a queued call that was interrupted', async () => {
+    const { host, engine } = setup(() => slow(A));
+    const first = collect();
+    const running = host.chat(call('1', A), first.sink);
+    const queued = host.chat(call('2', A), () => undefined);
+    await host.interrupt('2');
+    expect(await queued).toMatchObject({ ok: false, error: { code: 'user_aborted' } });
+    expect(await running).toMatchObject({ ok: true });
+    expect(engine.requests).toHaveLength(1);
+    expect(engine.interrupts).toBe(0);
+  });
+
+  it('interrupts the running generation; its stream ends with "abort"', async () => {
+    const { host, engine } = setup(() => slow(A));
+    const { chunks, sink } = collect();
+    const running = host.chat(call('1', A), (chunk) => {
+      sink(chunk);
+      if (chunks.length === 2) void host.interrupt('1');
+    });
+    expect(await running).toMatchObject({ ok: false, error: { code: 'user_aborted' } });
+    expect(engine.interrupts).toBe(1);
+    expect(chunks.some((chunk) => chunk.choices[0]?.finish_reason === 'abort')).toBe(true);
+    expect(chunks.length).toBeLessThan(10);
+    await host.interrupt('1'); // a late interrupt is harmless
+    expect(engine.interrupts).toBe(1);
+  });
+
+  it('stops generating when the page side is gone', async () => {
+    let scripts = 0;
+    const { host, engine } = setup(() => (scripts++ === 0 ? slow(A) : textScript(A, ['next'])));
+    let delivered = 0;
+    const outcome = await host.chat(call('1', A), () => {
+      if (++delivered === 2) throw new Error('proxy released');
+    });
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'user_aborted' } });
+    expect(engine.interrupts).toBe(1);
+    // It drained web-llm's stream, so the engine serves the next call.
+    expect(await host.chat(call('2', A), () => undefined)).toMatchObject({ ok: true });
+  });
+
+  it('lists cached models with sizes and deletes one, unloading it first', async () => {
+    const { host, engine } = setup();
+    expect(await host.listCached([A, B, 'Qwen3-4B-q4f32_1-MLC'])).toEqual({
+      ok: true,
+      value: [
+        { modelId: A, sizeBytes: 100 },
+        { modelId: B, sizeBytes: 200 },
+      ],
+    });
+    await host.chat(call('1', A), () => undefined);
+    expect(await host.deleteCached(A)).toEqual({ ok: true, value: undefined });
+    expect(engine.unloads).toBe(1);
+    expect(await host.loadedModel()).toBeNull();
+    expect(await host.listCached([A, B])).toMatchObject({ value: [{ modelId: B }] });
+  });
+
+  it('retries the library import after a failed one (offline first use)', async () => {
+    const engine = new WebLlmEngineDouble();
+    let attempts = 0;
+    const host = new WebLlmWorkerHost({
+      load: async () => {
+        if (attempts++ === 0)
+          throw new TypeError('Failed to fetch dynamically imported module: /assets/web-llm.js');
+        return { engine, cache: engine.cache };
+      },
+    });
+    expect(await host.listCached([A])).toMatchObject({
+      ok: false,
+      error: { providerCode: 'engine_import_failed' },
+    });
+    expect(await host.listCached([A])).toEqual({ ok: true, value: [] });
+  });
+});

@@ -1,0 +1,289 @@
+import { releaseProxy } from 'comlink';
+import type { MetonaError } from '../../ir';
+import { userAbortedError } from '../shared/errors';
+import type {
+  WebLlmChatRequest,
+  WebLlmChunk,
+  WebLlmEnginePort,
+  WebLlmProgressReport,
+  WebLlmRuntime,
+} from './engine-port';
+import { mapWebLlmError, modelNotDownloadedError, type EnginePhase } from './map-error';
+import { WEBLLM_PROVIDER_ID } from './model-catalog';
+
+/**
+ * The object `llm.worker.ts` exposes through Comlink, and the one unit tests
+ * call in-thread: the page's proxy is typed from this class
+ * (`RemoteObject<WebLlmWorkerHost>`), never by hand.
+ *
+ * - Every request names its model; after a worker restart or a switch the
+ *   host reloads it from the browser cache, and refuses (MODEL_NOT_FOUND) a
+ *   model that was never downloaded instead of silently fetching gigabytes.
+ * - Failures come back as data (`Outcome`), as `MetonaError` with code and
+ *   `retryable`; the page rebuilds `MetonaProviderError`. Comlink has a single
+ *   global "throw" handler, which the core worker's boundary already uses for
+ *   `AppError`; a second one would fight it.
+ * - Generations, downloads and deletions run one at a time (one GPU);
+ *   `interrupt` and `cancelDownload` act at once.
+ */
+
+export type Outcome<T> = { ok: true; value: T } | { ok: false; error: MetonaError };
+
+export interface ChatCall {
+  /** The IR request id: `interrupt` names the call it stops. */
+  callId: string;
+  modelId: string;
+  request: WebLlmChatRequest;
+}
+
+export interface ChatResult {
+  /** Set when this call had to load the model first. */
+  loadDurationMs?: number;
+}
+
+export interface CachedModel {
+  modelId: string;
+  sizeBytes?: number;
+}
+
+/** Functions that arrive from the page as Comlink proxies; their results may be promises. */
+export type ChunkSink = (chunk: WebLlmChunk) => unknown;
+export type ProgressSink = (report: WebLlmProgressReport) => unknown;
+
+export interface WebLlmWorkerHostOptions {
+  /** Builds the engine and cache on first use (the worker imports web-llm here). */
+  load: () => Promise<WebLlmRuntime>;
+  /** Milliseconds, for load durations. */
+  now?: () => number;
+}
+
+interface PendingDownload {
+  modelId: string;
+  cancelled: boolean;
+  keepPartial: boolean;
+}
+
+const ok = <T>(value: T): Outcome<T> => ({ ok: true, value });
+const failed = <T>(error: MetonaError): Outcome<T> => ({ ok: false, error });
+const aborted = <T>(): Outcome<T> => failed(userAbortedError(WEBLLM_PROVIDER_ID));
+const noProgress = () => undefined;
+
+/** A callback that came through Comlink holds a MessagePort until released; a local one has nothing to release. */
+function release(callback: unknown): void {
+  (callback as { [releaseProxy]?: () => void })[releaseProxy]?.();
+}
+
+export class WebLlmWorkerHost {
+  readonly #options: WebLlmWorkerHostOptions;
+  #runtime: Promise<WebLlmRuntime> | undefined;
+  #loadedModelId: string | undefined;
+  #queue: Promise<unknown> = Promise.resolve();
+  readonly #pendingCalls = new Map<string, { cancelled: boolean }>();
+  #activeCall: string | undefined;
+  readonly #downloads = new Set<PendingDownload>();
+  #activeDownload: PendingDownload | undefined;
+
+  constructor(options: WebLlmWorkerHostOptions) {
+    this.#options = options;
+  }
+
+  /** Streams one completion into `onChunk`; resolves when the engine's stream has ended. */
+  async chat(call: ChatCall, onChunk: ChunkSink): Promise<Outcome<ChatResult>> {
+    const state = { cancelled: false };
+    this.#pendingCalls.set(call.callId, state);
+    try {
+      return await this.#exclusive(() => this.#chat(call, onChunk, state));
+    } finally {
+      this.#pendingCalls.delete(call.callId);
+      release(onChunk);
+    }
+  }
+
+  /** Stops that call: web-llm's `interruptGenerate()` when it runs, a skip when it waits. */
+  async interrupt(callId: string): Promise<void> {
+    const state = this.#pendingCalls.get(callId);
+    if (!state) return;
+    state.cancelled = true;
+    if (this.#activeCall === callId && this.#runtime) (await this.#runtime).engine.interruptGenerate();
+  }
+
+  /** Downloads (into the browser cache) and loads a model, reporting web-llm's progress. */
+  async download(modelId: string, onProgress: ProgressSink): Promise<Outcome<{ loadDurationMs: number }>> {
+    const download: PendingDownload = { modelId, cancelled: false, keepPartial: false };
+    this.#downloads.add(download);
+    try {
+      return await this.#exclusive(() => this.#download(download, onProgress));
+    } finally {
+      this.#downloads.delete(download);
+      release(onProgress);
+    }
+  }
+
+  /**
+   * web-llm has no download abort of its own; `unload()` during `reload()`
+   * aborts its reload controller, which cancels the pending fetches. Shards
+   * already saved are then deleted (unless `keepPartial`: web-llm skips cached
+   * shards, so keeping them makes the next download resume).
+   */
+  async cancelDownload(modelId: string, options: { keepPartial?: boolean } = {}): Promise<void> {
+    const matching = [...this.#downloads].filter((download) => download.modelId === modelId);
+    if (matching.length === 0) return;
+    for (const download of matching) {
+      download.cancelled = true;
+      download.keepPartial = options.keepPartial ?? false;
+    }
+    // A queued download just skips; only the running one has fetches to abort.
+    const active = this.#activeDownload;
+    if (active && matching.includes(active) && this.#runtime) {
+      await (await this.#runtime).engine.unload().catch(() => undefined);
+    }
+  }
+
+  async listCached(modelIds: string[]): Promise<Outcome<CachedModel[]>> {
+    try {
+      const { cache } = await this.#runtimeOnce();
+      const found: CachedModel[] = [];
+      for (const modelId of modelIds) {
+        if (!(await cache.has(modelId))) continue;
+        const sizeBytes = await cache.sizeBytes(modelId);
+        found.push({ modelId, ...(sizeBytes !== undefined && { sizeBytes }) });
+      }
+      return ok(found);
+    } catch (error) {
+      return failed(mapWebLlmError(error, { phase: 'cache' }));
+    }
+  }
+
+  async deleteCached(modelId: string): Promise<Outcome<void>> {
+    return this.#exclusive(async () => {
+      try {
+        const { engine, cache } = await this.#runtimeOnce();
+        if (this.#loadedModelId === modelId) {
+          this.#loadedModelId = undefined;
+          await engine.unload();
+        }
+        await cache.delete(modelId);
+        return ok(undefined);
+      } catch (error) {
+        return failed(mapWebLlmError(error, { modelId, phase: 'cache' }));
+      }
+    });
+  }
+
+  async loadedModel(): Promise<string | null> {
+    return this.#loadedModelId ?? null;
+  }
+
+  /** Frees the GPU (the tab goes to the background, the user switches to a remote provider). */
+  async unload(): Promise<void> {
+    await this.#exclusive(async () => {
+      if (!this.#runtime) return;
+      this.#loadedModelId = undefined;
+      await (await this.#runtime).engine.unload();
+    });
+  }
+
+  async #chat(
+    call: ChatCall,
+    onChunk: ChunkSink,
+    state: { cancelled: boolean },
+  ): Promise<Outcome<ChatResult>> {
+    if (state.cancelled) return aborted();
+    this.#activeCall = call.callId;
+    let phase: EnginePhase = 'load';
+    try {
+      const { engine, cache } = await this.#runtimeOnce();
+      let loadDurationMs: number | undefined;
+      if (this.#loadedModelId !== call.modelId) {
+        if (!(await cache.has(call.modelId))) return failed(modelNotDownloadedError(call.modelId));
+        const started = this.#now();
+        engine.setInitProgressCallback(noProgress);
+        await this.#reload(engine, call.modelId);
+        loadDurationMs = this.#now() - started;
+        if (state.cancelled) return aborted();
+      }
+      phase = 'generate';
+      const stream = await engine.chat.completions.create({
+        ...call.request,
+        model: call.modelId,
+        stream: true,
+      });
+      let sinkBroken = false;
+      for await (const chunk of stream) {
+        if (sinkBroken) continue; // drain: web-llm releases its lock at the end of the stream
+        try {
+          await onChunk(chunk);
+        } catch {
+          // The page is gone (tab closed, proxy released): stop spending the GPU on it.
+          sinkBroken = true;
+          engine.interruptGenerate();
+        }
+      }
+      if (sinkBroken || state.cancelled) return aborted();
+      return ok(loadDurationMs === undefined ? {} : { loadDurationMs });
+    } catch (error) {
+      const mapped = mapWebLlmError(error, { modelId: call.modelId, phase });
+      if (phase === 'load' || mapped.providerCode === 'device_lost') this.#loadedModelId = undefined;
+      return failed(mapped);
+    } finally {
+      this.#activeCall = undefined;
+    }
+  }
+
+  async #download(
+    download: PendingDownload,
+    onProgress: ProgressSink,
+  ): Promise<Outcome<{ loadDurationMs: number }>> {
+    if (download.cancelled) return aborted();
+    this.#activeDownload = download;
+    let runtime: WebLlmRuntime | undefined;
+    try {
+      runtime = await this.#runtimeOnce();
+      runtime.engine.setInitProgressCallback((report) => {
+        void Promise.resolve(onProgress(report)).catch(() => undefined);
+      });
+      if (download.cancelled) return aborted();
+      const started = this.#now();
+      await this.#reload(runtime.engine, download.modelId);
+      if (download.cancelled) {
+        // It finished before the cancel could stop it: the files are complete, so keep them.
+        this.#loadedModelId = undefined;
+        await runtime.engine.unload();
+        return aborted();
+      }
+      return ok({ loadDurationMs: this.#now() - started });
+    } catch (error) {
+      if (!download.cancelled)
+        return failed(mapWebLlmError(error, { modelId: download.modelId, phase: 'load' }));
+      if (!download.keepPartial) await runtime?.cache.delete(download.modelId).catch(() => undefined);
+      return aborted();
+    } finally {
+      this.#activeDownload = undefined;
+      runtime?.engine.setInitProgressCallback(noProgress);
+    }
+  }
+
+  async #reload(engine: WebLlmEnginePort, modelId: string): Promise<void> {
+    this.#loadedModelId = undefined;
+    await engine.reload(modelId);
+    this.#loadedModelId = modelId;
+  }
+
+  #runtimeOnce(): Promise<WebLlmRuntime> {
+    this.#runtime ??= this.#options.load().catch((error: unknown) => {
+      this.#runtime = undefined; // a failed import (offline first use) is retried next time
+      throw error;
+    });
+    return this.#runtime;
+  }
+
+  #exclusive<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(task, task);
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  #now(): number {
+    return this.#options.now?.() ?? performance.now();
+  }
+}
