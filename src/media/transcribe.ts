@@ -317,8 +317,9 @@ function mostFrequent(counts: ReadonlyMap<string, number>): string | null {
 }
 
 /**
- * Runs a step; an abort stays an abort, an AppError keeps its code, anything
- * else becomes `code` with a safe message (third-party text stays out, §4.2).
+ * Runs a step; an abort stays an abort, an AppError keeps its code (gaining
+ * the step's details), anything else becomes `code` with a safe message
+ * (third-party text stays out, §4.2).
  */
 async function guard<T>(
   step: () => Promise<T>,
@@ -330,7 +331,12 @@ async function guard<T>(
   try {
     return await step();
   } catch (error) {
-    if (signal.aborted || isAbortError(error) || error instanceof AppError) throw error;
+    if (signal.aborted || isAbortError(error)) throw error;
+    // An engine's own AppError keeps its code and message; the step's details
+    // (which window, where in the audio) are added so a failure can be located.
+    if (error instanceof AppError) {
+      throw new AppError(error.code, error.message, { ...details, ...error.details }, { cause: error });
+    }
     throw new AppError(code, message, details, { cause: error });
   }
 }

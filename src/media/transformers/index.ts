@@ -1,0 +1,5 @@
+// Whisper through transformers.js (the library itself loads lazily, on the first model load).
+// The tiny test model (./tiny-whisper/) is for tests and is not exported here.
+export * from './asr-worker-api';
+export * from './transformers-asr-engine';
+export type * from './transformers-library';
