@@ -1,0 +1,94 @@
+import * as Comlink from 'comlink';
+import './transfer-handlers';
+import { AppError } from '../contracts/errors';
+import {
+  HostedEmbedder,
+  type EmbedderHostApi,
+  type EmbedderLoadOptions,
+  type TransformersEmbedderConfig,
+} from '../retrieval/transformers-embedder';
+import type { EmbedWorkerApi } from './embed-worker-api';
+
+/**
+ * The page (or core worker) side of the embed worker. `load` resolves to an
+ * Embedder with the same interface as the in-thread TransformersEmbedder, so
+ * callers and tests do not know which one runs.
+ *
+ * The worker starts on the first load. If it dies (the browser may kill
+ * workers), calls in flight fail with EMBEDDING_MODEL_UNAVAILABLE and the next
+ * call starts a fresh worker, which reloads the model the request names.
+ */
+export interface EmbedWorkerClient {
+  load(config: TransformersEmbedderConfig, options?: EmbedderLoadOptions): Promise<HostedEmbedder>;
+  /** Unloads the model and ends the worker. */
+  terminate(): void;
+}
+
+export interface EmbedWorkerClientOptions {
+  /** Creates the worker; tests pass a MessagePort-backed stand-in. */
+  createWorker?: () => Worker;
+}
+
+export function createEmbedWorkerClient(options: EmbedWorkerClientOptions = {}): EmbedWorkerClient {
+  const createWorker =
+    options.createWorker ??
+    (() => new Worker(new URL('./embed.worker.ts', import.meta.url), { type: 'module', name: 'embed' }));
+  let running:
+    | {
+        worker: Worker;
+        remote: Comlink.Remote<EmbedWorkerApi>;
+        died: Promise<never>;
+        stop: (error: AppError) => void;
+      }
+    | undefined;
+
+  const start = (): NonNullable<typeof running> => {
+    if (running) return running;
+    const worker = createWorker();
+    let fail: (error: unknown) => void = () => undefined;
+    const died = new Promise<never>((_resolve, reject) => (fail = reject));
+    died.catch(() => undefined);
+    const stop = (error: AppError): void => {
+      if (running?.worker === worker) running = undefined;
+      worker.terminate();
+      fail(error);
+    };
+    worker.addEventListener('error', (event) => {
+      event.preventDefault();
+      stop(
+        new AppError('EMBEDDING_MODEL_UNAVAILABLE', 'The embedding worker stopped; try again.', {
+          reason: 'worker_failed',
+        }),
+      );
+    });
+    running = { worker, remote: Comlink.wrap<EmbedWorkerApi>(worker), died, stop };
+    return running;
+  };
+
+  /** Every call goes to the current worker and fails if that worker dies first. */
+  const call = <T>(work: (remote: Comlink.Remote<EmbedWorkerApi>) => Promise<T>): Promise<T> => {
+    const { remote, died } = start();
+    return Promise.race([work(remote), died]);
+  };
+
+  const host: EmbedderHostApi = {
+    load: (config, onProgress) =>
+      call((remote) => remote.load(config, onProgress ? Comlink.proxy(onProgress) : undefined)),
+    embed: (config, texts, input) => call((remote) => remote.embed(config, texts, input)),
+    unload: () => call((remote) => remote.unload()),
+  };
+
+  return {
+    load: (config, loadOptions = {}) => HostedEmbedder.load(host, config, loadOptions),
+    terminate() {
+      const current = running;
+      if (!current) return;
+      current.remote[Comlink.releaseProxy]();
+      current.stop(
+        new AppError('EMBEDDING_MODEL_UNAVAILABLE', 'The embedding worker was stopped.', {
+          reason: 'worker_stopped',
+        }),
+      );
+    },
+  };
+}
