@@ -19,6 +19,8 @@ export const TERMINAL_EVENT_NAMES = [
   'RunCompleted',
   'RunFailed',
   'RunCancelled',
+  // §8.2: a model stream (a chat turn) ends with exactly one Done.
+  'Done',
 ] as const;
 
 export function isTerminalEventName(name: string): boolean {

@@ -1,6 +1,7 @@
 // The full surface, schemas included: for the worker side. Page code imports
 // the zod-free modules (errors, jobs, notes types, settings, events) directly
 // so the shell does not load zod.
+export * from './chat';
 export * from './error-codes';
 export * from './errors';
 export * from './events';
@@ -8,6 +9,8 @@ export * from './jobs';
 export * from './job-schemas';
 export * from './notes';
 export * from './pages';
+export * from './provider-config';
+export * from './provider-schemas';
 export * from './search';
 export * from './search-schemas';
 export * from './settings';

@@ -3,6 +3,9 @@ import {
   MIGRATIONS,
   type AttachmentRow,
   type BlockRow,
+  type ConversationRow,
+  type MessageRow,
+  type ProviderRow,
   type EventRow,
   type IndexDirtyRow,
   type JobRow,
@@ -27,6 +30,9 @@ export class NotesAgentDatabase extends Dexie {
   vault_keys!: Table<VaultKeyRow, string>;
   search_index!: Table<SearchIndexRow, SearchIndexRow['key']>;
   search_index_dirty!: Table<IndexDirtyRow, string>;
+  providers!: Table<ProviderRow, string>;
+  conversations!: Table<ConversationRow, string>;
+  messages!: Table<MessageRow, string>;
 
   constructor(name: string = DATABASE_NAME, migrations: readonly Migration[] = MIGRATIONS) {
     super(name);

@@ -1,5 +1,13 @@
 export { NotesAgentDatabase, openDatabase, DATABASE_NAME } from './database';
-export { MIGRATIONS, type Migration, type IndexDirtyRow, type StoredEmbeddingModel } from './schema';
+export {
+  MIGRATIONS,
+  type ConversationRow,
+  type IndexDirtyRow,
+  type MessageRow,
+  type Migration,
+  type ProviderRow,
+  type StoredEmbeddingModel,
+} from './schema';
 export {
   NotesRepository,
   type IndexSource,
@@ -23,3 +31,5 @@ export { JobRepository } from './job-repository';
 export { SettingsRepository } from './settings-repository';
 export { AttachmentRepository, type AttachmentInfo } from './attachment-repository';
 export { SecretsVault } from './secrets-vault';
+export { ProviderRepository } from './provider-repository';
+export { ConversationRepository } from './conversation-repository';

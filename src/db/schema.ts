@@ -1,5 +1,5 @@
 import type { Transaction } from 'dexie';
-import type { JobDto } from '../contracts';
+import type { ChatMessageDto, ConversationDto, JobDto, ProviderDto } from '../contracts';
 import type { BlockType } from '../core/blocks';
 
 export interface NoteRow {
@@ -112,6 +112,13 @@ export interface IndexDirtyRow {
   token: string;
 }
 
+/** A provider's configuration; its API key lives in the vault, never here. */
+export type ProviderRow = Omit<ProviderDto, 'has_api_key'>;
+
+export type ConversationRow = ConversationDto;
+
+export type MessageRow = ChatMessageDto;
+
 /**
  * Schema history. Never edit a released entry: add a new version with the new
  * stores and an `upgrade` that moves the data. Dexie keeps the old ones to know
@@ -144,6 +151,16 @@ export const MIGRATIONS: readonly Migration[] = [
     stores: {
       search_index: '&key',
       search_index_dirty: '&note_id',
+    },
+  },
+  {
+    // Providers and chat (issue 3): provider configs, conversations and their
+    // messages. New stores only; the default mock provider is seeded by the service.
+    version: 3,
+    stores: {
+      providers: '&provider_id',
+      conversations: '&conversation_id, updated_at',
+      messages: '&message_id, [conversation_id+position], status',
     },
   },
 ];

@@ -138,12 +138,25 @@ describe('migrations', () => {
     });
     expect(db.verno).toBe(1);
     db.close();
-    const upgraded = new Database(db.name);
+    const upgraded = new Database(db.name, MIGRATIONS.slice(0, 2));
     expect((await upgraded.notes.get('n1'))?.title).toBe('kept');
     expect(upgraded.verno).toBe(2);
     expect(await upgraded.search_index.count()).toBe(0);
     await upgraded.search_index_dirty.put({ note_id: 'n1', token: 't1' });
     expect(await upgraded.search_index_dirty.get('n1')).toEqual({ note_id: 'n1', token: 't1' });
+    upgraded.close();
+  });
+
+  it('version 3 adds the provider and chat stores and keeps earlier data', async () => {
+    db = freshDatabase(MIGRATIONS.slice(0, 2));
+    await db.search_index_dirty.put({ note_id: 'n1', token: 't1' });
+    db.close();
+    const upgraded = new Database(db.name, MIGRATIONS.slice(0, 3));
+    expect(upgraded.verno).toBe(3);
+    expect(await upgraded.search_index_dirty.get('n1')).toEqual({ note_id: 'n1', token: 't1' });
+    expect(await upgraded.providers.count()).toBe(0);
+    expect(await upgraded.conversations.count()).toBe(0);
+    expect(await upgraded.messages.count()).toBe(0);
     upgraded.close();
   });
 

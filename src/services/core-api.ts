@@ -1,20 +1,25 @@
 import { EventLog } from '../core/event-log';
 import { JobRuntime } from '../core/job-runtime';
+import type { FetchFunction, Sleep } from '../providers';
 import {
   AttachmentRepository,
+  ConversationRepository,
   EventRepository,
   IndexRepository,
   JobRepository,
   NotesRepository,
+  ProviderRepository,
   SecretsVault,
   SettingsRepository,
   type NotesAgentDatabase,
 } from '../db';
 import { DEFAULT_RETRIEVAL_PROFILE, HashEmbedder, type Embedder, type RetrievalProfile } from '../retrieval';
 import { ArchiveService } from './archive-service';
+import { ChatService, type RouterTuning } from './chat-service';
 import { EventsService } from './events-service';
 import { JobsService } from './jobs-service';
 import { NotesService } from './notes-service';
+import { ProviderService } from './provider-service';
 import { SearchIndexer } from './search-indexer';
 import { SearchService } from './search-service';
 import { SettingsService } from './settings-service';
@@ -25,6 +30,8 @@ export interface CoreOptions {
   profile?: RetrievalProfile;
   /** Quiet time after a note change before the index update job runs. */
   indexDebounceMs?: number;
+  /** Provider calls: tests pass a fetch, an instant sleep and fast retries. */
+  providers?: { fetch?: FetchFunction; sleep?: Sleep; mockScenario?: string; router?: RouterTuning };
 }
 
 /**
@@ -47,24 +54,41 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
   });
   const notesRepository = new NotesRepository(db, { listener: indexer });
   const attachments = new AttachmentRepository(db);
+  const settingsRepository = new SettingsRepository(db);
+  const vault = new SecretsVault(db);
+  const { router, ...adapterOptions } = options.providers ?? {};
+  const providers = new ProviderService(
+    new ProviderRepository(db),
+    vault,
+    settingsRepository,
+    adapterOptions,
+  );
+  const chat = new ChatService(new ConversationRepository(db), providers, eventLog, router ? { router } : {});
   const api = {
     notes: new NotesService(notesRepository),
     archive: new ArchiveService(notesRepository, attachments, runtime),
     jobs: new JobsService(runtime),
     events: new EventsService(eventLog),
-    settings: new SettingsService(new SettingsRepository(db), new SecretsVault(db)),
+    settings: new SettingsService(settingsRepository, vault),
     search: new SearchService(indexSources, indexer, options.profile ?? DEFAULT_RETRIEVAL_PROFILE),
+    providers,
+    chat,
   };
   return {
     api,
     /** Call once at start-up, after every job kind is registered. */
-    recover: () => runtime.recover(),
+    recover: async () => {
+      const recovered = await runtime.recover();
+      await chat.recover();
+      return recovered;
+    },
     /** Loads the stored search indexes (or starts building them); call after `recover`. */
     start: () => indexer.start(),
     /** Resolves when no job is running or queued and no note waits to be indexed. */
     idle: async () => {
       await indexer.flush();
       await runtime.idle();
+      await chat.idle();
     },
     /** Stops background timers (tests, shutdown). */
     dispose: () => indexer.dispose(),

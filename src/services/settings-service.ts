@@ -11,6 +11,7 @@ import {
   type UpdateSettingsInput,
 } from '../contracts';
 import type { SecretsVault, SettingsRepository } from '../db';
+import { assertCredentialNamespace } from './provider-service';
 
 const SETTINGS_KEY = 'preferences';
 
@@ -49,11 +50,13 @@ export class SettingsService {
   /** The value goes in and never comes out through this service. */
   async putSecret(input: { name: string; value: string }): Promise<SecretStatusDto> {
     const { name, value } = parseInput(putSecretSchema, input, 'This secret cannot be stored.');
+    assertCredentialNamespace(name);
     return this.#vault.put(name, value);
   }
 
   async deleteSecret(name: string): Promise<void> {
     const valid = parseInput(secretNameSchema, name);
+    assertCredentialNamespace(valid);
     if (!(await this.#vault.delete(valid))) {
       throw new AppError('SECRET_NOT_FOUND', 'No secret is stored under this name.', { name: valid });
     }

@@ -1,10 +1,21 @@
 export type NarrowPane = 'list' | 'editor';
+/** The main area: the notebook (list + editor) or the chat. */
+export type MainView = 'notes' | 'chat';
 
 /** Which panels are open; matters on narrow windows, where only one pane fits. */
 export class LayoutState {
   #sidebarOpen = $state(false);
   #settingsOpen = $state(false);
   #narrowPane = $state<NarrowPane>('list');
+  #view = $state<MainView>('notes');
+
+  get view(): MainView {
+    return this.#view;
+  }
+
+  setView(view: MainView): void {
+    this.#view = view;
+  }
 
   get sidebarOpen(): boolean {
     return this.#sidebarOpen;
@@ -34,6 +45,7 @@ export class LayoutState {
     this.#sidebarOpen = false;
     this.#settingsOpen = false;
     this.#narrowPane = 'list';
+    this.#view = 'notes';
   }
 }
 

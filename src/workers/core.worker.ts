@@ -26,6 +26,8 @@ const workerApi = {
   jobs: Comlink.proxy(core.api.jobs),
   settings: Comlink.proxy(core.api.settings),
   search: Comlink.proxy(core.api.search),
+  providers: Comlink.proxy(core.api.providers),
+  chat: Comlink.proxy(core.api.chat),
   events: Comlink.proxy({
     list: core.api.events.list.bind(core.api.events),
     /** Callbacks arrive as Comlink proxies; the returned handle is one too. */

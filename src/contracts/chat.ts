@@ -1,0 +1,118 @@
+import type { ErrorCode } from './error-codes';
+
+/**
+ * Chat DTOs (contract §8 `POST /api/chat`). A turn is a resource: its id is the
+ * assistant message's id, and its events (the §8.2 ModelEvents plus
+ * `ProviderSwitched` and `AttemptDiscarded`) are persisted and replayed with
+ * `after_sequence` like any other resource. `Done` ends it.
+ */
+export const CHAT_MESSAGE_STATUSES = ['streaming', 'completed', 'failed', 'cancelled'] as const;
+export type ChatMessageStatus = (typeof CHAT_MESSAGE_STATUSES)[number];
+export type ChatFinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'error';
+
+export interface ChatToolCallDto {
+  tool_call_id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+export interface ChatUsageDto {
+  input_tokens: number;
+  output_tokens: number;
+  total_tokens: number;
+  reasoning_tokens?: number;
+  cache_hit_tokens?: number;
+  cache_miss_tokens?: number;
+}
+
+export interface ChatMessageDto {
+  message_id: string;
+  conversation_id: string;
+  role: 'user' | 'assistant';
+  position: number;
+  content: string;
+  reasoning_content: string | null;
+  reasoning_duration_ms: number | null;
+  tool_calls: ChatToolCallDto[];
+  status: ChatMessageStatus;
+  /** Who actually answered (after a fallback, the fallback). */
+  provider_id: string | null;
+  model: string | null;
+  finish_reason: ChatFinishReason | null;
+  usage: ChatUsageDto | null;
+  latency_ms: number | null;
+  tokens_per_second: number | null;
+  error: { code: ErrorCode; message: string } | null;
+  created_at: string;
+  completed_at: string | null;
+}
+
+export interface ConversationDto {
+  conversation_id: string;
+  title: string;
+  provider_id: string;
+  model: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ConversationDetailDto extends ConversationDto {
+  messages: ChatMessageDto[];
+}
+
+export interface ChatSendInput {
+  /** Absent: a new conversation. */
+  conversation_id?: string;
+  content: string;
+  /** Absent: the conversation's provider, else the default (mock). */
+  provider_id?: string;
+  model?: string;
+  thinking?: boolean;
+}
+
+export interface ChatTurnDto {
+  conversation_id: string;
+  /** The event resource; equals the assistant message id. */
+  turn_id: string;
+  user_message: ChatMessageDto | null;
+  assistant_message: ChatMessageDto;
+}
+
+/** Event names of a chat turn: §8.2's ModelEvents and the router's notices. */
+export const CHAT_TURN_EVENT_NAMES = [
+  'TextDelta',
+  'ThinkingDelta',
+  'ToolCallStart',
+  'ToolCallDelta',
+  'ToolCallEnd',
+  'Usage',
+  'Error',
+  'Done',
+  'ProviderSwitched',
+  'AttemptDiscarded',
+] as const;
+export type ChatTurnEventName = (typeof CHAT_TURN_EVENT_NAMES)[number];
+
+export interface ChatTurnEventData {
+  TextDelta: { delta: string };
+  ThinkingDelta: { delta: string };
+  ToolCallStart: { tool_call_id: string; name: string; index: number };
+  ToolCallDelta: { tool_call_id: string; arguments_delta: string };
+  ToolCallEnd: { tool_call_id: string; name: string; arguments: Record<string, unknown> };
+  Usage: ChatUsageDto;
+  Error: { code: ErrorCode; message: string; retryable: boolean; provider?: string };
+  Done: {
+    status: 'completed' | 'failed' | 'cancelled';
+    finish_reason?: ChatFinishReason;
+    provider?: string;
+    model?: string;
+    error_code?: ErrorCode;
+  };
+  ProviderSwitched: {
+    from: { provider_id: string; model: string };
+    to: { provider_id: string; model: string };
+    error_code: ErrorCode;
+  };
+  /** What streamed before is void: the next attempt streams from scratch. */
+  AttemptDiscarded: { provider_id: string; model: string; attempt: number; error_code: ErrorCode };
+}

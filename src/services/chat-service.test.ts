@@ -1,0 +1,212 @@
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { EventEnvelope } from '../contracts';
+import { ReplayServer } from '../providers/conformance/replay-server';
+import { testCore } from './test-core';
+
+const KEY = 'sk-replay-SECRET-42';
+const fixture = (name: string) =>
+  fileURLToPath(new URL(`../providers/openai-compatible/__fixtures__/${name}.chunks.txt`, import.meta.url));
+const instant = async (_ms: number, signal?: AbortSignal) => signal?.throwIfAborted();
+
+async function eventsOf(core: ReturnType<typeof testCore>, turnId: string): Promise<EventEnvelope[]> {
+  return (await core.api.events.list(turnId, { limit: 1000 })).items;
+}
+
+describe('ChatService', () => {
+  let core: ReturnType<typeof testCore>;
+  let server: ReplayServer | undefined;
+  afterEach(async () => {
+    await core?.api.chat.idle();
+    await core?.close();
+    await server?.stop();
+    server = undefined;
+  });
+
+  it('chats with the default mock provider: thinking, text, usage, persisted events and messages', async () => {
+    core = testCore();
+    const turn = await core.api.chat.send({ content: 'Hello' });
+    expect(turn.assistant_message).toMatchObject({
+      status: 'streaming',
+      provider_id: 'mock',
+      model: 'mock-1',
+    });
+    const seen: EventEnvelope[] = [];
+    const subscription = core.api.events.subscribe(turn.turn_id, 0, (event) => seen.push(event));
+    const message = await core.api.chat.settled(turn.turn_id);
+    await subscription.closed;
+
+    expect(message).toMatchObject({
+      status: 'completed',
+      finish_reason: 'stop',
+      provider_id: 'mock',
+      model: 'mock-1',
+      usage: { output_tokens: 48 },
+    });
+    expect(message.content).toContain('**mock**');
+    expect(message.reasoning_content).toContain('demo model');
+    expect(message.reasoning_duration_ms).toBeGreaterThanOrEqual(0);
+    expect(message.tokens_per_second).toBeGreaterThan(0);
+    expect(message.latency_ms).toBeGreaterThan(0);
+
+    const names = seen.map((event) => event.event);
+    expect(names[0]).toBe('ThinkingDelta');
+    expect(names).toContain('TextDelta');
+    expect(names).toContain('Usage');
+    expect(names.at(-1)).toBe('Done');
+    expect(names.filter((name) => name === 'Done')).toHaveLength(1);
+    expect(seen.map((event) => event.sequence)).toEqual([...seen.keys()].map((index) => index + 1));
+    expect(await eventsOf(core, turn.turn_id)).toEqual(seen);
+
+    const detail = await core.api.chat.getConversation(turn.conversation_id);
+    expect(detail.messages.map((row) => [row.role, row.status])).toEqual([
+      ['user', 'completed'],
+      ['assistant', 'completed'],
+    ]);
+    expect((await core.api.chat.listConversations()).items[0]?.title).toBe('Hello');
+  });
+
+  it('replays events after a sequence', async () => {
+    core = testCore();
+    const turn = await core.api.chat.send({ content: 'Hi' });
+    await core.api.chat.settled(turn.turn_id);
+    const all = await eventsOf(core, turn.turn_id);
+    const later: EventEnvelope[] = [];
+    await core.api.events.subscribe(turn.turn_id, 2, (event) => later.push(event)).closed;
+    expect(later).toEqual(all.slice(2));
+  });
+
+  it('validates input and reports missing conversations', async () => {
+    core = testCore();
+    await expect(core.api.chat.send({ content: '   ' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(core.api.chat.send({ content: 'x', provider_id: 'Bad Id' })).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+    });
+    await expect(core.api.chat.send({ content: 'x', conversation_id: 'nope' })).rejects.toMatchObject({
+      code: 'RESOURCE_NOT_FOUND',
+    });
+    await expect(core.api.chat.send({ content: 'x', provider_id: 'nope' })).rejects.toMatchObject({
+      code: 'RESOURCE_NOT_FOUND',
+    });
+    await expect(core.api.chat.getConversation('nope')).rejects.toMatchObject({ code: 'RESOURCE_NOT_FOUND' });
+  });
+
+  it('refuses a second turn while one is running in the same conversation, and a disabled provider', async () => {
+    core = testCore();
+    const turn = await core.api.chat.send({ content: '/scenario long' });
+    await expect(
+      core.api.chat.send({ conversation_id: turn.conversation_id, content: 'again' }),
+    ).rejects.toMatchObject({ code: 'STATE_CONFLICT' });
+    await expect(core.api.chat.deleteConversation(turn.conversation_id)).rejects.toMatchObject({
+      code: 'STATE_CONFLICT',
+    });
+    await core.api.chat.cancel(turn.turn_id);
+    await core.api.chat.settled(turn.turn_id);
+    await core.api.providers.patch('mock', { enabled: false });
+    await expect(core.api.chat.send({ content: 'x' })).rejects.toMatchObject({ code: 'STATE_CONFLICT' });
+  });
+
+  it('cancels: Done cancelled, partial answer kept, within a second', async () => {
+    core = testCore();
+    const turn = await core.api.chat.send({ content: '/scenario long' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const stoppedAt = Date.now();
+    await core.api.chat.cancel(turn.turn_id);
+    const message = await core.api.chat.settled(turn.turn_id);
+    expect(Date.now() - stoppedAt).toBeLessThan(1000);
+    expect(message.status).toBe('cancelled');
+    expect(message.content.length).toBeGreaterThan(0);
+    const events = await eventsOf(core, turn.turn_id);
+    expect(events.at(-1)).toMatchObject({ event: 'Done', data: { status: 'cancelled' } });
+
+    // Retry answers the same question again in a new turn.
+    const retried = await core.api.chat.retry(turn.conversation_id);
+    await core.api.chat.cancel(retried.turn_id);
+    await core.api.chat.settled(retried.turn_id);
+    const detail = await core.api.chat.getConversation(turn.conversation_id);
+    expect(detail.messages).toHaveLength(2);
+  });
+
+  it('fails at runtime: Error then Done failed, persisted, no retry of a non-retryable error', async () => {
+    core = testCore({ providers: { router: { sleep: instant } } });
+    const turn = await core.api.chat.send({ content: '/scenario http-401' });
+    const message = await core.api.chat.settled(turn.turn_id);
+    expect(message).toMatchObject({ status: 'failed', error: { code: 'PROVIDER_AUTH_FAILED' } });
+    const events = await eventsOf(core, turn.turn_id);
+    expect(events.map((event) => event.event).slice(-2)).toEqual(['Error', 'Done']);
+    expect(events.at(-1)?.data).toMatchObject({ status: 'failed', error_code: 'PROVIDER_AUTH_FAILED' });
+    expect((await core.api.chat.getConversation(turn.conversation_id)).messages[1]?.status).toBe('failed');
+  });
+
+  it('chats through an OpenAI-compatible provider on a local replay server; the key never leaks', async () => {
+    server = new ReplayServer((path) =>
+      path.endsWith('/chat/completions') ? { file: fixture('openai-text'), framing: 'sse' } : undefined,
+    );
+    await server.start();
+    core = testCore();
+    await core.api.providers.create({ preset: 'openai', base_url: `${server.url}/v1`, api_key: KEY });
+    const message = await core.api.chat.complete({ content: 'Say hi', provider_id: 'openai' });
+    expect(message).toMatchObject({ status: 'completed', provider_id: 'openai', finish_reason: 'stop' });
+    expect(message.content.length).toBeGreaterThan(0);
+    expect(server.lastRequest('/v1/chat/completions')?.headers.authorization).toBe(`Bearer ${KEY}`);
+
+    const everything = JSON.stringify([
+      await core.api.providers.list(),
+      await core.api.chat.getConversation(message.conversation_id),
+      await eventsOf(core, message.message_id),
+      await core.db.events.toArray(),
+      await core.db.messages.toArray(),
+      await core.db.providers.toArray(),
+    ]);
+    expect(everything).not.toContain(KEY);
+  });
+
+  it('cancelling aborts the upstream fetch', async () => {
+    server = new ReplayServer(() => ({ file: fixture('openai-slow-text'), framing: 'sse' }));
+    await server.start();
+    core = testCore();
+    await core.api.providers.create({ preset: 'openai', base_url: `${server.url}/v1` });
+    const turn = await core.api.chat.send({ content: 'Count', provider_id: 'openai' });
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    await core.api.chat.cancel(turn.turn_id);
+    expect((await core.api.chat.settled(turn.turn_id)).status).toBe('cancelled');
+    await expect.poll(() => server!.lastRequest('/v1/chat/completions')?.closedAt).toBeDefined();
+    expect(server.lastRequest('/v1/chat/completions')?.completed).toBe(false);
+  });
+
+  it('fails over to the configured fallback after retries and says so', async () => {
+    server = new ReplayServer(() => ({ file: fixture('openai-http-500'), framing: 'sse' }));
+    await server.start();
+    core = testCore({ providers: { router: { sleep: instant } } });
+    await core.api.providers.create({
+      preset: 'openai',
+      base_url: `${server.url}/v1`,
+      fallback: { provider_id: 'mock', model: 'mock-1' },
+    });
+    const turn = await core.api.chat.send({ content: 'Hello', provider_id: 'openai' });
+    const message = await core.api.chat.settled(turn.turn_id);
+    expect(message).toMatchObject({ status: 'completed', provider_id: 'mock', model: 'mock-1' });
+    const events = await eventsOf(core, turn.turn_id);
+    expect(events.find((event) => event.event === 'ProviderSwitched')?.data).toMatchObject({
+      from: { provider_id: 'openai' },
+      to: { provider_id: 'mock', model: 'mock-1' },
+    });
+    expect(events.at(-1)).toMatchObject({ event: 'Done', data: { provider: 'mock', model: 'mock-1' } });
+    expect(server.requests.length).toBe(4);
+  });
+
+  it('marks a turn a closed tab left streaming as failed on recovery', async () => {
+    core = testCore();
+    const turn = await core.api.chat.send({ content: '/scenario long' });
+    await core.api.chat.cancel(turn.turn_id);
+    await core.api.chat.settled(turn.turn_id);
+    const row = (await core.db.messages.get(turn.turn_id))!;
+    await core.db.messages.put({ ...row, status: 'streaming' });
+    await core.db.events
+      .where('[resource_id+sequence]')
+      .between([turn.turn_id, 0], [turn.turn_id, 1e9])
+      .delete();
+    await core.api.chat.recover();
+    expect((await core.db.messages.get(turn.turn_id))?.status).toBe('failed');
+  });
+});

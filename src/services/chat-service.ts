@@ -1,0 +1,528 @@
+import {
+  AppError,
+  DEFAULT_PROVIDER_ID,
+  chatSendSchema,
+  conversationIdSchema,
+  pageQuerySchema,
+  parseInput,
+  toIsoUtc,
+  turnIdSchema,
+  type ChatMessageDto,
+  type ChatSendInput,
+  type ChatTurnDto,
+  type ChatTurnEventData,
+  type ChatTurnEventName,
+  type ConversationDetailDto,
+  type ConversationDto,
+  type ErrorCode,
+  type OffsetPage,
+} from '../contracts';
+import type { EventLog } from '../core/event-log';
+import { newId, systemClock, type Clock } from '../core/ids';
+import type { ConversationRepository, MessageRow, ProviderRow } from '../db';
+import type { MetonaMessage, MetonaRequest } from '../ir';
+import {
+  ModelEventProjector,
+  ProviderRouter,
+  toContractErrorCode,
+  type ModelEvent,
+  type ModelEventData,
+  type ProviderRouterConfig,
+  type RouteTarget,
+  type RouterNotification,
+} from '../providers';
+import type { ProviderService } from './provider-service';
+
+// The page reads turn events through the zod-free contract types: they must
+// stay the ModelEvent shapes the projector emits.
+type ModelEventsMatchContract =
+  ModelEventData extends Pick<ChatTurnEventData, keyof ModelEventData> ? true : never;
+/** Compile-time check only. */
+export const MODEL_EVENTS_MATCH_CONTRACT: ModelEventsMatchContract = true;
+
+export type RouterTuning = Pick<
+  ProviderRouterConfig,
+  'sleep' | 'baseDelayMs' | 'maxDelayMs' | 'random' | 'maxRetries'
+>;
+
+export interface ChatServiceOptions {
+  clock?: Clock;
+  router?: RouterTuning;
+}
+
+const SYSTEM_PROMPT = {
+  roleDefinition: 'You are the assistant of NotesAgent, a personal notebook.',
+  outputConstraints: 'Answer in Markdown. Be concise.',
+  safetyGuidelines: 'Do not invent facts; say when you are unsure.',
+};
+const TITLE_LENGTH = 60;
+
+interface RunningTurn {
+  conversationId: string;
+  controller: AbortController;
+  settled: Promise<ChatMessageDto>;
+}
+
+function notFound(conversationId: string): AppError {
+  return new AppError('RESOURCE_NOT_FOUND', 'No conversation has this id.', {
+    conversation_id: conversationId,
+  });
+}
+
+/**
+ * Chat (contract §8 `POST /api/chat`). A turn is a resource whose id is the
+ * assistant message id: its ModelEvents go through the router (retries,
+ * fallback) and the §8.2 projection into the event log, persisted before they
+ * are delivered; `ProviderSwitched` and `AttemptDiscarded` join them. The
+ * message row is updated before `Done` is published, so whoever sees `Done`
+ * reads the final message.
+ */
+export class ChatService {
+  readonly #conversations: ConversationRepository;
+  readonly #providers: ProviderService;
+  readonly #log: EventLog;
+  readonly #clock: Clock;
+  readonly #router: RouterTuning;
+  readonly #running = new Map<string, RunningTurn>();
+
+  constructor(
+    conversations: ConversationRepository,
+    providers: ProviderService,
+    log: EventLog,
+    options: ChatServiceOptions = {},
+  ) {
+    this.#conversations = conversations;
+    this.#providers = providers;
+    this.#log = log;
+    this.#clock = options.clock ?? systemClock;
+    this.#router = options.router ?? {};
+  }
+
+  async listConversations(
+    query: { limit?: number; offset?: number } = {},
+  ): Promise<OffsetPage<ConversationDto>> {
+    const { limit, offset } = parseInput(pageQuerySchema, query);
+    const [items, total] = await Promise.all([
+      this.#conversations.list(limit, offset),
+      this.#conversations.count(),
+    ]);
+    return { items, page: { total, limit, offset } };
+  }
+
+  async getConversation(conversationId: string): Promise<ConversationDetailDto> {
+    const id = parseInput(conversationIdSchema, conversationId);
+    const conversation = await this.#conversations.get(id);
+    if (!conversation) throw notFound(id);
+    return { ...conversation, messages: await this.#conversations.messages(id) };
+  }
+
+  async deleteConversation(conversationId: string): Promise<void> {
+    const id = parseInput(conversationIdSchema, conversationId);
+    if (!(await this.#conversations.get(id))) throw notFound(id);
+    this.#conflictIfRunning(id);
+    await this.#conversations.delete(id);
+  }
+
+  /**
+   * Starts a turn and returns at once; the answer streams as events of
+   * `turn_id`. One turn at a time per conversation.
+   */
+  async send(input: ChatSendInput): Promise<ChatTurnDto> {
+    const valid = parseInput(chatSendSchema, input, 'This message cannot be sent.');
+    const now = toIsoUtc(this.#clock());
+    let conversation = valid.conversation_id
+      ? await this.#conversations.get(valid.conversation_id)
+      : undefined;
+    if (valid.conversation_id && !conversation) throw notFound(valid.conversation_id);
+    if (conversation) this.#conflictIfRunning(conversation.conversation_id);
+    const providerId = valid.provider_id ?? conversation?.provider_id ?? DEFAULT_PROVIDER_ID;
+    const provider = await this.#usableProvider(providerId);
+    const model =
+      valid.model ?? (valid.provider_id ? undefined : conversation?.model) ?? provider.default_model;
+
+    conversation = {
+      conversation_id: conversation?.conversation_id ?? newId('conv'),
+      title: conversation?.title ?? valid.content.slice(0, TITLE_LENGTH),
+      created_at: conversation?.created_at ?? now,
+      updated_at: now,
+      provider_id: provider.provider_id,
+      model,
+    };
+    const history = await this.#conversations.messages(conversation.conversation_id);
+    const user = this.#message(conversation.conversation_id, 'user', history.length, now, {
+      content: valid.content,
+      status: 'completed',
+      completed_at: now,
+    });
+    const assistant = this.#message(conversation.conversation_id, 'assistant', history.length + 1, now, {
+      provider_id: provider.provider_id,
+      model,
+    });
+    await this.#conversations.append(conversation, [user, assistant]);
+    this.#start(provider, model, [...history, user], assistant, valid.thinking);
+    return {
+      conversation_id: conversation.conversation_id,
+      turn_id: assistant.message_id,
+      user_message: user,
+      assistant_message: assistant,
+    };
+  }
+
+  /** The non-streaming form: resolves with the finished assistant message. */
+  async complete(input: ChatSendInput): Promise<ChatMessageDto> {
+    const turn = await this.send(input);
+    return this.settled(turn.turn_id);
+  }
+
+  /** Answers the last user message again, replacing a failed or stopped answer. */
+  async retry(conversationId: string): Promise<ChatTurnDto> {
+    const id = parseInput(conversationIdSchema, conversationId);
+    const conversation = await this.#conversations.get(id);
+    if (!conversation) throw notFound(id);
+    this.#conflictIfRunning(id);
+    let history = await this.#conversations.messages(id);
+    const last = history.at(-1);
+    if (last?.role === 'assistant') {
+      if (last.status === 'completed') {
+        throw new AppError('STATE_CONFLICT', 'The last answer completed; send a new message instead.', {
+          conversation_id: id,
+        });
+      }
+      await this.#conversations.deleteMessage(last.message_id);
+      history = history.slice(0, -1);
+    }
+    if (history.at(-1)?.role !== 'user') {
+      throw new AppError('STATE_CONFLICT', 'There is no message to answer.', { conversation_id: id });
+    }
+    const provider = await this.#usableProvider(conversation.provider_id);
+    const now = toIsoUtc(this.#clock());
+    const assistant = this.#message(id, 'assistant', history.length, now, {
+      provider_id: provider.provider_id,
+      model: conversation.model,
+    });
+    await this.#conversations.append({ ...conversation, updated_at: now }, [assistant]);
+    this.#start(provider, conversation.model, history, assistant, undefined);
+    return {
+      conversation_id: id,
+      turn_id: assistant.message_id,
+      user_message: null,
+      assistant_message: assistant,
+    };
+  }
+
+  /** Aborts the upstream request; the turn ends with `Done` status `cancelled`. */
+  async cancel(turnId: string): Promise<void> {
+    const id = parseInput(turnIdSchema, turnId);
+    const running = this.#running.get(id);
+    if (running) {
+      running.controller.abort();
+      return;
+    }
+    const message = await this.#conversations.getMessage(id);
+    if (!message || message.role !== 'assistant') {
+      throw new AppError('RESOURCE_NOT_FOUND', 'No chat turn has this id.', { turn_id: id });
+    }
+  }
+
+  /** Resolves with the assistant message once its turn has ended. */
+  async settled(turnId: string): Promise<ChatMessageDto> {
+    const id = parseInput(turnIdSchema, turnId);
+    const running = this.#running.get(id);
+    if (running) return running.settled;
+    const message = await this.#conversations.getMessage(id);
+    if (!message) throw new AppError('RESOURCE_NOT_FOUND', 'No chat turn has this id.', { turn_id: id });
+    return message;
+  }
+
+  /** Turns a closed tab left streaming end as failed, with their terminal events. */
+  async recover(): Promise<number> {
+    const stale = (await this.#conversations.streaming()).filter((row) => !this.#running.has(row.message_id));
+    for (const row of stale) {
+      const error = {
+        code: 'JOB_INTERRUPTED' as const,
+        message: 'The answer was interrupted when the page closed.',
+      };
+      await this.#conversations.putMessage({
+        ...row,
+        status: 'failed',
+        error,
+        completed_at: toIsoUtc(this.#clock()),
+      });
+      if (!(await this.#log.isTerminated(row.message_id))) {
+        await this.#log.publish(row.message_id, 'Error', { ...error, retryable: true });
+        await this.#log.publish(row.message_id, 'Done', { status: 'failed', error_code: error.code });
+      }
+    }
+    return stale.length;
+  }
+
+  /** Resolves when no turn is running (tests, shutdown). */
+  async idle(): Promise<void> {
+    await Promise.allSettled([...this.#running.values()].map((turn) => turn.settled));
+  }
+
+  #conflictIfRunning(conversationId: string): void {
+    for (const [turnId, turn] of this.#running) {
+      if (turn.conversationId === conversationId) {
+        throw new AppError('STATE_CONFLICT', 'An answer is still streaming in this conversation.', {
+          conversation_id: conversationId,
+          turn_id: turnId,
+        });
+      }
+    }
+  }
+
+  async #usableProvider(providerId: string): Promise<ProviderRow> {
+    const provider = await this.#providers.config(providerId);
+    if (!provider.enabled) {
+      throw new AppError('STATE_CONFLICT', 'This provider is disabled.', { provider_id: providerId });
+    }
+    return provider;
+  }
+
+  #message(
+    conversationId: string,
+    role: 'user' | 'assistant',
+    position: number,
+    now: string,
+    fields: Partial<MessageRow>,
+  ): MessageRow {
+    return {
+      message_id: newId(role === 'user' ? 'msg' : 'turn'),
+      conversation_id: conversationId,
+      role,
+      position,
+      content: '',
+      reasoning_content: null,
+      reasoning_duration_ms: null,
+      tool_calls: [],
+      status: 'streaming',
+      provider_id: null,
+      model: null,
+      finish_reason: null,
+      usage: null,
+      latency_ms: null,
+      tokens_per_second: null,
+      error: null,
+      created_at: now,
+      completed_at: null,
+      ...fields,
+    };
+  }
+
+  #start(
+    provider: ProviderRow,
+    model: string,
+    history: MessageRow[],
+    assistant: MessageRow,
+    thinking: boolean | undefined,
+  ): void {
+    const controller = new AbortController();
+    const settled = this.#run(provider, model, history, assistant, thinking, controller.signal).finally(() =>
+      this.#running.delete(assistant.message_id),
+    );
+    this.#running.set(assistant.message_id, {
+      conversationId: assistant.conversation_id,
+      controller,
+      settled,
+    });
+  }
+
+  async #run(
+    provider: ProviderRow,
+    model: string,
+    history: MessageRow[],
+    placeholder: MessageRow,
+    thinking: boolean | undefined,
+    signal: AbortSignal,
+  ): Promise<ChatMessageDto> {
+    const turnId = placeholder.message_id;
+    const started = this.#clock();
+    const message: MessageRow = { ...placeholder };
+    let firstOutputAt: number | undefined;
+    let thinkingStartedAt: number | undefined;
+    let tail: Promise<unknown> = Promise.resolve();
+    const publish = <E extends ChatTurnEventName>(event: E, data: ChatTurnEventData[E]) => {
+      tail = this.#log.publish(turnId, event, data).catch((error: unknown) => {
+        console.error('chat event could not be stored', error);
+      });
+    };
+    const endThinking = (at: number) => {
+      if (thinkingStartedAt !== undefined && message.reasoning_duration_ms === null)
+        message.reasoning_duration_ms = at - thinkingStartedAt;
+    };
+    const apply = (event: ModelEvent) => {
+      const now = this.#clock();
+      switch (event.event) {
+        case 'ThinkingDelta':
+          thinkingStartedAt ??= now;
+          message.reasoning_content = (message.reasoning_content ?? '') + event.data.delta;
+          break;
+        case 'TextDelta':
+          firstOutputAt ??= now;
+          endThinking(now);
+          message.content += event.data.delta;
+          break;
+        case 'ToolCallEnd':
+          firstOutputAt ??= now;
+          endThinking(now);
+          message.tool_calls = [
+            ...message.tool_calls,
+            { tool_call_id: event.data.tool_call_id, name: event.data.name, arguments: event.data.arguments },
+          ];
+          break;
+        case 'Usage':
+          message.usage = event.data;
+          break;
+        case 'Error':
+          event.data.message = redact(event.data.message);
+          message.error = { code: event.data.code, message: event.data.message };
+          break;
+        case 'Done':
+          message.status = event.data.status === 'completed' ? 'completed' : event.data.status;
+          if (event.data.finish_reason) message.finish_reason = event.data.finish_reason;
+          if (event.data.provider) message.provider_id = event.data.provider;
+          if (event.data.model) message.model = event.data.model;
+          break;
+        case 'ToolCallStart':
+        case 'ToolCallDelta':
+          break;
+        default: {
+          const unhandled: never = event;
+          throw new Error(`Unknown model event ${JSON.stringify(unhandled)}`);
+        }
+      }
+    };
+    const deliver = (events: ModelEvent[]) => {
+      for (const event of events) {
+        apply(event);
+        publish(event.event, event.data as never);
+      }
+    };
+    const onNotification = (notification: RouterNotification) => {
+      const errorCode = (midStream: boolean): ErrorCode =>
+        toContractErrorCode(notification.error.code, { midStream });
+      if (notification.type === 'provider_switched') {
+        message.provider_id = notification.to.provider;
+        message.model = notification.to.model;
+        publish('ProviderSwitched', {
+          from: { provider_id: notification.from.provider, model: notification.from.model },
+          to: { provider_id: notification.to.provider, model: notification.to.model },
+          error_code: errorCode(false),
+        });
+      } else if (notification.type === 'attempt_discarded') {
+        message.content = '';
+        message.reasoning_content = null;
+        message.reasoning_duration_ms = null;
+        message.tool_calls = [];
+        message.usage = null;
+        thinkingStartedAt = undefined;
+        firstOutputAt = undefined;
+        publish('AttemptDiscarded', {
+          provider_id: notification.provider,
+          model: notification.model,
+          attempt: notification.attempt,
+          error_code: errorCode(true),
+        });
+      }
+    };
+
+    const projector = new ModelEventProjector({ resourceId: turnId, clock: this.#clock });
+    const redact = await this.#providers
+      .redactorFor([provider.provider_id, ...(provider.fallback ? [provider.fallback.provider_id] : [])])
+      .catch(() => (text: string) => text);
+    let finalEvents: ModelEvent[];
+    let perfTokensPerSecond: number | undefined;
+    try {
+      const router = new ProviderRouter({
+        ...this.#router,
+        primary: await this.#target(provider, model),
+        ...(await this.#fallback(provider)),
+      });
+      const request = this.#request(
+        turnId,
+        placeholder.conversation_id,
+        provider.provider_id,
+        history,
+        thinking,
+      );
+      const result = await router.route(request, (event) => deliver(projector.push(event)), {
+        signal,
+        onNotification,
+      });
+      perfTokensPerSecond = result.response.meta.perfStats?.tokensPerSecond;
+      finalEvents = projector.finish({
+        response: {
+          ...result.response,
+          meta: { ...result.response.meta, provider: result.provider, model: result.model },
+        },
+      });
+    } catch (error) {
+      finalEvents = projector.finish({
+        error: signal.aborted ? new DOMException('Stopped', 'AbortError') : error,
+      });
+    }
+
+    // The row first, then Error/Done: whoever sees Done reads the final message.
+    const ended = this.#clock();
+    for (const event of finalEvents) apply(event);
+    endThinking(firstOutputAt ?? ended);
+    message.latency_ms = ended - started;
+    const outputTokens = message.usage?.output_tokens;
+    const generationMs = ended - (firstOutputAt ?? thinkingStartedAt ?? started);
+    message.tokens_per_second =
+      perfTokensPerSecond ??
+      (outputTokens && generationMs > 0 ? Math.round((outputTokens / generationMs) * 10_000) / 10 : null);
+    message.completed_at = toIsoUtc(ended);
+    if (message.status === 'streaming') message.status = 'failed';
+    await this.#conversations.putMessage(message);
+    for (const event of finalEvents) publish(event.event, event.data as never);
+    await tail;
+    return message;
+  }
+
+  async #target(provider: ProviderRow, model: string): Promise<RouteTarget> {
+    return { adapter: await this.#providers.adapterFor(provider, model), model };
+  }
+
+  /** The configured fallback, when it still exists and is enabled. */
+  async #fallback(provider: ProviderRow): Promise<{ fallback?: RouteTarget }> {
+    if (!provider.fallback) return {};
+    const fallback = await this.#providers.config(provider.fallback.provider_id).catch(() => undefined);
+    if (!fallback?.enabled) return {};
+    return { fallback: await this.#target(fallback, provider.fallback.model) };
+  }
+
+  #request(
+    turnId: string,
+    conversationId: string,
+    providerId: string,
+    history: MessageRow[],
+    thinking: boolean | undefined,
+  ): MetonaRequest {
+    const now = this.#clock();
+    const messages: MetonaMessage[] = history
+      .filter((row) => row.role === 'user' || (row.status !== 'failed' && row.content !== ''))
+      .map((row) => ({
+        role: row.role,
+        content: row.content,
+        timestamp: Date.parse(row.created_at) || now,
+        // Provider-owned state goes back only to the provider that produced it.
+        ...(row.role === 'assistant' &&
+          row.reasoning_content !== null &&
+          row.provider_id === providerId && { reasoningContent: row.reasoning_content }),
+      }));
+    return {
+      meta: {
+        sessionId: conversationId,
+        iteration: 1,
+        requestId: turnId,
+        timestamp: now,
+        agentVersion: '1.0.0',
+      },
+      systemPrompt: SYSTEM_PROMPT,
+      messages,
+      params: { stream: true, ...(thinking !== undefined && { thinkingEnabled: thinking }) },
+    };
+  }
+}

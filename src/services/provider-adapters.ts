@@ -1,0 +1,267 @@
+import {
+  CONSERVATIVE_CAPABILITIES,
+  DEFAULT_MOCK_MODEL,
+  type ModelCapability,
+  type ModelInfoDto,
+  type ProviderPresetDto,
+  type ProviderPresetId,
+  type ProviderType,
+} from '../contracts';
+import type { IMetonaProviderAdapter, MetonaModelInfo, MetonaResponse } from '../ir';
+import {
+  ANTHROPIC_BASE_URL,
+  OLLAMA_DEFAULT_BASE_URL,
+  OPENAI_COMPATIBLE_PRESETS,
+  createAnthropicAdapter,
+  createMockAdapter,
+  createOllamaAdapter,
+  createOpenAICompatibleAdapter,
+  type FetchFunction,
+  type MockScenarioInput,
+  type OpenAICompatiblePreset,
+  type Sleep,
+} from '../providers';
+
+/** What the service hands in besides the stored config. */
+export interface AdapterDependencies {
+  fetch?: FetchFunction;
+  /** The mock's delays (tests pass an instant sleep). */
+  sleep?: Sleep;
+  /** Mock scenario when the message does not pick one with `/scenario <name>`. */
+  mockScenario?: string;
+}
+
+export interface AdapterConfig {
+  provider_id: string;
+  preset: ProviderPresetId;
+  base_url: string;
+  model: string;
+  api_key?: string;
+}
+
+const PRESET_TYPES: Record<ProviderPresetId, ProviderType> = {
+  mock: 'mock',
+  deepseek: 'openai-compatible',
+  'agnes-ai': 'openai-compatible',
+  openai: 'openai-compatible',
+  custom: 'openai-compatible',
+  anthropic: 'anthropic',
+  ollama: 'ollama',
+};
+
+export function presetType(preset: ProviderPresetId): ProviderType {
+  return PRESET_TYPES[preset];
+}
+
+/** The presets a provider can be created from (`GET /api/providers/presets`). */
+export const PROVIDER_PRESETS: readonly ProviderPresetDto[] = [
+  {
+    preset: 'mock',
+    type: 'mock',
+    display_name: 'Mock (scripted demo)',
+    base_url: 'mock://local',
+    default_model: DEFAULT_MOCK_MODEL,
+    requires_api_key: false,
+    browser_access: 'none',
+  },
+  ...(['deepseek', 'agnes-ai', 'openai'] as const).map((id): ProviderPresetDto => ({
+    preset: id,
+    type: 'openai-compatible',
+    display_name: OPENAI_COMPATIBLE_PRESETS[id].displayName,
+    base_url: OPENAI_COMPATIBLE_PRESETS[id].baseUrl,
+    default_model: OPENAI_COMPATIBLE_PRESETS[id].defaultModel ?? null,
+    requires_api_key: true,
+    browser_access: 'cors',
+  })),
+  {
+    preset: 'custom',
+    type: 'openai-compatible',
+    display_name: 'OpenAI-compatible',
+    base_url: 'http://localhost:8000/v1',
+    default_model: null,
+    requires_api_key: false,
+    browser_access: 'cors',
+  },
+  {
+    preset: 'anthropic',
+    type: 'anthropic',
+    display_name: 'Anthropic',
+    base_url: ANTHROPIC_BASE_URL,
+    default_model: 'claude-sonnet-4-5',
+    requires_api_key: true,
+    browser_access: 'anthropic-browser-header',
+  },
+  {
+    preset: 'ollama',
+    type: 'ollama',
+    display_name: 'Ollama',
+    base_url: OLLAMA_DEFAULT_BASE_URL,
+    default_model: null,
+    requires_api_key: false,
+    browser_access: 'ollama-origins',
+  },
+];
+
+export function presetById(preset: ProviderPresetId): ProviderPresetDto {
+  return PROVIDER_PRESETS.find((entry) => entry.preset === preset)!;
+}
+
+/**
+ * Scenarios the chat offers besides the built-in ones: `demo` (thinking, then a
+ * Markdown answer, streamed at reading pace) is what a fresh install answers;
+ * `long` streams for several seconds, for trying Stop.
+ */
+export const CHAT_MOCK_SCENARIOS: Record<string, MockScenarioInput> = {
+  demo: {
+    id: 'demo',
+    description: 'Thinking, then a Markdown answer.',
+    chunk_delay_ms: 25,
+    steps: [
+      {
+        type: 'reasoning',
+        chunks: [
+          'The user wrote to the demo model.',
+          ' I will explain what I am',
+          ' and how to add a real one.',
+        ],
+      },
+      {
+        type: 'text',
+        chunks: [
+          'Hello! I am the **mock** model: a scripted, offline demo.',
+          '\n\n- Add a real provider in *Settings → Providers*',
+          '\n- Type `/scenario long` to try **Stop**',
+          '\n- Type `/scenario tool-call` to see a tool call',
+        ],
+      },
+      { type: 'usage', input_tokens: 24, output_tokens: 48, reasoning_tokens: 16 },
+      { type: 'finish', reason: 'stop' },
+    ],
+  },
+  long: {
+    id: 'long',
+    description: 'A long answer at 20 chunks a second: to try Stop.',
+    chunk_delay_ms: 50,
+    steps: [
+      { type: 'reasoning', chunks: ['Counting slowly', ' so there is time to press Stop.'] },
+      { type: 'text', chunks: Array.from({ length: 400 }, (_, index) => `${index + 1} `) },
+      { type: 'usage', input_tokens: 10, output_tokens: 400 },
+      { type: 'finish', reason: 'stop' },
+    ],
+  },
+};
+
+/** A provider of this app speaks under its own id, whatever the adapter calls itself. */
+function underId(adapter: IMetonaProviderAdapter, providerId: string): IMetonaProviderAdapter {
+  if (adapter.providerId === providerId) return adapter;
+  const rename = (response: MetonaResponse): MetonaResponse => ({
+    ...response,
+    meta: { ...response.meta, provider: providerId },
+  });
+  return {
+    providerId,
+    supportedModels: adapter.supportedModels,
+    getContextWindow: (model) => adapter.getContextWindow(model),
+    healthCheck: () => adapter.healthCheck(),
+    listModels: async () => (await adapter.listModels()).map((info) => ({ ...info, providerId })),
+    send: async (request, options) => rename(await adapter.send(request, options)),
+    sendStream: async (request, onEvent, options) =>
+      rename(await adapter.sendStream(request, onEvent, options)),
+  };
+}
+
+/** Builds the adapter for one stored provider and model with the `src/providers` factories. */
+export function buildAdapter(config: AdapterConfig, deps: AdapterDependencies = {}): IMetonaProviderAdapter {
+  const { provider_id: providerId, model, api_key: apiKey } = config;
+  const fetch = deps.fetch;
+  switch (config.preset) {
+    case 'mock':
+      return underId(
+        createMockAdapter({
+          scenario: deps.mockScenario ?? 'demo',
+          scenarios: CHAT_MOCK_SCENARIOS,
+          ...(deps.sleep && { sleep: deps.sleep }),
+        }),
+        providerId,
+      );
+    case 'deepseek':
+    case 'agnes-ai':
+    case 'openai':
+    case 'custom': {
+      const base: OpenAICompatiblePreset =
+        config.preset === 'custom'
+          ? {
+              id: providerId,
+              displayName: providerId,
+              baseUrl: config.base_url,
+              thinking: 'none',
+              reasoningPassback: 'never',
+              maxTokensField: 'max_tokens',
+              parallelToolCalls: false,
+              models: {},
+            }
+          : OPENAI_COMPATIBLE_PRESETS[config.preset];
+      return createOpenAICompatibleAdapter({
+        preset: { ...base, id: providerId },
+        model,
+        baseUrl: config.base_url,
+        ...(apiKey && { apiKey }),
+        ...(fetch && { fetch }),
+      });
+    }
+    case 'anthropic':
+      return createAnthropicAdapter({
+        providerId,
+        model,
+        baseUrl: config.base_url,
+        ...(apiKey && { apiKey }),
+        ...(fetch && { fetch }),
+      });
+    case 'ollama':
+      return underId(
+        createOllamaAdapter({
+          model,
+          baseUrl: config.base_url,
+          ...(apiKey && { apiKey }),
+          ...(fetch && { fetch }),
+        }),
+        providerId,
+      );
+    default: {
+      const unknown: never = config.preset;
+      throw new Error(`Unknown preset ${String(unknown)}`);
+    }
+  }
+}
+
+/** IR model info to §8.1's ModelInfo; only what the adapter vouches for is claimed. */
+export function toModelInfo(info: MetonaModelInfo): ModelInfoDto {
+  const capabilities: ModelCapability[] = ['chat'];
+  if (info.supportsStreaming) capabilities.push('streaming');
+  if (info.supportsToolCalling) capabilities.push('tool_calling');
+  if (info.supportsImages) capabilities.push('vision');
+  if (info.supportsThinking) capabilities.push('reasoning');
+  if (info.supportsStructuredOutput) capabilities.push('structured_output');
+  return {
+    model: info.id,
+    display_name: info.displayName || info.id,
+    capabilities,
+    context_window: info.contextWindow,
+    max_output_tokens: info.maxOutput,
+    deprecated: false,
+    metadata: {},
+  };
+}
+
+/** A model nobody described: the conservative set (§8.1). */
+export function unknownModelInfo(model: string): ModelInfoDto {
+  return {
+    model,
+    display_name: model,
+    capabilities: [...CONSERVATIVE_CAPABILITIES],
+    context_window: null,
+    max_output_tokens: null,
+    deprecated: false,
+    metadata: {},
+  };
+}

@@ -1,0 +1,345 @@
+import {
+  AppError,
+  DEFAULT_MOCK_MODEL,
+  DEFAULT_PROVIDER_ID,
+  RESERVED_CREDENTIAL_PREFIX,
+  createProviderSchema,
+  parseInput,
+  patchProviderSchema,
+  providerIdSchema,
+  providerSecretName,
+  testProviderSchema,
+  toIsoUtc,
+  type CreateProviderInput,
+  type ModelInfoDto,
+  type OffsetPage,
+  type PatchProviderInput,
+  type ProviderDto,
+  type ProviderFallbackDto,
+  type ProviderPresetDto,
+  type ProviderTestResultDto,
+  type TestProviderInput,
+} from '../contracts';
+import { systemClock, type Clock } from '../core/ids';
+import type { ProviderRepository, ProviderRow, SecretsVault, SettingsRepository } from '../db';
+import type { IMetonaProviderAdapter } from '../ir';
+import { toAppError } from '../providers';
+import { toMetonaError } from '../providers/shared/errors';
+import {
+  PROVIDER_PRESETS,
+  buildAdapter,
+  presetById,
+  presetType,
+  toModelInfo,
+  unknownModelInfo,
+  type AdapterDependencies,
+} from './provider-adapters';
+
+const SEEDED_KEY = 'providers.seeded';
+const TEST_TIMEOUT_MS = 15_000;
+
+/** Secret names a provider may never write: the plugin host owns `plugin.*` (§7.6). */
+export function assertCredentialNamespace(name: string): void {
+  if (name.toLowerCase().startsWith(RESERVED_CREDENTIAL_PREFIX)) {
+    throw new AppError('CREDENTIAL_NAMESPACE_RESERVED', 'Secrets under plugin.* belong to plugins.', {
+      namespace: 'plugin',
+    });
+  }
+}
+
+function notFound(providerId: string): AppError {
+  return new AppError('RESOURCE_NOT_FOUND', 'No provider has this id.', { provider_id: providerId });
+}
+
+export interface ProviderServiceOptions extends AdapterDependencies {
+  clock?: Clock;
+}
+
+/**
+ * Provider configurations (contract §8's `/api/providers/*`). The API key goes
+ * in through `api_key` fields into the vault (`provider.<id>.api_key`) and never
+ * comes out of this service: reads say `has_api_key`, errors and events carry
+ * the provider's error code, not its request.
+ */
+export class ProviderService {
+  readonly #repository: ProviderRepository;
+  readonly #vault: SecretsVault;
+  readonly #settings: SettingsRepository;
+  readonly #deps: AdapterDependencies;
+  readonly #clock: Clock;
+  #seeded: Promise<void> | undefined;
+
+  constructor(
+    repository: ProviderRepository,
+    vault: SecretsVault,
+    settings: SettingsRepository,
+    options: ProviderServiceOptions = {},
+  ) {
+    this.#repository = repository;
+    this.#vault = vault;
+    this.#settings = settings;
+    const { clock, ...deps } = options;
+    this.#deps = deps;
+    this.#clock = clock ?? systemClock;
+  }
+
+  async list(): Promise<OffsetPage<ProviderDto>> {
+    await this.#seed();
+    const rows = await this.#repository.list();
+    const items = await Promise.all(rows.map((row) => this.#toDto(row)));
+    return { items, page: { total: items.length, limit: items.length, offset: 0 } };
+  }
+
+  async presets(): Promise<ProviderPresetDto[]> {
+    return PROVIDER_PRESETS.map((preset) => ({ ...preset }));
+  }
+
+  async get(providerId: string): Promise<ProviderDto> {
+    return this.#toDto(await this.#row(parseInput(providerIdSchema, providerId)));
+  }
+
+  async create(input: CreateProviderInput): Promise<ProviderDto> {
+    const valid = parseInput(createProviderSchema, input, 'This provider configuration is not valid.');
+    await this.#seed();
+    const preset = presetById(valid.preset);
+    const defaultModel = valid.default_model ?? preset.default_model;
+    if (!defaultModel) {
+      throw new AppError('VALIDATION_FAILED', 'This provider needs a model name.', {
+        fields: [{ path: 'default_model', message: 'required for this preset' }],
+      });
+    }
+    const providerId = valid.provider_id ?? (await this.#freeId(valid.preset));
+    if (valid.fallback) await this.#checkFallback(providerId, valid.fallback);
+    const now = toIsoUtc(this.#clock());
+    const row: ProviderRow = {
+      provider_id: providerId,
+      type: preset.type,
+      preset: valid.preset,
+      display_name: valid.display_name ?? preset.display_name,
+      base_url: valid.base_url ?? preset.base_url,
+      default_model: defaultModel,
+      enabled: valid.enabled,
+      fallback: valid.fallback,
+      created_at: now,
+      updated_at: now,
+    };
+    if (!(await this.#repository.add(row))) {
+      throw new AppError('STATE_CONFLICT', 'A provider with this id already exists.', {
+        provider_id: providerId,
+      });
+    }
+    if (valid.api_key !== undefined) await this.#putKey(providerId, valid.api_key);
+    return this.#toDto(row);
+  }
+
+  async patch(providerId: string, input: PatchProviderInput): Promise<ProviderDto> {
+    const id = parseInput(providerIdSchema, providerId);
+    const valid = parseInput(patchProviderSchema, input, 'These provider changes are not valid.');
+    const current = await this.#row(id);
+    if (valid.fallback) await this.#checkFallback(id, valid.fallback);
+    const { api_key: apiKey, ...fields } = valid;
+    const next: ProviderRow = {
+      ...current,
+      ...Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)),
+      updated_at: toIsoUtc(this.#clock()),
+    };
+    await this.#repository.put(next);
+    if (typeof apiKey === 'string') await this.#putKey(id, apiKey);
+    else if (apiKey === null) await this.#vault.delete(providerSecretName(id));
+    return this.#toDto(next);
+  }
+
+  /** Refused while another provider names this one as its fallback. */
+  async delete(providerId: string): Promise<void> {
+    const id = parseInput(providerIdSchema, providerId);
+    await this.#row(id);
+    const dependents = (await this.#repository.list()).filter(
+      (row) => row.provider_id !== id && row.fallback?.provider_id === id,
+    );
+    if (dependents.length > 0) {
+      throw new AppError('STATE_CONFLICT', 'Another provider uses this one as its fallback.', {
+        provider_id: id,
+        used_by: dependents.map((row) => row.provider_id),
+      });
+    }
+    await this.#repository.delete(id);
+    await this.#vault.delete(providerSecretName(id));
+  }
+
+  /** §8.1 model list; models the adapter cannot describe get the conservative capabilities. */
+  async models(providerId: string): Promise<OffsetPage<ModelInfoDto>> {
+    const row = await this.#row(parseInput(providerIdSchema, providerId));
+    const adapter = await this.adapterFor(row, row.default_model);
+    let items: ModelInfoDto[];
+    try {
+      items = (await adapter.listModels()).map(toModelInfo);
+    } catch (error) {
+      throw toAppError(toMetonaError(error, row.provider_id));
+    }
+    if (!items.some((item) => item.model === row.default_model))
+      items.unshift(unknownModelInfo(row.default_model));
+    return { items, page: { total: items.length, limit: items.length, offset: 0 } };
+  }
+
+  /**
+   * Checks a saved provider or an unsaved config by listing its models. A key
+   * given here is used for this call only and never stored.
+   */
+  async test(input: TestProviderInput): Promise<ProviderTestResultDto> {
+    const valid = parseInput(testProviderSchema, input, 'This provider configuration is not valid.');
+    let adapter: IMetonaProviderAdapter;
+    if (valid.provider_id !== undefined) {
+      const row = await this.#row(valid.provider_id);
+      const model = valid.model ?? row.default_model;
+      adapter = valid.api_key
+        ? this.#build({ ...row, base_url: valid.base_url ?? row.base_url }, model, valid.api_key)
+        : await this.adapterFor({ ...row, base_url: valid.base_url ?? row.base_url }, model);
+    } else {
+      const preset = presetById(valid.preset!);
+      const model = valid.model ?? preset.default_model ?? 'unknown';
+      adapter = buildAdapter(
+        {
+          provider_id: valid.preset!,
+          preset: valid.preset!,
+          base_url: valid.base_url ?? preset.base_url,
+          model,
+          ...(valid.api_key && { api_key: valid.api_key }),
+        },
+        this.#deps,
+      );
+    }
+    const started = this.#clock();
+    try {
+      const models = await withTimeout(adapter.listModels(), TEST_TIMEOUT_MS);
+      return { ok: true, latency_ms: this.#clock() - started, model_count: models.length, error: null };
+    } catch (error) {
+      const appError =
+        error instanceof AppError ? error : toAppError(toMetonaError(error, adapter.providerId));
+      const redact = redactor(valid.api_key ? [valid.api_key] : []);
+      return {
+        ok: false,
+        latency_ms: this.#clock() - started,
+        model_count: null,
+        error: { code: appError.code, message: redact(appError.message) },
+      };
+    }
+  }
+
+  /** Masks these providers' keys in text that came from upstream (an error body may echo one). */
+  async redactorFor(providerIds: string[]): Promise<(text: string) => string> {
+    const keys = await Promise.all(providerIds.map((id) => this.#vault.reveal(providerSecretName(id))));
+    return redactor(keys.filter((key): key is string => key !== undefined));
+  }
+
+  /** For the chat service: the stored config, enabled or not. */
+  async config(providerId: string): Promise<ProviderRow> {
+    await this.#seed();
+    return this.#row(providerId);
+  }
+
+  /** The adapter for a stored provider, with its key from the vault. */
+  async adapterFor(row: ProviderRow, model: string): Promise<IMetonaProviderAdapter> {
+    const apiKey = await this.#vault.reveal(providerSecretName(row.provider_id));
+    return this.#build(row, model, apiKey);
+  }
+
+  #build(row: ProviderRow, model: string, apiKey: string | undefined): IMetonaProviderAdapter {
+    return buildAdapter(
+      {
+        provider_id: row.provider_id,
+        preset: row.preset,
+        base_url: row.base_url,
+        model,
+        ...(apiKey && { api_key: apiKey }),
+      },
+      this.#deps,
+    );
+  }
+
+  async #row(providerId: string): Promise<ProviderRow> {
+    await this.#seed();
+    const row = await this.#repository.get(providerId);
+    if (!row) throw notFound(providerId);
+    return row;
+  }
+
+  async #toDto(row: ProviderRow): Promise<ProviderDto> {
+    const status = await this.#vault.status(providerSecretName(row.provider_id));
+    return { ...row, has_api_key: status.configured };
+  }
+
+  async #putKey(providerId: string, apiKey: string): Promise<void> {
+    const name = providerSecretName(providerId);
+    assertCredentialNamespace(name);
+    await this.#vault.put(name, apiKey);
+  }
+
+  async #checkFallback(providerId: string, fallback: ProviderFallbackDto): Promise<void> {
+    if (fallback.provider_id === providerId) {
+      throw new AppError('VALIDATION_FAILED', 'A provider cannot be its own fallback.', {
+        fields: [{ path: 'fallback.provider_id', message: 'must be another provider' }],
+      });
+    }
+    if (!(await this.#repository.get(fallback.provider_id))) {
+      throw new AppError('STATE_CONFLICT', 'The fallback provider does not exist.', {
+        provider_id: fallback.provider_id,
+      });
+    }
+  }
+
+  async #freeId(preset: string): Promise<string> {
+    for (let index = 1; ; index++) {
+      const candidate = index === 1 ? preset : `${preset}-${index}`;
+      if (!(await this.#repository.get(candidate))) return candidate;
+    }
+  }
+
+  /** A fresh install has the mock provider; once seeded, a deleted one stays deleted. */
+  #seed(): Promise<void> {
+    this.#seeded ??= (async () => {
+      if (await this.#settings.get<boolean>(SEEDED_KEY)) return;
+      const now = toIsoUtc(this.#clock());
+      await this.#repository.add({
+        provider_id: DEFAULT_PROVIDER_ID,
+        type: presetType('mock'),
+        preset: 'mock',
+        display_name: presetById('mock').display_name,
+        base_url: presetById('mock').base_url,
+        default_model: DEFAULT_MOCK_MODEL,
+        enabled: true,
+        fallback: null,
+        created_at: now,
+        updated_at: now,
+      });
+      await this.#settings.put(SEEDED_KEY, true);
+    })().catch((error: unknown) => {
+      this.#seeded = undefined;
+      throw error;
+    });
+    return this.#seeded;
+  }
+}
+
+export function redactor(secrets: string[]): (text: string) => string {
+  const usable = secrets.filter((secret) => secret.length >= 4);
+  return (text) => usable.reduce((result, secret) => result.split(secret).join('[redacted]'), text);
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new AppError('PROVIDER_TIMEOUT', 'The provider did not answer in time.')),
+      ms,
+    );
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}

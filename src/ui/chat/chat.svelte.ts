@@ -1,0 +1,83 @@
+import type { ChatMessageDto, ConversationDto } from '../../contracts/chat';
+import type { ProviderDto } from '../../contracts/provider-config';
+import type { LiveMessage } from './turn-events';
+
+export interface ModelChoice {
+  provider_id: string;
+  model: string;
+}
+
+/** What the chat view shows: conversations, the open one's messages, the picked model. */
+export class ChatState {
+  #conversations = $state.raw<ConversationDto[]>([]);
+  #conversationId = $state<string | null>(null);
+  #messages = $state.raw<LiveMessage[]>([]);
+  #providers = $state.raw<ProviderDto[]>([]);
+  #choice = $state<ModelChoice | null>(null);
+  #activeTurn = $state<string | null>(null);
+  #sending = $state(false);
+
+  get conversations(): readonly ConversationDto[] {
+    return this.#conversations;
+  }
+  get conversationId(): string | null {
+    return this.#conversationId;
+  }
+  get messages(): readonly LiveMessage[] {
+    return this.#messages;
+  }
+  get providers(): readonly ProviderDto[] {
+    return this.#providers;
+  }
+  get choice(): ModelChoice | null {
+    return this.#choice;
+  }
+  get activeTurn(): string | null {
+    return this.#activeTurn;
+  }
+  get busy(): boolean {
+    return this.#sending || this.#activeTurn !== null;
+  }
+
+  setConversations(items: ConversationDto[]): void {
+    this.#conversations = items;
+  }
+  open(conversationId: string | null, messages: LiveMessage[]): void {
+    this.#conversationId = conversationId;
+    this.#messages = messages;
+  }
+  setMessages(messages: LiveMessage[]): void {
+    this.#messages = messages;
+  }
+  updateMessage(messageId: string, update: (message: LiveMessage) => LiveMessage): void {
+    this.#messages = this.#messages.map((message) =>
+      message.message_id === messageId ? update(message) : message,
+    );
+  }
+  setProviders(items: ProviderDto[]): void {
+    this.#providers = items;
+  }
+  choose(choice: ModelChoice | null): void {
+    this.#choice = choice;
+  }
+  setActiveTurn(turnId: string | null): void {
+    this.#activeTurn = turnId;
+  }
+  setSending(sending: boolean): void {
+    this.#sending = sending;
+  }
+
+  reset(): void {
+    this.#conversations = [];
+    this.#conversationId = null;
+    this.#messages = [];
+    this.#providers = [];
+    this.#choice = null;
+    this.#activeTurn = null;
+    this.#sending = false;
+  }
+}
+
+export const chat = new ChatState();
+
+export type { ChatMessageDto };

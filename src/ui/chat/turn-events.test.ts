@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import type { ChatMessageDto } from '../../contracts/chat';
+import type { EventEnvelope } from '../../contracts/events';
+import { applyTurnEvent, toLiveMessage } from './turn-events';
+
+const base: ChatMessageDto = {
+  message_id: 'turn_1',
+  conversation_id: 'conv_1',
+  role: 'assistant',
+  position: 1,
+  content: '',
+  reasoning_content: null,
+  reasoning_duration_ms: null,
+  tool_calls: [],
+  status: 'streaming',
+  provider_id: 'openai',
+  model: 'gpt-4o-mini',
+  finish_reason: null,
+  usage: null,
+  latency_ms: null,
+  tokens_per_second: null,
+  error: null,
+  created_at: '2026-01-01T00:00:00Z',
+  completed_at: null,
+};
+
+let sequence = 0;
+function event(name: string, data: unknown, seconds = 0): EventEnvelope {
+  sequence += 1;
+  return {
+    id: sequence,
+    sequence,
+    event: name,
+    resource_id: 'turn_1',
+    data,
+    timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, seconds)).toISOString().replace('.000', ''),
+  };
+}
+
+describe('applyTurnEvent', () => {
+  it('builds the message from thinking, text, tool calls, usage and Done', () => {
+    const events = [
+      event('ThinkingDelta', { delta: 'Hmm' }, 1),
+      event('ThinkingDelta', { delta: '…' }, 2),
+      event('TextDelta', { delta: 'Hi' }, 4),
+      event('ToolCallStart', { tool_call_id: 'c1', name: 'search', index: 0 }, 5),
+      event('ToolCallEnd', { tool_call_id: 'c1', name: 'search', arguments: { q: 'x' } }, 5),
+      event('Usage', { input_tokens: 1, output_tokens: 2, total_tokens: 3 }, 5),
+      event('Done', { status: 'completed', finish_reason: 'stop', provider: 'mock', model: 'mock-1' }, 6),
+      event('SomethingNew', {}, 7),
+    ];
+    const message = events.reduce(applyTurnEvent, toLiveMessage(base));
+    expect(message).toMatchObject({
+      reasoning_content: 'Hmm…',
+      reasoning_duration_ms: 3000,
+      content: 'Hi',
+      tool_calls: [{ tool_call_id: 'c1', name: 'search', arguments: { q: 'x' } }],
+      usage: { total_tokens: 3 },
+      status: 'completed',
+      provider_id: 'mock',
+      model: 'mock-1',
+    });
+  });
+
+  it('clears a discarded attempt and follows a provider switch; records an error', () => {
+    const events = [
+      event('TextDelta', { delta: 'partial' }),
+      event('AttemptDiscarded', {
+        provider_id: 'openai',
+        model: 'm',
+        attempt: 1,
+        error_code: 'PROVIDER_STREAM_INTERRUPTED',
+      }),
+      event('ProviderSwitched', {
+        from: { provider_id: 'openai', model: 'm' },
+        to: { provider_id: 'mock', model: 'mock-1' },
+        error_code: 'PROVIDER_UNAVAILABLE',
+      }),
+      event('Error', { code: 'PROVIDER_UNAVAILABLE', message: 'down', retryable: true }),
+      event('Done', { status: 'failed', error_code: 'PROVIDER_UNAVAILABLE' }),
+    ];
+    const message = events.reduce(applyTurnEvent, toLiveMessage(base));
+    expect(message).toMatchObject({
+      content: '',
+      provider_id: 'mock',
+      status: 'failed',
+      error: { code: 'PROVIDER_UNAVAILABLE' },
+    });
+  });
+});
