@@ -1,6 +1,7 @@
 import type { Transaction } from 'dexie';
 import type { ChatMessageDto, ConversationDto, JobDto, ProviderDto } from '../contracts';
 import type { BlockType } from '../core/blocks';
+import { AGENT_STORES } from './agent-stores';
 
 export interface NoteRow {
   note_id: string;
@@ -162,5 +163,9 @@ export const MIGRATIONS: readonly Migration[] = [
       conversations: '&conversation_id, updated_at',
       messages: '&message_id, [conversation_id+position], status',
     },
+  },
+  {
+    version: 4,
+    stores: { ...AGENT_STORES },
   },
 ];

@@ -14,6 +14,7 @@ import {
   type NotesAgentDatabase,
 } from '../db';
 import { DEFAULT_RETRIEVAL_PROFILE, HashEmbedder, type Embedder, type RetrievalProfile } from '../retrieval';
+import { createAgentService } from './agent-service';
 import { ArchiveService } from './archive-service';
 import { ChatService, type RouterTuning } from './chat-service';
 import { EventsService } from './events-service';
@@ -64,15 +65,19 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
     adapterOptions,
   );
   const chat = new ChatService(new ConversationRepository(db), providers, eventLog, router ? { router } : {});
+  const notes = new NotesService(notesRepository);
+  const search = new SearchService(indexSources, indexer, options.profile ?? DEFAULT_RETRIEVAL_PROFILE);
+  const agent = createAgentService({ db, events: eventLog, runtime, notes, search, vault });
   const api = {
-    notes: new NotesService(notesRepository),
+    notes,
     archive: new ArchiveService(notesRepository, attachments, runtime),
     jobs: new JobsService(runtime),
     events: new EventsService(eventLog),
     settings: new SettingsService(settingsRepository, vault),
-    search: new SearchService(indexSources, indexer, options.profile ?? DEFAULT_RETRIEVAL_PROFILE),
+    search,
     providers,
     chat,
+    agent,
   };
   return {
     api,
@@ -80,6 +85,7 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
     recover: async () => {
       const recovered = await runtime.recover();
       await chat.recover();
+      await agent.recover();
       return recovered;
     },
     /** Loads the stored search indexes (or starts building them); call after `recover`. */

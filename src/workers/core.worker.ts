@@ -28,6 +28,7 @@ const workerApi = {
   search: Comlink.proxy(core.api.search),
   providers: Comlink.proxy(core.api.providers),
   chat: Comlink.proxy(core.api.chat),
+  agent: Comlink.proxy(core.api.agent),
   events: Comlink.proxy({
     list: core.api.events.list.bind(core.api.events),
     /** Callbacks arrive as Comlink proxies; the returned handle is one too. */

@@ -118,6 +118,22 @@ describe('editor workflows', () => {
     expect(draftFor(noteId)).toBeNull();
   });
 
+  it('shows a change made elsewhere (e.g. by the agent) when the open note is opened again with no edits', async () => {
+    await service.createNote();
+    const noteId = editor.noteId as string;
+    service.editBody('first');
+    await service.saveNow();
+    await core.notes.update({ note_id: noteId, body: 'first\n\n- [ ] task from the agent' });
+    await service.openNote(noteId);
+    expect(editor.body).toBe('first\n\n- [ ] task from the agent');
+
+    // With unsaved edits the user's text stays; the save reports the conflict instead.
+    service.editBody('mine');
+    await core.notes.update({ note_id: noteId, body: 'changed again elsewhere' });
+    await service.refreshOpenNote();
+    expect(editor.body).toBe('mine');
+  });
+
   it('restores a draft newer than the stored note at start-up', async () => {
     const note = await core.notes.create({ title: 'n', body: 'stored' });
     memory.storage.setItem(

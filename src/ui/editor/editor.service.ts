@@ -217,7 +217,8 @@ export async function saveNow(): Promise<void> {
 export async function openNote(noteId: string): Promise<void> {
   layout.showPane('editor');
   if (editor.noteId === noteId) {
-    openRequest += 1;
+    const request = ++openRequest;
+    await reloadIfChangedElsewhere(noteId, request);
     return;
   }
   const request = ++openRequest;
@@ -232,6 +233,31 @@ export async function openNote(noteId: string): Promise<void> {
     reportError(error);
     if (errorCodeOf(error) === 'NOTE_NOT_FOUND') void refreshAll();
   }
+}
+
+/**
+ * The agent, an import or another tab may have changed the open note. With no
+ * unsaved edits here, show the stored version; with edits, keep them (the next
+ * save reports the version conflict instead of overwriting either side).
+ */
+async function reloadIfChangedElsewhere(noteId: string, request: number): Promise<void> {
+  const current = session;
+  if (!current || current.noteId !== noteId || current.autosaver.saving) return;
+  if (!sameContent(editor.content, current.saved)) return;
+  try {
+    const note = await core.notes.get(noteId);
+    if (request !== openRequest || session !== current || note.version === current.version) return;
+    if (!sameContent(editor.content, current.saved)) return;
+    startSession(note);
+  } catch (error) {
+    if (request === openRequest) reportError(error);
+  }
+}
+
+/** Back in the notebook after the chat or agent view: refresh the open note if it changed. */
+export async function refreshOpenNote(): Promise<void> {
+  const noteId = editor.noteId;
+  if (noteId) await reloadIfChangedElsewhere(noteId, ++openRequest);
 }
 
 export function closeNote(): void {

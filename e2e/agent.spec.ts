@@ -1,0 +1,49 @@
+import { createNote, expect, openApp, test } from './fixtures';
+
+test('the agent finds a note, asks before writing three tasks, and its run replays after a reload', async ({
+  page,
+  requestLog,
+}) => {
+  await openApp(page);
+  await createNote(
+    page,
+    'Deadlock notes',
+    '# Deadlock\n\n## Four conditions\n\nMutual exclusion, hold and wait, no preemption, circular wait.\n\n## Banker algorithm\n\nCheck for a safe state before granting.\n\n## Recovery\n\nKill a process or preempt resources.\n',
+  );
+
+  await page.getByTestId('nav-agent').click();
+  await page.getByTestId('agent-input').fill('Find my deadlock note and create three review tasks from it');
+  await page.getByTestId('agent-run').click();
+
+  // The write waits for the user.
+  const permission = page.getByTestId('agent-permission');
+  await expect(permission).toBeVisible();
+  await permission.getByTestId('permission-allow-once').click();
+
+  const run = page.getByTestId('agent-run-item').first();
+  await expect(run).toHaveAttribute('data-status', 'completed', { timeout: 30_000 });
+  const timeline = page.getByTestId('agent-timeline').getByTestId('agent-event');
+  const events = await timeline.evaluateAll((items) => items.map((item) => item.getAttribute('data-event')));
+  expect(events).toContain('PermissionRequired');
+  expect(events).toContain('PermissionResolved');
+  expect(events.filter((name) => name === 'ToolCall').length).toBeGreaterThanOrEqual(3);
+  expect(events.at(-1)).toBe('RunCompleted');
+
+  // The tasks are in the note.
+  await page.getByTestId('nav-all').click();
+  await page.getByTestId('note-item').filter({ hasText: 'Deadlock notes' }).click();
+  const body = await page.getByTestId('note-body').inputValue();
+  expect(body.match(/^- \[ \] /gm)).toHaveLength(3);
+
+  // After a reload the stored run shows the same timeline.
+  await page.reload();
+  await page.getByTestId('nav-agent').click();
+  await page.getByTestId('agent-run-item').first().click();
+  await expect(page.getByTestId('agent-timeline').getByTestId('agent-event')).toHaveCount(events.length);
+  const replayed = await page
+    .getByTestId('agent-timeline')
+    .getByTestId('agent-event')
+    .evaluateAll((items) => items.map((item) => item.getAttribute('data-event')));
+  expect(replayed).toEqual(events);
+  expect(requestLog.foreign()).toEqual([]);
+});

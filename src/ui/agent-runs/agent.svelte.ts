@@ -1,0 +1,85 @@
+import type { EventEnvelope } from '../../contracts/events';
+import type { AgentRunDto } from '../../services/agent-service';
+import { buildTimeline, isTerminalRunEvent, pendingPermission, type TimelineItem } from './timeline';
+
+/** The agent view: the prompt, past runs, and the selected run's events. */
+export class AgentViewState {
+  #input = $state('');
+  #runs = $state.raw<AgentRunDto[]>([]);
+  #selectedRunId = $state<string | null>(null);
+  #events = $state.raw<EventEnvelope[]>([]);
+  #busy = $state(false);
+
+  readonly timeline: TimelineItem[] = $derived(buildTimeline(this.#events));
+  readonly permission = $derived(pendingPermission(this.#events));
+  readonly selectedRun: AgentRunDto | null = $derived(
+    this.#runs.find((run) => run.run_id === this.#selectedRunId) ?? null,
+  );
+  /** The selected run can still be cancelled. */
+  readonly active: boolean = $derived(
+    this.#selectedRunId !== null &&
+      !this.#events.some((envelope) => isTerminalRunEvent(envelope.event)) &&
+      (this.selectedRun === null ||
+        this.selectedRun.status === 'queued' ||
+        this.selectedRun.status === 'running'),
+  );
+
+  get input(): string {
+    return this.#input;
+  }
+  get runs(): AgentRunDto[] {
+    return this.#runs;
+  }
+  get selectedRunId(): string | null {
+    return this.#selectedRunId;
+  }
+  get events(): EventEnvelope[] {
+    return this.#events;
+  }
+  get busy(): boolean {
+    return this.#busy;
+  }
+
+  setInput(input: string): void {
+    this.#input = input;
+  }
+  setBusy(busy: boolean): void {
+    this.#busy = busy;
+  }
+  setRuns(runs: AgentRunDto[]): void {
+    this.#runs = runs;
+  }
+
+  /** Adds or replaces one run, newest first. */
+  upsertRun(run: AgentRunDto): void {
+    const others = this.#runs.filter((existing) => existing.run_id !== run.run_id);
+    this.#runs = [run, ...others].sort((a, b) => b.created_at.localeCompare(a.created_at));
+  }
+
+  /** Shows another run; its events arrive again from the start. */
+  select(runId: string | null): void {
+    this.#selectedRunId = runId;
+    this.#events = [];
+  }
+
+  /** Events of the selected run, each sequence once, in order. */
+  appendEvent(envelope: EventEnvelope): void {
+    if (envelope.resource_id !== this.#selectedRunId) return;
+    if (this.#events.some((existing) => existing.sequence === envelope.sequence)) return;
+    const last = this.#events.at(-1);
+    this.#events =
+      last === undefined || last.sequence < envelope.sequence
+        ? [...this.#events, envelope]
+        : [...this.#events, envelope].sort((a, b) => a.sequence - b.sequence);
+  }
+
+  reset(): void {
+    this.#input = '';
+    this.#runs = [];
+    this.#selectedRunId = null;
+    this.#events = [];
+    this.#busy = false;
+  }
+}
+
+export const agentView = new AgentViewState();

@@ -1,0 +1,198 @@
+import type { EventEnvelope } from '../../contracts/events';
+
+/**
+ * The run view's timeline, folded from the run's events in sequence order: a
+ * model call collects its streamed text, thinking and usage; a tool call its
+ * result. The same events always give the same timeline, so a stored run
+ * replays exactly as it was shown live.
+ */
+
+export interface ModelCallItem {
+  kind: 'model_call';
+  event: 'ModelCallStarted';
+  key: string;
+  sequence: number;
+  model_call_id: string;
+  step: number;
+  provider_id: string;
+  model: string;
+  purpose: string;
+  text: string;
+  thinking: string;
+  status: 'running' | 'completed' | 'failed';
+  duration_ms: number | null;
+  total_tokens: number | null;
+  finish_reason: string | null;
+  error: string | null;
+}
+
+export interface ToolCallItem {
+  kind: 'tool_call';
+  event: 'ToolCall';
+  key: string;
+  sequence: number;
+  tool_call_id: string;
+  name: string;
+  step: number;
+  arguments: unknown;
+  status: string | null;
+  success: boolean | null;
+  summary: string | null;
+  result: unknown;
+  error: string | null;
+  duration_ms: number | null;
+}
+
+export interface EventItem {
+  kind: 'event';
+  event: string;
+  key: string;
+  sequence: number;
+  data: Record<string, unknown>;
+}
+
+export type TimelineItem = ModelCallItem | ToolCallItem | EventItem;
+
+export interface PendingPermission {
+  request_id: string;
+  permission: string;
+  tool: string;
+  arguments_summary: string;
+}
+
+const TERMINAL = new Set(['RunCompleted', 'RunFailed', 'RunCancelled']);
+
+function dataOf(envelope: EventEnvelope): Record<string, unknown> {
+  return typeof envelope.data === 'object' && envelope.data !== null
+    ? (envelope.data as Record<string, unknown>)
+    : {};
+}
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+const num = (value: unknown): number | null => (typeof value === 'number' ? value : null);
+
+export function buildTimeline(events: readonly EventEnvelope[]): TimelineItem[] {
+  const items: TimelineItem[] = [];
+  const modelCalls = new Map<string, ModelCallItem>();
+  const toolCalls = new Map<string, ToolCallItem>();
+  const ordered = [...events].sort((a, b) => a.sequence - b.sequence);
+  for (const envelope of ordered) {
+    const data = dataOf(envelope);
+    const key = `${envelope.resource_id}:${envelope.sequence}`;
+    const call = modelCalls.get(text(data.model_call_id));
+    switch (envelope.event) {
+      case 'ModelCallStarted': {
+        const item: ModelCallItem = {
+          kind: 'model_call',
+          event: 'ModelCallStarted',
+          key,
+          sequence: envelope.sequence,
+          model_call_id: text(data.model_call_id),
+          step: num(data.step) ?? 0,
+          provider_id: text(data.provider_id),
+          model: text(data.model),
+          purpose: text(data.purpose),
+          text: '',
+          thinking: '',
+          status: 'running',
+          duration_ms: null,
+          total_tokens: null,
+          finish_reason: null,
+          error: null,
+        };
+        modelCalls.set(item.model_call_id, item);
+        items.push(item);
+        break;
+      }
+      case 'TextDelta':
+        if (call) call.text += text(data.delta);
+        break;
+      case 'ThinkingDelta':
+        if (call) call.thinking += text(data.delta);
+        break;
+      case 'ModelCallCompleted':
+        if (call) {
+          call.status = 'completed';
+          call.duration_ms = num(data.duration_ms);
+          call.finish_reason = text(data.finish_reason) || null;
+        }
+        break;
+      case 'ModelCallFailed':
+        if (call) {
+          call.status = 'failed';
+          call.duration_ms = num(data.duration_ms);
+          call.error = text(data.message) || text(data.code);
+        }
+        break;
+      case 'Usage':
+        if (call) call.total_tokens = num(data.total_tokens);
+        break;
+      case 'ToolCall': {
+        const item: ToolCallItem = {
+          kind: 'tool_call',
+          event: 'ToolCall',
+          key,
+          sequence: envelope.sequence,
+          tool_call_id: text(data.tool_call_id),
+          name: text(data.name),
+          step: num(data.step) ?? 0,
+          arguments: data.arguments,
+          status: null,
+          success: null,
+          summary: null,
+          result: undefined,
+          error: null,
+          duration_ms: null,
+        };
+        toolCalls.set(item.tool_call_id, item);
+        items.push(item);
+        break;
+      }
+      case 'ToolResult': {
+        const tool = toolCalls.get(text(data.tool_call_id));
+        if (!tool) break;
+        tool.status = text(data.status) || null;
+        tool.success = typeof data.success === 'boolean' ? data.success : null;
+        tool.summary = text(data.summary) || null;
+        tool.result = data.result;
+        tool.error = text(data.error) || null;
+        tool.duration_ms = num(data.duration_ms);
+        break;
+      }
+      default:
+        items.push({ kind: 'event', event: envelope.event, key, sequence: envelope.sequence, data });
+    }
+  }
+  return items;
+}
+
+/** The permission prompt to show: asked, not answered, and the run has not ended. */
+export function pendingPermission(events: readonly EventEnvelope[]): PendingPermission | null {
+  const answered = new Set<string>();
+  let pending: PendingPermission | null = null;
+  for (const envelope of events) {
+    const data = dataOf(envelope);
+    if (TERMINAL.has(envelope.event)) return null;
+    if (envelope.event === 'PermissionResolved') answered.add(text(data.request_id));
+    if (envelope.event === 'PermissionRequired') {
+      pending = {
+        request_id: text(data.request_id),
+        permission: text(data.permission),
+        tool: text(data.tool),
+        arguments_summary: text(data.arguments_summary),
+      };
+    }
+  }
+  return pending && !answered.has(pending.request_id) ? pending : null;
+}
+
+export function isTerminalRunEvent(name: string): boolean {
+  return TERMINAL.has(name);
+}
+
+/** Arguments and results as readable JSON for the timeline. */
+export function formatPayload(value: unknown, max = 2_000): string {
+  if (value === undefined) return '';
+  const json = typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? '');
+  return json.length > max ? `${json.slice(0, max)}…` : json;
+}
