@@ -6,6 +6,8 @@ export interface BenchResult {
   ms: number;
   baselineMs: number;
   ratio: number;
+  /** Extra figures for the row (throughput, sizes), printed in a last column. */
+  note?: string;
 }
 
 /** Runs `fn` `runs` times after one warm-up and returns the median in ms. */
@@ -37,16 +39,27 @@ export async function compare(
   return { name, baseline, ms, baselineMs, ratio: ms / baselineMs };
 }
 
+/** Whole milliseconds for long runs; sub-millisecond query latencies keep their digits. */
+export function formatMs(ms: number): string {
+  return `${ms.toFixed(ms >= 100 ? 0 : ms >= 10 ? 1 : ms >= 1 ? 2 : 3)} ms`;
+}
+
 export function report(results: BenchResult[]): string {
+  const notes = results.some((r) => r.note !== undefined);
   const rows = results.map((r) => [
     r.name,
-    `${r.ms.toFixed(0)} ms`,
+    formatMs(r.ms),
     r.baseline,
-    `${r.baselineMs.toFixed(0)} ms`,
+    formatMs(r.baselineMs),
     `${r.ratio.toFixed(2)}×`,
+    ...(notes ? [r.note ?? ''] : []),
   ]);
-  const header = ['benchmark', 'time', 'baseline', 'baseline time', 'ratio'];
+  const header = ['benchmark', 'time', 'baseline', 'baseline time', 'ratio', ...(notes ? ['notes'] : [])];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i]!)).join('  ');
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => cell.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }

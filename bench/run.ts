@@ -8,6 +8,8 @@ import { newId } from '../src/core/ids';
 import { EventRepository, NotesAgentDatabase, NotesRepository } from '../src/db';
 import type { BlockRow, EventRow, NoteRow } from '../src/db/schema';
 import { compare, report, type BenchResult } from './harness';
+import { providerStreamBenchmarks } from './provider-stream';
+import { retrievalBenchmarks } from './retrieval';
 
 const scale = Number(process.env.BENCH_SCALE ?? 1);
 const NOTES = Math.round(10_000 * scale);
@@ -134,4 +136,9 @@ results.push(
     Number(process.env.BENCH_RUNS ?? 1),
   ),
 );
+console.log('');
+results.push(...(await providerStreamBenchmarks(scale)));
+console.log('');
+results.push(...(await retrievalBenchmarks(scale)));
+console.log('');
 console.log(report(results));
