@@ -25,6 +25,20 @@ export interface ChatUsageDto {
   cache_miss_tokens?: number;
 }
 
+/**
+ * A note block an "Ask your notes" answer was given as source `[index]`
+ * (1-based, the order it had in the prompt). `start_line` lets the page scroll
+ * the note's preview to the block.
+ */
+export interface ChatCitationDto {
+  index: number;
+  note_id: string;
+  block_id: string;
+  title: string;
+  snippet: string;
+  start_line: number;
+}
+
 export interface ChatMessageDto {
   message_id: string;
   conversation_id: string;
@@ -45,6 +59,8 @@ export interface ChatMessageDto {
   error: { code: ErrorCode; message: string } | null;
   created_at: string;
   completed_at: string | null;
+  /** The sources given to an answer with `use_notes`; absent or empty otherwise (and on older rows). */
+  citations?: ChatCitationDto[];
 }
 
 export interface ConversationDto {
@@ -68,6 +84,8 @@ export interface ChatSendInput {
   provider_id?: string;
   model?: string;
   thinking?: boolean;
+  /** Ask your notes: the top blocks for the message go into the prompt as numbered sources. */
+  use_notes?: boolean;
 }
 
 export interface ChatTurnDto {
@@ -90,6 +108,7 @@ export const CHAT_TURN_EVENT_NAMES = [
   'Done',
   'ProviderSwitched',
   'AttemptDiscarded',
+  'Citation',
 ] as const;
 export type ChatTurnEventName = (typeof CHAT_TURN_EVENT_NAMES)[number];
 
@@ -115,4 +134,6 @@ export interface ChatTurnEventData {
   };
   /** What streamed before is void: the next attempt streams from scratch. */
   AttemptDiscarded: { provider_id: string; model: string; attempt: number; error_code: ErrorCode };
+  /** One per source, published before the answer streams, in source order. */
+  Citation: ChatCitationDto;
 }

@@ -76,5 +76,6 @@ export const chatSendSchema = z
     provider_id: providerIdSchema.optional(),
     model: modelNameSchema.optional(),
     thinking: z.boolean().optional(),
+    use_notes: z.boolean().optional(),
   })
   .strict();

@@ -2,6 +2,8 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../contracts';
 import { ReplayServer } from '../providers/conformance/replay-server';
+import { DEFAULT_RETRIEVAL_PROFILE } from '../retrieval';
+import { firstSourceTitle, formatSources } from './notes-context';
 import { testCore } from './test-core';
 
 const KEY = 'sk-replay-SECRET-42';
@@ -208,5 +210,80 @@ describe('ChatService', () => {
       .delete();
     await core.api.chat.recover();
     expect((await core.db.messages.get(turn.turn_id))?.status).toBe('failed');
+  });
+
+  describe('use_notes (Ask your notes)', () => {
+    it('publishes one Citation per source, in order, before the answer, and stores them', async () => {
+      core = testCore({ providers: { sleep: instant } });
+      const kernel = await core.api.notes.create({
+        title: 'Kernel notes',
+        body: 'The zephyrine scheduler picks the next task every 4 ms.\n\nMemory uses paging.',
+      });
+      await core.api.notes.create({ title: 'Zephyrine', body: 'Zephyrine is also a mineral.' });
+      await core.api.notes.create({ title: 'Cooking', body: 'Braise the pork belly slowly.' });
+
+      const turn = await core.api.chat.send({ content: 'What does zephyrine do?', use_notes: true });
+      const stored = turn.assistant_message.citations ?? [];
+      expect(stored.length).toBeGreaterThanOrEqual(2);
+      expect(stored.length).toBeLessThanOrEqual(DEFAULT_RETRIEVAL_PROFILE.context_top_k);
+      expect(stored.map((citation) => citation.index)).toEqual(stored.map((_, index) => index + 1));
+      expect(stored.map((citation) => citation.note_id)).not.toContain(undefined);
+      expect(stored.some((citation) => citation.note_id === kernel.note_id)).toBe(true);
+      expect(stored.every((citation) => citation.block_id !== '' && citation.snippet !== '')).toBe(true);
+
+      const message = await core.api.chat.settled(turn.turn_id);
+      expect(message.status).toBe('completed');
+      expect(message.citations).toEqual(stored);
+      expect(message.content).toContain(`“${stored[0]!.title}”`);
+      expect(message.content).toContain('[1]');
+
+      const events = await eventsOf(core, turn.turn_id);
+      const names = events.map((event) => event.event);
+      const citations = events.filter((event) => event.event === 'Citation');
+      expect(citations.map((event) => event.data)).toEqual(stored);
+      expect(names.slice(0, stored.length)).toEqual(stored.map(() => 'Citation'));
+      expect(names.indexOf('TextDelta')).toBeGreaterThan(names.lastIndexOf('Citation'));
+
+      const detail = await core.api.chat.getConversation(turn.conversation_id);
+      expect(detail.messages[1]?.citations).toEqual(stored);
+    });
+
+    it('puts numbered sources with a citing instruction into the system prompt', async () => {
+      const sources = [
+        { note_id: 'n1', block_id: 'b1', title: 'A', snippet: 's', start_line: 0, text: 'first\nblock' },
+        { note_id: 'n2', block_id: 'b2', title: '', snippet: 's', start_line: 2, text: 'second' },
+      ];
+      const section = formatSources(sources);
+      expect(section).toContain('[1] A \u2014 first block');
+      expect(section).toContain('[2] Untitled \u2014 second');
+      expect(section).toMatch(/cite .* as \[n\]/);
+      expect(firstSourceTitle(section)).toBe('A');
+      expect(firstSourceTitle('no sources here')).toBeUndefined();
+    });
+
+    it('sends no citations when there is no source, or without use_notes', async () => {
+      core = testCore({ providers: { sleep: instant } });
+      const none = await core.api.chat.send({ content: 'What is the scheduler?', use_notes: true });
+      const noneMessage = await core.api.chat.settled(none.turn_id);
+      expect(noneMessage.citations).toEqual([]);
+      expect(noneMessage.content).toContain('**mock**');
+      expect((await eventsOf(core, none.turn_id)).map((event) => event.event)).not.toContain('Citation');
+
+      await core.api.notes.create({ title: 'Kernel', body: 'The scheduler picks the next task.' });
+      // Notes exist but none is about the question: no invented sources.
+      const unrelated = await core.api.chat.send({ content: 'braised pork recipe', use_notes: true });
+      expect((await core.api.chat.settled(unrelated.turn_id)).citations).toEqual([]);
+      const plain = await core.api.chat.send({ content: 'scheduler', conversation_id: none.conversation_id });
+      const plainMessage = await core.api.chat.settled(plain.turn_id);
+      expect(plainMessage.citations ?? []).toEqual([]);
+      expect((await eventsOf(core, plain.turn_id)).map((event) => event.event)).not.toContain('Citation');
+    });
+
+    it('validates use_notes', async () => {
+      core = testCore();
+      await expect(
+        core.api.chat.send({ content: 'x', use_notes: 'yes' as unknown as boolean }),
+      ).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    });
   });
 });

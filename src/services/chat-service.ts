@@ -7,6 +7,7 @@ import {
   parseInput,
   toIsoUtc,
   turnIdSchema,
+  type ChatCitationDto,
   type ChatMessageDto,
   type ChatSendInput,
   type ChatTurnDto,
@@ -31,6 +32,7 @@ import {
   type RouteTarget,
   type RouterNotification,
 } from '../providers';
+import { formatSources, type NotesContextProvider } from './notes-context';
 import type { ProviderService } from './provider-service';
 
 // The page reads turn events through the zod-free contract types: they must
@@ -48,6 +50,8 @@ export type RouterTuning = Pick<
 export interface ChatServiceOptions {
   clock?: Clock;
   router?: RouterTuning;
+  /** Answers `use_notes` turns with the top blocks for the message (the search service). */
+  notes?: NotesContextProvider;
 }
 
 const SYSTEM_PROMPT = {
@@ -83,6 +87,7 @@ export class ChatService {
   readonly #log: EventLog;
   readonly #clock: Clock;
   readonly #router: RouterTuning;
+  readonly #notes: NotesContextProvider | undefined;
   readonly #running = new Map<string, RunningTurn>();
 
   constructor(
@@ -96,6 +101,7 @@ export class ChatService {
     this.#log = log;
     this.#clock = options.clock ?? systemClock;
     this.#router = options.router ?? {};
+    this.#notes = options.notes;
   }
 
   async listConversations(
@@ -148,6 +154,7 @@ export class ChatService {
       provider_id: provider.provider_id,
       model,
     };
+    const sources = valid.use_notes ? await this.#sources(valid.content) : undefined;
     const history = await this.#conversations.messages(conversation.conversation_id);
     const user = this.#message(conversation.conversation_id, 'user', history.length, now, {
       content: valid.content,
@@ -157,9 +164,13 @@ export class ChatService {
     const assistant = this.#message(conversation.conversation_id, 'assistant', history.length + 1, now, {
       provider_id: provider.provider_id,
       model,
+      ...(sources && {
+        citations: sources.map(({ text: _text, ...citation }, index) => ({ index: index + 1, ...citation })),
+      }),
     });
     await this.#conversations.append(conversation, [user, assistant]);
-    this.#start(provider, model, [...history, user], assistant, valid.thinking);
+    const notesSection = sources && sources.length > 0 ? formatSources(sources) : undefined;
+    this.#start(provider, model, [...history, user], assistant, valid.thinking, notesSection);
     return {
       conversation_id: conversation.conversation_id,
       turn_id: assistant.message_id,
@@ -201,7 +212,7 @@ export class ChatService {
       model: conversation.model,
     });
     await this.#conversations.append({ ...conversation, updated_at: now }, [assistant]);
-    this.#start(provider, conversation.model, history, assistant, undefined);
+    this.#start(provider, conversation.model, history, assistant, undefined, undefined);
     return {
       conversation_id: id,
       turn_id: assistant.message_id,
@@ -272,6 +283,13 @@ export class ChatService {
     }
   }
 
+  async #sources(query: string) {
+    if (!this.#notes) {
+      throw new AppError('STATE_CONFLICT', 'Asking the notes is not available here.', {});
+    }
+    return this.#notes.contextSources(query);
+  }
+
   async #usableProvider(providerId: string): Promise<ProviderRow> {
     const provider = await this.#providers.config(providerId);
     if (!provider.enabled) {
@@ -316,11 +334,18 @@ export class ChatService {
     history: MessageRow[],
     assistant: MessageRow,
     thinking: boolean | undefined,
+    notesSection: string | undefined,
   ): void {
     const controller = new AbortController();
-    const settled = this.#run(provider, model, history, assistant, thinking, controller.signal).finally(() =>
-      this.#running.delete(assistant.message_id),
-    );
+    const settled = this.#run(
+      provider,
+      model,
+      history,
+      assistant,
+      thinking,
+      notesSection,
+      controller.signal,
+    ).finally(() => this.#running.delete(assistant.message_id));
     this.#running.set(assistant.message_id, {
       conversationId: assistant.conversation_id,
       controller,
@@ -334,6 +359,7 @@ export class ChatService {
     history: MessageRow[],
     placeholder: MessageRow,
     thinking: boolean | undefined,
+    notesSection: string | undefined,
     signal: AbortSignal,
   ): Promise<ChatMessageDto> {
     const turnId = placeholder.message_id;
@@ -427,6 +453,10 @@ export class ChatService {
       }
     };
 
+    // The sources first, in order: the page can list them before the answer cites them.
+    for (const citation of placeholder.citations ?? [])
+      publish('Citation', citation satisfies ChatCitationDto);
+
     const projector = new ModelEventProjector({ resourceId: turnId, clock: this.#clock });
     const redact = await this.#providers
       .redactorFor([provider.provider_id, ...(provider.fallback ? [provider.fallback.provider_id] : [])])
@@ -445,6 +475,7 @@ export class ChatService {
         provider.provider_id,
         history,
         thinking,
+        notesSection,
       );
       const result = await router.route(request, (event) => deliver(projector.push(event)), {
         signal,
@@ -499,6 +530,7 @@ export class ChatService {
     providerId: string,
     history: MessageRow[],
     thinking: boolean | undefined,
+    notesSection: string | undefined,
   ): MetonaRequest {
     const now = this.#clock();
     const messages: MetonaMessage[] = history
@@ -520,7 +552,7 @@ export class ChatService {
         timestamp: now,
         agentVersion: '1.0.0',
       },
-      systemPrompt: SYSTEM_PROMPT,
+      systemPrompt: notesSection ? { ...SYSTEM_PROMPT, dynamicReminders: notesSection } : SYSTEM_PROMPT,
       messages,
       params: { stream: true, ...(thinking !== undefined && { thinkingEnabled: thinking }) },
     };

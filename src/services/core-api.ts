@@ -64,9 +64,12 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
     settingsRepository,
     adapterOptions,
   );
-  const chat = new ChatService(new ConversationRepository(db), providers, eventLog, router ? { router } : {});
   const notes = new NotesService(notesRepository);
   const search = new SearchService(indexSources, indexer, options.profile ?? DEFAULT_RETRIEVAL_PROFILE);
+  const chat = new ChatService(new ConversationRepository(db), providers, eventLog, {
+    ...(router && { router }),
+    notes: search,
+  });
   const agent = createAgentService({ db, events: eventLog, runtime, notes, search, vault });
   const api = {
     notes,

@@ -7,7 +7,7 @@ import {
   type ProviderPresetId,
   type ProviderType,
 } from '../contracts';
-import type { IMetonaProviderAdapter, MetonaModelInfo, MetonaResponse } from '../ir';
+import type { IMetonaProviderAdapter, MetonaModelInfo, MetonaRequest, MetonaResponse } from '../ir';
 import {
   ANTHROPIC_BASE_URL,
   OLLAMA_DEFAULT_BASE_URL,
@@ -21,6 +21,7 @@ import {
   type OpenAICompatiblePreset,
   type Sleep,
 } from '../providers';
+import { firstSourceTitle } from './notes-context';
 
 /** What the service hands in besides the stored config. */
 export interface AdapterDependencies {
@@ -151,6 +152,25 @@ export const CHAT_MOCK_SCENARIOS: Record<string, MockScenarioInput> = {
   },
 };
 
+/**
+ * The mock's answer when the system prompt carries note sources ("Ask your
+ * notes"): it cites source [1] by its title, so tests and demos are deterministic.
+ */
+export function citedAnswerScenario(request: MetonaRequest): MockScenarioInput | undefined {
+  const title = firstSourceTitle(request.systemPrompt.dynamicReminders);
+  if (title === undefined) return undefined;
+  return {
+    id: 'cited-answer',
+    description: 'An answer that cites the first note source.',
+    chunk_delay_ms: 10,
+    steps: [
+      { type: 'text', chunks: ['According to your note ', `“${title}”`, ', here is what you wrote [1].'] },
+      { type: 'usage', input_tokens: 64, output_tokens: 16 },
+      { type: 'finish', reason: 'stop' },
+    ],
+  };
+}
+
 /** A provider of this app speaks under its own id, whatever the adapter calls itself. */
 function underId(adapter: IMetonaProviderAdapter, providerId: string): IMetonaProviderAdapter {
   if (adapter.providerId === providerId) return adapter;
@@ -180,6 +200,7 @@ export function buildAdapter(config: AdapterConfig, deps: AdapterDependencies = 
         createMockAdapter({
           scenario: deps.mockScenario ?? 'demo',
           scenarios: CHAT_MOCK_SCENARIOS,
+          pick: citedAnswerScenario,
           ...(deps.sleep && { sleep: deps.sleep }),
         }),
         providerId,

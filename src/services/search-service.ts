@@ -12,6 +12,7 @@ import {
   type SearchMode,
   type SearchResultDto,
 } from '../contracts';
+import { MAX_SEARCH_LIMIT, MAX_SEARCH_QUERY_LENGTH } from '../contracts/search-schemas';
 import type { NotesRepository } from '../db';
 import {
   DEFAULT_RETRIEVAL_PROFILE,
@@ -20,6 +21,7 @@ import {
   type HybridSearchResult,
   type RetrievalProfile,
 } from '../retrieval';
+import type { NotesContextProvider, NotesContextSource } from './notes-context';
 import type { IndexView, SearchIndexer } from './search-indexer';
 
 /** UTF-16 units of block text shown per hit. */
@@ -38,7 +40,7 @@ const FALLBACK_CODES: ReadonlySet<ErrorCode> = new Set([
 ]);
 
 /** Search over the notes (issue 4) and the index status and rebuild of §9.9. */
-export class SearchService {
+export class SearchService implements NotesContextProvider {
   readonly #notes: NotesRepository;
   readonly #indexer: SearchIndexer;
   readonly #profile: RetrievalProfile;
@@ -85,6 +87,30 @@ export class SearchService {
       hits: await this.#hits(view, result),
       duration_ms: Math.round((performance.now() - started) * 10) / 10,
     };
+  }
+
+  /**
+   * The profile's `context_top_k` blocks for a chat message, with their full
+   * text ("Ask your notes"). Hybrid when the vectors can answer, else full-text.
+   */
+  async contextSources(query: string): Promise<NotesContextSource[]> {
+    // Full text only for now: with hash-v1 vectors hybrid ranks worse (hit@1
+    // 0.878 vs 0.928 on the test corpus) and always returns some block, so an
+    // unrelated question would get sources. Revisit when a real embedder is wired.
+    const result = await this.search({
+      query: query.slice(0, MAX_SEARCH_QUERY_LENGTH),
+      mode: 'fts',
+      limit: Math.min(this.#profile.context_top_k, MAX_SEARCH_LIMIT),
+    });
+    const view = await this.#indexer.view();
+    return result.hits.map((hit) => ({
+      note_id: hit.note_id,
+      block_id: hit.block_id,
+      title: hit.title,
+      snippet: hit.snippet,
+      start_line: hit.start_line,
+      text: view.fullText.get(hit.block_id)?.text ?? hit.snippet,
+    }));
   }
 
   status(): Promise<IndexStatusDto> {

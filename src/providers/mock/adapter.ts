@@ -22,6 +22,8 @@ export interface MockAdapterConfig {
   scenario?: string | MockScenarioInput;
   /** Extra scenarios by name, on top of the built-in ones. */
   scenarios?: Record<string, MockScenarioInput>;
+  /** Picks a scenario from the request when no `/scenario` command does (undefined: the default). */
+  pick?: (request: MetonaRequest) => MockScenarioInput | undefined;
   sleep?: Sleep;
   clock?: Clock;
 }
@@ -43,6 +45,7 @@ export class MockAdapter implements IMetonaProviderAdapter {
   readonly #default: MockScenario;
   readonly #sleep: Sleep;
   readonly #clock: Clock;
+  readonly #pick: MockAdapterConfig['pick'];
 
   constructor(config: MockAdapterConfig = {}) {
     this.#scenarios = { ...mockScenarios };
@@ -53,6 +56,7 @@ export class MockAdapter implements IMetonaProviderAdapter {
     this.#default = typeof chosen === 'string' ? this.#named(chosen) : mockScenarioSchema.parse(chosen);
     this.#sleep = config.sleep ?? abortableSleep;
     this.#clock = config.clock ?? systemClock;
+    this.#pick = config.pick;
   }
 
   getContextWindow(): number {
@@ -109,7 +113,9 @@ export class MockAdapter implements IMetonaProviderAdapter {
   scenarioFor(request: MetonaRequest): MockScenario {
     const lastUser = request.messages.findLast((message) => message.role === 'user');
     const name = lastUser && SCENARIO_COMMAND.exec(lastUser.content)?.[1];
-    return name ? this.#named(name) : this.#default;
+    if (name) return this.#named(name);
+    const picked = this.#pick?.(request);
+    return picked ? mockScenarioSchema.parse(picked) : this.#default;
   }
 
   #named(name: string): MockScenario {

@@ -1,8 +1,11 @@
-import type { ChatMessageDto, ChatTurnDto, ChatTurnEventData } from '../../contracts/chat';
+import type { ChatCitationDto, ChatMessageDto, ChatTurnDto, ChatTurnEventData } from '../../contracts/chat';
 import type { EventEnvelope } from '../../contracts/events';
 import { core, subscribeEvents } from '../api/core-client';
+import { openNote } from '../editor/editor.service';
+import { editor } from '../editor/editor.svelte';
 import { reportError } from '../errors';
 import { t } from '../i18n';
+import { layout } from '../layout.svelte';
 import { toasts } from '../toasts/toasts.svelte';
 import { chat } from './chat.svelte';
 import { applyTurnEvent, toLiveMessage } from './turn-events';
@@ -58,6 +61,7 @@ export async function sendMessage(content: string): Promise<boolean> {
       content: text,
       ...(chat.conversationId && { conversation_id: chat.conversationId }),
       ...(choice && { provider_id: choice.provider_id, model: choice.model }),
+      ...(chat.useNotes && { use_notes: true }),
     });
     await startTurn(turn);
     return true;
@@ -154,4 +158,11 @@ async function refreshMessage(conversationId: string, turnId: string): Promise<v
   } catch (error) {
     reportError(error);
   }
+}
+
+/** Opens the cited note in the notes view, scrolled to the block (as a search result does). */
+export async function openCitation(citation: ChatCitationDto): Promise<void> {
+  layout.setView('notes');
+  editor.requestReveal(citation.note_id, citation.block_id, citation.start_line);
+  await openNote(citation.note_id);
 }

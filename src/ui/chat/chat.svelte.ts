@@ -16,6 +16,7 @@ export class ChatState {
   #choice = $state<ModelChoice | null>(null);
   #activeTurn = $state<string | null>(null);
   #sending = $state(false);
+  #useNotes = $state(false);
 
   get conversations(): readonly ConversationDto[] {
     return this.#conversations;
@@ -34,6 +35,13 @@ export class ChatState {
   }
   get activeTurn(): string | null {
     return this.#activeTurn;
+  }
+  /** Ask your notes: the next message goes out with `use_notes`. */
+  get useNotes(): boolean {
+    return this.#useNotes;
+  }
+  setUseNotes(useNotes: boolean): void {
+    this.#useNotes = useNotes;
   }
   get busy(): boolean {
     return this.#sending || this.#activeTurn !== null;
@@ -75,6 +83,7 @@ export class ChatState {
     this.#choice = null;
     this.#activeTurn = null;
     this.#sending = false;
+    this.#useNotes = false;
   }
 }
 

@@ -26,6 +26,7 @@ const KNOWN = new Set<string>([
   'Done',
   'ProviderSwitched',
   'AttemptDiscarded',
+  'Citation',
 ]);
 
 /**
@@ -81,6 +82,14 @@ export function applyTurnEvent(message: LiveMessage, envelope: EventEnvelope): L
         tool_calls: [],
         usage: null,
       };
+    case 'Citation': {
+      const citations = message.citations ?? [];
+      if (citations.some((citation) => citation.index === event.data.index)) return message;
+      return {
+        ...message,
+        citations: [...citations, event.data].sort((a, b) => a.index - b.index),
+      };
+    }
     case 'ToolCallStart':
     case 'ToolCallDelta':
       return message;

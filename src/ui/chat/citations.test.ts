@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import type { ChatCitationDto } from '../../contracts/chat';
+import { linkCitations } from './citations';
+
+const citation = (index: number): ChatCitationDto => ({
+  index,
+  note_id: `n${index}`,
+  block_id: `b${index}`,
+  title: 'T',
+  snippet: 's',
+  start_line: 0,
+});
+
+describe('linkCitations', () => {
+  it('links the markers of known sources only', () => {
+    expect(linkCitations('See [1] and [3].', [citation(1), citation(2)])).toBe(
+      'See [\\[1\\]](#citation-1) and [3].',
+    );
+  });
+
+  it('leaves content alone without citations, and existing links alone', () => {
+    expect(linkCitations('See [1].', [])).toBe('See [1].');
+    expect(linkCitations('[1](http://x) [1]: ref', [citation(1)])).toBe('[1](http://x) [1]: ref');
+  });
+});
