@@ -47,3 +47,32 @@ test('the agent finds a note, asks before writing three tasks, and its run repla
   expect(replayed).toEqual(events);
   expect(requestLog.foreign()).toEqual([]);
 });
+
+test('an "always allow" grant shows in settings and can be revoked', async ({ page }) => {
+  await openApp(page);
+  await createNote(
+    page,
+    'Deadlock notes',
+    '# Deadlock\n\n## Four conditions\n\nMutual exclusion, hold and wait.\n',
+  );
+
+  await page.getByTestId('nav-agent').click();
+  await page.getByTestId('agent-input').fill('Find my deadlock note and create three review tasks from it');
+  await page.getByTestId('agent-run').click();
+  const permission = page.getByTestId('agent-permission');
+  await expect(permission).toBeVisible();
+  await permission.getByTestId('permission-always').click();
+  await expect(
+    page
+      .getByTestId('agent-timeline')
+      .locator('[data-testid="agent-event"][data-event="PermissionResolved"]'),
+  ).not.toHaveCount(0);
+
+  await page.getByTestId('open-settings').click();
+  const grant = page.getByTestId('agent-grant');
+  await expect(grant).toHaveCount(1);
+  await expect(page.getByTestId('agent-grants-empty')).toHaveCount(0);
+  await grant.getByTestId('agent-grant-revoke').click();
+  await expect(grant).toHaveCount(0);
+  await expect(page.getByTestId('agent-grants-empty')).toBeVisible();
+});

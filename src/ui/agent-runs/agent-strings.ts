@@ -46,6 +46,14 @@ export const agentEn = {
   'agent.revoke': 'Revoke',
   'agent.memories': 'Agent memory',
   'agent.deleteMemory': 'Delete',
+  'agent.settings.heading': 'Agent permissions & memory',
+  'agent.settings.noGrants': 'No permissions are always allowed.',
+  'agent.settings.grantedBy': 'Granted to {tool} on {date}',
+  'agent.settings.noMemories': 'The agent has no stored memories.',
+  'agent.settings.importance': 'Importance {value}',
+  'agent.memoryType.episodic': 'Episodic',
+  'agent.memoryType.semantic': 'Semantic',
+  'agent.memoryType.working': 'Working',
 } as const satisfies Record<string, Message>;
 
 export type AgentMessageKey = keyof typeof agentEn;
@@ -91,6 +99,14 @@ export const agentZhCN: Record<AgentMessageKey, Message> = {
   'agent.revoke': '撤销',
   'agent.memories': '智能体记忆',
   'agent.deleteMemory': '删除',
+  'agent.settings.heading': '智能体权限与记忆',
+  'agent.settings.noGrants': '没有始终允许的权限。',
+  'agent.settings.grantedBy': '{date} 授予 {tool}',
+  'agent.settings.noMemories': '智能体没有保存的记忆。',
+  'agent.settings.importance': '重要性 {value}',
+  'agent.memoryType.episodic': '情景',
+  'agent.memoryType.semantic': '语义',
+  'agent.memoryType.working': '工作',
 };
 
 const dictionaries = { en: agentEn, 'zh-CN': agentZhCN } as const;
