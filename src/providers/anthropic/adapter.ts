@@ -18,6 +18,7 @@ import {
 } from '../shared/http';
 import { readSseEvents } from '../shared/sse';
 import { runStream } from '../shared/stream-driver';
+import { createToolNameCodec, decodeToolNames } from '../shared/tool-names';
 import { toAnthropicRequest } from './convert-request';
 import { convertAnthropicStream } from './convert-stream';
 import { readAnthropicErrorBody } from './map-error';
@@ -95,7 +96,8 @@ export class AnthropicAdapter implements IMetonaProviderAdapter {
     onEvent: (event: MetonaStreamEvent) => void,
     options: MetonaCallOptions = {},
   ): Promise<MetonaResponse> {
-    const body = toAnthropicRequest(request, this.model, this.#signatures);
+    const codec = createToolNameCodec(request.tools ?? []);
+    const body = toAnthropicRequest(request, this.model, this.#signatures, codec);
     return runStream({
       request,
       provider: this.providerId,
@@ -109,11 +111,12 @@ export class AnthropicAdapter implements IMetonaProviderAdapter {
           { method: 'POST', headers: { ...this.#headers(), Accept: 'text/event-stream' }, body },
           this.#http(abort.signal, abort.timeoutSignal),
         );
-        return convertAnthropicStream(readSseEvents(requireBody(response, this.providerId)), {
+        const parts = convertAnthropicStream(readSseEvents(requireBody(response, this.providerId)), {
           provider: this.providerId,
           requestId: request.meta.requestId,
           signatures: this.#signatures,
         });
+        return decodeToolNames(parts, codec);
       },
     });
   }

@@ -6,6 +6,7 @@ import {
   toolResultText,
   toolsForRequest,
 } from '../shared/messages';
+import { createToolNameCodec, type ToolNameCodec } from '../shared/tool-names';
 import type { ThinkingSignatures } from './thinking-signatures';
 import type { AnthropicMessage, AnthropicRequest, AnthropicRequestBlock } from './wire-schemas';
 
@@ -25,6 +26,7 @@ export function toAnthropicRequest(
   request: MetonaRequest,
   model: string,
   signatures: ThinkingSignatures,
+  codec: ToolNameCodec = createToolNameCodec(request.tools ?? []),
 ): AnthropicRequest {
   const { params, constraints } = request;
   const answerTokens = params.maxTokens ?? DEFAULT_MAX_TOKENS;
@@ -41,7 +43,7 @@ export function toAnthropicRequest(
     // Anthropic counts thinking inside max_tokens; the IR's maxTokens is the answer's share.
     max_tokens: budget === undefined ? answerTokens : budget + answerTokens,
     ...(system !== '' && { system }),
-    messages: toAnthropicMessages(request, signatures, budget !== undefined),
+    messages: toAnthropicMessages(request, signatures, budget !== undefined, codec),
     stream: true,
     // Thinking does not allow changing temperature or top_p.
     ...(budget === undefined && params.temperature !== undefined && { temperature: params.temperature }),
@@ -49,7 +51,7 @@ export function toAnthropicRequest(
     ...(params.stopSequences?.length && { stop_sequences: params.stopSequences }),
     ...(tools.length > 0 && {
       tools: tools.map((tool) => ({
-        name: tool.name,
+        name: codec.toWire(tool.name),
         description: tool.description,
         input_schema: tool.parameters,
       })),
@@ -83,10 +85,11 @@ function toAnthropicMessages(
   request: MetonaRequest,
   signatures: ThinkingSignatures,
   thinking: boolean,
+  codec: ToolNameCodec,
 ): AnthropicMessage[] {
   const messages: AnthropicMessage[] = [];
   for (const message of request.messages) {
-    const converted = toAnthropicMessage(message, signatures, thinking);
+    const converted = toAnthropicMessage(message, signatures, thinking, codec);
     if (!converted || converted.content.length === 0) continue;
     // Consecutive turns of one role become one message: all tool results of a round must share it.
     const previous = messages.at(-1);
@@ -100,6 +103,7 @@ function toAnthropicMessage(
   message: MetonaMessage,
   signatures: ThinkingSignatures,
   thinking: boolean,
+  codec: ToolNameCodec,
 ): AnthropicMessage | undefined {
   switch (message.role) {
     case 'system':
@@ -126,7 +130,7 @@ function toAnthropicMessage(
       }
       if (message.content !== '') blocks.push({ type: 'text', text: message.content });
       for (const call of message.toolCalls ?? []) {
-        blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: call.args });
+        blocks.push({ type: 'tool_use', id: call.id, name: codec.toWire(call.name), input: call.args });
       }
       return { role: 'assistant', content: blocks };
     }

@@ -18,6 +18,7 @@ import {
 } from '../shared/http';
 import { readNdjson } from '../shared/ndjson';
 import { runStream } from '../shared/stream-driver';
+import { createToolNameCodec, decodeToolNames } from '../shared/tool-names';
 import { toOllamaRequest } from './convert-request';
 import { convertOllamaStream } from './convert-stream';
 import { readOllamaErrorBody } from './map-error';
@@ -79,7 +80,9 @@ export class OllamaAdapter implements IMetonaProviderAdapter {
       clock: this.#clock,
       open: async (abort) => {
         const http = this.#http(abort.signal, abort.timeoutSignal);
+        const codec = createToolNameCodec(request.tools ?? []);
         const body = await toOllamaRequest(request, {
+          toolNames: codec,
           model: this.model,
           contextWindow: this.#config.contextWindow,
           fetch: http.fetch,
@@ -90,10 +93,11 @@ export class OllamaAdapter implements IMetonaProviderAdapter {
           { method: 'POST', headers: this.#headers(), body },
           http,
         );
-        return convertOllamaStream(readNdjson(requireBody(response, this.providerId)), {
+        const parts = convertOllamaStream(readNdjson(requireBody(response, this.providerId)), {
           provider: this.providerId,
           requestId: request.meta.requestId,
         });
+        return decodeToolNames(parts, codec);
       },
     });
   }

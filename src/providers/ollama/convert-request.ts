@@ -14,6 +14,7 @@ import {
   toolResultText,
   toolsForRequest,
 } from '../shared/messages';
+import { createToolNameCodec, type ToolNameCodec } from '../shared/tool-names';
 import type { OllamaChatRequest, OllamaMessage, OllamaThink } from './wire-schemas';
 
 export interface OllamaRequestContext {
@@ -23,6 +24,8 @@ export interface OllamaRequestContext {
   /** Downloads images given by URL: Ollama only takes base64. */
   fetch: FetchFunction;
   signal?: AbortSignal;
+  /** Wire tool names; defaults to a codec over the request's tools. */
+  toolNames?: ToolNameCodec;
 }
 
 /** IR request to the /api/chat body. Async: image URLs are fetched and inlined. */
@@ -32,6 +35,7 @@ export async function toOllamaRequest(
 ): Promise<OllamaChatRequest> {
   const { params } = request;
   const tools = toolsForRequest(request);
+  const codec = context.toolNames ?? createToolNameCodec(request.tools ?? []);
   const think = toOllamaThink(request);
   const options = {
     ...(params.temperature !== undefined && { temperature: params.temperature }),
@@ -42,13 +46,17 @@ export async function toOllamaRequest(
   };
   return {
     model: context.model,
-    messages: await toOllamaMessages(request, context),
+    messages: await toOllamaMessages(request, { ...context, toolNames: codec }),
     stream: true,
     ...(think !== undefined && { think }),
     ...(tools.length > 0 && {
       tools: tools.map((tool) => ({
         type: 'function' as const,
-        function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+        function: {
+          name: codec.toWire(tool.name),
+          description: tool.description,
+          parameters: tool.parameters,
+        },
       })),
     }),
     ...(Object.keys(options).length > 0 && { options }),
@@ -80,6 +88,7 @@ async function toOllamaMessage(
   message: MetonaMessage,
   context: OllamaRequestContext,
 ): Promise<OllamaMessage> {
+  const wire = (name: string) => context.toolNames?.toWire(name) ?? name;
   switch (message.role) {
     case 'system':
       return { role: 'system', content: message.content };
@@ -99,7 +108,9 @@ async function toOllamaMessage(
         role: 'assistant',
         content: message.content,
         ...(toolCalls.length > 0 && {
-          tool_calls: toolCalls.map((call) => ({ function: { name: call.name, arguments: call.args } })),
+          tool_calls: toolCalls.map((call) => ({
+            function: { name: wire(call.name), arguments: call.args },
+          })),
         }),
       };
     }
@@ -107,7 +118,7 @@ async function toOllamaMessage(
       return {
         role: 'tool',
         content: toolResultText(message),
-        ...(message.toolResult && { tool_name: message.toolResult.toolName }),
+        ...(message.toolResult && { tool_name: wire(message.toolResult.toolName) }),
       };
     default: {
       const unhandled: never = message.role;

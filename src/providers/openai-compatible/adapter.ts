@@ -18,6 +18,7 @@ import {
 } from '../shared/http';
 import { readSseEvents } from '../shared/sse';
 import { runStream } from '../shared/stream-driver';
+import { createToolNameCodec, decodeToolNames } from '../shared/tool-names';
 import { toOpenAIRequest } from './convert-request';
 import { convertOpenAIStream } from './convert-stream';
 import { readOpenAIErrorBody } from './map-error';
@@ -78,7 +79,8 @@ export class OpenAICompatibleAdapter implements IMetonaProviderAdapter {
     onEvent: (event: MetonaStreamEvent) => void,
     options: MetonaCallOptions = {},
   ): Promise<MetonaResponse> {
-    const body = toOpenAIRequest(request, this.preset, this.model);
+    const codec = createToolNameCodec(request.tools ?? []);
+    const body = toOpenAIRequest(request, this.preset, this.model, codec);
     return runStream({
       request,
       provider: this.providerId,
@@ -92,10 +94,11 @@ export class OpenAICompatibleAdapter implements IMetonaProviderAdapter {
           { method: 'POST', headers: { ...this.#headers(), Accept: 'text/event-stream' }, body },
           this.#http(abort.signal, abort.timeoutSignal),
         );
-        return convertOpenAIStream(readSseEvents(requireBody(response, this.providerId)), {
+        const parts = convertOpenAIStream(readSseEvents(requireBody(response, this.providerId)), {
           provider: this.providerId,
           requestId: request.meta.requestId,
         });
+        return decodeToolNames(parts, codec);
       },
     });
   }

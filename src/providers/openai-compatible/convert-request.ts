@@ -1,5 +1,6 @@
 import type { MetonaMessage, MetonaRequest } from '../../ir';
 import { assembleSystemPrompt, thinkingRequested, toolResultText, toolsForRequest } from '../shared/messages';
+import { createToolNameCodec, type ToolNameCodec } from '../shared/tool-names';
 import type { OpenAICompatiblePreset } from './presets';
 import type { OpenAIChatRequest, OpenAIContentPart, OpenAIMessage } from './wire-schemas';
 
@@ -8,12 +9,13 @@ export function toOpenAIRequest(
   request: MetonaRequest,
   preset: OpenAICompatiblePreset,
   model: string,
+  codec: ToolNameCodec = createToolNameCodec(request.tools ?? []),
 ): OpenAIChatRequest {
   const { params, constraints } = request;
   const tools = toolsForRequest(request);
   const body: OpenAIChatRequest = {
     model,
-    messages: toOpenAIMessages(request, preset),
+    messages: toOpenAIMessages(request, preset, codec),
     stream: true,
     stream_options: { include_usage: true },
     ...(params.maxTokens !== undefined && { [preset.maxTokensField]: params.maxTokens }),
@@ -25,7 +27,7 @@ export function toOpenAIRequest(
   if (tools.length > 0) {
     body.tools = tools.map((tool) => ({
       type: 'function',
-      function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+      function: { name: codec.toWire(tool.name), description: tool.description, parameters: tool.parameters },
     }));
     // The IR has no tool_choice: "no calls allowed this round" is maxToolCalls 0.
     body.tool_choice = constraints?.maxToolCalls === 0 ? 'none' : 'auto';
@@ -63,15 +65,23 @@ function thinkingFields(request: MetonaRequest, preset: OpenAICompatiblePreset):
   }
 }
 
-export function toOpenAIMessages(request: MetonaRequest, preset: OpenAICompatiblePreset): OpenAIMessage[] {
+export function toOpenAIMessages(
+  request: MetonaRequest,
+  preset: OpenAICompatiblePreset,
+  codec: ToolNameCodec = createToolNameCodec(request.tools ?? []),
+): OpenAIMessage[] {
   const messages: OpenAIMessage[] = [];
   const system = assembleSystemPrompt(request.systemPrompt);
   if (system !== '') messages.push({ role: 'system', content: system });
-  for (const message of request.messages) messages.push(toOpenAIMessage(message, preset));
+  for (const message of request.messages) messages.push(toOpenAIMessage(message, preset, codec));
   return messages;
 }
 
-function toOpenAIMessage(message: MetonaMessage, preset: OpenAICompatiblePreset): OpenAIMessage {
+function toOpenAIMessage(
+  message: MetonaMessage,
+  preset: OpenAICompatiblePreset,
+  codec: ToolNameCodec,
+): OpenAIMessage {
   switch (message.role) {
     case 'system':
       return { role: 'system', content: message.content };
@@ -88,7 +98,7 @@ function toOpenAIMessage(message: MetonaMessage, preset: OpenAICompatiblePreset)
           tool_calls: toolCalls.map((call) => ({
             id: call.id,
             type: 'function' as const,
-            function: { name: call.name, arguments: JSON.stringify(call.args) },
+            function: { name: codec.toWire(call.name), arguments: JSON.stringify(call.args) },
           })),
         }),
         ...(passBack && { reasoning_content: message.reasoningContent }),

@@ -11,3 +11,4 @@ export * from './stream-accumulator';
 export * from './stream-driver';
 export * from './stream-parts';
 export * from './tool-call-assembler';
+export * from './tool-names';

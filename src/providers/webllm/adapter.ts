@@ -11,6 +11,7 @@ import {
 } from '../../ir';
 import { runStream } from '../shared/stream-driver';
 import { AsyncQueue } from './async-queue';
+import { decodeToolNames } from '../shared/tool-names';
 import { toWebLlmRequest } from './convert-request';
 import { convertWebLlmStream } from './convert-stream';
 import { checkDevice, type DeviceProbe } from './device-check';
@@ -138,12 +139,13 @@ export class WebLlmAdapter implements IMetonaProviderAdapter {
         // failure before that (no WebGPU, offline load) is the call's error,
         // not an interrupted stream.
         await chunks.ready();
-        return convertWebLlmStream(chunks, {
+        const parts = convertWebLlmStream(chunks, {
           requestId: request.meta.requestId,
           toolMode: plan.toolMode,
           toolNames: plan.toolNames,
           perfExtras: () => (loadDurationMs === undefined ? {} : { loadDurationMs }),
         });
+        return decodeToolNames(parts, plan.toolNameCodec);
       },
     });
   }

@@ -3,6 +3,7 @@ import { toOpenAIRequest } from '../openai-compatible/convert-request';
 import type { OpenAICompatiblePreset } from '../openai-compatible/presets';
 import type { OpenAIMessage } from '../openai-compatible/wire-schemas';
 import { thinkingRequested, toolsForRequest } from '../shared/messages';
+import { createToolNameCodec, type ToolNameCodec } from '../shared/tool-names';
 import type { WebLlmChatRequest, WebLlmMessage } from './engine-port';
 import { WEBLLM_PROVIDER_ID, type ToolCallingMode, type WebLlmCatalogEntry } from './model-catalog';
 import { describeToolsForPrompt, renderPromptedToolCall } from './prompted-tools';
@@ -29,8 +30,10 @@ export type RequestToolMode = ToolCallingMode | 'none';
 export interface WebLlmRequestPlan {
   request: WebLlmChatRequest;
   toolMode: RequestToolMode;
-  /** Tool names the prompted-tools parser accepts from bare JSON. */
+  /** Tool names the prompted-tools parser accepts from bare JSON (wire names, and the IR names). */
   toolNames: string[];
+  /** Maps the wire tool names of this request back to IR names. */
+  toolNameCodec: ToolNameCodec;
 }
 
 /** The OpenAI-compatible conversion's knobs, set the way web-llm reads the request. */
@@ -60,12 +63,17 @@ function chooseToolMode(request: MetonaRequest, options: ConvertOptions): Reques
 
 export function toWebLlmRequest(request: MetonaRequest, options: ConvertOptions): WebLlmRequestPlan {
   const toolMode = chooseToolMode(request, options);
-  const tools = toolMode === 'none' ? [] : toolsForRequest(request);
+  const codec = createToolNameCodec(request.tools ?? []);
+  const tools = (toolMode === 'none' ? [] : toolsForRequest(request)).map((tool) => ({
+    ...tool,
+    name: codec.toWire(tool.name),
+  }));
   // Only native mode sends `tools`; the conversion below sees none otherwise.
   const base = toOpenAIRequest(
     toolMode === 'native' ? request : { ...request, tools: [] },
     WEBLLM_WIRE,
     options.modelId,
+    codec,
   );
   const messages = toWebLlmMessages(base.messages, toolMode, tools);
   const thinking = options.entry?.thinking ? thinkingRequested(request.params) : undefined;
@@ -81,7 +89,8 @@ export function toWebLlmRequest(request: MetonaRequest, options: ConvertOptions)
     ...(toolMode === 'native' && base.tools && { tools: base.tools }),
     ...(thinking !== undefined && { extra_body: { enable_thinking: thinking } }),
   };
-  return { request: webllm, toolMode, toolNames: tools.map((tool) => tool.name) };
+  const toolNames = [...new Set(tools.flatMap((tool) => [tool.name, codec.fromWire(tool.name)]))];
+  return { request: webllm, toolMode, toolNames, toolNameCodec: codec };
 }
 
 function flattenUserContent(content: Extract<OpenAIMessage, { role: 'user' }>['content']): string {
