@@ -2,7 +2,8 @@ import { defineConfig } from '@playwright/test';
 // @ts-expect-error plain ESM helper shared with scripts/ensure-deps.mjs
 import { findSystemChromium } from './scripts/system-chromium.mjs';
 
-const port = 4310;
+// PW_PORT lets several checkouts run their browser tests side by side.
+const port = Number(process.env.PW_PORT ?? 4310);
 const executablePath: string | undefined = findSystemChromium();
 
 // Flags measured in ../shared/NOTES.md: no background traffic, no sandbox as root.
