@@ -141,8 +141,9 @@ export class TranscriptionService {
   /** Returns the job at once, `queued`; the work and its events follow. */
   async create(input: CreateTranscriptionInput): Promise<TranscriptionJob> {
     const settings = await this.getSettings();
+    // A request that names no profile gets the one chosen in the settings.
     const raw: unknown =
-      input && typeof input === 'object' && !('profile_id' in input)
+      input && typeof input === 'object' && input.profile_id === undefined
         ? { ...input, profile_id: settings.profile_id }
         : input;
     const request = parseInput(createTranscriptionSchema, raw, 'The transcription request is not valid.');
