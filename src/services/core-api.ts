@@ -17,11 +17,12 @@ import { DEFAULT_RETRIEVAL_PROFILE, HashEmbedder, type Embedder, type RetrievalP
 import { createAgentService } from './agent-service';
 import { ArchiveService } from './archive-service';
 import { ChatService, type RouterTuning } from './chat-service';
+import { EmbeddingService, type EmbeddingServiceOptions } from './embedding-service';
 import { EventsService } from './events-service';
 import { JobsService } from './jobs-service';
 import { NotesService } from './notes-service';
 import { ProviderService } from './provider-service';
-import { SearchIndexer } from './search-indexer';
+import { SearchIndexer, type EmbedderPair } from './search-indexer';
 import { SearchService } from './search-service';
 import { SettingsService } from './settings-service';
 
@@ -29,6 +30,8 @@ export interface CoreOptions {
   /** Embeds blocks and queries; hash-v1 (no download) unless a model is given. */
   embedder?: Embedder;
   profile?: RetrievalProfile;
+  /** Embedding models the user can choose (the embed worker in the app); without an engine only hash-v1. */
+  embedding?: Pick<EmbeddingServiceOptions, 'engine' | 'models' | 'source' | 'device'>;
   /** Quiet time after a note change before the index update job runs. */
   indexDebounceMs?: number;
   /** Provider calls: tests pass a fetch, an instant sleep and fast retries. */
@@ -51,11 +54,21 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
     store: new IndexRepository(db),
     runtime,
     embedder: options.embedder ?? new HashEmbedder(),
+    // The model chosen last time, unless a test fixed one.
+    ...(options.embedder
+      ? {}
+      : { restoreEmbedder: (): Promise<EmbedderPair | undefined> => embedding.restore() }),
     ...(options.indexDebounceMs !== undefined ? { debounceMs: options.indexDebounceMs } : {}),
   });
   const notesRepository = new NotesRepository(db, { listener: indexer });
   const attachments = new AttachmentRepository(db);
   const settingsRepository = new SettingsRepository(db);
+  const embedding = new EmbeddingService({
+    settings: settingsRepository,
+    runtime,
+    indexer,
+    ...options.embedding,
+  });
   const vault = new SecretsVault(db);
   const { router, ...adapterOptions } = options.providers ?? {};
   const providers = new ProviderService(
@@ -78,6 +91,7 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
     events: new EventsService(eventLog),
     settings: new SettingsService(settingsRepository, vault),
     search,
+    embedding,
     providers,
     chat,
     agent,

@@ -4,8 +4,16 @@ import './transfer-handlers';
 import type { EventEnvelope } from '../contracts';
 import { openDatabase } from '../db';
 import { createCoreApi } from '../services/core-api';
+import { embedWorkerEngine } from './embed-client';
+import { servedOrtWasmPaths } from './ort-wasm';
 
-const core = createCoreApi(openDatabase());
+const core = createCoreApi(openDatabase(), {
+  // Embedding models run in a nested worker started on first use; the ONNX Runtime files come from this app.
+  embedding: {
+    engine: embedWorkerEngine(),
+    source: { wasm_paths: servedOrtWasmPaths(import.meta.env.BASE_URL, self.location.origin) },
+  },
+});
 // Jobs a closed tab left running are settled before the UI asks about them.
 const recovered = core
   .recover()
@@ -26,6 +34,7 @@ const workerApi = {
   jobs: Comlink.proxy(core.api.jobs),
   settings: Comlink.proxy(core.api.settings),
   search: Comlink.proxy(core.api.search),
+  embedding: Comlink.proxy(core.api.embedding),
   providers: Comlink.proxy(core.api.providers),
   chat: Comlink.proxy(core.api.chat),
   agent: Comlink.proxy(core.api.agent),
