@@ -26,6 +26,7 @@ import {
 import type {
   EmbedderDevice,
   EmbedderDevicePreference,
+  ModelLoadProgress,
   TransformersEmbedderConfig,
 } from '../retrieval/transformers-embedder';
 import type { EmbeddingEngine } from './embedding-engine';
@@ -236,7 +237,7 @@ export class EmbeddingService {
                 phase: event.phase,
                 current: event.loaded,
                 total: event.total,
-                message: event.file,
+                message: progressMessage(event),
               }),
             )
             .catch(() => undefined);
@@ -307,6 +308,14 @@ export class EmbeddingService {
     this.#writes = write;
     return write;
   }
+}
+
+/** File and megabytes, e.g. `onnx/model_quantized.onnx · 12.5 / 135.0 MB`. */
+function progressMessage(event: ModelLoadProgress): string | null {
+  const mb = (bytes: number): string => (bytes / 1_048_576).toFixed(1);
+  const amount =
+    event.total !== null ? `${mb(event.loaded)} / ${mb(event.total)} MB` : `${mb(event.loaded)} MB`;
+  return event.file ? `${event.file} · ${amount}` : amount;
 }
 
 function optionOf(spec: EmbeddingModelSpec): EmbeddingModelOptionDto {

@@ -11,7 +11,7 @@ const core = createCoreApi(openDatabase(), {
   // Embedding models run in a nested worker started on first use; the ONNX Runtime files come from this app.
   embedding: {
     engine: embedWorkerEngine(),
-    source: { wasm_paths: servedOrtWasmPaths(import.meta.env.BASE_URL, self.location.origin) },
+    source: { wasm_paths: servedOrtWasmPaths(self.location.href) },
   },
 });
 // Jobs a closed tab left running are settled before the UI asks about them.
