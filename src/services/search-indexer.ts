@@ -62,6 +62,11 @@ export interface IndexJobResult {
 const NOTES_PER_STEP = 50;
 /** Texts per embedder call. */
 const EMBED_BATCH = 64;
+/**
+ * Finished `index.update` jobs kept (newest first): one runs after every burst
+ * of edits, so without pruning the jobs table and its events grow for ever.
+ */
+export const KEEP_FINISHED_UPDATE_JOBS = 5;
 
 /** One model for both sides: blocks are embedded as passages, queries as queries. */
 export interface EmbedderPair {
@@ -341,6 +346,8 @@ export class SearchIndexer implements NoteChangeListener {
       this.#searchable = Promise.resolve();
     }
     if (this.#dirty.size > 0) this.#schedule();
+    // Updates finished in earlier sessions (or by a version that kept them all).
+    void this.#pruneUpdates();
   }
 
   async #save(target: Target, consumed: ReadonlyMap<string, string>, built: 'all' | 'vectors' | null) {
@@ -399,11 +406,20 @@ export class SearchIndexer implements NoteChangeListener {
 
   #track(job: JobDto): void {
     if (this.#jobs.has(job.job_id)) return;
-    const ended = this.#whenEnded(job.job_id).then(() => {
+    const ended = this.#whenEnded(job.job_id).then(async () => {
       this.#jobs.delete(job.job_id);
       this.#runningJobs.delete(job.job_id);
+      if (job.kind === INDEX_UPDATE_JOB_KIND) await this.#pruneUpdates();
     });
     this.#jobs.set(job.job_id, { kind: job.kind, ended });
+  }
+
+  async #pruneUpdates(): Promise<void> {
+    try {
+      await this.#runtime.prune(INDEX_UPDATE_JOB_KIND, KEEP_FINISHED_UPDATE_JOBS);
+    } catch (error) {
+      this.#warn('could not prune finished index updates', error);
+    }
   }
 
   async #whenEnded(jobId: string): Promise<void> {

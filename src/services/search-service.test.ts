@@ -16,6 +16,7 @@ import {
   type EmbeddingModelInfo,
 } from '../retrieval';
 import { createCoreApi, type CoreOptions } from './core-api';
+import { KEEP_FINISHED_UPDATE_JOBS } from './search-indexer';
 
 /** hash-v1 vectors under any model info, counting what it embeds; `hold()` makes it wait. */
 class TestEmbedder implements Embedder {
@@ -186,6 +187,27 @@ describe('SearchService', () => {
     expect(status).toMatchObject({ status: 'idle', pending_jobs: 0, pending_notes: 0, error_message: null });
     expect(status.last_completed_at).not.toBeNull();
     expect(await core.db.search_index_dirty.count()).toBe(0);
+  });
+
+  it('keeps only the last few finished index updates, and their events', async () => {
+    const core = openCore({ indexDebounceMs: 1 });
+    const { api } = core;
+    await core.idle();
+    for (let i = 0; i < KEEP_FINISHED_UPDATE_JOBS + 3; i++) {
+      await api.notes.create({ title: `Note ${i}`, body: `word${i}` });
+      await core.idle();
+    }
+    const updates = await api.jobs.list({ kind: INDEX_UPDATE_JOB_KIND, limit: 100 });
+    expect(updates.items).toHaveLength(KEEP_FINISHED_UPDATE_JOBS);
+    expect(updates.items.every((job) => job.status === 'completed')).toBe(true);
+    const jobIds = new Set((await core.db.jobs.toArray()).map((job) => job.job_id));
+    const orphans = (await core.db.events.toArray()).filter(
+      (event) => event.resource_id.startsWith('job_') && !jobIds.has(event.resource_id),
+    );
+    expect(orphans).toEqual([]);
+    // Every note is still indexed; the rebuild job that built the first index is kept.
+    expect((await api.search.search({ query: 'word0' })).hits).toHaveLength(1);
+    expect((await api.jobs.list({ kind: INDEX_REBUILD_JOB_KIND })).items).toHaveLength(1);
   });
 
   it('indexes imported notes, and drops them when the import is rolled back', async () => {
