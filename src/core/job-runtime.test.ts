@@ -266,7 +266,8 @@ describe('JobRuntime', () => {
     clocked.register({
       kind: 'k',
       concurrency: 1,
-      run: async (context) => (context.input['hold'] ? release.opened : undefined),
+      run: async (context: JobContext<{ hold?: boolean }>) =>
+        context.input.hold ? release.opened : undefined,
     });
     clocked.register({ kind: 'other', run: async () => undefined });
     const finished = [];
