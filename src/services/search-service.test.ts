@@ -189,6 +189,30 @@ describe('SearchService', () => {
     expect(await core.db.search_index_dirty.count()).toBe(0);
   });
 
+  it('finds a note that has only a title by its title, in every mode, until it gets text', async () => {
+    const { api } = openCore();
+    const note = await api.notes.create({ title: 'Quarterly planning 季度计划', body: '' });
+    await api.notes.create({ title: 'Groceries', body: 'Milk and planning nothing.' });
+    for (const mode of ['fts', 'vector', 'hybrid'] as const) {
+      const result = await api.search.search({ query: 'quarterly', mode });
+      expect(result.hits[0]).toMatchObject({
+        note_id: note.note_id,
+        title: 'Quarterly planning 季度计划',
+        block_type: 'title',
+        start_line: 0,
+      });
+    }
+    expect(noteIdsOf(await api.search.search({ query: '季度计划' }))).toEqual([note.note_id]);
+    // Once the note has text its blocks answer instead, the title still counting.
+    await api.notes.update({ note_id: note.note_id, body: 'Budget review.' });
+    const hits = (await api.search.search({ query: 'quarterly' })).hits;
+    expect(hits).toHaveLength(1);
+    expect(hits[0]).toMatchObject({ note_id: note.note_id, block_type: 'paragraph' });
+    // An untitled, empty note is not indexed at all.
+    await api.notes.create({ title: '', body: '' });
+    expect((await api.search.status()).full_text.block_count).toBe(2);
+  });
+
   it('keeps only the last few finished index updates, and their events', async () => {
     const core = openCore({ indexDebounceMs: 1 });
     const { api } = core;

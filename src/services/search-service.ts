@@ -22,7 +22,7 @@ import {
   type RetrievalProfile,
 } from '../retrieval';
 import type { NotesContextProvider, NotesContextSource } from './notes-context';
-import type { IndexView, SearchIndexer } from './search-indexer';
+import { titleDocumentId, type IndexView, type SearchIndexer } from './search-indexer';
 
 /** UTF-16 units of block text shown per hit. */
 export const SNIPPET_LENGTH = 160;
@@ -149,8 +149,13 @@ export class SearchService implements NotesContextProvider {
   async #hits(view: IndexView, result: HybridSearchResult): Promise<SearchHitDto[]> {
     const blocks = await this.#notes.blocksById(result.hits.map((hit) => hit.block_id));
     return result.hits.flatMap((hit, index): SearchHitDto[] => {
-      const block = blocks[index];
       const document = view.fullText.get(hit.block_id);
+      // A title-only note's one document points at the top of the note.
+      const block =
+        blocks[index] ??
+        (hit.block_id === titleDocumentId(hit.note_id)
+          ? { type: 'title', start_line: 0, end_line: 0 }
+          : undefined);
       if (!block || !document) return [];
       const snippet = makeSnippet(document.text, hit.highlights, SNIPPET_LENGTH);
       return [
