@@ -13,7 +13,13 @@ import {
   SettingsRepository,
   type NotesAgentDatabase,
 } from '../db';
-import { DEFAULT_RETRIEVAL_PROFILE, HashEmbedder, type Embedder, type RetrievalProfile } from '../retrieval';
+import {
+  DEFAULT_RETRIEVAL_PROFILE,
+  HashEmbedder,
+  type Embedder,
+  type Reranker,
+  type RetrievalProfile,
+} from '../retrieval';
 import { createAgentService } from './agent-service';
 import { ArchiveService } from './archive-service';
 import { ChatService, type RouterTuning } from './chat-service';
@@ -30,6 +36,8 @@ export interface CoreOptions {
   /** Embeds blocks and queries; hash-v1 (no download) unless a model is given. */
   embedder?: Embedder;
   profile?: RetrievalProfile;
+  /** A cross-encoder (e.g. TransformersReranker); used when the profile's `rerank` is on. */
+  reranker?: Reranker;
   /** Embedding models the user can choose (the embed worker in the app); without an engine only hash-v1. */
   embedding?: Pick<EmbeddingServiceOptions, 'engine' | 'models' | 'source' | 'device'>;
   /** Quiet time after a note change before the index update job runs. */
@@ -78,7 +86,9 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
     adapterOptions,
   );
   const notes = new NotesService(notesRepository);
-  const search = new SearchService(indexSources, indexer, options.profile ?? DEFAULT_RETRIEVAL_PROFILE);
+  const search = new SearchService(indexSources, indexer, options.profile ?? DEFAULT_RETRIEVAL_PROFILE, {
+    reranker: () => options.reranker,
+  });
   const chat = new ChatService(new ConversationRepository(db), providers, eventLog, {
     ...(router && { router }),
     notes: search,

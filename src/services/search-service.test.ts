@@ -9,11 +9,13 @@ import {
 import { NotesAgentDatabase } from '../db';
 import { freshDatabase } from '../db/test-database';
 import {
+  DEFAULT_RETRIEVAL_PROFILE,
   FullTextIndex,
   HASH_EMBEDDER_INFO,
   hashEmbed,
   type Embedder,
   type EmbeddingModelInfo,
+  type Reranker,
 } from '../retrieval';
 import { createCoreApi, type CoreOptions } from './core-api';
 import { KEEP_FINISHED_UPDATE_JOBS } from './search-indexer';
@@ -187,6 +189,43 @@ describe('SearchService', () => {
     expect(status).toMatchObject({ status: 'idle', pending_jobs: 0, pending_notes: 0, error_message: null });
     expect(status.last_completed_at).not.toBeNull();
     expect(await core.db.search_index_dirty.count()).toBe(0);
+  });
+
+  it('reranks with the configured cross-encoder only when the profile asks; its failure is the error', async () => {
+    const calls: string[][] = [];
+    // Prefers the shortest block: the opposite of BM25 here.
+    const reranker: Reranker = {
+      info: { model_id: 'test-reranker', model_version: '1' },
+      async score(_query, texts) {
+        calls.push(texts);
+        return texts.map((text) => -text.length);
+      },
+    };
+    const long = {
+      title: 'Long',
+      body: 'scheduler scheduler scheduler: the scheduler runs tasks in a long loop.',
+    };
+    const short = { title: 'Short', body: 'a scheduler.' };
+    const plain = openCore({ reranker });
+    await plain.api.notes.create(long);
+    await plain.api.notes.create(short);
+    expect((await plain.api.search.search({ query: 'scheduler' })).hits[0]?.title).toBe('Long');
+    expect(calls).toEqual([]);
+
+    const profile = { ...DEFAULT_RETRIEVAL_PROFILE, rerank: true };
+    const reranking = openCore({ reranker, profile });
+    await reranking.api.notes.create(long);
+    await reranking.api.notes.create(short);
+    const result = await reranking.api.search.search({ query: 'scheduler', mode: 'hybrid' });
+    expect(result.hits.map((hit) => hit.title)).toEqual(['Short', 'Long']);
+    expect(calls).toHaveLength(1);
+
+    reranker.score = async () => {
+      throw new AppError('EMBEDDING_MODEL_UNAVAILABLE', 'The reranker model failed.', { kind: 'reranker' });
+    };
+    expect(await codeOf(reranking.api.search.search({ query: 'scheduler' }))).toBe(
+      'EMBEDDING_MODEL_UNAVAILABLE',
+    );
   });
 
   it('finds a note that has only a title by its title, in every mode, until it gets text', async () => {

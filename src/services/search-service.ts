@@ -19,6 +19,7 @@ import {
   hybridSearch,
   makeSnippet,
   type HybridSearchResult,
+  type Reranker,
   type RetrievalProfile,
 } from '../retrieval';
 import type { NotesContextProvider, NotesContextSource } from './notes-context';
@@ -45,14 +46,22 @@ export class SearchService implements NotesContextProvider {
   readonly #indexer: SearchIndexer;
   readonly #profile: RetrievalProfile;
 
+  readonly #reranker: (() => Reranker | undefined) | undefined;
+
+  /**
+   * `reranker`: the cross-encoder in use, if one is configured; it reorders
+   * the fused candidates only when the profile's `rerank` is on.
+   */
   constructor(
     notes: NotesRepository,
     indexer: SearchIndexer,
     profile: RetrievalProfile = DEFAULT_RETRIEVAL_PROFILE,
+    options: { reranker?: () => Reranker | undefined } = {},
   ) {
     this.#notes = notes;
     this.#indexer = indexer;
     this.#profile = profile;
+    this.#reranker = options.reranker;
   }
 
   async search(input: SearchInput): Promise<SearchResultDto> {
@@ -129,7 +138,9 @@ export class SearchService implements NotesContextProvider {
     mode: SearchMode,
     filters: { folder?: string | undefined; tags: string[]; limit: number },
   ): Promise<HybridSearchResult> {
+    const reranker = this.#profile.rerank ? this.#reranker?.() : undefined;
     return hybridSearch({
+      ...(reranker ? { reranker } : {}),
       query,
       mode,
       profile: this.#profile,
