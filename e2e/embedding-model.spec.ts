@@ -46,6 +46,8 @@ test('switching the embedding model downloads it, asks for a vector rebuild, and
   context,
   requestLog,
 }) => {
+  // A model download, a vector rebuild and a reload that loads the model again from the cache.
+  test.setTimeout(180_000);
   const modelRequests: string[] = [];
   await context.route(`${MODEL_HOST}**`, (route) => {
     modelRequests.push(route.request().url());
@@ -99,6 +101,20 @@ test('switching the embedding model downloads it, asks for a vector rebuild, and
   await page.getByTestId('search-input').fill('deadlock wait cycle');
   await expect(page.getByTestId('search-result').first()).toContainText('Deadlock');
   await expect(page.getByTestId('search-fallback')).toHaveCount(0);
+
+  // After a reload, with the model host unreachable, the chosen model answers from the browser's cache.
+  const served = modelRequests.length;
+  await context.unroute(`${MODEL_HOST}**`);
+  await page.reload();
+  await expect(page.getByTestId('note-list')).toBeVisible();
+  await page.getByTestId('search-mode').selectOption('vector');
+  await page.getByTestId('search-input').fill('deadlock wait cycle');
+  await expect(page.getByTestId('search-result').first()).toContainText('Deadlock', { timeout: 60_000 });
+  await expect(page.getByTestId('search-fallback')).toHaveCount(0);
+  await page.getByTestId('open-settings').click();
+  await expect(settings.getByTestId('index-embedding')).toContainText(MODEL_ID);
+  await expect(settings.getByTestId('index-vectors')).toHaveAttribute('data-compatible', 'true');
+  expect(modelRequests).toHaveLength(served);
 
   // The weights came from the configured host; the ONNX Runtime from the app; nothing else left.
   expect(
