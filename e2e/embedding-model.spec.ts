@@ -127,3 +127,46 @@ test('switching the embedding model downloads it, asks for a vector rebuild, and
   );
   expect(requestLog.foreign().filter((url) => !url.startsWith(MODEL_HOST))).toEqual([]);
 });
+
+test('a model download that fails or is cancelled leaves hash-v1 in use', async ({ page, context }) => {
+  test.setTimeout(120_000);
+  let hold = false;
+  const held: Route[] = [];
+  await context.route(`${MODEL_HOST}**`, async (route) => {
+    // The weights never arrive while `hold` is on: a slow download to cancel.
+    if (hold && route.request().url().endsWith('.onnx')) {
+      held.push(route);
+      return;
+    }
+    await serveModel(route);
+  });
+  await openApp(page);
+  await page.getByTestId('open-settings').click();
+  const settings = page.getByTestId('index-settings');
+  const picker = settings.getByTestId('embedding-settings');
+
+  // A host that cannot be reached: the job fails and says why.
+  await picker.getByTestId('embedding-host').fill('https://empty.notes-agent.test/');
+  await picker.getByTestId('embedding-host-save').click();
+  await picker.getByTestId('embedding-model').selectOption(MODEL_ID);
+  await picker.getByTestId('embedding-use').click();
+  const job = picker.getByTestId('embedding-download-job').getByTestId('job-item');
+  await expect(job).toHaveAttribute('data-status', 'failed', { timeout: 45_000 });
+  await expect(job).toContainText(MODEL_ID);
+  await expect(job).toContainText('could not be downloaded');
+  await expect(settings.getByTestId('index-embedding')).toContainText('hash-v1');
+  await expect(settings.getByTestId('index-incompatible')).toHaveCount(0);
+
+  // The right host, but the weights hang: Cancel stops the download.
+  hold = true;
+  await picker.getByTestId('embedding-host').fill(MODEL_HOST);
+  await picker.getByTestId('embedding-host-save').click();
+  await picker.getByTestId('embedding-use').click();
+  await expect(job).toHaveAttribute('data-status', 'running', { timeout: 30_000 });
+  await expect.poll(() => held.length, { timeout: 30_000 }).toBeGreaterThan(0);
+  await job.getByTestId('job-cancel').click();
+  await expect(job).toHaveAttribute('data-status', 'cancelled');
+  await expect(settings.getByTestId('index-embedding')).toContainText('hash-v1');
+  await expect(settings.getByTestId('index-incompatible')).toHaveCount(0);
+  await expect(picker.getByTestId('embedding-use')).toBeEnabled();
+});
