@@ -55,6 +55,8 @@ const messages = () => toasts.items.map((toast) => [toast.kind, toast.message]);
 describe('embedding model workflows', () => {
   it('reads the catalog, downloads the chosen model as a tracked job, then the index asks for a vector rebuild', async () => {
     await core.notes.create({ title: 'Deadlock', body: 'A wait cycle.' });
+    // hash-v1 vectors exist before the switch.
+    await testCore.idle();
     const settings = await service.refreshEmbeddingSettings();
     expect(settings?.models.map((model) => model.model_id)).toEqual(['hash-v1', TINY_MODEL_ID]);
     expect(embedding.settings?.model_id).toBe('hash-v1');
