@@ -41,6 +41,17 @@ export default defineConfig({
         maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
         navigateFallback: '/index.html',
         cleanupOutdatedCaches: true,
+        // The ONNX Runtime files (src/workers/ort-wasm.ts; ~27 MB, needed only once an
+        // embedding model is chosen) are cached on first use. Model weights are not
+        // cached here: transformers.js keeps them in its own Cache Storage entry.
+        runtimeCaching: [
+          {
+            urlPattern: ({ url, sameOrigin }) =>
+              sameOrigin && /\/ort-wasm-simd-threaded\.[^/]*\.(?:mjs|wasm)$/.test(url.pathname),
+            handler: 'CacheFirst',
+            options: { cacheName: 'onnx-runtime', expiration: { maxEntries: 4 } },
+          },
+        ],
       },
     }),
   ],

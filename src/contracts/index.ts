@@ -2,6 +2,8 @@
 // the zod-free modules (errors, jobs, notes types, settings, events) directly
 // so the shell does not load zod.
 export * from './chat';
+export * from './embedding';
+export * from './embedding-schemas';
 export * from './error-codes';
 export * from './errors';
 export * from './events';

@@ -320,4 +320,43 @@ describe('JobRuntime', () => {
     expect(page.items.map((job) => job.input['i'])).toEqual([2, 1]);
     expect((await runtime.list({ limit: 10, offset: 0 })).items).toEqual([]);
   });
+
+  it('prunes finished jobs of a kind beyond the newest few, never a running or queued one', async () => {
+    let t = 1_000;
+    const store = new MemoryJobStore();
+    const clocked = new JobRuntime(store, new EventLog(new MemoryEventStore()), () => (t += 1000));
+    const release = gate();
+    clocked.register({
+      kind: 'k',
+      concurrency: 1,
+      run: async (context: JobContext<{ hold?: boolean }>) =>
+        context.input.hold ? release.opened : undefined,
+    });
+    clocked.register({ kind: 'other', run: async () => undefined });
+    const finished = [];
+    for (let i = 0; i < 4; i++) {
+      const job = await clocked.create('k', { i });
+      await collect(clocked, job.job_id).subscription.closed;
+      finished.push(job.job_id);
+    }
+    const other = await clocked.create('other');
+    await collect(clocked, other.job_id).subscription.closed;
+    const running = await clocked.create('k', { hold: true });
+    const queued = await clocked.create('k', { i: 9 });
+
+    expect(await clocked.prune('k', 2)).toBe(2);
+    const left = (await clocked.list({ kind: 'k', limit: 10, offset: 0 })).items.map((job) => job.job_id);
+    expect(left).toEqual([queued.job_id, running.job_id, finished[3], finished[2]]);
+    await expectCode(clocked.get(finished[0]!), 'JOB_NOT_FOUND');
+    expect((await clocked.get(other.job_id)).status).toBe('completed');
+    expect(await clocked.prune('k', 2)).toBe(0);
+    release.open();
+    await clocked.idle();
+    // Now the held and the queued job have finished too: the two newest stay.
+    expect(await clocked.prune('k', 2)).toBe(2);
+    expect((await clocked.list({ kind: 'k', limit: 10, offset: 0 })).items.map((job) => job.job_id)).toEqual([
+      queued.job_id,
+      running.job_id,
+    ]);
+  });
 });

@@ -115,6 +115,21 @@ export class JobRuntime {
     return job;
   }
 
+  /**
+   * Deletes finished jobs of `kind` (and their events) except the newest
+   * `keep`: for kinds that run often in the background, like `index.update`.
+   * Queued and running jobs are never touched. Returns how many were deleted.
+   */
+  async prune(kind: string, keep: number): Promise<number> {
+    const { items } = await this.#store.list({ kind, limit: Number.MAX_SAFE_INTEGER, offset: 0 });
+    const stale = items
+      .filter((job) => isTerminalStatus(job.status) && !this.#running.has(job.job_id))
+      .slice(Math.max(0, keep))
+      .map((job) => job.job_id);
+    await this.#store.delete(stale);
+    return stale.length;
+  }
+
   async get(jobId: string): Promise<JobDto> {
     const job = await this.#store.get(jobId);
     if (!job) throw new AppError('JOB_NOT_FOUND', 'This job does not exist.', { job_id: jobId });

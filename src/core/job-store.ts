@@ -14,6 +14,8 @@ export interface JobStore {
   /** Newest first. */
   list(query: JobListQuery): Promise<{ items: JobDto[]; total: number }>;
   listByStatus(statuses: readonly JobStatus[]): Promise<JobDto[]>;
+  /** Removes the jobs and their event history (pruning finished jobs). */
+  delete(jobIds: readonly string[]): Promise<void>;
 }
 
 export class MemoryJobStore implements JobStore {
@@ -46,5 +48,9 @@ export class MemoryJobStore implements JobStore {
     return [...this.#jobs.values()]
       .filter((job) => statuses.includes(job.status))
       .map((job) => structuredClone(job));
+  }
+
+  async delete(jobIds: readonly string[]): Promise<void> {
+    for (const jobId of jobIds) this.#jobs.delete(jobId);
   }
 }

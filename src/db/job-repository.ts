@@ -1,3 +1,4 @@
+import Dexie from 'dexie';
 import type { JobDto, JobStatus } from '../contracts';
 import type { JobListQuery, JobStore } from '../core/job-store';
 import type { NotesAgentDatabase } from './database';
@@ -35,5 +36,18 @@ export class JobRepository implements JobStore {
       .where('status')
       .anyOf([...statuses])
       .toArray();
+  }
+
+  async delete(jobIds: readonly string[]): Promise<void> {
+    if (jobIds.length === 0) return;
+    await this.#db.transaction('rw', this.#db.jobs, this.#db.events, async () => {
+      await this.#db.jobs.bulkDelete([...jobIds]);
+      for (const jobId of jobIds) {
+        await this.#db.events
+          .where('[resource_id+sequence]')
+          .between([jobId, Dexie.minKey], [jobId, Dexie.maxKey])
+          .delete();
+      }
+    });
   }
 }

@@ -491,9 +491,9 @@ export const defaultEnvironment: EmbedderEnvironment = {
 
 // ---------------------------------------------------------------------------
 
-/** transformers.js keeps its settings in one global `env`: loads take turns. */
+/** transformers.js keeps its settings in one global `env`: loads (embedders and rerankers) take turns. */
 let loadQueue: Promise<unknown> = Promise.resolve();
-function serialiseLoad<T>(task: () => Promise<T>): Promise<T> {
+export function serialiseLoad<T>(task: () => Promise<T>): Promise<T> {
   const run = loadQueue.then(task, task);
   loadQueue = run.catch(() => undefined);
   return run;
@@ -515,7 +515,7 @@ const environmentDefaults = new WeakMap<object, EnvironmentDefaults>();
  * time, to the source's value or the library's own default, so one load's
  * settings never leak into the next.
  */
-function configureEnvironment(env: typeof Transformers.env, source: EmbeddingModelSource): void {
+export function configureEnvironment(env: typeof Transformers.env, source: EmbeddingModelSource): void {
   const onnxWasm = env.backends.onnx.wasm;
   let defaults = environmentDefaults.get(env);
   if (!defaults) {
@@ -544,7 +544,7 @@ function configureEnvironment(env: typeof Transformers.env, source: EmbeddingMod
   env.cacheDir = source.cache_dir ?? defaults.cacheDir;
 }
 
-async function candidateDevices(
+export async function candidateDevices(
   preference: EmbedderDevicePreference,
   environment: EmbedderEnvironment,
 ): Promise<EmbedderDevice[]> {
@@ -613,7 +613,9 @@ interface ProgressReporter {
  * when the phase or file changes or the whole percent (MB while the total is
  * unknown) moves, so a worker does not post thousands of messages.
  */
-function progressReporter(onProgress: ((progress: ModelLoadProgress) => void) | undefined): ProgressReporter {
+export function progressReporter(
+  onProgress: ((progress: ModelLoadProgress) => void) | undefined,
+): ProgressReporter {
   if (!onProgress) return { callback: undefined, ready: () => undefined };
   const files = new Map<string, { loaded: number; total: number | null }>();
   /** transformers.js' own sum over the files it expects, when it could size them. */
@@ -706,7 +708,7 @@ function abortReason(signal: AbortSignal): unknown {
 }
 
 /** Rejects as soon as `signal` aborts; the work itself is left to finish. */
-function raceAbort<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+export function raceAbort<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return work;
   if (signal.aborted) return Promise.reject(abortReason(signal));
   return new Promise<T>((resolve, reject) => {
@@ -726,7 +728,7 @@ function raceAbort<T>(work: Promise<T>, signal: AbortSignal | undefined): Promis
 }
 
 /** JSON with sorted keys and without functions, so equal data gives equal text. */
-function stableStringify(value: unknown): string {
+export function stableStringify(value: unknown): string {
   return JSON.stringify(value, (_key, inner: unknown) => {
     if (typeof inner === 'function') return undefined;
     if (inner && typeof inner === 'object' && !Array.isArray(inner)) {
@@ -736,7 +738,7 @@ function stableStringify(value: unknown): string {
   });
 }
 
-async function sha256Hex(text: string): Promise<string> {
+export async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
   return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
 }

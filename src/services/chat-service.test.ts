@@ -279,6 +279,44 @@ describe('ChatService', () => {
       expect((await eventsOf(core, plain.turn_id)).map((event) => event.event)).not.toContain('Citation');
     });
 
+    it('a retried answer asks the notes again: fresh citations, published and stored', async () => {
+      core = testCore({ providers: { sleep: instant } });
+      const first = await core.api.notes.create({
+        title: 'Scenario planning',
+        body: 'A long scenario needs a plan.',
+      });
+      const turn = await core.api.chat.send({ content: '/scenario long', use_notes: true });
+      expect(turn.assistant_message.citations?.map((citation) => citation.note_id)).toEqual([first.note_id]);
+      await core.api.chat.cancel(turn.turn_id);
+      await core.api.chat.settled(turn.turn_id);
+      // A note written meanwhile is found by the retry's new search.
+      const second = await core.api.notes.create({
+        title: 'Long scenario',
+        body: 'The long scenario streams slowly.',
+      });
+
+      const retried = await core.api.chat.retry(turn.conversation_id);
+      const cited = retried.assistant_message.citations ?? [];
+      expect(cited.map((citation) => citation.note_id).sort()).toEqual(
+        [first.note_id, second.note_id].sort(),
+      );
+      expect(cited.map((citation) => citation.index)).toEqual([1, 2]);
+      await core.api.chat.cancel(retried.turn_id);
+      const message = await core.api.chat.settled(retried.turn_id);
+      expect(message.citations).toEqual(cited);
+      const events = await eventsOf(core, retried.turn_id);
+      expect(events.filter((event) => event.event === 'Citation').map((event) => event.data)).toEqual(cited);
+
+      // A conversation that did not ask the notes does not start to on retry.
+      const plain = await core.api.chat.send({ content: '/scenario long' });
+      await core.api.chat.cancel(plain.turn_id);
+      await core.api.chat.settled(plain.turn_id);
+      const plainRetry = await core.api.chat.retry(plain.conversation_id);
+      expect(plainRetry.assistant_message.citations).toBeUndefined();
+      await core.api.chat.cancel(plainRetry.turn_id);
+      await core.api.chat.settled(plainRetry.turn_id);
+    });
+
     it('validates use_notes', async () => {
       core = testCore();
       await expect(

@@ -32,7 +32,7 @@ import {
   type RouteTarget,
   type RouterNotification,
 } from '../providers';
-import { formatSources, type NotesContextProvider } from './notes-context';
+import { formatSources, type NotesContextProvider, type NotesContextSource } from './notes-context';
 import type { ProviderService } from './provider-service';
 
 // The page reads turn events through the zod-free contract types: they must
@@ -65,6 +65,11 @@ interface RunningTurn {
   conversationId: string;
   controller: AbortController;
   settled: Promise<ChatMessageDto>;
+}
+
+/** Numbered citations (from 1) of the sources put in the prompt; the full text stays out of storage. */
+function citationsOf(sources: readonly NotesContextSource[]): ChatCitationDto[] {
+  return sources.map(({ text: _text, ...citation }, index) => ({ index: index + 1, ...citation }));
 }
 
 function notFound(conversationId: string): AppError {
@@ -164,9 +169,7 @@ export class ChatService {
     const assistant = this.#message(conversation.conversation_id, 'assistant', history.length + 1, now, {
       provider_id: provider.provider_id,
       model,
-      ...(sources && {
-        citations: sources.map(({ text: _text, ...citation }, index) => ({ index: index + 1, ...citation })),
-      }),
+      ...(sources && { citations: citationsOf(sources) }),
     });
     await this.#conversations.append(conversation, [user, assistant]);
     const notesSection = sources && sources.length > 0 ? formatSources(sources) : undefined;
@@ -193,6 +196,8 @@ export class ChatService {
     this.#conflictIfRunning(id);
     let history = await this.#conversations.messages(id);
     const last = history.at(-1);
+    // An answer that asked the notes (it has a citations list, maybe empty) asks them again on retry.
+    const usedNotes = last?.role === 'assistant' && last.citations !== undefined;
     if (last?.role === 'assistant') {
       if (last.status === 'completed') {
         throw new AppError('STATE_CONFLICT', 'The last answer completed; send a new message instead.', {
@@ -206,13 +211,17 @@ export class ChatService {
       throw new AppError('STATE_CONFLICT', 'There is no message to answer.', { conversation_id: id });
     }
     const provider = await this.#usableProvider(conversation.provider_id);
+    const question = history.at(-1)!;
+    const sources = usedNotes ? await this.#sources(question.content) : undefined;
     const now = toIsoUtc(this.#clock());
     const assistant = this.#message(id, 'assistant', history.length, now, {
       provider_id: provider.provider_id,
       model: conversation.model,
+      ...(sources && { citations: citationsOf(sources) }),
     });
     await this.#conversations.append({ ...conversation, updated_at: now }, [assistant]);
-    this.#start(provider, conversation.model, history, assistant, undefined, undefined);
+    const notesSection = sources && sources.length > 0 ? formatSources(sources) : undefined;
+    this.#start(provider, conversation.model, history, assistant, undefined, notesSection);
     return {
       conversation_id: id,
       turn_id: assistant.message_id,

@@ -15,18 +15,25 @@ import {
   SettingsRepository,
   type NotesAgentDatabase,
 } from '../db';
-import { DEFAULT_RETRIEVAL_PROFILE, HashEmbedder, type Embedder, type RetrievalProfile } from '../retrieval';
 import type { AsrEngine, AsrProfile, Diarizer, WindowingOptions } from '../media';
 import type { TransformersAsrEnvironment } from '../media/transformers';
+import {
+  DEFAULT_RETRIEVAL_PROFILE,
+  HashEmbedder,
+  type Embedder,
+  type Reranker,
+  type RetrievalProfile,
+} from '../retrieval';
 import { createAgentService } from './agent-service';
 import { AttachmentService } from './attachment-service';
 import { ArchiveService } from './archive-service';
 import { ChatService, type RouterTuning } from './chat-service';
+import { EmbeddingService, type EmbeddingServiceOptions } from './embedding-service';
 import { EventsService } from './events-service';
 import { JobsService } from './jobs-service';
 import { NotesService } from './notes-service';
 import { ProviderService } from './provider-service';
-import { SearchIndexer } from './search-indexer';
+import { SearchIndexer, type EmbedderPair } from './search-indexer';
 import { SearchService } from './search-service';
 import { SettingsService } from './settings-service';
 import { TranscriptionService, type AsrEngineFactory } from './transcription-service';
@@ -35,6 +42,10 @@ export interface CoreOptions {
   /** Embeds blocks and queries; hash-v1 (no download) unless a model is given. */
   embedder?: Embedder;
   profile?: RetrievalProfile;
+  /** A cross-encoder (e.g. TransformersReranker); used when the profile's `rerank` is on. */
+  reranker?: Reranker;
+  /** Embedding models the user can choose (the embed worker in the app); without an engine only hash-v1. */
+  embedding?: Pick<EmbeddingServiceOptions, 'engine' | 'models' | 'source' | 'device'>;
   /** Quiet time after a note change before the index update job runs. */
   indexDebounceMs?: number;
   /** Provider calls: tests pass a fetch, an instant sleep and fast retries. */
@@ -82,11 +93,21 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
     store: new IndexRepository(db),
     runtime,
     embedder: options.embedder ?? new HashEmbedder(),
+    // The model chosen last time, unless a test fixed one.
+    ...(options.embedder
+      ? {}
+      : { restoreEmbedder: (): Promise<EmbedderPair | undefined> => embedding.restore() }),
     ...(options.indexDebounceMs !== undefined ? { debounceMs: options.indexDebounceMs } : {}),
   });
   const notesRepository = new NotesRepository(db, { listener: indexer });
   const attachments = new AttachmentRepository(db);
   const settingsRepository = new SettingsRepository(db);
+  const embedding = new EmbeddingService({
+    settings: settingsRepository,
+    runtime,
+    indexer,
+    ...options.embedding,
+  });
   const vault = new SecretsVault(db);
   const { router, ...adapterOptions } = options.providers ?? {};
   const providers = new ProviderService(
@@ -96,7 +117,9 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
     adapterOptions,
   );
   const notes = new NotesService(notesRepository);
-  const search = new SearchService(indexSources, indexer, options.profile ?? DEFAULT_RETRIEVAL_PROFILE);
+  const search = new SearchService(indexSources, indexer, options.profile ?? DEFAULT_RETRIEVAL_PROFILE, {
+    reranker: () => options.reranker,
+  });
   const chat = new ChatService(new ConversationRepository(db), providers, eventLog, {
     ...(router && { router }),
     notes: search,
@@ -119,6 +142,7 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
     events: new EventsService(eventLog),
     settings: new SettingsService(settingsRepository, vault),
     search,
+    embedding,
     providers,
     chat,
     agent,

@@ -34,7 +34,16 @@ export interface SearchIndexerOptions {
   notes: NotesRepository;
   store: IndexRepository;
   runtime: JobRuntime;
+  /** Embeds the blocks; and the queries too unless `queryEmbedder` is given. */
   embedder: Embedder;
+  /** The same model with its query prefix (e5: `query: `); see TransformersEmbedder.forQueries. */
+  queryEmbedder?: Embedder;
+  /**
+   * Called once before the stored indexes load: the embedder the user chose
+   * last time, restored from settings (undefined: keep `embedder`). Loading
+   * waits for it, so a first build never uses the wrong model.
+   */
+  restoreEmbedder?: () => Promise<EmbedderPair | undefined>;
   /** Quiet time after the last note change before the update job starts. */
   debounceMs?: number;
   /** The longest a change waits while changes keep arriving. */
@@ -53,6 +62,17 @@ export interface IndexJobResult {
 const NOTES_PER_STEP = 50;
 /** Texts per embedder call. */
 const EMBED_BATCH = 64;
+/**
+ * Finished `index.update` jobs kept (newest first): one runs after every burst
+ * of edits, so without pruning the jobs table and its events grow for ever.
+ */
+export const KEEP_FINISHED_UPDATE_JOBS = 5;
+
+/** One model for both sides: blocks are embedded as passages, queries as queries. */
+export interface EmbedderPair {
+  passages: Embedder;
+  queries: Embedder;
+}
 
 interface Target {
   fullText: FullTextIndex | undefined;
@@ -81,7 +101,8 @@ export class SearchIndexer implements NoteChangeListener {
   readonly #notes: NotesRepository;
   readonly #store: IndexRepository;
   readonly #runtime: JobRuntime;
-  readonly #embedder: Embedder;
+  #embedder: EmbedderPair;
+  readonly #restoreEmbedder: (() => Promise<EmbedderPair | undefined>) | undefined;
   readonly #debounceMs: number;
   readonly #maxWaitMs: number;
   readonly #catchUpTimeoutMs: number;
@@ -119,7 +140,8 @@ export class SearchIndexer implements NoteChangeListener {
     this.#notes = options.notes;
     this.#store = options.store;
     this.#runtime = options.runtime;
-    this.#embedder = options.embedder;
+    this.#embedder = { passages: options.embedder, queries: options.queryEmbedder ?? options.embedder };
+    this.#restoreEmbedder = options.restoreEmbedder;
     this.#debounceMs = options.debounceMs ?? 1500;
     this.#maxWaitMs = options.maxWaitMs ?? 10_000;
     this.#catchUpTimeoutMs = options.catchUpTimeoutMs ?? 3000;
@@ -140,8 +162,19 @@ export class SearchIndexer implements NoteChangeListener {
     });
   }
 
+  /** The model blocks are embedded with now. */
   get embedder(): Embedder {
-    return this.#embedder;
+    return this.#embedder.passages;
+  }
+
+  /**
+   * Switches the embedding model. Nothing is re-embedded here: vectors made by
+   * another model stay until a `vectors` rebuild replaces them, and meanwhile
+   * vector queries fail with INDEX_MODEL_MISMATCH (§9.9). Jobs already running
+   * finish with the model they started with.
+   */
+  setEmbedder(pair: EmbedderPair): void {
+    this.#embedder = pair;
   }
 
   /** Loads the stored indexes (once); later calls return the same promise. */
@@ -159,7 +192,7 @@ export class SearchIndexer implements NoteChangeListener {
     await this.start();
     await this.#searchable;
     await this.#catchUp();
-    return { fullText: this.#live.fullText, vectors: this.#live.vectors, embedder: this.#embedder };
+    return { fullText: this.#live.fullText, vectors: this.#live.vectors, embedder: this.#embedder.queries };
   }
 
   // ---------------------------------------------------------------------------
@@ -263,6 +296,12 @@ export class SearchIndexer implements NoteChangeListener {
   async #load(): Promise<void> {
     let needs: RebuildScope | null = null;
     try {
+      const restored = await this.#restoreEmbedder?.();
+      if (restored) this.#embedder = restored;
+    } catch (error) {
+      this.#warn('the chosen embedding model could not be restored; using the default', error);
+    }
+    try {
       const stored = await this.#store.load();
       for (const row of stored.dirty) {
         // A mark made in this session before loading is newer than the stored one.
@@ -307,6 +346,8 @@ export class SearchIndexer implements NoteChangeListener {
       this.#searchable = Promise.resolve();
     }
     if (this.#dirty.size > 0) this.#schedule();
+    // Updates finished in earlier sessions (or by a version that kept them all).
+    void this.#pruneUpdates();
   }
 
   async #save(target: Target, consumed: ReadonlyMap<string, string>, built: 'all' | 'vectors' | null) {
@@ -365,11 +406,20 @@ export class SearchIndexer implements NoteChangeListener {
 
   #track(job: JobDto): void {
     if (this.#jobs.has(job.job_id)) return;
-    const ended = this.#whenEnded(job.job_id).then(() => {
+    const ended = this.#whenEnded(job.job_id).then(async () => {
       this.#jobs.delete(job.job_id);
       this.#runningJobs.delete(job.job_id);
+      if (job.kind === INDEX_UPDATE_JOB_KIND) await this.#pruneUpdates();
     });
     this.#jobs.set(job.job_id, { kind: job.kind, ended });
+  }
+
+  async #pruneUpdates(): Promise<void> {
+    try {
+      await this.#runtime.prune(INDEX_UPDATE_JOB_KIND, KEEP_FINISHED_UPDATE_JOBS);
+    } catch (error) {
+      this.#warn('could not prune finished index updates', error);
+    }
   }
 
   async #whenEnded(jobId: string): Promise<void> {
@@ -392,7 +442,7 @@ export class SearchIndexer implements NoteChangeListener {
         return { notes: 0, blocks: 0 };
       }
       try {
-        const blocks = await this.#index(this.#live, [...batch.keys()], context);
+        const blocks = await this.#index(this.#live, [...batch.keys()], context, this.#embedder.passages);
         this.#applied = Math.max(this.#applied, marks);
         this.#settle();
         await this.#save(this.#live, batch, null);
@@ -413,6 +463,8 @@ export class SearchIndexer implements NoteChangeListener {
     await this.start();
     return this.#withLock(context.jobId, async () => {
       this.#rebuilding += 1;
+      // The whole rebuild uses one model, even if the user switches meanwhile.
+      const embedder = this.#embedder.passages;
       try {
         const noteIds = await this.#notes.liveNoteIds();
         const total = await this.#notes.countBlocks(noteIds);
@@ -420,12 +472,18 @@ export class SearchIndexer implements NoteChangeListener {
         // New indexes beside the live ones; `vectors` keeps the live full-text index as it is.
         const next: Target = {
           fullText: scope === 'all' ? new FullTextIndex() : undefined,
-          vectors: new VectorIndex(this.#embedder.info, Math.max(64, total)),
+          vectors: new VectorIndex(embedder.info, Math.max(64, total)),
         };
         let done = 0;
         for (let start = 0; start < noteIds.length; start += NOTES_PER_STEP) {
           context.signal.throwIfAborted();
-          done += await this.#index(next, noteIds.slice(start, start + NOTES_PER_STEP), context, true);
+          done += await this.#index(
+            next,
+            noteIds.slice(start, start + NOTES_PER_STEP),
+            context,
+            embedder,
+            true,
+          );
           await context.progress({ phase: 'indexing', current: Math.min(done, total), total });
         }
         context.signal.throwIfAborted();
@@ -437,7 +495,7 @@ export class SearchIndexer implements NoteChangeListener {
           vectors: next.vectors,
         };
         try {
-          await this.#index(swapped, [...batch.keys()], context);
+          await this.#index(swapped, [...batch.keys()], context, embedder);
           context.signal.throwIfAborted();
           await this.#save(swapped, batch, scope);
         } catch (error) {
@@ -467,6 +525,7 @@ export class SearchIndexer implements NoteChangeListener {
     target: Target,
     noteIds: readonly string[],
     context: Pick<JobContext<unknown>, 'signal'>,
+    embedder: Embedder,
     fresh = false,
   ): Promise<number> {
     let indexed = 0;
@@ -474,8 +533,8 @@ export class SearchIndexer implements NoteChangeListener {
       const ids = noteIds.slice(start, start + NOTES_PER_STEP);
       const documents = (await this.#notes.indexSources(ids)).flatMap(documentsOf);
       // Only the model that made the vector index may add to it; old and new never mix.
-      const vectors = target.vectors?.isCompatible(this.#embedder.info) ? target.vectors : undefined;
-      const embedded = vectors ? await this.#embed(documents, context.signal) : [];
+      const vectors = target.vectors?.isCompatible(embedder.info) ? target.vectors : undefined;
+      const embedded = vectors ? await this.#embed(embedder, documents, context.signal) : [];
       context.signal.throwIfAborted();
       if (!fresh) {
         for (const noteId of ids) {
@@ -484,17 +543,21 @@ export class SearchIndexer implements NoteChangeListener {
         }
       }
       for (const document of documents) target.fullText?.add(document);
-      vectors?.upsert(documents, embedded, this.#embedder.info);
+      vectors?.upsert(documents, embedded, embedder.info);
       indexed += documents.length;
     }
     return indexed;
   }
 
-  async #embed(documents: readonly FullTextDocument[], signal: AbortSignal): Promise<Float32Array[]> {
+  async #embed(
+    embedder: Embedder,
+    documents: readonly FullTextDocument[],
+    signal: AbortSignal,
+  ): Promise<Float32Array[]> {
     const vectors: Float32Array[] = [];
     for (let start = 0; start < documents.length; start += EMBED_BATCH) {
       const texts = documents.slice(start, start + EMBED_BATCH).map((document) => document.text);
-      vectors.push(...(await this.#embedder.embed(texts, { signal })));
+      vectors.push(...(await embedder.embed(texts, { signal })));
     }
     if (vectors.length !== documents.length) {
       throw new AppError(
@@ -564,11 +627,11 @@ export class SearchIndexer implements NoteChangeListener {
       status,
       pending_jobs: this.#jobs.size,
       active_job_id: activeJob,
-      embedding: { ...this.#embedder.info },
+      embedding: { ...this.#embedder.passages.info },
       vector_index: vectors
         ? {
             ...vectors.info,
-            compatible: vectors.isCompatible(this.#embedder.info),
+            compatible: vectors.isCompatible(this.#embedder.passages.info),
             block_count: vectors.size,
           }
         : null,
@@ -593,10 +656,21 @@ export class SearchIndexer implements NoteChangeListener {
   }
 }
 
-/** The blocks of a note as the indexes take them; rules and empty blocks have nothing to find. */
+/**
+ * The id of the one document that stands for a note with a title and no text:
+ * without it such a note could not be found at all. Block ids never contain `:`.
+ */
+export function titleDocumentId(noteId: string): string {
+  return `${noteId}:title`;
+}
+
+/**
+ * The blocks of a note as the indexes take them; rules and empty blocks have
+ * nothing to find. A note with a title but no text is indexed by its title.
+ */
 function documentsOf(source: IndexSource): FullTextDocument[] {
   const { note, blocks } = source;
-  return blocks
+  const documents = blocks
     .filter((block) => block.type !== 'rule' && block.text.trim() !== '')
     .map((block) => ({
       block_id: block.block_id,
@@ -606,4 +680,15 @@ function documentsOf(source: IndexSource): FullTextDocument[] {
       folder: note.folder,
       tags: note.tags,
     }));
+  if (documents.length > 0 || note.title.trim() === '') return documents;
+  return [
+    {
+      block_id: titleDocumentId(note.note_id),
+      note_id: note.note_id,
+      text: note.title,
+      title: note.title,
+      folder: note.folder,
+      tags: note.tags,
+    },
+  ];
 }

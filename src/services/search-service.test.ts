@@ -9,13 +9,16 @@ import {
 import { NotesAgentDatabase } from '../db';
 import { freshDatabase } from '../db/test-database';
 import {
+  DEFAULT_RETRIEVAL_PROFILE,
   FullTextIndex,
   HASH_EMBEDDER_INFO,
   hashEmbed,
   type Embedder,
   type EmbeddingModelInfo,
+  type Reranker,
 } from '../retrieval';
 import { createCoreApi, type CoreOptions } from './core-api';
+import { KEEP_FINISHED_UPDATE_JOBS } from './search-indexer';
 
 /** hash-v1 vectors under any model info, counting what it embeds; `hold()` makes it wait. */
 class TestEmbedder implements Embedder {
@@ -186,6 +189,88 @@ describe('SearchService', () => {
     expect(status).toMatchObject({ status: 'idle', pending_jobs: 0, pending_notes: 0, error_message: null });
     expect(status.last_completed_at).not.toBeNull();
     expect(await core.db.search_index_dirty.count()).toBe(0);
+  });
+
+  it('reranks with the configured cross-encoder only when the profile asks; its failure is the error', async () => {
+    const calls: string[][] = [];
+    // Prefers the shortest block: the opposite of BM25 here.
+    const reranker: Reranker = {
+      info: { model_id: 'test-reranker', model_version: '1' },
+      async score(_query, texts) {
+        calls.push(texts);
+        return texts.map((text) => -text.length);
+      },
+    };
+    const long = {
+      title: 'Long',
+      body: 'scheduler scheduler scheduler: the scheduler runs tasks in a long loop.',
+    };
+    const short = { title: 'Short', body: 'a scheduler.' };
+    const plain = openCore({ reranker });
+    await plain.api.notes.create(long);
+    await plain.api.notes.create(short);
+    expect((await plain.api.search.search({ query: 'scheduler' })).hits[0]?.title).toBe('Long');
+    expect(calls).toEqual([]);
+
+    const profile = { ...DEFAULT_RETRIEVAL_PROFILE, rerank: true };
+    const reranking = openCore({ reranker, profile });
+    await reranking.api.notes.create(long);
+    await reranking.api.notes.create(short);
+    const result = await reranking.api.search.search({ query: 'scheduler', mode: 'hybrid' });
+    expect(result.hits.map((hit) => hit.title)).toEqual(['Short', 'Long']);
+    expect(calls).toHaveLength(1);
+
+    reranker.score = async () => {
+      throw new AppError('EMBEDDING_MODEL_UNAVAILABLE', 'The reranker model failed.', { kind: 'reranker' });
+    };
+    expect(await codeOf(reranking.api.search.search({ query: 'scheduler' }))).toBe(
+      'EMBEDDING_MODEL_UNAVAILABLE',
+    );
+  });
+
+  it('finds a note that has only a title by its title, in every mode, until it gets text', async () => {
+    const { api } = openCore();
+    const note = await api.notes.create({ title: 'Quarterly planning 季度计划', body: '' });
+    await api.notes.create({ title: 'Groceries', body: 'Milk and planning nothing.' });
+    for (const mode of ['fts', 'vector', 'hybrid'] as const) {
+      const result = await api.search.search({ query: 'quarterly', mode });
+      expect(result.hits[0]).toMatchObject({
+        note_id: note.note_id,
+        title: 'Quarterly planning 季度计划',
+        block_type: 'title',
+        start_line: 0,
+      });
+    }
+    expect(noteIdsOf(await api.search.search({ query: '季度计划' }))).toEqual([note.note_id]);
+    // Once the note has text its blocks answer instead, the title still counting.
+    await api.notes.update({ note_id: note.note_id, body: 'Budget review.' });
+    const hits = (await api.search.search({ query: 'quarterly' })).hits;
+    expect(hits).toHaveLength(1);
+    expect(hits[0]).toMatchObject({ note_id: note.note_id, block_type: 'paragraph' });
+    // An untitled, empty note is not indexed at all.
+    await api.notes.create({ title: '', body: '' });
+    expect((await api.search.status()).full_text.block_count).toBe(2);
+  });
+
+  it('keeps only the last few finished index updates, and their events', async () => {
+    const core = openCore({ indexDebounceMs: 1 });
+    const { api } = core;
+    await core.idle();
+    for (let i = 0; i < KEEP_FINISHED_UPDATE_JOBS + 3; i++) {
+      await api.notes.create({ title: `Note ${i}`, body: `word${i}` });
+      await core.idle();
+    }
+    const updates = await api.jobs.list({ kind: INDEX_UPDATE_JOB_KIND, limit: 100 });
+    expect(updates.items).toHaveLength(KEEP_FINISHED_UPDATE_JOBS);
+    expect(updates.items.every((job) => job.status === 'completed')).toBe(true);
+    const jobIds = new Set((await core.db.jobs.toArray()).map((job) => job.job_id));
+    const orphans = (await core.db.events.toArray()).filter(
+      (event) => event.resource_id.startsWith('job_') && !jobIds.has(event.resource_id),
+    );
+    expect(orphans).toEqual([]);
+    // Every note is still indexed; the rebuild job that built the first index is kept.
+    expect((await api.search.search({ query: 'word0' })).hits).toHaveLength(1);
+    expect((await api.jobs.list({ kind: INDEX_REBUILD_JOB_KIND })).items).toHaveLength(1);
   });
 
   it('indexes imported notes, and drops them when the import is rolled back', async () => {

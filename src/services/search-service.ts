@@ -19,10 +19,11 @@ import {
   hybridSearch,
   makeSnippet,
   type HybridSearchResult,
+  type Reranker,
   type RetrievalProfile,
 } from '../retrieval';
 import type { NotesContextProvider, NotesContextSource } from './notes-context';
-import type { IndexView, SearchIndexer } from './search-indexer';
+import { titleDocumentId, type IndexView, type SearchIndexer } from './search-indexer';
 
 /** UTF-16 units of block text shown per hit. */
 export const SNIPPET_LENGTH = 160;
@@ -45,14 +46,22 @@ export class SearchService implements NotesContextProvider {
   readonly #indexer: SearchIndexer;
   readonly #profile: RetrievalProfile;
 
+  readonly #reranker: (() => Reranker | undefined) | undefined;
+
+  /**
+   * `reranker`: the cross-encoder in use, if one is configured; it reorders
+   * the fused candidates only when the profile's `rerank` is on.
+   */
   constructor(
     notes: NotesRepository,
     indexer: SearchIndexer,
     profile: RetrievalProfile = DEFAULT_RETRIEVAL_PROFILE,
+    options: { reranker?: () => Reranker | undefined } = {},
   ) {
     this.#notes = notes;
     this.#indexer = indexer;
     this.#profile = profile;
+    this.#reranker = options.reranker;
   }
 
   async search(input: SearchInput): Promise<SearchResultDto> {
@@ -129,7 +138,9 @@ export class SearchService implements NotesContextProvider {
     mode: SearchMode,
     filters: { folder?: string | undefined; tags: string[]; limit: number },
   ): Promise<HybridSearchResult> {
+    const reranker = this.#profile.rerank ? this.#reranker?.() : undefined;
     return hybridSearch({
+      ...(reranker ? { reranker } : {}),
       query,
       mode,
       profile: this.#profile,
@@ -149,8 +160,13 @@ export class SearchService implements NotesContextProvider {
   async #hits(view: IndexView, result: HybridSearchResult): Promise<SearchHitDto[]> {
     const blocks = await this.#notes.blocksById(result.hits.map((hit) => hit.block_id));
     return result.hits.flatMap((hit, index): SearchHitDto[] => {
-      const block = blocks[index];
       const document = view.fullText.get(hit.block_id);
+      // A title-only note's one document points at the top of the note.
+      const block =
+        blocks[index] ??
+        (hit.block_id === titleDocumentId(hit.note_id)
+          ? { type: 'title', start_line: 0, end_line: 0 }
+          : undefined);
       if (!block || !document) return [];
       const snippet = makeSnippet(document.text, hit.highlights, SNIPPET_LENGTH);
       return [

@@ -4,17 +4,25 @@ import './transfer-handlers';
 import type { EventEnvelope } from '../contracts';
 import { openDatabase } from '../db';
 import { createCoreApi } from '../services/core-api';
-// The app's own copy of onnxruntime's WASM (the build hashes and serves it):
-// transformers.js would otherwise fetch it from a CDN, and offline would fail.
-import onnxRuntimeWasm from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
 import { AsrWorkerClient } from './asr-client';
+import { embedWorkerEngine } from './embed-client';
+import { servedOrtWasmPaths } from './ort-wasm';
+
+// One copy of onnxruntime's WASM, served by this app, for every transformers.js
+// worker: the library would otherwise fetch it from a CDN, and offline would fail.
+const ortWasmPaths = servedOrtWasmPaths(self.location.href);
 
 const core = createCoreApi(openDatabase(), {
+  // Embedding models run in a nested worker started on first use.
+  embedding: {
+    engine: embedWorkerEngine(),
+    source: { wasm_paths: ortWasmPaths },
+  },
   // Whisper runs in a nested worker (asr.worker.ts), started on the first
   // transcription; a changed model source gets a fresh one.
   transcription: {
     engine: (environment) => new AsrWorkerClient({ environment }),
-    wasmPaths: { wasm: onnxRuntimeWasm },
+    wasmPaths: ortWasmPaths,
   },
 });
 // Jobs a closed tab left running are settled before the UI asks about them.
@@ -37,6 +45,7 @@ const workerApi = {
   jobs: Comlink.proxy(core.api.jobs),
   settings: Comlink.proxy(core.api.settings),
   search: Comlink.proxy(core.api.search),
+  embedding: Comlink.proxy(core.api.embedding),
   providers: Comlink.proxy(core.api.providers),
   chat: Comlink.proxy(core.api.chat),
   agent: Comlink.proxy(core.api.agent),

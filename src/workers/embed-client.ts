@@ -5,8 +5,10 @@ import {
   HostedEmbedder,
   type EmbedderHostApi,
   type EmbedderLoadOptions,
+  type LoadedEmbeddingModel,
   type TransformersEmbedderConfig,
 } from '../retrieval/transformers-embedder';
+import type { EmbeddingEngine } from '../services/embedding-engine';
 import type { EmbedWorkerApi } from './embed-worker-api';
 
 /**
@@ -20,6 +22,8 @@ import type { EmbedWorkerApi } from './embed-worker-api';
  */
 export interface EmbedWorkerClient {
   load(config: TransformersEmbedderConfig, options?: EmbedderLoadOptions): Promise<HostedEmbedder>;
+  /** An embedder for a model loaded before (another session); the worker loads it on the first embed. */
+  restore(config: TransformersEmbedderConfig, loaded: LoadedEmbeddingModel): HostedEmbedder;
   /** Unloads the model and ends the worker. */
   terminate(): void;
 }
@@ -80,6 +84,7 @@ export function createEmbedWorkerClient(options: EmbedWorkerClientOptions = {}):
 
   return {
     load: (config, loadOptions = {}) => HostedEmbedder.load(host, config, loadOptions),
+    restore: (config, loaded) => new HostedEmbedder(host, config, loaded),
     terminate() {
       const current = running;
       if (!current) return;
@@ -90,5 +95,14 @@ export function createEmbedWorkerClient(options: EmbedWorkerClientOptions = {}):
         }),
       );
     },
+  };
+}
+
+/** The embed worker as the embedding service's engine: stopping ends the worker, and with it any download. */
+export function embedWorkerEngine(client: EmbedWorkerClient = createEmbedWorkerClient()): EmbeddingEngine {
+  return {
+    load: (config, options) => client.load(config, options),
+    restore: (config, loaded) => client.restore(config, loaded),
+    stop: () => client.terminate(),
   };
 }

@@ -44,7 +44,13 @@ const MAX_TOKENS = 512;
 const OPSET = 13;
 const IR_VERSION = 7;
 
-export function buildTinyEmbeddingModel(options: TinyEmbeddingModelOptions = {}): TinyModelFiles {
+/** The vocabulary (special tokens first) and one row per token: shared by the tiny models. */
+export function buildTinyTokenTable(options: TinyEmbeddingModelOptions = {}): {
+  tokens: string[];
+  table: Float32Array;
+  dimension: number;
+  seed: string;
+} {
   const dimension = options.dimension ?? TINY_MODEL_DEFAULT_DIMENSION;
   const seed = options.seed ?? TINY_MODEL_DEFAULT_SEED;
   if (!Number.isInteger(dimension) || dimension < 2 || dimension > 4096) {
@@ -56,6 +62,11 @@ export function buildTinyEmbeddingModel(options: TinyEmbeddingModelOptions = {})
     if ((SPECIAL_TOKENS as readonly string[]).includes(token)) return; // zero rows: ignored by the mean's direction
     table.set(tokenVector(token, dimension, seed), id * dimension);
   });
+  return { tokens, table, dimension, seed };
+}
+
+export function buildTinyEmbeddingModel(options: TinyEmbeddingModelOptions = {}): TinyModelFiles {
+  const { tokens, table, dimension, seed } = buildTinyTokenTable(options);
 
   const encoder = new TextEncoder();
   const json = (value: unknown): Uint8Array => encoder.encode(`${JSON.stringify(value, null, 1)}\n`);
@@ -100,7 +111,8 @@ export function vocabularyFromTexts(texts: Iterable<string>, limit = 20_000): st
     .map(([token]) => token);
 }
 
-function tokenizerJson(tokens: readonly string[]): unknown {
+/** BERT's tokenizer over `tokens` (WordPiece, CJK split, pair template with token types). */
+export function tokenizerJson(tokens: readonly string[]): unknown {
   const vocab = Object.fromEntries(tokens.map((token, id) => [token, id]));
   const idOf = (token: string): number => vocab[token] ?? 1;
   return {
@@ -251,7 +263,7 @@ function staticEmbeddingGraph(table: Float32Array, vocabularySize: number, dimen
   }).finish();
 }
 
-function littleEndianBytes(values: Float32Array): Uint8Array {
+export function littleEndianBytes(values: Float32Array): Uint8Array {
   const bytes = new Uint8Array(values.length * 4);
   const view = new DataView(bytes.buffer);
   values.forEach((value, index) => view.setFloat32(index * 4, value, true));

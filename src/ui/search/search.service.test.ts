@@ -17,6 +17,8 @@ const { notes } = await import('../notes/notes.svelte');
 const { editor } = await import('../editor/editor.svelte');
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+// The first search waits for the index to load and build; on a busy machine that is over a second.
+const settles = { timeout: 5000 };
 
 afterAll(() => testCore.close());
 beforeEach(() => {
@@ -41,7 +43,7 @@ describe('search workflows', () => {
     service.setSearchQuery('进程调度');
     expect(search.active).toBe(true);
     expect(spy).not.toHaveBeenCalled();
-    await vi.waitFor(() => expect(search.result?.hits.length).toBe(1));
+    await vi.waitFor(() => expect(search.result?.hits.length).toBe(1), settles);
     expect(spy).toHaveBeenCalledTimes(1);
     expect(spy.mock.calls[0]?.[0]).toMatchObject({
       query: '进程调度',
@@ -53,7 +55,7 @@ describe('search workflows', () => {
 
     // The mode switch searches again at once; clearing hides the results.
     service.setSearchMode('hybrid');
-    await vi.waitFor(() => expect(search.result?.mode).toBe('hybrid'));
+    await vi.waitFor(() => expect(search.result?.mode).toBe('hybrid'), settles);
     service.clearSearch();
     expect(search.active).toBe(false);
     expect(search.result).toBeNull();
@@ -64,7 +66,7 @@ describe('search workflows', () => {
   it('opening a result asks the preview to reveal its block', async () => {
     const note = await core.notes.create({ title: 'Kernel', body: '# Kernel\n\nThe scheduler picks tasks.' });
     service.setSearchQuery('scheduler');
-    await vi.waitFor(() => expect(search.result?.hits.length).toBe(1));
+    await vi.waitFor(() => expect(search.result?.hits.length).toBe(1), settles);
     const hit = search.result!.hits[0]!;
     await service.openResult(hit);
     expect(editor.noteId).toBe(note.note_id);
@@ -81,8 +83,9 @@ describe('search workflows', () => {
     await service.rebuildIndex('all');
     expect(rebuild).toHaveBeenCalledWith({ scope: 'all' });
     expect(indexStatus.rebuildJobId).not.toBeNull();
-    await vi.waitFor(async () =>
-      expect((await core.jobs.get(indexStatus.rebuildJobId!)).status).toBe('completed'),
+    await vi.waitFor(
+      async () => expect((await core.jobs.get(indexStatus.rebuildJobId!)).status).toBe('completed'),
+      settles,
     );
   });
 });

@@ -1,0 +1,54 @@
+import { i18n } from '../i18n';
+import { translate, type Message, type MessageParams } from '../i18n/translate';
+
+/**
+ * The embedding-model picker's messages, kept apart until they are merged into
+ * `i18n/en.ts` and `i18n/zh-cn.ts` (then `embeddingText` becomes `t`).
+ */
+export const embeddingEn = {
+  'embedding.heading': 'Embedding model',
+  'embedding.modelLabel': 'Model for vector search',
+  'embedding.builtin': '{label}',
+  'embedding.option': '{label} · {dimension} dimensions · about {size} MB',
+  'embedding.use': 'Use this model',
+  'embedding.inUse': 'In use',
+  'embedding.hint':
+    'Models are downloaded once and kept in the browser. Vector search uses a new model after its vectors are rebuilt; until then it falls back to full-text search.',
+  'embedding.hostLabel': 'Model host',
+  'embedding.hostPlaceholder': 'Default: {host}',
+  'embedding.hostSave': 'Save host',
+  'embedding.hostSaved': 'Model host saved; it applies to the next download.',
+  'embedding.downloadLabel': 'Download {model}',
+  'embedding.ready': 'Embedding model {model} is ready. Rebuild the vectors to use it.',
+  'embedding.cancelled': 'Model download cancelled; the previous model is still in use.',
+  'embedding.failed': 'Model download failed: {reason}',
+  'embedding.switched': 'Now using {model}. Rebuild the vectors to use it for vector search.',
+} as const satisfies Record<string, Message>;
+
+export type EmbeddingMessageKey = keyof typeof embeddingEn;
+
+export const embeddingZhCN: Record<EmbeddingMessageKey, Message> = {
+  'embedding.heading': '向量模型',
+  'embedding.modelLabel': '向量搜索使用的模型',
+  'embedding.builtin': '{label}',
+  'embedding.option': '{label} · {dimension} 维 · 约 {size} MB',
+  'embedding.use': '使用此模型',
+  'embedding.inUse': '使用中',
+  'embedding.hint':
+    '模型只下载一次并保存在浏览器中。重建向量之后向量搜索才会使用新模型，在此之前会降级为全文搜索。',
+  'embedding.hostLabel': '模型下载地址',
+  'embedding.hostPlaceholder': '默认：{host}',
+  'embedding.hostSave': '保存地址',
+  'embedding.hostSaved': '模型地址已保存，将用于下一次下载。',
+  'embedding.downloadLabel': '下载 {model}',
+  'embedding.ready': '向量模型 {model} 已就绪。重建向量后即可使用。',
+  'embedding.cancelled': '模型下载已取消，仍在使用之前的模型。',
+  'embedding.failed': '模型下载失败：{reason}',
+  'embedding.switched': '已切换到 {model}。重建向量后向量搜索才会使用它。',
+};
+
+const dictionaries = { en: embeddingEn, 'zh-CN': embeddingZhCN } as const;
+
+export function embeddingText(key: EmbeddingMessageKey, params?: MessageParams): string {
+  return translate<EmbeddingMessageKey>(dictionaries[i18n.locale], embeddingEn, i18n.locale, key, params);
+}
