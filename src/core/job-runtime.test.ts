@@ -81,6 +81,32 @@ describe('JobRuntime', () => {
     });
   });
 
+  it('puts extra event data into the Progress event only, never into the stored job', async () => {
+    const { runtime, events } = setup();
+    runtime.register({
+      kind: 'windows',
+      run: async (c) => c.progress({ phase: 'transcribing', current: 1, total: 2 }, { segments: ['a'] }),
+    });
+    const job = await runtime.create('windows');
+    await runtime.idle();
+    const { items } = await events.list(job.job_id);
+    expect(items.find((e) => e.event === 'Progress')?.data).toEqual({
+      segments: ['a'],
+      phase: 'transcribing',
+      current: 1,
+      total: 2,
+      percent: 50,
+      message: null,
+    });
+    expect((await runtime.get(job.job_id)).progress).toEqual({
+      phase: 'transcribing',
+      current: 1,
+      total: 2,
+      percent: 50,
+      message: null,
+    });
+  });
+
   it('fails with a project error code and no stack', async () => {
     const { runtime } = setup();
     runtime.register({

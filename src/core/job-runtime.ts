@@ -5,6 +5,7 @@ import {
   isTerminalStatus,
   toErrorEnvelope,
   toIsoUtc,
+  type ErrorCode,
   type ErrorEnvelope,
   type JobDto,
   type JobProgress,
@@ -27,7 +28,12 @@ export interface JobContext<Input> {
   readonly input: Input;
   /** Aborted when the user cancels; pass it to every fetch, worker call and loop. */
   readonly signal: AbortSignal;
-  progress(update: ProgressUpdate): Promise<void>;
+  /**
+   * Persists the job's progress and publishes a `Progress` event. `eventData`
+   * (say, the segments a window just finished) goes into that event only, beside
+   * the progress fields, and never into the stored job.
+   */
+  progress(update: ProgressUpdate, eventData?: Record<string, unknown>): Promise<void>;
   /** Domain events beside the lifecycle ones (e.g. `ModelLoading`). */
   emit(event: string, data: unknown): Promise<void>;
 }
@@ -38,6 +44,11 @@ export interface JobHandler<Input = Record<string, unknown>, Result = unknown> {
   readonly concurrency?: number;
   /** When true, a job found `running` at start-up is queued again instead of failed. */
   readonly resumable?: boolean;
+  /**
+   * The error a cancelled job of this kind reports in its `Cancelled` event
+   * (e.g. TRANSCRIPTION_CANCELLED); the job itself stays without an error.
+   */
+  readonly cancelledError?: { code: ErrorCode; message: string };
   run(context: JobContext<Input>): Promise<Result>;
 }
 
@@ -255,7 +266,7 @@ export class JobRuntime {
       jobId,
       input: started.input as never,
       signal: controller.signal,
-      progress: (update) => this.#progress(jobId, update),
+      progress: (update, eventData) => this.#progress(jobId, update, eventData),
       emit: async (event, data) => {
         await this.#events.publish(jobId, event, data);
       },
@@ -279,13 +290,13 @@ export class JobRuntime {
     });
   }
 
-  async #progress(jobId: string, update: ProgressUpdate): Promise<void> {
+  async #progress(jobId: string, update: ProgressUpdate, eventData?: Record<string, unknown>): Promise<void> {
     await this.#withLock(jobId, async () => {
       const job = await this.#store.get(jobId);
       if (!job || job.status !== 'running') return;
       const progress = progressOf(update);
       await this.#store.put({ ...job, progress, updated_at: toIsoUtc(this.#clock()) });
-      await this.#events.publish(jobId, 'Progress', progress);
+      await this.#events.publish(jobId, 'Progress', eventData ? { ...eventData, ...progress } : progress);
     });
   }
 
@@ -312,12 +323,15 @@ export class JobRuntime {
     };
     await this.#store.put(finished);
     const event = status === 'completed' ? 'Completed' : status === 'failed' ? 'Failed' : 'Cancelled';
+    const cancelledError = this.#handlers.get(job.kind)?.cancelledError;
     const data =
       status === 'completed'
         ? { result: finished.result }
         : status === 'failed'
           ? { error: finished.error }
-          : {};
+          : cancelledError
+            ? { error: { ...cancelledError, details: {} } }
+            : {};
     await this.#events.publish(job.job_id, event, data);
     return finished;
   }

@@ -29,7 +29,13 @@ export {
 export { EventRepository } from './event-repository';
 export { JobRepository } from './job-repository';
 export { SettingsRepository } from './settings-repository';
-export { AttachmentRepository, type AttachmentInfo } from './attachment-repository';
+export { AttachmentRepository, type AttachmentInfo, type AttachmentMeta } from './attachment-repository';
+export {
+  BlockCitationRepository,
+  BLOCK_CITATIONS_TABLE,
+  type BlockCitationDraft,
+  type BlockCitationRow,
+} from './block-citation-repository';
 export { SecretsVault } from './secrets-vault';
 export { ProviderRepository } from './provider-repository';
 export { ConversationRepository } from './conversation-repository';

@@ -108,7 +108,10 @@ export class NotesRepository {
   #notify(kind: NoteChange['kind'], noteIds: readonly string[]): void {
     if (!this.#listener || noteIds.length === 0) return;
     try {
-      this.#listener.notesChanged({ kind, note_ids: [...noteIds] });
+      // Outside any caller's transaction (a transcript note is written with its
+      // citations in one): the listener's own writes go to other stores.
+      const listener = this.#listener;
+      Dexie.ignoreTransaction(() => listener.notesChanged({ kind, note_ids: [...noteIds] }));
     } catch (error) {
       // The write has committed; a failing listener must not turn it into an error.
       console.error('note change listener failed', error);

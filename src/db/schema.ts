@@ -36,6 +36,12 @@ export interface AttachmentRow {
   size: number;
   blob: Blob;
   created_at: string;
+  /**
+   * Hex SHA-256 of the bytes (version 5): uploads with the same bytes return the
+   * stored attachment. Rows written before version 5, and archives being
+   * imported, have none and are never matched.
+   */
+  sha256?: string;
 }
 
 export type JobRow = JobDto;
@@ -167,5 +173,16 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     version: 4,
     stores: { ...AGENT_STORES },
+  },
+  {
+    // Transcription (issue 6): attachments indexed by content hash (stored once),
+    // and the citations of note blocks made from transcripts. Existing
+    // attachments keep no hash: hashing needs WebCrypto, which cannot run inside
+    // an upgrade transaction, so they are simply never deduplicated.
+    version: 5,
+    stores: {
+      attachments: '&attachment_id, created_at, sha256',
+      block_citations: '&block_id, note_id, source_audio',
+    },
   },
 ];

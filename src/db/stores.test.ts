@@ -7,6 +7,7 @@ import { EventRepository } from './event-repository';
 import { JobRepository } from './job-repository';
 import { SettingsRepository } from './settings-repository';
 import { AttachmentRepository } from './attachment-repository';
+import { BLOCK_CITATIONS_TABLE } from './block-citation-repository';
 import { freshDatabase } from './test-database';
 import { MIGRATIONS } from './schema';
 import { NotesAgentDatabase as Database } from './database';
@@ -157,6 +158,22 @@ describe('migrations', () => {
     expect(await upgraded.providers.count()).toBe(0);
     expect(await upgraded.conversations.count()).toBe(0);
     expect(await upgraded.messages.count()).toBe(0);
+    upgraded.close();
+  });
+
+  it('version 5 indexes attachments by SHA-256 and adds block citations, keeping older attachments', async () => {
+    db = freshDatabase(MIGRATIONS.slice(0, 4));
+    const old = await new AttachmentRepository(db).put(new Blob(['old']), { name: 'old.wav' });
+    db.close();
+    const upgraded = new Database(db.name, MIGRATIONS.slice(0, 5));
+    expect(upgraded.verno).toBe(5);
+    const attachments = new AttachmentRepository(upgraded);
+    expect((await attachments.info(old.attachment_id))?.name).toBe('old.wav');
+    const first = await attachments.putOnce(new Blob(['abc']), { name: 'a.wav', sha256: 'h1' });
+    const again = await attachments.putOnce(new Blob(['abc']), { name: 'b.wav', sha256: 'h1' });
+    expect(first.created).toBe(true);
+    expect(again).toEqual({ attachment: first.attachment, created: false });
+    expect(await upgraded.table(BLOCK_CITATIONS_TABLE).count()).toBe(0);
     upgraded.close();
   });
 

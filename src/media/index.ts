@@ -1,6 +1,7 @@
 export * from './asr-engine';
 export * from './asr-engine-double';
 export * from './asr-models';
+export * from './asr-settings';
 export * from './audio-decoders';
 export * from './audio-formats';
 export * from './resample';

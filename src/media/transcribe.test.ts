@@ -20,6 +20,7 @@ import {
   type CreateTranscriptionInput,
   type ModelLoadingEventData,
   type TranscriptionResult,
+  type TranscriptSegment,
 } from './transcription-contract';
 import { encodeWav, sine } from './__fixtures__/synthetic-audio';
 
@@ -97,7 +98,9 @@ describe('runTranscription in the job runtime', () => {
     expect(names.filter((name) => name === 'Progress')).toHaveLength(4);
     expect(names.filter((name) => name !== 'Started').every(isTranscriptionEventName)).toBe(true);
 
-    const progress = events.filter((e) => e.event === 'Progress').map((e) => e.data);
+    const progress = events
+      .filter((e) => e.event === 'Progress')
+      .map((e) => e.data as { segments: TranscriptSegment[] });
     expect(progress).toEqual(
       [1, 2, 3, 4].map((current) => ({
         phase: 'transcribing',
@@ -105,8 +108,14 @@ describe('runTranscription in the job runtime', () => {
         total: 4,
         percent: current * 25,
         message: null,
+        segments: expect.any(Array),
       })),
     );
+    // Live segments: each window publishes the ones no later window can change
+    // (ending a second before the next window starts); together, the final transcript.
+    const live = progress.map((data) => data.segments);
+    expect(live.map((segments) => segments.at(-1)?.end_time)).toEqual([20, 45, 70, 95]);
+    expect(live.flat()).toEqual((job.result as TranscriptionResult).segments);
     const started = events.find((e) => e.event === 'TranscriptionStarted')?.data;
     expect(started).toMatchObject({
       profile_id: 'default',
@@ -189,6 +198,33 @@ describe('runTranscription in the job runtime', () => {
     expect(result.segments.map((segment) => [segment.speaker, segment.text])).toEqual(
       script.map((phrase) => [phrase.speaker, phrase.text]),
     );
+  });
+
+  it('live segments in Progress add up to the final transcript when phrases straddle window seams', async () => {
+    // Phrases across the 25-30 s and 50-55 s overlaps, heard cut by one window and
+    // whole by the next, with each window's clock a little off (jitter).
+    const script: ScriptedPhrase[] = [
+      { start: 2, end: 9, text: 'The first part is about processes.', speaker: 'SPEAKER_00' },
+      { start: 22, end: 28.5, text: 'A process owns memory and some threads.', speaker: 'SPEAKER_01' },
+      { start: 29, end: 33, text: 'Threads share that memory.', speaker: 'SPEAKER_01' },
+      { start: 48, end: 53.4, text: 'Scheduling picks the next thread to run.', speaker: 'SPEAKER_00' },
+      { start: 60, end: 66, text: 'That is all for today.', speaker: 'SPEAKER_00' },
+    ];
+    const { runtime } = setup({
+      engine: new AsrEngineDouble({ script, jitterSeconds: 0.2 }),
+      diarizer: new DiarizerDouble(script),
+      files: { a: { bytes: toneWav(70), mime_type: 'audio/wav', name: 'a.wav' } },
+    });
+    const { job, events } = await run(runtime, { attachment_id: 'a' });
+    const live = events
+      .filter((e) => e.event === 'Progress')
+      .map((e) => (e.data as { segments: TranscriptSegment[] }).segments);
+    const final = (job.result as TranscriptionResult).segments;
+    expect(live).toHaveLength(3);
+    expect(live.flat()).toEqual(final);
+    expect(final.map((segment) => segment.speaker)).toEqual(script.map((phrase) => phrase.speaker));
+    // Nothing is published before it is settled: window 1 stops before the 25 s seam.
+    expect(live[0]?.every((segment) => segment.end_time <= 24)).toBe(true);
   });
 
   it('completes without speakers and with DIARIZATION_UNAVAILABLE when the diarizer fails', async () => {

@@ -45,7 +45,8 @@ export interface TranscriptionDeps {
  * The transcription job body. Events, in order: `ModelLoading` (download
  * progress, then `ready`), `DiarizationStarted`/`DiarizationCompleted` when
  * diarization was asked for and a diarizer exists, `TranscriptionStarted`, one
- * `Progress` per window (phase `transcribing`, current/total windows); the
+ * `Progress` per window (phase `transcribing`, current/total windows, and
+ * `segments`: the segments no later window can change, see settledSegments); the
  * runtime adds `Queued`, `Started` and the terminal event. The signal is checked
  * between steps and handed to the engine, which stops inside a window.
  *
@@ -108,6 +109,7 @@ export async function runTranscription(
 
   const transcripts: WindowTranscript[] = [];
   const detected = new Map<string, number>();
+  let published = 0;
   for (const window of windows) {
     signal.throwIfAborted();
     const result = await guard(
@@ -124,7 +126,12 @@ export async function runTranscription(
     );
     transcripts.push({ window, chunks: result.chunks, ...(result.words ? { words: result.words } : {}) });
     if (result.language) detected.set(result.language, (detected.get(result.language) ?? 0) + 1);
-    await context.progress({ phase: 'transcribing', current: window.index + 1, total: windows.length });
+    const live = settledSegments(transcripts, windows[window.index + 1], duration, published);
+    published += live.length;
+    await context.progress(
+      { phase: 'transcribing', current: window.index + 1, total: windows.length },
+      { segments: turns.length > 0 ? assignSpeakers(live, turns) : live },
+    );
   }
   signal.throwIfAborted();
 
@@ -136,6 +143,29 @@ export async function runTranscription(
     text: joinTexts(segments.map((segment) => segment.text)),
     warnings,
   };
+}
+
+/**
+ * Live segments: no later window can change a segment that ends this far
+ * before the next window starts (phrases only merge across a seam when they
+ * touch within half a second or share time), so those are published in the
+ * window's `Progress` event. The merge of every window so far is a prefix of
+ * the final transcript up to that point: same order, same ids. The
+ * `Completed` result stays the authoritative transcript.
+ */
+const SETTLED_MARGIN_SECONDS = 1;
+
+function settledSegments(
+  transcripts: readonly WindowTranscript[],
+  next: { start_time: number } | undefined,
+  duration: number,
+  published: number,
+): TranscriptSegment[] {
+  const merged = mergeWindowTranscripts(transcripts, { duration });
+  const horizon = next ? next.start_time - SETTLED_MARGIN_SECONDS : Number.POSITIVE_INFINITY;
+  let settled = published;
+  while (settled < merged.length && (merged[settled]?.end_time ?? Infinity) <= horizon) settled++;
+  return merged.slice(published, settled);
 }
 
 /** The job handler for the runtime; one transcription at a time (one model, one worker). */

@@ -251,6 +251,12 @@ export interface TranscriptionResult {
   warnings: string[];
 }
 
+const CANCELLED_ERROR = {
+  code: 'TRANSCRIPTION_CANCELLED',
+  message: 'The transcription was cancelled.',
+  details: {},
+} as const;
+
 /**
  * The runtime's generic job (input = the create request, result =
  * TranscriptionResult) seen as the contract's TranscriptionJob.
@@ -268,7 +274,8 @@ export function toTranscriptionJob(job: JobDto): TranscriptionJob {
     segments: result?.segments ?? [],
     text: result?.text ?? null,
     warnings: result?.warnings ?? [],
-    error: job.error,
+    // The runtime keeps cancelled jobs error-free; the contract names the code a user sees (§5.5).
+    error: job.error ?? (job.status === 'cancelled' ? CANCELLED_ERROR : null),
     created_at: job.created_at,
     started_at: job.started_at,
     updated_at: job.updated_at,

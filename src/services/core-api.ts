@@ -1,8 +1,10 @@
+import { AppError } from '../contracts';
 import { EventLog } from '../core/event-log';
 import { JobRuntime } from '../core/job-runtime';
 import type { FetchFunction, Sleep } from '../providers';
 import {
   AttachmentRepository,
+  BlockCitationRepository,
   ConversationRepository,
   EventRepository,
   IndexRepository,
@@ -14,7 +16,9 @@ import {
   type NotesAgentDatabase,
 } from '../db';
 import { DEFAULT_RETRIEVAL_PROFILE, HashEmbedder, type Embedder, type RetrievalProfile } from '../retrieval';
+import type { AsrEngine, AsrProfile, Diarizer, WindowingOptions } from '../media';
 import { createAgentService } from './agent-service';
+import { AttachmentService } from './attachment-service';
 import { ArchiveService } from './archive-service';
 import { ChatService, type RouterTuning } from './chat-service';
 import { EventsService } from './events-service';
@@ -24,6 +28,7 @@ import { ProviderService } from './provider-service';
 import { SearchIndexer } from './search-indexer';
 import { SearchService } from './search-service';
 import { SettingsService } from './settings-service';
+import { TranscriptionService, type AsrEngineFactory } from './transcription-service';
 
 export interface CoreOptions {
   /** Embeds blocks and queries; hash-v1 (no download) unless a model is given. */
@@ -33,7 +38,32 @@ export interface CoreOptions {
   indexDebounceMs?: number;
   /** Provider calls: tests pass a fetch, an instant sleep and fast retries. */
   providers?: { fetch?: FetchFunction; sleep?: Sleep; mockScenario?: string; router?: RouterTuning };
+  /**
+   * Speech recognition: a fixed engine (tests: the double or the tiny Whisper)
+   * or a factory per model source (the worker: the ASR worker client). Without
+   * one, transcriptions fail with TRANSCRIPTION_MODEL_UNAVAILABLE.
+   */
+  transcription?: {
+    engine?: AsrEngine | AsrEngineFactory;
+    diarizer?: Diarizer | null;
+    profiles?: readonly AsrProfile[];
+    windowing?: WindowingOptions;
+    wasmPaths?: string;
+  };
 }
+
+/** The engine of a core built without one: every load says why nothing can be transcribed. */
+const NO_ASR_ENGINE: AsrEngine = {
+  load: async () => {
+    throw new AppError(
+      'TRANSCRIPTION_MODEL_UNAVAILABLE',
+      'Speech recognition is not available in this part of the app.',
+    );
+  },
+  transcribeWindow: async () => {
+    throw new AppError('TRANSCRIPTION_MODEL_UNAVAILABLE', 'Speech recognition is not available.');
+  },
+};
 
 /**
  * Composition root of the core: one database, one event log and job runtime,
@@ -71,6 +101,16 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
     notes: search,
   });
   const agent = createAgentService({ db, events: eventLog, runtime, notes, search, vault });
+  const { engine: asrEngine, ...asrOptions } = options.transcription ?? {};
+  const transcriptions = new TranscriptionService({
+    runtime,
+    attachments,
+    notes: notesRepository,
+    citations: new BlockCitationRepository(db),
+    settings: settingsRepository,
+    engine: asrEngine ?? NO_ASR_ENGINE,
+    ...asrOptions,
+  });
   const api = {
     notes,
     archive: new ArchiveService(notesRepository, attachments, runtime),
@@ -81,6 +121,10 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
     providers,
     chat,
     agent,
+    attachments: new AttachmentService(attachments, {
+      inUse: (attachmentId) => transcriptions.usesAttachment(attachmentId),
+    }),
+    transcriptions,
   };
   return {
     api,
@@ -99,8 +143,11 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
       await runtime.idle();
       await chat.idle();
     },
-    /** Stops background timers (tests, shutdown). */
-    dispose: () => indexer.dispose(),
+    /** Stops background timers and frees the speech model (tests, shutdown). */
+    dispose: () => {
+      indexer.dispose();
+      void transcriptions.dispose().catch(() => undefined);
+    },
     /** For tests: the indexer behind `api.search`. */
     searchIndexer: indexer,
   };

@@ -4,8 +4,13 @@ import './transfer-handlers';
 import type { EventEnvelope } from '../contracts';
 import { openDatabase } from '../db';
 import { createCoreApi } from '../services/core-api';
+import { AsrWorkerClient } from './asr-client';
 
-const core = createCoreApi(openDatabase());
+const core = createCoreApi(openDatabase(), {
+  // Whisper runs in a nested worker (asr.worker.ts), started on the first
+  // transcription; a changed model source gets a fresh one.
+  transcription: { engine: (environment) => new AsrWorkerClient({ environment }) },
+});
 // Jobs a closed tab left running are settled before the UI asks about them.
 const recovered = core
   .recover()
@@ -29,6 +34,8 @@ const workerApi = {
   providers: Comlink.proxy(core.api.providers),
   chat: Comlink.proxy(core.api.chat),
   agent: Comlink.proxy(core.api.agent),
+  attachments: Comlink.proxy(core.api.attachments),
+  transcriptions: Comlink.proxy(core.api.transcriptions),
   events: Comlink.proxy({
     list: core.api.events.list.bind(core.api.events),
     /** Callbacks arrive as Comlink proxies; the returned handle is one too. */

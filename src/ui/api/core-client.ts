@@ -3,6 +3,7 @@ import '../../workers/transfer-handlers';
 import type { EventEnvelope } from '../../contracts/events';
 import type { CoreWorkerApi } from '../../workers/core.worker';
 import { EventSubscriptions, type RemoteSubscribe } from './event-subscriptions';
+import { canDecodeOnPage, createPageAudioDecoder } from './page-audio-decoder';
 
 export { isAppError, AppError } from '../../contracts/errors';
 
@@ -15,6 +16,15 @@ function startWorker(): Worker {
 
 let worker = startWorker();
 let remote = Comlink.wrap<CoreWorkerApi>(worker);
+registerPageDecoder(remote);
+
+/** Transcriptions of compressed audio need the page's Web Audio decoder (workers have none). */
+function registerPageDecoder(target: Comlink.Remote<CoreWorkerApi>): void {
+  if (!canDecodeOnPage()) return;
+  void target.transcriptions
+    .registerPageDecoder(Comlink.proxy(createPageAudioDecoder()))
+    .catch((error: unknown) => console.error('audio decoder registration failed', error));
+}
 
 const remoteSubscribe = (): RemoteSubscribe => {
   const current = remote;
@@ -44,5 +54,6 @@ export function restartCore(): void {
   worker.terminate();
   worker = startWorker();
   remote = Comlink.wrap<CoreWorkerApi>(worker);
+  registerPageDecoder(remote);
   subscriptions.reconnect(remoteSubscribe());
 }

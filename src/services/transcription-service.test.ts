@@ -1,0 +1,523 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { AppError, type EventEnvelope } from '../contracts';
+import { NotesAgentDatabase } from '../db';
+import { freshDatabase } from '../db/test-database';
+import {
+  AsrEngineDouble,
+  DiarizerDouble,
+  transcriptionJobSchema,
+  type AsrEngine,
+  type AsrEngineDoubleOptions,
+  type ScriptedPhrase,
+  type TranscriptSegment,
+} from '../media';
+import { HEADERS } from '../media/__fixtures__/audio-headers';
+import { encodeWav, sine } from '../media/__fixtures__/synthetic-audio';
+import type { TransformersAsrEnvironment } from '../media/transformers';
+import { createCoreApi, type CoreOptions } from './core-api';
+
+const RATE = 16_000;
+
+const toneWav = (seconds: number, frequency = 220) =>
+  encodeWav({ sampleRate: RATE, channels: [sine(frequency, seconds, RATE, 0.1)], encoding: 'pcm16' });
+
+type Core = ReturnType<typeof createCoreApi> & { db: NotesAgentDatabase };
+const opened: Core[] = [];
+
+function openCore(options: CoreOptions = {}, database?: string): Core {
+  const db = database ? new NotesAgentDatabase(database) : freshDatabase();
+  const core = { ...createCoreApi(db, { indexDebounceMs: 1, ...options }), db };
+  opened.push(core);
+  return core;
+}
+
+function withEngine(
+  engine: AsrEngine | AsrEngineDoubleOptions = {},
+  extra: CoreOptions['transcription'] = {},
+) {
+  const asr =
+    engine instanceof AsrEngineDouble ? engine : new AsrEngineDouble(engine as AsrEngineDoubleOptions);
+  return { core: openCore({ transcription: { engine: asr, ...extra } }), engine: asr };
+}
+
+afterEach(async () => {
+  for (const core of opened.splice(0)) {
+    await core.idle().catch(() => undefined);
+    core.dispose();
+    await core.db.delete();
+  }
+});
+
+async function expectCode(promise: Promise<unknown>, code: string, message?: RegExp) {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(AppError);
+  expect((error as AppError).code).toBe(code);
+  if (message) expect((error as AppError).message).toMatch(message);
+  return error as AppError;
+}
+
+/** Every event of a job until its terminal one, through the events service as the page gets them. */
+async function eventsOf(core: Core, jobId: string, onEvent?: (envelope: EventEnvelope) => void) {
+  const seen: EventEnvelope[] = [];
+  const subscription = core.api.events.subscribe(jobId, 0, (envelope) => {
+    seen.push(envelope);
+    onEvent?.(envelope);
+  });
+  await subscription.closed;
+  return seen;
+}
+
+/** Repeats of ModelLoading and Progress collapsed, for order checks. */
+function shape(events: EventEnvelope[]): string[] {
+  const names = events.map((e) => e.event);
+  return names.filter((name, i) => name !== names[i - 1] || !['ModelLoading', 'Progress'].includes(name));
+}
+
+async function upload(core: Core, seconds = 40, name = 'lecture.wav') {
+  return core.api.attachments.upload({ name, mime_type: 'audio/wav', data: toneWav(seconds) });
+}
+
+describe('TranscriptionService', () => {
+  it('returns the job queued at once, then runs it: §5.3 events with live segments, and a full job', async () => {
+    const { core } = withEngine();
+    const audio = await upload(core, 40);
+    const created = await core.api.transcriptions.create({ attachment_id: audio.attachment_id });
+    expect(created).toMatchObject({
+      attachment_id: audio.attachment_id,
+      status: 'queued',
+      progress: null,
+      segments: [],
+      text: null,
+      warnings: [],
+      error: null,
+      diarization_enabled: true,
+      started_at: null,
+      completed_at: null,
+    });
+    const events = await eventsOf(core, created.job_id);
+    expect(shape(events)).toEqual([
+      'Queued',
+      'Started',
+      'ModelLoading',
+      'TranscriptionStarted',
+      'Progress',
+      'Completed',
+    ]);
+    const progress = events.filter((e) => e.event === 'Progress').map((e) => e.data) as Array<{
+      current: number;
+      total: number;
+      segments: TranscriptSegment[];
+    }>;
+    expect(progress.map((p) => [p.current, p.total])).toEqual([
+      [1, 2],
+      [2, 2],
+    ]);
+
+    const job = await core.api.transcriptions.get(created.job_id);
+    expect(transcriptionJobSchema.parse(job)).toEqual(job);
+    expect(job).toMatchObject({ status: 'completed', language: 'en', warnings: ['DIARIZATION_UNAVAILABLE'] });
+    expect(job.segments.length).toBeGreaterThan(4);
+    expect(progress.flatMap((p) => p.segments)).toEqual(job.segments);
+    expect(job.text).toBe(job.segments.map((s) => s.text).join(' '));
+    expect(job.completed_at).not.toBeNull();
+  });
+
+  it('refuses invalid requests with VALIDATION_FAILED: no model paths, no unknown fields', async () => {
+    const { core } = withEngine();
+    const audio = await upload(core, 2);
+    await expectCode(
+      core.api.transcriptions.create({ attachment_id: audio.attachment_id, profile_id: '/models/whisper' }),
+      'VALIDATION_FAILED',
+    );
+    await expectCode(
+      core.api.transcriptions.create({
+        attachment_id: audio.attachment_id,
+        model_path: '/tmp/whisper.onnx',
+      } as unknown as Parameters<Core['api']['transcriptions']['create']>[0]),
+      'VALIDATION_FAILED',
+    );
+    await expectCode(
+      core.api.transcriptions.create({ attachment_id: audio.attachment_id, language: 'en us!' }),
+      'VALIDATION_FAILED',
+    );
+    await expectCode(core.api.transcriptions.list({ limit: 0 }), 'VALIDATION_FAILED');
+    expect((await core.api.transcriptions.list()).page.total).toBe(0);
+  });
+
+  it('answers not found: attachment, profile, job, note', async () => {
+    const { core } = withEngine();
+    const audio = await upload(core, 2);
+    await expectCode(
+      core.api.transcriptions.create({ attachment_id: 'attachment_nowhere' }),
+      'ATTACHMENT_NOT_FOUND',
+    );
+    await expectCode(
+      core.api.transcriptions.create({ attachment_id: audio.attachment_id, profile_id: 'whisper-huge' }),
+      'TRANSCRIPTION_PROFILE_NOT_FOUND',
+      /no transcription profile "whisper-huge"/,
+    );
+    await expectCode(core.api.transcriptions.get('job_missing'), 'JOB_NOT_FOUND');
+    await expectCode(core.api.transcriptions.cancel('job_missing'), 'JOB_NOT_FOUND');
+    await expectCode(core.api.transcriptions.toNote('job_missing'), 'JOB_NOT_FOUND');
+    await expectCode(core.api.transcriptions.citations('note_missing'), 'NOTE_NOT_FOUND');
+    // Another kind of job is not a transcription.
+    const other = await core.api.archive.importFiles({ files: [{ path: 'a.md', content: '# A' }] });
+    await expectCode(core.api.transcriptions.get(other.job_id), 'JOB_NOT_FOUND');
+    expect((await core.api.transcriptions.list()).page.total).toBe(0);
+  });
+
+  it('state conflicts: a finished job cannot be cancelled; only completed jobs become notes', async () => {
+    const { core } = withEngine({ delayMs: 30 });
+    const audio = await upload(core, 2);
+    const job = await core.api.transcriptions.create({ attachment_id: audio.attachment_id });
+    await expectCode(
+      core.api.transcriptions.toNote(job.job_id),
+      'TRANSCRIPT_NOT_READY',
+      /job is (queued|running)/,
+    );
+    await eventsOf(core, job.job_id);
+    await expectCode(core.api.transcriptions.cancel(job.job_id), 'STATE_CONFLICT');
+
+    const failing = withEngine({ failAtWindow: 0 }).core;
+    const failingAudio = await upload(failing, 2);
+    const failed = await failing.api.transcriptions.create({ attachment_id: failingAudio.attachment_id });
+    await eventsOf(failing, failed.job_id);
+    await expectCode(
+      failing.api.transcriptions.toNote(failed.job_id),
+      'TRANSCRIPT_NOT_READY',
+      /job is failed/,
+    );
+    expect(await failing.db.notes.count()).toBe(0);
+  });
+
+  it('an engine failure ends Failed with TRANSCRIPTION_FAILED and no third-party text', async () => {
+    const { core } = withEngine({ failAtWindow: 1, failure: new Error('ORT /home/x/model.onnx exploded') });
+    const audio = await upload(core, 40);
+    const job = await core.api.transcriptions.create({ attachment_id: audio.attachment_id });
+    const events = await eventsOf(core, job.job_id);
+    expect(events.at(-1)?.event).toBe('Failed');
+    const failed = await core.api.transcriptions.get(job.job_id);
+    expect(failed).toMatchObject({ status: 'failed', segments: [], text: null });
+    expect(failed.error).toMatchObject({ code: 'TRANSCRIPTION_FAILED', details: { window: 1 } });
+    expect(JSON.stringify([failed, events])).not.toContain('exploded');
+  });
+
+  it('a model that cannot load ends Failed with TRANSCRIPTION_MODEL_UNAVAILABLE', async () => {
+    const { core } = withEngine({ failLoad: new Error('fetch failed') });
+    const audio = await upload(core, 2);
+    const job = await core.api.transcriptions.create({ attachment_id: audio.attachment_id });
+    await eventsOf(core, job.job_id);
+    expect((await core.api.transcriptions.get(job.job_id)).error?.code).toBe(
+      'TRANSCRIPTION_MODEL_UNAVAILABLE',
+    );
+
+    // A core without any engine says so the same way.
+    const bare = openCore();
+    const bareAudio = await upload(bare, 2);
+    const bareJob = await bare.api.transcriptions.create({ attachment_id: bareAudio.attachment_id });
+    await eventsOf(bare, bareJob.job_id);
+    expect((await bare.api.transcriptions.get(bareJob.job_id)).error?.code).toBe(
+      'TRANSCRIPTION_MODEL_UNAVAILABLE',
+    );
+  });
+
+  it('cancel while running stops the window and ends Cancelled with TRANSCRIPTION_CANCELLED', async () => {
+    const { core, engine } = withEngine({ delayMs: 5_000 });
+    const audio = await upload(core, 40);
+    const job = await core.api.transcriptions.create({ attachment_id: audio.attachment_id });
+    let answer: Promise<unknown> | undefined;
+    const events = await eventsOf(core, job.job_id, (envelope) => {
+      if (envelope.event === 'TranscriptionStarted') answer = core.api.transcriptions.cancel(job.job_id);
+    });
+    expect(await answer).toEqual({ accepted: true, job_id: job.job_id, status: 'running' });
+    expect(events.at(-1)).toMatchObject({
+      event: 'Cancelled',
+      data: { error: { code: 'TRANSCRIPTION_CANCELLED' } },
+    });
+    expect(engine.abortedWindows).toBe(1);
+    expect(await core.api.transcriptions.get(job.job_id)).toMatchObject({
+      status: 'cancelled',
+      segments: [],
+      error: { code: 'TRANSCRIPTION_CANCELLED' },
+    });
+  });
+
+  it('cancels a queued job at once while another runs', async () => {
+    const { core } = withEngine({ delayMs: 20 });
+    const audio = await upload(core, 2);
+    const first = await core.api.transcriptions.create({ attachment_id: audio.attachment_id });
+    const second = await core.api.transcriptions.create({ attachment_id: audio.attachment_id });
+    expect(await core.api.transcriptions.cancel(second.job_id)).toEqual({
+      accepted: true,
+      job_id: second.job_id,
+      status: 'cancelled',
+    });
+    await eventsOf(core, first.job_id);
+    expect((await core.api.transcriptions.get(first.job_id)).status).toBe('completed');
+    expect(shape(await eventsOf(core, second.job_id))).toEqual(['Queued', 'Cancelled']);
+  });
+
+  it('lists newest first in offset pages, filtered by status', async () => {
+    const { core } = withEngine();
+    const audio = await upload(core, 2);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      ids.push((await core.api.transcriptions.create({ attachment_id: audio.attachment_id })).job_id);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await core.api.transcriptions.cancel(ids[2]!).catch(() => undefined);
+    await core.idle();
+    // Other job kinds never show up here.
+    await core.api.archive.importFiles({ files: [{ path: 'a.md', content: '# A' }] });
+    await core.idle();
+
+    const first = await core.api.transcriptions.list({ limit: 2 });
+    expect(first.page).toEqual({ total: 3, limit: 2, offset: 0 });
+    expect(first.items.map((job) => job.job_id)).toEqual([ids[2], ids[1]]);
+    const second = await core.api.transcriptions.list({ limit: 2, offset: 2 });
+    expect(second.items.map((job) => job.job_id)).toEqual([ids[0]]);
+    const cancelled = await core.api.transcriptions.list({ status: 'cancelled' });
+    expect(cancelled.items.map((job) => job.job_id)).toEqual([ids[2]]);
+    const completed = await core.api.transcriptions.list({ status: 'completed' });
+    expect(completed.items.map((job) => job.job_id)).toEqual([ids[1], ids[0]]);
+    expect(completed.items[0]?.segments.length).toBeGreaterThan(0);
+  });
+
+  it('labels speakers with a diarizer; without diarization asks for no warning', async () => {
+    const script: ScriptedPhrase[] = [
+      { start: 1, end: 4, text: 'Welcome to the course.', speaker: 'SPEAKER_00' },
+      { start: 5, end: 8, text: 'Glad to be here.', speaker: 'SPEAKER_01' },
+    ];
+    const { core } = withEngine({ script }, { diarizer: new DiarizerDouble(script) });
+    const audio = await upload(core, 10);
+    const job = await core.api.transcriptions.create({ attachment_id: audio.attachment_id });
+    const events = await eventsOf(core, job.job_id);
+    expect(shape(events)).toContain('DiarizationCompleted');
+    const done = await core.api.transcriptions.get(job.job_id);
+    expect(done.warnings).toEqual([]);
+    expect(done.segments.map((s) => s.speaker)).toEqual(['SPEAKER_00', 'SPEAKER_01']);
+
+    const plain = await core.api.transcriptions.create({
+      attachment_id: audio.attachment_id,
+      diarization: false,
+    });
+    await eventsOf(core, plain.job_id);
+    expect(await core.api.transcriptions.get(plain.job_id)).toMatchObject({
+      diarization_enabled: false,
+      warnings: [],
+    });
+  });
+
+  it('turns a completed transcript into a note whose every block keeps its citation', async () => {
+    const script: ScriptedPhrase[] = [
+      { start: 1, end: 4, text: 'Welcome to the course.', speaker: 'SPEAKER_00' },
+      { start: 5, end: 8, text: 'Thank you, glad to be here.', speaker: 'SPEAKER_01' },
+      { start: 9, end: 12, text: 'Let us start with scheduling.', speaker: 'SPEAKER_00' },
+    ];
+    const { core } = withEngine({ script }, { diarizer: new DiarizerDouble(script) });
+    const audio = await upload(core, 14, 'os-lecture.wav');
+    const job = await core.api.transcriptions.create({ attachment_id: audio.attachment_id });
+    await eventsOf(core, job.job_id);
+
+    const note = await core.api.transcriptions.toNote(job.job_id, {
+      title: '操作系统课程录音',
+      folder: '课程/操作系统',
+      include_timestamps: true,
+      include_speakers: true,
+    });
+    expect(note).toMatchObject({ title: '操作系统课程录音', folder: '课程/操作系统', version: 1 });
+    expect(note.body).toBe(
+      '[00:01] **SPEAKER_00:** Welcome to the course.\n\n' +
+        '[00:05] **SPEAKER_01:** Thank you, glad to be here.\n\n' +
+        '[00:09] **SPEAKER_00:** Let us start with scheduling.\n',
+    );
+    expect(await core.api.notes.get(note.note_id)).toEqual(note);
+    const blocks = await core.api.notes.blocks(note.note_id);
+    const citations = await core.api.transcriptions.citations(note.note_id);
+    expect(citations).toEqual(
+      script.map((phrase, index) => ({
+        block_id: blocks[index]!.block_id,
+        source_audio: audio.attachment_id,
+        start_time: phrase.start,
+        end_time: phrase.end,
+        speaker: phrase.speaker,
+      })),
+    );
+
+    // Defaults: the audio's name as title; options are validated.
+    const plain = await core.api.transcriptions.toNote(job.job_id, {
+      include_timestamps: false,
+      include_speakers: false,
+    });
+    expect(plain.title).toBe('os-lecture');
+    expect(plain.body.startsWith('Welcome to the course.')).toBe(true);
+    await expectCode(
+      core.api.transcriptions.toNote(job.job_id, { template_id: 'fancy' as 'segments' }),
+      'VALIDATION_FAILED',
+    );
+    expect(await core.db.notes.count()).toBe(2);
+  });
+
+  it('decodes non-WAV audio only through the page decoder; a corrupt file fails UNSUPPORTED_AUDIO_FORMAT', async () => {
+    const { core } = withEngine();
+    const ogg = await core.api.attachments.upload({ name: 'voice.ogg', data: HEADERS.oggOpus });
+    const without = await core.api.transcriptions.create({ attachment_id: ogg.attachment_id });
+    await eventsOf(core, without.job_id);
+    const refused = await core.api.transcriptions.get(without.job_id);
+    expect(refused.error).toMatchObject({
+      code: 'UNSUPPORTED_AUDIO_FORMAT',
+      details: { container: 'ogg', reason: 'no_page_decoder' },
+    });
+    expect(refused.error?.message).toMatch(/Web Audio API/);
+
+    const decoded: number[] = [];
+    core.api.transcriptions.registerPageDecoder(async (data) => {
+      decoded.push(data.byteLength);
+      return { sampleRate: 48_000, channels: [sine(220, 3, 48_000, 0.1), sine(220, 3, 48_000, 0.1)] };
+    });
+    const decodedJob = await core.api.transcriptions.create({ attachment_id: ogg.attachment_id });
+    await eventsOf(core, decodedJob.job_id);
+    expect(decoded).toEqual([HEADERS.oggOpus.byteLength]);
+    const done = await core.api.transcriptions.get(decodedJob.job_id);
+    expect(done.status).toBe('completed');
+    expect(done.segments.at(-1)?.end_time).toBeCloseTo(3, 3);
+
+    core.api.transcriptions.registerPageDecoder(async () => {
+      throw new DOMException('Unable to decode audio data', 'EncodingError');
+    });
+    const corrupt = await core.api.transcriptions.create({ attachment_id: ogg.attachment_id });
+    await eventsOf(core, corrupt.job_id);
+    const failed = await core.api.transcriptions.get(corrupt.job_id);
+    expect(failed.error?.code).toBe('UNSUPPORTED_AUDIO_FORMAT');
+    expect(failed.error?.message).toMatch(/could not be decoded/);
+
+    // A truncated WAV never reaches the page decoder.
+    const truncated = toneWav(2).slice(0, 2_000);
+    const broken = await core.api.attachments.upload({ name: 'cut.wav', data: truncated });
+    const brokenJob = await core.api.transcriptions.create({ attachment_id: broken.attachment_id });
+    await eventsOf(core, brokenJob.job_id);
+    expect((await core.api.transcriptions.get(brokenJob.job_id)).error?.message).toMatch(/incomplete/);
+  });
+
+  it('settings: default profile for new jobs, model host and downloads reach the engine factory', async () => {
+    const environments: TransformersAsrEnvironment[] = [];
+    const engines: AsrEngineDouble[] = [];
+    const core = openCore({
+      transcription: {
+        engine: (environment) => {
+          environments.push(environment);
+          const engine = new AsrEngineDouble();
+          engines.push(engine);
+          return engine;
+        },
+        wasmPaths: '/ort/',
+      },
+    });
+    const transcriptions = core.api.transcriptions;
+    expect(await transcriptions.getSettings()).toEqual({
+      profile_id: 'default',
+      model_host: 'https://huggingface.co/',
+      allow_remote_models: true,
+    });
+    expect(transcriptions.profiles().map((p) => [p.profile_id, p.approx_download_mb.wasm])).toEqual([
+      ['default', 41],
+      ['whisper-tiny', 41],
+      ['whisper-base', 80],
+      ['whisper-small', 250],
+    ]);
+    await expectCode(
+      transcriptions.updateSettings({ profile_id: 'whisper-huge' }),
+      'TRANSCRIPTION_PROFILE_NOT_FOUND',
+    );
+    await expectCode(
+      transcriptions.updateSettings({ model_host: 'file:///etc/models' }),
+      'VALIDATION_FAILED',
+    );
+    await expectCode(
+      transcriptions.updateSettings({ model_host: 'https://u:p@models.example/' }),
+      'VALIDATION_FAILED',
+    );
+    await expectCode(transcriptions.updateSettings({ model_host: '/models/../etc' }), 'VALIDATION_FAILED');
+
+    const audio = await upload(core, 2);
+    const first = await transcriptions.create({ attachment_id: audio.attachment_id });
+    await eventsOf(core, first.job_id);
+    expect(environments).toEqual([
+      {
+        useBrowserCache: true,
+        wasmPaths: '/ort/',
+        allowLocalModels: false,
+        allowRemoteModels: true,
+        remoteHost: 'https://huggingface.co/',
+      },
+    ]);
+
+    expect(
+      await transcriptions.updateSettings({ profile_id: 'whisper-base', model_host: '/models' }),
+    ).toEqual({ profile_id: 'whisper-base', model_host: '/models/', allow_remote_models: true });
+    const second = await transcriptions.create({ attachment_id: audio.attachment_id });
+    const events = await eventsOf(core, second.job_id);
+    expect(events.find((e) => e.event === 'TranscriptionStarted')?.data).toMatchObject({
+      profile_id: 'whisper-base',
+      model_id: 'onnx-community/whisper-base',
+    });
+    expect(environments[1]).toMatchObject({
+      allowLocalModels: true,
+      localModelPath: '/models/',
+      allowRemoteModels: false,
+    });
+    expect(engines.map((engine) => engine.loads)).toEqual([
+      ['onnx-community/whisper-tiny'],
+      ['onnx-community/whisper-base'],
+    ]);
+    // Same settings: the same engine (and its loaded model) serve the next job.
+    const third = await transcriptions.create({
+      attachment_id: audio.attachment_id,
+      profile_id: 'whisper-base',
+    });
+    await eventsOf(core, third.job_id);
+    expect(engines).toHaveLength(2);
+  });
+
+  it('persists jobs across a restart; a job a closed tab left running is failed at start-up', async () => {
+    const first = withEngine().core;
+    const audio = await upload(first, 40);
+    const done = await first.api.transcriptions.create({ attachment_id: audio.attachment_id });
+    await eventsOf(first, done.job_id);
+    // The closed tab's engine never finishes its window (until the test ends).
+    let closeTab!: () => void;
+    const tabClosed = new Promise<void>((resolve) => (closeTab = resolve));
+    const double = new AsrEngineDouble();
+    const stuckEngine: AsrEngine = {
+      load: (profile, options) => double.load(profile, options),
+      transcribeWindow: () => tabClosed.then(() => Promise.reject(new Error('the tab is gone'))),
+    };
+    const stuckCore = openCore({ transcription: { engine: stuckEngine } }, first.db.name);
+    const stuck = await stuckCore.api.transcriptions.create({ attachment_id: audio.attachment_id });
+    await new Promise<void>((resolve) => {
+      const subscription = stuckCore.api.events.subscribe(stuck.job_id, 0, (envelope) => {
+        if (envelope.event === 'TranscriptionStarted') {
+          subscription.close();
+          resolve();
+        }
+      });
+    });
+
+    // A new tab over the same database (the old one is gone).
+    const reopened = openCore({ transcription: { engine: new AsrEngineDouble() } }, first.db.name);
+    expect(await reopened.recover()).toMatchObject({ failed: 1 });
+    const before = await first.api.transcriptions.get(done.job_id);
+    expect(await reopened.api.transcriptions.get(done.job_id)).toEqual(before);
+    expect(before.segments.length).toBeGreaterThan(0);
+    const interrupted = await reopened.api.transcriptions.get(stuck.job_id);
+    expect(interrupted).toMatchObject({ status: 'failed', error: { code: 'JOB_INTERRUPTED' } });
+    expect(interrupted.completed_at).not.toBeNull();
+    closeTab();
+    await stuckCore.idle();
+    // The old tab's late failure does not overwrite the settled state.
+    expect(await reopened.api.transcriptions.get(stuck.job_id)).toEqual(interrupted);
+  });
+});

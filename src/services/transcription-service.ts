@@ -1,0 +1,357 @@
+import { z } from 'zod';
+import { AppError, parseInput, type NoteDto, type OffsetPage } from '../contracts';
+import type { JobContext, JobRuntime } from '../core/job-runtime';
+import type {
+  AttachmentRepository,
+  BlockCitationRepository,
+  NotesRepository,
+  SettingsRepository,
+} from '../db';
+import {
+  ASR_MODELS,
+  ASR_PROFILES,
+  ASR_SETTINGS_KEY,
+  AudioDecoderChain,
+  DEFAULT_ASR_SETTINGS,
+  TRANSCRIPTION_JOB_KIND,
+  WavDecoder,
+  WebAudioDecoder,
+  asrEnvironment,
+  asrSettingsSchema,
+  containerLabel,
+  createTranscriptionSchema,
+  listTranscriptionsSchema,
+  resolveAsrProfile,
+  runTranscription,
+  toTranscriptionJob,
+  transcriptToNote,
+  updateAsrSettingsSchema,
+  type AsrDevice,
+  type AsrDtype,
+  type AsrEngine,
+  type AsrProfile,
+  type AsrSettings,
+  type AudioDecoder,
+  type AudioFormat,
+  type CreateTranscriptionInput,
+  type DecodedAudio,
+  type Diarizer,
+  type ListTranscriptionsInput,
+  type TranscriptionJob,
+  type TranscriptionResult,
+  type TranscriptNoteInput,
+  type UpdateAsrSettingsInput,
+  type WindowingOptions,
+} from '../media';
+import type { TransformersAsrEnvironment } from '../media/transformers';
+
+/**
+ * Transcription (notes-phase2-contract.md §5) as the app's service: the
+ * routes of §5.1-§5.4 become methods with the same DTOs. A job runs in the job
+ * runtime (kind `transcription`, one at a time); its id is the event resource
+ * (`events.subscribe(job_id, ...)`).
+ *
+ * Our extension: each `Progress` event carries `segments`, the segments of the
+ * transcript that no later window can change (live segments); together they
+ * are the final transcript, which `Completed` and `get` carry in full.
+ */
+
+/** §5.3 cancel: accepted means recorded; the job or its terminal event is the final answer. */
+export interface OperationResponse {
+  accepted: true;
+  job_id: string;
+  /** The job's status right after the request: `cancelled` for a queued job, still `running` for a running one. */
+  status: TranscriptionJob['status'];
+}
+
+/** A citation of a block made from a transcript (§5.4). */
+export interface BlockCitationDto {
+  block_id: string;
+  source_audio: string;
+  start_time: number;
+  end_time: number;
+  speaker: string | null;
+}
+
+/** A profile from the catalog, with what the UI shows about its model. */
+export interface AsrProfileDto {
+  profile_id: string;
+  model_id: string;
+  label: string;
+  multilingual: boolean;
+  parameters_millions: number | null;
+  dtype: Record<AsrDevice, AsrDtype>;
+  /** Approximate download per back end, MB; null for models outside the catalog. */
+  approx_download_mb: Record<AsrDevice, number | null>;
+}
+
+/** PCM as the page's Web Audio decoder returns it (buffers transferred, not copied). */
+export interface PagePcm {
+  sampleRate: number;
+  channels: Float32Array[];
+}
+
+/** `decodeAudioData` on the page: Web Audio does not exist in workers. */
+export type PageDecodeAudio = (data: ArrayBuffer) => Promise<PagePcm>;
+
+export type AsrEngineFactory = (environment: TransformersAsrEnvironment) => AsrEngine & {
+  dispose?(): Promise<void>;
+};
+
+export interface TranscriptionServiceDeps {
+  runtime: JobRuntime;
+  attachments: AttachmentRepository;
+  notes: NotesRepository;
+  citations: BlockCitationRepository;
+  settings: SettingsRepository;
+  /** A fixed engine (tests), or one made for the settings' model source (the app: the ASR worker). */
+  engine: AsrEngine | AsrEngineFactory;
+  diarizer?: Diarizer | null;
+  profiles?: readonly AsrProfile[];
+  windowing?: WindowingOptions;
+  /** Where the app serves onnxruntime's WASM files. */
+  wasmPaths?: string;
+}
+
+const jobIdSchema = z.string().min(1, 'job_id is required').max(200);
+const noteIdSchema = z.string().min(1, 'note_id is required').max(200);
+
+export class TranscriptionService {
+  readonly #deps: TranscriptionServiceDeps;
+  readonly #profiles: readonly AsrProfile[];
+  #pageDecoder: AudioDecoder | null = null;
+  #engine: { key: string; engine: AsrEngine & { dispose?(): Promise<void> } } | null = null;
+
+  constructor(deps: TranscriptionServiceDeps) {
+    this.#deps = deps;
+    this.#profiles = deps.profiles ?? ASR_PROFILES;
+    deps.runtime.register({
+      kind: TRANSCRIPTION_JOB_KIND,
+      // One model in one worker: transcriptions run one at a time, the rest wait queued.
+      concurrency: 1,
+      cancelledError: { code: 'TRANSCRIPTION_CANCELLED', message: 'The transcription was cancelled.' },
+      run: (context) => this.#run(context),
+    });
+  }
+
+  // --- §5.1 create -----------------------------------------------------------
+
+  /** Returns the job at once, `queued`; the work and its events follow. */
+  async create(input: CreateTranscriptionInput): Promise<TranscriptionJob> {
+    const settings = await this.getSettings();
+    const raw: unknown =
+      input && typeof input === 'object' && !('profile_id' in input)
+        ? { ...input, profile_id: settings.profile_id }
+        : input;
+    const request = parseInput(createTranscriptionSchema, raw, 'The transcription request is not valid.');
+    resolveAsrProfile(request.profile_id, this.#profiles);
+    if (!(await this.#deps.attachments.info(request.attachment_id))) {
+      throw new AppError('ATTACHMENT_NOT_FOUND', 'The audio attachment does not exist.', {
+        attachment_id: request.attachment_id,
+      });
+    }
+    const job = await this.#deps.runtime.create(TRANSCRIPTION_JOB_KIND, { ...request });
+    return toTranscriptionJob(job);
+  }
+
+  // --- §5.3 list, get, cancel ------------------------------------------------
+
+  async list(input: ListTranscriptionsInput = {}): Promise<OffsetPage<TranscriptionJob>> {
+    const query = parseInput(listTranscriptionsSchema, input);
+    const page = await this.#deps.runtime.list({ ...query, kind: TRANSCRIPTION_JOB_KIND });
+    return { items: page.items.map(toTranscriptionJob), page: page.page };
+  }
+
+  async get(jobId: string): Promise<TranscriptionJob> {
+    return toTranscriptionJob(await this.#job(jobId));
+  }
+
+  async cancel(jobId: string): Promise<OperationResponse> {
+    const job = await this.#job(jobId);
+    const after = await this.#deps.runtime.cancel(job.job_id);
+    return { accepted: true, job_id: after.job_id, status: after.status };
+  }
+
+  /** Whether a queued or running transcription reads this attachment (it cannot be deleted then). */
+  async usesAttachment(attachmentId: string): Promise<boolean> {
+    for (const status of ['queued', 'running'] as const) {
+      const { items } = await this.#deps.runtime.list({
+        kind: TRANSCRIPTION_JOB_KIND,
+        status,
+        limit: 10_000,
+        offset: 0,
+      });
+      if (items.some((job) => (job.input as { attachment_id?: unknown }).attachment_id === attachmentId))
+        return true;
+    }
+    return false;
+  }
+
+  // --- §5.4 transcript -> note ------------------------------------------------
+
+  /**
+   * Only completed jobs (TRANSCRIPT_NOT_READY otherwise). The note and the
+   * citation of every block are written in one transaction.
+   */
+  async toNote(jobId: string, input: TranscriptNoteInput = {}): Promise<NoteDto> {
+    const job = toTranscriptionJob(await this.#job(jobId));
+    const audio = await this.#deps.attachments.info(job.attachment_id);
+    const draft = transcriptToNote(job, input, audio ? { audioName: audio.name } : {});
+    const { note } = await this.#deps.citations.createNoteWithCitations(
+      this.#deps.notes,
+      { title: draft.title, folder: draft.folder, body: draft.body, tags: [] },
+      draft.block_citations.map((citation) => ({ ...citation, job_id: job.job_id })),
+    );
+    return note;
+  }
+
+  /** The citations of a note's blocks, in block order (NOTE_NOT_FOUND for an unknown note). */
+  async citations(noteId: string): Promise<BlockCitationDto[]> {
+    const id = parseInput(noteIdSchema, noteId);
+    if (!(await this.#deps.notes.get(id))) {
+      throw new AppError('NOTE_NOT_FOUND', 'This note does not exist.', { note_id: id });
+    }
+    const rows = await this.#deps.citations.forNote(id);
+    return rows.map(({ block_id, source_audio, start_time, end_time, speaker }) => ({
+      block_id,
+      source_audio,
+      start_time,
+      end_time,
+      speaker,
+    }));
+  }
+
+  // --- settings and catalog ----------------------------------------------------
+
+  async getSettings(): Promise<AsrSettings> {
+    const stored = await this.#deps.settings.get<Partial<AsrSettings>>(ASR_SETTINGS_KEY);
+    // Each stored value that no longer validates (an older version, a removed profile) falls back alone.
+    const merged: AsrSettings = { ...DEFAULT_ASR_SETTINGS };
+    for (const key of Object.keys(DEFAULT_ASR_SETTINGS) as (keyof AsrSettings)[]) {
+      const candidate = { ...merged, [key]: stored?.[key] };
+      const parsed = asrSettingsSchema.safeParse(candidate);
+      if (stored?.[key] !== undefined && parsed.success && this.#hasProfile(parsed.data.profile_id)) {
+        Object.assign(merged, parsed.data);
+      }
+    }
+    return merged;
+  }
+
+  async updateSettings(patch: UpdateAsrSettingsInput): Promise<AsrSettings> {
+    const valid = parseInput(updateAsrSettingsSchema, patch, 'These transcription settings are not valid.');
+    if (valid.profile_id !== undefined) resolveAsrProfile(valid.profile_id, this.#profiles);
+    const next = { ...(await this.getSettings()), ...valid };
+    await this.#deps.settings.put(ASR_SETTINGS_KEY, next);
+    return next;
+  }
+
+  profiles(): AsrProfileDto[] {
+    return this.#profiles.map((profile) => {
+      const model = ASR_MODELS.find((candidate) => candidate.model_id === profile.model_id);
+      return {
+        profile_id: profile.profile_id,
+        model_id: profile.model_id,
+        label: model?.label ?? profile.model_id,
+        multilingual: model?.multilingual ?? false,
+        parameters_millions: model?.parameters_millions ?? null,
+        dtype: { ...profile.dtype },
+        approx_download_mb: {
+          webgpu: model?.approx_download_mb[profile.dtype.webgpu] ?? null,
+          wasm: model?.approx_download_mb[profile.dtype.wasm] ?? null,
+        },
+      };
+    });
+  }
+
+  // --- the page's audio decoder --------------------------------------------------
+
+  /**
+   * The page hands in `decodeAudioData` (Web Audio lives on the main thread
+   * only). Until it does, only WAV can be transcribed; a later call replaces it.
+   */
+  registerPageDecoder(decode: PageDecodeAudio): void {
+    this.#pageDecoder = new WebAudioDecoder(async (data) => audioBufferOf(await decode(data)));
+  }
+
+  /** Frees the engine (its worker and model). */
+  async dispose(): Promise<void> {
+    const current = this.#engine;
+    this.#engine = null;
+    await current?.engine.dispose?.();
+  }
+
+  // -------------------------------------------------------------------------------
+
+  async #run(context: JobContext<unknown>): Promise<TranscriptionResult> {
+    const engine = await this.#engineFor(await this.getSettings());
+    return runTranscription(context, {
+      loadAudio: async (attachmentId) => {
+        const row = await this.#deps.attachments.get(attachmentId);
+        return row
+          ? { bytes: new Uint8Array(await row.blob.arrayBuffer()), mime_type: row.mime_type, name: row.name }
+          : undefined;
+      },
+      decoder: new AudioDecoderChain([new WavDecoder(), this.#pageDecoder ?? NO_PAGE_DECODER]),
+      engine,
+      diarizer: this.#deps.diarizer ?? null,
+      profiles: this.#profiles,
+      ...(this.#deps.windowing ? { windowing: this.#deps.windowing } : {}),
+    });
+  }
+
+  /** One engine per model source: a changed model host or download setting replaces (and frees) it. */
+  async #engineFor(settings: AsrSettings): Promise<AsrEngine> {
+    const source = this.#deps.engine;
+    if (typeof source !== 'function') return source;
+    const environment = asrEnvironment(
+      settings,
+      this.#deps.wasmPaths !== undefined ? { wasmPaths: this.#deps.wasmPaths } : {},
+    );
+    const key = JSON.stringify(environment, Object.keys(environment).sort());
+    if (this.#engine?.key !== key) {
+      await this.#engine?.engine.dispose?.().catch(() => undefined);
+      this.#engine = { key, engine: source(environment) };
+    }
+    return this.#engine.engine;
+  }
+
+  async #job(jobId: string) {
+    const id = parseInput(jobIdSchema, jobId);
+    const job = await this.#deps.runtime.get(id);
+    if (job.kind !== TRANSCRIPTION_JOB_KIND) {
+      throw new AppError('JOB_NOT_FOUND', 'There is no transcription with this id.', { job_id: id });
+    }
+    return job;
+  }
+
+  #hasProfile(profileId: string): boolean {
+    return this.#profiles.some((profile) => profile.profile_id === profileId);
+  }
+}
+
+/** Without the page's decoder (no tab connected, or tests), only WAV is readable. */
+const NO_PAGE_DECODER: AudioDecoder = {
+  supports: () => true,
+  decode: (_bytes: Uint8Array, format: AudioFormat): Promise<DecodedAudio> =>
+    Promise.reject(
+      new AppError(
+        'UNSUPPORTED_AUDIO_FORMAT',
+        `${containerLabel(format.container)} audio is decoded by the browser's Web Audio API, which is not connected to the transcription service. Reload the app, or use a WAV file.`,
+        { container: format.container, codec: format.codec, reason: 'no_page_decoder' },
+      ),
+    ),
+};
+
+function audioBufferOf(pcm: PagePcm) {
+  const first = pcm.channels[0];
+  return {
+    sampleRate: pcm.sampleRate,
+    numberOfChannels: pcm.channels.length,
+    length: first?.length ?? 0,
+    getChannelData: (channel: number) => {
+      const data = pcm.channels[channel];
+      if (!data) throw new RangeError(`no channel ${channel}`);
+      return data;
+    },
+  };
+}
