@@ -1,5 +1,5 @@
-// Test-only page entry: the app's page-side decoding path (sniff, WAV or Web
-// Audio decoder, mix to mono, resample to 16 kHz) exposed on `window` so the
+// Test-only page entry: the app's decoding path (sniff, WAV decoder or the
+// page's Web Audio decoder, mix to mono, resample to 16 kHz) exposed on `window` so the
 // Playwright spec and the bench can drive it without UI. It is bundled on the
 // fly by build-harness.ts and injected into a blank page; the production build
 // never sees it.
@@ -12,6 +12,7 @@ import {
   type DecodedAudio,
 } from '../../src/media/audio-decoders';
 import { TARGET_SAMPLE_RATE, toMono16k } from '../../src/media/resample';
+import { createPageAudioDecoder } from '../../src/ui/api/page-audio-decoder';
 
 export interface HarnessDecodeResult {
   container: string;
@@ -26,9 +27,18 @@ export interface HarnessError {
   message: string;
 }
 
-const webAudio = new WebAudioDecoder((data) =>
-  new OfflineAudioContext(1, 1, TARGET_SAMPLE_RATE).decodeAudioData(data),
-);
+// As in the app: the page decodes with Web Audio (src/ui/api/page-audio-decoder.ts)
+// and the core worker reads that PCM through WebAudioDecoder, WAV with its own decoder.
+const pageDecode = createPageAudioDecoder(TARGET_SAMPLE_RATE);
+const webAudio = new WebAudioDecoder(async (data) => {
+  const pcm = await pageDecode(data);
+  return {
+    sampleRate: pcm.sampleRate,
+    numberOfChannels: pcm.channels.length,
+    length: pcm.channels[0]?.length ?? 0,
+    getChannelData: (channel: number) => pcm.channels[channel]!,
+  };
+});
 const chain = new AudioDecoderChain([new WavDecoder(), webAudio]);
 
 async function toPcm(bytes: Uint8Array, name: string, viaWebAudio = false) {
