@@ -80,7 +80,7 @@ export function isAppServedHost(modelHost: string): boolean {
  */
 export function asrEnvironment(
   settings: AsrSettings,
-  options: { wasmPaths?: string } = {},
+  options: { wasmPaths?: TransformersAsrEnvironment['wasmPaths'] } = {},
 ): TransformersAsrEnvironment {
   const shared: TransformersAsrEnvironment = {
     useBrowserCache: true,

@@ -17,6 +17,7 @@ import {
 } from '../db';
 import { DEFAULT_RETRIEVAL_PROFILE, HashEmbedder, type Embedder, type RetrievalProfile } from '../retrieval';
 import type { AsrEngine, AsrProfile, Diarizer, WindowingOptions } from '../media';
+import type { TransformersAsrEnvironment } from '../media/transformers';
 import { createAgentService } from './agent-service';
 import { AttachmentService } from './attachment-service';
 import { ArchiveService } from './archive-service';
@@ -48,7 +49,7 @@ export interface CoreOptions {
     diarizer?: Diarizer | null;
     profiles?: readonly AsrProfile[];
     windowing?: WindowingOptions;
-    wasmPaths?: string;
+    wasmPaths?: TransformersAsrEnvironment['wasmPaths'];
   };
 }
 

@@ -109,8 +109,8 @@ export interface TranscriptionServiceDeps {
   diarizer?: Diarizer | null;
   profiles?: readonly AsrProfile[];
   windowing?: WindowingOptions;
-  /** Where the app serves onnxruntime's WASM files. */
-  wasmPaths?: string;
+  /** Where the app serves onnxruntime's WASM file. */
+  wasmPaths?: TransformersAsrEnvironment['wasmPaths'];
 }
 
 const jobIdSchema = z.string().min(1, 'job_id is required').max(200);

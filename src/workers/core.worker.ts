@@ -4,12 +4,18 @@ import './transfer-handlers';
 import type { EventEnvelope } from '../contracts';
 import { openDatabase } from '../db';
 import { createCoreApi } from '../services/core-api';
+// The app's own copy of onnxruntime's WASM (the build hashes and serves it):
+// transformers.js would otherwise fetch it from a CDN, and offline would fail.
+import onnxRuntimeWasm from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
 import { AsrWorkerClient } from './asr-client';
 
 const core = createCoreApi(openDatabase(), {
   // Whisper runs in a nested worker (asr.worker.ts), started on the first
   // transcription; a changed model source gets a fresh one.
-  transcription: { engine: (environment) => new AsrWorkerClient({ environment }) },
+  transcription: {
+    engine: (environment) => new AsrWorkerClient({ environment }),
+    wasmPaths: { wasm: onnxRuntimeWasm },
+  },
 });
 // Jobs a closed tab left running are settled before the UI asks about them.
 const recovered = core

@@ -56,8 +56,12 @@ export interface TransformersAsrEnvironment {
   allowRemoteModels?: boolean;
   /** Hub or mirror to download from, e.g. "https://huggingface.co/". */
   remoteHost?: string;
-  /** Where onnxruntime-web's .wasm/.mjs files are served from (the app's own copy, for offline use). */
-  wasmPaths?: string;
+  /**
+   * Where onnxruntime-web's files are served from (the app's own copy, for
+   * offline use): a URL prefix for both, or the `.wasm` file's URL (the glue
+   * code is bundled with transformers.js).
+   */
+  wasmPaths?: string | { wasm: string; mjs?: string };
   /** Browser: keep downloaded files in the Cache API. */
   useBrowserCache?: boolean;
   /** Node: a directory for downloaded files. */
