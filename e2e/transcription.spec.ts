@@ -54,6 +54,35 @@ async function serveTinyWhisper(page: Page): Promise<string[]> {
   return served;
 }
 
+interface Snapshot {
+  status: string | null;
+  modelLoading: string | null;
+  progress: string | null;
+  segments: number;
+}
+
+/** Records what the job's detail shows after every DOM change, so passing states can be asserted afterwards. */
+async function traceDetail(page: Page): Promise<() => Promise<Snapshot[]>> {
+  await page.evaluate(() => {
+    const trace: Snapshot[] = [];
+    (window as unknown as { detailTrace: Snapshot[] }).detailTrace = trace;
+    new MutationObserver(() => {
+      const detail = document.querySelector('[data-testid="transcription-detail"]');
+      if (!detail) return;
+      const snapshot = {
+        status: detail.getAttribute('data-status'),
+        modelLoading: detail.querySelector('[data-testid="model-loading"]')?.textContent?.trim() ?? null,
+        progress:
+          detail.querySelector('[data-testid="transcription-progress"]')?.getAttribute('value') ?? null,
+        segments: detail.querySelectorAll('[data-testid="segment"]').length,
+      };
+      const last = trace.at(-1);
+      if (!last || JSON.stringify(last) !== JSON.stringify(snapshot)) trace.push(snapshot);
+    }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+  });
+  return () => page.evaluate(() => (window as unknown as { detailTrace: Snapshot[] }).detailTrace);
+}
+
 async function useTinyModel(page: Page): Promise<void> {
   await page.getByTestId('nav-transcription').click();
   await page.getByText('Model source').click();
@@ -66,28 +95,41 @@ test('upload → live progress and segments → note with audio citations that s
   page,
   requestLog,
 }) => {
+  // Two windows of the tiny model on WASM take about a minute on a busy two-core machine.
+  test.setTimeout(200_000);
   const served = await serveTinyWhisper(page);
   await openApp(page);
   await useTinyModel(page);
+  const trace = await traceDetail(page);
 
+  // 40 s: two 30 s windows, so segments arrive in two Progress events before Completed.
   await page
     .getByTestId('audio-file-input')
-    .setInputFiles({ name: 'lecture.wav', mimeType: 'audio/wav', buffer: toneWav(6) });
+    .setInputFiles({ name: 'lecture.wav', mimeType: 'audio/wav', buffer: toneWav(40) });
 
   const job = page.getByTestId('transcription-job').first();
   await expect(job).toContainText('lecture.wav');
   const detail = page.getByTestId('transcription-detail');
-  await expect(detail).toHaveAttribute('data-status', 'completed', { timeout: 45_000 });
+  await expect(detail).toHaveAttribute('data-status', 'completed', { timeout: 150_000 });
   await expect(job).toHaveAttribute('data-status', 'completed');
   await expect(job.locator('progress')).toHaveAttribute('value', '100');
   // The model really was loaded from the configured host.
   expect(served).toEqual(expect.arrayContaining(['config.json', 'tokenizer.json']));
   expect(served.some((file) => file.startsWith('onnx/encoder_model'))).toBe(true);
 
+  // What passed on the way: the model download, then segments while still running.
+  const seen = await trace();
+  expect(seen.some((snapshot) => snapshot.modelLoading?.startsWith('Downloading the model'))).toBe(true);
+  const live = seen.filter((snapshot) => snapshot.status === 'running' && snapshot.segments > 0);
+  expect(live.length).toBeGreaterThan(0);
+  expect(live[0]!.segments).toBeLessThan(seen.at(-1)!.segments);
+  expect(seen.at(-1)).toMatchObject({ status: 'completed' });
+
   const segments = detail.getByTestId('segment');
-  await expect(segments).toHaveCount(2);
-  await expect(segments.nth(0)).toContainText('hello tiny whisper.');
+  await expect(segments.first()).toContainText('hello tiny whisper.');
   await expect(segments.nth(1)).toContainText('world again,');
+  const texts = await segments.allTextContents();
+  expect(texts.length).toBeGreaterThanOrEqual(4);
   await expect(detail.getByTestId('transcription-warning')).toContainText('Speakers are not labelled');
 
   // Clicking a segment seeks the player to it.
@@ -108,7 +150,7 @@ test('upload → live progress and segments → note with audio citations that s
   expect(body).toContain('world again,');
 
   const citations = page.getByTestId('audio-citation');
-  await expect(citations).toHaveCount(2);
+  await expect(citations).toHaveCount(texts.length);
   const start = Number(await citations.nth(1).getAttribute('data-start'));
   expect(start).toBeGreaterThan(1);
   await citations.nth(1).click();
@@ -148,4 +190,25 @@ test('recording without microphone permission says how to allow it', async ({ pa
   await page.getByTestId('nav-transcription').click();
   await page.getByTestId('recorder-start').click();
   await expect(page.getByTestId('recorder-error')).toContainText(/refused|No microphone/);
+});
+
+test('cancelling a running transcription ends it as cancelled, without a note form', async ({ page }) => {
+  test.setTimeout(120_000);
+  await serveTinyWhisper(page);
+  await openApp(page);
+  await useTinyModel(page);
+  await page
+    .getByTestId('audio-file-input')
+    .setInputFiles({ name: 'long.wav', mimeType: 'audio/wav', buffer: toneWav(40) });
+  const detail = page.getByTestId('transcription-detail');
+  await expect(detail).toHaveAttribute('data-status', 'running', { timeout: 30_000 });
+  await page.getByTestId('transcription-cancel').click();
+  await expect(detail).toHaveAttribute('data-status', 'cancelled', { timeout: 30_000 });
+  await expect(page.getByTestId('transcription-job').first()).toHaveAttribute('data-status', 'cancelled');
+  await expect(detail.getByTestId('transcription-cancel')).toHaveCount(0);
+  await expect(detail.getByTestId('transcription-error')).toHaveAttribute(
+    'data-code',
+    'TRANSCRIPTION_CANCELLED',
+  );
+  await expect(detail.getByTestId('transcript-note-form')).toHaveCount(0);
 });
