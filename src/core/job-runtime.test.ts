@@ -26,6 +26,13 @@ function collect(runtime: JobRuntime, jobId: string, after = 0) {
   return { seen, subscription };
 }
 
+/** A job body that runs until it is cancelled. */
+function untilAborted(context: JobContext<unknown>): Promise<never> {
+  return new Promise((_, reject) =>
+    context.signal.addEventListener('abort', () => reject(context.signal.reason), { once: true }),
+  );
+}
+
 async function expectCode(promise: Promise<unknown>, code: string) {
   await expect(promise).rejects.toSatisfy((error) => error instanceof AppError && error.code === code);
 }
@@ -133,6 +140,36 @@ describe('JobRuntime', () => {
       message: 'Not a zip file.',
       details: {},
     });
+  });
+
+  it("names its kind's cancellation code in the Cancelled event, and only there", async () => {
+    const { runtime } = setup();
+    runtime.register({
+      kind: 'listen',
+      cancelledError: { code: 'TRANSCRIPTION_CANCELLED', message: 'The transcription was cancelled.' },
+      run: untilAborted,
+    });
+    runtime.register({ kind: 'plain', run: untilAborted });
+    const blocker = await runtime.create('listen');
+    const queued = await runtime.create('listen');
+    const plain = await runtime.create('plain');
+    await runtime.cancel(queued.job_id);
+    const listen = collect(runtime, queued.job_id);
+    await listen.subscription.closed;
+    expect(listen.seen.at(-1)).toMatchObject({
+      event: 'Cancelled',
+      data: {
+        error: { code: 'TRANSCRIPTION_CANCELLED', message: 'The transcription was cancelled.', details: {} },
+      },
+    });
+    expect((await runtime.get(queued.job_id)).error).toBeNull();
+    await runtime.cancel(plain.job_id);
+    const other = collect(runtime, plain.job_id);
+    await other.subscription.closed;
+    expect(other.seen.at(-1)).toMatchObject({ event: 'Cancelled', data: {} });
+    expect(blocker.status).toBe('queued');
+    await runtime.cancel(blocker.job_id);
+    await runtime.idle();
   });
 
   it('cancels a running job through its AbortSignal', async () => {

@@ -54,6 +54,17 @@ describe('AttachmentService', () => {
     expect(await attachments.get(first.attachment_id)).toEqual(first);
   });
 
+  it('stores the same bytes once even when both uploads arrive at the same time', async () => {
+    const attachments = service();
+    const bytes = wav();
+    const [a, b] = await Promise.all([
+      attachments.upload({ name: 'a.wav', data: bytes }),
+      attachments.upload({ name: 'b.wav', data: bytes.slice() }),
+    ]);
+    expect(a.attachment_id).toBe(b.attachment_id);
+    expect(await db.attachments.count()).toBe(1);
+  });
+
   it('takes the type from the bytes, not from the name', async () => {
     const attachments = service();
     const stored = await attachments.upload({ name: 'voice.wav', data: HEADERS.oggOpus });

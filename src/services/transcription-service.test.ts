@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError, type EventEnvelope } from '../contracts';
-import { NotesAgentDatabase } from '../db';
+import { AttachmentRepository, NotesAgentDatabase } from '../db';
 import { freshDatabase } from '../db/test-database';
 import {
   AsrEngineDouble,
@@ -163,6 +163,16 @@ describe('TranscriptionService', () => {
     await expectCode(core.api.transcriptions.cancel('job_missing'), 'JOB_NOT_FOUND');
     await expectCode(core.api.transcriptions.toNote('job_missing'), 'JOB_NOT_FOUND');
     await expectCode(core.api.transcriptions.citations('note_missing'), 'NOTE_NOT_FOUND');
+    // An attachment that is not audio (an archive being imported) is refused up front.
+    const archive = await new AttachmentRepository(core.db).put(new Blob(['PK']), {
+      name: 'notes.zip',
+      mime_type: 'application/zip',
+    });
+    await expectCode(
+      core.api.transcriptions.create({ attachment_id: archive.attachment_id }),
+      'UNSUPPORTED_AUDIO_FORMAT',
+      /not audio/,
+    );
     // Another kind of job is not a transcription.
     const other = await core.api.archive.importFiles({ files: [{ path: 'a.md', content: '# A' }] });
     await expectCode(core.api.transcriptions.get(other.job_id), 'JOB_NOT_FOUND');
@@ -346,6 +356,12 @@ describe('TranscriptionService', () => {
         speaker: phrase.speaker,
       })),
     );
+
+    // The note is searchable like any other, and the hit's block has its citation.
+    await core.idle();
+    const [hit] = (await core.api.search.search({ query: 'scheduling' })).hits;
+    expect(hit).toMatchObject({ note_id: note.note_id, block_id: blocks[2]!.block_id });
+    expect(citations.find((c) => c.block_id === hit?.block_id)?.start_time).toBe(9);
 
     // Defaults: the audio's name as title; options are validated.
     const plain = await core.api.transcriptions.toNote(job.job_id, {

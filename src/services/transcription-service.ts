@@ -18,11 +18,13 @@ import {
   WebAudioDecoder,
   asrEnvironment,
   asrSettingsSchema,
+  claimedContainer,
   containerLabel,
   createTranscriptionSchema,
   listTranscriptionsSchema,
   resolveAsrProfile,
   runTranscription,
+  SUPPORTED_FORMATS_LABEL,
   toTranscriptionJob,
   transcriptToNote,
   updateAsrSettingsSchema,
@@ -139,16 +141,26 @@ export class TranscriptionService {
   /** Returns the job at once, `queued`; the work and its events follow. */
   async create(input: CreateTranscriptionInput): Promise<TranscriptionJob> {
     const settings = await this.getSettings();
+    // A request that names no profile gets the one chosen in the settings.
     const raw: unknown =
-      input && typeof input === 'object' && !('profile_id' in input)
+      input && typeof input === 'object' && input.profile_id === undefined
         ? { ...input, profile_id: settings.profile_id }
         : input;
     const request = parseInput(createTranscriptionSchema, raw, 'The transcription request is not valid.');
     resolveAsrProfile(request.profile_id, this.#profiles);
-    if (!(await this.#deps.attachments.info(request.attachment_id))) {
+    const attachment = await this.#deps.attachments.info(request.attachment_id);
+    if (!attachment) {
       throw new AppError('ATTACHMENT_NOT_FOUND', 'The audio attachment does not exist.', {
         attachment_id: request.attachment_id,
       });
+    }
+    // Uploads store the sniffed audio type; anything else (an archive being imported) is not audio.
+    if (!claimedContainer({ mime_type: attachment.mime_type })) {
+      throw new AppError(
+        'UNSUPPORTED_AUDIO_FORMAT',
+        `"${attachment.name}" is not audio in a supported format (${SUPPORTED_FORMATS_LABEL}).`,
+        { attachment_id: attachment.attachment_id, mime_type: attachment.mime_type },
+      );
     }
     const job = await this.#deps.runtime.create(TRANSCRIPTION_JOB_KIND, { ...request });
     return toTranscriptionJob(job);
