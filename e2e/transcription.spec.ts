@@ -221,4 +221,14 @@ test('cancelling a running transcription ends it as cancelled, without a note fo
     'TRANSCRIPTION_CANCELLED',
   );
   await expect(detail.getByTestId('transcript-note-form')).toHaveCount(0);
+
+  // The job is stored: after a reload it is listed as it ended, without a progress bar.
+  await page.reload();
+  await page.getByTestId('nav-transcription').click();
+  const job = page.getByTestId('transcription-job').filter({ hasText: 'long.wav' });
+  await expect(job).toHaveAttribute('data-status', 'cancelled');
+  await expect(job.locator('progress')).toHaveCount(0);
+  await job.click();
+  await expect(page.getByTestId('transcription-detail')).toHaveAttribute('data-status', 'cancelled');
+  await expect(page.getByTestId('audio-element')).toBeVisible();
 });
