@@ -89,6 +89,7 @@ async function useTinyModel(page: Page): Promise<void> {
   await page.getByTestId('transcription-model-host').fill(MODEL_HOST);
   await page.getByTestId('transcription-allow-remote').uncheck();
   await page.getByTestId('transcription-save-source').click();
+  await expect(page.getByTestId('transcription-source-saved')).toBeVisible();
 }
 
 test('upload → live progress and segments → note with audio citations that seek the player', async ({

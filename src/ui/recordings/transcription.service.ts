@@ -163,11 +163,14 @@ export async function createNoteFromJob(
   }
 }
 
-export async function saveModelSource(patch: UpdateAsrSettingsInput): Promise<void> {
+/** True once stored; a refused host (VALIDATION_FAILED) is reported and false. */
+export async function saveModelSource(patch: UpdateAsrSettingsInput): Promise<boolean> {
   try {
     view.setSettings(await transcriptions().updateSettings(patch));
+    return true;
   } catch (error) {
     reportError(error);
+    return false;
   }
 }
 
