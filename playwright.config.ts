@@ -1,22 +1,12 @@
 import { defineConfig } from '@playwright/test';
 // @ts-expect-error plain ESM helper shared with scripts/ensure-deps.mjs
-import { findSystemChromium } from './scripts/system-chromium.mjs';
+import { CHROMIUM_ARGS, findSystemChromium } from './scripts/system-chromium.mjs';
 
 // PW_PORT lets several checkouts run their browser tests side by side.
 const port = Number(process.env.PW_PORT ?? 4310);
 const executablePath: string | undefined = findSystemChromium();
 
-// Flags measured in ../shared/NOTES.md: no background traffic, no sandbox as root.
-const args = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--enable-unsafe-webgpu',
-];
+const args: string[] = CHROMIUM_ARGS;
 
 export default defineConfig({
   testDir: 'e2e',

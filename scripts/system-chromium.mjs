@@ -10,3 +10,15 @@ export function findSystemChromium() {
   ].filter(Boolean);
   return candidates.find((path) => existsSync(path));
 }
+
+/** Flags measured in ../shared/NOTES.md: no background traffic, no sandbox as root. Shared by Playwright and the bench. */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--enable-unsafe-webgpu',
+];

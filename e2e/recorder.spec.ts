@@ -1,0 +1,24 @@
+// @ts-expect-error plain ESM helper shared with playwright.config.ts
+import { CHROMIUM_ARGS, findSystemChromium } from '../scripts/system-chromium.mjs';
+import { expect, openApp, test } from './fixtures';
+
+// Chromium's fake capture device (a beep) stands in for a microphone, with the
+// permission granted; transcription.spec.ts covers the refused permission.
+test.use({
+  permissions: ['microphone'],
+  launchOptions: {
+    executablePath: findSystemChromium(),
+    args: [...CHROMIUM_ARGS, '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'],
+  },
+});
+
+test('a recording shows its elapsed time, stops, and is uploaded as a transcription', async ({ page }) => {
+  await openApp(page);
+  await page.getByTestId('nav-transcription').click();
+  await page.getByTestId('recorder-start').click();
+  await expect(page.getByTestId('recorder-elapsed')).toContainText('0:01', { timeout: 5_000 });
+  await page.getByTestId('recorder-stop').click();
+  const job = page.getByTestId('transcription-job').first();
+  await expect(job).toContainText(/^Recording \d{4}-\d{2}-\d{2} \d{2}-\d{2}-\d{2}\.webm/);
+  await expect(page.getByTestId('audio-element')).toBeVisible();
+});

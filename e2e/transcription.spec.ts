@@ -1,0 +1,235 @@
+import type { Page } from '@playwright/test';
+import { buildTinyWhisper } from '../src/media/transformers/tiny-whisper/tiny-whisper';
+import { expect, openApp, test } from './fixtures';
+
+// The model is the tiny Whisper-shaped model the unit tests generate
+// (src/media/transformers/tiny-whisper): real transformers.js loading and
+// pipeline code, served from the model host the app is configured with. It
+// "says" the same script in every 30 s window: "hello tiny whisper." over
+// 0-2 s and "world again," over 2-4.5 s.
+const MODEL_ID = 'onnx-community/whisper-tiny';
+const MODEL_HOST = '/models/';
+const files = buildTinyWhisper();
+
+/** `seconds` of a quiet 220 Hz tone as 16 kHz mono 16-bit WAV. */
+function toneWav(seconds: number): Buffer {
+  const rate = 16_000;
+  const frames = seconds * rate;
+  const wav = Buffer.alloc(44 + frames * 2);
+  wav.write('RIFF', 0, 'ascii');
+  wav.writeUInt32LE(36 + frames * 2, 4);
+  wav.write('WAVEfmt ', 8, 'ascii');
+  wav.writeUInt32LE(16, 16);
+  wav.writeUInt16LE(1, 20);
+  wav.writeUInt16LE(1, 22);
+  wav.writeUInt32LE(rate, 24);
+  wav.writeUInt32LE(rate * 2, 28);
+  wav.writeUInt16LE(2, 32);
+  wav.writeUInt16LE(16, 34);
+  wav.write('data', 36, 'ascii');
+  wav.writeUInt32LE(frames * 2, 40);
+  for (let i = 0; i < frames; i++)
+    wav.writeInt16LE(Math.round(3000 * Math.sin((2 * Math.PI * 220 * i) / rate)), 44 + i * 2);
+  return wav;
+}
+
+/** Serves the tiny model under the model host; anything else there is a real 404. */
+async function serveTinyWhisper(page: Page): Promise<string[]> {
+  const served: string[] = [];
+  await page.context().route(`**${MODEL_HOST}**`, (route) => {
+    const path = new URL(route.request().url()).pathname;
+    const prefix = `${MODEL_HOST}${MODEL_ID}/`;
+    const file = path.startsWith(prefix) ? files[path.slice(prefix.length)] : undefined;
+    if (file === undefined) return route.fulfill({ status: 404, body: 'not found' });
+    served.push(path.slice(prefix.length));
+    return route.fulfill({
+      status: 200,
+      body: typeof file === 'string' ? file : Buffer.from(file),
+      headers: {
+        'content-type': typeof file === 'string' ? 'application/json' : 'application/octet-stream',
+        'cross-origin-resource-policy': 'same-origin',
+      },
+    });
+  });
+  return served;
+}
+
+interface Snapshot {
+  status: string | null;
+  modelLoading: string | null;
+  progress: string | null;
+  segments: number;
+}
+
+/** Records what the job's detail shows after every DOM change, so passing states can be asserted afterwards. */
+async function traceDetail(page: Page): Promise<() => Promise<Snapshot[]>> {
+  await page.evaluate(() => {
+    const trace: Snapshot[] = [];
+    (window as unknown as { detailTrace: Snapshot[] }).detailTrace = trace;
+    new MutationObserver(() => {
+      const detail = document.querySelector('[data-testid="transcription-detail"]');
+      if (!detail) return;
+      const snapshot = {
+        status: detail.getAttribute('data-status'),
+        modelLoading: detail.querySelector('[data-testid="model-loading"]')?.textContent?.trim() ?? null,
+        progress:
+          detail.querySelector('[data-testid="transcription-progress"]')?.getAttribute('value') ?? null,
+        segments: detail.querySelectorAll('[data-testid="segment"]').length,
+      };
+      const last = trace.at(-1);
+      if (!last || JSON.stringify(last) !== JSON.stringify(snapshot)) trace.push(snapshot);
+    }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+  });
+  return () => page.evaluate(() => (window as unknown as { detailTrace: Snapshot[] }).detailTrace);
+}
+
+async function useTinyModel(page: Page): Promise<void> {
+  await page.getByTestId('nav-transcription').click();
+  await page.getByText('Model source').click();
+  await page.getByTestId('transcription-model-host').fill(MODEL_HOST);
+  await page.getByTestId('transcription-allow-remote').uncheck();
+  await page.getByTestId('transcription-save-source').click();
+  await expect(page.getByTestId('transcription-source-saved')).toBeVisible();
+}
+
+test('upload → live progress and segments → note with audio citations that seek the player', async ({
+  page,
+  requestLog,
+}) => {
+  // Two windows of the tiny model on WASM take about a minute on a busy two-core machine.
+  test.setTimeout(200_000);
+  const served = await serveTinyWhisper(page);
+  await openApp(page);
+  await useTinyModel(page);
+  const trace = await traceDetail(page);
+
+  // 40 s: two 30 s windows, so segments arrive in two Progress events before Completed.
+  await page
+    .getByTestId('audio-file-input')
+    .setInputFiles({ name: 'lecture.wav', mimeType: 'audio/wav', buffer: toneWav(40) });
+
+  const job = page.getByTestId('transcription-job').first();
+  await expect(job).toContainText('lecture.wav');
+  const detail = page.getByTestId('transcription-detail');
+  await expect(detail).toHaveAttribute('data-status', 'completed', { timeout: 150_000 });
+  await expect(job).toHaveAttribute('data-status', 'completed');
+  await expect(job.locator('progress')).toHaveAttribute('value', '100');
+  // The model really was loaded from the configured host.
+  expect(served).toEqual(expect.arrayContaining(['config.json', 'tokenizer.json']));
+  expect(served.some((file) => file.startsWith('onnx/encoder_model'))).toBe(true);
+
+  // What passed on the way: the model download, then segments while still running.
+  const seen = await trace();
+  expect(seen.some((snapshot) => snapshot.modelLoading?.startsWith('Downloading the model'))).toBe(true);
+  const live = seen.filter((snapshot) => snapshot.status === 'running' && snapshot.segments > 0);
+  expect(live.length).toBeGreaterThan(0);
+  expect(live[0]!.segments).toBeLessThan(seen.at(-1)!.segments);
+  expect(seen.at(-1)).toMatchObject({ status: 'completed' });
+
+  const segments = detail.getByTestId('segment');
+  await expect(segments.first()).toContainText('hello tiny whisper.');
+  await expect(segments.nth(1)).toContainText('world again,');
+  const texts = await segments.allTextContents();
+  expect(texts.length).toBeGreaterThanOrEqual(4);
+  await expect(detail.getByTestId('transcription-warning')).toContainText('Speakers are not labelled');
+
+  // Clicking a segment seeks the player to it.
+  const audio = detail.getByTestId('audio-element');
+  await segments.nth(1).click();
+  await expect
+    .poll(() => audio.evaluate((element: HTMLAudioElement) => element.currentTime))
+    .toBeGreaterThanOrEqual(2);
+  await expect(segments.nth(1)).toHaveAttribute('aria-current', 'true');
+
+  // Transcript → note; the note opens with its audio citations.
+  await page.getByTestId('transcript-note-title').fill('Lecture 1');
+  await page.getByTestId('transcript-note-folder').fill('Courses/OS');
+  await page.getByTestId('transcript-create-note').click();
+  await expect(page.getByTestId('note-title')).toHaveValue('Lecture 1');
+  const body = await page.getByTestId('note-body').inputValue();
+  expect(body).toContain('hello tiny whisper.');
+  expect(body).toContain('world again,');
+
+  const citations = page.getByTestId('audio-citation');
+  await expect(citations).toHaveCount(texts.length);
+  const start = Number(await citations.nth(1).getAttribute('data-start'));
+  expect(start).toBeGreaterThan(1);
+  await citations.nth(1).click();
+  const player = page.getByTestId('note-audio-citations').getByTestId('audio-element');
+  await expect
+    .poll(() => player.evaluate((element: HTMLAudioElement) => element.currentTime))
+    .toBeGreaterThanOrEqual(start);
+  expect(await player.evaluate((element: HTMLAudioElement) => element.currentTime)).toBeLessThan(start + 1.5);
+
+  expect(requestLog.foreign()).toEqual([]);
+});
+
+test('a dropped or picked file that is not audio is refused before upload; undecodable audio is refused by the upload', async ({
+  page,
+}) => {
+  await openApp(page);
+  await page.getByTestId('nav-transcription').click();
+  const dropped = await page.evaluateHandle(() => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File(['%PDF-1.7'], 'slides.pdf', { type: 'application/pdf' }));
+    return transfer;
+  });
+  await page.getByTestId('audio-drop-zone').dispatchEvent('drop', { dataTransfer: dropped });
+  await expect(page.getByTestId('audio-file-rejected')).toHaveText(
+    '“slides.pdf” is not an audio file in a supported format (WAV, MP3, M4A/AAC, OGG/Opus, WebM or FLAC).',
+  );
+
+  await page
+    .getByTestId('audio-file-input')
+    .setInputFiles({ name: 'silence.wav', mimeType: 'audio/wav', buffer: Buffer.alloc(0) });
+  await expect(page.getByTestId('audio-file-rejected')).toHaveText('“silence.wav” is empty.');
+  await expect(page.getByTestId('transcription-job')).toHaveCount(0);
+
+  await page.getByTestId('audio-file-input').setInputFiles({
+    name: 'broken.mp3',
+    mimeType: 'audio/mpeg',
+    buffer: Buffer.from('not really an mp3 at all'),
+  });
+  await expect(page.getByTestId('audio-file-rejected')).toHaveCount(0);
+  await expect(page.getByText('This file is marked as MP3, but its content is not MP3 audio.')).toBeVisible();
+  await expect(page.getByTestId('transcription-job')).toHaveCount(0);
+});
+
+test('recording on a machine without a microphone says so', async ({ page }) => {
+  await openApp(page);
+  await page.getByTestId('nav-transcription').click();
+  await page.getByTestId('recorder-start').click();
+  await expect(page.getByTestId('recorder-error')).toHaveText('No microphone was found.');
+  await expect(page.getByTestId('recorder-start')).toBeEnabled();
+});
+
+test('cancelling a running transcription ends it as cancelled, without a note form', async ({ page }) => {
+  test.setTimeout(120_000);
+  await serveTinyWhisper(page);
+  await openApp(page);
+  await useTinyModel(page);
+  await page
+    .getByTestId('audio-file-input')
+    .setInputFiles({ name: 'long.wav', mimeType: 'audio/wav', buffer: toneWav(40) });
+  const detail = page.getByTestId('transcription-detail');
+  await expect(detail).toHaveAttribute('data-status', 'running', { timeout: 30_000 });
+  await page.getByTestId('transcription-cancel').click();
+  await expect(detail).toHaveAttribute('data-status', 'cancelled', { timeout: 30_000 });
+  await expect(page.getByTestId('transcription-job').first()).toHaveAttribute('data-status', 'cancelled');
+  await expect(detail.getByTestId('transcription-cancel')).toHaveCount(0);
+  await expect(detail.getByTestId('transcription-error')).toHaveAttribute(
+    'data-code',
+    'TRANSCRIPTION_CANCELLED',
+  );
+  await expect(detail.getByTestId('transcript-note-form')).toHaveCount(0);
+
+  // The job is stored: after a reload it is listed as it ended, without a progress bar.
+  await page.reload();
+  await page.getByTestId('nav-transcription').click();
+  const job = page.getByTestId('transcription-job').filter({ hasText: 'long.wav' });
+  await expect(job).toHaveAttribute('data-status', 'cancelled');
+  await expect(job.locator('progress')).toHaveCount(0);
+  await job.click();
+  await expect(page.getByTestId('transcription-detail')).toHaveAttribute('data-status', 'cancelled');
+  await expect(page.getByTestId('audio-element')).toBeVisible();
+});

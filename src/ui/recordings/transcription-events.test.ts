@@ -1,0 +1,181 @@
+import { describe, expect, it } from 'vitest';
+import type { EventEnvelope } from '../../contracts/events';
+import type { TranscriptionJob, TranscriptSegment } from '../../media/transcription-contract';
+import {
+  applyTranscriptionEvent,
+  liveFromJob,
+  mergeSegments,
+  type TranscriptionLive,
+} from './transcription-events';
+
+const job: TranscriptionJob = {
+  job_id: 'transcription_1',
+  attachment_id: 'attachment_1',
+  status: 'queued',
+  progress: null,
+  language: null,
+  diarization_enabled: false,
+  segments: [],
+  text: null,
+  warnings: [],
+  error: null,
+  created_at: '2026-08-31T10:30:00Z',
+  started_at: null,
+  updated_at: '2026-08-31T10:30:00Z',
+  completed_at: null,
+};
+
+const segment = (id: string, start: number, end: number, text = id): TranscriptSegment => ({
+  segment_id: id,
+  speaker: null,
+  start_time: start,
+  end_time: end,
+  text,
+  confidence: null,
+  words: [],
+});
+
+let sequence = 0;
+function event(name: string, data: unknown = {}, resource_id = job.job_id): EventEnvelope {
+  sequence += 1;
+  return { resource_id, sequence, event: name, data, timestamp: '2026-08-31T10:30:01Z' } as EventEnvelope;
+}
+
+function fold(events: EventEnvelope[], start: TranscriptionLive = liveFromJob(job)): TranscriptionLive {
+  return events.reduce(applyTranscriptionEvent, start);
+}
+
+describe('applyTranscriptionEvent', () => {
+  it('follows a job from queued through model download and live segments to completed', () => {
+    sequence = 0;
+    const queued = fold([event('Queued')]);
+    expect(queued).toMatchObject({ status: 'queued', percent: null, modelLoading: null });
+
+    const loading = fold(
+      [
+        event('Started'),
+        event('ModelLoading', { status: 'progress', file: 'encoder_model.onnx', percent: 42.5 }),
+      ],
+      queued,
+    );
+    expect(loading).toMatchObject({
+      status: 'running',
+      modelLoading: { percent: 42.5, file: 'encoder_model.onnx' },
+    });
+
+    const ready = fold([event('ModelLoading', { status: 'ready', percent: 100 })], loading);
+    expect(ready.modelLoading).toBeNull();
+
+    const first = fold(
+      [
+        event('TranscriptionStarted', { window_count: 2 }),
+        event('Progress', {
+          phase: 'transcribing',
+          current: 1,
+          total: 2,
+          percent: 50,
+          segments: [segment('s1', 0, 2.4, 'Hello'), segment('s2', 2.4, 5, 'world')],
+        }),
+      ],
+      ready,
+    );
+    expect(first.percent).toBe(50);
+    expect(first.segments.map((s) => s.text)).toEqual(['Hello', 'world']);
+
+    const done = fold(
+      [
+        event('Progress', { current: 2, total: 2, percent: null, segments: [segment('s3', 5, 7, 'again')] }),
+        event('Completed', { segments: [] }),
+      ],
+      first,
+    );
+    expect(done).toMatchObject({ status: 'completed', percent: 100, error: null });
+    expect(done.segments.map((s) => s.segment_id)).toEqual(['s1', 's2', 's3']);
+  });
+
+  it('derives the percentage from current/total when the event carries none', () => {
+    sequence = 0;
+    const live = fold([event('Started'), event('Progress', { current: 1, total: 4, percent: null })]);
+    expect(live.percent).toBe(25);
+  });
+
+  it('ignores replayed events, other jobs’ events and names it does not know', () => {
+    sequence = 0;
+    const started = event('Started');
+    const progress = event('Progress', { percent: 30, segments: [segment('s1', 0, 1)] });
+    const once = fold([started, progress]);
+    const replayed = applyTranscriptionEvent(once, progress);
+    expect(replayed).toBe(once);
+    const foreign = applyTranscriptionEvent(once, event('Cancelled', {}, 'transcription_2'));
+    expect(foreign.status).toBe('running');
+    const unknown = applyTranscriptionEvent(once, event('SomethingNew', { percent: 99 }));
+    expect(unknown).toMatchObject({ status: 'running', percent: 30 });
+  });
+
+  it('keeps malformed live segments out', () => {
+    sequence = 0;
+    const live = fold([
+      event('Progress', { percent: 10, segments: [{ segment_id: 'x' }, segment('ok', 1, 2), 'nope'] }),
+    ]);
+    expect(live.segments.map((s) => s.segment_id)).toEqual(['ok']);
+  });
+
+  it('reports a failure with its error code and keeps the segments so far', () => {
+    sequence = 0;
+    const live = fold([
+      event('Progress', { percent: 50, segments: [segment('s1', 0, 1)] }),
+      event('Failed', {
+        error: { code: 'TRANSCRIPTION_MODEL_UNAVAILABLE', message: 'The model could not be loaded.' },
+      }),
+    ]);
+    expect(live).toMatchObject({
+      status: 'failed',
+      percent: 50,
+      error: { code: 'TRANSCRIPTION_MODEL_UNAVAILABLE', message: 'The model could not be loaded.' },
+    });
+    expect(live.segments).toHaveLength(1);
+  });
+
+  it('does not move a finished job back when late events arrive', () => {
+    sequence = 0;
+    const cancelled = fold([
+      event('Started'),
+      event('Cancelled', { error: { code: 'TRANSCRIPTION_CANCELLED' } }),
+    ]);
+    expect(cancelled.status).toBe('cancelled');
+    const late = applyTranscriptionEvent(cancelled, event('Progress', { percent: 90 }));
+    expect(late).toMatchObject({ status: 'cancelled', percent: null });
+  });
+});
+
+describe('liveFromJob', () => {
+  it('shows a completed job at 100 % with its transcript and warnings', () => {
+    const live = liveFromJob({
+      ...job,
+      status: 'completed',
+      segments: [segment('a', 0, 1)],
+      warnings: ['DIARIZATION_UNAVAILABLE'],
+      completed_at: '2026-08-31T10:31:00Z',
+    });
+    expect(live).toMatchObject({ status: 'completed', percent: 100, warnings: ['DIARIZATION_UNAVAILABLE'] });
+  });
+
+  it('reads a running job’s stored progress', () => {
+    const live = liveFromJob({
+      ...job,
+      status: 'running',
+      progress: { phase: 'transcribing', current: 3, total: 4, percent: null, message: null },
+    });
+    expect(live.percent).toBe(75);
+  });
+});
+
+describe('mergeSegments', () => {
+  it('sorts by start time and adds each id once', () => {
+    const merged = mergeSegments(
+      [segment('b', 5, 6)],
+      [segment('a', 1, 2), segment('b', 5, 6), segment('c', 8, 9)],
+    );
+    expect(merged.map((s) => s.segment_id)).toEqual(['a', 'b', 'c']);
+  });
+});

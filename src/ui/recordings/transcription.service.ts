@@ -1,0 +1,211 @@
+import type { Remote } from 'comlink';
+import type { NoteDto } from '../../contracts/notes';
+import type { TranscriptionJob, TranscriptNoteInput } from '../../media/transcription-contract';
+import type { UpdateAsrSettingsInput } from '../../media/asr-settings';
+import type { AttachmentService } from '../../services/attachment-service';
+import type { BlockCitationDto, TranscriptionService } from '../../services/transcription-service';
+import { core, subscribeEvents } from '../api/core-client';
+import { openNote } from '../editor/editor.service';
+import { reportError } from '../errors';
+import { layout } from '../layout.svelte';
+import { refreshAll } from '../notes/notes.service';
+import { transcriptionView as view } from './transcription.svelte';
+import { applyTranscriptionEvent, isTerminalTranscriptionEvent, liveFromJob } from './transcription-events';
+
+const JOB_PAGE = 50;
+
+function transcriptions(): Remote<TranscriptionService> {
+  return core.transcriptions;
+}
+
+function attachments(): Remote<AttachmentService> {
+  return core.attachments;
+}
+
+/** One event subscription per job that is still queued or running. */
+const following = new Map<string, () => void>();
+
+function follow(job: TranscriptionJob): void {
+  const previous = view.liveOf(job.job_id);
+  // A newer snapshot replaces what the events built, but never un-finishes a job.
+  if (!previous || previous.status === 'queued' || previous.status === 'running') {
+    view.setLive({ ...liveFromJob(job), sequence: previous?.sequence ?? -1 });
+  }
+  if (
+    following.has(job.job_id) ||
+    job.status === 'completed' ||
+    job.status === 'failed' ||
+    job.status === 'cancelled'
+  )
+    return;
+  const unsubscribe = subscribeEvents(job.job_id, (envelope) => {
+    view.updateLive(job.job_id, (live) => applyTranscriptionEvent(live, envelope));
+    if (isTerminalTranscriptionEvent(envelope.event)) {
+      following.get(job.job_id)?.();
+      following.delete(job.job_id);
+      void refreshJob(job.job_id);
+    }
+  });
+  following.set(job.job_id, unsubscribe);
+}
+
+/** The stored job after its end: the full transcript, warnings and error. */
+async function refreshJob(jobId: string): Promise<void> {
+  try {
+    const job = await transcriptions().get(jobId);
+    view.upsertJob(job);
+    const sequence = view.liveOf(jobId)?.sequence ?? -1;
+    view.setLive({ ...liveFromJob(job), sequence });
+  } catch (error) {
+    reportError(error);
+  }
+}
+
+export async function loadTranscriptionPage(): Promise<void> {
+  try {
+    const [page, profiles, settings] = await Promise.all([
+      transcriptions().list({ limit: JOB_PAGE, offset: 0 }),
+      transcriptions().profiles(),
+      transcriptions().getSettings(),
+    ]);
+    view.setCatalog(profiles, settings);
+    view.setJobs(page.items);
+    page.items.forEach(follow);
+    await loadAudioNames(page.items);
+  } catch (error) {
+    reportError(error);
+  }
+}
+
+async function loadAudioNames(jobs: readonly TranscriptionJob[]): Promise<void> {
+  const ids = [...new Set(jobs.map((job) => job.attachment_id))];
+  const found = await Promise.all(
+    // A deleted attachment keeps its id as the row's label.
+    ids.map((id) =>
+      attachments()
+        .get(id)
+        .then(
+          (attachment) => [id, attachment.name] as const,
+          () => null,
+        ),
+    ),
+  );
+  view.setAudioNames(Object.fromEntries(found.filter((entry) => entry !== null)));
+}
+
+let openRequest = 0;
+
+/** Shows a job: its segments (live while it runs) and its audio in the player. */
+export async function openJob(jobId: string): Promise<void> {
+  const request = ++openRequest;
+  view.select(jobId);
+  const job = view.jobs.find((candidate) => candidate.job_id === jobId);
+  if (!job) return;
+  try {
+    const blob = await attachments().blob(job.attachment_id);
+    if (request === openRequest) view.setAudioUrl(URL.createObjectURL(blob));
+  } catch (error) {
+    if (request === openRequest) view.setAudioUrl(null);
+    reportError(error);
+  }
+}
+
+/** Upload (stored once, by content) then a queued job at once; the job's events do the rest. */
+export async function transcribeFile(file: File): Promise<void> {
+  if (view.uploading) return;
+  view.setUploading(file.name);
+  try {
+    const attachment = await attachments().upload({
+      name: file.name,
+      mime_type: file.type || 'application/octet-stream',
+      data: file,
+    });
+    view.setAudioNames({ [attachment.attachment_id]: attachment.name });
+    const job = await transcriptions().create({
+      attachment_id: attachment.attachment_id,
+      language: view.language === '' ? null : view.language,
+      diarization: view.diarization,
+      word_timestamps: false,
+      ...(view.profileId ? { profile_id: view.profileId } : {}),
+    });
+    view.upsertJob(job);
+    follow(job);
+    await openJob(job.job_id);
+  } catch (error) {
+    reportError(error);
+  } finally {
+    view.setUploading(null);
+  }
+}
+
+export async function cancelJob(jobId: string): Promise<void> {
+  try {
+    await transcriptions().cancel(jobId);
+  } catch (error) {
+    reportError(error);
+  }
+}
+
+/** Transcript → note (one transaction in the core), then the note opens in the notebook. */
+export async function createNoteFromJob(
+  jobId: string,
+  options: TranscriptNoteInput,
+): Promise<NoteDto | null> {
+  try {
+    const note = await transcriptions().toNote(jobId, options);
+    layout.setView('notes');
+    await refreshAll();
+    await openNote(note.note_id);
+    return note;
+  } catch (error) {
+    reportError(error);
+    return null;
+  }
+}
+
+/** True once stored; a refused host (VALIDATION_FAILED) is reported and false. */
+export async function saveModelSource(patch: UpdateAsrSettingsInput): Promise<boolean> {
+  try {
+    view.setSettings(await transcriptions().updateSettings(patch));
+    return true;
+  } catch (error) {
+    reportError(error);
+    return false;
+  }
+}
+
+/** Leaving the page: stop following jobs (they keep running in the worker) and free the audio. */
+export function closeTranscriptionPage(): void {
+  for (const unsubscribe of following.values()) unsubscribe();
+  following.clear();
+  view.setAudioUrl(null);
+}
+
+// --- citations in notes ------------------------------------------------------------------
+
+export interface CitedBlock extends BlockCitationDto {
+  /** The block's text, shortened, so a person knows which part plays. */
+  excerpt: string;
+}
+
+/** The audio citations of a note's blocks, in block order; [] for notes not made from a transcript. */
+export async function loadNoteCitations(noteId: string): Promise<CitedBlock[]> {
+  const citations = await transcriptions().citations(noteId);
+  if (citations.length === 0) return [];
+  const blocks = await core.notes.blocks(noteId);
+  const text = new Map(blocks.map((block) => [block.block_id, block.text]));
+  return citations.map((citation) => ({
+    ...citation,
+    excerpt: excerptOf(text.get(citation.block_id) ?? ''),
+  }));
+}
+
+function excerptOf(text: string): string {
+  const plain = text.replace(/\s+/g, ' ').trim();
+  return plain.length > 80 ? `${plain.slice(0, 79)}…` : plain;
+}
+
+/** An object URL for an attachment's audio; the caller revokes it. */
+export async function audioUrlOf(attachmentId: string): Promise<string> {
+  return URL.createObjectURL(await attachments().blob(attachmentId));
+}

@@ -1,0 +1,130 @@
+import type { TranscriptionJob } from '../../media/transcription-contract';
+import type { AsrProfileDto } from '../../services/transcription-service';
+import type { AsrSettings } from '../../media/asr-settings';
+import type { TranscriptionLive } from './transcription-events';
+
+/** The transcription page: jobs (newest first), what each shows live, the selected one and its audio. */
+export class TranscriptionViewState {
+  #jobs = $state.raw<TranscriptionJob[]>([]);
+  #live = $state.raw<Record<string, TranscriptionLive>>({});
+  #selectedJobId = $state<string | null>(null);
+  #audioUrl = $state<string | null>(null);
+  #uploading = $state<string | null>(null);
+  #profiles = $state.raw<AsrProfileDto[]>([]);
+  #settings = $state.raw<AsrSettings | null>(null);
+  #language = $state('');
+  #profileId = $state('');
+  #diarization = $state(true);
+  #audioNames = $state.raw<Record<string, string>>({});
+
+  readonly selected: TranscriptionLive | null = $derived(
+    this.#selectedJobId === null ? null : (this.#live[this.#selectedJobId] ?? null),
+  );
+  readonly selectedJob: TranscriptionJob | null = $derived(
+    this.#jobs.find((job) => job.job_id === this.#selectedJobId) ?? null,
+  );
+
+  get jobs(): TranscriptionJob[] {
+    return this.#jobs;
+  }
+  get selectedJobId(): string | null {
+    return this.#selectedJobId;
+  }
+  get audioUrl(): string | null {
+    return this.#audioUrl;
+  }
+  get uploading(): string | null {
+    return this.#uploading;
+  }
+  get profiles(): AsrProfileDto[] {
+    return this.#profiles;
+  }
+  get settings(): AsrSettings | null {
+    return this.#settings;
+  }
+  /** '' is automatic detection. */
+  get language(): string {
+    return this.#language;
+  }
+  get profileId(): string {
+    return this.#profileId;
+  }
+  get diarization(): boolean {
+    return this.#diarization;
+  }
+
+  /** The audio file's name for a job's row; the attachment id until it is known. */
+  nameOf(job: TranscriptionJob): string {
+    return this.#audioNames[job.attachment_id] ?? job.attachment_id;
+  }
+
+  setAudioNames(names: Record<string, string>): void {
+    this.#audioNames = { ...this.#audioNames, ...names };
+  }
+
+  liveOf(jobId: string): TranscriptionLive | null {
+    return this.#live[jobId] ?? null;
+  }
+
+  setJobs(jobs: TranscriptionJob[]): void {
+    this.#jobs = jobs;
+  }
+
+  upsertJob(job: TranscriptionJob): void {
+    const others = this.#jobs.filter((existing) => existing.job_id !== job.job_id);
+    this.#jobs = [job, ...others].sort((a, b) => b.created_at.localeCompare(a.created_at));
+  }
+
+  setLive(live: TranscriptionLive): void {
+    this.#live = { ...this.#live, [live.job_id]: live };
+  }
+
+  updateLive(jobId: string, update: (live: TranscriptionLive) => TranscriptionLive): void {
+    const current = this.#live[jobId];
+    if (current) this.setLive(update(current));
+  }
+
+  select(jobId: string | null): void {
+    this.#selectedJobId = jobId;
+  }
+
+  /** Replaces the player's object URL, revoking the previous one. */
+  setAudioUrl(url: string | null): void {
+    if (this.#audioUrl) URL.revokeObjectURL(this.#audioUrl);
+    this.#audioUrl = url;
+  }
+
+  setUploading(name: string | null): void {
+    this.#uploading = name;
+  }
+
+  setCatalog(profiles: AsrProfileDto[], settings: AsrSettings): void {
+    this.#profiles = profiles;
+    this.#settings = settings;
+    if (this.#profileId === '') this.#profileId = settings.profile_id;
+  }
+
+  setSettings(settings: AsrSettings): void {
+    this.#settings = settings;
+  }
+
+  setLanguage(language: string): void {
+    this.#language = language;
+  }
+  setProfileId(profileId: string): void {
+    this.#profileId = profileId;
+  }
+  setDiarization(on: boolean): void {
+    this.#diarization = on;
+  }
+
+  reset(): void {
+    this.setAudioUrl(null);
+    this.#jobs = [];
+    this.#live = {};
+    this.#selectedJobId = null;
+    this.#uploading = null;
+  }
+}
+
+export const transcriptionView = new TranscriptionViewState();
