@@ -188,3 +188,33 @@ export function modelNotDownloadedError(modelId: string): MetonaError {
     'model_not_downloaded',
   );
 }
+
+/** A model file the host does not have (404), or any other refusal of the model host. */
+export function modelFileMissingError(modelId: string, url: string, status: number): MetonaError {
+  if (status === 404 || status === 410 || status === 0) {
+    return error(
+      'model_not_found',
+      `The model host has no files for "${modelId}" (${status === 0 ? 'unreadable' : `HTTP ${status}`}: ${url}). ` +
+        'Check the model host in Settings → Local models.',
+      'model_files_missing',
+    );
+  }
+  return error(
+    'model_overloaded',
+    `The model host refused a file of "${modelId}" (HTTP ${status}). Try again later or use another model host.`,
+    `http_${status}`,
+    status >= 500 || status === 429,
+  );
+}
+
+/** The model host could not be reached (offline, DNS, CORS). */
+export function modelHostFailedError(modelId: string, url: string, cause: unknown): MetonaError {
+  const detail = cause instanceof Error && cause.message ? ` (${cause.message})` : '';
+  return error(
+    'network_error',
+    `Could not download "${modelId}": the model host is unreachable${detail}. ` +
+      `A model must be downloaded once while online before it works offline. URL: ${url}`,
+    'model_fetch_failed',
+    true,
+  );
+}
