@@ -17,3 +17,21 @@ export {
   type FetchFunction,
   type Sleep,
 } from './shared';
+export {
+  DEFAULT_MODEL_SOURCES,
+  WEBLLM_CATALOG,
+  WEBLLM_PROVIDER_ID,
+  WebLlmAdapter,
+  WebLlmModelManager,
+  checkWebGpu,
+  deviceCheckError,
+  findCatalogEntry,
+  normalizeHost,
+  toWebLlmAppError,
+  type DeviceCheckReason,
+  type DeviceCheckResult,
+  type DeviceProbe,
+  type ModelSources,
+  type WebLlmCatalogEntry,
+  type WebLlmClient,
+} from './webllm';

@@ -19,6 +19,7 @@ import { ArchiveService } from './archive-service';
 import { ChatService, type RouterTuning } from './chat-service';
 import { EventsService } from './events-service';
 import { JobsService } from './jobs-service';
+import { LocalModelsService, noLocalModels, type LocalModelConnection } from './local-models-service';
 import { NotesService } from './notes-service';
 import { ProviderService } from './provider-service';
 import { SearchIndexer } from './search-indexer';
@@ -33,6 +34,8 @@ export interface CoreOptions {
   indexDebounceMs?: number;
   /** Provider calls: tests pass a fetch, an instant sleep and fast retries. */
   providers?: { fetch?: FetchFunction; sleep?: Sleep; mockScenario?: string; router?: RouterTuning };
+  /** Starts the local-model worker (web-llm); without it local models are unavailable. */
+  localModels?: () => LocalModelConnection;
 }
 
 /**
@@ -58,12 +61,15 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
   const settingsRepository = new SettingsRepository(db);
   const vault = new SecretsVault(db);
   const { router, ...adapterOptions } = options.providers ?? {};
-  const providers = new ProviderService(
-    new ProviderRepository(db),
-    vault,
+  const localModels = new LocalModelsService(
+    runtime,
     settingsRepository,
-    adapterOptions,
+    options.localModels ?? noLocalModels,
   );
+  const providers = new ProviderService(new ProviderRepository(db), vault, settingsRepository, {
+    ...adapterOptions,
+    localAdapter: (model) => localModels.adapter(model),
+  });
   const notes = new NotesService(notesRepository);
   const search = new SearchService(indexSources, indexer, options.profile ?? DEFAULT_RETRIEVAL_PROFILE);
   const chat = new ChatService(new ConversationRepository(db), providers, eventLog, {
@@ -81,6 +87,7 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
     providers,
     chat,
     agent,
+    localModels,
   };
   return {
     api,

@@ -3,9 +3,16 @@ import * as Comlink from 'comlink';
 import './transfer-handlers';
 import type { EventEnvelope } from '../contracts';
 import { openDatabase } from '../db';
+import { browserDeviceProbe, createWebLlmClient } from '../providers/webllm';
 import { createCoreApi } from '../services/core-api';
 
-const core = createCoreApi(openDatabase());
+const core = createCoreApi(openDatabase(), {
+  // web-llm runs in its own worker, started from here on first use (nested workers).
+  localModels: () => {
+    const handle = createWebLlmClient();
+    return { client: handle.client, device: browserDeviceProbe(self.navigator as unknown as Navigator) };
+  },
+});
 // Jobs a closed tab left running are settled before the UI asks about them.
 const recovered = core
   .recover()
@@ -29,6 +36,7 @@ const workerApi = {
   providers: Comlink.proxy(core.api.providers),
   chat: Comlink.proxy(core.api.chat),
   agent: Comlink.proxy(core.api.agent),
+  localModels: Comlink.proxy(core.api.localModels),
   events: Comlink.proxy({
     list: core.api.events.list.bind(core.api.events),
     /** Callbacks arrive as Comlink proxies; the returned handle is one too. */

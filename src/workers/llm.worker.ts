@@ -27,7 +27,7 @@ function appConfigFor(prebuilt: WebLlmAppConfig): WebLlmAppConfig {
   };
 }
 
-let setAppConfig: ((sources: ModelSources) => void) | undefined;
+let applyToEngine: (() => void) | undefined;
 
 const host = new WebLlmWorkerHost({
   cache: createBrowserModelCache({ locate, caches: self.caches }),
@@ -39,19 +39,16 @@ const host = new WebLlmWorkerHost({
       appConfig: appConfigFor(webllm.prebuiltAppConfig),
       logLevel: 'WARN',
     });
-    setAppConfig = () => engine.setAppConfig(appConfigFor(webllm.prebuiltAppConfig));
+    applyToEngine = () => engine.setAppConfig(appConfigFor(webllm.prebuiltAppConfig));
     return { engine };
   },
-});
-
-/** What the page (or the core worker) sees: the host, plus where models come from. */
-const api = Object.assign(host, {
-  async setSources(next: ModelSources): Promise<void> {
+  setSources(next) {
     sources = next;
-    setAppConfig?.(next);
+    applyToEngine?.();
   },
 });
 
-export type LlmWorkerApi = typeof api;
+/** What the core worker sees, typed from the implementation. */
+export type LlmWorkerApi = WebLlmWorkerHost;
 
-Comlink.expose(api);
+Comlink.expose(host);

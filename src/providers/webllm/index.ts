@@ -23,9 +23,11 @@ export {
 } from './model-catalog';
 export {
   WebLlmModelManager,
+  toByteProgress,
   toDownloadProgress,
   type CachedModelInfo,
   type DownloadOptions,
   type DownloadProgress,
 } from './model-manager';
 export { describeToolsForPrompt, parsePromptedToolCalls } from './prompted-tools';
+export { DEFAULT_MODEL_SOURCES, modelUrls, normalizeHost, type ModelSources } from './model-sources';

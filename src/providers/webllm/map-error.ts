@@ -184,7 +184,7 @@ export function mapWebLlmError(thrown: unknown, { modelId, phase }: MapContext):
 export function modelNotDownloadedError(modelId: string): MetonaError {
   return error(
     'model_not_found',
-    `The local model "${modelId}" is not downloaded yet. Download it in Settings → Models first.`,
+    `The local model "${modelId}" is not downloaded yet. Download it in Settings → Local models first.`,
     'model_not_downloaded',
   );
 }

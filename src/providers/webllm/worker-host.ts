@@ -11,6 +11,7 @@ import type {
 } from './engine-port';
 import { mapWebLlmError, modelNotDownloadedError, type EnginePhase } from './map-error';
 import { WEBLLM_PROVIDER_ID } from './model-catalog';
+import type { ModelSources } from './model-sources';
 
 /**
  * The object `llm.worker.ts` exposes through Comlink, and the one unit tests
@@ -58,6 +59,8 @@ export interface WebLlmWorkerHostOptions {
   cache: WebLlmCachePort;
   /** Milliseconds, for load durations. */
   now?: () => number;
+  /** Applies new model sources (mirrors) to the cache and the engine. */
+  setSources?: (sources: ModelSources) => void;
 }
 
 interface PendingDownload {
@@ -169,6 +172,11 @@ export class WebLlmWorkerHost {
         return failed(mapWebLlmError(error, { modelId, phase: 'cache' }));
       }
     });
+  }
+
+  /** Where models are downloaded from from now on; cached models stay where they were fetched from. */
+  async setSources(sources: ModelSources): Promise<void> {
+    this.#options.setSources?.(sources);
   }
 
   async loadedModel(): Promise<string | null> {
