@@ -244,6 +244,30 @@ describe('LocalModelsService', () => {
     expect(refused.error?.message).toMatch(/not downloaded/);
   });
 
+  it("maps the composer's thinking toggle to web-llm's enable_thinking (Qwen3)", async () => {
+    const context = setup();
+    core = context.core;
+    const qwen3 = 'Qwen3-0.6B-q4f32_1-MLC';
+    context.cache.seed(qwen3, 10);
+    await core.api.chat.complete({ content: 'Hi', provider_id: 'webllm', model: qwen3, thinking: false });
+    await core.api.chat.complete({
+      content: 'Think',
+      provider_id: 'webllm',
+      model: qwen3,
+      thinking: true,
+      thinking_effort: 'high',
+    });
+    expect(context.engine.requests.map((request) => request.extra_body?.enable_thinking)).toEqual([
+      false,
+      true,
+    ]);
+    expect(
+      await codeOf(
+        core.api.chat.complete({ content: 'x', thinking: true, thinking_effort: 'extreme' as 'high' }),
+      ),
+    ).toBe('VALIDATION_FAILED');
+  });
+
   it('keeps the built-in local provider out of create, patch and delete', async () => {
     const context = setup();
     core = context.core;
