@@ -40,6 +40,15 @@ export default defineConfig({
         globPatterns: ['**/*.{js,css,html,svg,png,woff2,webmanifest}'],
         maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
         navigateFallback: '/index.html',
+        // web-llm (~6 MB) is only for users of local models: cached on first use instead.
+        globIgnores: ['**/webllm-library-*.js'],
+        runtimeCaching: [
+          {
+            urlPattern: /\/assets\/webllm-library-[\w-]+\.js$/,
+            handler: 'CacheFirst',
+            options: { cacheName: 'webllm-library', expiration: { maxEntries: 2 } },
+          },
+        ],
         cleanupOutdatedCaches: true,
       },
     }),

@@ -214,13 +214,15 @@ describe('LocalModelsService', () => {
     expect(offline.cache.shardCount(F32)).toBe(0);
   });
 
-  it('stores model hosts and hands them to the worker', async () => {
+  it('stores model hosts and hands them to the worker, after its first configuration', async () => {
     const context = setup();
     core = context.core;
     expect(await core.api.localModels.sources()).toEqual({ model_host: null, lib_host: null });
-    expect(
-      await core.api.localModels.setSources({ model_host: 'https://hf-mirror.com', lib_host: null }),
-    ).toEqual({ model_host: 'https://hf-mirror.com/', lib_host: null });
+    const [, saved] = await Promise.all([
+      core.api.localModels.list(),
+      core.api.localModels.setSources({ model_host: 'https://hf-mirror.com', lib_host: null }),
+    ]);
+    expect(saved).toEqual({ model_host: 'https://hf-mirror.com/', lib_host: null });
     await core.api.localModels.list();
     expect(context.sources.at(-1)).toEqual({ modelHost: 'https://hf-mirror.com/', libHost: null });
     expect(context.starts()).toBe(1);

@@ -206,8 +206,10 @@ export class LocalModelsService {
   async setSources(input: Partial<ModelSourcesDto>): Promise<ModelSourcesDto> {
     const valid = parseInput(sourcesSchema, input, 'These model hosts are not valid.');
     const sources: ModelSources = { modelHost: valid.model_host, libHost: valid.lib_host };
+    // The worker's first configuration (from the stored hosts) must not land after this one.
+    const { client } = await this.#ready();
     await this.#settings.put(SOURCES_KEY, sources);
-    if (this.#connection) await this.#connection.client.setSources(sources);
+    await client.setSources(sources);
     return { model_host: sources.modelHost, lib_host: sources.libHost };
   }
 

@@ -32,7 +32,7 @@ let applyToEngine: (() => void) | undefined;
 const host = new WebLlmWorkerHost({
   cache: createBrowserModelCache({ locate, caches: self.caches }),
   async load() {
-    const webllm = await import('@mlc-ai/web-llm');
+    const webllm = await import('./webllm-library');
     // web-llm's MLCEngine runs in this worker; its own worker protocol is not
     // used (its errors cross as strings): the host is the protocol.
     const engine = new webllm.MLCEngine({

@@ -16,9 +16,13 @@ const provider = (id: string, defaultModel: string): ProviderDto => ({
   created_at: '2026-01-01T00:00:00Z',
   updated_at: '2026-01-01T00:00:00Z',
 });
-const info = (model: string, capabilities: ModelInfoDto['capabilities'] = ['chat']): ModelInfoDto => ({
+const info = (
+  model: string,
+  capabilities: ModelInfoDto['capabilities'] = ['chat'],
+  displayName = model,
+): ModelInfoDto => ({
   model,
-  display_name: model,
+  display_name: displayName,
   capabilities,
   context_window: null,
   max_output_tokens: null,
@@ -50,12 +54,12 @@ const local = (available: boolean, items: LocalModelDto[]): LocalModelsDto => ({
 
 describe('buildModelGroups', () => {
   const providers = [provider('a', 'a-1'), provider('b', 'b-default')];
-  const models = { a: [info('a-1'), info('a-2')], b: undefined };
+  const models = { a: [info('a-1'), info('a-2', ['chat'], 'Model Two')], b: undefined };
 
   it('lists every model a provider reports, and the default when the list is unknown', () => {
     const groups = buildModelGroups(providers, models, null, labels);
     expect(groups.map((group) => group.options.map((option) => option.label))).toEqual([
-      ['A · a-1', 'A · a-2'],
+      ['A · a-1', 'A · Model Two (a-2)'],
       ['B · b-default'],
     ]);
   });
@@ -90,6 +94,10 @@ describe('buildModelGroups', () => {
     expect(parseOptionValue(optionValue('webllm', 'Qwen3-0.6B'))).toEqual({
       provider_id: 'webllm',
       model: 'Qwen3-0.6B',
+    });
+    expect(parseOptionValue(optionValue('ollama', 'odd|name'))).toEqual({
+      provider_id: 'ollama',
+      model: 'odd|name',
     });
   });
 });

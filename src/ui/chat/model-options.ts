@@ -2,7 +2,8 @@ import type { ModelInfoDto, ProviderDto } from '../../contracts/provider-config'
 import type { LocalModelDto, LocalModelsDto } from '../../services/local-models-service';
 
 export const LOCAL_PROVIDER = 'webllm';
-const SEPARATOR = '\u0000';
+// Provider ids are slugs, so the first "|" ends the provider; a model name may contain anything.
+const SEPARATOR = '|';
 
 export interface ModelOption {
   /** `provider_id` and `model`, joined: the `<option>` value. */
@@ -36,8 +37,15 @@ export function optionValue(providerId: string, model: string): string {
 }
 
 export function parseOptionValue(value: string): { provider_id: string; model: string } {
-  const [provider_id = '', model = ''] = value.split(SEPARATOR);
-  return { provider_id, model };
+  const at = value.indexOf(SEPARATOR);
+  return at < 0
+    ? { provider_id: value, model: '' }
+    : { provider_id: value.slice(0, at), model: value.slice(at + SEPARATOR.length) };
+}
+
+function modelLabel(info: ModelInfoDto | undefined, model: string): string {
+  const name = info?.display_name;
+  return name && name !== model ? `${name} (${model})` : model;
 }
 
 function localGroup(local: LocalModelsDto, labels: ModelOptionLabels): ModelGroup {
@@ -86,7 +94,10 @@ export function buildModelGroups(
           value: optionValue(provider.provider_id, model),
           provider_id: provider.provider_id,
           model,
-          label: `${labels.providerName(provider)} · ${listed.find((info) => info.model === model)?.display_name ?? model}`,
+          label: `${labels.providerName(provider)} · ${modelLabel(
+            listed.find((info) => info.model === model),
+            model,
+          )}`,
           disabled: false,
           title: null,
           local: null,
