@@ -179,6 +179,16 @@ test('chat picker: local models first; a q4f16 model is refused naming its q4f32
   await expect(offer).toHaveCount(0, { timeout: 15_000 });
   await expect(page.getByTestId('chat-send')).toBeEnabled();
   await expect(picker.locator(`option[value="webllm|${F32}"]`)).not.toContainText('not downloaded');
+
+  // The chat goes through the local-model worker, which loads web-llm now. The
+  // fake model's library is not real WebAssembly, so the answer fails, plainly.
+  // (Enter sends: the job panel now covers the Send button.)
+  await page.getByTestId('chat-input').press('Enter');
+  const answer = page.locator('[data-testid="chat-message"][data-role="assistant"]').last();
+  await expect(answer).toHaveAttribute('data-status', 'failed', { timeout: 30_000 });
+  await expect(answer).toContainText(
+    /model library of "Qwen2\.5-0\.5B-Instruct-q4f32_1-MLC" could not be loaded/,
+  );
 });
 
 test('a model the host does not have is refused as not found; an unreachable host says so', async ({

@@ -146,6 +146,15 @@ export function mapWebLlmError(thrown: unknown, { modelId, phase }: MapContext):
     default:
       break;
   }
+  if (name === 'CompileError' || name === 'LinkError') {
+    // WebAssembly refused the model library: damaged, or built for another web-llm version.
+    return error(
+      'invalid_response',
+      `The model library of ${model} could not be loaded (damaged, or built for another web-llm version). ` +
+        'Delete the model and download it again, or check the model library host.',
+      'model_lib_invalid',
+    );
+  }
   if (/Model not loaded before/i.test(message)) {
     return error('model_not_found', `${model} is not loaded.`, 'ModelNotLoadedError');
   }
