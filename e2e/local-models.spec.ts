@@ -113,6 +113,7 @@ test('Settings → Local models: a download shows byte progress, cancels, comple
   // The job panel shows the same job.
   const job = page.locator('[data-testid="job-item"]').filter({ hasText: 'Download Qwen2.5 0.5B' });
   await expect(job).toHaveCount(1);
+  await expect(job).toContainText(/ \/ 1(\.0)? MB/);
   await model.getByTestId('local-model-cancel').click();
   await expect(job).toHaveAttribute('data-status', 'cancelled');
   await expect(model.getByTestId('local-model-start')).toBeVisible();
