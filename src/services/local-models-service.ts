@@ -7,9 +7,11 @@ import {
   WEBLLM_CATALOG,
   WebLlmAdapter,
   WebLlmModelManager,
+  checkDevice,
   checkWebGpu,
   deviceCheckError,
   findCatalogEntry,
+  memoizedProbe,
   normalizeHost,
   toWebLlmAppError,
   type DeviceCheckReason,
@@ -134,16 +136,16 @@ export class LocalModelsService {
   }
 
   async list(): Promise<LocalModelsDto> {
-    const { client, device } = await this.#ready();
+    const { client, device: live } = await this.#ready();
+    const device = memoizedProbe(live);
     const gpu = await checkWebGpu(device);
     const outcome = await client.listCached(WEBLLM_CATALOG.map((entry) => entry.id));
     if (!outcome.ok) throw toWebLlmAppError(outcome.error);
     const cached = new Map(outcome.value.map((item) => [item.modelId, item.sizeBytes ?? null]));
-    const manager = this.#manager();
     const items: LocalModelDto[] = [];
     for (const entry of WEBLLM_CATALOG) {
       const isCached = cached.has(entry.id);
-      const check = gpu.ok ? await manager.checkDevice(entry.id, { downloaded: isCached }) : gpu;
+      const check = gpu.ok ? await checkDevice(device, entry, { downloaded: isCached }) : gpu;
       items.push({
         ...describe(entry),
         cached: isCached,

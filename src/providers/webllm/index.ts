@@ -7,6 +7,7 @@ export {
   browserDeviceProbe,
   checkDevice,
   checkWebGpu,
+  memoizedProbe,
   type DeviceCheckReason,
   type DeviceCheckResult,
   type DeviceProbe,
