@@ -191,6 +191,33 @@ describe('LocalModelsService', () => {
     await core.idle();
   });
 
+  it('resumes a download the closed tab left running, fetching only the missing shards', async () => {
+    const context = setup();
+    core = context.core;
+    context.cache.addShard(F32, 10 * MIB);
+    context.cache.addShard(F32, 10 * MIB);
+    await core.db.jobs.put({
+      job_id: 'job_left_running',
+      kind: MODEL_DOWNLOAD_JOB_KIND,
+      status: 'running',
+      progress: null,
+      input: { model: F32 },
+      result: null,
+      error: null,
+      created_at: '2026-11-30T08:00:00Z',
+      started_at: '2026-11-30T08:00:01Z',
+      updated_at: '2026-11-30T08:00:02Z',
+      completed_at: null,
+    });
+    expect(await core.recover()).toEqual({ failed: 0, requeued: 1 });
+    // The resumed job is the model's download: a click rejoins it.
+    expect((await core.api.localModels.download(F32)).job_id).toBe('job_left_running');
+    await core.idle();
+    expect(await core.api.jobs.get('job_left_running')).toMatchObject({ status: 'completed' });
+    expect(context.cache.shardCount(F32)).toBe(5);
+    expect(context.cache.downloads).toEqual([F32]);
+  });
+
   it('fails the job with MODEL_NOT_FOUND when the host lacks the model, PROVIDER_UNAVAILABLE offline', async () => {
     const missing = setup({ download: { missing: [F32] } });
     core = missing.core;

@@ -131,6 +131,8 @@ export class LocalModelsService {
     runtime.register<DownloadJobInput, { model: string; bytes: number }>({
       kind: MODEL_DOWNLOAD_JOB_KIND,
       concurrency: 1,
+      // Closed mid-download: the job runs again at start-up and skips the files already saved.
+      resumable: true,
       run: (context) => this.#runDownload(context),
     });
   }
@@ -269,14 +271,28 @@ export class LocalModelsService {
     }
   }
 
-  /** The model's queued or running download job (a reload fails running downloads: they restart). */
+  /** The model's queued or running download job, this session's or one resumed at start-up. */
   async #activeDownload(model: string): Promise<JobDto | undefined> {
     const pending = this.#starting.get(model);
     if (pending) return pending.catch(() => undefined);
     const jobId = this.#jobs.get(model);
-    if (!jobId) return undefined;
-    const job = await this.#runtime.get(jobId).catch(() => undefined);
-    return job && (job.status === 'queued' || job.status === 'running') ? job : undefined;
+    const job = jobId ? await this.#runtime.get(jobId).catch(() => undefined) : undefined;
+    if (job && (job.status === 'queued' || job.status === 'running')) return job;
+    // A download resumed at start-up belongs to no call of this session.
+    for (const status of ['running', 'queued'] as const) {
+      const { items } = await this.#runtime.list({
+        kind: MODEL_DOWNLOAD_JOB_KIND,
+        status,
+        limit: 100,
+        offset: 0,
+      });
+      const found = items.find((item) => (item.input as Partial<DownloadJobInput>).model === model);
+      if (found) {
+        this.#jobs.set(model, found.job_id);
+        return found;
+      }
+    }
+    return undefined;
   }
 
   #manager(): WebLlmModelManager {
