@@ -40,11 +40,19 @@ export default defineConfig({
         globPatterns: ['**/*.{js,css,html,svg,png,woff2,webmanifest}'],
         maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
         navigateFallback: '/index.html',
+        // web-llm (~6 MB) is only for users of local models: cached on first use instead.
+        globIgnores: ['**/webllm-library-*.js'],
         cleanupOutdatedCaches: true,
-        // The ONNX Runtime files (src/workers/ort-wasm.ts; ~27 MB, needed only once an
-        // embedding model is chosen) are cached on first use. Model weights are not
-        // cached here: transformers.js keeps them in its own Cache Storage entry.
+        // Cached on first use instead of precached: the web-llm library, and the
+        // ONNX Runtime files (src/workers/ort-wasm.ts; ~27 MB, needed once an
+        // embedding or Whisper model is used). Model weights are not cached here:
+        // web-llm and transformers.js keep them in their own Cache Storage entries.
         runtimeCaching: [
+          {
+            urlPattern: /\/assets\/webllm-library-[\w-]+\.js$/,
+            handler: 'CacheFirst',
+            options: { cacheName: 'webllm-library', expiration: { maxEntries: 2 } },
+          },
           {
             urlPattern: ({ url, sameOrigin }) =>
               sameOrigin && /\/ort-wasm-simd-threaded\.[^/]*\.(?:mjs|wasm)$/.test(url.pathname),

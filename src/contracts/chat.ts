@@ -76,6 +76,9 @@ export interface ConversationDetailDto extends ConversationDto {
   messages: ChatMessageDto[];
 }
 
+export const THINKING_EFFORTS = ['low', 'medium', 'high', 'max'] as const;
+export type ThinkingEffort = (typeof THINKING_EFFORTS)[number];
+
 export interface ChatSendInput {
   /** Absent: a new conversation. */
   conversation_id?: string;
@@ -84,6 +87,8 @@ export interface ChatSendInput {
   provider_id?: string;
   model?: string;
   thinking?: boolean;
+  /** How hard a reasoning model thinks (the IR's `thinkingEffort`); ignored where the provider has no such setting. */
+  thinking_effort?: ThinkingEffort;
   /** Ask your notes: the top blocks for the message go into the prompt as numbered sources. */
   use_notes?: boolean;
 }

@@ -6,10 +6,13 @@ import type { ErrorCode } from './error-codes';
  * API keys go in through `api_key` fields and never come back: a read says only
  * `has_api_key`.
  */
-export const PROVIDER_TYPES = ['openai-compatible', 'anthropic', 'ollama', 'mock'] as const;
+export const PROVIDER_TYPES = ['openai-compatible', 'anthropic', 'ollama', 'mock', 'webllm'] as const;
 export type ProviderType = (typeof PROVIDER_TYPES)[number];
 
-/** Presets a provider can be created from; `custom` is any other OpenAI-compatible endpoint. */
+/**
+ * Presets a provider can be created from; `custom` is any other OpenAI-compatible
+ * endpoint. `webllm` is the built-in local provider's and cannot be created.
+ */
 export const PROVIDER_PRESET_IDS = [
   'mock',
   'deepseek',
@@ -18,12 +21,19 @@ export const PROVIDER_PRESET_IDS = [
   'custom',
   'anthropic',
   'ollama',
+  'webllm',
 ] as const;
 export type ProviderPresetId = (typeof PROVIDER_PRESET_IDS)[number];
 
 /** The provider every install starts with: scripted, offline, for demos and tests. */
 export const DEFAULT_PROVIDER_ID = 'mock';
 export const DEFAULT_MOCK_MODEL = 'mock-1';
+
+/**
+ * In-browser models (web-llm): a built-in provider, never stored, created or
+ * deleted; its models are downloaded and removed in Settings → Local models.
+ */
+export const LOCAL_PROVIDER_ID = 'webllm';
 
 /** The vault name of a provider's key; the `plugin.*` namespace belongs to plugins. */
 export function providerSecretName(providerId: string): string {

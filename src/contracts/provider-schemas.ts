@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PROVIDER_PRESET_IDS } from './provider-config';
+import { THINKING_EFFORTS } from './chat';
 
 export const providerIdSchema = z
   .string()
@@ -76,6 +77,7 @@ export const chatSendSchema = z
     provider_id: providerIdSchema.optional(),
     model: modelNameSchema.optional(),
     thinking: z.boolean().optional(),
+    thinking_effort: z.enum(THINKING_EFFORTS).optional(),
     use_notes: z.boolean().optional(),
   })
   .strict();

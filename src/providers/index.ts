@@ -17,3 +17,23 @@ export {
   type FetchFunction,
   type Sleep,
 } from './shared';
+export {
+  DEFAULT_MODEL_SOURCES,
+  WEBLLM_CATALOG,
+  WEBLLM_PROVIDER_ID,
+  WebLlmAdapter,
+  WebLlmModelManager,
+  checkDevice,
+  checkWebGpu,
+  deviceCheckError,
+  findCatalogEntry,
+  memoizedProbe,
+  normalizeHost,
+  toWebLlmAppError,
+  type DeviceCheckReason,
+  type DeviceCheckResult,
+  type DeviceProbe,
+  type ModelSources,
+  type WebLlmCatalogEntry,
+  type WebLlmClient,
+} from './webllm';

@@ -168,7 +168,7 @@ describe('dotted tool names at the adapter boundary', () => {
   const webllm = (model: string, script: EngineScript) => {
     const engine = new WebLlmEngineDouble({ functionCallingModelIds: [model], script });
     engine.cache.seed(model, 1000);
-    const host = new WebLlmWorkerHost({ load: async () => ({ engine, cache: engine.cache }) });
+    const host = new WebLlmWorkerHost({ load: async () => ({ engine }), cache: engine.cache });
     return { engine, adapter: new WebLlmAdapter({ client: host, model }) };
   };
 

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../contracts';
 import { ReplayServer } from '../providers/conformance/replay-server';
 import { DEFAULT_RETRIEVAL_PROFILE } from '../retrieval';
+import { thinkingOf } from './chat-service';
 import { firstSourceTitle, formatSources } from './notes-context';
 import { testCore } from './test-core';
 
@@ -322,6 +323,18 @@ describe('ChatService', () => {
       await expect(
         core.api.chat.send({ content: 'x', use_notes: 'yes' as unknown as boolean }),
       ).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    });
+  });
+});
+
+describe('thinkingOf', () => {
+  it('maps the composer toggle and effort to the IR thinking options', () => {
+    expect(thinkingOf({})).toEqual({});
+    expect(thinkingOf({ thinking: false, thinking_effort: 'high' })).toEqual({ thinkingEnabled: false });
+    expect(thinkingOf({ thinking: true })).toEqual({ thinkingEnabled: true });
+    expect(thinkingOf({ thinking: true, thinking_effort: 'low' })).toEqual({
+      thinkingEnabled: true,
+      thinkingEffort: 'low',
     });
   });
 });

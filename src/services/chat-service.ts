@@ -21,7 +21,7 @@ import {
 import type { EventLog } from '../core/event-log';
 import { newId, systemClock, type Clock } from '../core/ids';
 import type { ConversationRepository, MessageRow, ProviderRow } from '../db';
-import type { MetonaMessage, MetonaRequest } from '../ir';
+import type { MetonaGenerationParams, MetonaMessage, MetonaRequest } from '../ir';
 import {
   ModelEventProjector,
   ProviderRouter,
@@ -70,6 +70,17 @@ interface RunningTurn {
 /** Numbered citations (from 1) of the sources put in the prompt; the full text stays out of storage. */
 function citationsOf(sources: readonly NotesContextSource[]): ChatCitationDto[] {
   return sources.map(({ text: _text, ...citation }, index) => ({ index: index + 1, ...citation }));
+}
+
+type ThinkingOptions = Pick<MetonaGenerationParams, 'thinkingEnabled' | 'thinkingEffort'>;
+
+/** The composer's toggle and effort as the IR's thinking options; an effort is only sent with thinking on. */
+export function thinkingOf(input: Pick<ChatSendInput, 'thinking' | 'thinking_effort'>): ThinkingOptions {
+  if (input.thinking === undefined) return {};
+  return {
+    thinkingEnabled: input.thinking,
+    ...(input.thinking && input.thinking_effort && { thinkingEffort: input.thinking_effort }),
+  };
 }
 
 function notFound(conversationId: string): AppError {
@@ -173,7 +184,7 @@ export class ChatService {
     });
     await this.#conversations.append(conversation, [user, assistant]);
     const notesSection = sources && sources.length > 0 ? formatSources(sources) : undefined;
-    this.#start(provider, model, [...history, user], assistant, valid.thinking, notesSection);
+    this.#start(provider, model, [...history, user], assistant, thinkingOf(valid), notesSection);
     return {
       conversation_id: conversation.conversation_id,
       turn_id: assistant.message_id,
@@ -221,7 +232,7 @@ export class ChatService {
     });
     await this.#conversations.append({ ...conversation, updated_at: now }, [assistant]);
     const notesSection = sources && sources.length > 0 ? formatSources(sources) : undefined;
-    this.#start(provider, conversation.model, history, assistant, undefined, notesSection);
+    this.#start(provider, conversation.model, history, assistant, {}, notesSection);
     return {
       conversation_id: id,
       turn_id: assistant.message_id,
@@ -342,7 +353,7 @@ export class ChatService {
     model: string,
     history: MessageRow[],
     assistant: MessageRow,
-    thinking: boolean | undefined,
+    thinking: ThinkingOptions,
     notesSection: string | undefined,
   ): void {
     const controller = new AbortController();
@@ -367,7 +378,7 @@ export class ChatService {
     model: string,
     history: MessageRow[],
     placeholder: MessageRow,
-    thinking: boolean | undefined,
+    thinking: ThinkingOptions,
     notesSection: string | undefined,
     signal: AbortSignal,
   ): Promise<ChatMessageDto> {
@@ -538,7 +549,7 @@ export class ChatService {
     conversationId: string,
     providerId: string,
     history: MessageRow[],
-    thinking: boolean | undefined,
+    thinking: ThinkingOptions,
     notesSection: string | undefined,
   ): MetonaRequest {
     const now = this.#clock();
@@ -563,7 +574,7 @@ export class ChatService {
       },
       systemPrompt: notesSection ? { ...SYSTEM_PROMPT, dynamicReminders: notesSection } : SYSTEM_PROMPT,
       messages,
-      params: { stream: true, ...(thinking !== undefined && { thinkingEnabled: thinking }) },
+      params: { stream: true, ...thinking },
     };
   }
 }

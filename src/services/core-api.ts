@@ -31,6 +31,7 @@ import { ChatService, type RouterTuning } from './chat-service';
 import { EmbeddingService, type EmbeddingServiceOptions } from './embedding-service';
 import { EventsService } from './events-service';
 import { JobsService } from './jobs-service';
+import { LocalModelsService, noLocalModels, type LocalModelConnection } from './local-models-service';
 import { NotesService } from './notes-service';
 import { ProviderService } from './provider-service';
 import { SearchIndexer, type EmbedderPair } from './search-indexer';
@@ -62,6 +63,8 @@ export interface CoreOptions {
     windowing?: WindowingOptions;
     wasmPaths?: TransformersAsrEnvironment['wasmPaths'];
   };
+  /** Starts the local-model worker (web-llm); without it local models are unavailable. */
+  localModels?: () => LocalModelConnection;
 }
 
 /** The engine of a core built without one: every load says why nothing can be transcribed. */
@@ -110,12 +113,15 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
   });
   const vault = new SecretsVault(db);
   const { router, ...adapterOptions } = options.providers ?? {};
-  const providers = new ProviderService(
-    new ProviderRepository(db),
-    vault,
+  const localModels = new LocalModelsService(
+    runtime,
     settingsRepository,
-    adapterOptions,
+    options.localModels ?? noLocalModels,
   );
+  const providers = new ProviderService(new ProviderRepository(db), vault, settingsRepository, {
+    ...adapterOptions,
+    localAdapter: (model) => localModels.adapter(model),
+  });
   const notes = new NotesService(notesRepository);
   const search = new SearchService(indexSources, indexer, options.profile ?? DEFAULT_RETRIEVAL_PROFILE, {
     reranker: () => options.reranker,
@@ -150,6 +156,7 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
       inUse: (attachmentId) => transcriptions.usesAttachment(attachmentId),
     }),
     transcriptions,
+    localModels,
   };
   return {
     api,

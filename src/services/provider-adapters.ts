@@ -26,6 +26,8 @@ import { firstSourceTitle } from './notes-context';
 /** What the service hands in besides the stored config. */
 export interface AdapterDependencies {
   fetch?: FetchFunction;
+  /** The built-in local provider's adapter for a model (the local-model worker). */
+  localAdapter?: (model: string) => Promise<IMetonaProviderAdapter>;
   /** The mock's delays (tests pass an instant sleep). */
   sleep?: Sleep;
   /** Mock scenario when the message does not pick one with `/scenario <name>`. */
@@ -48,6 +50,7 @@ const PRESET_TYPES: Record<ProviderPresetId, ProviderType> = {
   custom: 'openai-compatible',
   anthropic: 'anthropic',
   ollama: 'ollama',
+  webllm: 'webllm',
 };
 
 export function presetType(preset: ProviderPresetId): ProviderType {
@@ -248,6 +251,8 @@ export function buildAdapter(config: AdapterConfig, deps: AdapterDependencies = 
         }),
         providerId,
       );
+    case 'webllm':
+      throw new Error('The local provider is built by ProviderService.adapterFor');
     default: {
       const unknown: never = config.preset;
       throw new Error(`Unknown preset ${String(unknown)}`);

@@ -2,6 +2,7 @@ import {
   AppError,
   DEFAULT_MOCK_MODEL,
   DEFAULT_PROVIDER_ID,
+  LOCAL_PROVIDER_ID,
   RESERVED_CREDENTIAL_PREFIX,
   createProviderSchema,
   parseInput,
@@ -23,7 +24,7 @@ import {
 import { systemClock, type Clock } from '../core/ids';
 import type { ProviderRepository, ProviderRow, SecretsVault, SettingsRepository } from '../db';
 import type { IMetonaProviderAdapter } from '../ir';
-import { toAppError } from '../providers';
+import { WEBLLM_CATALOG, toAppError } from '../providers';
 import { toMetonaError } from '../providers/shared/errors';
 import {
   PROVIDER_PRESETS,
@@ -36,6 +37,20 @@ import {
 } from './provider-adapters';
 
 const SEEDED_KEY = 'providers.seeded';
+
+/** The built-in in-browser provider (never stored). */
+export const LOCAL_PROVIDER_ROW: ProviderRow = {
+  provider_id: LOCAL_PROVIDER_ID,
+  type: 'webllm',
+  preset: 'webllm',
+  display_name: 'In-browser (WebLLM)',
+  base_url: 'webllm://local',
+  default_model: WEBLLM_CATALOG[0]!.id,
+  enabled: true,
+  fallback: null,
+  created_at: '1970-01-01T00:00:00Z',
+  updated_at: '1970-01-01T00:00:00Z',
+};
 const TEST_TIMEOUT_MS = 15_000;
 
 /** Secret names a provider may never write: the plugin host owns `plugin.*` (§7.6). */
@@ -95,11 +110,22 @@ export class ProviderService {
   }
 
   async get(providerId: string): Promise<ProviderDto> {
-    return this.#toDto(await this.#row(parseInput(providerIdSchema, providerId)));
+    const id = parseInput(providerIdSchema, providerId);
+    if (id === LOCAL_PROVIDER_ID) return { ...LOCAL_PROVIDER_ROW, has_api_key: false };
+    return this.#toDto(await this.#row(id));
   }
 
   async create(input: CreateProviderInput): Promise<ProviderDto> {
     const valid = parseInput(createProviderSchema, input, 'This provider configuration is not valid.');
+    if (valid.preset === 'webllm' || valid.provider_id === LOCAL_PROVIDER_ID) {
+      throw new AppError(
+        'VALIDATION_FAILED',
+        'Local models are built in; download them in Settings → Local models.',
+        {
+          fields: [{ path: 'preset', message: 'the local provider is built in' }],
+        },
+      );
+    }
     await this.#seed();
     const preset = presetById(valid.preset);
     const defaultModel = valid.default_model ?? preset.default_model;
@@ -134,6 +160,7 @@ export class ProviderService {
 
   async patch(providerId: string, input: PatchProviderInput): Promise<ProviderDto> {
     const id = parseInput(providerIdSchema, providerId);
+    this.#refuseLocal(id, 'changed');
     const valid = parseInput(patchProviderSchema, input, 'These provider changes are not valid.');
     const current = await this.#row(id);
     if (valid.fallback) await this.#checkFallback(id, valid.fallback);
@@ -152,6 +179,7 @@ export class ProviderService {
   /** Refused while another provider names this one as its fallback. */
   async delete(providerId: string): Promise<void> {
     const id = parseInput(providerIdSchema, providerId);
+    this.#refuseLocal(id, 'deleted');
     await this.#row(id);
     const dependents = (await this.#repository.list()).filter(
       (row) => row.provider_id !== id && row.fallback?.provider_id === id,
@@ -168,7 +196,7 @@ export class ProviderService {
 
   /** §8.1 model list; models the adapter cannot describe get the conservative capabilities. */
   async models(providerId: string): Promise<OffsetPage<ModelInfoDto>> {
-    const row = await this.#row(parseInput(providerIdSchema, providerId));
+    const row = await this.config(parseInput(providerIdSchema, providerId));
     const adapter = await this.adapterFor(row, row.default_model);
     let items: ModelInfoDto[];
     try {
@@ -233,12 +261,19 @@ export class ProviderService {
 
   /** For the chat service: the stored config, enabled or not. */
   async config(providerId: string): Promise<ProviderRow> {
+    if (providerId === LOCAL_PROVIDER_ID) return LOCAL_PROVIDER_ROW;
     await this.#seed();
     return this.#row(providerId);
   }
 
   /** The adapter for a stored provider, with its key from the vault. */
   async adapterFor(row: ProviderRow, model: string): Promise<IMetonaProviderAdapter> {
+    if (row.provider_id === LOCAL_PROVIDER_ID) {
+      if (!this.#deps.localAdapter) {
+        throw new AppError('PROVIDER_UNAVAILABLE', 'Local models are not available in this environment.');
+      }
+      return this.#deps.localAdapter(model);
+    }
     const apiKey = await this.#vault.reveal(providerSecretName(row.provider_id));
     return this.#build(row, model, apiKey);
   }
@@ -254,6 +289,14 @@ export class ProviderService {
       },
       this.#deps,
     );
+  }
+
+  #refuseLocal(providerId: string, action: string): void {
+    if (providerId === LOCAL_PROVIDER_ID) {
+      throw new AppError('STATE_CONFLICT', `The built-in local provider cannot be ${action}.`, {
+        provider_id: providerId,
+      });
+    }
   }
 
   async #row(providerId: string): Promise<ProviderRow> {
@@ -280,7 +323,7 @@ export class ProviderService {
         fields: [{ path: 'fallback.provider_id', message: 'must be another provider' }],
       });
     }
-    if (!(await this.#repository.get(fallback.provider_id))) {
+    if (fallback.provider_id !== LOCAL_PROVIDER_ID && !(await this.#repository.get(fallback.provider_id))) {
       throw new AppError('STATE_CONFLICT', 'The fallback provider does not exist.', {
         provider_id: fallback.provider_id,
       });

@@ -3,6 +3,7 @@ import * as Comlink from 'comlink';
 import './transfer-handlers';
 import type { EventEnvelope } from '../contracts';
 import { openDatabase } from '../db';
+import { browserDeviceProbe, createWebLlmClient } from '../providers/webllm';
 import { createCoreApi } from '../services/core-api';
 import { AsrWorkerClient } from './asr-client';
 import { embedWorkerEngine } from './embed-client';
@@ -23,6 +24,11 @@ const core = createCoreApi(openDatabase(), {
   transcription: {
     engine: (environment) => new AsrWorkerClient({ environment }),
     wasmPaths: ortWasmPaths,
+  },
+  // web-llm runs in its own worker, started from here on first use (nested workers).
+  localModels: () => {
+    const handle = createWebLlmClient();
+    return { client: handle.client, device: browserDeviceProbe(self.navigator as unknown as Navigator) };
   },
 });
 // Jobs a closed tab left running are settled before the UI asks about them.
@@ -51,6 +57,7 @@ const workerApi = {
   agent: Comlink.proxy(core.api.agent),
   attachments: Comlink.proxy(core.api.attachments),
   transcriptions: Comlink.proxy(core.api.transcriptions),
+  localModels: Comlink.proxy(core.api.localModels),
   events: Comlink.proxy({
     list: core.api.events.list.bind(core.api.events),
     /** Callbacks arrive as Comlink proxies; the returned handle is one too. */

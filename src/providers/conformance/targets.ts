@@ -86,7 +86,7 @@ function webllm(id: string, model: string, prefix: string, capabilities: Capabil
         ),
       });
       engine.cache.seed(model, 1);
-      const host = new WebLlmWorkerHost({ load: async () => ({ engine, cache: engine.cache }) });
+      const host = new WebLlmWorkerHost({ load: async () => ({ engine }), cache: engine.cache });
       return new WebLlmAdapter({ client: host, model });
     },
   };

@@ -74,4 +74,13 @@ describe('MockAdapter', () => {
   it('rejects an unknown scenario name', () => {
     expect(() => new MockAdapter({ scenario: 'nope' })).toThrow(/Unknown mock scenario/);
   });
+
+  it('skips its reasoning when the request turns thinking off, and thinks otherwise', async () => {
+    const adapter = new MockAdapter({ scenario: 'reasoning' });
+    const thinking = await adapter.send(request());
+    expect(thinking.reasoningContent).toBeTruthy();
+    const off = await adapter.send({ ...request(), params: { stream: true, thinkingEnabled: false } });
+    expect(off.reasoningContent ?? '').toBe('');
+    expect(off.content).toBe(thinking.content);
+  });
 });

@@ -106,6 +106,7 @@ export class MockAdapter implements IMetonaProviderAdapter {
           requestId: request.meta.requestId,
           sleep: this.#sleep,
           signal: abort.signal,
+          thinkingOff: request.params.thinkingEnabled === false,
         }),
     });
   }

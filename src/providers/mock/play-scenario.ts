@@ -8,6 +8,8 @@ export interface PlayOptions {
   requestId: string;
   sleep: Sleep;
   signal?: AbortSignal;
+  /** The request turned thinking off: reasoning steps are skipped, as a reasoning model does. */
+  thinkingOff?: boolean;
 }
 
 /**
@@ -40,6 +42,7 @@ export async function* playScenario(
     switch (step.type) {
       case 'reasoning':
       case 'text':
+        if (step.type === 'reasoning' && options.thinkingOff) break;
         for (const chunk of step.chunks) {
           await pause();
           yield { type: step.type === 'text' ? 'text_delta' : 'reasoning_delta', delta: chunk };

@@ -60,7 +60,7 @@ function setup(
 ) {
   const engine = new WebLlmEngineDouble({ functionCallingModelIds: [HERMES], ...options });
   if (options.cached !== false) engine.cache.seed(model, 1000);
-  const host = new WebLlmWorkerHost({ load: async () => ({ engine, cache: engine.cache }) });
+  const host = new WebLlmWorkerHost({ load: async () => ({ engine }), cache: engine.cache });
   const adapter = new WebLlmAdapter({
     client: host,
     model,

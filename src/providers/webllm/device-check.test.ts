@@ -3,10 +3,11 @@ import {
   browserDeviceProbe,
   checkDevice,
   checkWebGpu,
+  memoizedProbe,
   type DeviceProbe,
   type GpuAdapterLike,
 } from './device-check';
-import { findCatalogEntry } from './model-catalog';
+import { WEBLLM_CATALOG, findCatalogEntry } from './model-catalog';
 
 const GIB = 2 ** 30;
 const MIB = 2 ** 20;
@@ -134,5 +135,30 @@ describe('device check', () => {
     const gpu = { requestAdapter: async () => null };
     const nav = { gpu, storage: { estimate: async () => ({}) }, deviceMemory: 4 } as unknown as Navigator;
     expect(browserDeviceProbe(nav)).toMatchObject({ gpu, deviceMemoryGB: 4 });
+  });
+
+  it('asks the browser once when a whole catalog is checked', async () => {
+    let adapters = 0;
+    let estimates = 0;
+    const probe = memoizedProbe({
+      gpu: {
+        requestAdapter: async () => {
+          adapters++;
+          return {
+            features: new Set<string>(),
+            limits: { maxBufferSize: 2 ** 30, maxStorageBufferBindingSize: 2 ** 30 },
+          };
+        },
+      },
+      storage: {
+        estimate: async () => {
+          estimates++;
+          return { quota: 2 ** 40, usage: 0 };
+        },
+      },
+    });
+    for (const entry of WEBLLM_CATALOG) await checkDevice(probe, entry);
+    expect([adapters, estimates]).toEqual([1, 1]);
+    expect(memoizedProbe({})).toEqual({});
   });
 });

@@ -82,6 +82,21 @@ export function browserDeviceProbe(
   };
 }
 
+/**
+ * The same probe, asking the browser once: checking a whole catalog should not
+ * request an adapter and a storage estimate per model.
+ */
+export function memoizedProbe(probe: DeviceProbe): DeviceProbe {
+  const { gpu, storage } = probe;
+  let adapter: ReturnType<NonNullable<DeviceProbe['gpu']>['requestAdapter']> | undefined;
+  let estimate: ReturnType<NonNullable<DeviceProbe['storage']>['estimate']> | undefined;
+  return {
+    ...probe,
+    ...(gpu && { gpu: { requestAdapter: (options) => (adapter ??= gpu.requestAdapter(options)) } }),
+    ...(storage && { storage: { estimate: () => (estimate ??= storage.estimate()) } }),
+  };
+}
+
 function summarize(adapter: GpuAdapterLike): AdapterSummary {
   const info = adapter.info ?? {};
   const label = [info.vendor, info.architecture || info.description].filter(Boolean).join(' / ');

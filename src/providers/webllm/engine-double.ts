@@ -1,4 +1,7 @@
+import { MetonaProviderError } from '../../ir';
+import { modelFileMissingError } from './map-error';
 import type {
+  ModelDownloadProgress,
   WebLlmCachePort,
   WebLlmChatRequest,
   WebLlmChunk,
@@ -121,10 +124,31 @@ export function engineError(name: string, message: string): Error {
 
 // ---- the cache --------------------------------------------------------------
 
-/** web-llm's Cache API storage, in memory: shards per model, complete or not. */
+export interface FakeDownloadOptions {
+  /** This many shards of this size, one every `shardDelayMs` (default: 4 × 8 MiB, no delay). */
+  shards?: number;
+  shardBytes?: number;
+  shardDelayMs?: number;
+  /** Thrown after this many shards (e.g. `new TypeError('Failed to fetch')` offline). */
+  failAfterShards?: { shards: number; error: unknown };
+  /** Model ids the host does not have: the download fails at once, as on a 404. */
+  missing?: string[];
+}
+
+/**
+ * web-llm's Cache API storage, in memory: shards per model, complete or not.
+ * `download()` fetches "shards" with byte progress and honours the signal, as
+ * `createBrowserModelCache` does over the network.
+ */
 export class FakeModelCache implements WebLlmCachePort {
   readonly #shards = new Map<string, number[]>();
   readonly #complete = new Set<string>();
+  readonly #download: FakeDownloadOptions;
+  readonly downloads: string[] = [];
+
+  constructor(download: FakeDownloadOptions = {}) {
+    this.#download = download;
+  }
 
   /** A fully downloaded model. */
   seed(modelId: string, bytes: number): void {
@@ -157,6 +181,54 @@ export class FakeModelCache implements WebLlmCachePort {
     this.#shards.delete(modelId);
     this.#complete.delete(modelId);
   }
+
+  async download(
+    modelId: string,
+    options: { signal: AbortSignal; onProgress: (progress: ModelDownloadProgress) => void },
+  ): Promise<{ bytes: number }> {
+    this.downloads.push(modelId);
+    const {
+      shards = 4,
+      shardBytes = 8 * MIB,
+      shardDelayMs = 0,
+      failAfterShards,
+      missing = [],
+    } = this.#download;
+    if (missing.includes(modelId)) {
+      throw new MetonaProviderError(
+        modelFileMissingError(modelId, `https://hub.test/${modelId}/tensor-cache.json`, 404),
+      );
+    }
+    const totalBytes = shards * shardBytes;
+    for (let index = this.shardCount(modelId); index < shards; index++) {
+      if (failAfterShards && index === failAfterShards.shards) throw failAfterShards.error;
+      await sleep(shardDelayMs, options.signal);
+      this.addShard(modelId, shardBytes);
+      options.onProgress({
+        loadedBytes: (index + 1) * shardBytes,
+        totalBytes,
+        file: `params_shard_${index}.bin`,
+      });
+    }
+    this.markComplete(modelId);
+    return { bytes: totalBytes };
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(done, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    function done() {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }
+  });
 }
 
 // ---- the engine -------------------------------------------------------------
@@ -167,8 +239,6 @@ export interface EngineDoubleOptions {
   cache?: FakeModelCache;
   /** Models web-llm accepts `tools` for (its `functionCallingModelIds`). */
   functionCallingModelIds?: string[];
-  /** A download: this many shards of this size, one every `shardDelayMs`. */
-  download?: { shards: number; shardBytes: number; shardDelayMs: number };
   /** `reload()` rejects with this (e.g. `new TypeError('Failed to fetch')` offline). */
   reloadError?: Error;
 }
@@ -228,11 +298,10 @@ export class WebLlmEngineDouble implements WebLlmEnginePort {
     this.#reloadAbort = controller;
     try {
       if (this.#options.reloadError) throw this.#options.reloadError;
-      const { shards, shardBytes, shardDelayMs } = this.#options.download ?? {
-        shards: 4,
-        shardBytes: 8 * MIB,
-        shardDelayMs: 0,
-      };
+      // web-llm's own reload downloads what is missing; the app downloads first (FakeModelCache.download).
+      const shards = 4;
+      const shardBytes = 8 * MIB;
+      const shardDelayMs = 0;
       const total = shards * shardBytes;
       const cached = await this.cache.has(modelId);
       this.#report(0, 'Start to fetch params');

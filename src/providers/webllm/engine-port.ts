@@ -40,16 +40,30 @@ export interface WebLlmEnginePort {
   setInitProgressCallback(callback: (report: WebLlmProgressReport) => void): void;
 }
 
-/** web-llm's browser cache (Cache API by default) for one model's weights, tokenizer, config and wasm. */
+/** Bytes of one model download so far; `totalBytes` is known once the tensor manifest is read. */
+export interface ModelDownloadProgress {
+  loadedBytes: number;
+  totalBytes: number | null;
+  /** The file being fetched. */
+  file: string;
+}
+
+/** web-llm's browser cache (Cache API) for one model's weights, tokenizer, config and wasm. */
 export interface WebLlmCachePort {
+  /** Every file web-llm's `reload()` reads is cached. */
   has(modelId: string): Promise<boolean>;
-  /** Bytes the model occupies in the cache; undefined when the backend cannot tell. */
+  /** Bytes the model occupies in the cache, partial downloads included; undefined for an unknown model. */
   sizeBytes(modelId: string): Promise<number | undefined>;
+  /** Removes every cached file of the model, complete or partial. */
   delete(modelId: string): Promise<void>;
+  /** Fetches the model's files into the cache, skipping those already there; rejects with the signal's reason when aborted. */
+  download(
+    modelId: string,
+    options: { signal: AbortSignal; onProgress: (progress: ModelDownloadProgress) => void },
+  ): Promise<{ bytes: number }>;
 }
 
 /** What the worker builds once, on first use, from the dynamically imported library. */
 export interface WebLlmRuntime {
   engine: WebLlmEnginePort;
-  cache: WebLlmCachePort;
 }

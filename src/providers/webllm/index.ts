@@ -7,6 +7,7 @@ export {
   browserDeviceProbe,
   checkDevice,
   checkWebGpu,
+  memoizedProbe,
   type DeviceCheckReason,
   type DeviceCheckResult,
   type DeviceProbe,
@@ -23,9 +24,11 @@ export {
 } from './model-catalog';
 export {
   WebLlmModelManager,
+  toByteProgress,
   toDownloadProgress,
   type CachedModelInfo,
   type DownloadOptions,
   type DownloadProgress,
 } from './model-manager';
 export { describeToolsForPrompt, parsePromptedToolCalls } from './prompted-tools';
+export { DEFAULT_MODEL_SOURCES, modelUrls, normalizeHost, type ModelSources } from './model-sources';

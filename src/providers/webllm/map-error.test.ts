@@ -22,6 +22,19 @@ describe('web-llm error mapping', () => {
     ).toBe('unknown');
   });
 
+  it('says a model library WebAssembly refuses is damaged, not that the request was refused', () => {
+    const error = mapWebLlmError(
+      engineError('CompileError', 'WebAssembly.instantiate(): expected magic word 00 61 73 6d'),
+      { modelId: model, phase: 'load' },
+    );
+    expect(error).toMatchObject({
+      code: 'invalid_response',
+      providerCode: 'model_lib_invalid',
+      retryable: false,
+    });
+    expect(error.message).toMatch(/model library of "Qwen3-1.7B-q4f32_1-MLC" could not be loaded/);
+  });
+
   it('explains a failed import of the engine itself', () => {
     const error = mapWebLlmError(
       new TypeError('Failed to fetch dynamically imported module: /assets/index.js'),

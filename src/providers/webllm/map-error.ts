@@ -146,6 +146,15 @@ export function mapWebLlmError(thrown: unknown, { modelId, phase }: MapContext):
     default:
       break;
   }
+  if (name === 'CompileError' || name === 'LinkError') {
+    // WebAssembly refused the model library: damaged, or built for another web-llm version.
+    return error(
+      'invalid_response',
+      `The model library of ${model} could not be loaded (damaged, or built for another web-llm version). ` +
+        'Delete the model and download it again, or check the model library host.',
+      'model_lib_invalid',
+    );
+  }
   if (/Model not loaded before/i.test(message)) {
     return error('model_not_found', `${model} is not loaded.`, 'ModelNotLoadedError');
   }
@@ -184,7 +193,37 @@ export function mapWebLlmError(thrown: unknown, { modelId, phase }: MapContext):
 export function modelNotDownloadedError(modelId: string): MetonaError {
   return error(
     'model_not_found',
-    `The local model "${modelId}" is not downloaded yet. Download it in Settings → Models first.`,
+    `The local model "${modelId}" is not downloaded yet. Download it in Settings → Local models first.`,
     'model_not_downloaded',
+  );
+}
+
+/** A model file the host does not have (404), or any other refusal of the model host. */
+export function modelFileMissingError(modelId: string, url: string, status: number): MetonaError {
+  if (status === 404 || status === 410 || status === 0) {
+    return error(
+      'model_not_found',
+      `The model host has no files for "${modelId}" (${status === 0 ? 'unreadable' : `HTTP ${status}`}: ${url}). ` +
+        'Check the model host in Settings → Local models.',
+      'model_files_missing',
+    );
+  }
+  return error(
+    'model_overloaded',
+    `The model host refused a file of "${modelId}" (HTTP ${status}). Try again later or use another model host.`,
+    `http_${status}`,
+    status >= 500 || status === 429,
+  );
+}
+
+/** The model host could not be reached (offline, DNS, CORS). */
+export function modelHostFailedError(modelId: string, url: string, cause: unknown): MetonaError {
+  const detail = cause instanceof Error && cause.message ? ` (${cause.message})` : '';
+  return error(
+    'network_error',
+    `Could not download "${modelId}": the model host is unreachable${detail}. ` +
+      `A model must be downloaded once while online before it works offline. URL: ${url}`,
+    'model_fetch_failed',
+    true,
   );
 }

@@ -37,6 +37,8 @@ export interface WebLlmCatalogEntry {
   f32Alternative?: string;
   /** Hugging Face repository the weights come from. */
   sourceUrl: string;
+  /** The compiled model library (wasm) web-llm runs it with. */
+  modelLib: string;
 }
 
 const snapshot = prebuilt as PrebuiltSnapshot;
@@ -96,6 +98,7 @@ function toEntry(curated: CuratedModel, record: PrebuiltModelSnapshot): WebLlmCa
     languages: curated.languages,
     ...(f32 !== curated.id && CURATED_MODELS.some((model) => model.id === f32) && { f32Alternative: f32 }),
     sourceUrl: record.model,
+    modelLib: record.model_lib,
   };
 }
 

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { MetonaProviderError } from '../../ir';
 import type { DeviceProbe, GpuAdapterLike } from './device-check';
-import { WebLlmEngineDouble, type EngineDoubleOptions } from './engine-double';
+import {
+  FakeModelCache,
+  WebLlmEngineDouble,
+  type EngineDoubleOptions,
+  type FakeDownloadOptions,
+} from './engine-double';
 import { WebLlmModelManager, toDownloadProgress, type DownloadProgress } from './model-manager';
 import { WebLlmWorkerHost } from './worker-host';
 
@@ -19,12 +24,12 @@ function gpu(f16: boolean): DeviceProbe['gpu'] {
   return { requestAdapter: async () => adapter };
 }
 
-function setup(options: EngineDoubleOptions & { device?: DeviceProbe } = {}) {
+function setup(options: EngineDoubleOptions & { device?: DeviceProbe; download?: FakeDownloadOptions } = {}) {
   const engine = new WebLlmEngineDouble({
-    download: { shards: 5, shardBytes: 40 * MIB, shardDelayMs: 30 },
+    cache: new FakeModelCache({ shards: 5, shardBytes: 40 * MIB, shardDelayMs: 30, ...options.download }),
     ...options,
   });
-  const host = new WebLlmWorkerHost({ load: async () => ({ engine, cache: engine.cache }) });
+  const host = new WebLlmWorkerHost({ load: async () => ({ engine }), cache: engine.cache });
   const device = options.device ?? {
     gpu: gpu(false),
     storage: { estimate: async () => ({ quota: 50 * GIB, usage: 0 }) },
@@ -83,12 +88,17 @@ describe('WebLlmModelManager', () => {
     const { manager, engine } = setup();
     const progress: DownloadProgress[] = [];
     const result = await manager.download(F32, { onProgress: (report) => progress.push(report) });
-    expect(result.loadDurationMs).toBeGreaterThan(0);
-    expect(engine.reloads).toEqual([F32]);
-    const downloading = progress.filter((report) => report.phase === 'downloading');
-    expect(downloading.map((report) => report.percent)).toEqual([0, 20, 40, 60, 80, 100]);
-    expect(downloading.at(-1)).toMatchObject({ currentBytes: 200 * MIB, totalBytes: 200 * MIB });
-    expect(progress.at(-1)).toMatchObject({ phase: 'loading', percent: 100 });
+    expect(result).toEqual({ bytes: 200 * MIB });
+    // Downloading needs no GPU: the model is loaded on its first chat.
+    expect(engine.reloads).toEqual([]);
+    expect(progress.map((report) => report.percent)).toEqual([20, 40, 60, 80, 100]);
+    expect(progress.at(-1)).toEqual({
+      phase: 'downloading',
+      currentBytes: 200 * MIB,
+      totalBytes: 200 * MIB,
+      percent: 100,
+      message: 'Downloading Qwen2.5 0.5B Instruct (q4f32): 200 MB of 200 MB (100%)',
+    });
     expect(await manager.listCached()).toEqual([
       { modelId: F32, sizeBytes: 200 * MIB, entry: expect.objectContaining({ id: F32 }) },
     ]);
@@ -100,7 +110,7 @@ describe('WebLlmModelManager', () => {
     expect(failure).toBeInstanceOf(MetonaProviderError);
     expect(failure).toMatchObject({ code: 'model_not_found', providerCode: 'no_shader_f16' });
     expect((failure as Error).message).toContain(F32);
-    expect(engine.reloads).toEqual([]);
+    expect(engine.cache.downloads).toEqual([]);
   });
 
   it('refuses a download that does not fit the storage quota, but not a cached model', async () => {
@@ -110,6 +120,7 @@ describe('WebLlmModelManager', () => {
     };
     const { manager, engine } = setup({ device: full });
     await expect(manager.download(F32)).rejects.toMatchObject({ providerCode: 'insufficient_storage' });
+    expect(engine.cache.downloads).toEqual([]);
     engine.cache.seed(F32, 300 * MIB);
     await expect(manager.download(F32)).resolves.toBeDefined();
   });
@@ -123,19 +134,18 @@ describe('WebLlmModelManager', () => {
     expect(await manager.checkDevice(F32)).toMatchObject({ ok: false, reason: 'no_webgpu' });
   });
 
-  it('cancels a download: web-llm is unloaded mid-reload and the partial shards are deleted', async () => {
+  it('cancels a download: the pending fetch stops and the partial shards are deleted', async () => {
     const { manager, engine } = setup();
     const controller = new AbortController();
     const started = Date.now();
     const download = manager.download(F32, {
       signal: controller.signal,
       onProgress: (report) => {
-        if (report.percent === 40 && report.phase === 'downloading') controller.abort();
+        if (report.percent === 40) controller.abort();
       },
     });
     await expect(download).rejects.toMatchObject({ code: 'user_aborted' });
     expect(Date.now() - started).toBeLessThan(1000);
-    expect(engine.unloads).toBe(1);
     expect(engine.cache.shardCount(F32)).toBe(0);
     expect(await manager.listCached()).toEqual([]);
   });
@@ -148,7 +158,7 @@ describe('WebLlmModelManager', () => {
         signal: controller.signal,
         keepPartialOnCancel: true,
         onProgress: (report) => {
-          if (report.percent === 40 && report.phase === 'downloading') controller.abort();
+          if (report.percent === 40) controller.abort();
         },
       })
       .catch(() => undefined);
@@ -164,19 +174,30 @@ describe('WebLlmModelManager', () => {
     await expect(manager.download(F32, { signal: controller.signal })).rejects.toMatchObject({
       code: 'user_aborted',
     });
-    expect(engine.reloads).toEqual([]);
+    expect(engine.cache.downloads).toEqual([]);
     engine.cache.seed(F32, 5);
     await manager.deleteCached(F32);
     expect(await manager.listCached()).toEqual([]);
   });
 
-  it('reports an offline download clearly', async () => {
-    const { manager } = setup({ reloadError: new TypeError('Failed to fetch') });
+  it('reports an offline download clearly and leaves no partial files', async () => {
+    const { manager, engine } = setup({
+      download: { failAfterShards: { shards: 2, error: new TypeError('Failed to fetch') } },
+    });
     const failure = await manager.download(F32).catch((error: unknown) => error);
     expect(failure).toMatchObject({
       code: 'network_error',
       providerCode: 'model_fetch_failed',
       retryable: true,
+    });
+    expect(engine.cache.shardCount(F32)).toBe(0);
+  });
+
+  it('says when the model host does not have the model', async () => {
+    const { manager } = setup({ download: { missing: [F32] } });
+    await expect(manager.download(F32)).rejects.toMatchObject({
+      code: 'model_not_found',
+      providerCode: 'model_files_missing',
     });
   });
 });

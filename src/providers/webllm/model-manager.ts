@@ -9,7 +9,7 @@ import {
   type DeviceCheckResult,
   type DeviceProbe,
 } from './device-check';
-import type { WebLlmProgressReport } from './engine-port';
+import type { ModelDownloadProgress, WebLlmProgressReport } from './engine-port';
 import { deviceCheckFailure } from './map-error';
 import {
   WEBLLM_CATALOG,
@@ -93,6 +93,22 @@ export function toDownloadProgress(report: WebLlmProgressReport, name: string): 
   return { phase: 'loading', percent, message: text.replace(/\s+/g, ' ').trim() || `Loading ${name}` };
 }
 
+/** The worker's byte count as a job progress. */
+export function toByteProgress(progress: ModelDownloadProgress, name: string): DownloadProgress {
+  const { loadedBytes, totalBytes } = progress;
+  const percent = totalBytes ? clampPercent(loadedBytes / totalBytes) : null;
+  const sizes = totalBytes
+    ? `${formatBytes(loadedBytes)} of ${formatBytes(totalBytes)}`
+    : formatBytes(loadedBytes);
+  return {
+    phase: 'downloading',
+    currentBytes: loadedBytes,
+    ...(totalBytes !== null && { totalBytes }),
+    percent,
+    message: `Downloading ${name}: ${sizes}${percent !== null ? ` (${percent}%)` : ''}`,
+  };
+}
+
 export interface WebLlmModelManagerOptions {
   client: WebLlmClient;
   /** `browserDeviceProbe()` on the page; without it the device is not checked. */
@@ -149,13 +165,13 @@ export class WebLlmModelManager {
   }
 
   /**
-   * Checks the device, then downloads and loads the model. Cancelling through
-   * `signal`: web-llm cannot abort a download itself; the worker unloads the
-   * engine mid-`reload()`, which aborts web-llm's pending fetches, then deletes
-   * the shards already saved (or keeps them with `keepPartialOnCancel`, and
-   * the next download resumes). Rejects with `user_aborted` when cancelled.
+   * Checks the device, then downloads the model's files into the browser
+   * cache (it is loaded on its first chat). Cancelling through `signal` aborts
+   * the pending fetch in the worker, which then deletes the files already
+   * saved (or keeps them with `keepPartialOnCancel`, and the next download
+   * resumes). Rejects with `user_aborted` when cancelled.
    */
-  async download(modelId: string, options: DownloadOptions = {}): Promise<{ loadDurationMs: number }> {
+  async download(modelId: string, options: DownloadOptions = {}): Promise<{ bytes: number }> {
     const { signal, onProgress } = options;
     const cancelled = () => new MetonaProviderError(userAbortedError(WEBLLM_PROVIDER_ID));
     if (signal?.aborted) throw cancelled();
@@ -172,7 +188,7 @@ export class WebLlmModelManager {
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      const sink = proxy((report: WebLlmProgressReport) => onProgress?.(toDownloadProgress(report, name)));
+      const sink = proxy((progress: ModelDownloadProgress) => onProgress?.(toByteProgress(progress, name)));
       const outcome = await this.#client.download(modelId, sink);
       if (!outcome.ok) throw new MetonaProviderError(outcome.error);
       return outcome.value;

@@ -5,6 +5,8 @@ export interface PrebuiltModelSnapshot {
   model_id: string;
   /** Where web-llm downloads it from (the Hugging Face repository). */
   model: string;
+  /** The compiled model library (wasm) web-llm loads for it. */
+  model_lib: string;
   vram_required_MB?: number;
   low_resource_required?: boolean;
   required_features?: string[];
@@ -40,6 +42,7 @@ export function snapshotPrebuilt(source: PrebuiltSource, ids: readonly string[])
     return {
       model_id: record.model_id,
       model: record.model,
+      model_lib: record.model_lib,
       ...(record.vram_required_MB !== undefined && { vram_required_MB: record.vram_required_MB }),
       ...(record.low_resource_required !== undefined && {
         low_resource_required: record.low_resource_required,

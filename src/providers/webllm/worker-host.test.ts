@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  FakeModelCache,
   WebLlmEngineDouble,
   deltaChunk,
   finalChunk,
@@ -26,8 +27,9 @@ function setup(script?: EngineScript | ((request: WebLlmChatRequest) => EngineSc
   const host = new WebLlmWorkerHost({
     load: async () => {
       loads++;
-      return { engine, cache: engine.cache };
+      return { engine };
     },
+    cache: engine.cache,
   });
   return { engine, host, loads: () => loads };
 }
@@ -70,7 +72,8 @@ describe('WebLlmWorkerHost', () => {
     const engine = new WebLlmEngineDouble();
     engine.cache.seed(A, 1);
     const host = new WebLlmWorkerHost({
-      load: async () => ({ engine, cache: engine.cache }),
+      load: async () => ({ engine }),
+      cache: engine.cache,
       now: () => (now += 250),
     });
     expect(await host.chat(call('1', A), () => undefined)).toEqual({
@@ -143,13 +146,42 @@ describe('WebLlmWorkerHost', () => {
       load: async () => {
         if (attempts++ === 0)
           throw new TypeError('Failed to fetch dynamically imported module: /assets/web-llm.js');
-        return { engine, cache: engine.cache };
+        return { engine };
       },
+      cache: engine.cache,
     });
-    expect(await host.listCached([A])).toMatchObject({
+    engine.cache.seed(A, 1);
+    // Listing reads the cache only: it works before the library ever loads.
+    expect(await host.listCached([A])).toEqual({ ok: true, value: [{ modelId: A, sizeBytes: 1 }] });
+    expect(await host.chat(call('1', A), () => undefined)).toMatchObject({
       ok: false,
       error: { providerCode: 'engine_import_failed' },
     });
-    expect(await host.listCached([A])).toEqual({ ok: true, value: [] });
+    expect(await host.chat(call('2', A), () => undefined)).toMatchObject({ ok: true });
+  });
+
+  it('downloads without loading the library, one at a time, and cancels only the named model', async () => {
+    const cache = new FakeModelCache({ shards: 4, shardBytes: 10, shardDelayMs: 20 });
+    let loads = 0;
+    const host = new WebLlmWorkerHost({
+      load: async () => {
+        loads++;
+        return { engine: new WebLlmEngineDouble({ cache }) };
+      },
+      cache,
+    });
+    const seen: string[] = [];
+    const first = host.download(
+      A,
+      (progress) => void seen.push(`A ${progress.loadedBytes}/${progress.totalBytes}`),
+    );
+    const second = host.download(B, (progress) => void seen.push(`B ${progress.loadedBytes}`));
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    await host.cancelDownload(B);
+    expect(await first).toEqual({ ok: true, value: { bytes: 40 } });
+    expect(await second).toMatchObject({ ok: false, error: { code: 'user_aborted' } });
+    expect(seen).toEqual(['A 10/40', 'A 20/40', 'A 30/40', 'A 40/40']);
+    expect(cache.downloads).toEqual([A]); // B was cancelled while it waited
+    expect(loads).toBe(0);
   });
 });

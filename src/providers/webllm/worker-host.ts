@@ -5,11 +5,13 @@ import type {
   WebLlmChatRequest,
   WebLlmChunk,
   WebLlmEnginePort,
-  WebLlmProgressReport,
+  ModelDownloadProgress,
+  WebLlmCachePort,
   WebLlmRuntime,
 } from './engine-port';
 import { mapWebLlmError, modelNotDownloadedError, type EnginePhase } from './map-error';
 import { WEBLLM_PROVIDER_ID } from './model-catalog';
+import type { ModelSources } from './model-sources';
 
 /**
  * The object `llm.worker.ts` exposes through Comlink, and the one unit tests
@@ -23,8 +25,8 @@ import { WEBLLM_PROVIDER_ID } from './model-catalog';
  *   `retryable`; the page rebuilds `MetonaProviderError`. Comlink has a single
  *   global "throw" handler, which the core worker's boundary already uses for
  *   `AppError`; a second one would fight it.
- * - Generations, downloads and deletions run one at a time (one GPU);
- *   `interrupt` and `cancelDownload` act at once.
+ * - Generations and deletions run one at a time (one GPU); downloads run
+ *   one at a time beside them; `interrupt` and `cancelDownload` act at once.
  */
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: MetonaError };
@@ -48,18 +50,22 @@ export interface CachedModel {
 
 /** Functions that arrive from the page as Comlink proxies; their results may be promises. */
 export type ChunkSink = (chunk: WebLlmChunk) => unknown;
-export type ProgressSink = (report: WebLlmProgressReport) => unknown;
+export type ProgressSink = (progress: ModelDownloadProgress) => unknown;
 
 export interface WebLlmWorkerHostOptions {
-  /** Builds the engine and cache on first use (the worker imports web-llm here). */
+  /** Builds the engine on first use (the worker imports web-llm here). */
   load: () => Promise<WebLlmRuntime>;
+  /** The model files in the browser cache: listing, deleting and downloading need no engine. */
+  cache: WebLlmCachePort;
   /** Milliseconds, for load durations. */
   now?: () => number;
+  /** Applies new model sources (mirrors) to the cache and the engine. */
+  setSources?: (sources: ModelSources) => void;
 }
 
 interface PendingDownload {
   modelId: string;
-  cancelled: boolean;
+  controller: AbortController;
   keepPartial: boolean;
 }
 
@@ -81,7 +87,7 @@ export class WebLlmWorkerHost {
   readonly #pendingCalls = new Map<string, { cancelled: boolean }>();
   #activeCall: string | undefined;
   readonly #downloads = new Set<PendingDownload>();
-  #activeDownload: PendingDownload | undefined;
+  #downloadQueue: Promise<unknown> = Promise.resolve();
 
   constructor(options: WebLlmWorkerHostOptions) {
     this.#options = options;
@@ -107,12 +113,18 @@ export class WebLlmWorkerHost {
     if (this.#activeCall === callId && this.#runtime) (await this.#runtime).engine.interruptGenerate();
   }
 
-  /** Downloads (into the browser cache) and loads a model, reporting web-llm's progress. */
-  async download(modelId: string, onProgress: ProgressSink): Promise<Outcome<{ loadDurationMs: number }>> {
-    const download: PendingDownload = { modelId, cancelled: false, keepPartial: false };
+  /**
+   * Downloads a model's files into web-llm's browser cache with byte progress.
+   * No GPU is needed: the model is loaded on its first chat. Downloads queue
+   * behind each other, not behind chats.
+   */
+  async download(modelId: string, onProgress: ProgressSink): Promise<Outcome<{ bytes: number }>> {
+    const download: PendingDownload = { modelId, controller: new AbortController(), keepPartial: false };
     this.#downloads.add(download);
     try {
-      return await this.#exclusive(() => this.#download(download, onProgress));
+      const run = this.#downloadQueue.then(() => this.#download(download, onProgress));
+      this.#downloadQueue = run.catch(() => undefined);
+      return await run;
     } finally {
       this.#downloads.delete(download);
       release(onProgress);
@@ -120,28 +132,21 @@ export class WebLlmWorkerHost {
   }
 
   /**
-   * web-llm has no download abort of its own; `unload()` during `reload()`
-   * aborts its reload controller, which cancels the pending fetches. Shards
-   * already saved are then deleted (unless `keepPartial`: web-llm skips cached
-   * shards, so keeping them makes the next download resume).
+   * Aborts the model's download (its pending fetch stops at once). Files
+   * already saved are then deleted, unless `keepPartial`: cached files are
+   * skipped, so keeping them makes the next download resume.
    */
   async cancelDownload(modelId: string, options: { keepPartial?: boolean } = {}): Promise<void> {
-    const matching = [...this.#downloads].filter((download) => download.modelId === modelId);
-    if (matching.length === 0) return;
-    for (const download of matching) {
-      download.cancelled = true;
+    for (const download of this.#downloads) {
+      if (download.modelId !== modelId) continue;
       download.keepPartial = options.keepPartial ?? false;
-    }
-    // A queued download just skips; only the running one has fetches to abort.
-    const active = this.#activeDownload;
-    if (active && matching.includes(active) && this.#runtime) {
-      await (await this.#runtime).engine.unload().catch(() => undefined);
+      download.controller.abort(new DOMException('The download was cancelled.', 'AbortError'));
     }
   }
 
   async listCached(modelIds: string[]): Promise<Outcome<CachedModel[]>> {
     try {
-      const { cache } = await this.#runtimeOnce();
+      const cache = this.#options.cache;
       const found: CachedModel[] = [];
       for (const modelId of modelIds) {
         if (!(await cache.has(modelId))) continue;
@@ -157,17 +162,21 @@ export class WebLlmWorkerHost {
   async deleteCached(modelId: string): Promise<Outcome<void>> {
     return this.#exclusive(async () => {
       try {
-        const { engine, cache } = await this.#runtimeOnce();
-        if (this.#loadedModelId === modelId) {
+        if (this.#loadedModelId === modelId && this.#runtime) {
           this.#loadedModelId = undefined;
-          await engine.unload();
+          await (await this.#runtime).engine.unload();
         }
-        await cache.delete(modelId);
+        await this.#options.cache.delete(modelId);
         return ok(undefined);
       } catch (error) {
         return failed(mapWebLlmError(error, { modelId, phase: 'cache' }));
       }
     });
+  }
+
+  /** Where models are downloaded from from now on; cached models stay where they were fetched from. */
+  async setSources(sources: ModelSources): Promise<void> {
+    this.#options.setSources?.(sources);
   }
 
   async loadedModel(): Promise<string | null> {
@@ -192,7 +201,8 @@ export class WebLlmWorkerHost {
     this.#activeCall = call.callId;
     let phase: EnginePhase = 'load';
     try {
-      const { engine, cache } = await this.#runtimeOnce();
+      const { engine } = await this.#runtimeOnce();
+      const cache = this.#options.cache;
       let loadDurationMs: number | undefined;
       if (this.#loadedModelId !== call.modelId) {
         if (!(await cache.has(call.modelId))) return failed(modelNotDownloadedError(call.modelId));
@@ -230,36 +240,26 @@ export class WebLlmWorkerHost {
     }
   }
 
-  async #download(
-    download: PendingDownload,
-    onProgress: ProgressSink,
-  ): Promise<Outcome<{ loadDurationMs: number }>> {
-    if (download.cancelled) return aborted();
-    this.#activeDownload = download;
-    let runtime: WebLlmRuntime | undefined;
+  async #download(download: PendingDownload, onProgress: ProgressSink): Promise<Outcome<{ bytes: number }>> {
+    const { modelId, controller } = download;
+    if (controller.signal.aborted) return aborted();
+    const cache = this.#options.cache;
     try {
-      runtime = await this.#runtimeOnce();
-      runtime.engine.setInitProgressCallback((report) => {
-        void Promise.resolve(onProgress(report)).catch(() => undefined);
+      const result = await cache.download(modelId, {
+        signal: controller.signal,
+        onProgress: (progress) => void Promise.resolve(onProgress(progress)).catch(() => undefined),
       });
-      if (download.cancelled) return aborted();
-      const started = this.#now();
-      await this.#reload(runtime.engine, download.modelId);
-      if (download.cancelled) {
-        // It finished before the cancel could stop it: the files are complete, so keep them.
-        this.#loadedModelId = undefined;
-        await runtime.engine.unload();
-        return aborted();
-      }
-      return ok({ loadDurationMs: this.#now() - started });
+      // Finished before the cancel could stop it: the files are complete, so keep them.
+      if (controller.signal.aborted) return aborted();
+      return ok(result);
     } catch (error) {
-      if (!download.cancelled)
-        return failed(mapWebLlmError(error, { modelId: download.modelId, phase: 'load' }));
-      if (!download.keepPartial) await runtime?.cache.delete(download.modelId).catch(() => undefined);
+      if (!controller.signal.aborted) {
+        // A failed download leaves nothing half-written behind.
+        await cache.delete(modelId).catch(() => undefined);
+        return failed(mapWebLlmError(error, { modelId, phase: 'load' }));
+      }
+      if (!download.keepPartial) await cache.delete(modelId).catch(() => undefined);
       return aborted();
-    } finally {
-      this.#activeDownload = undefined;
-      runtime?.engine.setInitProgressCallback(noProgress);
     }
   }
 

@@ -9,6 +9,10 @@ import { layout } from '../layout.svelte';
 import { toasts } from '../toasts/toasts.svelte';
 import { chat } from './chat.svelte';
 import { applyTurnEvent, toLiveMessage } from './turn-events';
+import type { LocalModelDto } from '../../services/local-models-service';
+import { loadLocalModels } from '../local-models/local-models.service';
+import { localModels } from '../local-models/local-models.svelte';
+import { LOCAL_PROVIDER, capabilitiesOf } from './model-options';
 
 let stopTurn: (() => void) | null = null;
 
@@ -23,13 +27,40 @@ export async function loadChat(): Promise<void> {
     chat.setProviders(enabled);
     chat.setConversations(conversations.items);
     const current = chat.choice;
-    if (!current || !enabled.some((provider) => provider.provider_id === current.provider_id)) {
+    const exists =
+      current !== null &&
+      (current.provider_id === LOCAL_PROVIDER ||
+        enabled.some((provider) => provider.provider_id === current.provider_id));
+    if (!exists) {
       const first = enabled[0];
       chat.choose(first ? { provider_id: first.provider_id, model: first.default_model } : null);
     }
   } catch (error) {
     reportError(error);
   }
+}
+
+/** Every model each enabled provider reports, and the in-browser models; a provider that cannot list keeps its default. */
+export async function loadModels(): Promise<void> {
+  const providers = chat.providers;
+  const lists = await Promise.all(
+    providers.map(async (provider) => {
+      try {
+        return [provider.provider_id, (await core.providers.models(provider.provider_id)).items] as const;
+      } catch {
+        return [provider.provider_id, undefined] as const;
+      }
+    }),
+  );
+  chat.setModels(Object.fromEntries(lists));
+  await loadLocalModels();
+}
+
+/** The picked model is an in-browser one that is not downloaded yet (or cannot run here). */
+export function pickedLocalModel(): LocalModelDto | null {
+  const choice = chat.choice;
+  if (!choice || choice.provider_id !== LOCAL_PROVIDER) return null;
+  return localModels.data?.items.find((item) => item.model === choice.model) ?? null;
 }
 
 export async function openConversation(conversationId: string | null): Promise<void> {
@@ -57,11 +88,14 @@ export async function sendMessage(content: string): Promise<boolean> {
   chat.setSending(true);
   try {
     const choice = chat.choice;
+    const can = capabilitiesOf(choice, chat.models, localModels.data);
     const turn = await core.chat.send({
       content: text,
       ...(chat.conversationId && { conversation_id: chat.conversationId }),
       ...(choice && { provider_id: choice.provider_id, model: choice.model }),
       ...(chat.useNotes && { use_notes: true }),
+      ...(can.thinking && { thinking: chat.thinking }),
+      ...(can.thinking && can.effort && chat.thinking && { thinking_effort: chat.effort }),
     });
     await startTurn(turn);
     return true;

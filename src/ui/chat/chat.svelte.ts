@@ -1,5 +1,6 @@
 import type { ChatMessageDto, ConversationDto } from '../../contracts/chat';
-import type { ProviderDto } from '../../contracts/provider-config';
+import type { ThinkingEffort } from '../../contracts/chat';
+import type { ModelInfoDto, ProviderDto } from '../../contracts/provider-config';
 import type { LiveMessage } from './turn-events';
 
 export interface ModelChoice {
@@ -17,6 +18,9 @@ export class ChatState {
   #activeTurn = $state<string | null>(null);
   #sending = $state(false);
   #useNotes = $state(false);
+  #models = $state.raw<Record<string, ModelInfoDto[] | undefined>>({});
+  #thinking = $state(true);
+  #effort = $state<ThinkingEffort>('medium');
 
   get conversations(): readonly ConversationDto[] {
     return this.#conversations;
@@ -42,6 +46,26 @@ export class ChatState {
   }
   setUseNotes(useNotes: boolean): void {
     this.#useNotes = useNotes;
+  }
+  /** Each provider's reported models; undefined where the list could not be read. */
+  get models(): Readonly<Record<string, ModelInfoDto[] | undefined>> {
+    return this.#models;
+  }
+  setModels(models: Record<string, ModelInfoDto[] | undefined>): void {
+    this.#models = models;
+  }
+  /** The composer's thinking toggle and effort (sent only for models that reason). */
+  get thinking(): boolean {
+    return this.#thinking;
+  }
+  setThinking(thinking: boolean): void {
+    this.#thinking = thinking;
+  }
+  get effort(): ThinkingEffort {
+    return this.#effort;
+  }
+  setEffort(effort: ThinkingEffort): void {
+    this.#effort = effort;
   }
   get busy(): boolean {
     return this.#sending || this.#activeTurn !== null;
@@ -84,6 +108,9 @@ export class ChatState {
     this.#activeTurn = null;
     this.#sending = false;
     this.#useNotes = false;
+    this.#models = {};
+    this.#thinking = true;
+    this.#effort = 'medium';
   }
 }
 

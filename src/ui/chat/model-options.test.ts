@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import type { ModelInfoDto, ProviderDto } from '../../contracts/provider-config';
+import type { LocalModelDto, LocalModelsDto } from '../../services/local-models-service';
+import { buildModelGroups, capabilitiesOf, optionValue, parseOptionValue } from './model-options';
+
+const provider = (id: string, defaultModel: string): ProviderDto => ({
+  provider_id: id,
+  type: 'openai-compatible',
+  preset: 'custom',
+  display_name: id.toUpperCase(),
+  base_url: 'http://x',
+  default_model: defaultModel,
+  enabled: true,
+  has_api_key: false,
+  fallback: null,
+  created_at: '2026-01-01T00:00:00Z',
+  updated_at: '2026-01-01T00:00:00Z',
+});
+const info = (
+  model: string,
+  capabilities: ModelInfoDto['capabilities'] = ['chat'],
+  displayName = model,
+): ModelInfoDto => ({
+  model,
+  display_name: displayName,
+  capabilities,
+  context_window: null,
+  max_output_tokens: null,
+  deprecated: false,
+  metadata: {},
+});
+const localItem = (model: string, fields: Partial<LocalModelDto> = {}): LocalModelDto =>
+  ({
+    model,
+    display_name: model,
+    cached: false,
+    runnable: true,
+    unavailable_reason: null,
+    unavailable_message: null,
+    thinking: false,
+    ...fields,
+  }) as LocalModelDto;
+const labels = {
+  providerName: (p: ProviderDto) => p.display_name,
+  localGroup: 'In-browser',
+  localGroupUnavailable: 'In-browser (unavailable)',
+  notDownloaded: 'not downloaded',
+  cannotRun: 'cannot run here',
+};
+const local = (available: boolean, items: LocalModelDto[]): LocalModelsDto => ({
+  webgpu: { available, message: available ? null : 'No WebGPU here.', adapter: null },
+  items,
+});
+
+describe('buildModelGroups', () => {
+  const providers = [provider('a', 'a-1'), provider('b', 'b-default')];
+  const models = { a: [info('a-1'), info('a-2', ['chat'], 'Model Two')], b: undefined };
+
+  it('lists every model a provider reports, and the default when the list is unknown', () => {
+    const groups = buildModelGroups(providers, models, null, labels);
+    expect(groups.map((group) => group.options.map((option) => option.label))).toEqual([
+      ['A · a-1', 'A · Model Two (a-2)'],
+      ['B · b-default'],
+    ]);
+  });
+
+  it('puts local models first with WebGPU, marking undownloaded and unrunnable ones', () => {
+    const groups = buildModelGroups(
+      providers,
+      models,
+      local(true, [
+        localItem('small', { cached: true }),
+        localItem('big'),
+        localItem('f16', { runnable: false, unavailable_message: 'needs shader-f16; use f32' }),
+      ]),
+      labels,
+    );
+    expect(groups[0]!.label).toBe('In-browser');
+    expect(groups[0]!.options.map((option) => [option.label, option.disabled, option.title])).toEqual([
+      ['small', false, null],
+      ['big — not downloaded', false, null],
+      ['f16 — cannot run here', false, 'needs shader-f16; use f32'],
+    ]);
+  });
+
+  it('puts local models last and disabled, with the reason, without WebGPU', () => {
+    const groups = buildModelGroups(providers, models, local(false, [localItem('small')]), labels);
+    const last = groups.at(-1)!;
+    expect(last.label).toBe('In-browser (unavailable)');
+    expect(last.options[0]).toMatchObject({ disabled: true, title: 'No WebGPU here.' });
+  });
+
+  it('round-trips option values', () => {
+    expect(parseOptionValue(optionValue('webllm', 'Qwen3-0.6B'))).toEqual({
+      provider_id: 'webllm',
+      model: 'Qwen3-0.6B',
+    });
+    expect(parseOptionValue(optionValue('ollama', 'odd|name'))).toEqual({
+      provider_id: 'ollama',
+      model: 'odd|name',
+    });
+  });
+});
+
+describe('capabilitiesOf', () => {
+  it('offers thinking for reasoning models, effort only for remote ones', () => {
+    const models = { a: [info('r', ['chat', 'reasoning']), info('plain')] };
+    const locals = local(true, [localItem('qwen3', { thinking: true })]);
+    expect(capabilitiesOf({ provider_id: 'a', model: 'r' }, models, locals)).toEqual({
+      thinking: true,
+      effort: true,
+    });
+    expect(capabilitiesOf({ provider_id: 'a', model: 'plain' }, models, locals)).toEqual({
+      thinking: false,
+      effort: false,
+    });
+    expect(capabilitiesOf({ provider_id: 'webllm', model: 'qwen3' }, models, locals)).toEqual({
+      thinking: true,
+      effort: false,
+    });
+  });
+});
