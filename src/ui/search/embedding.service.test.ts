@@ -66,7 +66,8 @@ describe('embedding model workflows', () => {
     expect(jobs.get(jobId)?.label).toContain(TINY_MODEL_ID);
     await vi.waitFor(() => expect(jobs.get(jobId)?.status).toBe('completed'), { timeout: 15_000 });
     await vi.waitFor(() => expect(indexStatus.incompatible).toBe(true), { timeout: 5_000 });
-    expect(embedding.settings?.model_id).toBe(TINY_MODEL_ID);
+    // The settings are read again once the job ends, without being awaited.
+    await vi.waitFor(() => expect(embedding.settings?.model_id).toBe(TINY_MODEL_ID));
     expect(messages()).toContainEqual(['success', expect.stringContaining(TINY_MODEL_ID)]);
   });
 
