@@ -52,7 +52,7 @@ async function serveTinyWhisper(
   more: Record<string, Record<string, string | Uint8Array>> = {},
 ): Promise<string[]> {
   const served: string[] = [];
-  const models = { [MODEL_ID]: files, ...more };
+  const models: Record<string, Record<string, string | Uint8Array>> = { [MODEL_ID]: files, ...more };
   await page.context().route(`**${MODEL_HOST}**`, (route) => {
     const path = new URL(route.request().url()).pathname;
     const model = Object.keys(models).find((id) => path.startsWith(`${MODEL_HOST}${id}/`));
