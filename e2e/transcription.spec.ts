@@ -1,4 +1,8 @@
 import type { Page } from '@playwright/test';
+import {
+  buildTinyPyannote,
+  TINY_PYANNOTE_VOICES,
+} from '../src/media/transformers/tiny-pyannote/tiny-pyannote';
 import { buildTinyWhisper } from '../src/media/transformers/tiny-whisper/tiny-whisper';
 import { expect, openApp, test } from './fixtures';
 
@@ -10,11 +14,20 @@ import { expect, openApp, test } from './fixtures';
 const MODEL_ID = 'onnx-community/whisper-tiny';
 const MODEL_HOST = '/models/';
 const files = buildTinyWhisper();
+// The speaker labels model: the tiny pyannote-shaped model (src/media/transformers/tiny-pyannote),
+// served as the catalog's pyannote segmentation 3.0; it hears tones at TINY_PYANNOTE_VOICES as two speakers.
+const PYANNOTE_ID = 'onnx-community/pyannote-segmentation-3.0';
 
 /** `seconds` of a quiet 220 Hz tone as 16 kHz mono 16-bit WAV. */
 function toneWav(seconds: number): Buffer {
+  return tonesWav([[220, seconds]], 3000);
+}
+
+/** Tones one after the other ([frequency, seconds]) as 16 kHz mono 16-bit WAV. */
+function tonesWav(parts: ReadonlyArray<readonly [number, number]>, amplitude = 10_000): Buffer {
   const rate = 16_000;
-  const frames = seconds * rate;
+  const tones = parts.flatMap(([frequency, seconds]) => Array<number>(seconds * rate).fill(frequency));
+  const frames = tones.length;
   const wav = Buffer.alloc(44 + frames * 2);
   wav.write('RIFF', 0, 'ascii');
   wav.writeUInt32LE(36 + frames * 2, 4);
@@ -29,19 +42,24 @@ function toneWav(seconds: number): Buffer {
   wav.write('data', 36, 'ascii');
   wav.writeUInt32LE(frames * 2, 40);
   for (let i = 0; i < frames; i++)
-    wav.writeInt16LE(Math.round(3000 * Math.sin((2 * Math.PI * 220 * i) / rate)), 44 + i * 2);
+    wav.writeInt16LE(Math.round(amplitude * Math.sin((2 * Math.PI * tones[i]! * i) / rate)), 44 + i * 2);
   return wav;
 }
 
-/** Serves the tiny model under the model host; anything else there is a real 404. */
-async function serveTinyWhisper(page: Page): Promise<string[]> {
+/** Serves the tiny model (and `more` models by id) under the model host; anything else there is a real 404. */
+async function serveTinyWhisper(
+  page: Page,
+  more: Record<string, Record<string, string | Uint8Array>> = {},
+): Promise<string[]> {
   const served: string[] = [];
+  const models: Record<string, Record<string, string | Uint8Array>> = { [MODEL_ID]: files, ...more };
   await page.context().route(`**${MODEL_HOST}**`, (route) => {
     const path = new URL(route.request().url()).pathname;
-    const prefix = `${MODEL_HOST}${MODEL_ID}/`;
-    const file = path.startsWith(prefix) ? files[path.slice(prefix.length)] : undefined;
+    const model = Object.keys(models).find((id) => path.startsWith(`${MODEL_HOST}${id}/`));
+    const name = model === undefined ? '' : path.slice(`${MODEL_HOST}${model}/`.length);
+    const file = model === undefined ? undefined : models[model]?.[name];
     if (file === undefined) return route.fulfill({ status: 404, body: 'not found' });
-    served.push(path.slice(prefix.length));
+    served.push(model === MODEL_ID ? name : `${model}/${name}`);
     return route.fulfill({
       status: 200,
       body: typeof file === 'string' ? file : Buffer.from(file),
@@ -162,6 +180,51 @@ test('upload → live progress and segments → note with audio citations that s
   expect(await player.evaluate((element: HTMLAudioElement) => element.currentTime)).toBeLessThan(start + 1.5);
 
   expect(requestLog.foreign()).toEqual([]);
+});
+
+test('with a speaker labels model set, each segment carries the speaker the model hears', async ({
+  page,
+}) => {
+  test.setTimeout(150_000);
+  const served = await serveTinyWhisper(page, { [PYANNOTE_ID]: buildTinyPyannote() });
+  await openApp(page);
+  await page.getByTestId('nav-transcription').click();
+  await page.getByText('Model source').click();
+  await page.getByTestId('transcription-model-host').fill(MODEL_HOST);
+  await page.getByTestId('transcription-allow-remote').uncheck();
+  const speakersModel = page.getByTestId('transcription-diarization-model');
+  await expect(speakersModel).toHaveValue('');
+  await speakersModel.selectOption(PYANNOTE_ID);
+  await page.getByTestId('transcription-save-source').click();
+  await expect(page.getByTestId('transcription-source-saved')).toBeVisible();
+
+  // The tiny Whisper says "hello tiny whisper." over 0-2 s and "world again," over 2-4.5 s;
+  // the first voice talks for 2 s, the second for 3 s.
+  const [first, second] = TINY_PYANNOTE_VOICES;
+  await page.getByTestId('audio-file-input').setInputFiles({
+    name: 'dialogue.wav',
+    mimeType: 'audio/wav',
+    buffer: tonesWav([
+      [first, 2],
+      [second, 3],
+    ]),
+  });
+  const detail = page.getByTestId('transcription-detail');
+  await expect(detail).toHaveAttribute('data-status', 'completed', { timeout: 120_000 });
+  const segments = detail.getByTestId('segment');
+  await expect(segments).toHaveCount(2);
+  await expect(segments.nth(0)).toContainText('SPEAKER_00');
+  await expect(segments.nth(0)).toContainText('hello tiny whisper.');
+  await expect(segments.nth(1)).toContainText('SPEAKER_01');
+  await expect(segments.nth(1)).toContainText('world again,');
+  await expect(detail.getByTestId('transcription-warning')).toHaveCount(0);
+  expect(served).toContain(`${PYANNOTE_ID}/onnx/model.onnx`);
+
+  // The choice is stored with the model source.
+  await page.reload();
+  await page.getByTestId('nav-transcription').click();
+  await page.getByText('Model source').click();
+  await expect(page.getByTestId('transcription-diarization-model')).toHaveValue(PYANNOTE_ID);
 });
 
 test('a dropped or picked file that is not audio is refused before upload; undecodable audio is refused by the upload', async ({

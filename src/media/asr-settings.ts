@@ -35,6 +35,12 @@ export const asrSettingsSchema = z.strictObject({
   model_host: modelHostSchema,
   /** False: use cached or app-served files only; never download. */
   allow_remote_models: z.boolean(),
+  /**
+   * The speaker-labelling (diarization) model, a catalog id
+   * (./diarization-models.ts), from the same model host; null: none, and jobs
+   * that ask for diarization complete with the DIARIZATION_UNAVAILABLE warning.
+   */
+  diarization_model: z.string().trim().min(1).max(200).nullable(),
 });
 export type AsrSettings = z.output<typeof asrSettingsSchema>;
 
@@ -45,6 +51,7 @@ export const DEFAULT_ASR_SETTINGS: Readonly<AsrSettings> = Object.freeze({
   profile_id: 'default',
   model_host: HUGGING_FACE_MODEL_HOST,
   allow_remote_models: true,
+  diarization_model: null,
 });
 
 function isUrlHost(value: string): boolean {

@@ -9,3 +9,5 @@ export * from './transcribe';
 export * from './transcript-to-note';
 export * from './transcription-contract';
 export * from './windowing';
+export * from './diarization-models';
+export * from './speaker-turns';

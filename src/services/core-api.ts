@@ -15,7 +15,7 @@ import {
   SettingsRepository,
   type NotesAgentDatabase,
 } from '../db';
-import type { AsrEngine, AsrProfile, Diarizer, WindowingOptions } from '../media';
+import type { AsrEngine, AsrProfile, DiarizationModelInfo, Diarizer, WindowingOptions } from '../media';
 import type { TransformersAsrEnvironment } from '../media/transformers';
 import {
   DEFAULT_RETRIEVAL_PROFILE,
@@ -37,7 +37,7 @@ import { ProviderService } from './provider-service';
 import { SearchIndexer, type EmbedderPair } from './search-indexer';
 import { SearchService } from './search-service';
 import { SettingsService } from './settings-service';
-import { TranscriptionService, type AsrEngineFactory } from './transcription-service';
+import { TranscriptionService, type AsrEngineFactory, type DiarizerFactory } from './transcription-service';
 
 export interface CoreOptions {
   /** Embeds blocks and queries; hash-v1 (no download) unless a model is given. */
@@ -58,7 +58,8 @@ export interface CoreOptions {
    */
   transcription?: {
     engine?: AsrEngine | AsrEngineFactory;
-    diarizer?: Diarizer | null;
+    diarizer?: Diarizer | DiarizerFactory | null;
+    diarizationModels?: readonly DiarizationModelInfo[];
     profiles?: readonly AsrProfile[];
     windowing?: WindowingOptions;
     wasmPaths?: TransformersAsrEnvironment['wasmPaths'];

@@ -437,6 +437,7 @@ describe('TranscriptionService', () => {
       profile_id: 'default',
       model_host: 'https://huggingface.co/',
       allow_remote_models: true,
+      diarization_model: null,
     });
     expect(transcriptions.profiles().map((p) => [p.profile_id, p.approx_download_mb.wasm])).toEqual([
       ['default', 41],
@@ -473,7 +474,12 @@ describe('TranscriptionService', () => {
 
     expect(
       await transcriptions.updateSettings({ profile_id: 'whisper-base', model_host: '/models' }),
-    ).toEqual({ profile_id: 'whisper-base', model_host: '/models/', allow_remote_models: true });
+    ).toEqual({
+      profile_id: 'whisper-base',
+      model_host: '/models/',
+      allow_remote_models: true,
+      diarization_model: null,
+    });
     const second = await transcriptions.create({ attachment_id: audio.attachment_id });
     const events = await eventsOf(core, second.job_id);
     expect(events.find((e) => e.event === 'TranscriptionStarted')?.data).toMatchObject({

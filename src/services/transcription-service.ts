@@ -12,6 +12,7 @@ import {
   ASR_PROFILES,
   ASR_SETTINGS_KEY,
   AudioDecoderChain,
+  DIARIZATION_MODELS,
   DEFAULT_ASR_SETTINGS,
   TRANSCRIPTION_JOB_KIND,
   WavDecoder,
@@ -37,6 +38,7 @@ import {
   type AudioFormat,
   type CreateTranscriptionInput,
   type DecodedAudio,
+  type DiarizationModelInfo,
   type Diarizer,
   type ListTranscriptionsInput,
   type TranscriptionJob,
@@ -100,6 +102,23 @@ export type AsrEngineFactory = (environment: TransformersAsrEnvironment) => AsrE
   dispose?(): Promise<void>;
 };
 
+/**
+ * Makes the diarizer for the settings' model, next to the engine made for the
+ * same model source (the app: a diarizer in the same ASR worker).
+ */
+export type DiarizerFactory = (context: {
+  engine: AsrEngine;
+  environment: TransformersAsrEnvironment;
+  model: DiarizationModelInfo;
+}) => Diarizer & { dispose?(): Promise<void> };
+
+export interface DiarizationModelDto {
+  model_id: string;
+  label: string;
+  parameters_millions: number;
+  approx_download_mb: number;
+}
+
 export interface TranscriptionServiceDeps {
   runtime: JobRuntime;
   attachments: AttachmentRepository;
@@ -108,7 +127,14 @@ export interface TranscriptionServiceDeps {
   settings: SettingsRepository;
   /** A fixed engine (tests), or one made for the settings' model source (the app: the ASR worker). */
   engine: AsrEngine | AsrEngineFactory;
-  diarizer?: Diarizer | null;
+  /**
+   * A fixed diarizer (tests: used for every job that asks for diarization), or
+   * a factory for the model the settings name in `diarization_model` (none
+   * named: no diarizer, and the DIARIZATION_UNAVAILABLE warning).
+   */
+  diarizer?: Diarizer | DiarizerFactory | null;
+  /** The diarization models `diarization_model` may name. Default: DIARIZATION_MODELS. */
+  diarizationModels?: readonly DiarizationModelInfo[];
   profiles?: readonly AsrProfile[];
   windowing?: WindowingOptions;
   /** Where the app serves onnxruntime's WASM file. */
@@ -121,12 +147,15 @@ const noteIdSchema = z.string().min(1, 'note_id is required').max(200);
 export class TranscriptionService {
   readonly #deps: TranscriptionServiceDeps;
   readonly #profiles: readonly AsrProfile[];
+  readonly #diarizationModels: readonly DiarizationModelInfo[];
+  #diarizer: { key: string; diarizer: Diarizer & { dispose?(): Promise<void> } } | null = null;
   #pageDecoder: AudioDecoder | null = null;
   #engine: { key: string; engine: AsrEngine & { dispose?(): Promise<void> } } | null = null;
 
   constructor(deps: TranscriptionServiceDeps) {
     this.#deps = deps;
     this.#profiles = deps.profiles ?? ASR_PROFILES;
+    this.#diarizationModels = deps.diarizationModels ?? DIARIZATION_MODELS;
     deps.runtime.register({
       kind: TRANSCRIPTION_JOB_KIND,
       // One model in one worker: transcriptions run one at a time, the rest wait queued.
@@ -242,7 +271,12 @@ export class TranscriptionService {
     for (const key of Object.keys(DEFAULT_ASR_SETTINGS) as (keyof AsrSettings)[]) {
       const candidate = { ...merged, [key]: stored?.[key] };
       const parsed = asrSettingsSchema.safeParse(candidate);
-      if (stored?.[key] !== undefined && parsed.success && this.#hasProfile(parsed.data.profile_id)) {
+      if (
+        stored?.[key] !== undefined &&
+        parsed.success &&
+        this.#hasProfile(parsed.data.profile_id) &&
+        this.#hasDiarizationModel(parsed.data.diarization_model)
+      ) {
         Object.assign(merged, parsed.data);
       }
     }
@@ -252,6 +286,13 @@ export class TranscriptionService {
   async updateSettings(patch: UpdateAsrSettingsInput): Promise<AsrSettings> {
     const valid = parseInput(updateAsrSettingsSchema, patch, 'These transcription settings are not valid.');
     if (valid.profile_id !== undefined) resolveAsrProfile(valid.profile_id, this.#profiles);
+    if (valid.diarization_model !== undefined && !this.#hasDiarizationModel(valid.diarization_model)) {
+      const message = `There is no speaker labelling model "${valid.diarization_model}".`;
+      throw new AppError('VALIDATION_FAILED', message, {
+        fields: [{ path: 'diarization_model', message }],
+        available: this.#diarizationModels.map((model) => model.model_id),
+      });
+    }
     const next = { ...(await this.getSettings()), ...valid };
     await this.#deps.settings.put(ASR_SETTINGS_KEY, next);
     return next;
@@ -275,6 +316,16 @@ export class TranscriptionService {
     });
   }
 
+  /** The speaker-labelling models `diarization_model` may name. */
+  diarizationModels(): DiarizationModelDto[] {
+    return this.#diarizationModels.map(({ model_id, label, parameters_millions, approx_download_mb }) => ({
+      model_id,
+      label,
+      parameters_millions,
+      approx_download_mb,
+    }));
+  }
+
   // --- the page's audio decoder --------------------------------------------------
 
   /**
@@ -288,14 +339,19 @@ export class TranscriptionService {
   /** Frees the engine (its worker and model). */
   async dispose(): Promise<void> {
     const current = this.#engine;
+    const diarizer = this.#diarizer;
     this.#engine = null;
+    this.#diarizer = null;
+    await diarizer?.diarizer.dispose?.().catch(() => undefined);
     await current?.engine.dispose?.();
   }
 
   // -------------------------------------------------------------------------------
 
   async #run(context: JobContext<unknown>): Promise<TranscriptionResult> {
-    const engine = await this.#engineFor(await this.getSettings());
+    const settings = await this.getSettings();
+    const engine = await this.#engineFor(settings);
+    const diarizer = await this.#diarizerFor(settings, engine);
     return runTranscription(context, {
       loadAudio: async (attachmentId) => {
         const row = await this.#deps.attachments.get(attachmentId);
@@ -305,7 +361,7 @@ export class TranscriptionService {
       },
       decoder: new AudioDecoderChain([new WavDecoder(), this.#pageDecoder ?? NO_PAGE_DECODER]),
       engine,
-      diarizer: this.#deps.diarizer ?? null,
+      diarizer,
       profiles: this.#profiles,
       ...(this.#deps.windowing ? { windowing: this.#deps.windowing } : {}),
     });
@@ -315,16 +371,42 @@ export class TranscriptionService {
   async #engineFor(settings: AsrSettings): Promise<AsrEngine> {
     const source = this.#deps.engine;
     if (typeof source !== 'function') return source;
-    const environment = asrEnvironment(
-      settings,
-      this.#deps.wasmPaths !== undefined ? { wasmPaths: this.#deps.wasmPaths } : {},
-    );
+    const environment = this.#environment(settings);
     const key = JSON.stringify(environment, Object.keys(environment).sort());
     if (this.#engine?.key !== key) {
       await this.#engine?.engine.dispose?.().catch(() => undefined);
       this.#engine = { key, engine: source(environment) };
     }
     return this.#engine.engine;
+  }
+
+  /** The settings' diarizer, kept across jobs (its model stays loaded) until the model or its source changes. */
+  async #diarizerFor(settings: AsrSettings, engine: AsrEngine): Promise<Diarizer | null> {
+    const source = this.#deps.diarizer;
+    if (typeof source !== 'function') return source ?? null;
+    const model = this.#diarizationModels.find(
+      (candidate) => candidate.model_id === settings.diarization_model,
+    );
+    const environment = this.#environment(settings);
+    const key = model
+      ? `${model.model_id}|${JSON.stringify(environment, Object.keys(environment).sort())}`
+      : null;
+    if (this.#diarizer?.key !== key) {
+      await this.#diarizer?.diarizer.dispose?.().catch(() => undefined);
+      this.#diarizer = key && model ? { key, diarizer: source({ engine, environment, model }) } : null;
+    }
+    return this.#diarizer?.diarizer ?? null;
+  }
+
+  #environment(settings: AsrSettings): TransformersAsrEnvironment {
+    return asrEnvironment(
+      settings,
+      this.#deps.wasmPaths !== undefined ? { wasmPaths: this.#deps.wasmPaths } : {},
+    );
+  }
+
+  #hasDiarizationModel(modelId: string | null): boolean {
+    return modelId === null || this.#diarizationModels.some((model) => model.model_id === modelId);
   }
 
   async #job(jobId: string) {

@@ -1,8 +1,15 @@
 import * as Comlink from 'comlink';
 import './transfer-handlers';
 import { AppError } from '../contracts/errors';
-import type { AsrEngine, AsrLoadOptions, AsrTranscribeOptions, AsrWindowResult } from '../media/asr-engine';
+import type {
+  AsrEngine,
+  AsrLoadOptions,
+  AsrTranscribeOptions,
+  AsrWindowResult,
+  Diarizer,
+} from '../media/asr-engine';
 import type { AsrProfile } from '../media/asr-models';
+import type { DiarizationModelInfo } from '../media/diarization-models';
 import type { TransformersAsrEnvironment } from '../media/transformers/transformers-asr-engine';
 import type { AsrWorkerRemoteApi } from './asr.worker';
 
@@ -86,6 +93,25 @@ export class AsrWorkerClient implements AsrEngine {
         id,
       );
     });
+  }
+
+  /**
+   * A diarizer that runs `model` in the same worker (one worker, one queue:
+   * speakers are labelled before the transcription starts), with the same
+   * model source and the same cancellation as the windows.
+   */
+  diarizer(model: DiarizationModelInfo): Diarizer {
+    const spec = this.#options.environment ? { model, environment: this.#options.environment } : { model };
+    return {
+      profileId: model.model_id,
+      diarize: (samples, { sampleRate, signal }) => {
+        signal.throwIfAborted();
+        return this.#request(signal, (remote, id) => {
+          const copy = samples.slice();
+          return remote.diarize(spec, Comlink.transfer(copy, [copy.buffer]), sampleRate, id);
+        });
+      },
+    };
   }
 
   /** Frees the model and ends the worker. */

@@ -23,6 +23,8 @@ const core = createCoreApi(openDatabase(), {
   // transcription; a changed model source gets a fresh one.
   transcription: {
     engine: (environment) => new AsrWorkerClient({ environment }),
+    // Speaker labels (the settings' diarization model) run in the same worker.
+    diarizer: ({ engine, model }) => (engine as AsrWorkerClient).diarizer(model),
     wasmPaths: ortWasmPaths,
   },
   // web-llm runs in its own worker, started from here on first use (nested workers).

@@ -1,7 +1,9 @@
 import { AppError, isAbortError } from '../../contracts/errors';
-import type { AsrEngine, AsrLoadProgress, AsrWindowResult } from '../asr-engine';
+import type { AsrEngine, AsrLoadProgress, AsrWindowResult, Diarizer, SpeakerTurn } from '../asr-engine';
 import type { AsrProfile } from '../asr-models';
+import type { DiarizationModelInfo } from '../diarization-models';
 import { TransformersAsrEngine, type TransformersAsrEnvironment } from './transformers-asr-engine';
+import { TransformersDiarizer } from './transformers-diarizer';
 
 /**
  * What the ASR worker (src/workers/asr.worker.ts) exposes, as a plain object:
@@ -21,6 +23,12 @@ export interface AsrModelSpec {
   environment?: TransformersAsrEnvironment;
 }
 
+/** A diarization model and where its files come from (the same source rules as Whisper's). */
+export interface DiarizerSpec {
+  model: DiarizationModelInfo;
+  environment?: TransformersAsrEnvironment;
+}
+
 export interface AsrWindowRequest {
   language: string | null;
   wordTimestamps: boolean;
@@ -29,13 +37,23 @@ export interface AsrWindowRequest {
 export interface AsrWorkerApiOptions {
   /** Default: a TransformersAsrEngine for the environment. */
   createEngine?: (environment: TransformersAsrEnvironment) => AsrEngine & { dispose?(): Promise<void> };
+  /** Default: a TransformersDiarizer for the spec. */
+  createDiarizer?: (spec: DiarizerSpec) => Diarizer & { dispose?(): Promise<void> };
 }
 
 export function createAsrWorkerApi(options: AsrWorkerApiOptions = {}) {
   const createEngine =
     options.createEngine ??
     ((environment: TransformersAsrEnvironment) => new TransformersAsrEngine({ environment }));
+  const createDiarizer =
+    options.createDiarizer ??
+    ((spec: DiarizerSpec) =>
+      new TransformersDiarizer({
+        model: spec.model,
+        ...(spec.environment ? { environment: spec.environment } : {}),
+      }));
   const running = new Map<string, AbortController>();
+  let diarizer: { key: string; diarizer: Diarizer & { dispose?(): Promise<void> } } | null = null;
   let current: { key: string; engine: AsrEngine & { dispose?(): Promise<void> } } | null = null;
 
   /** The engine for the request's environment; a changed environment replaces (and frees) the old one. */
@@ -47,6 +65,17 @@ export function createAsrWorkerApi(options: AsrWorkerApiOptions = {}) {
       current = { key, engine: createEngine(environment) };
     }
     return current.engine;
+  }
+
+  /** The diarizer for the spec, kept (with its model) until another model or source is asked for. */
+  async function diarizerFor(spec: DiarizerSpec) {
+    const environment = spec.environment ?? {};
+    const key = `${JSON.stringify(spec.model)}|${JSON.stringify(environment, Object.keys(environment).sort())}`;
+    if (diarizer?.key !== key) {
+      await diarizer?.diarizer.dispose?.().catch(() => undefined);
+      diarizer = { key, diarizer: createDiarizer(spec) };
+    }
+    return diarizer.diarizer;
   }
 
   async function withRequest<T>(requestId: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
@@ -106,6 +135,21 @@ export function createAsrWorkerApi(options: AsrWorkerApiOptions = {}) {
       });
     },
 
+    /**
+     * Speaker turns over a whole recording (16 kHz mono), loading the spec's
+     * model on first use; cancellable between the model's windows.
+     */
+    async diarize(
+      spec: DiarizerSpec,
+      samples: Float32Array,
+      sampleRate: number,
+      requestId: string,
+    ): Promise<SpeakerTurn[]> {
+      return withRequest(requestId, async (signal) =>
+        (await diarizerFor(spec)).diarize(samples, { sampleRate, signal }),
+      );
+    },
+
     /** Aborts a running request: it rejects with TRANSCRIPTION_CANCELLED within a decoding step. */
     cancel(requestId: string): boolean {
       const controller = running.get(requestId);
@@ -113,11 +157,14 @@ export function createAsrWorkerApi(options: AsrWorkerApiOptions = {}) {
       return controller !== undefined;
     },
 
-    /** Frees the model. */
+    /** Frees the models. */
     async dispose(): Promise<void> {
       for (const controller of running.values()) controller.abort();
       const engine = current?.engine;
+      const segmentation = diarizer?.diarizer;
       current = null;
+      diarizer = null;
+      await segmentation?.dispose?.().catch(() => undefined);
       await engine?.dispose?.();
     },
   };

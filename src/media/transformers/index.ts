@@ -2,4 +2,5 @@
 // The tiny test model (./tiny-whisper/) is for tests and is not exported here.
 export * from './asr-worker-api';
 export * from './transformers-asr-engine';
+export * from './transformers-diarizer';
 export type * from './transformers-library';

@@ -15,6 +15,7 @@ import {
   type LogitsProcessorFunction,
   type TransformersAsrLibrary,
   type TransformersDevice,
+  type TransformersEnvLike,
   type TransformersProgressInfo,
 } from './transformers-library';
 
@@ -86,6 +87,18 @@ interface LoadedModel {
   device: TransformersDevice;
   dtype: AsrDtype;
   pipeline: AsrPipeline;
+}
+
+/** Points transformers.js at the model source (shared by every model the worker loads). */
+export function applyEnvironment(env: TransformersEnvLike, environment: TransformersAsrEnvironment): void {
+  if (environment.localModelPath !== undefined) env.localModelPath = environment.localModelPath;
+  env.allowLocalModels = environment.allowLocalModels ?? true;
+  if (environment.allowRemoteModels !== undefined) env.allowRemoteModels = environment.allowRemoteModels;
+  if (environment.remoteHost !== undefined) env.remoteHost = environment.remoteHost;
+  if (environment.useBrowserCache !== undefined) env.useBrowserCache = environment.useBrowserCache;
+  if (environment.cacheDir !== undefined) env.cacheDir = environment.cacheDir;
+  const wasm = env.backends.onnx.wasm;
+  if (environment.wasmPaths !== undefined && wasm) wasm.wasmPaths = environment.wasmPaths;
 }
 
 /** Whisper's language when a model is English-only or detection is off (what transformers.js assumes). */
@@ -253,16 +266,7 @@ export class TransformersAsrEngine implements AsrEngine {
   }
 
   #configure(library: TransformersAsrLibrary): void {
-    const environment = this.#options.environment ?? {};
-    const { env } = library;
-    if (environment.localModelPath !== undefined) env.localModelPath = environment.localModelPath;
-    env.allowLocalModels = environment.allowLocalModels ?? true;
-    if (environment.allowRemoteModels !== undefined) env.allowRemoteModels = environment.allowRemoteModels;
-    if (environment.remoteHost !== undefined) env.remoteHost = environment.remoteHost;
-    if (environment.useBrowserCache !== undefined) env.useBrowserCache = environment.useBrowserCache;
-    if (environment.cacheDir !== undefined) env.cacheDir = environment.cacheDir;
-    const wasm = env.backends.onnx.wasm;
-    if (environment.wasmPaths !== undefined && wasm) wasm.wasmPaths = environment.wasmPaths;
+    applyEnvironment(library.env, this.#options.environment ?? {});
   }
 
   async #pickDevice(): Promise<TransformersDevice> {
@@ -391,7 +395,7 @@ function loadKey(profile: AsrProfile, device: TransformersDevice): string {
  * not found locally at ..."), or "Could not locate file" from the hub, and
  * network failures as a TypeError "Failed to fetch" / "fetch failed".
  */
-function isMissingFiles(error: unknown): boolean {
+export function isMissingFiles(error: unknown): boolean {
   if (error instanceof Error && error.name === 'ModelFileNotFoundError') return true;
   const reason = reasonOf(error);
   return /could not locate file|not found|404|failed to fetch|fetch failed|local model|remote models/i.test(
@@ -421,7 +425,7 @@ function reasonOf(error: unknown): string {
 }
 
 /** The back end without a GPU: onnxruntime-web's WASM in browsers, onnxruntime-node's CPU in Node. */
-function withoutGpu(): TransformersDevice {
+export function withoutGpu(): TransformersDevice {
   return typeof process !== 'undefined' && typeof process.versions?.node === 'string' ? 'cpu' : 'wasm';
 }
 
@@ -433,7 +437,7 @@ async function hasWebGpu(): Promise<boolean> {
 }
 
 /** Settles with `work`, or rejects with the signal's reason as soon as it aborts (the work goes on). */
-function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+export function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const onAbort = () =>
       reject(signal.reason ?? new DOMException('The operation was aborted.', 'AbortError'));

@@ -102,11 +102,57 @@ export interface TransformersAsrLibrary {
   ): Promise<AsrPipeline>;
 }
 
+/** A logits tensor as transformers.js returns it: [batch, frames, classes]. */
+export interface FrameLogits {
+  dims: number[];
+  tolist(): unknown[];
+}
+
+/** `PyAnnoteProcessor` (or a bare processor around `PyAnnoteFeatureExtractor`). */
+export interface SegmentationProcessor {
+  (audio: Float32Array): Promise<Record<string, unknown>>;
+  post_process_speaker_diarization?: PostProcessSpeakerDiarization;
+  feature_extractor?: {
+    config?: { sampling_rate?: number };
+    post_process_speaker_diarization?: PostProcessSpeakerDiarization;
+  };
+}
+
+/** Runs of one powerset class per batch item, in seconds from the audio's start. */
+export type PostProcessSpeakerDiarization = (
+  logits: FrameLogits,
+  numSamples: number,
+) => Array<Array<{ id: number; start: number; end: number; confidence: number }>>;
+
+export interface SegmentationModel {
+  (inputs: Record<string, unknown>): Promise<{ logits: FrameLogits }>;
+  dispose(): Promise<unknown>;
+}
+
+export interface PretrainedLoadOptions {
+  device: TransformersDevice;
+  dtype: AsrDtype;
+  progress_callback?: (info: TransformersProgressInfo) => void;
+}
+
+/** The slice of transformers.js a pyannote-style segmentation model needs. */
+export interface TransformersDiarizationLibrary {
+  env: TransformersEnvLike;
+  AutoProcessor: {
+    from_pretrained(model: string, options: PretrainedLoadOptions): Promise<SegmentationProcessor>;
+  };
+  AutoModelForAudioFrameClassification: {
+    from_pretrained(model: string, options: PretrainedLoadOptions): Promise<SegmentationModel>;
+  };
+}
+
+export type TransformersLibrary = TransformersAsrLibrary & TransformersDiarizationLibrary;
+
 /**
  * Loads transformers.js on first use (a dynamic import: the library and
  * onnxruntime stay out of every bundle until a transcription needs them).
  */
-export async function loadTransformers(): Promise<TransformersAsrLibrary> {
+export async function loadTransformers(): Promise<TransformersLibrary> {
   const library = await import('@huggingface/transformers');
   return {
     env: library.env as unknown as TransformersEnvLike,
@@ -115,5 +161,9 @@ export async function loadTransformers(): Promise<TransformersAsrLibrary> {
     // on a real (tiny) Whisper model.
     pipeline: (task, model, options) =>
       library.pipeline(task, model, options) as unknown as Promise<AsrPipeline>,
+    // Checked the same way, on a tiny pyannote-shaped model (transformers-diarizer.test.ts).
+    AutoProcessor: library.AutoProcessor as unknown as TransformersDiarizationLibrary['AutoProcessor'],
+    AutoModelForAudioFrameClassification:
+      library.AutoModelForAudioFrameClassification as unknown as TransformersDiarizationLibrary['AutoModelForAudioFrameClassification'],
   };
 }

@@ -63,12 +63,13 @@ async function refreshJob(jobId: string): Promise<void> {
 
 export async function loadTranscriptionPage(): Promise<void> {
   try {
-    const [page, profiles, settings] = await Promise.all([
+    const [page, profiles, settings, diarizationModels] = await Promise.all([
       transcriptions().list({ limit: JOB_PAGE, offset: 0 }),
       transcriptions().profiles(),
       transcriptions().getSettings(),
+      transcriptions().diarizationModels(),
     ]);
-    view.setCatalog(profiles, settings);
+    view.setCatalog(profiles, settings, diarizationModels);
     view.setJobs(page.items);
     page.items.forEach(follow);
     await loadAudioNames(page.items);

@@ -1,5 +1,5 @@
 import type { TranscriptionJob } from '../../media/transcription-contract';
-import type { AsrProfileDto } from '../../services/transcription-service';
+import type { AsrProfileDto, DiarizationModelDto } from '../../services/transcription-service';
 import type { AsrSettings } from '../../media/asr-settings';
 import type { TranscriptionLive } from './transcription-events';
 
@@ -11,6 +11,7 @@ export class TranscriptionViewState {
   #audioUrl = $state<string | null>(null);
   #uploading = $state<string | null>(null);
   #profiles = $state.raw<AsrProfileDto[]>([]);
+  #diarizationModels = $state.raw<DiarizationModelDto[]>([]);
   #settings = $state.raw<AsrSettings | null>(null);
   #language = $state('');
   #profileId = $state('');
@@ -38,6 +39,9 @@ export class TranscriptionViewState {
   }
   get profiles(): AsrProfileDto[] {
     return this.#profiles;
+  }
+  get diarizationModels(): DiarizationModelDto[] {
+    return this.#diarizationModels;
   }
   get settings(): AsrSettings | null {
     return this.#settings;
@@ -98,8 +102,13 @@ export class TranscriptionViewState {
     this.#uploading = name;
   }
 
-  setCatalog(profiles: AsrProfileDto[], settings: AsrSettings): void {
+  setCatalog(
+    profiles: AsrProfileDto[],
+    settings: AsrSettings,
+    diarizationModels: DiarizationModelDto[] = [],
+  ): void {
     this.#profiles = profiles;
+    this.#diarizationModels = diarizationModels;
     this.#settings = settings;
     if (this.#profileId === '') this.#profileId = settings.profile_id;
   }
