@@ -13,6 +13,8 @@ export * from './notes';
 export * from './pages';
 export * from './provider-config';
 export * from './provider-schemas';
+export * from './reranker';
+export * from './reranker-schemas';
 export * from './search';
 export * from './search-schemas';
 export * from './settings';

@@ -50,6 +50,8 @@ export interface SearchHitDto {
   score: number;
   fts_rank: number | null;
   vector_rank: number | null;
+  /** The cross-encoder's score when a reranker reordered the hits, else null. */
+  rerank_score: number | null;
 }
 
 export interface SearchResultDto {
@@ -62,6 +64,8 @@ export interface SearchResultDto {
   fallback_reason: ErrorCode | null;
   profile_id: string;
   profile_version: number;
+  /** The reranker model that reordered the hits; null when none is configured. */
+  reranked_by: string | null;
   hits: SearchHitDto[];
   duration_ms: number;
 }

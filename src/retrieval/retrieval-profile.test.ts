@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RETRIEVAL_PROFILE, retrievalProfileSchema } from './retrieval-profile';
+import { DEFAULT_RETRIEVAL_PROFILE, profileForReranker, retrievalProfileSchema } from './retrieval-profile';
 
 describe('RetrievalProfile', () => {
-  it('defaults to the §9.9 example, with reranking off until a reranker ships', () => {
+  it('defaults to the §9.9 example, with reranking off until a reranker is chosen', () => {
     expect(DEFAULT_RETRIEVAL_PROFILE).toEqual({
       profile_id: 'default-v2',
       version: 2,
@@ -45,5 +45,15 @@ describe('RetrievalProfile', () => {
     ['an empty id', { profile_id: '' }],
   ])('rejects %s', (_, change) => {
     expect(retrievalProfileSchema.safeParse({ ...DEFAULT_RETRIEVAL_PROFILE, ...change }).success).toBe(false);
+  });
+});
+
+describe('profileForReranker', () => {
+  it('turns `rerank` on exactly when a reranker is configured and keeps every number', () => {
+    const on = profileForReranker(DEFAULT_RETRIEVAL_PROFILE, true);
+    expect(on).toEqual({ ...DEFAULT_RETRIEVAL_PROFILE, rerank: true });
+    expect(profileForReranker(on, false)).toEqual({ ...DEFAULT_RETRIEVAL_PROFILE, rerank: false });
+    // Unchanged profiles are the same object: nothing is copied per query.
+    expect(profileForReranker(DEFAULT_RETRIEVAL_PROFILE, false)).toBe(DEFAULT_RETRIEVAL_PROFILE);
   });
 });

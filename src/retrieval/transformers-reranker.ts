@@ -13,6 +13,7 @@ import {
   stableStringify,
   toEmbeddingModelError,
   type EmbedderDevice,
+  type ModelLoadProgress,
   type EmbedderDevicePreference,
   type EmbedderEnvironment,
   type EmbedderLoadOptions,
@@ -83,6 +84,7 @@ export const DEFAULT_RERANK_BATCH_SIZE = 8;
 export class TransformersReranker implements Reranker {
   readonly info: { model_id: string; model_version: string };
   readonly device: EmbedderDevice;
+  readonly dtype: EmbeddingDtype;
   readonly #config: TransformersRerankerConfig;
   readonly #tokenizer: Transformers.PreTrainedTokenizer;
   readonly #model: Transformers.PreTrainedModel;
@@ -94,8 +96,10 @@ export class TransformersReranker implements Reranker {
     model: Transformers.PreTrainedModel,
     info: { model_id: string; model_version: string },
     device: EmbedderDevice,
+    dtype: EmbeddingDtype,
   ) {
     this.#config = config;
+    this.dtype = dtype;
     this.#tokenizer = tokenizer;
     this.#model = model;
     this.info = info;
@@ -166,7 +170,7 @@ export class TransformersReranker implements Reranker {
           model_id: modelId,
           model_version: `${config.model.revision}.${dtype}.${(await sha256Hex(fingerprint)).slice(0, 16)}`,
         };
-        const reranker = new TransformersReranker(config, tokenizer, model, info, device);
+        const reranker = new TransformersReranker(config, tokenizer, model, info, device, dtype);
         // One probe pair: a model that is not a classifier fails here, not in the first search.
         await reranker.score('probe 探测', ['probe 探测']);
         report.ready();
@@ -239,6 +243,149 @@ export class TransformersReranker implements Reranker {
         { cause: error },
       );
     }
+  }
+}
+
+export function findRerankerModel(
+  modelId: string,
+  models: readonly RerankerModelSpec[] = RERANKER_MODELS,
+): RerankerModelSpec | undefined {
+  return models.find((model) => model.model_id === modelId);
+}
+
+/** What a reranker loaded as: enough to restore it in a later session without loading it then. */
+export interface LoadedRerankerModel {
+  info: { model_id: string; model_version: string };
+  device: EmbedderDevice;
+  dtype: EmbeddingDtype;
+  /** Wall time of the load (download included), ms. */
+  load_ms: number;
+}
+
+/**
+ * Keeps one loaded cross-encoder and reloads when a request names another, as
+ * TransformersEmbedderHost does for embedders: what the embed worker hosts
+ * beside the embedder. Each request carries the whole config, so a restarted
+ * worker reloads the model (from the browser cache) on the next score.
+ */
+export interface RerankerHostApi {
+  loadReranker(
+    config: TransformersRerankerConfig,
+    onProgress?: (progress: ModelLoadProgress) => void,
+  ): Promise<LoadedRerankerModel>;
+  rerank(
+    config: TransformersRerankerConfig,
+    query: string,
+    texts: string[],
+  ): Promise<{ info: { model_id: string; model_version: string }; scores: number[] }>;
+  unloadReranker(): Promise<void>;
+}
+
+export class TransformersRerankerHost implements RerankerHostApi {
+  #current: { key: string; ready: Promise<{ reranker: TransformersReranker; load_ms: number }> } | undefined;
+  readonly #environment: EmbedderEnvironment;
+
+  constructor(environment: EmbedderEnvironment = defaultEnvironment) {
+    this.#environment = environment;
+  }
+
+  async loadReranker(
+    config: TransformersRerankerConfig,
+    onProgress?: (progress: ModelLoadProgress) => void,
+  ): Promise<LoadedRerankerModel> {
+    const { reranker, load_ms } = await this.#use(config, onProgress);
+    return { info: reranker.info, device: reranker.device, dtype: reranker.dtype, load_ms };
+  }
+
+  async rerank(
+    config: TransformersRerankerConfig,
+    query: string,
+    texts: string[],
+  ): Promise<{ info: { model_id: string; model_version: string }; scores: number[] }> {
+    const { reranker } = await this.#use(config);
+    return { info: reranker.info, scores: await reranker.score(query, texts) };
+  }
+
+  async unloadReranker(): Promise<void> {
+    const current = this.#current;
+    this.#current = undefined;
+    if (current) await current.ready.then(({ reranker }) => reranker.dispose()).catch(() => undefined);
+  }
+
+  #use(
+    config: TransformersRerankerConfig,
+    onProgress?: (progress: ModelLoadProgress) => void,
+  ): Promise<{ reranker: TransformersReranker; load_ms: number }> {
+    const key = stableStringify({ ...config, batch_size: undefined });
+    const current = this.#current;
+    if (current?.key === key) {
+      // Already loading or loaded: report the end, so a second caller's job completes too.
+      if (onProgress) {
+        void current.ready.then(
+          () => onProgress({ phase: 'ready', file: null, loaded: 0, total: null, percent: 100 }),
+          () => undefined,
+        );
+      }
+      return current.ready;
+    }
+    const started = performance.now();
+    const ready = TransformersReranker.load(config, onProgress ? { onProgress } : {}, this.#environment).then(
+      (reranker) => ({ reranker, load_ms: Math.round(performance.now() - started) }),
+    );
+    const hosted = { key, ready };
+    this.#current = hosted;
+    // A failed load is forgotten, so the next request tries again.
+    ready.catch(() => {
+      if (this.#current === hosted) this.#current = undefined;
+    });
+    if (current) void current.ready.then(({ reranker }) => reranker.dispose()).catch(() => undefined);
+    return ready;
+  }
+}
+
+/**
+ * A Reranker whose model runs in a host (the embed worker's proxy, or an
+ * in-thread host in tests). The abort signal is answered on this side.
+ */
+export class HostedReranker implements Reranker {
+  readonly info: { model_id: string; model_version: string };
+  readonly loaded: LoadedRerankerModel;
+  readonly #host: RerankerHostApi;
+  readonly #config: TransformersRerankerConfig;
+
+  constructor(host: RerankerHostApi, config: TransformersRerankerConfig, loaded: LoadedRerankerModel) {
+    this.#host = host;
+    this.#config = config;
+    this.loaded = loaded;
+    this.info = loaded.info;
+  }
+
+  static async load(
+    host: RerankerHostApi,
+    config: TransformersRerankerConfig,
+    options: EmbedderLoadOptions = {},
+  ): Promise<HostedReranker> {
+    options.signal?.throwIfAborted();
+    const loaded = await raceAbort(host.loadReranker(config, options.onProgress), options.signal);
+    return new HostedReranker(host, config, loaded);
+  }
+
+  async score(query: string, texts: string[], options: { signal?: AbortSignal } = {}): Promise<number[]> {
+    options.signal?.throwIfAborted();
+    if (texts.length === 0) return [];
+    const result = await raceAbort(this.#host.rerank(this.#config, query, texts), options.signal);
+    if (
+      result.info.model_id !== this.info.model_id ||
+      result.info.model_version !== this.info.model_version
+    ) {
+      // The host reloaded (a restarted worker) and found other files.
+      throw new AppError(
+        'EMBEDDING_MODEL_UNAVAILABLE',
+        'The reranker model changed while it was in use; choose it again.',
+        { model_id: this.info.model_id, kind: 'reranker', reason: 'model_changed' },
+      );
+    }
+    return result.scores;
   }
 }
 

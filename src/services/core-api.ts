@@ -34,6 +34,7 @@ import { JobsService } from './jobs-service';
 import { LocalModelsService, noLocalModels, type LocalModelConnection } from './local-models-service';
 import { NotesService } from './notes-service';
 import { ProviderService } from './provider-service';
+import { RerankerService, type RerankerServiceOptions } from './reranker-service';
 import { SearchIndexer, type EmbedderPair } from './search-indexer';
 import { SearchService } from './search-service';
 import { SettingsService } from './settings-service';
@@ -43,8 +44,10 @@ export interface CoreOptions {
   /** Embeds blocks and queries; hash-v1 (no download) unless a model is given. */
   embedder?: Embedder;
   profile?: RetrievalProfile;
-  /** A cross-encoder (e.g. TransformersReranker); used when the profile's `rerank` is on. */
+  /** A fixed cross-encoder (tests, benchmarks); it takes the place of the one chosen in the settings. */
   reranker?: Reranker;
+  /** Rerankers the user can choose (the embed worker in the app); without an engine reranking stays off. */
+  rerankers?: Pick<RerankerServiceOptions, 'engine' | 'models' | 'source' | 'device'>;
   /** Embedding models the user can choose (the embed worker in the app); without an engine only hash-v1. */
   embedding?: Pick<EmbeddingServiceOptions, 'engine' | 'models' | 'source' | 'device'>;
   /** Quiet time after a note change before the index update job runs. */
@@ -112,6 +115,12 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
     indexer,
     ...options.embedding,
   });
+  const rerankers = new RerankerService({
+    settings: settingsRepository,
+    runtime,
+    remoteHost: () => embedding.remoteHost(),
+    ...options.rerankers,
+  });
   const vault = new SecretsVault(db);
   const { router, ...adapterOptions } = options.providers ?? {};
   const localModels = new LocalModelsService(
@@ -125,7 +134,8 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
   });
   const notes = new NotesService(notesRepository);
   const search = new SearchService(indexSources, indexer, options.profile ?? DEFAULT_RETRIEVAL_PROFILE, {
-    reranker: () => options.reranker,
+    // Asked per query: choosing or turning off a reranker applies to the next search.
+    reranker: () => options.reranker ?? rerankers.current(),
   });
   const chat = new ChatService(new ConversationRepository(db), providers, eventLog, {
     ...(router && { router }),
@@ -150,6 +160,7 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
     settings: new SettingsService(settingsRepository, vault),
     search,
     embedding,
+    rerankers,
     providers,
     chat,
     agent,

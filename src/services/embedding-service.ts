@@ -7,7 +7,6 @@ import {
   updateEmbeddingSourceSchema,
   type EmbeddingModelOptionDto,
   type EmbeddingSettingsDto,
-  type JobDto,
   type SelectEmbeddingModelInput,
   type SelectEmbeddingModelResultDto,
   type UpdateEmbeddingSourceInput,
@@ -26,10 +25,10 @@ import {
 import type {
   EmbedderDevice,
   EmbedderDevicePreference,
-  ModelLoadProgress,
   TransformersEmbedderConfig,
 } from '../retrieval/transformers-embedder';
 import type { EmbeddingEngine } from './embedding-engine';
+import { DownloadSlot, loadWithProgress, SettingsRecord } from './model-download';
 import type { EmbedderPair, SearchIndexer } from './search-indexer';
 
 /** The settings row: what the user chose, and what it loaded as (to restore it without a download). */
@@ -85,42 +84,42 @@ const BUILTIN_OPTION: EmbeddingModelOptionDto = {
  * the UI falls back to full-text: old and new vectors are never compared.
  */
 export class EmbeddingService {
-  readonly #settings: SettingsRepository;
   readonly #runtime: JobRuntime;
   readonly #indexer: SearchIndexer;
   readonly #engine: EmbeddingEngine | undefined;
   readonly #models: readonly EmbeddingModelSpec[];
   readonly #source: Partial<EmbeddingModelSource>;
   readonly #device: EmbedderDevicePreference;
-  #downloadJobId: string | null = null;
+  readonly #download: DownloadSlot;
   /** Settings writes take turns, so a download's end and a host change do not undo each other. */
-  #writes: Promise<unknown> = Promise.resolve();
+  readonly #record: SettingsRecord<StoredEmbeddingSettings>;
 
   constructor(options: EmbeddingServiceOptions) {
-    this.#settings = options.settings;
     this.#runtime = options.runtime;
     this.#indexer = options.indexer;
     this.#engine = options.engine;
     this.#models = options.models ?? EMBEDDING_MODELS;
     this.#source = options.source ?? {};
     this.#device = options.device ?? 'auto';
+    this.#download = new DownloadSlot(options.runtime);
+    this.#record = new SettingsRecord(options.settings, EMBEDDING_SETTINGS_KEY, parseStored);
     options.runtime.register<{ model_id?: unknown; remote_host?: unknown }, EmbeddingDownloadResult>({
       kind: EMBEDDING_DOWNLOAD_JOB_KIND,
       concurrency: 1,
       // A download cut off by a closed tab is not resumed: the user chooses again.
       resumable: false,
-      run: (context) => this.#download(context),
+      run: (context) => this.#runDownload(context),
     });
   }
 
   async settings(): Promise<EmbeddingSettingsDto> {
-    const stored = await this.#stored();
+    const stored = await this.#record.get();
     return {
       model_id: this.#indexer.embedder.info.model_id,
       active: { ...this.#indexer.embedder.info },
       remote_host: stored.remote_host,
       default_remote_host: DEFAULT_EMBEDDING_MODEL_SOURCE.remote_host ?? '',
-      download_job_id: await this.#activeDownload(),
+      download_job_id: await this.#download.active(),
       models: [BUILTIN_OPTION, ...(this.#engine ? this.#models.map(optionOf) : [])],
     };
   }
@@ -136,7 +135,7 @@ export class EmbeddingService {
       input,
       'This embedding model choice is not valid.',
     );
-    const running = await this.#activeDownload();
+    const running = await this.#download.active();
     if (running !== null) {
       throw new AppError(
         'STATE_CONFLICT',
@@ -146,7 +145,7 @@ export class EmbeddingService {
     }
     if (model_id === BUILTIN_EMBEDDING_MODEL_ID) {
       if (this.#indexer.embedder.info.model_id !== BUILTIN_EMBEDDING_MODEL_ID) {
-        await this.#write((stored) => ({ ...stored, model_id, loaded: null }));
+        await this.#record.update((stored) => ({ ...stored, model_id, loaded: null }));
         const hash = new HashEmbedder();
         this.#indexer.setEmbedder({ passages: hash, queries: hash });
       }
@@ -174,16 +173,16 @@ export class EmbeddingService {
     if (this.#indexer.embedder.info.model_id === model_id) {
       return { job: null, settings: await this.settings() };
     }
-    const { remote_host } = await this.#stored();
+    const { remote_host } = await this.#record.get();
     const job = await this.#runtime.create(EMBEDDING_DOWNLOAD_JOB_KIND, { model_id, remote_host });
-    this.#downloadJobId = job.job_id;
+    this.#download.hold(job.job_id);
     return { job, settings: await this.settings() };
   }
 
   /** Sets the host model files are downloaded from (null or '': the default). Applies to the next download. */
   async updateSource(input: UpdateEmbeddingSourceInput): Promise<EmbeddingSettingsDto> {
     const { remote_host } = parseInput(updateEmbeddingSourceSchema, input, 'This model host is not valid.');
-    await this.#write((stored) => ({ ...stored, remote_host }));
+    await this.#record.update((stored) => ({ ...stored, remote_host }));
     return this.settings();
   }
 
@@ -192,7 +191,7 @@ export class EmbeddingService {
    * Nothing is loaded now: the first embed loads it from the browser cache.
    */
   async restore(): Promise<EmbedderPair | undefined> {
-    const stored = await this.#stored();
+    const stored = await this.#record.get();
     if (stored.model_id === BUILTIN_EMBEDDING_MODEL_ID || !stored.loaded || !this.#engine) return undefined;
     const spec = findEmbeddingModel(stored.model_id, this.#models);
     if (!spec) return undefined;
@@ -205,7 +204,12 @@ export class EmbeddingService {
     return { passages: embedder, queries: embedder.forQueries() };
   }
 
-  async #download(
+  /** The model host chosen (null: the default); the reranker downloads from it too. */
+  async remoteHost(): Promise<string | null> {
+    return (await this.#record.get()).remote_host;
+  }
+
+  async #runDownload(
     context: JobContext<{ model_id?: unknown; remote_host?: unknown }>,
   ): Promise<EmbeddingDownloadResult> {
     const modelId = String(context.input.model_id);
@@ -223,47 +227,26 @@ export class EmbeddingService {
       );
     }
     const config = this.#config(spec, remoteHost);
-    // Progress writes are chained so they land in order, and all before the job ends.
-    let progress: Promise<void> = context.progress({ phase: 'download', current: 0, total: null });
-    const onAbort = (): void => engine.stop();
-    context.signal.addEventListener('abort', onAbort, { once: true });
-    try {
-      const embedder = await engine.load(config, {
-        signal: context.signal,
-        onProgress: (event) => {
-          progress = progress
-            .then(() =>
-              context.progress({
-                phase: event.phase,
-                current: event.loaded,
-                total: event.total,
-                message: progressMessage(event),
-              }),
-            )
-            .catch(() => undefined);
-        },
-      });
-      await progress;
-      context.signal.throwIfAborted();
-      const { info, dtype, device, load_ms } = embedder.loaded;
-      await this.#write((stored) => ({
-        ...stored,
-        model_id: spec.model_id,
-        loaded: { info, dtype, device },
-      }));
-      this.#indexer.setEmbedder({ passages: embedder, queries: embedder.forQueries() });
-      return {
-        model_id: info.model_id,
-        model_version: info.model_version,
-        dimension: info.dimension,
-        device,
-        dtype,
-        load_ms,
-      };
-    } finally {
-      context.signal.removeEventListener('abort', onAbort);
-      await progress;
-    }
+    const embedder = await loadWithProgress(
+      context,
+      () => engine.stop(),
+      (options) => engine.load(config, options),
+    );
+    const { info, dtype, device, load_ms } = embedder.loaded;
+    await this.#record.update((stored) => ({
+      ...stored,
+      model_id: spec.model_id,
+      loaded: { info, dtype, device },
+    }));
+    this.#indexer.setEmbedder({ passages: embedder, queries: embedder.forQueries() });
+    return {
+      model_id: info.model_id,
+      model_version: info.model_version,
+      dimension: info.dimension,
+      device,
+      dtype,
+      load_ms,
+    };
   }
 
   #config(spec: EmbeddingModelSpec, remoteHost: string | null): TransformersEmbedderConfig {
@@ -277,45 +260,14 @@ export class EmbeddingService {
       device: this.#device,
     };
   }
-
-  async #activeDownload(): Promise<string | null> {
-    const jobId = this.#downloadJobId;
-    if (jobId === null) return null;
-    let job: JobDto;
-    try {
-      job = await this.#runtime.get(jobId);
-    } catch {
-      return null;
-    }
-    if (job.status === 'queued' || job.status === 'running') return jobId;
-    if (this.#downloadJobId === jobId) this.#downloadJobId = null;
-    return null;
-  }
-
-  async #stored(): Promise<StoredEmbeddingSettings> {
-    const stored = await this.#settings.get<Partial<StoredEmbeddingSettings>>(EMBEDDING_SETTINGS_KEY);
-    return {
-      model_id: typeof stored?.model_id === 'string' ? stored.model_id : BUILTIN_EMBEDDING_MODEL_ID,
-      remote_host: typeof stored?.remote_host === 'string' ? stored.remote_host : null,
-      loaded: stored?.loaded ?? null,
-    };
-  }
-
-  #write(change: (stored: StoredEmbeddingSettings) => StoredEmbeddingSettings): Promise<void> {
-    const write = this.#writes
-      .catch(() => undefined)
-      .then(async () => this.#settings.put(EMBEDDING_SETTINGS_KEY, change(await this.#stored())));
-    this.#writes = write;
-    return write;
-  }
 }
 
-/** File and megabytes, e.g. `onnx/model_quantized.onnx · 12.5 / 135.0 MB`. */
-function progressMessage(event: ModelLoadProgress): string | null {
-  const mb = (bytes: number): string => (bytes / 1_048_576).toFixed(1);
-  const amount =
-    event.total !== null ? `${mb(event.loaded)} / ${mb(event.total)} MB` : `${mb(event.loaded)} MB`;
-  return event.file ? `${event.file} · ${amount}` : amount;
+function parseStored(stored: Partial<StoredEmbeddingSettings> | undefined): StoredEmbeddingSettings {
+  return {
+    model_id: typeof stored?.model_id === 'string' ? stored.model_id : BUILTIN_EMBEDDING_MODEL_ID,
+    remote_host: typeof stored?.remote_host === 'string' ? stored.remote_host : null,
+    loaded: stored?.loaded ?? null,
+  };
 }
 
 function optionOf(spec: EmbeddingModelSpec): EmbeddingModelOptionDto {

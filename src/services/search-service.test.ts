@@ -191,7 +191,7 @@ describe('SearchService', () => {
     expect(await core.db.search_index_dirty.count()).toBe(0);
   });
 
-  it('reranks with the configured cross-encoder only when the profile asks; its failure is the error', async () => {
+  it('reranks exactly when a cross-encoder is configured, whatever the base profile says; its failure is the error', async () => {
     const calls: string[][] = [];
     // Prefers the shortest block: the opposite of BM25 here.
     const reranker: Reranker = {
@@ -206,18 +206,28 @@ describe('SearchService', () => {
       body: 'scheduler scheduler scheduler: the scheduler runs tasks in a long loop.',
     };
     const short = { title: 'Short', body: 'a scheduler.' };
-    const plain = openCore({ reranker });
+    // No reranker: a profile asking for reranking gets none, and says so.
+    const plain = openCore({ profile: { ...DEFAULT_RETRIEVAL_PROFILE, rerank: true } });
     await plain.api.notes.create(long);
     await plain.api.notes.create(short);
-    expect((await plain.api.search.search({ query: 'scheduler' })).hits[0]?.title).toBe('Long');
-    expect(calls).toEqual([]);
+    const unranked = await plain.api.search.search({ query: 'scheduler' });
+    expect(unranked.hits.map((hit) => [hit.title, hit.rerank_score])).toEqual([
+      ['Long', null],
+      ['Short', null],
+    ]);
+    expect(unranked.reranked_by).toBeNull();
 
-    const profile = { ...DEFAULT_RETRIEVAL_PROFILE, rerank: true };
-    const reranking = openCore({ reranker, profile });
+    // A configured reranker turns the default profile's `rerank` on.
+    expect(DEFAULT_RETRIEVAL_PROFILE.rerank).toBe(false);
+    const reranking = openCore({ reranker });
     await reranking.api.notes.create(long);
     await reranking.api.notes.create(short);
     const result = await reranking.api.search.search({ query: 'scheduler', mode: 'hybrid' });
-    expect(result.hits.map((hit) => hit.title)).toEqual(['Short', 'Long']);
+    expect(result.hits.map((hit) => [hit.title, hit.rerank_score])).toEqual([
+      ['Short', -short.body.length],
+      ['Long', -long.body.length],
+    ]);
+    expect(result.reranked_by).toBe('test-reranker');
     expect(calls).toHaveLength(1);
 
     reranker.score = async () => {

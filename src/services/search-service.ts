@@ -18,6 +18,7 @@ import {
   DEFAULT_RETRIEVAL_PROFILE,
   hybridSearch,
   makeSnippet,
+  profileForReranker,
   type HybridSearchResult,
   type Reranker,
   type RetrievalProfile,
@@ -46,17 +47,19 @@ export class SearchService implements NotesContextProvider {
   readonly #indexer: SearchIndexer;
   readonly #profile: RetrievalProfile;
 
-  readonly #reranker: (() => Reranker | undefined) | undefined;
+  readonly #reranker: (() => Reranker | undefined | Promise<Reranker | undefined>) | undefined;
 
   /**
-   * `reranker`: the cross-encoder in use, if one is configured; it reorders
-   * the fused candidates only when the profile's `rerank` is on.
+   * `reranker`: the cross-encoder in use, if one is configured (asked per
+   * query, since the user can turn it on and off). With one, every query runs
+   * with the profile's `rerank` on (`profileForReranker`) and the reranker
+   * reorders the first `rerank_candidates` fused candidates; without one, off.
    */
   constructor(
     notes: NotesRepository,
     indexer: SearchIndexer,
     profile: RetrievalProfile = DEFAULT_RETRIEVAL_PROFILE,
-    options: { reranker?: () => Reranker | undefined } = {},
+    options: { reranker?: () => Reranker | undefined | Promise<Reranker | undefined> } = {},
   ) {
     this.#notes = notes;
     this.#indexer = indexer;
@@ -68,11 +71,12 @@ export class SearchService implements NotesContextProvider {
     const started = performance.now();
     const request = parseInput(searchInputSchema, input, 'This search is not valid.');
     const view = await this.#indexer.view();
+    const reranker = await this.#reranker?.();
     let modeUsed: SearchMode = request.mode;
     let fallbackReason: ErrorCode | null = null;
     let result: HybridSearchResult;
     try {
-      result = await this.#query(view, request.query, request.mode, request);
+      result = await this.#query(view, reranker, request.query, request.mode, request);
     } catch (error) {
       if (
         request.fallback !== 'fts' ||
@@ -84,7 +88,7 @@ export class SearchService implements NotesContextProvider {
       }
       modeUsed = 'fts';
       fallbackReason = error.code;
-      result = await this.#query(view, request.query, 'fts', request);
+      result = await this.#query(view, reranker, request.query, 'fts', request);
     }
     return {
       query: request.query,
@@ -93,6 +97,7 @@ export class SearchService implements NotesContextProvider {
       fallback_reason: fallbackReason,
       profile_id: result.profile_id,
       profile_version: result.profile_version,
+      reranked_by: result.reranked && reranker ? reranker.info.model_id : null,
       hits: await this.#hits(view, result),
       duration_ms: Math.round((performance.now() - started) * 10) / 10,
     };
@@ -134,16 +139,16 @@ export class SearchService implements NotesContextProvider {
 
   #query(
     view: IndexView,
+    reranker: Reranker | undefined,
     query: string,
     mode: SearchMode,
     filters: { folder?: string | undefined; tags: string[]; limit: number },
   ): Promise<HybridSearchResult> {
-    const reranker = this.#profile.rerank ? this.#reranker?.() : undefined;
     return hybridSearch({
       ...(reranker ? { reranker } : {}),
       query,
       mode,
-      profile: this.#profile,
+      profile: profileForReranker(this.#profile, reranker !== undefined),
       fullText: view.fullText,
       ...(view.vectors ? { vectors: view.vectors } : {}),
       embedder: view.embedder,
@@ -186,6 +191,7 @@ export class SearchService implements NotesContextProvider {
           score: hit.score,
           fts_rank: hit.fts_rank,
           vector_rank: hit.vector_rank,
+          rerank_score: hit.rerank_score,
         },
       ];
     });

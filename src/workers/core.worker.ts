@@ -6,19 +6,21 @@ import { openDatabase } from '../db';
 import { browserDeviceProbe, createWebLlmClient } from '../providers/webllm';
 import { createCoreApi } from '../services/core-api';
 import { AsrWorkerClient } from './asr-client';
-import { embedWorkerEngine } from './embed-client';
+import { createEmbedWorkerClient, embedWorkerEngine, embedWorkerRerankerEngine } from './embed-client';
 import { servedOrtWasmPaths } from './ort-wasm';
 
 // One copy of onnxruntime's WASM, served by this app, for every transformers.js
 // worker: the library would otherwise fetch it from a CDN, and offline would fail.
 const ortWasmPaths = servedOrtWasmPaths(self.location.href);
 
+// Embedding models and the reranker run in one nested worker started on first use.
+const embedWorker = createEmbedWorkerClient();
 const core = createCoreApi(openDatabase(), {
-  // Embedding models run in a nested worker started on first use.
   embedding: {
-    engine: embedWorkerEngine(),
+    engine: embedWorkerEngine(embedWorker),
     source: { wasm_paths: ortWasmPaths },
   },
+  rerankers: { engine: embedWorkerRerankerEngine(embedWorker), source: { wasm_paths: ortWasmPaths } },
   // Whisper runs in a nested worker (asr.worker.ts), started on the first
   // transcription; a changed model source gets a fresh one.
   transcription: {
@@ -54,6 +56,7 @@ const workerApi = {
   settings: Comlink.proxy(core.api.settings),
   search: Comlink.proxy(core.api.search),
   embedding: Comlink.proxy(core.api.embedding),
+  rerankers: Comlink.proxy(core.api.rerankers),
   providers: Comlink.proxy(core.api.providers),
   chat: Comlink.proxy(core.api.chat),
   agent: Comlink.proxy(core.api.agent),

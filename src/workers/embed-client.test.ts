@@ -7,7 +7,9 @@ import { AppError } from '../contracts';
 import {
   localOnlySource,
   tinyModelSpec,
+  TINY_CROSS_ENCODER_ID,
   TINY_MODEL_ID,
+  writeTinyCrossEncoder,
   writeTinyEmbeddingModel,
 } from '../retrieval/tiny-model';
 import {
@@ -15,6 +17,7 @@ import {
   type ModelLoadProgress,
   type TransformersEmbedderConfig,
 } from '../retrieval/transformers-embedder';
+import { TransformersReranker, type TransformersRerankerConfig } from '../retrieval/transformers-reranker';
 import { createEmbedWorkerClient, type EmbedWorkerClient } from './embed-client';
 import { createEmbedWorkerApi } from './embed-worker-api';
 
@@ -34,6 +37,7 @@ const workers: MessageChannel[] = [];
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'notes-agent-embed-worker-'));
   await writeTinyEmbeddingModel(root, TINY_MODEL_ID);
+  await writeTinyCrossEncoder(root);
   config = { model: tinyModelSpec(), source: localOnlySource(root), batch_size: 3 };
   client = createEmbedWorkerClient({
     createWorker: () => {
@@ -110,5 +114,41 @@ describe('embed worker client over Comlink', () => {
     const [after] = await embedder.embed(['survives a worker restart']);
     expect(workers).toHaveLength(started + 1);
     expect([...(after ?? [])]).toEqual([...(before ?? [])]);
+  });
+
+  it('hosts the cross-encoder beside the embedder: the same scores as in-thread, and it survives a restart', async () => {
+    const rerankerConfig: TransformersRerankerConfig = {
+      model: {
+        model_id: TINY_CROSS_ENCODER_ID,
+        label: 'Tiny cross-encoder (generated)',
+        languages: ['en'],
+        revision: 'main',
+        max_tokens: 512,
+        default_dtype: { webgpu: 'fp32', wasm: 'fp32' },
+        approx_download_mb: { fp32: 0.4 },
+      },
+      source: localOnlySource(root),
+    };
+    const progress: ModelLoadProgress[] = [];
+    const reranker = await client.loadReranker(rerankerConfig, {
+      onProgress: (event) => progress.push(event),
+    });
+    await expect.poll(() => progress.at(-1)?.phase).toBe('ready');
+    const embedder = await client.load(config);
+    const direct = await TransformersReranker.load(rerankerConfig);
+    const texts = ['lock ordering breaks circular wait', 'green tea', '机器学习模型'];
+    const expected = await direct.score('circular wait', texts);
+    expect(await reranker.score('circular wait', texts)).toEqual(expected);
+    expect(reranker.info).toEqual(direct.info);
+    expect(reranker.loaded).toMatchObject({ dtype: 'fp32', device: 'cpu' });
+    // Both models stay loaded: the embedder still answers.
+    expect(await embedder.embed(['still here'])).toHaveLength(1);
+    expect(await reranker.score('anything', [])).toEqual([]);
+
+    // A restored reranker (a later session) loads on its first score, in a fresh worker.
+    workers.at(-1)?.port2.dispatchEvent(new Event('error'));
+    const restored = client.restoreReranker(rerankerConfig, reranker.loaded);
+    expect(await restored.score('circular wait', texts)).toEqual(expected);
+    await direct.dispose();
   });
 });

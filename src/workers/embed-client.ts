@@ -8,7 +8,14 @@ import {
   type LoadedEmbeddingModel,
   type TransformersEmbedderConfig,
 } from '../retrieval/transformers-embedder';
+import {
+  HostedReranker,
+  type LoadedRerankerModel,
+  type RerankerHostApi,
+  type TransformersRerankerConfig,
+} from '../retrieval/transformers-reranker';
 import type { EmbeddingEngine } from '../services/embedding-engine';
+import type { RerankerEngine } from '../services/reranker-engine';
 import type { EmbedWorkerApi } from './embed-worker-api';
 
 /**
@@ -24,7 +31,11 @@ export interface EmbedWorkerClient {
   load(config: TransformersEmbedderConfig, options?: EmbedderLoadOptions): Promise<HostedEmbedder>;
   /** An embedder for a model loaded before (another session); the worker loads it on the first embed. */
   restore(config: TransformersEmbedderConfig, loaded: LoadedEmbeddingModel): HostedEmbedder;
-  /** Unloads the model and ends the worker. */
+  /** Loads a cross-encoder in the same worker, beside the embedder. */
+  loadReranker(config: TransformersRerankerConfig, options?: EmbedderLoadOptions): Promise<HostedReranker>;
+  /** A reranker loaded before (another session); the worker loads it on the first score. */
+  restoreReranker(config: TransformersRerankerConfig, loaded: LoadedRerankerModel): HostedReranker;
+  /** Unloads the models and ends the worker. */
   terminate(): void;
 }
 
@@ -81,10 +92,18 @@ export function createEmbedWorkerClient(options: EmbedWorkerClientOptions = {}):
     embed: (config, texts, input) => call((remote) => remote.embed(config, texts, input)),
     unload: () => call((remote) => remote.unload()),
   };
+  const rerankerHost: RerankerHostApi = {
+    loadReranker: (config, onProgress) =>
+      call((remote) => remote.loadReranker(config, onProgress ? Comlink.proxy(onProgress) : undefined)),
+    rerank: (config, query, texts) => call((remote) => remote.rerank(config, query, texts)),
+    unloadReranker: () => call((remote) => remote.unloadReranker()),
+  };
 
   return {
     load: (config, loadOptions = {}) => HostedEmbedder.load(host, config, loadOptions),
     restore: (config, loaded) => new HostedEmbedder(host, config, loaded),
+    loadReranker: (config, loadOptions = {}) => HostedReranker.load(rerankerHost, config, loadOptions),
+    restoreReranker: (config, loaded) => new HostedReranker(rerankerHost, config, loaded),
     terminate() {
       const current = running;
       if (!current) return;
@@ -103,6 +122,20 @@ export function embedWorkerEngine(client: EmbedWorkerClient = createEmbedWorkerC
   return {
     load: (config, options) => client.load(config, options),
     restore: (config, loaded) => client.restore(config, loaded),
+    stop: () => client.terminate(),
+  };
+}
+
+/**
+ * The embed worker as the reranker service's engine. Stopping (a cancelled
+ * reranker download) ends the worker: a loaded embedder is reloaded from the
+ * browser cache on its next call, but an embedding download running at that
+ * moment fails too.
+ */
+export function embedWorkerRerankerEngine(client: EmbedWorkerClient): RerankerEngine {
+  return {
+    load: (config, options) => client.loadReranker(config, options),
+    restore: (config, loaded) => client.restoreReranker(config, loaded),
     stop: () => client.terminate(),
   };
 }

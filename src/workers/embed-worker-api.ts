@@ -6,14 +6,24 @@ import {
   type ModelLoadProgress,
   type TransformersEmbedderConfig,
 } from '../retrieval/transformers-embedder';
+import {
+  TransformersRerankerHost,
+  type RerankerHostApi,
+  type TransformersRerankerConfig,
+} from '../retrieval/transformers-reranker';
 
 /**
  * What the embed worker exposes: the in-thread TransformersEmbedderHost, with
  * the Comlink details of crossing a thread (vectors are transferred, not
  * copied; the page's progress callback is released when the load ends).
  * Kept apart from embed.worker.ts so tests can expose it on a MessageChannel.
+ * The cross-encoder reranker runs here too, beside the embedder, so the page
+ * never loads transformers.js for it either.
  */
-export function createEmbedWorkerApi(host: EmbedderHostApi = new TransformersEmbedderHost()) {
+export function createEmbedWorkerApi(
+  host: EmbedderHostApi = new TransformersEmbedderHost(),
+  rerankers: RerankerHostApi = new TransformersRerankerHost(),
+) {
   return {
     async load(config: TransformersEmbedderConfig, onProgress?: (progress: ModelLoadProgress) => void) {
       try {
@@ -30,7 +40,20 @@ export function createEmbedWorkerApi(host: EmbedderHostApi = new TransformersEmb
       );
     },
     unload: () => host.unload(),
-  } satisfies EmbedderHostApi;
+    async loadReranker(
+      config: TransformersRerankerConfig,
+      onProgress?: (progress: ModelLoadProgress) => void,
+    ) {
+      try {
+        return await rerankers.loadReranker(config, onProgress);
+      } finally {
+        (onProgress as Partial<Comlink.Remote<() => void>> | undefined)?.[Comlink.releaseProxy]?.();
+      }
+    },
+    rerank: (config: TransformersRerankerConfig, query: string, texts: string[]) =>
+      rerankers.rerank(config, query, texts),
+    unloadReranker: () => rerankers.unloadReranker(),
+  } satisfies EmbedderHostApi & RerankerHostApi;
 }
 
 export type EmbedWorkerApi = ReturnType<typeof createEmbedWorkerApi>;

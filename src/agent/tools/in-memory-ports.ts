@@ -176,6 +176,7 @@ export class InMemorySearch implements SearchPort {
           score,
           fts_rank: null,
           vector_rank: null,
+          rerank_score: null,
         });
       }
     }
@@ -187,6 +188,7 @@ export class InMemorySearch implements SearchPort {
       fallback_reason: null,
       profile_id: 'in-memory',
       profile_version: 1,
+      reranked_by: null,
       hits: hits.slice(0, input.limit),
       duration_ms: 0,
     };

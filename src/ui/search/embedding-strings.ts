@@ -2,7 +2,7 @@ import { i18n } from '../i18n';
 import { translate, type Message, type MessageParams } from '../i18n/translate';
 
 /**
- * The embedding-model picker's messages, kept apart until they are merged into
+ * The embedding-model and reranker pickers' messages, kept apart until they are merged into
  * `i18n/en.ts` and `i18n/zh-cn.ts` (then `embeddingText` becomes `t`).
  */
 export const embeddingEn = {
@@ -23,6 +23,20 @@ export const embeddingEn = {
   'embedding.cancelled': 'Model download cancelled; the previous model is still in use.',
   'embedding.failed': 'Model download failed: {reason}',
   'embedding.switched': 'Now using {model}. Rebuild the vectors to use it for vector search.',
+  'reranker.heading': 'Reranker',
+  'reranker.modelLabel': 'Cross-encoder that reorders search results',
+  'reranker.off': 'Off (no reranking)',
+  'reranker.option': '{label} · about {size} MB',
+  'reranker.use': 'Apply',
+  'reranker.inUse': 'In use',
+  'reranker.hint':
+    'A reranker reads the query together with each top result and reorders them, for search and for "ask your notes": a better order, a slower search. It is downloaded once from the model host above and kept in the browser.',
+  'reranker.downloadLabel': 'Download reranker {model}',
+  'reranker.ready': 'Reranker {model} is ready: search results are now reranked.',
+  'reranker.turnedOff': 'Reranking is off.',
+  'reranker.cancelled': 'Reranker download cancelled; reranking is unchanged.',
+  'reranker.failed': 'Reranker download failed: {reason}',
+  'reranker.marker': 'reranked by {model}',
 } as const satisfies Record<string, Message>;
 
 export type EmbeddingMessageKey = keyof typeof embeddingEn;
@@ -45,6 +59,20 @@ export const embeddingZhCN: Record<EmbeddingMessageKey, Message> = {
   'embedding.cancelled': '模型下载已取消，仍在使用之前的模型。',
   'embedding.failed': '模型下载失败：{reason}',
   'embedding.switched': '已切换到 {model}。重建向量后向量搜索才会使用它。',
+  'reranker.heading': '重排序模型',
+  'reranker.modelLabel': '对搜索结果重新排序的交叉编码器',
+  'reranker.off': '关闭（不重排序）',
+  'reranker.option': '{label} · 约 {size} MB',
+  'reranker.use': '应用',
+  'reranker.inUse': '使用中',
+  'reranker.hint':
+    '重排序模型把查询与每条靠前的结果一起阅读并重新排序，用于搜索和“询问笔记”：排序更准，搜索稍慢。它只从上方的模型地址下载一次并保存在浏览器中。',
+  'reranker.downloadLabel': '下载重排序模型 {model}',
+  'reranker.ready': '重排序模型 {model} 已就绪：搜索结果现在会重新排序。',
+  'reranker.turnedOff': '已关闭重排序。',
+  'reranker.cancelled': '重排序模型下载已取消，重排序设置未改变。',
+  'reranker.failed': '重排序模型下载失败：{reason}',
+  'reranker.marker': '已由 {model} 重排序',
 };
 
 const dictionaries = { en: embeddingEn, 'zh-CN': embeddingZhCN } as const;
