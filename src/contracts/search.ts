@@ -64,8 +64,10 @@ export interface SearchResultDto {
   fallback_reason: ErrorCode | null;
   profile_id: string;
   profile_version: number;
-  /** The reranker model that reordered the hits; null when none is configured. */
+  /** The reranker model that reordered the hits; null when none is configured or it failed. */
   reranked_by: string | null;
+  /** Why the configured reranker could not reorder the hits (they keep the fused order); null otherwise. */
+  rerank_error: ErrorCode | null;
   hits: SearchHitDto[];
   duration_ms: number;
 }

@@ -233,9 +233,15 @@ describe('SearchService', () => {
     reranker.score = async () => {
       throw new AppError('EMBEDDING_MODEL_UNAVAILABLE', 'The reranker model failed.', { kind: 'reranker' });
     };
-    expect(await codeOf(reranking.api.search.search({ query: 'scheduler' }))).toBe(
-      'EMBEDDING_MODEL_UNAVAILABLE',
-    );
+    // A failing reranker does not take search down: the fused order, and why it was not reranked.
+    const failed = await reranking.api.search.search({ query: 'scheduler', mode: 'hybrid' });
+    expect(failed.hits.map((hit) => [hit.title, hit.rerank_score])).toEqual([
+      ['Long', null],
+      ['Short', null],
+    ]);
+    expect(failed.reranked_by).toBeNull();
+    expect(failed.rerank_error).toBe('EMBEDDING_MODEL_UNAVAILABLE');
+    expect(result.rerank_error).toBeNull();
   });
 
   it('finds a note that has only a title by its title, in every mode, until it gets text', async () => {

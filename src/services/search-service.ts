@@ -1,5 +1,6 @@
 import {
   AppError,
+  isAbortError,
   parseInput,
   rebuildIndexSchema,
   searchInputSchema,
@@ -71,7 +72,17 @@ export class SearchService implements NotesContextProvider {
     const started = performance.now();
     const request = parseInput(searchInputSchema, input, 'This search is not valid.');
     const view = await this.#indexer.view();
-    const reranker = await this.#reranker?.();
+    const configured = await this.#reranker?.();
+    // A reranker that fails (its cached files gone, the worker out of memory)
+    // must not take search down with it: the hits keep the fused order and the
+    // result says why they were not reranked.
+    let rerankError: ErrorCode | null = null;
+    const reranker = configured
+      ? failSoft(configured, (error) => {
+          rerankError = error instanceof AppError ? error.code : 'EMBEDDING_MODEL_UNAVAILABLE';
+          console.warn('reranking failed; results keep the fused order', error);
+        })
+      : undefined;
     let modeUsed: SearchMode = request.mode;
     let fallbackReason: ErrorCode | null = null;
     let result: HybridSearchResult;
@@ -97,8 +108,11 @@ export class SearchService implements NotesContextProvider {
       fallback_reason: fallbackReason,
       profile_id: result.profile_id,
       profile_version: result.profile_version,
-      reranked_by: result.reranked && reranker ? reranker.info.model_id : null,
-      hits: await this.#hits(view, result),
+      reranked_by: result.reranked && reranker && rerankError === null ? reranker.info.model_id : null,
+      rerank_error: rerankError,
+      hits: (await this.#hits(view, result)).map((hit) =>
+        rerankError === null ? hit : { ...hit, rerank_score: null },
+      ),
       duration_ms: Math.round((performance.now() - started) * 10) / 10,
     };
   }
@@ -196,4 +210,24 @@ export class SearchService implements NotesContextProvider {
       ];
     });
   }
+}
+
+/**
+ * The reranker, except that a failure is reported to `onError` and answered
+ * with scores that keep the candidates in the order they came (descending by
+ * position), so the search still returns its fused ranking.
+ */
+function failSoft(reranker: Reranker, onError: (error: unknown) => void): Reranker {
+  return {
+    info: reranker.info,
+    score: async (query, texts, options) => {
+      try {
+        return await reranker.score(query, texts, options);
+      } catch (error) {
+        if (isAbortError(error)) throw error;
+        onError(error);
+        return texts.map((_, index) => -index);
+      }
+    },
+  };
 }

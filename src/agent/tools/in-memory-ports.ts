@@ -189,6 +189,7 @@ export class InMemorySearch implements SearchPort {
       profile_id: 'in-memory',
       profile_version: 1,
       reranked_by: null,
+      rerank_error: null,
       hits: hits.slice(0, input.limit),
       duration_ms: 0,
     };

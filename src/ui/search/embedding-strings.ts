@@ -37,6 +37,7 @@ export const embeddingEn = {
   'reranker.cancelled': 'Reranker download cancelled; reranking is unchanged.',
   'reranker.failed': 'Reranker download failed: {reason}',
   'reranker.marker': 'reranked by {model}',
+  'reranker.failedQuery': 'not reranked: the reranker could not run (see Settings → Search index)',
 } as const satisfies Record<string, Message>;
 
 export type EmbeddingMessageKey = keyof typeof embeddingEn;
@@ -73,6 +74,7 @@ export const embeddingZhCN: Record<EmbeddingMessageKey, Message> = {
   'reranker.cancelled': '重排序模型下载已取消，重排序设置未改变。',
   'reranker.failed': '重排序模型下载失败：{reason}',
   'reranker.marker': '已由 {model} 重排序',
+  'reranker.failedQuery': '未重排序：重排序模型无法运行（见 设置 → 搜索索引）',
 };
 
 const dictionaries = { en: embeddingEn, 'zh-CN': embeddingZhCN } as const;
