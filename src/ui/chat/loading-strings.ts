@@ -24,8 +24,8 @@ export function loadingText(key: LoadingMessageKey, params?: MessageParams): str
 /** A web-llm model id as people say it: `Qwen2.5-1.5B-Instruct-q4f32_1-MLC` → `Qwen2.5-1.5B`. */
 export function shortModelName(modelId: string): string {
   const short = modelId
-    .replace(/-MLC$/, '')
-    .replace(/-q\d\w*(-\d+k)?$/, '')
+    .replace(/-MLC(-\d+k)?$/, '')
+    .replace(/-q\d\w*$/, '')
     .replace(/-(Instruct|Chat|it)$/i, '');
   return short || modelId;
 }
