@@ -293,6 +293,7 @@ describe('WebLlmAdapter (worker host + engine double)', () => {
     });
     expect(response.content).toBe('Hi');
     expect(seen).toEqual([
+      'loading 0', // the host's own, at once
       'loading 0',
       'loading 25',
       'loading 50',
@@ -313,8 +314,9 @@ describe('WebLlmAdapter (worker host + engine double)', () => {
     const events: MetonaStreamEvent[] = [];
     const stopped = adapter.sendStream(request(), (event) => events.push(event), {
       signal: controller.signal,
-      onLoadProgress: () => {
-        if (!stoppedAt) {
+      onLoadProgress: (progress) => {
+        // Once web-llm is loading (a Stop before that is only a skip).
+        if (!stoppedAt && progress.progress > 0) {
           stoppedAt = Date.now();
           controller.abort();
         }

@@ -92,6 +92,7 @@ describe('WebLlmWorkerHost', () => {
     const onChunk = () => void seen.push('chunk');
     expect(await host.chat(call('1', A), onChunk, onProgress)).toMatchObject({ ok: true });
     expect(seen).toEqual([
+      'loading 0.00 Starting to load the mode', // at once, before web-llm is imported
       'loading 0.00 Start to fetch params',
       'loading 0.25 Loading model from cache[',
       'loading 0.50 Loading model from cache[',
@@ -126,7 +127,7 @@ describe('WebLlmWorkerHost', () => {
       call('1', A),
       () => undefined,
       () => {
-        if (++reports === 1) void host.interrupt('1');
+        if (++reports === 2) void host.interrupt('1'); // web-llm's first report: reload() runs
       },
     );
     expect(await outcome).toMatchObject({ ok: false, error: { code: 'user_aborted' } });
@@ -137,6 +138,18 @@ describe('WebLlmWorkerHost', () => {
     expect(await host.loadedModel()).toBeNull();
     expect(await host.chat(call('2', A), () => undefined)).toMatchObject({ ok: true });
     expect(engine.reloads).toEqual([A, A]);
+  });
+
+  it('a Stop before the load began (web-llm still importing) ends cancelled without loading', async () => {
+    const { host, engine } = setup();
+    const outcome = host.chat(
+      call('1', A),
+      () => undefined,
+      () => void host.interrupt('1'),
+    );
+    expect(await outcome).toMatchObject({ ok: false, error: { code: 'user_aborted' } });
+    expect(engine.reloads).toEqual([]);
+    expect(engine.unloads).toBe(0);
   });
 
   it('runs one generation at a time and skips a queued call that was interrupted', async () => {

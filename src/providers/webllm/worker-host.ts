@@ -228,17 +228,23 @@ export class WebLlmWorkerHost {
     this.#activeCall = call.callId;
     let phase: EnginePhase = 'load';
     try {
+      const report = (progress: MetonaLoadProgress) => {
+        // A page that went away must not fail the load.
+        if (onLoadProgress) void Promise.resolve(onLoadProgress(progress)).catch(noProgress);
+      };
+      const mustLoad = this.#loadedModelId !== call.modelId;
+      if (mustLoad) {
+        if (!(await this.#options.cache.has(call.modelId)))
+          return failed(modelNotDownloadedError(call.modelId));
+        // At once: importing web-llm and compiling the model library come before its first report.
+        report({ phase: 'loading', progress: 0, text: 'Starting to load the model' });
+      }
       const { engine } = await this.#runtimeOnce();
       if (state.cancelled) return aborted(); // stopped while the library was imported
-      const cache = this.#options.cache;
       let loadDurationMs: number | undefined;
-      if (this.#loadedModelId !== call.modelId) {
-        if (!(await cache.has(call.modelId))) return failed(modelNotDownloadedError(call.modelId));
+      if (mustLoad) {
         const started = this.#now();
-        engine.setInitProgressCallback((report) => {
-          // A page that went away must not fail the load.
-          if (onLoadProgress) void Promise.resolve(onLoadProgress(toLoadProgress(report))).catch(noProgress);
-        });
+        engine.setInitProgressCallback((webllmReport) => report(toLoadProgress(webllmReport)));
         this.#loadingCall = call.callId;
         try {
           await this.#reload(engine, call.modelId);
