@@ -192,6 +192,30 @@ test('chat picker: local models first; a q4f16 model is refused naming its q4f32
   await expect(answer).toContainText(
     /model library of "Qwen2\.5-0\.5B-Instruct-q4f32_1-MLC" could not be loaded/,
   );
+  // The turn said the model was loading before it failed; the line is gone with the failure.
+  await expect(answer.getByTestId('chat-loading')).toHaveCount(0);
+  const turnEvents = await page.evaluate(async () => {
+    const request = indexedDB.open('notes-agent');
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    const rows = await new Promise<Array<{ resource_id: string; sequence: number; event: string }>>(
+      (resolve) => {
+        const all = db.transaction('events').objectStore('events').getAll();
+        all.onsuccess = () => resolve(all.result);
+      },
+    );
+    db.close();
+    const turn = rows.find((row) => row.event === 'ModelLoading')?.resource_id;
+    return rows
+      .filter((row) => row.resource_id === turn)
+      .sort((a, b) => a.sequence - b.sequence)
+      .map((row) => row.event);
+  });
+  expect(turnEvents[0]).toBe('ModelLoading');
+  expect(turnEvents.slice(-2)).toEqual(['Error', 'Done']);
+  expect(turnEvents).not.toContain('TextDelta');
 });
 
 test('a model the host does not have is refused as not found; an unreachable host says so', async ({

@@ -114,6 +114,7 @@ export const CHAT_TURN_EVENT_NAMES = [
   'ProviderSwitched',
   'AttemptDiscarded',
   'Citation',
+  'ModelLoading',
 ] as const;
 export type ChatTurnEventName = (typeof CHAT_TURN_EVENT_NAMES)[number];
 
@@ -141,4 +142,12 @@ export interface ChatTurnEventData {
   AttemptDiscarded: { provider_id: string; model: string; attempt: number; error_code: ErrorCode };
   /** One per source, published before the answer streams, in source order. */
   Citation: ChatCitationDto;
+  /**
+   * The model is being loaded before it can answer (a local model into the
+   * GPU): zero or more, before any output. Named like the contract's
+   * transcription event for the same wait (§5.3 `ModelLoading`), so one name
+   * means one thing across resources. `progress` is 0..1; `text` is the
+   * engine's own words, for detail.
+   */
+  ModelLoading: { provider: string; model: string; progress: number; text: string };
 }

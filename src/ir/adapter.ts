@@ -34,6 +34,20 @@ export type MetonaModelInfo = z.infer<typeof metonaModelInfoSchema>;
  */
 export interface MetonaCallOptions {
   signal?: AbortSignal;
+  /**
+   * Project addition: a provider that must prepare before it can answer (a
+   * local model loading into the GPU, 10–60 s) reports how far it is. Not a
+   * stream event: the standard's event set is closed, and nothing here is
+   * part of the answer. Only called before the first stream event.
+   */
+  onLoadProgress?: (progress: MetonaLoadProgress) => void;
+}
+
+/** How far a provider is in loading its model: `progress` 0..1, `text` in the engine's words. */
+export interface MetonaLoadProgress {
+  phase: 'loading';
+  progress: number;
+  text: string;
 }
 
 /** Every provider implements this; errors leave it as `MetonaProviderError`. */

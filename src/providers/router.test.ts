@@ -108,7 +108,35 @@ function harness(primary: ScriptedProvider, fallback?: ScriptedProvider) {
   return { router, sleeps, events, notifications, log, run };
 }
 
+/** A local-model-like provider: it reports its model load before it streams. */
+class LoadingProvider extends ScriptedProvider {
+  override sendStream(
+    req: MetonaRequest,
+    onEvent: (event: MetonaStreamEvent) => void,
+    options?: MetonaCallOptions,
+  ): Promise<MetonaResponse> {
+    options?.onLoadProgress?.({ phase: 'loading', progress: 0.5, text: `${this.providerId} loading` });
+    return super.sendStream(req, onEvent, options);
+  }
+}
+
 describe('ProviderRouter', () => {
+  it('passes each attempt the load-progress callback, before that attempt streams', async () => {
+    const router = new ProviderRouter({
+      primary: { adapter: new LoadingProvider('local', ['server_error']), model: 'local-model' },
+      fallback: { adapter: new LoadingProvider('other', ['text']), model: 'other-model' },
+      maxRetries: 0,
+    });
+    const log: string[] = [];
+    const result = await router.route(request, (event) => log.push(event.type), {
+      onLoadProgress: (progress) => log.push(progress.text),
+      onNotification: (notification) => log.push(notification.type),
+    });
+    expect(result.provider).toBe('other');
+    expect(log.slice(0, 3)).toEqual(['local loading', 'provider_switched', 'other loading']);
+    expect(log.at(-1)).toBe('done');
+  });
+
   it('retries a retryable error up to 3 times, then fails with it when there is no fallback', async () => {
     const primary = new ScriptedProvider('deepseek', [
       'http-500',

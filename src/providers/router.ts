@@ -153,7 +153,7 @@ export class ProviderRouter implements IMetonaProviderAdapter {
     onEvent: (event: MetonaStreamEvent) => void,
     options: RouteOptions = {},
   ): Promise<RouteResult> {
-    const { signal, onNotification } = options;
+    const { signal, onNotification, onLoadProgress } = options;
     const notify = (notification: RouterNotification) => onNotification?.(notification);
     const targets = this.#fallback ? [this.#primary, this.#fallback] : [this.#primary];
     const primary = this.#ref(this.#primary);
@@ -186,7 +186,7 @@ export class ProviderRouter implements IMetonaProviderAdapter {
               if (OUTPUT_EVENTS.has(event.type)) streamed = true;
               onEvent({ ...event, seq: seq++ });
             },
-            { signal },
+            { signal, ...(onLoadProgress && { onLoadProgress }) },
           );
           return { ...ref, model: response.meta.model || ref.model, response, attempts };
         } catch (thrown) {

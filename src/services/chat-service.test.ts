@@ -2,6 +2,9 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../contracts';
 import { ReplayServer } from '../providers/conformance/replay-server';
+import type { DeviceProbe } from '../providers/webllm/device-check';
+import { WebLlmEngineDouble, textScript, type EngineDoubleOptions } from '../providers/webllm/engine-double';
+import { WebLlmWorkerHost } from '../providers/webllm/worker-host';
 import { DEFAULT_RETRIEVAL_PROFILE } from '../retrieval';
 import { thinkingOf } from './chat-service';
 import { firstSourceTitle, formatSources } from './notes-context';
@@ -324,6 +327,126 @@ describe('ChatService', () => {
         core.api.chat.send({ content: 'x', use_notes: 'yes' as unknown as boolean }),
       ).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
     });
+  });
+});
+
+describe('ChatService with a local model that must load first', () => {
+  const LOCAL = 'Qwen2.5-1.5B-Instruct-q4f32_1-MLC';
+  let core: ReturnType<typeof testCore>;
+  afterEach(async () => {
+    await core?.api.chat.idle();
+    await core?.close();
+  });
+
+  /** The web-llm worker host in-thread over the engine double, the model already downloaded. */
+  function localCore(options: EngineDoubleOptions = {}) {
+    const engine = new WebLlmEngineDouble({
+      script: (request) => textScript(request.model!, ['Hello', ' there']),
+      ...options,
+    });
+    engine.cache.seed(LOCAL, 100);
+    const host = new WebLlmWorkerHost({ load: async () => ({ engine }), cache: engine.cache });
+    const gpu: DeviceProbe['gpu'] = {
+      requestAdapter: async () => ({
+        features: new Set<string>(),
+        limits: { maxBufferSize: 2 ** 30, maxStorageBufferBindingSize: 2 ** 30 },
+      }),
+    };
+    core = testCore({
+      localModels: () => ({ client: host, device: { gpu } }),
+      providers: { router: { sleep: instant } },
+    });
+    return { engine };
+  }
+
+  async function turnOf(content: string, conversationId?: string) {
+    const turn = await core.api.chat.send({
+      content,
+      provider_id: 'webllm',
+      model: LOCAL,
+      ...(conversationId && { conversation_id: conversationId }),
+    });
+    const message = await core.api.chat.settled(turn.turn_id);
+    return { turn, message, events: await eventsOf(core, turn.turn_id) };
+  }
+
+  it('publishes ModelLoading while the model loads, then the text, then Done; not again once loaded', async () => {
+    localCore();
+    const first = await turnOf('Hi');
+    expect(first.message).toMatchObject({ status: 'completed', content: 'Hello there' });
+    const names = first.events.map((event) => event.event);
+    const loading = first.events.filter((event) => event.event === 'ModelLoading');
+    // Every ModelLoading comes before any output; then deltas, usage and exactly one Done.
+    expect(names.lastIndexOf('ModelLoading')).toBeLessThan(names.indexOf('TextDelta'));
+    expect(names.slice(loading.length)).toEqual(['TextDelta', 'TextDelta', 'Usage', 'Done']);
+    expect(loading.map((event) => event.data)).toEqual([
+      // The worker's own report, at once; web-llm's own 0 % adds nothing and is not published.
+      { provider: 'webllm', model: LOCAL, progress: 0, text: 'Starting to load the model' },
+      ...[0.25, 0.5, 0.75, 1].map((progress) => ({
+        provider: 'webllm',
+        model: LOCAL,
+        progress,
+        text: expect.stringMatching(/^Loading model from cache\[\d\/4\]/),
+      })),
+      { provider: 'webllm', model: LOCAL, progress: 0.5, text: expect.stringMatching(/^Loading GPU shader/) },
+      { provider: 'webllm', model: LOCAL, progress: 1, text: expect.stringMatching(/^Finish loading/) },
+    ]);
+    // The model stays loaded: the next turn streams at once.
+    const second = await turnOf('Again', first.turn.conversation_id);
+    expect(second.events.map((event) => event.event)).not.toContain('ModelLoading');
+    expect(second.message.status).toBe('completed');
+  });
+
+  it('publishes one ModelLoading per whole percent, however often web-llm reports', async () => {
+    const { engine } = localCore();
+    const reload = engine.reload.bind(engine);
+    let report: ((progress: number) => void) | undefined;
+    engine.setInitProgressCallback = (callback) => {
+      report = (progress) => callback({ progress, timeElapsed: 0, text: 'Loading model from cache' });
+    };
+    engine.reload = async (modelId) => {
+      for (let i = 0; i <= 1000; i++) report?.(i / 1000);
+      return reload(modelId);
+    };
+    const { events } = await turnOf('Hi');
+    const percents = events
+      .filter((event) => event.event === 'ModelLoading')
+      .map((event) => Math.floor((event.data as { progress: number }).progress * 100));
+    expect(percents).toEqual([...Array(101).keys()]);
+  });
+
+  it('Stop during loading aborts the load: Done cancelled, no text, the model not left loaded', async () => {
+    const { engine } = localCore({ loadStepDelayMs: 300 });
+    const turn = await core.api.chat.send({ content: 'Hi', provider_id: 'webllm', model: LOCAL });
+    let stoppedAt = 0;
+    const subscription = core.api.events.subscribe(turn.turn_id, 0, (event) => {
+      // Stop once web-llm is loading (its first report past 0 %).
+      const progress = (event.data as { progress?: number }).progress ?? 0;
+      if (event.event === 'ModelLoading' && progress > 0 && !stoppedAt) {
+        stoppedAt = Date.now();
+        void core.api.chat.cancel(turn.turn_id);
+      }
+    });
+    const message = await core.api.chat.settled(turn.turn_id);
+    await subscription.closed;
+    expect(Date.now() - stoppedAt).toBeLessThan(1000);
+    expect(message).toMatchObject({ status: 'cancelled', content: '' });
+    const events = await eventsOf(core, turn.turn_id);
+    const names = events.map((event) => event.event);
+    expect(names).not.toContain('TextDelta');
+    expect(names.at(-1)).toBe('Done');
+    expect(events.at(-1)?.data).toMatchObject({ status: 'cancelled' });
+    await expect.poll(() => engine.unloads).toBe(1);
+    expect(engine.requests).toHaveLength(0);
+  });
+
+  it('a load failure keeps the clear error: Error then Done failed', async () => {
+    localCore({ reloadError: new TypeError('Failed to fetch') });
+    const { message, events } = await turnOf('Hi');
+    expect(message).toMatchObject({ status: 'failed', content: '' });
+    expect(message.error?.message).toMatch(/unreachable \(offline\?\)/);
+    expect(events.map((event) => event.event).slice(-2)).toEqual(['Error', 'Done']);
+    expect(events.at(-1)?.data).toMatchObject({ status: 'failed' });
   });
 });
 

@@ -21,7 +21,7 @@ import {
 import type { EventLog } from '../core/event-log';
 import { newId, systemClock, type Clock } from '../core/ids';
 import type { ConversationRepository, MessageRow, ProviderRow } from '../db';
-import type { MetonaGenerationParams, MetonaMessage, MetonaRequest } from '../ir';
+import type { MetonaGenerationParams, MetonaLoadProgress, MetonaMessage, MetonaRequest } from '../ir';
 import {
   ModelEventProjector,
   ProviderRouter,
@@ -473,6 +473,22 @@ export class ChatService {
       }
     };
 
+    // web-llm reports every shard and shader: one event per whole percent is
+    // what the progress line can show, and keeps the stored log small.
+    let loadingPercent: number | undefined;
+    const onLoadProgress = (progress: MetonaLoadProgress) => {
+      if (firstOutputAt !== undefined || thinkingStartedAt !== undefined || signal.aborted) return;
+      const percent = Math.floor(progress.progress * 100);
+      if (percent === loadingPercent) return;
+      loadingPercent = percent;
+      publish('ModelLoading', {
+        provider: message.provider_id ?? provider.provider_id,
+        model: message.model ?? model,
+        progress: progress.progress,
+        text: progress.text,
+      });
+    };
+
     // The sources first, in order: the page can list them before the answer cites them.
     for (const citation of placeholder.citations ?? [])
       publish('Citation', citation satisfies ChatCitationDto);
@@ -500,6 +516,7 @@ export class ChatService {
       const result = await router.route(request, (event) => deliver(projector.push(event)), {
         signal,
         onNotification,
+        onLoadProgress,
       });
       perfTokensPerSecond = result.response.meta.perfStats?.tokensPerSecond;
       finalEvents = projector.finish({

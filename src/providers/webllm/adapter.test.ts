@@ -285,6 +285,53 @@ describe('WebLlmAdapter (worker host + engine double)', () => {
     expect(Date.now() - abortedAt).toBeLessThan(1000);
   });
 
+  it('reports the model load through onLoadProgress, all of it before the first stream event', async () => {
+    const { adapter } = setup(QWEN, { script: textScript(QWEN, ['Hi']) });
+    const seen: string[] = [];
+    const response = await adapter.sendStream(request(), (event) => seen.push(event.type), {
+      onLoadProgress: (progress) => seen.push(`loading ${Math.round(progress.progress * 100)}`),
+    });
+    expect(response.content).toBe('Hi');
+    expect(seen).toEqual([
+      'loading 0', // the host's own, at once
+      'loading 0',
+      'loading 25',
+      'loading 50',
+      'loading 75',
+      'loading 100',
+      'loading 50', // shader modules
+      'loading 100',
+      'text_delta',
+      'usage',
+      'done',
+    ]);
+  });
+
+  it('a Stop during the load ends the call cancelled at once and the worker aborts the load', async () => {
+    const { adapter, engine } = setup(QWEN, { loadStepDelayMs: 300, script: textScript(QWEN, ['Hi']) });
+    const controller = new AbortController();
+    let stoppedAt = 0;
+    const events: MetonaStreamEvent[] = [];
+    const stopped = adapter.sendStream(request(), (event) => events.push(event), {
+      signal: controller.signal,
+      onLoadProgress: (progress) => {
+        // Once web-llm is loading (a Stop before that is only a skip).
+        if (!stoppedAt && progress.progress > 0) {
+          stoppedAt = Date.now();
+          controller.abort();
+        }
+      },
+    });
+    await expect(stopped).rejects.toMatchObject({ code: 'user_aborted' });
+    expect(Date.now() - stoppedAt).toBeLessThan(1000);
+    expect(types(events)).toEqual(['error']);
+    await expect.poll(() => engine.unloads).toBe(1); // web-llm's unload() aborts its reload
+    expect(engine.requests).toHaveLength(0); // nothing was generated for the stopped call
+    // The next call loads the model again and answers.
+    expect((await run(adapter, request())).response?.content).toBe('Hi');
+    expect(engine.reloads).toEqual([QWEN, QWEN]);
+  });
+
   it('turns engine errors into IR errors', async () => {
     const { adapter } = setup(QWEN, {
       script: () => {

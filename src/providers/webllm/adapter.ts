@@ -4,6 +4,7 @@ import {
   MetonaProviderError,
   type IMetonaProviderAdapter,
   type MetonaCallOptions,
+  type MetonaLoadProgress,
   type MetonaModelInfo,
   type MetonaRequest,
   type MetonaResponse,
@@ -118,12 +119,24 @@ export class WebLlmAdapter implements IMetonaProviderAdapter {
       open: async (abort) => {
         const chunks = new AsyncQueue<WebLlmChunk>();
         const signals = [abort.signal, abort.timeoutSignal].filter((s): s is AbortSignal => s !== undefined);
-        // Stop or deadline: the worker interrupts the generation; the driver has already ended the stream.
+        // Stop or deadline: the worker aborts the model load or interrupts the generation; the driver has already ended the stream.
         const stop = () => void client.interrupt(callId).catch(() => undefined);
         for (const signal of signals) signal.addEventListener('abort', stop, { once: true });
         const sink = proxy((chunk: WebLlmChunk) => chunks.push(chunk));
+        const onLoadProgress = options.onLoadProgress;
+        let answered = false;
+        // Load reports only until the engine answers: a late one must not follow the text.
+        const loadSink =
+          onLoadProgress &&
+          proxy((progress: MetonaLoadProgress) => {
+            if (!answered && !options.signal?.aborted) onLoadProgress(progress);
+          });
+        void chunks.ready().then(
+          () => (answered = true),
+          () => (answered = true),
+        );
         client
-          .chat({ callId, modelId: this.model, request: plan.request }, sink)
+          .chat({ callId, modelId: this.model, request: plan.request }, sink, loadSink)
           .then(
             (outcome) => {
               if (!outcome.ok) return chunks.fail(new MetonaProviderError(outcome.error));

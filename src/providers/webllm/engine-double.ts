@@ -241,6 +241,8 @@ export interface EngineDoubleOptions {
   functionCallingModelIds?: string[];
   /** `reload()` rejects with this (e.g. `new TypeError('Failed to fetch')` offline). */
   reloadError?: Error;
+  /** Each step of `reload()` from the cache takes this long, like a large model (aborted by `unload()`). */
+  loadStepDelayMs?: number;
 }
 
 const MIB = 2 ** 20;
@@ -310,6 +312,8 @@ export class WebLlmEngineDouble implements WebLlmEnginePort {
           await this.#sleep(shardDelayMs, controller.signal);
           this.cache.addShard(modelId, shardBytes);
         }
+        if (cached && this.#options.loadStepDelayMs)
+          await this.#sleep(this.#options.loadStepDelayMs, controller.signal);
         const fetched = i * shardBytes;
         const percent = Math.floor((fetched * 100) / total);
         const mb = Math.ceil(fetched / MIB);

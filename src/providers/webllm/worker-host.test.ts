@@ -9,7 +9,8 @@ import {
   type EngineScript,
 } from './engine-double';
 import type { WebLlmChatRequest, WebLlmChunk } from './engine-port';
-import { WebLlmWorkerHost, type ChatCall } from './worker-host';
+import type { MetonaLoadProgress } from '../../ir';
+import { WebLlmWorkerHost, toLoadProgress, type ChatCall } from './worker-host';
 
 const A = 'Qwen2.5-0.5B-Instruct-q4f32_1-MLC';
 const B = 'Llama-3.2-1B-Instruct-q4f32_1-MLC';
@@ -81,6 +82,74 @@ describe('WebLlmWorkerHost', () => {
       value: { loadDurationMs: 250 },
     });
     expect(await host.chat(call('2', A), () => undefined)).toEqual({ ok: true, value: {} });
+  });
+
+  it("reports web-llm's init progress while the model loads, before any chunk, and not on the next call", async () => {
+    const { host } = setup();
+    const seen: string[] = [];
+    const onProgress = (progress: MetonaLoadProgress) =>
+      void seen.push(`${progress.phase} ${progress.progress.toFixed(2)} ${progress.text.slice(0, 25)}`);
+    const onChunk = () => void seen.push('chunk');
+    expect(await host.chat(call('1', A), onChunk, onProgress)).toMatchObject({ ok: true });
+    expect(seen).toEqual([
+      'loading 0.00 Starting to load the mode', // at once, before web-llm is imported
+      'loading 0.00 Start to fetch params',
+      'loading 0.25 Loading model from cache[',
+      'loading 0.50 Loading model from cache[',
+      'loading 0.75 Loading model from cache[',
+      'loading 1.00 Loading model from cache[',
+      'loading 0.50 Loading GPU shader module',
+      'loading 1.00 Finish loading on WebGPU ',
+      'chunk',
+      'chunk',
+    ]);
+    seen.length = 0;
+    expect(await host.chat(call('2', A), onChunk, onProgress)).toMatchObject({ ok: true });
+    expect(seen.every((entry) => entry === 'chunk')).toBe(true); // loaded already: nothing to report
+  });
+
+  it('keeps load progress in 0..1 with tidy text', () => {
+    expect(toLoadProgress({ progress: 1.2, timeElapsed: 0, text: 'Finish\n  loading ' })).toEqual({
+      phase: 'loading',
+      progress: 1,
+      text: 'Finish loading',
+    });
+    expect(toLoadProgress({ progress: Number.NaN, timeElapsed: 0, text: '' }).progress).toBe(0);
+  });
+
+  it('a Stop while the model loads aborts the load (unload), ends cancelled, and the next call loads again', async () => {
+    const engine = new WebLlmEngineDouble({ loadStepDelayMs: 200 });
+    engine.cache.seed(A, 100);
+    const host = new WebLlmWorkerHost({ load: async () => ({ engine }), cache: engine.cache });
+    let reports = 0;
+    const started = Date.now();
+    const outcome = host.chat(
+      call('1', A),
+      () => undefined,
+      () => {
+        if (++reports === 2) void host.interrupt('1'); // web-llm's first report: reload() runs
+      },
+    );
+    expect(await outcome).toMatchObject({ ok: false, error: { code: 'user_aborted' } });
+    expect(Date.now() - started).toBeLessThan(400); // one step, not the four of the whole load
+    expect(engine.unloads).toBe(1);
+    expect(engine.interrupts).toBe(0);
+    expect(engine.requests).toHaveLength(0);
+    expect(await host.loadedModel()).toBeNull();
+    expect(await host.chat(call('2', A), () => undefined)).toMatchObject({ ok: true });
+    expect(engine.reloads).toEqual([A, A]);
+  });
+
+  it('a Stop before the load began (web-llm still importing) ends cancelled without loading', async () => {
+    const { host, engine } = setup();
+    const outcome = host.chat(
+      call('1', A),
+      () => undefined,
+      () => void host.interrupt('1'),
+    );
+    expect(await outcome).toMatchObject({ ok: false, error: { code: 'user_aborted' } });
+    expect(engine.reloads).toEqual([]);
+    expect(engine.unloads).toBe(0);
   });
 
   it('runs one generation at a time and skips a queued call that was interrupted', async () => {

@@ -1,5 +1,5 @@
 import { releaseProxy } from 'comlink';
-import type { MetonaError } from '../../ir';
+import type { MetonaError, MetonaLoadProgress } from '../../ir';
 import { userAbortedError } from '../shared/errors';
 import type {
   WebLlmChatRequest,
@@ -7,6 +7,7 @@ import type {
   WebLlmEnginePort,
   ModelDownloadProgress,
   WebLlmCachePort,
+  WebLlmProgressReport,
   WebLlmRuntime,
 } from './engine-port';
 import { mapWebLlmError, modelNotDownloadedError, type EnginePhase } from './map-error';
@@ -51,6 +52,13 @@ export interface CachedModel {
 /** Functions that arrive from the page as Comlink proxies; their results may be promises. */
 export type ChunkSink = (chunk: WebLlmChunk) => unknown;
 export type ProgressSink = (progress: ModelDownloadProgress) => unknown;
+export type LoadProgressSink = (progress: MetonaLoadProgress) => unknown;
+
+/** web-llm's init report (`{progress, timeElapsed, text}`) as the IR's load progress, `progress` kept in 0..1. */
+export function toLoadProgress(report: WebLlmProgressReport): MetonaLoadProgress {
+  const fraction = Number.isFinite(report.progress) ? Math.min(1, Math.max(0, report.progress)) : 0;
+  return { phase: 'loading', progress: fraction, text: (report.text ?? '').replace(/\s+/g, ' ').trim() };
+}
 
 export interface WebLlmWorkerHostOptions {
   /** Builds the engine on first use (the worker imports web-llm here). */
@@ -86,6 +94,8 @@ export class WebLlmWorkerHost {
   #queue: Promise<unknown> = Promise.resolve();
   readonly #pendingCalls = new Map<string, { cancelled: boolean }>();
   #activeCall: string | undefined;
+  /** The call whose model is loading: a Stop then aborts the load (`unload()`), not a generation. */
+  #loadingCall: string | undefined;
   readonly #downloads = new Set<PendingDownload>();
   #downloadQueue: Promise<unknown> = Promise.resolve();
 
@@ -93,24 +103,40 @@ export class WebLlmWorkerHost {
     this.#options = options;
   }
 
-  /** Streams one completion into `onChunk`; resolves when the engine's stream has ended. */
-  async chat(call: ChatCall, onChunk: ChunkSink): Promise<Outcome<ChatResult>> {
+  /**
+   * Streams one completion into `onChunk`; resolves when the engine's stream
+   * has ended. When the model must be loaded first, web-llm's init reports go
+   * to `onLoadProgress` before any chunk.
+   */
+  async chat(
+    call: ChatCall,
+    onChunk: ChunkSink,
+    onLoadProgress?: LoadProgressSink,
+  ): Promise<Outcome<ChatResult>> {
     const state = { cancelled: false };
     this.#pendingCalls.set(call.callId, state);
     try {
-      return await this.#exclusive(() => this.#chat(call, onChunk, state));
+      return await this.#exclusive(() => this.#chat(call, onChunk, state, onLoadProgress));
     } finally {
       this.#pendingCalls.delete(call.callId);
       release(onChunk);
+      if (onLoadProgress) release(onLoadProgress);
     }
   }
 
-  /** Stops that call: web-llm's `interruptGenerate()` when it runs, a skip when it waits. */
+  /**
+   * Stops that call: a skip when it waits; while its model loads, web-llm's
+   * `unload()`, which aborts the load (the user stopped a 10–60 s wait, and
+   * the GPU and the queue are freed); `interruptGenerate()` when it generates.
+   */
   async interrupt(callId: string): Promise<void> {
     const state = this.#pendingCalls.get(callId);
     if (!state) return;
     state.cancelled = true;
-    if (this.#activeCall === callId && this.#runtime) (await this.#runtime).engine.interruptGenerate();
+    if (this.#activeCall !== callId || !this.#runtime) return;
+    const { engine } = await this.#runtime;
+    if (this.#loadingCall === callId) await engine.unload();
+    else engine.interruptGenerate();
   }
 
   /**
@@ -196,19 +222,36 @@ export class WebLlmWorkerHost {
     call: ChatCall,
     onChunk: ChunkSink,
     state: { cancelled: boolean },
+    onLoadProgress: LoadProgressSink | undefined,
   ): Promise<Outcome<ChatResult>> {
     if (state.cancelled) return aborted();
     this.#activeCall = call.callId;
     let phase: EnginePhase = 'load';
     try {
+      const report = (progress: MetonaLoadProgress) => {
+        // A page that went away must not fail the load.
+        if (onLoadProgress) void Promise.resolve(onLoadProgress(progress)).catch(noProgress);
+      };
+      const mustLoad = this.#loadedModelId !== call.modelId;
+      if (mustLoad) {
+        if (!(await this.#options.cache.has(call.modelId)))
+          return failed(modelNotDownloadedError(call.modelId));
+        // At once: importing web-llm and compiling the model library come before its first report.
+        report({ phase: 'loading', progress: 0, text: 'Starting to load the model' });
+      }
       const { engine } = await this.#runtimeOnce();
-      const cache = this.#options.cache;
+      if (state.cancelled) return aborted(); // stopped while the library was imported
       let loadDurationMs: number | undefined;
-      if (this.#loadedModelId !== call.modelId) {
-        if (!(await cache.has(call.modelId))) return failed(modelNotDownloadedError(call.modelId));
+      if (mustLoad) {
         const started = this.#now();
-        engine.setInitProgressCallback(noProgress);
-        await this.#reload(engine, call.modelId);
+        engine.setInitProgressCallback((webllmReport) => report(toLoadProgress(webllmReport)));
+        this.#loadingCall = call.callId;
+        try {
+          await this.#reload(engine, call.modelId);
+        } finally {
+          this.#loadingCall = undefined;
+          engine.setInitProgressCallback(noProgress);
+        }
         loadDurationMs = this.#now() - started;
         if (state.cancelled) return aborted();
       }
@@ -232,6 +275,10 @@ export class WebLlmWorkerHost {
       if (sinkBroken || state.cancelled) return aborted();
       return ok(loadDurationMs === undefined ? {} : { loadDurationMs });
     } catch (error) {
+      if (state.cancelled && phase === 'load') {
+        this.#loadedModelId = undefined;
+        return aborted(); // the load was aborted by the Stop, not broken
+      }
       const mapped = mapWebLlmError(error, { modelId: call.modelId, phase });
       if (phase === 'load' || mapped.providerCode === 'device_lost') this.#loadedModelId = undefined;
       return failed(mapped);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessageDto } from '../../contracts/chat';
 import type { EventEnvelope } from '../../contracts/events';
+import { loadingLine, shortModelName } from './loading-strings';
 import { applyTurnEvent, toLiveMessage } from './turn-events';
 
 const base: ChatMessageDto = {
@@ -87,4 +88,60 @@ describe('applyTurnEvent', () => {
       error: { code: 'PROVIDER_UNAVAILABLE' },
     });
   });
+
+  const QWEN = 'Qwen2.5-1.5B-Instruct-q4f32_1-MLC';
+  const loading = (progress: number) =>
+    event('ModelLoading', {
+      provider: 'webllm',
+      model: QWEN,
+      progress,
+      text: 'Loading model from cache[1/4]',
+    });
+
+  it('shows the load progress until the first text, then never again', () => {
+    let message = toLiveMessage({ ...base, provider_id: 'webllm', model: QWEN });
+    message = [loading(0), loading(0.42)].reduce(applyTurnEvent, message);
+    expect(message.loading).toEqual({ model: QWEN, progress: 0.42 });
+    expect(loadingLine(message.loading!)).toBe('Loading Qwen2.5-1.5B into the GPU… 42 %');
+    message = [event('TextDelta', { delta: 'Hi' }), loading(0.9)].reduce(applyTurnEvent, message);
+    expect(message.loading).toBeNull(); // a late report does not bring the line back
+    expect(message.content).toBe('Hi');
+  });
+
+  it('ends the load line on thinking, on Stop and on a load failure', () => {
+    const start = toLiveMessage(base);
+    expect(
+      applyTurnEvent(applyTurnEvent(start, loading(0.5)), event('ThinkingDelta', { delta: 'h' })).loading,
+    ).toBeNull();
+    const stopped = [loading(0.5), event('Done', { status: 'cancelled' })].reduce(applyTurnEvent, start);
+    expect(stopped).toMatchObject({ loading: null, status: 'cancelled' });
+    const failed = [
+      loading(0.1),
+      event('Error', {
+        code: 'PROVIDER_UNAVAILABLE',
+        message: 'The model host is unreachable (offline?)',
+        retryable: true,
+      }),
+    ].reduce(applyTurnEvent, start);
+    expect(failed).toMatchObject({
+      loading: null,
+      error: { message: 'The model host is unreachable (offline?)' },
+    });
+    // Sources listed before the answer leave the line in place.
+    const cited = [
+      loading(0.3),
+      event('Citation', { index: 1, note_id: 'n', block_id: 'b', title: 't', snippet: 's' }),
+    ].reduce(applyTurnEvent, start);
+    expect(cited.loading).toEqual({ model: QWEN, progress: 0.3 });
+  });
+});
+
+describe('shortModelName', () => {
+  it.each([
+    ['Qwen2.5-1.5B-Instruct-q4f32_1-MLC', 'Qwen2.5-1.5B'],
+    ['Llama-3.2-1B-Instruct-q4f16_1-MLC', 'Llama-3.2-1B'],
+    ['gemma-2-2b-it-q4f32_1-MLC-1k', 'gemma-2-2b'],
+    ['Qwen3-1.7B-q4f32_1-MLC', 'Qwen3-1.7B'],
+    ['mock-1', 'mock-1'],
+  ])('%s → %s', (id, short) => expect(shortModelName(id)).toBe(short));
 });

@@ -5,10 +5,12 @@ import type { EventEnvelope } from '../../contracts/events';
 export interface LiveMessage extends ChatMessageDto {
   /** Timestamp (ms) of the first thinking delta, to time the thinking while it runs. */
   thinking_started_at: number | null;
+  /** The model is still loading (ModelLoading): what the pending answer shows until output starts. */
+  loading: { model: string; progress: number } | null;
 }
 
 export function toLiveMessage(message: ChatMessageDto): LiveMessage {
-  return { ...message, thinking_started_at: null };
+  return { ...message, thinking_started_at: null, loading: null };
 }
 
 type TurnEvent = {
@@ -27,6 +29,7 @@ const KNOWN = new Set<string>([
   'ProviderSwitched',
   'AttemptDiscarded',
   'Citation',
+  'ModelLoading',
 ]);
 
 /**
@@ -41,7 +44,15 @@ export function applyTurnEvent(message: LiveMessage, envelope: EventEnvelope): L
     next.thinking_started_at !== null && next.reasoning_duration_ms === null
       ? { ...next, reasoning_duration_ms: Math.max(0, at - next.thinking_started_at) }
       : next;
+  // Any output, an end or a switch means the load is over.
+  if (message.loading !== null && event.event !== 'ModelLoading' && event.event !== 'Citation')
+    message = { ...message, loading: null };
   switch (event.event) {
+    case 'ModelLoading':
+      // Late reports (replayed after the text began) never bring the line back.
+      if (message.status !== 'streaming' || message.content !== '' || message.reasoning_content !== null)
+        return message;
+      return { ...message, loading: { model: event.data.model, progress: event.data.progress } };
     case 'ThinkingDelta':
       return {
         ...message,
