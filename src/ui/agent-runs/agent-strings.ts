@@ -1,5 +1,5 @@
-import { i18n } from '../i18n';
-import { translate, type Message, type MessageParams } from '../i18n/translate';
+import { featureMessages } from '../i18n/feature-messages';
+import type { Message } from '../i18n/translate';
 
 /**
  * The agent view's messages, kept apart until they are merged into
@@ -109,8 +109,4 @@ export const agentZhCN: Record<AgentMessageKey, Message> = {
   'agent.memoryType.working': '工作',
 };
 
-const dictionaries = { en: agentEn, 'zh-CN': agentZhCN } as const;
-
-export function agentText(key: AgentMessageKey, params?: MessageParams): string {
-  return translate<AgentMessageKey>(dictionaries[i18n.locale], agentEn, i18n.locale, key, params);
-}
+export const agentText = featureMessages(agentEn, agentZhCN);

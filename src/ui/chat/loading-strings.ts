@@ -1,5 +1,5 @@
-import { i18n } from '../i18n';
-import { translate, type Message, type MessageParams } from '../i18n/translate';
+import { featureMessages } from '../i18n/feature-messages';
+import type { Message } from '../i18n/translate';
 
 /**
  * The model-loading line of a pending answer, kept apart until it is merged
@@ -15,11 +15,7 @@ export const loadingZhCN: Record<LoadingMessageKey, Message> = {
   'chat.loadingModel': '正在将 {model} 加载到 GPU… {percent} %',
 };
 
-const dictionaries = { en: loadingEn, 'zh-CN': loadingZhCN } as const;
-
-export function loadingText(key: LoadingMessageKey, params?: MessageParams): string {
-  return translate<LoadingMessageKey>(dictionaries[i18n.locale], loadingEn, i18n.locale, key, params);
-}
+export const loadingText = featureMessages(loadingEn, loadingZhCN);
 
 /** A web-llm model id as people say it: `Qwen2.5-1.5B-Instruct-q4f32_1-MLC` → `Qwen2.5-1.5B`. */
 export function shortModelName(modelId: string): string {

@@ -1,5 +1,5 @@
-import { i18n } from '../i18n';
-import { translate, type Message, type MessageParams } from '../i18n/translate';
+import { featureMessages } from '../i18n/feature-messages';
+import type { Message } from '../i18n/translate';
 
 /**
  * Messages of the local-model views (Settings → Local models, the chat's
@@ -84,9 +84,5 @@ export const localZhCN: Record<LocalMessageKey, Message> = {
   'chat.effort.max': '最高',
 };
 
-const dictionaries = { en: localEn, 'zh-CN': localZhCN } as const;
-
 /** `t` for these messages, in the current locale. */
-export function localText(key: LocalMessageKey, params?: MessageParams): string {
-  return translate<LocalMessageKey>(dictionaries[i18n.locale], localEn, i18n.locale, key, params);
-}
+export const localText = featureMessages(localEn, localZhCN);

@@ -1,5 +1,5 @@
-import { i18n } from '../i18n';
-import { translate, type Message, type MessageParams } from '../i18n/translate';
+import { featureMessages } from '../i18n/feature-messages';
+import type { Message } from '../i18n/translate';
 
 /**
  * The transcription page's and the audio components' messages, kept apart
@@ -134,8 +134,4 @@ export const recordingsZhCN: Record<RecordingsMessageKey, Message> = {
   'recorder.failure.failed': '录音失败。',
 };
 
-const dictionaries = { en: recordingsEn, 'zh-CN': recordingsZhCN } as const;
-
-export function recordingsText(key: RecordingsMessageKey, params?: MessageParams): string {
-  return translate<RecordingsMessageKey>(dictionaries[i18n.locale], recordingsEn, i18n.locale, key, params);
-}
+export const recordingsText = featureMessages(recordingsEn, recordingsZhCN);

@@ -1,5 +1,5 @@
-import { i18n } from '../i18n';
-import { translate, type Message, type MessageParams } from '../i18n/translate';
+import { featureMessages } from '../i18n/feature-messages';
+import type { Message } from '../i18n/translate';
 
 /**
  * The embedding-model and reranker pickers' messages, kept apart until they are merged into
@@ -77,8 +77,4 @@ export const embeddingZhCN: Record<EmbeddingMessageKey, Message> = {
   'reranker.failedQuery': '未重排序：重排序模型无法运行（见 设置 → 搜索索引）',
 };
 
-const dictionaries = { en: embeddingEn, 'zh-CN': embeddingZhCN } as const;
-
-export function embeddingText(key: EmbeddingMessageKey, params?: MessageParams): string {
-  return translate<EmbeddingMessageKey>(dictionaries[i18n.locale], embeddingEn, i18n.locale, key, params);
-}
+export const embeddingText = featureMessages(embeddingEn, embeddingZhCN);
