@@ -8,9 +8,10 @@ import { runCase } from './run-case';
 import { irOrderViolations, modelEventViolations } from './check-event-order';
 
 /**
- * Real-network checks, grouped apart from the offline suite (contract §8.3):
- * each runs only when its key (or Ollama URL) is in the environment, so CI
- * needs no external key. Answers are not fixed, so only the rules are checked.
+ * Real-network checks, apart from the offline suite (contract §8.3): `npm test` never runs them,
+ * so CI needs no external key. `LIVE_PROVIDERS=deepseek,anthropic npm run test:live` runs the
+ * named targets; a named target without its key (or Ollama URL) fails instead of being left out.
+ * Answers are not fixed, so only the rules are checked.
  */
 interface LiveTarget {
   name: string;
@@ -55,34 +56,39 @@ const liveTargets: LiveTarget[] = [
 const textCase = loadCases().find((testCase) => testCase.id === 'provider-text-basic')!;
 const toolCase = loadCases().find((testCase) => testCase.id === 'provider-tool-call-basic')!;
 
+const chosen = (process.env.LIVE_PROVIDERS ?? '')
+  .split(',')
+  .map((name) => name.trim())
+  .filter((name) => name !== '');
+
 describe('live providers (real network)', () => {
-  for (const target of liveTargets) {
-    const unset = target.env.filter((name) => env(name) === undefined);
-    const value = unset.length === 0 ? env(target.env[0]!) : undefined;
-    const skip = value ? '' : ` (skipped: ${unset.join(' and ')} not set)`;
+  it('are named in LIVE_PROVIDERS, each a known target', () => {
+    const known = liveTargets.map((target) => target.name);
+    expect(chosen, `set LIVE_PROVIDERS to some of ${known.join(', ')}`).not.toEqual([]);
+    expect(chosen.filter((name) => !known.includes(name))).toEqual([]);
+  });
 
-    it.skipIf(!value)(
-      `${target.name}: plain text streams and ends with one Done${skip}`,
-      { timeout: 60_000 },
-      async () => {
-        const run = await runCase(target.create(value!), textCase);
-        expect(run.error).toBeUndefined();
-        expect(irOrderViolations(run.irEvents)).toEqual([]);
-        expect(modelEventViolations(run.modelEvents)).toEqual([]);
-        expect(run.response?.content.length).toBeGreaterThan(0);
-        expect(run.response?.usage.totalTokens).toBeGreaterThan(0);
-      },
-    );
+  for (const target of liveTargets.filter((candidate) => chosen.includes(candidate.name))) {
+    const adapter = () => {
+      const unset = target.env.filter((name) => env(name) === undefined);
+      expect(unset, `${target.name} needs ${unset.join(' and ')}`).toEqual([]);
+      return target.create(env(target.env[0]!)!);
+    };
 
-    it.skipIf(!value)(
-      `${target.name}: a tool call arrives with object arguments${skip}`,
-      { timeout: 60_000 },
-      async () => {
-        const run = await runCase(target.create(value!), toolCase);
-        expect(run.error).toBeUndefined();
-        expect(irOrderViolations(run.irEvents)).toEqual([]);
-        for (const call of run.response?.toolCalls ?? []) expect(typeof call.args).toBe('object');
-      },
-    );
+    it(`${target.name}: plain text streams and ends with one Done`, { timeout: 60_000 }, async () => {
+      const run = await runCase(adapter(), textCase);
+      expect(run.error).toBeUndefined();
+      expect(irOrderViolations(run.irEvents)).toEqual([]);
+      expect(modelEventViolations(run.modelEvents)).toEqual([]);
+      expect(run.response?.content.length).toBeGreaterThan(0);
+      expect(run.response?.usage.totalTokens).toBeGreaterThan(0);
+    });
+
+    it(`${target.name}: a tool call arrives with object arguments`, { timeout: 60_000 }, async () => {
+      const run = await runCase(adapter(), toolCase);
+      expect(run.error).toBeUndefined();
+      expect(irOrderViolations(run.irEvents)).toEqual([]);
+      for (const call of run.response?.toolCalls ?? []) expect(typeof call.args).toBe('object');
+    });
   }
 });
