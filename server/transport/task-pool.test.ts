@@ -45,9 +45,7 @@ describe('task pool', () => {
     }
     const finished: string[] = [];
     await Promise.all(
-      senders.map((client, index) =>
-        client.replies(order[index], 5000).then(() => finished.push(order[index]!)),
-      ),
+      senders.map((client, index) => client.replies(order[index]).then(() => finished.push(order[index]!))),
     );
     expect(adapter.calls.map((call) => call.request.meta.requestId)).toEqual(order);
     expect(finished).toEqual(order);
