@@ -110,9 +110,8 @@ export class RedisExecPool implements ExecPool {
   readonly #byJob = new Map<string, OwnedTask>();
   #nextToken = 0;
   #accepting = true;
-  /** Queue-wide waiting tasks as last read, plus what this instance added since. */
-  #waitingSeen = 0;
-  #addedSinceSeen = 0;
+  /** Per connection: the submission in progress, so the next waits for it. */
+  readonly #chains = new Map<string, Promise<void>>();
   #queueWide: { waiting: number; active: number } = { waiting: 0, active: 0 };
   // Worker side.
   readonly #running = new Map<string, AbortController>();
@@ -147,6 +146,15 @@ export class RedisExecPool implements ExecPool {
     return this.#commands.status === 'ready' && this.#subscriber.status === 'ready';
   }
 
+  /** Resolves once both connections are up (again): for the tests of recovery. */
+  async whenConnected(): Promise<void> {
+    await Promise.all(
+      [this.#commands, this.#subscriber].map((client) =>
+        client.status === 'ready' ? undefined : new Promise((resolve) => client.once('ready', resolve)),
+      ),
+    );
+  }
+
   async start(): Promise<void> {
     const { logger, instanceId } = this.#options;
     await Promise.all([this.#commands.connect(), this.#subscriber.connect()]);
@@ -178,6 +186,10 @@ export class RedisExecPool implements ExecPool {
         // A task that stalled may have streamed half its answer: running it
         // again would send the plugin a second, different answer.
         maxStalledCount: 0,
+        // Seconds a blocked fetch waits; also how long close() may wait for it.
+        drainDelay: 1,
+        // After Redis comes back, pick up work soon rather than after the default 15 s.
+        runRetryDelay: 1000,
         removeOnComplete: { count: 0 },
         removeOnFail: { count: 0 },
       });
@@ -186,6 +198,7 @@ export class RedisExecPool implements ExecPool {
       const events = new QueueEvents(name, {
         connection: this.#bullConnection(connection, true),
         prefix: this.#options.prefix,
+        blockingTimeout: 1000,
       });
       events.on('error', (error) => logger.debug('queue_events_error', { backend, error: error.message }));
       events.on('failed', ({ jobId, failedReason }) => this.#onJobFailed(backend, jobId, failedReason));
@@ -211,7 +224,7 @@ export class RedisExecPool implements ExecPool {
     return client;
   }
 
-  /** Alive, connection slots, and the queue-wide figures for /metrics and queue_full. */
+  /** Alive, connection slots, and the queue-wide figures for /metrics. */
   async #beat(): Promise<void> {
     if (this.#stopped || this.#commands.status !== 'ready') return;
     try {
@@ -223,8 +236,6 @@ export class RedisExecPool implements ExecPool {
       const waiting = counts.reduce((sum, c) => sum + (c.waiting ?? 0) + (c.prioritized ?? 0), 0);
       const active = counts.reduce((sum, c) => sum + (c.active ?? 0), 0);
       this.#queueWide = { waiting, active };
-      this.#waitingSeen = waiting;
-      this.#addedSinceSeen = 0;
     } catch (error) {
       this.#options.logger.debug('heartbeat_failed', { error: (error as Error).message });
     }
@@ -243,7 +254,28 @@ export class RedisExecPool implements ExecPool {
 
   // ---- owner side ----------------------------------------------------------
 
+  /**
+   * Tasks of one connection are taken in order: the queue length is read from
+   * Redis before each, and a later frame must not overtake an earlier one.
+   */
   submit(owner: TaskOwner, command: ExecCommand): void {
+    const previous = this.#chains.get(owner.id) ?? Promise.resolve();
+    const next = previous
+      .then(() => this.#submitNow(owner, command))
+      .catch((error: unknown) => {
+        this.#options.logger.error('task_submit_failed', {
+          connection: owner.id,
+          error: (error as Error).name,
+        });
+        owner.send({ request_id: command.request_id, error: AgentErrorCode.INTERNAL });
+      });
+    this.#chains.set(owner.id, next);
+    void next.finally(() => {
+      if (this.#chains.get(owner.id) === next) this.#chains.delete(owner.id);
+    });
+  }
+
+  async #submitNow(owner: TaskOwner, command: ExecCommand): Promise<void> {
     const { logger, metrics, registry } = this.#options;
     const requestId = command.request_id;
     const fields = { connection: owner.id, key: owner.keyName, request_id: requestId, cmd: command.cmd };
@@ -252,23 +284,15 @@ export class RedisExecPool implements ExecPool {
       logger.warn('task_refused', { ...fields, reason });
       owner.send({ request_id: requestId, error });
     };
+    if (!owner.isOpen()) return;
     if (!this.#accepting) return refuse('shutting_down', AgentErrorCode.SHUTTING_DOWN);
     if (!this.connected) return refuse('unavailable', UNAVAILABLE);
-    const previous = this.#byConnection.get(owner.id);
-    // Approximate across instances: what others added since the last heartbeat is not counted.
-    const waiting = this.#waitingSeen + this.#addedSinceSeen - (previous && !previous.started ? 1 : 0);
-    if (waiting >= this.#options.maxQueued) {
-      return refuse(
-        'queue_full',
-        errorText(AgentErrorCode.QUEUE_FULL, 'too many tasks are waiting, try again later'),
-      );
-    }
-    if (previous) this.#cancel(previous, 'replaced');
-
     const modelName = command.model ?? registry.defaultModel;
     const resolved = modelName ? registry.resolve(modelName) : undefined;
     const queue = resolved && this.#queues.get(resolved.backend);
+    const previous = this.#byConnection.get(owner.id);
     if (!resolved || !queue) {
+      if (previous) this.#cancel(previous, 'replaced');
       metrics.failed++;
       owner.send({
         request_id: requestId,
@@ -276,6 +300,26 @@ export class RedisExecPool implements ExecPool {
       });
       return;
     }
+    // Far from full at the last heartbeat: no need to ask Redis again.
+    let waiting = this.#queueWide.waiting;
+    if (waiting >= this.#options.maxQueued / 2) {
+      try {
+        waiting = await queue.getJobCountByTypes('waiting', 'prioritized');
+      } catch {
+        return refuse('unavailable', UNAVAILABLE);
+      }
+      if (!owner.isOpen()) return;
+    }
+    // Nearly exact: tasks other instances add at this very moment are not seen.
+    const replaced = previous && !previous.started ? 1 : 0;
+    if (waiting - replaced >= this.#options.maxQueued) {
+      return refuse(
+        'queue_full',
+        errorText(AgentErrorCode.QUEUE_FULL, 'too many tasks are waiting, try again later'),
+      );
+    }
+    if (previous) this.#cancel(previous, 'replaced');
+
     let settle!: () => void;
     const task: OwnedTask = {
       token: `${this.#options.instanceId}/${owner.id}/${++this.#nextToken}`,
@@ -290,7 +334,6 @@ export class RedisExecPool implements ExecPool {
     };
     this.#owned.set(task.token, task);
     this.#byConnection.set(owner.id, task);
-    this.#addedSinceSeen++;
     const data: JobData = {
       token: task.token,
       owner: this.#options.instanceId,
@@ -431,10 +474,10 @@ export class RedisExecPool implements ExecPool {
       );
     let ide: IdeCallbackClient | undefined;
     try {
-      const [cancelled, ownerAlive] = await Promise.all([
-        this.#commands.exists(this.#key('cancelled', token)),
-        this.#commands.exists(this.#key('instance', owner)),
-      ]);
+      const [cancelled, ownerAlive] = await this.#commands.mget(
+        this.#key('cancelled', token),
+        this.#key('instance', owner),
+      );
       if (cancelled || controller.signal.aborted) return 'skipped';
       if (!ownerAlive) {
         // Its plugin is gone with it; should the owner be alive after all, it hears why.
@@ -442,6 +485,7 @@ export class RedisExecPool implements ExecPool {
         return 'skipped';
       }
       metrics.queueWait.add(Math.max(0, Date.now() - job.data.enqueuedAt));
+      logger.debug('task_started', { job: job.id, request_id: command.request_id, instance: instanceId });
       void publish({ token, started: true });
       if (job.data.ideCallbacks) {
         ide = new IdeCallbackClient({

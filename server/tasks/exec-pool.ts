@@ -11,6 +11,8 @@ export interface TaskOwner {
   readonly keyName: string;
   /** The plugin declared it answers IDE call-backs. */
   readonly ideCallbacks: boolean;
+  /** The socket is still open. */
+  isOpen(): boolean;
   /** To the plugin; false when the socket is gone. */
   send(frame: AgentReply | IdeCallbackRequest): boolean;
   /** This connection's IDE services for a task run in this process. */

@@ -28,6 +28,11 @@ export const TEST_SCENARIOS: Record<string, MockScenarioInput> = {
       { type: 'finish', reason: 'stop' },
     ],
   },
+  short: {
+    id: 'short',
+    chunk_delay_ms: 5,
+    steps: [{ type: 'text', chunks: Array.from({ length: 10 }, (_, i) => `s${i} `) }, { type: 'finish' }],
+  },
   long: {
     id: 'long',
     chunk_delay_ms: 100,

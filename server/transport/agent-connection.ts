@@ -75,6 +75,7 @@ export class AgentConnection {
       id,
       keyName,
       ideCallbacks: deps.ideCallbacks,
+      isOpen: () => this.#socket.readyState === WebSocket.OPEN,
       send: (frame) => this.#send(frame),
       ide: (taskRequestId) => ide.forTask(taskRequestId),
     };

@@ -158,6 +158,11 @@ export class AgentServer {
     this.#http.on('clientError', (_error, socket) => socket.destroy());
   }
 
+  /** Resolves when the shared queue is reachable (at once without Redis). */
+  async whenRedisConnected(): Promise<void> {
+    await this.#cluster?.whenConnected();
+  }
+
   get port(): number {
     return (this.#http.address() as AddressInfo | null)?.port ?? 0;
   }
@@ -249,13 +254,18 @@ export class AgentServer {
     ws.pause();
     cluster.slots.acquire(key.sha256, member).then(
       (granted) => {
-        if (!granted) return refuseTooMany();
+        // Reading again before anything else: a paused socket never sees the client's close reply.
+        if (!granted) {
+          ws.resume();
+          return refuseTooMany();
+        }
         const release = () => cluster.slots.release(key.sha256, member);
         if (ws.readyState !== ws.OPEN) return release();
         this.#open(ws, request, key, connectionId, release);
         ws.resume();
       },
       (error: Error) => {
+        ws.resume();
         this.#logger.warn('connection_slot_unavailable', { key: key.name, error: error.message });
         ws.close(CloseCode.TRY_AGAIN_LATER, 'the shared state (Redis) cannot be reached, try again later');
       },
@@ -353,6 +363,7 @@ export class AgentServer {
    */
   async crash(): Promise<void> {
     this.#stopping = true;
+    this.#closing ??= Promise.resolve();
     clearInterval(this.#heartbeat);
     const cut = this.#cluster?.crash();
     for (const ws of this.#connections.keys()) ws.terminate();
