@@ -196,8 +196,9 @@ async function startInstance(configPath: string, env: Record<string, string> = {
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const port = await new Promise<number>((resolve, reject) => {
     createInterface({ input: child.stdout }).on('line', (line) => {
-      const entry = JSON.parse(line) as { event: string; port?: number };
-      if (entry.event === 'server_listening') resolve(entry.port!);
+      // Every task logs a line: parse only the one that matters.
+      if (!line.includes('"server_listening"')) return;
+      resolve((JSON.parse(line) as { port: number }).port);
     });
     child.once('exit', () => reject(new Error('The server exited before listening')));
   });
@@ -262,7 +263,7 @@ async function clusterComparison(): Promise<void> {
     );
     const results: { instances: number; throughput: number; served: number; failures: number }[] = [];
     for (const count of [1, 2]) {
-      const env = { AGENT_SERVER_REDIS_URL: redis.url, AGENT_SERVER_LOG_LEVEL: 'warn' };
+      const env = { AGENT_SERVER_REDIS_URL: redis.url };
       for (let i = 0; i < count; i++) instances.push(await startInstance(configPath, env));
       const run = await drive(
         instances.map((instance) => instance.port),

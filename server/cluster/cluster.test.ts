@@ -129,6 +129,49 @@ describe('several instances on one Redis', () => {
     });
   }, 30_000);
 
+  it('IDE call-backs reach the plugin and its answers reach the task when it runs on another instance', async () => {
+    const { instances, until, adapter } = await startCluster(2, { queue: { concurrency: 1 } });
+    const [a] = instances as [TestServer];
+    const busy = await connect(a.url);
+    busy.send(chat('busy', 'long'));
+    const first = await until((entry) => entry.event === 'task_started' && entry.request_id === 'busy');
+    const plugin = await TestClient.connect(`${a.url}?ide_callbacks=1`, TEST_KEY);
+    clients.push(plugin);
+    const asked: Frame[] = [];
+    plugin.socket.on('message', (data) => {
+      const frame = JSON.parse(String(data)) as Frame;
+      if (!frame.callback_id || !frame.cmd) return;
+      asked.push(frame);
+      const range = { start: { line: 3, character: 0 }, end: { line: 9, character: 0 } };
+      plugin.send({
+        callback_id: frame.callback_id,
+        result:
+          frame.cmd === 'get_document_symbols'
+            ? [{ name: 'next_turn', kind: 'Function', range, children: [] }]
+            : [],
+      });
+    });
+    const replies = await plugin.request(
+      {
+        cmd: 'exec_unittest_code',
+        request_id: 'ut',
+        model: 'mock-1',
+        test_cases_str: '1. wraps around',
+        function_name: 'next_turn',
+        file_path: 'src/game.py',
+      },
+      20_000,
+    );
+    expect(replies).toEqual([{ request_id: 'ut', msg: 'Hello! How can I help you today?' }]);
+    const ran = await until((entry) => entry.event === 'task_started' && entry.request_id === 'ut');
+    expect(ran.instance).not.toBe(first.instance);
+    expect(asked.map((frame) => frame.cmd)).toEqual(['get_document_symbols']);
+    expect(asked[0]).toMatchObject({ task_request_id: 'ut', abspath: 'src/game.py' });
+    const prompt = adapter.calls.find((call) => call.request.meta.requestId === 'ut')!.request.messages[0]!
+      .content;
+    expect(prompt).toContain('Outline of `src/game.py`:\n- next_turn (Function)');
+  }, 30_000);
+
   it('200 connections over two instances, 5 tasks each: every task answered, FIFO per key, none run twice, the key limit held across instances', async () => {
     const { instances, log, adapter } = await startCluster(
       2,

@@ -164,7 +164,8 @@ export class RedisExecPool implements ExecPool {
     // rather than leave the plugin waiting.
     this.#subscriber.on('close', () => this.#onRedisLost());
     this.#commands.on('close', () => this.#onRedisLost());
-    this.#commands.on('ready', () => void this.#beat());
+    // Back after Redis lost its data: announce this instance and its limits again.
+    this.#commands.on('ready', () => void this.#beat().then(() => this.#applyLimits()));
     await this.#beat();
     const connection = { url: this.#options.url };
     for (const backend of this.#options.registry.backends()) {
@@ -174,8 +175,6 @@ export class RedisExecPool implements ExecPool {
         prefix: this.#options.prefix,
       });
       queue.on('error', (error) => logger.debug('queue_error', { backend, error: error.message }));
-      const limit = this.#options.backendConcurrency[backend];
-      if (limit !== undefined) await queue.setGlobalConcurrency(limit);
       this.#queues.set(backend, queue);
       const worker = new Worker<JobData>(name, (job) => this.#process(job), {
         connection: this.#bullConnection(connection, true),
@@ -205,12 +204,24 @@ export class RedisExecPool implements ExecPool {
       this.#events.push(events);
       await Promise.all([worker.waitUntilReady(), events.waitUntilReady()]);
     }
+    await this.#applyLimits();
     this.#heartbeat = setInterval(() => void this.#beat(), this.#options.heartbeatMs);
     this.#heartbeat.unref();
     logger.info('redis_connected', {
       instance: instanceId,
       backends: this.#options.registry.backends().join(','),
     });
+  }
+
+  async #applyLimits(): Promise<void> {
+    try {
+      for (const [backend, queue] of this.#queues) {
+        const limit = this.#options.backendConcurrency[backend];
+        if (limit !== undefined) await queue.setGlobalConcurrency(limit);
+      }
+    } catch (error) {
+      this.#options.logger.warn('backend_limits_failed', { error: (error as Error).message });
+    }
   }
 
   #bullConnection(base: { url: string }, blocking: boolean): Redis {
