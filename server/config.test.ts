@@ -106,4 +106,19 @@ describe('loadConfig', () => {
     expect(config.metrics).toEqual({ allowLoopback: true, keySha256: hashApiKey('metrics-secret') });
     expect(JSON.stringify(config)).not.toContain('metrics-secret');
   });
+
+  it('turns on the shared queue with AGENT_SERVER_REDIS_URL, with defaults for the rest', () => {
+    const config = loadConfig({ env: { AGENT_SERVER_REDIS_URL: 'redis://10.0.0.9:6379' }, readFile: noFile });
+    expect(config.redis).toEqual({
+      url: 'redis://10.0.0.9:6379',
+      prefix: 'notes-agent',
+      heartbeatMs: 2000,
+      lockMs: 15_000,
+      backendConcurrency: {},
+    });
+    expect(loadConfig({ env: {}, readFile: noFile }).redis).toBeUndefined();
+    expect(() => loadConfig({ env: { AGENT_SERVER_REDIS_URL: 'http://x' }, readFile: noFile })).toThrow(
+      /redis.url/,
+    );
+  });
 });

@@ -89,6 +89,12 @@ const chat = (request_id: string, scenario = 'text') => ({
 });
 
 describe('several instances on one Redis', () => {
+  it('does not start when Redis cannot be reached, and says where', async () => {
+    await expect(startTestServer({ config: { redis: { url: 'redis://127.0.0.1:1' } } })).rejects.toThrow(
+      /^Cannot reach Redis at 127\.0\.0\.1:1: /,
+    );
+  });
+
   it('a task runs on the other instance when this one is busy; its stream reaches the client; resubmitting cancels across instances', async () => {
     const { instances, until, adapter } = await startCluster(2, { queue: { concurrency: 1 } });
     const [a, b] = instances as [TestServer, TestServer];

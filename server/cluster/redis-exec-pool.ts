@@ -157,7 +157,14 @@ export class RedisExecPool implements ExecPool {
 
   async start(): Promise<void> {
     const { logger, instanceId } = this.#options;
-    await Promise.all([this.#commands.connect(), this.#subscriber.connect()]);
+    try {
+      await Promise.all([this.#commands.connect(), this.#subscriber.connect()]);
+    } catch (error) {
+      this.#commands.disconnect();
+      this.#subscriber.disconnect();
+      const where = new URL(this.#options.url);
+      throw new Error(`Cannot reach Redis at ${where.host}: ${(error as Error).message}`, { cause: error });
+    }
     this.#subscriber.on('message', (channel: string, message: string) => this.#onMessage(channel, message));
     await this.#subscriber.subscribe(this.#key('out', instanceId), this.#key('cancel'), this.#key('cbans'));
     // Anything in flight through a broken connection is lost: say so now
