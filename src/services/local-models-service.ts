@@ -5,21 +5,18 @@ import type { SettingsRepository } from '../db';
 import {
   DEFAULT_MODEL_SOURCES,
   WEBLLM_CATALOG,
-  WebLlmAdapter,
   WebLlmModelManager,
   checkDevice,
   checkWebGpu,
-  deviceCheckError,
   findCatalogEntry,
   memoizedProbe,
   normalizeHost,
-  toWebLlmAppError,
   type DeviceCheckReason,
   type DeviceProbe,
   type ModelSources,
   type WebLlmCatalogEntry,
-  type WebLlmClient,
-} from '../providers';
+} from '../local-models';
+import { WebLlmAdapter, deviceCheckError, toWebLlmAppError, type WebLlmClient } from '../providers';
 import { MetonaProviderError } from '../ir';
 
 export const MODEL_DOWNLOAD_JOB_KIND = 'model.download';

@@ -2,15 +2,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AppError, type EventEnvelope } from '../contracts';
 import { AttachmentRepository, NotesAgentDatabase } from '../db';
 import { freshDatabase } from '../db/test-database';
+import { transcriptionJobSchema, type AsrEngine, type TranscriptSegment } from '../media';
 import {
   AsrEngineDouble,
   DiarizerDouble,
-  transcriptionJobSchema,
-  type AsrEngine,
   type AsrEngineDoubleOptions,
   type ScriptedPhrase,
-  type TranscriptSegment,
-} from '../media';
+} from '../media/__fixtures__/asr-engine-double';
 import { HEADERS } from '../media/__fixtures__/audio-headers';
 import { encodeWav, sine } from '../media/__fixtures__/synthetic-audio';
 import type { TransformersAsrEnvironment } from '../media/transformers';
