@@ -2,19 +2,16 @@ import type * as Transformers from '@huggingface/transformers';
 import { AppError } from '../contracts/errors';
 import { sha256Hex, stableStringify } from '../core/stable-json';
 import {
-  abandonOnAbort,
-  candidateDevices,
-  configureEnvironment,
   defaultRuntimeProbe,
   dtypeSlot,
+  loadInTurn,
   loadOnFirstDevice,
+  openRuntime,
   progressReporter,
-  serialiseLoad,
   type ModelLoadOptions,
   type RuntimeProbe,
   type TransformersDevice,
   type TransformersDevicePreference,
-  type TransformersEnvLike,
 } from '../local-models/transformers';
 // Types only from ./embedder: its zod schema must not follow HostedEmbedder into a page bundle.
 import type { Embedder, EmbeddingModelInfo } from './embedder';
@@ -119,9 +116,7 @@ export class TransformersEmbedder implements Embedder {
     options: EmbedderLoadOptions = {},
     environment: EmbedderEnvironment = defaultEnvironment,
   ): Promise<TransformersEmbedder> {
-    options.signal?.throwIfAborted();
-    const loading = serialiseLoad(() => TransformersEmbedder.#loadNow(config, options, environment));
-    return abandonOnAbort(loading, options.signal);
+    return loadInTurn(options.signal, () => TransformersEmbedder.#loadNow(config, options, environment));
   }
 
   static async #loadNow(
@@ -131,20 +126,19 @@ export class TransformersEmbedder implements Embedder {
   ): Promise<TransformersEmbedder> {
     const modelId = config.model.model_id;
     const started = performance.now();
-    let transformers: typeof Transformers;
-    try {
-      transformers = await environment.importTransformers();
-    } catch (error) {
-      throw new AppError(
-        'EMBEDDING_MODEL_UNAVAILABLE',
-        'The embedding runtime could not be loaded.',
-        { model_id: modelId, reason: 'runtime_unavailable' },
-        { cause: error },
-      );
-    }
-    configureEnvironment(transformers.env as TransformersEnvLike, config.source);
-
-    const devices = await candidateDevices(config.device ?? 'auto', environment);
+    const { library: transformers, devices } = await openRuntime(
+      () => environment.importTransformers(),
+      config.source,
+      config.device ?? 'auto',
+      environment,
+      (error) =>
+        new AppError(
+          'EMBEDDING_MODEL_UNAVAILABLE',
+          'The embedding runtime could not be loaded.',
+          { model_id: modelId, reason: 'runtime_unavailable' },
+          { cause: error },
+        ),
+    );
     return loadOnFirstDevice(
       devices,
       async (device) => {

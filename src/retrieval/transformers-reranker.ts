@@ -2,14 +2,11 @@ import type * as Transformers from '@huggingface/transformers';
 import { AppError } from '../contracts/errors';
 import { sha256Hex, stableStringify } from '../core/stable-json';
 import {
-  abandonOnAbort,
-  candidateDevices,
-  configureEnvironment,
   dtypeSlot,
+  loadInTurn,
   loadOnFirstDevice,
+  openRuntime,
   progressReporter,
-  serialiseLoad,
-  type TransformersEnvLike,
 } from '../local-models/transformers';
 import type { EmbeddingDtype, EmbeddingModelSource } from './embedding-models';
 import type { Reranker } from './hybrid-search';
@@ -81,9 +78,7 @@ export class TransformersReranker implements Reranker {
     options: EmbedderLoadOptions = {},
     environment: EmbedderEnvironment = defaultEnvironment,
   ): Promise<TransformersReranker> {
-    options.signal?.throwIfAborted();
-    const loading = serialiseLoad(() => TransformersReranker.#loadNow(config, options, environment));
-    return abandonOnAbort(loading, options.signal);
+    return loadInTurn(options.signal, () => TransformersReranker.#loadNow(config, options, environment));
   }
 
   static async #loadNow(
@@ -92,14 +87,13 @@ export class TransformersReranker implements Reranker {
     environment: EmbedderEnvironment,
   ): Promise<TransformersReranker> {
     const modelId = config.model.model_id;
-    let transformers: typeof Transformers;
-    try {
-      transformers = await environment.importTransformers();
-    } catch (error) {
-      throw rerankerError(error, modelId);
-    }
-    configureEnvironment(transformers.env as TransformersEnvLike, config.source);
-    const devices = await candidateDevices(config.device ?? 'auto', environment);
+    const { library: transformers, devices } = await openRuntime(
+      () => environment.importTransformers(),
+      config.source,
+      config.device ?? 'auto',
+      environment,
+      (error) => rerankerError(error, modelId),
+    );
     return loadOnFirstDevice(
       devices,
       async (device) => {

@@ -1,4 +1,5 @@
 import { hasWebGpu } from '../webgpu';
+import { configureEnvironment, type TransformersEnvLike, type TransformersSource } from './environment';
 
 /** Where an ONNX model runs: WebGPU or WASM in browsers, onnxruntime-node's CPU back end in Node. */
 export type TransformersDevice = 'webgpu' | 'wasm' | 'cpu';
@@ -38,6 +39,28 @@ export async function candidateDevices(
 /** Which entry of a model's per-device dtype table applies (the CPU back end uses the WASM one). */
 export function dtypeSlot(device: TransformersDevice): 'webgpu' | 'wasm' {
   return device === 'webgpu' ? 'webgpu' : 'wasm';
+}
+
+/**
+ * The start of every load: the library (imported lazily by the caller), pointed
+ * at the model source, and the devices to try. A library that cannot be
+ * imported rejects with `runtimeError`'s error.
+ */
+export async function openRuntime<Library extends { env: unknown }>(
+  importLibrary: () => Promise<Library>,
+  source: TransformersSource,
+  preference: TransformersDevicePreference,
+  probe: RuntimeProbe,
+  runtimeError: (error: unknown) => unknown,
+): Promise<{ library: Library; devices: TransformersDevice[] }> {
+  let library: Library;
+  try {
+    library = await importLibrary();
+  } catch (error) {
+    throw runtimeError(error);
+  }
+  configureEnvironment(library.env as TransformersEnvLike, source);
+  return { library, devices: await candidateDevices(preference, probe) };
 }
 
 /**

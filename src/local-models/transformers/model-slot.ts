@@ -1,4 +1,4 @@
-import { raceAbort } from '../../core/abort';
+import { abortReason, raceAbort } from '../../core/abort';
 import { READY_PROGRESS, type ModelLoadProgress } from './progress';
 
 export interface DisposableModel {
@@ -30,6 +30,15 @@ export function abandonOnAbort<M extends DisposableModel>(
     () => undefined,
   );
   return raceAbort(loading, signal);
+}
+
+/** A model load that waits its turn (`serialiseLoad`) and that the caller may abort (`abandonOnAbort`). */
+export function loadInTurn<M extends DisposableModel>(
+  signal: AbortSignal | undefined,
+  task: () => Promise<M>,
+): Promise<M> {
+  if (signal?.aborted) return Promise.reject(abortReason(signal));
+  return abandonOnAbort(serialiseLoad(task), signal);
 }
 
 interface Hosted<M> {
