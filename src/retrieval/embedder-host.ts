@@ -7,6 +7,8 @@ import type { Embedder, EmbeddingModelInfo } from './embedder';
 import {
   batchSizeOf,
   defaultEnvironment,
+  inBatches,
+  queryEmbedder,
   TransformersEmbedder,
   type EmbedderEnvironment,
   type EmbedderLoadOptions,
@@ -100,11 +102,7 @@ export class HostedEmbedder implements Embedder {
 
   async embed(texts: string[], options: TransformersEmbedOptions = {}): Promise<Float32Array[]> {
     const { signal } = options;
-    const batchSize = batchSizeOf(this.#config);
-    const vectors: Float32Array[] = [];
-    for (let start = 0; start < texts.length; start += batchSize) {
-      signal?.throwIfAborted();
-      const batch = texts.slice(start, start + batchSize);
+    return inBatches(texts, batchSizeOf(this.#config), signal, async (batch) => {
       const result = await raceAbort(
         this.#host.embed(this.#config, batch, options.input ?? 'passage'),
         signal,
@@ -118,17 +116,12 @@ export class HostedEmbedder implements Embedder {
           { model_id: this.info.model_id, reason: 'model_changed' },
         );
       }
-      vectors.push(...result.vectors);
-    }
-    signal?.throwIfAborted();
-    return vectors;
+      return result.vectors;
+    });
   }
 
   forQueries(): Embedder {
-    return {
-      info: this.info,
-      embed: (texts, options = {}) => this.embed(texts, { ...options, input: 'query' }),
-    };
+    return queryEmbedder(this);
   }
 }
 

@@ -195,23 +195,14 @@ export class TransformersEmbedder implements Embedder {
     }
     const prefix =
       options.input === 'query' ? this.config.model.query_prefix : this.config.model.passage_prefix;
-    const batchSize = batchSizeOf(this.config);
-    const vectors: Float32Array[] = [];
-    for (let start = 0; start < texts.length; start += batchSize) {
-      signal?.throwIfAborted();
-      const batch = texts.slice(start, start + batchSize).map((text) => prefix + text);
-      vectors.push(...(await this.#embedBatch(batch)));
-    }
-    signal?.throwIfAborted();
-    return vectors;
+    return inBatches(texts, batchSizeOf(this.config), signal, (batch) =>
+      this.#embedBatch(batch.map((text) => prefix + text)),
+    );
   }
 
   /** The same model as a plain Embedder that embeds search queries. */
   forQueries(): Embedder {
-    return {
-      info: this.info,
-      embed: (texts, options = {}) => this.embed(texts, { ...options, input: 'query' }),
-    };
+    return queryEmbedder(this);
   }
 
   async dispose(): Promise<void> {
@@ -301,4 +292,34 @@ function splitRows(output: Transformers.Tensor, rows: number, info: EmbeddingMod
 export function batchSizeOf(config: TransformersEmbedderConfig): number {
   const size = config.batch_size ?? DEFAULT_EMBED_BATCH_SIZE;
   return Number.isInteger(size) && size > 0 ? size : DEFAULT_EMBED_BATCH_SIZE;
+}
+
+/**
+ * Runs `embedBatch` over `texts` a batch at a time, in order; the abort signal
+ * is checked between batches (a running inference call cannot be stopped).
+ */
+export async function inBatches(
+  texts: string[],
+  batchSize: number,
+  signal: AbortSignal | undefined,
+  embedBatch: (batch: string[]) => Promise<Float32Array[]>,
+): Promise<Float32Array[]> {
+  const vectors: Float32Array[] = [];
+  for (let start = 0; start < texts.length; start += batchSize) {
+    signal?.throwIfAborted();
+    vectors.push(...(await embedBatch(texts.slice(start, start + batchSize))));
+  }
+  signal?.throwIfAborted();
+  return vectors;
+}
+
+/** An embedder of passages and queries as a plain Embedder that embeds search queries. */
+export function queryEmbedder(embedder: {
+  info: EmbeddingModelInfo;
+  embed(texts: string[], options?: TransformersEmbedOptions): Promise<Float32Array[]>;
+}): Embedder {
+  return {
+    info: embedder.info,
+    embed: (texts, options = {}) => embedder.embed(texts, { ...options, input: 'query' }),
+  };
 }
