@@ -1,7 +1,7 @@
 import { AppError } from '../contracts/errors';
 import { raceAbort } from '../core/abort';
 import { stableStringify } from '../core/stable-json';
-import { ModelSlot, type ModelLoadProgress } from '../local-models/transformers';
+import { ModelSlot, type ModelLoadProgress } from '../models/transformers';
 // Types only from ./embedder: its zod schema must not follow HostedEmbedder into a page bundle.
 import type { Embedder, EmbeddingModelInfo } from './embedder';
 import {

@@ -1,7 +1,7 @@
 import { AppError } from '../contracts/errors';
 import { raceAbort } from '../core/abort';
 import { stableStringify } from '../core/stable-json';
-import { ModelSlot, type ModelLoadProgress } from '../local-models/transformers';
+import { ModelSlot, type ModelLoadProgress } from '../models/transformers';
 import type { EmbeddingDtype } from './embedding-models';
 import type { Reranker } from './hybrid-search';
 import {

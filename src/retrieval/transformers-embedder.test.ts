@@ -12,7 +12,7 @@ import {
   TINY_MODEL_ID,
   writeTinyEmbeddingModel,
 } from './__fixtures__/tiny-model';
-import type { ModelLoadProgress } from '../local-models/transformers';
+import type { ModelLoadProgress } from '../models/transformers';
 import { HostedEmbedder, TransformersEmbedderHost } from './embedder-host';
 import { toEmbeddingModelError } from './model-load-errors';
 import {

@@ -12,7 +12,7 @@ import {
   type RuntimeProbe,
   type TransformersDevice,
   type TransformersDevicePreference,
-} from '../local-models/transformers';
+} from '../models/transformers';
 // Types only from ./embedder: its zod schema must not follow HostedEmbedder into a page bundle.
 import type { Embedder, EmbeddingModelInfo } from './embedder';
 import type { EmbeddingDtype, EmbeddingModelSource, EmbeddingModelSpec } from './embedding-models';
@@ -23,7 +23,7 @@ import { toEmbeddingModelError } from './model-load-errors';
  * (issue 4). The library is imported lazily, on the first load, so only the
  * embed worker (or a test) ever pulls it in. Loading (environment, device,
  * progress, abort) is the shared transformers.js host in
- * src/local-models/transformers/; the worker-side host and the page-side proxy
+ * src/models/transformers/; the worker-side host and the page-side proxy
  * are ./embedder-host.ts.
  *
  * A loaded embedder has a fixed `info`: `model_version` is the revision, the

@@ -7,7 +7,7 @@ import {
   loadOnFirstDevice,
   openRuntime,
   progressReporter,
-} from '../local-models/transformers';
+} from '../models/transformers';
 import type { EmbeddingDtype, EmbeddingModelSource } from './embedding-models';
 import type { Reranker } from './hybrid-search';
 import { toEmbeddingModelError } from './model-load-errors';

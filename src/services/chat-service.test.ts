@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../contracts';
 import { ReplayServer } from '../providers/conformance/replay-server';
-import type { DeviceProbe } from '../local-models/device-check';
+import type { DeviceProbe } from '../models/device-check';
 import {
   WebLlmEngineDouble,
   textScript,

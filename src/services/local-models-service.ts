@@ -15,7 +15,7 @@ import {
   type DeviceProbe,
   type ModelSources,
   type WebLlmCatalogEntry,
-} from '../local-models';
+} from '../models';
 import { WebLlmAdapter, deviceCheckError, toWebLlmAppError, type WebLlmClient } from '../providers';
 import { MetonaProviderError } from '../ir';
 

@@ -6,7 +6,7 @@ import {
   type EmbeddingDtype,
   type EmbeddingModelSource,
 } from '../retrieval/embedding-models';
-import type { ModelLoadOptions, ModelLoadProgress } from '../local-models/transformers';
+import type { ModelLoadOptions, ModelLoadProgress } from '../models/transformers';
 
 /**
  * What the embedding model and reranker choices share: a download job with

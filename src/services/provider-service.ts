@@ -24,7 +24,7 @@ import {
 import { systemClock, type Clock } from '../core/ids';
 import type { ProviderRepository, ProviderRow, SecretsVault, SettingsRepository } from '../db';
 import type { IMetonaProviderAdapter } from '../ir';
-import { WEBLLM_CATALOG } from '../local-models';
+import { WEBLLM_CATALOG } from '../models';
 import { toAppError } from '../providers';
 import { toMetonaError } from '../providers/shared/errors';
 import {

@@ -3,7 +3,7 @@ import * as Comlink from 'comlink';
 import './transfer-handlers';
 import type { EventEnvelope } from '../contracts';
 import { openDatabase } from '../db';
-import { browserDeviceProbe } from '../local-models';
+import { browserDeviceProbe } from '../models';
 import { createWebLlmClient } from '../providers/webllm';
 import { createCoreApi } from '../services/core-api';
 import { AsrWorkerClient } from './asr-client';

@@ -12,7 +12,7 @@ import {
   writeTinyCrossEncoder,
   writeTinyEmbeddingModel,
 } from '../retrieval/__fixtures__/tiny-model';
-import type { ModelLoadProgress } from '../local-models/transformers';
+import type { ModelLoadProgress } from '../models/transformers';
 import { TransformersEmbedder, type TransformersEmbedderConfig } from '../retrieval/transformers-embedder';
 import { TransformersReranker, type TransformersRerankerConfig } from '../retrieval/transformers-reranker';
 import { createEmbedWorkerClient, type EmbedWorkerClient } from './embed-client';

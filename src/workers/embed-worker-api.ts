@@ -1,5 +1,5 @@
 import * as Comlink from 'comlink';
-import type { ModelLoadProgress } from '../local-models/transformers';
+import type { ModelLoadProgress } from '../models/transformers';
 import { TransformersEmbedderHost, type EmbedderHostApi } from '../retrieval/embedder-host';
 import { TransformersRerankerHost, type RerankerHostApi } from '../retrieval/reranker-host';
 import type { EmbedInput, TransformersEmbedderConfig } from '../retrieval/transformers-embedder';

@@ -7,7 +7,7 @@ import {
   loadOnFirstDevice,
   withoutGpu,
   type TransformersSource,
-} from '../../local-models/transformers';
+} from '../../models/transformers';
 import type {
   AsrChunk,
   AsrEngine,

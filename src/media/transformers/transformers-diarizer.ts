@@ -4,7 +4,7 @@ import type { DiarizationModelInfo } from '../diarization-models';
 import { powersetToTurns, stitchWindows, type DiarizedWindow } from '../speaker-turns';
 import { planWindows, type AudioWindow } from '../windowing';
 import { raceAbort } from '../../core/abort';
-import { withoutGpu } from '../../local-models/transformers';
+import { withoutGpu } from '../../models/transformers';
 import { applyEnvironment, isMissingFiles, type TransformersAsrEnvironment } from './transformers-asr-engine';
 import {
   loadTransformers,

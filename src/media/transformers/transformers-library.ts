@@ -1,4 +1,4 @@
-import type { TransformersDevice, TransformersEnvLike } from '../../local-models/transformers';
+import type { TransformersDevice, TransformersEnvLike } from '../../models/transformers';
 import type { AsrDtype } from '../asr-models';
 
 /**
@@ -19,7 +19,7 @@ export interface TransformersProgressInfo {
   total?: number;
 }
 
-export type { TransformersDevice, TransformersEnvLike } from '../../local-models/transformers';
+export type { TransformersDevice, TransformersEnvLike } from '../../models/transformers';
 
 export interface AsrPipelineLoadOptions {
   device: TransformersDevice;

@@ -5,7 +5,7 @@ import { AnthropicAdapter } from '../anthropic';
 import { MockAdapter, mockScenarios } from '../mock';
 import { OllamaAdapter } from '../ollama';
 import { OpenAICompatibleAdapter, type OpenAICompatiblePresetId } from '../openai-compatible';
-import { WEBLLM_CATALOG } from '../../local-models';
+import { WEBLLM_CATALOG } from '../../models';
 import { WebLlmAdapter } from '../webllm';
 import { WebLlmEngineDouble, parseEngineScript } from '../webllm/__fixtures__/engine-double';
 import { WebLlmWorkerHost } from '../webllm/worker-host';

@@ -6,7 +6,7 @@ import {
   type MetonaToolDef,
 } from '../../ir';
 import { WebLlmAdapter } from './adapter';
-import type { DeviceProbe } from '../../local-models/device-check';
+import type { DeviceProbe } from '../../models/device-check';
 import {
   WebLlmEngineDouble,
   deltaChunk,

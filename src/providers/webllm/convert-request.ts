@@ -9,7 +9,7 @@ import {
   WEBLLM_PROVIDER_ID,
   type ToolCallingMode,
   type WebLlmCatalogEntry,
-} from '../../local-models/model-catalog';
+} from '../../models/model-catalog';
 import { describeToolsForPrompt, renderPromptedToolCall } from './prompted-tools';
 
 /**

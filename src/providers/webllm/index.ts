@@ -1,6 +1,6 @@
 // In-browser models through web-llm (issue 3): the provider adapter and
 // `createWebLlmClient()`. Model management (catalog, cache, downloads, device
-// check) is src/local-models/; the worker side (`WebLlmWorkerHost`) is imported
+// check) is src/models/; the worker side (`WebLlmWorkerHost`) is imported
 // by `src/workers/llm.worker.ts` directly.
 export { WebLlmAdapter, createWebLlmAdapter, type WebLlmAdapterConfig, type WebLlmClient } from './adapter';
 export { createWebLlmClient, type WebLlmClientHandle } from './client';
