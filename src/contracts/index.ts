@@ -11,6 +11,8 @@ export * from './jobs';
 export * from './job-schemas';
 export * from './notes';
 export * from './pages';
+export * from './plugin-types';
+export * from './plugins-schemas';
 export * from './provider-config';
 export * from './provider-schemas';
 export * from './reranker';
