@@ -270,7 +270,7 @@ export async function runCommand(
   let cancelTimer: () => void = () => {};
   const timeout = new Promise<never>((_, reject) => {
     cancelTimer = (options.schedule ?? realScheduler)(() => {
-      controller.abort(new DOMException('timed out', 'TimeoutError'));
+      // Rejected before the abort, so a work that settles on abort cannot win the race.
       reject(
         new AppError(
           'PLUGIN_COMMAND_TIMEOUT',
@@ -280,6 +280,7 @@ export async function runCommand(
           },
         ),
       );
+      controller.abort(new DOMException('timed out', 'TimeoutError'));
     }, options.timeoutMs ?? COMMAND_TIMEOUT_MS);
   });
   let code: ErrorCode | null = null;

@@ -6,6 +6,8 @@ export const PERMISSION_META_KEY = 'notesagent/permission';
 const TOOL_NAME = /^[A-Za-z][\w-]{0,47}$/;
 const MAX_DESCRIPTION_CHARS = 2_000;
 export const MAX_TOOLS_PER_PLUGIN = 128;
+/** The agent's tool registry takes names of at most 64 characters. */
+const MAX_QUALIFIED_NAME = 64;
 
 /** What `tools/list` gives, before any check (the MCP `Tool` shape, loosely). */
 export interface ListedTool {
@@ -56,6 +58,7 @@ export function checkListedTools(listed: readonly ListedTool[], expected: ToolEx
     if (!TOOL_NAME.test(toolName))
       throw invalid(pluginId, 'a name that is not allowed', toolName.slice(0, 60));
     const name = `${pluginId}.${toolName}`;
+    if (name.length > MAX_QUALIFIED_NAME) throw invalid(pluginId, 'a name that is too long', toolName);
     if (seen.has(name)) throw invalid(pluginId, 'a duplicate name', toolName);
     seen.add(name);
     const description = typeof entry.description === 'string' ? entry.description : '';
