@@ -7,3 +7,4 @@ export * from './post-message-transport';
 export * from './tool-definitions';
 export * from './transport-fault';
 export * from './worker-connector';
+export * from './companion-transport';

@@ -92,7 +92,8 @@ class ObservedTransport implements Transport {
     try {
       await this.inner.start();
     } catch (error) {
-      if (error instanceof TransportFault) throw error;
+      // A transport that knows the reason (the companion's refusal) keeps its code.
+      if (error instanceof TransportFault || isAppError(error)) throw error;
       throw new TransportFault(
         'start_failed',
         error instanceof Error ? error.message : 'the server did not start',
@@ -210,6 +211,7 @@ export class McpHost {
       try {
         await client.connect(transport, { timeout: this.#options.startupTimeoutMs ?? DEFAULT_STARTUP_MS });
       } catch (error) {
+        if (isAppError(error)) throw error;
         if (error instanceof TransportFault && error.kind === 'start_failed') {
           throw hostError('PLUGIN_HOST_START_FAILED', `The plugin "${this.pluginId}" could not be started.`, {
             plugin_id: this.pluginId,

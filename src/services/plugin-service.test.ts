@@ -388,3 +388,49 @@ describe('PluginService: commands', () => {
     });
   });
 });
+
+describe('PluginService: storage failures', () => {
+  it('a vault that fails is PLUGIN_SECRET_STORE_ERROR; a store that fails is PLUGIN_STORAGE_ERROR', async () => {
+    const db = freshDatabase();
+    const repository = new PluginRepository(db);
+    const vault = new SecretsVault(db);
+    vault.put = async () => {
+      throw new Error('the key was lost');
+    };
+    const service = new PluginService({ repository, vault });
+    await installSample(service);
+    await expect(
+      service.putSecret({ plugin_id: 'sample-greeter', key: 'api_key', secret: 'sk-1' }),
+    ).rejects.toMatchObject({ code: 'PLUGIN_SECRET_STORE_ERROR' });
+    expect((await service.getSettings({ plugin_id: 'sample-greeter' })).secrets).toEqual({
+      api_key: { configured: false },
+    });
+
+    repository.putSettings = async () => {
+      throw new Error('QuotaExceededError');
+    };
+    await expect(
+      service.updateSettings({ plugin_id: 'sample-greeter', schema_version: 1, values: { greeting: 'Hi' } }),
+    ).rejects.toMatchObject({ code: 'PLUGIN_STORAGE_ERROR' });
+  });
+});
+
+describe('PluginService: command targets', () => {
+  it('refuses to enable a plugin whose command target lacks the _notesagent marker', async () => {
+    const { service } = open();
+    const server = readFileSync(join(SAMPLE_DIR, 'server.js'), 'utf8').replaceAll('_notesagent', 'envelope');
+    await installSample(service, sampleFiles({ 'server.js': server }));
+    await service.grantPermissions({ plugin_id: 'sample-greeter', permissions: ['secrets.use'] });
+    await service.updateSettings({
+      plugin_id: 'sample-greeter',
+      schema_version: 1,
+      values: { greeting: 'Hi' },
+    });
+    await service.putSecret({ plugin_id: 'sample-greeter', key: 'api_key', secret: 'k' });
+    await expect(service.enable({ plugin_id: 'sample-greeter' })).rejects.toMatchObject({
+      code: 'PLUGIN_COMMAND_TARGET_SCHEMA_MISMATCH',
+    });
+    expect(await service.get({ plugin_id: 'sample-greeter' })).toMatchObject({ state: 'error' });
+    expect((await service.tools()).items).toEqual([]);
+  });
+});
