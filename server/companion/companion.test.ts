@@ -164,3 +164,59 @@ describe('resolveExecutable', () => {
     expect(resolveExecutable(root, 'demo', './bin/missing')).toBeNull();
   });
 });
+
+describe('pairing from the app', () => {
+  it('keeps the token in the vault and starts stdio plugins through the companion', async () => {
+    const { freshDatabase } = await import('../../src/db/test-database');
+    const { SecretsVault } = await import('../../src/db');
+    const { PluginRepository } = await import('../../src/db/plugin-stores');
+    const { PluginService } = await import('../../src/services/plugin-service');
+    const { zipSync } = await import('fflate');
+    const { companion } = await companionWith({ approved: [APPROVED] });
+    const db = freshDatabase();
+    const vault = new SecretsVault(db);
+    const service = new PluginService({
+      repository: new PluginRepository(db),
+      vault,
+      connectors: { companionSocket: socketFactory },
+    });
+    const manifest = [
+      'id: fake',
+      'name: Fake',
+      'version: 1.0.0',
+      'backend:',
+      '  type: mcp',
+      '  transport: stdio',
+      '  command: node',
+      `  args: [${JSON.stringify(fakeServer)}, good]`,
+      'contributes:',
+      `  tools: [${FAKE_TOOLS.map((tool) => `fake.${tool}`).join(', ')}]`,
+    ].join('\n');
+    const { package_id } = await service.stagePackage({
+      name: 'fake.zip',
+      bytes: zipSync({ 'plugin.yaml': new TextEncoder().encode(manifest) }),
+    });
+    await service.install({ package_id });
+    await expect(service.enable({ plugin_id: 'fake' })).rejects.toMatchObject({
+      code: 'PLUGIN_HOST_UNAVAILABLE',
+    });
+    await expect(
+      service.pairCompanion({ url: `http://127.0.0.1:${companion.port}`, code: '12345678' }),
+    ).rejects.toMatchObject({ code: 'PLUGIN_HOST_UNAVAILABLE' });
+    expect(
+      await service.pairCompanion({ url: `http://127.0.0.1:${companion.port}`, code: companion.pairingCode }),
+    ).toEqual({ paired: true });
+    expect((await vault.list()).map((secret) => secret.name).sort()).toEqual([
+      'plugin.companion.token',
+      'plugin.companion.url',
+    ]);
+    expect(await service.enable({ plugin_id: 'fake' })).toMatchObject({
+      state: 'enabled',
+      transport: 'stdio',
+    });
+    expect((await service.callTool({ name: 'fake.echo', arguments: { text: 'paired' } })).text).toBe(
+      'echo: paired',
+    );
+    await service.disable({ plugin_id: 'fake' });
+  });
+});

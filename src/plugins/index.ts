@@ -8,3 +8,4 @@ export * from './tool-definitions';
 export * from './transport-fault';
 export * from './worker-connector';
 export * from './companion-transport';
+export * from './http-transport';

@@ -60,6 +60,9 @@ import {
   toAgentToolSpec,
   trimContext,
   EMPTY_SETTINGS_SCHEMA,
+  CompanionTransport,
+  streamableHttpTransport,
+  type SocketFactory,
   type McpToolOutcome,
   type PluginCommand,
   type PluginTool,
@@ -92,12 +95,16 @@ export interface PluginConnectors {
   ) => Promise<Transport>;
   /** Streamable HTTP to a remote server. */
   http?: (url: string) => Promise<Transport>;
+  /** Opens the companion's WebSocket (the browser's; `ws` in tests): stdio plugins use it once paired. */
+  companionSocket?: SocketFactory;
 }
 
 export interface PluginServiceDeps {
   repository: PluginRepository;
   vault: SecretsVault;
   connectors?: PluginConnectors;
+  /** Reaches the companion's pairing endpoint. */
+  fetch?: typeof fetch;
   clock?: Clock;
   /** Drives the command timeout in tests. */
   schedule?: Scheduler;
@@ -113,6 +120,15 @@ const stageFolderSchema = z
       .max(10_000),
   })
   .strict();
+/** The companion listens on loopback only. */
+const pairSchema = z
+  .object({
+    url: z.string().regex(/^http:\/\/(127\.0\.0\.1|localhost):\d{1,5}\/?$/, 'http://127.0.0.1:<port>'),
+    code: z.string().regex(/^\d{8}$/, 'the 8-digit code the companion printed'),
+  })
+  .strict();
+const COMPANION_TOKEN = 'plugin.companion.token';
+const COMPANION_URL = 'plugin.companion.url';
 const installSchema = z.object({ package_id: z.string().min(1).max(100) }).strict();
 const grantSchema = z
   .object({ plugin_id: pluginIdSchema, permissions: z.array(z.string()).max(16) })
@@ -312,6 +328,15 @@ export class PluginService {
       : [];
     const files: Record<string, Uint8Array> = {};
     const backend = manifest.backend;
+    if (backend.transport === 'streamable_http' && !manifest.permissions.includes('network')) {
+      throw new AppError(
+        'PLUGIN_MANIFEST_INVALID',
+        'A plugin with a remote MCP server must declare the network permission.',
+        {
+          plugin_id: manifest.id,
+        },
+      );
+    }
     if (backend.transport === 'worker') files[backend.entry] = fileOf(backend.entry, 'server module');
     if (backend.transport === 'stdio' && backend.command.includes('/')) {
       // A path executable must be a file of this package (§7.1).
@@ -470,12 +495,76 @@ export class PluginService {
         return connectors.worker(code, plugin.row.granted_permissions);
       }
       case 'stdio':
-        if (!connectors.stdio) throw unavailable('The companion (stdio servers)');
-        return connectors.stdio(plugin.row.plugin_id, backend);
+        if (connectors.stdio) return connectors.stdio(plugin.row.plugin_id, backend);
+        return this.#companionTransport(plugin.row.plugin_id, backend.command, backend.args);
       case 'streamable_http':
-        if (!connectors.http) throw unavailable('Remote MCP servers');
-        return connectors.http(backend.url);
+        if (connectors.http) return connectors.http(backend.url);
+        return streamableHttpTransport(backend.url, this.#deps.fetch ? { fetch: this.#deps.fetch } : {});
     }
+  }
+
+  /**
+   * Pairs with the Node companion once: the code it printed buys a token,
+   * kept in the vault (never in settings); its address is kept beside it.
+   */
+  async pairCompanion(input: { url: string; code: string }): Promise<{ paired: true }> {
+    const request = parseInput(pairSchema, input, 'The companion address or code is not valid.');
+    const base = request.url.replace(/\/$/, '');
+    let token: unknown;
+    try {
+      const response = await (this.#deps.fetch ?? fetch)(`${base}/pair`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ code: request.code }),
+      });
+      if (!response.ok) {
+        throw new AppError('PLUGIN_HOST_UNAVAILABLE', 'The companion refused the pairing code.', {
+          status: response.status,
+        });
+      }
+      token = ((await response.json()) as { token?: unknown }).token;
+    } catch (error) {
+      if (isAppError(error)) throw error;
+      throw new AppError('PLUGIN_HOST_UNAVAILABLE', 'The companion could not be reached; is it running?', {
+        url: base,
+      });
+    }
+    if (typeof token !== 'string' || token.length < 20) {
+      throw new AppError('PLUGIN_HOST_UNAVAILABLE', 'The companion did not answer with a token.');
+    }
+    await this.#secrets(() => this.#deps.vault.put(COMPANION_TOKEN, token as string));
+    await this.#secrets(() => this.#deps.vault.put(COMPANION_URL, base));
+    return { paired: true };
+  }
+
+  async #companionTransport(pluginId: string, command: string, args: readonly string[]): Promise<Transport> {
+    const socket = this.#deps.connectors?.companionSocket;
+    if (!socket) {
+      throw new AppError(
+        'PLUGIN_HOST_UNAVAILABLE',
+        'stdio servers need the companion, which is not available here.',
+        {
+          plugin_id: pluginId,
+          transport: 'stdio',
+        },
+      );
+    }
+    const token = await this.#secrets(() => this.#deps.vault.reveal(COMPANION_TOKEN));
+    const base = await this.#secrets(() => this.#deps.vault.reveal(COMPANION_URL));
+    if (!token || !base) {
+      throw new AppError(
+        'PLUGIN_HOST_UNAVAILABLE',
+        'Pair the companion first (npm run companion prints a code).',
+        {
+          plugin_id: pluginId,
+          transport: 'stdio',
+        },
+      );
+    }
+    return new CompanionTransport(
+      { url: `${base.replace(/^http/, 'ws')}/`, token, pluginId, command, args },
+      socket,
+    );
   }
 
   async disable(input: { plugin_id: string }): Promise<PluginDto> {

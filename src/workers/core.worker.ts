@@ -32,6 +32,8 @@ const core = createCoreApi(openDatabase(), {
   },
   // Each enabled plugin's MCP server runs in its own nested worker, without app storage.
   plugins: {
+    // stdio plugins run in the paired Node companion, reached over loopback.
+    companionSocket: (url, protocols) => new WebSocket(url, protocols),
     worker: (code, permissions) =>
       connectPluginWorker(
         () =>

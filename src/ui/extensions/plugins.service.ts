@@ -112,7 +112,11 @@ export function currentContext(noteId: string | null): CommandContext {
 export async function openPalette(context: CommandContext): Promise<void> {
   pluginsState.setPaletteOpen(true);
   try {
-    const { items } = await core.plugins.listCommands({ location: 'command_palette', context });
+    // A plain copy: a $state proxy cannot cross to the worker.
+    const { items } = await core.plugins.listCommands({
+      location: 'command_palette',
+      context: { ...context },
+    });
     pluginsState.setCommands(items);
   } catch (error) {
     reportError(error);
@@ -157,7 +161,11 @@ export function applyEffect(effect: CommandEffect, title: string): void {
 export async function runCommand(commandId: string, title: string, context: CommandContext): Promise<void> {
   pluginsState.setPaletteOpen(false);
   try {
-    const result = await core.plugins.executeCommand({ command_id: commandId, arguments: {}, context });
+    const result = await core.plugins.executeCommand({
+      command_id: commandId,
+      arguments: {},
+      context: { ...context },
+    });
     applyEffect(result.effect, title);
   } catch (error) {
     reportError(error);
