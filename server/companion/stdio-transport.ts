@@ -155,12 +155,12 @@ export class BoundedStdioTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
-    const child = this.#child;
-    if (!child || this.#closed || !child.stdin.writable) {
+    const stdin = this.#child?.stdin;
+    if (!stdin || this.#closed || !stdin.writable) {
       return Promise.reject(new TransportFault('exited', 'the server is not running'));
     }
     return new Promise((resolve, reject) => {
-      child.stdin.write(`${JSON.stringify(message)}\n`, (error) => (error ? reject(error) : resolve()));
+      stdin.write(`${JSON.stringify(message)}\n`, (error) => (error ? reject(error) : resolve()));
     });
   }
 
@@ -168,7 +168,7 @@ export class BoundedStdioTransport implements Transport {
     const child = this.#child;
     if (!child || this.#closed) return;
     const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
-    child.stdin.end();
+    child.stdin?.end();
     child.kill('SIGTERM');
     // A server that ignores SIGTERM is killed; the timer must not keep the companion alive.
     const force = setTimeout(() => child.kill('SIGKILL'), 2_000);

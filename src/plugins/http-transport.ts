@@ -15,7 +15,7 @@ export async function diagnoseUnreachable(
   fetchImpl: FetchFunction,
   origin: string | null,
 ): Promise<AppError> {
-  let reachable = false;
+  let reachable: boolean;
   try {
     await fetchImpl(url, { method: 'GET', mode: 'no-cors', cache: 'no-store' });
     reachable = true;
