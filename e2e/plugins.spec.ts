@@ -6,11 +6,10 @@ import { expect, openApp, test } from './fixtures';
 
 const SAMPLE_DIR = join(process.cwd(), 'e2e/plugins/sample-greeter');
 
-function samplePackage(): Buffer {
+function samplePackage(dir = SAMPLE_DIR): Buffer {
   const files: Zippable = {};
-  for (const name of readdirSync(SAMPLE_DIR))
-    files[name] = new Uint8Array(readFileSync(join(SAMPLE_DIR, name)));
-  return Buffer.from(zipSync({ 'sample-greeter': files }));
+  for (const name of readdirSync(dir)) files[name] = new Uint8Array(readFileSync(join(dir, name)));
+  return Buffer.from(zipSync({ plugin: files }));
 }
 
 async function openSettings(page: Page) {
@@ -90,4 +89,32 @@ test('a sample plugin: install, configure, run its command and tool, disable, un
   await expect(plugin.locator('#plugin-sample-greeter-greeting')).toHaveValue('');
   await expect(plugin.getByTestId('plugin-secret-status')).toHaveText('Not set');
   expect(requestLog.foreign()).toEqual([]);
+});
+
+test('plugin code runs in a worker without the app storage, the page or the network', async ({ page }) => {
+  await openApp(page);
+  const section = await openSettings(page);
+  await section.getByTestId('plugin-install-input').setInputFiles({
+    name: 'storage-probe.zip',
+    mimeType: 'application/zip',
+    buffer: samplePackage(join(process.cwd(), 'e2e/plugins/storage-probe')),
+  });
+  const plugin = section.locator('[data-testid="plugin-item"][data-plugin-id="storage-probe"]');
+  await expect(plugin).toHaveAttribute('data-state', 'installed');
+  await plugin.getByTestId('plugin-enable').click();
+  await expect(plugin).toHaveAttribute('data-state', 'enabled');
+  const tool = plugin.locator('[data-testid="plugin-tool"][data-tool="storage-probe.probe"]');
+  await tool.getByTestId('plugin-tool-try').click();
+  const seen = JSON.parse((await tool.getByTestId('plugin-tool-result').textContent()) ?? '{}') as Record<
+    string,
+    string
+  >;
+  expect(seen).toEqual({
+    indexedDB: 'undefined',
+    caches: 'undefined',
+    fetch: 'undefined',
+    WebSocket: 'undefined',
+    storage: 'undefined',
+    document: 'undefined',
+  });
 });
