@@ -206,6 +206,7 @@ describe('pairing from the app', () => {
     expect(
       await service.pairCompanion({ url: `http://127.0.0.1:${companion.port}`, code: companion.pairingCode }),
     ).toEqual({ paired: true });
+    expect(await service.companion()).toEqual({ paired: true, url: `http://127.0.0.1:${companion.port}` });
     expect((await vault.list()).map((secret) => secret.name).sort()).toEqual([
       'plugin.companion.token',
       'plugin.companion.url',

@@ -537,6 +537,15 @@ export class PluginService {
     return { paired: true };
   }
 
+  /** Whether the companion is paired, and where it listens (never the token). */
+  async companion(): Promise<{ paired: boolean; url: string | null }> {
+    const token = await this.#secrets(() => this.#deps.vault.status(COMPANION_TOKEN));
+    const url = token.configured
+      ? await this.#secrets(() => this.#deps.vault.reveal(COMPANION_URL))
+      : undefined;
+    return { paired: token.configured, url: url ?? null };
+  }
+
   async #companionTransport(pluginId: string, command: string, args: readonly string[]): Promise<Transport> {
     const socket = this.#deps.connectors?.companionSocket;
     if (!socket) {

@@ -16,6 +16,7 @@ export async function refreshPlugins(): Promise<void> {
       items.map((plugin) => core.plugins.getSettings({ plugin_id: plugin.plugin_id })),
     );
     for (const entry of settings) pluginsState.setSettings(entry);
+    pluginsState.setCompanion(await core.plugins.companion());
   } catch (error) {
     reportError(error);
   }
@@ -45,6 +46,10 @@ async function step(work: () => Promise<unknown>): Promise<boolean> {
   await refreshPlugins();
   return ok;
 }
+
+/** The code is used once; the token it buys stays in the worker's vault. */
+export const pairCompanion = (url: string, code: string) =>
+  step(() => core.plugins.pairCompanion({ url: url.trim(), code: code.trim() }));
 
 export const grantPermissions = (pluginId: string, permissions: string[]) =>
   step(() => core.plugins.grantPermissions({ plugin_id: pluginId, permissions }));

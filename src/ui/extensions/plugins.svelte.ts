@@ -12,6 +12,15 @@ export class PluginsState {
   #tools = $state.raw<PluginToolDto[]>([]);
   #commands = $state.raw<PluginCommandDto[]>([]);
   #paletteOpen = $state(false);
+  #companion = $state.raw<{ paired: boolean; url: string | null }>({ paired: false, url: null });
+
+  get companion(): { paired: boolean; url: string | null } {
+    return this.#companion;
+  }
+
+  setCompanion(companion: { paired: boolean; url: string | null }): void {
+    this.#companion = companion;
+  }
 
   get plugins(): readonly PluginDto[] {
     return this.#plugins;
@@ -62,6 +71,7 @@ export class PluginsState {
     this.#tools = [];
     this.#commands = [];
     this.#paletteOpen = false;
+    this.#companion = { paired: false, url: null };
   }
 }
 
