@@ -2,6 +2,7 @@ import type { Transaction } from 'dexie';
 import type { ChatMessageDto, ConversationDto, JobDto, ProviderDto } from '../contracts';
 import type { BlockType } from '../core/blocks';
 import { AGENT_STORES } from './agent-stores';
+import { PLUGIN_STORES } from './plugin-stores';
 
 export interface NoteRow {
   note_id: string;
@@ -184,5 +185,10 @@ export const MIGRATIONS: readonly Migration[] = [
       attachments: '&attachment_id, created_at, sha256',
       block_citations: '&block_id, note_id, source_audio',
     },
+  },
+  {
+    // Plugins: installed packages and their settings (secrets stay in the vault).
+    version: 9,
+    stores: { ...PLUGIN_STORES },
   },
 ];
