@@ -19,6 +19,7 @@ const domains = [
   'retrieval',
   'media',
   'export',
+  'packages',
   'plugins',
   'themes',
   'benchmarks',

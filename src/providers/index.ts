@@ -1,4 +1,4 @@
-// Provider adapters behind the Metona IR (issue 3, remote slice). Each folder
+// Provider adapters behind the Metona IR. Each folder
 // keeps its wire types to itself; this is what the rest of the app may use.
 export * from './anthropic';
 export * from './mock';

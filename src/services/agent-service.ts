@@ -154,7 +154,7 @@ function isActive(status: AgentRunRow['status']): boolean {
 }
 
 /**
- * The agent API the UI calls (issue 5, contract §6): a run is a job of kind
+ * The agent API the UI calls (contract §6): a run is a job of kind
  * `agent.run` (created at once, cancelled through the job's AbortSignal,
  * failed at start-up when a closed tab left it running), its trace is the
  * run's events in the EventLog (`resource_id = run_id`), and a write tool

@@ -76,7 +76,7 @@ const BUILTIN_OPTION: EmbeddingModelOptionDto = {
 };
 
 /**
- * Which embedding model the search index uses (issue 4, §9.9). Choosing a
+ * Which embedding model the search index uses (§9.9). Choosing a
  * model downloads it in an `embedding.download` job (progress, cancellable);
  * when it is ready the indexer switches to it, the stored vectors become
  * incompatible and the UI offers the `vectors` rebuild. Until that rebuild

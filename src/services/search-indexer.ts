@@ -80,7 +80,7 @@ interface Target {
 }
 
 /**
- * Keeps the full-text and vector indexes in step with the notes (issue 4).
+ * Keeps the full-text and vector indexes in step with the notes.
  *
  * - Start: the indexes saved last time are loaded (the fast path); when there
  *   are none, or they cannot be read, a rebuild job builds them from the notes.

@@ -42,7 +42,7 @@ const FALLBACK_CODES: ReadonlySet<ErrorCode> = new Set([
   'EMBEDDING_MODEL_UNAVAILABLE',
 ]);
 
-/** Search over the notes (issue 4) and the index status and rebuild of §9.9. */
+/** Search over the notes and the index status and rebuild of §9.9. */
 export class SearchService implements NotesContextProvider {
   readonly #notes: NotesRepository;
   readonly #indexer: SearchIndexer;
