@@ -42,7 +42,7 @@ export interface ActiveThemeDto {
   /** `light`, `dark`, or an installed package's id; `system` when the OS decides. */
   theme_id: string;
   is_dark: boolean | null;
-  /** Checked stylesheet of an enabled package (resources inlined); null for built-ins. */
+  /** Checked stylesheet of an enabled package (resources inlined, security UI reset); null for built-ins. */
   css: string | null;
 }
 

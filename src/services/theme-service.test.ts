@@ -319,6 +319,7 @@ describe('ThemeService install, list, enable, disable, uninstall', () => {
     const active = await themes.active();
     expect(active).toMatchObject({ theme_id: 'paper', is_dark: false });
     expect(active.css).toContain('--color-bg:#fbf7ee');
+    expect(active.css).toContain('[data-secure-ui] {');
 
     // A new service over the same database: what a reload sees.
     const afterReload = createService();

@@ -22,6 +22,7 @@ import {
   BUILTIN_THEMES,
   checkThemePackage,
   isBuiltinTheme,
+  secureUiCss,
   THEME_MANIFEST_FILE,
   themeStylesheet,
   type CheckedThemePackage,
@@ -221,10 +222,17 @@ export class ThemeService {
     if (!(await this.#themes.delete(id))) throw this.#notFound(id);
   }
 
-  /** What the app shows now: an enabled package's checked CSS, else the built-in choice. */
+  /**
+   * What the app shows now: an enabled package's checked CSS (followed by the
+   * rules that give the security UI back the built-in tokens), else the
+   * built-in choice.
+   */
   async active(): Promise<ActiveThemeDto> {
     const row = await this.#themes.enabled();
-    if (row) return { theme_id: row.theme_id, is_dark: row.manifest.is_dark, css: row.css };
+    if (row) {
+      const isDark = row.manifest.is_dark;
+      return { theme_id: row.theme_id, is_dark: isDark, css: `${row.css}\n${secureUiCss(isDark)}` };
+    }
     const { theme } = await this.#settings.get();
     return { theme_id: theme, is_dark: theme === 'system' ? null : theme === 'dark', css: null };
   }
