@@ -137,13 +137,17 @@ test('dark mode draws code blocks and tables dark; light mode light', async ({ p
   await createNote(
     page,
     'Styled content',
-    '```js\nconst answer = 42; // comment\n```\n\n| A | B |\n| --- | --- |\n| 1 | 2 |\n',
+    '```js\nconst answer = 42; // comment\n```\n\n| A | B |\n| --- | --- |\n| 1 | 2 |\n\n```mermaid\ngraph LR\n  A --> B\n```\n',
   );
   const preview = page.getByTestId('preview');
-  await expect(preview.locator('pre code')).toBeVisible();
+  const code = preview.locator('pre:has(code.hljs)');
+  await expect(code).toBeVisible();
 
-  await expect(preview.locator('pre')).toHaveCSS('background-color', 'rgb(246, 248, 250)');
+  await expect(code).toHaveCSS('background-color', 'rgb(246, 248, 250)');
   await expect(preview.locator('td').first()).toHaveCSS('border-top-color', 'rgb(208, 215, 222)');
+  const diagram = preview.locator('.mermaid-block svg');
+  await expect(diagram).toHaveCount(1);
+  const lightDiagram = await diagram.innerHTML();
 
   const settings = await openSettings(page);
   await settings
@@ -153,9 +157,11 @@ test('dark mode draws code blocks and tables dark; light mode light', async ({ p
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
   await page.keyboard.press('Escape');
 
-  await expect(preview.locator('pre')).toHaveCSS('background-color', 'rgb(31, 35, 42)');
-  await expect(preview.locator('pre code')).toHaveCSS('color', 'rgb(230, 237, 243)');
+  await expect(code).toHaveCSS('background-color', 'rgb(31, 35, 42)');
+  await expect(code.locator('code')).toHaveCSS('color', 'rgb(230, 237, 243)');
   await expect(preview.locator('.hljs-keyword').first()).toHaveCSS('color', 'rgb(255, 123, 114)');
   await expect(preview.locator('td').first()).toHaveCSS('border-top-color', 'rgb(61, 68, 77)');
   await expect(preview.locator('th').first()).toHaveCSS('background-color', 'rgb(34, 38, 45)');
+  // Diagrams are redrawn in the dark Mermaid theme.
+  await expect.poll(() => diagram.innerHTML()).not.toBe(lightDiagram);
 });

@@ -1,5 +1,6 @@
 import type { SettingsDto } from '../../contracts/settings';
 import type { ActiveThemeDto } from '../../contracts/themes';
+import { appearance } from './appearance.svelte';
 
 /**
  * Puts the active theme on the page. A package's CSS arrives already checked
@@ -21,11 +22,25 @@ function root(): HTMLElement {
   return document.documentElement;
 }
 
+let systemQuery: MediaQueryList | null = null;
+
+function systemIsDark(): boolean {
+  if (typeof matchMedia !== 'function') return false;
+  if (!systemQuery) {
+    systemQuery = matchMedia('(prefers-color-scheme: dark)');
+    systemQuery.addEventListener?.('change', setColorScheme);
+  }
+  return systemQuery.matches;
+}
+
 function setColorScheme(): void {
   const element = root();
   if (applied) element.dataset.theme = applied.isDark ? 'dark' : 'light';
   else if (builtinChoice === 'system') delete element.dataset.theme;
   else element.dataset.theme = builtinChoice;
+  appearance.setDark(
+    applied ? applied.isDark : builtinChoice === 'system' ? systemIsDark() : builtinChoice === 'dark',
+  );
 }
 
 /** The settings' built-in choice; an enabled package still decides while it is on. */
