@@ -5,6 +5,7 @@ export * from './mock';
 export * from './model-events';
 export * from './ollama';
 export * from './openai-compatible';
+export * from './presets';
 export * from './router';
 export {
   STREAM_INTERRUPTED,

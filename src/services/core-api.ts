@@ -25,6 +25,7 @@ import {
   type Reranker,
   type RetrievalProfile,
 } from '../retrieval';
+import { SearchIndexer, type EmbedderPair } from '../retrieval/search-indexer';
 import { createAgentService } from './agent-service';
 import { AttachmentService } from './attachment-service';
 import { ArchiveService } from './archive-service';
@@ -36,7 +37,6 @@ import { LocalModelsService, noLocalModels, type LocalModelConnection } from './
 import { NotesService } from './notes-service';
 import { ProviderService } from './provider-service';
 import { RerankerService, type RerankerServiceOptions } from './reranker-service';
-import { SearchIndexer, type EmbedderPair } from './search-indexer';
 import { SearchService } from './search-service';
 import { SettingsService } from './settings-service';
 import { ThemeService } from './theme-service';

@@ -29,7 +29,7 @@ import type {
 } from '../retrieval/transformers-embedder';
 import type { EmbeddingEngine } from './embedding-engine';
 import { DownloadSlot, loadWithProgress, SettingsRecord } from './model-download';
-import type { EmbedderPair, SearchIndexer } from './search-indexer';
+import type { EmbedderPair, SearchIndexer } from '../retrieval/search-indexer';
 
 /** The settings row: what the user chose, and what it loaded as (to restore it without a download). */
 export const EMBEDDING_SETTINGS_KEY = 'embedding';

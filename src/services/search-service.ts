@@ -24,8 +24,9 @@ import {
   type Reranker,
   type RetrievalProfile,
 } from '../retrieval';
+import { titleDocumentId } from '../retrieval/index-documents';
+import type { IndexView, SearchIndexer } from '../retrieval/search-indexer';
 import type { NotesContextProvider, NotesContextSource } from './notes-context';
-import { titleDocumentId, type IndexView, type SearchIndexer } from './search-indexer';
 
 /** UTF-16 units of block text shown per hit. */
 export const SNIPPET_LENGTH = 160;

@@ -1,6 +1,7 @@
 import type { Remote } from 'comlink';
 import type { EventEnvelope } from '../../contracts/events';
-import type { AgentService, StartAgentRunInput } from '../../services/agent-service';
+import type { StartAgentRunInput } from '../../contracts/agent-runs';
+import type { CoreApi } from '../../services/core-api';
 import { core, subscribeEvents } from '../api/core-client';
 import { reportError } from '../errors';
 import { agentView } from './agent.svelte';
@@ -10,7 +11,7 @@ type PermissionAnswer = 'allow_once' | 'always_allow' | 'deny';
 
 const RUN_PAGE = 50;
 
-function agentApi(): Remote<AgentService> {
+function agentApi(): Remote<CoreApi['agent']> {
   return core.agent;
 }
 

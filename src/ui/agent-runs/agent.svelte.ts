@@ -1,5 +1,5 @@
 import type { EventEnvelope } from '../../contracts/events';
-import type { AgentRunDto } from '../../services/agent-service';
+import type { AgentRunDto } from '../../contracts/agent-runs';
 import { buildTimeline, isTerminalRunEvent, pendingPermission, type TimelineItem } from './timeline';
 
 /** The agent view: the prompt, past runs, and the selected run's events. */
