@@ -118,6 +118,11 @@ const HOSTILE: ReadonlyArray<{ name: string; css: string; reason: CssUnsafeReaso
     reason: 'remote_url',
   },
   {
+    name: 'image() with a remote address',
+    css: 'a { background-image: image("https://evil.example/a.png") }',
+    reason: 'remote_url',
+  },
+  {
     name: 'a custom property holding a remote URL',
     css: ':root { --bg: url(https://evil.example/a.png) } a { background: var(--bg) }',
     reason: 'remote_url',

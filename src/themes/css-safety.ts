@@ -100,7 +100,8 @@ const ALLOWED_AT_RULES = new Set([
 const FORBIDDEN_AT_RULES = new Set(['document']);
 /** Functions whose string arguments are URLs. */
 const URL_FUNCTIONS = new Set(['url', 'src']);
-const IMAGE_SET_FUNCTIONS = new Set(['image-set']);
+/** Functions whose string arguments are image URLs too. */
+const IMAGE_SET_FUNCTIONS = new Set(['image-set', 'image']);
 const SAFE_DATA_MIME = new Set([
   'image/png',
   'image/jpeg',
