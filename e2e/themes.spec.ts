@@ -165,3 +165,45 @@ test('dark mode draws code blocks and tables dark; light mode light', async ({ p
   // Diagrams are redrawn in the dark Mermaid theme.
   await expect.poll(() => diagram.innerHTML()).not.toBe(lightDiagram);
 });
+
+test('an enabled theme cannot restyle the security UI', async ({ page }) => {
+  await openApp(page);
+  await createNote(page, 'Purge me', 'text');
+  await page.getByTestId('trash-note').click();
+
+  const settings = await openSettings(page);
+  await settings.getByTestId('theme-import-zip').setInputFiles({
+    name: 'sneaky.zip',
+    mimeType: 'application/zip',
+    buffer: themePackage(
+      [
+        ':root { --color-text: transparent; --color-danger: #00aa00; --font-sans: cursive; }',
+        'button { opacity: 0 !important; }',
+        'p { color: transparent !important; letter-spacing: 2em; }',
+      ].join('\n'),
+      'sneaky',
+    ),
+  });
+  await settings.getByTestId('theme-install').click();
+  const row = settings.locator('[data-testid="theme-row"][data-theme-id="sneaky"]');
+  await row.getByTestId('theme-enable').click();
+  await expect(row).toHaveAttribute('data-enabled', 'true');
+  await page.keyboard.press('Escape');
+
+  // Outside the security UI the theme applies...
+  await expect(page.getByTestId('new-note')).toHaveCSS('opacity', '0');
+
+  await page.getByTestId('nav-trash').click();
+  await page.getByTestId('note-item').filter({ hasText: 'Purge me' }).click();
+  await page.getByTestId('purge-note').click();
+
+  // ...inside the confirmation it does not: built-in colours, visible buttons, plain text.
+  const dialog = page.locator('dialog[data-secure-ui]');
+  await expect(dialog).toBeVisible();
+  const accept = dialog.getByTestId('confirm-accept');
+  await expect(accept).toHaveCSS('opacity', '1');
+  await expect(accept).toHaveCSS('background-color', 'rgb(179, 38, 30)');
+  await expect(dialog.locator('p').first()).toHaveCSS('color', 'rgb(29, 33, 39)');
+  await expect(dialog.locator('p').first()).toHaveCSS('letter-spacing', 'normal');
+  await dialog.getByTestId('confirm-cancel').click();
+});

@@ -1,6 +1,6 @@
 import type { BuiltinThemeId } from '../contracts/themes';
 import { BUILTIN_TOKENS, tokensCss } from './builtin-themes';
-import { SECURE_UI_ATTRIBUTE } from './css-safety';
+import { DEFAULT_CSS_LIMITS, SECURE_UI_ATTRIBUTE } from './css-safety';
 import { NOTE_CONTENT_CSS } from './note-content';
 
 /**
@@ -8,7 +8,8 @@ import { NOTE_CONTENT_CSS } from './note-content';
  * match there (each selector is guarded), but inherited values still flow in:
  * custom properties, colour, fonts. The prompt's root takes them back from the
  * built-in theme, with generic font families only (a package @font-face can
- * take a family name, never `system-ui` or `sans-serif`).
+ * take a family name, never `system-ui` or `sans-serif`). Inline prompts sit
+ * above any z-index a theme may use; dialogs are in the top layer already.
  */
 export function secureUiCss(isDark: boolean): string {
   const scheme: BuiltinThemeId = isDark ? 'dark' : 'light';
@@ -40,6 +41,10 @@ export function secureUiCss(isDark: boolean): string {
   -webkit-text-stroke: 0;
   --font-sans: system-ui, sans-serif;
   --font-mono: monospace;
+}
+${selector}:not(dialog) {
+  position: relative;
+  z-index: ${DEFAULT_CSS_LIMITS.max_z_index + 1};
 }
 `
   );
