@@ -18,15 +18,11 @@ import {
   type PackageContents,
   type PackageProblem,
 } from '../packages';
-import {
-  BUILTIN_THEMES,
-  checkThemePackage,
-  isBuiltinTheme,
-  secureUiCss,
-  THEME_MANIFEST_FILE,
-  themeStylesheet,
-  type CheckedThemePackage,
-} from '../themes';
+// The checks (css-tree and the package parsing) load on first use: most starts
+// only read the enabled theme, and the parser should not slow every worker start.
+import { BUILTIN_THEMES, isBuiltinTheme } from '../themes/builtin-themes';
+import { secureUiCss, themeStylesheet } from '../themes/theme-css';
+import type { CheckedThemePackage } from '../themes/theme-package';
 import type { SettingsService } from './settings-service';
 
 /** How the shared package reader is reached; tests may pass their own. */
@@ -137,7 +133,7 @@ export class ThemeService {
 
   async inspectPackage(packageId: string): Promise<ThemePackageInspection> {
     const id = parseInput(packageIdSchema, packageId);
-    const checked = this.#check(id);
+    const checked = await this.#check(id);
     return {
       package_id: id,
       manifest: checked.manifest,
@@ -150,7 +146,7 @@ export class ThemeService {
 
   async install(packageId: string): Promise<InstalledTheme> {
     const id = parseInput(packageIdSchema, packageId);
-    const checked = this.#check(id);
+    const checked = await this.#check(id);
     const { manifest } = checked;
     if (!checked.compatible) {
       throw new AppError(
@@ -256,7 +252,7 @@ export class ThemeService {
     };
   }
 
-  #check(packageId: string): CheckedThemePackage {
+  async #check(packageId: string): Promise<CheckedThemePackage> {
     const contents = this.#staged.get(packageId);
     if (!contents) {
       throw new AppError(
@@ -267,6 +263,7 @@ export class ThemeService {
         },
       );
     }
+    const { checkThemePackage, THEME_MANIFEST_FILE } = await import('../themes/theme-package');
     try {
       const manifest = this.#packages.readManifest(contents, THEME_MANIFEST_FILE);
       return checkThemePackage(contents, manifest, this.#appVersion);

@@ -1,5 +1,6 @@
 import * as csstree from 'css-tree';
 import { AppError, type ErrorCode } from '../contracts';
+import { MAX_THEME_Z_INDEX, SECURE_UI_ATTRIBUTE } from './secure-ui';
 
 /**
  * Theme stylesheets come from strangers. They are parsed by a real CSS parser
@@ -23,7 +24,7 @@ export const DEFAULT_CSS_LIMITS: CssSafetyLimits = {
   max_bytes: 512 * 1024,
   max_rules: 5000,
   max_data_url_bytes: 32 * 1024,
-  max_z_index: 9999,
+  max_z_index: MAX_THEME_Z_INDEX,
 };
 
 export type CssUnsafeReason =
@@ -74,8 +75,7 @@ export interface CheckedCss {
   rule_count: number;
 }
 
-/** The app marks its security UI (permission prompts, confirmations) with this attribute. */
-export const SECURE_UI_ATTRIBUTE = 'data-secure-ui';
+export { SECURE_UI_ATTRIBUTE };
 /** Class names and attribute values of that UI a theme selector may not name. */
 const SECURE_UI_NAMES = ['permission', 'secure-ui', 'alertdialog', 'confirm-dialog'];
 

@@ -1,6 +1,6 @@
 import type { BuiltinThemeId } from '../contracts/themes';
 import { BUILTIN_TOKENS, tokensCss } from './builtin-themes';
-import { DEFAULT_CSS_LIMITS, SECURE_UI_ATTRIBUTE } from './css-safety';
+import { MAX_THEME_Z_INDEX, SECURE_UI_ATTRIBUTE } from './secure-ui';
 import { NOTE_CONTENT_CSS } from './note-content';
 
 /**
@@ -44,7 +44,7 @@ export function secureUiCss(isDark: boolean): string {
 }
 ${selector}:not(dialog) {
   position: relative;
-  z-index: ${DEFAULT_CSS_LIMITS.max_z_index + 1};
+  z-index: ${MAX_THEME_Z_INDEX + 1};
 }
 `
   );
