@@ -3,9 +3,9 @@ import { core } from '../api/core-client';
 import { errorInfo } from '../error-message';
 import { reportError } from '../errors';
 import { loadSettings } from '../settings/settings.service';
+import { t } from '../i18n';
 import { toasts } from '../toasts/toasts.svelte';
 import { applyActiveTheme } from './theme-applier';
-import { themeText } from './theme-strings';
 import { themes } from './themes.svelte';
 
 /** Puts the enabled theme on the page (start-up, and after every change). */
@@ -85,7 +85,7 @@ export async function installInspected(): Promise<void> {
   try {
     const installed = await core.themes.install(inspection.package_id);
     themes.setInspection(null);
-    toasts.show(themeText('themes.installed', { name: installed.name }), { kind: 'success' });
+    toasts.show(t('themes.installed', { name: installed.name }), { kind: 'success' });
     await refreshThemes();
   } catch (error) {
     refuse(error);
@@ -114,5 +114,5 @@ export const disableTheme = (themeId: string) => change(() => core.themes.disabl
 export const uninstallTheme = (themeId: string, name: string) =>
   change(async () => {
     await core.themes.uninstall(themeId);
-    toasts.show(themeText('themes.uninstalled', { name }), { kind: 'success' });
+    toasts.show(t('themes.uninstalled', { name }), { kind: 'success' });
   });

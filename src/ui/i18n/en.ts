@@ -428,6 +428,73 @@ export const en = {
   'chat.effort.max': 'Max',
 
   'chat.loadingModel': 'Loading {model} into the GPU… {percent} %',
+
+  'themes.title': 'Themes',
+  'themes.builtin': 'Built-in',
+  'themes.enabled': 'In use',
+  'themes.enable': 'Use',
+  'themes.disable': 'Stop using',
+  'themes.uninstall': 'Uninstall',
+  'themes.builtinProtected': 'Built-in themes cannot be uninstalled.',
+  'themes.byAuthor': '{version} · by {author}',
+  'themes.importZip': 'Import theme (.zip)…',
+  'themes.importFolder': 'Import theme folder…',
+  'themes.checking': 'Checking the theme package…',
+  'themes.previewTitle': 'Preview of {name}',
+  'themes.previewFrame': 'Sample note in the {name} theme',
+  'themes.previewImage': 'Preview image supplied by the theme',
+  'themes.compatible': 'Works with this version of the app.',
+  'themes.incompatible': 'Needs app version {version} or later.',
+  'themes.warnings': 'Notes from the check',
+  'themes.install': 'Install',
+  'themes.cancel': 'Cancel',
+  'themes.installed': 'Theme "{name}" installed',
+  'themes.uninstalled': 'Theme "{name}" uninstalled',
+  'themes.refused': 'This theme package was refused.',
+  'themes.refusedAt': 'Line {line}: {found}',
+  'themes.error.THEME_CSS_UNSAFE': 'Its stylesheet contains something a theme may not use.',
+  'themes.error.THEME_RESOURCE_OUTSIDE_PACKAGE': 'It refers to a file outside the package.',
+  'themes.error.THEME_MANIFEST_INVALID': 'Its theme.yaml is missing or not valid.',
+  'themes.error.THEME_PACKAGE_INCOMPATIBLE': 'It needs a newer version of the app.',
+  'themes.error.THEME_ALREADY_INSTALLED': 'A theme with the same id is already installed.',
+  'themes.error.THEME_PACKAGE_NOT_FOUND': 'The picked package is no longer available; pick it again.',
+  'themes.sampleNote': `# A sample note
+
+Text with **bold**, *emphasis*, \`inline code\` and a [link](#sample).
+
+> A quotation stands apart from the text.
+
+## Code
+
+\`\`\`ts
+// Greets someone by name.
+function greet(name: string): string {
+  return \`Hello, \${name}!\`;
+}
+\`\`\`
+
+## Table
+
+| Term | Meaning | Size |
+| --- | --- | ---: |
+| CPU | processor | 1 |
+| RAM | memory | 16 |
+
+## Math
+
+Inline $a^2 + b^2 = c^2$, and a block:
+
+$$
+\\int_0^1 x^2 \\, dx = \\frac{1}{3}
+$$
+
+## Diagram
+
+\`\`\`mermaid
+graph LR
+  Idea --> Draft --> Note
+\`\`\`
+`,
 } as const satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;
