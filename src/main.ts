@@ -2,8 +2,15 @@ import { mount } from 'svelte';
 import './ui/markdown/styles';
 import './ui/app.css';
 import App from './ui/App.svelte';
+import { NOTE_CONTENT_CSS } from './themes/note-content';
 
 const target = document.getElementById('app');
 if (!target) throw new Error('NotesAgent: #app is missing from index.html');
+
+// How notes look (code, tables, math, diagrams), from the theme tokens; shared
+// with the theme preview and exports, so it lives with the themes.
+const noteStyles = document.createElement('style');
+noteStyles.textContent = NOTE_CONTENT_CSS;
+document.head.append(noteStyles);
 
 mount(App, { target });

@@ -14,6 +14,7 @@ import {
   type SearchIndexRow,
   type SecretRow,
   type SettingRow,
+  type ThemeRow,
   type VaultKeyRow,
 } from './schema';
 
@@ -33,6 +34,7 @@ export class NotesAgentDatabase extends Dexie {
   providers!: Table<ProviderRow, string>;
   conversations!: Table<ConversationRow, string>;
   messages!: Table<MessageRow, string>;
+  themes!: Table<ThemeRow, string>;
 
   constructor(name: string = DATABASE_NAME, migrations: readonly Migration[] = MIGRATIONS) {
     super(name);

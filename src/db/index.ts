@@ -7,6 +7,7 @@ export {
   type Migration,
   type ProviderRow,
   type StoredEmbeddingModel,
+  type ThemeRow,
 } from './schema';
 export {
   NotesRepository,
@@ -39,3 +40,4 @@ export {
 export { SecretsVault } from './secrets-vault';
 export { ProviderRepository } from './provider-repository';
 export { ConversationRepository } from './conversation-repository';
+export { ThemeRepository } from './theme-repository';

@@ -1,5 +1,6 @@
 import type { Transaction } from 'dexie';
 import type { ChatMessageDto, ConversationDto, JobDto, ProviderDto } from '../contracts';
+import type { ThemeManifest } from '../contracts/themes';
 import type { BlockType } from '../core/blocks';
 import { AGENT_STORES } from './agent-stores';
 import { PLUGIN_STORES } from './plugin-stores';
@@ -127,6 +128,17 @@ export type ConversationRow = ConversationDto;
 
 export type MessageRow = ChatMessageDto;
 
+/** An installed theme package: its checked manifest and stylesheet (resources inlined). */
+export interface ThemeRow {
+  theme_id: string;
+  manifest: ThemeManifest;
+  css: string;
+  preview_url: string | null;
+  /** At most one row has 1; with none, the built-in chosen in the settings applies. */
+  enabled: 0 | 1;
+  installed_at: string;
+}
+
 /**
  * Schema history. Never edit a released entry: add a new version with the new
  * stores and an `upgrade` that moves the data. Dexie keeps the old ones to know
@@ -185,6 +197,11 @@ export const MIGRATIONS: readonly Migration[] = [
       attachments: '&attachment_id, created_at, sha256',
       block_citations: '&block_id, note_id, source_audio',
     },
+  },
+  {
+    // Theme packages: installed themes and which one is enabled. New store only.
+    version: 8,
+    stores: { themes: '&theme_id, enabled' },
   },
   {
     // Plugins: installed packages and their settings (secrets stay in the vault).

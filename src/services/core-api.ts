@@ -13,6 +13,7 @@ import {
   ProviderRepository,
   SecretsVault,
   SettingsRepository,
+  ThemeRepository,
   type NotesAgentDatabase,
 } from '../db';
 import type { AsrEngine, AsrProfile, DiarizationModelInfo, Diarizer, WindowingOptions } from '../media';
@@ -40,6 +41,7 @@ import { ProviderService } from './provider-service';
 import { RerankerService, type RerankerServiceOptions } from './reranker-service';
 import { SearchService } from './search-service';
 import { SettingsService } from './settings-service';
+import { ThemeService } from './theme-service';
 import { TranscriptionService, type AsrEngineFactory, type DiarizerFactory } from './transcription-service';
 
 export interface CoreOptions {
@@ -172,12 +174,13 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
     engine: asrEngine ?? NO_ASR_ENGINE,
     ...asrOptions,
   });
+  const settings = new SettingsService(settingsRepository, vault);
   const api = {
     notes,
     archive: new ArchiveService(notesRepository, attachments, runtime),
     jobs: new JobsService(runtime),
     events: new EventsService(eventLog),
-    settings: new SettingsService(settingsRepository, vault),
+    settings,
     search,
     embedding,
     rerankers,
@@ -190,6 +193,7 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
     transcriptions,
     localModels,
     plugins,
+    themes: new ThemeService({ themes: new ThemeRepository(db), settings }),
   };
   return {
     api,

@@ -5,6 +5,7 @@ import { resumeJobs } from './jobs/archive.service';
 import { refreshAll } from './notes/notes.service';
 import { pwa } from './pwa.svelte';
 import { applyBrowserLocale, loadSettings, requestPersistentStorage } from './settings/settings.service';
+import { loadActiveTheme } from './appearance/themes.service';
 
 /**
  * Start-up, in the order that keeps typed text safe: settings first (locale,
@@ -19,6 +20,7 @@ export async function startApp(): Promise<() => void> {
   pwa.register();
   void requestPersistentStorage();
   await loadSettings();
+  void loadActiveTheme();
   await recoverDrafts();
   await refreshAll();
   void resumeJobs();

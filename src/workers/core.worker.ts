@@ -81,6 +81,7 @@ const workerApi = {
   transcriptions: Comlink.proxy(core.api.transcriptions),
   localModels: Comlink.proxy(core.api.localModels),
   plugins: Comlink.proxy(core.api.plugins),
+  themes: Comlink.proxy(core.api.themes),
   events: Comlink.proxy({
     list: core.api.events.list.bind(core.api.events),
     /** Callbacks arrive as Comlink proxies; the returned handle is one too. */

@@ -471,6 +471,73 @@ export const en = {
   'palette.search': 'Type a command',
   'palette.empty': 'No command fits here.',
   'palette.done': '{title} finished.',
+
+  'themes.title': 'Themes',
+  'themes.builtin': 'Built-in',
+  'themes.enabled': 'In use',
+  'themes.enable': 'Use',
+  'themes.disable': 'Stop using',
+  'themes.uninstall': 'Uninstall',
+  'themes.builtinProtected': 'Built-in themes cannot be uninstalled.',
+  'themes.byAuthor': '{version} · by {author}',
+  'themes.importZip': 'Import theme (.zip)…',
+  'themes.importFolder': 'Import theme folder…',
+  'themes.checking': 'Checking the theme package…',
+  'themes.previewTitle': 'Preview of {name}',
+  'themes.previewFrame': 'Sample note in the {name} theme',
+  'themes.previewImage': 'Preview image supplied by the theme',
+  'themes.compatible': 'Works with this version of the app.',
+  'themes.incompatible': 'Needs app version {version} or later.',
+  'themes.warnings': 'Notes from the check',
+  'themes.install': 'Install',
+  'themes.cancel': 'Cancel',
+  'themes.installed': 'Theme "{name}" installed',
+  'themes.uninstalled': 'Theme "{name}" uninstalled',
+  'themes.refused': 'This theme package was refused.',
+  'themes.refusedAt': 'Line {line}: {found}',
+  'themes.error.THEME_CSS_UNSAFE': 'Its stylesheet contains something a theme may not use.',
+  'themes.error.THEME_RESOURCE_OUTSIDE_PACKAGE': 'It refers to a file outside the package.',
+  'themes.error.THEME_MANIFEST_INVALID': 'Its theme.yaml is missing or not valid.',
+  'themes.error.THEME_PACKAGE_INCOMPATIBLE': 'It needs a newer version of the app.',
+  'themes.error.THEME_ALREADY_INSTALLED': 'A theme with the same id is already installed.',
+  'themes.error.THEME_PACKAGE_NOT_FOUND': 'The picked package is no longer available; pick it again.',
+  'themes.sampleNote': `# A sample note
+
+Text with **bold**, *emphasis*, \`inline code\` and a [link](#sample).
+
+> A quotation stands apart from the text.
+
+## Code
+
+\`\`\`ts
+// Greets someone by name.
+function greet(name: string): string {
+  return \`Hello, \${name}!\`;
+}
+\`\`\`
+
+## Table
+
+| Term | Meaning | Size |
+| --- | --- | ---: |
+| CPU | processor | 1 |
+| RAM | memory | 16 |
+
+## Math
+
+Inline $a^2 + b^2 = c^2$, and a block:
+
+$$
+\\int_0^1 x^2 \\, dx = \\frac{1}{3}
+$$
+
+## Diagram
+
+\`\`\`mermaid
+graph LR
+  Idea --> Draft --> Note
+\`\`\`
+`,
 } as const satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;
@@ -501,6 +568,14 @@ export const enErrors: Partial<Record<ErrorCode, string>> = {
   MERMAID_PARSE_FAILED: 'The Mermaid diagram has a syntax error.',
   MERMAID_RENDER_FAILED: 'The Mermaid diagram could not be drawn.',
   MERMAID_SVG_UNSAFE: 'The Mermaid diagram was blocked because it was unsafe.',
+  THEME_PACKAGE_NOT_FOUND: 'The picked theme package is no longer available; pick it again.',
+  THEME_MANIFEST_INVALID: "The theme's theme.yaml is missing or not valid.",
+  THEME_PACKAGE_INCOMPATIBLE: 'This theme needs a newer version of the app.',
+  THEME_RESOURCE_OUTSIDE_PACKAGE: 'The theme refers to a file outside its package.',
+  THEME_CSS_UNSAFE: "The theme's stylesheet contains something a theme may not use.",
+  THEME_ALREADY_INSTALLED: 'A theme with the same id is already installed.',
+  THEME_NOT_FOUND: 'That theme is not installed.',
+  THEME_BUILTIN_PROTECTED: 'Built-in themes cannot be uninstalled.',
   PROVIDER_UNAVAILABLE: 'The AI provider is not reachable.',
   PROVIDER_TIMEOUT: 'The AI provider took too long to answer.',
   PROVIDER_AUTH_FAILED: 'The AI provider rejected the API key.',

@@ -460,6 +460,73 @@ export const zhCN: Dictionary = {
   'palette.search': '输入命令',
   'palette.empty': '这里没有可用的命令。',
   'palette.done': '{title} 已完成。',
+
+  'themes.title': '主题',
+  'themes.builtin': '内置',
+  'themes.enabled': '使用中',
+  'themes.enable': '使用',
+  'themes.disable': '停止使用',
+  'themes.uninstall': '卸载',
+  'themes.builtinProtected': '内置主题不能卸载。',
+  'themes.byAuthor': '{version} · 作者 {author}',
+  'themes.importZip': '导入主题（.zip）…',
+  'themes.importFolder': '导入主题文件夹…',
+  'themes.checking': '正在检查主题包…',
+  'themes.previewTitle': '{name} 预览',
+  'themes.previewFrame': '使用 {name} 主题的示例笔记',
+  'themes.previewImage': '主题自带的预览图',
+  'themes.compatible': '适用于当前版本的应用。',
+  'themes.incompatible': '需要 {version} 或更高版本的应用。',
+  'themes.warnings': '检查提示',
+  'themes.install': '安装',
+  'themes.cancel': '取消',
+  'themes.installed': '已安装主题“{name}”',
+  'themes.uninstalled': '已卸载主题“{name}”',
+  'themes.refused': '此主题包被拒绝。',
+  'themes.refusedAt': '第 {line} 行：{found}',
+  'themes.error.THEME_CSS_UNSAFE': '样式表中含有主题不允许使用的内容。',
+  'themes.error.THEME_RESOURCE_OUTSIDE_PACKAGE': '它引用了包外的文件。',
+  'themes.error.THEME_MANIFEST_INVALID': 'theme.yaml 缺失或无效。',
+  'themes.error.THEME_PACKAGE_INCOMPATIBLE': '它需要更新版本的应用。',
+  'themes.error.THEME_ALREADY_INSTALLED': '已安装了相同 ID 的主题。',
+  'themes.error.THEME_PACKAGE_NOT_FOUND': '所选的包已失效，请重新选择。',
+  'themes.sampleNote': `# 示例笔记
+
+含有**粗体**、*强调*、\`行内代码\`和[链接](#sample)的文字。
+
+> 引用与正文分开显示。
+
+## 代码
+
+\`\`\`ts
+// 按名字问候。
+function greet(name: string): string {
+  return \`你好，\${name}！\`;
+}
+\`\`\`
+
+## 表格
+
+| 术语 | 含义 | 数量 |
+| --- | --- | ---: |
+| CPU | 处理器 | 1 |
+| RAM | 内存 | 16 |
+
+## 数学
+
+行内 $a^2 + b^2 = c^2$，以及公式块：
+
+$$
+\\int_0^1 x^2 \\, dx = \\frac{1}{3}
+$$
+
+## 图表
+
+\`\`\`mermaid
+graph LR
+  想法 --> 草稿 --> 笔记
+\`\`\`
+`,
 };
 
 export const zhCNErrors: Partial<Record<ErrorCode, string>> = {
@@ -486,6 +553,14 @@ export const zhCNErrors: Partial<Record<ErrorCode, string>> = {
   MERMAID_PARSE_FAILED: 'Mermaid 图表有语法错误。',
   MERMAID_RENDER_FAILED: '无法绘制 Mermaid 图表。',
   MERMAID_SVG_UNSAFE: 'Mermaid 图表含有不安全的内容，已被拦截。',
+  THEME_PACKAGE_NOT_FOUND: '所选的主题包已失效，请重新选择。',
+  THEME_MANIFEST_INVALID: '主题的 theme.yaml 缺失或无效。',
+  THEME_PACKAGE_INCOMPATIBLE: '此主题需要更新版本的应用。',
+  THEME_RESOURCE_OUTSIDE_PACKAGE: '主题引用了包外的文件。',
+  THEME_CSS_UNSAFE: '主题的样式表中含有主题不允许使用的内容。',
+  THEME_ALREADY_INSTALLED: '已安装了相同 ID 的主题。',
+  THEME_NOT_FOUND: '该主题未安装。',
+  THEME_BUILTIN_PROTECTED: '内置主题不能卸载。',
   PROVIDER_UNAVAILABLE: '无法连接 AI 服务。',
   PROVIDER_TIMEOUT: 'AI 服务响应超时。',
   PROVIDER_AUTH_FAILED: 'AI 服务拒绝了 API 密钥。',

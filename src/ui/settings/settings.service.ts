@@ -2,6 +2,7 @@ import type { SettingsDto, UpdateSettingsInput } from '../../contracts/settings'
 import { core } from '../api/core-client';
 import { reportError } from '../errors';
 import { detectLocale, i18n } from '../i18n';
+import { applyBuiltinTheme } from '../appearance/theme-applier';
 import { settings } from './settings.svelte';
 import { storage } from './storage.svelte';
 
@@ -13,9 +14,7 @@ function browserLanguages(): readonly string[] {
 /** Language (explicit, else from the browser) and theme take effect at once. */
 export function applySettings(value: SettingsDto): void {
   i18n.setLocale(value.locale ?? detectLocale(browserLanguages()));
-  const root = document.documentElement;
-  if (value.theme === 'system') delete root.dataset.theme;
-  else root.dataset.theme = value.theme;
+  applyBuiltinTheme(value.theme);
 }
 
 /** Before settings load: speak the browser's language so the first paint is right. */

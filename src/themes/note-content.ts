@@ -1,0 +1,191 @@
+/**
+ * How a rendered note looks, in the app, in a theme's preview and in exports.
+ * Only custom properties carry colours, so a theme (built-in or package) restyles
+ * code, tables, quotes, math and diagrams by setting them.
+ */
+export const NOTE_CONTENT_CSS = `.markdown-preview {
+  color: var(--color-text);
+  line-height: 1.6;
+}
+
+.markdown-preview h1,
+.markdown-preview h2,
+.markdown-preview h3,
+.markdown-preview h4,
+.markdown-preview h5,
+.markdown-preview h6 {
+  margin: 1.4em 0 0.5em;
+  line-height: 1.25;
+  color: var(--color-heading, var(--color-text));
+}
+
+.markdown-preview h1 {
+  font-size: 1.75em;
+  padding-bottom: 0.25em;
+  border-bottom: 1px solid var(--color-border);
+}
+
+.markdown-preview h2 {
+  font-size: 1.4em;
+}
+
+.markdown-preview a {
+  color: var(--color-accent);
+}
+
+.markdown-preview code {
+  font-family: var(--font-mono);
+  font-size: 0.9em;
+  padding: 0.1em 0.35em;
+  border-radius: 4px;
+  background: var(--color-code-bg);
+  color: var(--color-code-text);
+}
+
+.markdown-preview pre {
+  overflow: auto;
+  padding: 0.75rem 1rem;
+  border: 1px solid var(--color-code-border);
+  border-radius: var(--radius);
+  background: var(--color-code-bg);
+  color: var(--color-code-text);
+}
+
+.markdown-preview pre code,
+.markdown-preview pre code.hljs {
+  padding: 0;
+  background: transparent;
+  color: inherit;
+  font-size: 0.875rem;
+}
+
+.markdown-preview table {
+  border-collapse: collapse;
+  margin: 1em 0;
+  display: block;
+  max-width: 100%;
+  overflow: auto;
+}
+
+.markdown-preview th,
+.markdown-preview td {
+  padding: 0.375rem 0.75rem;
+  border: 1px solid var(--color-table-border);
+}
+
+.markdown-preview th {
+  background: var(--color-table-header-bg);
+  font-weight: 600;
+}
+
+.markdown-preview tbody tr:nth-child(2n) {
+  background: var(--color-table-stripe);
+}
+
+.markdown-preview blockquote {
+  margin: 1em 0;
+  padding: 0 1em;
+  border-left: 0.25em solid var(--color-quote-border);
+  color: var(--color-text-muted);
+}
+
+.markdown-preview hr {
+  border: 0;
+  border-top: 1px solid var(--color-border);
+}
+
+.markdown-preview .katex {
+  color: inherit;
+}
+
+.markdown-preview .mermaid-block svg {
+  max-width: 100%;
+  height: auto;
+}
+
+/* Syntax colours (highlight.js classes), from the theme's --code-* tokens. */
+.hljs-doctag,
+.hljs-keyword,
+.hljs-meta .hljs-keyword,
+.hljs-template-tag,
+.hljs-template-variable,
+.hljs-type,
+.hljs-variable.language_ {
+  color: var(--code-keyword);
+}
+
+.hljs-title,
+.hljs-title.class_,
+.hljs-title.class_.inherited__,
+.hljs-title.function_ {
+  color: var(--code-title);
+}
+
+.hljs-attr,
+.hljs-attribute,
+.hljs-literal,
+.hljs-meta,
+.hljs-number,
+.hljs-operator,
+.hljs-variable,
+.hljs-selector-attr,
+.hljs-selector-class,
+.hljs-selector-id {
+  color: var(--code-number);
+}
+
+.hljs-regexp,
+.hljs-string,
+.hljs-meta .hljs-string {
+  color: var(--code-string);
+}
+
+.hljs-built_in,
+.hljs-symbol {
+  color: var(--code-type);
+}
+
+.hljs-comment,
+.hljs-code,
+.hljs-formula {
+  color: var(--code-comment);
+}
+
+.hljs-name,
+.hljs-quote,
+.hljs-selector-tag,
+.hljs-selector-pseudo {
+  color: var(--code-attr);
+}
+
+.hljs-subst {
+  color: var(--code-meta);
+}
+
+.hljs-section {
+  color: var(--code-number);
+  font-weight: bold;
+}
+
+.hljs-bullet {
+  color: var(--code-type);
+}
+
+.hljs-emphasis {
+  font-style: italic;
+}
+
+.hljs-strong {
+  font-weight: bold;
+}
+
+.hljs-addition {
+  color: var(--code-addition);
+  background-color: var(--code-addition-bg);
+}
+
+.hljs-deletion {
+  color: var(--code-deletion);
+  background-color: var(--code-deletion-bg);
+}
+`;
