@@ -30,6 +30,7 @@ import { ArchiveService } from './archive-service';
 import { ChatService, type RouterTuning } from './chat-service';
 import { EmbeddingService, type EmbeddingServiceOptions } from './embedding-service';
 import { EventsService } from './events-service';
+import { ExportService, type ExportServiceOptions } from './export-service';
 import { JobsService } from './jobs-service';
 import { LocalModelsService, noLocalModels, type LocalModelConnection } from './local-models-service';
 import { NotesService } from './notes-service';
@@ -69,6 +70,8 @@ export interface CoreOptions {
   };
   /** Starts the local-model worker (web-llm); without it local models are unavailable. */
   localModels?: () => LocalModelConnection;
+  /** Export: the page's Mermaid renderer, a test clock, exporter overrides. */
+  exports?: Pick<ExportServiceOptions, 'mermaid' | 'clock' | 'exporters' | 'renderer' | 'ttlMs'>;
 }
 
 /** The engine of a core built without one: every load says why nothing can be transcribed. */
@@ -169,6 +172,7 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
     }),
     transcriptions,
     localModels,
+    exports: new ExportService({ runtime, notes: notesRepository, files: attachments, ...options.exports }),
   };
   return {
     api,

@@ -63,6 +63,7 @@ const workerApi = {
   attachments: Comlink.proxy(core.api.attachments),
   transcriptions: Comlink.proxy(core.api.transcriptions),
   localModels: Comlink.proxy(core.api.localModels),
+  exports: Comlink.proxy(core.api.exports),
   events: Comlink.proxy({
     list: core.api.events.list.bind(core.api.events),
     /** Callbacks arrive as Comlink proxies; the returned handle is one too. */

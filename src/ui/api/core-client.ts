@@ -4,6 +4,7 @@ import type { EventEnvelope } from '../../contracts/events';
 import type { CoreWorkerApi } from '../../workers/core.worker';
 import { EventSubscriptions, type RemoteSubscribe } from './event-subscriptions';
 import { canDecodeOnPage, createPageAudioDecoder } from './page-audio-decoder';
+import { renderMermaidStatic } from '../markdown/mermaid-blocks';
 
 export { isAppError, AppError } from '../../contracts/errors';
 
@@ -17,6 +18,14 @@ function startWorker(): Worker {
 let worker = startWorker();
 let remote = Comlink.wrap<CoreWorkerApi>(worker);
 registerPageDecoder(remote);
+registerPageRenderer(remote);
+
+/** Exports draw Mermaid diagrams with the page's Mermaid (it needs a DOM); Mermaid itself loads on first use. */
+function registerPageRenderer(target: Comlink.Remote<CoreWorkerApi>): void {
+  void target.exports
+    .registerPageRenderer(Comlink.proxy({ render: renderMermaidStatic }))
+    .catch((error: unknown) => console.error('diagram renderer registration failed', error));
+}
 
 /** Transcriptions of compressed audio need the page's Web Audio decoder (workers have none). */
 function registerPageDecoder(target: Comlink.Remote<CoreWorkerApi>): void {
@@ -55,5 +64,6 @@ export function restartCore(): void {
   worker = startWorker();
   remote = Comlink.wrap<CoreWorkerApi>(worker);
   registerPageDecoder(remote);
+  registerPageRenderer(remote);
   subscriptions.reconnect(remoteSubscribe());
 }

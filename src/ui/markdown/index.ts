@@ -5,6 +5,7 @@ export { createSanitizer, sanitizeHtml, sanitizeSvg } from './sanitize';
 export type { Sanitizer } from './sanitize';
 export {
   renderMermaidBlocks,
+  renderMermaidStatic,
   clearMermaidRenderCache,
   MERMAID_PARSE_FAILED,
   MERMAID_RENDER_FAILED,
