@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import type { Page, Route } from '@playwright/test';
 import { createNote, expect, openApp, test } from './fixtures';
@@ -78,5 +79,25 @@ test('an export waiting on a diagram can be cancelled', async ({ page, requestLo
   await expect(page.getByTestId('export-status')).toHaveCount(0);
   await expect(page.getByTestId('export-note')).toBeVisible();
   for (const route of held) await route.abort().catch(() => undefined);
+  expect(requestLog.foreign()).toEqual([]);
+});
+
+test('the same note exports to a PDF with selectable Chinese and English text', async ({
+  page,
+  requestLog,
+}) => {
+  await openApp(page);
+  await createNote(page, '操作系统复习', NOTE_BODY);
+  const download = page.waitForEvent('download');
+  await startExport(page, 'pdf');
+  const file = await download;
+  expect(file.suggestedFilename()).toBe('操作系统复习.pdf');
+  const text = execFileSync('pdftotext', [await file.path(), '-'], { encoding: 'utf8' });
+  expect(text).toContain('进程调度');
+  expect(text).toContain('先来先服务 (FCFS) runs in');
+  expect(text).toContain('平均等待');
+  expect(execFileSync('pdffonts', [await file.path()], { encoding: 'utf8' })).toMatch(
+    /[A-Z]{6}\+NotoSansSC-Regular/,
+  );
   expect(requestLog.foreign()).toEqual([]);
 });

@@ -35,6 +35,13 @@ export type ExporterLoader = () => Promise<DocumentExporter>;
 
 const DEFAULT_EXPORTERS: Partial<Record<ExportFormat, ExporterLoader>> = {
   html: async () => (await import('../export/html/html-exporter')).htmlExporter,
+  pdf: async () => {
+    const [{ createPdfExporter }, { defaultFontLoader }] = await Promise.all([
+      import('../export/pdf/pdf-exporter'),
+      import('../export/pdf/cjk-font'),
+    ]);
+    return createPdfExporter(defaultFontLoader);
+  },
 };
 
 export interface ExportServiceOptions {
