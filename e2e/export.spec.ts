@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import type { Page, Route } from '@playwright/test';
+import mammoth from 'mammoth';
 import { createNote, expect, openApp, test } from './fixtures';
 
 const NOTE_BODY = `# 进程调度
@@ -99,5 +100,20 @@ test('the same note exports to a PDF with selectable Chinese and English text', 
   expect(execFileSync('pdffonts', [await file.path()], { encoding: 'utf8' })).toMatch(
     /[A-Z]{6}\+NotoSansSC-Regular/,
   );
+  expect(requestLog.foreign()).toEqual([]);
+});
+
+test('the same note exports to a Word file with headings, table and images', async ({ page, requestLog }) => {
+  await openApp(page);
+  await createNote(page, '操作系统复习', NOTE_BODY);
+  const download = page.waitForEvent('download');
+  await startExport(page, 'docx');
+  const file = await download;
+  expect(file.suggestedFilename()).toBe('操作系统复习.docx');
+  const { value: html } = await mammoth.convertToHtml({ path: await file.path() });
+  expect(html).toContain('<h1>进程调度</h1>');
+  expect(html).toContain('<th><p><strong>算法</strong></p></th>');
+  // The plot and the diagram.
+  expect(html.match(/<img /g)?.length).toBe(2);
   expect(requestLog.foreign()).toEqual([]);
 });

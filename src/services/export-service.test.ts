@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../contracts';
+import { EXPORT_MIME_TYPES } from '../contracts/exports';
 import type { DocumentExporter } from '../export/exporter';
 import { contentDisposition, sanitizeFileName } from './export-service';
 import { testCore } from './test-core';
@@ -205,7 +206,29 @@ describe('ExportService', () => {
     expect(page.items).toHaveLength(2);
     expect((await api.exports.list({ status: 'completed', format: 'html' })).page.total).toBe(3);
     expect((await api.exports.list({ format: 'pdf' })).page.total).toBe(0);
+    expect(await api.exports.formats()).toEqual(['html', 'pdf', 'docx']);
     expect((await api.exports.list({ status: 'failed' })).items).toEqual([]);
+  });
+});
+
+describe('ExportService with DOCX', () => {
+  it('exports a note to DOCX with its MIME type and the plot as an image', async () => {
+    const api = setup();
+    const note = await api.notes.create({ title: '复习', body: BODY });
+    const job = await api.exports.create({ source: { type: 'note', note_id: note.note_id }, format: 'docx' });
+    await finished(job.job_id);
+    const done = await api.exports.get(job.job_id);
+    expect(done).toMatchObject({
+      status: 'completed',
+      file: { file_name: '复习.docx', mime_type: EXPORT_MIME_TYPES.docx },
+      warnings: [
+        'DOCX: formulas are written as their TeX source.',
+        'DOCX: diagrams and plots are SVG images; Word versions before 2016 show a blank box instead.',
+      ],
+    });
+    const file = await api.exports.file(job.job_id);
+    // A DOCX is a zip: it starts with the local file header.
+    expect(Array.from(file.data.slice(0, 4))).toEqual([0x50, 0x4b, 0x03, 0x04]);
   });
 });
 

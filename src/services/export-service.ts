@@ -42,6 +42,7 @@ const DEFAULT_EXPORTERS: Partial<Record<ExportFormat, ExporterLoader>> = {
     ]);
     return createPdfExporter(defaultFontLoader);
   },
+  docx: async () => (await import('../export/docx/docx-exporter')).docxExporter,
 };
 
 export interface ExportServiceOptions {
