@@ -1,12 +1,13 @@
+import type { FontLoader } from './pdf-exporter';
+
 /**
  * The CJK font for PDF export (Noto Sans SC, ~10 MB): fetched only when a PDF is
  * exported and kept in Cache Storage, so later exports work offline. It covers
  * Latin as well, so one font sets a whole mixed-language note; only the glyphs a
  * document uses are embedded (subset).
  */
-const FONT_CACHE = 'notesagent-export-fonts-v1';
 
-export type FontLoader = () => Promise<Uint8Array>;
+const FONT_CACHE = 'notesagent-export-fonts-v1';
 
 export function cachedFontLoader(url: string): FontLoader {
   let loading: Promise<Uint8Array> | undefined;

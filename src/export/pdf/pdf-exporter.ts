@@ -23,7 +23,9 @@ import {
   type ExportContext,
   type ExportResult,
 } from '../exporter';
-import type { FontLoader } from './cjk-font';
+
+/** Reads the CJK font's bytes (cjk-font.ts in the app; a file in tests). */
+export type FontLoader = () => Promise<Uint8Array>;
 
 /** Points (1/72 in). */
 const PAGE_SIZES: Record<ExportPageSize, [number, number]> = {
