@@ -117,3 +117,30 @@ test('the same note exports to a Word file with headings, table and images', asy
   expect(html.match(/<img /g)?.length).toBe(2);
   expect(requestLog.foreign()).toEqual([]);
 });
+
+test('a function plot in the preview is an interactive chart; a broken one stays source with its message', async ({
+  page,
+  requestLog,
+}) => {
+  await openApp(page);
+  await createNote(
+    page,
+    'Plots',
+    '```function-plot\ny = x^2 | label: square\ndomain: -3, 3\n```\n\n```function-plot\ny = globalThis\n```\n',
+  );
+  const preview = page.getByTestId('preview');
+  const chart = preview.locator('.function-plot-chart svg').first();
+  await expect(chart).toBeVisible();
+  await expect(preview.locator('.function-plot-chart path.line').first()).toBeAttached();
+  const ticks = () => preview.locator('.function-plot-chart .x.axis .tick text').allTextContents();
+  const before = await ticks();
+  // Zooming with the wheel changes the visible x range.
+  await chart.hover();
+  await page.mouse.wheel(0, -400);
+  await expect.poll(ticks).not.toEqual(before);
+  const error = preview.locator('.plot-error');
+  await expect(error).toHaveAttribute('data-error-code', 'FUNCTION_PLOT_EXPRESSION_UNSAFE');
+  await expect(error).toContainText('line 1, column 5');
+  await expect(preview.locator('.function-plot-block pre').nth(1)).toHaveText('y = globalThis');
+  expect(requestLog.foreign()).toEqual([]);
+});

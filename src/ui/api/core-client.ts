@@ -4,7 +4,6 @@ import type { EventEnvelope } from '../../contracts/events';
 import type { CoreWorkerApi } from '../../workers/core.worker';
 import { EventSubscriptions, type RemoteSubscribe } from './event-subscriptions';
 import { canDecodeOnPage, createPageAudioDecoder } from './page-audio-decoder';
-import { renderMermaidStatic } from '../markdown/mermaid-blocks';
 
 export { isAppError, AppError } from '../../contracts/errors';
 
@@ -20,10 +19,17 @@ let remote = Comlink.wrap<CoreWorkerApi>(worker);
 registerPageDecoder(remote);
 registerPageRenderer(remote);
 
-/** Exports draw Mermaid diagrams with the page's Mermaid (it needs a DOM); Mermaid itself loads on first use. */
+/**
+ * Exports draw Mermaid diagrams with the page's Mermaid (it needs a DOM). The
+ * renderer and Mermaid load on the first diagram, never with the shell.
+ */
 function registerPageRenderer(target: Comlink.Remote<CoreWorkerApi>): void {
+  const port = {
+    render: async (source: string, options: { theme: 'light' | 'dark' }) =>
+      (await import('../markdown/mermaid-blocks')).renderMermaidStatic(source, options),
+  };
   void target.exports
-    .registerPageRenderer(Comlink.proxy({ render: renderMermaidStatic }))
+    .registerPageRenderer(Comlink.proxy(port))
     .catch((error: unknown) => console.error('diagram renderer registration failed', error));
 }
 
