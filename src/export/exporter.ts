@@ -1,4 +1,5 @@
 import type {
+  DocumentNode,
   ExportDocument,
   ExportFormat,
   ExportOptions,
@@ -61,5 +62,25 @@ export class WarningList {
   }
   toArray(): string[] {
     return [...this.#items];
+  }
+}
+
+/**
+ * Severe loss (§10.3): when every content block of the note is of a kind the
+ * format leaves out, the file would be empty of the note, so the export fails
+ * with EXPORT_UNSUPPORTED_CONTENT instead of writing it.
+ */
+export function assertRepresentable(
+  root: DocumentNode,
+  dropped: ReadonlySet<DocumentNode['type']>,
+  format: string,
+): void {
+  const blocks = root.children.filter((node) => node.type !== 'front_matter');
+  if (blocks.length > 0 && blocks.every((node) => dropped.has(node.type))) {
+    throw new ExportError(
+      'EXPORT_UNSUPPORTED_CONTENT',
+      `Nothing in this note can be written to ${format}: it holds only ${[...new Set(blocks.map((node) => node.type))].join(', ')}.`,
+      { format, blocks: blocks.length },
+    );
   }
 }

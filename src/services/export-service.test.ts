@@ -232,6 +232,22 @@ describe('ExportService with DOCX', () => {
   });
 });
 
+describe('ExportService severe loss', () => {
+  it('fails a DOCX export of a note made only of raw HTML with EXPORT_UNSUPPORTED_CONTENT', async () => {
+    const api = setup();
+    const job = await api.exports.create({
+      source: { type: 'markdown', markdown: '<div>only html</div>\n' },
+      format: 'docx',
+    });
+    await finished(job.job_id);
+    expect(await api.exports.get(job.job_id)).toMatchObject({
+      status: 'failed',
+      file: null,
+      error: { code: 'EXPORT_UNSUPPORTED_CONTENT' },
+    });
+  });
+});
+
 describe('file names', () => {
   it('are safe on every desktop system', () => {
     expect(sanitizeFileName('a/b\\c:d*e?f"g<h>i|j', 'pdf')).toBe('a b c d e f g h i j.pdf');

@@ -78,4 +78,15 @@ describe('docxExporter', () => {
     expect(html).toContain('E=mc^2');
     expect(html).toContain('[web]');
   });
+
+  it('fails with EXPORT_UNSUPPORTED_CONTENT when nothing of the note can be written', async () => {
+    const run = docxExporter.export(
+      documentFromMarkdown(
+        '---\ntitle: x\n---\n<div>only</div>\n\n<table><tr><td>raw</td></tr></table>\n',
+        'x',
+      ),
+      testExportContext(),
+    );
+    await expect(run).rejects.toMatchObject({ code: 'EXPORT_UNSUPPORTED_CONTENT' });
+  });
 });

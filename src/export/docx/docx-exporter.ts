@@ -21,7 +21,13 @@ import {
 } from 'docx';
 import type { DocumentNode, ExportDocument, ExportPageSize } from '../../contracts/exports';
 import { EXPORT_MIME_TYPES } from '../../contracts/exports';
-import { WarningList, type DocumentExporter, type ExportContext, type ExportResult } from '../exporter';
+import {
+  assertRepresentable,
+  WarningList,
+  type DocumentExporter,
+  type ExportContext,
+  type ExportResult,
+} from '../exporter';
 import { renderVisuals, type VisualOutcome } from '../visuals';
 
 /** Page sizes in twips (1/1440 in). */
@@ -367,6 +373,7 @@ export const docxExporter: DocumentExporter = {
   mimeType: EXPORT_MIME_TYPES.docx,
   async export(document: ExportDocument, context: ExportContext): Promise<ExportResult> {
     const warnings = new WarningList();
+    assertRepresentable(document.root, new Set(['html_block']), 'DOCX');
     const visuals = await renderVisuals(document.root, context, warnings);
     context.signal.throwIfAborted();
     const writer = new DocxWriter(warnings, visuals);

@@ -17,6 +17,7 @@ import type { DocumentNode, ExportDocument, ExportPageSize } from '../../contrac
 import { parseFunctionPlot, samplePlot } from '../../core/function-plot';
 import { plainText } from '../../core/markdown/document-ast';
 import {
+  assertRepresentable,
   ExportError,
   WarningList,
   type DocumentExporter,
@@ -633,6 +634,7 @@ export function createPdfExporter(loadFont: () => Promise<FontLoader>): Document
     mimeType: 'application/pdf',
     async export(document: ExportDocument, context: ExportContext): Promise<ExportResult> {
       const warnings = new WarningList();
+      assertRepresentable(document.root, new Set(['html_block']), 'PDF');
       loader ??= loadFont();
       let fontBytes: Uint8Array;
       try {
