@@ -8,6 +8,7 @@ import { newId } from '../src/core/ids';
 import { EventRepository, NotesAgentDatabase, NotesRepository } from '../src/db';
 import type { BlockRow, EventRow, NoteRow } from '../src/db/schema';
 import { audioDecodeBenchmarks } from './audio-decode';
+import { exportBenchmarks } from './export';
 import { compare, report, type BenchResult } from './harness';
 import { pluginBridgeBenchmarks } from './plugin-bridge';
 import { providerStreamBenchmarks } from './provider-stream';
@@ -145,5 +146,7 @@ results.push(...(await retrievalBenchmarks(scale)));
 results.push(...(await pluginBridgeBenchmarks(scale)));
 console.log('');
 results.push(...(await audioDecodeBenchmarks(scale)));
+
+results.push(...(await exportBenchmarks()));
 console.log('');
 console.log(report(results));

@@ -32,6 +32,7 @@ import { ArchiveService } from './archive-service';
 import { ChatService, type RouterTuning } from './chat-service';
 import { EmbeddingService, type EmbeddingServiceOptions } from './embedding-service';
 import { EventsService } from './events-service';
+import { ExportService, type ExportServiceOptions } from './export-service';
 import { JobsService } from './jobs-service';
 import { LocalModelsService, noLocalModels, type LocalModelConnection } from './local-models-service';
 import { NotesService } from './notes-service';
@@ -77,6 +78,8 @@ export interface CoreOptions {
   plugins?: PluginConnectors;
   /** The agent's model (tests: a scripted adapter); the offline demo by default. */
   agentAdapters?: AgentAdapterFactory;
+  /** Export: the page's Mermaid renderer, a test clock, exporter overrides. */
+  exports?: Pick<ExportServiceOptions, 'mermaid' | 'clock' | 'exporters' | 'renderer' | 'ttlMs'>;
 }
 
 /** The engine of a core built without one: every load says why nothing can be transcribed. */
@@ -194,6 +197,7 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
     localModels,
     plugins,
     themes: new ThemeService({ themes: new ThemeRepository(db), settings }),
+    exports: new ExportService({ runtime, notes: notesRepository, files: attachments, ...options.exports }),
   };
   return {
     api,

@@ -82,6 +82,7 @@ const workerApi = {
   localModels: Comlink.proxy(core.api.localModels),
   plugins: Comlink.proxy(core.api.plugins),
   themes: Comlink.proxy(core.api.themes),
+  exports: Comlink.proxy(core.api.exports),
   events: Comlink.proxy({
     list: core.api.events.list.bind(core.api.events),
     /** Callbacks arrive as Comlink proxies; the returned handle is one too. */

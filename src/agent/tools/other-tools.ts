@@ -106,7 +106,8 @@ export function memorySaveTool(
 export const mathEvaluateTool: AgentToolSpec = defineTool({
   name: 'math.evaluate',
   description:
-    'Evaluate an arithmetic expression exactly: numbers, + - * / % ^, parentheses, sin cos tan sqrt abs ' +
+    'Evaluate an arithmetic expression exactly: numbers, + - * / % ^, parentheses, sin cos tan asin acos ' +
+    'atan sinh cosh tanh sqrt abs sign ' +
     'log (base 10, or log(x, base)) ln exp min max round floor ceil, constants pi and e.',
   parameters: z.object({
     expression: z.string().min(1).max(1_000).describe('For example: round(sqrt(2) * 100, 2)'),

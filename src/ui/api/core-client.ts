@@ -17,6 +17,21 @@ function startWorker(): Worker {
 let worker = startWorker();
 let remote = Comlink.wrap<CoreWorkerApi>(worker);
 registerPageDecoder(remote);
+registerPageRenderer(remote);
+
+/**
+ * Exports draw Mermaid diagrams with the page's Mermaid (it needs a DOM). The
+ * renderer and Mermaid load on the first diagram, never with the shell.
+ */
+function registerPageRenderer(target: Comlink.Remote<CoreWorkerApi>): void {
+  const port = {
+    render: async (source: string, options: { theme: 'light' | 'dark' }) =>
+      (await import('../markdown/mermaid-blocks')).renderMermaidStatic(source, options),
+  };
+  void target.exports
+    .registerPageRenderer(Comlink.proxy(port))
+    .catch((error: unknown) => console.error('diagram renderer registration failed', error));
+}
 
 /** Transcriptions of compressed audio need the page's Web Audio decoder (workers have none). */
 function registerPageDecoder(target: Comlink.Remote<CoreWorkerApi>): void {
@@ -55,5 +70,6 @@ export function restartCore(): void {
   worker = startWorker();
   remote = Comlink.wrap<CoreWorkerApi>(worker);
   registerPageDecoder(remote);
+  registerPageRenderer(remote);
   subscriptions.reconnect(remoteSubscribe());
 }

@@ -538,6 +538,17 @@ graph LR
   Idea --> Draft --> Note
 \`\`\`
 `,
+  // Export
+  'export.button': 'Export',
+  'export.menuLabel': 'Export this note',
+  'export.format.html': 'HTML (web page)',
+  'export.format.pdf': 'PDF',
+  'export.format.docx': 'Word (DOCX)',
+  'export.running': 'Exporting {format}…',
+  'export.cancel': 'Cancel export',
+  'export.done': 'Exported {file}',
+  'export.cancelled': 'Export cancelled',
+  'export.warnings': 'Exported {file} with {count} warning(s): {first}',
 } as const satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;
@@ -565,6 +576,14 @@ export const enErrors: Partial<Record<ErrorCode, string>> = {
   INTERNAL_ERROR: 'Something went wrong. Please try again.',
   EXPORT_RENDER_FAILED: 'The export could not be created.',
   EXPORT_FORMAT_UNSUPPORTED: 'That export format is not supported.',
+  EXPORT_SOURCE_NOT_FOUND: 'The note to export was not found.',
+  EXPORT_OPTIONS_INVALID: 'The export options are not valid.',
+  EXPORT_UNSUPPORTED_CONTENT: 'This note has content the chosen format cannot hold.',
+  EXPORT_JOB_NOT_FOUND: 'This export was not found.',
+  EXPORT_FILE_EXPIRED: 'The exported file has expired. Export the note again.',
+  FUNCTION_PLOT_PARSE_FAILED: 'The function plot has a syntax error.',
+  FUNCTION_PLOT_EXPRESSION_UNSAFE: 'The function plot uses something outside the allowed math.',
+  FUNCTION_PLOT_RENDER_FAILED: 'The function plot could not be drawn.',
   MERMAID_PARSE_FAILED: 'The Mermaid diagram has a syntax error.',
   MERMAID_RENDER_FAILED: 'The Mermaid diagram could not be drawn.',
   MERMAID_SVG_UNSAFE: 'The Mermaid diagram was blocked because it was unsafe.',

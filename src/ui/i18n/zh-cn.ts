@@ -527,6 +527,17 @@ graph LR
   想法 --> 草稿 --> 笔记
 \`\`\`
 `,
+  // Export
+  'export.button': '导出',
+  'export.menuLabel': '导出此笔记',
+  'export.format.html': 'HTML（网页）',
+  'export.format.pdf': 'PDF',
+  'export.format.docx': 'Word（DOCX）',
+  'export.running': '正在导出 {format}…',
+  'export.cancel': '取消导出',
+  'export.done': '已导出 {file}',
+  'export.cancelled': '已取消导出',
+  'export.warnings': '已导出 {file}，有 {count} 条警告：{first}',
 };
 
 export const zhCNErrors: Partial<Record<ErrorCode, string>> = {
@@ -550,6 +561,14 @@ export const zhCNErrors: Partial<Record<ErrorCode, string>> = {
   INTERNAL_ERROR: '出了点问题，请重试。',
   EXPORT_RENDER_FAILED: '无法生成导出文件。',
   EXPORT_FORMAT_UNSUPPORTED: '不支持该导出格式。',
+  EXPORT_SOURCE_NOT_FOUND: '找不到要导出的笔记。',
+  EXPORT_OPTIONS_INVALID: '导出选项无效。',
+  EXPORT_UNSUPPORTED_CONTENT: '此笔记含有所选格式无法容纳的内容。',
+  EXPORT_JOB_NOT_FOUND: '找不到该导出任务。',
+  EXPORT_FILE_EXPIRED: '导出文件已过期，请重新导出。',
+  FUNCTION_PLOT_PARSE_FAILED: '函数图像有语法错误。',
+  FUNCTION_PLOT_EXPRESSION_UNSAFE: '函数图像使用了不允许的内容。',
+  FUNCTION_PLOT_RENDER_FAILED: '无法绘制函数图像。',
   MERMAID_PARSE_FAILED: 'Mermaid 图表有语法错误。',
   MERMAID_RENDER_FAILED: '无法绘制 Mermaid 图表。',
   MERMAID_SVG_UNSAFE: 'Mermaid 图表含有不安全的内容，已被拦截。',

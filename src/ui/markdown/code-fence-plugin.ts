@@ -3,6 +3,7 @@ import { highlightCode, isHighlightable } from './highlight';
 
 /** Fence label whose block becomes a Mermaid placeholder instead of highlighted code. */
 const MERMAID_LANGUAGE = 'mermaid';
+const FUNCTION_PLOT_LANGUAGE = 'function-plot';
 const SAFE_LANGUAGE_NAME = /^[\w#+.-]+$/;
 
 /**
@@ -42,6 +43,16 @@ export function codeFencePlugin(md: MarkdownIt): void {
       return (
         `<div${renderer.renderAttrs(token)}>` +
         `<pre class="mermaid-source"><code class="language-mermaid">${escape(token.content)}</code></pre>` +
+        `</div>\n`
+      );
+    }
+
+    if (language === FUNCTION_PLOT_LANGUAGE) {
+      // The source stays visible until (and unless) the chart replaces nothing:
+      // renderFunctionPlots draws above it, and a broken block keeps it.
+      return (
+        `<div class="function-plot-block"${renderer.renderAttrs(token)}>` +
+        `<pre class="function-plot-source"><code class="language-function-plot">${escape(token.content)}</code></pre>` +
         `</div>\n`
       );
     }

@@ -5,6 +5,7 @@ export { createSanitizer, sanitizeHtml, sanitizeSvg } from './sanitize';
 export type { Sanitizer } from './sanitize';
 export {
   renderMermaidBlocks,
+  renderMermaidStatic,
   clearMermaidRenderCache,
   MERMAID_PARSE_FAILED,
   MERMAID_RENDER_FAILED,
@@ -18,3 +19,5 @@ export type {
 } from './mermaid-blocks';
 export { wikilinkHref } from './wikilink-plugin';
 export { SOURCE_LINE_ATTRIBUTE } from './source-line-plugin';
+export { renderFunctionPlots, renderInteractivePlot } from './function-plot-blocks';
+export type { RenderHandle } from './function-plot-blocks';

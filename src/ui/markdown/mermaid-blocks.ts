@@ -1,4 +1,5 @@
-import type { ErrorCode } from '../../contracts';
+import type { ErrorCode } from '../../contracts/error-codes';
+import { AppError } from '../../contracts/errors';
 import type { Mermaid } from 'mermaid';
 import { decodeMermaidSource } from './code-fence-plugin';
 import { sanitizerFor } from './sanitize';
@@ -197,4 +198,30 @@ export async function renderMermaidBlocks(
     }
   }
   return result;
+}
+
+function svgSize(svg: string): { width: number; height: number } {
+  const viewBox = /viewBox="[-\d.]+\s+[-\d.]+\s+([\d.]+)\s+([\d.]+)"/.exec(svg);
+  const width = Number(viewBox?.[1] ?? /width="([\d.]+)/.exec(svg)?.[1] ?? 0);
+  const height = Number(viewBox?.[2] ?? /height="([\d.]+)/.exec(svg)?.[1] ?? 0);
+  return { width: Math.round(width) || 600, height: Math.round(height) || 400 };
+}
+
+/**
+ * §12.1 static mode for exports: the core worker asks the page (Mermaid needs a
+ * DOM) and gets a sanitized SVG, or an AppError with the §12.4 code.
+ */
+export async function renderMermaidStatic(
+  source: string,
+  options: { theme: 'light' | 'dark' },
+): Promise<{ svg: string; width: number; height: number; warnings: string[] }> {
+  const window = globalThis.window;
+  const outcome = await cachedDiagram(
+    source,
+    options.theme === 'dark' ? 'dark' : 'default',
+    sanitizerFor(window),
+    window.document,
+  );
+  if (!outcome.ok) throw new AppError(outcome.code, outcome.message || 'The diagram could not be rendered.');
+  return { svg: outcome.svg, ...svgSize(outcome.svg), warnings: [] };
 }

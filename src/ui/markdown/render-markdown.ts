@@ -1,5 +1,5 @@
-import markdownIt from 'markdown-it';
 import type { MarkdownIt } from 'markdown-it';
+import { createMarkdownParser } from '../../core/markdown/syntax';
 import { codeFencePlugin } from './code-fence-plugin';
 import { frontMatterPlugin } from './front-matter-plugin';
 import { mathPlugin } from './math-plugin';
@@ -9,9 +9,9 @@ import { taskListPlugin } from './task-list-plugin';
 import { wikilinkPlugin } from './wikilink-plugin';
 
 function createMarkdownIt(): MarkdownIt {
-  // Raw HTML in notes is allowed because every caller sanitizes the result
-  // (renderMarkdownSafe); typographer is off so quotes and dashes stay as typed.
-  return markdownIt({ html: true, linkify: true, typographer: false })
+  // The shared note grammar (core/markdown) plus the preview's renderers. Raw HTML
+  // in notes is allowed because every caller sanitizes the result (renderMarkdownSafe).
+  return createMarkdownParser()
     .use(frontMatterPlugin)
     .use(mathPlugin)
     .use(wikilinkPlugin)

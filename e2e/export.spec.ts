@@ -1,0 +1,146 @@
+import { execFileSync } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import type { Page, Route } from '@playwright/test';
+import mammoth from 'mammoth';
+import { createNote, expect, openApp, test } from './fixtures';
+
+const NOTE_BODY = `# 进程调度
+
+先来先服务 (FCFS) runs in $O(n)$ time; the average wait is
+
+$$
+\\bar{W} = \\frac{1}{n}\\sum_{i=1}^{n} W_i
+$$
+
+| 算法 | 平均等待 |
+|:--|--:|
+| FCFS | 10 |
+| SJF | 6 |
+
+\`\`\`function-plot
+y = sin(x) | label: 正弦
+domain: -6.28, 6.28
+\`\`\`
+
+\`\`\`mermaid
+graph TD; A[就绪] --> B[运行]
+\`\`\`
+`;
+
+async function startExport(page: Page, format: 'html' | 'pdf' | 'docx'): Promise<void> {
+  await page.getByTestId('export-note').click();
+  await page.getByTestId(`export-format-${format}`).click();
+}
+
+test('a note with a formula, a table, a plot, a diagram and Chinese text exports to one offline HTML file', async ({
+  page,
+  requestLog,
+}) => {
+  await openApp(page);
+  await createNote(page, '操作系统/复习', NOTE_BODY);
+  const download = page.waitForEvent('download');
+  await startExport(page, 'html');
+  const file = await download;
+  expect(file.suggestedFilename()).toBe('操作系统 复习.html');
+  const html = await readFile(await file.path(), 'utf8');
+  expect(html).toContain('<h1>进程调度</h1>');
+  expect(html).toContain('<annotation encoding="application/x-tex">O(n)</annotation>');
+  expect(html).toMatch(/<div class="math-block">(?:<span[^>]*>)*<math[^>]*display="block"/);
+  expect(html).toContain('<th style="text-align:left">算法</th>');
+  expect(html).toMatch(
+    /<figure class="function-plot"><svg xmlns="http:\/\/www.w3.org\/2000\/svg"[^>]*>.*正弦/s,
+  );
+  expect(html).toMatch(/<figure class="mermaid"><svg[^>]*>.*就绪/s);
+  expect(html).not.toMatch(/<script|javascript:|<foreignObject/i);
+  await expect(page.getByText('Exported 操作系统 复习.html')).toBeVisible();
+
+  // The file stands on its own: opened with the network cut off, it shows everything.
+  const viewer = await page.context().newPage();
+  await viewer.setContent(html);
+  await expect(viewer.locator('math').first()).toBeVisible();
+  await expect(viewer.locator('figure.function-plot svg path').first()).toBeAttached();
+  await viewer.close();
+  expect(requestLog.foreign()).toEqual([]);
+});
+
+test('an export waiting on a diagram can be cancelled', async ({ page, requestLog }) => {
+  // Mermaid's chunk is held back, so the export stays on its diagram until cancelled.
+  const held: Route[] = [];
+  await page.route(/\/assets\/mermaid\.core-[^/]*\.js$/, (route) => {
+    held.push(route);
+  });
+  await openApp(page);
+  await createNote(page, 'Diagram', '```mermaid\ngraph TD; A-->B\n```\n');
+  await startExport(page, 'html');
+  await expect(page.getByTestId('export-status')).toBeVisible();
+  const cancel = page.getByTestId('export-cancel');
+  await expect(cancel).toBeEnabled();
+  await cancel.click();
+  await expect(page.getByText('Export cancelled')).toBeVisible();
+  await expect(page.getByTestId('export-status')).toHaveCount(0);
+  await expect(page.getByTestId('export-note')).toBeVisible();
+  for (const route of held) await route.abort().catch(() => undefined);
+  expect(requestLog.foreign()).toEqual([]);
+});
+
+test('the same note exports to a PDF with selectable Chinese and English text', async ({
+  page,
+  requestLog,
+}) => {
+  await openApp(page);
+  await createNote(page, '操作系统复习', NOTE_BODY);
+  const download = page.waitForEvent('download');
+  await startExport(page, 'pdf');
+  const file = await download;
+  expect(file.suggestedFilename()).toBe('操作系统复习.pdf');
+  const text = execFileSync('pdftotext', [await file.path(), '-'], { encoding: 'utf8' });
+  expect(text).toContain('进程调度');
+  expect(text).toContain('先来先服务 (FCFS) runs in');
+  expect(text).toContain('平均等待');
+  expect(execFileSync('pdffonts', [await file.path()], { encoding: 'utf8' })).toMatch(
+    /[A-Z]{6}\+NotoSansSC-Regular/,
+  );
+  expect(requestLog.foreign()).toEqual([]);
+});
+
+test('the same note exports to a Word file with headings, table and images', async ({ page, requestLog }) => {
+  await openApp(page);
+  await createNote(page, '操作系统复习', NOTE_BODY);
+  const download = page.waitForEvent('download');
+  await startExport(page, 'docx');
+  const file = await download;
+  expect(file.suggestedFilename()).toBe('操作系统复习.docx');
+  const { value: html } = await mammoth.convertToHtml({ path: await file.path() });
+  expect(html).toContain('<h1>进程调度</h1>');
+  expect(html).toContain('<th><p><strong>算法</strong></p></th>');
+  // The plot and the diagram.
+  expect(html.match(/<img /g)?.length).toBe(2);
+  expect(requestLog.foreign()).toEqual([]);
+});
+
+test('a function plot in the preview is an interactive chart; a broken one stays source with its message', async ({
+  page,
+  requestLog,
+}) => {
+  await openApp(page);
+  await createNote(
+    page,
+    'Plots',
+    '```function-plot\ny = x^2 | label: square\ndomain: -3, 3\n```\n\n```function-plot\ny = globalThis\n```\n',
+  );
+  const preview = page.getByTestId('preview');
+  const chart = preview.locator('.function-plot-chart svg').first();
+  await expect(chart).toBeVisible();
+  await expect(preview.locator('.function-plot-chart path.line').first()).toBeAttached();
+  const ticks = () => preview.locator('.function-plot-chart .x.axis .tick text').allTextContents();
+  const before = await ticks();
+  // Zooming with the wheel changes the visible x range.
+  await chart.hover();
+  await page.mouse.wheel(0, -400);
+  await expect.poll(ticks).not.toEqual(before);
+  const error = preview.locator('.plot-error');
+  await expect(error).toHaveAttribute('data-error-code', 'FUNCTION_PLOT_EXPRESSION_UNSAFE');
+  await expect(error).toContainText('line 1, column 5');
+  await expect(preview.locator('.function-plot-block pre').nth(1)).toHaveText('y = globalThis');
+  expect(requestLog.foreign()).toEqual([]);
+});

@@ -1,0 +1,429 @@
+/**
+ * The app's one arithmetic language, shared by the agent's `math.evaluate` tool and
+ * function plots: numbers, `+ - * / % ^` (and `**`), parentheses, unary signs, a
+ * fixed set of functions and constants, and the variables a caller declares (`x`
+ * for plots). It is parsed by hand into a tree and interpreted; names are looked up
+ * in Maps, never on objects, so `constructor`, `__proto__` or `globalThis` are
+ * names outside the whitelist, not property access, and nothing is ever handed to
+ * `eval` or `Function`. Input length and nesting depth are bounded so no input can
+ * exhaust the stack.
+ */
+
+/**
+ * `syntax`: malformed arithmetic (a missing operand, an unclosed parenthesis).
+ * `unsafe`: anything outside the whitelist grammar (an unknown name, property
+ * access, strings, statements) or over the size and depth limits.
+ */
+export type ExpressionErrorKind = 'syntax' | 'unsafe';
+
+export class ExpressionError extends Error {
+  override readonly name = 'ExpressionError';
+  readonly kind: ExpressionErrorKind;
+  /** 0-based character offset of the problem in the expression. */
+  readonly position: number;
+
+  constructor(message: string, position: number, kind: ExpressionErrorKind = 'syntax') {
+    super(message);
+    this.position = position;
+    this.kind = kind;
+  }
+}
+
+export const MAX_EXPRESSION_LENGTH = 1_000;
+export const MAX_EXPRESSION_DEPTH = 64;
+
+type Operator = '+' | '-' | '*' | '/' | '%' | '^' | '(' | ')' | ',';
+
+type Token =
+  | { kind: 'number'; value: number; position: number }
+  | { kind: 'name'; value: string; position: number }
+  | { kind: 'operator'; value: Operator; position: number }
+  | { kind: 'end'; position: number };
+
+interface MathFunction {
+  minArgs: number;
+  maxArgs: number;
+  apply: (args: number[]) => number;
+}
+
+type ExpressionNode =
+  | { kind: 'number'; value: number }
+  | { kind: 'variable'; name: string }
+  | { kind: 'negate'; operand: ExpressionNode }
+  | {
+      kind: 'binary';
+      operator: '+' | '-' | '*' | '/' | '%' | '^';
+      left: ExpressionNode;
+      right: ExpressionNode;
+    }
+  | { kind: 'call'; fn: MathFunction; args: ExpressionNode[] };
+
+const unary = (fn: (x: number) => number): MathFunction => ({
+  minArgs: 1,
+  maxArgs: 1,
+  apply: ([x = NaN]) => fn(x),
+});
+
+function roundTo(value: number, digits = 0): number {
+  if (!Number.isInteger(digits) || digits < 0 || digits > 15) {
+    throw new ExpressionError('round() takes 0 to 15 whole decimal digits', 0);
+  }
+  const factor = 10 ** digits;
+  return Math.round((value + Number.EPSILON * Math.sign(value)) * factor) / factor;
+}
+
+const FUNCTIONS: ReadonlyMap<string, MathFunction> = new Map([
+  ['sin', unary(Math.sin)],
+  ['cos', unary(Math.cos)],
+  ['tan', unary(Math.tan)],
+  ['asin', unary(Math.asin)],
+  ['acos', unary(Math.acos)],
+  ['atan', unary(Math.atan)],
+  ['sinh', unary(Math.sinh)],
+  ['cosh', unary(Math.cosh)],
+  ['tanh', unary(Math.tanh)],
+  ['sqrt', unary(Math.sqrt)],
+  ['abs', unary(Math.abs)],
+  ['sign', unary(Math.sign)],
+  ['ln', unary(Math.log)],
+  ['exp', unary(Math.exp)],
+  ['floor', unary(Math.floor)],
+  ['ceil', unary(Math.ceil)],
+  // log(x) is base 10; log(x, base) any base.
+  [
+    'log',
+    {
+      minArgs: 1,
+      maxArgs: 2,
+      apply: ([x = NaN, base]) => (base === undefined ? Math.log10(x) : Math.log(x) / Math.log(base)),
+    },
+  ],
+  ['round', { minArgs: 1, maxArgs: 2, apply: ([x = NaN, digits]) => roundTo(x, digits) }],
+  ['min', { minArgs: 1, maxArgs: 100, apply: (args) => Math.min(...args) }],
+  ['max', { minArgs: 1, maxArgs: 100, apply: (args) => Math.max(...args) }],
+]);
+
+const CONSTANTS: ReadonlyMap<string, number> = new Map([
+  ['pi', Math.PI],
+  ['e', Math.E],
+]);
+
+/** Function names of the grammar, for help texts. */
+export const EXPRESSION_FUNCTIONS: readonly string[] = [...FUNCTIONS.keys()];
+
+const NUMBER = /^(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/;
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
+const SYMBOLS: ReadonlyMap<string, Operator> = new Map([
+  ['+', '+'],
+  ['-', '-'],
+  ['−', '-'],
+  ['*', '*'],
+  ['×', '*'],
+  ['/', '/'],
+  ['÷', '/'],
+  ['%', '%'],
+  ['^', '^'],
+  ['(', '('],
+  [')', ')'],
+  [',', ','],
+]);
+
+function tokenize(source: string): Token[] {
+  const tokens: Token[] = [];
+  let index = 0;
+  while (index < source.length) {
+    const character = source[index] ?? '';
+    if (/\s/.test(character)) {
+      index += 1;
+      continue;
+    }
+    const rest = source.slice(index);
+    const number = NUMBER.exec(rest);
+    if (number) {
+      tokens.push({ kind: 'number', value: Number(number[0]), position: index });
+      index += number[0].length;
+      continue;
+    }
+    const name = NAME.exec(rest);
+    if (name) {
+      tokens.push({ kind: 'name', value: name[0], position: index });
+      index += name[0].length;
+      continue;
+    }
+    if (rest.startsWith('**')) {
+      tokens.push({ kind: 'operator', value: '^', position: index });
+      index += 2;
+      continue;
+    }
+    const symbol = SYMBOLS.get(character);
+    if (symbol === undefined) {
+      // Dots, brackets, quotes, `=`, `;` ... belong to programming languages, not to
+      // this grammar: they are refused as unsafe, not as typos.
+      throw new ExpressionError(`Unexpected character "${character}" at ${index + 1}`, index, 'unsafe');
+    }
+    tokens.push({ kind: 'operator', value: symbol, position: index });
+    index += 1;
+  }
+  tokens.push({ kind: 'end', position: source.length });
+  return tokens;
+}
+
+/**
+ * Grammar (lowest precedence first; `^` is right-associative and binds tighter
+ * than a unary sign, so -2^2 = -4 and 2^-1 = 0.5):
+ *   expression := term (('+' | '-') term)*
+ *   term       := signed (('*' | '/' | '%') signed)*
+ *   signed     := ('+' | '-') signed | power
+ *   power      := primary ('^' signed)?
+ *   primary    := number | constant | variable
+ *               | function '(' expression (',' expression)* ')' | '(' expression ')'
+ */
+class Parser {
+  readonly #tokens: Token[];
+  readonly #variables: ReadonlySet<string>;
+  #index = 0;
+  #depth = 0;
+
+  constructor(tokens: Token[], variables: ReadonlySet<string>) {
+    this.#tokens = tokens;
+    this.#variables = variables;
+  }
+
+  parse(): ExpressionNode {
+    const tree = this.#expression();
+    const next = this.#peek();
+    if (next.kind !== 'end') throw this.#unexpected(next);
+    return tree;
+  }
+
+  #peek(): Token {
+    return this.#tokens[this.#index] ?? { kind: 'end', position: 0 };
+  }
+
+  #next(): Token {
+    const token = this.#peek();
+    this.#index += 1;
+    return token;
+  }
+
+  #isOperator(value: Operator): boolean {
+    const token = this.#peek();
+    return token.kind === 'operator' && token.value === value;
+  }
+
+  #expect(value: Operator): void {
+    const token = this.#next();
+    if (token.kind !== 'operator' || token.value !== value) throw this.#unexpected(token, `"${value}"`);
+  }
+
+  #unexpected(token: Token, expected?: string): ExpressionError {
+    const found =
+      token.kind === 'end'
+        ? 'the end of the expression'
+        : `"${String(token.value)}" at ${token.position + 1}`;
+    return new ExpressionError(
+      expected ? `Expected ${expected} but found ${found}` : `Unexpected ${found}`,
+      token.position,
+    );
+  }
+
+  #nested<T>(parse: () => T): T {
+    if (++this.#depth > MAX_EXPRESSION_DEPTH) {
+      throw new ExpressionError('The expression is nested too deeply', this.#peek().position, 'unsafe');
+    }
+    try {
+      return parse();
+    } finally {
+      this.#depth -= 1;
+    }
+  }
+
+  #expression(): ExpressionNode {
+    return this.#nested(() => {
+      let tree = this.#term();
+      while (this.#isOperator('+') || this.#isOperator('-')) {
+        const operator = this.#next();
+        const right = this.#term();
+        tree = {
+          kind: 'binary',
+          operator: operator.kind === 'operator' && operator.value === '+' ? '+' : '-',
+          left: tree,
+          right,
+        };
+      }
+      return tree;
+    });
+  }
+
+  #term(): ExpressionNode {
+    let tree = this.#signed();
+    while (this.#isOperator('*') || this.#isOperator('/') || this.#isOperator('%')) {
+      const operator = this.#next();
+      if (operator.kind !== 'operator') break;
+      const right = this.#signed();
+      tree = {
+        kind: 'binary',
+        operator: operator.value === '*' ? '*' : operator.value === '/' ? '/' : '%',
+        left: tree,
+        right,
+      };
+    }
+    return tree;
+  }
+
+  #signed(): ExpressionNode {
+    return this.#nested(() => {
+      if (this.#isOperator('-')) {
+        this.#next();
+        return { kind: 'negate', operand: this.#signed() };
+      }
+      if (this.#isOperator('+')) {
+        this.#next();
+        return this.#signed();
+      }
+      return this.#power();
+    });
+  }
+
+  #power(): ExpressionNode {
+    const base = this.#primary();
+    if (!this.#isOperator('^')) return base;
+    this.#next();
+    return { kind: 'binary', operator: '^', left: base, right: this.#signed() };
+  }
+
+  #primary(): ExpressionNode {
+    const token = this.#next();
+    if (token.kind === 'number') return { kind: 'number', value: token.value };
+    if (token.kind === 'operator' && token.value === '(') {
+      const tree = this.#expression();
+      this.#expect(')');
+      return tree;
+    }
+    if (token.kind === 'name') {
+      if (this.#variables.has(token.value)) return { kind: 'variable', name: token.value };
+      const name = token.value.toLowerCase();
+      const fn = FUNCTIONS.get(name);
+      if (fn) return this.#call(token.value, fn);
+      const constant = CONSTANTS.get(name);
+      if (constant !== undefined) return { kind: 'number', value: constant };
+      const variables = [...this.#variables];
+      throw new ExpressionError(
+        `Unknown name "${token.value}" at ${token.position + 1}. Known functions: ${EXPRESSION_FUNCTIONS.join(', ')}; constants: pi, e` +
+          (variables.length > 0 ? `; variables: ${variables.join(', ')}` : ''),
+        token.position,
+        'unsafe',
+      );
+    }
+    throw this.#unexpected(token, 'a number, a name or "("');
+  }
+
+  #call(name: string, fn: MathFunction): ExpressionNode {
+    const open = this.#peek();
+    this.#expect('(');
+    const args: ExpressionNode[] = [];
+    if (!this.#isOperator(')')) {
+      args.push(this.#expression());
+      while (this.#isOperator(',')) {
+        this.#next();
+        args.push(this.#expression());
+      }
+    }
+    this.#expect(')');
+    if (args.length < fn.minArgs || args.length > fn.maxArgs) {
+      const range = fn.minArgs === fn.maxArgs ? `${fn.minArgs}` : `${fn.minArgs} to ${fn.maxArgs}`;
+      throw new ExpressionError(`${name}() takes ${range} argument(s), got ${args.length}`, open.position);
+    }
+    return { kind: 'call', fn, args };
+  }
+}
+
+function evaluateNode(tree: ExpressionNode, scope: ReadonlyMap<string, number>): number {
+  switch (tree.kind) {
+    case 'number':
+      return tree.value;
+    case 'variable':
+      return scope.get(tree.name) ?? NaN;
+    case 'negate':
+      return -evaluateNode(tree.operand, scope);
+    case 'call':
+      return tree.fn.apply(tree.args.map((arg) => evaluateNode(arg, scope)));
+    case 'binary': {
+      const left = evaluateNode(tree.left, scope);
+      const right = evaluateNode(tree.right, scope);
+      switch (tree.operator) {
+        case '+':
+          return left + right;
+        case '-':
+          return left - right;
+        case '*':
+          return left * right;
+        case '/':
+          return left / right;
+        case '%':
+          return left % right;
+        case '^':
+          return left ** right;
+        default: {
+          const unknown: never = tree.operator;
+          throw new ExpressionError(`Unknown operator ${String(unknown)}`, 0);
+        }
+      }
+    }
+    default: {
+      const unknown: never = tree;
+      throw new ExpressionError(`Unknown expression node ${String(unknown)}`, 0);
+    }
+  }
+}
+
+export interface CompiledExpression {
+  readonly source: string;
+  readonly variables: readonly string[];
+  /** Values for the declared variables; a missing one is NaN. */
+  evaluate(values?: Readonly<Record<string, number>>): number;
+}
+
+const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * Parses `source` once for repeated evaluation (a plot samples it hundreds of
+ * times). Throws ExpressionError. `variables` are the only free names allowed.
+ */
+export function compileExpression(
+  source: string,
+  options: { variables?: readonly string[] } = {},
+): CompiledExpression {
+  const variables = options.variables ?? [];
+  for (const name of variables) {
+    if (!VARIABLE_NAME.test(name) || FUNCTIONS.has(name.toLowerCase()) || CONSTANTS.has(name.toLowerCase())) {
+      throw new ExpressionError(`"${name}" cannot be a variable name`, 0, 'unsafe');
+    }
+  }
+  if (source.length > MAX_EXPRESSION_LENGTH) {
+    throw new ExpressionError(
+      `The expression is longer than ${MAX_EXPRESSION_LENGTH} characters`,
+      0,
+      'unsafe',
+    );
+  }
+  if (source.trim() === '') throw new ExpressionError('The expression is empty', 0);
+  const tree = new Parser(tokenize(source), new Set(variables)).parse();
+  return {
+    source,
+    variables,
+    evaluate(values = {}) {
+      // Copied into a Map by own keys only: nothing reachable through a prototype.
+      const scope = new Map<string, number>();
+      for (const name of variables) {
+        if (Object.hasOwn(values, name)) scope.set(name, Number(values[name]));
+      }
+      return evaluateNode(tree, scope);
+    },
+  };
+}
+
+/** Evaluates an arithmetic expression without variables; throws ExpressionError on anything else. */
+export function evaluateExpression(source: string): number {
+  return compileExpression(source).evaluate();
+}

@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import {
+  FUNCTION_PLOT_EXPRESSION_UNSAFE,
+  FUNCTION_PLOT_PARSE_FAILED,
+  parseFunctionPlot,
+  renderFunctionPlotSvg,
+  samplePlot,
+} from './function-plot';
+
+describe('parseFunctionPlot', () => {
+  it('reads functions, options and settings into the FunctionPlot model', () => {
+    const result = parseFunctionPlot(
+      [
+        'y = sin(x) | label: sine | color: #2563eb',
+        '# a comment',
+        'f(x) = x^2 / 10',
+        'cos(x)',
+        'domain: -6.28, 6.28',
+        'range: [-2, 2]',
+        'x-label: t',
+        'y-label: amplitude',
+        'grid: false',
+      ].join('\n'),
+    );
+    expect(result.diagnostics).toEqual([]);
+    expect(result.plot).toEqual({
+      version: 1,
+      expressions: [
+        { expression: 'sin(x)', label: 'sine', color: '#2563eb' },
+        { expression: 'x^2 / 10' },
+        { expression: 'cos(x)' },
+      ],
+      domain: [-6.28, 6.28],
+      range: [-2, 2],
+      axes: { xLabel: 't', yLabel: 'amplitude', grid: false },
+    });
+  });
+
+  it('locates a syntax error by line and column', () => {
+    const result = parseFunctionPlot('y = sin(x)\ny = x +\n');
+    expect(result.plot).toBeUndefined();
+    expect(result.diagnostics).toEqual([
+      expect.objectContaining({ severity: 'error', code: FUNCTION_PLOT_PARSE_FAILED, line: 2, column: 8 }),
+    ]);
+  });
+
+  it.each([
+    ['constructor', 1],
+    ['y = __proto__', 5],
+    ['y = globalThis', 5],
+    ['y = import("x")', 5],
+    ['y = eval("1")', 5],
+    ['y = x.constructor', 6],
+    ['y = ' + '('.repeat(200) + 'x' + ')'.repeat(200), 5],
+  ])('refuses %j as FUNCTION_PLOT_EXPRESSION_UNSAFE', (line, column) => {
+    const result = parseFunctionPlot(line);
+    expect(result.plot).toBeUndefined();
+    expect(result.diagnostics[0]).toMatchObject({ code: FUNCTION_PLOT_EXPRESSION_UNSAFE, line: 1 });
+    expect(result.diagnostics[0]?.column).toBeGreaterThanOrEqual(column);
+  });
+
+  it('refuses huge blocks and too many functions as unsafe', () => {
+    expect(parseFunctionPlot('y = x\n'.repeat(3000)).diagnostics[0]?.code).toBe(
+      FUNCTION_PLOT_EXPRESSION_UNSAFE,
+    );
+    expect(parseFunctionPlot('y = x\n'.repeat(17)).diagnostics[0]).toMatchObject({
+      code: FUNCTION_PLOT_EXPRESSION_UNSAFE,
+      line: 17,
+    });
+  });
+
+  it('warns about (and ignores) unsafe colours and unknown settings', () => {
+    const result = parseFunctionPlot('y = x | color: red" onload="alert(1)\ncolour: blue');
+    expect(result.plot?.expressions).toEqual([{ expression: 'x' }]);
+    expect(result.diagnostics.map((item) => [item.severity, item.line])).toEqual([
+      ['warning', 1],
+      ['warning', 2],
+    ]);
+  });
+
+  it('needs at least one function and valid intervals', () => {
+    expect(parseFunctionPlot('grid: true').diagnostics[0]?.code).toBe(FUNCTION_PLOT_PARSE_FAILED);
+    expect(parseFunctionPlot('y = x\ndomain: 5, 1').diagnostics[0]).toMatchObject({ line: 2, column: 9 });
+  });
+});
+
+describe('samplePlot and renderFunctionPlotSvg', () => {
+  it('samples known values and breaks the line at poles', () => {
+    const plot = parseFunctionPlot('y = x^2\ny = 1/x\ndomain: -2, 2').plot;
+    if (!plot) throw new Error('plot expected');
+    const sampled = samplePlot(plot, 4);
+    expect(sampled.series[0]?.segments[0]).toEqual([
+      [-2, 4],
+      [-1, 1],
+      [0, 0],
+      [1, 1],
+      [2, 4],
+    ]);
+    expect(sampled.series[1]?.segments.length).toBe(2);
+  });
+
+  it('draws a self-contained SVG with the labels escaped', () => {
+    const plot = parseFunctionPlot('y = sin(x) | label: <script>alert(1)</script>\nx-label: a & b').plot;
+    if (!plot) throw new Error('plot expected');
+    const result = renderFunctionPlotSvg(plot, { theme: 'dark', width: 500, height: 300 });
+    expect(result).toMatchObject({ mimeType: 'image/svg+xml', width: 500, height: 300, warnings: [] });
+    const svg = String(result.content);
+    expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
+    expect(svg).not.toMatch(/<script|onload|javascript:|foreignObject/i);
+    expect(svg).toContain('&#60;script&#62;alert(1)&#60;/script&#62;');
+    expect(svg).toContain('a &#38; b');
+    expect(svg).toContain('#111827');
+  });
+
+  it('warns when a function has no finite value in the domain', () => {
+    const plot = parseFunctionPlot('y = sqrt(x)\ndomain: -3, -1').plot;
+    if (!plot) throw new Error('plot expected');
+    expect(renderFunctionPlotSvg(plot).warnings).toEqual(['y = sqrt(x) has no finite value in the domain.']);
+  });
+});

@@ -1,0 +1,426 @@
+import type {
+  FunctionPlot,
+  FunctionPlotDiagnostic,
+  FunctionPlotParseResult,
+  StaticRenderResult,
+  StaticRenderTheme,
+} from '../contracts/exports';
+import { contentHash } from './content-hash';
+import { compileExpression, ExpressionError, type CompiledExpression } from './expression';
+
+/**
+ * ```` ```function-plot ```` blocks. One setting or one function per line:
+ *
+ *     y = sin(x) | label: sine | color: #2563eb
+ *     x^2 / 10
+ *     domain: -6.28, 6.28
+ *     range: -2, 2
+ *     x-label: t
+ *     y-label: amplitude
+ *     grid: false
+ *
+ * A function line is an expression in `x`, optionally written `y = ...` or
+ * `f(x) = ...`. `#` starts a comment line. Errors carry 1-based line and column
+ * within the block.
+ */
+
+export const FUNCTION_PLOT_PARSE_FAILED = 'FUNCTION_PLOT_PARSE_FAILED';
+export const FUNCTION_PLOT_EXPRESSION_UNSAFE = 'FUNCTION_PLOT_EXPRESSION_UNSAFE';
+export const FUNCTION_PLOT_RENDER_FAILED = 'FUNCTION_PLOT_RENDER_FAILED';
+
+export const MAX_PLOT_SOURCE_LENGTH = 10_000;
+export const MAX_PLOT_EXPRESSIONS = 16;
+export const DEFAULT_PLOT_DOMAIN: [number, number] = [-10, 10];
+const PLOT_VARIABLES = ['x'] as const;
+
+const SETTING = /^([A-Za-z][A-Za-z-]*)\s*:\s*(.*)$/;
+const FUNCTION_PREFIX = /^\s*(?:y|f\s*\(\s*x\s*\))\s*=\s*/;
+// Colours are written into SVG attributes: only forms that cannot carry markup or url().
+const SAFE_COLOR = /^(?:#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|[a-zA-Z]{3,20})$/;
+const MAX_LABEL_LENGTH = 120;
+
+type Settings = Pick<FunctionPlot, 'domain' | 'range'> & { axes: FunctionPlot['axes'] };
+
+function diagnostic(
+  severity: FunctionPlotDiagnostic['severity'],
+  code: string,
+  message: string,
+  line: number,
+  column: number,
+): FunctionPlotDiagnostic {
+  return { severity, code, message, line, column };
+}
+
+function parseInterval(value: string): [number, number] | undefined {
+  const match = /^\[?\s*([-+]?[\d.]+(?:e[-+]?\d+)?)\s*,\s*([-+]?[\d.]+(?:e[-+]?\d+)?)\s*\]?$/i.exec(
+    value.trim(),
+  );
+  if (!match) return undefined;
+  const low = Number(match[1]);
+  const high = Number(match[2]);
+  if (!Number.isFinite(low) || !Number.isFinite(high) || low >= high) return undefined;
+  return [low, high];
+}
+
+function parseBoolean(value: string): boolean | undefined {
+  const normalized = value.trim().toLowerCase();
+  if (['true', 'yes', 'on'].includes(normalized)) return true;
+  if (['false', 'no', 'off'].includes(normalized)) return false;
+  return undefined;
+}
+
+/** The block's text to a FunctionPlot, or diagnostics saying where it is wrong. */
+export function parseFunctionPlot(source: string): FunctionPlotParseResult {
+  const diagnostics: FunctionPlotDiagnostic[] = [];
+  if (source.length > MAX_PLOT_SOURCE_LENGTH) {
+    return {
+      diagnostics: [
+        diagnostic(
+          'error',
+          FUNCTION_PLOT_EXPRESSION_UNSAFE,
+          `The plot is longer than ${MAX_PLOT_SOURCE_LENGTH} characters.`,
+          1,
+          1,
+        ),
+      ],
+    };
+  }
+  const settings: Settings = { axes: { grid: true } };
+  const expressions: FunctionPlot['expressions'] = [];
+  const lines = source.split(/\r\n|\r|\n/);
+
+  lines.forEach((raw, index) => {
+    const line = index + 1;
+    const text = raw.trim();
+    if (text === '' || text.startsWith('#')) return;
+    const indent = raw.length - raw.trimStart().length;
+    const setting = SETTING.exec(text);
+    if (setting && !FUNCTION_PREFIX.test(text)) {
+      const key = (setting[1] ?? '').toLowerCase().replace(/-/g, '');
+      const value = setting[2] ?? '';
+      const column = indent + text.indexOf(value) + 1;
+      switch (key) {
+        case 'domain':
+        case 'range': {
+          const interval = parseInterval(value);
+          if (!interval) {
+            diagnostics.push(
+              diagnostic(
+                'error',
+                FUNCTION_PLOT_PARSE_FAILED,
+                `${key} needs two numbers, low before high: "-5, 5".`,
+                line,
+                column,
+              ),
+            );
+          } else settings[key] = interval;
+          return;
+        }
+        case 'xlabel':
+        case 'ylabel':
+          settings.axes[key === 'xlabel' ? 'xLabel' : 'yLabel'] = value.slice(0, MAX_LABEL_LENGTH);
+          return;
+        case 'grid': {
+          const grid = parseBoolean(value);
+          if (grid === undefined) {
+            diagnostics.push(
+              diagnostic('error', FUNCTION_PLOT_PARSE_FAILED, 'grid is true or false.', line, column),
+            );
+          } else settings.axes.grid = grid;
+          return;
+        }
+        default:
+          diagnostics.push(
+            diagnostic(
+              'warning',
+              FUNCTION_PLOT_PARSE_FAILED,
+              `Unknown setting "${setting[1]}" is ignored.`,
+              line,
+              indent + 1,
+            ),
+          );
+          return;
+      }
+    }
+
+    const [expressionPart = '', ...options] = raw.split('|');
+    const prefix = FUNCTION_PREFIX.exec(expressionPart);
+    const expressionStart = prefix
+      ? prefix[0].length
+      : expressionPart.length - expressionPart.trimStart().length;
+    const expression = expressionPart.slice(expressionStart).trimEnd();
+    if (expressions.length >= MAX_PLOT_EXPRESSIONS) {
+      diagnostics.push(
+        diagnostic(
+          'error',
+          FUNCTION_PLOT_EXPRESSION_UNSAFE,
+          `A plot draws at most ${MAX_PLOT_EXPRESSIONS} functions.`,
+          line,
+          1,
+        ),
+      );
+      return;
+    }
+    try {
+      compileExpression(expression, { variables: PLOT_VARIABLES });
+    } catch (error) {
+      if (!(error instanceof ExpressionError)) throw error;
+      diagnostics.push(
+        diagnostic(
+          'error',
+          error.kind === 'unsafe' ? FUNCTION_PLOT_EXPRESSION_UNSAFE : FUNCTION_PLOT_PARSE_FAILED,
+          error.message,
+          line,
+          expressionStart + Math.min(error.position, expression.length) + 1,
+        ),
+      );
+      return;
+    }
+    const entry: FunctionPlot['expressions'][number] = { expression };
+    let offset = expressionPart.length + 1;
+    for (const option of options) {
+      const match = /^\s*(label|color)\s*:\s*(.*?)\s*$/i.exec(option);
+      const name = match?.[1]?.toLowerCase();
+      const value = match?.[2] ?? '';
+      if (name === 'label') entry.label = value.slice(0, MAX_LABEL_LENGTH);
+      else if (name === 'color' && SAFE_COLOR.test(value)) entry.color = value;
+      else {
+        diagnostics.push(
+          diagnostic(
+            'warning',
+            FUNCTION_PLOT_PARSE_FAILED,
+            name === 'color'
+              ? `Colour "${value}" is ignored: use #rgb, #rrggbb or a colour name.`
+              : `Unknown option "${option.trim()}" is ignored; use label: or color:.`,
+            line,
+            offset + 1,
+          ),
+        );
+      }
+      offset += option.length + 1;
+    }
+    expressions.push(entry);
+  });
+
+  if (expressions.length === 0 && !diagnostics.some((item) => item.severity === 'error')) {
+    diagnostics.push(
+      diagnostic(
+        'error',
+        FUNCTION_PLOT_PARSE_FAILED,
+        'The plot has no function to draw, such as "y = sin(x)".',
+        1,
+        1,
+      ),
+    );
+  }
+  if (diagnostics.some((item) => item.severity === 'error')) return { diagnostics };
+  const plot: FunctionPlot = { version: 1, expressions, axes: settings.axes };
+  if (settings.domain) plot.domain = settings.domain;
+  if (settings.range) plot.range = settings.range;
+  return { plot, diagnostics };
+}
+
+// ---------------------------------------------------------------------------
+// Sampling and the static SVG
+// ---------------------------------------------------------------------------
+
+export interface PlotSeries {
+  expression: string;
+  label: string;
+  color: string;
+  /** Runs of finite points; a gap (a pole, a NaN) starts a new run. */
+  segments: Array<Array<[number, number]>>;
+}
+
+export interface SampledPlot {
+  domain: [number, number];
+  range: [number, number];
+  series: PlotSeries[];
+}
+
+const PALETTE = ['#2563eb', '#dc2626', '#16a34a', '#9333ea', '#ea580c', '#0891b2', '#db2777', '#4b5563'];
+
+function autoRange(values: number[]): [number, number] {
+  if (values.length === 0) return [-1, 1];
+  const sorted = [...values].sort((a, b) => a - b);
+  // Clip the outer 2 % so a pole (tan, 1/x) does not flatten everything else.
+  const low = sorted[Math.floor(sorted.length * 0.02)] ?? -1;
+  const high = sorted[Math.ceil(sorted.length * 0.98) - 1] ?? 1;
+  if (high - low < 1e-9) return [low - 1, high + 1];
+  const pad = (high - low) * 0.08;
+  return [low - pad, high + pad];
+}
+
+/** Samples every function across the domain (`samples` points each). */
+export function samplePlot(plot: FunctionPlot, samples = 400): SampledPlot {
+  const domain = plot.domain ?? DEFAULT_PLOT_DOMAIN;
+  const compiled: CompiledExpression[] = plot.expressions.map((entry) =>
+    compileExpression(entry.expression, { variables: PLOT_VARIABLES }),
+  );
+  const allValues: number[] = [];
+  const raw = compiled.map((fn) => {
+    const points: Array<[number, number]> = [];
+    for (let index = 0; index <= samples; index++) {
+      const x = domain[0] + ((domain[1] - domain[0]) * index) / samples;
+      const y = fn.evaluate({ x });
+      points.push([x, y]);
+      if (Number.isFinite(y)) allValues.push(y);
+    }
+    return points;
+  });
+  const range = plot.range ?? autoRange(allValues);
+  const span = range[1] - range[0];
+  const series = raw.map((points, index): PlotSeries => {
+    const entry = plot.expressions[index] ?? { expression: '' };
+    const segments: PlotSeries['segments'] = [];
+    let current: Array<[number, number]> = [];
+    let previous: number | undefined;
+    for (const [x, y] of points) {
+      // A jump across far more than the visible range is a pole, not a steep line.
+      const jump = previous !== undefined && Math.abs(y - previous) > span * 4;
+      if (!Number.isFinite(y) || jump) {
+        if (current.length > 1) segments.push(current);
+        current = [];
+      }
+      if (Number.isFinite(y)) current.push([x, y]);
+      previous = Number.isFinite(y) ? y : undefined;
+    }
+    if (current.length > 1) segments.push(current);
+    return {
+      expression: entry.expression,
+      label: entry.label ?? `y = ${entry.expression}`,
+      color:
+        entry.color && SAFE_COLOR.test(entry.color)
+          ? entry.color
+          : (PALETTE[index % PALETTE.length] ?? '#2563eb'),
+      segments,
+    };
+  });
+  return { domain, range, series };
+}
+
+function escapeXml(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+}
+
+function niceStep(span: number, targetTicks: number): number {
+  const raw = span / targetTicks;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const fraction = raw / power;
+  const nice = fraction < 1.5 ? 1 : fraction < 3 ? 2 : fraction < 7 ? 5 : 10;
+  return nice * power;
+}
+
+function ticks([low, high]: [number, number], target: number): number[] {
+  const step = niceStep(high - low, target);
+  const result: number[] = [];
+  for (let value = Math.ceil(low / step) * step; value <= high + step * 1e-9; value += step) {
+    result.push(Math.abs(value) < step * 1e-9 ? 0 : value);
+  }
+  return result;
+}
+
+function formatTick(value: number): string {
+  return Number(value.toPrecision(6)).toString();
+}
+
+const THEMES: Record<StaticRenderTheme, { background: string; axis: string; grid: string; text: string }> = {
+  light: { background: '#ffffff', axis: '#374151', grid: '#e5e7eb', text: '#111827' },
+  dark: { background: '#111827', axis: '#d1d5db', grid: '#374151', text: '#f9fafb' },
+};
+
+export interface PlotSvgOptions {
+  theme?: StaticRenderTheme;
+  width?: number;
+  height?: number;
+}
+
+/**
+ * A plot as a self-contained SVG. Safe by construction: every string from the note
+ * is XML-escaped, colours are checked against a closed pattern, and the document
+ * has no script, style, link or foreign content.
+ */
+export function renderFunctionPlotSvg(plot: FunctionPlot, options: PlotSvgOptions = {}): StaticRenderResult {
+  const width = Math.round(Math.min(Math.max(options.width ?? 640, 160), 4096));
+  const height = Math.round(Math.min(Math.max(options.height ?? 400, 120), 4096));
+  const theme = THEMES[options.theme ?? 'light'];
+  const warnings: string[] = [];
+  const sampled = samplePlot(plot);
+  const margin = { left: 56, right: 16, top: 16, bottom: 44 };
+  const plotWidth = width - margin.left - margin.right;
+  const plotHeight = height - margin.top - margin.bottom;
+  const [x0, x1] = sampled.domain;
+  const [y0, y1] = sampled.range;
+  const sx = (x: number): number => margin.left + ((x - x0) / (x1 - x0)) * plotWidth;
+  const sy = (y: number): number => margin.top + (1 - (y - y0) / (y1 - y0)) * plotHeight;
+  const clampY = (y: number): number => Math.min(Math.max(sy(y), -height), 2 * height);
+  const n = (value: number): string => (Math.round(value * 100) / 100).toString();
+
+  const parts: string[] = [];
+  parts.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" class="function-plot">`,
+  );
+  const title = sampled.series.map((series) => series.label).join(', ');
+  parts.push(`<title>${escapeXml(title)}</title>`);
+  parts.push(`<rect x="0" y="0" width="${width}" height="${height}" fill="${theme.background}"/>`);
+  const xTicks = ticks(sampled.domain, 8);
+  const yTicks = ticks(sampled.range, 6);
+  if (plot.axes.grid) {
+    const grid = [
+      ...xTicks.map((x) => `M${n(sx(x))} ${margin.top}V${margin.top + plotHeight}`),
+      ...yTicks.map((y) => `M${margin.left} ${n(sy(y))}H${margin.left + plotWidth}`),
+    ].join('');
+    parts.push(`<path d="${grid}" stroke="${theme.grid}" stroke-width="1" fill="none"/>`);
+  }
+  // Axes through zero when zero is visible, else along the frame.
+  const axisY = y0 <= 0 && y1 >= 0 ? sy(0) : margin.top + plotHeight;
+  const axisX = x0 <= 0 && x1 >= 0 ? sx(0) : margin.left;
+  parts.push(
+    `<path d="M${margin.left} ${n(axisY)}H${margin.left + plotWidth}M${n(axisX)} ${margin.top}V${margin.top + plotHeight}" stroke="${theme.axis}" stroke-width="1.2" fill="none"/>`,
+  );
+  const font = `font-family="sans-serif" font-size="11" fill="${theme.text}"`;
+  for (const x of xTicks) {
+    parts.push(
+      `<text x="${n(sx(x))}" y="${margin.top + plotHeight + 16}" text-anchor="middle" ${font}>${formatTick(x)}</text>`,
+    );
+  }
+  for (const y of yTicks) {
+    parts.push(
+      `<text x="${margin.left - 6}" y="${n(sy(y) + 4)}" text-anchor="end" ${font}>${formatTick(y)}</text>`,
+    );
+  }
+  if (plot.axes.xLabel) {
+    parts.push(
+      `<text x="${n(margin.left + plotWidth / 2)}" y="${height - 6}" text-anchor="middle" ${font}>${escapeXml(plot.axes.xLabel)}</text>`,
+    );
+  }
+  if (plot.axes.yLabel) {
+    parts.push(
+      `<text x="12" y="${n(margin.top + plotHeight / 2)}" text-anchor="middle" transform="rotate(-90 12 ${n(margin.top + plotHeight / 2)})" ${font}>${escapeXml(plot.axes.yLabel)}</text>`,
+    );
+  }
+  // Several plots share one HTML page: the clip id must not collide between them.
+  const clipId = `plot-clip-${contentHash(`${JSON.stringify(plot)}|${width}|${height}`)}`;
+  parts.push(
+    `<defs><clipPath id="${clipId}"><rect x="${margin.left}" y="${margin.top}" width="${plotWidth}" height="${plotHeight}"/></clipPath></defs>`,
+  );
+  parts.push(`<g clip-path="url(#${clipId})">`);
+  for (const series of sampled.series) {
+    if (series.segments.length === 0) warnings.push(`${series.label} has no finite value in the domain.`);
+    const d = series.segments
+      .map((segment) =>
+        segment.map(([x, y], index) => `${index === 0 ? 'M' : 'L'}${n(sx(x))} ${n(clampY(y))}`).join(''),
+      )
+      .join('');
+    if (d) parts.push(`<path d="${d}" stroke="${series.color}" stroke-width="2" fill="none"/>`);
+  }
+  parts.push('</g>');
+  sampled.series.forEach((series, index) => {
+    const y = margin.top + 14 + index * 16;
+    const x = margin.left + 10;
+    parts.push(`<path d="M${x} ${y - 4}h16" stroke="${series.color}" stroke-width="2"/>`);
+    parts.push(`<text x="${x + 22}" y="${y}" ${font}>${escapeXml(series.label)}</text>`);
+  });
+  parts.push('</svg>');
+  return { mimeType: 'image/svg+xml', content: parts.join(''), width, height, warnings };
+}

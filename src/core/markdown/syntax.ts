@@ -1,0 +1,292 @@
+import markdownIt from 'markdown-it';
+import type { MarkdownIt, StateBlock, StateCore, StateInline, Token } from 'markdown-it';
+import { isCodeIndented, lineEnd, lineStart, lineText } from './block-state';
+
+/**
+ * The note dialect's grammar: CommonMark + GFM tables and strikethrough (markdown-it)
+ * plus front matter, `$` math, `[[wikilinks]]` and task lists. Only parse rules live
+ * here; how tokens become HTML is the renderer's business (the preview adds its own
+ * rules, the exporters walk the Document AST). Every consumer parses through
+ * `createMarkdownParser`, so the preview, the exporters and the indexer agree on
+ * what a note contains.
+ */
+
+const DOLLAR = 0x24;
+const BACKSLASH = 0x5c;
+const OPEN_BRACKET = 0x5b;
+const TASK_MARKER = /^\[([ xX])\](?:\s|$)/;
+
+export interface WikilinkMeta {
+  target: string;
+  label: string;
+}
+
+export interface TaskCheckboxMeta {
+  checked: boolean;
+}
+
+/**
+ * `extensions: false` leaves plain CommonMark (+ GFM tables and strikethrough):
+ * no front matter, math, wikilinks, task lists or bare-URL links. It exists to
+ * measure the shared pipeline against the CommonMark spec.
+ */
+export function createMarkdownParser(options: { extensions?: boolean } = {}): MarkdownIt {
+  const extensions = options.extensions ?? true;
+  // Raw HTML is kept in the token stream because every renderer sanitizes its
+  // output; typographer is off so quotes and dashes stay as typed.
+  const md = markdownIt({ html: true, linkify: extensions, typographer: false });
+  if (!extensions) return md;
+  return md.use(frontMatterSyntax).use(mathSyntax).use(wikilinkSyntax).use(taskListSyntax);
+}
+
+// ---------------------------------------------------------------------------
+// Front matter
+// ---------------------------------------------------------------------------
+
+/**
+ * YAML front matter (`---` on the first line up to a closing `---` or `...`) is note
+ * metadata, not content. It is consumed by a block rule rather than cut from the
+ * source, so every later block keeps its true line number.
+ */
+export function frontMatterSyntax(md: MarkdownIt): void {
+  md.block.ruler.before('table', 'front_matter', frontMatterRule);
+}
+
+function frontMatterRule(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
+  if (startLine !== 0 || state.blkIndent !== 0 || (state.sCount[0] ?? 0) !== 0) return false;
+  if (lineText(state, 0).trimEnd() !== '---') return false;
+
+  let closing = -1;
+  for (let line = 1; line < endLine; line++) {
+    const text = lineText(state, line).trimEnd();
+    if ((text === '---' || text === '...') && (state.sCount[line] ?? 0) === 0) {
+      closing = line;
+      break;
+    }
+  }
+  // Without a closing fence this is a thematic break, not metadata.
+  if (closing === -1) return false;
+  if (silent) return true;
+
+  const token = state.push('front_matter', '', 0);
+  token.hidden = true;
+  token.block = true;
+  token.content = state.getLines(1, closing, 0, false);
+  token.map = [0, closing + 1];
+  state.line = closing + 1;
+  return true;
+}
+
+// ---------------------------------------------------------------------------
+// Math
+// ---------------------------------------------------------------------------
+
+function isWhitespace(char: string | undefined): boolean {
+  return char !== undefined && /\s/.test(char);
+}
+
+function isDigit(char: string | undefined): boolean {
+  return char !== undefined && char >= '0' && char <= '9';
+}
+
+/** Index of the next `$` in [from, max) that is not backslash-escaped, or -1. */
+function findClosingDollar(src: string, from: number, max: number): number {
+  for (let index = src.indexOf('$', from); index !== -1 && index < max; index = src.indexOf('$', index + 1)) {
+    let backslashes = 0;
+    for (let before = index - 1; before >= from && src.charCodeAt(before) === BACKSLASH; before--)
+      backslashes++;
+    if (backslashes % 2 === 0) return index;
+  }
+  return -1;
+}
+
+/**
+ * `$tex$` inline and `$$tex$$` display math inside a paragraph. The delimiter rules
+ * keep prices as text: the opening `$` needs a non-space after it, the closing `$`
+ * a non-space before it and no digit after it, so `$5 and $6` is never math.
+ */
+function mathInlineRule(state: StateInline, silent: boolean): boolean {
+  const { src, pos: start, posMax: max } = state;
+  if (src.charCodeAt(start) !== DOLLAR) return false;
+
+  if (src.charCodeAt(start + 1) === DOLLAR) {
+    const close = src.indexOf('$$', start + 2);
+    if (close === -1 || close >= max || close === start + 2) {
+      // An unclosed `$$` is literal text; consuming both dollars keeps the second
+      // from opening inline math by accident.
+      if (!silent) state.pending += '$$';
+      state.pos = start + 2;
+      return true;
+    }
+    if (!silent) {
+      const token = state.push('math_inline_display', 'math', 0);
+      token.markup = '$$';
+      token.content = src.slice(start + 2, close);
+    }
+    state.pos = close + 2;
+    return true;
+  }
+
+  if (start + 1 >= max || isWhitespace(src[start + 1])) return false;
+  const close = findClosingDollar(src, start + 1, max);
+  if (close === -1) return false;
+  if (isWhitespace(src[close - 1]) || isDigit(src[close + 1])) return false;
+
+  if (!silent) {
+    const token = state.push('math_inline', 'math', 0);
+    token.markup = '$';
+    token.content = src.slice(start + 1, close);
+  }
+  state.pos = close + 1;
+  return true;
+}
+
+/**
+ * A `$$` block: either `$$ tex $$` on one line or `$$` ... `$$` across lines. An
+ * unclosed `$$` is not math (it stays a paragraph), so a half-typed formula does not
+ * swallow the rest of the note.
+ */
+function mathBlockRule(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
+  if (isCodeIndented(state, startLine)) return false;
+  const start = lineStart(state, startLine);
+  const end = lineEnd(state, startLine);
+  if (state.src.slice(start, start + 2) !== '$$') return false;
+
+  const firstLine = state.src.slice(start + 2, end);
+  let content: string;
+  let lastLine = startLine;
+
+  const sameLineClose = firstLine.indexOf('$$');
+  if (sameLineClose !== -1) {
+    // `$$x$$ and more` is inline display math inside a paragraph, not a block.
+    if (firstLine.slice(sameLineClose + 2).trim() !== '') return false;
+    content = firstLine.slice(0, sameLineClose).trim();
+    if (content === '') return false;
+  } else {
+    let found = false;
+    for (let line = startLine + 1; line < endLine; line++) {
+      const lineBegin = lineStart(state, line);
+      const lineFinish = lineEnd(state, line);
+      // A non-blank line dedented out of the enclosing list item or quote ends the search.
+      if (lineBegin < lineFinish && (state.sCount[line] ?? 0) < state.blkIndent) break;
+      if (state.src.slice(lineBegin, lineFinish).trimEnd().endsWith('$$')) {
+        lastLine = line;
+        found = true;
+        break;
+      }
+    }
+    if (!found) return false;
+    const closingText = state.src.slice(lineStart(state, lastLine), lineEnd(state, lastLine)).trimEnd();
+    content = [
+      firstLine.trim(),
+      state.getLines(startLine + 1, lastLine, state.blkIndent, false).replace(/\n$/, ''),
+      closingText.slice(0, -2).trim(),
+    ]
+      .filter((part) => part !== '')
+      .join('\n');
+  }
+  if (silent) return true;
+
+  const token = state.push('math_block', 'div', 0);
+  token.block = true;
+  token.markup = '$$';
+  token.content = content;
+  token.map = [startLine, lastLine + 1];
+  state.line = lastLine + 1;
+  return true;
+}
+
+/** `$...$` inline and `$$...$$` display math (tokens `math_inline`, `math_inline_display`, `math_block`). */
+export function mathSyntax(md: MarkdownIt): void {
+  md.inline.ruler.after('escape', 'math_inline', mathInlineRule);
+  md.block.ruler.after('blockquote', 'math_block', mathBlockRule, {
+    alt: ['paragraph', 'reference', 'blockquote', 'list'],
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Wikilinks
+// ---------------------------------------------------------------------------
+
+/** `[[target]]` and `[[target|label]]` on one line; brackets inside are not allowed. */
+function wikilinkRule(state: StateInline, silent: boolean): boolean {
+  const { src, pos: start, posMax: max } = state;
+  if (src.charCodeAt(start) !== OPEN_BRACKET || src.charCodeAt(start + 1) !== OPEN_BRACKET) return false;
+  // A wikilink inside a Markdown link label would nest anchors.
+  if (state.linkLevel > 0) return false;
+
+  const close = src.indexOf(']]', start + 2);
+  if (close === -1 || close + 2 > max) return false;
+  const inner = src.slice(start + 2, close);
+  if (/[[\]\n]/.test(inner)) return false;
+
+  const separator = inner.indexOf('|');
+  const target = (separator === -1 ? inner : inner.slice(0, separator)).trim();
+  const label = separator === -1 ? target : inner.slice(separator + 1).trim() || target;
+  if (target === '') return false;
+
+  if (!silent) {
+    const token = state.push('wikilink', 'a', 0);
+    token.markup = '[[';
+    token.content = label;
+    token.meta = { target, label } satisfies WikilinkMeta;
+  }
+  state.pos = close + 2;
+  return true;
+}
+
+/** Wiki-style links between notes (token `wikilink` with `WikilinkMeta`). */
+export function wikilinkSyntax(md: MarkdownIt): void {
+  // Before `link`, so `[[x]]` is never tried as a reference link first.
+  md.inline.ruler.before('link', 'wikilink', wikilinkRule);
+}
+
+// ---------------------------------------------------------------------------
+// Task lists
+// ---------------------------------------------------------------------------
+
+/** `- [ ] todo` / `- [x] done`: a `task_checkbox` token (with `TaskCheckboxMeta`) opens the item. */
+export function taskListSyntax(md: MarkdownIt): void {
+  md.core.ruler.after('inline', 'task_list', (state: StateCore) => {
+    const tokens = state.tokens;
+    for (let index = 2; index < tokens.length; index++) {
+      const inline = tokens[index];
+      if (inline?.type !== 'inline') continue;
+      const paragraph = tokens[index - 1];
+      const item = tokens[index - 2];
+      if (paragraph?.type !== 'paragraph_open' || item?.type !== 'list_item_open') continue;
+      const first = inline.children?.[0];
+      if (first?.type !== 'text') continue;
+      const match = TASK_MARKER.exec(first.content);
+      if (!match) continue;
+
+      first.content = first.content.slice(match[0].length);
+      const checkbox = new state.Token('task_checkbox', 'input', 0);
+      checkbox.meta = { checked: match[1] !== ' ' } satisfies TaskCheckboxMeta;
+      inline.children?.unshift(checkbox);
+      item.attrJoin('class', 'task-list-item');
+      const list = findParentList(tokens, index - 2, item.level);
+      if (
+        list &&
+        !String(list.attrGet('class') ?? '')
+          .split(' ')
+          .includes('contains-task-list')
+      ) {
+        list.attrJoin('class', 'contains-task-list');
+      }
+    }
+  });
+}
+
+function findParentList(tokens: Token[], from: number, itemLevel: number): Token | undefined {
+  for (let index = from - 1; index >= 0; index--) {
+    const token = tokens[index];
+    if (
+      token?.level === itemLevel - 1 &&
+      (token.type === 'bullet_list_open' || token.type === 'ordered_list_open')
+    ) {
+      return token;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,436 @@
+import {
+  AlignmentType,
+  BorderStyle,
+  Document,
+  ExternalHyperlink,
+  Footer,
+  HeadingLevel,
+  ImageRun,
+  LevelFormat,
+  Packer,
+  PageNumber,
+  Paragraph,
+  ShadingType,
+  Table,
+  TableCell,
+  TableRow,
+  TextRun,
+  WidthType,
+  type FileChild,
+  type ParagraphChild,
+} from 'docx';
+import type { DocumentNode, ExportDocument, ExportPageSize } from '../../contracts/exports';
+import { EXPORT_MIME_TYPES } from '../../contracts/exports';
+import {
+  assertRepresentable,
+  WarningList,
+  type DocumentExporter,
+  type ExportContext,
+  type ExportResult,
+} from '../exporter';
+import { renderVisuals, type VisualOutcome } from '../visuals';
+
+/** Page sizes in twips (1/1440 in). */
+const PAGE_SIZES: Record<ExportPageSize, { width: number; height: number }> = {
+  A4: { width: 11906, height: 16838 },
+  A5: { width: 8391, height: 11906 },
+  Letter: { width: 12240, height: 15840 },
+  Legal: { width: 12240, height: 20160 },
+};
+const HEADINGS = [
+  HeadingLevel.HEADING_1,
+  HeadingLevel.HEADING_1,
+  HeadingLevel.HEADING_2,
+  HeadingLevel.HEADING_3,
+  HeadingLevel.HEADING_4,
+  HeadingLevel.HEADING_5,
+  HeadingLevel.HEADING_6,
+] as const;
+const CODE_FONT = 'Consolas';
+const BULLET = 'bullet-list';
+const ORDERED = 'ordered-list';
+/** Word needs a raster fallback beside an SVG; a 1×1 transparent PNG when none was drawn. */
+const BLANK_PNG = Uint8Array.from(
+  atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='),
+  (character) => character.charCodeAt(0),
+);
+const RASTER_DATA_URL = /^data:image\/(png|jpe?g|gif);base64,([a-z0-9+/=\s]+)$/i;
+
+interface RunStyle {
+  bold?: boolean;
+  italics?: boolean;
+  strike?: boolean;
+  code?: boolean;
+  link?: boolean;
+}
+
+function decodeBase64(text: string): Uint8Array {
+  return Uint8Array.from(atob(text.replace(/\s+/g, '')), (character) => character.charCodeAt(0));
+}
+
+/** Pixel size of a PNG (IHDR) or a default for other formats. */
+function imageSize(data: Uint8Array, type: string): { width: number; height: number } {
+  if (type === 'png' && data.length > 24) {
+    const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+    return { width: view.getUint32(16), height: view.getUint32(20) };
+  }
+  return { width: 400, height: 300 };
+}
+
+function fit(size: { width: number; height: number }, maxWidth = 600): { width: number; height: number } {
+  const scale = Math.min(1, maxWidth / Math.max(1, size.width));
+  return { width: Math.round(size.width * scale), height: Math.round(size.height * scale) };
+}
+
+class DocxWriter {
+  readonly warnings: WarningList;
+  readonly visuals: ReadonlyMap<string, VisualOutcome>;
+  #orderedInstance = 0;
+
+  constructor(warnings: WarningList, visuals: ReadonlyMap<string, VisualOutcome>) {
+    this.warnings = warnings;
+    this.visuals = visuals;
+  }
+
+  inline(nodes: readonly DocumentNode[], style: RunStyle = {}): ParagraphChild[] {
+    const runs: ParagraphChild[] = [];
+    const text = (value: string, extra: RunStyle = {}) => {
+      const merged = { ...style, ...extra };
+      return new TextRun({
+        text: value,
+        ...(merged.bold && { bold: true }),
+        ...(merged.italics && { italics: true }),
+        ...(merged.strike && { strike: true }),
+        ...(merged.code && {
+          font: CODE_FONT,
+          shading: { type: ShadingType.CLEAR, fill: 'F3F4F6', color: 'auto' },
+        }),
+        ...(merged.link && { style: 'Hyperlink' }),
+      });
+    };
+    for (const node of nodes) {
+      switch (node.type) {
+        case 'text':
+          runs.push(text(node.text ?? ''));
+          break;
+        case 'soft_break':
+          runs.push(text(' '));
+          break;
+        case 'line_break':
+          runs.push(new TextRun({ text: '', break: 1 }));
+          break;
+        case 'emphasis':
+          runs.push(...this.inline(node.children, { ...style, italics: true }));
+          break;
+        case 'strong':
+          runs.push(...this.inline(node.children, { ...style, bold: true }));
+          break;
+        case 'strikethrough':
+          runs.push(...this.inline(node.children, { ...style, strike: true }));
+          break;
+        case 'code_inline':
+          runs.push(text(node.text ?? '', { code: true }));
+          break;
+        case 'link': {
+          const href = String(node.attributes['href'] ?? '');
+          if (/^(?:https?|mailto):/i.test(href)) {
+            runs.push(
+              new ExternalHyperlink({
+                link: href,
+                children: this.inline(node.children, { ...style, link: true }) as TextRun[],
+              }),
+            );
+          } else {
+            runs.push(...this.inline(node.children, style));
+          }
+          break;
+        }
+        case 'wikilink':
+          runs.push(text(node.text ?? '', { italics: true }));
+          break;
+        case 'math_inline':
+          this.warnings.add('DOCX: formulas are written as their TeX source.');
+          runs.push(new TextRun({ text: node.text ?? '', font: 'Cambria Math' }));
+          break;
+        case 'image':
+          runs.push(this.image(node));
+          break;
+        case 'html_inline':
+          this.warnings.add('DOCX: raw HTML is left out.');
+          break;
+        default:
+          runs.push(...this.inline(node.children, style));
+      }
+    }
+    return runs;
+  }
+
+  image(node: DocumentNode): ParagraphChild {
+    const src = String(node.attributes['src'] ?? '');
+    const alt = String(node.attributes['alt'] ?? '');
+    const match = RASTER_DATA_URL.exec(src);
+    if (!match) {
+      // An export runs offline and never fetches: only images inside the note can go in.
+      this.warnings.add(
+        'DOCX: images that are not stored in the note (links to the web) are shown as their alt text.',
+      );
+      return new TextRun({ text: `[${alt}]`, italics: true });
+    }
+    const kind = (match[1] ?? 'png').toLowerCase();
+    const type = kind === 'jpeg' || kind === 'jpg' ? 'jpg' : kind === 'gif' ? 'gif' : 'png';
+    const data = decodeBase64(match[2] ?? '');
+    return new ImageRun({
+      type,
+      data,
+      transformation: fit(imageSize(data, type)),
+      altText: { name: alt, description: alt, title: alt },
+    });
+  }
+
+  svgImage(svg: string, width: number, height: number, name: string): Paragraph {
+    this.warnings.add(
+      'DOCX: diagrams and plots are SVG images; Word versions before 2016 show a blank box instead.',
+    );
+    return new Paragraph({
+      alignment: AlignmentType.CENTER,
+      children: [
+        new ImageRun({
+          type: 'svg',
+          data: new TextEncoder().encode(svg),
+          fallback: { type: 'png', data: BLANK_PNG },
+          transformation: fit({ width, height }),
+          altText: { name, description: name, title: name },
+        }),
+      ],
+    });
+  }
+
+  code(text: string): Paragraph[] {
+    return text
+      .replace(/\n$/, '')
+      .split('\n')
+      .map(
+        (line) =>
+          new Paragraph({
+            shading: { type: ShadingType.CLEAR, fill: 'F3F4F6', color: 'auto' },
+            spacing: { before: 0, after: 0 },
+            children: [new TextRun({ text: line, font: CODE_FONT, size: 19 })],
+          }),
+      );
+  }
+
+  blocks(
+    nodes: readonly DocumentNode[],
+    list?: { reference: string; level: number; instance: number },
+    quote = 0,
+  ): FileChild[] {
+    const out: FileChild[] = [];
+    for (const node of nodes) {
+      const indent = quote > 0 ? { indent: { left: 567 * quote } } : {};
+      switch (node.type) {
+        case 'heading':
+          out.push(
+            new Paragraph({
+              heading: HEADINGS[Number(node.attributes['level'] ?? 1)] ?? HeadingLevel.HEADING_6,
+              children: this.inline(node.children),
+            }),
+          );
+          break;
+        case 'paragraph':
+          out.push(
+            new Paragraph({
+              children: this.inline(node.children, quote > 0 ? { italics: true } : {}),
+              ...indent,
+              ...(list && { numbering: list }),
+            }),
+          );
+          list = undefined;
+          break;
+        case 'list': {
+          const ordered = node.attributes['ordered'] === true;
+          const level = list ? list.level + 1 : 0;
+          const instance = ordered ? ++this.#orderedInstance : 0;
+          for (const item of node.children) {
+            const checked = item.attributes['checked'];
+            const [first, ...rest] = item.children;
+            const reference = ordered ? ORDERED : BULLET;
+            const numbering = { reference, level: Math.min(level, 8), instance };
+            if (first?.type === 'paragraph') {
+              const marker = checked === true ? '☑ ' : checked === false ? '☐ ' : '';
+              out.push(
+                new Paragraph({
+                  numbering,
+                  children: [...(marker ? [new TextRun(marker)] : []), ...this.inline(first.children)],
+                }),
+              );
+              out.push(...this.blocks(rest, { reference, level: Math.min(level, 8), instance }, quote));
+            } else {
+              out.push(new Paragraph({ numbering, children: [] }));
+              out.push(
+                ...this.blocks(item.children, { reference, level: Math.min(level, 8), instance }, quote),
+              );
+            }
+          }
+          break;
+        }
+        case 'blockquote':
+          out.push(...this.blocks(node.children, undefined, quote + 1));
+          break;
+        case 'code_block':
+          out.push(...this.code(node.text ?? ''));
+          break;
+        case 'math_block':
+          this.warnings.add('DOCX: formulas are written as their TeX source.');
+          out.push(
+            new Paragraph({
+              alignment: AlignmentType.CENTER,
+              children: [new TextRun({ text: node.text ?? '', font: 'Cambria Math' })],
+            }),
+          );
+          break;
+        case 'mermaid':
+        case 'function_plot': {
+          const outcome = this.visuals.get(node.node_id);
+          if (outcome?.ok && typeof outcome.result.content === 'string') {
+            out.push(
+              this.svgImage(
+                outcome.result.content,
+                outcome.result.width,
+                outcome.result.height,
+                node.type === 'mermaid' ? 'Diagram' : 'Function plot',
+              ),
+            );
+          } else {
+            out.push(...this.code(node.text ?? ''));
+          }
+          break;
+        }
+        case 'table':
+          out.push(this.table(node));
+          break;
+        case 'thematic_break':
+          out.push(
+            new Paragraph({
+              border: { bottom: { style: BorderStyle.SINGLE, size: 6, color: 'CCCCCC', space: 1 } },
+              children: [],
+            }),
+          );
+          break;
+        case 'html_block':
+          this.warnings.add('DOCX: raw HTML is left out.');
+          break;
+        case 'front_matter':
+          break;
+        default:
+          out.push(...this.blocks(node.children, list, quote));
+      }
+    }
+    return out;
+  }
+
+  table(node: DocumentNode): Table {
+    const columns = Math.max(1, ...node.children.map((row) => row.children.length));
+    return new Table({
+      width: { size: 100, type: WidthType.PERCENTAGE },
+      rows: node.children.map(
+        (row) =>
+          new TableRow({
+            ...(row.attributes['header'] === true && { tableHeader: true }),
+            children: Array.from({ length: columns }, (_, index) => {
+              const cell = row.children[index];
+              const align = cell?.attributes['align'];
+              return new TableCell({
+                children: [
+                  new Paragraph({
+                    ...(align === 'right' && { alignment: AlignmentType.RIGHT }),
+                    ...(align === 'center' && { alignment: AlignmentType.CENTER }),
+                    children: cell
+                      ? this.inline(cell.children, row.attributes['header'] === true ? { bold: true } : {})
+                      : [],
+                  }),
+                ],
+              });
+            }),
+          }),
+      ),
+    });
+  }
+}
+
+function numberingLevels(format: 'bullet' | 'decimal') {
+  return Array.from({ length: 9 }, (_, level) => ({
+    level,
+    format: format === 'bullet' ? LevelFormat.BULLET : LevelFormat.DECIMAL,
+    text: format === 'bullet' ? (['•', '◦', '▪'][level % 3] ?? '•') : `%${level + 1}.`,
+    alignment: AlignmentType.LEFT,
+    style: { paragraph: { indent: { left: 720 * (level + 1), hanging: 360 } } },
+  }));
+}
+
+export const docxExporter: DocumentExporter = {
+  format: 'docx',
+  extension: 'docx',
+  mimeType: EXPORT_MIME_TYPES.docx,
+  async export(document: ExportDocument, context: ExportContext): Promise<ExportResult> {
+    const warnings = new WarningList();
+    assertRepresentable(document.root, new Set(['html_block']), 'DOCX');
+    const visuals = await renderVisuals(document.root, context, warnings);
+    context.signal.throwIfAborted();
+    const writer = new DocxWriter(warnings, visuals);
+    const children: FileChild[] = [];
+    if (context.options.include_title)
+      children.push(new Paragraph({ heading: HeadingLevel.TITLE, children: [new TextRun(document.title)] }));
+    if (context.options.include_metadata) {
+      for (const [key, value] of Object.entries(document.metadata)) {
+        children.push(
+          new Paragraph({
+            children: [
+              new TextRun({ text: `${key}: `, bold: true }),
+              new TextRun(Array.isArray(value) ? value.join(', ') : String(value)),
+            ],
+          }),
+        );
+      }
+    }
+    children.push(...writer.blocks(document.root.children));
+    const file = new Document({
+      title: document.title,
+      creator: 'NotesAgent',
+      styles: {
+        default: {
+          document: { run: { font: { ascii: 'Calibri', eastAsia: 'Microsoft YaHei', hAnsi: 'Calibri' } } },
+        },
+      },
+      numbering: {
+        config: [
+          { reference: BULLET, levels: numberingLevels('bullet') },
+          { reference: ORDERED, levels: numberingLevels('decimal') },
+        ],
+      },
+      sections: [
+        {
+          properties: {
+            page: {
+              size: PAGE_SIZES[context.options.page_size],
+              margin: { top: 1134, bottom: 1134, left: 1134, right: 1134 },
+            },
+          },
+          footers: {
+            default: new Footer({
+              children: [
+                new Paragraph({
+                  alignment: AlignmentType.CENTER,
+                  children: [new TextRun({ children: [PageNumber.CURRENT, ' / ', PageNumber.TOTAL_PAGES] })],
+                }),
+              ],
+            }),
+          },
+          children,
+        },
+      ],
+    });
+    context.signal.throwIfAborted();
+    const data = await Packer.pack(file, 'uint8array');
+    return { data, warnings: warnings.toArray() };
+  },
+};

@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { documentFromMarkdown } from '../../core/markdown/document-ast';
+import { ExportError } from '../exporter';
+import { testExportContext } from '../test-context';
+import { htmlExporter } from './html-exporter';
+
+const NOTE = `---
+author: 李雷
+---
+# 操作系统复习
+
+进程调度 uses $O(n \\log n)$ time.
+
+$$
+\\sum_{i=1}^n i = \\frac{n(n+1)}{2}
+$$
+
+| 算法 | 平均等待 |
+|:--|--:|
+| FCFS | 10 |
+
+\`\`\`function-plot
+y = sin(x) | label: sine
+\`\`\`
+
+<img src="x" onerror="alert(1)"><script>alert(2)</script><a href="javascript:alert(3)">bad</a>
+[ok](https://example.com) and [[Other]].
+`;
+
+async function exportHtml(markdown: string, ...args: Parameters<typeof testExportContext>) {
+  const result = await htmlExporter.export(
+    documentFromMarkdown(markdown, '操作系统复习'),
+    testExportContext(...args),
+  );
+  return { html: new TextDecoder().decode(result.data), warnings: result.warnings };
+}
+
+const cleanSvg =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>';
+
+describe('htmlExporter', () => {
+  it('writes one self-contained, sanitized page with MathML, the table, the plot and the Chinese text', async () => {
+    const { html, warnings } = await exportHtml(NOTE);
+    expect(warnings).toEqual([]);
+    expect(html).toMatch(/^<!doctype html>\n<html lang="zh-CN">/);
+    expect(html).toContain('<title>操作系统复习</title>');
+    expect(html).toContain('<h1 class="title">操作系统复习</h1>');
+    expect(html).toContain('进程调度 uses <span class="katex"><math');
+    expect(html).toContain('<annotation encoding="application/x-tex">O(n \\log n)</annotation>');
+    expect(html).toMatch(/<div class="math-block">(?:<span[^>]*>)*<math[^>]*display="block"/);
+    expect(html).toContain('<th style="text-align:left">算法</th>');
+    expect(html).toContain('<td style="text-align:right">10</td>');
+    expect(html).toMatch(/<figure class="function-plot"><svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    expect(html).toContain('<a href="https://example.com" rel="noopener noreferrer">ok</a>');
+    expect(html).toContain('<span class="wikilink" title="Other">Other</span>');
+    // The note's raw HTML lost everything that could run.
+    expect(html).not.toMatch(/<script|onerror|javascript:/i);
+    // Nothing is fetched: no external stylesheet, script or font.
+    expect(html).not.toMatch(/<link|@import|src="http/i);
+    expect(html).not.toContain('李雷');
+  });
+
+  it('adds metadata, leaves out the title and follows the dark theme when asked', async () => {
+    const { html } = await exportHtml(NOTE, {
+      include_title: false,
+      include_metadata: true,
+      theme_id: 'dark',
+    });
+    expect(html).not.toContain('<h1 class="title">');
+    expect(html).toContain('<dl class="metadata"><dt>author</dt><dd>李雷</dd></dl>');
+    expect(html).toContain('background:#111827');
+  });
+
+  it('inlines the page-rendered Mermaid SVG and refuses one that carries script', async () => {
+    const source = '```mermaid\ngraph TD; A-->B\n```\n';
+    const good = await exportHtml(
+      source,
+      {},
+      { render: async () => ({ svg: cleanSvg, width: 10, height: 10, warnings: [] }) },
+    );
+    expect(good.html).toContain(`<figure class="mermaid">${cleanSvg}</figure>`);
+
+    for (const payload of [
+      '<svg><script>alert(1)</script></svg>',
+      '<svg onload="alert(1)"></svg>',
+      '<svg><a href="javascript:alert(1)"><text>x</text></a></svg>',
+      '<svg><foreignObject><div>x</div></foreignObject></svg>',
+    ]) {
+      const bad = await exportHtml(
+        source,
+        {},
+        { render: async () => ({ svg: payload, width: 1, height: 1, warnings: [] }) },
+      );
+      expect(bad.html).not.toContain(payload);
+      expect(bad.html).toContain('<pre><code>graph TD; A--&gt;B\n</code></pre>');
+      expect(bad.warnings).toEqual([
+        expect.stringMatching(/^MERMAID_SVG_UNSAFE: Diagram \(line 1\) kept as source/),
+      ]);
+    }
+  });
+
+  it('keeps a broken plot as source with a located warning', async () => {
+    const { html, warnings } = await exportHtml('text\n\n```function-plot\ny = x\ny = constructor\n```\n');
+    expect(html).toContain('<pre><code>y = x\ny = constructor\n</code></pre>');
+    expect(html).toContain('data-error-code="FUNCTION_PLOT_EXPRESSION_UNSAFE"');
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /^FUNCTION_PLOT_EXPRESSION_UNSAFE: Function plot \(line 5, column 5\) kept as source/,
+      ),
+    ]);
+  });
+
+  it('fails with EXPORT_RENDER_FAILED when diagrams cannot be drawn at all', async () => {
+    const run = exportHtml('```mermaid\ngraph TD; A-->B\n```\n');
+    await expect(run).rejects.toBeInstanceOf(ExportError);
+    await expect(run).rejects.toMatchObject({ code: 'EXPORT_RENDER_FAILED' });
+  });
+
+  it('stops when cancelled', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expect(
+      exportHtml('```function-plot\ny = x\n```\n', {}, undefined, controller.signal),
+    ).rejects.toThrow();
+  });
+});

@@ -1,0 +1,158 @@
+import katex from 'katex';
+import type { DocumentNode } from '../../contracts/exports';
+import type { VisualOutcome } from '../visuals';
+
+export interface HtmlRenderOptions {
+  /** Rendered Mermaid and plot images by node id; nodes without one show their source. */
+  visuals?: ReadonlyMap<string, VisualOutcome>;
+  /**
+   * Trusted fragments (KaTeX MathML, sanitized SVG) are handed to this function and
+   * replaced by what it returns, so the caller can keep them out of the HTML
+   * sanitizer's way; by default they are inlined.
+   */
+  slot?: (trustedHtml: string) => string;
+}
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"]/g, (character) => ESCAPES[character] ?? character);
+}
+
+function attribute(name: string, value: string | number | boolean | null | undefined): string {
+  if (value === null || value === undefined || value === '') return '';
+  return ` ${name}="${escapeHtml(String(value))}"`;
+}
+
+/** TeX to MathML: no fonts or CSS needed, and every current browser lays it out. */
+export function texToMathml(tex: string, display: boolean): string {
+  try {
+    return katex.renderToString(tex, { displayMode: display, throwOnError: false, output: 'mathml' });
+  } catch {
+    return `<code class="math-error">${escapeHtml(tex)}</code>`;
+  }
+}
+
+/**
+ * Document AST to HTML in markdown-it's output shape, so the CommonMark examples
+ * compare directly. Text is escaped here; raw HTML nodes pass through and the
+ * exporter sanitizes the result.
+ */
+export function renderHtmlBody(root: DocumentNode, options: HtmlRenderOptions = {}): string {
+  const slot = options.slot ?? ((html: string) => html);
+  const visuals = options.visuals ?? new Map<string, VisualOutcome>();
+
+  const children = (node: DocumentNode, tight = false): string =>
+    node.children.map((child) => render(child, tight)).join('');
+
+  function visual(node: DocumentNode): string {
+    const outcome = visuals.get(node.node_id);
+    const kind = node.type === 'mermaid' ? 'mermaid' : 'function-plot';
+    if (outcome?.ok && typeof outcome.result.content === 'string') {
+      return `<figure class="${kind}">${slot(outcome.result.content)}</figure>\n`;
+    }
+    const message =
+      outcome && !outcome.ok
+        ? `<p class="render-error" data-error-code="${escapeHtml(outcome.code)}">${escapeHtml(outcome.message)}</p>`
+        : '';
+    return `<div class="${kind} render-failed"><pre><code>${escapeHtml(node.text ?? '')}</code></pre>${message}</div>\n`;
+  }
+
+  function render(node: DocumentNode, tight: boolean): string {
+    const a = node.attributes;
+    switch (node.type) {
+      case 'document':
+        return children(node);
+      case 'heading':
+        return `<h${Number(a['level'])}>${children(node)}</h${Number(a['level'])}>\n`;
+      case 'paragraph':
+        return tight && a['tight'] === true ? children(node) : `<p>${children(node)}</p>\n`;
+      case 'list': {
+        const tag = a['ordered'] === true ? 'ol' : 'ul';
+        const start = a['ordered'] === true && a['start'] !== 1 ? attribute('start', a['start'] ?? null) : '';
+        const itemsTight = a['tight'] === true;
+        return `<${tag}${start}>\n${node.children.map((item) => render(item, itemsTight)).join('')}</${tag}>\n`;
+      }
+      case 'list_item': {
+        const checked = a['checked'];
+        const box =
+          checked === true || checked === false
+            ? `<input type="checkbox" disabled${checked ? ' checked' : ''}> `
+            : '';
+        const body = children(node, tight);
+        const opening = checked === true || checked === false ? '<li class="task-list-item">' : '<li>';
+        // markdown-it breaks the line after <li> when the item opens with a block.
+        const first = node.children[0];
+        const blockFirst = first !== undefined && !(tight && first.type === 'paragraph');
+        return `${opening}${blockFirst ? '\n' : ''}${box}${body}</li>\n`;
+      }
+      case 'blockquote':
+        return `<blockquote>\n${children(node)}</blockquote>\n`;
+      case 'code_block': {
+        const language = a['language'];
+        const cls =
+          typeof language === 'string' && language !== '' ? attribute('class', `language-${language}`) : '';
+        return `<pre><code${cls}>${escapeHtml(node.text ?? '')}</code></pre>\n`;
+      }
+      case 'thematic_break':
+        return '<hr>\n';
+      case 'html_block':
+        return node.text ?? '';
+      case 'front_matter':
+        return '';
+      case 'table': {
+        const head = node.children.filter((row) => row.attributes['header'] === true);
+        const body = node.children.filter((row) => row.attributes['header'] !== true);
+        return (
+          '<table>\n' +
+          (head.length ? `<thead>\n${head.map((row) => render(row, false)).join('')}</thead>\n` : '') +
+          (body.length ? `<tbody>\n${body.map((row) => render(row, false)).join('')}</tbody>\n` : '') +
+          '</table>\n'
+        );
+      }
+      case 'table_row':
+        return `<tr>\n${children(node)}</tr>\n`;
+      case 'table_cell': {
+        const tag = a['header'] === true ? 'th' : 'td';
+        const align = typeof a['align'] === 'string' ? attribute('style', `text-align:${a['align']}`) : '';
+        return `<${tag}${align}>${children(node)}</${tag}>\n`;
+      }
+      case 'math_block':
+        return `<div class="math-block">${slot(texToMathml(node.text ?? '', true))}</div>\n`;
+      case 'mermaid':
+      case 'function_plot':
+        return visual(node);
+      case 'text':
+        return escapeHtml(node.text ?? '');
+      case 'soft_break':
+        return '\n';
+      case 'line_break':
+        return '<br>\n';
+      case 'emphasis':
+        return `<em>${children(node)}</em>`;
+      case 'strong':
+        return `<strong>${children(node)}</strong>`;
+      case 'strikethrough':
+        return `<s>${children(node)}</s>`;
+      case 'link':
+        return `<a href="${escapeHtml(String(a['href'] ?? ''))}"${attribute('title', a['title'] ?? null)}>${children(node)}</a>`;
+      case 'image':
+        return `<img${attribute('src', String(a['src'] ?? ''))} alt="${escapeHtml(String(a['alt'] ?? ''))}"${attribute('title', a['title'] ?? null)}>`;
+      case 'code_inline':
+        return `<code>${escapeHtml(node.text ?? '')}</code>`;
+      case 'html_inline':
+        return node.text ?? '';
+      case 'math_inline':
+        return slot(texToMathml(node.text ?? '', a['display'] === true));
+      case 'wikilink':
+        // Another note is not part of this file: the link's label stays, marked.
+        return `<span class="wikilink"${attribute('title', String(a['target'] ?? ''))}>${escapeHtml(node.text ?? '')}</span>`;
+      default: {
+        const unknown: never = node.type;
+        return escapeHtml(String(unknown));
+      }
+    }
+  }
+
+  return render(root, false);
+}

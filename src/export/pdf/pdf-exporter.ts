@@ -1,0 +1,698 @@
+import fontkit from '@pdf-lib/fontkit';
+import {
+  degrees,
+  PDFArray,
+  PDFDict,
+  PDFDocument,
+  PDFName,
+  PDFNumber,
+  PDFString,
+  rgb,
+  type PDFFont,
+  type PDFPage,
+  type PDFRef,
+  type RGB,
+} from 'pdf-lib';
+import type { DocumentNode, ExportDocument, ExportPageSize } from '../../contracts/exports';
+import { parseFunctionPlot, samplePlot } from '../../core/function-plot';
+import { plainText } from '../../core/markdown/document-ast';
+import {
+  assertRepresentable,
+  ExportError,
+  WarningList,
+  type DocumentExporter,
+  type ExportContext,
+  type ExportResult,
+} from '../exporter';
+
+/** Reads the CJK font's bytes (cjk-font.ts in the app; a file in tests). */
+export type FontLoader = () => Promise<Uint8Array>;
+
+/** Points (1/72 in). */
+const PAGE_SIZES: Record<ExportPageSize, [number, number]> = {
+  A4: [595.28, 841.89],
+  A5: [419.53, 595.28],
+  Letter: [612, 792],
+  Legal: [612, 1008],
+};
+const MARGIN = 56;
+const BODY_SIZE = 10.5;
+const LINE_GAP = 1.45;
+const HEADING_SIZES = [0, 20, 16, 14, 12.5, 11.5, 11];
+const TEXT = rgb(0.12, 0.16, 0.22);
+const MUTED = rgb(0.42, 0.45, 0.5);
+const LINK = rgb(0.15, 0.39, 0.92);
+const CODE_BACKGROUND = rgb(0.95, 0.96, 0.97);
+const RULE = rgb(0.85, 0.87, 0.9);
+
+interface Style {
+  size: number;
+  color: RGB;
+  bold?: boolean;
+  italic?: boolean;
+  strike?: boolean;
+  underline?: boolean;
+  link?: string;
+}
+
+interface Run {
+  text: string;
+  style: Style;
+}
+
+/** One word or one CJK character: the units a line may break between. */
+interface Piece {
+  text: string;
+  style: Style;
+  width: number;
+  space: boolean;
+}
+
+const CJK_RANGE = '\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f';
+/** A line break, a space, one CJK character, or a run of anything else (a Latin word). */
+const PIECE = new RegExp(`\\n|\\s+|[${CJK_RANGE}]|[^\\s${CJK_RANGE}]+`, 'g');
+
+/** Writes the Document AST onto pages: a small flow layout over pdf-lib. */
+class Layout {
+  readonly pdf: PDFDocument;
+  readonly font: PDFFont;
+  readonly warnings: WarningList;
+  readonly width: number;
+  readonly height: number;
+  readonly pages: PDFPage[] = [];
+  readonly outline: Array<{ title: string; level: number; page: PDFPage; y: number }> = [];
+  readonly links: Array<{ page: PDFPage; x: number; y: number; width: number; height: number; url: string }> =
+    [];
+  page!: PDFPage;
+  y = 0;
+  indent = 0;
+  /** Set while a table cell is laid out: the cell's width instead of the page's. */
+  columnWidth: number | undefined;
+
+  constructor(pdf: PDFDocument, font: PDFFont, size: [number, number], warnings: WarningList) {
+    this.pdf = pdf;
+    this.font = font;
+    this.warnings = warnings;
+    [this.width, this.height] = size;
+    this.newPage();
+  }
+
+  get left(): number {
+    return MARGIN + this.indent;
+  }
+
+  get available(): number {
+    return this.columnWidth ?? this.width - MARGIN * 2 - this.indent;
+  }
+
+  newPage(): void {
+    this.page = this.pdf.addPage([this.width, this.height]);
+    this.pages.push(this.page);
+    this.y = this.height - MARGIN;
+  }
+
+  ensure(height: number): void {
+    if (this.y - height < MARGIN) this.newPage();
+  }
+
+  gap(points: number): void {
+    this.y -= points;
+  }
+
+  measure(text: string, size: number): number {
+    return this.font.widthOfTextAtSize(text, size);
+  }
+
+  /** Runs broken into pieces: Latin words stay whole, CJK characters break anywhere. */
+  pieces(runs: readonly Run[]): Piece[] {
+    const pieces: Piece[] = [];
+    for (const run of runs) {
+      for (const part of run.text.match(PIECE) ?? []) {
+        if (part === '\n') {
+          pieces.push({ text: '\n', style: run.style, width: 0, space: true });
+          continue;
+        }
+        const space = /^\s+$/.test(part);
+        const text = space ? ' ' : part;
+        pieces.push({ text, style: run.style, width: this.measure(text, run.style.size), space });
+      }
+    }
+    return pieces;
+  }
+
+  /** Lays out a paragraph of runs, wrapping at `available`; a too-long word is split by characters. */
+  paragraph(
+    runs: readonly Run[],
+    options: { lineHeight?: number; firstLinePrefix?: { text: string; style: Style } } = {},
+  ): void {
+    const size = runs[0]?.style.size ?? BODY_SIZE;
+    const lineHeight = options.lineHeight ?? size * LINE_GAP;
+    const lines: Piece[][] = [[]];
+    let width = 0;
+    const pushLine = () => {
+      lines.push([]);
+      width = 0;
+    };
+    for (const piece of this.pieces(runs)) {
+      if (piece.text === '\n') {
+        pushLine();
+        continue;
+      }
+      const line = lines[lines.length - 1] ?? [];
+      if (piece.space && line.length === 0) continue;
+      if (width + piece.width > this.available && line.length > 0) {
+        pushLine();
+        if (piece.space) continue;
+      }
+      if (piece.width > this.available) {
+        // A URL or hash longer than the line: split it where it must be.
+        for (const character of Array.from(piece.text)) {
+          const w = this.measure(character, piece.style.size);
+          if (width + w > this.available) pushLine();
+          (lines[lines.length - 1] ?? []).push({ ...piece, text: character, width: w });
+          width += w;
+        }
+        continue;
+      }
+      (lines[lines.length - 1] ?? []).push(piece);
+      width += piece.width;
+    }
+    lines.forEach((line, index) => {
+      this.ensure(lineHeight);
+      this.y -= lineHeight;
+      const baseline = this.y + (lineHeight - size) / 2 + size * 0.22;
+      if (index === 0 && options.firstLinePrefix) {
+        const prefix = options.firstLinePrefix;
+        this.page.drawText(prefix.text, {
+          x: this.left - this.measure(prefix.text, prefix.style.size) - 6,
+          y: baseline,
+          size: prefix.style.size,
+          font: this.font,
+          color: prefix.style.color,
+        });
+      }
+      let x = this.left;
+      for (const piece of line) {
+        this.drawPiece(piece, x, baseline);
+        x += piece.width;
+      }
+    });
+  }
+
+  drawPiece(piece: Piece, x: number, y: number): void {
+    const { style } = piece;
+    if (!piece.space) {
+      const options = { x, y, size: style.size, font: this.font, color: style.color };
+      this.page.drawText(piece.text, style.italic ? { ...options, xSkew: degrees(12) } : options);
+      // One regular font: bold is the same glyphs drawn twice, a hair apart.
+      if (style.bold) this.page.drawText(piece.text, { ...options, x: x + style.size * 0.035 });
+    }
+    if (style.underline || style.strike) {
+      const lineY = style.strike ? y + style.size * 0.3 : y - style.size * 0.12;
+      this.page.drawLine({
+        start: { x, y: lineY },
+        end: { x: x + piece.width, y: lineY },
+        thickness: 0.6,
+        color: style.color,
+      });
+    }
+    if (style.link)
+      this.links.push({
+        page: this.page,
+        x,
+        y: y - style.size * 0.2,
+        width: piece.width,
+        height: style.size * 1.2,
+        url: style.link,
+      });
+  }
+
+  rule(): void {
+    this.ensure(12);
+    this.y -= 6;
+    this.page.drawLine({
+      start: { x: this.left, y: this.y },
+      end: { x: this.width - MARGIN, y: this.y },
+      thickness: 0.8,
+      color: RULE,
+    });
+    this.y -= 6;
+  }
+
+  /** Pre-formatted text on a tinted background, split across pages line by line. */
+  code(text: string): void {
+    const size = BODY_SIZE * 0.9;
+    const lineHeight = size * 1.4;
+    const lines = text.replace(/\n$/, '').split('\n');
+    this.gap(4);
+    for (const line of lines) {
+      this.ensure(lineHeight);
+      this.page.drawRectangle({
+        x: this.left,
+        y: this.y - lineHeight,
+        width: this.available,
+        height: lineHeight,
+        color: CODE_BACKGROUND,
+      });
+      this.indent += 8;
+      this.paragraph([{ text: line.replace(/\t/g, '    ') || ' ', style: { size, color: TEXT } }], {
+        lineHeight,
+      });
+      this.indent -= 8;
+    }
+    this.gap(6);
+  }
+}
+
+function inlineRuns(nodes: readonly DocumentNode[], style: Style, warnings: WarningList): Run[] {
+  const runs: Run[] = [];
+  for (const node of nodes) {
+    switch (node.type) {
+      case 'text':
+        runs.push({ text: node.text ?? '', style });
+        break;
+      case 'soft_break':
+        runs.push({ text: ' ', style });
+        break;
+      case 'line_break':
+        runs.push({ text: '\n', style });
+        break;
+      case 'emphasis':
+        runs.push(...inlineRuns(node.children, { ...style, italic: true }, warnings));
+        break;
+      case 'strong':
+        runs.push(...inlineRuns(node.children, { ...style, bold: true }, warnings));
+        break;
+      case 'strikethrough':
+        runs.push(...inlineRuns(node.children, { ...style, strike: true }, warnings));
+        break;
+      case 'link': {
+        const href = String(node.attributes['href'] ?? '');
+        const external = /^(?:https?|mailto):/i.test(href);
+        runs.push(
+          ...inlineRuns(
+            node.children,
+            { ...style, color: LINK, underline: true, ...(external && { link: href }) },
+            warnings,
+          ),
+        );
+        break;
+      }
+      case 'wikilink':
+        runs.push({ text: node.text ?? '', style: { ...style, underline: true } });
+        break;
+      case 'code_inline':
+        runs.push({ text: node.text ?? '', style: { ...style, color: rgb(0.6, 0.1, 0.3) } });
+        break;
+      case 'math_inline':
+        warnings.add('PDF: formulas are set as their TeX source.');
+        runs.push({ text: node.text ?? '', style: { ...style, color: rgb(0.6, 0.1, 0.3) } });
+        break;
+      case 'image':
+        warnings.add('PDF: inline images are shown as their alt text.');
+        runs.push({ text: `[${String(node.attributes['alt'] ?? '')}]`, style: { ...style, color: MUTED } });
+        break;
+      case 'html_inline':
+        warnings.add('PDF: raw HTML is left out.');
+        break;
+      default:
+        runs.push(...inlineRuns(node.children, style, warnings));
+    }
+  }
+  return runs;
+}
+
+function drawPlot(layout: Layout, node: DocumentNode, warnings: WarningList): void {
+  const parsed = parseFunctionPlot(node.text ?? '');
+  const error = parsed.diagnostics.find((item) => item.severity === 'error');
+  if (!parsed.plot || error) {
+    warnings.add(
+      `${error?.code ?? 'FUNCTION_PLOT_PARSE_FAILED'}: Function plot kept as source: ${error?.message ?? ''}`,
+    );
+    layout.code(node.text ?? '');
+    return;
+  }
+  const sampled = samplePlot(parsed.plot, 300);
+  const width = Math.min(layout.available, 420);
+  const height = width * 0.6;
+  layout.ensure(height + 24);
+  layout.gap(8);
+  const x0 = layout.left + (layout.available - width) / 2;
+  const top = layout.y;
+  const [dx0, dx1] = sampled.domain;
+  const [dy0, dy1] = sampled.range;
+  const sx = (x: number) => ((x - dx0) / (dx1 - dx0)) * width;
+  const sy = (y: number) => Math.min(Math.max((1 - (y - dy0) / (dy1 - dy0)) * height, -2), height + 2);
+  layout.page.drawRectangle({ x: x0, y: top - height, width, height, borderColor: RULE, borderWidth: 0.8 });
+  if (dy0 <= 0 && dy1 >= 0)
+    layout.page.drawSvgPath(`M0 ${sy(0)}H${width}`, { x: x0, y: top, borderColor: MUTED, borderWidth: 0.6 });
+  if (dx0 <= 0 && dx1 >= 0)
+    layout.page.drawSvgPath(`M${sx(0)} 0V${height}`, { x: x0, y: top, borderColor: MUTED, borderWidth: 0.6 });
+  sampled.series.forEach((series, index) => {
+    const color = hexColor(series.color) ?? LINK;
+    for (const segment of series.segments) {
+      const d = segment
+        .map(([x, y], i) => `${i === 0 ? 'M' : 'L'}${sx(x).toFixed(2)} ${sy(y).toFixed(2)}`)
+        .join('');
+      layout.page.drawSvgPath(d, { x: x0, y: top, borderColor: color, borderWidth: 1.4 });
+    }
+    layout.page.drawText(series.label, {
+      x: x0 + 8,
+      y: top - 14 - index * 12,
+      size: 8.5,
+      font: layout.font,
+      color,
+    });
+  });
+  layout.page.drawText(`${dx0}`, { x: x0, y: top - height - 11, size: 8, font: layout.font, color: MUTED });
+  const right = `${dx1}`;
+  layout.page.drawText(right, {
+    x: x0 + width - layout.measure(right, 8),
+    y: top - height - 11,
+    size: 8,
+    font: layout.font,
+    color: MUTED,
+  });
+  layout.y = top - height - 18;
+}
+
+function hexColor(value: string): RGB | undefined {
+  const match = /^#([0-9a-f]{6})$/i.exec(value);
+  if (!match) return undefined;
+  const n = Number.parseInt(match[1] ?? '0', 16);
+  return rgb(((n >> 16) & 255) / 255, ((n >> 8) & 255) / 255, (n & 255) / 255);
+}
+
+function table(layout: Layout, node: DocumentNode, warnings: WarningList): void {
+  const rows = node.children;
+  const columns = Math.max(1, ...rows.map((row) => row.children.length));
+  const columnWidth = layout.available / columns;
+  const size = BODY_SIZE * 0.95;
+  layout.gap(4);
+  for (const row of rows) {
+    const header = row.attributes['header'] === true;
+    const cells = row.children.map((cell) =>
+      inlineRuns(cell.children, { size, color: TEXT, bold: header }, warnings),
+    );
+    // Each cell is laid out in its own column; the row is as tall as its tallest cell.
+    const baseIndent = layout.indent;
+    layout.ensure(size * LINE_GAP + 6);
+    const rowTop = layout.y;
+    const rowPage = layout.page;
+    let lowest = rowTop;
+    let overflowed = false;
+    cells.forEach((runs, index) => {
+      layout.page = rowPage;
+      layout.y = rowTop - 3;
+      layout.indent = baseIndent + index * columnWidth + 4;
+      layout.columnWidth = columnWidth - 8;
+      layout.paragraph(runs.length ? runs : [{ text: ' ', style: { size, color: TEXT } }]);
+      if (layout.page === rowPage) lowest = Math.min(lowest, layout.y);
+      else overflowed = true;
+    });
+    layout.columnWidth = undefined;
+    layout.indent = baseIndent;
+    if (overflowed) warnings.add('PDF: a table row taller than a page is cut at the page end.');
+    layout.page = rowPage;
+    layout.y = Math.min(lowest, rowTop) - 3;
+    const x = layout.left;
+    const height = rowTop - layout.y;
+    for (let column = 0; column < columns; column++) {
+      layout.page.drawRectangle({
+        x: x + column * columnWidth,
+        y: layout.y,
+        width: columnWidth,
+        height,
+        borderColor: RULE,
+        borderWidth: 0.7,
+      });
+    }
+  }
+  layout.gap(6);
+}
+
+function blocks(layout: Layout, nodes: readonly DocumentNode[], warnings: WarningList, tight = false): void {
+  for (const node of nodes) {
+    const attributes = node.attributes;
+    switch (node.type) {
+      case 'heading': {
+        const level = Number(attributes['level'] ?? 1);
+        const size = HEADING_SIZES[level] ?? BODY_SIZE;
+        layout.gap(size * 0.6);
+        layout.ensure(size * 3);
+        layout.outline.push({ title: node.text ?? plainText(node), level, page: layout.page, y: layout.y });
+        layout.paragraph(inlineRuns(node.children, { size, color: TEXT, bold: true }, warnings));
+        layout.gap(size * 0.3);
+        break;
+      }
+      case 'paragraph':
+        layout.paragraph(inlineRuns(node.children, { size: BODY_SIZE, color: TEXT }, warnings));
+        if (!tight) layout.gap(BODY_SIZE * 0.6);
+        break;
+      case 'list': {
+        const ordered = attributes['ordered'] === true;
+        let number = Number(attributes['start'] ?? 1);
+        layout.indent += 18;
+        for (const item of node.children) {
+          const checked = item.attributes['checked'];
+          const marker = checked === true ? '☑' : checked === false ? '☐' : ordered ? `${number}.` : '•';
+          number += 1;
+          const [first, ...rest] = item.children;
+          if (first?.type === 'paragraph') {
+            layout.paragraph(inlineRuns(first.children, { size: BODY_SIZE, color: TEXT }, warnings), {
+              firstLinePrefix: { text: marker, style: { size: BODY_SIZE, color: TEXT } },
+            });
+            if (attributes['tight'] !== true) layout.gap(BODY_SIZE * 0.4);
+            blocks(layout, rest, warnings, attributes['tight'] === true);
+          } else {
+            layout.paragraph([{ text: ' ', style: { size: BODY_SIZE, color: TEXT } }], {
+              firstLinePrefix: { text: marker, style: { size: BODY_SIZE, color: TEXT } },
+            });
+            blocks(layout, item.children, warnings, attributes['tight'] === true);
+          }
+        }
+        layout.indent -= 18;
+        if (!tight) layout.gap(BODY_SIZE * 0.5);
+        break;
+      }
+      case 'blockquote': {
+        const startY = layout.y;
+        const startPage = layout.page;
+        layout.indent += 14;
+        blocks(layout, node.children, warnings);
+        layout.indent -= 14;
+        if (layout.page === startPage) {
+          layout.page.drawLine({
+            start: { x: layout.left + 4, y: startY },
+            end: { x: layout.left + 4, y: layout.y + 4 },
+            thickness: 2.5,
+            color: RULE,
+          });
+        }
+        break;
+      }
+      case 'code_block':
+        layout.code(node.text ?? '');
+        break;
+      case 'math_block':
+        warnings.add('PDF: formulas are set as their TeX source.');
+        layout.code(node.text ?? '');
+        break;
+      case 'mermaid':
+        warnings.add('PDF: Mermaid diagrams are shown as their source.');
+        layout.code(node.text ?? '');
+        break;
+      case 'function_plot':
+        drawPlot(layout, node, warnings);
+        break;
+      case 'table':
+        table(layout, node, warnings);
+        break;
+      case 'thematic_break':
+        layout.rule();
+        break;
+      case 'html_block':
+        warnings.add('PDF: raw HTML is left out.');
+        break;
+      case 'front_matter':
+        break;
+      default:
+        blocks(layout, node.children, warnings, tight);
+    }
+  }
+}
+
+/** Headings as the PDF outline (bookmarks), nested by level. */
+function addOutline(pdf: PDFDocument, layout: Layout): void {
+  if (layout.outline.length === 0) return;
+  const context = pdf.context;
+  const outlineRef = context.nextRef();
+  type Entry = {
+    ref: PDFRef;
+    title: string;
+    level: number;
+    page: PDFPage;
+    y: number;
+    children: Entry[];
+    parent?: Entry;
+  };
+  const root: Entry = {
+    ref: outlineRef,
+    title: '',
+    level: 0,
+    page: layout.pages[0] as PDFPage,
+    y: 0,
+    children: [],
+  };
+  const stack: Entry[] = [root];
+  for (const item of layout.outline) {
+    while ((stack[stack.length - 1]?.level ?? 0) >= item.level) stack.pop();
+    const parent = stack[stack.length - 1] ?? root;
+    const entry: Entry = { ...item, ref: context.nextRef(), children: [], parent };
+    parent.children.push(entry);
+    stack.push(entry);
+  }
+  const count = (entry: Entry): number => entry.children.reduce((sum, child) => sum + 1 + count(child), 0);
+  const write = (entry: Entry): void => {
+    entry.children.forEach((child, index) => {
+      const dict = context.obj({
+        Title: PDFString.of(child.title.slice(0, 200)),
+        Parent: entry.ref,
+        Dest: [child.page.ref, PDFName.of('XYZ'), null, PDFNumber.of(child.y), null],
+      });
+      const previous = entry.children[index - 1];
+      const next = entry.children[index + 1];
+      if (previous) dict.set(PDFName.of('Prev'), previous.ref);
+      if (next) dict.set(PDFName.of('Next'), next.ref);
+      const first = child.children[0];
+      const last = child.children[child.children.length - 1];
+      if (first && last) {
+        dict.set(PDFName.of('First'), first.ref);
+        dict.set(PDFName.of('Last'), last.ref);
+        dict.set(PDFName.of('Count'), PDFNumber.of(count(child)));
+      }
+      context.assign(child.ref, dict);
+      write(child);
+    });
+  };
+  write(root);
+  const first = root.children[0];
+  const last = root.children[root.children.length - 1];
+  if (!first || !last) return;
+  context.assign(
+    outlineRef,
+    context.obj({ Type: 'Outlines', First: first.ref, Last: last.ref, Count: PDFNumber.of(count(root)) }),
+  );
+  pdf.catalog.set(PDFName.of('Outlines'), outlineRef);
+  pdf.catalog.set(PDFName.of('PageMode'), PDFName.of('UseOutlines'));
+}
+
+function addLinks(pdf: PDFDocument, layout: Layout): void {
+  for (const link of layout.links) {
+    const annotation = pdf.context.register(
+      pdf.context.obj({
+        Type: 'Annot',
+        Subtype: 'Link',
+        Rect: [link.x, link.y, link.x + link.width, link.y + link.height],
+        Border: [0, 0, 0],
+        A: { Type: 'Action', S: 'URI', URI: PDFString.of(link.url) },
+      }),
+    );
+    const annots = link.page.node.Annots();
+    if (annots) annots.push(annotation);
+    else link.page.node.set(PDFName.of('Annots'), pdf.context.obj([annotation]));
+  }
+}
+
+/**
+ * PDF readers (and pdffonts) recognise a subset font by a six-letter tag before its
+ * name (ISO 32000 §9.6.4); pdf-lib subsets but names it `Name-1234`.
+ */
+function tagSubsetFont(pdf: PDFDocument, font: PDFFont, seed: string): void {
+  let hash = 0;
+  for (const character of `${seed}|${font.name}`)
+    hash = (Math.imul(hash, 31) + (character.codePointAt(0) ?? 0)) >>> 0;
+  const tag = Array.from({ length: 6 }, (_, index) =>
+    String.fromCharCode(65 + ((hash >>> (index * 5)) % 26)),
+  ).join('');
+  const type0 = pdf.context.lookup(font.ref, PDFDict);
+  const baseName = type0.get(PDFName.of('BaseFont'));
+  if (!(baseName instanceof PDFName)) return;
+  const name = PDFName.of(`${tag}+${baseName.decodeText().replace(/-\d+$/, '')}`);
+  type0.set(PDFName.of('BaseFont'), name);
+  const descendants = type0.lookup(PDFName.of('DescendantFonts'), PDFArray);
+  const cidFont = descendants.lookup(0, PDFDict);
+  cidFont.set(PDFName.of('BaseFont'), name);
+  cidFont.lookup(PDFName.of('FontDescriptor'), PDFDict).set(PDFName.of('FontName'), name);
+}
+
+export function createPdfExporter(loadFont: () => Promise<FontLoader>): DocumentExporter {
+  let loader: Promise<FontLoader> | undefined;
+  return {
+    format: 'pdf',
+    extension: 'pdf',
+    mimeType: 'application/pdf',
+    async export(document: ExportDocument, context: ExportContext): Promise<ExportResult> {
+      const warnings = new WarningList();
+      assertRepresentable(document.root, new Set(['html_block']), 'PDF');
+      loader ??= loadFont();
+      let fontBytes: Uint8Array;
+      try {
+        fontBytes = await (await loader)();
+      } catch (error) {
+        loader = undefined;
+        throw new ExportError(
+          'EXPORT_RENDER_FAILED',
+          `The PDF font is not available: ${error instanceof Error ? error.message : 'unknown error'}`,
+        );
+      }
+      context.signal.throwIfAborted();
+      const pdf = await PDFDocument.create();
+      pdf.registerFontkit(fontkit);
+      // Subset: only the glyphs this document uses are embedded.
+      const font = await pdf.embedFont(fontBytes, { subset: true });
+      pdf.setTitle(document.title);
+      pdf.setCreator('NotesAgent');
+      pdf.setProducer('NotesAgent');
+      const layout = new Layout(pdf, font, PAGE_SIZES[context.options.page_size], warnings);
+      if (context.options.include_title) {
+        layout.paragraph([{ text: document.title, style: { size: 22, color: TEXT, bold: true } }]);
+        layout.gap(12);
+      }
+      if (context.options.include_metadata) {
+        for (const [key, value] of Object.entries(document.metadata)) {
+          layout.paragraph([
+            {
+              text: `${key}: ${Array.isArray(value) ? value.join(', ') : String(value)}`,
+              style: { size: 9, color: MUTED },
+            },
+          ]);
+        }
+        layout.gap(8);
+      }
+      const children = document.root.children;
+      for (let index = 0; index < children.length; index++) {
+        context.signal.throwIfAborted();
+        blocks(layout, [children[index] as DocumentNode], warnings);
+        if (index % 50 === 0) await context.progress?.(index, children.length);
+      }
+      const total = layout.pages.length;
+      layout.pages.forEach((page, index) => {
+        const label = `${index + 1} / ${total}`;
+        page.drawText(label, {
+          x: (layout.width - layout.measure(label, 8.5)) / 2,
+          y: MARGIN / 2,
+          size: 8.5,
+          font,
+          color: MUTED,
+        });
+      });
+      addOutline(pdf, layout);
+      addLinks(pdf, layout);
+      await font.embed();
+      tagSubsetFont(pdf, font, document.title);
+      const data = await pdf.save();
+      return { data, warnings: warnings.toArray() };
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import type { DocumentNode, StaticRenderResult } from '../contracts/exports';
+import { walkDocument } from '../core/markdown/document-ast';
+import { ExportError, type ExportContext, type WarningList } from './exporter';
+import { StaticRenderError, staticSourceHash } from './static-render';
+
+export type VisualOutcome =
+  { ok: true; result: StaticRenderResult } | { ok: false; code: string; message: string };
+
+const RENDERER_FAILURES = new Set(['MERMAID_RENDER_FAILED', 'FUNCTION_PLOT_RENDER_FAILED']);
+
+function describe(node: DocumentNode, error: StaticRenderError): string {
+  const what = node.type === 'mermaid' ? 'Diagram' : 'Function plot';
+  const line = node.position ? node.position.start_line + 1 + (error.line ?? 0) : undefined;
+  const where =
+    line !== undefined
+      ? ` (line ${line}${error.column !== undefined ? `, column ${error.column}` : ''})`
+      : '';
+  return `${error.code}: ${what}${where} kept as source: ${error.message}`;
+}
+
+/**
+ * Renders every Mermaid and function-plot node before an exporter writes a line.
+ * A diagram the user got wrong stays as source with a warning; a renderer that
+ * cannot work at all fails the export (EXPORT_RENDER_FAILED), because the file
+ * would silently lack every diagram.
+ */
+export async function renderVisuals(
+  root: DocumentNode,
+  context: ExportContext,
+  warnings: WarningList,
+  size: { width?: number; height?: number } = {},
+): Promise<Map<string, VisualOutcome>> {
+  const nodes: DocumentNode[] = [];
+  walkDocument(root, (node) => {
+    if (node.type === 'mermaid' || node.type === 'function_plot') nodes.push(node);
+  });
+  const outcomes = new Map<string, VisualOutcome>();
+  const theme = context.options.theme_id === 'dark' ? 'dark' : 'light';
+  for (const node of nodes) {
+    context.signal.throwIfAborted();
+    const source = node.text ?? '';
+    try {
+      const result = await context.renderer.render(
+        {
+          kind: node.type === 'mermaid' ? 'mermaid' : 'function_plot',
+          source,
+          sourceHash: staticSourceHash(source),
+          theme,
+          ...size,
+        },
+        context.signal,
+      );
+      for (const warning of result.warnings) warnings.add(warning);
+      outcomes.set(node.node_id, { ok: true, result });
+    } catch (error) {
+      if (!(error instanceof StaticRenderError)) throw error;
+      if (RENDERER_FAILURES.has(error.code)) {
+        throw new ExportError(
+          'EXPORT_RENDER_FAILED',
+          `A ${node.type === 'mermaid' ? 'diagram' : 'plot'} could not be rendered: ${error.message}`,
+          {
+            node_id: node.node_id,
+            render_code: error.code,
+          },
+        );
+      }
+      warnings.add(describe(node, error));
+      outcomes.set(node.node_id, { ok: false, code: error.code, message: error.message });
+    }
+  }
+  return outcomes;
+}
