@@ -2,6 +2,7 @@ import type { Transaction } from 'dexie';
 import type { ChatMessageDto, ConversationDto, JobDto, ProviderDto } from '../contracts';
 import type { BlockType } from '../core/blocks';
 import { AGENT_STORES } from './agent-stores';
+import { NOTE_VERSION_STORES } from './note-versions';
 
 export interface NoteRow {
   note_id: string;
@@ -184,5 +185,10 @@ export const MIGRATIONS: readonly Migration[] = [
       attachments: '&attachment_id, created_at, sha256',
       block_citations: '&block_id, note_id, source_audio',
     },
+  },
+  {
+    // Note versions: the state before each agent write, so it can be undone.
+    version: 10,
+    stores: { ...NOTE_VERSION_STORES },
   },
 ];

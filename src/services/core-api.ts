@@ -24,6 +24,7 @@ import {
   type Reranker,
   type RetrievalProfile,
 } from '../retrieval';
+import { providerAgentAdapters } from './agent-adapters';
 import { createAgentService } from './agent-service';
 import { AttachmentService } from './attachment-service';
 import { ArchiveService } from './archive-service';
@@ -141,7 +142,16 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
     ...(router && { router }),
     notes: search,
   });
-  const agent = createAgentService({ db, events: eventLog, runtime, notes, search, vault });
+  const agent = createAgentService({
+    db,
+    events: eventLog,
+    runtime,
+    notes,
+    search,
+    vault,
+    // Any configured provider (with its fallback), or the offline demo.
+    adapters: providerAgentAdapters({ providers, ...(router && { router }) }),
+  });
   const { engine: asrEngine, ...asrOptions } = options.transcription ?? {};
   const transcriptions = new TranscriptionService({
     runtime,
