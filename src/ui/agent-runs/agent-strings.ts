@@ -54,6 +54,20 @@ export const agentEn = {
   'agent.memoryType.episodic': 'Episodic',
   'agent.memoryType.semantic': 'Semantic',
   'agent.memoryType.working': 'Working',
+  'agent.model.label': 'Model',
+  'agent.model.demoGroup': 'Demo',
+  'agent.model.demo': 'Demo (scripted, offline)',
+  'agent.model.demoNote':
+    'The demo is a script, not a model: it can only find a note and add review tasks to it. Choose a model for anything else.',
+  'agent.capabilities.title': 'What the agent can do',
+  'agent.capabilities.body':
+    'The agent searches and reads your notes, writes notes and task lists, evaluates arithmetic and remembers facts, using the tools below. Tools that change notes ask you first.',
+  'agent.capabilities.asks': 'asks first',
+  'agent.denied': 'You denied {tool}, so nothing was changed.',
+  'agent.event.ProviderSwitched': 'Switched from {from} to {to}',
+  'agent.event.AttemptDiscarded': 'Attempt {attempt} failed; its partial output was discarded',
+  'agent.undo': 'Undo agent change',
+  'agent.undone': 'The agent’s change was undone.',
 } as const satisfies Record<string, Message>;
 
 export type AgentMessageKey = keyof typeof agentEn;
@@ -107,6 +121,19 @@ export const agentZhCN: Record<AgentMessageKey, Message> = {
   'agent.memoryType.episodic': '情景',
   'agent.memoryType.semantic': '语义',
   'agent.memoryType.working': '工作',
+  'agent.model.label': '模型',
+  'agent.model.demoGroup': '演示',
+  'agent.model.demo': '演示（脚本，离线）',
+  'agent.model.demoNote': '演示是脚本而不是模型：它只能找到一篇笔记并添加复习任务。其他请求请选择一个模型。',
+  'agent.capabilities.title': '智能体能做什么',
+  'agent.capabilities.body':
+    '智能体使用下列工具：搜索和阅读笔记、编写笔记和任务清单、计算算式、记住事实。修改笔记的工具会先征得你的同意。',
+  'agent.capabilities.asks': '先询问',
+  'agent.denied': '你拒绝了 {tool}，因此没有做任何更改。',
+  'agent.event.ProviderSwitched': '已从 {from} 切换到 {to}',
+  'agent.event.AttemptDiscarded': '第 {attempt} 次尝试失败，已丢弃其部分输出',
+  'agent.undo': '撤销智能体的修改',
+  'agent.undone': '已撤销智能体的修改。',
 };
 
 export const agentText = featureMessages(agentEn, agentZhCN);
