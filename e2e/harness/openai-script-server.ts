@@ -14,7 +14,9 @@ export interface ScriptServer {
  * agent script: `/models` lists `script-model` with its context length, and
  * each chat completion streams the script's next step for the request.
  */
-export async function startScriptServer(options: { contextLength?: number } = {}): Promise<ScriptServer> {
+export async function startScriptServer(
+  options: { contextLength?: number; reply?: (body: Record<string, unknown>) => string } = {},
+): Promise<ScriptServer> {
   const bodies: Array<Record<string, unknown>> = [];
   const cors = {
     'Access-Control-Allow-Origin': '*',
@@ -42,7 +44,7 @@ export async function startScriptServer(options: { contextLength?: number } = {}
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
       bodies.push(body);
       res.writeHead(200, { ...cors, 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
-      res.end(agentScriptStream(body));
+      res.end(options.reply ? options.reply(body) : agentScriptStream(body));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -55,4 +57,11 @@ export async function startScriptServer(options: { contextLength?: number } = {}
       await new Promise((resolve) => server.close(resolve));
     },
   };
+}
+
+/** A plain streamed answer (no tools), as an SSE body. */
+export function textStream(text: string, model = 'script-model'): string {
+  const chunk = (delta: Record<string, unknown>, finish: string | null) =>
+    `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  return `${chunk({ role: 'assistant', content: text }, null)}${chunk({}, 'stop')}data: [DONE]\n\n`;
 }

@@ -28,6 +28,7 @@ import { providerAgentAdapters } from './agent-adapters';
 import { createAgentService } from './agent-service';
 import { AttachmentService } from './attachment-service';
 import { ArchiveService } from './archive-service';
+import { settingsContextStore } from './chat-context';
 import { ChatService, type RouterTuning } from './chat-service';
 import { EmbeddingService, type EmbeddingServiceOptions } from './embedding-service';
 import { EventsService } from './events-service';
@@ -141,6 +142,7 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
   const chat = new ChatService(new ConversationRepository(db), providers, eventLog, {
     ...(router && { router }),
     notes: search,
+    context: settingsContextStore(settingsRepository),
   });
   const agent = createAgentService({
     db,

@@ -205,6 +205,8 @@ export const en = {
   'chat.usage': '{input} in · {output} out tokens · {latency} · {speed} tokens/s',
   'chat.usageNoTokens': '{latency}',
   'chat.answeredBy': '{provider} · {model}',
+  'chat.contextSummarised': 'Earlier messages summarised to fit the model’s context window.',
+  'chat.contextDropped': 'Earlier messages were left out to fit the model’s context window.',
   'chat.providerSwitched': '{from} failed; switched to {to}.',
   'chat.attemptDiscarded': 'The answer was interrupted and is being retried.',
   'providers.heading': 'Providers',

@@ -196,6 +196,8 @@ export const zhCN: Dictionary = {
   'chat.usage': '输入 {input} · 输出 {output} tokens · {latency} · {speed} tokens/秒',
   'chat.usageNoTokens': '{latency}',
   'chat.answeredBy': '{provider} · {model}',
+  'chat.contextSummarised': '较早的消息已被总结，以适应模型的上下文窗口。',
+  'chat.contextDropped': '较早的消息已被省略，以适应模型的上下文窗口。',
   'chat.providerSwitched': '{from} 出错，已切换到 {to}。',
   'chat.attemptDiscarded': '回答中断，正在重试。',
   'providers.heading': '模型服务商',
