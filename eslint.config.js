@@ -19,6 +19,7 @@ const domains = [
   'retrieval',
   'media',
   'export',
+  'packages',
   'plugins',
   'themes',
   'benchmarks',
@@ -96,8 +97,19 @@ export default tseslint.config(
           ],
           patterns: [
             {
-              group: layer(['services', ...domains]),
+              group: layer(domains),
               message: 'This import crosses a layer boundary (ARCHITECTURE.md).',
+              allowTypeImports: true,
+            },
+            {
+              // DTO types come from contracts/; of services/ the page sees only the typed API.
+              regex: '(^|/)services(/(?!core-api$).*)?$',
+              message:
+                'Import DTO types from contracts/; of services/ only `import type { CoreApi }` from core-api.',
+            },
+            {
+              regex: '(^|/)services/core-api$',
+              message: 'The UI reaches services only through the typed API: `import type { CoreApi }`.',
               allowTypeImports: true,
             },
             {

@@ -1,4 +1,4 @@
-// Audio decoding (issue 6): a generated ~60 s recording decoded and brought to
+// Audio decoding: a generated ~60 s recording decoded and brought to
 // 16 kHz mono in headless Chromium through the app's page-side path, against
 // the same work done by the browser alone: decodeAudioData, then a plain
 // OfflineAudioContext(1, n, 16000) render. Web Audio exists only in browsers,
@@ -68,7 +68,7 @@ export async function audioDecodeBenchmarks(scale: number): Promise<BenchResult[
   const seconds = Math.max(5, Math.round(60 * scale));
   const runs = 3;
   console.log(
-    `Audio decoding (issue 6): a generated ${seconds} s speech-like recording (WAV, 44.1 kHz stereo 16-bit), ` +
+    `Audio decoding: a generated ${seconds} s speech-like recording (WAV, 44.1 kHz stereo 16-bit), ` +
       'decoded to 16 kHz mono in headless Chromium, median of 3 runs after a warm-up. ' +
       'Ours: the page-side path (format sniffing, decoder, mono mix, Kaiser-sinc resampler): ' +
       'once with the WAV decoder the core worker uses for WAV, once with the Web Audio decoder used for every other format. ' +

@@ -1,4 +1,4 @@
-// Provider streaming (issue 3): a recorded OpenAI-compatible SSE stream through
+// Provider streaming: a recorded OpenAI-compatible SSE stream through
 // the whole adapter (fetch -> SSE -> chunk schema -> stream parts -> IR events),
 // against a bare SSE parse of the same bytes, cut into the same pieces.
 import type { MetonaRequest, MetonaStreamEvent } from '../src/ir';
@@ -127,7 +127,7 @@ export async function providerStreamBenchmarks(scale: number): Promise<BenchResu
   const bytes = buildOpenAIStream(chunks);
   const pieces = piecesOf(bytes, PIECE_BYTES);
   console.log(
-    `Provider streaming (issue 3): ${chunks} chat.completion.chunk events + [DONE], ${(bytes.length / 1024).toFixed(0)} KiB in ${pieces.length} pieces of ${PIECE_BYTES} B; ` +
+    `Provider streaming: ${chunks} chat.completion.chunk events + [DONE], ${(bytes.length / 1024).toFixed(0)} KiB in ${pieces.length} pieces of ${PIECE_BYTES} B; ` +
       'ours = OpenAICompatibleAdapter.sendStream over an injected fetch (ReadableStream body) counting IR events; ' +
       'baseline = SseDecoder.push (src/providers/shared/sse.ts) over the same pieces, synchronous, no JSON. Median of 3 runs after a warm-up.',
   );

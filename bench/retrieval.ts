@@ -1,4 +1,4 @@
-// Retrieval (issue 4): the evaluation corpus replicated to 1k / 10k / 50k blocks
+// Retrieval: the evaluation corpus replicated to 1k / 10k / 50k blocks
 // (times BENCH_SCALE). Per size: hybrid query latency against the full-text-only
 // query, BM25 through the inverted index against a brute-force scan of every
 // block's terms with the same formula, and indexing throughput against
@@ -234,7 +234,7 @@ export async function retrievalBenchmarks(scale: number): Promise<BenchResult[]>
   const sizes = SIZES.map((size) => Math.max(100, Math.round(size * scale)));
   const embedder = new HashEmbedder();
   console.log(
-    `Retrieval (issue 4): corpus.json (${base.length} blocks) replicated with seeded variations to ${sizes.join(' / ')} blocks; ` +
+    `Retrieval: corpus.json (${base.length} blocks) replicated with seeded variations to ${sizes.join(' / ')} blocks; ` +
       `${queries.length} of ${allQueries.length} queries.json queries per size, profile ${profile.profile_id} (fts_recall ${profile.fts_recall}, vector_recall ${profile.vector_recall}), embedder hash-v1. ` +
       'The full-text-only query is hybridSearch mode fts (FullTextIndex BM25, top fts_recall, with highlights); it is the baseline of the hybrid rows ' +
       'and is itself compared with a brute-force BM25 (same tokenizer, constants and title boost, one scan of every block’s pre-tokenized term list per query, no highlights; ' +

@@ -31,6 +31,14 @@ describe('layer rules', () => {
       'src/ui/x.ts',
       "import { createCoreApi } from '../services/core-api';\nexport const f = createCoreApi;\n",
     ],
+    [
+      'src/ui/x.ts',
+      "import type { AgentRunDto } from '../services/agent-service';\nexport type A = AgentRunDto;\n",
+    ],
+    [
+      'src/ui/x/y.ts',
+      "import type { AgentService } from '../../services/agent-service';\nexport type A = AgentService;\n",
+    ],
   ])('%s may not import that', async (filePath, code) => {
     expect(await layerErrors(filePath, code)).not.toEqual([]);
   });
@@ -40,6 +48,10 @@ describe('layer rules', () => {
     ['src/core/x.ts', "import { AppError } from '../contracts';\nexport const e = AppError;\n"],
     ['src/services/x.ts', "import { openDatabase } from '../db';\nexport const f = openDatabase;\n"],
     ['src/ui/x.ts', "import type { CoreApi } from '../services/core-api';\nexport type A = CoreApi;\n"],
+    [
+      'src/ui/x/y.ts',
+      "import type { AgentRunDto } from '../../contracts/agent-runs';\nexport type A = AgentRunDto;\n",
+    ],
     ['src/ui/x.ts', "import { AppError } from '../contracts/errors';\nexport const f = AppError;\n"],
   ])('%s may import that', async (filePath, code) => {
     expect(await layerErrors(filePath, code)).toEqual([]);

@@ -1,4 +1,4 @@
-// The agent core (issue 5): ReAct loop, tools, permissions, context, memory and
+// The agent core: ReAct loop, tools, permissions, context, memory and
 // traces, as pure logic behind small ports. Persistence, the service and the UI
 // plug in from outside.
 export * from './agent-events';

@@ -2,7 +2,7 @@ import type { JobDto } from './jobs';
 import type { EmbeddingInfoDto } from './search';
 
 /**
- * Choosing the embedding model (issue 4): the catalog the settings offer, the
+ * Choosing the embedding model: the catalog the settings offer, the
  * model in use and where model files are downloaded from. Zod-free, so the
  * page can import it; the request schemas live in embedding-schemas.ts.
  */

@@ -1,6 +1,12 @@
 // The full surface, schemas included: for the worker side. Page code imports
 // the zod-free modules (errors, jobs, notes types, settings, events) directly
 // so the shell does not load zod.
+export * from './agent-runs';
+export * from './agent-runs-schemas';
+export * from './archive';
+export * from './archive-schemas';
+export * from './attachments';
+export * from './attachments-schemas';
 export * from './chat';
 export * from './embedding';
 export * from './embedding-schemas';
@@ -8,6 +14,8 @@ export * from './error-codes';
 export * from './errors';
 export * from './events';
 export * from './jobs';
+export * from './local-models';
+export * from './local-models-schemas';
 export * from './job-schemas';
 export * from './notes';
 export * from './pages';
@@ -20,4 +28,6 @@ export * from './search-schemas';
 export * from './settings';
 export * from './settings-schemas';
 export * from './time';
+export * from './transcription';
+export * from './transcription-schemas';
 export * from './validation';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isoUtcPattern } from './time';
 import { errorEnvelopeSchema } from './validation';
 import { JOB_STATUSES, isTerminalStatus } from './jobs';
+import { pageQuerySchema } from './pages';
 
 /** §4.2. `processing` is the first phase's name for `running`; accept, never emit it. */
 export const jobStatusSchema = z.preprocess(
@@ -50,3 +51,9 @@ export const jobSchema = z
       ctx.addIssue({ code: 'custom', path: ['error'], message: 'a failed job needs a project error code' });
     }
   });
+
+export const listJobsSchema = pageQuerySchema.extend({
+  kind: z.string().min(1).optional(),
+  status: z.enum(JOB_STATUSES).optional(),
+});
+export type ListJobsInput = z.input<typeof listJobsSchema>;

@@ -1,7 +1,7 @@
 import type { JobDto } from './jobs';
 
 /**
- * Choosing the cross-encoder reranker (issue 4): off (null) by default. When
+ * Choosing the cross-encoder reranker: off (null) by default. When
  * one is chosen, search and "ask your notes" rerank the fused candidates with
  * it. Zod-free, so the page can import it; the request schema lives in
  * reranker-schemas.ts.

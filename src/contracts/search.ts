@@ -1,7 +1,7 @@
 import type { ErrorCode } from './error-codes';
 
 /**
- * Search and index status DTOs (issue 4, contract §9.9). Zod-free, so the page
+ * Search and index status DTOs (contract §9.9). Zod-free, so the page
  * can import them; the request schemas live in search-schemas.ts.
  */
 export const SEARCH_MODES = ['fts', 'vector', 'hybrid'] as const;

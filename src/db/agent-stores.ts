@@ -14,7 +14,7 @@ import type { MetonaMemoryItem } from '../ir';
 import type { Dexie } from './database';
 
 /**
- * The agent's tables (issue 5). Trace events are not here: they live in the
+ * The agent's tables. Trace events are not here: they live in the
  * shared `events` table under `resource_id = run_id` (written by the EventLog).
  * Added to the schema as one new migration with these stores; the typed
  * database class is left alone, so the repositories reach them by name.

@@ -153,7 +153,7 @@ export const MIGRATIONS: readonly Migration[] = [
     },
   },
   {
-    // Search (issue 4): persisted full-text and vector indexes, and the notes
+    // Search: persisted full-text and vector indexes, and the notes
     // waiting to be re-indexed. New stores only; nothing to move.
     version: 2,
     stores: {
@@ -162,7 +162,7 @@ export const MIGRATIONS: readonly Migration[] = [
     },
   },
   {
-    // Providers and chat (issue 3): provider configs, conversations and their
+    // Providers and chat: provider configs, conversations and their
     // messages. New stores only; the default mock provider is seeded by the service.
     version: 3,
     stores: {
@@ -176,7 +176,7 @@ export const MIGRATIONS: readonly Migration[] = [
     stores: { ...AGENT_STORES },
   },
   {
-    // Transcription (issue 6): attachments indexed by content hash (stored once),
+    // Transcription: attachments indexed by content hash (stored once),
     // and the citations of note blocks made from transcripts. Existing
     // attachments keep no hash: hashing needs WebCrypto, which cannot run inside
     // an upgrade transaction, so they are simply never deduplicated.

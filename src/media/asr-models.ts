@@ -1,4 +1,4 @@
-import { AppError } from '../contracts';
+import { AppError, type AsrDevice, type AsrDtype } from '../contracts';
 
 /**
  * Whisper models the app offers and the profiles a request names by
@@ -12,9 +12,8 @@ import { AppError } from '../contracts';
  * with the download progress (`ModelLoading` events carry `total_bytes`).
  */
 
-export const ASR_DTYPES = ['fp32', 'fp16', 'q8'] as const;
-export type AsrDtype = (typeof ASR_DTYPES)[number];
-export type AsrDevice = 'webgpu' | 'wasm';
+// The wire names them (a profile's dtype per back end); the catalog and the engine use the same.
+export { ASR_DTYPES, type AsrDevice, type AsrDtype } from '../contracts/transcription';
 
 export interface AsrModelInfo {
   /** Hub-style id, resolved by transformers.js under its local model path or cache. */

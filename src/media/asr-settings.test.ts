@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { asrEnvironment, DEFAULT_ASR_SETTINGS, modelHostSchema } from './asr-settings';
+import { asrModelHostSchema } from '../contracts';
+import { asrEnvironment, DEFAULT_ASR_SETTINGS } from './asr-settings';
 
 describe('model_host', () => {
   it('accepts hub-like URLs and app paths, adding the trailing slash', () => {
-    expect(modelHostSchema.parse('https://huggingface.co')).toBe('https://huggingface.co/');
-    expect(modelHostSchema.parse(' https://models.example.org/hf/ ')).toBe('https://models.example.org/hf/');
-    expect(modelHostSchema.parse('http://127.0.0.1:8080/mirror')).toBe('http://127.0.0.1:8080/mirror/');
-    expect(modelHostSchema.parse('/models')).toBe('/models/');
+    expect(asrModelHostSchema.parse('https://huggingface.co')).toBe('https://huggingface.co/');
+    expect(asrModelHostSchema.parse(' https://models.example.org/hf/ ')).toBe(
+      'https://models.example.org/hf/',
+    );
+    expect(asrModelHostSchema.parse('http://127.0.0.1:8080/mirror')).toBe('http://127.0.0.1:8080/mirror/');
+    expect(asrModelHostSchema.parse('/models')).toBe('/models/');
   });
 
   it('refuses other schemes, credentials, queries, protocol-relative and climbing paths', () => {
@@ -20,7 +23,7 @@ describe('model_host', () => {
       'models/',
       '',
     ]) {
-      expect(modelHostSchema.safeParse(host).success, host).toBe(false);
+      expect(asrModelHostSchema.safeParse(host).success, host).toBe(false);
     }
   });
 });

@@ -7,7 +7,6 @@ export * from './audio-formats';
 export * from './resample';
 export * from './transcribe';
 export * from './transcript-to-note';
-export * from './transcription-contract';
 export * from './windowing';
 export * from './diarization-models';
 export * from './speaker-turns';

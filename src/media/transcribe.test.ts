@@ -21,7 +21,7 @@ import {
   type ModelLoadingEventData,
   type TranscriptionResult,
   type TranscriptSegment,
-} from './transcription-contract';
+} from '../contracts';
 import { encodeWav, sine } from './__fixtures__/synthetic-audio';
 
 const RATE = 16_000;

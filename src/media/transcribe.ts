@@ -12,7 +12,7 @@ import {
   type TranscriptionResult,
   type TranscriptionStartedEventData,
   type TranscriptSegment,
-} from './transcription-contract';
+} from '../contracts';
 import {
   joinTexts,
   mergeWindowTranscripts,

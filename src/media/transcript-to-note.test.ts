@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../contracts';
 import { parseBlocks } from '../core/blocks';
 import { formatTimestamp, transcriptToNote } from './transcript-to-note';
-import type { TranscriptSegment } from './transcription-contract';
+import type { TranscriptSegment } from '../contracts';
 
 function segment(
   index: number,

@@ -6,7 +6,7 @@ import {
   type TranscriptNoteInput,
   type TranscriptNoteTemplate,
   type TranscriptSegment,
-} from './transcription-contract';
+} from '../contracts';
 import { joinTexts } from './windowing';
 
 /**

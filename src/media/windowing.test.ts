@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AsrEngineDouble, type ScriptedPhrase } from './asr-engine-double';
-import { transcriptSegmentsSchema } from './transcription-contract';
+import { transcriptSegmentsSchema } from '../contracts';
 import {
   joinTexts,
   mergeWindowTranscripts,

@@ -1,7 +1,7 @@
 import { textSimilarity } from '../core/blocks';
 import type { AsrChunk } from './asr-engine';
 import { TARGET_SAMPLE_RATE } from './resample';
-import type { TranscriptSegment, TranscriptWord } from './transcription-contract';
+import type { TranscriptSegment, TranscriptWord } from '../contracts';
 
 /**
  * Long audio in Whisper-sized windows, and the per-window phrases merged back

@@ -1,10 +1,11 @@
-// Provider adapters behind the Metona IR (issue 3, remote slice). Each folder
+// Provider adapters behind the Metona IR. Each folder
 // keeps its wire types to itself; this is what the rest of the app may use.
 export * from './anthropic';
 export * from './mock';
 export * from './model-events';
 export * from './ollama';
 export * from './openai-compatible';
+export * from './presets';
 export * from './router';
 export {
   STREAM_INTERRUPTED,

@@ -1,7 +1,7 @@
 import { AppError } from '../contracts/errors';
 
 /**
- * Sentence-embedding models the app offers for vector search (issue 4), all
+ * Sentence-embedding models the app offers for vector search, all
  * ONNX exports that transformers.js' `feature-extraction` pipeline loads, and
  * where their files come from.
  *

@@ -1,5 +1,5 @@
 /**
- * Retrieval core (issue 4): tokenizer, BM25 full-text index, embedders, vector
+ * Retrieval core: tokenizer, BM25 full-text index, embedders, vector
  * index, hybrid search driven by a RetrievalProfile, and ranking metrics. Pure:
  * no IndexedDB, no workers, no model downloads; services persist and schedule.
  */

@@ -5,8 +5,8 @@ import type { Embedder, EmbeddingModelInfo } from './embedder';
 import type { EmbeddingDtype, EmbeddingModelSource, EmbeddingModelSpec } from './embedding-models';
 
 /**
- * Sentence embeddings from transformers.js' `feature-extraction` pipeline
- * (issue 4). The library is imported lazily, on the first load, so only the
+ * Sentence embeddings from transformers.js' `feature-extraction` pipeline.
+ * The library is imported lazily, on the first load, so only the
  * embed worker (or a test) ever pulls it in.
  *
  * A loaded embedder has a fixed `info`: `model_version` is the revision, the

@@ -20,7 +20,7 @@ import {
 } from './transformers-embedder';
 
 /**
- * A cross-encoder reranker on transformers.js (issue 4): the query and each
+ * A cross-encoder reranker on transformers.js: the query and each
  * candidate block go through the model together, as one text-classification
  * input pair (token types 0 and 1), and the relevance logit orders them.
  * Used by hybridSearch when the RetrievalProfile's `rerank` is on.

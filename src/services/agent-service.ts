@@ -1,15 +1,23 @@
 import { z } from 'zod';
 import {
   AppError,
+  agentRunIdSchema,
+  agentTraceQuerySchema,
   isAppError,
   pageQuerySchema,
   parseInput,
+  resolvePermissionSchema,
   sequenceQuerySchema,
+  startAgentRunSchema,
   toIsoUtc,
+  type AgentRunDto,
   type EventEnvelope,
   type OffsetPage,
+  type ResolvePermissionInput,
   type SequencePage,
   type SequenceQuery,
+  type StartAgentRunInput,
+  type TraceQuery,
 } from '../contracts';
 import {
   AgentLoop,
@@ -48,48 +56,33 @@ import { MOCK_MODEL, MOCK_PROVIDER_ID } from '../providers/mock';
 import { DemoAgentAdapter } from './agent-demo-provider';
 import { AppNotesPort, AppSearchPort, vaultSecretValues } from './agent-ports';
 import { NoteVersionRepository, type NoteVersionRow } from '../db/note-versions';
-import type { NoteDto } from '../contracts';
+import type { AgentNoteChangeDto, AgentToolInfoDto, NoteDto } from '../contracts';
 import type { NotesService } from './notes-service';
 import type { SearchService } from './search-service';
 
 export const AGENT_RUN_JOB_KIND = 'agent.run';
-const MAX_PROMPT_CHARS = 20_000;
 const TITLE_CHARS = 80;
 const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
 
-export type AgentRunDto = AgentRunRow;
-
-const toolNameSchema = z.string().regex(/^[a-z][a-z0-9_-]*(\.[a-z][a-z0-9_-]*)+$/, 'a namespaced tool name');
-
-export const startAgentRunSchema = z
-  .object({
-    prompt: z.string().trim().min(1, 'prompt is required').max(MAX_PROMPT_CHARS),
-    provider: z.string().min(1).optional(),
-    model: z.string().min(1).optional(),
-    max_steps: z.number().int().min(1).max(50).optional(),
-    allowed_tools: z.array(toolNameSchema).max(100).optional(),
-  })
-  .strict();
-export type StartAgentRunInput = z.input<typeof startAgentRunSchema>;
-
-const runIdSchema = z.string().min(1, 'run_id is required').max(200);
-
-export const resolvePermissionSchema = z
-  .object({
-    run_id: runIdSchema,
-    request_id: z.string().min(1, 'request_id is required').max(200),
-    decision: z.enum(['allow_once', 'always_allow', 'deny']),
-  })
-  .strict();
-export type ResolvePermissionInput = z.input<typeof resolvePermissionSchema>;
-
-const traceQuerySchema = z.object({
-  run_id: runIdSchema,
-  // Checked by traceSnapshot: a bad cursor is TRACE_CURSOR_INVALID, not a validation error.
-  after_sequence: z.number().default(0),
-  limit: z.number().default(200),
-});
-export type TraceQuery = z.input<typeof traceQuerySchema>;
+/** The wire shape of a stored run, field by field: a new column stays off the wire until it is added here. */
+export function toAgentRunDto(row: AgentRunRow): AgentRunDto {
+  return {
+    run_id: row.run_id,
+    job_id: row.job_id,
+    status: row.status,
+    title: row.title,
+    provider_id: row.provider_id,
+    model: row.model,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    completed_at: row.completed_at,
+    output: row.output,
+    error: row.error,
+    steps: row.steps,
+    tool_calls: row.tool_calls,
+    total_tokens: row.total_tokens,
+  };
+}
 
 /** What a job of kind `agent.run` carries; enough to run again after a reload. */
 const jobInputSchema = z.object({
@@ -107,26 +100,6 @@ export type AgentAdapterFactory = (choice: {
   provider?: string | undefined;
   model?: string | undefined;
 }) => Promise<{ adapter: IMetonaProviderAdapter; model: string }>;
-
-/** An agent change to a note that the note view offers to undo. */
-export interface AgentNoteChangeDto {
-  version_id: string;
-  note_id: string;
-  run_id: string | null;
-  tool: string | null;
-  created_at: string;
-  /** False once undone, or when the note changed after the agent's edit. */
-  undoable: boolean;
-}
-
-/** What the Agent view lists: the tools a run may use. */
-export interface AgentToolInfoDto {
-  name: string;
-  description: string;
-  risk_level: string;
-  requires_permission: boolean;
-  permission: string;
-}
 
 /** The default: only the built-in demo ("mock") provider, no weights, no network. */
 export function demoAdapterFactory(options: { chunkDelayMs?: number } = {}): AgentAdapterFactory {
@@ -183,7 +156,7 @@ function isActive(status: AgentRunRow['status']): boolean {
 }
 
 /**
- * The agent API the UI calls (issue 5, contract §6): a run is a job of kind
+ * The agent API the UI calls (contract §6): a run is a job of kind
  * `agent.run` (created at once, cancelled through the job's AbortSignal,
  * failed at start-up when a closed tab left it running), its trace is the
  * run's events in the EventLog (`resource_id = run_id`), and a write tool
@@ -259,11 +232,17 @@ export class AgentService {
     // The row exists before the job can start, so the job always finds it.
     await this.#deps.runs.put(row);
     const job = await this.#deps.runtime.create(AGENT_RUN_JOB_KIND, jobInput);
-    return (await this.#deps.runs.update(runId, { job_id: job.job_id })) ?? { ...row, job_id: job.job_id };
+    return toAgentRunDto(
+      (await this.#deps.runs.update(runId, { job_id: job.job_id })) ?? { ...row, job_id: job.job_id },
+    );
   }
 
   async get(runId: string): Promise<AgentRunDto> {
-    const id = parseInput(runIdSchema, runId);
+    return toAgentRunDto(await this.#find(runId));
+  }
+
+  async #find(runId: string): Promise<AgentRunRow> {
+    const id = parseInput(agentRunIdSchema, runId);
     const row = await this.#deps.runs.get(id);
     if (!row) throw runNotFound(id);
     return this.#reconcile(row);
@@ -273,12 +252,15 @@ export class AgentService {
     const query = parseInput(pageQuerySchema, input);
     const { items, total } = await this.#deps.runs.list(query);
     const reconciled = await Promise.all(items.map((row) => this.#reconcile(row)));
-    return { items: reconciled, page: { total, limit: query.limit, offset: query.offset } };
+    return {
+      items: reconciled.map(toAgentRunDto),
+      page: { total, limit: query.limit, offset: query.offset },
+    };
   }
 
   /** Accepted means the run's signal is aborted; its RunCancelled event is the answer. */
   async cancel(runId: string): Promise<AgentRunDto> {
-    const row = await this.get(runId);
+    const row = await this.#find(runId);
     if (!isActive(row.status)) {
       throw new AppError('STATE_CONFLICT', `This run has already ${row.status}.`, {
         run_id: row.run_id,
@@ -288,9 +270,9 @@ export class AgentService {
     const job = await this.#deps.runtime.cancel(row.job_id);
     if (job.status === 'cancelled') {
       // Cancelled while queued: the loop never ran, so nothing else will record it.
-      return (await this.#settle(row, 'cancelled', null)) ?? row;
+      return toAgentRunDto((await this.#settle(row, 'cancelled', null)) ?? row);
     }
-    return row;
+    return toAgentRunDto(row);
   }
 
   /** The user's answer to a PermissionRequired event. */
@@ -334,14 +316,14 @@ export class AgentService {
 
   /** Missed events, then live ones, then exactly one terminal event. In-thread use; the page uses `events.subscribe`. */
   subscribe(runId: string, afterSequence: number, onEvent: (envelope: EventEnvelope) => void): Subscription {
-    const id = parseInput(runIdSchema, runId);
+    const id = parseInput(agentRunIdSchema, runId);
     const { after_sequence } = parseInput(sequenceQuerySchema, { after_sequence: afterSequence });
     return this.#deps.events.subscribe(id, after_sequence, onEvent);
   }
 
   /** §6.2 trace snapshot. */
   async trace(query: TraceQuery): Promise<AgentTraceSnapshot> {
-    const { run_id, after_sequence, limit } = parseInput(traceQuerySchema, query);
+    const { run_id, after_sequence, limit } = parseInput(agentTraceQuerySchema, query);
     const row = await this.get(run_id);
     try {
       return await traceSnapshot(this.#deps.events, row.run_id, after_sequence, limit);

@@ -1,5 +1,13 @@
-import { z } from 'zod';
-import { AppError, folderSchema, parseInput, type JobDto } from '../contracts';
+import {
+  AppError,
+  importFilesSchema,
+  importZipSchema,
+  parseInput,
+  type ImportFilesInput,
+  type ImportResult,
+  type ImportZipInput,
+  type JobDto,
+} from '../contracts';
 import type { JobContext, JobRuntime } from '../core/job-runtime';
 import {
   ArchiveFormatError,
@@ -20,31 +28,10 @@ export const MAX_IMPORT_BYTES = 512 * 1024 * 1024;
 /** The top folder of an export; import strips one common top folder, so exports round-trip. */
 const EXPORT_ROOT = 'NotesAgent';
 
-const importFilesSchema = z.object({
-  files: z
-    .array(z.object({ path: z.string().min(1).max(4096), content: z.string() }))
-    .min(1, 'choose at least one Markdown file'),
-  target_folder: folderSchema.default(''),
-});
-
-const importZipSchema = z.object({
-  data: z
-    .custom<Uint8Array>((value) => value instanceof Uint8Array, 'expected file bytes')
-    .refine((data) => data.byteLength > 0, 'the file is empty'),
-  file_name: z.string().min(1).max(1024),
-  target_folder: folderSchema.default(''),
-});
-
 interface ImportJobInput {
   attachment_id: string;
   file_name: string;
   target_folder: string;
-}
-
-export interface ImportResult {
-  imported: number;
-  skipped: number;
-  warnings: { path: string; reason: string }[];
 }
 
 function joinFolder(base: string, folder: string): string {
@@ -73,7 +60,7 @@ export class ArchiveService {
   }
 
   /** A picked folder: its Markdown files are packed into one archive and imported like a zip. */
-  async importFiles(input: z.input<typeof importFilesSchema>): Promise<JobDto> {
+  async importFiles(input: ImportFilesInput): Promise<JobDto> {
     const { files, target_folder } = parseInput(importFilesSchema, input, 'These files cannot be imported.');
     const markdown = files.filter((file) => isMarkdownPath(file.path));
     if (markdown.length === 0) {
@@ -85,7 +72,7 @@ export class ArchiveService {
     return this.#createImport(data, 'folder.zip', target_folder);
   }
 
-  async importZip(input: z.input<typeof importZipSchema>): Promise<JobDto> {
+  async importZip(input: ImportZipInput): Promise<JobDto> {
     const { data, file_name, target_folder } = parseInput(
       importZipSchema,
       input,

@@ -1,31 +1,16 @@
-import { z } from 'zod';
-import { AppError, parseInput } from '../contracts';
+import {
+  AppError,
+  opaqueIdSchema,
+  parseInput,
+  uploadAttachmentSchema,
+  type AttachmentDto,
+  type UploadAttachmentInput,
+} from '../contracts';
 import type { AttachmentInfo, AttachmentRepository } from '../db';
-import { opaqueIdSchema, sniffAudioFormat } from '../media';
+import { sniffAudioFormat } from '../media';
 
 /** Audio larger than this is refused: decoding it would need several times as much memory. */
 export const MAX_ATTACHMENT_BYTES = 512 * 1024 * 1024;
-
-/** An attachment as callers see it; the bytes come from `blob(id)`. */
-export interface AttachmentDto {
-  attachment_id: string;
-  name: string;
-  mime_type: string;
-  size: number;
-  /** Hex SHA-256 of the bytes; null for attachments stored before hashes were kept. */
-  sha256: string | null;
-  created_at: string;
-}
-
-const uploadSchema = z.strictObject({
-  name: z.string().trim().min(1, 'the file needs a name').max(255),
-  mime_type: z.string().trim().max(255).default(''),
-  data: z.custom<Blob | Uint8Array>(
-    (value) => value instanceof Blob || value instanceof Uint8Array,
-    'expected the file bytes (a Blob or a Uint8Array)',
-  ),
-});
-export type UploadAttachmentInput = z.input<typeof uploadSchema>;
 
 const attachmentIdSchema = opaqueIdSchema;
 
@@ -76,7 +61,11 @@ export class AttachmentService {
   }
 
   async upload(input: UploadAttachmentInput): Promise<AttachmentDto> {
-    const { name, mime_type, data } = parseInput(uploadSchema, input, 'This file cannot be attached.');
+    const { name, mime_type, data } = parseInput(
+      uploadAttachmentSchema,
+      input,
+      'This file cannot be attached.',
+    );
     const size = data instanceof Blob ? data.size : data.byteLength;
     if (size === 0) {
       throw new AppError('VALIDATION_FAILED', 'The file is empty.', {

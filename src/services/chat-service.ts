@@ -8,6 +8,7 @@ import {
   toIsoUtc,
   turnIdSchema,
   type ChatCitationDto,
+  type ChatContextNoticeDto,
   type ChatMessageDto,
   type ChatSendInput,
   type ChatTurnDto,
@@ -70,12 +71,6 @@ export interface ChatServiceOptions {
   context?: ChatContextStore;
 }
 
-/** What the thread shows where older messages left the model's context. */
-export interface ChatContextNoticeDto {
-  /** Messages up to this position are summarised (or dropped) in requests. */
-  through_position: number;
-  mode: 'summary' | 'dropped';
-}
 
 const SYSTEM_PROMPT = {
   roleDefinition: 'You are the assistant of NotesAgent, a personal notebook.',

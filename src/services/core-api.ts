@@ -24,6 +24,7 @@ import {
   type Reranker,
   type RetrievalProfile,
 } from '../retrieval';
+import { SearchIndexer, type EmbedderPair } from '../retrieval/search-indexer';
 import { providerAgentAdapters } from './agent-adapters';
 import { createAgentService } from './agent-service';
 import { AttachmentService } from './attachment-service';
@@ -37,7 +38,6 @@ import { LocalModelsService, noLocalModels, type LocalModelConnection } from './
 import { NotesService } from './notes-service';
 import { ProviderService } from './provider-service';
 import { RerankerService, type RerankerServiceOptions } from './reranker-service';
-import { SearchIndexer, type EmbedderPair } from './search-indexer';
 import { SearchService } from './search-service';
 import { SettingsService } from './settings-service';
 import { TranscriptionService, type AsrEngineFactory, type DiarizerFactory } from './transcription-service';

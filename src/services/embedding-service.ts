@@ -29,7 +29,7 @@ import type {
 } from '../retrieval/transformers-embedder';
 import type { EmbeddingEngine } from './embedding-engine';
 import { DownloadSlot, loadWithProgress, SettingsRecord } from './model-download';
-import type { EmbedderPair, SearchIndexer } from './search-indexer';
+import type { EmbedderPair, SearchIndexer } from '../retrieval/search-indexer';
 
 /** The settings row: what the user chose, and what it loaded as (to restore it without a download). */
 export const EMBEDDING_SETTINGS_KEY = 'embedding';
@@ -76,7 +76,7 @@ const BUILTIN_OPTION: EmbeddingModelOptionDto = {
 };
 
 /**
- * Which embedding model the search index uses (issue 4, §9.9). Choosing a
+ * Which embedding model the search index uses (§9.9). Choosing a
  * model downloads it in an `embedding.download` job (progress, cancellable);
  * when it is ready the indexer switches to it, the stored vectors become
  * incompatible and the UI offers the `vectors` rebuild. Until that rebuild

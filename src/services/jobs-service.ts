@@ -1,12 +1,8 @@
 import { z } from 'zod';
-import { JOB_STATUSES, pageQuerySchema, parseInput, type JobDto, type OffsetPage } from '../contracts';
+import { listJobsSchema, parseInput, type JobDto, type ListJobsInput, type OffsetPage } from '../contracts';
 import type { JobRuntime } from '../core/job-runtime';
 
 const jobIdSchema = z.string().min(1, 'job_id is required');
-const listJobsSchema = pageQuerySchema.extend({
-  kind: z.string().min(1).optional(),
-  status: z.enum(JOB_STATUSES).optional(),
-});
 
 export class JobsService {
   readonly #runtime: JobRuntime;
@@ -19,7 +15,7 @@ export class JobsService {
     return this.#runtime.get(parseInput(jobIdSchema, jobId));
   }
 
-  async list(input: z.input<typeof listJobsSchema> = {}): Promise<OffsetPage<JobDto>> {
+  async list(input: ListJobsInput = {}): Promise<OffsetPage<JobDto>> {
     return this.#runtime.list(parseInput(listJobsSchema, input));
   }
 

@@ -1,5 +1,13 @@
-import { z } from 'zod';
-import { AppError, parseInput, type JobDto } from '../contracts';
+import {
+  AppError,
+  localModelIdSchema,
+  modelSourcesSchema,
+  parseInput,
+  type JobDto,
+  type LocalModelDto,
+  type LocalModelsDto,
+  type ModelSourcesDto,
+} from '../contracts';
 import type { JobContext, JobRuntime } from '../core/job-runtime';
 import type { SettingsRepository } from '../db';
 import {
@@ -12,9 +20,7 @@ import {
   deviceCheckError,
   findCatalogEntry,
   memoizedProbe,
-  normalizeHost,
   toWebLlmAppError,
-  type DeviceCheckReason,
   type DeviceProbe,
   type ModelSources,
   type WebLlmCatalogEntry,
@@ -38,59 +44,6 @@ export interface LocalModelConnection {
 export function noLocalModels(): LocalModelConnection {
   throw new AppError('PROVIDER_UNAVAILABLE', 'Local models are not available in this environment.');
 }
-
-/** One in-browser model as the UI lists it (contract §8.1 fields plus what a download needs). */
-export interface LocalModelDto {
-  model: string;
-  display_name: string;
-  family: string;
-  parameters_billions: number;
-  quantization: string;
-  download_size_bytes: number;
-  vram_bytes: number;
-  context_window: number;
-  requires_shader_f16: boolean;
-  /** The q4f32 twin of a q4f16 model, for GPUs without `shader-f16`. */
-  f32_alternative: string | null;
-  tool_calling: 'native' | 'prompted';
-  thinking: boolean;
-  languages: { zh: string; en: string; note: string };
-  cached: boolean;
-  /** Bytes in the browser cache; null when not cached. */
-  size_bytes: number | null;
-  /** The queued or running download, if any. */
-  download_job_id: string | null;
-  /** Whether this device can run it; the reason in plain words when not. */
-  runnable: boolean;
-  unavailable_reason: DeviceCheckReason | null;
-  unavailable_message: string | null;
-}
-
-export interface LocalModelsDto {
-  /** WebGPU present with an adapter: local models first in the picker. */
-  webgpu: { available: boolean; message: string | null; adapter: string | null };
-  items: LocalModelDto[];
-}
-
-export interface ModelSourcesDto {
-  model_host: string | null;
-  lib_host: string | null;
-}
-
-const modelIdSchema = z.string().trim().min(1, 'model is required').max(200);
-const hostSchema = z
-  .string()
-  .nullable()
-  .transform((value, context) => {
-    if (value === null || value.trim() === '') return null;
-    const host = normalizeHost(value);
-    if (!host) {
-      context.addIssue({ code: 'custom', message: 'must be an http(s) URL without query' });
-      return z.NEVER;
-    }
-    return host;
-  });
-const sourcesSchema = z.object({ model_host: hostSchema.default(null), lib_host: hostSchema.default(null) });
 
 interface DownloadJobInput {
   model: string;
@@ -174,7 +127,7 @@ export class LocalModelsService {
    * device cannot run is refused here, with the reason, before any byte moves.
    */
   async download(model: string): Promise<JobDto> {
-    const id = parseInput(modelIdSchema, model);
+    const id = parseInput(localModelIdSchema, model);
     const entry = findCatalogEntry(id);
     if (!entry) throw unknownModel(id);
     const active = await this.#activeDownload(id);
@@ -188,7 +141,7 @@ export class LocalModelsService {
 
   /** Removes a downloaded (or partly downloaded) model from the browser cache. */
   async delete(model: string): Promise<void> {
-    const id = parseInput(modelIdSchema, model);
+    const id = parseInput(localModelIdSchema, model);
     if (!findCatalogEntry(id)) throw unknownModel(id);
     const job = await this.#activeDownload(id);
     if (job) {
@@ -208,7 +161,7 @@ export class LocalModelsService {
   }
 
   async setSources(input: Partial<ModelSourcesDto>): Promise<ModelSourcesDto> {
-    const valid = parseInput(sourcesSchema, input, 'These model hosts are not valid.');
+    const valid = parseInput(modelSourcesSchema, input, 'These model hosts are not valid.');
     const sources: ModelSources = { modelHost: valid.model_host, libHost: valid.lib_host };
     // The worker's first configuration (from the stored hosts) must not land after this one.
     const { client } = await this.#ready();

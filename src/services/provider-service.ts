@@ -24,17 +24,9 @@ import {
 import { systemClock, type Clock } from '../core/ids';
 import type { ProviderRepository, ProviderRow, SecretsVault, SettingsRepository } from '../db';
 import type { IMetonaProviderAdapter } from '../ir';
-import { WEBLLM_CATALOG, toAppError } from '../providers';
+import { PROVIDER_PRESETS, WEBLLM_CATALOG, presetById, presetType, toAppError } from '../providers';
 import { toMetonaError } from '../providers/shared/errors';
-import {
-  PROVIDER_PRESETS,
-  buildAdapter,
-  presetById,
-  presetType,
-  toModelInfo,
-  unknownModelInfo,
-  type AdapterDependencies,
-} from './provider-adapters';
+import { buildAdapter, toModelInfo, unknownModelInfo, type AdapterDependencies } from './provider-adapters';
 
 const SEEDED_KEY = 'providers.seeded';
 

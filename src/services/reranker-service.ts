@@ -61,7 +61,7 @@ export interface RerankerDownloadResult {
 }
 
 /**
- * Which cross-encoder reranks search results (issue 4), mirroring the
+ * Which cross-encoder reranks search results, mirroring the
  * embedding model choice: choosing one downloads it in a `reranker.download`
  * job (progress, cancellable) and turns reranking on when it is ready; null
  * turns it off. The chosen one is restored after a restart without a download

@@ -18,7 +18,7 @@ import {
   type Reranker,
 } from '../retrieval';
 import { createCoreApi, type CoreOptions } from './core-api';
-import { KEEP_FINISHED_UPDATE_JOBS } from './search-indexer';
+import { KEEP_FINISHED_UPDATE_JOBS } from '../retrieval/search-indexer';
 
 /** hash-v1 vectors under any model info, counting what it embeds; `hold()` makes it wait. */
 class TestEmbedder implements Embedder {

@@ -24,8 +24,9 @@ import {
   type Reranker,
   type RetrievalProfile,
 } from '../retrieval';
+import { titleDocumentId } from '../retrieval/index-documents';
+import type { IndexView, SearchIndexer } from '../retrieval/search-indexer';
 import type { NotesContextProvider, NotesContextSource } from './notes-context';
-import { titleDocumentId, type IndexView, type SearchIndexer } from './search-indexer';
 
 /** UTF-16 units of block text shown per hit. */
 export const SNIPPET_LENGTH = 160;
@@ -42,7 +43,7 @@ const FALLBACK_CODES: ReadonlySet<ErrorCode> = new Set([
   'EMBEDDING_MODEL_UNAVAILABLE',
 ]);
 
-/** Search over the notes (issue 4) and the index status and rebuild of §9.9. */
+/** Search over the notes and the index status and rebuild of §9.9. */
 export class SearchService implements NotesContextProvider {
   readonly #notes: NotesRepository;
   readonly #indexer: SearchIndexer;

@@ -2,13 +2,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { AppError, type EventEnvelope } from '../contracts';
+import { AppError, type DiarizationCompletedEventData, type EventEnvelope } from '../contracts';
 import type { NotesAgentDatabase } from '../db';
 import { freshDatabase } from '../db/test-database';
 import {
   AsrEngineDouble,
   DIARIZATION_MODELS,
-  type DiarizationCompletedEventData,
   type DiarizationModelInfo,
   type ScriptedPhrase,
 } from '../media';

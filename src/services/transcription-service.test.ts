@@ -1,15 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { AppError, type EventEnvelope } from '../contracts';
+import { AppError, transcriptionJobSchema, type TranscriptSegment, type EventEnvelope } from '../contracts';
 import { AttachmentRepository, NotesAgentDatabase } from '../db';
 import { freshDatabase } from '../db/test-database';
 import {
   AsrEngineDouble,
   DiarizerDouble,
-  transcriptionJobSchema,
   type AsrEngine,
   type AsrEngineDoubleOptions,
   type ScriptedPhrase,
-  type TranscriptSegment,
 } from '../media';
 import { HEADERS } from '../media/__fixtures__/audio-headers';
 import { encodeWav, sine } from '../media/__fixtures__/synthetic-audio';

@@ -1,5 +1,26 @@
 import { z } from 'zod';
-import { AppError, parseInput, type NoteDto, type OffsetPage } from '../contracts';
+import {
+  AppError,
+  asrSettingsSchema,
+  createTranscriptionSchema,
+  listTranscriptionsSchema,
+  parseInput,
+  toTranscriptionJob,
+  updateAsrSettingsSchema,
+  type AsrProfileDto,
+  type AsrSettings,
+  type BlockCitationDto,
+  type CreateTranscriptionInput,
+  type DiarizationModelDto,
+  type ListTranscriptionsInput,
+  type NoteDto,
+  type OffsetPage,
+  type OperationResponse,
+  type TranscriptionJob,
+  type TranscriptionResult,
+  type TranscriptNoteInput,
+  type UpdateAsrSettingsInput,
+} from '../contracts';
 import type { JobContext, JobRuntime } from '../core/job-runtime';
 import type {
   AttachmentRepository,
@@ -18,33 +39,19 @@ import {
   WavDecoder,
   WebAudioDecoder,
   asrEnvironment,
-  asrSettingsSchema,
   claimedContainer,
   containerLabel,
-  createTranscriptionSchema,
-  listTranscriptionsSchema,
   resolveAsrProfile,
   runTranscription,
   SUPPORTED_FORMATS_LABEL,
-  toTranscriptionJob,
   transcriptToNote,
-  updateAsrSettingsSchema,
-  type AsrDevice,
-  type AsrDtype,
   type AsrEngine,
   type AsrProfile,
-  type AsrSettings,
   type AudioDecoder,
   type AudioFormat,
-  type CreateTranscriptionInput,
   type DecodedAudio,
   type DiarizationModelInfo,
   type Diarizer,
-  type ListTranscriptionsInput,
-  type TranscriptionJob,
-  type TranscriptionResult,
-  type TranscriptNoteInput,
-  type UpdateAsrSettingsInput,
   type WindowingOptions,
 } from '../media';
 import type { TransformersAsrEnvironment } from '../media/transformers';
@@ -59,35 +66,6 @@ import type { TransformersAsrEnvironment } from '../media/transformers';
  * transcript that no later window can change (live segments); together they
  * are the final transcript, which `Completed` and `get` carry in full.
  */
-
-/** §5.3 cancel: accepted means recorded; the job or its terminal event is the final answer. */
-export interface OperationResponse {
-  accepted: true;
-  job_id: string;
-  /** The job's status right after the request: `cancelled` for a queued job, still `running` for a running one. */
-  status: TranscriptionJob['status'];
-}
-
-/** A citation of a block made from a transcript (§5.4). */
-export interface BlockCitationDto {
-  block_id: string;
-  source_audio: string;
-  start_time: number;
-  end_time: number;
-  speaker: string | null;
-}
-
-/** A profile from the catalog, with what the UI shows about its model. */
-export interface AsrProfileDto {
-  profile_id: string;
-  model_id: string;
-  label: string;
-  multilingual: boolean;
-  parameters_millions: number | null;
-  dtype: Record<AsrDevice, AsrDtype>;
-  /** Approximate download per back end, MB; null for models outside the catalog. */
-  approx_download_mb: Record<AsrDevice, number | null>;
-}
 
 /** PCM as the page's Web Audio decoder returns it (buffers transferred, not copied). */
 export interface PagePcm {
@@ -111,13 +89,6 @@ export type DiarizerFactory = (context: {
   environment: TransformersAsrEnvironment;
   model: DiarizationModelInfo;
 }) => Diarizer & { dispose?(): Promise<void> };
-
-export interface DiarizationModelDto {
-  model_id: string;
-  label: string;
-  parameters_millions: number;
-  approx_download_mb: number;
-}
 
 export interface TranscriptionServiceDeps {
   runtime: JobRuntime;

@@ -11,7 +11,7 @@ import { AudioDecoderChain, WavDecoder } from '../audio-decoders';
 import type { AsrEngine } from '../asr-engine';
 import type { AsrProfile } from '../asr-models';
 import { TRANSCRIPTION_JOB_KIND, transcriptionJobHandler } from '../transcribe';
-import type { ModelLoadingEventData, TranscriptionResult } from '../transcription-contract';
+import type { ModelLoadingEventData, TranscriptionResult } from '../../contracts';
 import { encodeWav, sine } from '../__fixtures__/synthetic-audio';
 import { TransformersAsrEngine } from './transformers-asr-engine';
 import { TINY_WHISPER_MODEL_ID } from './tiny-whisper/tiny-whisper';

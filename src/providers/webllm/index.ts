@@ -1,4 +1,4 @@
-// In-browser models through web-llm (issue 3). The page uses the adapter, the
+// In-browser models through web-llm. The page uses the adapter, the
 // model manager and `createWebLlmClient()`; the worker side (`WebLlmWorkerHost`)
 // is imported by `src/workers/llm.worker.ts` directly.
 export { WebLlmAdapter, createWebLlmAdapter, type WebLlmAdapterConfig, type WebLlmClient } from './adapter';

@@ -4,7 +4,7 @@ import { parseBlocks } from '../../core/blocks';
 import type { FullTextDocument } from '../full-text-index';
 
 /**
- * The evaluation corpus (issue 4): notes in Chinese and English, and queries
+ * The evaluation corpus: notes in Chinese and English, and queries
  * that each name the one block that answers them. Blocks come from the app's
  * own `parseBlocks`, and a block id is `<note_id>#<index>` so the expected
  * block of a query can be written down without running the id derivation.

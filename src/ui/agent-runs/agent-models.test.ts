@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ProviderDto } from '../../contracts/provider-config';
-import type { LocalModelDto, LocalModelsDto } from '../../services/local-models-service';
+import type { LocalModelDto, LocalModelsDto } from '../../contracts/local-models';
 import { agentModelGroups, defaultAgentChoice } from './agent-models';
 
 const provider = (id: string, preset: ProviderDto['preset'], defaultModel: string): ProviderDto => ({

@@ -1,5 +1,5 @@
 import type { ModelInfoDto, ProviderDto } from '../../contracts/provider-config';
-import type { LocalModelsDto } from '../../services/local-models-service';
+import type { LocalModelsDto } from '../../contracts/local-models';
 import {
   buildModelGroups,
   optionValue,

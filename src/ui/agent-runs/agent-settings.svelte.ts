@@ -1,7 +1,7 @@
-import type { AgentService } from '../../services/agent-service';
+import type { CoreApi } from '../../services/core-api';
 
-export type AgentGrant = Awaited<ReturnType<AgentService['grants']>>[number];
-export type AgentMemory = Awaited<ReturnType<AgentService['memories']>>[number];
+export type AgentGrant = Awaited<ReturnType<CoreApi['agent']['grants']>>[number];
+export type AgentMemory = Awaited<ReturnType<CoreApi['agent']['memories']>>[number];
 
 /** Settings' agent section: the stored "always allow" grants and memory items. */
 export class AgentSettingsState {

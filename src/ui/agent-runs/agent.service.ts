@@ -1,6 +1,7 @@
 import type { Remote } from 'comlink';
 import type { EventEnvelope } from '../../contracts/events';
-import type { AgentRunDto, AgentService, StartAgentRunInput } from '../../services/agent-service';
+import type { AgentRunDto, StartAgentRunInput } from '../../contracts/agent-runs';
+import type { CoreApi } from '../../services/core-api';
 import { core, subscribeEvents } from '../api/core-client';
 import { reportError } from '../errors';
 import { loadLocalModels } from '../local-models/local-models.service';
@@ -13,7 +14,7 @@ type PermissionAnswer = 'allow_once' | 'always_allow' | 'deny';
 
 const RUN_PAGE = 50;
 
-function agentApi(): Remote<AgentService> {
+function agentApi(): Remote<CoreApi['agent']> {
   return core.agent;
 }
 

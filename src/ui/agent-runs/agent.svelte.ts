@@ -1,6 +1,6 @@
 import type { EventEnvelope } from '../../contracts/events';
 import type { ModelInfoDto, ProviderDto } from '../../contracts/provider-config';
-import type { AgentRunDto, AgentToolInfoDto } from '../../services/agent-service';
+import type { AgentRunDto, AgentToolInfoDto } from '../../contracts/agent-runs';
 import { buildTimeline, isTerminalRunEvent, pendingPermission, type TimelineItem } from './timeline';
 
 /** The agent view: the prompt, past runs, and the selected run's events. */

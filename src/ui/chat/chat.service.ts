@@ -9,7 +9,7 @@ import { layout } from '../layout.svelte';
 import { toasts } from '../toasts/toasts.svelte';
 import { chat } from './chat.svelte';
 import { applyTurnEvent, toLiveMessage } from './turn-events';
-import type { LocalModelDto } from '../../services/local-models-service';
+import type { LocalModelDto } from '../../contracts/local-models';
 import { loadLocalModels } from '../local-models/local-models.service';
 import { localModels } from '../local-models/local-models.svelte';
 import { LOCAL_PROVIDER, capabilitiesOf } from './model-options';

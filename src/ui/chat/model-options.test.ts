@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelInfoDto, ProviderDto } from '../../contracts/provider-config';
-import type { LocalModelDto, LocalModelsDto } from '../../services/local-models-service';
+import type { LocalModelDto, LocalModelsDto } from '../../contracts/local-models';
 import { buildModelGroups, capabilitiesOf, optionValue, parseOptionValue } from './model-options';
 
 const provider = (id: string, defaultModel: string): ProviderDto => ({

@@ -1,5 +1,5 @@
 import type { ModelInfoDto, ProviderDto } from '../../contracts/provider-config';
-import type { LocalModelDto, LocalModelsDto } from '../../services/local-models-service';
+import type { LocalModelDto, LocalModelsDto } from '../../contracts/local-models';
 
 export const LOCAL_PROVIDER = 'webllm';
 // Provider ids are slugs, so the first "|" ends the provider; a model name may contain anything.

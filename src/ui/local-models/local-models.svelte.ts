@@ -1,4 +1,4 @@
-import type { LocalModelsDto, ModelSourcesDto } from '../../services/local-models-service';
+import type { LocalModelsDto, ModelSourcesDto } from '../../contracts/local-models';
 
 /** What the local-model views show: the catalog with device and cache state, the model hosts. */
 export class LocalModelsState {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../../contracts/events';
-import type { TranscriptionJob, TranscriptSegment } from '../../media/transcription-contract';
+import type { TranscriptionJob, TranscriptSegment } from '../../contracts/transcription';
 import {
   applyTranscriptionEvent,
   liveFromJob,

@@ -1,6 +1,6 @@
 import type { EventEnvelope } from '../../contracts/events';
 import type { JobStatus } from '../../contracts/jobs';
-import type { TranscriptionJob, TranscriptSegment } from '../../media/transcription-contract';
+import type { TranscriptionJob, TranscriptSegment } from '../../contracts/transcription';
 
 /** What the page shows of one job while it runs: folded from its snapshot and its events. */
 export interface TranscriptionLive {

@@ -1,9 +1,12 @@
 import type { Remote } from 'comlink';
 import type { NoteDto } from '../../contracts/notes';
-import type { TranscriptionJob, TranscriptNoteInput } from '../../media/transcription-contract';
-import type { UpdateAsrSettingsInput } from '../../media/asr-settings';
-import type { AttachmentService } from '../../services/attachment-service';
-import type { BlockCitationDto, TranscriptionService } from '../../services/transcription-service';
+import type {
+  BlockCitationDto,
+  TranscriptionJob,
+  TranscriptNoteInput,
+  UpdateAsrSettingsInput,
+} from '../../contracts/transcription';
+import type { CoreApi } from '../../services/core-api';
 import { core, subscribeEvents } from '../api/core-client';
 import { openNote } from '../editor/editor.service';
 import { reportError } from '../errors';
@@ -14,11 +17,11 @@ import { applyTranscriptionEvent, isTerminalTranscriptionEvent, liveFromJob } fr
 
 const JOB_PAGE = 50;
 
-function transcriptions(): Remote<TranscriptionService> {
+function transcriptions(): Remote<CoreApi['transcriptions']> {
   return core.transcriptions;
 }
 
-function attachments(): Remote<AttachmentService> {
+function attachments(): Remote<CoreApi['attachments']> {
   return core.attachments;
 }
 

@@ -1,6 +1,9 @@
-import type { TranscriptionJob } from '../../media/transcription-contract';
-import type { AsrProfileDto, DiarizationModelDto } from '../../services/transcription-service';
-import type { AsrSettings } from '../../media/asr-settings';
+import type {
+  AsrProfileDto,
+  AsrSettings,
+  DiarizationModelDto,
+  TranscriptionJob,
+} from '../../contracts/transcription';
 import type { TranscriptionLive } from './transcription-events';
 
 /** The transcription page: jobs (newest first), what each shows live, the selected one and its audio. */

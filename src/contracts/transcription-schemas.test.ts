@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { AppError, parseInput, type JobDto } from '../contracts';
-import { ASR_MODELS, ASR_PROFILES, approxDownloadMb, resolveAsrProfile } from './asr-models';
+import { ASR_MODELS, ASR_PROFILES, approxDownloadMb, resolveAsrProfile } from '../media/asr-models';
 import {
+  AppError,
+  parseInput,
+  type JobDto,
   createTranscriptionSchema,
   listTranscriptionsSchema,
   toTranscriptionJob,
@@ -10,7 +12,7 @@ import {
   transcriptSegmentsSchema,
   transcriptionJobSchema,
   TRANSCRIPTION_EVENT_NAMES,
-} from './transcription-contract';
+} from '.';
 
 function fields(schema: Parameters<typeof parseInput>[0], input: unknown): string[] {
   try {

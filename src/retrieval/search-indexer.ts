@@ -11,16 +11,12 @@ import {
 } from '../contracts';
 import type { JobContext, JobRuntime } from '../core/job-runtime';
 import { newId } from '../core/ids';
-import type {
-  IndexDirtyRow,
-  IndexMetaRow,
-  IndexRepository,
-  IndexSource,
-  NoteChange,
-  NoteChangeListener,
-  NotesRepository,
-} from '../db';
-import { FullTextIndex, VectorIndex, type Embedder, type FullTextDocument } from '../retrieval';
+import type { IndexDirtyRow, IndexMetaRow, NoteChange, NoteChangeListener } from '../db';
+import type { Embedder } from './embedder';
+import { FullTextIndex, type FullTextDocument } from './full-text-index';
+import { documentsOf } from './index-documents';
+import type { IndexNotesSource, IndexStore } from './index-ports';
+import { VectorIndex } from './vector-index';
 
 /** The indexes one query reads: taken once per query, so a swap never mixes two generations. */
 export interface IndexView {
@@ -31,8 +27,8 @@ export interface IndexView {
 }
 
 export interface SearchIndexerOptions {
-  notes: NotesRepository;
-  store: IndexRepository;
+  notes: IndexNotesSource;
+  store: IndexStore;
   runtime: JobRuntime;
   /** Embeds the blocks; and the queries too unless `queryEmbedder` is given. */
   embedder: Embedder;
@@ -80,7 +76,7 @@ interface Target {
 }
 
 /**
- * Keeps the full-text and vector indexes in step with the notes (issue 4).
+ * Keeps the full-text and vector indexes in step with the notes.
  *
  * - Start: the indexes saved last time are loaded (the fast path); when there
  *   are none, or they cannot be read, a rebuild job builds them from the notes.
@@ -98,8 +94,8 @@ interface Target {
  * across an await.
  */
 export class SearchIndexer implements NoteChangeListener {
-  readonly #notes: NotesRepository;
-  readonly #store: IndexRepository;
+  readonly #notes: IndexNotesSource;
+  readonly #store: IndexStore;
   readonly #runtime: JobRuntime;
   #embedder: EmbedderPair;
   readonly #restoreEmbedder: (() => Promise<EmbedderPair | undefined>) | undefined;
@@ -654,41 +650,4 @@ export class SearchIndexer implements NoteChangeListener {
     if (this.#disposed) return;
     console.warn(`search index: ${message}`, error);
   }
-}
-
-/**
- * The id of the one document that stands for a note with a title and no text:
- * without it such a note could not be found at all. Block ids never contain `:`.
- */
-export function titleDocumentId(noteId: string): string {
-  return `${noteId}:title`;
-}
-
-/**
- * The blocks of a note as the indexes take them; rules and empty blocks have
- * nothing to find. A note with a title but no text is indexed by its title.
- */
-function documentsOf(source: IndexSource): FullTextDocument[] {
-  const { note, blocks } = source;
-  const documents = blocks
-    .filter((block) => block.type !== 'rule' && block.text.trim() !== '')
-    .map((block) => ({
-      block_id: block.block_id,
-      note_id: note.note_id,
-      text: block.text,
-      title: note.title,
-      folder: note.folder,
-      tags: note.tags,
-    }));
-  if (documents.length > 0 || note.title.trim() === '') return documents;
-  return [
-    {
-      block_id: titleDocumentId(note.note_id),
-      note_id: note.note_id,
-      text: note.title,
-      title: note.title,
-      folder: note.folder,
-      tags: note.tags,
-    },
-  ];
 }

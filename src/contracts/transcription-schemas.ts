@@ -1,20 +1,20 @@
 import { z } from 'zod';
+import { jobProgressSchema, jobStatusSchema } from './job-schemas';
+import { isTerminalStatus, type JobDto } from './jobs';
+import { folderSchema, MAX_TITLE_LENGTH } from './notes';
+import { pageQuerySchema } from './pages';
+import { isoUtcPattern } from './time';
 import {
-  errorEnvelopeSchema,
-  folderSchema,
-  isTerminalStatus,
-  isoUtcPattern,
-  jobProgressSchema,
-  jobStatusSchema,
-  MAX_TITLE_LENGTH,
-  pageQuerySchema,
-  type JobDto,
-} from '../contracts';
+  TRANSCRIPT_NOTE_TEMPLATES,
+  type CreateTranscriptionRequest,
+  type TranscriptionJob,
+  type TranscriptionResult,
+} from './transcription';
+import { errorEnvelopeSchema } from './validation';
 
 /**
- * Wire DTOs of notes-phase2-contract.md §5 (Multimodal / Transcription). Field
- * and event names are the contract's; the routes become service methods with
- * these request and response shapes (ARCHITECTURE.md).
+ * Request and response schemas of notes-phase2-contract.md §5 (Multimodal /
+ * Transcription); the types and event names are in transcription.ts.
  */
 
 // ---------------------------------------------------------------------------
@@ -33,7 +33,7 @@ export const opaqueIdSchema = z
   .refine((value) => !PATH_LIKE.test(value), { message: 'expected an id, not a path' });
 
 /**
- * `profile_id` names an app-side model profile (asr-models.ts); the request can
+ * `profile_id` names an app-side model profile (media/asr-models.ts); the request can
  * never carry a model path, directory or URL (§5.1). Hub ids such as
  * `onnx-community/whisper-tiny` are catalog data, not accepted here either.
  */
@@ -83,8 +83,6 @@ export const createTranscriptionSchema = z.strictObject({
   profile_id: profileIdSchema.default('default'),
   metadata: metadataSchema.default({}),
 });
-export type CreateTranscriptionInput = z.input<typeof createTranscriptionSchema>;
-export type CreateTranscriptionRequest = z.output<typeof createTranscriptionSchema>;
 
 // ---------------------------------------------------------------------------
 // §5.2 segments.
@@ -104,7 +102,6 @@ export const transcriptWordSchema = z
     message: 'end_time must not be before start_time',
     path: ['end_time'],
   });
-export type TranscriptWord = z.output<typeof transcriptWordSchema>;
 
 export const transcriptSegmentSchema = z
   .object({
@@ -121,7 +118,6 @@ export const transcriptSegmentSchema = z
     message: 'a segment cannot have a negative duration',
     path: ['end_time'],
   });
-export type TranscriptSegment = z.output<typeof transcriptSegmentSchema>;
 
 /** §5.2: sorted by start_time, no overlaps, no negative durations. */
 export const transcriptSegmentsSchema = z.array(transcriptSegmentSchema).superRefine((segments, ctx) => {
@@ -136,68 +132,6 @@ export const transcriptSegmentsSchema = z.array(transcriptSegmentSchema).superRe
     }
   });
 });
-
-// ---------------------------------------------------------------------------
-// Warnings and events (§5.2, §5.3).
-// ---------------------------------------------------------------------------
-
-/** Warning codes the app emits; readers must accept unknown ones (§4.1). */
-export const TRANSCRIPTION_WARNING_CODES = ['DIARIZATION_UNAVAILABLE'] as const;
-export type TranscriptionWarningCode = (typeof TRANSCRIPTION_WARNING_CODES)[number];
-
-/**
- * §5.3 event names, verbatim. The job runtime also publishes its lifecycle
- * `Started` between `Queued` and `ModelLoading`; subscribers must ignore names
- * they do not know (§4.1), so that is compatible.
- */
-export const TRANSCRIPTION_EVENT_NAMES = [
-  'Queued',
-  'ModelLoading',
-  'DiarizationStarted',
-  'DiarizationCompleted',
-  'TranscriptionStarted',
-  'Progress',
-  'Completed',
-  'Failed',
-  'Cancelled',
-] as const;
-export type TranscriptionEventName = (typeof TRANSCRIPTION_EVENT_NAMES)[number];
-
-export function isTranscriptionEventName(name: string): name is TranscriptionEventName {
-  return (TRANSCRIPTION_EVENT_NAMES as readonly string[]).includes(name);
-}
-
-/** `ModelLoading` data: one per file status change or whole-percent step. */
-export interface ModelLoadingEventData {
-  profile_id: string;
-  model_id: string;
-  status: 'initiate' | 'download' | 'progress' | 'done' | 'ready';
-  file: string | null;
-  loaded_bytes: number | null;
-  total_bytes: number | null;
-  /** Over all files whose size is known so far; null while unknown. */
-  percent: number | null;
-}
-
-export interface DiarizationStartedEventData {
-  profile_id: string | null;
-}
-
-export interface DiarizationCompletedEventData {
-  status: 'completed' | 'failed';
-  speaker_count: number;
-  turn_count: number;
-  /** When `failed`: the transcript still completes, with DIARIZATION_UNAVAILABLE. */
-  error: { code: string; message: string } | null;
-}
-
-export interface TranscriptionStartedEventData {
-  profile_id: string;
-  model_id: string;
-  language: string | null;
-  duration_seconds: number;
-  window_count: number;
-}
 
 // ---------------------------------------------------------------------------
 // TranscriptionJob response (§5.1) and list query (§5.3).
@@ -236,20 +170,10 @@ export const transcriptionJobSchema = z
       ctx.addIssue({ code: 'custom', path: ['error'], message: 'a failed job needs a project error code' });
     }
   });
-export type TranscriptionJob = z.output<typeof transcriptionJobSchema>;
 
 export const listTranscriptionsSchema = pageQuerySchema.extend({
   status: jobStatusSchema.optional(),
 });
-export type ListTranscriptionsInput = z.input<typeof listTranscriptionsSchema>;
-
-/** What the job body returns; stored as the runtime job's `result`. */
-export interface TranscriptionResult {
-  language: string | null;
-  segments: TranscriptSegment[];
-  text: string;
-  warnings: string[];
-}
 
 const CANCELLED_ERROR = {
   code: 'TRANSCRIPTION_CANCELLED',
@@ -287,13 +211,6 @@ export function toTranscriptionJob(job: JobDto): TranscriptionJob {
 // §5.4 transcript -> note request.
 // ---------------------------------------------------------------------------
 
-/**
- * Layouts the app knows. null picks `speaker_turns` when speakers are shown and
- * known, `segments` otherwise. The contract leaves template ids open.
- */
-export const TRANSCRIPT_NOTE_TEMPLATES = ['segments', 'speaker_turns'] as const;
-export type TranscriptNoteTemplate = (typeof TRANSCRIPT_NOTE_TEMPLATES)[number];
-
 export const transcriptNoteSchema = z.strictObject({
   /** null: derived from the audio's name. */
   title: z.string().trim().max(MAX_TITLE_LENGTH).nullable().default(null),
@@ -307,5 +224,61 @@ export const transcriptNoteSchema = z.strictObject({
     .nullable()
     .default(null),
 });
-export type TranscriptNoteInput = z.input<typeof transcriptNoteSchema>;
-export type TranscriptNoteRequest = z.output<typeof transcriptNoteSchema>;
+
+// ---------------------------------------------------------------------------
+// Transcription settings: the default profile, where the Whisper files come
+// from, and whether they may be downloaded at all.
+// ---------------------------------------------------------------------------
+
+/**
+ * `model_host` is either
+ * - an http(s) URL laid out like the Hugging Face hub (`<host>/<model_id>/resolve/main/<file>`):
+ *   the hub itself (default) or an organisation's mirror; or
+ * - an absolute path on this app's own origin (`/models/`) holding plain model
+ *   folders (`/models/<model_id>/<file>`): weights the app serves itself.
+ * Credentials, queries and fragments are refused: the host is not a secret store.
+ */
+export const asrModelHostSchema = z
+  .string()
+  .trim()
+  .min(1, 'model_host is required')
+  .max(500)
+  .refine((value) => isUrlHost(value) || isPathHost(value), {
+    message: 'model_host must be an http(s) URL (a hub or a mirror) or a path on this app such as /models/',
+  })
+  .transform((value) => (value.endsWith('/') ? value : `${value}/`));
+
+export const asrSettingsSchema = z.strictObject({
+  profile_id: profileIdSchema,
+  model_host: asrModelHostSchema,
+  /** False: use cached or app-served files only; never download. */
+  allow_remote_models: z.boolean(),
+  /**
+   * The speaker-labelling (diarization) model, a catalog id
+   * (media/diarization-models.ts), from the same model host; null: none, and jobs
+   * that ask for diarization complete with the DIARIZATION_UNAVAILABLE warning.
+   */
+  diarization_model: z.string().trim().min(1).max(200).nullable(),
+});
+
+export const updateAsrSettingsSchema = asrSettingsSchema.partial();
+
+function isUrlHost(value: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  return (
+    (url.protocol === 'https:' || url.protocol === 'http:') &&
+    url.username === '' &&
+    url.password === '' &&
+    url.search === '' &&
+    url.hash === ''
+  );
+}
+
+function isPathHost(value: string): boolean {
+  return /^\/(?!\/)[^?#\s\\]*$/.test(value) && !value.split('/').includes('..');
+}

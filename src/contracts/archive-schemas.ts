@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { folderSchema } from './notes';
+
+export const importFilesSchema = z.object({
+  files: z
+    .array(z.object({ path: z.string().min(1).max(4096), content: z.string() }))
+    .min(1, 'choose at least one Markdown file'),
+  target_folder: folderSchema.default(''),
+});
+
+export const importZipSchema = z.object({
+  data: z
+    .custom<Uint8Array>((value) => value instanceof Uint8Array, 'expected file bytes')
+    .refine((data) => data.byteLength > 0, 'the file is empty'),
+  file_name: z.string().min(1).max(1024),
+  target_folder: folderSchema.default(''),
+});

@@ -1,0 +1,14 @@
+import type { z } from 'zod';
+import type { importFilesSchema, importZipSchema } from './archive-schemas';
+
+/** Markdown import and export. Zod-free; the request schemas are in archive-schemas.ts. */
+
+/** The result of a finished import job. */
+export interface ImportResult {
+  imported: number;
+  skipped: number;
+  warnings: { path: string; reason: string }[];
+}
+
+export type ImportFilesInput = z.input<typeof importFilesSchema>;
+export type ImportZipInput = z.input<typeof importZipSchema>;

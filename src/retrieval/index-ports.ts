@@ -1,0 +1,9 @@
+import type { IndexRepository, NotesRepository } from '../db';
+
+/**
+ * What the indexer needs from storage, and no more: the notes it indexes and
+ * the store its indexes are saved to. The app passes its repositories; a test
+ * can pass anything with these methods.
+ */
+export type IndexNotesSource = Pick<NotesRepository, 'countBlocks' | 'indexSources' | 'liveNoteIds'>;
+export type IndexStore = Pick<IndexRepository, 'load' | 'markDirty' | 'save'>;
