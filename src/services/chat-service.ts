@@ -71,7 +71,6 @@ export interface ChatServiceOptions {
   context?: ChatContextStore;
 }
 
-
 const SYSTEM_PROMPT = {
   roleDefinition: 'You are the assistant of NotesAgent, a personal notebook.',
   outputConstraints: 'Answer in Markdown. Be concise.',
