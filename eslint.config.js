@@ -1,6 +1,8 @@
+import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import svelte from 'eslint-plugin-svelte';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 import svelteConfig from './svelte.config.js';
@@ -122,6 +124,24 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // No import cycles in src/ or server/, .svelte components included (type-only imports vanish
+    // at build time and do not count). Proved by src/architecture.test.ts.
+    files: ['src/**/*.{ts,svelte}', 'server/**/*.ts'],
+    plugins: { 'import-x': importX },
+    // The rule parses each imported file with the importing file's options: a .ts file that
+    // imports a component must still read its <script lang="ts">.
+    languageOptions: { parserOptions: { parser: tseslint.parser } },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.svelte', '.js', '.json'] })],
+      'import-x/extensions': ['.ts', '.svelte', '.js'],
+      'import-x/parsers': {
+        '@typescript-eslint/parser': ['.ts'],
+        [fileURLToPath(new URL('./scripts/eslint-svelte-imports-parser.mjs', import.meta.url))]: ['.svelte'],
+      },
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   { files: ['scripts/**/*.mjs', 'bench/**/*.ts', 'e2e/**/*.ts'], rules: { 'no-console': 'off' } },
   {

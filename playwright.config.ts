@@ -14,8 +14,7 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   fullyParallel: false,
   workers: 1,
-  // Two retries while the agent spec flakes on a cold first run (see the issue note).
-  retries: process.env.CI ? 2 : 0,
+  retries: 0,
   reporter: [['list']],
   use: {
     baseURL: `http://127.0.0.1:${port}`,

@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { VitePWA } from 'vite-plugin-pwa';
 
@@ -69,6 +69,8 @@ export default defineConfig({
   preview: { headers: isolationHeaders },
   test: {
     include: ['src/**/*.test.ts', 'server/**/*.test.ts', 'bench/**/*.test.ts'],
+    // Real-network provider checks run only through `npm run test:live` (vitest.live.config.ts).
+    exclude: [...configDefaults.exclude, '**/*.live.test.ts'],
     environment: 'node',
     setupFiles: ['src/test-setup.ts'],
     testTimeout: 20_000,

@@ -1,11 +1,26 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { ESLint } from 'eslint';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 /** The layer rules of ARCHITECTURE.md are enforced by lint; these cases prove the rules bite. */
 const eslint = new ESLint({ cwd: process.cwd() });
+/** The cycle rule walks the real import graph from each virtual file; the layer cases do not need it. */
+const layerLint = new ESLint({
+  cwd: process.cwd(),
+  overrideConfig: { rules: { 'import-x/no-cycle': 'off' } },
+});
+
+// Loading the config, its plugins and parsers takes seconds on a busy machine: once, before the cases.
+beforeAll(async () => {
+  await Promise.all([
+    layerLint.lintText('export {};\n', { filePath: 'src/core/warm-up.ts' }),
+    eslint.lintText('export {};\n', { filePath: 'src/core/warm-up.ts' }),
+  ]);
+}, 120_000);
 
 async function layerErrors(filePath: string, code: string): Promise<string[]> {
-  const [result] = await eslint.lintText(code, { filePath });
+  const [result] = await layerLint.lintText(code, { filePath });
   return (result?.messages ?? [])
     .filter((message) => message.ruleId === '@typescript-eslint/no-restricted-imports')
     .map((message) => message.message);
@@ -55,5 +70,47 @@ describe('layer rules', () => {
     ['src/ui/x.ts', "import { AppError } from '../contracts/errors';\nexport const f = AppError;\n"],
   ])('%s may import that', async (filePath, code) => {
     expect(await layerErrors(filePath, code)).toEqual([]);
+  });
+});
+
+describe('import cycles', () => {
+  /** Lints throw-away files under src/ (the rule reads imports from disk) and names those in a cycle. */
+  async function filesInCycles(files: Record<string, string>): Promise<string[]> {
+    const dir = mkdtempSync(join(process.cwd(), 'src', 'cycle-probe-'));
+    try {
+      for (const [name, code] of Object.entries(files)) writeFileSync(join(dir, name), code);
+      const results = await eslint.lintFiles([dir]);
+      return results
+        .filter((result) => result.messages.some((message) => message.ruleId === 'import-x/no-cycle'))
+        .map((result) => basename(result.filePath))
+        .sort();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  const component = (child: string) =>
+    `<script lang="ts">\n  import Child from './${child}.svelte';\n  const depth: number = 1;\n</script>\n\n<Child />{depth}\n`;
+
+  it('are reported, through .ts modules and through .svelte components', async () => {
+    expect(
+      await filesInCycles({
+        'a.ts': "import { b } from './b';\nexport const a = (): unknown => b;\n",
+        'b.ts': "import { a } from './a';\nexport const b = (): unknown => a;\n",
+        'One.svelte': component('Two'),
+        'Two.svelte': component('One'),
+      }),
+    ).toEqual(['One.svelte', 'Two.svelte', 'a.ts', 'b.ts']);
+  });
+
+  it('are not reported for imports without a way back, or for type-only imports', async () => {
+    expect(
+      await filesInCycles({
+        'a.ts': "import { c } from './c';\nexport const a = (): unknown => c;\n",
+        'b.ts': "import { a } from './a';\nexport const b = (): unknown => a;\n",
+        'c.ts': "import type { B } from './d';\nexport const c = 1;\nexport type C = B;\n",
+        'd.ts': "import { c } from './c';\nexport type B = typeof c;\n",
+      }),
+    ).toEqual([]);
   });
 });

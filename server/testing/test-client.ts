@@ -51,8 +51,11 @@ export class TestClient {
     return this.socket.readyState === WebSocket.OPEN;
   }
 
-  /** The first frame (already received or still to come) that matches. */
-  waitFor(predicate: (frame: Frame) => boolean, timeoutMs = 5000): Promise<Frame> {
+  /**
+   * The first frame (already received or still to come) that matches. No time limit unless one is
+   * given: on a busy machine a frame may take long, and the test's own limit still ends a hang.
+   */
+  waitFor(predicate: (frame: Frame) => boolean, timeoutMs?: number): Promise<Frame> {
     return new Promise((resolve, reject) => {
       const check = () => {
         const found = this.frames.find(predicate);
@@ -64,12 +67,17 @@ export class TestClient {
           reject(new Error('The socket closed before the frame came'));
         }
       };
-      const timer = setTimeout(() => {
-        done();
-        reject(
-          new Error(`No matching frame within ${timeoutMs} ms; got ${JSON.stringify(this.frames.slice(-5))}`),
-        );
-      }, timeoutMs);
+      const timer =
+        timeoutMs === undefined
+          ? undefined
+          : setTimeout(() => {
+              done();
+              reject(
+                new Error(
+                  `No matching frame within ${timeoutMs} ms; got ${JSON.stringify(this.frames.slice(-5))}`,
+                ),
+              );
+            }, timeoutMs);
       const done = () => {
         clearTimeout(timer);
         this.#listeners.delete(check);
@@ -80,7 +88,7 @@ export class TestClient {
   }
 
   /** Every reply for the request, in order, once its terminal reply has come. */
-  async replies(requestId: unknown, timeoutMs = 5000): Promise<Frame[]> {
+  async replies(requestId: unknown, timeoutMs?: number): Promise<Frame[]> {
     await this.waitFor((frame) => frame.request_id === requestId && isTerminal(frame), timeoutMs);
     return this.frames.filter((frame) => frame.request_id === requestId);
   }

@@ -252,7 +252,6 @@ describe('AgentLoop', () => {
     const h = await createHarness({ tools: [tool] });
     const controller = new AbortController();
     void started.then(() => controller.abort());
-    const begin = Date.now();
     const result = await h.loop.run({
       runId: 'run_cancel',
       sessionId: 's',
@@ -263,7 +262,6 @@ describe('AgentLoop', () => {
     });
 
     expect(result.status).toBe('cancelled');
-    expect(Date.now() - begin).toBeLessThan(2_000);
     const events = await allEvents(h.events, 'run_cancel');
     expect(names(events).slice(-3)).toEqual(['ToolCall', 'ToolResult', 'RunCancelled']);
     expect(dataOf(events, 'ToolResult')[0]).toMatchObject({ status: 'cancelled' });
@@ -274,14 +272,28 @@ describe('AgentLoop', () => {
   it('cancels during a slow model stream', async () => {
     const h = await createHarness();
     const controller = new AbortController();
+    // After the first chunk the stream waits far longer than any test: only the abort ends it.
     const adapter = new ScriptedAdapter([
       {
         id: 'slow',
-        chunk_delay_ms: 40,
-        steps: [{ type: 'text', chunks: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'] }],
+        chunk_delay_ms: 0,
+        steps: [
+          { type: 'text', chunks: ['a'] },
+          { type: 'delay', ms: 3_600_000 },
+          { type: 'text', chunks: ['b', 'c'] },
+        ],
       },
     ]);
-    setTimeout(() => controller.abort(), 100);
+    const send = adapter.sendStream.bind(adapter);
+    adapter.sendStream = (request, onEvent, options) =>
+      send(
+        request,
+        (event) => {
+          onEvent(event);
+          if (event.type === 'text_delta') controller.abort();
+        },
+        options,
+      );
     const result = await h.loop.run({
       runId: 'run_cancel_model',
       sessionId: 's',
@@ -298,7 +310,7 @@ describe('AgentLoop', () => {
       metona_code: 'user_aborted',
       code: 'JOB_CANCELLED',
     });
-    expect(dataOf(events, 'TextDelta').length).toBeLessThan(8);
+    expect(dataOf(events, 'TextDelta')).toHaveLength(1);
   });
 
   it('fails with max_iterations when the model never answers within max_steps', async () => {

@@ -92,6 +92,12 @@ export interface AgentRunOptions {
   metadata?: Record<string, unknown>;
   signal?: AbortSignal;
   onStateChange?: (state: AgentState, step: number) => void;
+  /**
+   * Runs with the final result before the terminal event is written, so that whoever sees
+   * RunCompleted, RunFailed or RunCancelled reads the final run record. A throw here is logged
+   * and does not hold back the terminal event; the returned result is the same either way.
+   */
+  beforeTerminal?: (result: Readonly<AgentRunResult>) => Promise<void>;
 }
 
 export interface AgentRunResult {
@@ -638,18 +644,20 @@ class AgentRun {
       result.status = 'failed';
     }
     try {
+      let terminal: () => Promise<unknown>;
       if (status === 'completed' && output) {
         this.#setState('done');
         result.output = output.content;
-        await this.#trace.emit('RunCompleted', {
-          output: output.content,
-          finish_reason: output.finishReason,
-          tool_calls: this.#toolCalls,
-          ...base,
-        });
+        terminal = () =>
+          this.#trace.emit('RunCompleted', {
+            output: output.content,
+            finish_reason: output.finishReason,
+            tool_calls: this.#toolCalls,
+            ...base,
+          });
       } else if (status === 'cancelled') {
         this.#forceState('cancelled');
-        await this.#trace.emit('RunCancelled', { reason: 'user', ...base });
+        terminal = () => this.#trace.emit('RunCancelled', { reason: 'user', ...base });
       } else {
         this.#forceState('failed');
         const stop =
@@ -663,14 +671,17 @@ class AgentRun {
                   : 'The agent stopped because of an internal error.',
               });
         result.error = { code: stop.code, message: stop.message, reason: stop.reason };
-        await this.#trace.emit('RunFailed', {
-          code: stop.code,
-          message: stop.message,
-          reason: stop.reason,
-          ...(stop.metonaCode !== undefined && { metona_code: stop.metonaCode }),
-          ...base,
-        });
+        terminal = () =>
+          this.#trace.emit('RunFailed', {
+            code: stop.code,
+            message: stop.message,
+            reason: stop.reason,
+            ...(stop.metonaCode !== undefined && { metona_code: stop.metonaCode }),
+            ...base,
+          });
       }
+      await this.#beforeTerminal(result);
+      await terminal();
     } catch (error) {
       // The trace itself could not be written: the result still tells the caller.
       if (!(thrown instanceof RunStop)) console.error('agent trace write failed', error);
@@ -683,6 +694,14 @@ class AgentRun {
     }
     result.last_sequence = this.#trace.lastSequence;
     return result;
+  }
+
+  async #beforeTerminal(result: AgentRunResult): Promise<void> {
+    try {
+      await this.#options.beforeTerminal?.(result);
+    } catch (error) {
+      console.error('agent run record write failed', error);
+    }
   }
 
   #forceState(next: 'failed' | 'cancelled'): void {

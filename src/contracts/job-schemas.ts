@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isoUtcPattern } from './time';
 import { errorEnvelopeSchema } from './validation';
-import { JOB_STATUSES, isTerminalStatus } from './jobs';
+import { JOB_STATUSES, isTerminalStatus } from './job-status';
 import { pageQuerySchema } from './pages';
 
 /** §4.2. `processing` is the first phase's name for `running`; accept, never emit it. */

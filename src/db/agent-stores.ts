@@ -1,3 +1,4 @@
+import type { Dexie } from 'dexie';
 import type { ErrorCode } from '../contracts';
 import { newId, systemClock, type Clock } from '../core/ids';
 import type {
@@ -11,7 +12,6 @@ import type {
   TraceArtifact,
 } from '../agent';
 import type { MetonaMemoryItem } from '../ir';
-import type { Dexie } from './database';
 
 /**
  * The agent's tables. Trace events are not here: they live in the

@@ -251,23 +251,22 @@ describe('runTranscription in the job runtime', () => {
     });
     const job = await runtime.create(TRANSCRIPTION_JOB_KIND, { attachment_id: 'a' });
     const names: string[] = [];
-    let cancelledAt = 0;
+    let cancelled = false;
     const subscription = runtime.subscribe(job.job_id, 0, (envelope) => {
       names.push(envelope.event);
-      if (envelope.event === 'Progress' && cancelledAt === 0) {
-        cancelledAt = performance.now();
+      if (envelope.event === 'Progress' && !cancelled) {
+        cancelled = true;
         void runtime.cancel(job.job_id);
       }
     });
     await subscription.closed;
-    const stoppedAfter = performance.now() - cancelledAt;
     await runtime.idle();
 
     expect(names.at(-1)).toBe('Cancelled');
     expect(names.filter((name) => name === 'Progress')).toHaveLength(1);
     expect(engine.calls).toHaveLength(2);
+    // The window in progress was aborted, not waited out.
     expect(engine.abortedWindows).toBe(1);
-    expect(stoppedAfter).toBeLessThan(250);
     const final = await runtime.get(job.job_id);
     expect(final).toMatchObject({ status: 'cancelled', result: null, error: null });
     expect(final.completed_at).not.toBeNull();

@@ -115,6 +115,19 @@ async function follow(
   return streamed;
 }
 
+/** The run's status as read by a subscriber the moment the terminal event reaches it. */
+function statusAtTerminalEvent(
+  agent: AgentService,
+  runId: string,
+): Promise<{ event: string; status: string }> {
+  return new Promise((resolve, reject) => {
+    agent.subscribe(runId, 0, (envelope) => {
+      if (!['RunCompleted', 'RunFailed', 'RunCancelled'].includes(envelope.event)) return;
+      agent.get(runId).then((row) => resolve({ event: envelope.event, status: row.status }), reject);
+    });
+  });
+}
+
 async function seedNotes(handle: Opened) {
   await handle.core.start();
   const note = await handle.core.api.notes.create({
@@ -238,6 +251,32 @@ describe('AgentService', () => {
     expect((await runtime.get(row.job_id)).status).toBe('cancelled');
     expect((await agent.trace({ run_id: run.run_id })).status).toBe('cancelled');
     expect(await codeOf(agent.cancel(run.run_id))).toBe('STATE_CONFLICT');
+  });
+
+  it('writes the final run row before the terminal event, for completed, failed and cancelled runs', async () => {
+    const handle = open();
+    await seedNotes(handle);
+    const completed = await handle.agent.start({ prompt: 'deadlock review tasks' });
+    const seenCompleted = statusAtTerminalEvent(handle.agent, completed.run_id);
+    void follow(handle.agent, completed.run_id, () => 'allow_once');
+    expect(await seenCompleted).toEqual({ event: 'RunCompleted', status: 'completed' });
+
+    // One model call allowed and the first answer asks for a tool: the run fails.
+    const failed = await handle.agent.start({ prompt: 'deadlock review tasks', max_steps: 1 });
+    expect(await statusAtTerminalEvent(handle.agent, failed.run_id)).toEqual({
+      event: 'RunFailed',
+      status: 'failed',
+    });
+
+    const { tool, started } = waitingTool('test.wait');
+    const waiting = open({ adapters: scripted(slowToolScript), extraTools: [tool] });
+    const cancelled = await waiting.agent.start({ prompt: 'wait' });
+    const seenCancelled = statusAtTerminalEvent(waiting.agent, cancelled.run_id);
+    await started;
+    await waiting.agent.cancel(cancelled.run_id);
+    expect(await seenCancelled).toEqual({ event: 'RunCancelled', status: 'cancelled' });
+    await handle.runtime.idle();
+    await waiting.runtime.idle();
   });
 
   it('fails at start-up a run that a closed tab left running', async () => {

@@ -492,6 +492,33 @@ export class AgentService {
       });
       const fallback = (adapter as { fallbackRef?: { provider_id: string; model: string } | null })
         .fallbackRef;
+      // The row first, then the terminal event: whoever sees RunCompleted reads the final run.
+      let recorded: AgentRunResult['status'] | undefined;
+      let settledElsewhere: AgentRunRow['status'] | undefined;
+      const record = async (final: Readonly<AgentRunResult>): Promise<void> => {
+        if (recorded === undefined) {
+          const current = await this.#deps.runs.get(runId);
+          // Settled meanwhile by start-up recovery in another tab: that answer stands.
+          if (current && !isActive(current.status)) {
+            settledElsewhere = current.status;
+            return;
+          }
+        }
+        const now = toIsoUtc(this.#clock());
+        await this.#deps.runs.update(runId, {
+          status: final.status,
+          updated_at: now,
+          completed_at: now,
+          output: final.output === undefined ? null : redactor.redactText(final.output),
+          error: final.error
+            ? { code: final.error.code, message: redactor.redactText(final.error.message) }
+            : null,
+          steps: final.steps,
+          tool_calls: final.tool_calls,
+          total_tokens: final.token_usage.total_tokens,
+        });
+        recorded = final.status;
+      };
       result = await loop.run({
         runId,
         sessionId: runId,
@@ -504,23 +531,11 @@ export class AgentService {
         timeoutMs: this.#deps.timeoutMs ?? DEFAULT_TIMEOUT_MS,
         metadata: { job_id: context.jobId },
         signal: context.signal,
+        beforeTerminal: record,
       });
-      const now = toIsoUtc(this.#clock());
-      const current = await this.#deps.runs.get(runId);
-      // Settled meanwhile by start-up recovery in another tab: that answer stands.
-      if (current && !isActive(current.status)) return { run_id: runId, status: current.status };
-      await this.#deps.runs.update(runId, {
-        status: result.status,
-        updated_at: now,
-        completed_at: now,
-        output: result.output === undefined ? null : redactor.redactText(result.output),
-        error: result.error
-          ? { code: result.error.code, message: redactor.redactText(result.error.message) }
-          : null,
-        steps: result.steps,
-        tool_calls: result.tool_calls,
-        total_tokens: result.token_usage.total_tokens,
-      });
+      if (settledElsewhere !== undefined) return { run_id: runId, status: settledElsewhere };
+      // The hook failed, or the terminal event could not be written and the run failed after all.
+      if (recorded !== result.status) await record(result);
     } catch (error) {
       // Before the loop (no adapter) or a storage failure: the row says why.
       const failure = isAppError(error)
@@ -613,6 +628,14 @@ export class AgentService {
   ): Promise<AgentRunRow | undefined> {
     const log = this.#deps.events;
     const first = (await log.list(row.run_id, 0, 1)).items[0];
+    // The row first, then the terminal event, as in `#execute`.
+    const now = toIsoUtc(this.#clock());
+    const updated = await this.#deps.runs.update(row.run_id, {
+      status,
+      updated_at: now,
+      completed_at: now,
+      error: status === 'failed' ? failure : null,
+    });
     if (first && status !== 'completed' && !(await log.isTerminated(row.run_id))) {
       const base = {
         steps: 0,
@@ -634,13 +657,7 @@ export class AgentService {
         if (!isAppError(error) || error.code !== 'STATE_CONFLICT') throw error;
       }
     }
-    const now = toIsoUtc(this.#clock());
-    return this.#deps.runs.update(row.run_id, {
-      status,
-      updated_at: now,
-      completed_at: now,
-      error: status === 'failed' ? failure : null,
-    });
+    return updated;
   }
 }
 

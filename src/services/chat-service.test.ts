@@ -112,18 +112,38 @@ describe('ChatService', () => {
     await expect(core.api.chat.send({ content: 'x' })).rejects.toMatchObject({ code: 'STATE_CONFLICT' });
   });
 
-  it('cancels: Done cancelled, partial answer kept, within a second', async () => {
-    core = testCore();
+  it('cancels: the stream stops where Stop came, Done cancelled, partial answer kept', async () => {
+    // The `long` scenario pauses before each chunk: two reasoning chunks, then text. The first three
+    // pauses pass; the next one waits until the cancel aborts it, so exactly one text chunk is sent.
+    let passes = 3;
+    const sleep = (_ms: number, signal?: AbortSignal) =>
+      passes-- > 0
+        ? Promise.resolve()
+        : new Promise<void>((_resolve, reject) => {
+            const abort = () => reject(new DOMException('Aborted', 'AbortError'));
+            if (signal?.aborted) abort();
+            signal?.addEventListener('abort', abort, { once: true });
+          });
+    core = testCore({ providers: { sleep } });
     const turn = await core.api.chat.send({ content: '/scenario long' });
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const stoppedAt = Date.now();
+    const seen: EventEnvelope[] = [];
+    let textArrived!: () => void;
+    const firstText = new Promise<void>((resolve) => (textArrived = resolve));
+    const subscription = core.api.events.subscribe(turn.turn_id, 0, (event) => {
+      seen.push(event);
+      if (event.event === 'TextDelta') textArrived();
+    });
+    await firstText;
     await core.api.chat.cancel(turn.turn_id);
     const message = await core.api.chat.settled(turn.turn_id);
-    expect(Date.now() - stoppedAt).toBeLessThan(1000);
+    await subscription.closed;
     expect(message.status).toBe('cancelled');
-    expect(message.content.length).toBeGreaterThan(0);
-    const events = await eventsOf(core, turn.turn_id);
-    expect(events.at(-1)).toMatchObject({ event: 'Done', data: { status: 'cancelled' } });
+    expect(message.content).toBe('1 ');
+    const names = seen.map((event) => event.event);
+    expect(names.filter((name) => name === 'TextDelta')).toHaveLength(1);
+    expect(names.indexOf('TextDelta')).toBeLessThan(names.indexOf('Done'));
+    expect(seen.at(-1)).toMatchObject({ event: 'Done', data: { status: 'cancelled' } });
+    expect(await eventsOf(core, turn.turn_id)).toEqual(seen);
 
     // Retry answers the same question again in a new turn.
     const retried = await core.api.chat.retry(turn.conversation_id);
@@ -173,11 +193,19 @@ describe('ChatService', () => {
     core = testCore();
     await core.api.providers.create({ preset: 'openai', base_url: `${server.url}/v1` });
     const turn = await core.api.chat.send({ content: 'Count', provider_id: 'openai' });
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    // Cancel once the answer is streaming, i.e. the upstream request is open.
+    let textArrived!: () => void;
+    const firstText = new Promise<void>((resolve) => (textArrived = resolve));
+    const subscription = core.api.events.subscribe(turn.turn_id, 0, (event) => {
+      if (event.event === 'TextDelta') textArrived();
+    });
+    await firstText;
     await core.api.chat.cancel(turn.turn_id);
     expect((await core.api.chat.settled(turn.turn_id)).status).toBe('cancelled');
-    await expect.poll(() => server!.lastRequest('/v1/chat/completions')?.closedAt).toBeDefined();
-    expect(server.lastRequest('/v1/chat/completions')?.completed).toBe(false);
+    await subscription.closed;
+    const request = server.lastRequest('/v1/chat/completions')!;
+    await request.closed;
+    expect(request.completed).toBe(false);
   });
 
   it('fails over to the configured fallback after retries and says so', async () => {
@@ -418,21 +446,25 @@ describe('ChatService with a local model that must load first', () => {
   it('Stop during loading aborts the load: Done cancelled, no text, the model not left loaded', async () => {
     const { engine } = localCore({ loadStepDelayMs: 300 });
     const turn = await core.api.chat.send({ content: 'Hi', provider_id: 'webllm', model: LOCAL });
-    let stoppedAt = 0;
+    let stopped = false;
     const subscription = core.api.events.subscribe(turn.turn_id, 0, (event) => {
       // Stop once web-llm is loading (its first report past 0 %).
       const progress = (event.data as { progress?: number }).progress ?? 0;
-      if (event.event === 'ModelLoading' && progress > 0 && !stoppedAt) {
-        stoppedAt = Date.now();
+      if (event.event === 'ModelLoading' && progress > 0 && !stopped) {
+        stopped = true;
         void core.api.chat.cancel(turn.turn_id);
       }
     });
     const message = await core.api.chat.settled(turn.turn_id);
     await subscription.closed;
-    expect(Date.now() - stoppedAt).toBeLessThan(1000);
     expect(message).toMatchObject({ status: 'cancelled', content: '' });
     const events = await eventsOf(core, turn.turn_id);
     const names = events.map((event) => event.event);
+    // The load was aborted where it was, not waited for: it never reached 100 %.
+    const progresses = events
+      .filter((event) => event.event === 'ModelLoading')
+      .map((event) => (event.data as { progress: number }).progress);
+    expect(progresses).not.toContain(1);
     expect(names).not.toContain('TextDelta');
     expect(names.at(-1)).toBe('Done');
     expect(events.at(-1)?.data).toMatchObject({ status: 'cancelled' });

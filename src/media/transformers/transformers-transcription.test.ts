@@ -130,16 +130,15 @@ describe('runTranscription with TransformersAsrEngine and the tiny Whisper', () 
       diarization: false,
     });
     const names: string[] = [];
-    let cancelledAt = 0;
+    let cancelled = false;
     const subscription = runtime.subscribe(job.job_id, 0, (envelope) => {
       names.push(envelope.event);
-      if (envelope.event === 'Progress' && cancelledAt === 0) {
-        cancelledAt = performance.now();
+      if (envelope.event === 'Progress' && !cancelled) {
+        cancelled = true;
         void runtime.cancel(job.job_id);
       }
     });
     await subscription.closed;
-    const stoppedAfter = performance.now() - cancelledAt;
     await runtime.idle();
 
     expect(names.at(-1)).toBe('Cancelled');
@@ -148,7 +147,6 @@ describe('runTranscription with TransformersAsrEngine and the tiny Whisper', () 
     expect(engine.windows[0]).toBe('completed');
     expect(engine.windows.length).toBeLessThanOrEqual(2);
     expect(engine.windows.slice(1).every((state) => state === 'aborted')).toBe(true);
-    expect(stoppedAfter).toBeLessThan(2_000);
     expect(await runtime.get(job.job_id)).toMatchObject({ status: 'cancelled', result: null, error: null });
   });
 });

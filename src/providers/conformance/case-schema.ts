@@ -45,7 +45,7 @@ export const conformanceCaseSchema = z.object({
     text: z.string().optional(),
     reasoning: z.string().optional(),
     finish_reason: metonaFinishReasonSchema.optional(),
-    connection_closed_within_ms: z.number().positive().optional(),
+    connection_closed: z.boolean().optional(),
   }),
 });
 export type ConformanceCase = z.infer<typeof conformanceCaseSchema>;

@@ -35,6 +35,8 @@ export interface RecordedRequest {
   receivedAt: number;
   /** When the connection closed, by either side. */
   closedAt?: number;
+  /** Settles when the connection closes, by either side. */
+  closed: Promise<void>;
   /** Whether the server wrote the whole recording before the close. */
   completed: boolean;
 }
@@ -154,6 +156,7 @@ export class ReplayServer {
     } catch {
       body = raw;
     }
+    let closed = false;
     const record: RecordedRequest = {
       method: req.method ?? 'GET',
       path: req.url ?? '/',
@@ -161,13 +164,15 @@ export class ReplayServer {
       body,
       receivedAt: Date.now(),
       completed: false,
+      closed: new Promise<void>((resolve) => {
+        res.on('close', () => {
+          closed = true;
+          record.closedAt = Date.now();
+          resolve();
+        });
+      }),
     };
     this.requests.push(record);
-    let closed = false;
-    res.on('close', () => {
-      closed = true;
-      record.closedAt = Date.now();
-    });
 
     const route = this.#resolve(record.path);
     if (!route) {

@@ -1,17 +1,17 @@
-/** One line of the conformance report (contract §8.3: provider, model, protocol, time, skip reason). */
+/** One line of the conformance report (contract §8.3: provider, model, protocol, time, and why a case is left out or failed). */
 export interface ReportRow {
   target: string;
   provider: string;
   model: string;
   protocol: string;
   case: string;
-  result: 'passed' | 'failed' | 'skipped';
+  result: 'passed' | 'failed' | 'unsupported';
   durationMs?: number;
-  skipReason?: string;
+  reason?: string;
 }
 
 export function formatReport(rows: readonly ReportRow[]): string {
-  const header = ['provider', 'model', 'protocol', 'case', 'result', 'ms', 'skip reason'];
+  const header = ['provider', 'model', 'protocol', 'case', 'result', 'ms', 'reason'];
   const lines = rows.map((row) => [
     row.provider,
     row.model,
@@ -19,7 +19,7 @@ export function formatReport(rows: readonly ReportRow[]): string {
     row.case,
     row.result,
     row.durationMs === undefined ? '' : row.durationMs.toFixed(0),
-    row.skipReason ?? '',
+    row.reason ?? '',
   ]);
   const widths = header.map((title, column) =>
     Math.max(title.length, ...lines.map((line) => line[column]!.length)),
@@ -29,7 +29,7 @@ export function formatReport(rows: readonly ReportRow[]): string {
       .map((cell, column) => cell.padEnd(widths[column]!))
       .join('  ')
       .trimEnd();
-  const counts = (['passed', 'failed', 'skipped'] as const).map(
+  const counts = (['passed', 'failed', 'unsupported'] as const).map(
     (result) => `${rows.filter((row) => row.result === result).length} ${result}`,
   );
   return [

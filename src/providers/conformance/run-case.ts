@@ -15,8 +15,8 @@ export interface CaseRun {
   modelEvents: ModelEvent[];
   response?: MetonaResponse;
   error?: unknown;
-  /** Date.now() when the case aborted the call. */
-  abortedAt?: number;
+  /** Whether the case aborted the call (its `abort_after_event` arrived). */
+  aborted?: boolean;
 }
 
 /** Plays one case against one adapter, collecting the IR events and their ModelEvent projection. */
@@ -32,7 +32,7 @@ export async function runCase(adapter: IMetonaProviderAdapter, testCase: Conform
         run.irEvents.push(event);
         run.modelEvents.push(...projector.push(event));
         if (testCase.abort_after_event === event.type && !controller.signal.aborted) {
-          run.abortedAt = Date.now();
+          run.aborted = true;
           controller.abort();
         }
       },

@@ -137,7 +137,6 @@ describe('WebLlmModelManager', () => {
   it('cancels a download: the pending fetch stops and the partial shards are deleted', async () => {
     const { manager, engine } = setup();
     const controller = new AbortController();
-    const started = Date.now();
     const download = manager.download(F32, {
       signal: controller.signal,
       onProgress: (report) => {
@@ -145,7 +144,6 @@ describe('WebLlmModelManager', () => {
       },
     });
     await expect(download).rejects.toMatchObject({ code: 'user_aborted' });
-    expect(Date.now() - started).toBeLessThan(1000);
     expect(engine.cache.shardCount(F32)).toBe(0);
     expect(await manager.listCached()).toEqual([]);
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessageDto } from '../../contracts/chat';
 import type { EventEnvelope } from '../../contracts/events';
-import { loadingLine, shortModelName } from './loading-strings';
+import { loadingLine, shortModelName } from './loading-line';
 import { applyTurnEvent, toLiveMessage } from './turn-events';
 
 const base: ChatMessageDto = {

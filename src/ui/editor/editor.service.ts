@@ -1,4 +1,5 @@
 import type { NoteDto } from '../../contracts/notes';
+import type { SearchHitDto } from '../../contracts/search';
 import { core } from '../api/core-client';
 import { confirmation } from '../dialogs/confirm.svelte';
 import { errorCodeOf } from '../error-message';
@@ -233,6 +234,12 @@ export async function openNote(noteId: string): Promise<void> {
     reportError(error);
     if (errorCodeOf(error) === 'NOTE_NOT_FOUND') void refreshAll();
   }
+}
+
+/** Opens a search hit's note, and has the preview scroll to the block and flash it. */
+export async function openResult(hit: SearchHitDto): Promise<void> {
+  editor.requestReveal(hit.note_id, hit.block_id, hit.start_line);
+  await openNote(hit.note_id);
 }
 
 /**

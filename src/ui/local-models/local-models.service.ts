@@ -1,3 +1,4 @@
+import { t } from '../i18n';
 import type { JobDto } from '../../contracts/jobs';
 import { core } from '../api/core-client';
 import { errorInfo } from '../error-message';
@@ -6,7 +7,6 @@ import { cancelJob } from '../jobs/archive.service';
 import { jobs } from '../jobs/jobs.svelte';
 import { toasts } from '../toasts/toasts.svelte';
 import { localModels } from './local-models.svelte';
-import { localText } from './local-strings';
 
 /** The plain message of a refusal (device, quota, host): the service words it for the user. */
 function plainMessage(error: unknown): string | null {
@@ -32,10 +32,9 @@ export async function loadLocalModels(): Promise<void> {
 /** Shows the download in the job panel; when it ends, says so and refreshes the list. */
 function follow(job: JobDto, model: string, name: string): void {
   jobs.track(job, {
-    label: localText('local.downloadLabel', { name }),
+    label: t('local.downloadLabel', { name }),
     onFinished: (finished) => {
-      if (finished.status === 'completed')
-        toasts.show(localText('local.ready', { name }), { kind: 'success' });
+      if (finished.status === 'completed') toasts.show(t('local.ready', { name }), { kind: 'success' });
       else if (finished.status === 'failed' && finished.error)
         localModels.setError(model, finished.error.message);
       void loadLocalModels();
@@ -63,7 +62,7 @@ export async function cancelModelDownload(jobId: string): Promise<void> {
 export async function deleteModel(model: string, name: string): Promise<void> {
   try {
     await core.localModels.delete(model);
-    toasts.show(localText('local.deleted', { name }), { kind: 'info' });
+    toasts.show(t('local.deleted', { name }), { kind: 'info' });
   } catch (error) {
     reportError(error);
   }
@@ -83,7 +82,7 @@ export async function saveSources(modelHost: string, libHost: string): Promise<b
     localModels.setSources(
       await core.localModels.setSources({ model_host: modelHost || null, lib_host: libHost || null }),
     );
-    toasts.show(localText('local.sourcesSaved'), { kind: 'success' });
+    toasts.show(t('local.sourcesSaved'), { kind: 'success' });
     return true;
   } catch (error) {
     reportError(error);

@@ -6,7 +6,6 @@ import { t } from '../i18n';
 import type { TrackedJob } from '../jobs/job-events';
 import { jobs } from '../jobs/jobs.svelte';
 import { toasts } from '../toasts/toasts.svelte';
-import { embeddingText } from './embedding-strings';
 import { embedding } from './embedding.svelte';
 import { refreshIndexStatus } from './search.service';
 
@@ -36,7 +35,7 @@ export async function chooseEmbeddingModel(modelId: string): Promise<void> {
     embedding.setSettings(settings);
     if (job) trackDownload(job);
     else {
-      toasts.show(embeddingText('embedding.switched', { model: settings.model_id }), { kind: 'info' });
+      toasts.show(t('embedding.switched', { model: settings.model_id }), { kind: 'info' });
       await refreshIndexStatus();
     }
   } catch (error) {
@@ -47,7 +46,7 @@ export async function chooseEmbeddingModel(modelId: string): Promise<void> {
 export async function saveModelHost(host: string): Promise<boolean> {
   try {
     embedding.setSettings(await core.embedding.updateSource({ remote_host: host }));
-    toasts.show(embeddingText('embedding.hostSaved'), { kind: 'success' });
+    toasts.show(t('embedding.hostSaved'), { kind: 'success' });
     return true;
   } catch (error) {
     reportError(error);
@@ -56,12 +55,11 @@ export async function saveModelHost(host: string): Promise<boolean> {
 }
 
 function onDownloadFinished(job: TrackedJob, model: string): void {
-  if (job.status === 'completed')
-    toasts.show(embeddingText('embedding.ready', { model }), { kind: 'success' });
-  else if (job.status === 'cancelled') toasts.show(embeddingText('embedding.cancelled'), { kind: 'info' });
+  if (job.status === 'completed') toasts.show(t('embedding.ready', { model }), { kind: 'success' });
+  else if (job.status === 'cancelled') toasts.show(t('embedding.cancelled'), { kind: 'info' });
   else if (job.status === 'failed' && job.error) {
     const reason = errorMessage(job.error) ?? t('errors.generic');
-    toasts.show(embeddingText('embedding.failed', { reason }), { kind: 'error' });
+    toasts.show(t('embedding.failed', { reason }), { kind: 'error' });
   }
   void refreshEmbeddingSettings();
   void refreshIndexStatus();
@@ -71,7 +69,7 @@ export function trackDownload(job: JobDto): void {
   embedding.setDownloadJobId(job.job_id);
   const model = typeof job.input.model_id === 'string' ? job.input.model_id : '';
   jobs.track(job, {
-    label: embeddingText('embedding.downloadLabel', { model }),
+    label: t('embedding.downloadLabel', { model }),
     onFinished: (finished) => onDownloadFinished(finished, model),
   });
 }

@@ -6,7 +6,6 @@ import { t } from '../i18n';
 import type { TrackedJob } from '../jobs/job-events';
 import { jobs } from '../jobs/jobs.svelte';
 import { toasts } from '../toasts/toasts.svelte';
-import { embeddingText } from './embedding-strings';
 import { reranker } from './reranker.svelte';
 
 /** Reads the reranker settings, and follows a download started before (or elsewhere). */
@@ -34,19 +33,18 @@ export async function chooseReranker(modelId: string | null): Promise<void> {
     const { job, settings } = await core.rerankers.select({ model_id: modelId });
     reranker.setSettings(settings);
     if (job) trackRerankerDownload(job);
-    else if (modelId === null) toasts.show(embeddingText('reranker.turnedOff'), { kind: 'info' });
+    else if (modelId === null) toasts.show(t('reranker.turnedOff'), { kind: 'info' });
   } catch (error) {
     reportError(error);
   }
 }
 
 function onDownloadFinished(job: TrackedJob, model: string): void {
-  if (job.status === 'completed')
-    toasts.show(embeddingText('reranker.ready', { model }), { kind: 'success' });
-  else if (job.status === 'cancelled') toasts.show(embeddingText('reranker.cancelled'), { kind: 'info' });
+  if (job.status === 'completed') toasts.show(t('reranker.ready', { model }), { kind: 'success' });
+  else if (job.status === 'cancelled') toasts.show(t('reranker.cancelled'), { kind: 'info' });
   else if (job.status === 'failed' && job.error) {
     const reason = errorMessage(job.error) ?? t('errors.generic');
-    toasts.show(embeddingText('reranker.failed', { reason }), { kind: 'error' });
+    toasts.show(t('reranker.failed', { reason }), { kind: 'error' });
   }
   void refreshRerankerSettings();
 }
@@ -55,7 +53,7 @@ export function trackRerankerDownload(job: JobDto): void {
   reranker.setDownloadJobId(job.job_id);
   const model = typeof job.input.model_id === 'string' ? job.input.model_id : '';
   jobs.track(job, {
-    label: embeddingText('reranker.downloadLabel', { model }),
+    label: t('reranker.downloadLabel', { model }),
     onFinished: (finished) => onDownloadFinished(finished, model),
   });
 }

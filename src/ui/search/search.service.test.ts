@@ -15,6 +15,7 @@ const { search, indexStatus } = await import('./search.svelte');
 const service = await import('./search.service');
 const { notes } = await import('../notes/notes.svelte');
 const { editor } = await import('../editor/editor.svelte');
+const { openResult } = await import('../editor/editor.service');
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 // The first search waits for the index to load and build; on a busy machine that is over a second.
@@ -68,7 +69,7 @@ describe('search workflows', () => {
     service.setSearchQuery('scheduler');
     await vi.waitFor(() => expect(search.result?.hits.length).toBe(1), settles);
     const hit = search.result!.hits[0]!;
-    await service.openResult(hit);
+    await openResult(hit);
     expect(editor.noteId).toBe(note.note_id);
     expect(editor.reveal).toMatchObject({ noteId: note.note_id, blockId: hit.block_id, line: 2 });
     editor.revealDone(editor.reveal!.token);

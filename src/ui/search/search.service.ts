@@ -1,13 +1,6 @@
 import type { JobDto } from '../../contracts/jobs';
-import {
-  INDEX_REBUILD_JOB_KIND,
-  type RebuildScope,
-  type SearchHitDto,
-  type SearchMode,
-} from '../../contracts/search';
+import { INDEX_REBUILD_JOB_KIND, type RebuildScope, type SearchMode } from '../../contracts/search';
 import { core } from '../api/core-client';
-import { editor } from '../editor/editor.svelte';
-import { openNote } from '../editor/editor.service';
 import { errorMessage, reportError } from '../errors';
 import { t } from '../i18n';
 import type { TrackedJob } from '../jobs/job-events';
@@ -84,12 +77,6 @@ export async function runSearch(): Promise<void> {
   } finally {
     if (id === request) search.setLoading(false);
   }
-}
-
-/** Opens the note, and has the preview scroll to the block and flash it. */
-export async function openResult(hit: SearchHitDto): Promise<void> {
-  editor.requestReveal(hit.note_id, hit.block_id, hit.start_line);
-  await openNote(hit.note_id);
 }
 
 export async function refreshIndexStatus(): Promise<void> {
