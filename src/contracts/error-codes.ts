@@ -120,6 +120,8 @@ export const PROJECT_ERROR_CODES = [
   'SETTING_INVALID',
   'WORKER_UNAVAILABLE',
   'NOT_IMPLEMENTED',
+  /** The provider refused to answer on content grounds (its filter), not a protocol fault. */
+  'PROVIDER_CONTENT_FILTERED',
   'INTERNAL_ERROR',
 ] as const;
 
@@ -160,7 +162,8 @@ const STATUS_OVERRIDES: Partial<Record<ErrorCode, number>> = {
   PLUGIN_SETTINGS_VERSION_CONFLICT: 409,
   PLUGIN_SETTINGS_REQUIRED: 409,
   PLUGIN_SECRET_REQUIRED: 409,
-  MCP_TRUST_APPROVAL_REQUIRED: 409,
+  // §7.1: a server the user has not trusted yet is a permission question, not a conflict.
+  MCP_TRUST_APPROVAL_REQUIRED: 403,
   THEME_ALREADY_INSTALLED: 409,
   THEME_PACKAGE_INCOMPATIBLE: 409,
   THEME_BUILTIN_PROTECTED: 409,
@@ -170,7 +173,13 @@ const STATUS_OVERRIDES: Partial<Record<ErrorCode, number>> = {
   MCP_TOOL_RESULT_TOO_LARGE: 413,
   PLUGIN_COMMAND_RESULT_TOO_LARGE: 413,
   STORAGE_QUOTA_EXCEEDED: 413,
-  PROVIDER_AUTH_FAILED: 401,
+  // The upstream provider rejected our key: a bad gateway to the caller, whose own session is fine (§14).
+  PROVIDER_AUTH_FAILED: 502,
+  // The provider's filter refused this content: nothing is wrong with the request's form.
+  PROVIDER_CONTENT_FILTERED: 422,
+  // User input (a diagram or plot the user wrote) that does not parse (§14: 400/422).
+  MERMAID_PARSE_FAILED: 422,
+  FUNCTION_PLOT_PARSE_FAILED: 422,
   PLUGIN_SECRET_ACCESS_DENIED: 403,
   CREDENTIAL_NAMESPACE_RESERVED: 403,
   PROVIDER_RATE_LIMITED: 429,

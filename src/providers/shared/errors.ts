@@ -320,6 +320,7 @@ export function toContractErrorCode(code: MetonaErrorCode, context: ContractCode
     case 'output_length_exceeded':
       return 'MODEL_CONTEXT_LENGTH_EXCEEDED';
     case 'content_filtered':
+      return 'PROVIDER_CONTENT_FILTERED';
     case 'parse_error':
     case 'invalid_response':
     case 'unknown':

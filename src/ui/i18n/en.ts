@@ -479,6 +479,7 @@ export const enErrors: Partial<Record<ErrorCode, string>> = {
   PROVIDER_AUTH_FAILED: 'The AI provider rejected the API key.',
   PROVIDER_RATE_LIMITED: 'The AI provider is rate-limiting requests. Try again shortly.',
   PROVIDER_PROTOCOL_ERROR: 'The AI provider sent an answer this app cannot read.',
+  PROVIDER_CONTENT_FILTERED: 'The AI provider declined to answer this because of its content policy.',
   PROVIDER_STREAM_INTERRUPTED: 'The answer stream was interrupted.',
   MODEL_NOT_FOUND: 'The provider does not know this model.',
   CREDENTIAL_NAMESPACE_RESERVED: 'Secrets under plugin.* belong to plugins.',

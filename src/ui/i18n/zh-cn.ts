@@ -463,6 +463,7 @@ export const zhCNErrors: Partial<Record<ErrorCode, string>> = {
   PROVIDER_AUTH_FAILED: 'AI 服务拒绝了 API 密钥。',
   PROVIDER_RATE_LIMITED: 'AI 服务请求过于频繁，请稍后再试。',
   PROVIDER_PROTOCOL_ERROR: 'AI 服务返回了无法解析的内容。',
+  PROVIDER_CONTENT_FILTERED: 'AI 服务因其内容政策拒绝回答。',
   PROVIDER_STREAM_INTERRUPTED: '回答流中断了。',
   MODEL_NOT_FOUND: '服务商不认识这个模型。',
   CREDENTIAL_NAMESPACE_RESERVED: 'plugin.* 下的密钥归插件所有。',
