@@ -25,6 +25,7 @@ const domains = [
   'plugins',
   'themes',
   'benchmarks',
+  'models',
 ];
 const layer = (names) => names.map((name) => `**/${name}/**`).concat(names.map((name) => `**/${name}`));
 const dexieBan = { name: 'dexie', message: 'Only src/db/ touches IndexedDB (ARCHITECTURE.md).' };

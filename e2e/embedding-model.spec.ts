@@ -1,5 +1,5 @@
 import type { Route } from '@playwright/test';
-import { buildTinyEmbeddingModel, vocabularyFromTexts } from '../src/retrieval/tiny-model';
+import { buildTinyEmbeddingModel, vocabularyFromTexts } from '../src/retrieval/__fixtures__/tiny-model';
 import { createNote, expect, openApp, test } from './fixtures';
 
 /**

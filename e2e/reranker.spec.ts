@@ -1,5 +1,5 @@
 import type { Page, Route } from '@playwright/test';
-import { buildTinyCrossEncoder, vocabularyFromTexts } from '../src/retrieval/tiny-model';
+import { buildTinyCrossEncoder, vocabularyFromTexts } from '../src/retrieval/__fixtures__/tiny-model';
 import { createNote, expect, openApp, test } from './fixtures';
 
 /**

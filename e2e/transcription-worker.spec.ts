@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeTinyWhisper } from '../src/media/transformers/tiny-whisper/write-tiny-whisper';
+import { writeTinyWhisper } from '../src/media/transformers/__fixtures__/tiny-whisper/write-tiny-whisper';
 import { expect, openApp, test } from './fixtures';
 
 /**

@@ -2,19 +2,19 @@ import type { Page } from '@playwright/test';
 import {
   buildTinyPyannote,
   TINY_PYANNOTE_VOICES,
-} from '../src/media/transformers/tiny-pyannote/tiny-pyannote';
-import { buildTinyWhisper } from '../src/media/transformers/tiny-whisper/tiny-whisper';
+} from '../src/media/transformers/__fixtures__/tiny-pyannote/tiny-pyannote';
+import { buildTinyWhisper } from '../src/media/transformers/__fixtures__/tiny-whisper/tiny-whisper';
 import { expect, openApp, test } from './fixtures';
 
 // The model is the tiny Whisper-shaped model the unit tests generate
-// (src/media/transformers/tiny-whisper): real transformers.js loading and
+// (src/media/transformers/__fixtures__/tiny-whisper): real transformers.js loading and
 // pipeline code, served from the model host the app is configured with. It
 // "says" the same script in every 30 s window: "hello tiny whisper." over
 // 0-2 s and "world again," over 2-4.5 s.
 const MODEL_ID = 'onnx-community/whisper-tiny';
 const MODEL_HOST = '/models/';
 const files = buildTinyWhisper();
-// The speaker labels model: the tiny pyannote-shaped model (src/media/transformers/tiny-pyannote),
+// The speaker labels model: the tiny pyannote-shaped model (src/media/transformers/__fixtures__/tiny-pyannote),
 // served as the catalog's pyannote segmentation 3.0; it hears tones at TINY_PYANNOTE_VOICES as two speakers.
 const PYANNOTE_ID = 'onnx-community/pyannote-segmentation-3.0';
 

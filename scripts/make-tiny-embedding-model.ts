@@ -7,7 +7,7 @@
  * Files land in `<local-model-path>/<model-id>/`. Deterministic: the same
  * arguments give the same bytes.
  */
-import { TINY_MODEL_ID, writeTinyEmbeddingModel } from '../src/retrieval/tiny-model/index.ts';
+import { TINY_MODEL_ID, writeTinyEmbeddingModel } from '../src/retrieval/__fixtures__/tiny-model/index.ts';
 
 function usage(message: string): never {
   process.stderr.write(

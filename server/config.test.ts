@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashApiKey, loadConfig } from './config';
+import { hashApiKey, loadConfig, queueCapacity } from './config';
 
 const noFile = () => {
   throw new Error('no file expected');
@@ -12,8 +12,11 @@ describe('loadConfig', () => {
       host: '127.0.0.1',
       port: 8765,
       apiKeys: [],
-      queue: { maxLength: 64, concurrency: 2 },
+      queue: { concurrency: 8 },
       maxConnectionsPerKey: 5,
+      allowedOrigins: [],
+      metrics: { allowLoopback: true },
+      handshakeTimeoutMs: 10_000,
       providers: { local: { type: 'ollama', baseUrl: 'http://127.0.0.1:11434' }, remote: [] },
     });
     expect(config.tls).toBeUndefined();
@@ -75,6 +78,47 @@ describe('loadConfig', () => {
     );
     expect(() => loadConfig({ env: { AGENT_SERVER_PORT: 'http' }, readFile: noFile })).toThrow(
       /AGENT_SERVER_PORT/,
+    );
+  });
+
+  it('sizes the queue by default to one task per connection the keys may open', () => {
+    const keys = Array.from({ length: 40 }, (_, i) => `k${i}`).join(',');
+    const team = loadConfig({ env: { AGENT_SERVER_API_KEYS: keys }, readFile: noFile });
+    // 40 keys × 5 connections: 200 connections, each with one task, never meet queue_full.
+    expect(queueCapacity(team)).toBe(200);
+    expect(queueCapacity(loadConfig({ env: { AGENT_SERVER_API_KEYS: 'one' }, readFile: noFile }))).toBe(64);
+    const fixed = loadConfig({
+      env: { AGENT_SERVER_API_KEYS: keys, AGENT_SERVER_QUEUE_LENGTH: '10' },
+      readFile: noFile,
+    });
+    expect(queueCapacity(fixed)).toBe(10);
+  });
+
+  it('reads allowed origins and the metrics key from the environment (hashed)', () => {
+    const config = loadConfig({
+      env: {
+        AGENT_SERVER_ALLOWED_ORIGINS: 'https://ide.example, http://localhost:5173',
+        AGENT_SERVER_METRICS_KEY: 'metrics-secret',
+      },
+      readFile: noFile,
+    });
+    expect(config.allowedOrigins).toEqual(['https://ide.example', 'http://localhost:5173']);
+    expect(config.metrics).toEqual({ allowLoopback: true, keySha256: hashApiKey('metrics-secret') });
+    expect(JSON.stringify(config)).not.toContain('metrics-secret');
+  });
+
+  it('turns on the shared queue with AGENT_SERVER_REDIS_URL, with defaults for the rest', () => {
+    const config = loadConfig({ env: { AGENT_SERVER_REDIS_URL: 'redis://10.0.0.9:6379' }, readFile: noFile });
+    expect(config.redis).toEqual({
+      url: 'redis://10.0.0.9:6379',
+      prefix: 'notes-agent',
+      heartbeatMs: 2000,
+      lockMs: 15_000,
+      backendConcurrency: {},
+    });
+    expect(loadConfig({ env: {}, readFile: noFile }).redis).toBeUndefined();
+    expect(() => loadConfig({ env: { AGENT_SERVER_REDIS_URL: 'http://x' }, readFile: noFile })).toThrow(
+      /redis.url/,
     );
   });
 });

@@ -79,15 +79,63 @@ export const agentServerConfigSchema = z
     /** For commands that name no model (§2.7 `exec_unittest_code` has no `model` field). */
     defaultModel: z.string().min(1).optional(),
     queue: z
-      .object({ maxLength: positiveInt.default(64), concurrency: positiveInt.default(2) })
+      .object({
+        /** Waiting tasks; unset: one per connection the keys may open (see queueCapacity). */
+        maxLength: positiveInt.optional(),
+        /** Tasks this instance runs at once. */
+        concurrency: positiveInt.default(8),
+      })
       .strict()
-      .default({ maxLength: 64, concurrency: 2 }),
+      .default({ concurrency: 8 }),
     /** Bigger frames get a `frame_too_large` reply; frames over 4× this close the socket (1009). */
     maxFrameBytes: positiveInt.default(1024 * 1024),
     maxConnectionsPerKey: positiveInt.default(5),
     callbackTimeoutMs: positiveInt.default(5000),
     taskTimeoutMs: positiveInt.default(300_000),
     shutdownTimeoutMs: z.number().int().nonnegative().default(10_000),
+    /**
+     * Browser pages allowed to open a socket (exact origins, or "*"). Clients that
+     * send no Origin (IDE plugins) are not affected; the server's own test page is
+     * always allowed when reached by IP address, localhost or the configured host.
+     */
+    allowedOrigins: z.array(z.string().min(1)).default([]),
+    /** Failed key attempts one address may make per window before its upgrades get 429. */
+    authThrottle: z
+      .object({ maxFailures: positiveInt.default(10), windowMs: positiveInt.default(60_000) })
+      .strict()
+      .default({ maxFailures: 10, windowMs: 60_000 }),
+    /** GET /metrics: from loopback addresses, and/or with this key (Authorization: Bearer …). */
+    metrics: z
+      .object({
+        allowLoopback: z.boolean().default(true),
+        keySha256: z.string().toLowerCase().regex(SHA256_HEX, 'keySha256 must be 64 hex digits').optional(),
+      })
+      .strict()
+      .default({ allowLoopback: true }),
+    /**
+     * Several instances behind a load balancer: one shared FIFO queue per
+     * backend, per-key connection limits and task streams go through Redis.
+     * Unset: one process, everything in memory.
+     */
+    redis: z
+      .object({
+        url: z.string().regex(/^rediss?:\/\//, 'redis.url must start with redis:// or rediss://'),
+        /** Key prefix, so several deployments can share one Redis. */
+        prefix: z
+          .string()
+          .regex(/^[a-z0-9-]+$/)
+          .default('notes-agent'),
+        /** How often an instance says it is alive; silent for 3× this, its connection slots free up. */
+        heartbeatMs: positiveInt.default(2000),
+        /** A running task's lock: when its instance dies, the task fails with worker_lost after about this. */
+        lockMs: positiveInt.default(15_000),
+        /** Tasks running at once across all instances, per backend (`local`, `remote-<provider>`). */
+        backendConcurrency: z.record(z.string(), positiveInt).default({}),
+      })
+      .strict()
+      .optional(),
+    /** A connection must finish its HTTP (and TLS) handshake within this, or it is closed. */
+    handshakeTimeoutMs: positiveInt.default(10_000),
     pingIntervalMs: positiveInt.default(30_000),
     logLevel: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   })
@@ -163,6 +211,17 @@ export function loadConfig({ env, readFile }: LoadConfigOptions): AgentServerCon
       input.providers = { ...input.providers, remote: [...remote, { type: 'mock' }] };
     }
   }
+  const redisUrl = env.AGENT_SERVER_REDIS_URL?.trim();
+  if (redisUrl) input.redis = { ...input.redis, url: redisUrl };
+  const origins = env.AGENT_SERVER_ALLOWED_ORIGINS?.trim();
+  if (origins) {
+    input.allowedOrigins = origins
+      .split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean);
+  }
+  const metricsKey = env.AGENT_SERVER_METRICS_KEY?.trim();
+  if (metricsKey) input.metrics = { ...input.metrics, keySha256: hashApiKey(metricsKey) };
   const level = env.AGENT_SERVER_LOG_LEVEL?.trim();
   if (level) input.logLevel = level as AgentServerConfig['logLevel'];
 
@@ -174,4 +233,15 @@ export function loadConfig({ env, readFile }: LoadConfigOptions): AgentServerCon
     throw new Error(`Invalid agent server config: ${problems.join('; ')}`);
   }
   return parsed.data;
+}
+
+/**
+ * Each connection holds at most one task, so a queue as long as the connections
+ * the keys may open never refuses a task; a shorter configured one trades
+ * refusals for shorter waits.
+ */
+export function queueCapacity(
+  config: Pick<AgentServerConfig, 'queue' | 'apiKeys' | 'maxConnectionsPerKey'>,
+): number {
+  return config.queue.maxLength ?? Math.max(64, config.apiKeys.length * config.maxConnectionsPerKey);
 }

@@ -11,8 +11,8 @@ import type { IdeServices } from './ide-callback-client';
 
 export interface ExecTaskContext {
   registry: ModelRegistry;
-  /** The plugin's IDE services for this task. */
-  ide: IdeServices;
+  /** The plugin's IDE services for this task; absent when the connection did not declare call-backs. */
+  ide?: IdeServices;
   /** Replies go through here; the caller drops them once the task was cancelled. */
   reply: (reply: AgentReply) => void;
   sessionId: string;
@@ -70,7 +70,7 @@ export async function runExecTask(
 
   try {
     const extras: PromptExtras = {};
-    if (command.cmd === 'exec_unittest_code') {
+    if (command.cmd === 'exec_unittest_code' && context.ide) {
       const gathered = await gatherUnitTestContext(command, context.ide, signal);
       context.onIdeContext?.(gathered.answered.length, gathered.failed.length);
       if (gathered.text) extras.ideContext = gathered.text;

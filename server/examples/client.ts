@@ -16,7 +16,8 @@ if (!key) {
 const print = (text: string) => process.stdout.write(text);
 
 type Frame = Record<string, unknown>;
-const socket = new WebSocket(url, { headers: { 'X-Api-Key': key } });
+// This client answers call-backs, so it declares them (they are opt-in).
+const socket = new WebSocket(url, { headers: { 'X-Api-Key': key, 'X-Agent-Capabilities': 'ide_callbacks' } });
 const waiting = new Map<unknown, (frame: Frame) => void>();
 
 const source =

@@ -39,6 +39,20 @@ describe('ModelRegistry', () => {
     expect(new ModelRegistry({}).resolve('local x')).toBeUndefined();
   });
 
+  it('names the backend each model uses, so each gets its own concurrency limit', () => {
+    const registry = new ModelRegistry({
+      local: fakeLocal([]),
+      remote: [
+        { model: 'a', adapter: new MockAdapter() },
+        { model: 'b', adapter: new MockAdapter() },
+      ],
+    });
+    expect(registry.resolve('local x')?.backend).toBe('local');
+    expect(registry.resolve('a')?.backend).toBe('remote-mock');
+    expect(registry.backends()).toEqual(['local', 'remote-mock']);
+    expect(new ModelRegistry({}).backends()).toEqual([]);
+  });
+
   it('picks a default model for commands that name none', () => {
     expect(new ModelRegistry({ remote: [{ model: 'a', adapter: new MockAdapter() }] }).defaultModel).toBe(
       'a',

@@ -22,7 +22,12 @@ export interface ResolvedModel {
   /** The name as list_model shows it. */
   name: string;
   adapter: IMetonaProviderAdapter;
+  /** Whose capacity the task uses: `local`, or `remote-<provider id>`; each has its own concurrency limit. */
+  backend: string;
 }
+
+export const LOCAL_BACKEND = 'local';
+const remoteBackend = (adapter: IMetonaProviderAdapter) => `remote-${adapter.providerId}`;
 
 export interface ModelRegistryOptions {
   local?: LocalEngine;
@@ -70,10 +75,20 @@ export class ModelRegistry {
     if (name.toLowerCase().startsWith(LOCAL_PREFIX)) {
       const model = name.slice(LOCAL_PREFIX.length).trim();
       if (!this.#local || !model) return undefined;
-      return { name: `${LOCAL_PREFIX}${model}`, adapter: this.#local.adapterFor(model) };
+      return {
+        name: `${LOCAL_PREFIX}${model}`,
+        adapter: this.#local.adapterFor(model),
+        backend: LOCAL_BACKEND,
+      };
     }
     const wanted = name.toLowerCase();
     const entry = this.#remote.find((candidate) => candidate.model.toLowerCase() === wanted);
-    return entry && { name: entry.model, adapter: entry.adapter };
+    return entry && { name: entry.model, adapter: entry.adapter, backend: remoteBackend(entry.adapter) };
+  }
+
+  /** Every backend a task may need, so each instance can work on all of them. */
+  backends(): string[] {
+    const remote = this.#remote.map((entry) => remoteBackend(entry.adapter));
+    return [...new Set([...(this.#local ? [LOCAL_BACKEND] : []), ...remote])];
   }
 }

@@ -13,6 +13,10 @@ export const AgentErrorCode = {
   QUEUE_FULL: 'queue_full',
   SHUTTING_DOWN: 'shutting_down',
   MODEL_NOT_FOUND: 'model_not_found',
+  /** The shared queue (Redis) cannot be reached; the task was not run, or its result was lost. */
+  UNAVAILABLE: 'unavailable',
+  /** The instance running the task stopped before it finished. */
+  WORKER_LOST: 'worker_lost',
   INTERNAL: 'internal_error',
 } as const;
 export type AgentErrorCode = (typeof AgentErrorCode)[keyof typeof AgentErrorCode];

@@ -19,6 +19,20 @@ export const TEST_SCENARIOS: Record<string, MockScenarioInput> = {
       { type: 'finish', reason: 'stop' },
     ],
   },
+  /** A model that takes 50 ms, as in the sizing rule of README.md. */
+  model50: {
+    id: 'model50',
+    steps: [
+      { type: 'delay', ms: 50 },
+      { type: 'text', chunks: ['ok'] },
+      { type: 'finish', reason: 'stop' },
+    ],
+  },
+  short: {
+    id: 'short',
+    chunk_delay_ms: 5,
+    steps: [{ type: 'text', chunks: Array.from({ length: 10 }, (_, i) => `s${i} `) }, { type: 'finish' }],
+  },
   long: {
     id: 'long',
     chunk_delay_ms: 100,
@@ -40,6 +54,7 @@ export async function startTestServer(
     config?: AgentServerConfigInput;
     adapter?: IMetonaProviderAdapter;
     logger?: Logger;
+    now?: () => number;
   } = {},
 ): Promise<TestServer> {
   const adapter = new ObservedAdapter(options.adapter ?? new MockAdapter({ scenarios: TEST_SCENARIOS }));
@@ -57,7 +72,7 @@ export async function startTestServer(
     shutdownTimeoutMs: 1000,
     ...options.config,
   });
-  const server = new AgentServer({ config, registry, logger: options.logger });
+  const server = new AgentServer({ config, registry, logger: options.logger, now: options.now });
   const { port } = await server.listen();
   return {
     server,

@@ -32,9 +32,13 @@ export class TestClient {
   }
 
   /** Resolves once the handshake is done; an auth refusal shows up later in `closed`. */
-  static connect(url: string, key?: string, options: { protocols?: string[] } = {}): Promise<TestClient> {
+  static connect(
+    url: string,
+    key?: string,
+    options: { protocols?: string[]; headers?: Record<string, string> } = {},
+  ): Promise<TestClient> {
     const socket = new WebSocket(url, options.protocols, {
-      headers: key === undefined ? {} : { 'X-Api-Key': key },
+      headers: { ...(key === undefined ? {} : { 'X-Api-Key': key }), ...options.headers },
     });
     const client = new TestClient(socket);
     return new Promise((resolve, reject) => {

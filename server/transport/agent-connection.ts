@@ -1,10 +1,8 @@
 import { WebSocket, type RawData } from 'ws';
 import { IdeCallbackClient } from '../agent/ide-callback-client';
-import { runExecTask } from '../agent/run-exec-task';
 import type { AgentServerConfig } from '../config';
 import type { ModelRegistry } from '../models/model-registry';
 import type { Logger } from '../ops/logger';
-import type { AgentMetrics } from '../ops/metrics';
 import {
   AgentErrorCode,
   errorText,
@@ -15,24 +13,35 @@ import {
   type IdeCallbackRequest,
   type RequestId,
 } from '../protocol';
-import type { TaskQueue } from '../tasks/task-queue';
+import type { ExecPool, TaskOwner } from '../tasks/exec-pool';
 
 // One plugin connection: frames in, replies and IDE call-backs out. Every
 // frame gets handled here without throwing, whatever it contains.
 
 export interface ConnectionDependencies {
-  queue: TaskQueue;
+  pool: ExecPool;
   registry: ModelRegistry;
-  metrics: AgentMetrics;
   logger: Logger;
-  config: Pick<AgentServerConfig, 'maxFrameBytes' | 'callbackTimeoutMs' | 'taskTimeoutMs'>;
-  agentVersion: string;
+  config: Pick<AgentServerConfig, 'maxFrameBytes' | 'callbackTimeoutMs'>;
+  /** The plugin declared that it answers IDE call-backs (see wantsIdeCallbacks). */
+  ideCallbacks: boolean;
 }
 
 function frameText(data: RawData): string {
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
   if (data instanceof ArrayBuffer) return Buffer.from(data).toString('utf8');
   return data.toString('utf8');
+}
+
+/** Enough of an oversized frame to find its request_id. */
+const SALVAGE_BYTES = 4096;
+
+/** The first `limit` bytes as text, without copying or decoding the rest. */
+export function frameHead(data: RawData, limit: number): string {
+  if (Array.isArray(data)) return Buffer.concat(data, Math.min(limit, frameBytes(data))).toString('utf8');
+  if (data instanceof ArrayBuffer)
+    return Buffer.from(data, 0, Math.min(limit, data.byteLength)).toString('utf8');
+  return data.subarray(0, limit).toString('utf8');
 }
 
 function frameBytes(data: RawData): number {
@@ -45,6 +54,7 @@ export class AgentConnection {
   readonly #deps: ConnectionDependencies;
   readonly #ide: IdeCallbackClient;
   readonly #log: { connection: string; key: string };
+  readonly #owner: TaskOwner;
 
   constructor(
     readonly id: string,
@@ -60,6 +70,15 @@ export class AgentConnection {
       timeoutMs: deps.config.callbackTimeoutMs,
       idPrefix: `cb-${id}`,
     });
+    const ide = this.#ide;
+    this.#owner = {
+      id,
+      keyName,
+      ideCallbacks: deps.ideCallbacks,
+      isOpen: () => this.#socket.readyState === WebSocket.OPEN,
+      send: (frame) => this.#send(frame),
+      ide: (taskRequestId) => ide.forTask(taskRequestId),
+    };
   }
 
   #send(frame: AgentReply | IdeCallbackRequest): boolean {
@@ -80,20 +99,23 @@ export class AgentConnection {
   /** Binary frames are read as UTF-8 text too: some clients send JSON that way. */
   handleMessage(data: RawData): void {
     try {
+      // Size first: an oversized frame is never decoded whole, only the head
+      // where a request_id would be.
       const bytes = frameBytes(data);
-      const text = frameText(data);
       if (bytes > this.#deps.config.maxFrameBytes) {
         const detail = `${bytes} bytes, the limit is ${this.#deps.config.maxFrameBytes}`;
-        return this.#refuse(salvageRequestId(text), errorText(AgentErrorCode.FRAME_TOO_LARGE, detail));
+        const head = frameHead(data, SALVAGE_BYTES);
+        return this.#refuse(salvageRequestId(head), errorText(AgentErrorCode.FRAME_TOO_LARGE, detail));
       }
-      const parsed = parseFrame(text);
+      const parsed = parseFrame(frameText(data));
       switch (parsed.kind) {
         case 'invalid':
           return this.#refuse(parsed.requestId, parsed.error);
         case 'callback_answer':
-          if (!this.#ide.answer(parsed.answer)) {
-            this.#deps.logger.debug('callback_answer_unmatched', { ...this.#log });
-          }
+          if (this.#ide.answer(parsed.answer)) return;
+          // With several instances the task asking may run on another one.
+          if (this.#deps.pool.routeCallbackAnswer) return this.#deps.pool.routeCallbackAnswer(parsed.answer);
+          this.#deps.logger.debug('callback_answer_unmatched', { ...this.#log });
           return;
         case 'command':
           if (parsed.command.cmd === 'list_model') return void this.#listModels(parsed.command.request_id);
@@ -119,58 +141,12 @@ export class AgentConnection {
   }
 
   #submit(command: ExecCommand): void {
-    const { queue, logger, metrics, config } = this.#deps;
-    const requestId = command.request_id;
-    const fields = { ...this.#log, request_id: requestId, cmd: command.cmd };
-    const result = queue.submit({
-      ownerId: this.id,
-      run: async (signal) => {
-        const started = performance.now();
-        const outcome = await runExecTask(
-          command,
-          {
-            registry: this.#deps.registry,
-            ide: this.#ide.forTask(requestId),
-            // After a cancel the task's one reply was "cancelled"; nothing else may follow.
-            reply: (reply) => void (signal.aborted || this.#send(reply)),
-            sessionId: this.id,
-            taskTimeoutMs: config.taskTimeoutMs,
-            agentVersion: this.#deps.agentVersion,
-            onIdeContext: (answered, failed) =>
-              logger.debug('ide_context', {
-                ...fields,
-                callbacks_answered: answered,
-                callbacks_failed: failed,
-              }),
-          },
-          signal,
-        );
-        if (!signal.aborted) {
-          logger.info('task_finished', { ...fields, outcome, ms: Math.round(performance.now() - started) });
-        }
-        return outcome;
-      },
-      onCancelled: (reason) => {
-        logger.info('task_cancelled', { ...fields, reason });
-        if (reason !== 'disconnected') this.#send({ request_id: requestId, error: AgentErrorCode.CANCELLED });
-      },
-    });
-    if (!result.accepted) {
-      metrics.rejected++;
-      logger.warn('task_refused', { ...fields, reason: result.reason });
-      const error =
-        result.reason === 'queue_full'
-          ? errorText(AgentErrorCode.QUEUE_FULL, 'too many tasks are waiting, try again later')
-          : AgentErrorCode.SHUTTING_DOWN;
-      this.#send({ request_id: requestId, error });
-      return;
-    }
-    logger.debug('task_queued', { ...fields, stream: command.stream, queue_length: queue.queued });
+    this.#deps.pool.submit(this.#owner, command);
   }
 
   /** The plugin is gone: its task and any upstream model call stop now. */
   handleClose(): void {
-    this.#deps.queue.cancelOwner(this.id, 'disconnected');
+    this.#deps.pool.cancelOwner(this.id, 'disconnected');
     this.#ide.close();
   }
 }

@@ -65,3 +65,16 @@ export class ConnectionsPerKey {
     else this.#open.delete(keyHash);
   }
 }
+
+/**
+ * The protocol says call-backs are unused for now, so a plugin gets them only
+ * after declaring it answers them: `?ide_callbacks=1` on the URL (what a browser
+ * can do) or the header `X-Agent-Capabilities: ide_callbacks`.
+ */
+export function wantsIdeCallbacks(request: IncomingMessage): boolean {
+  const query = new URL(request.url ?? '/', 'http://agent.invalid').searchParams.get('ide_callbacks');
+  if (query === '1' || query === 'true') return true;
+  const header = request.headers['x-agent-capabilities'];
+  const declared = (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',');
+  return declared.some((capability) => capability.trim().toLowerCase() === 'ide_callbacks');
+}

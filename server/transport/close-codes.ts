@@ -6,6 +6,8 @@ export const CloseCode = {
   TOO_MANY_CONNECTIONS: 4429,
   /** The server is shutting down (RFC 6455 "going away"). */
   GOING_AWAY: 1001,
+  /** Shared state (Redis) unreachable: the connection could not be counted (RFC 6455 "try again later"). */
+  TRY_AGAIN_LATER: 1013,
   /** A frame over the hard size limit (ws closes with this itself). */
   MESSAGE_TOO_BIG: 1009,
 } as const;

@@ -5,8 +5,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 // /simpletest2025), GET /health and GET /metrics. Everything else is 404.
 
 export interface HttpRouteContext {
-  health(): { status: 'ok' | 'shutting_down' } & Record<string, unknown>;
+  health(): { status: 'ok' | 'shutting_down' | 'redis_unavailable' } & Record<string, unknown>;
   metrics(): object;
+  /** /metrics shows load and memory: loopback or a key by default (see config `metrics`). */
+  metricsAllowed(request: IncomingMessage): boolean;
 }
 
 interface Asset {
@@ -49,7 +51,10 @@ export function createHttpHandler(context: HttpRouteContext) {
       const health = context.health();
       return sendJson(response, health.status === 'ok' ? 200 : 503, health);
     }
-    if (path === '/metrics') return sendJson(response, 200, context.metrics());
+    if (path === '/metrics') {
+      if (!context.metricsAllowed(request)) return sendJson(response, 403, { error: 'forbidden' });
+      return sendJson(response, 200, context.metrics());
+    }
     const asset = assets[path];
     if (!asset) return sendJson(response, 404, { error: 'not_found' });
     response.writeHead(200, { 'Content-Type': asset.type, ...PAGE_SECURITY_HEADERS });

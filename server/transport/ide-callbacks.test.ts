@@ -3,10 +3,16 @@ import { TEST_KEY, startTestServer, type TestServer } from '../testing/start-tes
 import { TestClient, type Frame } from '../testing/test-client';
 
 let agent: TestServer;
+let patient: TestServer;
 beforeAll(async () => {
   agent = await startTestServer({ config: { callbackTimeoutMs: 300 } });
+  // A time-out far beyond the test's own: a reply proves nobody waited for it.
+  patient = await startTestServer({ config: { callbackTimeoutMs: 600_000 } });
 });
-afterAll(() => agent.close());
+afterAll(() => Promise.all([agent.close(), patient.close()]));
+
+/** A plugin that declared it answers call-backs (query parameter). */
+const withCallbacks = (server: TestServer) => TestClient.connect(`${server.url}?ide_callbacks=1`, TEST_KEY);
 
 const range = (line: number) => ({ start: { line, character: 4 }, end: { line, character: 9 } });
 const request = (request_id: number) => ({
@@ -33,9 +39,41 @@ function answerCallbacks(client: TestClient, answer: (frame: Frame) => object | 
 
 const lastPrompt = () => agent.adapter.calls.at(-1)!.request.messages[0]!.content;
 
-describe('IDE call-backs during exec_unittest_code', () => {
+describe('IDE call-backs are opt-in per connection', () => {
+  it('a plugin that did not declare them gets exec_unittest_code answered at once, without call-backs', async () => {
+    const client = await TestClient.connect(patient.url, TEST_KEY);
+    const seen = answerCallbacks(client, () => ({ result: [] }));
+    const replies = await client.request(request(10));
+    expect(replies).toEqual([{ request_id: 10, msg: 'Hello! How can I help you today?' }]);
+    expect(seen).toEqual([]);
+    expect(client.frames.some((frame) => 'callback_id' in frame)).toBe(false);
+    expect(patient.adapter.calls.at(-1)!.request.messages[0]!.content).not.toContain('Context from the IDE');
+    await client.close();
+  });
+
+  it('the header X-Agent-Capabilities: ide_callbacks declares them too', async () => {
+    const client = await TestClient.connect(patient.url, TEST_KEY, {
+      headers: { 'X-Agent-Capabilities': 'streaming, ide_callbacks' },
+    });
+    const seen = answerCallbacks(client, () => ({ error: 'not supported' }));
+    const replies = await client.request(request(11));
+    expect(replies[0]).toHaveProperty('msg');
+    expect(seen.map((frame) => frame.cmd)).toEqual(['get_document_symbols']);
+    await client.close();
+  });
+
+  it('other values of the query parameter do not declare them', async () => {
+    const client = await TestClient.connect(`${patient.url}?ide_callbacks=0`, TEST_KEY);
+    const seen = answerCallbacks(client, () => ({ result: [] }));
+    expect((await client.request(request(12)))[0]).toHaveProperty('msg');
+    expect(seen).toEqual([]);
+    await client.close();
+  });
+});
+
+describe('IDE call-backs during exec_unittest_code (declared)', () => {
   it('asks the plugin over the same socket and puts the answers into the prompt', async () => {
-    const client = await TestClient.connect(agent.url, TEST_KEY);
+    const client = await withCallbacks(agent);
     const seen = answerCallbacks(client, (frame) => {
       if (frame.cmd === 'get_document_symbols') {
         return {
@@ -79,7 +117,7 @@ describe('IDE call-backs during exec_unittest_code', () => {
   });
 
   it('degrades when the plugin does not answer: waits one time-out, then runs without IDE context', async () => {
-    const client = await TestClient.connect(agent.url, TEST_KEY);
+    const client = await withCallbacks(agent);
     const seen = answerCallbacks(client, () => undefined);
     const replies = await client.request(request(2));
     expect(replies).toEqual([{ request_id: 2, msg: 'Hello! How can I help you today?' }]);
@@ -94,7 +132,7 @@ describe('IDE call-backs during exec_unittest_code', () => {
   it('degrades at once when the plugin answers with an error', async () => {
     // A time-out longer than any test run: the reply can only come from the error answer.
     const patient = await startTestServer({ config: { callbackTimeoutMs: 3_600_000 } });
-    const client = await TestClient.connect(patient.url, TEST_KEY);
+    const client = await withCallbacks(patient);
     answerCallbacks(client, () => ({ error: 'not supported' }));
     const replies = await client.request(request(4));
     expect(replies[0]).toHaveProperty('msg');

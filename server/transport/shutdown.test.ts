@@ -1,3 +1,4 @@
+import { connect as connectTcp } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { TEST_KEY, startTestServer } from '../testing/start-test-server';
 import { TestClient } from '../testing/test-client';
@@ -44,5 +45,50 @@ describe('graceful shutdown', () => {
     expect(client.frames).toEqual([{ request_id: 'slow', error: 'cancelled' }]);
     expect(await call.settled).toBe('rejected');
     expect(call.abortedAt).toBeDefined();
+  });
+
+  it('answers /health with 503 during the grace period and refuses new sockets, then finishes the task', async () => {
+    const agent = await startTestServer({ config: { shutdownTimeoutMs: 5000 } });
+    expect((await fetch(`${agent.httpUrl}/health`)).status).toBe(200);
+    const client = await TestClient.connect(agent.url, TEST_KEY);
+    client.send(chat('running', 'pause'));
+    await agent.adapter.call(0);
+    const closing = agent.close();
+    const health = await fetch(`${agent.httpUrl}/health`);
+    expect(health.status).toBe(503);
+    expect(await health.json()).toMatchObject({ status: 'shutting_down' });
+    await expect(TestClient.connect(agent.url, TEST_KEY)).rejects.toThrow(/503/);
+    expect(await client.replies('running')).toEqual([{ request_id: 'running', msg: 'done' }]);
+    await closing;
+    expect(await client.closed).toEqual({ code: 1001, reason: 'server shutting down' });
+  });
+});
+
+describe('stalled handshakes', () => {
+  async function stall(agent: { server: { port: number } }, bytes: string) {
+    const socket = connectTcp(agent.server.port, '127.0.0.1');
+    let received = '';
+    socket.on('data', (data) => (received += String(data)));
+    socket.on('connect', () => socket.write(bytes));
+    await new Promise((resolve) => socket.on('close', resolve));
+    return received;
+  }
+
+  it('closes a connection whose upgrade request never completes', async () => {
+    const agent = await startTestServer({ config: { handshakeTimeoutMs: 100 } });
+    const received = await stall(agent, 'GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n');
+    // Closed without an answer: the request was never complete enough for one.
+    expect(received).toBe('');
+    // The server still serves everyone else.
+    const client = await TestClient.connect(agent.url, TEST_KEY);
+    expect((await client.request({ cmd: 'list_model', request_id: 1 }))[0]).toHaveProperty('models');
+    await client.close();
+    await agent.close();
+  });
+
+  it('closes a connection that never sends a byte', async () => {
+    const agent = await startTestServer({ config: { handshakeTimeoutMs: 100 } });
+    await stall(agent, '');
+    await agent.close();
   });
 });

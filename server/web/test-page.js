@@ -147,7 +147,10 @@
 
   $('connect').addEventListener('click', () => {
     const key = $('key').value.trim();
-    socket = new WebSocket($('url').value, ['agent-service', `x-api-key.${key}`]);
+    // Call-backs are opt-in per connection: declared only while this page answers them.
+    const url = new URL($('url').value);
+    if ($('answerCallbacks').checked) url.searchParams.set('ide_callbacks', '1');
+    socket = new WebSocket(url, ['agent-service', `x-api-key.${key}`]);
     setConnected(true, 'connecting…');
     socket.addEventListener('open', () => {
       setConnected(true, 'connected');

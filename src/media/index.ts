@@ -1,5 +1,4 @@
 export * from './asr-engine';
-export * from './asr-engine-double';
 export * from './asr-models';
 export * from './asr-settings';
 export * from './audio-decoders';

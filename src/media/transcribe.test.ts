@@ -5,7 +5,7 @@ import { MemoryEventStore } from '../core/event-store';
 import { JobRuntime } from '../core/job-runtime';
 import { MemoryJobStore } from '../core/job-store';
 import { AudioDecoderChain, WavDecoder } from './audio-decoders';
-import { AsrEngineDouble, DiarizerDouble, type ScriptedPhrase } from './asr-engine-double';
+import { AsrEngineDouble, DiarizerDouble, type ScriptedPhrase } from './__fixtures__/asr-engine-double';
 import {
   TRANSCRIPTION_JOB_KIND,
   assignSpeakers,

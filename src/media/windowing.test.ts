@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AsrEngineDouble, type ScriptedPhrase } from './asr-engine-double';
+import { AsrEngineDouble, type ScriptedPhrase } from './__fixtures__/asr-engine-double';
 import { transcriptSegmentsSchema } from '../contracts';
 import {
   joinTexts,

@@ -18,23 +18,4 @@ export {
   type FetchFunction,
   type Sleep,
 } from './shared';
-export {
-  DEFAULT_MODEL_SOURCES,
-  WEBLLM_CATALOG,
-  WEBLLM_PROVIDER_ID,
-  WebLlmAdapter,
-  WebLlmModelManager,
-  checkDevice,
-  checkWebGpu,
-  deviceCheckError,
-  findCatalogEntry,
-  memoizedProbe,
-  normalizeHost,
-  toWebLlmAppError,
-  type DeviceCheckReason,
-  type DeviceCheckResult,
-  type DeviceProbe,
-  type ModelSources,
-  type WebLlmCatalogEntry,
-  type WebLlmClient,
-} from './webllm';
+export { WebLlmAdapter, deviceCheckError, toWebLlmAppError, type WebLlmClient } from './webllm';

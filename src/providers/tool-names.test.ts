@@ -11,7 +11,7 @@ import {
   type EngineScript,
   finalChunk,
   usageChunk,
-} from './webllm/engine-double';
+} from './webllm/__fixtures__/engine-double';
 import { WebLlmWorkerHost } from './webllm/worker-host';
 
 // Dotted IR tool names go out as valid wire names and come back as IR names, per adapter.

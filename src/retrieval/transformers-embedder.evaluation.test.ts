@@ -11,7 +11,7 @@ import {
   uniqueTokens,
   vocabularyFromTexts,
   writeTinyEmbeddingModel,
-} from './tiny-model';
+} from './__fixtures__/tiny-model';
 import { TransformersEmbedder } from './transformers-embedder';
 import { VectorIndex } from './vector-index';
 

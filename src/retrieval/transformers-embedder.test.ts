@@ -6,15 +6,19 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../contracts';
 import type { EmbeddingModelSource } from './embedding-models';
-import { localOnlySource, tinyModelSpec, TINY_MODEL_ID, writeTinyEmbeddingModel } from './tiny-model';
+import {
+  localOnlySource,
+  tinyModelSpec,
+  TINY_MODEL_ID,
+  writeTinyEmbeddingModel,
+} from './__fixtures__/tiny-model';
+import type { ModelLoadProgress } from '../models/transformers';
+import { HostedEmbedder, TransformersEmbedderHost } from './embedder-host';
+import { toEmbeddingModelError } from './model-load-errors';
 import {
   defaultEnvironment,
-  HostedEmbedder,
   TransformersEmbedder,
-  TransformersEmbedderHost,
-  toEmbeddingModelError,
   type EmbedderEnvironment,
-  type ModelLoadProgress,
   type TransformersEmbedderConfig,
 } from './transformers-embedder';
 import { VectorIndex } from './vector-index';

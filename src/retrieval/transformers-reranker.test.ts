@@ -6,12 +6,9 @@ import { AppError, isAbortError } from '../contracts';
 import { FullTextIndex } from './full-text-index';
 import { hybridSearch } from './hybrid-search';
 import { DEFAULT_RETRIEVAL_PROFILE } from './retrieval-profile';
-import { localOnlySource, TINY_CROSS_ENCODER_ID, writeTinyCrossEncoder } from './tiny-model';
-import {
-  TransformersReranker,
-  type RerankerModelSpec,
-  type TransformersRerankerConfig,
-} from './transformers-reranker';
+import { localOnlySource, TINY_CROSS_ENCODER_ID, writeTinyCrossEncoder } from './__fixtures__/tiny-model';
+import type { RerankerModelSpec } from './reranker-models';
+import { TransformersReranker, type TransformersRerankerConfig } from './transformers-reranker';
 
 /**
  * The reranker through the real transformers.js code (tokenizer with pair

@@ -2,8 +2,12 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../contracts';
 import { ReplayServer } from '../providers/conformance/replay-server';
-import type { DeviceProbe } from '../providers/webllm/device-check';
-import { WebLlmEngineDouble, textScript, type EngineDoubleOptions } from '../providers/webllm/engine-double';
+import type { DeviceProbe } from '../models/device-check';
+import {
+  WebLlmEngineDouble,
+  textScript,
+  type EngineDoubleOptions,
+} from '../providers/webllm/__fixtures__/engine-double';
 import { WebLlmWorkerHost } from '../providers/webllm/worker-host';
 import { DEFAULT_RETRIEVAL_PROFILE } from '../retrieval';
 import { thinkingOf } from './chat-service';

@@ -1,30 +1,18 @@
-import {
-  HostedEmbedder,
-  TransformersEmbedderHost,
-  type EmbedderHostApi,
-  type EmbedderLoadOptions,
-  type LoadedEmbeddingModel,
-  type TransformersEmbedderConfig,
-} from '../retrieval/transformers-embedder';
+import { HostedEmbedder, TransformersEmbedderHost, type EmbedderHostApi } from '../retrieval/embedder-host';
+import type { LoadedEmbeddingModel, TransformersEmbedderConfig } from '../retrieval/transformers-embedder';
+import type { HostedModelEngine } from './model-download';
 
 /**
- * Where transformers.js models run, as the embedding service sees it: the embed
- * worker in the app (src/workers/embed-client.ts), an in-thread host in tests.
+ * Where transformers.js embedding models run, as the embedding service sees
+ * it: the embed worker in the app (src/workers/embed-client.ts), an in-thread
+ * host in tests. A restored embedder fails on its first embed if the files give
+ * other vectors.
  */
-export interface EmbeddingEngine {
-  /** Downloads (or reads from the cache) and loads the model; progress as it goes. */
-  load(config: TransformersEmbedderConfig, options?: EmbedderLoadOptions): Promise<HostedEmbedder>;
-  /**
-   * An embedder for a model loaded in an earlier session, without loading it
-   * now: the first embed loads it, and fails if the files give other vectors.
-   */
-  restore(config: TransformersEmbedderConfig, loaded: LoadedEmbeddingModel): HostedEmbedder;
-  /**
-   * Stops whatever the engine is doing, downloads included (transformers.js
-   * cannot abort a download; ending the worker can). The next call starts afresh.
-   */
-  stop(): void;
-}
+export type EmbeddingEngine = HostedModelEngine<
+  TransformersEmbedderConfig,
+  LoadedEmbeddingModel,
+  HostedEmbedder
+>;
 
 /** An engine over a host in this thread (tests, scripts): `stop` unloads the model. */
 export function inThreadEmbeddingEngine(

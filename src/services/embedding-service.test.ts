@@ -10,14 +10,9 @@ import {
   tinyModelSpec,
   TINY_MODEL_ID,
   writeTinyEmbeddingModel,
-} from '../retrieval/tiny-model';
-import {
-  HostedEmbedder,
-  TransformersEmbedder,
-  TransformersEmbedderHost,
-  type EmbedderHostApi,
-  type TransformersEmbedderConfig,
-} from '../retrieval/transformers-embedder';
+} from '../retrieval/__fixtures__/tiny-model';
+import { HostedEmbedder, TransformersEmbedderHost, type EmbedderHostApi } from '../retrieval/embedder-host';
+import { TransformersEmbedder, type TransformersEmbedderConfig } from '../retrieval/transformers-embedder';
 import { createCoreApi, type CoreOptions } from './core-api';
 import { inThreadEmbeddingEngine, type EmbeddingEngine } from './embedding-engine';
 

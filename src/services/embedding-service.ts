@@ -28,7 +28,14 @@ import type {
   TransformersEmbedderConfig,
 } from '../retrieval/transformers-embedder';
 import type { EmbeddingEngine } from './embedding-engine';
-import { DownloadSlot, loadWithProgress, SettingsRecord } from './model-download';
+import {
+  DownloadSlot,
+  downloadInput,
+  downloadMb,
+  loadWithProgress,
+  modelSource,
+  SettingsRecord,
+} from './model-download';
 import type { EmbedderPair, SearchIndexer } from '../retrieval/search-indexer';
 
 /** The settings row: what the user chose, and what it loaded as (to restore it without a download). */
@@ -212,8 +219,7 @@ export class EmbeddingService {
   async #runDownload(
     context: JobContext<{ model_id?: unknown; remote_host?: unknown }>,
   ): Promise<EmbeddingDownloadResult> {
-    const modelId = String(context.input.model_id);
-    const remoteHost = typeof context.input.remote_host === 'string' ? context.input.remote_host : null;
+    const { modelId, remoteHost } = downloadInput(context.input);
     const spec = findEmbeddingModel(modelId, this.#models);
     const engine = this.#engine;
     if (!spec || !engine) {
@@ -252,11 +258,7 @@ export class EmbeddingService {
   #config(spec: EmbeddingModelSpec, remoteHost: string | null): TransformersEmbedderConfig {
     return {
       model: spec,
-      source: {
-        ...DEFAULT_EMBEDDING_MODEL_SOURCE,
-        ...this.#source,
-        ...(remoteHost !== null ? { remote_host: remoteHost } : {}),
-      },
+      source: modelSource(this.#source, remoteHost),
       device: this.#device,
     };
   }
@@ -271,13 +273,12 @@ function parseStored(stored: Partial<StoredEmbeddingSettings> | undefined): Stor
 }
 
 function optionOf(spec: EmbeddingModelSpec): EmbeddingModelOptionDto {
-  const dtype = spec.default_dtype.wasm;
   return {
     model_id: spec.model_id,
     label: spec.label,
     languages: [...spec.languages],
     dimension: spec.dimension,
-    download_mb: spec.approx_download_mb[dtype] ?? spec.approx_download_mb.fp32 ?? null,
+    download_mb: downloadMb(spec),
     builtin: false,
   };
 }

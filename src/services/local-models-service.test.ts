@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../contracts';
-import type { DeviceProbe, GpuAdapterLike } from '../providers/webllm/device-check';
+import type { DeviceProbe, GpuAdapterLike } from '../models/device-check';
 import {
   FakeModelCache,
   WebLlmEngineDouble,
   textScript,
   type FakeDownloadOptions,
-} from '../providers/webllm/engine-double';
-import type { ModelSources } from '../providers/webllm/model-sources';
+} from '../providers/webllm/__fixtures__/engine-double';
+import type { ModelSources } from '../models/model-sources';
 import { WebLlmWorkerHost } from '../providers/webllm/worker-host';
 import { MODEL_DOWNLOAD_JOB_KIND } from './local-models-service';
 import { testCore } from './test-core';

@@ -13,19 +13,18 @@ import type { SettingsRepository } from '../db';
 import {
   DEFAULT_MODEL_SOURCES,
   WEBLLM_CATALOG,
-  WebLlmAdapter,
   WebLlmModelManager,
   checkDevice,
   checkWebGpu,
-  deviceCheckError,
   findCatalogEntry,
   memoizedProbe,
-  toWebLlmAppError,
+  normalizeHost,
+  type DeviceCheckReason,
   type DeviceProbe,
   type ModelSources,
   type WebLlmCatalogEntry,
-  type WebLlmClient,
-} from '../providers';
+} from '../models';
+import { WebLlmAdapter, deviceCheckError, toWebLlmAppError, type WebLlmClient } from '../providers';
 import { MetonaProviderError } from '../ir';
 
 export const MODEL_DOWNLOAD_JOB_KIND = 'model.download';

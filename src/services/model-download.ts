@@ -1,13 +1,34 @@
 import type { JobDto } from '../contracts';
 import type { JobContext, JobRuntime } from '../core/job-runtime';
 import type { SettingsRepository } from '../db';
-import type { EmbedderLoadOptions, ModelLoadProgress } from '../retrieval/transformers-embedder';
+import {
+  DEFAULT_EMBEDDING_MODEL_SOURCE,
+  type EmbeddingDtype,
+  type EmbeddingModelSource,
+} from '../retrieval/embedding-models';
+import type { ModelLoadOptions, ModelLoadProgress } from '../models/transformers';
 
 /**
  * What the embedding model and reranker choices share: a download job with
  * ordered progress that a cancel stops, one download at a time, and a settings
  * row whose writes take turns.
  */
+
+/** Where a transformers.js model runs, as a model-choice service sees it. */
+export interface HostedModelEngine<Config, Loaded, Model> {
+  /** Downloads (or reads from the cache) and loads the model; progress as it goes. */
+  load(config: Config, options?: ModelLoadOptions): Promise<Model>;
+  /**
+   * A model loaded in an earlier session, without loading it now: the first
+   * use loads it (from the browser cache).
+   */
+  restore(config: Config, loaded: Loaded): Model;
+  /**
+   * Stops whatever the engine is doing, downloads included (transformers.js
+   * cannot abort a download; ending the worker can). The next call starts afresh.
+   */
+  stop(): void;
+}
 
 /**
  * Runs `load` inside a download job: its progress becomes the job's (in order,
@@ -19,7 +40,7 @@ import type { EmbedderLoadOptions, ModelLoadProgress } from '../retrieval/transf
 export async function loadWithProgress<T>(
   context: JobContext<unknown>,
   stop: () => void,
-  load: (options: EmbedderLoadOptions) => Promise<T>,
+  load: (options: ModelLoadOptions) => Promise<T>,
 ): Promise<T> {
   let progress: Promise<void> = context.progress({ phase: 'download', current: 0, total: null });
   const onAbort = (): void => stop();
@@ -110,4 +131,35 @@ export class SettingsRecord<T> {
     this.#writes = write;
     return write;
   }
+}
+
+/** What a model download job was created with. */
+export function downloadInput(input: { model_id?: unknown; remote_host?: unknown }): {
+  modelId: string;
+  remoteHost: string | null;
+} {
+  return {
+    modelId: String(input.model_id),
+    remoteHost: typeof input.remote_host === 'string' ? input.remote_host : null,
+  };
+}
+
+/** Where a model's files come from: the defaults, the service's own source, then the host the user chose (null: the default). */
+export function modelSource(
+  source: Partial<EmbeddingModelSource>,
+  remoteHost: string | null,
+): EmbeddingModelSource {
+  return {
+    ...DEFAULT_EMBEDDING_MODEL_SOURCE,
+    ...source,
+    ...(remoteHost !== null ? { remote_host: remoteHost } : {}),
+  };
+}
+
+/** The download size shown for a model: its WASM dtype's, else the full-precision one's (MB, approximate). */
+export function downloadMb(spec: {
+  default_dtype: { wasm: EmbeddingDtype };
+  approx_download_mb: Partial<Record<EmbeddingDtype, number>>;
+}): number | null {
+  return spec.approx_download_mb[spec.default_dtype.wasm] ?? spec.approx_download_mb.fp32 ?? null;
 }

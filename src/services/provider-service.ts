@@ -24,7 +24,8 @@ import {
 import { systemClock, type Clock } from '../core/ids';
 import type { ProviderRepository, ProviderRow, SecretsVault, SettingsRepository } from '../db';
 import type { IMetonaProviderAdapter } from '../ir';
-import { PROVIDER_PRESETS, WEBLLM_CATALOG, presetById, presetType, toAppError } from '../providers';
+import { WEBLLM_CATALOG } from '../models';
+import { PROVIDER_PRESETS, presetById, presetType, toAppError } from '../providers';
 import { toMetonaError } from '../providers/shared/errors';
 import { buildAdapter, toModelInfo, unknownModelInfo, type AdapterDependencies } from './provider-adapters';
 

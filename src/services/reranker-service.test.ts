@@ -5,15 +5,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AppError, RERANKER_DOWNLOAD_JOB_KIND, type JobDto } from '../contracts';
 import { NotesAgentDatabase } from '../db';
 import { freshDatabase } from '../db/test-database';
-import { localOnlySource, TINY_CROSS_ENCODER_ID, writeTinyCrossEncoder } from '../retrieval/tiny-model';
 import {
-  HostedReranker,
-  TransformersReranker,
-  TransformersRerankerHost,
-  type RerankerHostApi,
-  type RerankerModelSpec,
-  type TransformersRerankerConfig,
-} from '../retrieval/transformers-reranker';
+  localOnlySource,
+  TINY_CROSS_ENCODER_ID,
+  writeTinyCrossEncoder,
+} from '../retrieval/__fixtures__/tiny-model';
+import { HostedReranker, TransformersRerankerHost, type RerankerHostApi } from '../retrieval/reranker-host';
+import type { RerankerModelSpec } from '../retrieval/reranker-models';
+import { TransformersReranker, type TransformersRerankerConfig } from '../retrieval/transformers-reranker';
 import { createCoreApi, type CoreOptions } from './core-api';
 import { inThreadRerankerEngine, type RerankerEngine } from './reranker-engine';
 import { RERANKER_SETTINGS_KEY } from './reranker-service';

@@ -10,20 +10,19 @@ import {
 } from '../contracts';
 import type { JobContext, JobRuntime } from '../core/job-runtime';
 import type { SettingsRepository } from '../db';
-import {
-  DEFAULT_EMBEDDING_MODEL_SOURCE,
-  type EmbeddingDtype,
-  type EmbeddingModelSource,
-} from '../retrieval/embedding-models';
+import { type EmbeddingDtype, type EmbeddingModelSource } from '../retrieval/embedding-models';
 import type { EmbedderDevice, EmbedderDevicePreference } from '../retrieval/transformers-embedder';
+import type { HostedReranker } from '../retrieval/reranker-host';
+import { findRerankerModel, RERANKER_MODELS, type RerankerModelSpec } from '../retrieval/reranker-models';
+import type { TransformersRerankerConfig } from '../retrieval/transformers-reranker';
 import {
-  findRerankerModel,
-  RERANKER_MODELS,
-  type HostedReranker,
-  type RerankerModelSpec,
-  type TransformersRerankerConfig,
-} from '../retrieval/transformers-reranker';
-import { DownloadSlot, loadWithProgress, SettingsRecord } from './model-download';
+  DownloadSlot,
+  downloadInput,
+  downloadMb,
+  loadWithProgress,
+  modelSource,
+  SettingsRecord,
+} from './model-download';
 import type { RerankerEngine } from './reranker-engine';
 
 /** The settings row: the reranker chosen (null: off) and what it loaded as, to restore it without a download. */
@@ -178,8 +177,7 @@ export class RerankerService {
   async #runDownload(
     context: JobContext<{ model_id?: unknown; remote_host?: unknown }>,
   ): Promise<RerankerDownloadResult> {
-    const modelId = String(context.input.model_id);
-    const remoteHost = typeof context.input.remote_host === 'string' ? context.input.remote_host : null;
+    const { modelId, remoteHost } = downloadInput(context.input);
     const spec = findRerankerModel(modelId, this.#models);
     const engine = this.#engine;
     if (!spec || !engine) {
@@ -205,11 +203,7 @@ export class RerankerService {
   #config(spec: RerankerModelSpec, remoteHost: string | null): TransformersRerankerConfig {
     return {
       model: spec,
-      source: {
-        ...DEFAULT_EMBEDDING_MODEL_SOURCE,
-        ...this.#source,
-        ...(remoteHost !== null ? { remote_host: remoteHost } : {}),
-      },
+      source: modelSource(this.#source, remoteHost),
       device: this.#device,
     };
   }
@@ -223,11 +217,10 @@ function parseStored(stored: Partial<StoredRerankerSettings> | undefined): Store
 }
 
 function optionOf(spec: RerankerModelSpec): RerankerOptionDto {
-  const dtype = spec.default_dtype.wasm;
   return {
     model_id: spec.model_id,
     label: spec.label,
     languages: [...spec.languages],
-    download_mb: spec.approx_download_mb[dtype] ?? spec.approx_download_mb.fp32 ?? null,
+    download_mb: downloadMb(spec),
   };
 }

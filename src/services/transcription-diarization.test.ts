@@ -5,19 +5,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AppError, type DiarizationCompletedEventData, type EventEnvelope } from '../contracts';
 import type { NotesAgentDatabase } from '../db';
 import { freshDatabase } from '../db/test-database';
-import {
-  AsrEngineDouble,
-  DIARIZATION_MODELS,
-  type DiarizationModelInfo,
-  type ScriptedPhrase,
-} from '../media';
+import { DIARIZATION_MODELS, type DiarizationModelInfo } from '../media';
+import { AsrEngineDouble, type ScriptedPhrase } from '../media/__fixtures__/asr-engine-double';
 import { concat, encodeWav, silence, sine } from '../media/__fixtures__/synthetic-audio';
 import { TransformersDiarizer, type TransformersAsrEnvironment } from '../media/transformers';
 import {
   TINY_PYANNOTE_MODEL_ID,
   TINY_PYANNOTE_VOICES,
-} from '../media/transformers/tiny-pyannote/tiny-pyannote';
-import { writeTinyPyannote } from '../media/transformers/tiny-pyannote/write-tiny-pyannote';
+} from '../media/transformers/__fixtures__/tiny-pyannote/tiny-pyannote';
+import { writeTinyPyannote } from '../media/transformers/__fixtures__/tiny-pyannote/write-tiny-pyannote';
 import { createCoreApi } from './core-api';
 
 /**

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../contracts';
 import { encodeWav, sine } from '../media/__fixtures__/synthetic-audio';
 import { TransformersAsrEngine, type TransformersAsrEnvironment } from '../media/transformers';
-import { writeTinyWhisper } from '../media/transformers/tiny-whisper/write-tiny-whisper';
+import { writeTinyWhisper } from '../media/transformers/__fixtures__/tiny-whisper/write-tiny-whisper';
 import { testCore } from './test-core';
 
 /**

@@ -2,13 +2,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AppError, transcriptionJobSchema, type TranscriptSegment, type EventEnvelope } from '../contracts';
 import { AttachmentRepository, NotesAgentDatabase } from '../db';
 import { freshDatabase } from '../db/test-database';
+import type { AsrEngine } from '../media';
 import {
   AsrEngineDouble,
   DiarizerDouble,
-  type AsrEngine,
   type AsrEngineDoubleOptions,
   type ScriptedPhrase,
-} from '../media';
+} from '../media/__fixtures__/asr-engine-double';
 import { HEADERS } from '../media/__fixtures__/audio-headers';
 import { encodeWav, sine } from '../media/__fixtures__/synthetic-audio';
 import type { TransformersAsrEnvironment } from '../media/transformers';

@@ -10,10 +10,10 @@ import type { AsrWorkerApiOptions } from '../media/transformers/asr-worker-api';
 import {
   TINY_PYANNOTE_MODEL_ID,
   TINY_PYANNOTE_VOICES,
-} from '../media/transformers/tiny-pyannote/tiny-pyannote';
-import { writeTinyPyannote } from '../media/transformers/tiny-pyannote/write-tiny-pyannote';
-import { TINY_WHISPER_MODEL_ID } from '../media/transformers/tiny-whisper/tiny-whisper';
-import { writeTinyWhisper } from '../media/transformers/tiny-whisper/write-tiny-whisper';
+} from '../media/transformers/__fixtures__/tiny-pyannote/tiny-pyannote';
+import { writeTinyPyannote } from '../media/transformers/__fixtures__/tiny-pyannote/write-tiny-pyannote';
+import { TINY_WHISPER_MODEL_ID } from '../media/transformers/__fixtures__/tiny-whisper/tiny-whisper';
+import { writeTinyWhisper } from '../media/transformers/__fixtures__/tiny-whisper/write-tiny-whisper';
 import { AsrWorkerClient } from './asr-client';
 import { createAsrWorkerRemoteApi, type AsrWorkerRemoteApi } from './asr.worker';
 

@@ -7,8 +7,8 @@ import { AppError } from '../contracts/errors';
 import type { AsrEngine, AsrLoadProgress } from '../media/asr-engine';
 import type { AsrProfile } from '../media/asr-models';
 import { sine } from '../media/__fixtures__/synthetic-audio';
-import { TINY_WHISPER_MODEL_ID } from '../media/transformers/tiny-whisper/tiny-whisper';
-import { writeTinyWhisper } from '../media/transformers/tiny-whisper/write-tiny-whisper';
+import { TINY_WHISPER_MODEL_ID } from '../media/transformers/__fixtures__/tiny-whisper/tiny-whisper';
+import { writeTinyWhisper } from '../media/transformers/__fixtures__/tiny-whisper/write-tiny-whisper';
 import { AsrWorkerClient, type AsrWorkerConnection } from './asr-client';
 import { createAsrWorkerRemoteApi, type AsrWorkerRemoteApi } from './asr.worker';
 

@@ -11,12 +11,9 @@ import {
   TINY_MODEL_ID,
   writeTinyCrossEncoder,
   writeTinyEmbeddingModel,
-} from '../retrieval/tiny-model';
-import {
-  TransformersEmbedder,
-  type ModelLoadProgress,
-  type TransformersEmbedderConfig,
-} from '../retrieval/transformers-embedder';
+} from '../retrieval/__fixtures__/tiny-model';
+import type { ModelLoadProgress } from '../models/transformers';
+import { TransformersEmbedder, type TransformersEmbedderConfig } from '../retrieval/transformers-embedder';
 import { TransformersReranker, type TransformersRerankerConfig } from '../retrieval/transformers-reranker';
 import { createEmbedWorkerClient, type EmbedWorkerClient } from './embed-client';
 import { createEmbedWorkerApi } from './embed-worker-api';

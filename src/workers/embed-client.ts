@@ -1,19 +1,14 @@
 import * as Comlink from 'comlink';
 import './transfer-handlers';
 import { AppError } from '../contracts/errors';
-import {
-  HostedEmbedder,
-  type EmbedderHostApi,
-  type EmbedderLoadOptions,
-  type LoadedEmbeddingModel,
-  type TransformersEmbedderConfig,
+import { HostedEmbedder, type EmbedderHostApi } from '../retrieval/embedder-host';
+import { HostedReranker, type LoadedRerankerModel, type RerankerHostApi } from '../retrieval/reranker-host';
+import type {
+  EmbedderLoadOptions,
+  LoadedEmbeddingModel,
+  TransformersEmbedderConfig,
 } from '../retrieval/transformers-embedder';
-import {
-  HostedReranker,
-  type LoadedRerankerModel,
-  type RerankerHostApi,
-  type TransformersRerankerConfig,
-} from '../retrieval/transformers-reranker';
+import type { TransformersRerankerConfig } from '../retrieval/transformers-reranker';
 import type { EmbeddingEngine } from '../services/embedding-engine';
 import type { RerankerEngine } from '../services/reranker-engine';
 import type { EmbedWorkerApi } from './embed-worker-api';

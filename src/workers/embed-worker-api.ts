@@ -1,16 +1,9 @@
 import * as Comlink from 'comlink';
-import {
-  TransformersEmbedderHost,
-  type EmbedderHostApi,
-  type EmbedInput,
-  type ModelLoadProgress,
-  type TransformersEmbedderConfig,
-} from '../retrieval/transformers-embedder';
-import {
-  TransformersRerankerHost,
-  type RerankerHostApi,
-  type TransformersRerankerConfig,
-} from '../retrieval/transformers-reranker';
+import type { ModelLoadProgress } from '../models/transformers';
+import { TransformersEmbedderHost, type EmbedderHostApi } from '../retrieval/embedder-host';
+import { TransformersRerankerHost, type RerankerHostApi } from '../retrieval/reranker-host';
+import type { EmbedInput, TransformersEmbedderConfig } from '../retrieval/transformers-embedder';
+import type { TransformersRerankerConfig } from '../retrieval/transformers-reranker';
 
 /**
  * What the embed worker exposes: the in-thread TransformersEmbedderHost, with

@@ -4,10 +4,10 @@
 // starting this worker is cheap and listing, downloading or deleting models
 // never loads the library.
 import * as Comlink from 'comlink';
-import { createBrowserModelCache } from '../providers/webllm/browser-cache';
+import { createBrowserModelCache } from '../models/browser-cache';
 import type { WebLlmAppConfig } from '../providers/webllm/engine-port';
-import { findCatalogEntry } from '../providers/webllm/model-catalog';
-import { DEFAULT_MODEL_SOURCES, modelUrls, type ModelSources } from '../providers/webllm/model-sources';
+import { findCatalogEntry } from '../models/model-catalog';
+import { DEFAULT_MODEL_SOURCES, modelUrls, type ModelSources } from '../models/model-sources';
 import { WebLlmWorkerHost } from '../providers/webllm/worker-host';
 
 let sources: ModelSources = DEFAULT_MODEL_SOURCES;

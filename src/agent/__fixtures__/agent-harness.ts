@@ -14,7 +14,8 @@ import {
 } from '../permissions';
 import { SecretRedactor } from '../redaction';
 import { ToolRegistry, defineTool, type AgentToolSpec } from '../tool-registry';
-import { InMemoryNotes, InMemorySearch, createBuiltInTools } from '../tools';
+import { createBuiltInTools } from '../tools';
+import { InMemoryNotes, InMemorySearch } from './in-memory-ports';
 import { MemoryArtifactStore } from '../trace';
 import { sequentialIds } from './scripted-adapter';
 

@@ -4,7 +4,8 @@ import { DEADLOCK_NOTE } from '../__fixtures__/agent-harness';
 import { sequentialIds } from '../__fixtures__/scripted-adapter';
 import { MemoryItemStore } from '../memory';
 import { ToolRegistry, type ToolExecution } from '../tool-registry';
-import { InMemoryNotes, InMemorySearch, createBuiltInTools, parseChecklist, unifiedDiff } from './index';
+import { InMemoryNotes, InMemorySearch } from '../__fixtures__/in-memory-ports';
+import { createBuiltInTools, parseChecklist, unifiedDiff } from './index';
 
 const NOW = Date.parse('2026-08-31T10:30:00Z');
 

@@ -4,7 +4,6 @@ import { mathEvaluateTool, memorySaveTool, ragSearchTool, timeNowTool } from './
 import type { BuiltInToolPorts } from './ports';
 import { taskTools } from './task-tools';
 
-export { InMemoryNotes, InMemorySearch } from './in-memory-ports';
 export { MathExpressionError, evaluateExpression } from './math-expression';
 export { appendBlock, checklistLines, parseChecklist, replaceBlock, type ChecklistItem } from './note-edits';
 export { NOTES_WRITE_PERMISSION, notesTools } from './notes-tools';

@@ -5,7 +5,7 @@ import type { MemoryStore } from '../memory';
 /**
  * What the built-in tools need from the rest of the app. The services
  * implement these over the repositories and the search index; tests use the
- * in-memory versions in `in-memory-ports.ts`.
+ * in-memory versions in `../__fixtures__/in-memory-ports.ts`.
  */
 
 export interface NoteBlockRef {

@@ -7,8 +7,8 @@ import type { AsrLoadProgress } from '../asr-engine';
 import type { AsrProfile } from '../asr-models';
 import { concat, silence, sine } from '../__fixtures__/synthetic-audio';
 import { TransformersAsrEngine } from './transformers-asr-engine';
-import { TINY_WHISPER_MODEL_ID } from './tiny-whisper/tiny-whisper';
-import { writeTinyWhisper } from './tiny-whisper/write-tiny-whisper';
+import { TINY_WHISPER_MODEL_ID } from './__fixtures__/tiny-whisper/tiny-whisper';
+import { writeTinyWhisper } from './__fixtures__/tiny-whisper/write-tiny-whisper';
 
 /**
  * The real transformers.js pipeline (loading, feature extraction, Whisper

@@ -1,4 +1,13 @@
 import { AppError, isAbortError } from '../../contracts/errors';
+import { raceAbort } from '../../core/abort';
+import {
+  configureEnvironment,
+  defaultRuntimeProbe,
+  dtypeSlot,
+  loadOnFirstDevice,
+  withoutGpu,
+  type TransformersSource,
+} from '../../models/transformers';
 import type {
   AsrChunk,
   AsrEngine,
@@ -7,7 +16,7 @@ import type {
   AsrTranscribeOptions,
   AsrWindowResult,
 } from '../asr-engine';
-import type { AsrDevice, AsrDtype, AsrProfile } from '../asr-models';
+import type { AsrDtype, AsrProfile } from '../asr-models';
 import {
   loadTransformers,
   type AsrPipeline,
@@ -91,14 +100,19 @@ interface LoadedModel {
 
 /** Points transformers.js at the model source (shared by every model the worker loads). */
 export function applyEnvironment(env: TransformersEnvLike, environment: TransformersAsrEnvironment): void {
-  if (environment.localModelPath !== undefined) env.localModelPath = environment.localModelPath;
-  env.allowLocalModels = environment.allowLocalModels ?? true;
-  if (environment.allowRemoteModels !== undefined) env.allowRemoteModels = environment.allowRemoteModels;
-  if (environment.remoteHost !== undefined) env.remoteHost = environment.remoteHost;
-  if (environment.useBrowserCache !== undefined) env.useBrowserCache = environment.useBrowserCache;
-  if (environment.cacheDir !== undefined) env.cacheDir = environment.cacheDir;
-  const wasm = env.backends.onnx.wasm;
-  if (environment.wasmPaths !== undefined && wasm) wasm.wasmPaths = environment.wasmPaths;
+  configureEnvironment(env, asrSource(environment));
+}
+
+/** The speech models' settings as the shared transformers.js source. */
+function asrSource(environment: TransformersAsrEnvironment): TransformersSource {
+  const source: TransformersSource = { allow_local_models: environment.allowLocalModels ?? true };
+  if (environment.localModelPath !== undefined) source.local_model_path = environment.localModelPath;
+  if (environment.allowRemoteModels !== undefined) source.allow_remote_models = environment.allowRemoteModels;
+  if (environment.remoteHost !== undefined) source.remote_host = environment.remoteHost;
+  if (environment.wasmPaths !== undefined) source.wasm_paths = environment.wasmPaths;
+  if (environment.useBrowserCache !== undefined) source.use_cache = environment.useBrowserCache;
+  if (environment.cacheDir !== undefined) source.cache_dir = environment.cacheDir;
+  return source;
 }
 
 /** Whisper's language when a model is English-only or detection is off (what transformers.js assumes). */
@@ -137,7 +151,7 @@ export class TransformersAsrEngine implements AsrEngine {
       if (live) onProgress?.(progress);
     };
     try {
-      await abortable(
+      await raceAbort(
         this.#serial(() => this.#ensureLoaded(profile, report)),
         signal,
       );
@@ -244,20 +258,14 @@ export class TransformersAsrEngine implements AsrEngine {
       });
       return { key: loadKey(profile, target), profile, device: target, dtype, pipeline };
     };
-    try {
-      return await attempt(device);
-    } catch (error) {
-      if (device === 'webgpu' && !isMissingFiles(error)) {
-        // WebGPU present but unusable for this model (limits, driver): WASM (CPU in Node) still works.
-        const fallback = withoutGpu();
-        try {
-          return await attempt(fallback);
-        } catch (fallbackError) {
-          throw loadError(profile, fallback, fallbackError);
-        }
-      }
-      throw loadError(profile, device, error);
-    }
+    // WebGPU present but unusable for this model (limits, driver): WASM (CPU in Node) still works.
+    const devices = device === 'webgpu' ? [device, withoutGpu()] : [device];
+    return loadOnFirstDevice(
+      devices,
+      (target) =>
+        attempt(target).catch((error: unknown) => Promise.reject(loadError(profile, target, error))),
+      (error) => !isMissingFiles((error as AppError).cause),
+    );
   }
 
   #libraryOnce(): Promise<TransformersAsrLibrary> {
@@ -271,7 +279,7 @@ export class TransformersAsrEngine implements AsrEngine {
 
   async #pickDevice(): Promise<TransformersDevice> {
     if (this.#options.device) return this.#options.device;
-    const probe = this.#options.hasWebGpu ?? hasWebGpu;
+    const probe = this.#options.hasWebGpu ?? defaultRuntimeProbe.hasWebGpu;
     return (await probe().catch(() => false)) ? 'webgpu' : withoutGpu();
   }
 
@@ -382,10 +390,6 @@ function toLoadProgress(info: TransformersProgressInfo): AsrLoadProgress | undef
   return progress;
 }
 
-function dtypeSlot(device: TransformersDevice): AsrDevice {
-  return device === 'webgpu' ? 'webgpu' : 'wasm';
-}
-
 function loadKey(profile: AsrProfile, device: TransformersDevice): string {
   return `${profile.model_id}|${device}|${profile.dtype[dtypeSlot(device)]}`;
 }
@@ -422,36 +426,4 @@ function describeDevice(device: TransformersDevice): string {
 
 function reasonOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-/** The back end without a GPU: onnxruntime-web's WASM in browsers, onnxruntime-node's CPU in Node. */
-export function withoutGpu(): TransformersDevice {
-  return typeof process !== 'undefined' && typeof process.versions?.node === 'string' ? 'cpu' : 'wasm';
-}
-
-/** Whether WebGPU gives an adapter (Node has no `navigator.gpu`). */
-async function hasWebGpu(): Promise<boolean> {
-  const gpu = (globalThis.navigator as { gpu?: { requestAdapter(): Promise<unknown> } } | undefined)?.gpu;
-  if (!gpu) return false;
-  return (await gpu.requestAdapter()) !== null;
-}
-
-/** Settles with `work`, or rejects with the signal's reason as soon as it aborts (the work goes on). */
-export function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () =>
-      reject(signal.reason ?? new DOMException('The operation was aborted.', 'AbortError'));
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }

@@ -8,8 +8,8 @@ import type { DiarizationModelInfo } from '../diarization-models';
 import { concat, silence, sine } from '../__fixtures__/synthetic-audio';
 import { TransformersDiarizer } from './transformers-diarizer';
 import { loadTransformers, type TransformersDiarizationLibrary } from './transformers-library';
-import { TINY_PYANNOTE_MODEL_ID, TINY_PYANNOTE_VOICES } from './tiny-pyannote/tiny-pyannote';
-import { writeTinyPyannote } from './tiny-pyannote/write-tiny-pyannote';
+import { TINY_PYANNOTE_MODEL_ID, TINY_PYANNOTE_VOICES } from './__fixtures__/tiny-pyannote/tiny-pyannote';
+import { writeTinyPyannote } from './__fixtures__/tiny-pyannote/write-tiny-pyannote';
 
 /**
  * The real transformers.js loading (AutoProcessor, AutoModelForAudioFrameClassification

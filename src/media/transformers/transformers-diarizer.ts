@@ -3,13 +3,9 @@ import type { Diarizer, SpeakerTurn } from '../asr-engine';
 import type { DiarizationModelInfo } from '../diarization-models';
 import { powersetToTurns, stitchWindows, type DiarizedWindow } from '../speaker-turns';
 import { planWindows, type AudioWindow } from '../windowing';
-import {
-  abortable,
-  applyEnvironment,
-  isMissingFiles,
-  withoutGpu,
-  type TransformersAsrEnvironment,
-} from './transformers-asr-engine';
+import { raceAbort } from '../../core/abort';
+import { withoutGpu } from '../../models/transformers';
+import { applyEnvironment, isMissingFiles, type TransformersAsrEnvironment } from './transformers-asr-engine';
 import {
   loadTransformers,
   type PostProcessSpeakerDiarization,
@@ -73,7 +69,7 @@ export class TransformersDiarizer implements Diarizer {
     { sampleRate, signal }: { sampleRate: number; signal: AbortSignal },
   ): Promise<SpeakerTurn[]> {
     signal.throwIfAborted();
-    const loaded = await abortable(this.#load(), signal);
+    const loaded = await raceAbort(this.#load(), signal);
     const expected = loaded.processor.feature_extractor?.config?.sampling_rate;
     if (expected !== undefined && expected !== sampleRate) {
       throw new AppError(

@@ -1,3 +1,4 @@
+import type { TransformersDevice, TransformersEnvLike } from '../../models/transformers';
 import type { AsrDtype } from '../asr-models';
 
 /**
@@ -18,7 +19,7 @@ export interface TransformersProgressInfo {
   total?: number;
 }
 
-export type TransformersDevice = 'webgpu' | 'wasm' | 'cpu';
+export type { TransformersDevice, TransformersEnvLike } from '../../models/transformers';
 
 export interface AsrPipelineLoadOptions {
   device: TransformersDevice;
@@ -81,16 +82,6 @@ export interface AsrPipeline {
   };
   processor: (audio: Float32Array) => Promise<{ input_features: unknown }>;
   dispose(): Promise<void>;
-}
-
-export interface TransformersEnvLike {
-  localModelPath: string;
-  allowLocalModels: boolean;
-  allowRemoteModels: boolean;
-  remoteHost: string;
-  useBrowserCache: boolean;
-  cacheDir: string | null;
-  backends: { onnx: { wasm?: { wasmPaths?: unknown } } };
 }
 
 export interface TransformersAsrLibrary {

@@ -14,8 +14,8 @@ import { TRANSCRIPTION_JOB_KIND, transcriptionJobHandler } from '../transcribe';
 import type { ModelLoadingEventData, TranscriptionResult } from '../../contracts';
 import { encodeWav, sine } from '../__fixtures__/synthetic-audio';
 import { TransformersAsrEngine } from './transformers-asr-engine';
-import { TINY_WHISPER_MODEL_ID } from './tiny-whisper/tiny-whisper';
-import { writeTinyWhisper } from './tiny-whisper/write-tiny-whisper';
+import { TINY_WHISPER_MODEL_ID } from './__fixtures__/tiny-whisper/tiny-whisper';
+import { writeTinyWhisper } from './__fixtures__/tiny-whisper/write-tiny-whisper';
 
 /**
  * The transcription job (`runTranscription` in the job runtime) end to end on

@@ -6,7 +6,7 @@ import {
   type MetonaToolDef,
 } from '../../ir';
 import { WebLlmAdapter } from './adapter';
-import type { DeviceProbe } from './device-check';
+import type { DeviceProbe } from '../../models/device-check';
 import {
   WebLlmEngineDouble,
   deltaChunk,
@@ -16,7 +16,7 @@ import {
   usageChunk,
   type EngineDoubleOptions,
   type EngineScript,
-} from './engine-double';
+} from './__fixtures__/engine-double';
 import { WebLlmWorkerHost } from './worker-host';
 
 const t = 1719000000000;

@@ -15,7 +15,7 @@ import { AsyncQueue } from './async-queue';
 import { decodeToolNames } from '../shared/tool-names';
 import { toWebLlmRequest } from './convert-request';
 import { convertWebLlmStream } from './convert-stream';
-import { checkDevice, type DeviceProbe } from './device-check';
+import { checkDevice, type DeviceProbe } from '../../models/device-check';
 import type { WebLlmChunk } from './engine-port';
 import {
   UNKNOWN_MODEL_CONTEXT_WINDOW,
@@ -25,7 +25,7 @@ import {
   toModelInfo,
   type ToolCallingMode,
   type WebLlmCatalogEntry,
-} from './model-catalog';
+} from '../../models/model-catalog';
 import type { WebLlmWorkerHost } from './worker-host';
 
 /** Every method of `T`, returning a promise: what a Comlink proxy of `T` offers. */

@@ -1,7 +1,7 @@
 import { releaseProxy, wrap } from 'comlink';
 import { WebLlmAdapter, type WebLlmAdapterConfig, type WebLlmClient } from './adapter';
-import { browserDeviceProbe } from './device-check';
-import { WebLlmModelManager } from './model-manager';
+import { browserDeviceProbe } from '../../models/device-check';
+import { WebLlmModelManager } from '../../models/model-manager';
 import type { WebLlmWorkerHost } from './worker-host';
 
 export interface WebLlmClientHandle {

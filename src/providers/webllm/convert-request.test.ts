@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MetonaMessage, MetonaRequest, MetonaToolDef } from '../../ir';
 import { toWebLlmRequest } from './convert-request';
-import { findCatalogEntry } from './model-catalog';
+import { findCatalogEntry } from '../../models/model-catalog';
 
 const t = 1719000000000;
 const qwen3 = 'Qwen3-1.7B-q4f32_1-MLC';

@@ -5,7 +5,11 @@ import type { OpenAIMessage } from '../openai-compatible/wire-schemas';
 import { thinkingRequested, toolsForRequest } from '../shared/messages';
 import { createToolNameCodec, type ToolNameCodec } from '../shared/tool-names';
 import type { WebLlmChatRequest, WebLlmMessage } from './engine-port';
-import { WEBLLM_PROVIDER_ID, type ToolCallingMode, type WebLlmCatalogEntry } from './model-catalog';
+import {
+  WEBLLM_PROVIDER_ID,
+  type ToolCallingMode,
+  type WebLlmCatalogEntry,
+} from '../../models/model-catalog';
 import { describeToolsForPrompt, renderPromptedToolCall } from './prompted-tools';
 
 /**

@@ -4,7 +4,7 @@ import type { SseEvent } from '../shared/sse';
 import type { StreamPart } from '../shared/stream-parts';
 import type { RequestToolMode } from './convert-request';
 import type { WebLlmChunk, WebLlmUsage } from './engine-port';
-import { WEBLLM_PROVIDER_ID } from './model-catalog';
+import { WEBLLM_PROVIDER_ID } from '../../models/model-catalog';
 import { parsePromptedToolCalls, PromptedToolCallStream, type PromptedToolCall } from './prompted-tools';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MetonaProviderError } from '../../ir';
-import { engineError } from './engine-double';
+import { engineError } from './__fixtures__/engine-double';
 import { deviceCheckError, mapWebLlmError, modelNotDownloadedError, toWebLlmAppError } from './map-error';
 
 const model = 'Qwen3-1.7B-q4f32_1-MLC';

@@ -1,8 +1,8 @@
 import { AppError, isAbortError, type ErrorCode } from '../../contracts';
 import { MetonaProviderError, isMetonaError, type MetonaError, type MetonaErrorCode } from '../../ir';
 import { toAppError, userAbortedError, type ContractCodeContext } from '../shared/errors';
-import type { DeviceCheckReason, DeviceCheckResult } from './device-check';
-import { WEBLLM_PROVIDER_ID } from './model-catalog';
+import type { DeviceCheckReason, DeviceCheckResult } from '../../models/device-check';
+import { WEBLLM_PROVIDER_ID } from '../../models/model-catalog';
 
 /**
  * web-llm's failures to `MetonaError`. Its errors are matched by `name`

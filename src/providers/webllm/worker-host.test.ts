@@ -7,7 +7,7 @@ import {
   textScript,
   usageChunk,
   type EngineScript,
-} from './engine-double';
+} from './__fixtures__/engine-double';
 import type { WebLlmChatRequest, WebLlmChunk } from './engine-port';
 import type { MetonaLoadProgress } from '../../ir';
 import { WebLlmWorkerHost, toLoadProgress, type ChatCall } from './worker-host';

@@ -11,8 +11,8 @@ import type {
   WebLlmRuntime,
 } from './engine-port';
 import { mapWebLlmError, modelNotDownloadedError, type EnginePhase } from './map-error';
-import { WEBLLM_PROVIDER_ID } from './model-catalog';
-import type { ModelSources } from './model-sources';
+import { WEBLLM_PROVIDER_ID } from '../../models/model-catalog';
+import type { ModelSources } from '../../models/model-sources';
 
 /**
  * The object `llm.worker.ts` exposes through Comlink, and the one unit tests

@@ -11,7 +11,7 @@ vi.mock('../api/core-client', async () => {
   const { testCore } = await import('../../services/test-core');
   const { inThreadEmbeddingEngine } = await import('../../services/embedding-engine');
   const { localOnlySource, tinyModelSpec, TINY_MODEL_ID, writeTinyEmbeddingModel } =
-    await import('../../retrieval/tiny-model');
+    await import('../../retrieval/__fixtures__/tiny-model');
   const models = join(root, 'models');
   await writeTinyEmbeddingModel(models, TINY_MODEL_ID);
   const current = testCore({
@@ -38,7 +38,7 @@ const { indexStatus } = await import('./search.svelte');
 const { toasts } = await import('../toasts/toasts.svelte');
 const { jobs } = await import('../jobs/jobs.svelte');
 const service = await import('./embedding.service');
-const { TINY_MODEL_ID } = await import('../../retrieval/tiny-model');
+const { TINY_MODEL_ID } = await import('../../retrieval/__fixtures__/tiny-model');
 
 afterAll(async () => {
   await testCore.close();

@@ -1,28 +1,7 @@
 import type { EmbeddingSettingsDto } from '../../contracts/embedding';
+import { ModelChoiceState } from './model-choice.svelte';
 
 /** The embedding model settings shown beside the index status, and the download they follow. */
-export class EmbeddingState {
-  #settings = $state.raw<EmbeddingSettingsDto | null>(null);
-  #downloadJobId = $state<string | null>(null);
-
-  get settings(): EmbeddingSettingsDto | null {
-    return this.#settings;
-  }
-  get downloadJobId(): string | null {
-    return this.#downloadJobId;
-  }
-
-  setSettings(settings: EmbeddingSettingsDto): void {
-    this.#settings = settings;
-  }
-  setDownloadJobId(jobId: string | null): void {
-    this.#downloadJobId = jobId;
-  }
-
-  reset(): void {
-    this.#settings = null;
-    this.#downloadJobId = null;
-  }
-}
+export class EmbeddingState extends ModelChoiceState<EmbeddingSettingsDto> {}
 
 export const embedding = new EmbeddingState();

@@ -11,7 +11,7 @@ vi.mock('../api/core-client', async () => {
   const { testCore } = await import('../../services/test-core');
   const { inThreadRerankerEngine } = await import('../../services/reranker-engine');
   const { localOnlySource, TINY_CROSS_ENCODER_ID, writeTinyCrossEncoder } =
-    await import('../../retrieval/tiny-model');
+    await import('../../retrieval/__fixtures__/tiny-model');
   const models = join(root, 'models');
   await writeTinyCrossEncoder(models);
   const current = testCore({
@@ -47,7 +47,7 @@ const { reranker } = await import('./reranker.svelte');
 const { toasts } = await import('../toasts/toasts.svelte');
 const { jobs } = await import('../jobs/jobs.svelte');
 const service = await import('./reranker.service');
-const { TINY_CROSS_ENCODER_ID } = await import('../../retrieval/tiny-model');
+const { TINY_CROSS_ENCODER_ID } = await import('../../retrieval/__fixtures__/tiny-model');
 
 afterAll(async () => {
   await testCore.close();

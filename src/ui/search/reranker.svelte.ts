@@ -1,28 +1,7 @@
 import type { RerankerSettingsDto } from '../../contracts/reranker';
+import { ModelChoiceState } from './model-choice.svelte';
 
 /** The reranker settings shown under the embedding model, and the download they follow. */
-export class RerankerState {
-  #settings = $state.raw<RerankerSettingsDto | null>(null);
-  #downloadJobId = $state<string | null>(null);
-
-  get settings(): RerankerSettingsDto | null {
-    return this.#settings;
-  }
-  get downloadJobId(): string | null {
-    return this.#downloadJobId;
-  }
-
-  setSettings(settings: RerankerSettingsDto): void {
-    this.#settings = settings;
-  }
-  setDownloadJobId(jobId: string | null): void {
-    this.#downloadJobId = jobId;
-  }
-
-  reset(): void {
-    this.#settings = null;
-    this.#downloadJobId = null;
-  }
-}
+export class RerankerState extends ModelChoiceState<RerankerSettingsDto> {}
 
 export const reranker = new RerankerState();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { MetonaProviderError } from '../../ir';
+import { MetonaProviderError } from '../ir';
 import { createBrowserModelCache, modelBaseUrl, type ModelLocation } from './browser-cache';
-import type { ModelDownloadProgress } from './engine-port';
+import type { ModelDownloadProgress } from '../providers/webllm/engine-port';
 
 const MODEL = 'Tiny-q4f32_1-MLC';
 const location: ModelLocation = {

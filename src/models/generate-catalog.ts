@@ -1,5 +1,5 @@
 // Build-time tool, run in Node after upgrading web-llm:
-//   npx tsx src/providers/webllm/generate-catalog.ts
+//   npx tsx src/models/generate-catalog.ts
 // Writes prebuilt-models.generated.json from web-llm's own `prebuiltAppConfig`.
 // `model-catalog.test.ts` fails while the file is out of date. Never bundled.
 import { writeFileSync } from 'node:fs';

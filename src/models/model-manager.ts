@@ -1,7 +1,7 @@
 import { proxy } from 'comlink';
-import { MetonaProviderError } from '../../ir';
-import { userAbortedError } from '../shared/errors';
-import type { WebLlmClient } from './adapter';
+import { MetonaProviderError } from '../ir';
+import { userAbortedError } from '../providers/shared/errors';
+import type { WebLlmClient } from '../providers/webllm/adapter';
 import {
   checkDevice,
   checkWebGpu,
@@ -9,8 +9,8 @@ import {
   type DeviceCheckResult,
   type DeviceProbe,
 } from './device-check';
-import type { ModelDownloadProgress, WebLlmProgressReport } from './engine-port';
-import { deviceCheckFailure } from './map-error';
+import type { ModelDownloadProgress, WebLlmProgressReport } from '../providers/webllm/engine-port';
+import { deviceCheckFailure } from '../providers/webllm/map-error';
 import {
   WEBLLM_CATALOG,
   WEBLLM_PROVIDER_ID,

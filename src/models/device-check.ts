@@ -1,4 +1,5 @@
 import type { WebLlmCatalogEntry } from './model-catalog';
+import { navigatorGpu } from './webgpu';
 
 /**
  * Can this device run a local model? Pure: the browser objects are injected
@@ -74,9 +75,10 @@ export function browserDeviceProbe(
   nav: Navigator | undefined = typeof navigator === 'undefined' ? undefined : navigator,
 ): DeviceProbe {
   if (!nav) return {};
-  const extended = nav as Navigator & { gpu?: DeviceProbe['gpu']; deviceMemory?: number };
+  const extended = nav as Navigator & { deviceMemory?: number };
+  const gpu = navigatorGpu<GpuAdapterLike>(nav);
   return {
-    ...(extended.gpu && { gpu: extended.gpu }),
+    ...(gpu && { gpu }),
     ...(nav.storage && typeof nav.storage.estimate === 'function' && { storage: nav.storage }),
     ...(typeof extended.deviceMemory === 'number' && { deviceMemoryGB: extended.deviceMemory }),
   };

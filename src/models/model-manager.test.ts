@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { MetonaProviderError } from '../../ir';
+import { MetonaProviderError } from '../ir';
 import type { DeviceProbe, GpuAdapterLike } from './device-check';
 import {
   FakeModelCache,
   WebLlmEngineDouble,
   type EngineDoubleOptions,
   type FakeDownloadOptions,
-} from './engine-double';
+} from '../providers/webllm/__fixtures__/engine-double';
 import { WebLlmModelManager, toDownloadProgress, type DownloadProgress } from './model-manager';
-import { WebLlmWorkerHost } from './worker-host';
+import { WebLlmWorkerHost } from '../providers/webllm/worker-host';
 
 const MIB = 2 ** 20;
 const GIB = 2 ** 30;

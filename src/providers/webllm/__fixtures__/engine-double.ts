@@ -1,5 +1,5 @@
-import { MetonaProviderError } from '../../ir';
-import { modelFileMissingError } from './map-error';
+import { MetonaProviderError } from '../../../ir';
+import { modelFileMissingError } from '../map-error';
 import type {
   ModelDownloadProgress,
   WebLlmCachePort,
@@ -8,7 +8,7 @@ import type {
   WebLlmEnginePort,
   WebLlmProgressReport,
   WebLlmUsage,
-} from './engine-port';
+} from '../engine-port';
 
 /**
  * An in-memory stand-in for web-llm's engine, for tests and the conformance

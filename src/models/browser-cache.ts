@@ -1,6 +1,6 @@
-import { MetonaProviderError } from '../../ir';
-import type { ModelDownloadProgress, WebLlmCachePort } from './engine-port';
-import { modelFileMissingError, modelHostFailedError } from './map-error';
+import { MetonaProviderError } from '../ir';
+import type { ModelDownloadProgress, WebLlmCachePort } from '../providers/webllm/engine-port';
+import { modelFileMissingError, modelHostFailedError } from '../providers/webllm/map-error';
 
 /**
  * web-llm's model storage in the Cache API, read and written the way its

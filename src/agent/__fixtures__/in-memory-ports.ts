@@ -8,7 +8,7 @@ import {
 import { deriveBlocks, type DerivedBlock } from '../../core/blocks';
 import { newId, systemClock, type Clock } from '../../core/ids';
 import { memoryTerms } from '../memory';
-import type { NoteListItem, NoteRecord, NoteSearchHit, NotesPort, SearchPort } from './ports';
+import type { NoteListItem, NoteRecord, NoteSearchHit, NotesPort, SearchPort } from '../tools/ports';
 
 interface StoredNote {
   record: Omit<NoteRecord, 'blocks'>;

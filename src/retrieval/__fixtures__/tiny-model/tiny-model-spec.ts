@@ -1,4 +1,4 @@
-import type { EmbeddingModelSource, EmbeddingModelSpec } from '../embedding-models';
+import type { EmbeddingModelSource, EmbeddingModelSpec } from '../../embedding-models';
 import { TINY_MODEL_DEFAULT_DIMENSION } from './tiny-embedding-model';
 
 /** The id the tests and the end-to-end runs give the tiny model. */

@@ -1,4 +1,4 @@
-import type { WebLlmAppConfig } from './engine-port';
+import type { WebLlmAppConfig } from '../providers/webllm/engine-port';
 
 /** The figures the catalog takes from one web-llm prebuilt model record. */
 export interface PrebuiltModelSnapshot {

@@ -1,4 +1,4 @@
-import type { MetonaModelInfo } from '../../ir';
+import type { MetonaModelInfo } from '../ir';
 import { CURATED_MODELS, type CuratedModel, type LanguageQuality } from './curated-models';
 import prebuilt from './prebuilt-models.generated.json';
 import type { PrebuiltModelSnapshot, PrebuiltSnapshot } from './prebuilt-snapshot';

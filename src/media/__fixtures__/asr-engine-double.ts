@@ -6,10 +6,10 @@ import type {
   AsrWindowResult,
   Diarizer,
   SpeakerTurn,
-} from './asr-engine';
-import type { AsrProfile } from './asr-models';
-import { TARGET_SAMPLE_RATE } from './resample';
-import { DEFAULT_OVERLAP_SECONDS, DEFAULT_WINDOW_SECONDS } from './windowing';
+} from '../asr-engine';
+import type { AsrProfile } from '../asr-models';
+import { TARGET_SAMPLE_RATE } from '../resample';
+import { DEFAULT_OVERLAP_SECONDS, DEFAULT_WINDOW_SECONDS } from '../windowing';
 
 /**
  * A deterministic stand-in for the Whisper engine, with the pipeline's output

@@ -1,7 +1,7 @@
 import type { MLCEngineInterface } from '@mlc-ai/web-llm';
 import { describe, expect, it } from 'vitest';
 import { CURATED_MODELS } from './curated-models';
-import type { WebLlmEnginePort } from './engine-port';
+import type { WebLlmEnginePort } from '../providers/webllm/engine-port';
 import {
   WEBLLM_CATALOG,
   WEBLLM_MODEL_VERSION,
