@@ -9,6 +9,7 @@ import { EventRepository, NotesAgentDatabase, NotesRepository } from '../src/db'
 import type { BlockRow, EventRow, NoteRow } from '../src/db/schema';
 import { audioDecodeBenchmarks } from './audio-decode';
 import { compare, report, type BenchResult } from './harness';
+import { pluginBridgeBenchmarks } from './plugin-bridge';
 import { providerStreamBenchmarks } from './provider-stream';
 import { retrievalBenchmarks } from './retrieval';
 
@@ -141,6 +142,7 @@ console.log('');
 results.push(...(await providerStreamBenchmarks(scale)));
 console.log('');
 results.push(...(await retrievalBenchmarks(scale)));
+results.push(...(await pluginBridgeBenchmarks(scale)));
 console.log('');
 results.push(...(await audioDecodeBenchmarks(scale)));
 console.log('');

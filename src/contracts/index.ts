@@ -19,6 +19,8 @@ export * from './local-models-schemas';
 export * from './job-schemas';
 export * from './notes';
 export * from './pages';
+export * from './plugin-types';
+export * from './plugins-schemas';
 export * from './provider-config';
 export * from './provider-schemas';
 export * from './reranker';

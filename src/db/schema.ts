@@ -3,6 +3,7 @@ import type { ChatMessageDto, ConversationDto, JobDto, ProviderDto } from '../co
 import type { BlockType } from '../core/blocks';
 import { AGENT_STORES } from './agent-stores';
 import { NOTE_VERSION_STORES } from './note-versions';
+import { PLUGIN_STORES } from './plugin-stores';
 
 export interface NoteRow {
   note_id: string;
@@ -185,6 +186,11 @@ export const MIGRATIONS: readonly Migration[] = [
       attachments: '&attachment_id, created_at, sha256',
       block_citations: '&block_id, note_id, source_audio',
     },
+  },
+  {
+    // Plugins: installed packages and their settings (secrets stay in the vault).
+    version: 9,
+    stores: { ...PLUGIN_STORES },
   },
   {
     // Note versions: the state before each agent write, so it can be undone.

@@ -132,10 +132,18 @@ export interface AgentServiceDeps {
   noteWriter?: Pick<NotesService, 'get' | 'update'>;
   /** Secret values to scrub from traces (the vault's); key shapes are scrubbed anyway. */
   secrets?: () => Promise<string[]>;
-  /** Tools beside the built-in ones (MCP later; tests). */
+  /** Tools beside the built-in ones (tests). */
   extraTools?: AgentToolSpec[];
+  /** Tools that come and go (enabled plugins): re-read whole on every change. */
+  liveTools?: LiveToolSource;
   timeoutMs?: number;
   clock?: Clock;
+}
+
+/** A changing set of tools, e.g. the plugin service's published MCP tools. */
+export interface LiveToolSource {
+  specs(): AgentToolSpec[];
+  onChange(listener: () => void): () => void;
 }
 
 interface PendingPermission {
@@ -172,6 +180,8 @@ export class AgentService {
   readonly #early = new Map<string, PermissionDecision>();
   /** Runs whose loop is executing in this worker. */
   readonly #live = new Set<string>();
+  /** Names registered from `liveTools`, replaced whole on each change. */
+  #liveToolNames: string[] = [];
 
   constructor(deps: AgentServiceDeps) {
     this.#deps = deps;
@@ -186,11 +196,31 @@ export class AgentService {
       }),
       ...(deps.extraTools ?? []),
     );
+    if (deps.liveTools) {
+      const source = deps.liveTools;
+      this.#syncLiveTools(source.specs());
+      source.onChange(() => this.#syncLiveTools(source.specs()));
+    }
     deps.runtime.register<JobInput, unknown>({
       kind: AGENT_RUN_JOB_KIND,
       concurrency: 2,
       run: (context) => this.#execute(context),
     });
+  }
+
+  /** Old live tools out, new ones in; a name that clashes with a built-in tool is skipped. */
+  #syncLiveTools(specs: AgentToolSpec[]): void {
+    for (const name of this.#liveToolNames) this.#registry.unregister(name);
+    this.#liveToolNames = [];
+    for (const spec of specs) {
+      if (this.#registry.get(spec.name)) continue;
+      try {
+        this.#registry.register(spec);
+        this.#liveToolNames.push(spec.name);
+      } catch (error) {
+        console.warn('a plugin tool was not registered', spec.name, error);
+      }
+    }
   }
 
   /** Creates the run and its job and returns at once; the run's events tell the rest. */
@@ -671,6 +701,7 @@ export interface CreateAgentServiceOptions {
   vault?: SecretsVault;
   adapters?: AgentAdapterFactory;
   extraTools?: AgentToolSpec[];
+  liveTools?: LiveToolSource;
   timeoutMs?: number;
   clock?: Clock;
 }

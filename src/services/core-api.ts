@@ -26,7 +26,7 @@ import {
 } from '../retrieval';
 import { SearchIndexer, type EmbedderPair } from '../retrieval/search-indexer';
 import { providerAgentAdapters } from './agent-adapters';
-import { createAgentService } from './agent-service';
+import { createAgentService, type AgentAdapterFactory } from './agent-service';
 import { AttachmentService } from './attachment-service';
 import { ArchiveService } from './archive-service';
 import { settingsContextStore } from './chat-context';
@@ -36,6 +36,8 @@ import { EventsService } from './events-service';
 import { JobsService } from './jobs-service';
 import { LocalModelsService, noLocalModels, type LocalModelConnection } from './local-models-service';
 import { NotesService } from './notes-service';
+import { PluginService, type PluginConnectors } from './plugin-service';
+import { PluginRepository } from '../db/plugin-stores';
 import { ProviderService } from './provider-service';
 import { RerankerService, type RerankerServiceOptions } from './reranker-service';
 import { SearchService } from './search-service';
@@ -71,6 +73,10 @@ export interface CoreOptions {
   };
   /** Starts the local-model worker (web-llm); without it local models are unavailable. */
   localModels?: () => LocalModelConnection;
+  /** How plugin MCP servers are reached (the worker: a dedicated plugin worker per plugin). */
+  plugins?: PluginConnectors;
+  /** The agent's model (tests: a scripted adapter); the offline demo by default. */
+  agentAdapters?: AgentAdapterFactory;
 }
 
 /** The engine of a core built without one: every load says why nothing can be transcribed. */
@@ -144,6 +150,11 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
     notes: search,
     context: settingsContextStore(settingsRepository),
   });
+  const plugins = new PluginService({
+    repository: new PluginRepository(db),
+    vault,
+    ...(options.plugins && { connectors: options.plugins }),
+  });
   const agent = createAgentService({
     db,
     events: eventLog,
@@ -151,8 +162,9 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
     notes,
     search,
     vault,
-    // Any configured provider (with its fallback), or the offline demo.
-    adapters: providerAgentAdapters({ providers, ...(router && { router }) }),
+    liveTools: plugins.agentTools(),
+    // A fixed model (tests), else any configured provider (with its fallback) or the offline demo.
+    adapters: options.agentAdapters ?? providerAgentAdapters({ providers, ...(router && { router }) }),
   });
   const { engine: asrEngine, ...asrOptions } = options.transcription ?? {};
   const transcriptions = new TranscriptionService({
@@ -181,6 +193,7 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
     }),
     transcriptions,
     localModels,
+    plugins,
   };
   return {
     api,
@@ -189,6 +202,8 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
       const recovered = await runtime.recover();
       await chat.recover();
       await agent.recover();
+      // Enabled plugins start in the background; one that fails is left in `error`.
+      void plugins.recover().catch((error: unknown) => console.error('plugin start failed', error));
       return recovered;
     },
     /** Loads the stored search indexes (or starts building them); call after `recover`. */

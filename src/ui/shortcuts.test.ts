@@ -19,6 +19,12 @@ describe('matchShortcut', () => {
     expect(matchShortcut(key({ key: 'ы', code: 'KeyS', ctrlKey: true }))).toBe('save');
   });
 
+  it('matches Ctrl+K and Cmd+K for the command palette', () => {
+    expect(matchShortcut(key({ key: 'k', code: 'KeyK', ctrlKey: true }))).toBe('command-palette');
+    expect(matchShortcut(key({ key: 'K', code: 'KeyK', metaKey: true }))).toBe('command-palette');
+    expect(matchShortcut(key({ key: 'k', code: 'KeyK', ctrlKey: true, shiftKey: true }))).toBeNull();
+  });
+
   it('matches Alt+N, including the macOS Option character', () => {
     expect(matchShortcut(key({ key: 'n', code: 'KeyN', altKey: true }))).toBe('new-note');
     expect(matchShortcut(key({ key: '˜', code: 'KeyN', altKey: true }))).toBe('new-note');

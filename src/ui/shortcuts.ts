@@ -1,4 +1,4 @@
-export type Shortcut = 'save' | 'new-note';
+export type Shortcut = 'save' | 'new-note' | 'command-palette';
 
 type KeyInfo = Pick<
   KeyboardEvent,
@@ -6,7 +6,7 @@ type KeyInfo = Pick<
 >;
 
 /**
- * Ctrl/⌘+S saves; Alt+N makes a new note (Chrome does not let pages take
+ * Ctrl/⌘+S saves; Ctrl/⌘+K opens the command palette; Alt+N makes a new note (Chrome does not let pages take
  * Ctrl+N). `code` is checked so non-Latin keyboard layouts and macOS Option
  * characters (Option+N types "˜") still match.
  */
@@ -20,6 +20,14 @@ export function matchShortcut(event: KeyInfo): Shortcut | null {
     (event.code === 'KeyS' || event.key.toLowerCase() === 's')
   ) {
     return 'save';
+  }
+  if (
+    primary &&
+    !event.altKey &&
+    !event.shiftKey &&
+    (event.code === 'KeyK' || event.key.toLowerCase() === 'k')
+  ) {
+    return 'command-palette';
   }
   if (
     event.altKey &&

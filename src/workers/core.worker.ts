@@ -9,6 +9,7 @@ import { createCoreApi } from '../services/core-api';
 import { AsrWorkerClient } from './asr-client';
 import { createEmbedWorkerClient, embedWorkerEngine, embedWorkerRerankerEngine } from './embed-client';
 import { servedOrtWasmPaths } from './ort-wasm';
+import { connectPluginWorker, type PluginWorkerHandle } from '../plugins/worker-connector';
 
 // One copy of onnxruntime's WASM, served by this app, for every transformers.js
 // worker: the library would otherwise fetch it from a CDN, and offline would fail.
@@ -29,6 +30,21 @@ const core = createCoreApi(openDatabase(), {
     // Speaker labels (the settings' diarization model) run in the same worker.
     diarizer: ({ engine, model }) => (engine as AsrWorkerClient).diarizer(model),
     wasmPaths: ortWasmPaths,
+  },
+  // Each enabled plugin's MCP server runs in its own nested worker, without app storage.
+  plugins: {
+    // stdio plugins run in the paired Node companion, reached over loopback.
+    companionSocket: (url, protocols) => new WebSocket(url, protocols),
+    worker: (code, permissions) =>
+      connectPluginWorker(
+        () =>
+          new Worker(new URL('./plugin.worker.ts', import.meta.url), {
+            type: 'module',
+            name: 'plugin',
+          }) as unknown as PluginWorkerHandle,
+        code,
+        permissions,
+      ),
   },
   // web-llm runs in its own worker, started from here on first use (nested workers).
   localModels: () => {
@@ -64,6 +80,7 @@ const workerApi = {
   attachments: Comlink.proxy(core.api.attachments),
   transcriptions: Comlink.proxy(core.api.transcriptions),
   localModels: Comlink.proxy(core.api.localModels),
+  plugins: Comlink.proxy(core.api.plugins),
   events: Comlink.proxy({
     list: core.api.events.list.bind(core.api.events),
     /** Callbacks arrive as Comlink proxies; the returned handle is one too. */

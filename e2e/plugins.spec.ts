@@ -1,0 +1,120 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { zipSync, type Zippable } from 'fflate';
+import type { Page } from '@playwright/test';
+import { expect, openApp, test } from './fixtures';
+
+const SAMPLE_DIR = join(process.cwd(), 'e2e/plugins/sample-greeter');
+
+function samplePackage(dir = SAMPLE_DIR): Buffer {
+  const files: Zippable = {};
+  for (const name of readdirSync(dir)) files[name] = new Uint8Array(readFileSync(join(dir, name)));
+  return Buffer.from(zipSync({ plugin: files }));
+}
+
+async function openSettings(page: Page) {
+  await page.getByTestId('open-settings').click();
+  return page.getByTestId('plugin-settings');
+}
+
+test('a sample plugin: install, configure, run its command and tool, disable, uninstall', async ({
+  page,
+  requestLog,
+}) => {
+  await openApp(page);
+  const section = await openSettings(page);
+  await section.getByTestId('plugin-install-input').setInputFiles({
+    name: 'sample-greeter.zip',
+    mimeType: 'application/zip',
+    buffer: samplePackage(),
+  });
+  const plugin = section.locator('[data-testid="plugin-item"][data-plugin-id="sample-greeter"]');
+  await expect(plugin).toHaveAttribute('data-state', 'permission_required');
+  await plugin.getByTestId('plugin-grant').click();
+  await expect(plugin).toHaveAttribute('data-state', 'installed');
+
+  // Enabling first asks for the required setting.
+  await plugin.getByTestId('plugin-enable').click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'greeting' })).toBeVisible();
+
+  await plugin.locator('#plugin-sample-greeter-greeting').fill('Hi');
+  await plugin.getByTestId('plugin-settings-save').click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Settings saved.' })).toBeVisible();
+  await plugin.locator('#plugin-sample-greeter-api_key').fill('sk-sample-secret');
+  await plugin.getByTestId('plugin-secret-save').click();
+  await expect(plugin.getByTestId('plugin-secret-status')).toHaveText('Configured');
+  await expect(plugin.locator('#plugin-sample-greeter-api_key')).toHaveValue('');
+
+  await plugin.getByTestId('plugin-enable').click();
+  await expect(plugin).toHaveAttribute('data-state', 'enabled');
+
+  // The published tool, called through the plugin service in the worker.
+  const tool = plugin.locator('[data-testid="plugin-tool"][data-tool="sample-greeter.greet"]');
+  await tool.getByTestId('plugin-tool-arguments').fill('{"name":"Ada"}');
+  await tool.getByTestId('plugin-tool-try').click();
+  await expect(tool.getByTestId('plugin-tool-result')).toHaveText('Hello, Ada!');
+
+  // The command palette runs the MCP command; its notification effect is a toast.
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+k');
+  const palette = page.getByTestId('command-palette');
+  const item = palette.locator(
+    '[data-testid="command-palette-item"][data-command-id="sample-greeter.say-hello"]',
+  );
+  await expect(item).toBeVisible();
+  await item.click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Hi, world! (signed)' })).toBeVisible();
+
+  // Disabled: the tool and the command are gone.
+  await openSettings(page);
+  await plugin.getByTestId('plugin-disable').click();
+  await expect(plugin).toHaveAttribute('data-state', 'disabled');
+  await expect(plugin.getByTestId('plugin-tool')).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+k');
+  await expect(palette.getByTestId('command-palette-empty')).toBeVisible();
+  await page.keyboard.press('Escape');
+
+  // Uninstalled: a fresh install starts without the old settings and secret.
+  await openSettings(page);
+  await plugin.getByTestId('plugin-uninstall').click();
+  await page.getByTestId('confirm-accept').click();
+  await expect(section.getByTestId('plugins-empty')).toBeVisible();
+  await section.getByTestId('plugin-install-input').setInputFiles({
+    name: 'sample-greeter.zip',
+    mimeType: 'application/zip',
+    buffer: samplePackage(),
+  });
+  await expect(plugin).toHaveAttribute('data-state', 'permission_required');
+  await expect(plugin.locator('#plugin-sample-greeter-greeting')).toHaveValue('');
+  await expect(plugin.getByTestId('plugin-secret-status')).toHaveText('Not set');
+  expect(requestLog.foreign()).toEqual([]);
+});
+
+test('plugin code runs in a worker without the app storage, the page or the network', async ({ page }) => {
+  await openApp(page);
+  const section = await openSettings(page);
+  await section.getByTestId('plugin-install-input').setInputFiles({
+    name: 'storage-probe.zip',
+    mimeType: 'application/zip',
+    buffer: samplePackage(join(process.cwd(), 'e2e/plugins/storage-probe')),
+  });
+  const plugin = section.locator('[data-testid="plugin-item"][data-plugin-id="storage-probe"]');
+  await expect(plugin).toHaveAttribute('data-state', 'installed');
+  await plugin.getByTestId('plugin-enable').click();
+  await expect(plugin).toHaveAttribute('data-state', 'enabled');
+  const tool = plugin.locator('[data-testid="plugin-tool"][data-tool="storage-probe.probe"]');
+  await tool.getByTestId('plugin-tool-try').click();
+  const seen = JSON.parse((await tool.getByTestId('plugin-tool-result').textContent()) ?? '{}') as Record<
+    string,
+    string
+  >;
+  expect(seen).toEqual({
+    indexedDB: 'undefined',
+    caches: 'undefined',
+    fetch: 'undefined',
+    WebSocket: 'undefined',
+    storage: 'undefined',
+    document: 'undefined',
+  });
+});

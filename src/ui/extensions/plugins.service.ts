@@ -1,0 +1,178 @@
+import type { CommandContext, CommandEffect, PluginSettingValue } from '../../contracts/plugin-types';
+import { core } from '../api/core-client';
+import { confirmation } from '../dialogs/confirm.svelte';
+import { reportError } from '../errors';
+import { layout } from '../layout.svelte';
+import { toasts } from '../toasts/toasts.svelte';
+import { t } from '../i18n';
+import { pluginsState } from './plugins.svelte';
+
+/** Reads the installed plugins, their published tools and each one's settings. */
+export async function refreshPlugins(): Promise<void> {
+  try {
+    const [{ items }, tools] = await Promise.all([core.plugins.list(), core.plugins.tools()]);
+    pluginsState.setPlugins(items, tools.items);
+    const settings = await Promise.all(
+      items.map((plugin) => core.plugins.getSettings({ plugin_id: plugin.plugin_id })),
+    );
+    for (const entry of settings) pluginsState.setSettings(entry);
+    pluginsState.setCompanion(await core.plugins.companion());
+  } catch (error) {
+    reportError(error);
+  }
+}
+
+/** The picked file goes to the worker as bytes, is staged by opaque id, then installed. */
+export async function installPluginFile(file: File): Promise<void> {
+  try {
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const { package_id } = await core.plugins.stagePackage({ name: file.name, bytes });
+    const plugin = await core.plugins.install({ package_id });
+    toasts.show(t('plugins.installed', { name: plugin.name }), { kind: 'success' });
+  } catch (error) {
+    reportError(error);
+  }
+  await refreshPlugins();
+}
+
+async function step(work: () => Promise<unknown>): Promise<boolean> {
+  let ok = true;
+  try {
+    await work();
+  } catch (error) {
+    ok = false;
+    reportError(error);
+  }
+  await refreshPlugins();
+  return ok;
+}
+
+/** The code is used once; the token it buys stays in the worker's vault. */
+export const pairCompanion = (url: string, code: string) =>
+  step(() => core.plugins.pairCompanion({ url: url.trim(), code: code.trim() }));
+
+export const grantPermissions = (pluginId: string, permissions: string[]) =>
+  step(() => core.plugins.grantPermissions({ plugin_id: pluginId, permissions }));
+export const enablePlugin = (pluginId: string) => step(() => core.plugins.enable({ plugin_id: pluginId }));
+export const disablePlugin = (pluginId: string) => step(() => core.plugins.disable({ plugin_id: pluginId }));
+export const restartPlugin = (pluginId: string) => step(() => core.plugins.restart({ plugin_id: pluginId }));
+
+export async function uninstallPlugin(pluginId: string, name: string): Promise<void> {
+  const confirmed = await confirmation.ask({
+    title: t('plugins.uninstall'),
+    message: t('plugins.uninstallConfirm', { name }),
+    confirmLabel: t('plugins.uninstall'),
+    danger: true,
+  });
+  if (confirmed) await step(() => core.plugins.uninstall({ plugin_id: pluginId }));
+}
+
+export async function saveSettings(
+  pluginId: string,
+  schemaVersion: number,
+  values: Record<string, PluginSettingValue>,
+): Promise<void> {
+  const saved = await step(() =>
+    core.plugins.updateSettings({ plugin_id: pluginId, schema_version: schemaVersion, values }),
+  );
+  if (saved) toasts.show(t('plugins.settingsSaved'), { kind: 'success' });
+}
+
+/** The plaintext goes to the worker once and is never kept here. */
+export async function saveSecret(pluginId: string, key: string, secret: string): Promise<void> {
+  const saved = await step(() => core.plugins.putSecret({ plugin_id: pluginId, key, secret }));
+  if (saved) toasts.show(t('plugins.secretSaved'), { kind: 'success' });
+}
+
+export const clearSecret = (pluginId: string, key: string) =>
+  step(() => core.plugins.deleteSecret({ plugin_id: pluginId, key }));
+
+/** Runs a published tool with JSON arguments; the text result, or null after an error. */
+export async function tryTool(name: string, argumentsJson: string): Promise<string | null> {
+  let args: unknown;
+  try {
+    args = JSON.parse(argumentsJson || '{}');
+  } catch {
+    args = null;
+  }
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+    toasts.show(t('plugins.toolArgumentsInvalid'), { kind: 'error' });
+    return null;
+  }
+  try {
+    const outcome = await core.plugins.callTool({ name, arguments: args as Record<string, unknown> });
+    return outcome.text;
+  } catch (error) {
+    reportError(error);
+    return null;
+  }
+}
+
+/** The context the palette may hand to a command: the open note and the selected text. */
+export function currentContext(noteId: string | null): CommandContext {
+  const selection = globalThis.getSelection?.()?.toString() ?? '';
+  return { ...(noteId && { note_id: noteId }), ...(selection && { selection: selection.slice(0, 100_000) }) };
+}
+
+export async function openPalette(context: CommandContext): Promise<void> {
+  pluginsState.setPaletteOpen(true);
+  try {
+    // A plain copy: a $state proxy cannot cross to the worker.
+    const { items } = await core.plugins.listCommands({
+      location: 'command_palette',
+      context: { ...context },
+    });
+    pluginsState.setCommands(items);
+  } catch (error) {
+    reportError(error);
+  }
+}
+
+/** Effects are data: each kind has one fixed reaction, nothing is run as code. */
+export function applyEffect(effect: CommandEffect, title: string): void {
+  switch (effect.type) {
+    case 'none':
+      toasts.show(t('palette.done', { title }), { kind: 'success' });
+      return;
+    case 'notification':
+      toasts.show(effect.payload.message, {
+        kind:
+          effect.payload.level === 'error' || effect.payload.level === 'warning'
+            ? 'error'
+            : effect.payload.level === 'success'
+              ? 'success'
+              : 'info',
+      });
+      return;
+    case 'navigate':
+      if (effect.payload.route === 'settings' || effect.payload.route === 'plugins')
+        layout.setSettingsOpen(true);
+      else if (effect.payload.route === 'search') layout.setView('notes');
+      else layout.setView(effect.payload.route);
+      return;
+    case 'refresh':
+      void refreshPlugins();
+      return;
+    case 'job':
+      toasts.show(t('palette.done', { title }), { kind: 'info' });
+      return;
+    default: {
+      const unknown: never = effect;
+      console.warn('unknown command effect', unknown);
+    }
+  }
+}
+
+export async function runCommand(commandId: string, title: string, context: CommandContext): Promise<void> {
+  pluginsState.setPaletteOpen(false);
+  try {
+    const result = await core.plugins.executeCommand({
+      command_id: commandId,
+      arguments: {},
+      context: { ...context },
+    });
+    applyEffect(result.effect, title);
+  } catch (error) {
+    reportError(error);
+  }
+}
