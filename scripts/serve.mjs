@@ -19,6 +19,15 @@ if (!existsSync(join(root, 'index.html'))) {
   process.exit(1);
 }
 
+/**
+ * The page's policy (the same as the meta tag in index.html, plus what only a
+ * header can say). Only HTML gets it: the workers' scripts keep no policy of
+ * their own, because they call the providers and model hosts the user
+ * configures at run time, which no policy fixed here could list.
+ */
+export const PAGE_CSP =
+  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: https:; font-src 'self' data:; media-src 'self' blob:; connect-src 'self'; worker-src 'self' blob:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-src 'none'; frame-ancestors 'none'";
+
 const types = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -59,6 +68,7 @@ const server = createServer((request, response) => {
     'Cross-Origin-Resource-Policy': 'same-origin',
     // The service worker and HTML must revalidate so updates are found; hashed assets are immutable.
     'Cache-Control': path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+    ...(extname(file) === '.html' && { 'Content-Security-Policy': PAGE_CSP }),
   };
   response.writeHead(200, headers);
   if (request.method === 'HEAD') response.end();

@@ -18,6 +18,8 @@ export const AGENT_EVENT_NAMES = [
   'ToolResult',
   'PermissionRequired',
   'PermissionResolved',
+  'ProviderSwitched',
+  'AttemptDiscarded',
   'Usage',
   'Citation',
   'RunCompleted',
@@ -51,6 +53,8 @@ export interface ArtifactRef {
 export interface AgentConfigSnapshot {
   provider_id: string;
   model: string;
+  /** Where the router moves when the provider keeps failing; null without one. */
+  fallback?: { provider_id: string; model: string } | null;
   agent_version: string;
   max_steps: number;
   token_budget: number | null;
@@ -83,6 +87,9 @@ export interface AgentEventData {
   };
   ModelCallCompleted: {
     model_call_id: string;
+    /** Who answered (after a failover, the fallback). */
+    provider_id?: string;
+    model?: string;
     duration_ms: number;
     finish_reason: MetonaFinishReason;
     input_tokens: number;
@@ -128,6 +135,10 @@ export interface AgentEventData {
     tool_call_id: string;
     risk_level: MetonaRiskLevel;
     arguments_summary: string;
+    /** One line a person can read: what the call will do. */
+    summary?: string;
+    /** For note writes: the unified diff the call will apply. */
+    diff?: string;
   };
   PermissionResolved: {
     request_id: string;
@@ -137,6 +148,21 @@ export interface AgentEventData {
     decision: PermissionDecision;
     /** `grant`: a stored "always allow" answered without a prompt (no PermissionRequired before it). */
     source: 'user' | 'grant' | 'unavailable' | 'cancelled';
+  };
+  /** The router gave up on the primary and moved to the provider's fallback (chat's event of the same name). */
+  ProviderSwitched: {
+    model_call_id: string;
+    from: { provider_id: string; model: string };
+    to: { provider_id: string; model: string };
+    error_code: ErrorCode;
+  };
+  /** What this model call streamed so far is void: a retry or the fallback streams it again. */
+  AttemptDiscarded: {
+    model_call_id: string;
+    provider_id: string;
+    model: string;
+    attempt: number;
+    error_code: ErrorCode;
   };
   Usage: TokenUsageData & {
     model_call_id: string;

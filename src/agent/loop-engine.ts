@@ -12,6 +12,7 @@ import type {
   MetonaSystemPrompt,
   MetonaToolCall,
 } from '../ir';
+import type { RouteOptions, RouterNotification } from '../providers/router';
 import { toContractErrorCode, toMetonaError } from '../providers/shared/errors';
 import type {
   AgentConfigSnapshot,
@@ -69,6 +70,8 @@ export interface AgentRunOptions {
   history?: MetonaMessage[];
   adapter: IMetonaProviderAdapter;
   model: string;
+  /** The provider's fallback, for the config snapshot (the adapter routes to it). */
+  fallback?: { provider_id: string; model: string };
   /** Model calls allowed (contract §9.5 `max_steps`); past it the run fails with `max_iterations`. */
   maxSteps?: number;
   /** Tokens the whole run may use, input and output of every model call (§9.5 `token_budget`). */
@@ -129,6 +132,12 @@ class RunStop extends Error {
     this.code = details.code ?? (kind === 'cancelled' ? 'JOB_CANCELLED' : 'JOB_FAILED');
     this.metonaCode = details.metonaCode;
   }
+}
+
+/** The model a routing adapter sends to now (it changes after a failover). */
+function activeModel(adapter: IMetonaProviderAdapter): string | undefined {
+  const value = (adapter as { activeModel?: unknown }).activeModel;
+  return typeof value === 'string' ? value : undefined;
 }
 
 const ZERO_USAGE: TokenUsageData = { input_tokens: 0, output_tokens: 0, total_tokens: 0 };
@@ -404,7 +413,8 @@ class AgentRun {
     request: MetonaRequest,
     purpose: ModelCallPurpose,
   ): Promise<{ response: MetonaResponse; modelCallId: string }> {
-    const { adapter, model } = this.#options;
+    const { adapter } = this.#options;
+    const model = activeModel(adapter) ?? this.#options.model;
     const modelCallId = this.#newId('model_call');
     const step = request.meta.iteration;
     await this.#trace.emit('ModelCallStarted', {
@@ -417,6 +427,26 @@ class AgentRun {
     const started = this.#clock();
     const post = <E extends AgentEventName>(event: E, data: AgentEventData[E]) =>
       void this.#trace.emit(event, data).catch(() => undefined); // surfaced by flush()
+    // A router (retries, fallback) says when it switches or voids streamed text.
+    const onNotification = (notification: RouterNotification) => {
+      if (notification.type === 'provider_switched') {
+        post('ProviderSwitched', {
+          model_call_id: modelCallId,
+          from: { provider_id: notification.from.provider, model: notification.from.model },
+          to: { provider_id: notification.to.provider, model: notification.to.model },
+          error_code: toContractErrorCode(notification.error.code),
+        });
+      } else if (notification.type === 'attempt_discarded') {
+        post('AttemptDiscarded', {
+          model_call_id: modelCallId,
+          provider_id: notification.provider,
+          model: notification.model,
+          attempt: notification.attempt,
+          error_code: toContractErrorCode(notification.error.code, { midStream: true }),
+        });
+      }
+    };
+    const callOptions: RouteOptions = { signal: this.#controller.signal, onNotification };
     let response: MetonaResponse;
     try {
       response = await adapter.sendStream(
@@ -429,7 +459,7 @@ class AgentRun {
             post('ThinkingDelta', { model_call_id: modelCallId, step, delta: event.delta });
           }
         },
-        { signal: this.#controller.signal },
+        callOptions,
       );
     } catch (thrown) {
       await this.#trace.flush();
@@ -467,6 +497,8 @@ class AgentRun {
     this.#usage = addUsage(this.#usage, usage);
     await this.#trace.emit('ModelCallCompleted', {
       model_call_id: modelCallId,
+      provider_id: response.meta.provider || adapter.providerId,
+      model: response.meta.model || model,
       duration_ms: Math.max(0, this.#clock() - started),
       finish_reason: response.finishReason,
       input_tokens: usage.input_tokens,
@@ -695,6 +727,7 @@ class AgentRun {
     return {
       provider_id: options.adapter.providerId,
       model: options.model,
+      fallback: options.fallback ?? null,
       agent_version: this.#agentVersion,
       max_steps: this.#maxSteps,
       token_budget: options.tokenBudget ?? null,

@@ -17,6 +17,10 @@ export interface PermissionRequest {
   risk_level: MetonaRiskLevel;
   /** Redacted, shortened arguments: enough to decide, never a full note body. */
   arguments_summary: string;
+  /** One line a person can read (the tool's preview). */
+  summary?: string;
+  /** For note writes: the unified diff the call would apply. */
+  diff?: string;
 }
 
 /** Asks the user; the app's implementation shows allow once / always allow / deny. */
@@ -85,6 +89,8 @@ export interface PermissionGateOptions {
 
 const ARGUMENT_SUMMARY_CHARS = 600;
 const VALUE_CHARS = 160;
+const SUMMARY_CHARS = 200;
+const DIFF_CHARS = 8_000;
 
 /** `{"note_id":"n1","text":"…"}` with long strings cut, for a prompt the user can read. */
 export function summarizeArguments(args: Record<string, unknown>, redactor?: SecretRedactor): string {
@@ -151,11 +157,13 @@ export class PermissionGate {
       };
     }
 
+    const preview = await this.#preview(input);
     const request: PermissionRequest = {
       ...base,
       run_id: input.runId,
       risk_level: tool.definition.riskLevel,
       arguments_summary: summarizeArguments(input.args, this.#redactor),
+      ...preview,
     };
     await emit('PermissionRequired', {
       request_id: request.request_id,
@@ -164,6 +172,7 @@ export class PermissionGate {
       tool_call_id: request.tool_call_id,
       risk_level: request.risk_level,
       arguments_summary: request.arguments_summary,
+      ...preview,
     });
 
     let decision: PermissionDecision | undefined;
@@ -202,6 +211,25 @@ export class PermissionGate {
       };
     }
     return { allowed: true };
+  }
+
+  /**
+   * The tool's own account of the call. A preview that fails (the note is
+   * gone) leaves the prompt with the arguments; the call itself reports why.
+   */
+  async #preview(input: AuthorizeInput): Promise<{ summary?: string; diff?: string }> {
+    const preview = input.tool.spec.preview;
+    if (!preview) return {};
+    try {
+      const result = await preview(input.args as never, { signal: input.signal });
+      const redact = (text: string) => (this.#redactor ? this.#redactor.redactText(text) : text);
+      return {
+        summary: truncateText(redact(result.summary.replace(/\s+/g, ' ').trim()), SUMMARY_CHARS),
+        ...(result.diff !== undefined && { diff: truncateText(redact(result.diff), DIFF_CHARS) }),
+      };
+    } catch {
+      return {};
+    }
   }
 
   /** The prompt's answer, or undefined as soon as the run is cancelled. */

@@ -55,6 +55,16 @@ export interface AgentToolSpec<S extends z.ZodObject = z.ZodObject> {
   permission?: string;
   timeoutMs?: number;
   execute(args: z.output<S>, context: ToolContext): Promise<ToolOutput>;
+  /**
+   * What the call would do, for the permission prompt: one line a person can
+   * read and, for note writes, the diff it would apply. Must not write.
+   */
+  preview?(args: z.output<S>, context: { signal: AbortSignal }): Promise<ToolPreview>;
+}
+
+export interface ToolPreview {
+  summary: string;
+  diff?: string;
 }
 
 /** Keeps the parameter type of `execute` tied to the schema at the definition site. */

@@ -38,3 +38,23 @@ export interface AgentRunDto {
 export type StartAgentRunInput = z.input<typeof startAgentRunSchema>;
 export type ResolvePermissionInput = z.input<typeof resolvePermissionSchema>;
 export type TraceQuery = z.input<typeof agentTraceQuerySchema>;
+
+/** What the Agent view lists: a tool every run is offered. */
+export interface AgentToolInfoDto {
+  name: string;
+  description: string;
+  risk_level: string;
+  requires_permission: boolean;
+  permission: string;
+}
+
+/** An agent change to a note that the note view offers to undo. */
+export interface AgentNoteChangeDto {
+  version_id: string;
+  note_id: string;
+  run_id: string | null;
+  tool: string | null;
+  created_at: string;
+  /** False once undone, or when the note changed after the agent's edit. */
+  undoable: boolean;
+}

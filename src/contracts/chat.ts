@@ -151,3 +151,10 @@ export interface ChatTurnEventData {
    */
   ModelLoading: { provider: string; model: string; progress: number; text: string };
 }
+
+/** Where older messages of a conversation left the model's context (the thread shows a notice there). */
+export interface ChatContextNoticeDto {
+  /** Messages up to this position are summarised (or dropped) in requests. */
+  through_position: number;
+  mode: 'summary' | 'dropped';
+}

@@ -61,6 +61,23 @@ describe('error envelope', () => {
     expect(httpStatusFor('THEME_CSS_UNSAFE')).toBe(422);
   });
 
+  it('gives upstream provider failures 5xx, user-input parse errors 422, and trust approval 403', () => {
+    for (const code of [
+      'PROVIDER_AUTH_FAILED',
+      'PROVIDER_PROTOCOL_ERROR',
+      'PROVIDER_STREAM_INTERRUPTED',
+      'PROVIDER_UNAVAILABLE',
+      'PROVIDER_TIMEOUT',
+      'MCP_TOOL_CALL_FAILED',
+    ] as const) {
+      expect([502, 503, 504]).toContain(httpStatusFor(code));
+    }
+    expect(httpStatusFor('MERMAID_PARSE_FAILED')).toBe(422);
+    expect(httpStatusFor('FUNCTION_PLOT_PARSE_FAILED')).toBe(422);
+    expect(httpStatusFor('MCP_TRUST_APPROVAL_REQUIRED')).toBe(403);
+    expect(httpStatusFor('PROVIDER_CONTENT_FILTERED')).toBe(422);
+  });
+
   it('lists every contract code once, and every code has a status', () => {
     expect(new Set(ERROR_CODES).size).toBe(ERROR_CODES.length);
     expect(CONTRACT_ERROR_CODES).toContain('INDEX_MODEL_MISMATCH');

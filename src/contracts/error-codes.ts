@@ -125,6 +125,8 @@ export const PROJECT_ERROR_CODES = [
   'PLUGIN_ALREADY_INSTALLED',
   'WORKER_UNAVAILABLE',
   'NOT_IMPLEMENTED',
+  /** The provider refused to answer on content grounds (its filter), not a protocol fault. */
+  'PROVIDER_CONTENT_FILTERED',
   'INTERNAL_ERROR',
 ] as const;
 
@@ -174,7 +176,13 @@ const STATUS_OVERRIDES: Partial<Record<ErrorCode, number>> = {
   MCP_TOOL_RESULT_TOO_LARGE: 413,
   PLUGIN_COMMAND_RESULT_TOO_LARGE: 413,
   STORAGE_QUOTA_EXCEEDED: 413,
-  PROVIDER_AUTH_FAILED: 401,
+  // The upstream provider rejected our key: a bad gateway to the caller, whose own session is fine (§14).
+  PROVIDER_AUTH_FAILED: 502,
+  // The provider's filter refused this content: nothing is wrong with the request's form.
+  PROVIDER_CONTENT_FILTERED: 422,
+  // User input (a diagram or plot the user wrote) that does not parse (§14: 400/422).
+  MERMAID_PARSE_FAILED: 422,
+  FUNCTION_PLOT_PARSE_FAILED: 422,
   PLUGIN_SECRET_ACCESS_DENIED: 403,
   CREDENTIAL_NAMESPACE_RESERVED: 403,
   MCP_TRUST_APPROVAL_REQUIRED: 403,

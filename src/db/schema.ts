@@ -3,6 +3,7 @@ import type { ChatMessageDto, ConversationDto, JobDto, ProviderDto } from '../co
 import type { ThemeManifest } from '../contracts/themes';
 import type { BlockType } from '../core/blocks';
 import { AGENT_STORES } from './agent-stores';
+import { NOTE_VERSION_STORES } from './note-versions';
 import { PLUGIN_STORES } from './plugin-stores';
 
 export interface NoteRow {
@@ -207,5 +208,10 @@ export const MIGRATIONS: readonly Migration[] = [
     // Plugins: installed packages and their settings (secrets stay in the vault).
     version: 9,
     stores: { ...PLUGIN_STORES },
+  },
+  {
+    // Note versions: the state before each agent write, so it can be undone.
+    version: 10,
+    stores: { ...NOTE_VERSION_STORES },
   },
 ];

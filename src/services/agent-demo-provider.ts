@@ -25,6 +25,19 @@ export interface DemoAgentOptions {
 
 const TASK_TEXT_CHARS = 80;
 
+/** The one job the demo can do: find a note and add review tasks to it. */
+const DEMO_REQUEST = /\b(task|tasks|todo|to-do|to do|checklist|review)\b|任务|待办|清单|复习/i;
+
+export const DEMO_LIMITS_ANSWER =
+  'The demo only finds a note and adds review tasks to it (for example “Find my deadlock note and create ' +
+  'three review tasks from it”). It is a script, not a model, so it cannot answer this; choose a model in ' +
+  'the picker above (a local model or a configured provider) for anything else.';
+
+/** True when the demo's script fits the request; otherwise it says so instead of acting. */
+export function demoCanHandle(goal: string): boolean {
+  return DEMO_REQUEST.test(goal);
+}
+
 function tokensOf(text: string): number {
   return Math.max(1, Math.ceil(text.length / 4));
 }
@@ -134,6 +147,7 @@ export class DemoAgentAdapter implements IMetonaProviderAdapter {
     ];
 
     if (!last) {
+      if (!demoCanHandle(goal)) return answer(DEMO_LIMITS_ANSWER);
       if (tools.has('rag.search')) {
         return call(
           'rag.search',

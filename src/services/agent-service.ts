@@ -55,6 +55,8 @@ import type { IMetonaProviderAdapter, MetonaMemoryItem } from '../ir';
 import { MOCK_MODEL, MOCK_PROVIDER_ID } from '../providers/mock';
 import { DemoAgentAdapter } from './agent-demo-provider';
 import { AppNotesPort, AppSearchPort, vaultSecretValues } from './agent-ports';
+import { NoteVersionRepository, type NoteVersionRow } from '../db/note-versions';
+import type { AgentNoteChangeDto, AgentToolInfoDto, NoteDto } from '../contracts';
 import type { NotesService } from './notes-service';
 import type { SearchService } from './search-service';
 
@@ -125,6 +127,9 @@ export interface AgentServiceDeps {
   grants: GrantStore;
   memory: MemoryStore;
   adapters?: AgentAdapterFactory;
+  /** The states before agent writes, and the notes to restore them into (undo). */
+  versions?: NoteVersionRepository;
+  noteWriter?: Pick<NotesService, 'get' | 'update'>;
   /** Secret values to scrub from traces (the vault's); key shapes are scrubbed anyway. */
   secrets?: () => Promise<string[]>;
   /** Tools beside the built-in ones (tests). */
@@ -148,6 +153,10 @@ interface PendingPermission {
 
 function runNotFound(runId: string): AppError {
   return new AppError('AGENT_RUN_NOT_FOUND', 'The agent run was not found.', { run_id: runId });
+}
+
+function isUndoable(row: NoteVersionRow, note: NoteDto): boolean {
+  return row.undone_at === null && row.changed_to_version !== null && note.version === row.changed_to_version;
 }
 
 function isActive(status: AgentRunRow['status']): boolean {
@@ -369,6 +378,80 @@ export class AgentService {
     }
   }
 
+  /** The tools every run is offered (the Agent view lists them). */
+  async tools(): Promise<AgentToolInfoDto[]> {
+    return this.#registry.names().flatMap((name) => {
+      const tool = this.#registry.get(name);
+      if (!tool) return [];
+      return [
+        {
+          name,
+          description: tool.definition.description,
+          risk_level: tool.definition.riskLevel,
+          requires_permission: tool.definition.requiresPermission,
+          permission: tool.permission,
+        },
+      ];
+    });
+  }
+
+  /** The agent's changes to a note, newest first; the first undoable one is what "Undo" restores. */
+  async noteChanges(noteId: string): Promise<AgentNoteChangeDto[]> {
+    const id = parseInput(z.string().min(1, 'note_id is required').max(200), noteId);
+    const { versions, noteWriter } = this.#undoDeps();
+    const note = await noteWriter.get(id);
+    const rows = (await versions.forNote(id)).filter((row) => row.origin === 'agent');
+    return rows.map((row) => ({
+      version_id: row.version_id,
+      note_id: row.note_id,
+      run_id: row.run_id,
+      tool: row.tool,
+      created_at: row.created_at,
+      undoable: isUndoable(row, note),
+    }));
+  }
+
+  /**
+   * Puts the note back as it was before the agent's latest change. Refused
+   * (STATE_CONFLICT) once the note was edited after that change: undoing
+   * would silently drop the newer edit.
+   */
+  async undoNoteChange(noteId: string): Promise<NoteDto> {
+    const id = parseInput(z.string().min(1, 'note_id is required').max(200), noteId);
+    const { versions, noteWriter } = this.#undoDeps();
+    const note = await noteWriter.get(id);
+    const latest = (await versions.forNote(id)).find(
+      (row) => row.origin === 'agent' && row.undone_at === null,
+    );
+    if (!latest) {
+      throw new AppError('RESOURCE_NOT_FOUND', 'The agent has no change to undo in this note.', {
+        note_id: id,
+      });
+    }
+    if (!isUndoable(latest, note)) {
+      throw new AppError(
+        'STATE_CONFLICT',
+        'The note was edited after the agent’s change, so it cannot be undone automatically.',
+        { note_id: id, version: note.version, changed_to_version: latest.changed_to_version },
+      );
+    }
+    const restored = await noteWriter.update({
+      note_id: id,
+      body: latest.body,
+      expected_version: note.version,
+    });
+    await versions.update(latest.version_id, { undone_at: toIsoUtc(this.#clock()) });
+    return restored;
+  }
+
+  #undoDeps(): { versions: NoteVersionRepository; noteWriter: Pick<NotesService, 'get' | 'update'> } {
+    const { versions, noteWriter } = this.#deps;
+    if (!versions || !noteWriter) {
+      throw new AppError('NOT_IMPLEMENTED', 'Note versions are not kept here.');
+    }
+    return { versions, noteWriter };
+  }
+
   grants(): Promise<PermissionGrant[]> {
     return this.#deps.grants.list();
   }
@@ -437,6 +520,8 @@ export class AgentService {
         redactor,
         clock: this.#clock,
       });
+      const fallback = (adapter as { fallbackRef?: { provider_id: string; model: string } | null })
+        .fallbackRef;
       // The row first, then the terminal event: whoever sees RunCompleted reads the final run.
       let recorded: AgentRunResult['status'] | undefined;
       let settledElsewhere: AgentRunRow['status'] | undefined;
@@ -470,6 +555,7 @@ export class AgentService {
         input: input.prompt,
         adapter,
         model,
+        ...(fallback && { fallback }),
         ...(input.max_steps !== undefined && { maxSteps: input.max_steps }),
         ...(input.allowed_tools !== undefined && { allowedTools: input.allowed_tools }),
         timeoutMs: this.#deps.timeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -627,13 +713,19 @@ export interface CreateAgentServiceOptions {
  */
 export function createAgentService(options: CreateAgentServiceOptions): AgentService {
   const { db, vault, ...rest } = options;
+  const versions = new NoteVersionRepository(db);
   return new AgentService({
     ...rest,
     runs: new AgentRunRepository(db),
     artifacts: new DexieArtifactStore(db, options.clock),
     grants: new DexieGrantStore(db),
     memory: new DexieMemoryStore(db),
-    notes: new AppNotesPort(options.notes, options.search),
+    notes: new AppNotesPort(options.notes, options.search, {
+      versions,
+      ...(options.clock && { clock: options.clock }),
+    }),
+    versions,
+    noteWriter: options.notes,
     search: new AppSearchPort(options.search),
     ...(vault && { secrets: vaultSecretValues(vault) }),
   });

@@ -8,6 +8,7 @@ import {
   toIsoUtc,
   turnIdSchema,
   type ChatCitationDto,
+  type ChatContextNoticeDto,
   type ChatMessageDto,
   type ChatSendInput,
   type ChatTurnDto,
@@ -21,7 +22,13 @@ import {
 import type { EventLog } from '../core/event-log';
 import { newId, systemClock, type Clock } from '../core/ids';
 import type { ConversationRepository, MessageRow, ProviderRow } from '../db';
-import type { MetonaGenerationParams, MetonaLoadProgress, MetonaMessage, MetonaRequest } from '../ir';
+import type {
+  MetonaGenerationParams,
+  MetonaLoadProgress,
+  MetonaMessage,
+  MetonaRequest,
+  MetonaStreamEvent,
+} from '../ir';
 import {
   ModelEventProjector,
   ProviderRouter,
@@ -32,6 +39,14 @@ import {
   type RouteTarget,
   type RouterNotification,
 } from '../providers';
+import { toMetonaError } from '../providers/shared/errors';
+import {
+  fitHistory,
+  memoryContextStore,
+  type ChatContextState,
+  type ChatContextStore,
+  type HistoryRow,
+} from './chat-context';
 import { formatSources, type NotesContextProvider, type NotesContextSource } from './notes-context';
 import type { ProviderService } from './provider-service';
 
@@ -52,6 +67,8 @@ export interface ChatServiceOptions {
   router?: RouterTuning;
   /** Answers `use_notes` turns with the top blocks for the message (the search service). */
   notes?: NotesContextProvider;
+  /** Where each conversation's summary of older messages is kept. */
+  context?: ChatContextStore;
 }
 
 const SYSTEM_PROMPT = {
@@ -104,6 +121,7 @@ export class ChatService {
   readonly #clock: Clock;
   readonly #router: RouterTuning;
   readonly #notes: NotesContextProvider | undefined;
+  readonly #context: ChatContextStore;
   readonly #running = new Map<string, RunningTurn>();
 
   constructor(
@@ -118,6 +136,15 @@ export class ChatService {
     this.#clock = options.clock ?? systemClock;
     this.#router = options.router ?? {};
     this.#notes = options.notes;
+    this.#context = options.context ?? memoryContextStore();
+  }
+
+  /** Where older messages of this conversation were summarised away; null when none were. */
+  async contextNotice(conversationId: string): Promise<ChatContextNoticeDto | null> {
+    const id = parseInput(conversationIdSchema, conversationId);
+    if (!(await this.#conversations.get(id))) throw notFound(id);
+    const state = await this.#context.get(id);
+    return state ? { through_position: state.through_position, mode: state.mode } : null;
   }
 
   async listConversations(
@@ -143,6 +170,7 @@ export class ChatService {
     if (!(await this.#conversations.get(id))) throw notFound(id);
     this.#conflictIfRunning(id);
     await this.#conversations.delete(id);
+    await this.#context.delete(id).catch(() => undefined);
   }
 
   /**
@@ -500,24 +528,53 @@ export class ChatService {
     let finalEvents: ModelEvent[];
     let perfTokensPerSecond: number | undefined;
     try {
-      const router = new ProviderRouter({
-        ...this.#router,
-        primary: await this.#target(provider, model),
-        ...(await this.#fallback(provider)),
-      });
-      const request = this.#request(
-        turnId,
-        placeholder.conversation_id,
-        provider.provider_id,
-        history,
-        thinking,
-        notesSection,
+      const primary = await this.#target(provider, model);
+      const fallback = await this.#fallback(provider);
+      const router = new ProviderRouter({ ...this.#router, primary, ...fallback });
+      const contextWindow = Math.min(
+        this.#providers.contextWindow(provider, model, primary.adapter),
+        ...(fallback.fallback && provider.fallback
+          ? [fallback.fallback.adapter.getContextWindow(provider.fallback.model)]
+          : []),
       );
-      const result = await router.route(request, (event) => deliver(projector.push(event)), {
-        signal,
-        onNotification,
-        onLoadProgress,
-      });
+      const build = async (force: boolean) =>
+        this.#request(
+          turnId,
+          placeholder.conversation_id,
+          await this.#fit(placeholder.conversation_id, provider.provider_id, history, {
+            contextWindow,
+            notesSection,
+            force,
+            summarize: async (summaryRequest) =>
+              (await router.route(summaryRequest, () => undefined, { signal })).response.content,
+          }),
+          thinking,
+          notesSection,
+        );
+      // The first attempt's error event waits: a context-length error is retried, not shown.
+      let heldError: MetonaStreamEvent | undefined;
+      const send = (request: MetonaRequest, final: boolean) =>
+        router.route(
+          request,
+          (event) => {
+            if (event.type === 'error' && !final) heldError = event;
+            else deliver(projector.push(event));
+          },
+          { signal, onNotification, onLoadProgress },
+        );
+      let result;
+      try {
+        result = await send(await build(false), false);
+      } catch (error) {
+        // The provider counts differently than the estimate: compress once and try again.
+        const retry =
+          !signal.aborted && toMetonaError(error, provider.provider_id).code === 'context_length_exceeded';
+        if (!retry) {
+          if (heldError) deliver(projector.push(heldError));
+          throw error;
+        }
+        result = await send(await build(true), true);
+      }
       perfTokensPerSecond = result.response.meta.perfStats?.tokensPerSecond;
       finalEvents = projector.finish({
         response: {
@@ -561,26 +618,58 @@ export class ChatService {
     return { fallback: await this.#target(fallback, provider.fallback.model) };
   }
 
-  #request(
-    turnId: string,
+  /** The history as IR messages, older ones summarised when the window asks for it. */
+  async #fit(
     conversationId: string,
     providerId: string,
     history: MessageRow[],
+    options: {
+      contextWindow: number;
+      notesSection: string | undefined;
+      force: boolean;
+      summarize: (request: MetonaRequest) => Promise<string>;
+    },
+  ): Promise<MetonaMessage[]> {
+    const now = this.#clock();
+    const rows: HistoryRow[] = history
+      .filter((row) => row.role === 'user' || (row.status !== 'failed' && row.content !== ''))
+      .map((row) => ({
+        position: row.position,
+        message: {
+          role: row.role,
+          content: row.content,
+          timestamp: Date.parse(row.created_at) || now,
+          // Provider-owned state goes back only to the provider that produced it.
+          ...(row.role === 'assistant' &&
+            row.reasoning_content !== null &&
+            row.provider_id === providerId && { reasoningContent: row.reasoning_content }),
+        },
+      }));
+    const state: ChatContextState | undefined = await this.#context.get(conversationId);
+    const fitted = await fitHistory({
+      conversationId,
+      rows,
+      state,
+      contextWindow: options.contextWindow,
+      systemPrompt: SYSTEM_PROMPT,
+      reminders: options.notesSection ? [options.notesSection] : [],
+      force: options.force,
+      summarize: options.summarize,
+      now: this.#clock,
+      toIso: toIsoUtc,
+    });
+    if (fitted.compressed) await this.#context.put(conversationId, fitted.compressed);
+    return fitted.messages;
+  }
+
+  #request(
+    turnId: string,
+    conversationId: string,
+    messages: MetonaMessage[],
     thinking: ThinkingOptions,
     notesSection: string | undefined,
   ): MetonaRequest {
     const now = this.#clock();
-    const messages: MetonaMessage[] = history
-      .filter((row) => row.role === 'user' || (row.status !== 'failed' && row.content !== ''))
-      .map((row) => ({
-        role: row.role,
-        content: row.content,
-        timestamp: Date.parse(row.created_at) || now,
-        // Provider-owned state goes back only to the provider that produced it.
-        ...(row.role === 'assistant' &&
-          row.reasoning_content !== null &&
-          row.provider_id === providerId && { reasoningContent: row.reasoning_content }),
-      }));
     return {
       meta: {
         sessionId: conversationId,

@@ -26,9 +26,11 @@ import {
   type RetrievalProfile,
 } from '../retrieval';
 import { SearchIndexer, type EmbedderPair } from '../retrieval/search-indexer';
+import { providerAgentAdapters } from './agent-adapters';
 import { createAgentService, type AgentAdapterFactory } from './agent-service';
 import { AttachmentService } from './attachment-service';
 import { ArchiveService } from './archive-service';
+import { settingsContextStore } from './chat-context';
 import { ChatService, type RouterTuning } from './chat-service';
 import { EmbeddingService, type EmbeddingServiceOptions } from './embedding-service';
 import { EventsService } from './events-service';
@@ -151,6 +153,7 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
   const chat = new ChatService(new ConversationRepository(db), providers, eventLog, {
     ...(router && { router }),
     notes: search,
+    context: settingsContextStore(settingsRepository),
   });
   const plugins = new PluginService({
     repository: new PluginRepository(db),
@@ -165,7 +168,8 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
     search,
     vault,
     liveTools: plugins.agentTools(),
-    ...(options.agentAdapters && { adapters: options.agentAdapters }),
+    // A fixed model (tests), else any configured provider (with its fallback) or the offline demo.
+    adapters: options.agentAdapters ?? providerAgentAdapters({ providers, ...(router && { router }) }),
   });
   const { engine: asrEngine, ...asrOptions } = options.transcription ?? {};
   const transcriptions = new TranscriptionService({

@@ -76,6 +76,8 @@ export class ProviderService {
   readonly #deps: AdapterDependencies;
   readonly #clock: Clock;
   #seeded: Promise<void> | undefined;
+  /** Windows the providers reported in their model lists (`provider|model`). */
+  readonly #windows = new Map<string, number>();
 
   constructor(
     repository: ProviderRepository,
@@ -197,6 +199,8 @@ export class ProviderService {
     } catch (error) {
       throw toAppError(toMetonaError(error, row.provider_id));
     }
+    for (const item of items)
+      if (item.context_window) this.#windows.set(`${row.provider_id}|${item.model}`, item.context_window);
     if (!items.some((item) => item.model === row.default_model))
       items.unshift(unknownModelInfo(row.default_model));
     return { items, page: { total: items.length, limit: items.length, offset: 0 } };
@@ -257,6 +261,15 @@ export class ProviderService {
     if (providerId === LOCAL_PROVIDER_ID) return LOCAL_PROVIDER_ROW;
     await this.#seed();
     return this.#row(providerId);
+  }
+
+  /**
+   * The model's context window in tokens: what the provider reported in its
+   * model list, else what the adapter's catalog knows (4,096 for a model
+   * nothing is known about).
+   */
+  contextWindow(row: ProviderRow, model: string, adapter: IMetonaProviderAdapter): number {
+    return this.#windows.get(`${row.provider_id}|${model}`) ?? adapter.getContextWindow(model);
   }
 
   /** The adapter for a stored provider, with its key from the vault. */

@@ -146,6 +146,9 @@ export function notesTools(notes: NotesPort): AgentToolSpec[] {
     riskLevel: MetonaRiskLevel.LOW,
     requiresPermission: true,
     permission: NOTES_WRITE_PERMISSION,
+    async preview({ title, body }) {
+      return { summary: `Create the note “${title}”.`, diff: unifiedDiff('', body, title) };
+    },
     async execute({ title, body, folder, tags }) {
       const note = await notes.create({ title, body, folder, tags });
       const diff = unifiedDiff('', note.body, diffName(note));
@@ -155,6 +158,37 @@ export function notesTools(notes: NotesPort): AgentToolSpec[] {
       };
     },
   });
+
+  /** The note and the edit an update would make; nothing is written. */
+  const planUpdate = async (
+    args: {
+      note_id: string;
+      mode: 'append' | 'replace';
+      text: string;
+      block_id?: string | undefined;
+      expected_version?: number | undefined;
+    },
+    signal: AbortSignal,
+  ) => {
+    const { note_id, mode, text, block_id, expected_version } = args;
+    const note = await readNoteOrThrow(notes, note_id, signal);
+    if (expected_version !== undefined && expected_version !== note.version) {
+      throw new AppError(
+        'NOTE_VERSION_CONFLICT',
+        `The note is at version ${note.version}, not ${expected_version}; read it again.`,
+        { note_id, version: note.version },
+      );
+    }
+    if (mode === 'append') return { note, edit: appendBlock(note.body, text) };
+    const block = note.blocks.find((candidate) => candidate.block_id === block_id);
+    if (!block) {
+      throw new AppError('VALIDATION_FAILED', `The note has no block "${block_id}"; read it again.`, {
+        note_id,
+        block_id,
+      });
+    }
+    return { note, edit: replaceBlock(note.body, block, text) };
+  };
 
   const update = defineTool({
     name: 'notes.update',
@@ -183,29 +217,21 @@ export function notesTools(notes: NotesPort): AgentToolSpec[] {
     riskLevel: MetonaRiskLevel.MEDIUM,
     requiresPermission: true,
     permission: NOTES_WRITE_PERMISSION,
-    async execute({ note_id, mode, text, block_id, expected_version }, { signal }) {
-      const note = await readNoteOrThrow(notes, note_id, signal);
-      if (expected_version !== undefined && expected_version !== note.version) {
-        throw new AppError(
-          'NOTE_VERSION_CONFLICT',
-          `The note is at version ${note.version}, not ${expected_version}; read it again.`,
-          { note_id, version: note.version },
-        );
-      }
-      let edit;
-      if (mode === 'append') {
-        edit = appendBlock(note.body, text);
-      } else {
-        const block = note.blocks.find((candidate) => candidate.block_id === block_id);
-        if (!block) {
-          throw new AppError('VALIDATION_FAILED', `The note has no block "${block_id}"; read it again.`, {
-            note_id,
-            block_id,
-          });
-        }
-        edit = replaceBlock(note.body, block, text);
-      }
-      const updated = await notes.update({ note_id, body: edit.body, expected_version: note.version });
+    async preview(args, { signal }) {
+      const { note, edit } = await planUpdate(args, signal);
+      const verb = args.mode === 'append' ? 'Append to' : 'Replace a block in';
+      return {
+        summary: `${verb} “${note.title || note.note_id}”.`,
+        diff: unifiedDiff(note.body, edit.body, diffName(note)),
+      };
+    },
+    async execute(args, { signal, runId }) {
+      const { note_id, mode, block_id } = args;
+      const { note, edit } = await planUpdate(args, signal);
+      const updated = await notes.update(
+        { note_id, body: edit.body, expected_version: note.version },
+        { run_id: runId, tool: 'notes.update' },
+      );
       const diff = unifiedDiff(note.body, updated.body, diffName(updated));
       const newBlock = updated.blocks.find((candidate) => candidate.start_line === edit.startLine);
       const verb = mode === 'append' ? 'Appended to' : `Replaced block ${block_id} in`;

@@ -60,7 +60,16 @@ export interface NotesPort {
    * (NOTE_VERSION_CONFLICT); block edits (append / replace a block) are
    * computed by the tool, so every implementation gets them for free.
    */
-  update(input: { note_id: string; body: string; expected_version: number }): Promise<NoteRecord>;
+  update(
+    input: { note_id: string; body: string; expected_version: number },
+    change?: NoteChange,
+  ): Promise<NoteRecord>;
+}
+
+/** Who changes a note: the app keeps the state before an agent's change so it can be undone. */
+export interface NoteChange {
+  run_id: string;
+  tool: string;
 }
 
 /** `rag.search`: the retrieval service (hybrid by default). */

@@ -9,6 +9,11 @@ import { unifiedDiff } from './unified-diff';
 /** Notes scanned by `tasks.list` without a note id. */
 const MAX_SCANNED_NOTES = 200;
 
+function checklistText(tasks: readonly string[], heading: string | undefined): string {
+  const headingLines = heading ? [`## ${heading.replace(/\s+/g, ' ').trim()}`, ''] : [];
+  return [...headingLines, ...checklistLines(tasks)].join('\n');
+}
+
 /** Tasks are Markdown checklist items (`- [ ] …`) inside notes. */
 export function taskTools(notes: NotesPort): AgentToolSpec[] {
   const create = defineTool({
@@ -26,10 +31,25 @@ export function taskTools(notes: NotesPort): AgentToolSpec[] {
     riskLevel: MetonaRiskLevel.LOW,
     requiresPermission: true,
     permission: NOTES_WRITE_PERMISSION,
-    async execute({ tasks, note_id, note_title, heading }, { signal }) {
+    async preview({ tasks, note_id, note_title, heading }, { signal }) {
+      const text = checklistText(tasks, heading);
+      if (note_id === undefined) {
+        return {
+          summary: `Create the note “${note_title}” with ${tasks.length} task(s).`,
+          diff: unifiedDiff('', `${text}\n`, note_title),
+        };
+      }
+      const current = await readNoteOrThrow(notes, note_id, signal);
+      const edit = appendBlock(current.body, text);
+      return {
+        summary: `Add ${tasks.length} task(s) to “${current.title || current.note_id}”.`,
+        diff: unifiedDiff(current.body, edit.body, diffName(current)),
+      };
+    },
+    async execute({ tasks, note_id, note_title, heading }, { signal, runId }) {
       const lines = checklistLines(tasks);
       const headingLines = heading ? [`## ${heading.replace(/\s+/g, ' ').trim()}`, ''] : [];
-      const text = [...headingLines, ...lines].join('\n');
+      const text = checklistText(tasks, heading);
       let before = '';
       let note: NoteRecord;
       let firstTaskLine: number;
@@ -40,7 +60,10 @@ export function taskTools(notes: NotesPort): AgentToolSpec[] {
         const current = await readNoteOrThrow(notes, note_id, signal);
         before = current.body;
         const edit = appendBlock(current.body, text);
-        note = await notes.update({ note_id, body: edit.body, expected_version: current.version });
+        note = await notes.update(
+          { note_id, body: edit.body, expected_version: current.version },
+          { run_id: runId, tool: 'tasks.create' },
+        );
         firstTaskLine = edit.startLine + headingLines.length;
       }
       const diff = unifiedDiff(before, note.body, diffName(note));

@@ -98,7 +98,7 @@ describe('OpenAICompatibleAdapter', () => {
       supportsThinking: false,
     });
     expect(adapter.getContextWindow('deepseek-chat')).toBe(128_000);
-    expect(adapter.getContextWindow('unknown')).toBe(8192);
+    expect(adapter.getContextWindow('unknown')).toBe(4096);
   });
 
   it('health check is false when the provider cannot be reached', async () => {

@@ -115,13 +115,13 @@ export class OpenAICompatibleAdapter implements IMetonaProviderAdapter {
       const error = invalidResponseError(this.providerId, 'The model list is not in the expected format.');
       throw new MetonaProviderError(error);
     }
-    return parsed.data.data.map(({ id }) => {
+    return parsed.data.data.map(({ id, context_length, max_model_len }) => {
       const entry = this.#catalog(id);
       return {
         id,
         providerId: this.providerId,
         displayName: entry.displayName || id,
-        contextWindow: entry.contextWindow,
+        contextWindow: context_length ?? max_model_len ?? entry.contextWindow,
         maxOutput: entry.maxOutput,
         supportsStreaming: true,
         supportsThinking: entry.thinking,

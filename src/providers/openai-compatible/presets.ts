@@ -27,7 +27,8 @@ export interface OpenAICompatiblePreset {
 /** For models the catalog does not know: claim nothing we cannot vouch for (contract §8.1). */
 export const UNKNOWN_MODEL: ModelCatalogEntry = {
   displayName: '',
-  contextWindow: 8192,
+  // Small local servers (llama.cpp, LM Studio) often run 4k contexts: assume no more.
+  contextWindow: 4096,
   maxOutput: 4096,
   thinking: false,
   images: false,

@@ -152,5 +152,13 @@ export function parseOpenAIStreamData(data: string): OpenAIStreamItem {
 }
 
 export const openAIModelListSchema = z.object({
-  data: z.array(z.object({ id: z.string(), owned_by: z.string().nullish() })),
+  data: z.array(
+    z.object({
+      id: z.string(),
+      owned_by: z.string().nullish(),
+      // OpenRouter, vLLM, LM Studio and others report the model's window.
+      context_length: z.number().int().positive().nullish(),
+      max_model_len: z.number().int().positive().nullish(),
+    }),
+  ),
 });

@@ -108,6 +108,7 @@ describe('contract codes', () => {
     ['context_length_exceeded', 'MODEL_CONTEXT_LENGTH_EXCEEDED'],
     ['parse_error', 'PROVIDER_PROTOCOL_ERROR'],
     ['invalid_response', 'PROVIDER_PROTOCOL_ERROR'],
+    ['content_filtered', 'PROVIDER_CONTENT_FILTERED'],
     ['user_aborted', 'JOB_CANCELLED'],
   ])('%s → %s', (code, contract) => {
     expect(toContractErrorCode(code)).toBe(contract);

@@ -17,8 +17,35 @@ export interface ProviderErrorDetails {
 const MAX_MESSAGE_LENGTH = 500;
 
 /** Provider messages reach the user; keep them short and single-line. */
-function tidy(message: string): string {
-  const oneLine = message.replace(/\s+/g, ' ').trim();
+const KEY_REDACTED = '[redacted key]';
+
+/**
+ * Providers echo credentials in error text (OpenAI's 401 shows the key's
+ * first and last characters around asterisks). Anything key-shaped goes
+ * before the message is stored or shown; a vault value would not match a
+ * masked fragment, so this works on shapes alone.
+ */
+const KEY_SHAPES: ReadonlyArray<[RegExp, string]> = [
+  [/\b(Bearer|Basic)\s+\S+/gi, `$1 ${KEY_REDACTED}`],
+  // "Incorrect API key provided: sk-pro****wxyz", "invalid x-api-key: …"
+  [
+    /\b((?:api[-_ ]?key|x-api-key|token|secret)(?: provided)?\s*[:=]\s*)["']?[^\s"',.;]+/gi,
+    `$1${KEY_REDACTED}`,
+  ],
+  [/\b(?:sk|pk|rk|ak)-[A-Za-z0-9_*.-]{3,}/g, KEY_REDACTED],
+  // A masked token: characters around a run of asterisks or bullets.
+  [/[A-Za-z0-9_-]*[*•]{3,}[A-Za-z0-9_-]*/g, KEY_REDACTED],
+  [/\b(?:gh[pousr]_|xox[abprs]-|AIza|AKIA)[A-Za-z0-9_-]{8,}/g, KEY_REDACTED],
+  // Long opaque tokens (hex, base64url): keys, not words.
+  [/\b[A-Za-z0-9_-]{32,}\b/g, KEY_REDACTED],
+];
+
+export function scrubKeyShapes(text: string): string {
+  return KEY_SHAPES.reduce((result, [pattern, replacement]) => result.replace(pattern, replacement), text);
+}
+
+export function tidy(message: string): string {
+  const oneLine = scrubKeyShapes(message.replace(/\s+/g, ' ').trim());
   return oneLine.length > MAX_MESSAGE_LENGTH ? `${oneLine.slice(0, MAX_MESSAGE_LENGTH)}…` : oneLine;
 }
 
@@ -293,6 +320,7 @@ export function toContractErrorCode(code: MetonaErrorCode, context: ContractCode
     case 'output_length_exceeded':
       return 'MODEL_CONTEXT_LENGTH_EXCEEDED';
     case 'content_filtered':
+      return 'PROVIDER_CONTENT_FILTERED';
     case 'parse_error':
     case 'invalid_response':
     case 'unknown':

@@ -1,9 +1,12 @@
 import type { Remote } from 'comlink';
 import type { EventEnvelope } from '../../contracts/events';
-import type { StartAgentRunInput } from '../../contracts/agent-runs';
+import type { AgentRunDto, StartAgentRunInput } from '../../contracts/agent-runs';
 import type { CoreApi } from '../../services/core-api';
 import { core, subscribeEvents } from '../api/core-client';
 import { reportError } from '../errors';
+import { loadLocalModels } from '../local-models/local-models.service';
+import { localModels } from '../local-models/local-models.svelte';
+import { DEMO_PROVIDER, defaultAgentChoice } from './agent-models';
 import { agentView } from './agent.svelte';
 import { isTerminalRunEvent } from './timeline';
 
@@ -17,6 +20,38 @@ function agentApi(): Remote<CoreApi['agent']> {
 
 let unsubscribe: (() => void) | null = null;
 
+/**
+ * The picker's lists (enabled providers, each one's models, the in-browser
+ * models) and the tools; keeps the picked model while its provider exists.
+ */
+export async function loadAgentSetup(): Promise<void> {
+  try {
+    const [providers, tools] = await Promise.all([core.providers.list(), agentApi().tools()]);
+    agentView.setTools(tools);
+    const enabled = providers.items.filter((provider) => provider.enabled);
+    const lists = await Promise.all(
+      enabled.map(async (provider) => {
+        try {
+          return [provider.provider_id, (await core.providers.models(provider.provider_id)).items] as const;
+        } catch {
+          return [provider.provider_id, undefined] as const;
+        }
+      }),
+    );
+    agentView.setProviders(enabled, Object.fromEntries(lists));
+    await loadLocalModels();
+    const current = agentView.choice;
+    const exists =
+      current !== null &&
+      (current.provider_id === DEMO_PROVIDER ||
+        current.provider_id === 'webllm' ||
+        enabled.some((provider) => provider.provider_id === current.provider_id));
+    if (!exists) agentView.choose(defaultAgentChoice(enabled, localModels.data));
+  } catch (error) {
+    reportError(error);
+  }
+}
+
 export async function loadRuns(): Promise<void> {
   try {
     const page = await agentApi().list({ limit: RUN_PAGE, offset: 0 });
@@ -26,9 +61,19 @@ export async function loadRuns(): Promise<void> {
   }
 }
 
-async function refreshRun(runId: string): Promise<void> {
+const ENDED: Record<string, AgentRunDto['status']> = {
+  RunCompleted: 'completed',
+  RunFailed: 'failed',
+  RunCancelled: 'cancelled',
+};
+
+/** After the run's terminal event: its row, whose status the event decides if the row lags behind. */
+async function refreshRun(runId: string, ended?: string): Promise<void> {
   try {
-    agentView.upsertRun(await agentApi().get(runId));
+    const row = await agentApi().get(runId);
+    const status = ended ? ENDED[ended] : undefined;
+    const active = row.status === 'queued' || row.status === 'running';
+    agentView.upsertRun(status && active ? { ...row, status } : row);
   } catch (error) {
     reportError(error);
   }
@@ -43,7 +88,7 @@ export function openRun(runId: string): void {
   agentView.select(runId);
   unsubscribe = subscribeEvents(runId, (envelope: EventEnvelope) => {
     agentView.appendEvent(envelope);
-    if (isTerminalRunEvent(envelope.event)) void refreshRun(runId);
+    if (isTerminalRunEvent(envelope.event)) void refreshRun(runId, envelope.event);
   });
 }
 
@@ -52,7 +97,12 @@ export async function startRun(options: Omit<StartAgentRunInput, 'prompt'> = {})
   if (prompt === '' || agentView.busy) return;
   agentView.setBusy(true);
   try {
-    const run = await agentApi().start({ ...options, prompt });
+    const choice = agentView.choice;
+    const run = await agentApi().start({
+      ...(choice && { provider: choice.provider_id, model: choice.model }),
+      ...options,
+      prompt,
+    });
     agentView.setInput('');
     agentView.upsertRun(run);
     openRun(run.run_id);

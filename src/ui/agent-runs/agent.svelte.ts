@@ -1,5 +1,6 @@
 import type { EventEnvelope } from '../../contracts/events';
-import type { AgentRunDto } from '../../contracts/agent-runs';
+import type { ModelInfoDto, ProviderDto } from '../../contracts/provider-config';
+import type { AgentRunDto, AgentToolInfoDto } from '../../contracts/agent-runs';
 import { buildTimeline, isTerminalRunEvent, pendingPermission, type TimelineItem } from './timeline';
 
 /** The agent view: the prompt, past runs, and the selected run's events. */
@@ -9,6 +10,10 @@ export class AgentViewState {
   #selectedRunId = $state<string | null>(null);
   #events = $state.raw<EventEnvelope[]>([]);
   #busy = $state(false);
+  #providers = $state.raw<ProviderDto[]>([]);
+  #models = $state.raw<Record<string, readonly ModelInfoDto[] | undefined>>({});
+  #choice = $state<{ provider_id: string; model: string } | null>(null);
+  #tools = $state.raw<AgentToolInfoDto[]>([]);
 
   readonly timeline: TimelineItem[] = $derived(buildTimeline(this.#events));
   readonly permission = $derived(pendingPermission(this.#events));
@@ -38,6 +43,30 @@ export class AgentViewState {
   }
   get busy(): boolean {
     return this.#busy;
+  }
+
+  get providers(): ProviderDto[] {
+    return this.#providers;
+  }
+  get models(): Record<string, readonly ModelInfoDto[] | undefined> {
+    return this.#models;
+  }
+  /** The model the next run uses; null until the lists are loaded. */
+  get choice(): { provider_id: string; model: string } | null {
+    return this.#choice;
+  }
+  get tools(): AgentToolInfoDto[] {
+    return this.#tools;
+  }
+  setProviders(providers: ProviderDto[], models: Record<string, readonly ModelInfoDto[] | undefined>): void {
+    this.#providers = providers;
+    this.#models = models;
+  }
+  choose(choice: { provider_id: string; model: string } | null): void {
+    this.#choice = choice;
+  }
+  setTools(tools: AgentToolInfoDto[]): void {
+    this.#tools = tools;
   }
 
   setInput(input: string): void {

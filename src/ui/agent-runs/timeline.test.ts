@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../../contracts/events';
-import { buildTimeline, pendingPermission } from './timeline';
+import { buildTimeline, diffLines, pendingPermission } from './timeline';
 
 let sequence = 0;
 function envelope(event: string, data: Record<string, unknown>): EventEnvelope {
@@ -46,5 +46,49 @@ describe('buildTimeline', () => {
     expect(items[2]).toMatchObject({ status: 'ok', success: true, summary: 'Added 1 task' });
     // Same events, same timeline (replay).
     expect(buildTimeline([...more].reverse())).toEqual(items);
+  });
+});
+
+describe('failover and diffs in the timeline', () => {
+  it('clears text a discarded attempt streamed, and names the provider that answered', () => {
+    sequence = 0;
+    const events = [
+      envelope('ModelCallStarted', { model_call_id: 'm1', step: 1, provider_id: 'primary', model: 'p-1' }),
+      envelope('TextDelta', { model_call_id: 'm1', delta: 'Half an ans' }),
+      envelope('AttemptDiscarded', { model_call_id: 'm1', provider_id: 'primary', model: 'p-1', attempt: 1 }),
+      envelope('ProviderSwitched', { model_call_id: 'm1', from: {}, to: {} }),
+      envelope('TextDelta', { model_call_id: 'm1', delta: 'The answer.' }),
+      envelope('ModelCallCompleted', { model_call_id: 'm1', provider_id: 'backup', model: 'b-1' }),
+    ];
+    const call = buildTimeline(events)[0];
+    expect(call).toMatchObject({
+      kind: 'model_call',
+      text: 'The answer.',
+      provider_id: 'backup',
+      model: 'b-1',
+    });
+  });
+
+  it('gives the permission prompt its summary and diff, and marks diff lines', () => {
+    sequence = 0;
+    const diff = '--- a/n\n+++ b/n\n@@ -1,1 +1,2 @@\n # T\n+- [ ] task\n-old\n';
+    const events = [
+      envelope('PermissionRequired', {
+        request_id: 'p1',
+        permission: 'notes.write',
+        tool: 'tasks.create',
+        summary: 'Add 1 task(s) to “T”.',
+        diff,
+      }),
+    ];
+    expect(pendingPermission(events)).toMatchObject({ summary: 'Add 1 task(s) to “T”.', diff });
+    expect(diffLines(diff).map((line) => line.kind)).toEqual([
+      'header',
+      'header',
+      'header',
+      'context',
+      'add',
+      'remove',
+    ]);
   });
 });

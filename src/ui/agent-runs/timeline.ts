@@ -58,6 +58,10 @@ export interface PendingPermission {
   permission: string;
   tool: string;
   arguments_summary: string;
+  /** One readable line; empty for tools without a preview. */
+  summary: string;
+  /** The unified diff a note write would apply; empty when none. */
+  diff: string;
 }
 
 const TERMINAL = new Set(['RunCompleted', 'RunFailed', 'RunCancelled']);
@@ -107,12 +111,23 @@ export function buildTimeline(events: readonly EventEnvelope[]): TimelineItem[] 
       case 'TextDelta':
         if (call) call.text += text(data.delta);
         break;
+      case 'AttemptDiscarded':
+        // The router retries or fails over: what this call streamed so far is void.
+        if (call) {
+          call.text = '';
+          call.thinking = '';
+        }
+        items.push({ kind: 'event', event: envelope.event, key, sequence: envelope.sequence, data });
+        break;
       case 'ThinkingDelta':
         if (call) call.thinking += text(data.delta);
         break;
       case 'ModelCallCompleted':
         if (call) {
           call.status = 'completed';
+          // After a failover, the fallback answered.
+          if (text(data.provider_id)) call.provider_id = text(data.provider_id);
+          if (text(data.model)) call.model = text(data.model);
           call.duration_ms = num(data.duration_ms);
           call.finish_reason = text(data.finish_reason) || null;
         }
@@ -180,6 +195,8 @@ export function pendingPermission(events: readonly EventEnvelope[]): PendingPerm
         permission: text(data.permission),
         tool: text(data.tool),
         arguments_summary: text(data.arguments_summary),
+        summary: text(data.summary),
+        diff: text(data.diff),
       };
     }
   }
@@ -195,4 +212,20 @@ export function formatPayload(value: unknown, max = 2_000): string {
   if (value === undefined) return '';
   const json = typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? '');
   return json.length > max ? `${json.slice(0, max)}…` : json;
+}
+
+/** A unified diff as lines marked added, removed, header or context (for colouring). */
+export function diffLines(
+  diff: string,
+): Array<{ kind: 'add' | 'remove' | 'header' | 'context'; text: string }> {
+  return diff
+    .split('\n')
+    .filter((line, index, all) => !(line === '' && index === all.length - 1))
+    .map((line) => {
+      if (line.startsWith('+++') || line.startsWith('---') || line.startsWith('@@'))
+        return { kind: 'header' as const, text: line };
+      if (line.startsWith('+')) return { kind: 'add' as const, text: line };
+      if (line.startsWith('-')) return { kind: 'remove' as const, text: line };
+      return { kind: 'context' as const, text: line };
+    });
 }

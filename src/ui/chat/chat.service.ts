@@ -74,6 +74,7 @@ export async function openConversation(conversationId: string | null): Promise<v
   try {
     const detail = await core.chat.getConversation(conversationId);
     chat.open(conversationId, detail.messages.map(toLiveMessage));
+    void refreshContextNotice(conversationId);
     chat.choose({ provider_id: detail.provider_id, model: detail.model });
     const streaming = detail.messages.find((message) => message.status === 'streaming');
     if (streaming) follow(streaming);
@@ -174,8 +175,19 @@ function follow(message: ChatMessageDto): void {
     if (envelope.event === 'Done') {
       if (chat.activeTurn === turnId) chat.setActiveTurn(null);
       void refreshMessage(message.conversation_id, turnId);
+      void refreshContextNotice(message.conversation_id);
     }
   });
+}
+
+/** A turn may have summarised older messages: the thread marks where. */
+async function refreshContextNotice(conversationId: string): Promise<void> {
+  try {
+    const notice = await core.chat.contextNotice(conversationId);
+    if (chat.conversationId === conversationId) chat.setContextNotice(notice);
+  } catch {
+    // The notice is a hint; the conversation works without it.
+  }
 }
 
 /** After Done the stored row has the final figures (latency, tokens per second). */

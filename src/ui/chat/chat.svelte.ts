@@ -13,6 +13,7 @@ export class ChatState {
   #conversations = $state.raw<ConversationDto[]>([]);
   #conversationId = $state<string | null>(null);
   #messages = $state.raw<LiveMessage[]>([]);
+  #contextNotice = $state.raw<{ through_position: number; mode: 'summary' | 'dropped' } | null>(null);
   #providers = $state.raw<ProviderDto[]>([]);
   #choice = $state<ModelChoice | null>(null);
   #activeTurn = $state<string | null>(null);
@@ -74,7 +75,16 @@ export class ChatState {
   setConversations(items: ConversationDto[]): void {
     this.#conversations = items;
   }
+  /** Where older messages of the open conversation were summarised away (null: none). */
+  get contextNotice(): { through_position: number; mode: 'summary' | 'dropped' } | null {
+    return this.#contextNotice;
+  }
+  setContextNotice(notice: { through_position: number; mode: 'summary' | 'dropped' } | null): void {
+    this.#contextNotice = notice;
+  }
+
   open(conversationId: string | null, messages: LiveMessage[]): void {
+    this.#contextNotice = null;
     this.#conversationId = conversationId;
     this.#messages = messages;
   }

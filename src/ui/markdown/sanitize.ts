@@ -42,7 +42,8 @@ const HTML_CONFIG: Config = {
   // Only the data attributes the preview itself emits; arbitrary data-* from a note
   // could drive other code on the page.
   ALLOW_DATA_ATTR: false,
-  ADD_ATTR: ['data-source-line', 'data-mermaid-source', 'data-wikilink'],
+  // data-remote-src/data-alt: the remote-image placeholder (loaded only on click).
+  ADD_ATTR: ['data-source-line', 'data-mermaid-source', 'data-wikilink', 'data-remote-src', 'data-alt'],
   FORBID_TAGS: FORBIDDEN_HTML_TAGS,
   FORBID_ATTR: ['srcdoc', 'action', 'formaction', 'ping'],
   ALLOW_UNKNOWN_PROTOCOLS: false,
@@ -100,6 +101,25 @@ function isExternalUrl(href: string): boolean {
   return /^(?:https?:)?\/\//i.test(href.trim());
 }
 
+function remoteHost(src: string): string {
+  try {
+    return new URL(src.trim().startsWith('//') ? `https:${src.trim()}` : src.trim()).host;
+  } catch {
+    return src.slice(0, 60);
+  }
+}
+
+/** Swaps a remote-image placeholder for the image it stands for (the reader asked for it). */
+export function loadRemoteImage(placeholder: Element): void {
+  const src = placeholder.getAttribute('data-remote-src');
+  if (!src || !isExternalUrl(src)) return;
+  const image = placeholder.ownerDocument.createElement('img');
+  image.src = src;
+  image.alt = placeholder.getAttribute('data-alt') ?? '';
+  image.referrerPolicy = 'no-referrer';
+  placeholder.replaceWith(image);
+}
+
 function scrubCss(css: string): string {
   return css.replace(/@import[^;]*;?/gi, '').replace(EXTERNAL_CSS_URL, 'none');
 }
@@ -124,6 +144,21 @@ function createHtmlPurifier(window: WindowLike): DOMPurifyInstance {
       node.setAttribute('rel', 'noopener noreferrer');
       if (isExternalUrl(href)) node.setAttribute('target', '_blank');
       else node.removeAttribute('target');
+    } else if (tagName === 'img' && isExternalUrl(node.getAttribute('src') ?? '')) {
+      // A remote image would load (and tell its server the URL, which injected
+      // text can fill with note content) the moment the note renders: show a
+      // placeholder with the host; the reader loads it with a click.
+      const src = node.getAttribute('src') ?? '';
+      const placeholder = node.ownerDocument.createElement('span');
+      placeholder.className = 'remote-image';
+      placeholder.setAttribute('role', 'button');
+      placeholder.setAttribute('tabindex', '0');
+      placeholder.setAttribute('data-remote-src', src);
+      placeholder.setAttribute('title', src);
+      const alt = node.getAttribute('alt');
+      if (alt) placeholder.setAttribute('data-alt', alt);
+      placeholder.textContent = `🖼 ${remoteHost(src)}`;
+      node.replaceWith(placeholder);
     } else if (tagName === 'input') {
       // Task-list checkboxes are the only inputs a note may show, and never editable.
       if (node.getAttribute('type')?.toLowerCase() !== 'checkbox') node.remove();

@@ -1,0 +1,91 @@
+import { startScriptServer } from './harness/openai-script-server';
+import { createNote, expect, openApp, test } from './fixtures';
+
+const BODY =
+  '# Deadlock\n\n## Four conditions\n\nMutual exclusion, hold and wait, no preemption, circular wait.\n';
+
+test('the agent runs on a configured OpenAI-compatible provider; its write shows a diff and can be undone', async ({
+  page,
+  context,
+  requestLog,
+}) => {
+  const server = await startScriptServer();
+  await context.route(`${server.url}/**`, (route) => route.continue());
+  try {
+    await openApp(page);
+    await createNote(page, 'Deadlock notes', BODY);
+
+    await page.getByTestId('open-settings').click();
+    await page.getByTestId('provider-add').click();
+    await page.getByTestId('provider-preset').selectOption('custom');
+    await page.getByTestId('provider-name').fill('Script');
+    await page.getByTestId('provider-base-url').fill(`${server.url}/v1`);
+    await page.getByTestId('provider-model').fill('script-model');
+    await page.getByTestId('provider-api-key').fill('sk-e2e-agent');
+    await page.getByTestId('provider-save').click();
+    await expect(page.locator('[data-testid="provider-item"][data-provider-id="custom"]')).toBeVisible();
+    await page.keyboard.press('Escape');
+
+    await page.getByTestId('nav-agent').click();
+    const picker = page.getByTestId('agent-model');
+    await expect(picker.locator('option').last()).toHaveText('Demo (scripted, offline)');
+    await picker.selectOption({ label: 'Script · script-model' });
+    await page.getByTestId('agent-capabilities').locator('summary').click();
+    await expect(page.locator('[data-testid="agent-tool"][data-tool="tasks.create"]')).toBeVisible();
+
+    await page.getByTestId('agent-input').fill('Make a task list in my deadlock note');
+    await page.getByTestId('agent-run').click();
+
+    const permission = page.getByTestId('agent-permission');
+    await expect(permission).toBeVisible();
+    await expect(permission.getByTestId('permission-summary')).toHaveText(
+      'Add 3 task(s) to “Deadlock notes”.',
+    );
+    await expect(permission.getByTestId('permission-diff')).toContainText(
+      '+- [ ] Explain the four conditions',
+    );
+    await permission.getByTestId('permission-allow-once').click();
+
+    const run = page.getByTestId('agent-run-item').first();
+    await expect(run).toHaveAttribute('data-status', 'completed');
+    const timeline = page.getByTestId('agent-timeline');
+    const tools = await timeline
+      .locator('[data-testid="agent-event"][data-event="ToolCall"]')
+      .evaluateAll((items) => items.map((item) => item.textContent ?? ''));
+    expect(tools.map((line) => /Tool (\S+)/.exec(line)?.[1])).toEqual([
+      'rag.search',
+      'notes.read',
+      'tasks.create',
+    ]);
+    await expect(timeline.locator('[data-event="ModelCallStarted"]').first()).toContainText(
+      'custom/script-model',
+    );
+    await expect(timeline.locator('[data-event="RunCompleted"]')).toContainText('I added three tasks');
+    // Native tool calling: the provider got the tools as functions.
+    expect((server.bodies[0]?.tools as unknown[] | undefined)?.length).toBeGreaterThan(3);
+
+    await page.getByTestId('nav-all').click();
+    await page.getByTestId('note-item').filter({ hasText: 'Deadlock notes' }).click();
+    await expect(page.getByTestId('note-body')).toHaveValue(/- \[ \] Explain the four conditions/);
+    await page.getByTestId('agent-undo').click();
+    await expect(page.getByTestId('note-body')).toHaveValue(BODY);
+    await expect(page.getByTestId('agent-undo')).toHaveCount(0);
+    expect(requestLog.foreign().filter((url) => !url.startsWith(server.url))).toEqual([]);
+  } finally {
+    await server.close();
+  }
+});
+
+test('the demo says what it cannot do instead of acting', async ({ page, requestLog }) => {
+  await openApp(page);
+  await page.getByTestId('nav-agent').click();
+  await expect(page.getByTestId('agent-model')).toHaveValue('mock|mock-1');
+  await expect(page.getByTestId('agent-demo-note')).toBeVisible();
+  await page.getByTestId('agent-input').fill('What is 17*23?');
+  await page.getByTestId('agent-run').click();
+  await expect(page.getByTestId('agent-run-item').first()).toHaveAttribute('data-status', 'completed');
+  const timeline = page.getByTestId('agent-timeline');
+  await expect(timeline.locator('[data-event="RunCompleted"]')).toContainText('The demo only');
+  await expect(timeline.locator('[data-event="ToolCall"]')).toHaveCount(0);
+  expect(requestLog.foreign()).toEqual([]);
+});

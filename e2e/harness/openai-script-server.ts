@@ -1,0 +1,67 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { agentScriptStream } from '../../src/services/__fixtures__/openai-agent-script';
+
+export interface ScriptServer {
+  url: string;
+  /** Every chat-completions body received, parsed. */
+  bodies: Array<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+/**
+ * An OpenAI-compatible endpoint on 127.0.0.1 (with CORS) whose "model" is the
+ * agent script: `/models` lists `script-model` with its context length, and
+ * each chat completion streams the script's next step for the request.
+ */
+export async function startScriptServer(
+  options: { contextLength?: number; reply?: (body: Record<string, unknown>) => string } = {},
+): Promise<ScriptServer> {
+  const bodies: Array<Record<string, unknown>> = [];
+  const cors = {
+    'Access-Control-Allow-Origin': '*',
+    'Access-Control-Allow-Headers': 'authorization, content-type, accept',
+    'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
+  };
+  const server: Server = createServer((req, res) => {
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, cors).end();
+      return;
+    }
+    if (req.url?.endsWith('/models')) {
+      res.writeHead(200, { ...cors, 'Content-Type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          object: 'list',
+          data: [{ id: 'script-model', object: 'model', context_length: options.contextLength ?? 32_768 }],
+        }),
+      );
+      return;
+    }
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
+      bodies.push(body);
+      res.writeHead(200, { ...cors, 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+      res.end(options.reply ? options.reply(body) : agentScriptStream(body));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    bodies,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/** A plain streamed answer (no tools), as an SSE body. */
+export function textStream(text: string, model = 'script-model'): string {
+  const chunk = (delta: Record<string, unknown>, finish: string | null) =>
+    `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  return `${chunk({ role: 'assistant', content: text }, null)}${chunk({}, 'stop')}data: [DONE]\n\n`;
+}

@@ -1,0 +1,232 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseChecklist } from '../agent';
+import { isAppError, type EventEnvelope } from '../contracts';
+import { SCRIPT_ANSWER, SCRIPT_TASKS, agentScriptStream } from './__fixtures__/openai-agent-script';
+import { DEMO_LIMITS_ANSWER } from './agent-demo-provider';
+import type { AgentService } from './agent-service';
+import { testCore } from './test-core';
+
+type Core = ReturnType<typeof testCore>;
+const cores: Core[] = [];
+
+afterEach(async () => {
+  for (const core of cores.splice(0)) await core.close();
+});
+
+const instant = async () => undefined;
+
+/** Two OpenAI-compatible hosts: `primary` answers 429 `failures` times, `backup` plays the script. */
+function scriptedFetch(failures: number) {
+  const calls: Array<{ host: string; body: unknown }> = [];
+  let failuresLeft = failures;
+  const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+    const body = init?.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : {};
+    calls.push({ host: url.host, body });
+    if (url.pathname.endsWith('/models')) {
+      return Response.json({ object: 'list', data: [{ id: 'script-model', object: 'model' }] });
+    }
+    if (url.host === 'primary.test' && failuresLeft > 0) {
+      failuresLeft -= 1;
+      return Response.json(
+        { error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' } },
+        { status: 429, headers: { 'Retry-After': '0' } },
+      );
+    }
+    return new Response(agentScriptStream(body), { headers: { 'Content-Type': 'text/event-stream' } });
+  }) as typeof globalThis.fetch;
+  return { fetch, calls };
+}
+
+async function follow(agent: AgentService, runId: string, decision: 'allow_once' | 'deny' = 'allow_once') {
+  const streamed: EventEnvelope[] = [];
+  const subscription = agent.subscribe(runId, 0, (envelope) => {
+    streamed.push(envelope);
+    if (envelope.event === 'PermissionRequired') {
+      const { request_id } = envelope.data as { request_id: string };
+      void agent.resolvePermission({ run_id: runId, request_id, decision });
+    }
+  });
+  await subscription.closed;
+  return streamed;
+}
+
+async function setUp(failures: number) {
+  const remote = scriptedFetch(failures);
+  const core = testCore({
+    indexDebounceMs: 0,
+    providers: { fetch: remote.fetch, router: { sleep: instant } },
+  });
+  cores.push(core);
+  await core.recover();
+  await core.start();
+  const { providers, notes } = core.api;
+  await providers.create({
+    provider_id: 'backup',
+    preset: 'custom',
+    display_name: 'Backup',
+    base_url: 'http://backup.test/v1',
+    default_model: 'backup-model',
+    api_key: 'sk-backup-0123456789',
+  });
+  await providers.create({
+    provider_id: 'primary',
+    preset: 'custom',
+    display_name: 'Primary',
+    base_url: 'http://primary.test/v1',
+    default_model: 'primary-model',
+    api_key: 'sk-primary-0123456789',
+    fallback: { provider_id: 'backup', model: 'backup-model' },
+  });
+  const note = await notes.create({
+    title: 'Deadlock',
+    body: '# Deadlock\n\nFour conditions: mutual exclusion, hold and wait, no preemption, circular wait.\n',
+  });
+  await core.idle();
+  return { core, remote, note };
+}
+
+describe('the agent on a configured provider', () => {
+  it('searches, reads, asks, writes through an OpenAI-compatible provider; the trace names it', async () => {
+    const { core, remote, note } = await setUp(0);
+    const agent = core.api.agent;
+    const run = await agent.start({ prompt: 'Make a task list in my deadlock note', provider: 'backup' });
+    expect(run).toMatchObject({ provider_id: 'backup', model: 'backup-model' });
+    const events = await follow(agent, run.run_id);
+    await core.idle();
+
+    expect(
+      events.filter((e) => e.event === 'ToolCall').map((e) => (e.data as { name: string }).name),
+    ).toEqual(['rag.search', 'notes.read', 'tasks.create']);
+    expect(events.at(-1)).toMatchObject({ event: 'RunCompleted', data: { output: SCRIPT_ANSWER } });
+    const body = (await core.api.notes.get(note.note_id)).body;
+    expect(parseChecklist(body).map((task) => task.text)).toEqual(SCRIPT_TASKS);
+
+    const trace = await agent.trace({ run_id: run.run_id });
+    expect(trace.config_snapshot).toMatchObject({
+      provider_id: 'backup',
+      model: 'backup-model',
+      fallback: null,
+    });
+    const tools = (trace.config_snapshot as { tools: Array<{ name: string }> }).tools.map(
+      (tool) => tool.name,
+    );
+    expect(tools).toEqual(expect.arrayContaining(['rag.search', 'notes.read', 'tasks.create']));
+    const started = events.filter((e) => e.event === 'ModelCallStarted').map((e) => e.data);
+    expect(started).toHaveLength(4);
+    for (const data of started) expect(data).toMatchObject({ provider_id: 'backup', model: 'backup-model' });
+    // The prompt says what will happen, with the diff, not raw JSON.
+    const asked = events.find((e) => e.event === 'PermissionRequired')!.data as Record<string, string>;
+    expect(asked.summary).toBe('Add 3 task(s) to “Deadlock”.');
+    expect(asked.diff).toContain('+- [ ] Explain the four conditions');
+    expect(asked.diff).toMatch(/^--- /m);
+    // Native tool calling: the tools went to the provider as functions.
+    const first = remote.calls.find((call) => call.host === 'backup.test')!.body as { tools: unknown[] };
+    expect(first.tools.length).toBe(tools.length);
+  });
+
+  it('fails over after the primary answers 429 four times; the fallback finishes without duplicated text', async () => {
+    const { core, remote } = await setUp(4);
+    const agent = core.api.agent;
+    const run = await agent.start({ prompt: 'Make a task list in my deadlock note', provider: 'primary' });
+    const events = await follow(agent, run.run_id);
+    await core.idle();
+
+    const chat = remote.calls.filter((call) => !String(call.host).includes('models'));
+    expect(chat.filter((call) => call.host === 'primary.test')).toHaveLength(4);
+    const switched = events.filter((e) => e.event === 'ProviderSwitched');
+    expect(switched).toHaveLength(1);
+    expect(switched[0]!.data).toMatchObject({
+      from: { provider_id: 'primary', model: 'primary-model' },
+      to: { provider_id: 'backup', model: 'backup-model' },
+      error_code: 'PROVIDER_RATE_LIMITED',
+    });
+    // Later steps go straight to the fallback.
+    const models = events.filter((e) => e.event === 'ModelCallCompleted').map((e) => e.data);
+    for (const data of models) expect(data).toMatchObject({ provider_id: 'backup', model: 'backup-model' });
+    const text = events
+      .filter((e) => e.event === 'TextDelta')
+      .map((e) => (e.data as { delta: string }).delta)
+      .join('');
+    expect(text).toBe(SCRIPT_ANSWER);
+    expect(events.at(-1)).toMatchObject({ event: 'RunCompleted', data: { output: SCRIPT_ANSWER } });
+    const trace = await agent.trace({ run_id: run.run_id });
+    expect(trace.config_snapshot).toMatchObject({
+      provider_id: 'primary',
+      fallback: { provider_id: 'backup', model: 'backup-model' },
+    });
+  });
+
+  it('undoes the agent change from the note, once, and not over a later edit', async () => {
+    const { core, note } = await setUp(0);
+    const { agent, notes } = core.api;
+    const before = await notes.get(note.note_id);
+    const first = await agent.start({ prompt: 'Make a task list in my deadlock note', provider: 'backup' });
+    await follow(agent, first.run_id);
+    await core.idle();
+    const changes = await agent.noteChanges(note.note_id);
+    expect(changes).toHaveLength(1);
+    expect(changes[0]).toMatchObject({ run_id: first.run_id, tool: 'tasks.create', undoable: true });
+
+    const restored = await agent.undoNoteChange(note.note_id);
+    expect(restored.body).toBe(before.body);
+    expect((await notes.get(note.note_id)).body).toBe(before.body);
+    expect((await agent.noteChanges(note.note_id))[0]!.undoable).toBe(false);
+    const again = await agent.undoNoteChange(note.note_id).catch((error: unknown) => error);
+    expect(isAppError(again) && again.code).toBe('RESOURCE_NOT_FOUND');
+
+    // A change the user edited afterwards is not undone over their edit.
+    const second = await agent.start({ prompt: 'Make a task list in my deadlock note', provider: 'backup' });
+    await follow(agent, second.run_id);
+    await core.idle();
+    const current = await notes.get(note.note_id);
+    await notes.update({ note_id: note.note_id, body: `${current.body}\nMy own line.\n` });
+    const conflict = await agent.undoNoteChange(note.note_id).catch((error: unknown) => error);
+    expect(isAppError(conflict) && conflict.code).toBe('STATE_CONFLICT');
+    expect((await notes.get(note.note_id)).body).toContain('My own line.');
+  });
+
+  it('a denied write leaves the note and its history alone', async () => {
+    const { core, note } = await setUp(0);
+    const { agent, notes } = core.api;
+    const before = await notes.get(note.note_id);
+    const run = await agent.start({ prompt: 'Make a task list in my deadlock note', provider: 'backup' });
+    const events = await follow(agent, run.run_id, 'deny');
+    await core.idle();
+    expect(
+      events.find((e) => e.event === 'ToolResult' && (e.data as { status: string }).status === 'denied'),
+    ).toBeDefined();
+    expect((await notes.get(note.note_id)).body).toBe(before.body);
+    expect(await agent.noteChanges(note.note_id)).toEqual([]);
+  });
+
+  it('refuses a provider that is not configured or is disabled', async () => {
+    const { core } = await setUp(0);
+    const agent = core.api.agent;
+    await core.api.providers.patch('backup', { enabled: false });
+    for (const provider of ['nowhere', 'backup']) {
+      const error = await agent.start({ prompt: 'tasks', provider }).catch((thrown: unknown) => thrown);
+      expect(isAppError(error) && error.code).toBe('PROVIDER_UNAVAILABLE');
+    }
+  });
+
+  it('the demo answers honestly what it cannot do, and calls no tool', async () => {
+    const { core } = await setUp(0);
+    const agent = core.api.agent;
+    const run = await agent.start({ prompt: 'What is 17*23?' });
+    const events = await follow(agent, run.run_id);
+    await core.idle();
+    expect(events.some((e) => e.event === 'ToolCall')).toBe(false);
+    expect(events.at(-1)).toMatchObject({ event: 'RunCompleted', data: { output: DEMO_LIMITS_ANSWER } });
+  });
+
+  it('lists the tools a run is offered', async () => {
+    const { core } = await setUp(0);
+    const tools = await core.api.agent.tools();
+    expect(tools.find((tool) => tool.name === 'tasks.create')).toMatchObject({
+      requires_permission: true,
+      permission: 'notes.write',
+    });
+    expect(tools.find((tool) => tool.name === 'rag.search')).toMatchObject({ requires_permission: false });
+  });
+});

@@ -1,0 +1,69 @@
+import type { ModelInfoDto, ProviderDto } from '../../contracts/provider-config';
+import type { LocalModelsDto } from '../../contracts/local-models';
+import {
+  buildModelGroups,
+  optionValue,
+  type ModelGroup,
+  type ModelOptionLabels,
+} from '../chat/model-options';
+
+/** The demo: the built-in scripted agent (no model, no network). */
+export const DEMO_PROVIDER = 'mock';
+export const DEMO_MODEL = 'mock-1';
+
+export interface AgentModelLabels extends ModelOptionLabels {
+  demoGroup: string;
+  demo: string;
+}
+
+/**
+ * The Agent view's picker: the chat's groups (in-browser models first when
+ * WebGPU is present, then every configured provider's models) with the
+ * scripted demo last and named as such, never as a model.
+ */
+export function agentModelGroups(
+  providers: readonly ProviderDto[],
+  models: Readonly<Record<string, readonly ModelInfoDto[] | undefined>>,
+  local: LocalModelsDto | null,
+  labels: AgentModelLabels,
+): ModelGroup[] {
+  const real = providers.filter(
+    (provider) => provider.preset !== 'mock' && provider.provider_id !== DEMO_PROVIDER,
+  );
+  const demo: ModelGroup = {
+    label: labels.demoGroup,
+    local: false,
+    options: [
+      {
+        value: optionValue(DEMO_PROVIDER, DEMO_MODEL),
+        provider_id: DEMO_PROVIDER,
+        model: DEMO_MODEL,
+        label: labels.demo,
+        disabled: false,
+        title: null,
+        local: null,
+      },
+    ],
+  };
+  return [...buildModelGroups(real, models, local, labels), demo];
+}
+
+/**
+ * What a run uses when the user has not picked: the first configured
+ * provider, else an in-browser model that is downloaded and runs here, else
+ * the demo.
+ */
+export function defaultAgentChoice(
+  providers: readonly ProviderDto[],
+  local: LocalModelsDto | null,
+): { provider_id: string; model: string } {
+  const remote = providers.find(
+    (provider) => provider.preset !== 'mock' && provider.provider_id !== DEMO_PROVIDER,
+  );
+  if (remote) return { provider_id: remote.provider_id, model: remote.default_model };
+  const ready = local?.webgpu.available
+    ? local.items.find((item) => item.cached && item.runnable)
+    : undefined;
+  if (ready) return { provider_id: 'webllm', model: ready.model };
+  return { provider_id: DEMO_PROVIDER, model: DEMO_MODEL };
+}
