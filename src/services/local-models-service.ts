@@ -18,8 +18,6 @@ import {
   checkWebGpu,
   findCatalogEntry,
   memoizedProbe,
-  normalizeHost,
-  type DeviceCheckReason,
   type DeviceProbe,
   type ModelSources,
   type WebLlmCatalogEntry,

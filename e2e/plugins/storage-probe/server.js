@@ -2,7 +2,9 @@
 export default function createServer({ Server, ListToolsRequestSchema, CallToolRequestSchema }) {
   const server = new Server({ name: 'storage-probe', version: '1.0.0' }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: [{ name: 'probe', description: 'Lists visible APIs.', inputSchema: { type: 'object', properties: {} } }],
+    tools: [
+      { name: 'probe', description: 'Lists visible APIs.', inputSchema: { type: 'object', properties: {} } },
+    ],
   }));
   server.setRequestHandler(CallToolRequestSchema, async () => {
     const seen = {
