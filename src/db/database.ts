@@ -2,6 +2,8 @@ import Dexie, { type Table } from 'dexie';
 import {
   MIGRATIONS,
   type AttachmentRow,
+  type BenchmarkDatasetRow,
+  type BenchmarkRunRow,
   type BlockRow,
   type ConversationRow,
   type MessageRow,
@@ -33,6 +35,8 @@ export class NotesAgentDatabase extends Dexie {
   providers!: Table<ProviderRow, string>;
   conversations!: Table<ConversationRow, string>;
   messages!: Table<MessageRow, string>;
+  benchmark_runs!: Table<BenchmarkRunRow, string>;
+  benchmark_datasets!: Table<BenchmarkDatasetRow, string>;
 
   constructor(name: string = DATABASE_NAME, migrations: readonly Migration[] = MIGRATIONS) {
     super(name);

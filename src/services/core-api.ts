@@ -27,6 +27,7 @@ import {
 import { SearchIndexer, type EmbedderPair } from '../retrieval/search-indexer';
 import { createAgentService } from './agent-service';
 import { AttachmentService } from './attachment-service';
+import { BenchmarkService, type BenchmarkServiceOptions } from './benchmark-service';
 import { ArchiveService } from './archive-service';
 import { ChatService, type RouterTuning } from './chat-service';
 import { EmbeddingService, type EmbeddingServiceOptions } from './embedding-service';
@@ -67,6 +68,8 @@ export interface CoreOptions {
     windowing?: WindowingOptions;
     wasmPaths?: TransformersAsrEnvironment['wasmPaths'];
   };
+  /** Benchmarks: tests inject a latency clock or the databases runs index in. */
+  benchmarks?: Pick<BenchmarkServiceOptions, 'latencyClock' | 'openIsolated' | 'environment'>;
   /** Starts the local-model worker (web-llm); without it local models are unavailable. */
   localModels?: () => LocalModelConnection;
 }
@@ -169,6 +172,15 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
     }),
     transcriptions,
     localModels,
+    benchmarks: new BenchmarkService({
+      db,
+      runtime,
+      events: eventLog,
+      notes: indexSources,
+      embedder: () => indexer.embedder,
+      reranker: () => options.reranker ?? rerankers.current(),
+      ...options.benchmarks,
+    }),
   };
   return {
     api,

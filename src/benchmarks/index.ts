@@ -1,0 +1,3 @@
+export * from './builtin';
+export * from './dataset';
+export * from './metrics';
