@@ -136,10 +136,30 @@ export type BenchmarkMetrics =
   | { kind: 'rag'; by_mode: Partial<Record<BenchmarkSearchMode, RagMetrics>> }
   | ({ kind: 'agent' } & AgentMetrics);
 
+/** What a run ran with (§9.4): enough to tell two runs' numbers apart. RAG and agent fill their own parts. */
 export interface BenchmarkConfigSnapshot {
   dataset_id: string;
   dataset_hash: string;
   dataset_version: string;
+  modes?: BenchmarkSearchMode[];
+  repeat?: number;
+  retrieval?: BenchmarkRetrievalSettings;
+  embedding?: { model_id: string; model_version: string; dimension: number; normalization: string };
+  reranker?: { model_id: string; model_version: string } | null;
+  index_version?: { full_text: number; vectors: number };
+  profile_id?: string;
+  profile_version?: number;
+  answer_model?: { provider_id: string; model: string } | null;
+  provider_id?: string;
+  model?: string;
+  max_steps?: number;
+  token_budget?: number;
+  environment?: {
+    runtime: 'browser' | 'node';
+    platform: string;
+    webgpu_available: boolean;
+    embedding_backend: string;
+  };
   [key: string]: unknown;
 }
 
