@@ -6,6 +6,7 @@ import type {
   BenchmarkMetrics,
   ChatMessageDto,
   ConversationDto,
+  EventEnvelope,
   JobDto,
   ProviderDto,
 } from '../contracts';
@@ -89,6 +90,8 @@ export interface BenchmarkRunRow {
   metrics: BenchmarkMetrics | null;
   /** Per-case results, written once when the run completes. */
   cases: BenchmarkCaseResult[] | null;
+  /** Agent runs: each case's trace events by case id, kept because the run's own database is deleted. */
+  traces?: Record<string, EventEnvelope[]>;
 }
 
 /** A dataset the user imported or built from their notes (the shipped ones are in the code). */

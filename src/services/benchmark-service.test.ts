@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { BenchmarkRunDto, RagCaseResult, RagDatasetFile } from '../contracts';
+import type { AgentCaseResult, BenchmarkRunDto, RagCaseResult, RagDatasetFile } from '../contracts';
 import { NotesAgentDatabase } from '../db';
 import { freshDatabase } from '../db/test-database';
 import { HASH_EMBEDDER_INFO, type Embedder } from '../retrieval';
@@ -482,5 +482,124 @@ describe('the isolated database', () => {
     );
     expect(opened).toEqual([`${ISOLATED_DATABASE_PREFIX}${run.run_id}`]);
     expect(opened[0]).not.toBe(core.db.name);
+  });
+});
+
+describe('agent benchmark runs', () => {
+  it('runs agent-core-v1 on the demo provider through the agent runtime, scored from the traces', async () => {
+    const core = makeCore();
+    await core.api.notes.create({ title: 'Mine', body: 'Deadlock notes of my own.', folder: '', tags: [] });
+    await core.idle();
+    const before = { notes: await core.db.notes.toArray(), blocks: await core.db.blocks.toArray() };
+    const created = await core.api.benchmarks.createAgentRun({
+      dataset_id: 'agent-core-v1',
+      provider_id: 'mock',
+      model: 'mock-1',
+    });
+    expect(created).toMatchObject({
+      kind: 'agent',
+      config_snapshot: { provider_id: 'mock', model: 'mock-1', max_steps: 10 },
+    });
+    const run = await finished(core, created);
+    expect(run.status).toBe('completed');
+    const report = await core.api.benchmarks.report(run.run_id);
+    const cases = report.cases as AgentCaseResult[];
+    expect(cases.map((entry) => [entry.case_id, entry.passed, entry.failure_reason])).toEqual([
+      ['agent-os-search-001', true, null],
+      // The write case: tasks.create asked for permission, was allowed inside the copy, and wrote 3 tasks.
+      ['agent-os-review-001', true, null],
+      [
+        'agent-os-note-001',
+        false,
+        'expected tools not called: notes.create; notes_created: expected 1, got 0',
+      ],
+      ['agent-math-001', false, 'expected tools not called: math.evaluate; answer does not contain "391"'],
+      ['agent-tasks-list-001', false, 'expected tools not called: tasks.list'],
+    ]);
+    expect(cases[1]!.tools_called).toEqual(['rag.search', 'notes.read', 'tasks.create']);
+    expect(run.metrics).toMatchObject({
+      kind: 'agent',
+      task_success_rate: 0.4,
+      // Jaccard: 1/2, 1, 1/3, 0, 0.
+      tool_selection_accuracy: (0.5 + 1 + 1 / 3) / 5,
+      tool_argument_accuracy: 1,
+      invalid_tool_call_rate: 0,
+      average_steps: (3 + 4 + 3 + 1 + 1) / 5,
+      case_count: 5,
+    });
+    // A failed case opens its trace, kept with the run after its database is gone.
+    const trace = await core.api.benchmarks.caseTrace(run.run_id, 'agent-os-review-001');
+    expect(trace[0]).toMatchObject({ event: 'RunStarted', resource_id: cases[1]!.trace_run_id });
+    expect(trace.map((event) => event.event)).toContain('PermissionResolved');
+    expect(trace.at(-1)?.event).toBe('RunCompleted');
+    await expect(core.api.benchmarks.caseTrace(run.run_id, 'nope')).rejects.toMatchObject({
+      code: 'RESOURCE_NOT_FOUND',
+    });
+    // Writes landed only in the run's own database: the user's notebook is as it was.
+    expect(await core.db.notes.toArray()).toEqual(before.notes);
+    expect(await core.db.blocks.toArray()).toEqual(before.blocks);
+    expect((await core.api.agent.list()).page.total).toBe(0);
+    expect(await isolatedDatabases()).toEqual([]);
+    expect((await core.api.benchmarks.list({ kind: 'agent' })).items.map((item) => item.run_id)).toEqual([
+      run.run_id,
+    ]);
+  });
+
+  it('rejects an unavailable provider, a RAG dataset and a skill with BENCHMARK_CONFIG_INVALID', async () => {
+    const core = makeCore();
+    const base = { dataset_id: 'agent-core-v1', provider_id: 'mock', model: 'mock-1' };
+    await expect(
+      core.api.benchmarks.createAgentRun({ ...base, provider_id: 'openai' }),
+    ).rejects.toMatchObject({
+      code: 'BENCHMARK_CONFIG_INVALID',
+      details: { field: 'provider_id' },
+    });
+    await expect(
+      core.api.benchmarks.createAgentRun({ ...base, dataset_id: 'rag-core-v1' }),
+    ).rejects.toMatchObject({
+      code: 'BENCHMARK_CONFIG_INVALID',
+      details: { field: 'dataset_id' },
+    });
+    await expect(core.api.benchmarks.createAgentRun({ ...base, skill_id: 'review' })).rejects.toMatchObject({
+      code: 'BENCHMARK_CONFIG_INVALID',
+      details: { field: 'skill_id' },
+    });
+    await expect(core.api.benchmarks.createAgentRun({ ...base, max_steps: 0 })).rejects.toMatchObject({
+      code: 'BENCHMARK_CONFIG_INVALID',
+      details: { field: 'max_steps' },
+    });
+    await expect(
+      core.api.benchmarks.createAgentRun({ ...base, dataset_id: 'missing' }),
+    ).rejects.toMatchObject({
+      code: 'BENCHMARK_DATASET_NOT_FOUND',
+    });
+  });
+
+  it('cancels mid-run after the first case and cleans up', async () => {
+    let cancel: () => void = () => undefined;
+    let readings = 0;
+    const core = makeCore({
+      benchmarks: {
+        latencyClock: () => {
+          readings += 1;
+          // The first case has ended: cancel before the second starts.
+          if (readings === 2) cancel();
+          return readings;
+        },
+      },
+    });
+    const run = await core.api.benchmarks.createAgentRun({
+      dataset_id: 'agent-core-v1',
+      provider_id: 'mock',
+      model: 'mock-1',
+    });
+    cancel = () => void core.api.benchmarks.cancel(run.run_id);
+    const done = await finished(core, run);
+    expect(done.status).toBe('cancelled');
+    expect(done.metrics).toBeNull();
+    const report = await core.api.benchmarks.report(run.run_id);
+    expect(report.cases.length).toBeGreaterThanOrEqual(1);
+    expect(report.cases.length).toBeLessThan(5);
+    expect(await isolatedDatabases()).toEqual([]);
   });
 });

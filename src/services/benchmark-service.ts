@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   AppError,
+  createAgentBenchmarkSchema,
   createDatasetFromNotesSchema,
   createRagBenchmarkSchema,
   isAbortError,
@@ -8,6 +9,7 @@ import {
   parseInput,
   sequenceQuerySchema,
   toIsoUtc,
+  type AgentCaseResult,
   type BenchmarkCaseResult,
   type BenchmarkConfigSnapshot,
   type BenchmarkDatasetDto,
@@ -16,6 +18,7 @@ import {
   type BenchmarkReportDto,
   type BenchmarkRunDto,
   type BenchmarkSearchMode,
+  type CreateAgentBenchmarkInput,
   type CreateDatasetFromNotesInput,
   type CreateRagBenchmarkInput,
   type EventEnvelope,
@@ -36,8 +39,11 @@ import {
   datasetHash,
   describeDataset,
   parseDataset,
+  agentMetrics,
   ragMetrics,
 } from '../benchmarks';
+import { AgentSandbox, notAgentDataset, runAgentCase } from './benchmark-agent';
+import { demoAdapterFactory, type AgentAdapterFactory } from './agent-service';
 import { EventLog } from '../core/event-log';
 import { newId, systemClock, type Clock } from '../core/ids';
 import { JobRuntime, type JobContext } from '../core/job-runtime';
@@ -51,6 +57,7 @@ import { VECTOR_BUFFER_VERSION } from '../retrieval/vector-index';
 import { SearchService } from './search-service';
 
 export const RAG_BENCHMARK_JOB_KIND = 'benchmark.rag';
+export const AGENT_BENCHMARK_JOB_KIND = 'benchmark.agent';
 export const CASE_RESULT_EVENT = 'CaseResult';
 /** Per-case progress is persisted every this many cases; every case still gets its event. */
 const PROGRESS_EVERY = 10;
@@ -86,6 +93,8 @@ export interface BenchmarkServiceOptions {
   latencyClock?: () => number;
   clock?: Clock;
   environment?: () => BenchmarkEnvironment;
+  /** The models agent runs may use; the offline demo ("mock") provider by default. */
+  agentAdapters?: AgentAdapterFactory;
 }
 
 /** The name prefix of a benchmark run's own database: never the user's notebook. */
@@ -113,6 +122,11 @@ export class BenchmarkService {
       kind: RAG_BENCHMARK_JOB_KIND,
       concurrency: 1,
       run: (context) => this.#runRag(context),
+    });
+    options.runtime.register<RagJobInput, { cases: number }>({
+      kind: AGENT_BENCHMARK_JOB_KIND,
+      concurrency: 1,
+      run: (context) => this.#runAgent(context),
     });
   }
 
@@ -332,6 +346,77 @@ export class BenchmarkService {
     return toRunDto(row, job);
   }
 
+  /**
+   * §9.5: every case runs through the agent runtime on the chosen model, in
+   * the run's own database; the provider must be available now, not only
+   * when the job starts.
+   */
+  async createAgentRun(input: CreateAgentBenchmarkInput): Promise<BenchmarkRunDto> {
+    const parsed = createAgentBenchmarkSchema.safeParse(input);
+    if (!parsed.success) throw configInvalid(parsed.error);
+    const request = parsed.data;
+    const dataset = await this.#dataset(request.dataset_id);
+    if (dataset.kind !== 'agent') throw notAgentDataset(dataset.dataset_id);
+    if (request.skill_id !== null) {
+      throw new AppError('BENCHMARK_CONFIG_INVALID', 'Skills are not available to agent benchmarks yet.', {
+        field: 'skill_id',
+      });
+    }
+    try {
+      await this.#agentAdapters({ provider: request.provider_id, model: request.model });
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      throw new AppError('BENCHMARK_CONFIG_INVALID', error.message, {
+        field: 'provider_id',
+        cause: error.code,
+      });
+    }
+    const embedder = await this.#options.embedder();
+    const hash = await datasetHash(dataset);
+    const row: BenchmarkRunRow = {
+      run_id: newId('benchmark'),
+      kind: 'agent',
+      dataset_id: dataset.dataset_id,
+      dataset_hash: hash,
+      created_at: toIsoUtc(this.#clock()),
+      config_snapshot: {
+        dataset_id: dataset.dataset_id,
+        dataset_hash: hash,
+        dataset_version: dataset.version,
+        provider_id: request.provider_id,
+        model: request.model,
+        skill_id: null,
+        max_steps: Math.min(request.max_steps, 50),
+        token_budget: request.token_budget,
+        concurrency: 1,
+        embedding: { ...embedder.info },
+        environment: (this.#options.environment ?? defaultEnvironment(embedder))(),
+      },
+      metadata: request.metadata,
+      metrics: null,
+      cases: null,
+      job_id: '',
+    };
+    return this.#start(row, AGENT_BENCHMARK_JOB_KIND);
+  }
+
+  /** The trace events of one agent case (kept with the run: the case's own database is gone). */
+  async caseTrace(runId: string, caseId: string): Promise<EventEnvelope[]> {
+    const row = await this.#row(parseInput(runIdSchema, runId));
+    const trace = row.traces?.[parseInput(z.string().min(1, 'case_id is required'), caseId)];
+    if (!trace) {
+      throw new AppError('RESOURCE_NOT_FOUND', 'This run has no trace for that case.', {
+        run_id: row.run_id,
+        case_id: caseId,
+      });
+    }
+    return trace;
+  }
+
+  get #agentAdapters(): AgentAdapterFactory {
+    return this.#options.agentAdapters ?? demoAdapterFactory();
+  }
+
   async list(input: ListBenchmarkRunsInput = {}): Promise<OffsetPage<BenchmarkRunDto>> {
     const query = parseInput(listBenchmarkRunsSchema, input, 'This run list query is not valid.');
     const rows = await this.#repository.listRuns(query.kind);
@@ -413,6 +498,65 @@ export class BenchmarkService {
         { run_id: row.run_id },
         { cause: error },
       );
+    }
+  }
+
+  async #runAgent(context: JobContext<RagJobInput>): Promise<{ cases: number }> {
+    const row = await this.#row(context.input.run_id);
+    const dataset = await this.#dataset(row.dataset_id);
+    if (dataset.kind !== 'agent' || (await datasetHash(dataset)) !== row.dataset_hash) {
+      throw new AppError('BENCHMARK_RUN_FAILED', 'The dataset changed after the run was created.', {
+        dataset_id: row.dataset_id,
+      });
+    }
+    const snapshot = row.config_snapshot;
+    const request = {
+      provider_id: snapshot.provider_id ?? '',
+      model: snapshot.model ?? '',
+      max_steps: snapshot.max_steps ?? 10,
+      token_budget: snapshot.token_budget ?? 20_000,
+    };
+    const sandbox = new AgentSandbox(
+      this.#options.openIsolated?.(row.run_id) ??
+        new NotesAgentDatabase(`${ISOLATED_DATABASE_PREFIX}${row.run_id}`),
+      await this.#options.embedder(),
+      this.#agentAdapters,
+    );
+    try {
+      await context.progress({ phase: 'indexing', current: 0, total: dataset.cases.length });
+      await sandbox.seed(dataset, toIsoUtc(this.#clock()));
+      const clock = this.#options.latencyClock ?? (() => performance.now());
+      const results: AgentCaseResult[] = [];
+      const traces: Record<string, EventEnvelope[]> = {};
+      for (const entry of dataset.cases) {
+        context.signal.throwIfAborted();
+        const outcome = await runAgentCase(sandbox, entry, request, clock, context.signal);
+        results.push(outcome.result);
+        traces[entry.case_id] = outcome.trace;
+        await context.emit(CASE_RESULT_EVENT, outcome.result);
+        await context.progress({
+          phase: 'running',
+          current: results.length,
+          total: dataset.cases.length,
+          message: entry.case_id,
+        });
+      }
+      await this.#repository.updateRun(row.run_id, {
+        metrics: { kind: 'agent', ...agentMetrics(results) },
+        cases: results,
+        traces,
+      });
+      return { cases: results.length };
+    } catch (error) {
+      if (isAbortError(error) || context.signal.aborted || error instanceof AppError) throw error;
+      throw new AppError(
+        'BENCHMARK_RUN_FAILED',
+        'The benchmark run failed.',
+        { run_id: row.run_id },
+        { cause: error },
+      );
+    } finally {
+      await sandbox.close();
     }
   }
 
@@ -540,6 +684,14 @@ export class BenchmarkService {
       await isolated.close();
     }
   }
+}
+
+function configInvalid(error: z.ZodError): AppError {
+  const issue = error.issues[0]!;
+  const field = issue.path.map(String).join('.') || '(root)';
+  return new AppError('BENCHMARK_CONFIG_INVALID', `This benchmark is not valid: ${field} ${issue.message}.`, {
+    field,
+  });
 }
 
 function sameModel(a: Embedder['info'], b: Embedder['info']): boolean {
