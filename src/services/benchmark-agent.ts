@@ -124,11 +124,10 @@ export async function runAgentCase(
     allowed_tools: entry.allowed_tools,
   });
   await new Promise<void>((resolve) => {
-    let subscription: { close(): void } | undefined;
-    let ended = false;
     const onAbort = (): void => void sandbox.agent.cancel(run.run_id).catch(() => undefined);
     signal.addEventListener('abort', onAbort, { once: true });
-    subscription = sandbox.agent.subscribe(run.run_id, 0, (envelope) => {
+    // The subscription ends by itself after the run's one terminal event.
+    sandbox.agent.subscribe(run.run_id, 0, (envelope) => {
       if (envelope.event === 'PermissionRequired') {
         const data = envelope.data as { request_id: string };
         void sandbox.agent
@@ -140,13 +139,10 @@ export async function runAgentCase(
         envelope.event === 'RunFailed' ||
         envelope.event === 'RunCancelled'
       ) {
-        ended = true;
         signal.removeEventListener('abort', onAbort);
-        subscription?.close();
         resolve();
       }
     });
-    if (ended) subscription.close();
   });
   const latency = clock() - started;
   signal.throwIfAborted();
