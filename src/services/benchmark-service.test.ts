@@ -603,3 +603,53 @@ describe('agent benchmark runs', () => {
     expect(await isolatedDatabases()).toEqual([]);
   });
 });
+
+describe('reports: comparison and export', () => {
+  it('compares two runs case by case and exports JSON and CSV', async () => {
+    const core = makeCore();
+    await core.api.benchmarks.importDataset(JSON.stringify(SMALL));
+    const fts = await finished(
+      core,
+      await core.api.benchmarks.createRagRun({ dataset_id: 'small-v1', modes: ['fts'] }),
+    );
+    // The same dataset with the apple case made harder: its block now ranks below another.
+    const harder: RagDatasetFile = {
+      ...SMALL,
+      notes: [
+        ...SMALL.notes,
+        { note_id: 'n4', title: 'four', folder: '', tags: [], body: 'Apple apple apple.' },
+      ],
+    };
+    await core.api.benchmarks.importDataset(JSON.stringify(harder));
+    const second = await finished(
+      core,
+      await core.api.benchmarks.createRagRun({ dataset_id: 'small-v1', modes: ['fts'] }),
+    );
+    const comparison = await core.api.benchmarks.compare(fts.run_id, second.run_id);
+    expect(
+      comparison.items.map((item) => [item.case_id, item.baseline, item.candidate, item.change]),
+    ).toEqual([
+      ['c-apple', 'rank 1', 'rank 2', 'worse'],
+      ['c-cherry', 'rank 2', 'rank 2', 'same'],
+      ['c-none', 'miss', 'miss', 'same'],
+    ]);
+    expect(comparison.counts).toEqual({ better: 0, worse: 1, same: 2, added: 0, removed: 0 });
+
+    const csv = await core.api.benchmarks.exportReport(fts.run_id, 'csv');
+    expect(csv.mime_type).toBe('text/csv');
+    const lines = csv.text.trimEnd().split('\r\n');
+    expect(lines[0]).toBe(
+      'case_id,mode,repeat,query,expected_block_ids,first_hit_rank,passed,failure_reason,latency_ms,ranked_block_ids',
+    );
+    expect(lines).toHaveLength(4);
+    expect(lines[3]).toMatch(/^c-none,fts,1,zzzqqq,n2#0,,false,no results,/);
+    const json = await core.api.benchmarks.exportReport(fts.run_id, 'json');
+    expect(JSON.parse(json.text)).toEqual(await core.api.benchmarks.report(fts.run_id));
+    await expect(core.api.benchmarks.exportReport(fts.run_id, 'xml' as 'csv')).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+    });
+    await expect(core.api.benchmarks.compare(fts.run_id, 'benchmark_missing')).rejects.toMatchObject({
+      code: 'BENCHMARK_RUN_NOT_FOUND',
+    });
+  });
+});

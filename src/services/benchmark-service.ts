@@ -40,7 +40,10 @@ import {
   describeDataset,
   parseDataset,
   agentMetrics,
+  compareReports,
   ragMetrics,
+  reportCsv,
+  type RunComparison,
 } from '../benchmarks';
 import { AgentSandbox, notAgentDataset, runAgentCase } from './benchmark-agent';
 import { demoAdapterFactory, type AgentAdapterFactory } from './agent-service';
@@ -458,6 +461,37 @@ export class BenchmarkService {
     const row = await this.#row(parseInput(runIdSchema, runId));
     const run = toRunDto(row, await this.#job(row));
     return { run, cases: row.cases ?? (await this.#casesFromEvents(row.job_id)) };
+  }
+
+  /** Case by case, what got better or worse from `baselineRunId` to `candidateRunId`. */
+  async compare(baselineRunId: string, candidateRunId: string): Promise<RunComparison> {
+    const [baseline, candidate] = await Promise.all([
+      this.report(baselineRunId),
+      this.report(candidateRunId),
+    ]);
+    if (baseline.run.kind !== candidate.run.kind) {
+      throw new AppError('BENCHMARK_CONFIG_INVALID', 'Only runs of the same kind can be compared.', {
+        field: 'run_id',
+      });
+    }
+    return compareReports(baseline, candidate);
+  }
+
+  /** The report as a file's text: the whole report as JSON, or the per-case table as CSV. */
+  async exportReport(
+    runId: string,
+    format: 'json' | 'csv',
+  ): Promise<{ filename: string; mime_type: string; text: string }> {
+    const kind = parseInput(z.enum(['json', 'csv']), format, 'The export format must be json or csv.');
+    const report = await this.report(runId);
+    const base = `${report.run.dataset_id}-${report.run.run_id}`;
+    return kind === 'json'
+      ? {
+          filename: `${base}.json`,
+          mime_type: 'application/json',
+          text: `${JSON.stringify(report, null, 1)}\n`,
+        }
+      : { filename: `${base}.csv`, mime_type: 'text/csv', text: reportCsv(report) };
   }
 
   async #casesFromEvents(runId: string): Promise<BenchmarkCaseResult[]> {
