@@ -166,6 +166,8 @@ export interface BenchmarkConfigSnapshot {
 /** §9.6. */
 export interface BenchmarkRunDto {
   run_id: string;
+  /** The job that runs it: subscribe to its events for progress and per-case results. */
+  job_id: string;
   kind: BenchmarkKind;
   dataset_id: string;
   dataset_hash: string;

@@ -822,6 +822,7 @@ class IsolatedIndex {
 function toRunDto(row: BenchmarkRunRow, job: JobDto): BenchmarkRunDto {
   return {
     run_id: row.run_id,
+    job_id: row.job_id,
     kind: row.kind,
     dataset_id: row.dataset_id,
     dataset_hash: row.dataset_hash,

@@ -63,6 +63,7 @@ const workerApi = {
   attachments: Comlink.proxy(core.api.attachments),
   transcriptions: Comlink.proxy(core.api.transcriptions),
   localModels: Comlink.proxy(core.api.localModels),
+  benchmarks: Comlink.proxy(core.api.benchmarks),
   events: Comlink.proxy({
     list: core.api.events.list.bind(core.api.events),
     /** Callbacks arrive as Comlink proxies; the returned handle is one too. */
