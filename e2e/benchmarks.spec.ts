@@ -1,4 +1,4 @@
-import { expect, openApp, test } from './fixtures';
+import { createNote, expect, openApp, test } from './fixtures';
 
 test.setTimeout(240_000);
 
@@ -50,5 +50,52 @@ test('runs a RAG benchmark from the report page, shows charts and cases, opens a
   const download = page.waitForEvent('download');
   await page.getByTestId('bench-export-csv').click();
   expect((await download).suggestedFilename()).toMatch(/^rag-core-v1-.*\.csv$/);
+  expect(requestLog.foreign()).toEqual([]);
+});
+
+test('builds a two-case dataset from my own notes and compares the modes on it', async ({
+  page,
+  requestLog,
+}) => {
+  await openApp(page);
+  await createNote(
+    page,
+    'Deadlock notes',
+    '# Deadlock\n\nMutual exclusion, hold and wait, no preemption, circular wait.\n\nThe banker algorithm checks for a safe state before granting.\n',
+  );
+  await createNote(page, 'Paging notes', '# Paging\n\nA TLB caches recent page table entries.\n');
+
+  await page.getByTestId('nav-benchmarks').click();
+  const mine = page.getByTestId('bench-my-notes');
+  await mine.locator('summary').click();
+  await mine.getByTestId('bench-mine-note').selectOption({ label: 'Deadlock notes' });
+  await mine
+    .getByTestId('bench-mine-block')
+    .selectOption({ label: 'The banker algorithm checks for a safe state before granting.' });
+  await mine.getByTestId('bench-mine-question').fill('banker algorithm safe state');
+  await mine.getByTestId('bench-mine-add').click();
+  await mine.getByTestId('bench-mine-note').selectOption({ label: 'Paging notes' });
+  await mine
+    .getByTestId('bench-mine-block')
+    .selectOption({ label: 'A TLB caches recent page table entries.' });
+  await mine.getByTestId('bench-mine-question').fill('what caches page table entries');
+  await mine.getByTestId('bench-mine-add').click();
+  await expect(mine.getByTestId('bench-mine-case')).toHaveCount(2);
+  await mine.getByTestId('bench-mine-create').click();
+  await expect(page.getByTestId('bench-dataset')).toHaveValue('my-notes');
+
+  await page.getByTestId('bench-run').click();
+  await expect(page.getByTestId('bench-report')).toBeVisible();
+  await expect(page.getByTestId('bench-metric-row')).toHaveCount(3);
+  await expect(page.getByTestId('bench-case-row')).toHaveCount(6);
+  await page.getByTestId('bench-filter-mode').selectOption('fts');
+  const fts = await page
+    .getByTestId('bench-case-row')
+    .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-passed')));
+  expect(fts).toEqual(['true', 'true']);
+
+  // The notebook still holds exactly the two notes.
+  await page.getByTestId('nav-all').click();
+  await expect(page.getByTestId('note-item')).toHaveCount(2);
   expect(requestLog.foreign()).toEqual([]);
 });

@@ -41,6 +41,15 @@ export const benchmarkEn = {
   'bench.status.completed': 'Completed',
   'bench.status.failed': 'Failed',
   'bench.status.cancelled': 'Cancelled',
+  'bench.mine.title': 'Benchmark my notes',
+  'bench.mine.help':
+    'Pick a block of one of your notes and write the question it answers. Runs search a copy of your notes; nothing leaves the browser.',
+  'bench.mine.note': 'Note',
+  'bench.mine.block': 'Block',
+  'bench.mine.question': 'Question',
+  'bench.mine.add': 'Add case',
+  'bench.mine.datasetId': 'Dataset id',
+  'bench.mine.create': 'Create dataset',
 } satisfies Record<string, Message>;
 
 type BenchmarkKey = keyof typeof benchmarkEn;
@@ -84,6 +93,15 @@ export const benchmarkZhCN: Record<BenchmarkKey, Message> = {
   'bench.status.completed': '已完成',
   'bench.status.failed': '失败',
   'bench.status.cancelled': '已取消',
+  'bench.mine.title': '用我的笔记做基准测试',
+  'bench.mine.help':
+    '从你的笔记中选一个块，写下它能回答的问题。运行时检索的是笔记的副本，数据不会离开浏览器。',
+  'bench.mine.note': '笔记',
+  'bench.mine.block': '块',
+  'bench.mine.question': '问题',
+  'bench.mine.add': '添加用例',
+  'bench.mine.datasetId': '数据集 ID',
+  'bench.mine.create': '创建数据集',
 };
 
 export const benchmarkText = featureMessages<BenchmarkKey>(benchmarkEn, benchmarkZhCN);
