@@ -33,3 +33,5 @@ export * from './time';
 export * from './transcription';
 export * from './transcription-schemas';
 export * from './validation';
+export * from './benchmark';
+export * from './benchmark-schemas';

@@ -2,6 +2,8 @@ import Dexie, { type Table } from 'dexie';
 import {
   MIGRATIONS,
   type AttachmentRow,
+  type BenchmarkDatasetRow,
+  type BenchmarkRunRow,
   type BlockRow,
   type ConversationRow,
   type MessageRow,
@@ -35,6 +37,8 @@ export class NotesAgentDatabase extends Dexie {
   conversations!: Table<ConversationRow, string>;
   messages!: Table<MessageRow, string>;
   themes!: Table<ThemeRow, string>;
+  benchmark_runs!: Table<BenchmarkRunRow, string>;
+  benchmark_datasets!: Table<BenchmarkDatasetRow, string>;
 
   constructor(name: string = DATABASE_NAME, migrations: readonly Migration[] = MIGRATIONS) {
     super(name);

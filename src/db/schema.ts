@@ -1,5 +1,15 @@
 import type { Transaction } from 'dexie';
-import type { ChatMessageDto, ConversationDto, JobDto, ProviderDto } from '../contracts';
+import type {
+  BenchmarkCaseResult,
+  BenchmarkConfigSnapshot,
+  BenchmarkDatasetFile,
+  BenchmarkMetrics,
+  ChatMessageDto,
+  ConversationDto,
+  EventEnvelope,
+  JobDto,
+  ProviderDto,
+} from '../contracts';
 import type { ThemeManifest } from '../contracts/themes';
 import type { BlockType } from '../core/blocks';
 import { AGENT_STORES } from './agent-stores';
@@ -67,6 +77,33 @@ export interface SecretRow {
   iv: Uint8Array<ArrayBuffer>;
   ciphertext: ArrayBuffer;
   updated_at: string;
+}
+
+/** A benchmark run (§9.6): its status, progress and error live in the job of the same id. */
+export interface BenchmarkRunRow {
+  run_id: string;
+  /** The job that runs it: status, progress, error and events are the job's. */
+  job_id: string;
+  kind: 'rag' | 'agent';
+  dataset_id: string;
+  dataset_hash: string;
+  created_at: string;
+  config_snapshot: BenchmarkConfigSnapshot;
+  metadata: Record<string, unknown>;
+  metrics: BenchmarkMetrics | null;
+  /** Per-case results, written once when the run completes. */
+  cases: BenchmarkCaseResult[] | null;
+  /** Agent runs: each case's trace events by case id, kept because the run's own database is deleted. */
+  traces?: Record<string, EventEnvelope[]>;
+}
+
+/** A dataset the user imported or built from their notes (the shipped ones are in the code). */
+export interface BenchmarkDatasetRow {
+  dataset_id: string;
+  kind: 'rag' | 'agent';
+  content_hash: string;
+  created_at: string;
+  dataset: BenchmarkDatasetFile;
 }
 
 export interface VaultKeyRow {
@@ -213,5 +250,14 @@ export const MIGRATIONS: readonly Migration[] = [
     // Note versions: the state before each agent write, so it can be undone.
     version: 10,
     stores: { ...NOTE_VERSION_STORES },
+  },
+  {
+    // Benchmarks: runs (their status lives in the job of the same id) and
+    // imported datasets. New stores only.
+    version: 11,
+    stores: {
+      benchmark_runs: '&run_id, kind, created_at',
+      benchmark_datasets: '&dataset_id, kind',
+    },
   },
 ];

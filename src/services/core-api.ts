@@ -29,6 +29,7 @@ import { SearchIndexer, type EmbedderPair } from '../retrieval/search-indexer';
 import { providerAgentAdapters } from './agent-adapters';
 import { createAgentService, type AgentAdapterFactory } from './agent-service';
 import { AttachmentService } from './attachment-service';
+import { BenchmarkService, type BenchmarkServiceOptions } from './benchmark-service';
 import { ArchiveService } from './archive-service';
 import { settingsContextStore } from './chat-context';
 import { ChatService, type RouterTuning } from './chat-service';
@@ -74,6 +75,8 @@ export interface CoreOptions {
     windowing?: WindowingOptions;
     wasmPaths?: TransformersAsrEnvironment['wasmPaths'];
   };
+  /** Benchmarks: tests inject a latency clock or the databases runs index in. */
+  benchmarks?: Pick<BenchmarkServiceOptions, 'latencyClock' | 'openIsolated' | 'environment'>;
   /** Starts the local-model worker (web-llm); without it local models are unavailable. */
   localModels?: () => LocalModelConnection;
   /** How plugin MCP servers are reached (the worker: a dedicated plugin worker per plugin). */
@@ -202,6 +205,15 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
     plugins,
     themes: new ThemeService({ themes: new ThemeRepository(db), settings }),
     exports: new ExportService({ runtime, notes: notesRepository, files: attachments, ...options.exports }),
+    benchmarks: new BenchmarkService({
+      db,
+      runtime,
+      events: eventLog,
+      notes: indexSources,
+      embedder: () => indexer.embedder,
+      reranker: () => options.reranker ?? rerankers.current(),
+      ...options.benchmarks,
+    }),
   };
   return {
     api,

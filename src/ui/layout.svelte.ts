@@ -1,6 +1,6 @@
 export type NarrowPane = 'list' | 'editor';
 /** The main area: the notebook (list + editor), the chat, the agent or transcription. */
-export type MainView = 'notes' | 'chat' | 'agent' | 'transcription';
+export type MainView = 'notes' | 'chat' | 'agent' | 'transcription' | 'benchmarks';
 
 /** Which panels are open; matters on narrow windows, where only one pane fits. */
 export class LayoutState {

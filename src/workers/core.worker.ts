@@ -83,6 +83,7 @@ const workerApi = {
   plugins: Comlink.proxy(core.api.plugins),
   themes: Comlink.proxy(core.api.themes),
   exports: Comlink.proxy(core.api.exports),
+  benchmarks: Comlink.proxy(core.api.benchmarks),
   events: Comlink.proxy({
     list: core.api.events.list.bind(core.api.events),
     /** Callbacks arrive as Comlink proxies; the returned handle is one too. */

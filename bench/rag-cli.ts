@@ -1,0 +1,118 @@
+// `npm run bench:rag -- --dataset rag-core-v1 --modes fts,vector,hybrid`
+// Runs the benchmark service in Node over fake-indexeddb, prints the §9.7
+// metrics per mode and writes the full report (every case) as JSON.
+//
+// Options: --dataset ID, --modes a,b, --top-k N, --repeat N, --rrf-k N,
+// --embedder hash-v1|tiny (the generated tiny test model, through the app's
+// TransformersEmbedder), --import FILE (register a dataset file first),
+// --out FILE (report path; default in the system temp folder).
+import 'fake-indexeddb/auto';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { BenchmarkSearchMode, RagMetrics } from '../src/contracts';
+import { NotesAgentDatabase } from '../src/db';
+import type { Embedder } from '../src/retrieval';
+import { localOnlySource, tinyModelSpec, writeTinyEmbeddingModel } from '../src/retrieval/__fixtures__/tiny-model';
+import { TransformersEmbedder } from '../src/retrieval/transformers-embedder';
+import { createCoreApi } from '../src/services/core-api';
+
+const { values } = parseArgs({
+  options: {
+    dataset: { type: 'string', default: 'rag-core-v1' },
+    modes: { type: 'string', default: 'fts,vector,hybrid' },
+    'top-k': { type: 'string', default: '10' },
+    'rrf-k': { type: 'string' },
+    repeat: { type: 'string', default: '1' },
+    embedder: { type: 'string', default: 'hash-v1' },
+    import: { type: 'string' },
+    out: { type: 'string' },
+  },
+});
+
+async function tinyEmbedder(): Promise<{ embedder: Embedder; dispose: () => Promise<void> }> {
+  const root = await mkdtemp(join(tmpdir(), 'notes-agent-tiny-'));
+  const modelId = 'notes-agent/tiny-bench';
+  await writeTinyEmbeddingModel(root, modelId);
+  const embedder = await TransformersEmbedder.load({
+    model: tinyModelSpec({ model_id: modelId }),
+    source: localOnlySource(root),
+    batch_size: 32,
+  });
+  return { embedder, dispose: () => embedder.dispose() };
+}
+
+async function main(): Promise<void> {
+  let chosen: { embedder: Embedder; dispose: () => Promise<void> } | undefined;
+  if (values.embedder === 'tiny') chosen = await tinyEmbedder();
+  else if (values.embedder !== 'hash-v1') throw new Error(`unknown --embedder ${values.embedder}`);
+
+  const db = new NotesAgentDatabase(`bench-rag-cli-${process.pid}`);
+  const core = createCoreApi(db, { ...(chosen ? { embedder: chosen.embedder } : {}) });
+  try {
+    const benchmarks = core.api.benchmarks;
+    if (values.import) await benchmarks.importDataset(await readFile(values.import, 'utf8'));
+    const created = await benchmarks.createRagRun({
+      dataset_id: values.dataset,
+      modes: values.modes.split(',').map((mode) => mode.trim()) as BenchmarkSearchMode[],
+      retrieval: {
+        top_k: Number(values['top-k']),
+        ...(values['rrf-k'] !== undefined ? { rrf_k: Number(values['rrf-k']) } : {}),
+      },
+      repeat: Number(values.repeat),
+    });
+    await core.idle();
+    const report = await benchmarks.report(created.run_id);
+    const { run } = report;
+    if (run.status !== 'completed' || run.metrics?.kind !== 'rag') {
+      throw new Error(`run ${run.status}: ${run.error?.code ?? ''} ${run.error?.message ?? ''}`);
+    }
+    const snapshot = run.config_snapshot;
+    const out = values.out ?? join(tmpdir(), 'notes-agent-bench', `${run.run_id}.json`);
+    await mkdir(dirname(out), { recursive: true });
+    await writeFile(out, `${JSON.stringify(report, null, 1)}\n`);
+
+    const cases = run.metrics.by_mode;
+    const header = [
+      'mode',
+      'cases',
+      'hit@1',
+      'hit@5',
+      `recall@${snapshot.retrieval?.top_k ?? ''}`,
+      'MRR',
+      'citation',
+      'p50 ms',
+      'p95 ms',
+    ];
+    const row = (mode: string, m: RagMetrics): string[] => [
+      mode,
+      String(m.case_count),
+      m.hit_at_1.toFixed(3),
+      m.hit_at_5.toFixed(3),
+      m.recall_at_k.toFixed(3),
+      m.mrr.toFixed(3),
+      m.citation_hit_rate === null ? 'skipped' : m.citation_hit_rate.toFixed(3),
+      m.p50_latency_ms.toFixed(2),
+      m.p95_latency_ms.toFixed(2),
+    ];
+    const lines = [header, ...Object.entries(cases).map(([mode, m]) => row(mode, m!))];
+    console.log(
+      `\nBenchmark ${run.run_id}: ${run.dataset_id} (${run.dataset_hash.slice(0, 19)}…), ` +
+        `embedding ${snapshot.embedding?.model_id}@${snapshot.embedding?.model_version} (${snapshot.embedding?.dimension}d)`,
+    );
+    for (const line of lines) console.log(line.map((cell, i) => cell.padEnd(i === 0 ? 8 : 10)).join(' '));
+    const skipped = Object.values(cases)[0]?.skipped.citation_hit_rate;
+    if (skipped) console.log(`citation_hit_rate skipped: ${skipped}`);
+    console.log(`report: ${out}`);
+  } finally {
+    core.dispose();
+    await db.delete();
+    await chosen?.dispose();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,139 @@
+import type { z } from 'zod';
+import {
+  AppError,
+  benchmarkDatasetSchema,
+  type BenchmarkDatasetDto,
+  type BenchmarkDatasetFile,
+  type BenchmarkNoteDto,
+} from '../contracts';
+import { deriveBlocks, type DerivedBlock } from '../core/blocks';
+
+/**
+ * Datasets (§9.1–9.3): validated before they are registered, hashed over a
+ * canonical form so the same cases hash the same whatever the key order or
+ * whitespace of the file, and addressed by id only (never by path).
+ */
+
+/** The blocks of a dataset note: the app's own block parser, with the dataset's ids. */
+export function datasetBlocks(note: BenchmarkNoteDto): DerivedBlock[] {
+  let position = 0;
+  return deriveBlocks([], note.body, () => {
+    const id = note.block_ids?.[position] ?? `${note.note_id}#${position}`;
+    position += 1;
+    return id;
+  });
+}
+
+/** Parses and checks a dataset; any problem is BENCHMARK_DATASET_INVALID naming the case and field. */
+export function parseDataset(input: unknown): BenchmarkDatasetFile {
+  const parsed = benchmarkDatasetSchema.safeParse(input);
+  if (!parsed.success) throw invalidFromZod(input, parsed.error);
+  const dataset = parsed.data as BenchmarkDatasetFile;
+
+  const noteIds = new Set<string>();
+  const blockIds = new Set<string>();
+  dataset.notes.forEach((note, index) => {
+    if (noteIds.has(note.note_id))
+      throw invalid(`notes.${index}.note_id`, null, 'repeats an earlier note id');
+    noteIds.add(note.note_id);
+    const blocks = datasetBlocks(note);
+    if (note.block_ids && note.block_ids.length !== blocks.length) {
+      throw invalid(
+        `notes.${index}.block_ids`,
+        null,
+        `lists ${note.block_ids.length} ids for ${blocks.length} blocks`,
+      );
+    }
+    for (const block of blocks) {
+      if (blockIds.has(block.block_id)) throw invalid(`notes.${index}.block_ids`, null, 'repeats a block id');
+      blockIds.add(block.block_id);
+    }
+  });
+
+  const caseIds = new Set<string>();
+  dataset.cases.forEach((entry, index) => {
+    if (caseIds.has(entry.case_id))
+      throw invalid(`cases.${index}.case_id`, entry.case_id, 'repeats an earlier case id');
+    caseIds.add(entry.case_id);
+    if (dataset.kind !== 'rag') return;
+    const rag = dataset.cases[index]!;
+    if (rag.expected_block_ids.length === 0 && rag.expected_note_ids.length === 0) {
+      throw invalid(`cases.${index}.expected_block_ids`, rag.case_id, 'names no expected block or note');
+    }
+    rag.expected_note_ids.forEach((id, at) => {
+      if (!noteIds.has(id))
+        throw invalid(
+          `cases.${index}.expected_note_ids.${at}`,
+          rag.case_id,
+          `note ${id} is not in the dataset`,
+        );
+    });
+    rag.expected_block_ids.forEach((id, at) => {
+      if (!blockIds.has(id))
+        throw invalid(
+          `cases.${index}.expected_block_ids.${at}`,
+          rag.case_id,
+          `block ${id} is not in the dataset`,
+        );
+    });
+  });
+  if (dataset.kind === 'rag' && dataset.notes.length === 0)
+    throw invalid('notes', null, 'a RAG dataset needs notes to search');
+  return dataset;
+}
+
+function invalidFromZod(input: unknown, error: z.ZodError): AppError {
+  const issue = error.issues[0]!;
+  const path = issue.path.map(String);
+  let caseId: string | null = null;
+  if (path[0] === 'cases' && path[1] !== undefined) {
+    const cases = (input as { cases?: unknown } | null)?.cases;
+    const entry = Array.isArray(cases)
+      ? (cases[Number(path[1])] as { case_id?: unknown } | undefined)
+      : undefined;
+    caseId = typeof entry?.case_id === 'string' ? entry.case_id : null;
+  }
+  return invalid(path.join('.') || '(root)', caseId, issue.message);
+}
+
+function invalid(field: string, caseId: string | null, problem: string): AppError {
+  const where = caseId === null ? field : `case ${caseId}, field ${field}`;
+  return new AppError('BENCHMARK_DATASET_INVALID', `The dataset is not valid: ${where} ${problem}.`, {
+    case_id: caseId,
+    field,
+  });
+}
+
+/** JSON with object keys sorted at every level; arrays keep their order (it is meaningful). */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, item]) => item !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** `sha256:<hex>` of the canonical form of the parsed (defaults filled) dataset. */
+export async function datasetHash(dataset: BenchmarkDatasetFile): Promise<string> {
+  const bytes = new TextEncoder().encode(canonicalJson(dataset));
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+  return `sha256:${Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+}
+
+export async function describeDataset(
+  dataset: BenchmarkDatasetFile,
+  source: BenchmarkDatasetDto['source'],
+): Promise<BenchmarkDatasetDto> {
+  return {
+    dataset_id: dataset.dataset_id,
+    kind: dataset.kind,
+    version: dataset.version,
+    description: dataset.description,
+    case_count: dataset.cases.length,
+    content_hash: await datasetHash(dataset),
+    source,
+  };
+}

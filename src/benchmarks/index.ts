@@ -1,0 +1,4 @@
+export * from './builtin';
+export * from './dataset';
+export * from './metrics';
+export * from './report';

@@ -1,0 +1,148 @@
+import { z } from 'zod';
+import { JOB_STATUSES } from './jobs';
+
+/** Limits that keep an imported dataset from exhausting the worker. */
+export const MAX_BENCHMARK_CASES = 5000;
+export const MAX_BENCHMARK_NOTES = 20_000;
+export const MAX_BENCHMARK_QUERY_LENGTH = 2000;
+export const MAX_BENCHMARK_REPEAT = 20;
+
+const idSchema = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(200, 'must be at most 200 characters')
+  .regex(/^[\w.:#-]+$/u, 'may contain letters, digits and . _ - : # only');
+
+export const benchmarkModeSchema = z.enum(['fts', 'vector', 'hybrid']);
+
+export const benchmarkNoteSchema = z.object({
+  note_id: idSchema,
+  title: z.string().max(1000),
+  folder: z.string().max(1000).default(''),
+  tags: z.array(z.string().max(200)).max(100).default([]),
+  body: z.string().max(1_000_000),
+  block_ids: z.array(idSchema).optional(),
+});
+
+export const ragCaseSchema = z.object({
+  case_id: idSchema,
+  query: z.string().trim().min(1, 'must not be empty').max(MAX_BENCHMARK_QUERY_LENGTH),
+  expected_note_ids: z.array(idSchema).max(100),
+  expected_block_ids: z.array(idSchema).max(100),
+  citation_required: z.boolean().default(false),
+  tags: z.array(z.string().max(200)).max(100).default([]),
+});
+
+export const agentCaseSchema = z.object({
+  case_id: idSchema,
+  prompt: z.string().trim().min(1, 'must not be empty').max(20_000),
+  allowed_tools: z.array(z.string().min(1).max(200)).max(100),
+  expected_tools: z.array(z.string().min(1).max(200)).max(100),
+  expected_conditions: z
+    .object({
+      citation_required: z.boolean().optional(),
+      tasks_created: z.number().int().min(0).max(1000).optional(),
+      notes_created: z.number().int().min(0).max(1000).optional(),
+      answer_contains: z.array(z.string().min(1).max(1000)).max(50).optional(),
+    })
+    .strict()
+    .default({}),
+  tags: z.array(z.string().max(200)).max(100).default([]),
+});
+
+const datasetHeader = {
+  dataset_id: idSchema,
+  version: z.string().min(1).max(50),
+  description: z.string().max(2000).default(''),
+  notes: z.array(benchmarkNoteSchema).max(MAX_BENCHMARK_NOTES).default([]),
+};
+
+export const ragDatasetSchema = z.object({
+  ...datasetHeader,
+  kind: z.literal('rag'),
+  cases: z.array(ragCaseSchema).min(1, 'needs at least one case').max(MAX_BENCHMARK_CASES),
+});
+
+export const agentDatasetSchema = z.object({
+  ...datasetHeader,
+  kind: z.literal('agent'),
+  cases: z.array(agentCaseSchema).min(1, 'needs at least one case').max(MAX_BENCHMARK_CASES),
+});
+
+export const benchmarkDatasetSchema = z.discriminatedUnion('kind', [ragDatasetSchema, agentDatasetSchema]);
+
+export const retrievalSettingsSchema = z
+  .object({
+    top_k: z.number().int().min(1).max(100),
+    rrf_k: z.number().int().min(0).max(10_000),
+    rerank: z.boolean(),
+    rerank_candidates: z.number().int().min(1).max(1000),
+    score_threshold: z.number().finite(),
+  })
+  .strict()
+  .partial();
+
+export const createRagBenchmarkSchema = z
+  .object({
+    dataset_id: idSchema,
+    modes: z
+      .array(benchmarkModeSchema)
+      .min(1)
+      .refine((modes) => new Set(modes).size === modes.length, 'must not repeat a mode')
+      .default(['fts', 'vector', 'hybrid']),
+    retrieval: retrievalSettingsSchema.default({}),
+    repeat: z.number().int().min(1).max(MAX_BENCHMARK_REPEAT).default(1),
+    embedding: z
+      .object({
+        model_id: z.string().min(1).max(200),
+        model_version: z.string().min(1).max(200).optional(),
+        dimension: z.number().int().min(1).max(65_536).optional(),
+      })
+      .strict()
+      .optional(),
+    answer_model: z
+      .object({ provider_id: z.string().min(1).max(200), model: z.string().min(1).max(200) })
+      .strict()
+      .nullable()
+      .default(null),
+    metadata: z.record(z.string(), z.unknown()).default({}),
+  })
+  .strict();
+
+export const createAgentBenchmarkSchema = z
+  .object({
+    dataset_id: idSchema,
+    provider_id: z.string().min(1).max(200),
+    model: z.string().min(1).max(200),
+    skill_id: z.string().min(1).max(200).nullable().default(null),
+    max_steps: z.number().int().min(1).max(100).default(10),
+    token_budget: z.number().int().min(100).max(10_000_000).default(20_000),
+    concurrency: z.number().int().min(1).max(8).default(1),
+    metadata: z.record(z.string(), z.unknown()).default({}),
+  })
+  .strict();
+
+export const listBenchmarkRunsSchema = z
+  .object({
+    kind: z.enum(['rag', 'agent']).optional(),
+    status: z.enum(JOB_STATUSES).optional(),
+    limit: z.number().int().min(1).max(200).default(50),
+    offset: z.number().int().min(0).default(0),
+  })
+  .strict();
+
+export const createDatasetFromNotesSchema = z
+  .object({
+    dataset_id: idSchema,
+    description: z.string().max(2000).default(''),
+    cases: z
+      .array(
+        z.object({
+          block_id: z.string().min(1).max(200),
+          query: z.string().trim().min(1, 'must not be empty').max(MAX_BENCHMARK_QUERY_LENGTH),
+        }),
+      )
+      .min(1, 'needs at least one case')
+      .max(MAX_BENCHMARK_CASES),
+  })
+  .strict();

@@ -1,0 +1,243 @@
+import type { ErrorEnvelope } from './errors';
+import type { JobProgress, JobStatus } from './jobs';
+
+/** §9: RAG and agent benchmarks. Wire DTOs; the zod schemas live in benchmarks-schemas.ts. */
+export type BenchmarkKind = 'rag' | 'agent';
+export type BenchmarkSearchMode = 'fts' | 'vector' | 'hybrid';
+
+/** §9.1 list entry. */
+export interface BenchmarkDatasetDto {
+  dataset_id: string;
+  kind: BenchmarkKind;
+  version: string;
+  description: string;
+  case_count: number;
+  content_hash: string;
+  /** Where it was registered from: shipped with the app, or imported by the user. */
+  source: 'builtin' | 'imported';
+}
+
+/** §9.2. Block ids of a shipped note are `<note_id>#<position>` unless the note lists its own. */
+export interface RagCaseDto {
+  case_id: string;
+  query: string;
+  expected_note_ids: string[];
+  expected_block_ids: string[];
+  citation_required: boolean;
+  tags: string[];
+}
+
+/** A note the RAG run indexes in its isolated database. */
+export interface BenchmarkNoteDto {
+  note_id: string;
+  title: string;
+  folder: string;
+  tags: string[];
+  body: string;
+  /** Ids of the note's blocks in order; defaults to `<note_id>#<position>`. */
+  block_ids?: string[];
+}
+
+/** §9.3. */
+export interface AgentCaseDto {
+  case_id: string;
+  prompt: string;
+  allowed_tools: string[];
+  expected_tools: string[];
+  expected_conditions: {
+    citation_required?: boolean;
+    tasks_created?: number;
+    notes_created?: number;
+    answer_contains?: string[];
+  };
+  tags: string[];
+}
+
+export interface RagDatasetFile {
+  dataset_id: string;
+  kind: 'rag';
+  version: string;
+  description: string;
+  notes: BenchmarkNoteDto[];
+  cases: RagCaseDto[];
+}
+
+export interface AgentDatasetFile {
+  dataset_id: string;
+  kind: 'agent';
+  version: string;
+  description: string;
+  /** Notes seeded into the isolated database the agent works in. */
+  notes: BenchmarkNoteDto[];
+  cases: AgentCaseDto[];
+}
+
+export type BenchmarkDatasetFile = RagDatasetFile | AgentDatasetFile;
+
+/** §9.4 `retrieval`. */
+export interface BenchmarkRetrievalSettings {
+  top_k: number;
+  rrf_k: number;
+  rerank: boolean;
+  rerank_candidates: number;
+  score_threshold: number;
+}
+
+export interface CreateRagBenchmarkInput {
+  dataset_id: string;
+  modes?: BenchmarkSearchMode[];
+  retrieval?: Partial<BenchmarkRetrievalSettings>;
+  repeat?: number;
+  /** The embedding model the index must match; checked before the run starts. */
+  embedding?: { model_id: string; model_version?: string; dimension?: number };
+  /** The model that answers for `citation_hit_rate`; without one the metric is skipped. */
+  answer_model?: { provider_id: string; model: string } | null;
+  metadata?: Record<string, unknown>;
+}
+
+export interface CreateAgentBenchmarkInput {
+  dataset_id: string;
+  provider_id: string;
+  model: string;
+  skill_id?: string | null;
+  max_steps?: number;
+  token_budget?: number;
+  concurrency?: number;
+  metadata?: Record<string, unknown>;
+}
+
+/** §9.7 RAG; rates are 0..1, a skipped metric is null with its reason in `skipped`. */
+export interface RagMetrics {
+  hit_at_1: number;
+  hit_at_5: number;
+  recall_at_k: number;
+  mrr: number;
+  citation_hit_rate: number | null;
+  p50_latency_ms: number;
+  p95_latency_ms: number;
+  case_count: number;
+  skipped: Record<string, string>;
+}
+
+/** §9.7 Agent. */
+export interface AgentMetrics {
+  task_success_rate: number;
+  tool_selection_accuracy: number;
+  tool_argument_accuracy: number;
+  invalid_tool_call_rate: number;
+  average_steps: number;
+  average_latency_ms: number;
+  average_token_usage: number;
+  case_count: number;
+}
+
+/** RAG metrics per mode; agent metrics flat. */
+export type BenchmarkMetrics =
+  | { kind: 'rag'; by_mode: Partial<Record<BenchmarkSearchMode, RagMetrics>> }
+  | ({ kind: 'agent' } & AgentMetrics);
+
+/** What a run ran with (§9.4): enough to tell two runs' numbers apart. RAG and agent fill their own parts. */
+export interface BenchmarkConfigSnapshot {
+  dataset_id: string;
+  dataset_hash: string;
+  dataset_version: string;
+  modes?: BenchmarkSearchMode[];
+  repeat?: number;
+  retrieval?: BenchmarkRetrievalSettings;
+  embedding?: { model_id: string; model_version: string; dimension: number; normalization: string };
+  reranker?: { model_id: string; model_version: string } | null;
+  index_version?: { full_text: number; vectors: number };
+  profile_id?: string;
+  profile_version?: number;
+  answer_model?: { provider_id: string; model: string } | null;
+  provider_id?: string;
+  model?: string;
+  max_steps?: number;
+  token_budget?: number;
+  environment?: {
+    runtime: 'browser' | 'node';
+    platform: string;
+    webgpu_available: boolean;
+    embedding_backend: string;
+  };
+  [key: string]: unknown;
+}
+
+/** §9.6. */
+export interface BenchmarkRunDto {
+  run_id: string;
+  /** The job that runs it: subscribe to its events for progress and per-case results. */
+  job_id: string;
+  kind: BenchmarkKind;
+  dataset_id: string;
+  dataset_hash: string;
+  status: JobStatus;
+  progress: JobProgress | null;
+  metrics: BenchmarkMetrics | null;
+  config_snapshot: BenchmarkConfigSnapshot;
+  error: ErrorEnvelope['error'] | null;
+  metadata: Record<string, unknown>;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+}
+
+export interface RagCaseResult {
+  kind: 'rag';
+  case_id: string;
+  mode: BenchmarkSearchMode;
+  repeat: number;
+  query: string;
+  expected_block_ids: string[];
+  expected_note_ids: string[];
+  citation_required: boolean;
+  /** Block ids in rank order. */
+  ranked_block_ids: string[];
+  /** The note of each ranked block, same order. */
+  ranked_note_ids: string[];
+  /** 1-based rank of the first expected block; null when none was returned. */
+  first_hit_rank: number | null;
+  passed: boolean;
+  failure_reason: string | null;
+  latency_ms: number;
+  cited_block_ids: string[] | null;
+}
+
+export interface AgentCaseResult {
+  kind: 'agent';
+  case_id: string;
+  prompt: string;
+  trace_run_id: string | null;
+  status: string;
+  passed: boolean;
+  failure_reason: string | null;
+  tools_called: string[];
+  expected_tools: string[];
+  invalid_tool_calls: number;
+  tool_calls: number;
+  argument_errors: number;
+  steps: number;
+  latency_ms: number;
+  token_usage: number;
+}
+
+export type BenchmarkCaseResult = RagCaseResult | AgentCaseResult;
+
+export interface BenchmarkReportDto {
+  run: BenchmarkRunDto;
+  cases: BenchmarkCaseResult[];
+}
+
+export interface ListBenchmarkRunsInput {
+  kind?: BenchmarkKind;
+  status?: JobStatus;
+  limit?: number;
+  offset?: number;
+}
+
+/** Builds a dataset from the user's own notes: each case names a block and the question it answers. */
+export interface CreateDatasetFromNotesInput {
+  dataset_id: string;
+  description?: string;
+  cases: Array<{ block_id: string; query: string }>;
+}

@@ -1,0 +1,655 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AgentCaseResult, BenchmarkRunDto, RagCaseResult, RagDatasetFile } from '../contracts';
+import { NotesAgentDatabase } from '../db';
+import { freshDatabase } from '../db/test-database';
+import { HASH_EMBEDDER_INFO, type Embedder } from '../retrieval';
+import { ISOLATED_DATABASE_PREFIX } from './benchmark-service';
+import { createCoreApi, type CoreOptions } from './core-api';
+
+type TestCore = ReturnType<typeof createCoreApi> & { db: NotesAgentDatabase };
+const cores: TestCore[] = [];
+
+function makeCore(options: CoreOptions = {}): TestCore {
+  const db = freshDatabase();
+  const core = createCoreApi(db, { indexDebounceMs: 0, ...options });
+  const entry = { db, ...core };
+  cores.push(entry);
+  return entry;
+}
+
+afterEach(async () => {
+  for (const core of cores.splice(0)) {
+    await core.idle().catch(() => undefined);
+    core.dispose();
+    await core.db.delete();
+  }
+});
+
+/** Latencies of 1, 2 and 4 ms for three cases: start and end readings per case. */
+function steppingClock(readings: number[]): () => number {
+  let index = 0;
+  return () => readings[index++ % readings.length]!;
+}
+
+/**
+ * Three notes and three cases whose full-text ranks are known: `apple` finds
+ * its block first; `cherry` appears once in its expected block and three
+ * times in a shorter other block, so the expected block ranks second;
+ * `zzzqqq` finds nothing.
+ */
+const SMALL: RagDatasetFile = {
+  dataset_id: 'small-v1',
+  kind: 'rag',
+  version: '1.0.0',
+  description: 'three cases',
+  notes: [
+    {
+      note_id: 'n1',
+      title: 'one',
+      folder: '',
+      tags: [],
+      body: 'Apple orchards bloom in spring.\n\nUnrelated text here.',
+    },
+    { note_id: 'n2', title: 'two', folder: '', tags: [], body: 'Cherry cherry cherry.' },
+    {
+      note_id: 'n3',
+      title: 'three',
+      folder: '',
+      tags: [],
+      body: 'A long paragraph about many fruits such as cherry and plum and pear and fig.',
+    },
+  ],
+  cases: [
+    {
+      case_id: 'c-apple',
+      query: 'apple',
+      expected_note_ids: ['n1'],
+      expected_block_ids: ['n1#0'],
+      citation_required: true,
+      tags: [],
+    },
+    {
+      case_id: 'c-cherry',
+      query: 'cherry',
+      expected_note_ids: ['n3'],
+      expected_block_ids: ['n3#0'],
+      citation_required: true,
+      tags: [],
+    },
+    {
+      case_id: 'c-none',
+      query: 'zzzqqq',
+      expected_note_ids: ['n2'],
+      expected_block_ids: ['n2#0'],
+      citation_required: false,
+      tags: [],
+    },
+  ],
+};
+
+async function finished(core: TestCore, run: BenchmarkRunDto): Promise<BenchmarkRunDto> {
+  await core.idle();
+  return core.api.benchmarks.get(run.run_id);
+}
+
+async function isolatedDatabases(): Promise<string[]> {
+  return (await indexedDB.databases()).flatMap((info) =>
+    info.name?.startsWith(ISOLATED_DATABASE_PREFIX) ? [info.name] : [],
+  );
+}
+
+describe('benchmark datasets', () => {
+  it('lists the shipped datasets with their case counts and content hashes', async () => {
+    const core = makeCore();
+    const { items } = await core.api.benchmarks.listDatasets();
+    expect(items.map((item) => [item.dataset_id, item.kind, item.case_count, item.source])).toEqual([
+      ['rag-core-v1', 'rag', 279, 'builtin'],
+      ['agent-core-v1', 'agent', 5, 'builtin'],
+    ]);
+    for (const item of items) expect(item.content_hash).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect((await core.api.benchmarks.listDatasets({ kind: 'agent' })).items).toHaveLength(1);
+  });
+
+  it('imports a dataset by its content and hashes a canonical form (key order and spacing do not matter)', async () => {
+    const core = makeCore();
+    const imported = await core.api.benchmarks.importDataset(JSON.stringify(SMALL));
+    expect(imported).toMatchObject({
+      dataset_id: 'small-v1',
+      kind: 'rag',
+      case_count: 3,
+      source: 'imported',
+    });
+    const { cases, notes, ...header } = SMALL;
+    const reordered = JSON.stringify({ cases, notes, ...header }, null, 3);
+    const again = await core.api.benchmarks.importDataset(reordered);
+    expect(again.content_hash).toBe(imported.content_hash);
+    const changed = await core.api.benchmarks.importDataset(
+      JSON.stringify({ ...SMALL, cases: [{ ...SMALL.cases[0]!, query: 'apples' }, ...SMALL.cases.slice(1)] }),
+    );
+    expect(changed.content_hash).not.toBe(imported.content_hash);
+    expect(
+      (await core.api.benchmarks.listDatasets({ kind: 'rag' })).items.map((item) => item.dataset_id),
+    ).toEqual(['rag-core-v1', 'small-v1']);
+  });
+
+  it('rejects an invalid dataset naming the case and the field, and stores nothing', async () => {
+    const core = makeCore();
+    const broken = { ...SMALL, cases: [SMALL.cases[0], { ...SMALL.cases[1], query: '' }] };
+    await expect(core.api.benchmarks.importDataset(JSON.stringify(broken))).rejects.toMatchObject({
+      code: 'BENCHMARK_DATASET_INVALID',
+      details: { case_id: 'c-cherry', field: 'cases.1.query' },
+    });
+    const missingBlock = { ...SMALL, cases: [{ ...SMALL.cases[0], expected_block_ids: ['n1#9'] }] };
+    await expect(core.api.benchmarks.importDataset(JSON.stringify(missingBlock))).rejects.toMatchObject({
+      code: 'BENCHMARK_DATASET_INVALID',
+      details: { case_id: 'c-apple', field: 'cases.0.expected_block_ids.0' },
+    });
+    const repeated = { ...SMALL, cases: [SMALL.cases[0], SMALL.cases[0]] };
+    await expect(core.api.benchmarks.importDataset(JSON.stringify(repeated))).rejects.toMatchObject({
+      code: 'BENCHMARK_DATASET_INVALID',
+      details: { case_id: 'c-apple', field: 'cases.1.case_id' },
+    });
+    await expect(core.api.benchmarks.importDataset('{not json')).rejects.toMatchObject({
+      code: 'BENCHMARK_DATASET_INVALID',
+      details: { field: '(root)' },
+    });
+    await expect(
+      core.api.benchmarks.importDataset(JSON.stringify({ ...SMALL, dataset_id: 'rag-core-v1' })),
+    ).rejects.toMatchObject({ code: 'BENCHMARK_DATASET_INVALID', details: { field: 'dataset_id' } });
+    expect((await core.api.benchmarks.listDatasets()).items.map((item) => item.source)).toEqual([
+      'builtin',
+      'builtin',
+    ]);
+  });
+
+  it('answers BENCHMARK_DATASET_NOT_FOUND for an unknown id', async () => {
+    const core = makeCore();
+    await expect(core.api.benchmarks.getDataset('nope')).rejects.toMatchObject({
+      code: 'BENCHMARK_DATASET_NOT_FOUND',
+    });
+    await expect(core.api.benchmarks.createRagRun({ dataset_id: 'nope' })).rejects.toMatchObject({
+      code: 'BENCHMARK_DATASET_NOT_FOUND',
+    });
+  });
+});
+
+describe('RAG benchmark runs', () => {
+  it('computes the hand-worked metrics of a small dataset through the service', async () => {
+    const core = makeCore({ benchmarks: { latencyClock: steppingClock([0, 1, 10, 12, 20, 24]) } });
+    await core.api.benchmarks.importDataset(JSON.stringify(SMALL));
+    const created = await core.api.benchmarks.createRagRun({
+      dataset_id: 'small-v1',
+      modes: ['fts'],
+      retrieval: { top_k: 5 },
+    });
+    expect(created).toMatchObject({ kind: 'rag', dataset_id: 'small-v1', metrics: null, error: null });
+    expect(['queued', 'running']).toContain(created.status);
+    const run = await finished(core, created);
+    expect(run.status).toBe('completed');
+    const report = await core.api.benchmarks.report(run.run_id);
+    const ranks = (report.cases as RagCaseResult[]).map((entry) => [
+      entry.case_id,
+      entry.first_hit_rank,
+      entry.failure_reason,
+    ]);
+    expect(ranks).toEqual([
+      ['c-apple', 1, null],
+      ['c-cherry', 2, null],
+      ['c-none', null, 'no results'],
+    ]);
+    expect(run.metrics).toEqual({
+      kind: 'rag',
+      by_mode: {
+        fts: {
+          hit_at_1: 1 / 3,
+          hit_at_5: 2 / 3,
+          recall_at_k: 2 / 3,
+          mrr: 0.5,
+          citation_hit_rate: null,
+          p50_latency_ms: 2,
+          p95_latency_ms: 3.8,
+          case_count: 3,
+          skipped: { citation_hit_rate: 'no answer model was chosen' },
+        },
+      },
+    });
+  });
+
+  it('records the config snapshot, runs every mode and leaves the user notebook untouched', async () => {
+    const core = makeCore();
+    const mine = await core.api.notes.create({
+      title: 'Mine',
+      body: 'Apple pie recipe.',
+      folder: '',
+      tags: [],
+    });
+    await core.idle();
+    const before = {
+      notes: await core.db.notes.toArray(),
+      blocks: await core.db.blocks.toArray(),
+      index: await core.db.search_index.toArray(),
+    };
+    await core.api.benchmarks.importDataset(JSON.stringify(SMALL));
+    const run = await finished(
+      core,
+      await core.api.benchmarks.createRagRun({
+        dataset_id: 'small-v1',
+        retrieval: { top_k: 3, rrf_k: 30 },
+        metadata: { note: 'x' },
+      }),
+    );
+    expect(run.status).toBe('completed');
+    expect(run.config_snapshot).toMatchObject({
+      dataset_id: 'small-v1',
+      dataset_hash: run.dataset_hash,
+      modes: ['fts', 'vector', 'hybrid'],
+      retrieval: { top_k: 3, rrf_k: 30, rerank: false },
+      embedding: HASH_EMBEDDER_INFO,
+      reranker: null,
+      index_version: { full_text: 1, vectors: 1 },
+      environment: { runtime: 'node', webgpu_available: false, embedding_backend: 'js' },
+    });
+    expect(run.metadata).toEqual({ note: 'x' });
+    expect(Object.keys(run.metrics?.kind === 'rag' ? run.metrics.by_mode : {})).toEqual([
+      'fts',
+      'vector',
+      'hybrid',
+    ]);
+    const report = await core.api.benchmarks.report(run.run_id);
+    expect(report.cases).toHaveLength(9);
+    // The dataset's notes never reached the user's notebook, and its database is gone.
+    expect(await core.db.notes.toArray()).toEqual(before.notes);
+    expect(await core.db.blocks.toArray()).toEqual(before.blocks);
+    expect(await core.db.search_index.toArray()).toEqual(before.index);
+    expect((await core.api.search.search({ query: 'cherry' })).hits).toEqual([]);
+    expect((await core.api.search.search({ query: 'apple' })).hits.map((hit) => hit.note_id)).toEqual([
+      mine.note_id,
+    ]);
+    expect(await isolatedDatabases()).toEqual([]);
+  });
+
+  it('publishes lifecycle and per-case events in order', async () => {
+    const core = makeCore();
+    await core.api.benchmarks.importDataset(JSON.stringify(SMALL));
+    const run = await finished(
+      core,
+      await core.api.benchmarks.createRagRun({ dataset_id: 'small-v1', modes: ['fts'] }),
+    );
+    const page = await core.api.benchmarks.events(run.run_id);
+    const names = page.items.map((item) => item.event);
+    expect(names[0]).toBe('Queued');
+    expect(names[1]).toBe('Started');
+    expect(names.at(-1)).toBe('Completed');
+    expect(
+      page.items
+        .filter((item) => item.event === 'CaseResult')
+        .map((item) => (item.data as RagCaseResult).case_id),
+    ).toEqual(['c-apple', 'c-cherry', 'c-none']);
+    const later = await core.api.benchmarks.events(run.run_id, { after_sequence: page.items[2]!.sequence });
+    expect(later.items[0]!.sequence).toBe(page.items[3]!.sequence);
+  });
+
+  it('cancels a run mid-way: no metrics, the finished cases in the report, the isolated database deleted', async () => {
+    let cancel: () => void = () => undefined;
+    let readings = 0;
+    const core = makeCore({
+      benchmarks: {
+        latencyClock: () => {
+          readings += 1;
+          // The second case starts: ask for the cancel while the run is mid-way.
+          if (readings === 3) cancel();
+          return readings;
+        },
+      },
+    });
+    const run = await core.api.benchmarks.createRagRun({ dataset_id: 'rag-core-v1', modes: ['fts'] });
+    cancel = () => void core.api.benchmarks.cancel(run.run_id);
+    const done = await finished(core, run);
+    expect(done.status).toBe('cancelled');
+    expect(done.metrics).toBeNull();
+    const report = await core.api.benchmarks.report(run.run_id);
+    expect(report.cases.length).toBeGreaterThanOrEqual(1);
+    expect(report.cases.length).toBeLessThan(279);
+    expect((await core.api.benchmarks.events(run.run_id)).items.at(-1)?.event).toBe('Cancelled');
+    expect(await isolatedDatabases()).toEqual([]);
+    await expect(core.api.benchmarks.cancel(run.run_id)).rejects.toMatchObject({ code: 'STATE_CONFLICT' });
+  });
+
+  it('rejects an index built with another embedding model', async () => {
+    const core = makeCore();
+    await expect(
+      core.api.benchmarks.createRagRun({
+        dataset_id: 'rag-core-v1',
+        embedding: { model_id: 'bge-m3', dimension: 1024 },
+      }),
+    ).rejects.toMatchObject({ code: 'BENCHMARK_INDEX_INCOMPATIBLE', details: { index: HASH_EMBEDDER_INFO } });
+    await expect(
+      core.api.benchmarks.createRagRun({
+        dataset_id: 'rag-core-v1',
+        embedding: { model_id: 'hash-v1', dimension: 64 },
+      }),
+    ).rejects.toMatchObject({ code: 'BENCHMARK_INDEX_INCOMPATIBLE' });
+    // Full text alone needs no vectors, so the model does not matter.
+    const fts = await core.api.benchmarks.createRagRun({
+      dataset_id: 'rag-core-v1',
+      modes: ['fts'],
+      embedding: { model_id: 'bge-m3' },
+    });
+    await core.api.benchmarks.cancel(fts.run_id);
+    expect((await core.api.benchmarks.list()).items).toHaveLength(1);
+  });
+
+  it('answers BENCHMARK_CONFIG_INVALID for a bad request, naming the field', async () => {
+    const core = makeCore();
+    await expect(
+      core.api.benchmarks.createRagRun({ dataset_id: 'rag-core-v1', modes: ['bm25' as 'fts'] }),
+    ).rejects.toMatchObject({ code: 'BENCHMARK_CONFIG_INVALID', details: { field: 'modes.0' } });
+    await expect(
+      core.api.benchmarks.createRagRun({ dataset_id: 'rag-core-v1', repeat: 0 }),
+    ).rejects.toMatchObject({
+      code: 'BENCHMARK_CONFIG_INVALID',
+      details: { field: 'repeat' },
+    });
+    await expect(core.api.benchmarks.createRagRun({ dataset_id: 'agent-core-v1' })).rejects.toMatchObject({
+      code: 'BENCHMARK_CONFIG_INVALID',
+      details: { field: 'dataset_id' },
+    });
+    await expect(
+      core.api.benchmarks.createRagRun({
+        dataset_id: 'rag-core-v1',
+        answer_model: { provider_id: 'mock', model: 'mock-1' },
+      }),
+    ).rejects.toMatchObject({ code: 'BENCHMARK_CONFIG_INVALID', details: { field: 'answer_model' } });
+    expect((await core.api.benchmarks.list()).page.total).toBe(0);
+  });
+
+  it('fails with BENCHMARK_RUN_FAILED when indexing the dataset fails, and cleans up', async () => {
+    const failing: Embedder = {
+      info: HASH_EMBEDDER_INFO,
+      embed: async () => {
+        throw new Error('out of memory');
+      },
+    };
+    const core = makeCore({ embedder: failing });
+    await core.api.benchmarks.importDataset(JSON.stringify(SMALL));
+    const run = await finished(
+      core,
+      await core.api.benchmarks.createRagRun({ dataset_id: 'small-v1', modes: ['vector'] }),
+    );
+    expect(run.status).toBe('failed');
+    expect(run.error).toMatchObject({ code: 'BENCHMARK_RUN_FAILED' });
+    expect(run.completed_at).not.toBeNull();
+    expect(await isolatedDatabases()).toEqual([]);
+  });
+
+  it('lists runs newest first with kind and status filters and paging; unknown runs are BENCHMARK_RUN_NOT_FOUND', async () => {
+    const core = makeCore();
+    await core.api.benchmarks.importDataset(JSON.stringify(SMALL));
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const run = await core.api.benchmarks.createRagRun({
+        dataset_id: 'small-v1',
+        modes: ['fts'],
+        metadata: { i },
+      });
+      ids.push(run.run_id);
+      await core.idle();
+    }
+    const all = await core.api.benchmarks.list();
+    expect(all.page).toEqual({ total: 3, limit: 50, offset: 0 });
+    expect(new Set(all.items.map((item) => item.run_id))).toEqual(new Set(ids));
+    const page = await core.api.benchmarks.list({ kind: 'rag', status: 'completed', limit: 1, offset: 1 });
+    expect(page.page).toEqual({ total: 3, limit: 1, offset: 1 });
+    expect(page.items).toHaveLength(1);
+    expect((await core.api.benchmarks.list({ kind: 'agent' })).page.total).toBe(0);
+    expect((await core.api.benchmarks.list({ status: 'failed' })).page.total).toBe(0);
+    await expect(core.api.benchmarks.list({ limit: 0 })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    for (const call of [
+      () => core.api.benchmarks.get('benchmark_missing'),
+      () => core.api.benchmarks.report('benchmark_missing'),
+      () => core.api.benchmarks.events('benchmark_missing'),
+      () => core.api.benchmarks.cancel('benchmark_missing'),
+    ]) {
+      await expect(call()).rejects.toMatchObject({ code: 'BENCHMARK_RUN_NOT_FOUND' });
+    }
+  });
+});
+
+describe('benchmark my notes', () => {
+  it('builds a dataset from picked blocks of the user notes and runs it on a copy', async () => {
+    const core = makeCore();
+    const a = await core.api.notes.create({
+      title: 'Deadlock',
+      body: 'Coffman conditions: mutual exclusion, hold and wait.\n\nBanker algorithm avoids it.',
+      folder: '',
+      tags: [],
+    });
+    const b = await core.api.notes.create({
+      title: 'Paging',
+      body: 'A TLB caches page table entries.',
+      folder: '',
+      tags: [],
+    });
+    await core.idle();
+    const blocksA = await core.db.blocks.where('note_id').equals(a.note_id).sortBy('position');
+    const blocksB = await core.db.blocks.where('note_id').equals(b.note_id).sortBy('position');
+    const before = await core.db.notes.toArray();
+    const dataset = await core.api.benchmarks.createDatasetFromNotes({
+      dataset_id: 'my-notes',
+      cases: [
+        { block_id: blocksA[1]!.block_id, query: 'banker algorithm' },
+        { block_id: blocksB[0]!.block_id, query: 'what caches page table entries' },
+      ],
+    });
+    expect(dataset).toMatchObject({ dataset_id: 'my-notes', kind: 'rag', case_count: 2, source: 'imported' });
+    const run = await finished(
+      core,
+      await core.api.benchmarks.createRagRun({ dataset_id: 'my-notes', modes: ['fts', 'hybrid'] }),
+    );
+    expect(run.status).toBe('completed');
+    const report = await core.api.benchmarks.report(run.run_id);
+    expect(
+      (report.cases as RagCaseResult[])
+        .filter((entry) => entry.mode === 'fts')
+        .map((entry) => entry.first_hit_rank),
+    ).toEqual([1, 1]);
+    expect(await core.db.notes.toArray()).toEqual(before);
+    await expect(
+      core.api.benchmarks.createDatasetFromNotes({
+        dataset_id: 'x',
+        cases: [{ block_id: 'block_gone', query: 'q' }],
+      }),
+    ).rejects.toMatchObject({ code: 'BENCHMARK_DATASET_INVALID', details: { field: 'cases.0.block_id' } });
+  });
+});
+
+describe('the isolated database', () => {
+  it('is a separately named database, not the user one', async () => {
+    const opened: string[] = [];
+    const core = makeCore({
+      benchmarks: {
+        openIsolated: (runId) => {
+          const db = new NotesAgentDatabase(`${ISOLATED_DATABASE_PREFIX}${runId}`);
+          opened.push(db.name);
+          return db;
+        },
+      },
+    });
+    await core.api.benchmarks.importDataset(JSON.stringify(SMALL));
+    const run = await finished(
+      core,
+      await core.api.benchmarks.createRagRun({ dataset_id: 'small-v1', modes: ['fts'] }),
+    );
+    expect(opened).toEqual([`${ISOLATED_DATABASE_PREFIX}${run.run_id}`]);
+    expect(opened[0]).not.toBe(core.db.name);
+  });
+});
+
+describe('agent benchmark runs', () => {
+  it('runs agent-core-v1 on the demo provider through the agent runtime, scored from the traces', async () => {
+    const core = makeCore();
+    await core.api.notes.create({ title: 'Mine', body: 'Deadlock notes of my own.', folder: '', tags: [] });
+    await core.idle();
+    const before = { notes: await core.db.notes.toArray(), blocks: await core.db.blocks.toArray() };
+    const created = await core.api.benchmarks.createAgentRun({
+      dataset_id: 'agent-core-v1',
+      provider_id: 'mock',
+      model: 'mock-1',
+    });
+    expect(created).toMatchObject({
+      kind: 'agent',
+      config_snapshot: { provider_id: 'mock', model: 'mock-1', max_steps: 10 },
+    });
+    const run = await finished(core, created);
+    expect(run.status).toBe('completed');
+    const report = await core.api.benchmarks.report(run.run_id);
+    const cases = report.cases as AgentCaseResult[];
+    expect(cases.map((entry) => [entry.case_id, entry.passed, entry.failure_reason])).toEqual([
+      ['agent-os-search-001', true, null],
+      // The write case: tasks.create asked for permission, was allowed inside the copy, and wrote 3 tasks.
+      ['agent-os-review-001', true, null],
+      [
+        'agent-os-note-001',
+        false,
+        'expected tools not called: notes.create; notes_created: expected 1, got 0',
+      ],
+      ['agent-math-001', false, 'expected tools not called: math.evaluate; answer does not contain "391"'],
+      ['agent-tasks-list-001', false, 'expected tools not called: tasks.list'],
+    ]);
+    expect(cases[1]!.tools_called).toEqual(['rag.search', 'notes.read', 'tasks.create']);
+    expect(run.metrics).toMatchObject({
+      kind: 'agent',
+      task_success_rate: 0.4,
+      // Jaccard: 1/2, 1, 1/3, 0, 0.
+      tool_selection_accuracy: (0.5 + 1 + 1 / 3) / 5,
+      tool_argument_accuracy: 1,
+      invalid_tool_call_rate: 0,
+      average_steps: (3 + 4 + 3 + 1 + 1) / 5,
+      case_count: 5,
+    });
+    // A failed case opens its trace, kept with the run after its database is gone.
+    const trace = await core.api.benchmarks.caseTrace(run.run_id, 'agent-os-review-001');
+    expect(trace[0]).toMatchObject({ event: 'RunStarted', resource_id: cases[1]!.trace_run_id });
+    expect(trace.map((event) => event.event)).toContain('PermissionResolved');
+    expect(trace.at(-1)?.event).toBe('RunCompleted');
+    await expect(core.api.benchmarks.caseTrace(run.run_id, 'nope')).rejects.toMatchObject({
+      code: 'RESOURCE_NOT_FOUND',
+    });
+    // Writes landed only in the run's own database: the user's notebook is as it was.
+    expect(await core.db.notes.toArray()).toEqual(before.notes);
+    expect(await core.db.blocks.toArray()).toEqual(before.blocks);
+    expect((await core.api.agent.list()).page.total).toBe(0);
+    expect(await isolatedDatabases()).toEqual([]);
+    expect((await core.api.benchmarks.list({ kind: 'agent' })).items.map((item) => item.run_id)).toEqual([
+      run.run_id,
+    ]);
+  });
+
+  it('rejects an unavailable provider, a RAG dataset and a skill with BENCHMARK_CONFIG_INVALID', async () => {
+    const core = makeCore();
+    const base = { dataset_id: 'agent-core-v1', provider_id: 'mock', model: 'mock-1' };
+    await expect(
+      core.api.benchmarks.createAgentRun({ ...base, provider_id: 'openai' }),
+    ).rejects.toMatchObject({
+      code: 'BENCHMARK_CONFIG_INVALID',
+      details: { field: 'provider_id' },
+    });
+    await expect(
+      core.api.benchmarks.createAgentRun({ ...base, dataset_id: 'rag-core-v1' }),
+    ).rejects.toMatchObject({
+      code: 'BENCHMARK_CONFIG_INVALID',
+      details: { field: 'dataset_id' },
+    });
+    await expect(core.api.benchmarks.createAgentRun({ ...base, skill_id: 'review' })).rejects.toMatchObject({
+      code: 'BENCHMARK_CONFIG_INVALID',
+      details: { field: 'skill_id' },
+    });
+    await expect(core.api.benchmarks.createAgentRun({ ...base, max_steps: 0 })).rejects.toMatchObject({
+      code: 'BENCHMARK_CONFIG_INVALID',
+      details: { field: 'max_steps' },
+    });
+    await expect(
+      core.api.benchmarks.createAgentRun({ ...base, dataset_id: 'missing' }),
+    ).rejects.toMatchObject({
+      code: 'BENCHMARK_DATASET_NOT_FOUND',
+    });
+  });
+
+  it('cancels mid-run after the first case and cleans up', async () => {
+    let cancel: () => void = () => undefined;
+    let readings = 0;
+    const core = makeCore({
+      benchmarks: {
+        latencyClock: () => {
+          readings += 1;
+          // The first case has ended: cancel before the second starts.
+          if (readings === 2) cancel();
+          return readings;
+        },
+      },
+    });
+    const run = await core.api.benchmarks.createAgentRun({
+      dataset_id: 'agent-core-v1',
+      provider_id: 'mock',
+      model: 'mock-1',
+    });
+    cancel = () => void core.api.benchmarks.cancel(run.run_id);
+    const done = await finished(core, run);
+    expect(done.status).toBe('cancelled');
+    expect(done.metrics).toBeNull();
+    const report = await core.api.benchmarks.report(run.run_id);
+    expect(report.cases.length).toBeGreaterThanOrEqual(1);
+    expect(report.cases.length).toBeLessThan(5);
+    expect(await isolatedDatabases()).toEqual([]);
+  });
+});
+
+describe('reports: comparison and export', () => {
+  it('compares two runs case by case and exports JSON and CSV', async () => {
+    const core = makeCore();
+    await core.api.benchmarks.importDataset(JSON.stringify(SMALL));
+    const fts = await finished(
+      core,
+      await core.api.benchmarks.createRagRun({ dataset_id: 'small-v1', modes: ['fts'] }),
+    );
+    // The same dataset with the apple case made harder: its block now ranks below another.
+    const harder: RagDatasetFile = {
+      ...SMALL,
+      notes: [
+        ...SMALL.notes,
+        { note_id: 'n4', title: 'four', folder: '', tags: [], body: 'Apple apple apple.' },
+      ],
+    };
+    await core.api.benchmarks.importDataset(JSON.stringify(harder));
+    const second = await finished(
+      core,
+      await core.api.benchmarks.createRagRun({ dataset_id: 'small-v1', modes: ['fts'] }),
+    );
+    const comparison = await core.api.benchmarks.compare(fts.run_id, second.run_id);
+    expect(
+      comparison.items.map((item) => [item.case_id, item.baseline, item.candidate, item.change]),
+    ).toEqual([
+      ['c-apple', 'rank 1', 'rank 2', 'worse'],
+      ['c-cherry', 'rank 2', 'rank 2', 'same'],
+      ['c-none', 'miss', 'miss', 'same'],
+    ]);
+    expect(comparison.counts).toEqual({ better: 0, worse: 1, same: 2, added: 0, removed: 0 });
+
+    const csv = await core.api.benchmarks.exportReport(fts.run_id, 'csv');
+    expect(csv.mime_type).toBe('text/csv');
+    const lines = csv.text.trimEnd().split('\r\n');
+    expect(lines[0]).toBe(
+      'case_id,mode,repeat,query,expected_block_ids,first_hit_rank,passed,failure_reason,latency_ms,ranked_block_ids',
+    );
+    expect(lines).toHaveLength(4);
+    expect(lines[3]).toMatch(/^c-none,fts,1,zzzqqq,n2#0,,false,no results,/);
+    const json = await core.api.benchmarks.exportReport(fts.run_id, 'json');
+    expect(JSON.parse(json.text)).toEqual(await core.api.benchmarks.report(fts.run_id));
+    await expect(core.api.benchmarks.exportReport(fts.run_id, 'xml' as 'csv')).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+    });
+    await expect(core.api.benchmarks.compare(fts.run_id, 'benchmark_missing')).rejects.toMatchObject({
+      code: 'BENCHMARK_RUN_NOT_FOUND',
+    });
+  });
+});
