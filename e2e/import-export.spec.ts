@@ -81,3 +81,40 @@ test('a finished import, exported and imported again, gives the same notes', asy
   expect(again.files).toEqual(first.files);
   await fresh.close();
 });
+
+/** A one-entry zip whose headers declare `declared` bytes: a bomb without the bytes. */
+function declaredSizeZip(name: string, declared: number): Buffer {
+  const zip = zipSync({ [name]: strToU8('# tiny') });
+  const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+  const centralOffset = view.getUint32(zip.byteLength - 22 + 16, true);
+  view.setUint32(22, declared, true);
+  view.setUint32(centralOffset + 24, declared, true);
+  return Buffer.from(zip);
+}
+
+test('an import says which entries it renamed or repaired, and a bomb is refused naming the entry', async ({
+  page,
+}) => {
+  await openApp(page);
+  await importZip(
+    page,
+    Buffer.from(
+      zipSync({
+        'vault/../up.md': strToU8('# Up'),
+        'vault/bytes.md': new Uint8Array([0x61, 0xff, 0x62]),
+        'vault/ok.md': strToU8('# Fine'),
+      }),
+    ),
+  );
+  await expect(
+    page.getByTestId('toast').filter({ hasText: 'Imported 3 notes, skipped 0; 2 renamed or repaired' }),
+  ).toBeVisible();
+  await expect(page.getByTestId('note-item')).toHaveCount(3);
+
+  await importZip(page, declaredSizeZip('vault/huge.md', 1_000_000_000));
+  const failed = page.getByTestId('job-item').filter({ hasText: 'vault/huge.md is larger than 64 MiB' });
+  await expect(failed).toHaveAttribute('data-status', 'failed');
+  await page.reload();
+  await expect(page.getByTestId('note-list')).toBeVisible();
+  await expect(page.getByTestId('note-item')).toHaveCount(3);
+});

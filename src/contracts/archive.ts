@@ -7,7 +7,16 @@ import type { importFilesSchema, importZipSchema } from './archive-schemas';
 export interface ImportResult {
   imported: number;
   skipped: number;
-  warnings: { path: string; reason: string }[];
+  /**
+   * Everything skipped, renamed or repaired, one per entry: `path` as written in
+   * the archive, `renamed_to` where the note was stored under another path.
+   */
+  warnings: {
+    path: string;
+    reason: string;
+    action: 'skipped' | 'renamed' | 'repaired';
+    renamed_to?: string;
+  }[];
 }
 
 export type ImportFilesInput = z.input<typeof importFilesSchema>;

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ArchiveFormatError, frontMatterLength, joinFrontMatter, splitFrontMatter } from './front-matter';
+import {
+  ArchiveFormatError,
+  frontMatterLength,
+  joinFrontMatter,
+  MAX_FRONT_MATTER_CHARS,
+  splitFrontMatter,
+} from './front-matter';
 
 describe('splitFrontMatter', () => {
   it('returns the whole source as body when there is no front matter', () => {
@@ -90,5 +96,34 @@ describe('joinFrontMatter', () => {
 
   it('writes an empty mapping as front matter too', () => {
     expect(splitFrontMatter(joinFrontMatter({}, 'x'))).toEqual({ data: {}, body: 'x', hasFrontMatter: true });
+  });
+});
+
+describe('bounded front matter', () => {
+  const keys = (count: number) => Array.from({ length: count }, (_, i) => `k${i}: ${i}`).join('\n');
+
+  it('refuses 100,000 keys by size before parsing them', () => {
+    const source = `---\n${keys(100_000)}\n---\nBody`;
+    let error: unknown;
+    try {
+      splitFrontMatter(source);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ArchiveFormatError);
+    expect(error).toMatchObject({ reason: 'front_matter_too_large', limit: MAX_FRONT_MATTER_CHARS });
+    // The editor's block parser still treats the block as front matter.
+    expect(frontMatterLength(source)).toBe(source.length - 'Body'.length);
+  });
+
+  it('parses 20,000 keys under the size bound and still finds duplicates at any depth', () => {
+    const { data } = splitFrontMatter(`---\n${keys(20_000)}\n---\n`);
+    expect(Object.keys(data)).toHaveLength(20_000);
+    expect(data.k19999).toBe(19_999);
+    expect(() => splitFrontMatter(`---\n${keys(20_000)}\nk5: again\n---\n`)).toThrow(/k5 appears twice/);
+    expect(() => splitFrontMatter('---\nmeta:\n  a: 1\n  a: 2\n---\n')).toThrow(ArchiveFormatError);
+    expect(splitFrontMatter('---\nlist:\n  - a: 1\n  - a: 2\n---\n').data).toEqual({
+      list: [{ a: 1 }, { a: 2 }],
+    });
   });
 });

@@ -1,11 +1,22 @@
-import { parseDocument, stringify } from 'yaml';
+import { isMap, isScalar, parseDocument, stringify, visit } from 'yaml';
 
 /**
  * YAML front matter: the `---` fenced mapping at the very top of a Markdown
  * file, as written by Obsidian, Jekyll, Hugo and most note exporters.
  */
 
-export type ArchiveFormatErrorReason = 'invalid_zip' | 'invalid_front_matter' | 'not_utf8' | 'duplicate_path';
+export type ArchiveFormatErrorReason =
+  | 'invalid_zip'
+  | 'invalid_front_matter'
+  | 'front_matter_too_large'
+  | 'not_utf8'
+  | 'duplicate_path'
+  | 'too_many_entries'
+  | 'entry_too_large'
+  | 'total_too_large'
+  | 'ratio_too_high'
+  | 'path_too_deep'
+  | 'name_too_long';
 
 /**
  * Why an import or export could not proceed. It lives here rather than in
@@ -16,15 +27,18 @@ export class ArchiveFormatError extends Error {
   override readonly name = 'ArchiveFormatError';
   readonly reason: ArchiveFormatErrorReason;
   readonly path?: string;
+  /** The limit that was exceeded, for the size and shape reasons. */
+  readonly limit?: number;
 
   constructor(
     reason: ArchiveFormatErrorReason,
     message: string,
-    options: { path?: string; cause?: unknown } = {},
+    options: { path?: string; limit?: number; cause?: unknown } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.reason = reason;
     if (options.path !== undefined) this.path = options.path;
+    if (options.limit !== undefined) this.limit = options.limit;
   }
 }
 
@@ -44,6 +58,12 @@ const OPENING_FENCE = /^\uFEFF?---[ \t]*(?:\r\n|\n|\r)/;
 const CLOSING_FENCE = /^(?:---|\.\.\.)[ \t]*$/;
 const BLANK = /^[ \t]*$/;
 const BLANK_TEXT = /^\s*$/;
+/**
+ * Real front matter is a few hundred bytes; 256 KiB leaves room for long
+ * abstracts and tag lists while keeping a parse well under a second. Larger
+ * blocks are refused before the YAML parser sees them.
+ */
+export const MAX_FRONT_MATTER_CHARS = 256 * 1024;
 
 /**
  * Finds the fenced region without judging its YAML. A `---` followed by a blank
@@ -80,9 +100,25 @@ function locateFrontMatter(source: string): FrontMatterLocation | null {
  * "not a mapping" for the same reason (`---\n# Title\n---`).
  */
 function parseFrontMatterData(yamlText: string): Record<string, unknown> | null {
+  if (yamlText.length > MAX_FRONT_MATTER_CHARS) {
+    throw new ArchiveFormatError(
+      'front_matter_too_large',
+      `The front matter is ${yamlText.length} characters long; at most ${MAX_FRONT_MATTER_CHARS} are read.`,
+      { limit: MAX_FRONT_MATTER_CHARS },
+    );
+  }
   // parseDocument instead of parse: parse() logs warnings through console and
-  // we want every problem reported as one typed error instead.
-  const document = parseDocument(yamlText, { uniqueKeys: true, prettyErrors: true });
+  // we want every problem reported as one typed error instead. The library's
+  // own duplicate-key check compares every pair of keys (quadratic), so
+  // duplicates are found here with one set per mapping instead.
+  const document = parseDocument(yamlText, { uniqueKeys: false, prettyErrors: true });
+  const duplicate = firstDuplicateKey(document);
+  if (duplicate !== null) {
+    throw new ArchiveFormatError(
+      'invalid_front_matter',
+      `Invalid YAML front matter: the key ${duplicate} appears twice.`,
+    );
+  }
   const firstError = document.errors[0];
   if (firstError) {
     throw new ArchiveFormatError('invalid_front_matter', `Invalid YAML front matter: ${firstError.message}`, {
@@ -101,7 +137,30 @@ function parseFrontMatterData(yamlText: string): Record<string, unknown> | null 
   return null;
 }
 
-/** Throws ArchiveFormatError('invalid_front_matter') when the fenced YAML does not parse. */
+function firstDuplicateKey(document: ReturnType<typeof parseDocument>): string | null {
+  let duplicate: string | null = null;
+  visit(document, {
+    Map(_, map) {
+      if (!isMap(map)) return undefined;
+      const seen = new Set<unknown>();
+      for (const pair of map.items) {
+        const key: unknown = isScalar(pair.key) ? pair.key.value : String(pair.key);
+        if (seen.has(key)) {
+          duplicate = String(key);
+          return visit.BREAK;
+        }
+        seen.add(key);
+      }
+      return undefined;
+    },
+  });
+  return duplicate;
+}
+
+/**
+ * Throws ArchiveFormatError('invalid_front_matter') when the fenced YAML does
+ * not parse, 'front_matter_too_large' above MAX_FRONT_MATTER_CHARS.
+ */
 export function splitFrontMatter(source: string): FrontMatterSplit {
   const location = locateFrontMatter(source);
   const data = location ? parseFrontMatterData(location.yaml) : null;

@@ -1,4 +1,4 @@
-import { strToU8, zipSync } from 'fflate';
+import { deflateSync, strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import {
   ArchiveFormatError,
@@ -6,12 +6,17 @@ import {
   isMarkdownPath,
   markdownFileFromNote,
   noteFromMarkdownFile,
+  bodyWithExtraFrontMatter,
+  DEFAULT_IMPORT_LIMITS,
+  extraFrontMatterFromBody,
   readZipArchive,
+  readZipArchiveChecked,
   stripCommonRoot,
   writeZipArchive,
   type ArchiveFile,
   type NoteDraft,
 } from './markdown-archive';
+import { rawZip } from './test-zips';
 
 function note(overrides: Partial<NoteDraft>): NoteDraft {
   return { title: 'Note', folder: '', body: '', tags: [], extra: {}, ...overrides };
@@ -349,5 +354,181 @@ describe('export then import', () => {
       expect(draft).toEqual(original);
       expect(draft.folder).toBe(original?.folder);
     });
+  });
+});
+
+const MIB = 1024 * 1024;
+
+describe('import limits', () => {
+  // One real DEFLATE stream of 100 MiB of zeros (about 100 KB), reused by the bombs.
+  const hundredMiB = deflateSync(new Uint8Array(100 * MIB), { level: 1 });
+  const tiny = deflateSync(strToU8('# small note\n'));
+
+  it('has defaults that fit real vaults', () => {
+    expect(DEFAULT_IMPORT_LIMITS).toEqual({
+      max_entries: 20_000,
+      max_entry_bytes: 64 * MIB,
+      max_total_bytes: 1024 * MIB,
+      max_ratio: 1000,
+      ratio_floor_bytes: MIB,
+      max_path_depth: 32,
+      max_name_length: 1024,
+    });
+  });
+
+  it('refuses one entry declaring 1 GB before inflating it', () => {
+    const bomb = rawZip([{ name: 'vault/big.md', data: tiny, method: 8, declared_size: 1_000_000_000 }]);
+    expect(catchError(() => readZipArchiveChecked(bomb))).toMatchObject({
+      reason: 'entry_too_large',
+      path: 'vault/big.md',
+      limit: 64 * MIB,
+    });
+  });
+
+  it('refuses 10 notes of 100 MB whether their headers are honest or lie', () => {
+    const entries = (declared: number) =>
+      Array.from({ length: 10 }, (_, i) => ({
+        name: `vault/n${i}.md`,
+        data: hundredMiB,
+        method: 8 as const,
+        declared_size: declared,
+      }));
+    expect(catchError(() => readZipArchiveChecked(rawZip(entries(100 * MIB))))).toMatchObject({
+      reason: 'entry_too_large',
+      path: 'vault/n0.md',
+    });
+    // Headers claiming 1 KB each: inflation stops at the 64 MiB cap of the first entry.
+    expect(catchError(() => readZipArchiveChecked(rawZip(entries(1024))))).toMatchObject({
+      reason: 'entry_too_large',
+      path: 'vault/n0.md',
+      limit: 64 * MIB,
+    });
+    // With a small cap, the same lie stops after a few MiB instead.
+    expect(
+      catchError(() => readZipArchiveChecked(rawZip(entries(1024)), { max_entry_bytes: 2 * MIB })),
+    ).toMatchObject({ reason: 'entry_too_large', limit: 2 * MIB });
+  });
+
+  it('refuses a total over the limit, counted on declared and on real sizes', () => {
+    const declared = Array.from({ length: 20 }, (_, i) => ({
+      name: `n${i}.md`,
+      data: hundredMiB,
+      method: 8 as const,
+      declared_size: 60 * MIB,
+    }));
+    expect(catchError(() => readZipArchiveChecked(rawZip(declared)))).toMatchObject({
+      reason: 'total_too_large',
+      path: 'n17.md',
+      limit: 1024 * MIB,
+    });
+    // The first entry is honest; the second claims 10 bytes and is stopped at what the total leaves.
+    const lying = rawZip([
+      { name: 'n0.md', data: hundredMiB, method: 8, declared_size: 100 * MIB },
+      { name: 'n1.md', data: hundredMiB, method: 8, declared_size: 10 },
+    ]);
+    const limits = { max_entry_bytes: 200 * MIB, max_total_bytes: 150 * MIB, max_ratio: 10_000 };
+    expect(catchError(() => readZipArchiveChecked(lying, limits))).toMatchObject({
+      reason: 'total_too_large',
+      path: 'n1.md',
+      limit: 150 * MIB,
+    });
+  });
+
+  it('accepts 20,000 tiny entries and refuses 20,001 from the directory alone', () => {
+    const files = (count: number) =>
+      Object.fromEntries(Array.from({ length: count }, (_, i) => [`v/${i}.md`, strToU8('x')]));
+    expect(readZipArchiveChecked(zipSync(files(20_000), { level: 0 })).files).toHaveLength(20_000);
+    expect(catchError(() => readZipArchiveChecked(zipSync(files(20_001), { level: 0 })))).toMatchObject({
+      reason: 'too_many_entries',
+      limit: 20_000,
+    });
+  });
+
+  it('refuses a 10,000:1 ratio, declared or real, and allows small files to compress freely', () => {
+    const twoMiB = deflateSync(new Uint8Array(2 * MIB));
+    const declared = rawZip([
+      { name: 'r.md', data: twoMiB, method: 8, declared_size: twoMiB.byteLength * 10_000 },
+    ]);
+    expect(catchError(() => readZipArchiveChecked(declared))).toMatchObject({
+      reason: 'ratio_too_high',
+      path: 'r.md',
+      limit: 1000,
+    });
+    const lying = rawZip([{ name: 'r.md', data: twoMiB, method: 8, declared_size: 10 }]);
+    expect(catchError(() => readZipArchiveChecked(lying, { max_ratio: 100 }))).toMatchObject({
+      reason: 'ratio_too_high',
+      path: 'r.md',
+    });
+    const spaces = zipSync({ 's.md': new Uint8Array(MIB).fill(0x20) });
+    expect(readZipArchiveChecked(spaces).files[0]?.content).toHaveLength(MIB);
+  });
+
+  it('refuses deep paths and long names, naming the entry and the limit', () => {
+    const deep = `${'d/'.repeat(32)}n.md`;
+    expect(catchError(() => readZipArchiveChecked(zipSync({ [deep]: strToU8('x') })))).toMatchObject({
+      reason: 'path_too_deep',
+      path: deep,
+      limit: 32,
+    });
+    const long = `${'n'.repeat(1100)}.md`;
+    expect(catchError(() => readZipArchiveChecked(zipSync({ [long]: strToU8('x') })))).toMatchObject({
+      reason: 'name_too_long',
+      limit: 1024,
+    });
+  });
+
+  it('rejects a header whose size disagrees with its data', () => {
+    const zip = rawZip([{ name: 'a.md', data: deflateSync(strToU8('hello')), method: 8, declared_size: 3 }]);
+    expect(catchError(() => readZipArchiveChecked(zip))).toMatchObject({
+      reason: 'invalid_zip',
+      path: 'a.md',
+    });
+  });
+});
+
+describe('import report', () => {
+  it('lists .. paths, duplicate names and invalid UTF-8 instead of changing them silently', () => {
+    const zip = rawZip([
+      { name: '../../escape.md', data: strToU8('a') },
+      { name: 'vault/../up.md', data: strToU8('b') },
+      { name: 'same.md', data: strToU8('first') },
+      { name: 'same.md', data: strToU8('second') },
+      { name: 'bytes.md', data: new Uint8Array([0x61, 0xff, 0x62]) },
+      { name: 'picture.png', data: new Uint8Array([1, 2, 3]) },
+    ]);
+    const { files, issues } = readZipArchiveChecked(zip);
+    expect(files).toEqual([
+      { path: 'escape.md', content: 'a' },
+      { path: 'vault/up.md', content: 'b' },
+      { path: 'same.md', content: 'first' },
+      { path: 'same (2).md', content: 'second' },
+      { path: 'bytes.md', content: 'a\uFFFDb' },
+    ]);
+    expect(issues).toEqual([
+      { path: '../../escape.md', reason: 'path_outside_archive', action: 'renamed', renamed_to: 'escape.md' },
+      {
+        path: 'vault/../up.md',
+        reason: 'path_outside_archive',
+        action: 'renamed',
+        renamed_to: 'vault/up.md',
+      },
+      { path: 'same.md', reason: 'duplicate_path', action: 'renamed', renamed_to: 'same (2).md' },
+      { path: 'bytes.md', reason: 'not_utf8', action: 'repaired' },
+    ]);
+  });
+
+  it('keeps unknown front-matter keys in the note text and gives them back on export', () => {
+    const imported = noteFromMarkdownFile({
+      path: 'a.md',
+      content: '---\ntitle: A\nauthor: Ada\nrating: 5\n---\nBody\n',
+    });
+    const body = bodyWithExtraFrontMatter(imported);
+    expect(body).toBe('---\nauthor: Ada\nrating: 5\n---\nBody\n');
+    expect(bodyWithExtraFrontMatter({ body: 'plain', extra: {} })).toBe('plain');
+    const back = extraFrontMatterFromBody(body);
+    expect(back).toEqual({ body: 'Body\n', extra: { author: 'Ada', rating: 5 } });
+    const file = markdownFileFromNote(note({ title: 'A', ...back }), new Set());
+    expect(noteFromMarkdownFile(file)).toMatchObject({ title: 'A', body: 'Body\n', extra: back.extra });
+    expect(extraFrontMatterFromBody('---\na: [\n---\nx')).toEqual({ body: '---\na: [\n---\nx', extra: {} });
   });
 });

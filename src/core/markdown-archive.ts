@@ -1,5 +1,13 @@
-import { unzipSync, zipSync } from 'fflate';
+import { zipSync } from 'fflate';
 import { ArchiveFormatError, joinFrontMatter, splitFrontMatter } from './front-matter';
+import {
+  inflateBounded,
+  readZipDirectory,
+  ZIP_DEFLATED,
+  ZIP_STORED,
+  ZipReadError,
+  type ZipDirectoryEntry,
+} from './zip-reader';
 
 export { ArchiveFormatError } from './front-matter';
 export type { ArchiveFormatErrorReason } from './front-matter';
@@ -96,6 +104,21 @@ export function noteFromMarkdownFile(file: ArchiveFile): NoteDraft {
     ...(created_at === undefined ? {} : { created_at }),
     ...(updated_at === undefined ? {} : { updated_at }),
     extra,
+  };
+}
+
+/**
+ * The file as a note without reading its front matter: for a front matter that
+ * does not parse or is too large, which then stays in the note's text.
+ */
+export function plainNoteFromMarkdownFile(file: ArchiveFile): NoteDraft {
+  const segments = pathSegments(file.path);
+  return {
+    title: (segments.at(-1) ?? '').replace(MARKDOWN_EXTENSION, ''),
+    folder: segments.slice(0, -1).join('/'),
+    body: file.content.startsWith('\uFEFF') ? file.content.slice(1) : file.content,
+    tags: [],
+    extra: {},
   };
 }
 
@@ -228,42 +251,247 @@ export function decodeMarkdownText(
   }
 }
 
-/** The Markdown files of a .zip, in archive order; other entries are skipped without being inflated. */
-export function readZipArchive(bytes: Uint8Array): ArchiveFile[] {
-  let entries: Record<string, Uint8Array>;
-  try {
-    entries = unzipSync(bytes, { filter: (entry) => isMarkdownPath(entryPath(entry.name)) });
-  } catch (cause) {
-    throw new ArchiveFormatError('invalid_zip', 'The file is not a readable zip archive.', { cause });
-  }
-  return Object.entries(entries).map(([name, data]) => {
-    const path = entryPath(name);
-    return { path, content: decodeMarkdownText(data, path) };
-  });
+/**
+ * Limits on an imported archive, checked on the zip's directory before anything
+ * is inflated and again on the real bytes while inflating (a directory can lie),
+ * so memory stays near the sum of the notes actually accepted. Only Markdown
+ * entries count towards sizes, depth and name length: other entries (images,
+ * .obsidian settings) are never inflated.
+ */
+export interface ImportLimits {
+  /** Every entry of the directory, folders and non-Markdown files included. */
+  max_entries: number;
+  max_entry_bytes: number;
+  max_total_bytes: number;
+  /** Uncompressed to compressed, for entries above `ratio_floor_bytes`. */
+  max_ratio: number;
+  ratio_floor_bytes: number;
+  /** Folder levels, the file itself included (`a/b/c.md` is 3). */
+  max_path_depth: number;
+  /** Characters of an entry's whole path. */
+  max_name_length: number;
+}
+
+const MIB = 1024 * 1024;
+
+/**
+ * Large personal vaults hold a few thousand notes, a few hundred MB in all;
+ * the largest single Markdown notes seen in the wild (pasted logs, exported
+ * chats) are tens of MB. Text compresses 3-10:1 and a page of one repeated
+ * character up to deflate's 1032:1 bound, so 1000:1 above 1 MiB only stops
+ * archives built to expand.
+ */
+export const DEFAULT_IMPORT_LIMITS: Readonly<ImportLimits> = Object.freeze({
+  max_entries: 20_000,
+  max_entry_bytes: 64 * MIB,
+  max_total_bytes: 1024 * MIB,
+  max_ratio: 1_000,
+  ratio_floor_bytes: MIB,
+  max_path_depth: 32,
+  max_name_length: 1_024,
+});
+
+/**
+ * Something import changed or left out instead of failing: listed in the
+ * import report so nothing is lost silently.
+ */
+export interface ArchiveIssue {
+  /** The entry's path as written in the archive. */
+  path: string;
+  reason:
+    | 'path_outside_archive'
+    | 'duplicate_path'
+    | 'not_utf8'
+    | 'encrypted'
+    | 'symlink'
+    | 'unsupported_compression';
+  action: 'skipped' | 'renamed' | 'repaired';
+  /** The new path of a renamed entry. */
+  renamed_to?: string;
+}
+
+export interface ArchiveReadResult {
+  files: ArchiveFile[];
+  issues: ArchiveIssue[];
+}
+
+/** The Markdown files of a .zip, in archive order; see readZipArchiveChecked. */
+export function readZipArchive(bytes: Uint8Array, limits: Partial<ImportLimits> = {}): ArchiveFile[] {
+  return readZipArchiveChecked(bytes, limits).files;
 }
 
 /**
- * Zip entry names arrive either flagged UTF-8 or, per fflate, as Latin-1. Old
- * Windows and macOS tools write UTF-8 or GBK without the flag, so a Latin-1
- * name is re-read as UTF-8, then GB18030, before being taken literally.
- * Backslashes from Windows tools become separators.
+ * The Markdown files of a .zip with every limit checked (ArchiveFormatError
+ * names the entry and the limit). Other entries are skipped without being
+ * inflated. `..` segments are dropped, a repeated path gets a " (2)" suffix
+ * and invalid UTF-8 becomes U+FFFD, each listed in `issues`.
  */
-function entryPath(name: string): string {
-  return pathSegments(repairEntryName(name).replace(/\\/g, '/')).join('/');
+export function readZipArchiveChecked(
+  bytes: Uint8Array,
+  overrides: Partial<ImportLimits> = {},
+): ArchiveReadResult {
+  const limits: ImportLimits = { ...DEFAULT_IMPORT_LIMITS, ...overrides };
+  let directory: ZipDirectoryEntry[];
+  try {
+    directory = readZipDirectory(bytes, limits.max_entries);
+  } catch (error) {
+    throw zipError(error, limits);
+  }
+
+  const issues: ArchiveIssue[] = [];
+  const planned: { entry: ZipDirectoryEntry; rawPath: string; path: string }[] = [];
+  const taken = new Set<string>();
+  let declaredTotal = 0;
+  for (const entry of directory) {
+    if (entry.is_directory) continue;
+    const rawPath = entry.name.replace(/\\/g, '/');
+    const segments = pathSegments(rawPath);
+    const safeSegments = segments.filter((segment) => segment !== '..');
+    let path = safeSegments.join('/');
+    if (!isMarkdownPath(path)) continue;
+    if (rawPath.length > limits.max_name_length) {
+      const shown = `${rawPath.slice(0, 120)}…`;
+      throw new ArchiveFormatError(
+        'name_too_long',
+        `The entry ${shown} has a path of ${rawPath.length} characters; at most ${limits.max_name_length} are allowed.`,
+        { path: shown, limit: limits.max_name_length },
+      );
+    }
+    if (segments.length > limits.max_path_depth) {
+      throw new ArchiveFormatError(
+        'path_too_deep',
+        `The entry ${rawPath} is ${segments.length} levels deep; at most ${limits.max_path_depth} are allowed.`,
+        { path: rawPath, limit: limits.max_path_depth },
+      );
+    }
+    const unreadable = entry.is_symlink
+      ? 'symlink'
+      : entry.encrypted
+        ? 'encrypted'
+        : entry.method !== ZIP_STORED && entry.method !== ZIP_DEFLATED
+          ? 'unsupported_compression'
+          : null;
+    if (unreadable !== null) {
+      issues.push({ path: rawPath, reason: unreadable, action: 'skipped' });
+      continue;
+    }
+    if (entry.declared_size > limits.max_entry_bytes) throw entryTooLarge(rawPath, limits);
+    declaredTotal += entry.declared_size;
+    if (declaredTotal > limits.max_total_bytes) throw totalTooLarge(rawPath, limits);
+    if (
+      entry.declared_size > limits.ratio_floor_bytes &&
+      entry.declared_size > entry.compressed_size * limits.max_ratio
+    ) {
+      throw ratioTooHigh(rawPath, limits);
+    }
+    if (safeSegments.length !== segments.length) {
+      issues.push({ path: rawPath, reason: 'path_outside_archive', action: 'renamed', renamed_to: path });
+    }
+    if (taken.has(path)) {
+      const original = path;
+      for (let copy = 2; taken.has(path); copy++) {
+        path = original.replace(MARKDOWN_EXTENSION, ` (${copy})$&`);
+      }
+      issues.push({ path: rawPath, reason: 'duplicate_path', action: 'renamed', renamed_to: path });
+    }
+    taken.add(path);
+    planned.push({ entry, rawPath, path });
+  }
+
+  const files: ArchiveFile[] = [];
+  let total = 0;
+  for (const { entry, rawPath, path } of planned) {
+    const byRatio = Math.max(limits.ratio_floor_bytes, entry.compressed_size * limits.max_ratio);
+    const cap = Math.min(limits.max_entry_bytes, limits.max_total_bytes - total, byRatio);
+    let data: Uint8Array | null;
+    try {
+      data = inflateBounded(entry, bytes, cap);
+    } catch (error) {
+      throw zipError(error, limits, rawPath);
+    }
+    if (data === null) {
+      if (cap === limits.max_entry_bytes) throw entryTooLarge(rawPath, limits);
+      if (cap === byRatio) throw ratioTooHigh(rawPath, limits);
+      throw totalTooLarge(rawPath, limits);
+    }
+    if (data.byteLength !== entry.declared_size) {
+      throw new ArchiveFormatError(
+        'invalid_zip',
+        `The entry ${rawPath} holds ${data.byteLength} bytes but the archive says ${entry.declared_size}.`,
+        { path: rawPath },
+      );
+    }
+    total += data.byteLength;
+    let content: string;
+    try {
+      content = decodeMarkdownText(data, path, { fatal: true });
+    } catch {
+      content = decodeMarkdownText(data, path);
+      issues.push({ path: rawPath, reason: 'not_utf8', action: 'repaired' });
+    }
+    files.push({ path, content });
+  }
+  return { files, issues };
 }
 
-function repairEntryName(name: string): string {
-  // eslint-disable-next-line no-control-regex -- the test is for "only Latin-1 code units"
-  if (!/[\u0080-\u00ff]/.test(name) || !/^[\u0000-\u00ff]*$/.test(name)) return name;
-  const bytes = Uint8Array.from(name, (character) => character.charCodeAt(0));
-  for (const encoding of ['utf-8', 'gb18030']) {
-    try {
-      return new TextDecoder(encoding, { fatal: true }).decode(bytes);
-    } catch {
-      // Not this encoding (or not supported by this runtime): try the next one.
-    }
+function zipError(error: unknown, limits: ImportLimits, path?: string): ArchiveFormatError {
+  if (error instanceof ZipReadError && error.problem === 'too_many_entries') {
+    return new ArchiveFormatError('too_many_entries', error.message, {
+      limit: limits.max_entries,
+      cause: error,
+    });
   }
-  return name;
+  const message = error instanceof Error ? error.message : 'The file is not a readable zip archive.';
+  return new ArchiveFormatError('invalid_zip', message, {
+    ...(path === undefined ? {} : { path }),
+    cause: error,
+  });
+}
+
+function entryTooLarge(path: string, limits: ImportLimits): ArchiveFormatError {
+  return new ArchiveFormatError(
+    'entry_too_large',
+    `The note ${path} is larger than ${formatMiB(limits.max_entry_bytes)}.`,
+    { path, limit: limits.max_entry_bytes },
+  );
+}
+
+function totalTooLarge(path: string, limits: ImportLimits): ArchiveFormatError {
+  return new ArchiveFormatError(
+    'total_too_large',
+    `The archive unpacks to more than ${formatMiB(limits.max_total_bytes)} (reached at ${path}).`,
+    { path, limit: limits.max_total_bytes },
+  );
+}
+
+function ratioTooHigh(path: string, limits: ImportLimits): ArchiveFormatError {
+  return new ArchiveFormatError(
+    'ratio_too_high',
+    `The entry ${path} expands more than ${limits.max_ratio}:1, as zip bombs do.`,
+    { path, limit: limits.max_ratio },
+  );
+}
+
+function formatMiB(bytes: number): string {
+  return `${Math.round((bytes / MIB) * 10) / 10} MiB`;
+}
+
+/**
+ * Keys the notebook has no field for travel in the note's text as a front
+ * matter block, so they are kept with the note and exported again.
+ */
+export function bodyWithExtraFrontMatter(note: Pick<NoteDraft, 'body' | 'extra'>): string {
+  return Object.keys(note.extra).length === 0 ? note.body : joinFrontMatter(note.extra, note.body);
+}
+
+/** The inverse of bodyWithExtraFrontMatter; a front matter that does not parse stays text. */
+export function extraFrontMatterFromBody(body: string): { body: string; extra: Record<string, unknown> } {
+  try {
+    const split = splitFrontMatter(body);
+    return split.hasFrontMatter ? { body: split.body, extra: split.data } : { body, extra: {} };
+  } catch {
+    return { body, extra: {} };
+  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import { Inflate } from 'fflate';
+import { inflateBounded, ZIP_DEFLATED, ZIP_STORED } from '../core/zip-reader';
 import { PackageReadError } from './package-errors';
 import { RATIO_FLOOR_BYTES, resolveLimits, type PackageLimits } from './package-limits';
 import { normalizePackagePath, stripCommonRoot } from './package-paths';
@@ -16,10 +16,8 @@ export interface PackageFolderEntry {
   readonly bytes: Uint8Array;
 }
 
-/** Compressed bytes handed to the inflater at a time: deflate's 1032:1 bound keeps each output step near 16 MiB. */
-const INFLATE_SLICE = 16 * 1024;
-const STORED = 0;
-const DEFLATED = 8;
+const STORED = ZIP_STORED;
+const DEFLATED = ZIP_DEFLATED;
 
 /**
  * Reads a zipped package with every limit checked on the directory first (nothing
@@ -39,8 +37,7 @@ export function readZipPackage(
   const files = new Map<string, Uint8Array>();
   let total = 0;
   for (const { entry, path } of planned) {
-    const data = bytes.subarray(entry.data_offset, entry.data_offset + entry.compressed_size);
-    const content = inflateEntry(entry, path, data, limits, limits.max_total_bytes - total);
+    const content = inflateEntry(entry, path, bytes, limits, limits.max_total_bytes - total);
     total += content.byteLength;
     files.set(path, content);
   }
@@ -117,40 +114,22 @@ function planEntries(
 function inflateEntry(
   entry: ZipDirectoryEntry,
   path: string,
-  data: Uint8Array,
+  bytes: Uint8Array,
   limits: PackageLimits,
   totalLeft: number,
 ): Uint8Array {
   const cap = Math.min(limits.max_entry_bytes, totalLeft);
-  let content: Uint8Array;
-  if (entry.method === STORED) {
-    content = data.slice();
-  } else {
-    const chunks: Uint8Array[] = [];
-    let produced = 0;
-    const inflater = new Inflate((chunk) => {
-      produced += chunk.byteLength;
-      if (produced > cap) {
-        throw produced > limits.max_entry_bytes ? entryTooLarge(path, limits) : totalTooLarge(limits);
-      }
-      chunks.push(chunk);
+  let content: Uint8Array | null;
+  try {
+    content = inflateBounded(entry, bytes, cap);
+  } catch (cause) {
+    throw new PackageReadError('not_an_archive', `The entry ${path} could not be decompressed.`, {
+      entry: path,
+      cause,
     });
-    try {
-      if (data.byteLength === 0) inflater.push(new Uint8Array(0), true);
-      for (let offset = 0; offset < data.byteLength; offset += INFLATE_SLICE) {
-        inflater.push(
-          data.subarray(offset, offset + INFLATE_SLICE),
-          offset + INFLATE_SLICE >= data.byteLength,
-        );
-      }
-    } catch (cause) {
-      if (cause instanceof PackageReadError) throw cause;
-      throw new PackageReadError('not_an_archive', `The entry ${path} could not be decompressed.`, {
-        entry: path,
-        cause,
-      });
-    }
-    content = concat(chunks, produced);
+  }
+  if (content === null) {
+    throw cap === limits.max_entry_bytes ? entryTooLarge(path, limits) : totalTooLarge(limits);
   }
   if (content.byteLength !== entry.declared_size) {
     throw new PackageReadError(
@@ -203,17 +182,6 @@ function duplicate(path: string): PackageReadError {
 
 function formatMiB(bytes: number): string {
   return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MiB`;
-}
-
-function concat(chunks: readonly Uint8Array[], length: number): Uint8Array {
-  if (chunks.length === 1 && chunks[0]!.byteLength === length) return chunks[0]!;
-  const out = new Uint8Array(length);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
 }
 
 function stripRoot(files: Map<string, Uint8Array>): ReadonlyMap<string, Uint8Array> {

@@ -1,114 +1,14 @@
+import { readZipDirectory as readDirectory, ZipReadError, type ZipDirectoryEntry } from '../core/zip-reader';
 import { PackageReadError } from './package-errors';
 
-/**
- * One entry of a zip's central directory. fflate inflates but does not expose
- * the external attributes (where a symlink is marked) and trusts the local
- * headers, so the directory is read here: it is the only part of the format we
- * parse ourselves, and the data itself is inflated by fflate.
- */
-export interface ZipDirectoryEntry {
-  readonly name: string;
-  readonly method: number;
-  readonly compressed_size: number;
-  readonly declared_size: number;
-  readonly is_directory: boolean;
-  readonly is_symlink: boolean;
-  readonly encrypted: boolean;
-  readonly data_offset: number;
-}
+export type { ZipDirectoryEntry } from '../core/zip-reader';
 
-const EOCD_SIGNATURE = 0x06054b50;
-const CENTRAL_SIGNATURE = 0x02014b50;
-const LOCAL_SIGNATURE = 0x04034b50;
-const UNIX_HOST = 3;
-const FILE_TYPE_MASK = 0o170000;
-const SYMLINK_TYPE = 0o120000;
-
+/** The shared directory reader, its errors in the package vocabulary. */
 export function readZipDirectory(bytes: Uint8Array, maxEntries: number): ZipDirectoryEntry[] {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const eocd = findEndOfDirectory(view);
-  const count = view.getUint16(eocd + 10, true);
-  const size = view.getUint32(eocd + 12, true);
-  const offset = view.getUint32(eocd + 16, true);
-  if (count === 0xffff || size === 0xffffffff || offset === 0xffffffff) {
-    throw notArchive('ZIP64 archives are not supported for packages.');
+  try {
+    return readDirectory(bytes, maxEntries);
+  } catch (error) {
+    if (!(error instanceof ZipReadError)) throw error;
+    throw new PackageReadError(error.problem, error.message, { limit: error.limit });
   }
-  if (count > maxEntries) {
-    throw new PackageReadError(
-      'too_many_entries',
-      `The archive has ${count} entries; a package may have at most ${maxEntries}.`,
-      { limit: maxEntries },
-    );
-  }
-  if (offset + size > eocd) throw notArchive('The zip directory is damaged.');
-
-  const entries: ZipDirectoryEntry[] = [];
-  let cursor = offset;
-  for (let index = 0; index < count; index += 1) {
-    if (cursor + 46 > bytes.byteLength || view.getUint32(cursor, true) !== CENTRAL_SIGNATURE) {
-      throw notArchive('The zip directory is damaged.');
-    }
-    const madeBy = view.getUint16(cursor + 4, true) >> 8;
-    const flags = view.getUint16(cursor + 8, true);
-    const method = view.getUint16(cursor + 10, true);
-    const compressedSize = view.getUint32(cursor + 20, true);
-    const declaredSize = view.getUint32(cursor + 24, true);
-    const nameLength = view.getUint16(cursor + 28, true);
-    const extraLength = view.getUint16(cursor + 30, true);
-    const commentLength = view.getUint16(cursor + 32, true);
-    const external = view.getUint32(cursor + 38, true);
-    const localOffset = view.getUint32(cursor + 42, true);
-    const name = decodeName(bytes.subarray(cursor + 46, cursor + 46 + nameLength), (flags & 0x800) !== 0);
-    entries.push({
-      name,
-      method,
-      compressed_size: compressedSize,
-      declared_size: declaredSize,
-      is_directory: name.endsWith('/') || name.endsWith('\\'),
-      is_symlink: madeBy === UNIX_HOST && ((external >>> 16) & FILE_TYPE_MASK) === SYMLINK_TYPE,
-      encrypted: (flags & 0x1) !== 0,
-      data_offset: dataOffset(view, localOffset, compressedSize),
-    });
-    cursor += 46 + nameLength + extraLength + commentLength;
-  }
-  return entries;
-}
-
-function findEndOfDirectory(view: DataView): number {
-  // The record is 22 bytes plus a comment of at most 65,535 bytes.
-  const last = view.byteLength - 22;
-  const first = Math.max(0, last - 0xffff);
-  for (let position = last; position >= first; position -= 1) {
-    if (view.getUint32(position, true) === EOCD_SIGNATURE) return position;
-  }
-  throw notArchive('The file is not a zip archive.');
-}
-
-function dataOffset(view: DataView, localOffset: number, compressedSize: number): number {
-  if (localOffset + 30 > view.byteLength || view.getUint32(localOffset, true) !== LOCAL_SIGNATURE) {
-    throw notArchive('The zip archive is damaged (an entry has no local header).');
-  }
-  const start =
-    localOffset + 30 + view.getUint16(localOffset + 26, true) + view.getUint16(localOffset + 28, true);
-  if (start + compressedSize > view.byteLength) {
-    throw notArchive('The zip archive is truncated.');
-  }
-  return start;
-}
-
-/** Names without the UTF-8 flag are UTF-8 or GBK from older tools more often than CP437. */
-function decodeName(bytes: Uint8Array, utf8: boolean): string {
-  if (utf8) return new TextDecoder('utf-8').decode(bytes);
-  for (const encoding of ['utf-8', 'gb18030']) {
-    try {
-      return new TextDecoder(encoding, { fatal: true }).decode(bytes);
-    } catch {
-      // Not this encoding: try the next one.
-    }
-  }
-  return String.fromCharCode(...bytes);
-}
-
-function notArchive(message: string): PackageReadError {
-  return new PackageReadError('not_an_archive', message);
 }

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppError, EventEnvelope, NoteDto } from '../contracts';
+import { deflateSync, strToU8, unzipSync } from 'fflate';
 import { markdownFileFromNote, writeZipArchive } from '../core/markdown-archive';
+import { rawZip } from '../core/test-zips';
 import { testCore } from './test-core';
 
 let current: ReturnType<typeof testCore>;
@@ -130,6 +132,7 @@ describe('ArchiveService', () => {
     });
     expect((await api.jobs.get(job.job_id)).status).toBe('failed');
     expect((await api.notes.list()).page.total).toBe(0);
+    expect(await current.db.attachments.count()).toBe(0);
   });
 
   it('cancelling mid-import removes the notes it had written', async () => {
@@ -149,7 +152,67 @@ describe('ArchiveService', () => {
     expect(seen.filter((e) => ['Completed', 'Failed', 'Cancelled'].includes(e.event))).toHaveLength(1);
     expect((await api.jobs.get(job.job_id)).status).toBe('cancelled');
     expect((await api.notes.list()).page.total).toBe(0);
+    expect(await current.db.attachments.count()).toBe(0);
     await expect(api.jobs.cancel(job.job_id)).rejects.toMatchObject({ code: 'STATE_CONFLICT' });
     await expect(api.jobs.get('job_none')).rejects.toMatchObject({ code: 'JOB_NOT_FOUND' });
+  });
+
+  it('refuses a zip bomb with PAYLOAD_TOO_LARGE naming the entry and the limit, leaving nothing', async () => {
+    const api = setup();
+    const bomb = rawZip(
+      Array.from({ length: 10 }, (_, i) => ({
+        name: `vault/n${i}.md`,
+        data: deflateSync(strToU8('x')),
+        method: 8 as const,
+        declared_size: 100 * 1024 * 1024,
+      })),
+    );
+    const job = await api.archive.importZip({ data: bomb, file_name: 'bomb.zip' });
+    const events = await finished(job.job_id);
+    expect(events.at(-1)).toMatchObject({
+      event: 'Failed',
+      data: {
+        error: {
+          code: 'PAYLOAD_TOO_LARGE',
+          details: { reason: 'entry_too_large', entry: 'vault/n0.md', limit: 64 * 1024 * 1024 },
+        },
+      },
+    });
+    expect((await api.notes.list()).page.total).toBe(0);
+    expect(await current.db.attachments.count()).toBe(0);
+  });
+
+  it('reports renamed and repaired entries, and keeps unknown front-matter keys through export', async () => {
+    const api = setup();
+    const zip = rawZip([
+      { name: 'v/../../up.md', data: strToU8('up') },
+      { name: 'v/same.md', data: strToU8('first') },
+      { name: 'v/same.md', data: strToU8('second') },
+      { name: 'v/bytes.md', data: new Uint8Array([0x61, 0xff]) },
+      { name: 'v/bad-yaml.md', data: strToU8('---\na: [\n---\ntext') },
+      { name: 'v/meta.md', data: strToU8('---\ntitle: Meta\nauthor: Ada\n---\nBody\n') },
+    ]);
+    const job = await api.archive.importZip({ data: zip, file_name: 'vault.zip' });
+    await finished(job.job_id);
+    const { result } = await api.jobs.get(job.job_id);
+    expect(result).toEqual({
+      imported: 6,
+      skipped: 0,
+      warnings: [
+        { path: 'v/../../up.md', reason: 'path_outside_archive', action: 'renamed', renamed_to: 'v/up.md' },
+        { path: 'v/same.md', reason: 'duplicate_path', action: 'renamed', renamed_to: 'v/same (2).md' },
+        { path: 'v/bytes.md', reason: 'not_utf8', action: 'repaired' },
+        { path: 'v/bad-yaml.md', reason: 'invalid_front_matter', action: 'repaired' },
+      ],
+    });
+    const notes = await allNotes();
+    expect(notes.map((n) => n.title).sort()).toEqual(['Meta', 'bad-yaml', 'bytes', 'same', 'same (2)', 'up']);
+    expect(notes.find((n) => n.title === 'bad-yaml')?.body).toBe('---\na: [\n---\ntext');
+    const meta = notes.find((n) => n.title === 'Meta');
+    expect(meta?.body).toBe('---\nauthor: Ada\n---\nBody\n');
+    const exported = unzipSync((await api.archive.exportAll()).data);
+    const file = Object.entries(exported).find(([path]) => path.endsWith('Meta.md'));
+    expect(new TextDecoder().decode(file?.[1])).toMatch(/^---\ntitle: Meta\n[^]*author: Ada\n---\nBody\n$/);
+    expect(await current.db.attachments.count()).toBe(0);
   });
 });

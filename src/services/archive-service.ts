@@ -11,13 +11,18 @@ import {
 import type { JobContext, JobRuntime } from '../core/job-runtime';
 import {
   ArchiveFormatError,
+  bodyWithExtraFrontMatter,
+  extraFrontMatterFromBody,
   isMarkdownPath,
   markdownFileFromNote,
   noteFromMarkdownFile,
-  readZipArchive,
+  plainNoteFromMarkdownFile,
+  readZipArchiveChecked,
+  type NoteDraft as ArchiveNote,
   stripCommonRoot,
   writeZipArchive,
   type ArchiveFile,
+  type ArchiveFormatErrorReason,
 } from '../core/markdown-archive';
 import type { AttachmentRepository, NoteDraft, NotesRepository } from '../db';
 
@@ -115,34 +120,42 @@ export class ArchiveService {
       await context.progress({ phase: 'reading', current: 0, total: null, message: attachment.name });
       const bytes = new Uint8Array(await attachment.blob.arrayBuffer());
       let files: ArchiveFile[];
+      let archivePaths: string[];
+      const warnings: ImportResult['warnings'] = [];
       try {
-        files = stripCommonRoot(readZipArchive(bytes).filter((file) => isMarkdownPath(file.path)));
+        const read = readZipArchiveChecked(bytes);
+        archivePaths = read.files.map((file) => file.path);
+        files = stripCommonRoot(read.files);
+        warnings.push(...read.issues);
       } catch (error) {
         throw archiveError(error);
       }
       if (files.length === 0) {
         throw new AppError('IMPORT_ARCHIVE_INVALID', 'The archive has no Markdown (.md) files.', {});
       }
-      const warnings: ImportResult['warnings'] = [];
       const drafts: { path: string; draft: NoteDraft }[] = [];
-      for (const file of files) {
+      for (const [index, file] of files.entries()) {
+        context.signal.throwIfAborted();
+        let note: ArchiveNote;
         try {
-          const note = noteFromMarkdownFile(file);
-          drafts.push({
-            path: file.path,
-            draft: {
-              title: note.title,
-              folder: joinFolder(target_folder, note.folder),
-              body: note.body,
-              tags: note.tags,
-              ...(note.created_at ? { created_at: note.created_at } : {}),
-              ...(note.updated_at ? { updated_at: note.updated_at } : {}),
-            },
-          });
+          note = noteFromMarkdownFile(file);
         } catch (error) {
           if (!(error instanceof ArchiveFormatError)) throw error;
-          warnings.push({ path: file.path, reason: error.reason });
+          // The note is kept with its front matter as text rather than dropped.
+          note = plainNoteFromMarkdownFile(file);
+          warnings.push({ path: archivePaths[index] ?? file.path, reason: error.reason, action: 'repaired' });
         }
+        drafts.push({
+          path: file.path,
+          draft: {
+            title: note.title,
+            folder: joinFolder(target_folder, note.folder),
+            body: bodyWithExtraFrontMatter(note),
+            tags: note.tags,
+            ...(note.created_at ? { created_at: note.created_at } : {}),
+            ...(note.updated_at ? { updated_at: note.updated_at } : {}),
+          },
+        });
       }
       const total = drafts.length;
       await context.progress({ phase: 'importing', current: 0, total });
@@ -154,12 +167,16 @@ export class ArchiveService {
         await context.progress({ phase: 'importing', current: created.length, total });
       }
       context.signal.throwIfAborted();
-      await this.#attachments.delete(attachment_id);
-      return { imported: created.length, skipped: warnings.length, warnings };
+      const skipped = warnings.filter((warning) => warning.action === 'skipped').length;
+      return { imported: created.length, skipped, warnings };
     } catch (error) {
       // Cancelled or failed: remove what this import wrote so a retry starts clean.
       if (created.length > 0) await this.#notes.deleteMany(created);
       throw error;
+    } finally {
+      // The uploaded archive is only a carrier: kept on success, failure or
+      // cancel it would be an invisible attachment nobody can reach.
+      await this.#attachments.delete(attachment_id);
     }
   }
 
@@ -172,11 +189,10 @@ export class ArchiveService {
         {
           title: note.title,
           folder: joinFolder(EXPORT_ROOT, note.folder),
-          body: note.body,
+          ...extraFrontMatterFromBody(note.body),
           tags: note.tags,
           created_at: note.created_at,
           updated_at: note.updated_at,
-          extra: {},
         },
         taken,
       );
@@ -187,11 +203,27 @@ export class ArchiveService {
   }
 }
 
+/** Size limits (a zip bomb, an oversized vault) are PAYLOAD_TOO_LARGE; the shape of the archive is IMPORT_ARCHIVE_INVALID. */
+const PAYLOAD_REASONS: ReadonlySet<ArchiveFormatErrorReason> = new Set([
+  'too_many_entries',
+  'entry_too_large',
+  'total_too_large',
+  'ratio_too_high',
+]);
+
 function archiveError(error: unknown): AppError {
   if (error instanceof ArchiveFormatError) {
-    return new AppError('IMPORT_ARCHIVE_INVALID', 'This file is not a readable .zip archive.', {
+    const details = {
       reason: error.reason,
-    });
+      ...(error.path === undefined ? {} : { entry: error.path }),
+      ...(error.limit === undefined ? {} : { limit: error.limit }),
+    };
+    if (PAYLOAD_REASONS.has(error.reason)) return new AppError('PAYLOAD_TOO_LARGE', error.message, details);
+    const message =
+      error.reason === 'invalid_zip' && error.path === undefined
+        ? 'This file is not a readable .zip archive.'
+        : error.message;
+    return new AppError('IMPORT_ARCHIVE_INVALID', message, details);
   }
   return new AppError('IMPORT_ARCHIVE_INVALID', 'This file is not a readable .zip archive.', {});
 }

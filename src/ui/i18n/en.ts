@@ -110,6 +110,10 @@ export const en = {
     one: 'Imported {count} note, skipped {skipped}',
     other: 'Imported {count} notes, skipped {skipped}',
   },
+  'jobs.importedWithChanges': {
+    one: 'Imported {count} note, skipped {skipped}; {changed} renamed or repaired, for example {first}',
+    other: 'Imported {count} notes, skipped {skipped}; {changed} renamed or repaired, for example {first}',
+  },
   'jobs.cancelled': 'Import cancelled',
   'jobs.failed': 'Import failed: {reason}',
 

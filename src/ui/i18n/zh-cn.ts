@@ -103,6 +103,9 @@ export const zhCN: Dictionary = {
   'jobs.clearFinished': '清除已结束的任务',
   'jobs.imported': { other: '已导入 {count} 篇笔记' },
   'jobs.importedWithSkipped': { other: '已导入 {count} 篇笔记，跳过 {skipped} 个' },
+  'jobs.importedWithChanges': {
+    other: '已导入 {count} 篇笔记，跳过 {skipped} 个；{changed} 个被重命名或修复，例如 {first}',
+  },
   'jobs.cancelled': '导入已取消',
   'jobs.failed': '导入失败：{reason}',
 

@@ -18,8 +18,19 @@ function onJobFinished(job: TrackedJob): void {
   if (job.status === 'completed') {
     const summary = importSummary(job.result);
     if (summary) {
-      const key = summary.skipped > 0 ? 'jobs.importedWithSkipped' : 'jobs.imported';
-      toasts.show(t(key, { count: summary.imported, skipped: summary.skipped }), { kind: 'success' });
+      const key =
+        summary.changed > 0
+          ? 'jobs.importedWithChanges'
+          : summary.skipped > 0
+            ? 'jobs.importedWithSkipped'
+            : 'jobs.imported';
+      const values = {
+        count: summary.imported,
+        skipped: summary.skipped,
+        changed: summary.changed,
+        first: summary.first ?? '',
+      };
+      toasts.show(t(key, values), { kind: 'success' });
     }
     void refreshAll();
   } else if (job.status === 'failed' && job.error) {

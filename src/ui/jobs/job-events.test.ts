@@ -52,7 +52,7 @@ describe('applyJobEvent', () => {
     expect(displayPercent(tracked)).toBe(30);
     tracked = applyJobEvent(tracked, envelope(3, 'Completed', { result: { imported: 9, skipped: 1 } }));
     expect(tracked.status).toBe('completed');
-    expect(importSummary(tracked.result)).toEqual({ imported: 9, skipped: 1 });
+    expect(importSummary(tracked.result)).toEqual({ imported: 9, skipped: 1, changed: 0, first: null });
     expect(displayPercent(tracked)).toBe(100);
   });
 
@@ -85,7 +85,18 @@ describe('applyJobEvent', () => {
 
 describe('helpers', () => {
   it('reads import results defensively', () => {
-    expect(importSummary({ imported: 2 })).toEqual({ imported: 2, skipped: 0 });
+    expect(importSummary({ imported: 2 })).toEqual({ imported: 2, skipped: 0, changed: 0, first: null });
+    expect(
+      importSummary({
+        imported: 3,
+        skipped: 1,
+        warnings: [
+          { path: 'a/../b.md', reason: 'path_outside_archive', action: 'renamed', renamed_to: 'a/b.md' },
+          { path: 'c.md', reason: 'encrypted', action: 'skipped' },
+          { path: 'd.md', reason: 'not_utf8', action: 'repaired' },
+        ],
+      }),
+    ).toEqual({ imported: 3, skipped: 1, changed: 2, first: 'a/../b.md' });
     expect(importSummary(null)).toBeNull();
   });
 

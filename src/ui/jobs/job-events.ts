@@ -99,12 +99,26 @@ export function applyJobEvent(job: TrackedJob, envelope: EventEnvelope): Tracked
 export interface ImportSummary {
   imported: number;
   skipped: number;
+  /** Entries imported under another path or with repaired text. */
+  changed: number;
+  /** The first entry skipped, renamed or repaired, for the message. */
+  first: string | null;
 }
 
 export function importSummary(result: unknown): ImportSummary | null {
   const record = asRecord(result);
   if (!record || typeof record.imported !== 'number') return null;
-  return { imported: record.imported, skipped: typeof record.skipped === 'number' ? record.skipped : 0 };
+  const warnings = Array.isArray(record.warnings) ? record.warnings.map(asRecord) : [];
+  const changed = warnings.filter(
+    (warning) => warning?.action === 'renamed' || warning?.action === 'repaired',
+  ).length;
+  const firstPath = warnings.find((warning) => typeof warning?.path === 'string')?.path;
+  return {
+    imported: record.imported,
+    skipped: typeof record.skipped === 'number' ? record.skipped : 0,
+    changed,
+    first: typeof firstPath === 'string' ? firstPath : null,
+  };
 }
 
 /** The bar's value: null while the total is unknown; a completed job reads as full. */
