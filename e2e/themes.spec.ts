@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { zipSync } from 'fflate';
 import type { Page } from '@playwright/test';
 import { createNote, expect, openApp, test, waitForServiceWorker } from './fixtures';
@@ -206,4 +207,32 @@ test('an enabled theme cannot restyle the security UI', async ({ page }) => {
   await expect(dialog.locator('p').first()).toHaveCSS('color', 'rgb(29, 33, 39)');
   await expect(dialog.locator('p').first()).toHaveCSS('letter-spacing', 'normal');
   await dialog.getByTestId('confirm-cancel').click();
+});
+
+test('an HTML export carries the enabled theme package', async ({ page, requestLog }) => {
+  await openApp(page);
+  await createNote(page, 'Paper export', '# Heading\n\n```js\nconst a = 1;\n```\n');
+  const settings = await openSettings(page);
+  await settings
+    .getByTestId('theme-import-zip')
+    .setInputFiles({ name: 'paper-theme.zip', mimeType: 'application/zip', buffer: themePackage() });
+  await settings.getByTestId('theme-inspection').getByTestId('theme-install').click();
+  const paperRow = settings.locator('[data-testid="theme-row"][data-theme-id="paper"]');
+  await paperRow.getByTestId('theme-enable').click();
+  await expect(page.locator('body')).toHaveCSS('background-color', PAPER_BG);
+  await page.keyboard.press('Escape');
+
+  const download = page.waitForEvent('download');
+  await page.getByTestId('export-note').click();
+  await page.getByTestId('export-format-html').click();
+  const html = await (await download).path().then((path) => readFile(path, 'utf8'));
+  expect(html.toLowerCase()).toContain('#fdf6e3');
+
+  // Opened on its own, the file looks like the theme.
+  const viewer = await page.context().newPage();
+  await viewer.setContent(html);
+  await expect(viewer.locator('body')).toHaveCSS('background-color', PAPER_BG);
+  await expect(viewer.locator('pre').first()).toHaveCSS('background-color', 'rgb(238, 232, 213)');
+  await viewer.close();
+  expect(requestLog.foreign()).toEqual([]);
 });

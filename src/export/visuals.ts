@@ -1,6 +1,6 @@
 import type { DocumentNode, StaticRenderResult } from '../contracts/exports';
 import { walkDocument } from '../core/markdown/document-ast';
-import { ExportError, type ExportContext, type WarningList } from './exporter';
+import { ExportError, isDarkExport, type ExportContext, type WarningList } from './exporter';
 import { StaticRenderError, staticSourceHash } from './static-render';
 
 export type VisualOutcome =
@@ -35,7 +35,7 @@ export async function renderVisuals(
     if (node.type === 'mermaid' || node.type === 'function_plot') nodes.push(node);
   });
   const outcomes = new Map<string, VisualOutcome>();
-  const theme = context.options.theme_id === 'dark' ? 'dark' : 'light';
+  const theme = isDarkExport(context) ? 'dark' : 'light';
   for (const node of nodes) {
     context.signal.throwIfAborted();
     const source = node.text ?? '';
