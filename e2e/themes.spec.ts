@@ -138,7 +138,7 @@ test('dark mode draws code blocks and tables dark; light mode light', async ({ p
   await createNote(
     page,
     'Styled content',
-    '```js\nconst answer = 42; // comment\n```\n\n| A | B |\n| --- | --- |\n| 1 | 2 |\n\n```mermaid\ngraph LR\n  A --> B\n```\n',
+    '```js\nconst answer = 42; // comment\n```\n\n| A | B |\n| --- | --- |\n| 1 | 2 |\n\n```mermaid\ngraph LR\n  A --> B\n```\n\n```function-plot\ny = x\n```\n',
   );
   const preview = page.getByTestId('preview');
   const code = preview.locator('pre:has(code.hljs)');
@@ -149,6 +149,9 @@ test('dark mode draws code blocks and tables dark; light mode light', async ({ p
   const diagram = preview.locator('.mermaid-block svg');
   await expect(diagram).toHaveCount(1);
   const lightDiagram = await diagram.innerHTML();
+  // Plot curves take the theme's accent colour.
+  const curve = preview.locator('.function-plot-chart path.line').first();
+  await expect(curve).toHaveAttribute('stroke', '#2f5d8a');
 
   const settings = await openSettings(page);
   await settings
@@ -165,6 +168,8 @@ test('dark mode draws code blocks and tables dark; light mode light', async ({ p
   await expect(preview.locator('th').first()).toHaveCSS('background-color', 'rgb(34, 38, 45)');
   // Diagrams are redrawn in the dark Mermaid theme.
   await expect.poll(() => diagram.innerHTML()).not.toBe(lightDiagram);
+  // ...and plots in the dark theme's colours.
+  await expect(curve).toHaveAttribute('stroke', '#7fb0e0');
 });
 
 test('an enabled theme cannot restyle the security UI', async ({ page }) => {
