@@ -326,7 +326,11 @@ describe('ExportService with the app themes', () => {
       expect((await finished(job.job_id)).at(-1)?.event).toBe('Completed');
     }
     expect(drawn).toEqual(['dark', 'light', 'dark']);
-    const dark = await api.exports.list({ limit: 1 });
+    // A Word page is white: its diagrams stay light under a dark theme.
+    const docx = await api.exports.create({ source, format: 'docx', options: { theme_id: 'midnight' } });
+    expect((await finished(docx.job_id)).at(-1)?.event).toBe('Completed');
+    expect(drawn.at(-1)).toBe('light');
+    const dark = await api.exports.list({ format: 'html', limit: 1 });
     const html = new TextDecoder().decode((await api.exports.file(dark.items[0]!.job_id)).data);
     expect(html).toContain('color-scheme: dark');
   });
