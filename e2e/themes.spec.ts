@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { zipSync } from 'fflate';
 import type { Page } from '@playwright/test';
 import { createNote, expect, openApp, test, waitForServiceWorker } from './fixtures';
@@ -137,7 +138,7 @@ test('dark mode draws code blocks and tables dark; light mode light', async ({ p
   await createNote(
     page,
     'Styled content',
-    '```js\nconst answer = 42; // comment\n```\n\n| A | B |\n| --- | --- |\n| 1 | 2 |\n\n```mermaid\ngraph LR\n  A --> B\n```\n',
+    '```js\nconst answer = 42; // comment\n```\n\n| A | B |\n| --- | --- |\n| 1 | 2 |\n\n```mermaid\ngraph LR\n  A --> B\n```\n\n```function-plot\ny = x\n```\n',
   );
   const preview = page.getByTestId('preview');
   const code = preview.locator('pre:has(code.hljs)');
@@ -148,6 +149,9 @@ test('dark mode draws code blocks and tables dark; light mode light', async ({ p
   const diagram = preview.locator('.mermaid-block svg');
   await expect(diagram).toHaveCount(1);
   const lightDiagram = await diagram.innerHTML();
+  // Plot curves take the theme's accent colour.
+  const curve = preview.locator('.function-plot-chart path.line').first();
+  await expect(curve).toHaveAttribute('stroke', '#2f5d8a');
 
   const settings = await openSettings(page);
   await settings
@@ -164,6 +168,8 @@ test('dark mode draws code blocks and tables dark; light mode light', async ({ p
   await expect(preview.locator('th').first()).toHaveCSS('background-color', 'rgb(34, 38, 45)');
   // Diagrams are redrawn in the dark Mermaid theme.
   await expect.poll(() => diagram.innerHTML()).not.toBe(lightDiagram);
+  // ...and plots in the dark theme's colours.
+  await expect(curve).toHaveAttribute('stroke', '#7fb0e0');
 });
 
 test('an enabled theme cannot restyle the security UI', async ({ page }) => {
@@ -206,4 +212,32 @@ test('an enabled theme cannot restyle the security UI', async ({ page }) => {
   await expect(dialog.locator('p').first()).toHaveCSS('color', 'rgb(29, 33, 39)');
   await expect(dialog.locator('p').first()).toHaveCSS('letter-spacing', 'normal');
   await dialog.getByTestId('confirm-cancel').click();
+});
+
+test('an HTML export carries the enabled theme package', async ({ page, requestLog }) => {
+  await openApp(page);
+  await createNote(page, 'Paper export', '# Heading\n\n```js\nconst a = 1;\n```\n');
+  const settings = await openSettings(page);
+  await settings
+    .getByTestId('theme-import-zip')
+    .setInputFiles({ name: 'paper-theme.zip', mimeType: 'application/zip', buffer: themePackage() });
+  await settings.getByTestId('theme-inspection').getByTestId('theme-install').click();
+  const paperRow = settings.locator('[data-testid="theme-row"][data-theme-id="paper"]');
+  await paperRow.getByTestId('theme-enable').click();
+  await expect(page.locator('body')).toHaveCSS('background-color', PAPER_BG);
+  await page.keyboard.press('Escape');
+
+  const download = page.waitForEvent('download');
+  await page.getByTestId('export-note').click();
+  await page.getByTestId('export-format-html').click();
+  const html = await (await download).path().then((path) => readFile(path, 'utf8'));
+  expect(html.toLowerCase()).toContain('#fdf6e3');
+
+  // Opened on its own, the file looks like the theme.
+  const viewer = await page.context().newPage();
+  await viewer.setContent(html);
+  await expect(viewer.locator('body')).toHaveCSS('background-color', PAPER_BG);
+  await expect(viewer.locator('pre').first()).toHaveCSS('background-color', 'rgb(238, 232, 213)');
+  await viewer.close();
+  expect(requestLog.foreign()).toEqual([]);
 });

@@ -12,9 +12,26 @@ export interface StaticRenderer {
   render(request: StaticRenderRequest, signal?: AbortSignal): Promise<StaticRenderResult>;
 }
 
+/** A theme as one self-contained stylesheet, already checked by the theme's CSS safety. */
+export interface ExportTheme {
+  readonly theme_id: string;
+  readonly is_dark: boolean;
+  readonly css: string;
+}
+
+/**
+ * Where the exporter finds the app's themes (`theme_id` of §10.1). Rejects an
+ * unknown id with THEME_NOT_FOUND.
+ */
+export interface ExportThemePort {
+  getThemeCss(themeId: string): Promise<ExportTheme>;
+}
+
 export interface ExportContext {
   readonly options: ExportOptions;
   readonly renderer: StaticRenderer;
+  /** The resolved `options.theme_id`; absent, only the built-in `dark` id reads as dark. */
+  readonly theme?: ExportTheme;
   readonly signal: AbortSignal;
   /** Stage progress inside the exporter: `current` of `total` nodes or pages. */
   progress?(current: number, total: number): void | Promise<void>;
@@ -83,4 +100,9 @@ export function assertRepresentable(
       { format, blocks: blocks.length },
     );
   }
+}
+
+/** Whether the export is drawn dark: the resolved theme decides, else the built-in id. */
+export function isDarkExport(context: Pick<ExportContext, 'options' | 'theme'>): boolean {
+  return context.theme?.is_dark ?? context.options.theme_id === 'dark';
 }

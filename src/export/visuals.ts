@@ -1,6 +1,6 @@
-import type { DocumentNode, StaticRenderResult } from '../contracts/exports';
+import type { DocumentNode, StaticRenderResult, StaticRenderTheme } from '../contracts/exports';
 import { walkDocument } from '../core/markdown/document-ast';
-import { ExportError, type ExportContext, type WarningList } from './exporter';
+import { ExportError, isDarkExport, type ExportContext, type WarningList } from './exporter';
 import { StaticRenderError, staticSourceHash } from './static-render';
 
 export type VisualOutcome =
@@ -22,20 +22,22 @@ function describe(node: DocumentNode, error: StaticRenderError): string {
  * Renders every Mermaid and function-plot node before an exporter writes a line.
  * A diagram the user got wrong stays as source with a warning; a renderer that
  * cannot work at all fails the export (EXPORT_RENDER_FAILED), because the file
- * would silently lack every diagram.
+ * would silently lack every diagram. They follow the export's theme unless the
+ * format fixes one (`options.theme`).
  */
 export async function renderVisuals(
   root: DocumentNode,
   context: ExportContext,
   warnings: WarningList,
-  size: { width?: number; height?: number } = {},
+  options: { width?: number; height?: number; theme?: StaticRenderTheme } = {},
 ): Promise<Map<string, VisualOutcome>> {
+  const { theme: forced, ...size } = options;
   const nodes: DocumentNode[] = [];
   walkDocument(root, (node) => {
     if (node.type === 'mermaid' || node.type === 'function_plot') nodes.push(node);
   });
   const outcomes = new Map<string, VisualOutcome>();
-  const theme = context.options.theme_id === 'dark' ? 'dark' : 'light';
+  const theme = forced ?? (isDarkExport(context) ? 'dark' : 'light');
   for (const node of nodes) {
     context.signal.throwIfAborted();
     const source = node.text ?? '';

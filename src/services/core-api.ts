@@ -185,6 +185,7 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
     ...asrOptions,
   });
   const settings = new SettingsService(settingsRepository, vault);
+  const themes = new ThemeService({ themes: new ThemeRepository(db), settings });
   const api = {
     notes,
     archive: new ArchiveService(notesRepository, attachments, runtime),
@@ -203,8 +204,14 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
     transcriptions,
     localModels,
     plugins,
-    themes: new ThemeService({ themes: new ThemeRepository(db), settings }),
-    exports: new ExportService({ runtime, notes: notesRepository, files: attachments, ...options.exports }),
+    themes,
+    exports: new ExportService({
+      runtime,
+      notes: notesRepository,
+      files: attachments,
+      themes,
+      ...options.exports,
+    }),
     benchmarks: new BenchmarkService({
       db,
       runtime,

@@ -1,7 +1,8 @@
+import { zipSync } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../contracts';
 import { EXPORT_MIME_TYPES } from '../contracts/exports';
-import type { DocumentExporter } from '../export/exporter';
+import type { DocumentExporter, StaticRenderer } from '../export/exporter';
 import { contentDisposition, sanitizeFileName } from './export-service';
 import { testCore } from './test-core';
 
@@ -245,6 +246,134 @@ describe('ExportService severe loss', () => {
       file: null,
       error: { code: 'EXPORT_UNSUPPORTED_CONTENT' },
     });
+  });
+});
+
+describe('ExportService with the app themes', () => {
+  const encoder = new TextEncoder();
+
+  /** Installs a theme package through the app's own theme service, as a user would. */
+  async function installTheme(
+    api: ReturnType<typeof setup>,
+    themeId: string,
+    isDark: boolean,
+    css: string,
+  ): Promise<void> {
+    const manifest = [
+      `theme_id: ${themeId}`,
+      `name: ${themeId}`,
+      'version: 1.0.0',
+      'author: Ada',
+      'min_app_version: 0.1.0',
+      `is_dark: ${isDark}`,
+      'css_entry: theme.css',
+    ].join('\n');
+    const bytes = zipSync({
+      [themeId]: { 'theme.yaml': encoder.encode(manifest), 'theme.css': encoder.encode(css) },
+    });
+    const packageId = await api.themes.selectPackage({ kind: 'zip', name: `${themeId}.zip`, bytes });
+    await api.themes.install(packageId);
+  }
+
+  /** Records the light/dark mode each diagram or plot is drawn in. */
+  function recordingRenderer(themes: string[]): StaticRenderer {
+    return {
+      render: async (request) => {
+        themes.push(request.theme);
+        return { mimeType: 'image/svg+xml', content: '<svg></svg>', width: 10, height: 10, warnings: [] };
+      },
+    };
+  }
+
+  function setupWithRenderer(themes: string[]) {
+    now = Date.parse('2026-09-01T10:00:00Z');
+    current = testCore({ exports: { clock: () => now, renderer: recordingRenderer(themes) } });
+    return current.api;
+  }
+
+  it("embeds an installed package theme's CSS in the HTML file, inside its CSP", async () => {
+    const api = setup();
+    await installTheme(
+      api,
+      'sepia',
+      false,
+      '.markdown-preview h1 { color: #7a4b1e; letter-spacing: 0.02em; }',
+    );
+    const note = await api.notes.create({ title: 'Themed', body: '# Hello' });
+    const job = await api.exports.create({
+      source: { type: 'note', note_id: note.note_id },
+      format: 'html',
+      options: { theme_id: 'sepia' },
+    });
+    await finished(job.job_id);
+    const html = new TextDecoder().decode((await api.exports.file(job.job_id)).data);
+    const style = html.slice(html.indexOf('<style>'), html.indexOf('</style>'));
+    expect(style).toContain('color:#7a4b1e');
+    expect(style).toContain('--color-code-bg');
+    expect(html).toContain('<article class="markdown-preview">');
+    expect(html).toContain(`content="default-src 'none';`);
+    expect(html.match(/<\/style>/g)).toHaveLength(1);
+  });
+
+  it('draws diagrams and plots dark for a dark theme, light for a light one', async () => {
+    const drawn: string[] = [];
+    const api = setupWithRenderer(drawn);
+    await installTheme(api, 'midnight', true, '.markdown-preview { letter-spacing: 0; }');
+    const note = await api.notes.create({ title: 'Plot', body: '```function-plot\ny = x^2\n```\n' });
+    const source = { type: 'note' as const, note_id: note.note_id };
+    for (const theme_id of ['midnight', 'light', 'dark']) {
+      const job = await api.exports.create({ source, format: 'html', options: { theme_id } });
+      expect((await finished(job.job_id)).at(-1)?.event).toBe('Completed');
+    }
+    expect(drawn).toEqual(['dark', 'light', 'dark']);
+    // A Word page is white: its diagrams stay light under a dark theme.
+    const docx = await api.exports.create({ source, format: 'docx', options: { theme_id: 'midnight' } });
+    expect((await finished(docx.job_id)).at(-1)?.event).toBe('Completed');
+    expect(drawn.at(-1)).toBe('light');
+    const dark = await api.exports.list({ format: 'html', limit: 1 });
+    const html = new TextDecoder().decode((await api.exports.file(dark.items[0]!.job_id)).data);
+    expect(html).toContain('color-scheme: dark');
+  });
+
+  it('refuses an unknown theme with THEME_NOT_FOUND before any job starts', async () => {
+    const api = setup();
+    const note = await api.notes.create({ title: 'n', body: 'x' });
+    await expect(
+      api.exports.create({
+        source: { type: 'note', note_id: note.note_id },
+        format: 'pdf',
+        options: { theme_id: 'no-such-theme' },
+      }),
+    ).rejects.toMatchObject({ code: 'THEME_NOT_FOUND', details: { theme_id: 'no-such-theme' } });
+    expect((await api.exports.list()).items).toEqual([]);
+  });
+
+  it('fails a queued export whose theme was uninstalled meanwhile with THEME_NOT_FOUND', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const api = setup({
+      // The first job holds the queue (concurrency 1) while the theme goes away.
+      html: async () => ({
+        format: 'html',
+        extension: 'html',
+        mimeType: 'text/html',
+        export: async () => {
+          await gate;
+          return { data: new Uint8Array([1]), warnings: [] };
+        },
+      }),
+    });
+    await installTheme(api, 'sepia', false, '.markdown-preview { letter-spacing: 0; }');
+    const note = await api.notes.create({ title: 'n', body: 'x' });
+    const source = { type: 'note' as const, note_id: note.note_id };
+    const first = await api.exports.create({ source, format: 'html' });
+    const second = await api.exports.create({ source, format: 'html', options: { theme_id: 'sepia' } });
+    await api.themes.uninstall('sepia');
+    release();
+    await finished(first.job_id);
+    const events = await finished(second.job_id);
+    expect(events.at(-1)?.event).toBe('Failed');
+    expect((await api.exports.get(second.job_id)).error).toMatchObject({ code: 'THEME_NOT_FOUND' });
   });
 });
 

@@ -21,7 +21,13 @@ import { systemClock, type Clock } from '../core/ids';
 import type { JobContext, JobRuntime } from '../core/job-runtime';
 import { documentFromMarkdown } from '../core/markdown/document-ast';
 import type { AttachmentRepository, NotesRepository } from '../db';
-import { ExportError, type DocumentExporter, type StaticRenderer } from '../export/exporter';
+import {
+  ExportError,
+  type DocumentExporter,
+  type ExportTheme,
+  type ExportThemePort,
+  type StaticRenderer,
+} from '../export/exporter';
 import { createStaticRenderer, type MermaidStaticPort } from '../export/static-render';
 
 export const EXPORT_JOB_KIND = 'export';
@@ -54,6 +60,8 @@ export interface ExportServiceOptions {
   /** The page's Mermaid renderer (Comlink), asked for each diagram. */
   mermaid?: MermaidStaticPort | (() => MermaidStaticPort | undefined);
   exporters?: Partial<Record<ExportFormat, ExporterLoader>>;
+  /** The app's themes for `theme_id`; without it only `light` and `dark` are known. */
+  themes?: ExportThemePort;
   clock?: Clock;
   ttlMs?: number;
 }
@@ -136,6 +144,7 @@ export class ExportService {
   readonly #files: ExportServiceOptions['files'];
   readonly #renderer: StaticRenderer;
   readonly #exporters: Partial<Record<ExportFormat, ExporterLoader>>;
+  readonly #themes: ExportThemePort | undefined;
   readonly #clock: Clock;
   readonly #ttlMs: number;
   #pageMermaid: MermaidStaticPort | undefined;
@@ -159,6 +168,7 @@ export class ExportService {
         },
       });
     this.#exporters = { ...DEFAULT_EXPORTERS, ...options.exporters };
+    this.#themes = options.themes;
     this.#clock = options.clock ?? systemClock;
     this.#ttlMs = options.ttlMs ?? EXPORT_FILE_TTL_MS;
     this.#runtime.register<ExportJobInput, ExportJobResult>({
@@ -192,6 +202,8 @@ export class ExportService {
         },
       );
     }
+    // An unknown theme fails the request itself, before any job exists.
+    await this.#theme(options.theme_id);
     let stored: StoredSource;
     if (source.type === 'note') {
       const note = await this.#notes.get(source.note_id);
@@ -319,6 +331,15 @@ export class ExportService {
     };
   }
 
+  /** The theme's stylesheet, or undefined when no theme port is wired (built-in ids only). */
+  async #theme(themeId: string): Promise<ExportTheme | undefined> {
+    if (!this.#themes) {
+      if (themeId === 'light' || themeId === 'dark') return undefined;
+      throw new AppError('THEME_NOT_FOUND', `No theme "${themeId}" is installed.`, { theme_id: themeId });
+    }
+    return this.#themes.getThemeCss(themeId);
+  }
+
   async #job(jobId: string): Promise<JobDto> {
     try {
       const job = await this.#runtime.get(jobId);
@@ -385,12 +406,15 @@ export class ExportService {
       if (!load)
         throw new AppError('EXPORT_FORMAT_UNSUPPORTED', `Export to ${format} is not available.`, { format });
       await context.progress({ phase: 'rendering', current: 1, total: 3 });
+      // Looked up again: the theme may have been uninstalled while the job waited.
+      const theme = await this.#theme(options.theme_id);
       const exporter = await load();
       let result;
       try {
         result = await exporter.export(document, {
           options,
           renderer: this.#renderer,
+          ...(theme && { theme }),
           signal: context.signal,
         });
       } catch (error) {

@@ -103,6 +103,24 @@ export const NOTE_CONTENT_CSS = `.markdown-preview {
   height: auto;
 }
 
+/* Interactive function plots: the library draws axes in black; the theme decides. */
+.markdown-preview .function-plot-chart {
+  color: var(--color-text-muted);
+}
+
+.markdown-preview .function-plot-chart text {
+  fill: var(--color-text-muted);
+}
+
+.markdown-preview .function-plot-chart .axis path,
+.markdown-preview .function-plot-chart .axis line {
+  stroke: var(--color-border);
+}
+
+.markdown-preview .function-plot-chart .origin {
+  stroke: var(--color-text-muted);
+}
+
 /* Syntax colours (highlight.js classes), from the theme's --code-* tokens. */
 .hljs-doctag,
 .hljs-keyword,

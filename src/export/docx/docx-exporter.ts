@@ -374,7 +374,8 @@ export const docxExporter: DocumentExporter = {
   async export(document: ExportDocument, context: ExportContext): Promise<ExportResult> {
     const warnings = new WarningList();
     assertRepresentable(document.root, new Set(['html_block']), 'DOCX');
-    const visuals = await renderVisuals(document.root, context, warnings);
+    // A Word page is white whatever the app's theme: diagrams are drawn for it.
+    const visuals = await renderVisuals(document.root, context, warnings, { theme: 'light' });
     context.signal.throwIfAborted();
     const writer = new DocxWriter(warnings, visuals);
     const children: FileChild[] = [];

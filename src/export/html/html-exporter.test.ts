@@ -71,6 +71,25 @@ describe('htmlExporter', () => {
     expect(html).toContain('background:#111827');
   });
 
+  it("embeds the resolved theme's stylesheet after the base one, unable to close its element", async () => {
+    const context = {
+      ...testExportContext({ theme_id: 'ink' }),
+      theme: {
+        theme_id: 'ink',
+        is_dark: true,
+        css: ':root{--color-bg:#0b0c10}\n.x{content:"</style><script>alert(1)</script>"}',
+      },
+    };
+    const result = await htmlExporter.export(documentFromMarkdown('# Ink', 'Ink'), context);
+    const html = new TextDecoder().decode(result.data);
+    expect(html).toContain('background:#111827');
+    expect(html.indexOf(':root{--color-bg:#0b0c10}')).toBeGreaterThan(html.indexOf('background:#111827'));
+    expect(html.match(/<\/style>/gi)).toHaveLength(1);
+    // The one closing tag is the exporter's own: the theme's text stays style text.
+    expect(html).toMatch(/<\/script>"}<\/style>\n<\/head>/);
+    expect(html).toContain('<article class="markdown-preview">');
+  });
+
   it('inlines the page-rendered Mermaid SVG and refuses one that carries script', async () => {
     const source = '```mermaid\ngraph TD; A-->B\n```\n';
     const good = await exportHtml(

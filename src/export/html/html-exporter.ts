@@ -1,7 +1,13 @@
 import sanitizeHtml from 'sanitize-html';
 import type { ExportDocument } from '../../contracts/exports';
 import { EXPORT_MIME_TYPES } from '../../contracts/exports';
-import { WarningList, type DocumentExporter, type ExportContext, type ExportResult } from '../exporter';
+import {
+  WarningList,
+  isDarkExport,
+  type DocumentExporter,
+  type ExportContext,
+  type ExportResult,
+} from '../exporter';
 import { renderVisuals } from '../visuals';
 import { escapeHtml, renderHtmlBody } from './render-html';
 
@@ -99,6 +105,14 @@ figure{margin:1em 0;text-align:center}
 @media print{article{max-width:none;padding:0}}`;
 }
 
+/**
+ * CSS as the text of a `<style>` element: `</style` would end the element early,
+ * so its slash is escaped (`\\/` reads as `/` to CSS).
+ */
+function styleText(css: string): string {
+  return css.replace(/<\/(style)/gi, '<\\/$1');
+}
+
 function metadataList(metadata: Record<string, unknown>): string {
   const rows = Object.entries(metadata)
     .filter(([, value]) => value !== null && value !== undefined)
@@ -139,7 +153,10 @@ export async function renderHtmlDocument(
     new RegExp(`<span data-slot="${nonce}-(\\d+)"></span>`, 'g'),
     (_match, index: string) => slots[Number(index)] ?? '',
   );
-  const theme = context.options.theme_id === 'dark' ? 'dark' : 'light';
+  const theme = isDarkExport(context) ? 'dark' : 'light';
+  // The theme's rules follow the base ones so they win; they are written for the
+  // app's `.markdown-preview`, which the article carries.
+  const themeCss = context.theme ? `\n${styleText(context.theme.css)}` : '';
   const title = escapeHtml(document.title);
   const heading = context.options.include_title ? `<h1 class="title">${title}</h1>\n` : '';
   const metadata = context.options.include_metadata ? metadataList(document.metadata) : '';
@@ -147,9 +164,10 @@ export async function renderHtmlDocument(
     `<!doctype html>\n<html lang="${/[\u4e00-\u9fff]/.test(document.title + body) ? 'zh-CN' : 'en'}">\n<head>\n<meta charset="utf-8">\n` +
     `<meta name="viewport" content="width=device-width, initial-scale=1">\n` +
     // No script may run in an exported page, and it may load nothing but its own inline images.
-    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data: https: http:; style-src 'unsafe-inline'">\n` +
-    `<meta name="generator" content="NotesAgent">\n<title>${title}</title>\n<style>${stylesheet(theme)}</style>\n</head>\n` +
-    `<body>\n<article>\n${heading}${metadata}${clean}</article>\n</body>\n</html>\n`
+    // A theme's fonts are embedded as data: URLs (its CSS safety allows no other).
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data: https: http:; font-src data:; style-src 'unsafe-inline'">\n` +
+    `<meta name="generator" content="NotesAgent">\n<title>${title}</title>\n<style>${stylesheet(theme)}${themeCss}</style>\n</head>\n` +
+    `<body>\n<article class="markdown-preview">\n${heading}${metadata}${clean}</article>\n</body>\n</html>\n`
   );
 }
 

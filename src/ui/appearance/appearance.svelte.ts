@@ -5,9 +5,19 @@
  */
 export class AppearanceState {
   #dark = $state(false);
+  #themeId = $state('light');
 
   get dark(): boolean {
     return this.#dark;
+  }
+
+  /** The theme on screen: an enabled package's id, else the built-in `light` or `dark`. */
+  get themeId(): string {
+    return this.#themeId;
+  }
+
+  setThemeId(themeId: string): void {
+    this.#themeId = themeId;
   }
 
   setDark(dark: boolean): void {
@@ -16,6 +26,7 @@ export class AppearanceState {
 
   reset(): void {
     this.#dark = false;
+    this.#themeId = 'light';
   }
 }
 

@@ -38,9 +38,13 @@ function setColorScheme(): void {
   if (applied) element.dataset.theme = applied.isDark ? 'dark' : 'light';
   else if (builtinChoice === 'system') delete element.dataset.theme;
   else element.dataset.theme = builtinChoice;
-  appearance.setDark(
-    applied ? applied.isDark : builtinChoice === 'system' ? systemIsDark() : builtinChoice === 'dark',
-  );
+  const dark = applied
+    ? applied.isDark
+    : builtinChoice === 'system'
+      ? systemIsDark()
+      : builtinChoice === 'dark';
+  appearance.setDark(dark);
+  appearance.setThemeId(applied?.themeId ?? (dark ? 'dark' : 'light'));
 }
 
 /** The settings' built-in choice; an enabled package still decides while it is on. */

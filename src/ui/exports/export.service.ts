@@ -1,5 +1,6 @@
 import type { EventEnvelope } from '../../contracts/events';
 import type { ExportFormat } from '../../contracts/exports';
+import { appearance } from '../appearance/appearance.svelte';
 import { core, subscribeJob } from '../api/core-client';
 import { reportError } from '../errors';
 import { downloadBytes } from '../jobs/download';
@@ -38,7 +39,12 @@ export async function exportNote(
   onJob: (jobId: string) => void,
 ): Promise<void> {
   try {
-    const job = await core.exports.create({ source: { type: 'note', note_id: noteId }, format });
+    // The file looks like the app does now: the enabled theme, package or built-in.
+    const job = await core.exports.create({
+      source: { type: 'note', note_id: noteId },
+      format,
+      options: { theme_id: appearance.themeId },
+    });
     onJob(job.job_id);
     const end = await terminalEvent(job.job_id);
     if (end.event === 'Cancelled') {

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
 import { renderMarkdownSafe } from './render-markdown';
-import { renderFunctionPlots } from './function-plot-blocks';
+import { renderFunctionPlots, resetFunctionPlots, themeSeriesColors } from './function-plot-blocks';
 
 function preview(markdown: string): HTMLElement {
   const container = document.createElement('div');
@@ -34,5 +34,25 @@ describe('function-plot blocks in the preview', () => {
     expect(container.querySelector('img')).toBeNull();
     expect(container.querySelectorAll('.function-plot-block pre')).toHaveLength(2);
     destroy();
+  });
+
+  it("take their curve colours from the theme's tokens, in turn", () => {
+    const container = preview('```function-plot\ny = x\n```\n');
+    container.style.setProperty('--color-accent', '#7fb0e0');
+    container.style.setProperty('--code-keyword', '#ff7b72');
+    expect(themeSeriesColors(container)).toEqual(['#7fb0e0', '#ff7b72']);
+  });
+
+  it('are taken out by a reset so the next pass draws them again', () => {
+    const container = preview('```function-plot\ny = x\n```\n');
+    const block = container.querySelector('.function-plot-block')!;
+    const chart = document.createElement('div');
+    chart.className = 'function-plot-chart';
+    block.prepend(chart);
+    block.setAttribute('data-plot-state', 'rendered');
+    resetFunctionPlots(container);
+    expect(block.hasAttribute('data-plot-state')).toBe(false);
+    expect(container.querySelector('.function-plot-chart')).toBeNull();
+    expect(block.querySelector('pre code')?.textContent).toBe('y = x\n');
   });
 });

@@ -13,6 +13,36 @@ export interface RenderHandle {
   destroy(): void;
 }
 
+/**
+ * Theme tokens a plot's curves take in turn when the block names no colour:
+ * every theme (built-in or package) sets them, so curves follow the theme.
+ */
+const SERIES_TOKENS = [
+  '--color-accent',
+  '--code-keyword',
+  '--code-addition',
+  '--code-title',
+  '--code-type',
+  '--code-string',
+] as const;
+
+/** The curve colours the page's theme gives `element` now (empty outside a styled page). */
+export function themeSeriesColors(element: Element): string[] {
+  const style = element.ownerDocument.defaultView?.getComputedStyle(element);
+  if (!style) return [];
+  return SERIES_TOKENS.map((token) => style.getPropertyValue(token).trim()).filter((value) => value !== '');
+}
+
+/**
+ * Takes the drawn charts out of `container` so the next `renderFunctionPlots`
+ * draws them again (after a theme switch, in its colours).
+ */
+export function resetFunctionPlots(container: HTMLElement): void {
+  for (const chart of container.querySelectorAll('.function-plot-chart')) chart.remove();
+  for (const block of container.querySelectorAll(`.function-plot-block[${STATE_ATTRIBUTE}]`))
+    block.removeAttribute(STATE_ATTRIBUTE);
+}
+
 let loading: Promise<typeof functionPlotLibrary> | undefined;
 
 function loadFunctionPlot(): Promise<typeof functionPlotLibrary> {
@@ -41,6 +71,8 @@ export async function renderInteractivePlot(plot: FunctionPlot, target: HTMLElem
   let height = PLOT_HEIGHT;
   const draw = () => {
     target.replaceChildren();
+    // Read at each draw: a theme switch (or redraw) picks up the current tokens.
+    const palette = themeSeriesColors(target);
     functionPlot({
       target,
       width,
@@ -62,12 +94,13 @@ export async function renderInteractivePlot(plot: FunctionPlot, target: HTMLElem
             },
           }
         : {}),
-      data: current.expressions.map((entry) => {
+      data: current.expressions.map((entry, index) => {
         const compiled = compileExpression(entry.expression, { variables: ['x'] });
+        const color = entry.color ?? palette[index % palette.length];
         return {
           fn: (scope: { x?: number }) => compiled.evaluate({ x: Number(scope.x) }),
           graphType: 'polyline' as const,
-          ...(entry.color && { color: entry.color }),
+          ...(color && { color }),
         };
       }),
     });

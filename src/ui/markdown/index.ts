@@ -19,5 +19,10 @@ export type {
 } from './mermaid-blocks';
 export { wikilinkHref } from './wikilink-plugin';
 export { SOURCE_LINE_ATTRIBUTE } from './source-line-plugin';
-export { renderFunctionPlots, renderInteractivePlot } from './function-plot-blocks';
+export {
+  renderFunctionPlots,
+  renderInteractivePlot,
+  resetFunctionPlots,
+  themeSeriesColors,
+} from './function-plot-blocks';
 export type { RenderHandle } from './function-plot-blocks';
