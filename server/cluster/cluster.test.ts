@@ -17,10 +17,12 @@ afterAll(() => redis.stop());
 
 const servers: TestServer[] = [];
 const clients: TestClient[] = [];
+// A hang guard, not a speed limit: closing waits for each BullMQ worker's blocking
+// read to return, which takes seconds on a loaded machine.
 afterEach(async () => {
   for (const client of clients.splice(0)) client.socket.terminate();
   await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+}, 60_000);
 
 let run = 0;
 type LogEntry = LogFields & { event: string };

@@ -127,7 +127,7 @@ describe('retrieval quality: full-text, vector (hash-v1) and hybrid', () => {
     ].join('\n');
     // eslint-disable-next-line no-console -- the metrics table is this test's report
     console.log(`\nRetrieval evaluation: ${notes.length} notes, ${queries.length} queries\n${table}\n`);
-  });
+  }, 120_000); // A hang guard: indexing every mode takes seconds, more on a loaded machine.
 
   const metric = (mode: SearchMode, group: string): Row => {
     const row = rows.find((candidate) => candidate.mode === mode && candidate.group === group);

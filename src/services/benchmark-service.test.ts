@@ -505,13 +505,18 @@ describe('agent benchmark runs', () => {
     const report = await core.api.benchmarks.report(run.run_id);
     const cases = report.cases as AgentCaseResult[];
     expect(cases.map((entry) => [entry.case_id, entry.passed, entry.failure_reason])).toEqual([
-      ['agent-os-search-001', true, null],
+      // The demo answers what it cannot do without calling a tool ("the demo only …; choose a model").
+      [
+        'agent-os-search-001',
+        false,
+        'expected tools not called: rag.search; citation_required: no note was searched or read successfully',
+      ],
       // The write case: tasks.create asked for permission, was allowed inside the copy, and wrote 3 tasks.
       ['agent-os-review-001', true, null],
       [
         'agent-os-note-001',
         false,
-        'expected tools not called: notes.create; notes_created: expected 1, got 0',
+        'expected tools not called: rag.search, notes.create; notes_created: expected 1, got 0',
       ],
       ['agent-math-001', false, 'expected tools not called: math.evaluate; answer does not contain "391"'],
       ['agent-tasks-list-001', false, 'expected tools not called: tasks.list'],
@@ -519,12 +524,12 @@ describe('agent benchmark runs', () => {
     expect(cases[1]!.tools_called).toEqual(['rag.search', 'notes.read', 'tasks.create']);
     expect(run.metrics).toMatchObject({
       kind: 'agent',
-      task_success_rate: 0.4,
-      // Jaccard: 1/2, 1, 1/3, 0, 0.
-      tool_selection_accuracy: (0.5 + 1 + 1 / 3) / 5,
+      task_success_rate: 0.2,
+      // Jaccard: only the review case called any (all of its expected) tools.
+      tool_selection_accuracy: 1 / 5,
       tool_argument_accuracy: 1,
       invalid_tool_call_rate: 0,
-      average_steps: (3 + 4 + 3 + 1 + 1) / 5,
+      average_steps: (1 + 4 + 1 + 1 + 1) / 5,
       case_count: 5,
     });
     // A failed case opens its trace, kept with the run after its database is gone.

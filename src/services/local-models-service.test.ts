@@ -157,7 +157,9 @@ describe('LocalModelsService', () => {
   });
 
   it('gives one job for two clicks, and refuses deleting a model while it downloads', async () => {
-    const context = setup();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const context = setup({ download: { beforeLastShard: held } });
     core = context.core;
     const [first, second] = await Promise.all([
       core.api.localModels.download(F32),
@@ -169,6 +171,7 @@ describe('LocalModelsService', () => {
     const listed = (await core.api.localModels.list()).items.find((item) => item.model === F32);
     expect(listed?.download_job_id).toBe(first.job_id);
     expect(await codeOf(core.api.localModels.delete(F32))).toBe('STATE_CONFLICT');
+    release();
     await core.idle();
     await core.api.localModels.delete(F32);
     expect((await core.api.localModels.list()).items.find((item) => item.model === F32)?.cached).toBe(false);

@@ -119,7 +119,7 @@ describe('runTranscription with TransformersAsrEngine and the tiny Whisper', () 
       [50, 52, 'hello tiny whisper.'],
       [52, 54.5, 'world again,'],
     ]);
-  });
+  }, 120_000); // A hang guard: the tiny Whisper really decodes 65 s on the CPU.
 
   it('cancel during the second window stops inside it and ends Cancelled', async () => {
     const { runtime, engine } = setup();

@@ -133,6 +133,8 @@ export interface FakeDownloadOptions {
   failAfterShards?: { shards: number; error: unknown };
   /** Model ids the host does not have: the download fails at once, as on a 404. */
   missing?: string[];
+  /** The download waits here before its last shard: a test holds it "running" for as long as it needs. */
+  beforeLastShard?: Promise<void>;
 }
 
 /**
@@ -193,6 +195,7 @@ export class FakeModelCache implements WebLlmCachePort {
       shardDelayMs = 0,
       failAfterShards,
       missing = [],
+      beforeLastShard,
     } = this.#download;
     if (missing.includes(modelId)) {
       throw new MetonaProviderError(
@@ -202,6 +205,7 @@ export class FakeModelCache implements WebLlmCachePort {
     const totalBytes = shards * shardBytes;
     for (let index = this.shardCount(modelId); index < shards; index++) {
       if (failAfterShards && index === failAfterShards.shards) throw failAfterShards.error;
+      if (beforeLastShard && index === shards - 1) await beforeLastShard;
       await sleep(shardDelayMs, options.signal);
       this.addShard(modelId, shardBytes);
       options.onProgress({
