@@ -14,7 +14,11 @@ import { parseArgs } from 'node:util';
 import type { BenchmarkSearchMode, RagMetrics } from '../src/contracts';
 import { NotesAgentDatabase } from '../src/db';
 import type { Embedder } from '../src/retrieval';
-import { localOnlySource, tinyModelSpec, writeTinyEmbeddingModel } from '../src/retrieval/__fixtures__/tiny-model';
+import {
+  localOnlySource,
+  tinyModelSpec,
+  writeTinyEmbeddingModel,
+} from '../src/retrieval/__fixtures__/tiny-model';
 import { TransformersEmbedder } from '../src/retrieval/transformers-embedder';
 import { createCoreApi } from '../src/services/core-api';
 
