@@ -1,3 +1,4 @@
+import { addScriptProvider, pickScriptModel } from './harness/agent-steps';
 import { startScriptServer } from './harness/openai-script-server';
 import { createNote, expect, openApp, test } from './fixtures';
 
@@ -15,22 +16,8 @@ test('the agent runs on a configured OpenAI-compatible provider; its write shows
     await openApp(page);
     await createNote(page, 'Deadlock notes', BODY);
 
-    await page.getByTestId('open-settings').click();
-    await page.getByTestId('provider-add').click();
-    await page.getByTestId('provider-preset').selectOption('custom');
-    await page.getByTestId('provider-name').fill('Script');
-    await page.getByTestId('provider-base-url').fill(`${server.url}/v1`);
-    await page.getByTestId('provider-model').fill('script-model');
-    await page.getByTestId('provider-api-key').fill('sk-e2e-agent');
-    await page.getByTestId('provider-save').click();
-    await expect(page.locator('[data-testid="provider-item"][data-provider-id="custom"]')).toBeVisible();
-    await page.keyboard.press('Escape');
-
-    await page.getByTestId('nav-agent').click();
-    const picker = page.getByTestId('agent-model');
-    await expect(picker.locator('option').last()).toHaveText('Demo (scripted, offline)');
-    await picker.selectOption({ label: 'Script · script-model' });
-    await page.getByTestId('agent-capabilities').locator('summary').click();
+    await addScriptProvider(page, server.url);
+    await pickScriptModel(page);
     await expect(page.locator('[data-testid="agent-tool"][data-tool="tasks.create"]')).toBeVisible();
 
     await page.getByTestId('agent-input').fill('Make a task list in my deadlock note');

@@ -1,21 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { zipSync, type Zippable } from 'fflate';
-import type { Page } from '@playwright/test';
+import { openPluginSettings as openSettings, samplePackage } from './harness/plugin-steps';
 import { expect, openApp, test } from './fixtures';
-
-const SAMPLE_DIR = join(process.cwd(), 'e2e/plugins/sample-greeter');
-
-function samplePackage(dir = SAMPLE_DIR): Buffer {
-  const files: Zippable = {};
-  for (const name of readdirSync(dir)) files[name] = new Uint8Array(readFileSync(join(dir, name)));
-  return Buffer.from(zipSync({ plugin: files }));
-}
-
-async function openSettings(page: Page) {
-  await page.getByTestId('open-settings').click();
-  return page.getByTestId('plugin-settings');
-}
 
 test('a sample plugin: install, configure, run its command and tool, disable, uninstall', async ({
   page,

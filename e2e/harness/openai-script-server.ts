@@ -65,3 +65,16 @@ export function textStream(text: string, model = 'script-model'): string {
     `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
   return `${chunk({ role: 'assistant', content: text }, null)}${chunk({}, 'stop')}data: [DONE]\n\n`;
 }
+
+/** One streamed function call (no text), as an SSE body. */
+export function toolCallStream(name: string, args: Record<string, unknown>, model = 'script-model'): string {
+  const chunk = (delta: Record<string, unknown>, finish: string | null) =>
+    `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  const call = {
+    index: 0,
+    id: 'call_1',
+    type: 'function',
+    function: { name, arguments: JSON.stringify(args) },
+  };
+  return `${chunk({ role: 'assistant', content: null, tool_calls: [call] }, null)}${chunk({}, 'tool_calls')}data: [DONE]\n\n`;
+}

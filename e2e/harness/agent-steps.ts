@@ -1,0 +1,27 @@
+import { expect, type Page } from '@playwright/test';
+
+/**
+ * Adds a custom OpenAI-compatible provider named "Script" for `serverUrl`
+ * (see `openai-script-server.ts`) in Settings, then closes Settings.
+ */
+export async function addScriptProvider(page: Page, serverUrl: string): Promise<void> {
+  await page.getByTestId('open-settings').click();
+  await page.getByTestId('provider-add').click();
+  await page.getByTestId('provider-preset').selectOption('custom');
+  await page.getByTestId('provider-name').fill('Script');
+  await page.getByTestId('provider-base-url').fill(`${serverUrl}/v1`);
+  await page.getByTestId('provider-model').fill('script-model');
+  await page.getByTestId('provider-api-key').fill('sk-e2e-agent');
+  await page.getByTestId('provider-save').click();
+  await expect(page.locator('[data-testid="provider-item"][data-provider-id="custom"]')).toBeVisible();
+  await page.keyboard.press('Escape');
+}
+
+/** Opens the Agent view, picks the scripted provider's model and opens the tool list. */
+export async function pickScriptModel(page: Page): Promise<void> {
+  await page.getByTestId('nav-agent').click();
+  const picker = page.getByTestId('agent-model');
+  await expect(picker.locator('option').last()).toHaveText('Demo (scripted, offline)');
+  await picker.selectOption({ label: 'Script · script-model' });
+  await page.getByTestId('agent-capabilities').locator('summary').click();
+}
