@@ -1,4 +1,6 @@
 // `npm run bench:agent -- --dataset agent-core-v1 --provider mock --model mock-1`
+// `npm run bench:agent -- --provider local --model m --base-url http://127.0.0.1:8000/v1 --api-key-env KEY`
+// configures an OpenAI-compatible provider for this run first (the key is read from that variable).
 // Runs the agent benchmark through the benchmark service in Node over
 // fake-indexeddb: every case through the agent runtime in the run's own
 // database. Prints the §9.7 agent metrics, one line per case, and the report path.
@@ -18,6 +20,8 @@ const { values } = parseArgs({
     model: { type: 'string', default: 'mock-1' },
     'max-steps': { type: 'string', default: '10' },
     import: { type: 'string' },
+    'base-url': { type: 'string' },
+    'api-key-env': { type: 'string' },
     out: { type: 'string' },
   },
 });
@@ -27,6 +31,18 @@ async function main(): Promise<void> {
   const core = createCoreApi(db);
   try {
     const benchmarks = core.api.benchmarks;
+    if (values['base-url']) {
+      const keyName = values['api-key-env'];
+      const apiKey = keyName ? process.env[keyName] : undefined;
+      if (keyName && !apiKey) throw new Error(`the environment variable ${keyName} is not set`);
+      await core.api.providers.create({
+        provider_id: values.provider,
+        preset: 'custom',
+        base_url: values['base-url'],
+        default_model: values.model,
+        ...(apiKey && { api_key: apiKey }),
+      });
+    }
     if (values.import) await benchmarks.importDataset(await readFile(values.import, 'utf8'));
     const created = await benchmarks.createAgentRun({
       dataset_id: values.dataset,

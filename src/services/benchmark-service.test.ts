@@ -1,8 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AgentCaseResult, BenchmarkRunDto, RagCaseResult, RagDatasetFile } from '../contracts';
+import type {
+  AgentCaseResult,
+  AgentDatasetFile,
+  BenchmarkRunDto,
+  EventEnvelope,
+  RagCaseResult,
+  RagDatasetFile,
+} from '../contracts';
 import { NotesAgentDatabase } from '../db';
 import { freshDatabase } from '../db/test-database';
 import { HASH_EMBEDDER_INFO, type Embedder } from '../retrieval';
+import { SCRIPT_ANSWER, agentScriptStream } from './__fixtures__/openai-agent-script';
 import { ISOLATED_DATABASE_PREFIX } from './benchmark-service';
 import { createCoreApi, type CoreOptions } from './core-api';
 
@@ -606,6 +614,167 @@ describe('agent benchmark runs', () => {
     expect(report.cases.length).toBeGreaterThanOrEqual(1);
     expect(report.cases.length).toBeLessThan(5);
     expect(await isolatedDatabases()).toEqual([]);
+  });
+});
+
+/** An OpenAI-compatible host that plays the scripted tool-using model; it answers 429 once first. */
+function scriptedProvider() {
+  const chats: string[] = [];
+  let limited = false;
+  const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+    if (url.pathname.endsWith('/models')) {
+      return Response.json({ object: 'list', data: [{ id: 'script-model', object: 'model' }] });
+    }
+    chats.push(url.host);
+    if (!limited) {
+      limited = true;
+      return Response.json(
+        { error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' } },
+        { status: 429, headers: { 'Retry-After': '0' } },
+      );
+    }
+    const body = init?.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : {};
+    return new Response(agentScriptStream(body), { headers: { 'Content-Type': 'text/event-stream' } });
+  }) as typeof globalThis.fetch;
+  return { fetch, chats };
+}
+
+/** Two cases the scripted model can pass only by calling its tools: one expects its 3 tasks, one 1. */
+const SCRIPTED: AgentDatasetFile = {
+  dataset_id: 'scripted-agent-v1',
+  kind: 'agent',
+  version: '1.0.0',
+  description: 'one note, a write case that passes and one that cannot',
+  notes: [
+    {
+      note_id: 'n-deadlock',
+      title: 'Deadlock',
+      folder: '',
+      tags: [],
+      body: 'Four deadlock conditions: mutual exclusion, hold and wait, no preemption, circular wait.',
+    },
+  ],
+  cases: [
+    {
+      case_id: 'tasks-3',
+      prompt: 'deadlock review tasks',
+      allowed_tools: ['rag.search', 'notes.read', 'tasks.create'],
+      expected_tools: ['rag.search', 'notes.read', 'tasks.create'],
+      expected_conditions: { citation_required: true, tasks_created: 3, answer_contains: [SCRIPT_ANSWER] },
+      tags: [],
+    },
+    {
+      case_id: 'tasks-1',
+      prompt: 'deadlock one task',
+      allowed_tools: ['rag.search', 'notes.read', 'tasks.create'],
+      expected_tools: ['rag.search', 'notes.read', 'tasks.create'],
+      expected_conditions: { tasks_created: 1 },
+      tags: [],
+    },
+  ],
+};
+
+describe('agent benchmark runs on a configured provider', () => {
+  it('runs the dataset through the OpenAI-compatible provider (router retries included) in its own database', async () => {
+    const remote = scriptedProvider();
+    const core = makeCore({ providers: { fetch: remote.fetch, router: { sleep: async () => undefined } } });
+    await core.api.providers.create({
+      provider_id: 'local',
+      preset: 'custom',
+      display_name: 'Local',
+      base_url: 'http://script.test/v1',
+      default_model: 'script-model',
+      api_key: 'sk-local-0123456789',
+    });
+    await core.api.notes.create({ title: 'Mine', body: 'Deadlock notes of my own.', folder: '', tags: [] });
+    await core.idle();
+    const before = { notes: await core.db.notes.toArray(), blocks: await core.db.blocks.toArray() };
+    await core.api.benchmarks.importDataset(JSON.stringify(SCRIPTED));
+
+    const created = await core.api.benchmarks.createAgentRun({
+      dataset_id: 'scripted-agent-v1',
+      provider_id: 'local',
+      model: 'script-model',
+    });
+    expect(created.config_snapshot).toMatchObject({ provider_id: 'local', model: 'script-model' });
+    const run = await finished(core, created);
+    expect(run.status).toBe('completed');
+
+    const cases = (await core.api.benchmarks.report(run.run_id)).cases as AgentCaseResult[];
+    expect(cases.map((entry) => [entry.case_id, entry.passed, entry.failure_reason])).toEqual([
+      ['tasks-3', true, null],
+      ['tasks-1', false, 'tasks_created: expected 1, got 3'],
+    ]);
+    for (const entry of cases) {
+      expect(entry).toMatchObject({
+        status: 'completed',
+        tools_called: ['rag.search', 'notes.read', 'tasks.create'],
+        tool_calls: 3,
+        invalid_tool_calls: 0,
+        steps: 4,
+        // Four model calls of 140 tokens each, as the scripted server reported them.
+        token_usage: 560,
+      });
+    }
+    // One 429 retried, then four model calls per case, all to the configured host.
+    expect(remote.chats).toEqual(Array.from({ length: 9 }, () => 'script.test'));
+
+    // The metrics are those of the traces: each case's trace shows the provider it ran on.
+    expect(run.metrics).toMatchObject({
+      kind: 'agent',
+      task_success_rate: 0.5,
+      tool_selection_accuracy: 1,
+      tool_argument_accuracy: 1,
+      invalid_tool_call_rate: 0,
+      average_steps: 4,
+      average_token_usage: 560,
+      case_count: 2,
+    });
+    for (const entry of cases) {
+      const trace: EventEnvelope[] = await core.api.benchmarks.caseTrace(run.run_id, entry.case_id);
+      expect(trace[0]).toMatchObject({ event: 'RunStarted', resource_id: entry.trace_run_id });
+      const toolCalls = trace.filter((event) => event.event === 'ToolCall');
+      expect(toolCalls.map((event) => (event.data as { name: string }).name)).toEqual(entry.tools_called);
+      const models = trace.filter((event) => event.event === 'ModelCallStarted').map((event) => event.data);
+      expect(models).toHaveLength(entry.steps);
+      for (const data of models) expect(data).toMatchObject({ provider_id: 'local', model: 'script-model' });
+      expect(trace.at(-1)).toMatchObject({ event: 'RunCompleted', data: { output: SCRIPT_ANSWER } });
+    }
+
+    // The tasks went into the run's copy only: the user's notebook is as it was.
+    expect(await core.db.notes.toArray()).toEqual(before.notes);
+    expect(await core.db.blocks.toArray()).toEqual(before.blocks);
+    expect((await core.api.agent.list()).page.total).toBe(0);
+    expect(await isolatedDatabases()).toEqual([]);
+  });
+
+  it('keeps mock on the demo and refuses a disabled provider with BENCHMARK_CONFIG_INVALID', async () => {
+    const remote = scriptedProvider();
+    const core = makeCore({ providers: { fetch: remote.fetch } });
+    await core.api.providers.create({
+      provider_id: 'local',
+      preset: 'custom',
+      base_url: 'http://script.test/v1',
+      default_model: 'script-model',
+      enabled: false,
+    });
+    await expect(
+      core.api.benchmarks.createAgentRun({ dataset_id: 'agent-core-v1', provider_id: 'local', model: 'm' }),
+    ).rejects.toMatchObject({
+      code: 'BENCHMARK_CONFIG_INVALID',
+      details: { field: 'provider_id', cause: 'PROVIDER_UNAVAILABLE' },
+    });
+    const run = await finished(
+      core,
+      await core.api.benchmarks.createAgentRun({
+        dataset_id: 'agent-core-v1',
+        provider_id: 'mock',
+        model: 'mock-1',
+      }),
+    );
+    expect(run).toMatchObject({ status: 'completed', metrics: { task_success_rate: 0.2 } });
+    expect(remote.chats).toEqual([]);
   });
 });
 

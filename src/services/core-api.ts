@@ -163,6 +163,10 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
     vault,
     ...(options.plugins && { connectors: options.plugins }),
   });
+  // A fixed model (tests), else any configured provider (with its fallback) or the offline demo;
+  // agent benchmarks run on the same models as the agent.
+  const agentAdapters =
+    options.agentAdapters ?? providerAgentAdapters({ providers, ...(router && { router }) });
   const agent = createAgentService({
     db,
     events: eventLog,
@@ -171,8 +175,7 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
     search,
     vault,
     liveTools: plugins.agentTools(),
-    // A fixed model (tests), else any configured provider (with its fallback) or the offline demo.
-    adapters: options.agentAdapters ?? providerAgentAdapters({ providers, ...(router && { router }) }),
+    adapters: agentAdapters,
   });
   const { engine: asrEngine, ...asrOptions } = options.transcription ?? {};
   const transcriptions = new TranscriptionService({
@@ -219,6 +222,7 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
       notes: indexSources,
       embedder: () => indexer.embedder,
       reranker: () => options.reranker ?? rerankers.current(),
+      agentAdapters,
       ...options.benchmarks,
     }),
   };
