@@ -1,4 +1,10 @@
-import type { CommandContext, CommandEffect, PluginSettingValue } from '../../contracts/plugin-types';
+import type {
+  CommandContext,
+  CommandEffect,
+  CommandLocation,
+  PluginCommandDto,
+  PluginSettingValue,
+} from '../../contracts/plugin-types';
 import { core } from '../api/core-client';
 import { confirmation } from '../dialogs/confirm.svelte';
 import { reportError } from '../errors';
@@ -114,17 +120,45 @@ export function currentContext(noteId: string | null): CommandContext {
   return { ...(noteId && { note_id: noteId }), ...(selection && { selection: selection.slice(0, 100_000) }) };
 }
 
+/** The commands offered at a location whose `when` holds, as the host decides. */
+async function commandsAt(location: CommandLocation, context: CommandContext): Promise<PluginCommandDto[]> {
+  // A plain copy: a $state proxy cannot cross to the worker.
+  const { items } = await core.plugins.listCommands({ location, context: { ...context } });
+  return items;
+}
+
 export async function openPalette(context: CommandContext): Promise<void> {
   pluginsState.setPaletteOpen(true);
   try {
-    // A plain copy: a $state proxy cannot cross to the worker.
-    const { items } = await core.plugins.listCommands({
-      location: 'command_palette',
-      context: { ...context },
-    });
-    pluginsState.setCommands(items);
+    pluginsState.setCommands(await commandsAt('command_palette', context));
   } catch (error) {
     reportError(error);
+  }
+}
+
+/** The editor's context menu entries, with and without a selection. */
+export interface ContextMenuCommands {
+  withSelection: PluginCommandDto[];
+  withoutSelection: PluginCommandDto[];
+}
+
+/**
+ * Asked ahead of the right-click: the browser decides on its own menu
+ * synchronously, so the answer must already be here when the event comes.
+ * Only whether a selection exists can change `when`, not its text, so a
+ * stand-in selection asks the host the same question.
+ */
+export async function contextMenuCommands(noteId: string | null): Promise<ContextMenuCommands | null> {
+  const base: CommandContext = noteId ? { note_id: noteId } : {};
+  try {
+    const [withSelection, withoutSelection] = await Promise.all([
+      commandsAt('context_menu', { ...base, selection: ' ' }),
+      commandsAt('context_menu', base),
+    ]);
+    return { withSelection, withoutSelection };
+  } catch (error) {
+    reportError(error);
+    return null;
   }
 }
 

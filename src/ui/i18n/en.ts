@@ -57,6 +57,7 @@ export const en = {
   'editor.tagsLabel': 'Tags',
   'editor.tagsPlaceholder': 'comma, separated',
   'editor.bodyLabel': 'Markdown source',
+  'editor.contextMenu': 'Note commands',
   'editor.bodyPlaceholder': 'Write Markdown here…',
   'editor.previewLabel': 'Preview',
   'editor.previewFailed': 'The preview could not be rendered.',

@@ -57,6 +57,7 @@ export const zhCN: Dictionary = {
   'editor.tagsLabel': '标签',
   'editor.tagsPlaceholder': '用逗号分隔',
   'editor.bodyLabel': 'Markdown 源文本',
+  'editor.contextMenu': '笔记命令',
   'editor.bodyPlaceholder': '在这里输入 Markdown…',
   'editor.previewLabel': '预览',
   'editor.previewFailed': '无法渲染预览。',
