@@ -77,11 +77,17 @@ describe('paletteFromThemeCss', () => {
 
 describe('rootCustomProperties', () => {
   it('keeps the last root declaration of each custom property and ignores other properties', () => {
-    const tokens = rootCustomProperties(':root { --a: #111; color: red; } html { --a: #222; --b: 1px }');
+    const tokens = rootCustomProperties(
+      ':root { --a: #111; color: red; } html { --a: #222; --b: 1px } html body, :root > p, .x:root { --a: #333 }',
+    );
     expect([...tokens]).toEqual([
       ['--a', '#222'],
       ['--b', '1px'],
     ]);
+  });
+  it('reads a root rule as the theme CSS safety guards it', () => {
+    const guarded = ':root:not([data-secure-ui],[data-secure-ui] *), p { --color-bg: #0b1021 }';
+    expect(rootCustomProperties(guarded).get('--color-bg')).toBe('#0b1021');
   });
 });
 

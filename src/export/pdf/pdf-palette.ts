@@ -34,8 +34,24 @@ export const DEFAULT_PDF_PALETTE: PdfPalette = {
   rule: rgb(0.85, 0.87, 0.9),
 };
 
-/** Selectors whose custom properties reach the whole document. */
-const ROOT_SELECTORS = new Set([':root', 'html']);
+/**
+ * Whether a selector matches the document root: `:root` or `html`, alone or
+ * narrowed by `:not(...)` (the theme's CSS safety guards every selector that way,
+ * and the root is never what such a guard leaves out).
+ */
+function isRootSelector(selector: CssNode): boolean {
+  if (selector.type !== 'Selector') return false;
+  let root = false;
+  for (const part of selector.children) {
+    if (
+      (part.type === 'PseudoClassSelector' && part.name === 'root') ||
+      (part.type === 'TypeSelector' && part.name.toLowerCase() === 'html')
+    )
+      root = true;
+    else if (!(part.type === 'PseudoClassSelector' && part.name === 'not')) return false;
+  }
+  return root;
+}
 
 interface Rgba {
   r: number;
@@ -55,8 +71,7 @@ export function rootCustomProperties(css: string): Map<string, string> {
   if (sheet.type !== 'StyleSheet') return tokens;
   sheet.children.forEach((node) => {
     if (node.type !== 'Rule' || node.prelude.type !== 'SelectorList') return;
-    const selectors = node.prelude.children.toArray().map((selector) => generate(selector).trim());
-    if (!selectors.some((selector) => ROOT_SELECTORS.has(selector))) return;
+    if (!node.prelude.children.some(isRootSelector)) return;
     node.block.children.forEach((declaration) => {
       if (declaration.type !== 'Declaration' || !declaration.property.startsWith('--')) return;
       tokens.set(declaration.property, generate(declaration.value).trim());
