@@ -1,8 +1,14 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { zipSync } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../contracts';
 import { EXPORT_MIME_TYPES } from '../contracts/exports';
 import type { DocumentExporter, StaticRenderer } from '../export/exporter';
+import { createPdfExporter } from '../export/pdf/pdf-exporter';
 import { contentDisposition, sanitizeFileName } from './export-service';
 import { testCore } from './test-core';
 
@@ -333,6 +339,48 @@ describe('ExportService with the app themes', () => {
     const dark = await api.exports.list({ format: 'html', limit: 1 });
     const html = new TextDecoder().decode((await api.exports.file(dark.items[0]!.job_id)).data);
     expect(html).toContain('color-scheme: dark');
+  });
+
+  it("draws a PDF in the theme's colours: a package theme's page and text, plain paper for light", async () => {
+    const fontPath = createRequire(import.meta.url).resolve(
+      '@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf',
+    );
+    const pdf = createPdfExporter(async () => async () => new Uint8Array(readFileSync(fontPath)));
+    const api = setup({ pdf: async () => pdf });
+    await installTheme(
+      api,
+      'midnight',
+      true,
+      ':root { --color-bg: #0b1021; --color-text: rgb(245, 230, 200); }',
+    );
+    const note = await api.notes.create({
+      title: '主题 Theme',
+      body: '# 进程调度\n\nFCFS 先来先服务 first.\n',
+    });
+    const source = { type: 'note' as const, note_id: note.note_id };
+    /** The colour of a pixel in the page corner, outside the margins, and the text poppler extracts. */
+    const corner = async (theme_id: string) => {
+      const job = await api.exports.create({ source, format: 'pdf', options: { theme_id } });
+      expect((await finished(job.job_id)).at(-1)?.event).toBe('Completed');
+      const dir = mkdtempSync(join(tmpdir(), 'notes-export-'));
+      const file = join(dir, 'note.pdf');
+      writeFileSync(file, (await api.exports.file(job.job_id)).data);
+      execFileSync('pdftoppm', ['-r', '30', '-f', '1', '-l', '1', file, join(dir, 'page')]);
+      const ppm = readFileSync(join(dir, 'page-1.ppm'));
+      const header = /^P6\s+\d+\s+\d+\s+255\s/.exec(ppm.subarray(0, 40).toString('latin1'));
+      const at = (header?.[0].length ?? 0) + 3 * 2;
+      return {
+        corner: Array.from(ppm.subarray(at, at + 3)),
+        text: execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' }),
+      };
+    };
+    const midnight = await corner('midnight');
+    expect(midnight.corner).toEqual([0x0b, 0x10, 0x21]);
+    expect(midnight.text).toContain('FCFS 先来先服务 first.');
+    expect((await corner('dark')).corner).toEqual([0x16, 0x18, 0x1d]);
+    expect((await corner('light')).corner).toEqual([255, 255, 255]);
+    // Indexing the note and the runtime's bookkeeping may still be using the database afterEach closes.
+    await current.idle();
   });
 
   it('refuses an unknown theme with THEME_NOT_FOUND before any job starts', async () => {

@@ -1,10 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { documentFromMarkdown } from '../../core/markdown/document-ast';
+import { themeStylesheet } from '../../themes/theme-css';
+import type { ExportTheme } from '../exporter';
 import { testExportContext } from '../test-context';
 import { createPdfExporter } from './pdf-exporter';
 
@@ -44,8 +46,64 @@ function poppler(tool: 'pdftotext' | 'pdffonts' | 'pdfinfo', data: Uint8Array, .
   return execFileSync(tool, [...args, file, ...(tool === 'pdftotext' ? ['-'] : [])], { encoding: 'utf8' });
 }
 
-async function exportPdf(markdown: string, options: Parameters<typeof testExportContext>[0] = {}) {
-  return exporter.export(documentFromMarkdown(markdown, '操作系统复习'), testExportContext(options));
+async function exportPdf(
+  markdown: string,
+  options: Parameters<typeof testExportContext>[0] = {},
+  theme?: ExportTheme,
+) {
+  const context = { ...testExportContext(options), ...(theme && { theme }) };
+  return exporter.export(documentFromMarkdown(markdown, '操作系统复习'), context);
+}
+
+interface Raster {
+  width: number;
+  height: number;
+  pixel(x: number, y: number): [number, number, number];
+}
+
+/** Each page as poppler draws it (binary PPM: a short text header, then RGB bytes). */
+function render(data: Uint8Array, dpi: number): Raster[] {
+  const dir = mkdtempSync(join(tmpdir(), 'notes-pdf-'));
+  const file = join(dir, 'note.pdf');
+  writeFileSync(file, data);
+  execFileSync('pdftoppm', ['-r', String(dpi), file, join(dir, 'page')]);
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.ppm'))
+    .sort()
+    .map((name) => {
+      const bytes = readFileSync(join(dir, name));
+      const header = bytes
+        .subarray(0, 40)
+        .toString('latin1')
+        .match(/^P6\s+(\d+)\s+(\d+)\s+255\s/);
+      if (!header) throw new Error(`${name} is not a binary PPM`);
+      const width = Number(header[1]);
+      const offset = header[0].length;
+      return {
+        width,
+        height: Number(header[2]),
+        pixel: (x, y) => {
+          const at = offset + (y * width + x) * 3;
+          return [bytes[at] ?? 0, bytes[at + 1] ?? 0, bytes[at + 2] ?? 0];
+        },
+      };
+    });
+}
+
+const luminance = ([r, g, b]: [number, number, number]) => 0.2126 * r + 0.7152 * g + 0.0722 * b;
+
+/**
+ * The lightest pixel of a page. The outermost pixels are left out: a page that is
+ * not a whole number of pixels wide ends in a pixel mostly off the page, left white.
+ */
+function lightest(page: Raster): [number, number, number] {
+  let best: [number, number, number] = [0, 0, 0];
+  for (let y = 1; y < page.height - 1; y++)
+    for (let x = 1; x < page.width - 1; x++) {
+      const pixel = page.pixel(x, y);
+      if (luminance(pixel) > luminance(best)) best = pixel;
+    }
+  return best;
 }
 
 describe('pdfExporter', () => {
@@ -111,5 +169,49 @@ describe('pdfExporter', () => {
     await exportPdf('a');
     await exportPdf('b');
     expect(fontReads - before).toBeLessThanOrEqual(2);
+  });
+
+  it('draws a dark theme as light text on a dark page, every page, with the text still selectable', async () => {
+    const theme: ExportTheme = {
+      theme_id: 'dark',
+      is_dark: true,
+      css: themeStylesheet({ is_dark: true, css: null }),
+    };
+    const long = `${NOTE}\n${Array.from({ length: 60 }, (_, index) => `段落 ${index}: ${'调度 scheduling. '.repeat(8)}`).join('\n\n')}`;
+    const { data } = await exportPdf(long, {}, theme);
+    const pages = render(data, 60);
+    expect(pages.length).toBeGreaterThan(1);
+    for (const page of pages) {
+      // The corner is outside the margins: only the page background is there (#16181d).
+      expect(page.pixel(2, 2)).toEqual([0x16, 0x18, 0x1d]);
+      expect(page.pixel(page.width - 3, page.height - 3)).toEqual([0x16, 0x18, 0x1d]);
+    }
+    // The text is the theme's light text colour (#e6e8eb), not the dark print colour.
+    const [r, g, b] = lightest(pages[0] as Raster);
+    expect(Math.abs(r - 0xe6) + Math.abs(g - 0xe8) + Math.abs(b - 0xeb)).toBeLessThanOrEqual(12);
+    const text = poppler('pdftotext', data);
+    expect(text).toContain('进程调度 decides which process runs next.');
+    expect(text).toContain('SJF：最短作业优先');
+  });
+
+  it("takes a package theme's colours, and stays white paper with dark text without a theme", async () => {
+    const sepia: ExportTheme = {
+      theme_id: 'sepia',
+      is_dark: false,
+      css: themeStylesheet({
+        is_dark: false,
+        css: ':root { --color-bg: #f4ecd8; --color-text: rgb(91, 70, 54); }',
+      }),
+    };
+    const [themed] = render((await exportPdf(NOTE, {}, sepia)).data, 60);
+    expect(themed?.pixel(2, 2)).toEqual([0xf4, 0xec, 0xd8]);
+    const [plain] = render((await exportPdf(NOTE)).data, 60);
+    expect(plain?.pixel(2, 2)).toEqual([255, 255, 255]);
+    // The darkest pixel of the plain page is the print text colour rgb(0.12, 0.16, 0.22).
+    let darkest = 255;
+    for (let y = 0; y < (plain as Raster).height; y++)
+      for (let x = 0; x < (plain as Raster).width; x++)
+        darkest = Math.min(darkest, luminance((plain as Raster).pixel(x, y)));
+    expect(darkest).toBeLessThan(60);
   });
 });

@@ -19,11 +19,13 @@ import { plainText } from '../../core/markdown/document-ast';
 import {
   assertRepresentable,
   ExportError,
+  isDarkExport,
   WarningList,
   type DocumentExporter,
   type ExportContext,
   type ExportResult,
 } from '../exporter';
+import { DEFAULT_PDF_PALETTE, paletteFromThemeCss, type PdfPalette } from './pdf-palette';
 
 /** Reads the CJK font's bytes (cjk-font.ts in the app; a file in tests). */
 export type FontLoader = () => Promise<Uint8Array>;
@@ -39,11 +41,6 @@ const MARGIN = 56;
 const BODY_SIZE = 10.5;
 const LINE_GAP = 1.45;
 const HEADING_SIZES = [0, 20, 16, 14, 12.5, 11.5, 11];
-const TEXT = rgb(0.12, 0.16, 0.22);
-const MUTED = rgb(0.42, 0.45, 0.5);
-const LINK = rgb(0.15, 0.39, 0.92);
-const CODE_BACKGROUND = rgb(0.95, 0.96, 0.97);
-const RULE = rgb(0.85, 0.87, 0.9);
 
 interface Style {
   size: number;
@@ -77,6 +74,7 @@ class Layout {
   readonly pdf: PDFDocument;
   readonly font: PDFFont;
   readonly warnings: WarningList;
+  readonly palette: PdfPalette;
   readonly width: number;
   readonly height: number;
   readonly pages: PDFPage[] = [];
@@ -89,10 +87,17 @@ class Layout {
   /** Set while a table cell is laid out: the cell's width instead of the page's. */
   columnWidth: number | undefined;
 
-  constructor(pdf: PDFDocument, font: PDFFont, size: [number, number], warnings: WarningList) {
+  constructor(
+    pdf: PDFDocument,
+    font: PDFFont,
+    size: [number, number],
+    warnings: WarningList,
+    palette: PdfPalette,
+  ) {
     this.pdf = pdf;
     this.font = font;
     this.warnings = warnings;
+    this.palette = palette;
     [this.width, this.height] = size;
     this.newPage();
   }
@@ -108,6 +113,15 @@ class Layout {
   newPage(): void {
     this.page = this.pdf.addPage([this.width, this.height]);
     this.pages.push(this.page);
+    // First on the page, so everything else is drawn over it.
+    if (this.palette.background)
+      this.page.drawRectangle({
+        x: 0,
+        y: 0,
+        width: this.width,
+        height: this.height,
+        color: this.palette.background,
+      });
     this.y = this.height - MARGIN;
   }
 
@@ -147,6 +161,30 @@ class Layout {
   ): void {
     const size = runs[0]?.style.size ?? BODY_SIZE;
     const lineHeight = options.lineHeight ?? size * LINE_GAP;
+    this.wrap(runs).forEach((line, index) => {
+      this.ensure(lineHeight);
+      this.y -= lineHeight;
+      const baseline = this.y + (lineHeight - size) / 2 + size * 0.22;
+      if (index === 0 && options.firstLinePrefix) {
+        const prefix = options.firstLinePrefix;
+        this.page.drawText(prefix.text, {
+          x: this.left - this.measure(prefix.text, prefix.style.size) - 6,
+          y: baseline,
+          size: prefix.style.size,
+          font: this.font,
+          color: prefix.style.color,
+        });
+      }
+      let x = this.left;
+      for (const piece of line) {
+        this.drawPiece(piece, x, baseline);
+        x += piece.width;
+      }
+    });
+  }
+
+  /** The runs broken into lines that fit `available`. */
+  wrap(runs: readonly Run[]): Piece[][] {
     const lines: Piece[][] = [[]];
     let width = 0;
     const pushLine = () => {
@@ -177,26 +215,7 @@ class Layout {
       (lines[lines.length - 1] ?? []).push(piece);
       width += piece.width;
     }
-    lines.forEach((line, index) => {
-      this.ensure(lineHeight);
-      this.y -= lineHeight;
-      const baseline = this.y + (lineHeight - size) / 2 + size * 0.22;
-      if (index === 0 && options.firstLinePrefix) {
-        const prefix = options.firstLinePrefix;
-        this.page.drawText(prefix.text, {
-          x: this.left - this.measure(prefix.text, prefix.style.size) - 6,
-          y: baseline,
-          size: prefix.style.size,
-          font: this.font,
-          color: prefix.style.color,
-        });
-      }
-      let x = this.left;
-      for (const piece of line) {
-        this.drawPiece(piece, x, baseline);
-        x += piece.width;
-      }
-    });
+    return lines;
   }
 
   drawPiece(piece: Piece, x: number, y: number): void {
@@ -234,7 +253,7 @@ class Layout {
       start: { x: this.left, y: this.y },
       end: { x: this.width - MARGIN, y: this.y },
       thickness: 0.8,
-      color: RULE,
+      color: this.palette.rule,
     });
     this.y -= 6;
   }
@@ -252,19 +271,23 @@ class Layout {
         y: this.y - lineHeight,
         width: this.available,
         height: lineHeight,
-        color: CODE_BACKGROUND,
+        color: this.palette.codeBackground,
       });
       this.indent += 8;
-      this.paragraph([{ text: line.replace(/\t/g, '    ') || ' ', style: { size, color: TEXT } }], {
-        lineHeight,
-      });
+      this.paragraph(
+        [{ text: line.replace(/\t/g, '    ') || ' ', style: { size, color: this.palette.codeText } }],
+        {
+          lineHeight,
+        },
+      );
       this.indent -= 8;
     }
     this.gap(6);
   }
 }
 
-function inlineRuns(nodes: readonly DocumentNode[], style: Style, warnings: WarningList): Run[] {
+function inlineRuns(nodes: readonly DocumentNode[], style: Style, layout: Layout): Run[] {
+  const { warnings, palette } = layout;
   const runs: Run[] = [];
   for (const node of nodes) {
     switch (node.type) {
@@ -278,13 +301,13 @@ function inlineRuns(nodes: readonly DocumentNode[], style: Style, warnings: Warn
         runs.push({ text: '\n', style });
         break;
       case 'emphasis':
-        runs.push(...inlineRuns(node.children, { ...style, italic: true }, warnings));
+        runs.push(...inlineRuns(node.children, { ...style, italic: true }, layout));
         break;
       case 'strong':
-        runs.push(...inlineRuns(node.children, { ...style, bold: true }, warnings));
+        runs.push(...inlineRuns(node.children, { ...style, bold: true }, layout));
         break;
       case 'strikethrough':
-        runs.push(...inlineRuns(node.children, { ...style, strike: true }, warnings));
+        runs.push(...inlineRuns(node.children, { ...style, strike: true }, layout));
         break;
       case 'link': {
         const href = String(node.attributes['href'] ?? '');
@@ -292,8 +315,8 @@ function inlineRuns(nodes: readonly DocumentNode[], style: Style, warnings: Warn
         runs.push(
           ...inlineRuns(
             node.children,
-            { ...style, color: LINK, underline: true, ...(external && { link: href }) },
-            warnings,
+            { ...style, color: palette.link, underline: true, ...(external && { link: href }) },
+            layout,
           ),
         );
         break;
@@ -302,21 +325,24 @@ function inlineRuns(nodes: readonly DocumentNode[], style: Style, warnings: Warn
         runs.push({ text: node.text ?? '', style: { ...style, underline: true } });
         break;
       case 'code_inline':
-        runs.push({ text: node.text ?? '', style: { ...style, color: rgb(0.6, 0.1, 0.3) } });
+        runs.push({ text: node.text ?? '', style: { ...style, color: palette.inlineCode } });
         break;
       case 'math_inline':
         warnings.add('PDF: formulas are set as their TeX source.');
-        runs.push({ text: node.text ?? '', style: { ...style, color: rgb(0.6, 0.1, 0.3) } });
+        runs.push({ text: node.text ?? '', style: { ...style, color: palette.inlineCode } });
         break;
       case 'image':
         warnings.add('PDF: inline images are shown as their alt text.');
-        runs.push({ text: `[${String(node.attributes['alt'] ?? '')}]`, style: { ...style, color: MUTED } });
+        runs.push({
+          text: `[${String(node.attributes['alt'] ?? '')}]`,
+          style: { ...style, color: palette.muted },
+        });
         break;
       case 'html_inline':
         warnings.add('PDF: raw HTML is left out.');
         break;
       default:
-        runs.push(...inlineRuns(node.children, style, warnings));
+        runs.push(...inlineRuns(node.children, style, layout));
     }
   }
   return runs;
@@ -343,13 +369,30 @@ function drawPlot(layout: Layout, node: DocumentNode, warnings: WarningList): vo
   const [dy0, dy1] = sampled.range;
   const sx = (x: number) => ((x - dx0) / (dx1 - dx0)) * width;
   const sy = (y: number) => Math.min(Math.max((1 - (y - dy0) / (dy1 - dy0)) * height, -2), height + 2);
-  layout.page.drawRectangle({ x: x0, y: top - height, width, height, borderColor: RULE, borderWidth: 0.8 });
+  layout.page.drawRectangle({
+    x: x0,
+    y: top - height,
+    width,
+    height,
+    borderColor: layout.palette.tableBorder,
+    borderWidth: 0.8,
+  });
   if (dy0 <= 0 && dy1 >= 0)
-    layout.page.drawSvgPath(`M0 ${sy(0)}H${width}`, { x: x0, y: top, borderColor: MUTED, borderWidth: 0.6 });
+    layout.page.drawSvgPath(`M0 ${sy(0)}H${width}`, {
+      x: x0,
+      y: top,
+      borderColor: layout.palette.muted,
+      borderWidth: 0.6,
+    });
   if (dx0 <= 0 && dx1 >= 0)
-    layout.page.drawSvgPath(`M${sx(0)} 0V${height}`, { x: x0, y: top, borderColor: MUTED, borderWidth: 0.6 });
+    layout.page.drawSvgPath(`M${sx(0)} 0V${height}`, {
+      x: x0,
+      y: top,
+      borderColor: layout.palette.muted,
+      borderWidth: 0.6,
+    });
   sampled.series.forEach((series, index) => {
-    const color = hexColor(series.color) ?? LINK;
+    const color = hexColor(series.color) ?? layout.palette.link;
     for (const segment of series.segments) {
       const d = segment
         .map(([x, y], i) => `${i === 0 ? 'M' : 'L'}${sx(x).toFixed(2)} ${sy(y).toFixed(2)}`)
@@ -364,14 +407,20 @@ function drawPlot(layout: Layout, node: DocumentNode, warnings: WarningList): vo
       color,
     });
   });
-  layout.page.drawText(`${dx0}`, { x: x0, y: top - height - 11, size: 8, font: layout.font, color: MUTED });
+  layout.page.drawText(`${dx0}`, {
+    x: x0,
+    y: top - height - 11,
+    size: 8,
+    font: layout.font,
+    color: layout.palette.muted,
+  });
   const right = `${dx1}`;
   layout.page.drawText(right, {
     x: x0 + width - layout.measure(right, 8),
     y: top - height - 11,
     size: 8,
     font: layout.font,
-    color: MUTED,
+    color: layout.palette.muted,
   });
   layout.y = top - height - 18;
 }
@@ -392,13 +441,28 @@ function table(layout: Layout, node: DocumentNode, warnings: WarningList): void 
   for (const row of rows) {
     const header = row.attributes['header'] === true;
     const cells = row.children.map((cell) =>
-      inlineRuns(cell.children, { size, color: TEXT, bold: header }, warnings),
+      inlineRuns(cell.children, { size, color: layout.palette.text, bold: header }, layout),
     );
     // Each cell is laid out in its own column; the row is as tall as its tallest cell.
     const baseIndent = layout.indent;
     layout.ensure(size * LINE_GAP + 6);
     const rowTop = layout.y;
     const rowPage = layout.page;
+    const tint = layout.palette.tableHeaderBackground;
+    if (header && tint) {
+      // The tint goes under the text, so the row's height is measured before it is drawn.
+      layout.columnWidth = columnWidth - 8;
+      const lines = Math.max(1, ...cells.map((runs) => layout.wrap(runs).length));
+      layout.columnWidth = undefined;
+      const height = Math.min(lines * size * LINE_GAP + 6, rowTop - MARGIN);
+      layout.page.drawRectangle({
+        x: layout.left,
+        y: rowTop - height,
+        width: columnWidth * columns,
+        height,
+        color: tint,
+      });
+    }
     let lowest = rowTop;
     let overflowed = false;
     cells.forEach((runs, index) => {
@@ -406,7 +470,7 @@ function table(layout: Layout, node: DocumentNode, warnings: WarningList): void 
       layout.y = rowTop - 3;
       layout.indent = baseIndent + index * columnWidth + 4;
       layout.columnWidth = columnWidth - 8;
-      layout.paragraph(runs.length ? runs : [{ text: ' ', style: { size, color: TEXT } }]);
+      layout.paragraph(runs.length ? runs : [{ text: ' ', style: { size, color: layout.palette.text } }]);
       if (layout.page === rowPage) lowest = Math.min(lowest, layout.y);
       else overflowed = true;
     });
@@ -423,7 +487,7 @@ function table(layout: Layout, node: DocumentNode, warnings: WarningList): void 
         y: layout.y,
         width: columnWidth,
         height,
-        borderColor: RULE,
+        borderColor: layout.palette.tableBorder,
         borderWidth: 0.7,
       });
     }
@@ -441,12 +505,14 @@ function blocks(layout: Layout, nodes: readonly DocumentNode[], warnings: Warnin
         layout.gap(size * 0.6);
         layout.ensure(size * 3);
         layout.outline.push({ title: node.text ?? plainText(node), level, page: layout.page, y: layout.y });
-        layout.paragraph(inlineRuns(node.children, { size, color: TEXT, bold: true }, warnings));
+        layout.paragraph(
+          inlineRuns(node.children, { size, color: layout.palette.heading, bold: true }, layout),
+        );
         layout.gap(size * 0.3);
         break;
       }
       case 'paragraph':
-        layout.paragraph(inlineRuns(node.children, { size: BODY_SIZE, color: TEXT }, warnings));
+        layout.paragraph(inlineRuns(node.children, { size: BODY_SIZE, color: layout.palette.text }, layout));
         if (!tight) layout.gap(BODY_SIZE * 0.6);
         break;
       case 'list': {
@@ -459,14 +525,17 @@ function blocks(layout: Layout, nodes: readonly DocumentNode[], warnings: Warnin
           number += 1;
           const [first, ...rest] = item.children;
           if (first?.type === 'paragraph') {
-            layout.paragraph(inlineRuns(first.children, { size: BODY_SIZE, color: TEXT }, warnings), {
-              firstLinePrefix: { text: marker, style: { size: BODY_SIZE, color: TEXT } },
-            });
+            layout.paragraph(
+              inlineRuns(first.children, { size: BODY_SIZE, color: layout.palette.text }, layout),
+              {
+                firstLinePrefix: { text: marker, style: { size: BODY_SIZE, color: layout.palette.text } },
+              },
+            );
             if (attributes['tight'] !== true) layout.gap(BODY_SIZE * 0.4);
             blocks(layout, rest, warnings, attributes['tight'] === true);
           } else {
-            layout.paragraph([{ text: ' ', style: { size: BODY_SIZE, color: TEXT } }], {
-              firstLinePrefix: { text: marker, style: { size: BODY_SIZE, color: TEXT } },
+            layout.paragraph([{ text: ' ', style: { size: BODY_SIZE, color: layout.palette.text } }], {
+              firstLinePrefix: { text: marker, style: { size: BODY_SIZE, color: layout.palette.text } },
             });
             blocks(layout, item.children, warnings, attributes['tight'] === true);
           }
@@ -486,7 +555,7 @@ function blocks(layout: Layout, nodes: readonly DocumentNode[], warnings: Warnin
             start: { x: layout.left + 4, y: startY },
             end: { x: layout.left + 4, y: layout.y + 4 },
             thickness: 2.5,
-            color: RULE,
+            color: layout.palette.quoteBar,
           });
         }
         break;
@@ -654,9 +723,14 @@ export function createPdfExporter(loadFont: () => Promise<FontLoader>): Document
       pdf.setTitle(document.title);
       pdf.setCreator('NotesAgent');
       pdf.setProducer('NotesAgent');
-      const layout = new Layout(pdf, font, PAGE_SIZES[context.options.page_size], warnings);
+      const palette = context.theme
+        ? paletteFromThemeCss(context.theme.css, context.theme.is_dark)
+        : isDarkExport(context)
+          ? paletteFromThemeCss('', true)
+          : DEFAULT_PDF_PALETTE;
+      const layout = new Layout(pdf, font, PAGE_SIZES[context.options.page_size], warnings, palette);
       if (context.options.include_title) {
-        layout.paragraph([{ text: document.title, style: { size: 22, color: TEXT, bold: true } }]);
+        layout.paragraph([{ text: document.title, style: { size: 22, color: palette.heading, bold: true } }]);
         layout.gap(12);
       }
       if (context.options.include_metadata) {
@@ -664,7 +738,7 @@ export function createPdfExporter(loadFont: () => Promise<FontLoader>): Document
           layout.paragraph([
             {
               text: `${key}: ${Array.isArray(value) ? value.join(', ') : String(value)}`,
-              style: { size: 9, color: MUTED },
+              style: { size: 9, color: palette.muted },
             },
           ]);
         }
@@ -684,7 +758,7 @@ export function createPdfExporter(loadFont: () => Promise<FontLoader>): Document
           y: MARGIN / 2,
           size: 8.5,
           font,
-          color: MUTED,
+          color: palette.muted,
         });
       });
       addOutline(pdf, layout);
