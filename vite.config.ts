@@ -1,6 +1,8 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { VitePWA } from 'vite-plugin-pwa';
+// @ts-expect-error plain ESM build helper, also used by the tests of scripts/serve.mjs
+import { precompressPlugin } from './scripts/precompress.mjs';
 
 // Cross-origin isolation lets multi-threaded WASM (transformers.js, web-llm) use
 // SharedArrayBuffer; it must hold for dev, preview and the offline service worker.
@@ -62,13 +64,14 @@ export default defineConfig({
         ],
       },
     }),
+    precompressPlugin(),
   ],
   worker: { format: 'es' },
   build: { target: 'es2022', sourcemap: false, chunkSizeWarningLimit: 4096 },
   server: { headers: isolationHeaders },
   preview: { headers: isolationHeaders },
   test: {
-    include: ['src/**/*.test.ts', 'server/**/*.test.ts', 'bench/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'server/**/*.test.ts', 'bench/**/*.test.ts', 'scripts/**/*.test.ts'],
     // Real-network provider checks run only through `npm run test:live` (vitest.live.config.ts).
     exclude: [...configDefaults.exclude, '**/*.live.test.ts'],
     environment: 'node',

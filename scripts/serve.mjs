@@ -4,6 +4,7 @@
 import { createServer } from 'node:http';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { extname, join, normalize, resolve } from 'node:path';
+import { COMPRESSIBLE } from './precompress.mjs';
 
 const args = process.argv.slice(2);
 const flag = (name, fallback) => {
@@ -46,6 +47,24 @@ const types = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
+/**
+ * The precompressed variant (scripts/precompress.mjs) the client accepts, brotli
+ * first; none for a client that sends no Accept-Encoding or refuses both (q=0).
+ */
+export function chooseEncoding(acceptEncoding, file) {
+  if (!acceptEncoding) return undefined;
+  const accepted = new Set(
+    String(acceptEncoding)
+      .split(',')
+      .map((part) => part.trim().split(';'))
+      .filter(([, q]) => !q || Number(q.trim().replace(/^q=/, '')) > 0)
+      .map(([name]) => name.trim().toLowerCase()),
+  );
+  if (accepted.has('br') && existsSync(`${file}.br`)) return 'br';
+  if (accepted.has('gzip') && existsSync(`${file}.gz`)) return 'gzip';
+  return undefined;
+}
+
 const server = createServer((request, response) => {
   const url = new URL(request.url ?? '/', 'http://localhost');
   let path = normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, '');
@@ -61,8 +80,13 @@ const server = createServer((request, response) => {
     response.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found');
     return;
   }
+  const encoding = chooseEncoding(request.headers['accept-encoding'], file);
+  const body = encoding ? `${file}.${encoding === 'br' ? 'br' : 'gz'}` : file;
   const headers = {
     'Content-Type': types[extname(file)] ?? 'application/octet-stream',
+    'Content-Length': statSync(body).size,
+    ...(encoding && { 'Content-Encoding': encoding }),
+    ...(COMPRESSIBLE.has(extname(file)) && { Vary: 'Accept-Encoding' }),
     'Cross-Origin-Opener-Policy': 'same-origin',
     'Cross-Origin-Embedder-Policy': 'require-corp',
     'Cross-Origin-Resource-Policy': 'same-origin',
@@ -72,9 +96,11 @@ const server = createServer((request, response) => {
   };
   response.writeHead(200, headers);
   if (request.method === 'HEAD') response.end();
-  else createReadStream(file).pipe(response);
+  else createReadStream(body).pipe(response);
 });
 
 server.listen(port, host, () => {
-  console.log(`NotesAgent is running at http://${host === '0.0.0.0' ? 'localhost' : host}:${port}/`);
+  // The bound port, not the requested one: `--port 0` asks the system for a free port.
+  const bound = server.address().port;
+  console.log(`NotesAgent is running at http://${host === '0.0.0.0' ? 'localhost' : host}:${bound}/`);
 });

@@ -11,7 +11,7 @@ export function findSystemChromium() {
   return candidates.find((path) => existsSync(path));
 }
 
-/** Flags measured in ../shared/NOTES.md: no background traffic, no sandbox as root. Shared by Playwright and the bench. */
+/** Flags that keep a test browser quiet and runnable as root: no background traffic, no sandbox. Shared by Playwright and the bench. */
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',

@@ -26,6 +26,17 @@ function collect(runtime: JobRuntime, jobId: string, after = 0) {
   return { seen, subscription };
 }
 
+/** Resolves once the job has emitted Started: tests wait on the event, not on time. */
+function started(runtime: JobRuntime, jobId: string): Promise<void> {
+  return new Promise((resolve) => {
+    const subscription = runtime.subscribe(jobId, 0, (envelope) => {
+      if (envelope.event !== 'Started') return;
+      subscription.close();
+      resolve();
+    });
+  });
+}
+
 /** A job body that runs until it is cancelled. */
 function untilAborted(context: JobContext<unknown>): Promise<never> {
   return new Promise((_, reject) =>
@@ -280,9 +291,9 @@ describe('JobRuntime', () => {
     before.register({ kind: 'waiting', run: () => never });
     const fragile = await before.create('fragile');
     const resumable = await before.create('resumable');
-    await before.create('waiting');
+    const firstWaiting = await before.create('waiting');
     const waiting = await before.create('waiting'); // stays queued behind the first
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await Promise.all([fragile, resumable, firstWaiting].map((job) => started(before, job.job_id)));
     expect((await jobs.get(fragile.job_id))?.status).toBe('running');
 
     // The tab dies: a new runtime over the same stores.
@@ -300,8 +311,8 @@ describe('JobRuntime', () => {
     expect(resumed).toBe(1);
     expect((await after.get(resumable.job_id)).status).toBe('completed');
     expect((await after.get(waiting.job_id)).status).toBe('completed');
-    const { seen } = collect(after, fragile.job_id);
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    const { seen, subscription } = collect(after, fragile.job_id);
+    await subscription.closed; // closes itself after the terminal event
     expect(seen.map((e) => e.event)).toEqual(['Queued', 'Started', 'Failed']);
   });
 

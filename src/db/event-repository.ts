@@ -7,55 +7,99 @@ function toEnvelope(row: EventRow): EventEnvelope {
   return { id: row.sequence, ...row };
 }
 
+/** A duplicate key, alone or inside the BulkError that bulkAdd throws. */
+function isConstraintError(error: unknown): boolean {
+  const failure = error as { name?: string; failures?: { name?: string }[]; inner?: unknown };
+  if (failure?.name === 'ConstraintError') return true;
+  if (failure?.failures?.some((inner) => inner?.name === 'ConstraintError')) return true;
+  return failure?.inner !== undefined && failure.inner !== error && isConstraintError(failure.inner);
+}
+
+interface PendingAppend {
+  resourceId: string;
+  event: string;
+  data: unknown;
+  timestamp: string;
+  resolve(envelope: EventEnvelope): void;
+  reject(error: unknown): void;
+}
+
+/** Another tab took a sequence this tab had cached: re-read and write the batch again. */
+const MAX_COLLISION_RETRIES = 10;
+
 /**
  * Events keyed by [resource_id+sequence]: the idempotency key is the primary
  * key, so a replayed write can never create a second copy.
+ *
+ * Appends are group-committed: those that arrive while a write is in flight are
+ * written together, in call order, in one transaction. Each append still
+ * resolves only once its row is durable (persist before deliver), but a busy
+ * log pays one transaction per batch instead of one per event.
  */
 export class EventRepository implements EventStore {
   readonly #db: NotesAgentDatabase;
   readonly #lastSequence = new Map<string, number>();
-  readonly #tails = new Map<string, Promise<unknown>>();
+  #pending: PendingAppend[] = [];
+  #flushing = false;
 
   constructor(db: NotesAgentDatabase) {
     this.#db = db;
   }
 
-  /**
-   * Appends to one resource are serialised here and the next sequence comes
-   * from a cache, so an append is one write. Another tab appending to the same
-   * resource makes the add collide on the primary key; then the sequence is
-   * re-read from the table and the write retried, so none is ever reused.
-   */
   append(resourceId: string, event: string, data: unknown, timestamp: string): Promise<EventEnvelope> {
-    const previous = this.#tails.get(resourceId) ?? Promise.resolve();
-    const next = previous.then(
-      () => this.#appendNow(resourceId, event, data, timestamp),
-      () => this.#appendNow(resourceId, event, data, timestamp),
-    );
-    this.#tails.set(resourceId, next);
-    const forget = () => {
-      if (this.#tails.get(resourceId) === next) this.#tails.delete(resourceId);
-    };
-    next.then(forget, forget);
-    return next;
+    return new Promise((resolve, reject) => {
+      this.#pending.push({ resourceId, event, data, timestamp, resolve, reject });
+      if (!this.#flushing) void this.#flush();
+    });
   }
 
-  async #appendNow(
-    resourceId: string,
-    event: string,
-    data: unknown,
-    timestamp: string,
-  ): Promise<EventEnvelope> {
+  async #flush(): Promise<void> {
+    this.#flushing = true;
+    try {
+      // Let the appends of the current task join the first batch.
+      await Promise.resolve();
+      while (this.#pending.length > 0) {
+        const batch = this.#pending;
+        this.#pending = [];
+        await this.#writeBatch(batch);
+      }
+    } finally {
+      this.#flushing = false;
+    }
+  }
+
+  /**
+   * Sequences come from a per-resource cache, so a batch is one bulk write. When
+   * another tab appended to the same resource meanwhile, the write collides on
+   * the primary key and the whole transaction rolls back; the sequences are then
+   * re-read from the table and the batch written again, so none is ever reused.
+   */
+  async #writeBatch(batch: PendingAppend[]): Promise<void> {
     for (let attempt = 0; ; attempt++) {
-      const last = this.#lastSequence.get(resourceId) ?? (await this.#lastRow(resourceId))?.sequence ?? 0;
-      const row: EventRow = { resource_id: resourceId, sequence: last + 1, event, data, timestamp };
       try {
-        await this.#db.events.add(row);
-        this.#lastSequence.set(resourceId, row.sequence);
-        return toEnvelope(row);
+        const rows = await Dexie.ignoreTransaction(() =>
+          this.#db.transaction('rw', this.#db.events, async () => {
+            const next = new Map<string, number>();
+            const rows: EventRow[] = [];
+            for (const { resourceId, event, data, timestamp } of batch) {
+              let last = next.get(resourceId) ?? this.#lastSequence.get(resourceId);
+              last ??= (await this.#lastRow(resourceId))?.sequence ?? 0;
+              next.set(resourceId, last + 1);
+              rows.push({ resource_id: resourceId, sequence: last + 1, event, data, timestamp });
+            }
+            await this.#db.events.bulkAdd(rows);
+            return rows;
+          }),
+        );
+        for (const row of rows) this.#lastSequence.set(row.resource_id, row.sequence);
+        rows.forEach((row, i) => batch[i]!.resolve(toEnvelope(row)));
+        return;
       } catch (error) {
-        this.#lastSequence.delete(resourceId);
-        if ((error as { name?: string }).name !== 'ConstraintError' || attempt >= 10) throw error;
+        for (const { resourceId } of batch) this.#lastSequence.delete(resourceId);
+        if (!isConstraintError(error) || attempt >= MAX_COLLISION_RETRIES) {
+          for (const append of batch) append.reject(error);
+          return;
+        }
       }
     }
   }

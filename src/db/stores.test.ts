@@ -37,6 +37,58 @@ describe('EventRepository', () => {
     expect(await events.last('none')).toBeUndefined();
   });
 
+  it('writes appends that arrive together in one transaction, each resource in call order', async () => {
+    db = freshDatabase();
+    const events = new EventRepository(db);
+    let transactions = 0;
+    const transaction = db.transaction.bind(db) as (...args: unknown[]) => unknown;
+    (db as unknown as { transaction: (...args: unknown[]) => unknown }).transaction = (...args) => {
+      transactions++;
+      return transaction(...args);
+    };
+    const written = await Promise.all(
+      Array.from({ length: 300 }, (_, i) => events.append(`r${i % 3}`, 'Progress', { i }, 't')),
+    );
+    expect(transactions).toBe(1);
+    // Call order within a resource is sequence order: r0 got i = 0, 3, 6, ... as 1, 2, 3, ...
+    for (const envelope of written)
+      expect(envelope.sequence).toBe(Math.floor((envelope.data as { i: number }).i / 3) + 1);
+    expect(await db.events.count()).toBe(300);
+
+    // A later append, after the batch, continues the sequence.
+    expect((await events.append('r0', 'Progress', {}, 't')).sequence).toBe(101);
+  });
+
+  it('two tabs appending to one resource never reuse a sequence', async () => {
+    db = freshDatabase();
+    const tabA = new EventRepository(db);
+    const tabBDatabase = new Database(db.name);
+    const tabB = new EventRepository(tabBDatabase);
+    await tabA.append('r', 'Queued', {}, 't');
+    await tabB.append('r', 'Progress', {}, 't'); // B reads 1 from the table and writes 2
+    // A's cache still says 1: its batch collides, is rolled back whole and written again.
+    const [a3, a4] = await Promise.all([
+      tabA.append('r', 'Progress', { from: 'a' }, 't'),
+      tabA.append('r', 'Progress', { from: 'a' }, 't'),
+    ]);
+    expect([a3.sequence, a4.sequence]).toEqual([3, 4]);
+    const rows = await db.events.where('resource_id').equals('r').toArray();
+    expect(rows.map((row) => row.sequence)).toEqual([1, 2, 3, 4]);
+    tabBDatabase.close();
+  });
+
+  it('a write that fails rejects its whole batch and leaves no row behind', async () => {
+    db = freshDatabase();
+    const events = new EventRepository(db);
+    const good = events.append('r', 'Progress', { ok: true }, 't');
+    const bad = events.append('r', 'Progress', { fn: () => 1 }, 't'); // not cloneable
+    await expect(bad).rejects.toThrow();
+    await expect(good).rejects.toThrow();
+    expect(await db.events.count()).toBe(0);
+    // The log keeps working: the next append takes sequence 1.
+    expect((await events.append('r', 'Progress', {}, 't')).sequence).toBe(1);
+  });
+
   it('refuses a second row with the same (resource_id, sequence)', async () => {
     db = freshDatabase();
     await db.events.add({ resource_id: 'r', sequence: 1, event: 'Queued', data: {}, timestamp: 't' });
@@ -52,7 +104,15 @@ describe('jobs over IndexedDB', () => {
     const first = new JobRuntime(new JobRepository(db), new EventLog(new EventRepository(db)));
     first.register({ kind: 'import', run: () => new Promise(() => undefined) });
     const job = await first.create('import', { attachment_id: 'a1' });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Synchronise on the job's own Started event, not on time.
+    await new Promise<void>((resolve) => {
+      const subscription = first.subscribe(job.job_id, 0, (e) => {
+        if (e.event === 'Started') {
+          subscription.close();
+          resolve();
+        }
+      });
+    });
     expect((await first.get(job.job_id)).status).toBe('running');
 
     const reopened = new Database(db.name);
