@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from '@playwright/test';
-import { startScriptServer, textStream, type ScriptServer } from './harness/openai-script-server';
+import { startScriptServer, textStream } from './harness/openai-script-server';
 import { expect, openApp, test } from './fixtures';
 
 const PNG = Buffer.from(
