@@ -61,6 +61,15 @@ export interface ChatMessageDto {
   completed_at: string | null;
   /** The sources given to an answer with `use_notes`; absent or empty otherwise (and on older rows). */
   citations?: ChatCitationDto[];
+  /** Images sent with a user message (stored attachments); absent on text-only messages and older rows. */
+  images?: ChatImageDto[];
+}
+
+/** An image attached to a user message: the bytes live in the attachment store. */
+export interface ChatImageDto {
+  attachment_id: string;
+  name: string;
+  mime_type: string;
 }
 
 export interface ConversationDto {
@@ -70,7 +79,45 @@ export interface ConversationDto {
   model: string;
   created_at: string;
   updated_at: string;
+  /** The user's own instructions for every answer in this conversation; absent or empty: none. */
+  system_prompt?: string;
+  /** Set while the conversation is in the trash (deleted, still restorable); absent otherwise. */
+  deleted_at?: string;
 }
+
+/** Rename a conversation or set its system prompt; an absent field stays as it is. */
+export interface UpdateConversationInput {
+  title?: string;
+  /** An empty string removes the prompt. */
+  system_prompt?: string;
+}
+
+export interface ListConversationsQuery {
+  limit?: number;
+  offset?: number;
+  /** Case-insensitive text found in the title or in any message. */
+  query?: string;
+}
+
+/** Edit-and-resend: the user message gets new text, and everything after it is dropped. */
+export interface ResendMessageInput {
+  conversation_id: string;
+  message_id: string;
+  content: string;
+}
+
+/** An image for the next message, stored as an attachment before it is sent. */
+export interface AttachChatImageInput {
+  name: string;
+  mime_type?: string;
+  data: Blob | Uint8Array;
+}
+
+/** The image formats every vision provider accepts. */
+export const CHAT_IMAGE_MIME_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+/** The largest image a provider takes inline (OpenAI's limit; Anthropic's is lower, it refuses itself). */
+export const MAX_CHAT_IMAGE_BYTES = 20 * 1024 * 1024;
+export const MAX_CHAT_IMAGES = 4;
 
 export interface ConversationDetailDto extends ConversationDto {
   messages: ChatMessageDto[];
@@ -91,6 +138,8 @@ export interface ChatSendInput {
   thinking_effort?: ThinkingEffort;
   /** Ask your notes: the top blocks for the message go into the prompt as numbered sources. */
   use_notes?: boolean;
+  /** Images stored with `attachImage`, sent as IR image parts; only to a model with the `vision` capability. */
+  image_ids?: string[];
 }
 
 export interface ChatTurnDto {

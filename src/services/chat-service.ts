@@ -1,14 +1,17 @@
+import type { CHAT_IMAGE_MIME_TYPES } from '../contracts';
 import {
   AppError,
   DEFAULT_PROVIDER_ID,
-  chatSendSchema,
+  MAX_CHAT_IMAGE_BYTES,
   conversationIdSchema,
-  pageQuerySchema,
   parseInput,
   toIsoUtc,
   turnIdSchema,
+  type AttachChatImageInput,
+  type AttachmentDto,
   type ChatCitationDto,
   type ChatContextNoticeDto,
+  type ChatImageDto,
   type ChatMessageDto,
   type ChatSendInput,
   type ChatTurnDto,
@@ -17,13 +20,25 @@ import {
   type ConversationDetailDto,
   type ConversationDto,
   type ErrorCode,
+  type ListConversationsQuery,
+  type NoteDto,
   type OffsetPage,
+  type ResendMessageInput,
+  type UpdateConversationInput,
 } from '../contracts';
+import {
+  attachChatImageSchema,
+  chatSendWithImagesSchema,
+  listConversationsSchema,
+  resendMessageSchema,
+  updateConversationSchema,
+} from '../contracts/chat-schemas';
 import type { EventLog } from '../core/event-log';
 import { newId, systemClock, type Clock } from '../core/ids';
-import type { ConversationRepository, MessageRow, ProviderRow } from '../db';
+import type { AttachmentRepository, ConversationRepository, MessageRow, ProviderRow } from '../db';
 import type {
   MetonaGenerationParams,
+  MetonaImageContent,
   MetonaLoadProgress,
   MetonaMessage,
   MetonaRequest,
@@ -48,6 +63,8 @@ import {
   type HistoryRow,
 } from './chat-context';
 import { formatSources, type NotesContextProvider, type NotesContextSource } from './notes-context';
+import { sha256Hex } from './attachment-service';
+import type { NotesService } from './notes-service';
 import type { ProviderService } from './provider-service';
 
 // The page reads turn events through the zod-free contract types: they must
@@ -69,6 +86,10 @@ export interface ChatServiceOptions {
   notes?: NotesContextProvider;
   /** Where each conversation's summary of older messages is kept. */
   context?: ChatContextStore;
+  /** Where images sent with messages are stored (the attachment store). */
+  attachments?: AttachmentRepository;
+  /** Writes "save answer as note". */
+  notesWriter?: Pick<NotesService, 'create'>;
 }
 
 const SYSTEM_PROMPT = {
@@ -77,6 +98,37 @@ const SYSTEM_PROMPT = {
   safetyGuidelines: 'Do not invent facts; say when you are unsure.',
 };
 const TITLE_LENGTH = 60;
+const LOCAL_PROVIDER_ID = 'webllm';
+
+/** The image format from the first bytes: the name and the browser's type are not trusted. */
+export function sniffImageType(bytes: Uint8Array): (typeof CHAT_IMAGE_MIME_TYPES)[number] | null {
+  const starts = (...values: number[]) => values.every((value, index) => bytes[index] === value);
+  if (starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return 'image/png';
+  if (starts(0xff, 0xd8, 0xff)) return 'image/jpeg';
+  if (starts(0x47, 0x49, 0x46, 0x38)) return 'image/gif';
+  const ascii = (from: number, to: number) => String.fromCharCode(...bytes.subarray(from, to));
+  if (bytes.length >= 12 && ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return 'image/webp';
+  return null;
+}
+
+/** Base64 without FileReader (not in every worker) and without one giant argument list. */
+function base64Of(bytes: Uint8Array): string {
+  let binary = '';
+  for (let at = 0; at < bytes.length; at += 0x8000)
+    binary += String.fromCharCode(...bytes.subarray(at, at + 0x8000));
+  return btoa(binary);
+}
+
+/** The answer and its sources as note Markdown: each source a wikilink to its note. */
+export function answerNoteBody(answer: string, citations: readonly ChatCitationDto[]): string {
+  if (citations.length === 0) return answer;
+  const sources = citations.map((citation) => {
+    const title = citation.title.replace(/[[\]|]/g, ' ').trim();
+    const link = title ? `[[${title}]]` : citation.note_id;
+    return `${citation.index}. ${link}${citation.snippet ? ` — ${citation.snippet}` : ''}`;
+  });
+  return `${answer}\n\n## Sources\n\n${sources.join('\n')}\n`;
+}
 
 interface RunningTurn {
   conversationId: string;
@@ -137,7 +189,12 @@ export class ChatService {
     this.#router = options.router ?? {};
     this.#notes = options.notes;
     this.#context = options.context ?? memoryContextStore();
+    this.#attachments = options.attachments;
+    this.#notesWriter = options.notesWriter;
   }
+
+  readonly #attachments: AttachmentRepository | undefined;
+  readonly #notesWriter: Pick<NotesService, 'create'> | undefined;
 
   /** Where older messages of this conversation were summarised away; null when none were. */
   async contextNotice(conversationId: string): Promise<ChatContextNoticeDto | null> {
@@ -147,30 +204,199 @@ export class ChatService {
     return state ? { through_position: state.through_position, mode: state.mode } : null;
   }
 
-  async listConversations(
-    query: { limit?: number; offset?: number } = {},
-  ): Promise<OffsetPage<ConversationDto>> {
-    const { limit, offset } = parseInput(pageQuerySchema, query);
+  /** Conversations, most recent first; `query` keeps those whose title or messages contain it. */
+  async listConversations(query: ListConversationsQuery = {}): Promise<OffsetPage<ConversationDto>> {
+    const { limit, offset, query: text } = parseInput(listConversationsSchema, query);
+    const only = text ? await this.#conversations.matching(text) : undefined;
     const [items, total] = await Promise.all([
-      this.#conversations.list(limit, offset),
-      this.#conversations.count(),
+      this.#conversations.list(limit, offset, only),
+      this.#conversations.count(only),
     ]);
     return { items, page: { total, limit, offset } };
   }
 
   async getConversation(conversationId: string): Promise<ConversationDetailDto> {
     const id = parseInput(conversationIdSchema, conversationId);
-    const conversation = await this.#conversations.get(id);
-    if (!conversation) throw notFound(id);
+    const conversation = await this.#live(id);
     return { ...conversation, messages: await this.#conversations.messages(id) };
   }
 
+  /** Renames a conversation or sets its system prompt (used from the next answer on). */
+  async updateConversation(conversationId: string, input: UpdateConversationInput): Promise<ConversationDto> {
+    const id = parseInput(conversationIdSchema, conversationId);
+    const valid = parseInput(updateConversationSchema, input, 'This conversation cannot be changed.');
+    const conversation = await this.#live(id);
+    const { system_prompt: _old, ...rest } = conversation;
+    const prompt = valid.system_prompt ?? conversation.system_prompt ?? '';
+    const updated: ConversationDto = {
+      ...rest,
+      ...(valid.title !== undefined && { title: valid.title }),
+      ...(prompt !== '' && { system_prompt: prompt }),
+    };
+    await this.#conversations.putConversation(updated);
+    return updated;
+  }
+
+  /**
+   * Moves a conversation to the trash: it leaves the list and can be restored
+   * until the next start, which empties the trash (see `recover`).
+   */
   async deleteConversation(conversationId: string): Promise<void> {
     const id = parseInput(conversationIdSchema, conversationId);
-    if (!(await this.#conversations.get(id))) throw notFound(id);
+    const conversation = await this.#live(id);
     this.#conflictIfRunning(id);
-    await this.#conversations.delete(id);
-    await this.#context.delete(id).catch(() => undefined);
+    await this.#conversations.putConversation({ ...conversation, deleted_at: toIsoUtc(this.#clock()) });
+  }
+
+  /** Takes a conversation back out of the trash. */
+  async restoreConversation(conversationId: string): Promise<ConversationDto> {
+    const id = parseInput(conversationIdSchema, conversationId);
+    const conversation = await this.#conversations.get(id);
+    if (!conversation) throw notFound(id);
+    if (conversation.deleted_at === undefined) {
+      throw new AppError('STATE_CONFLICT', 'This conversation is not in the trash.', { conversation_id: id });
+    }
+    const { deleted_at: _deleted, ...restored } = conversation;
+    await this.#conversations.putConversation(restored);
+    return restored;
+  }
+
+  /**
+   * Deletes trashed conversations for good, with their messages and summaries.
+   * Their images stay: the attachment store keeps one copy of equal bytes,
+   * which a note may share.
+   */
+  async emptyTrash(): Promise<number> {
+    const trashed = await this.#conversations.trashed();
+    for (const conversation of trashed) {
+      await this.#conversations.delete(conversation.conversation_id);
+      await this.#context.delete(conversation.conversation_id).catch(() => undefined);
+    }
+    return trashed.length;
+  }
+
+  /**
+   * Stores an image for the next message. The bytes decide the type (PNG,
+   * JPEG, GIF or WebP); the same bytes stored twice are one attachment.
+   */
+  async attachImage(input: AttachChatImageInput): Promise<AttachmentDto> {
+    const { name, data } = parseInput(attachChatImageSchema, input, 'This image cannot be attached.');
+    const store = this.#imageStore();
+    const size = data instanceof Blob ? data.size : data.byteLength;
+    if (size === 0) {
+      throw new AppError('VALIDATION_FAILED', 'The image is empty.', {
+        fields: [{ path: 'data', message: 'the image is empty' }],
+      });
+    }
+    if (size > MAX_CHAT_IMAGE_BYTES) {
+      throw new AppError('PAYLOAD_TOO_LARGE', 'The image is larger than 20 MB.', {
+        size,
+        limit: MAX_CHAT_IMAGE_BYTES,
+      });
+    }
+    const bytes = data instanceof Blob ? new Uint8Array(await data.arrayBuffer()) : data;
+    const mimeType = sniffImageType(bytes);
+    if (!mimeType) {
+      throw new AppError('VALIDATION_FAILED', 'This file is not a PNG, JPEG, GIF or WebP image.', {
+        fields: [{ path: 'data', message: 'not a PNG, JPEG, GIF or WebP image' }],
+      });
+    }
+    const blob = new Blob([bytes as Uint8Array<ArrayBuffer>], { type: mimeType });
+    const { attachment } = await store.putOnce(blob, {
+      name,
+      mime_type: mimeType,
+      sha256: await sha256Hex(bytes),
+    });
+    return {
+      attachment_id: attachment.attachment_id,
+      name: attachment.name,
+      mime_type: attachment.mime_type,
+      size: attachment.size,
+      sha256: attachment.sha256 ?? null,
+      created_at: attachment.created_at,
+    };
+  }
+
+  /** The stored image of a message, for its thumbnail. */
+  async imageBlob(attachmentId: string): Promise<Blob> {
+    const id = parseInput(turnIdSchema, attachmentId);
+    const row = await this.#imageStore().get(id);
+    if (!row || !row.mime_type.startsWith('image/')) {
+      throw new AppError('ATTACHMENT_NOT_FOUND', 'This image does not exist.', { attachment_id: id });
+    }
+    return row.blob;
+  }
+
+  /**
+   * Edit-and-resend: the user message gets the new text (its images stay),
+   * the answers and questions after it are dropped, and a new answer starts.
+   */
+  async resend(input: ResendMessageInput): Promise<ChatTurnDto> {
+    const valid = parseInput(resendMessageSchema, input, 'This message cannot be sent.');
+    const conversation = await this.#live(valid.conversation_id);
+    this.#conflictIfRunning(conversation.conversation_id);
+    const edited = await this.#conversations.getMessage(valid.message_id);
+    if (!edited || edited.conversation_id !== conversation.conversation_id || edited.role !== 'user') {
+      throw new AppError('RESOURCE_NOT_FOUND', 'This conversation has no such question.', {
+        conversation_id: conversation.conversation_id,
+        message_id: valid.message_id,
+      });
+    }
+    const provider = await this.#usableProvider(conversation.provider_id);
+    const history = (await this.#conversations.messages(conversation.conversation_id)).filter(
+      (row) => row.position < edited.position,
+    );
+    const images = edited.images ?? [];
+    const vision = await this.#visionCheck(provider, conversation.model, history, images);
+    const now = toIsoUtc(this.#clock());
+    const user = this.#message(conversation.conversation_id, 'user', edited.position, now, {
+      content: valid.content,
+      status: 'completed',
+      completed_at: now,
+      ...(images.length > 0 && { images }),
+    });
+    const assistant = this.#message(conversation.conversation_id, 'assistant', edited.position + 1, now, {
+      provider_id: provider.provider_id,
+      model: conversation.model,
+    });
+    const touched = { ...conversation, updated_at: now };
+    await this.#conversations.replaceFrom(touched, edited.position, [user, assistant]);
+    // A summary that covered the dropped messages no longer describes the thread.
+    const state = await this.#context.get(conversation.conversation_id);
+    if (state && state.through_position >= edited.position)
+      await this.#context.delete(conversation.conversation_id);
+    this.#start(provider, touched, [...history, user], assistant, {}, undefined, vision);
+    return {
+      conversation_id: conversation.conversation_id,
+      turn_id: assistant.message_id,
+      user_message: user,
+      assistant_message: assistant,
+    };
+  }
+
+  /** Saves a finished answer as a new note: its text, then its sources as links to their notes. */
+  async saveAnswerAsNote(turnId: string): Promise<NoteDto> {
+    const id = parseInput(turnIdSchema, turnId);
+    const message = await this.#conversations.getMessage(id);
+    if (!message || message.role !== 'assistant') {
+      throw new AppError('RESOURCE_NOT_FOUND', 'No chat turn has this id.', { turn_id: id });
+    }
+    if (message.status !== 'completed' || message.content.trim() === '') {
+      throw new AppError('STATE_CONFLICT', 'Only a finished answer can be saved as a note.', {
+        turn_id: id,
+        status: message.status,
+      });
+    }
+    if (!this.#notesWriter) {
+      throw new AppError('STATE_CONFLICT', 'Saving answers as notes is not available here.', {});
+    }
+    const history = await this.#conversations.messages(message.conversation_id);
+    const question = history.findLast((row) => row.role === 'user' && row.position < message.position);
+    const title = (question?.content.split('\n')[0] ?? '').trim().slice(0, 120) || 'Chat answer';
+    return this.#notesWriter.create({
+      title,
+      body: answerNoteBody(message.content, message.citations ?? []),
+    });
   }
 
   /**
@@ -178,19 +404,20 @@ export class ChatService {
    * `turn_id`. One turn at a time per conversation.
    */
   async send(input: ChatSendInput): Promise<ChatTurnDto> {
-    const valid = parseInput(chatSendSchema, input, 'This message cannot be sent.');
+    const valid = parseInput(chatSendWithImagesSchema, input, 'This message cannot be sent.');
     const now = toIsoUtc(this.#clock());
-    let conversation = valid.conversation_id
-      ? await this.#conversations.get(valid.conversation_id)
-      : undefined;
-    if (valid.conversation_id && !conversation) throw notFound(valid.conversation_id);
+    let conversation = valid.conversation_id ? await this.#live(valid.conversation_id) : undefined;
     if (conversation) this.#conflictIfRunning(conversation.conversation_id);
     const providerId = valid.provider_id ?? conversation?.provider_id ?? DEFAULT_PROVIDER_ID;
     const provider = await this.#usableProvider(providerId);
     const model =
       valid.model ?? (valid.provider_id ? undefined : conversation?.model) ?? provider.default_model;
 
+    const images = await this.#images(valid.image_ids ?? []);
+    const history = conversation ? await this.#conversations.messages(conversation.conversation_id) : [];
+    const vision = await this.#visionCheck(provider, model, history, images);
     conversation = {
+      ...conversation,
       conversation_id: conversation?.conversation_id ?? newId('conv'),
       title: conversation?.title ?? valid.content.slice(0, TITLE_LENGTH),
       created_at: conversation?.created_at ?? now,
@@ -199,11 +426,11 @@ export class ChatService {
       model,
     };
     const sources = valid.use_notes ? await this.#sources(valid.content) : undefined;
-    const history = await this.#conversations.messages(conversation.conversation_id);
     const user = this.#message(conversation.conversation_id, 'user', history.length, now, {
       content: valid.content,
       status: 'completed',
       completed_at: now,
+      ...(images.length > 0 && { images }),
     });
     const assistant = this.#message(conversation.conversation_id, 'assistant', history.length + 1, now, {
       provider_id: provider.provider_id,
@@ -212,7 +439,15 @@ export class ChatService {
     });
     await this.#conversations.append(conversation, [user, assistant]);
     const notesSection = sources && sources.length > 0 ? formatSources(sources) : undefined;
-    this.#start(provider, model, [...history, user], assistant, thinkingOf(valid), notesSection);
+    this.#start(
+      provider,
+      conversation,
+      [...history, user],
+      assistant,
+      thinkingOf(valid),
+      notesSection,
+      vision,
+    );
     return {
       conversation_id: conversation.conversation_id,
       turn_id: assistant.message_id,
@@ -229,16 +464,24 @@ export class ChatService {
 
   /** Answers the last user message again, replacing a failed or stopped answer. */
   async retry(conversationId: string): Promise<ChatTurnDto> {
+    return this.#answerAgain(conversationId, false);
+  }
+
+  /** Answers the last user message again, replacing the last answer whatever its state. */
+  async regenerate(conversationId: string): Promise<ChatTurnDto> {
+    return this.#answerAgain(conversationId, true);
+  }
+
+  async #answerAgain(conversationId: string, replaceCompleted: boolean): Promise<ChatTurnDto> {
     const id = parseInput(conversationIdSchema, conversationId);
-    const conversation = await this.#conversations.get(id);
-    if (!conversation) throw notFound(id);
+    const conversation = await this.#live(id);
     this.#conflictIfRunning(id);
     let history = await this.#conversations.messages(id);
     const last = history.at(-1);
     // An answer that asked the notes (it has a citations list, maybe empty) asks them again on retry.
     const usedNotes = last?.role === 'assistant' && last.citations !== undefined;
     if (last?.role === 'assistant') {
-      if (last.status === 'completed') {
+      if (last.status === 'completed' && !replaceCompleted) {
         throw new AppError('STATE_CONFLICT', 'The last answer completed; send a new message instead.', {
           conversation_id: id,
         });
@@ -251,6 +494,7 @@ export class ChatService {
     }
     const provider = await this.#usableProvider(conversation.provider_id);
     const question = history.at(-1)!;
+    const vision = await this.#visionCheck(provider, conversation.model, history, []);
     const sources = usedNotes ? await this.#sources(question.content) : undefined;
     const now = toIsoUtc(this.#clock());
     const assistant = this.#message(id, 'assistant', history.length, now, {
@@ -258,9 +502,10 @@ export class ChatService {
       model: conversation.model,
       ...(sources && { citations: citationsOf(sources) }),
     });
-    await this.#conversations.append({ ...conversation, updated_at: now }, [assistant]);
+    const touched = { ...conversation, updated_at: now };
+    await this.#conversations.append(touched, [assistant]);
     const notesSection = sources && sources.length > 0 ? formatSources(sources) : undefined;
-    this.#start(provider, conversation.model, history, assistant, {}, notesSection);
+    this.#start(provider, touched, history, assistant, {}, notesSection, vision);
     return {
       conversation_id: id,
       turn_id: assistant.message_id,
@@ -293,8 +538,9 @@ export class ChatService {
     return message;
   }
 
-  /** Turns a closed tab left streaming end as failed, with their terminal events. */
+  /** Turns a closed tab left streaming end as failed, with their terminal events; empties the trash. */
   async recover(): Promise<number> {
+    await this.emptyTrash();
     const stale = (await this.#conversations.streaming()).filter((row) => !this.#running.has(row.message_id));
     for (const row of stale) {
       const error = {
@@ -329,6 +575,83 @@ export class ChatService {
         });
       }
     }
+  }
+
+  /** A conversation that exists and is not in the trash. */
+  async #live(conversationId: string) {
+    const conversation = await this.#conversations.get(conversationId);
+    if (!conversation || conversation.deleted_at !== undefined) throw notFound(conversationId);
+    return conversation;
+  }
+
+  #imageStore(): AttachmentRepository {
+    if (!this.#attachments) {
+      throw new AppError('STATE_CONFLICT', 'Images in chat are not available here.', {});
+    }
+    return this.#attachments;
+  }
+
+  async #images(ids: readonly string[]): Promise<ChatImageDto[]> {
+    if (ids.length === 0) return [];
+    const store = this.#imageStore();
+    return Promise.all(
+      ids.map(async (id) => {
+        const info = await store.info(id);
+        if (!info || !info.mime_type.startsWith('image/')) {
+          throw new AppError('ATTACHMENT_NOT_FOUND', 'This image does not exist.', { attachment_id: id });
+        }
+        return { attachment_id: id, name: info.name, mime_type: info.mime_type };
+      }),
+    );
+  }
+
+  /**
+   * Whether images go to the model. A message with images to a model without
+   * the `vision` capability is refused before anything is sent; images earlier
+   * in the thread are left out for such a model instead.
+   */
+  async #visionCheck(
+    provider: ProviderRow,
+    model: string,
+    history: readonly MessageRow[],
+    images: readonly ChatImageDto[],
+  ): Promise<boolean> {
+    if (images.length === 0 && !history.some((row) => row.images?.length)) return false;
+    const vision = await this.#hasVision(provider, model);
+    if (!vision && images.length > 0) {
+      throw new AppError('MODEL_CAPABILITY_MISMATCH', `The model ${model} cannot read images.`, {
+        provider_id: provider.provider_id,
+        model,
+        capability: 'vision',
+      });
+    }
+    return vision;
+  }
+
+  /** What the provider's model list says; a list that cannot be read vouches for nothing. */
+  async #hasVision(provider: ProviderRow, model: string): Promise<boolean> {
+    if (provider.provider_id === LOCAL_PROVIDER_ID) return false;
+    try {
+      const { items } = await this.#providers.models(provider.provider_id);
+      return items.find((item) => item.model === model)?.capabilities.includes('vision') ?? false;
+    } catch {
+      return false;
+    }
+  }
+
+  /** The message's images as IR image parts (data URIs: a worker's blob: URL means nothing upstream). */
+  async #imageParts(images: readonly ChatImageDto[]): Promise<MetonaImageContent[]> {
+    const store = this.#attachments;
+    if (!store) return [];
+    const parts: MetonaImageContent[] = [];
+    for (const image of images) {
+      const row = await store.get(image.attachment_id);
+      // An image deleted since it was sent is simply not sent again.
+      if (!row) continue;
+      const bytes = new Uint8Array(await row.blob.arrayBuffer());
+      parts.push({ url: `data:${row.mime_type};base64,${base64Of(bytes)}` });
+    }
+    return parts;
   }
 
   async #sources(query: string) {
@@ -378,19 +701,20 @@ export class ChatService {
 
   #start(
     provider: ProviderRow,
-    model: string,
+    conversation: ConversationDto,
     history: MessageRow[],
     assistant: MessageRow,
     thinking: ThinkingOptions,
     notesSection: string | undefined,
+    vision: boolean,
   ): void {
     const controller = new AbortController();
     const settled = this.#run(
       provider,
-      model,
+      conversation.model,
       history,
       assistant,
-      thinking,
+      { ...thinking, systemPrompt: conversation.system_prompt, vision },
       notesSection,
       controller.signal,
     ).finally(() => this.#running.delete(assistant.message_id));
@@ -406,10 +730,13 @@ export class ChatService {
     model: string,
     history: MessageRow[],
     placeholder: MessageRow,
-    thinking: ThinkingOptions,
+    { systemPrompt, vision, ...thinking }: ThinkingOptions & { systemPrompt?: string; vision: boolean },
     notesSection: string | undefined,
     signal: AbortSignal,
   ): Promise<ChatMessageDto> {
+    const system = systemPrompt
+      ? { ...SYSTEM_PROMPT, roleDefinition: `${SYSTEM_PROMPT.roleDefinition}\n\n${systemPrompt}` }
+      : SYSTEM_PROMPT;
     const turnId = placeholder.message_id;
     const started = this.#clock();
     const message: MessageRow = { ...placeholder };
@@ -544,12 +871,15 @@ export class ChatService {
           await this.#fit(placeholder.conversation_id, provider.provider_id, history, {
             contextWindow,
             notesSection,
+            system,
+            vision,
             force,
             summarize: async (summaryRequest) =>
               (await router.route(summaryRequest, () => undefined, { signal })).response.content,
           }),
           thinking,
           notesSection,
+          system,
         );
       // The first attempt's error event waits: a context-length error is retried, not shown.
       let heldError: MetonaStreamEvent | undefined;
@@ -626,32 +956,43 @@ export class ChatService {
     options: {
       contextWindow: number;
       notesSection: string | undefined;
+      system: typeof SYSTEM_PROMPT;
+      vision: boolean;
       force: boolean;
       summarize: (request: MetonaRequest) => Promise<string>;
     },
   ): Promise<MetonaMessage[]> {
     const now = this.#clock();
-    const rows: HistoryRow[] = history
-      .filter((row) => row.role === 'user' || (row.status !== 'failed' && row.content !== ''))
-      .map((row) => ({
+    const kept = history.filter(
+      (row) => row.role === 'user' || (row.status !== 'failed' && row.content !== ''),
+    );
+    const images = new Map<string, MetonaImageContent[]>();
+    if (options.vision)
+      for (const row of kept)
+        if (row.images?.length) images.set(row.message_id, await this.#imageParts(row.images));
+    const rows: HistoryRow[] = kept.map((row) => {
+      const parts = images.get(row.message_id);
+      return {
         position: row.position,
         message: {
           role: row.role,
           content: row.content,
+          ...(parts && parts.length > 0 && { images: parts }),
           timestamp: Date.parse(row.created_at) || now,
           // Provider-owned state goes back only to the provider that produced it.
           ...(row.role === 'assistant' &&
             row.reasoning_content !== null &&
             row.provider_id === providerId && { reasoningContent: row.reasoning_content }),
         },
-      }));
+      };
+    });
     const state: ChatContextState | undefined = await this.#context.get(conversationId);
     const fitted = await fitHistory({
       conversationId,
       rows,
       state,
       contextWindow: options.contextWindow,
-      systemPrompt: SYSTEM_PROMPT,
+      systemPrompt: options.system,
       reminders: options.notesSection ? [options.notesSection] : [],
       force: options.force,
       summarize: options.summarize,
@@ -668,6 +1009,7 @@ export class ChatService {
     messages: MetonaMessage[],
     thinking: ThinkingOptions,
     notesSection: string | undefined,
+    system: typeof SYSTEM_PROMPT,
   ): MetonaRequest {
     const now = this.#clock();
     return {
@@ -678,7 +1020,7 @@ export class ChatService {
         timestamp: now,
         agentVersion: '1.0.0',
       },
-      systemPrompt: notesSection ? { ...SYSTEM_PROMPT, dynamicReminders: notesSection } : SYSTEM_PROMPT,
+      systemPrompt: notesSection ? { ...system, dynamicReminders: notesSection } : system,
       messages,
       params: { stream: true, ...thinking },
     };

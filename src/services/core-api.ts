@@ -157,6 +157,8 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
     ...(router && { router }),
     notes: search,
     context: settingsContextStore(settingsRepository),
+    attachments,
+    notesWriter: notes,
   });
   const plugins = new PluginService({
     repository: new PluginRepository(db),

@@ -3,11 +3,14 @@ import type { EventEnvelope } from '../../contracts/events';
 import { core, subscribeEvents } from '../api/core-client';
 import { openNote } from '../editor/editor.service';
 import { editor } from '../editor/editor.svelte';
+import { confirmation } from '../dialogs/confirm.svelte';
+import { errorCodeOf } from '../error-message';
 import { reportError } from '../errors';
+import { refreshAll } from '../notes/notes.service';
 import { t } from '../i18n';
 import { layout } from '../layout.svelte';
 import { toasts } from '../toasts/toasts.svelte';
-import { chat } from './chat.svelte';
+import { chat, type PendingImage } from './chat.svelte';
 import { applyTurnEvent, toLiveMessage } from './turn-events';
 import type { LocalModelDto } from '../../contracts/local-models';
 import { loadLocalModels } from '../local-models/local-models.service';
@@ -15,14 +18,18 @@ import { localModels } from '../local-models/local-models.svelte';
 import { LOCAL_PROVIDER, capabilitiesOf } from './model-options';
 
 let stopTurn: (() => void) | null = null;
+// Search answers can arrive out of order while the user types: only the latest is shown.
+let listRequest = 0;
 
-/** Loads providers and conversations; keeps the picked model if it still exists. */
+/** Loads providers and conversations (those matching the search); keeps the picked model if it still exists. */
 export async function loadChat(): Promise<void> {
+  const request = ++listRequest;
   try {
     const [providers, conversations] = await Promise.all([
       core.providers.list(),
-      core.chat.listConversations({ limit: 100 }),
+      core.chat.listConversations({ limit: 100, ...(chat.query.trim() && { query: chat.query.trim() }) }),
     ]);
+    if (request !== listRequest) return;
     const enabled = providers.items.filter((provider) => provider.enabled);
     chat.setProviders(enabled);
     chat.setConversations(conversations.items);
@@ -67,13 +74,17 @@ export async function openConversation(conversationId: string | null): Promise<v
   stopTurn?.();
   stopTurn = null;
   chat.setActiveTurn(null);
+  chat.setRefusal(null);
   if (conversationId === null) {
     chat.open(null, []);
+    chat.setCurrent(null);
     return;
   }
   try {
-    const detail = await core.chat.getConversation(conversationId);
-    chat.open(conversationId, detail.messages.map(toLiveMessage));
+    const { messages, ...conversation } = await core.chat.getConversation(conversationId);
+    const detail = { ...conversation, messages };
+    chat.setCurrent(conversation);
+    chat.open(conversationId, messages.map(toLiveMessage));
     void refreshContextNotice(conversationId);
     chat.choose({ provider_id: detail.provider_id, model: detail.model });
     const streaming = detail.messages.find((message) => message.status === 'streaming');
@@ -86,6 +97,13 @@ export async function openConversation(conversationId: string | null): Promise<v
 export async function sendMessage(content: string): Promise<boolean> {
   const text = content.trim();
   if (!text || chat.busy) return false;
+  const images = chat.pendingImages;
+  chat.setRefusal(null);
+  // A model known to be text-only is refused here, before anything is sent.
+  if (images.length > 0 && visionOf(chat.choice) === false) {
+    chat.setRefusal(visionRefusal());
+    return false;
+  }
   chat.setSending(true);
   try {
     const choice = chat.choice;
@@ -97,7 +115,141 @@ export async function sendMessage(content: string): Promise<boolean> {
       ...(chat.useNotes && { use_notes: true }),
       ...(can.thinking && { thinking: chat.thinking }),
       ...(can.thinking && can.effort && chat.thinking && { thinking_effort: chat.effort }),
+      ...(images.length > 0 && { image_ids: images.map((image) => image.attachment_id) }),
     });
+    clearPendingImages();
+    await startTurn(turn);
+    return true;
+  } catch (error) {
+    if (errorCodeOf(error) === 'MODEL_CAPABILITY_MISMATCH') chat.setRefusal(visionRefusal());
+    else reportError(error);
+    return false;
+  } finally {
+    chat.setSending(false);
+  }
+}
+
+/** Whether the model reads images: true or false where its provider's list says, null where unknown. */
+function visionOf(choice: { provider_id: string; model: string } | null): boolean | null {
+  if (!choice) return null;
+  if (choice.provider_id === LOCAL_PROVIDER) return false;
+  const info = chat.models[choice.provider_id]?.find((entry) => entry.model === choice.model);
+  return info ? info.capabilities.includes('vision') : null;
+}
+
+/** The refusal for a text-only model, naming the configured models that read images. */
+function visionRefusal(): string {
+  const model = chat.choice?.model ?? '';
+  const names = chat.providers.flatMap((provider) =>
+    (chat.models[provider.provider_id] ?? [])
+      .filter((info) => info.capabilities.includes('vision'))
+      .map((info) => `${provider.display_name} · ${info.model}`),
+  );
+  return names.length > 0
+    ? t('chat.imagesNeedVision', { model, models: names.join(', ') })
+    : t('chat.imagesNeedVisionNone', { model });
+}
+
+/** Stores pasted, dropped or picked images for the next message; other files are refused by the worker. */
+export async function attachImages(files: readonly File[]): Promise<void> {
+  for (const file of files) {
+    try {
+      const stored = await core.chat.attachImage({
+        name: file.name || 'image',
+        mime_type: file.type,
+        data: file,
+      });
+      if (chat.pendingImages.some((image) => image.attachment_id === stored.attachment_id)) continue;
+      chat.setPendingImages([
+        ...chat.pendingImages,
+        { attachment_id: stored.attachment_id, name: stored.name, url: URL.createObjectURL(file) },
+      ]);
+    } catch (error) {
+      reportError(error);
+    }
+  }
+  chat.setRefusal(null);
+}
+
+export function removePendingImage(image: PendingImage): void {
+  URL.revokeObjectURL(image.url);
+  chat.setPendingImages(chat.pendingImages.filter((item) => item !== image));
+  if (chat.pendingImages.length === 0) chat.setRefusal(null);
+}
+
+function clearPendingImages(): void {
+  for (const image of chat.pendingImages) URL.revokeObjectURL(image.url);
+  chat.setPendingImages([]);
+}
+
+/** Runs the search over titles and messages. */
+export async function searchConversations(query: string): Promise<void> {
+  chat.setQuery(query);
+  await loadChat();
+}
+
+export async function renameConversation(conversationId: string, title: string): Promise<boolean> {
+  try {
+    const updated = await core.chat.updateConversation(conversationId, { title });
+    if (chat.conversationId === conversationId) chat.setCurrent(updated);
+    toasts.show(t('chat.renamed'));
+    await loadChat();
+    return true;
+  } catch (error) {
+    reportError(error);
+    return false;
+  }
+}
+
+export async function saveSystemPrompt(systemPrompt: string): Promise<boolean> {
+  const conversationId = chat.conversationId;
+  if (!conversationId) return false;
+  try {
+    chat.setCurrent(await core.chat.updateConversation(conversationId, { system_prompt: systemPrompt }));
+    toasts.show(t('chat.systemPromptSaved'));
+    return true;
+  } catch (error) {
+    reportError(error);
+    return false;
+  }
+}
+
+export async function copyText(text: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(text);
+    toasts.show(t('chat.copied'));
+  } catch {
+    toasts.show(t('chat.copyFailed'), { kind: 'error' });
+  }
+}
+
+/**
+ * Edit-and-resend: asks first when later messages would be dropped, then
+ * answers the edited question in place of everything after it.
+ */
+export async function editAndResend(messageId: string, content: string): Promise<boolean> {
+  const conversationId = chat.conversationId;
+  const text = content.trim();
+  const edited = chat.messages.find((message) => message.message_id === messageId);
+  if (!conversationId || !edited || !text || chat.busy) return false;
+  const later = chat.messages.filter((message) => message.position > edited.position + 1).length;
+  if (later > 0) {
+    const confirmed = await confirmation.ask({
+      title: t('chat.resend'),
+      message: t('chat.resendConfirm', { count: later }),
+      confirmLabel: t('chat.resendConfirmAction'),
+      danger: true,
+    });
+    if (!confirmed) return false;
+  }
+  chat.setSending(true);
+  try {
+    const turn = await core.chat.resend({
+      conversation_id: conversationId,
+      message_id: messageId,
+      content: text,
+    });
+    chat.setMessages(chat.messages.filter((message) => message.position < edited.position));
     await startTurn(turn);
     return true;
   } catch (error) {
@@ -105,6 +257,42 @@ export async function sendMessage(content: string): Promise<boolean> {
     return false;
   } finally {
     chat.setSending(false);
+  }
+}
+
+/** A new answer to the last question, in place of the last answer. */
+export async function regenerateLast(): Promise<void> {
+  const conversationId = chat.conversationId;
+  if (!conversationId || chat.busy) return;
+  chat.setSending(true);
+  try {
+    const turn = await core.chat.regenerate(conversationId);
+    const last = chat.messages.at(-1);
+    chat.setMessages(last?.role === 'assistant' ? chat.messages.slice(0, -1) : [...chat.messages]);
+    await startTurn(turn);
+  } catch (error) {
+    reportError(error);
+  } finally {
+    chat.setSending(false);
+  }
+}
+
+export async function saveAnswerAsNote(turnId: string): Promise<void> {
+  try {
+    const note = await core.chat.saveAnswerAsNote(turnId);
+    toasts.show(t('chat.savedAsNote', { title: note.title }), {
+      kind: 'success',
+      action: {
+        label: t('chat.openNote'),
+        run: () => {
+          layout.setView('notes');
+          void openNote(note.note_id);
+        },
+      },
+    });
+    void refreshAll();
+  } catch (error) {
+    reportError(error);
   }
 }
 
@@ -136,11 +324,28 @@ export async function stopAnswer(): Promise<void> {
   }
 }
 
+/** Moves the conversation to the trash, with Undo on the toast (as notes have). */
 export async function deleteConversation(conversationId: string): Promise<void> {
   try {
     await core.chat.deleteConversation(conversationId);
-    if (chat.conversationId === conversationId) await openConversation(null);
+    const wasOpen = chat.conversationId === conversationId;
+    if (wasOpen) await openConversation(null);
+    toasts.show(t('chat.deleted'), {
+      timeoutMs: 6000,
+      action: { label: t('editor.undo'), run: () => void restoreConversation(conversationId, wasOpen) },
+    });
     await loadChat();
+  } catch (error) {
+    reportError(error);
+  }
+}
+
+async function restoreConversation(conversationId: string, reopen: boolean): Promise<void> {
+  try {
+    await core.chat.restoreConversation(conversationId);
+    toasts.show(t('chat.restored'));
+    await loadChat();
+    if (reopen) await openConversation(conversationId);
   } catch (error) {
     reportError(error);
   }

@@ -3,6 +3,13 @@ import type { ThinkingEffort } from '../../contracts/chat';
 import type { ModelInfoDto, ProviderDto } from '../../contracts/provider-config';
 import type { LiveMessage } from './turn-events';
 
+/** An image attached to the next message: stored already, shown from an object URL. */
+export interface PendingImage {
+  attachment_id: string;
+  name: string;
+  url: string;
+}
+
 export interface ModelChoice {
   provider_id: string;
   model: string;
@@ -22,6 +29,10 @@ export class ChatState {
   #models = $state.raw<Record<string, ModelInfoDto[] | undefined>>({});
   #thinking = $state(true);
   #effort = $state<ThinkingEffort>('medium');
+  #query = $state('');
+  #current = $state.raw<ConversationDto | null>(null);
+  #pendingImages = $state.raw<PendingImage[]>([]);
+  #refusal = $state<string | null>(null);
 
   get conversations(): readonly ConversationDto[] {
     return this.#conversations;
@@ -75,6 +86,33 @@ export class ChatState {
   setConversations(items: ConversationDto[]): void {
     this.#conversations = items;
   }
+  /** The open conversation (title, system prompt); null for a new one. */
+  get current(): ConversationDto | null {
+    return this.#current?.conversation_id === this.#conversationId ? this.#current : null;
+  }
+  setCurrent(conversation: ConversationDto | null): void {
+    this.#current = conversation;
+  }
+  /** The conversation search box. */
+  get query(): string {
+    return this.#query;
+  }
+  setQuery(query: string): void {
+    this.#query = query;
+  }
+  get pendingImages(): readonly PendingImage[] {
+    return this.#pendingImages;
+  }
+  setPendingImages(images: PendingImage[]): void {
+    this.#pendingImages = images;
+  }
+  /** Why the composer did not send (a text-only model with images), shown above it. */
+  get refusal(): string | null {
+    return this.#refusal;
+  }
+  setRefusal(refusal: string | null): void {
+    this.#refusal = refusal;
+  }
   /** Where older messages of the open conversation were summarised away (null: none). */
   get contextNotice(): { through_position: number; mode: 'summary' | 'dropped' } | null {
     return this.#contextNotice;
@@ -121,6 +159,10 @@ export class ChatState {
     this.#models = {};
     this.#thinking = true;
     this.#effort = 'medium';
+    this.#query = '';
+    this.#current = null;
+    this.#pendingImages = [];
+    this.#refusal = null;
   }
 }
 
