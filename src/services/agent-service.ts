@@ -720,10 +720,8 @@ export function createAgentService(options: CreateAgentServiceOptions): AgentSer
     artifacts: new DexieArtifactStore(db, options.clock),
     grants: new DexieGrantStore(db),
     memory: new DexieMemoryStore(db),
-    notes: new AppNotesPort(options.notes, options.search, {
-      versions,
-      ...(options.clock && { clock: options.clock }),
-    }),
+    // Agent writes keep their own version through the notes service's history.
+    notes: new AppNotesPort(options.notes, options.search),
     versions,
     noteWriter: options.notes,
     search: new AppSearchPort(options.search),
