@@ -126,12 +126,12 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
     ...(options.indexDebounceMs !== undefined ? { debounceMs: options.indexDebounceMs } : {}),
   });
   // Links are indexed from the same change reports; the service exists once the notes service does.
-  let links: LinksService | undefined;
+  const linkListener: { current?: LinksService } = {};
   const notesRepository = new NotesRepository(db, {
     listener: {
       notesChanged: (change) => {
         indexer.notesChanged(change);
-        links?.notesChanged(change);
+        linkListener.current?.notesChanged(change);
       },
     },
     history: {},
@@ -162,7 +162,8 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
     localAdapter: (model) => localModels.adapter(model),
   });
   const notes = new NotesService(notesRepository);
-  links = new LinksService(indexSources, notes);
+  const links = new LinksService(indexSources, notes);
+  linkListener.current = links;
   const search = new SearchService(indexSources, indexer, options.profile ?? DEFAULT_RETRIEVAL_PROFILE, {
     // Asked per query: choosing or turning off a reranker applies to the next search.
     reranker: () => options.reranker ?? rerankers.current(),
