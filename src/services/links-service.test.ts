@@ -82,6 +82,16 @@ describe('LinksService', () => {
     expect((await api.links.resolve('Shared'))?.note_id).toBe(older.note_id);
   });
 
+  it('does not point links at an older note that already has the new title', async () => {
+    const api = setup();
+    const existing = await api.notes.create({ title: 'Al', body: '' });
+    const renamed = await api.notes.create({ title: 'Alpha', body: '' });
+    const linking = await api.notes.create({ title: 'L', body: '[[Alpha]]' });
+    await api.notes.update({ note_id: renamed.note_id, title: 'Al' });
+    expect((await api.notes.get(linking.note_id)).body).toBe('[[Alpha]]');
+    expect((await api.links.resolve('Al'))?.note_id).toBe(existing.note_id);
+  });
+
   it('rejects invalid input with VALIDATION_FAILED and unknown notes with NOTE_NOT_FOUND', async () => {
     const api = setup();
     expect(await codeOf(api.links.resolve('   '))).toBe('VALIDATION_FAILED');

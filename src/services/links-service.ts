@@ -85,14 +85,17 @@ export class LinksService implements NoteChangeListener {
   /**
    * After `note` was renamed from `oldTitle`, links to the old title in other
    * notes point at the new one (one `rename` version each). Nothing is
-   * rewritten while another note still has the old title, since the links now
-   * open that one. A note that changed meanwhile is skipped, not overwritten.
+   * rewritten while another note still has the old title (the links now open
+   * that one) or already had the new one. A note that changed meanwhile is
+   * skipped, not overwritten.
    */
   async #followRename(note: NoteDto, oldTitle: string): Promise<number> {
     if (linkKey(oldTitle) === '' || linkKey(note.title) === '' || linkKey(oldTitle) === linkKey(note.title))
       return 0;
     const index = await this.#fresh();
-    if (index.resolve(oldTitle)) return 0;
+    // Links stay while the old title still opens a note, or when the new title
+    // would open an older one (a title typed on the way to another).
+    if (index.resolve(oldTitle) || index.resolve(note.title)?.note_id !== note.note_id) return 0;
     let rewritten = 0;
     for (const source of index.linkingTo(oldTitle)) {
       if (source.note_id === note.note_id) continue;
