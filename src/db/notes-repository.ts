@@ -323,6 +323,19 @@ export class NotesRepository {
       .sort((a, b) => b.note_count - a.note_count || a.tag.localeCompare(b.tag));
   }
 
+  /**
+   * Notes, live or trashed, updated at or after `since`: how a reader in one
+   * tab follows changes another tab made (those are not reported to it).
+   */
+  async updatedSince(since: string): Promise<NoteDto[]> {
+    const [live, trashed] = await Promise.all(
+      [0, 1].map((flag) =>
+        this.#db.notes.where('[trashed+updated_at]').between([flag, since], [flag, Dexie.maxKey]).toArray(),
+      ),
+    );
+    return [...live!, ...trashed!].map(toNoteDto);
+  }
+
   /** Ids of every note not in the trash; keys only, no bodies are read. */
   async liveNoteIds(): Promise<string[]> {
     return this.#db.notes

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../contracts';
+import { NotesRepository } from '../db';
 import { testCore } from './test-core';
 
 let current: ReturnType<typeof testCore>;
@@ -42,6 +43,21 @@ describe('LinksService', () => {
     await api.notes.trash(alpha.note_id);
     expect(await api.links.resolve('Alpha plan')).toBeNull();
     expect(await api.links.backlinks(alpha.note_id)).toEqual([]);
+  });
+
+  it('sees links another tab wrote to the same notes', async () => {
+    const api = setup();
+    const target = await api.notes.create({ title: 'Target', body: '' });
+    const linking = await api.notes.create({ title: 'Linking', body: '' });
+    expect(await api.links.backlinks(target.note_id)).toEqual([]);
+    // Another tab has its own core: its writes reach the database, not this index.
+    const otherTab = new NotesRepository(current.db);
+    await otherTab.update(linking.note_id, { body: '[[Target]]' });
+    expect((await api.links.backlinks(target.note_id)).map((link) => link.note_id)).toEqual([
+      linking.note_id,
+    ]);
+    await otherTab.setTrashed(linking.note_id, true);
+    expect(await api.links.backlinks(target.note_id)).toEqual([]);
   });
 
   it('rewrites links to a renamed note in other notes, one rename version each', async () => {

@@ -21,7 +21,8 @@ const suggestSchema = z.object({
  * is rebuilt from the notes on first use: parsing every note is quick next to
  * opening the database, and a rebuilt index can never disagree with the notes
  * after a crash or a schema change. Note changes mark notes dirty; each query
- * re-reads the dirty ones first.
+ * re-reads the dirty ones first, and the notes updated since the last one it
+ * saw (changes made in another tab).
  */
 export class LinksService implements NoteChangeListener {
   readonly #reader: NotesRepository;
@@ -29,6 +30,8 @@ export class LinksService implements NoteChangeListener {
   readonly #index = new LinkIndex();
   readonly #dirty = new Set<string>();
   #loaded: Promise<void> | null = null;
+  /** The latest `updated_at` applied: later ones come from writes this index was not told about. */
+  #seen = '';
 
   constructor(reader: NotesRepository, notes: NotesService) {
     this.#reader = reader;
@@ -44,7 +47,7 @@ export class LinksService implements NoteChangeListener {
     if (!this.#loaded) {
       // Marks that come in during the load are applied after it, which re-reads those notes.
       this.#loaded = this.#reader.all({ trashed: false }).then((notes) => {
-        for (const note of notes) this.#index.set(note);
+        for (const note of notes) this.#apply(note);
       });
       this.#loaded.catch(() => {
         this.#loaded = null;
@@ -56,11 +59,19 @@ export class LinksService implements NoteChangeListener {
       this.#dirty.clear();
       for (const id of ids) {
         const note = await this.#reader.get(id);
-        if (!note || note.deleted_at !== null) this.#index.remove(id);
-        else this.#index.set(note);
+        if (note) this.#apply(note);
+        else this.#index.remove(id);
       }
     }
+    // Another tab's core writes to the same notes without telling this one.
+    for (const note of await this.#reader.updatedSince(this.#seen)) this.#apply(note);
     return this.#index;
+  }
+
+  #apply(note: NoteDto): void {
+    if (note.deleted_at === null) this.#index.set(note);
+    else this.#index.remove(note.note_id);
+    if (note.updated_at > this.#seen) this.#seen = note.updated_at;
   }
 
   /** Notes linking to this one; NOTE_NOT_FOUND for an unknown note. */
