@@ -435,11 +435,11 @@ export class AgentService {
         { note_id: id, version: note.version, changed_to_version: latest.changed_to_version },
       );
     }
-    const restored = await noteWriter.update({
-      note_id: id,
-      body: latest.body,
-      expected_version: note.version,
-    });
+    // A restore in the note's history, so undoing the agent can itself be undone.
+    const restored = await noteWriter.update(
+      { note_id: id, body: latest.body, expected_version: note.version },
+      { origin: 'restore' },
+    );
     await versions.update(latest.version_id, { undone_at: toIsoUtc(this.#clock()) });
     return restored;
   }
