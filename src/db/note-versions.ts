@@ -1,17 +1,40 @@
+import { keepsVersion, overflow, type HistoryLimits, type NoteChangeOrigin } from '../core/note-history';
+import { newId } from '../core/ids';
 import type { Dexie } from './database';
 
 /**
- * Earlier states of notes. Every agent write stores the note as it was just
- * before, so the change can be undone from the note; the notebook's history
- * feature can add its own origins (`user`, `restore`) to the same store.
+ * Earlier states of notes. Every change to a note's title or body stores the
+ * note as it was just before (typing coalesced into one version per burst),
+ * so any change can be looked at and restored; agent writes are undone from
+ * their own version.
  */
 export const NOTE_VERSION_STORES = {
   note_versions: '&version_id, note_id, [note_id+created_at], run_id',
 } as const satisfies Record<string, string>;
 
+/** Pruning the oldest versions across notes needs them ordered by time. */
+export const NOTE_VERSION_STORES_V12 = {
+  note_versions: '&version_id, note_id, [note_id+created_at], run_id, created_at',
+} as const satisfies Record<string, string>;
+
 export const NOTE_VERSIONS_TABLE = 'note_versions';
 
-export type NoteVersionOrigin = 'agent' | 'user' | 'restore';
+export type NoteVersionOrigin = NoteChangeOrigin;
+
+/** Who changed a note, and for agent writes which run and tool. */
+export interface NoteChangeSource {
+  origin: NoteVersionOrigin;
+  run_id?: string | null;
+  tool?: string | null;
+}
+
+/** The note fields a version keeps. */
+export interface VersionedNote {
+  note_id: string;
+  title: string;
+  body: string;
+  version: number;
+}
 
 export interface NoteVersionRow {
   version_id: string;
@@ -58,6 +81,57 @@ export class NoteVersionRepository {
 
   async delete(versionId: string): Promise<void> {
     await this.#table.delete(versionId);
+  }
+
+  /**
+   * Called inside the transaction that writes the note (its scope must
+   * include this store): keeps the state `before` unless the change belongs
+   * to the burst the newest version started, then prunes oldest first.
+   * Returns the new version's id, or null when the change was coalesced.
+   */
+  async recordChange(
+    before: VersionedNote,
+    after: VersionedNote,
+    source: NoteChangeSource,
+    now: string,
+    limits: HistoryLimits,
+  ): Promise<string | null> {
+    if (before.title === after.title && before.body === after.body) return null;
+    const latest = await this.#table
+      .where('[note_id+created_at]')
+      .between([before.note_id, ''], [before.note_id, '\uffff'])
+      .last();
+    if (!keepsVersion(latest, source.origin, now, limits)) return null;
+    const versionId = newId('note_version');
+    await this.#table.add({
+      version_id: versionId,
+      note_id: before.note_id,
+      origin: source.origin,
+      title: before.title,
+      body: before.body,
+      note_version: before.version,
+      changed_to_version: after.version,
+      run_id: source.run_id ?? null,
+      tool: source.tool ?? null,
+      created_at: now,
+      undone_at: null,
+    });
+    await this.#prune(before.note_id, limits);
+    return versionId;
+  }
+
+  async #prune(noteId: string, limits: HistoryLimits): Promise<void> {
+    const ofNote = this.#table.where('[note_id+created_at]').between([noteId, ''], [noteId, '\uffff']);
+    const extra = overflow(await ofNote.count(), limits.perNote);
+    if (extra > 0) await this.#table.bulkDelete(await ofNote.limit(extra).primaryKeys());
+    const extraTotal = overflow(await this.#table.count(), limits.total);
+    if (extraTotal > 0)
+      await this.#table.bulkDelete(await this.#table.orderBy('created_at').limit(extraTotal).primaryKeys());
+  }
+
+  /** A purged note takes its history with it. */
+  async deleteForNote(noteId: string): Promise<void> {
+    await this.#table.where('note_id').equals(noteId).delete();
   }
 
   /** Newest first. */

@@ -1,7 +1,9 @@
 import { deriveBlocks, type DerivedBlock } from '../core/blocks';
 import { newId } from '../core/ids';
+import { DEFAULT_HISTORY_LIMITS, type HistoryLimits } from '../core/note-history';
 import type { BlockDto, FolderDto, NoteDto, NoteSummaryDto, TagDto } from '../contracts';
 import { Dexie, type NotesAgentDatabase } from './database';
+import { NOTE_VERSIONS_TABLE, NoteVersionRepository, type NoteChangeSource } from './note-versions';
 import type { BlockRow, NoteRow } from './schema';
 
 export interface NoteDraft {
@@ -51,6 +53,8 @@ export interface NoteChangeListener {
 export interface NotesRepositoryOptions {
   now?: () => string;
   listener?: NoteChangeListener;
+  /** Keep a version of every title or body change, in the same transaction as the change. */
+  history?: { limits?: HistoryLimits };
 }
 
 /** A live note and its blocks in order: what the search indexer reads. */
@@ -98,11 +102,21 @@ export class NotesRepository {
   readonly #db: NotesAgentDatabase;
   readonly #now: () => string;
   readonly #listener: NoteChangeListener | undefined;
+  readonly #history: { versions: NoteVersionRepository; limits: HistoryLimits } | undefined;
 
   constructor(db: NotesAgentDatabase, options: NotesRepositoryOptions = {}) {
     this.#db = db;
     this.#now = options.now ?? (() => new Date().toISOString());
     this.#listener = options.listener;
+    this.#history = options.history && {
+      versions: new NoteVersionRepository(db),
+      limits: options.history.limits ?? DEFAULT_HISTORY_LIMITS,
+    };
+  }
+
+  /** The stores a note write touches: with history, its versions too. */
+  #writeTables(): string[] {
+    return this.#history ? ['notes', 'blocks', NOTE_VERSIONS_TABLE] : ['notes', 'blocks'];
   }
 
   #notify(kind: NoteChange['kind'], noteIds: readonly string[]): void {
@@ -160,25 +174,31 @@ export class NotesRepository {
   /**
    * Applies a patch when `check` accepts the current row; returns undefined
    * for a missing note. `check` runs inside the transaction so version checks
-   * cannot race another write.
+   * cannot race another write. With history, a title or body change keeps a
+   * version of the note as it was (origin `user` unless `source` says).
    */
   async update(
     noteId: string,
     patch: NotePatch,
     check?: (current: NoteDto) => void,
+    source: NoteChangeSource = { origin: 'user' },
   ): Promise<NoteDto | undefined> {
     let indexable = false;
-    const updated = await this.#db.transaction('rw', this.#db.notes, this.#db.blocks, async () => {
+    const updated = await this.#db.transaction('rw', this.#writeTables(), async () => {
       const row = await this.#db.notes.get(noteId);
       if (!row) return undefined;
       check?.(toNoteDto(row));
+      const now = this.#now();
       const next: NoteRow = {
         ...row,
         ...definedOnly(patch),
         version: row.version + 1,
-        updated_at: this.#now(),
+        updated_at: now,
       };
       await this.#db.notes.put(next);
+      if (this.#history) {
+        await this.#history.versions.recordChange(row, next, source, now, this.#history.limits);
+      }
       if (patch.body !== undefined && patch.body !== row.body) await this.#replaceBlocks(noteId, patch.body);
       // Title, folder and tags are indexed with every block; a trashed note is not indexed at all.
       indexable = next.trashed === 0 && changesIndexedFields(row, next);
@@ -224,10 +244,11 @@ export class NotesRepository {
 
   /** Deletes the note and its blocks for good; returns false when it did not exist. */
   async purge(noteId: string, check?: (current: NoteDto) => void): Promise<boolean> {
-    const existed = await this.#db.transaction('rw', this.#db.notes, this.#db.blocks, async () => {
+    const existed = await this.#db.transaction('rw', this.#writeTables(), async () => {
       const row = await this.#db.notes.get(noteId);
       if (!row) return false;
       check?.(toNoteDto(row));
+      await this.#history?.versions.deleteForNote(noteId);
       await this.#db.blocks.where('note_id').equals(noteId).delete();
       await this.#db.notes.delete(noteId);
       return true;
@@ -300,6 +321,19 @@ export class NotesRepository {
     return [...counts]
       .map(([tag, note_count]) => ({ tag, note_count }))
       .sort((a, b) => b.note_count - a.note_count || a.tag.localeCompare(b.tag));
+  }
+
+  /**
+   * Notes, live or trashed, updated at or after `since`: how a reader in one
+   * tab follows changes another tab made (those are not reported to it).
+   */
+  async updatedSince(since: string): Promise<NoteDto[]> {
+    const [live, trashed] = await Promise.all(
+      [0, 1].map((flag) =>
+        this.#db.notes.where('[trashed+updated_at]').between([flag, since], [flag, Dexie.maxKey]).toArray(),
+      ),
+    );
+    return [...live!, ...trashed!].map(toNoteDto);
   }
 
   /** Ids of every note not in the trash; keys only, no bodies are read. */

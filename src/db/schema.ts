@@ -13,7 +13,7 @@ import type {
 import type { ThemeManifest } from '../contracts/themes';
 import type { BlockType } from '../core/blocks';
 import { AGENT_STORES } from './agent-stores';
-import { NOTE_VERSION_STORES } from './note-versions';
+import { NOTE_VERSION_STORES, NOTE_VERSION_STORES_V12 } from './note-versions';
 import { PLUGIN_STORES } from './plugin-stores';
 
 export interface NoteRow {
@@ -259,5 +259,11 @@ export const MIGRATIONS: readonly Migration[] = [
       benchmark_runs: '&run_id, kind, created_at',
       benchmark_datasets: '&dataset_id, kind',
     },
+  },
+  {
+    // Note history: versions ordered by time, so the oldest across all notes
+    // are pruned first. A new index only; the rows stay as they are.
+    version: 12,
+    stores: { ...NOTE_VERSION_STORES_V12 },
   },
 ];

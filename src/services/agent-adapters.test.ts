@@ -172,6 +172,11 @@ describe('the agent on a configured provider', () => {
     expect(restored.body).toBe(before.body);
     expect((await notes.get(note.note_id)).body).toBe(before.body);
     expect((await agent.noteChanges(note.note_id))[0]!.undoable).toBe(false);
+    // The note's history: the agent's change, then the undo as a restore of its own.
+    expect((await core.api.history.list(note.note_id)).map((version) => version.origin)).toEqual([
+      'restore',
+      'agent',
+    ]);
     const again = await agent.undoNoteChange(note.note_id).catch((error: unknown) => error);
     expect(isAppError(again) && again.code).toBe('RESOURCE_NOT_FOUND');
 

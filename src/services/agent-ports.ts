@@ -1,8 +1,6 @@
-import { isAppError, toIsoUtc, type NoteDto, type SearchMode, type SearchResultDto } from '../contracts';
+import { isAppError, type NoteDto, type SearchMode, type SearchResultDto } from '../contracts';
 import type { NoteChange, NoteListItem, NoteRecord, NoteSearchHit, NotesPort, SearchPort } from '../agent';
-import { newId, systemClock, type Clock } from '../core/ids';
 import type { SecretsVault } from '../db';
-import type { NoteVersionRepository } from '../db/note-versions';
 import type { NotesService } from './notes-service';
 import type { SearchService } from './search-service';
 
@@ -23,18 +21,10 @@ function excerptOf(text: string, max = 160): string {
 export class AppNotesPort implements NotesPort {
   readonly #notes: NotesService;
   readonly #search: SearchService;
-  readonly #versions: NoteVersionRepository | undefined;
-  readonly #clock: Clock;
 
-  constructor(
-    notes: NotesService,
-    search: SearchService,
-    options: { versions?: NoteVersionRepository; clock?: Clock } = {},
-  ) {
+  constructor(notes: NotesService, search: SearchService) {
     this.#notes = notes;
     this.#search = search;
-    this.#versions = options.versions;
-    this.#clock = options.clock ?? systemClock;
   }
 
   async search(query: string, options: { limit: number; signal?: AbortSignal }): Promise<NoteSearchHit[]> {
@@ -104,39 +94,18 @@ export class AppNotesPort implements NotesPort {
   }
 
   /**
-   * An agent's change first stores the note as it was (origin `agent`), so the
-   * note view can undo it; a change that fails removes that version again.
+   * An agent's change keeps the note as it was in its own version (origin
+   * `agent`, with the run and tool), written with the change in one
+   * transaction, so the note view can undo it.
    */
   async update(
     input: { note_id: string; body: string; expected_version: number },
     change?: NoteChange,
   ): Promise<NoteRecord> {
-    const versions = this.#versions;
-    if (!versions || !change) return this.#record(await this.#notes.update(input));
-    const before = await this.#notes.get(input.note_id);
-    const versionId = newId('note_version');
-    await versions.put({
-      version_id: versionId,
-      note_id: before.note_id,
-      origin: 'agent',
-      title: before.title,
-      body: before.body,
-      note_version: before.version,
-      changed_to_version: null,
-      run_id: change.run_id,
-      tool: change.tool,
-      created_at: toIsoUtc(this.#clock()),
-      undone_at: null,
-    });
-    let updated: NoteDto;
-    try {
-      updated = await this.#notes.update(input);
-    } catch (error) {
-      await versions.delete(versionId).catch(() => undefined);
-      throw error;
-    }
-    await versions.update(versionId, { changed_to_version: updated.version });
-    return this.#record(updated);
+    const source = change
+      ? { origin: 'agent' as const, run_id: change.run_id, tool: change.tool }
+      : { origin: 'agent' as const };
+    return this.#record(await this.#notes.update(input, source));
   }
 
   async #record(note: NoteDto): Promise<NoteRecord> {

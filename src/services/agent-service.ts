@@ -435,11 +435,11 @@ export class AgentService {
         { note_id: id, version: note.version, changed_to_version: latest.changed_to_version },
       );
     }
-    const restored = await noteWriter.update({
-      note_id: id,
-      body: latest.body,
-      expected_version: note.version,
-    });
+    // A restore in the note's history, so undoing the agent can itself be undone.
+    const restored = await noteWriter.update(
+      { note_id: id, body: latest.body, expected_version: note.version },
+      { origin: 'restore' },
+    );
     await versions.update(latest.version_id, { undone_at: toIsoUtc(this.#clock()) });
     return restored;
   }
@@ -720,10 +720,8 @@ export function createAgentService(options: CreateAgentServiceOptions): AgentSer
     artifacts: new DexieArtifactStore(db, options.clock),
     grants: new DexieGrantStore(db),
     memory: new DexieMemoryStore(db),
-    notes: new AppNotesPort(options.notes, options.search, {
-      versions,
-      ...(options.clock && { clock: options.clock }),
-    }),
+    // Agent writes keep their own version through the notes service's history.
+    notes: new AppNotesPort(options.notes, options.search),
     versions,
     noteWriter: options.notes,
     search: new AppSearchPort(options.search),

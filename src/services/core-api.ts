@@ -39,6 +39,9 @@ import { ExportService, type ExportServiceOptions } from './export-service';
 import { JobsService } from './jobs-service';
 import { LocalModelsService, noLocalModels, type LocalModelConnection } from './local-models-service';
 import { NotesService } from './notes-service';
+import { LinksService } from './links-service';
+import { NoteHistoryService } from './note-history-service';
+import { NoteVersionRepository } from '../db/note-versions';
 import { PluginService, type PluginConnectors } from './plugin-service';
 import { PluginRepository } from '../db/plugin-stores';
 import { ProviderService } from './provider-service';
@@ -122,7 +125,17 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
       : { restoreEmbedder: (): Promise<EmbedderPair | undefined> => embedding.restore() }),
     ...(options.indexDebounceMs !== undefined ? { debounceMs: options.indexDebounceMs } : {}),
   });
-  const notesRepository = new NotesRepository(db, { listener: indexer });
+  // Links are indexed from the same change reports; the service exists once the notes service does.
+  const linkListener: { current?: LinksService } = {};
+  const notesRepository = new NotesRepository(db, {
+    listener: {
+      notesChanged: (change) => {
+        indexer.notesChanged(change);
+        linkListener.current?.notesChanged(change);
+      },
+    },
+    history: {},
+  });
   const attachments = new AttachmentRepository(db);
   const settingsRepository = new SettingsRepository(db);
   const embedding = new EmbeddingService({
@@ -149,6 +162,8 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
     localAdapter: (model) => localModels.adapter(model),
   });
   const notes = new NotesService(notesRepository);
+  const links = new LinksService(indexSources, notes);
+  linkListener.current = links;
   const search = new SearchService(indexSources, indexer, options.profile ?? DEFAULT_RETRIEVAL_PROFILE, {
     // Asked per query: choosing or turning off a reranker applies to the next search.
     reranker: () => options.reranker ?? rerankers.current(),
@@ -193,6 +208,8 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
   const themes = new ThemeService({ themes: new ThemeRepository(db), settings });
   const api = {
     notes,
+    links,
+    history: new NoteHistoryService(notes, new NoteVersionRepository(db)),
     archive: new ArchiveService(notesRepository, attachments, runtime),
     jobs: new JobsService(runtime),
     events: new EventsService(eventLog),

@@ -16,6 +16,7 @@ import {
   type UpdateNoteInput,
 } from '../contracts';
 import type { NotesRepository } from '../db';
+import type { NoteChangeSource } from '../db/note-versions';
 
 const noteIdSchema = z.string().min(1, 'note_id is required');
 
@@ -23,12 +24,21 @@ function notFound(noteId: string): AppError {
   return new AppError('NOTE_NOT_FOUND', 'This note does not exist.', { note_id: noteId });
 }
 
+/** Told after a note's title changed, so links to the old title can follow. */
+export type RenameListener = (note: NoteDto, oldTitle: string) => Promise<void>;
+
 /** The notebook's API: validates input, maps repository outcomes to contract errors. */
 export class NotesService {
   readonly #notes: NotesRepository;
+  #onRenamed: RenameListener | undefined;
 
   constructor(notes: NotesRepository) {
     this.#notes = notes;
+  }
+
+  /** The links service rewrites `[[Old title]]` in other notes after a rename. */
+  onRenamed(listener: RenameListener): void {
+    this.#onRenamed = listener;
   }
 
   async create(input: CreateNoteInput): Promise<NoteDto> {
@@ -42,9 +52,15 @@ export class NotesService {
     return note;
   }
 
-  async update(input: UpdateNoteInput): Promise<NoteDto> {
+  /**
+   * `source` says who made the change, for the note's history (the page's
+   * saves are the user's); agent and plugin changes always keep their own version.
+   */
+  async update(input: UpdateNoteInput, source?: NoteChangeSource): Promise<NoteDto> {
     const { note_id, expected_version, ...patch } = parseInput(updateNoteSchema, input);
-    const updated = await this.#notes.update(note_id, patch, (current) => {
+    let oldTitle = '';
+    const check = (current: NoteDto): void => {
+      oldTitle = current.title;
       if (current.deleted_at !== null) {
         throw new AppError('STATE_CONFLICT', 'This note is in the trash. Restore it before editing.', {
           note_id,
@@ -57,8 +73,15 @@ export class NotesService {
           current_version: current.version,
         });
       }
-    });
+    };
+    const updated = await this.#notes.update(note_id, patch, check, source);
     if (!updated) throw notFound(note_id);
+    if (this.#onRenamed && updated.title !== oldTitle) {
+      // The save has committed; a link that cannot be rewritten must not turn it into an error.
+      await this.#onRenamed(updated, oldTitle).catch((error: unknown) =>
+        console.error('rewriting links after a rename failed', error),
+      );
+    }
     return updated;
   }
 

@@ -68,6 +68,8 @@ const recovered = core
 // so the page sees `core.notes.create(...)` typed from the implementation.
 const workerApi = {
   notes: Comlink.proxy(core.api.notes),
+  links: Comlink.proxy(core.api.links),
+  history: Comlink.proxy(core.api.history),
   archive: Comlink.proxy(core.api.archive),
   jobs: Comlink.proxy(core.api.jobs),
   settings: Comlink.proxy(core.api.settings),

@@ -1,0 +1,85 @@
+import { createNote, expect, openApp, test } from './fixtures';
+
+test('wikilinks: complete with [[, open the note, backlinks, rename follows, missing note is created', async ({
+  page,
+  requestLog,
+}) => {
+  await openApp(page);
+  await createNote(page, 'Alpha', 'The first note.');
+  await createNote(page, 'Beta', 'See ');
+
+  const body = page.getByTestId('note-body');
+  await body.press('End');
+  await body.pressSequentially('[[Alp');
+  const option = page.getByTestId('wikilink-option').filter({ hasText: 'Alpha' });
+  await expect(option).toHaveCount(1);
+  await body.press('Enter');
+  await expect(body).toHaveValue('See [[Alpha]]');
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
+
+  // The preview's link opens the linked note, which lists Beta among its backlinks.
+  await page.getByTestId('preview').locator('a.wikilink', { hasText: 'Alpha' }).click();
+  await expect(page.getByTestId('note-title')).toHaveValue('Alpha');
+  const backlink = page.getByTestId('backlink').filter({ hasText: 'Beta' });
+  await expect(backlink).toHaveCount(1);
+
+  // Renaming Alpha rewrites the link in Beta.
+  await page.getByTestId('note-title').fill('Alpha Prime');
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
+  await page.getByTestId('note-title').blur();
+  await backlink.click();
+  await expect(page.getByTestId('note-title')).toHaveValue('Beta');
+  await expect(body).toHaveValue('See [[Alpha Prime]]');
+
+  // The rewrite is in Beta's history as its own origin.
+  await page.getByTestId('history-open').click();
+  await expect(page.getByTestId('history-version').first()).toHaveAttribute('data-origin', 'rename');
+  await page
+    .getByTestId('history-dialog')
+    .getByRole('button', { name: /close|关闭/i })
+    .click();
+
+  // A link to a note that does not exist offers to create it.
+  await body.fill('See [[Alpha Prime]] and [[Gamma]]');
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
+  await page.getByTestId('preview').locator('a.wikilink', { hasText: 'Gamma' }).click();
+  await page.getByTestId('confirm-accept').click();
+  await expect(page.getByTestId('note-title')).toHaveValue('Gamma');
+  await expect(page.getByTestId('backlink').filter({ hasText: 'Beta' })).toHaveCount(1);
+  // Alpha Prime, Beta and the new Gamma.
+  await expect(page.getByTestId('note-item')).toHaveCount(3);
+  expect(requestLog.foreign()).toEqual([]);
+});
+
+test('history: versions with origin, the diff, restore, and undoing the restore', async ({ page }) => {
+  await openApp(page);
+  await createNote(page, 'Journal', 'first line');
+  const body = page.getByTestId('note-body');
+  for (const text of ['second line', 'third line']) {
+    await body.fill(text);
+    await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
+  }
+
+  await page.getByTestId('history-open').click();
+  const dialog = page.getByTestId('history-dialog');
+  // Typing within a few minutes is one version: the note as it was before that
+  // burst of edits, here the new, empty note.
+  const versions = dialog.getByTestId('history-version');
+  await expect(versions).toHaveCount(1);
+  await expect(versions.first()).toHaveAttribute('data-origin', 'user');
+  await versions.first().click();
+  await expect(dialog.getByTestId('history-diff')).toContainText('+third line');
+  await dialog.getByTestId('history-restore').click();
+  await expect(body).toHaveValue('');
+  await expect(page.getByTestId('note-title')).toHaveValue('');
+
+  // The restore is a version of its own, so it can be undone the same way.
+  await expect(versions).toHaveCount(2);
+  await expect(versions.first()).toHaveAttribute('data-origin', 'restore');
+  await versions.first().click();
+  await expect(dialog.getByTestId('history-diff')).toContainText('-third line');
+  await dialog.getByTestId('history-restore').click();
+  await expect(body).toHaveValue('third line');
+  await expect(page.getByTestId('note-title')).toHaveValue('Journal');
+  await expect(versions).toHaveCount(3);
+});

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { LinkIndex, type IndexedNote } from './wikilinks-index';
+
+function note(
+  note_id: string,
+  title: string,
+  body = '',
+  created_at = '2026-01-01T00:00:00.000Z',
+): IndexedNote {
+  return { note_id, title, body, created_at };
+}
+
+describe('LinkIndex', () => {
+  it('lists backlinks with the line each link is on', () => {
+    const index = new LinkIndex();
+    index.set(note('a', 'Alpha'));
+    index.set(note('b', 'Beta', 'intro\nsee [[alpha]] here\n[[Alpha|again]]'));
+    index.set(note('c', 'Gamma', '[[Beta]]'));
+    expect(index.backlinks('a')).toEqual([{ note_id: 'b', title: 'Beta', context: 'see [[alpha]] here' }]);
+    expect(index.backlinks('b').map((link) => link.note_id)).toEqual(['c']);
+    expect(index.backlinks('c')).toEqual([]);
+  });
+
+  it('follows edits, renames and removals', () => {
+    const index = new LinkIndex();
+    index.set(note('a', 'Alpha'));
+    index.set(note('b', 'Beta', '[[Alpha]]'));
+    index.set(note('b', 'Beta', 'no links now'));
+    expect(index.backlinks('a')).toEqual([]);
+    index.set(note('b', 'Beta', '[[Renamed]]'));
+    index.set(note('a', 'Renamed'));
+    expect(index.backlinks('a').map((link) => link.note_id)).toEqual(['b']);
+    expect(index.resolve('Alpha')).toBeUndefined();
+    index.remove('a');
+    expect(index.resolve('renamed')).toBeUndefined();
+    expect(index.size).toBe(1);
+  });
+
+  it('resolves a duplicated title to the oldest note, and backlinks only to it', () => {
+    const index = new LinkIndex();
+    index.set(note('new', 'Same', '', '2026-02-01T00:00:00.000Z'));
+    index.set(note('old', 'same', '', '2026-01-01T00:00:00.000Z'));
+    index.set(note('x', 'X', '[[SAME]]'));
+    expect(index.resolve('Same')).toEqual({ note_id: 'old', title: 'same' });
+    expect(index.backlinks('old').map((link) => link.note_id)).toEqual(['x']);
+    expect(index.backlinks('new')).toEqual([]);
+  });
+
+  it('does not index or resolve untitled notes', () => {
+    const index = new LinkIndex();
+    index.set(note('u', '   '));
+    expect(index.resolve('')).toBeUndefined();
+    expect(index.suggest('', 10)).toEqual([]);
+  });
+
+  it('suggests titles starting with the query before those containing it', () => {
+    const index = new LinkIndex();
+    for (const [id, title] of [
+      ['1', 'Project plan'],
+      ['2', 'Old project'],
+      ['3', 'Plan B'],
+      ['4', 'Unrelated'],
+    ] as const) {
+      index.set(note(id, title));
+    }
+    expect(index.suggest('pro', 10).map((n) => n.title)).toEqual(['Project plan', 'Old project']);
+    expect(index.suggest('plan', 1).map((n) => n.title)).toEqual(['Plan B']);
+    expect(index.suggest('', 10)).toHaveLength(4);
+  });
+
+  it('lists every note linking to a title, resolved or not', () => {
+    const index = new LinkIndex();
+    index.set(note('b', 'Beta', '[[Missing]]'));
+    expect(index.linkingTo('missing').map((entry) => entry.note_id)).toEqual(['b']);
+  });
+});

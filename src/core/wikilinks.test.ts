@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { linkKey, linkKeys, parseWikilinks, rewriteWikilinks, wikilinkQueryAt } from './wikilinks';
+
+describe('parseWikilinks', () => {
+  it('finds targets, labels and offsets', () => {
+    const body = 'See [[Alpha]] and [[ Beta note | the beta ]].';
+    const links = parseWikilinks(body);
+    expect(links.map(({ target, label }) => [target, label])).toEqual([
+      ['Alpha', null],
+      ['Beta note', 'the beta'],
+    ]);
+    expect(body.slice(links[0]!.start, links[0]!.end)).toBe('[[Alpha]]');
+    expect(body.slice(links[1]!.start, links[1]!.end)).toBe('[[ Beta note | the beta ]]');
+  });
+
+  it('skips fenced code, code spans, escapes, empty targets and links across lines', () => {
+    const body = [
+      '```md',
+      '[[In fence]]',
+      '```',
+      'Inline `[[code]]` and \\[[escaped]] and [[]] and [[|x]] and [[open',
+      'close]] and ~~~ not a fence [[Real]]',
+      '~~~',
+      '[[Fenced tilde]]',
+      '~~~',
+      '中文 [[笔记 一]]',
+    ].join('\n');
+    expect(parseWikilinks(body).map((link) => link.target)).toEqual(['Real', '笔记 一']);
+  });
+
+  it('takes a link after brackets that are not a link', () => {
+    expect(parseWikilinks('[[a [b]] then [[Good]]').map((link) => link.target)).toEqual(['Good']);
+  });
+});
+
+describe('linkKey and linkKeys', () => {
+  it('ignores case and whitespace differences', () => {
+    expect(linkKey('  Project   Plan ')).toBe('project plan');
+    expect([...linkKeys('[[Plan]] [[plan|p]] [[Other]]')]).toEqual(['plan', 'other']);
+  });
+});
+
+describe('rewriteWikilinks', () => {
+  it('rewrites plain and aliased links, keeping labels and other text', () => {
+    const result = rewriteWikilinks('a [[Old title]] b [[old  TITLE|alias]] c [[Other]]', 'Old title', 'New');
+    expect(result).toEqual({ body: 'a [[New]] b [[New|alias]] c [[Other]]', count: 2 });
+  });
+
+  it('leaves a body without such links untouched, and code alone', () => {
+    const body = '`[[Old]]`\n```\n[[Old]]\n```\n';
+    expect(rewriteWikilinks(body, 'Old', 'New')).toEqual({ body, count: 0 });
+  });
+});
+
+describe('wikilinkQueryAt', () => {
+  it('reports the target being typed after an open [[', () => {
+    const text = 'line one\nsee [[Alp';
+    expect(wikilinkQueryAt(text, text.length)).toEqual({ start: text.length - 3, query: 'Alp' });
+    expect(wikilinkQueryAt('x [[', 4)).toEqual({ start: 4, query: '' });
+  });
+
+  it('is null outside an open link', () => {
+    expect(wikilinkQueryAt('[[done]] after', 14)).toBeNull();
+    expect(wikilinkQueryAt('[[a|label', 9)).toBeNull();
+    expect(wikilinkQueryAt('[[a\nb', 5)).toBeNull();
+    expect(wikilinkQueryAt('plain', 5)).toBeNull();
+  });
+});

@@ -1,0 +1,122 @@
+/**
+ * `[[Title]]` and `[[Title|label]]` links between notes, found in Markdown
+ * source with their offsets so they can be indexed and rewritten in place.
+ * The rules follow the preview's inline rule (one line, no brackets inside, a
+ * non-empty target); links inside fenced code and code spans are not links.
+ */
+
+export interface WikilinkRef {
+  /** The target as written, trimmed. */
+  target: string;
+  /** The text after `|`, when given. */
+  label: string | null;
+  /** Offsets of the whole `[[...]]` in the source. */
+  start: number;
+  end: number;
+}
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+/** How titles are compared: case, surrounding and repeated whitespace do not matter. */
+export function linkKey(title: string): string {
+  return title.trim().replace(/\s+/g, ' ').toLocaleLowerCase();
+}
+
+/** Every wikilink in `body`, in source order. */
+export function parseWikilinks(body: string): WikilinkRef[] {
+  const links: WikilinkRef[] = [];
+  let fence: string | null = null;
+  let offset = 0;
+  for (const line of body.split('\n')) {
+    const marker = FENCE.exec(line)?.[1];
+    if (fence !== null) {
+      if (marker && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) {
+        fence = null;
+      }
+    } else if (marker) {
+      fence = marker;
+    } else {
+      scanLine(line, offset, links);
+    }
+    offset += line.length + 1;
+  }
+  return links;
+}
+
+function scanLine(line: string, offset: number, links: WikilinkRef[]): void {
+  let index = 0;
+  while (index < line.length) {
+    const char = line[index];
+    if (char === '`') {
+      // A code span runs to the next run of the same number of backticks.
+      let run = 1;
+      while (line[index + run] === '`') run++;
+      const ticks = '`'.repeat(run);
+      const close = line.indexOf(ticks, index + run);
+      index = close === -1 ? index + run : close + run;
+      continue;
+    }
+    if (char === '\\') {
+      index += 2;
+      continue;
+    }
+    if (char === '[' && line[index + 1] === '[') {
+      const close = line.indexOf(']]', index + 2);
+      if (close === -1) return;
+      const inner = line.slice(index + 2, close);
+      if (!/[[\]]/.test(inner)) {
+        const separator = inner.indexOf('|');
+        const target = (separator === -1 ? inner : inner.slice(0, separator)).trim();
+        if (target !== '') {
+          const label = separator === -1 ? null : inner.slice(separator + 1).trim() || null;
+          links.push({ target, label, start: offset + index, end: offset + close + 2 });
+          index = close + 2;
+          continue;
+        }
+      }
+    }
+    index++;
+  }
+}
+
+/** The distinct link keys of a body: what the link index stores per note. */
+export function linkKeys(body: string): Set<string> {
+  return new Set(parseWikilinks(body).map((link) => linkKey(link.target)));
+}
+
+/**
+ * Points every link to `oldTitle` at `newTitle`, keeping labels:
+ * `[[Old]]` becomes `[[New]]` and `[[Old|see]]` becomes `[[New|see]]`.
+ */
+export function rewriteWikilinks(
+  body: string,
+  oldTitle: string,
+  newTitle: string,
+): { body: string; count: number } {
+  const oldKey = linkKey(oldTitle);
+  const target = newTitle.trim();
+  let count = 0;
+  let result = '';
+  let cursor = 0;
+  for (const link of parseWikilinks(body)) {
+    if (linkKey(link.target) !== oldKey) continue;
+    result += body.slice(cursor, link.start) + `[[${target}${link.label === null ? '' : `|${link.label}`}]]`;
+    cursor = link.end;
+    count++;
+  }
+  return { body: count === 0 ? body : result + body.slice(cursor), count };
+}
+
+/**
+ * The link being typed at `cursor`: an unclosed `[[` earlier on the same line
+ * with no `|` after it. Returns where the target starts and what was typed.
+ */
+export function wikilinkQueryAt(text: string, cursor: number): { start: number; query: string } | null {
+  const lineStart = text.lastIndexOf('\n', cursor - 1) + 1;
+  const before = text.slice(lineStart, cursor);
+  const open = before.lastIndexOf('[[');
+  if (open === -1) return null;
+  const query = before.slice(open + 2);
+  if (/[[\]|]/.test(query)) return null;
+  return { start: lineStart + open + 2, query };
+}

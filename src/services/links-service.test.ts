@@ -1,0 +1,131 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { AppError } from '../contracts';
+import { NotesRepository } from '../db';
+import { testCore } from './test-core';
+
+let current: ReturnType<typeof testCore>;
+afterEach(async () => current?.close());
+function setup() {
+  current = testCore();
+  return current.api;
+}
+
+async function codeOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof AppError) return error.code;
+    throw error;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('LinksService', () => {
+  it('resolves titles, suggests them and lists backlinks as notes change', async () => {
+    const api = setup();
+    const alpha = await api.notes.create({ title: 'Alpha plan', body: 'root' });
+    const beta = await api.notes.create({ title: 'Beta', body: 'See [[alpha PLAN]] first.' });
+    expect(await api.links.resolve(' alpha plan ')).toEqual({ note_id: alpha.note_id, title: 'Alpha plan' });
+    expect(await api.links.resolve('Nowhere')).toBeNull();
+    expect((await api.links.suggest({ query: 'al' })).map((note) => note.title)).toEqual(['Alpha plan']);
+    expect(await api.links.backlinks(alpha.note_id)).toEqual([
+      { note_id: beta.note_id, title: 'Beta', context: 'See [[alpha PLAN]] first.' },
+    ]);
+
+    // Edits, the trash and its restore are followed.
+    await api.notes.update({ note_id: beta.note_id, body: 'no link' });
+    expect(await api.links.backlinks(alpha.note_id)).toEqual([]);
+    await api.notes.update({ note_id: beta.note_id, body: '[[Alpha plan|the plan]]' });
+    await api.notes.trash(beta.note_id);
+    expect(await api.links.backlinks(alpha.note_id)).toEqual([]);
+    await api.notes.restore(beta.note_id);
+    expect((await api.links.backlinks(alpha.note_id)).map((link) => link.note_id)).toEqual([beta.note_id]);
+    await api.notes.trash(alpha.note_id);
+    expect(await api.links.resolve('Alpha plan')).toBeNull();
+    expect(await api.links.backlinks(alpha.note_id)).toEqual([]);
+  });
+
+  it('sees links another tab wrote to the same notes', async () => {
+    const api = setup();
+    const target = await api.notes.create({ title: 'Target', body: '' });
+    const linking = await api.notes.create({ title: 'Linking', body: '' });
+    expect(await api.links.backlinks(target.note_id)).toEqual([]);
+    // Another tab has its own core: its writes reach the database, not this index.
+    const otherTab = new NotesRepository(current.db);
+    await otherTab.update(linking.note_id, { body: '[[Target]]' });
+    expect((await api.links.backlinks(target.note_id)).map((link) => link.note_id)).toEqual([
+      linking.note_id,
+    ]);
+    await otherTab.setTrashed(linking.note_id, true);
+    expect(await api.links.backlinks(target.note_id)).toEqual([]);
+  });
+
+  it('rewrites links to a renamed note in other notes, one rename version each', async () => {
+    const api = setup();
+    const target = await api.notes.create({ title: 'Old title', body: 'self [[Old title]]' });
+    const first = await api.notes.create({ title: 'One', body: 'a [[Old title]] b [[old title|alias]]' });
+    const second = await api.notes.create({
+      title: 'Two',
+      body: '`[[Old title]]` stays in code\n[[Old title]]',
+    });
+    const other = await api.notes.create({ title: 'Three', body: '[[Something else]]' });
+
+    const renamed = await api.notes.update({ note_id: target.note_id, title: 'New title' });
+    expect(renamed.title).toBe('New title');
+    expect((await api.notes.get(first.note_id)).body).toBe('a [[New title]] b [[New title|alias]]');
+    expect((await api.notes.get(second.note_id)).body).toBe('`[[Old title]]` stays in code\n[[New title]]');
+    expect((await api.notes.get(other.note_id)).version).toBe(1);
+    // The renamed note is being edited by its user: its own text is left to them.
+    expect((await api.notes.get(target.note_id)).body).toBe('self [[Old title]]');
+    const versions = await api.history.list(first.note_id);
+    expect(versions).toHaveLength(1);
+    expect(versions[0]).toMatchObject({ origin: 'rename', title: 'One' });
+    expect((await api.history.get(versions[0]!.version_id)).body).toBe(
+      'a [[Old title]] b [[old title|alias]]',
+    );
+    expect((await api.links.backlinks(target.note_id)).map((link) => link.note_id).sort()).toEqual(
+      [first.note_id, second.note_id].sort(),
+    );
+  });
+
+  it('leaves links alone while another note still has the old title', async () => {
+    const api = setup();
+    const older = await api.notes.create({ title: 'Shared', body: '' });
+    const newer = await api.notes.create({ title: 'Shared', body: '' });
+    const linking = await api.notes.create({ title: 'L', body: '[[Shared]]' });
+    await api.notes.update({ note_id: newer.note_id, title: 'Renamed' });
+    expect((await api.notes.get(linking.note_id)).body).toBe('[[Shared]]');
+    expect((await api.links.resolve('Shared'))?.note_id).toBe(older.note_id);
+  });
+
+  it('does not point links at an older note that already has the new title', async () => {
+    const api = setup();
+    const existing = await api.notes.create({ title: 'Al', body: '' });
+    const renamed = await api.notes.create({ title: 'Alpha', body: '' });
+    const linking = await api.notes.create({ title: 'L', body: '[[Alpha]]' });
+    await api.notes.update({ note_id: renamed.note_id, title: 'Al' });
+    expect((await api.notes.get(linking.note_id)).body).toBe('[[Alpha]]');
+    expect((await api.links.resolve('Al'))?.note_id).toBe(existing.note_id);
+  });
+
+  it('rejects invalid input with VALIDATION_FAILED and unknown notes with NOTE_NOT_FOUND', async () => {
+    const api = setup();
+    expect(await codeOf(api.links.resolve('   '))).toBe('VALIDATION_FAILED');
+    expect(await codeOf(api.links.suggest({ query: 'x', limit: 0 }))).toBe('VALIDATION_FAILED');
+    expect(await codeOf(api.links.backlinks(''))).toBe('VALIDATION_FAILED');
+    expect(await codeOf(api.links.backlinks('note_missing'))).toBe('NOTE_NOT_FOUND');
+  });
+
+  it('keeps the rename when a linking note cannot be rewritten, and skips it', async () => {
+    const api = setup();
+    const target = await api.notes.create({ title: 'Before', body: '' });
+    const linking = await api.notes.create({ title: 'L', body: '[[Before]]' });
+    await api.links.backlinks(target.note_id);
+    current.db.table('note_versions').hook('creating', (_key, row: { origin: string }) => {
+      if (row.origin === 'rename') throw new Error('disk full');
+    });
+    const renamed = await api.notes.update({ note_id: target.note_id, title: 'After' });
+    expect(renamed.title).toBe('After');
+    expect((await api.notes.get(linking.note_id)).body).toBe('[[Before]]');
+  });
+});

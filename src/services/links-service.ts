@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import { MAX_TITLE_LENGTH, parseInput, type NoteDto } from '../contracts';
+import { linkKey, rewriteWikilinks } from '../core/wikilinks';
+import { LinkIndex, type Backlink, type LinkedNote } from '../core/wikilinks-index';
+import type { NoteChange, NoteChangeListener, NotesRepository } from '../db';
+import type { NotesService } from './notes-service';
+
+export type LinkedNoteDto = LinkedNote;
+export type BacklinkDto = Backlink;
+
+const noteIdSchema = z.string().min(1, 'note_id is required');
+const titleSchema = z.string().trim().min(1, 'A link needs a title.').max(MAX_TITLE_LENGTH);
+const suggestSchema = z.object({
+  query: z.string().max(MAX_TITLE_LENGTH),
+  limit: z.number().int().min(1).max(50).default(8),
+});
+
+/**
+ * `[[wikilinks]]` between notes: which note a title opens, backlinks, title
+ * completion, and links that follow a rename. The index lives in memory and
+ * is rebuilt from the notes on first use: parsing every note is quick next to
+ * opening the database, and a rebuilt index can never disagree with the notes
+ * after a crash or a schema change. Note changes mark notes dirty; each query
+ * re-reads the dirty ones first, and the notes updated since the last one it
+ * saw (changes made in another tab).
+ */
+export class LinksService implements NoteChangeListener {
+  readonly #reader: NotesRepository;
+  readonly #notes: NotesService;
+  readonly #index = new LinkIndex();
+  readonly #dirty = new Set<string>();
+  #loaded: Promise<void> | null = null;
+  /** The latest `updated_at` applied: later ones come from writes this index was not told about. */
+  #seen = '';
+
+  constructor(reader: NotesRepository, notes: NotesService) {
+    this.#reader = reader;
+    this.#notes = notes;
+    notes.onRenamed((note, oldTitle) => this.#followRename(note, oldTitle).then(() => undefined));
+  }
+
+  notesChanged(change: NoteChange): void {
+    for (const id of change.note_ids) this.#dirty.add(id);
+  }
+
+  async #fresh(): Promise<LinkIndex> {
+    if (!this.#loaded) {
+      // Marks that come in during the load are applied after it, which re-reads those notes.
+      this.#loaded = this.#reader.all({ trashed: false }).then((notes) => {
+        for (const note of notes) this.#apply(note);
+      });
+      this.#loaded.catch(() => {
+        this.#loaded = null;
+      });
+    }
+    await this.#loaded;
+    if (this.#dirty.size > 0) {
+      const ids = [...this.#dirty];
+      this.#dirty.clear();
+      for (const id of ids) {
+        const note = await this.#reader.get(id);
+        if (note) this.#apply(note);
+        else this.#index.remove(id);
+      }
+    }
+    // Another tab's core writes to the same notes without telling this one.
+    for (const note of await this.#reader.updatedSince(this.#seen)) this.#apply(note);
+    return this.#index;
+  }
+
+  #apply(note: NoteDto): void {
+    if (note.deleted_at === null) this.#index.set(note);
+    else this.#index.remove(note.note_id);
+    if (note.updated_at > this.#seen) this.#seen = note.updated_at;
+  }
+
+  /** Notes linking to this one; NOTE_NOT_FOUND for an unknown note. */
+  async backlinks(noteId: string): Promise<BacklinkDto[]> {
+    const note = await this.#notes.get(parseInput(noteIdSchema, noteId));
+    if (note.deleted_at !== null) return [];
+    return (await this.#fresh()).backlinks(note.note_id);
+  }
+
+  /** The live note `[[title]]` opens, or null when none has that title. */
+  async resolve(title: string): Promise<LinkedNoteDto | null> {
+    const wanted = parseInput(titleSchema, title);
+    return (await this.#fresh()).resolve(wanted) ?? null;
+  }
+
+  /** Titles for `[[` completion. */
+  async suggest(input: z.input<typeof suggestSchema>): Promise<LinkedNoteDto[]> {
+    const { query, limit } = parseInput(suggestSchema, input);
+    return (await this.#fresh()).suggest(query, limit);
+  }
+
+  /**
+   * After `note` was renamed from `oldTitle`, links to the old title in other
+   * notes point at the new one (one `rename` version each). Nothing is
+   * rewritten while another note still has the old title (the links now open
+   * that one) or already had the new one. A note that changed meanwhile is
+   * skipped, not overwritten.
+   */
+  async #followRename(note: NoteDto, oldTitle: string): Promise<number> {
+    if (linkKey(oldTitle) === '' || linkKey(note.title) === '' || linkKey(oldTitle) === linkKey(note.title))
+      return 0;
+    const index = await this.#fresh();
+    // Links stay while the old title still opens a note, or when the new title
+    // would open an older one (a title typed on the way to another).
+    if (index.resolve(oldTitle) || index.resolve(note.title)?.note_id !== note.note_id) return 0;
+    let rewritten = 0;
+    for (const source of index.linkingTo(oldTitle)) {
+      if (source.note_id === note.note_id) continue;
+      try {
+        const current = await this.#notes.get(source.note_id);
+        const { body, count } = rewriteWikilinks(current.body, oldTitle, note.title);
+        if (count === 0) continue;
+        await this.#notes.update(
+          { note_id: current.note_id, body, expected_version: current.version },
+          { origin: 'rename' },
+        );
+        rewritten++;
+      } catch (error) {
+        console.error('a link could not follow the rename', error);
+      }
+    }
+    return rewritten;
+  }
+}

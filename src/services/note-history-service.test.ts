@@ -1,0 +1,174 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { AppError } from '../contracts';
+import type { HistoryLimits } from '../core/note-history';
+import { NotesRepository } from '../db';
+import type { NotesAgentDatabase } from '../db/database';
+import { NoteVersionRepository } from '../db/note-versions';
+import { freshDatabase } from '../db/test-database';
+import { NoteHistoryService } from './note-history-service';
+import { NotesService } from './notes-service';
+
+const MINUTE = 60_000;
+let db: NotesAgentDatabase | undefined;
+afterEach(async () => db?.delete());
+
+/** The notes and history services over one database, with a clock the test moves. */
+function setup(limits: Partial<HistoryLimits> = {}) {
+  db = freshDatabase();
+  let time = Date.UTC(2026, 0, 1, 9, 0);
+  const repository = new NotesRepository(db, {
+    now: () => new Date(time).toISOString(),
+    history: { limits: { coalesceMs: 5 * MINUTE, perNote: 50, total: 2000, ...limits } },
+  });
+  const notes = new NotesService(repository);
+  const history = new NoteHistoryService(notes, new NoteVersionRepository(db));
+  return {
+    notes,
+    history,
+    db,
+    advance: (ms: number) => {
+      time += ms;
+    },
+  };
+}
+
+async function codeOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof AppError) return error.code;
+    throw error;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('NoteHistoryService', () => {
+  it('keeps one version per burst of typing and its own version for each agent change', async () => {
+    const { notes, history, advance } = setup();
+    const note = await notes.create({ title: 'Plan', body: 'v1' });
+    for (const body of ['v2', 'v3', 'v4']) {
+      advance(MINUTE);
+      await notes.update({ note_id: note.note_id, body });
+    }
+    advance(MINUTE);
+    await notes.update(
+      { note_id: note.note_id, body: 'agent' },
+      { origin: 'agent', run_id: 'run_1', tool: 'notes.update' },
+    );
+    advance(MINUTE);
+    await notes.update({ note_id: note.note_id, body: 'mine again' });
+    advance(10 * MINUTE);
+    await notes.update({ note_id: note.note_id, body: 'later' });
+    // Folder and tag changes are not part of a version.
+    await notes.update({ note_id: note.note_id, tags: ['x'] });
+
+    const versions = await history.list(note.note_id);
+    expect(versions.map((version) => [version.origin, version.note_version])).toEqual([
+      ['user', 6],
+      ['user', 5],
+      ['agent', 4],
+      ['user', 1],
+    ]);
+    expect(versions[2]).toMatchObject({ run_id: 'run_1', tool: 'notes.update', changed_to_version: 5 });
+    expect(versions[0]).not.toHaveProperty('body');
+    expect((await history.get(versions[3]!.version_id)).body).toBe('v1');
+    expect((await history.get(versions[2]!.version_id)).body).toBe('v4');
+  });
+
+  it('shows the diff against the current text and restores a version, undoably', async () => {
+    const { notes, history, advance } = setup();
+    const note = await notes.create({ title: 'Draft', body: 'one\ntwo\n' });
+    advance(MINUTE);
+    const edited = await notes.update({ note_id: note.note_id, title: 'Final', body: 'one\nthree\n' });
+    const [first] = await history.list(note.note_id);
+    const detail = await history.get(first!.version_id);
+    expect(detail.version).toMatchObject({ title: 'Draft', origin: 'user' });
+    expect(detail.diff).toContain('-two');
+    expect(detail.diff).toContain('+three');
+
+    advance(MINUTE);
+    const restored = await history.restore({
+      version_id: first!.version_id,
+      expected_version: edited.version,
+    });
+    expect(restored).toMatchObject({ title: 'Draft', body: 'one\ntwo\n', version: 3 });
+    const [restoreVersion] = await history.list(note.note_id);
+    expect(restoreVersion).toMatchObject({ origin: 'restore', title: 'Final' });
+
+    // The restore is undone by restoring the version it made.
+    advance(MINUTE);
+    const undone = await history.restore({ version_id: restoreVersion!.version_id });
+    expect(undone).toMatchObject({ title: 'Final', body: 'one\nthree\n' });
+    expect((await history.list(note.note_id)).map((version) => version.origin)).toEqual([
+      'restore',
+      'restore',
+      'user',
+    ]);
+  });
+
+  it('prunes the oldest versions per note and across notes', async () => {
+    const { notes, history, advance } = setup({ perNote: 2, total: 3, coalesceMs: 0 });
+    const a = await notes.create({ title: 'A', body: 'a0' });
+    const b = await notes.create({ title: 'B', body: 'b0' });
+    for (let i = 1; i <= 4; i++) {
+      advance(MINUTE);
+      await notes.update({ note_id: a.note_id, body: `a${i}` });
+    }
+    expect((await history.list(a.note_id)).map((version) => version.note_version)).toEqual([4, 3]);
+    for (let i = 1; i <= 2; i++) {
+      advance(MINUTE);
+      await notes.update({ note_id: b.note_id, body: `b${i}` });
+    }
+    // Four versions in all, three allowed: A's oldest goes.
+    expect((await history.list(a.note_id)).map((version) => version.note_version)).toEqual([4]);
+    expect(await history.list(b.note_id)).toHaveLength(2);
+  });
+
+  it('rejects invalid input with VALIDATION_FAILED', async () => {
+    const { history } = setup();
+    expect(await codeOf(history.list(''))).toBe('VALIDATION_FAILED');
+    expect(await codeOf(history.get(''))).toBe('VALIDATION_FAILED');
+    expect(await codeOf(history.restore({ version_id: '' }))).toBe('VALIDATION_FAILED');
+    expect(await codeOf(history.restore({ version_id: 'v', expected_version: 0 }))).toBe('VALIDATION_FAILED');
+  });
+
+  it('answers NOTE_NOT_FOUND and RESOURCE_NOT_FOUND, and a purged note takes its history along', async () => {
+    const { notes, history, advance } = setup();
+    expect(await codeOf(history.list('note_missing'))).toBe('NOTE_NOT_FOUND');
+    expect(await codeOf(history.get('note_version_missing'))).toBe('RESOURCE_NOT_FOUND');
+    expect(await codeOf(history.restore({ version_id: 'note_version_missing' }))).toBe('RESOURCE_NOT_FOUND');
+    const note = await notes.create({ title: 'Gone', body: 'x' });
+    advance(MINUTE);
+    await notes.update({ note_id: note.note_id, body: 'y' });
+    const [version] = await history.list(note.note_id);
+    await notes.trash(note.note_id);
+    await notes.purge(note.note_id);
+    expect(await codeOf(history.get(version!.version_id))).toBe('RESOURCE_NOT_FOUND');
+  });
+
+  it('refuses to restore over a newer change or into a trashed note, writing nothing', async () => {
+    const { notes, history, advance } = setup();
+    const note = await notes.create({ title: 'T', body: 'old' });
+    advance(MINUTE);
+    await notes.update({ note_id: note.note_id, body: 'new' });
+    const [version] = await history.list(note.note_id);
+    expect(await codeOf(history.restore({ version_id: version!.version_id, expected_version: 1 }))).toBe(
+      'NOTE_VERSION_CONFLICT',
+    );
+    await notes.trash(note.note_id);
+    expect(await codeOf(history.restore({ version_id: version!.version_id }))).toBe('STATE_CONFLICT');
+    expect(await history.list(note.note_id)).toHaveLength(1);
+    expect((await notes.get(note.note_id)).body).toBe('new');
+  });
+
+  it('keeps the note unchanged when its version cannot be written', async () => {
+    const { notes, history, db: database } = setup();
+    const note = await notes.create({ title: 'Safe', body: 'kept' });
+    database.table('note_versions').hook('creating', () => {
+      throw new Error('disk full');
+    });
+    await expect(notes.update({ note_id: note.note_id, body: 'lost' })).rejects.toThrow('disk full');
+    expect(await notes.get(note.note_id)).toMatchObject({ body: 'kept', version: 1 });
+    expect(await history.list(note.note_id)).toEqual([]);
+  });
+});
