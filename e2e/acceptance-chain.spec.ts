@@ -123,15 +123,17 @@ test('the acceptance chain: recording → transcript note → search → agent w
     const permission = page.getByTestId('agent-permission');
     await expect(permission).toContainText('sample-greeter.greet');
     await expect(permission.getByTestId('permission-arguments')).toContainText('Ada');
-    await tourShot(page, '04-agent-permission');
     await permission.getByTestId('permission-allow-once').click();
     await expect(permission.getByTestId('permission-summary')).toHaveText(`Append to “${NOTE_TITLE}”.`);
     await expect(permission.getByTestId('permission-diff')).toContainText('+```mermaid');
     await expect(permission.getByTestId('permission-diff')).toContainText('+```function-plot');
+    await tourShot(page, '04-agent-permission', { target: permission, height: 1500 });
     await permission.getByTestId('permission-allow-once').click();
     const run = page.getByTestId('agent-run-item').first();
     await expect(run).toHaveAttribute('data-status', 'completed');
     const runId = await run.getAttribute('data-run-id');
+    await expect(page.getByTestId('agent-timeline').locator('[data-event="RunCompleted"]')).toBeVisible();
+    await tourShot(page, '05-agent-trace', { height: 1500 });
 
     // --- Agent trace: stored, reopened after a reload, every step's events ---
     await page.reload();
@@ -158,13 +160,13 @@ test('the acceptance chain: recording → transcript note → search → agent w
     for (let index = 0; index < 4; index++)
       await expect(calls.nth(index).locator('[data-status]').first()).toHaveAttribute('data-status', 'ok');
     await expect(calls.nth(0).getByTestId('agent-tool-result')).toContainText(NOTE_TITLE);
+    await expect(timeline.locator('[data-event="Citation"]').first()).toContainText(NOTE_TITLE);
     await expect(calls.nth(1).getByTestId('agent-tool-result')).toContainText('hello tiny whisper.');
     await expect(calls.nth(2).getByTestId('agent-tool-result')).toContainText('Hello, Ada!');
     await expect(calls.nth(3).getByTestId('agent-tool-result')).toContainText('+```mermaid');
     await expect(timeline.locator('[data-event="ModelCallStarted"]').first()).toContainText(
       'custom/script-model',
     );
-    await tourShot(page, '05-agent-trace');
 
     // --- Markdown with Mermaid and a function plot, rendered in the note ---
     await page.getByTestId('nav-all').click();
@@ -224,7 +226,7 @@ test('the acceptance chain: recording → transcript note → search → agent w
     await expect(frame.locator('.mermaid-block svg')).toHaveCount(1);
     await expect(page.locator('body')).not.toHaveCSS('background-color', MIDNIGHT.background);
     await inspection.scrollIntoViewIfNeeded();
-    await tourShot(page, '07-theme-preview');
+    await tourShot(page, '07-theme-preview', { target: inspection });
     await inspection.getByTestId('theme-install').click();
     const row = themes.locator(`[data-testid="theme-row"][data-theme-id="${MIDNIGHT.id}"]`);
     await row.getByTestId('theme-enable').click();

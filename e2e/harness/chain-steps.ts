@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { strFromU8, unzipSync, zipSync } from 'fflate';
-import type { Download, Page } from '@playwright/test';
+import type { Download, Locator, Page } from '@playwright/test';
 import { buildTinyWhisper } from '../../src/media/transformers/__fixtures__/tiny-whisper/tiny-whisper';
 import { textStream, toolCallStream } from './openai-script-server';
 
@@ -133,11 +133,49 @@ export function docxParts(path: string): { documentXml: string; media: Record<st
 
 /**
  * Screenshots for docs/tour.md, taken only when TOUR_SHOTS=1 so ordinary runs
- * leave the committed images alone.
+ * leave the committed images alone. This machine has no system CJK font, so
+ * for the pictures the page falls back to the Noto Sans SC the app ships for
+ * its PDF export (a person's machine has its own).
  */
-export async function tourShot(page: Page, name: string): Promise<void> {
+export async function tourShot(
+  page: Page,
+  name: string,
+  options: { target?: Locator; height?: number } = {},
+): Promise<void> {
   if (process.env.TOUR_SHOTS !== '1') return;
+  const font = readdirSync(join('dist', 'assets')).find((file) => /^NotoSansSC_.*\.ttf$/.test(file));
+  if (font) {
+    await page.evaluate(async (url) => {
+      if (!document.getElementById('tour-cjk')) {
+        const face = new FontFace('Tour CJK', `url('${url}')`);
+        document.fonts.add(face);
+        await face.load();
+        const style = document.createElement('style');
+        style.id = 'tour-cjk';
+        style.textContent =
+          "body, input, textarea, select, button, svg text { font-family: var(--font-sans, sans-serif), 'Tour CJK' !important; }\n" +
+          "pre, code { font-family: var(--font-mono, monospace), 'Tour CJK' !important; }";
+        document.head.append(style);
+        // Text already shaped with the missing glyphs is shaped again.
+        document.body.style.display = 'none';
+        void document.body.offsetHeight;
+        document.body.style.display = '';
+      }
+      // Two frames: the text is laid out again in the loaded font before the picture.
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    }, `/assets/${font}`);
+  }
+  // Notifications would cover what the picture is about.
+  const toasts = page.getByTestId('toast');
+  while ((await toasts.count()) > 0) await toasts.first().locator('button.dismiss').click();
   const dir = join(process.cwd(), 'docs', 'tour');
   mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: join(dir, `${name}.png`) });
+  const path = join(dir, `${name}.png`);
+  const viewport = page.viewportSize();
+  if (options.height && viewport) await page.setViewportSize({ ...viewport, height: options.height });
+  if (options.target) {
+    await options.target.scrollIntoViewIfNeeded();
+    await options.target.screenshot({ path });
+  } else await page.screenshot({ path });
+  if (options.height && viewport) await page.setViewportSize(viewport);
 }
