@@ -60,7 +60,7 @@ test('the acceptance chain: recording → transcript note → search → agent w
   context,
   requestLog,
 }) => {
-  test.setTimeout(300_000);
+  test.setTimeout(480_000);
   const server = await startScriptServer({ reply: chainScript });
   await context.route(`${server.url}/**`, (route) => route.continue());
   await serveTinyWhisper(page, MODEL_HOST, MODEL_ID);

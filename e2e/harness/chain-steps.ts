@@ -148,7 +148,8 @@ export async function tourShot(
     await page.evaluate(async (url) => {
       if (!document.getElementById('tour-cjk')) {
         const face = new FontFace('Tour CJK', `url('${url}')`);
-        document.fonts.add(face);
+        // FontFaceSet is set-like; this TypeScript DOM library leaves out its add().
+        (document.fonts as unknown as Set<FontFace>).add(face);
         await face.load();
         const style = document.createElement('style');
         style.id = 'tour-cjk';
@@ -167,7 +168,7 @@ export async function tourShot(
   }
   // Notifications would cover what the picture is about.
   const toasts = page.getByTestId('toast');
-  while ((await toasts.count()) > 0) await toasts.first().locator('button.dismiss').click();
+  while ((await toasts.count()) > 0) await toasts.first().locator('button.dismiss').dispatchEvent('click');
   const dir = join(process.cwd(), 'docs', 'tour');
   mkdirSync(dir, { recursive: true });
   const path = join(dir, `${name}.png`);
