@@ -42,11 +42,11 @@ export type ExporterLoader = () => Promise<DocumentExporter>;
 const DEFAULT_EXPORTERS: Partial<Record<ExportFormat, ExporterLoader>> = {
   html: async () => (await import('../export/html/html-exporter')).htmlExporter,
   pdf: async () => {
-    const [{ createPdfExporter }, { defaultFontLoader }] = await Promise.all([
+    const [{ createPdfExporter }, { defaultFontLoader, defaultSubsetter }] = await Promise.all([
       import('../export/pdf/pdf-exporter'),
       import('../export/pdf/cjk-font'),
     ]);
-    return createPdfExporter(defaultFontLoader);
+    return createPdfExporter(defaultFontLoader, defaultSubsetter);
   },
   docx: async () => (await import('../export/docx/docx-exporter')).docxExporter,
 };

@@ -26,9 +26,13 @@ import {
   type ExportResult,
 } from '../exporter';
 import { DEFAULT_PDF_PALETTE, paletteFromThemeCss, type PdfPalette } from './pdf-palette';
+import type { FontSubsetter } from './font-subset';
 
 /** Reads the CJK font's bytes (cjk-font.ts in the app; a file in tests). */
 export type FontLoader = () => Promise<Uint8Array>;
+
+/** Characters the layout may draw besides the note's own: list markers, page numbers, plot axes. */
+const LAYOUT_CHARACTERS = `${Array.from({ length: 0x7f - 0x20 }, (_, index) => String.fromCharCode(0x20 + index)).join('')}•☑☐`;
 
 /** Points (1/72 in). */
 const PAGE_SIZES: Record<ExportPageSize, [number, number]> = {
@@ -675,7 +679,7 @@ function addLinks(pdf: PDFDocument, layout: Layout): void {
 
 /**
  * PDF readers (and pdffonts) recognise a subset font by a six-letter tag before its
- * name (ISO 32000 §9.6.4); pdf-lib subsets but names it `Name-1234`.
+ * name (ISO 32000 §9.6.4); pdf-lib names an embedded font `Name-1234`.
  */
 function tagSubsetFont(pdf: PDFDocument, font: PDFFont, seed: string): void {
   let hash = 0;
@@ -695,8 +699,32 @@ function tagSubsetFont(pdf: PDFDocument, font: PDFFont, seed: string): void {
   cidFont.lookup(PDFName.of('FontDescriptor'), PDFDict).set(PDFName.of('FontName'), name);
 }
 
-export function createPdfExporter(loadFont: () => Promise<FontLoader>): DocumentExporter {
+/** Every character the document's text, attributes (alt text, labels) and `extra` strings hold. */
+export function documentCodePoints(root: DocumentNode, extra: readonly string[]): Set<number> {
+  const codePoints = new Set<number>();
+  const add = (text: string) => {
+    for (const character of text) codePoints.add(character.codePointAt(0) ?? 0);
+  };
+  extra.forEach(add);
+  const visit = (node: DocumentNode) => {
+    if (node.text) add(node.text);
+    for (const value of Object.values(node.attributes)) if (typeof value === 'string') add(value);
+    node.children.forEach(visit);
+  };
+  visit(root);
+  return codePoints;
+}
+
+/**
+ * `loadFont` gives the full CJK font, `loadSubsetter` the subsetter (font-subset.ts
+ * over the hb-subset WASM); each is loaded on the first PDF export and kept.
+ */
+export function createPdfExporter(
+  loadFont: () => Promise<FontLoader>,
+  loadSubsetter: () => Promise<FontSubsetter>,
+): DocumentExporter {
   let loader: Promise<FontLoader> | undefined;
+  let subsetter: Promise<FontSubsetter> | undefined;
   return {
     format: 'pdf',
     extension: 'pdf',
@@ -716,10 +744,32 @@ export function createPdfExporter(loadFont: () => Promise<FontLoader>): Document
         );
       }
       context.signal.throwIfAborted();
+      const metadata = context.options.include_metadata
+        ? Object.entries(document.metadata).map(
+            ([key, value]) => `${key}: ${Array.isArray(value) ? value.join(', ') : String(value)}`,
+          )
+        : [];
+      let subsetBytes: Uint8Array;
+      try {
+        subsetter ??= loadSubsetter();
+        const codePoints = documentCodePoints(document.root, [
+          document.title,
+          ...metadata,
+          LAYOUT_CHARACTERS,
+        ]);
+        subsetBytes = await (await subsetter)(fontBytes, codePoints);
+      } catch (error) {
+        subsetter = undefined;
+        throw new ExportError(
+          'EXPORT_RENDER_FAILED',
+          `The PDF font could not be subset: ${error instanceof Error ? error.message : 'unknown error'}`,
+        );
+      }
+      context.signal.throwIfAborted();
       const pdf = await PDFDocument.create();
       pdf.registerFontkit(fontkit);
-      // Subset: only the glyphs this document uses are embedded.
-      const font = await pdf.embedFont(fontBytes, { subset: true });
+      // Only the glyphs this document uses, subset by HarfBuzz; pdf-lib embeds that file as it is.
+      const font = await pdf.embedFont(subsetBytes, { subset: false });
       pdf.setTitle(document.title);
       pdf.setCreator('NotesAgent');
       pdf.setProducer('NotesAgent');
@@ -733,15 +783,9 @@ export function createPdfExporter(loadFont: () => Promise<FontLoader>): Document
         layout.paragraph([{ text: document.title, style: { size: 22, color: palette.heading, bold: true } }]);
         layout.gap(12);
       }
-      if (context.options.include_metadata) {
-        for (const [key, value] of Object.entries(document.metadata)) {
-          layout.paragraph([
-            {
-              text: `${key}: ${Array.isArray(value) ? value.join(', ') : String(value)}`,
-              style: { size: 9, color: palette.muted },
-            },
-          ]);
-        }
+      if (metadata.length > 0) {
+        for (const line of metadata)
+          layout.paragraph([{ text: line, style: { size: 9, color: palette.muted } }]);
         layout.gap(8);
       }
       const children = document.root.children;
