@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { documentFromMarkdown } from '../../core/markdown/document-ast';
 import { themeStylesheet } from '../../themes/theme-css';
 import type { ExportTheme } from '../exporter';
-import { testExportContext } from '../test-context';
+import type { MermaidStaticPort } from '../static-render';
+import { testExportContext, testRasterizer } from '../test-context';
 import { createHarfBuzzSubsetter } from './font-subset';
 import { createPdfExporter } from './pdf-exporter';
 
@@ -253,6 +254,59 @@ describe('pdfExporter', () => {
     const text = poppler('pdftotext', data);
     expect(text).toContain('E=mc^2');
     expect(text).toContain('graph TD; A-->B');
+  });
+
+  it('draws a Mermaid diagram as the picture the page drew, and a formula as labelled TeX source', async () => {
+    const diagram =
+      '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 100"><rect width="200" height="100" fill="#285aa0"/></svg>';
+    const mermaid: MermaidStaticPort = {
+      render: async () => ({ svg: diagram, width: 200, height: 100, warnings: [] }),
+    };
+    const rasterizer = testRasterizer([40, 90, 160]);
+    const { data, warnings } = await exporter.export(
+      documentFromMarkdown('Before\n\n```mermaid\ngraph TD; A-->B\n```\n\n$$\nE=mc^2\n$$\n\nAfter\n', 'x'),
+      { ...testExportContext({ include_title: false }, mermaid), rasterizer },
+    );
+    expect(warnings).toEqual(['PDF: formulas are set as their TeX source.']);
+    expect(rasterizer.calls).toEqual([{ svg: diagram, width: 200, height: 100, scale: 2 }]);
+    // One raster image at twice the diagram's CSS size.
+    const images = poppler('pdfimages', data, '-list')
+      .split('\n')
+      .filter((line) => /^\s*1\s+\d+\s+image/.test(line));
+    expect(images).toHaveLength(1);
+    expect(images[0]).toMatch(/image\s+400\s+200\s+rgb/);
+    const text = poppler('pdftotext', data);
+    expect(text).not.toContain('graph TD');
+    expect(text).toMatch(/Before[\s\S]*Formula \(TeX\)\s+E=mc\^2[\s\S]*After/);
+    // The picture is on the page: 150 × 75 pt of the diagram's colour.
+    const [page] = render(data, 72);
+    let painted = 0;
+    for (let y = 0; y < (page as Raster).height; y++)
+      for (let x = 0; x < (page as Raster).width; x++) {
+        const [r, g, b] = (page as Raster).pixel(x, y);
+        if (Math.abs(r - 40) + Math.abs(g - 90) + Math.abs(b - 160) < 12) painted += 1;
+      }
+    expect(painted).toBeGreaterThan(150 * 75 * 0.9);
+  });
+
+  it('keeps a diagram the page cannot draw as source, with a warning', async () => {
+    const mermaid: MermaidStaticPort = {
+      render: async () => ({
+        svg: '<svg xmlns="http://www.w3.org/2000/svg"/>',
+        width: 20,
+        height: 10,
+        warnings: [],
+      }),
+    };
+    const { data, warnings } = await exporter.export(
+      documentFromMarkdown('```mermaid\ngraph TD; A-->B\n```\n', 'x'),
+      {
+        ...testExportContext({}, mermaid),
+        rasterizer: { rasterize: async () => Promise.reject(new Error('no canvas')) },
+      },
+    );
+    expect(warnings).toEqual(['PDF: a diagram could not be drawn as a picture (no canvas).']);
+    expect(poppler('pdftotext', data)).toContain('graph TD; A-->B');
   });
 
   it('loads the font once for many exports', async () => {

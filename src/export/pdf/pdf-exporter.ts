@@ -9,6 +9,7 @@ import {
   PDFString,
   rgb,
   type PDFFont,
+  type PDFImage,
   type PDFPage,
   type PDFRef,
   type RGB,
@@ -25,6 +26,7 @@ import {
   type ExportContext,
   type ExportResult,
 } from '../exporter';
+import { rasterizeVisuals, renderVisuals } from '../visuals';
 import { DEFAULT_PDF_PALETTE, paletteFromThemeCss, type PdfPalette } from './pdf-palette';
 import type { FontSubsetter } from './font-subset';
 
@@ -73,6 +75,13 @@ const CJK_RANGE = '\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f';
 /** A line break, a space, one CJK character, or a run of anything else (a Latin word). */
 const PIECE = new RegExp(`\\n|\\s+|[${CJK_RANGE}]|[^\\s${CJK_RANGE}]+`, 'g');
 
+/** A diagram drawn by the page, embedded as PNG; `width` and `height` in CSS pixels. */
+interface Picture {
+  image: PDFImage;
+  width: number;
+  height: number;
+}
+
 /** Writes the Document AST onto pages: a small flow layout over pdf-lib. */
 class Layout {
   readonly pdf: PDFDocument;
@@ -90,6 +99,8 @@ class Layout {
   indent = 0;
   /** Set while a table cell is laid out: the cell's width instead of the page's. */
   columnWidth: number | undefined;
+  /** Mermaid diagrams by node id; absent where no page could draw them. */
+  pictures: ReadonlyMap<string, Picture> | undefined;
 
   constructor(
     pdf: PDFDocument,
@@ -260,6 +271,27 @@ class Layout {
       color: this.palette.rule,
     });
     this.y -= 6;
+  }
+
+  /** A picture centred at its CSS size (0.75 pt a pixel), shrunk to fit the column and the page. */
+  picture(picture: Picture): void {
+    let width = Math.min(this.available, picture.width * 0.75);
+    let height = (width * picture.height) / Math.max(1, picture.width);
+    const tallest = this.height - MARGIN * 2 - 12;
+    if (height > tallest) {
+      width *= tallest / height;
+      height = tallest;
+    }
+    this.gap(6);
+    this.ensure(height);
+    this.page.drawImage(picture.image, {
+      x: this.left + (this.available - width) / 2,
+      y: this.y - height,
+      width,
+      height,
+    });
+    this.y -= height;
+    this.gap(8);
   }
 
   /** Pre-formatted text on a tinted background, split across pages line by line. */
@@ -569,12 +601,19 @@ function blocks(layout: Layout, nodes: readonly DocumentNode[], warnings: Warnin
         break;
       case 'math_block':
         warnings.add('PDF: formulas are set as their TeX source.');
+        layout.code(`Formula (TeX)\n${node.text ?? ''}`);
+        break;
+      case 'mermaid': {
+        const picture = layout.pictures?.get(node.node_id);
+        if (picture) {
+          layout.picture(picture);
+          break;
+        }
+        // With a page to draw them, the reason a diagram is not drawn was already warned about.
+        if (!layout.pictures) warnings.add('PDF: Mermaid diagrams are shown as their source.');
         layout.code(node.text ?? '');
         break;
-      case 'mermaid':
-        warnings.add('PDF: Mermaid diagrams are shown as their source.');
-        layout.code(node.text ?? '');
-        break;
+      }
       case 'function_plot':
         drawPlot(layout, node, warnings);
         break;
@@ -779,6 +818,14 @@ export function createPdfExporter(
           ? paletteFromThemeCss('', true)
           : DEFAULT_PDF_PALETTE;
       const layout = new Layout(pdf, font, PAGE_SIZES[context.options.page_size], warnings, palette);
+      if (context.rasterizer) {
+        // Mermaid needs the page to draw; function plots are drawn below as vector paths.
+        const visuals = await renderVisuals(document.root, context, warnings, { only: new Set(['mermaid']) });
+        const pictures = new Map<string, Picture>();
+        for (const [nodeId, raster] of await rasterizeVisuals(visuals, context, warnings, 'PDF'))
+          pictures.set(nodeId, { image: await pdf.embedPng(raster.png), ...raster });
+        layout.pictures = pictures;
+      }
       if (context.options.include_title) {
         layout.paragraph([{ text: document.title, style: { size: 22, color: palette.heading, bold: true } }]);
         layout.gap(12);
