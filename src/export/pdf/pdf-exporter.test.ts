@@ -309,6 +309,23 @@ describe('pdfExporter', () => {
     expect(poppler('pdftotext', data)).toContain('graph TD; A-->B');
   });
 
+  it('fails with EXPORT_RENDER_FAILED when the subsetter cannot load, and loads it again next time', async () => {
+    let loads = 0;
+    const flaky = createPdfExporter(loadFont, async () => {
+      loads += 1;
+      if (loads === 1) throw new Error('offline');
+      return createHarfBuzzSubsetter(async () => readFileSync(wasmPath));
+    });
+    const document = documentFromMarkdown('进程调度', 'x');
+    await expect(flaky.export(document, testExportContext())).rejects.toMatchObject({
+      code: 'EXPORT_RENDER_FAILED',
+      message: 'The PDF font could not be subset: offline',
+    });
+    const { data } = await flaky.export(document, testExportContext());
+    expect(poppler('pdftotext', data)).toContain('进程调度');
+    expect(loads).toBe(2);
+  });
+
   it('loads the font once for many exports', async () => {
     const before = fontReads;
     await exportPdf('a');
