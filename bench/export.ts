@@ -12,6 +12,7 @@ import { documentFromMarkdown } from '../src/core/markdown/document-ast';
 import { createMarkdownParser } from '../src/core/markdown/syntax';
 import { docxExporter } from '../src/export/docx/docx-exporter';
 import { htmlExporter } from '../src/export/html/html-exporter';
+import { createHarfBuzzSubsetter } from '../src/export/pdf/font-subset';
 import { createPdfExporter } from '../src/export/pdf/pdf-exporter';
 import { testExportContext } from '../src/export/test-context';
 // @ts-expect-error plain ESM helper shared with the Playwright config
@@ -75,7 +76,11 @@ export async function exportBenchmarks(): Promise<BenchResult[]> {
     '@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf',
   );
   const font = new Uint8Array(readFileSync(fontPath));
-  const pdfExporter = createPdfExporter(async () => async () => font);
+  const wasm = readFileSync(createRequire(import.meta.url).resolve('harfbuzzjs/dist/harfbuzz-subset.wasm'));
+  const pdfExporter = createPdfExporter(
+    async () => async () => font,
+    async () => createHarfBuzzSubsetter(async () => wasm),
+  );
   const pdf = await timed(async () => (await pdfExporter.export(document, context)).data.byteLength, 3);
   const exportedHtml = new TextDecoder().decode((await htmlExporter.export(document, context)).data);
   const executablePath: string | undefined = findSystemChromium();

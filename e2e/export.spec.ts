@@ -1,6 +1,10 @@
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page, Route } from '@playwright/test';
+import { unzipSync } from 'fflate';
 import mammoth from 'mammoth';
 import { createNote, expect, openApp, test } from './fixtures';
 
@@ -26,6 +30,39 @@ domain: -6.28, 6.28
 graph TD; A[就绪] --> B[运行]
 \`\`\`
 `;
+
+/**
+ * Decodes PNGs with the page's own decoder and counts the pixels that are drawn:
+ * opaque (in the PNG's alpha, or in `mask`, a PDF image's soft mask) and not white.
+ */
+async function inkOf(
+  page: Page,
+  png: Uint8Array,
+  mask?: Uint8Array,
+): Promise<{ width: number; ink: number }> {
+  return page.evaluate(
+    async ([png, mask]) => {
+      const pixels = async (base64: string) => {
+        const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+        const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+        const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+        const context = canvas.getContext('2d')!;
+        context.drawImage(bitmap, 0, 0);
+        return { width: bitmap.width, data: context.getImageData(0, 0, bitmap.width, bitmap.height).data };
+      };
+      const image = await pixels(png);
+      const alpha = mask ? (await pixels(mask)).data : undefined;
+      let ink = 0;
+      for (let at = 0; at < image.data.length; at += 4) {
+        const opaque = (alpha ?? image.data)[alpha ? at : at + 3]! > 128;
+        const light = image.data[at]! + image.data[at + 1]! + image.data[at + 2]! > 700;
+        if (opaque && !light) ink += 1;
+      }
+      return { width: image.width, ink };
+    },
+    [Buffer.from(png).toString('base64'), mask && Buffer.from(mask).toString('base64')] as const,
+  );
+}
 
 async function startExport(page: Page, format: 'html' | 'pdf' | 'docx'): Promise<void> {
   await page.getByTestId('export-note').click();
@@ -100,6 +137,19 @@ test('the same note exports to a PDF with selectable Chinese and English text', 
   expect(execFileSync('pdffonts', [await file.path()], { encoding: 'utf8' })).toMatch(
     /[A-Z]{6}\+NotoSansSC-Regular/,
   );
+  // The plot is drawn as vector paths with its label as text; the diagram is the page's picture.
+  expect(text).toContain('正弦');
+  expect(text).not.toContain('graph TD');
+  const list = execFileSync('pdfimages', ['-list', await file.path()], { encoding: 'utf8' });
+  expect(list.split('\n').filter((line) => /^\s*\d+\s+\d+\s+image\s/.test(line))).toHaveLength(1);
+  const dir = mkdtempSync(join(tmpdir(), 'export-e2e-'));
+  execFileSync('pdfimages', ['-png', await file.path(), join(dir, 'img')]);
+  const [image, mask] = readdirSync(dir)
+    .sort()
+    .map((name) => new Uint8Array(readFileSync(join(dir, name))));
+  const diagram = await inkOf(page, image!, mask);
+  expect(diagram.width).toBeGreaterThan(100);
+  expect(diagram.ink).toBeGreaterThan(500);
   expect(requestLog.foreign()).toEqual([]);
 });
 
@@ -115,6 +165,19 @@ test('the same note exports to a Word file with headings, table and images', asy
   expect(html).toContain('<th><p><strong>算法</strong></p></th>');
   // The plot and the diagram.
   expect(html.match(/<img /g)?.length).toBe(2);
+  // Each is an SVG with the page's PNG beside it, and the PNGs are drawn, not blank.
+  const media = Object.entries(unzipSync(await readFile(await file.path()))).filter(([name]) =>
+    name.startsWith('word/media/'),
+  );
+  expect(media.filter(([name]) => name.endsWith('.svg'))).toHaveLength(2);
+  const pngs = media.filter(([name]) => name.endsWith('.png'));
+  expect(pngs).toHaveLength(2);
+  for (const [name, data] of pngs) {
+    expect(data.byteLength, name).toBeGreaterThan(2000);
+    const drawn = await inkOf(page, data);
+    expect(drawn.width, name).toBeGreaterThan(100);
+    expect(drawn.ink, name).toBeGreaterThan(500);
+  }
   expect(requestLog.foreign()).toEqual([]);
 });
 

@@ -27,9 +27,20 @@ export interface ExportThemePort {
   getThemeCss(themeId: string): Promise<ExportTheme>;
 }
 
+/**
+ * Draws a sanitized SVG as PNG bytes, `scale` pixels per SVG unit. The page does it
+ * (workers cannot decode SVG images); formats that cannot show SVG (PDF, and DOCX
+ * for readers without SVG support) take the PNG.
+ */
+export interface SvgRasterizer {
+  rasterize(svg: string, size: { width: number; height: number; scale: number }): Promise<Uint8Array>;
+}
+
 export interface ExportContext {
   readonly options: ExportOptions;
   readonly renderer: StaticRenderer;
+  /** Absent where no page is connected: diagrams then stay SVG (DOCX) or source (PDF). */
+  readonly rasterizer?: SvgRasterizer;
   /** The resolved `options.theme_id`; absent, only the built-in `dark` id reads as dark. */
   readonly theme?: ExportTheme;
   readonly signal: AbortSignal;

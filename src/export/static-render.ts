@@ -41,6 +41,8 @@ export interface MermaidStaticPort {
     source: string,
     options: { theme: StaticRenderTheme },
   ): Promise<{ svg: string; width: number; height: number; warnings: string[] }>;
+  /** The page's SVG-to-PNG drawing (SvgRasterizer), where the page offers it. */
+  rasterize?(svg: string, size: { width: number; height: number; scale: number }): Promise<Uint8Array>;
 }
 
 /** The page may never answer (a tab in the background, a stuck chunk load): a cancel must not wait for it. */

@@ -29,12 +29,19 @@ export async function renderVisuals(
   root: DocumentNode,
   context: ExportContext,
   warnings: WarningList,
-  options: { width?: number; height?: number; theme?: StaticRenderTheme } = {},
+  options: {
+    width?: number;
+    height?: number;
+    theme?: StaticRenderTheme;
+    /** The node types to render; both by default. */
+    only?: ReadonlySet<'mermaid' | 'function_plot'>;
+  } = {},
 ): Promise<Map<string, VisualOutcome>> {
-  const { theme: forced, ...size } = options;
+  const { theme: forced, only, ...size } = options;
   const nodes: DocumentNode[] = [];
   walkDocument(root, (node) => {
-    if (node.type === 'mermaid' || node.type === 'function_plot') nodes.push(node);
+    if ((node.type === 'mermaid' || node.type === 'function_plot') && (!only || only.has(node.type)))
+      nodes.push(node);
   });
   const outcomes = new Map<string, VisualOutcome>();
   const theme = forced ?? (isDarkExport(context) ? 'dark' : 'light');
@@ -71,4 +78,42 @@ export async function renderVisuals(
     }
   }
   return outcomes;
+}
+
+export interface RasterVisual {
+  png: Uint8Array;
+  /** The SVG's size in CSS pixels (the PNG has `scale` times as many). */
+  width: number;
+  height: number;
+}
+
+/**
+ * The rendered SVGs as PNG through the context's rasterizer. One that cannot be
+ * drawn is left out with a warning, and the exporter falls back for it.
+ */
+export async function rasterizeVisuals(
+  visuals: ReadonlyMap<string, VisualOutcome>,
+  context: ExportContext,
+  warnings: WarningList,
+  format: string,
+  scale = 2,
+): Promise<Map<string, RasterVisual>> {
+  const rasters = new Map<string, RasterVisual>();
+  const { rasterizer } = context;
+  if (!rasterizer) return rasters;
+  for (const [nodeId, outcome] of visuals) {
+    context.signal.throwIfAborted();
+    if (!outcome.ok || typeof outcome.result.content !== 'string') continue;
+    const { content, width, height } = outcome.result;
+    try {
+      const png = await rasterizer.rasterize(content, { width, height, scale });
+      rasters.set(nodeId, { png, width, height });
+    } catch (error) {
+      if (context.signal.aborted) throw error;
+      warnings.add(
+        `${format}: a diagram could not be drawn as a picture (${error instanceof Error ? error.message : 'unknown error'}).`,
+      );
+    }
+  }
+  return rasters;
 }

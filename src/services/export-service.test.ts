@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../contracts';
 import { EXPORT_MIME_TYPES } from '../contracts/exports';
 import type { DocumentExporter, StaticRenderer } from '../export/exporter';
+import { createHarfBuzzSubsetter } from '../export/pdf/font-subset';
 import { createPdfExporter } from '../export/pdf/pdf-exporter';
 import { contentDisposition, sanitizeFileName } from './export-service';
 import { testCore } from './test-core';
@@ -345,7 +346,11 @@ describe('ExportService with the app themes', () => {
     const fontPath = createRequire(import.meta.url).resolve(
       '@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf',
     );
-    const pdf = createPdfExporter(async () => async () => new Uint8Array(readFileSync(fontPath)));
+    const wasmPath = createRequire(import.meta.url).resolve('harfbuzzjs/dist/harfbuzz-subset.wasm');
+    const pdf = createPdfExporter(
+      async () => async () => new Uint8Array(readFileSync(fontPath)),
+      async () => createHarfBuzzSubsetter(async () => readFileSync(wasmPath)),
+    );
     const api = setup({ pdf: async () => pdf });
     await installTheme(
       api,

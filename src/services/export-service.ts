@@ -27,6 +27,7 @@ import {
   type ExportTheme,
   type ExportThemePort,
   type StaticRenderer,
+  type SvgRasterizer,
 } from '../export/exporter';
 import { createStaticRenderer, type MermaidStaticPort } from '../export/static-render';
 
@@ -42,11 +43,11 @@ export type ExporterLoader = () => Promise<DocumentExporter>;
 const DEFAULT_EXPORTERS: Partial<Record<ExportFormat, ExporterLoader>> = {
   html: async () => (await import('../export/html/html-exporter')).htmlExporter,
   pdf: async () => {
-    const [{ createPdfExporter }, { defaultFontLoader }] = await Promise.all([
+    const [{ createPdfExporter }, { defaultFontLoader, defaultSubsetter }] = await Promise.all([
       import('../export/pdf/pdf-exporter'),
       import('../export/pdf/cjk-font'),
     ]);
-    return createPdfExporter(defaultFontLoader);
+    return createPdfExporter(defaultFontLoader, defaultSubsetter);
   },
   docx: async () => (await import('../export/docx/docx-exporter')).docxExporter,
 };
@@ -148,6 +149,7 @@ export class ExportService {
   readonly #clock: Clock;
   readonly #ttlMs: number;
   #pageMermaid: MermaidStaticPort | undefined;
+  readonly #mermaidOption: ExportServiceOptions['mermaid'];
   /** Unsaved Markdown is held here, never in the stored job (§10.1: not persisted). */
   readonly #pendingMarkdown = new Map<string, string>();
 
@@ -156,6 +158,7 @@ export class ExportService {
     this.#notes = options.notes;
     this.#files = options.files;
     const mermaid = options.mermaid;
+    this.#mermaidOption = mermaid;
     this.#renderer =
       options.renderer ??
       createStaticRenderer({
@@ -181,6 +184,19 @@ export class ExportService {
   /** The page hands in its Mermaid renderer (Mermaid needs a DOM); a later call replaces it. */
   registerPageRenderer(port: MermaidStaticPort): void {
     this.#pageMermaid = port;
+  }
+
+  /** The page's SVG-to-PNG drawing, when the connected page offers one. */
+  #rasterizer(): { rasterizer?: SvgRasterizer } {
+    const option = this.#mermaidOption;
+    const port = this.#pageMermaid ?? (typeof option === 'function' ? option() : option);
+    // Called through the port, not bound: the page's port is a Comlink proxy.
+    if (!port?.rasterize) return {};
+    const rasterizer: SvgRasterizer = {
+      rasterize: (svg, size) =>
+        port.rasterize?.(svg, size) ?? Promise.reject(new Error('The page cannot draw images.')),
+    };
+    return { rasterizer };
   }
 
   /** The formats this build can write, for the UI's menu. */
@@ -414,6 +430,7 @@ export class ExportService {
         result = await exporter.export(document, {
           options,
           renderer: this.#renderer,
+          ...this.#rasterizer(),
           ...(theme && { theme }),
           signal: context.signal,
         });

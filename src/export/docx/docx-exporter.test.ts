@@ -1,7 +1,9 @@
+import { unzipSync } from 'fflate';
 import mammoth from 'mammoth';
 import { describe, expect, it } from 'vitest';
 import { documentFromMarkdown } from '../../core/markdown/document-ast';
-import { testExportContext } from '../test-context';
+import type { MermaidStaticPort } from '../static-render';
+import { testExportContext, testRasterizer } from '../test-context';
 import { docxExporter } from './docx-exporter';
 
 // A 2×2 red PNG.
@@ -62,6 +64,41 @@ describe('docxExporter', () => {
     expect(html.match(/<img /g)?.length).toBe(2);
     expect(html).toContain(`src="data:image/png;base64,${PNG}"`);
     expect(html).toContain('const x = 1;');
+  });
+
+  it('embeds diagrams and plots as the PNG the page drew beside their SVG, and a formula as labelled TeX', async () => {
+    const mermaid: MermaidStaticPort = {
+      render: async () => ({
+        svg: '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 160 90"><rect width="160" height="90"/></svg>',
+        width: 160,
+        height: 90,
+        warnings: [],
+      }),
+    };
+    const rasterizer = testRasterizer([40, 90, 160]);
+    const result = await docxExporter.export(
+      documentFromMarkdown(
+        '```mermaid\ngraph TD; A-->B\n```\n\n```function-plot\ny = x^2\n```\n\n$$\nE=mc^2\n$$\n',
+        'x',
+      ),
+      { ...testExportContext({}, mermaid), rasterizer },
+    );
+    expect(result.warnings).toEqual(['DOCX: formulas are written as their TeX source.']);
+    expect(rasterizer.calls.map((call) => [call.width, call.scale])).toEqual([
+      [160, 2],
+      [expect.any(Number), 2],
+    ]);
+    const media = Object.entries(unzipSync(result.data)).filter(([name]) => name.startsWith('word/media/'));
+    const pngs = media.filter(([name]) => name.endsWith('.png')).map(([, data]) => data);
+    expect(media.filter(([name]) => name.endsWith('.svg'))).toHaveLength(2);
+    // The page's PNGs, not the blank 1×1 fallback: the diagram at 320 px wide, and the plot.
+    const widths = pngs.map((data) => new DataView(data.buffer, data.byteOffset).getUint32(16)).sort();
+    expect(widths).toHaveLength(2);
+    expect(widths).toContain(320);
+    expect(Math.min(...widths)).toBeGreaterThan(100);
+    const html = await toHtml(result.data);
+    expect(html.match(/<img [^>]*src="data:image\/png;base64,/g)).toHaveLength(2);
+    expect(html).toMatch(/Formula \(TeX\)[\s\S]*E=mc\^2/);
   });
 
   it('warns about what it cannot write exactly', async () => {

@@ -28,7 +28,7 @@ import {
   type ExportContext,
   type ExportResult,
 } from '../exporter';
-import { renderVisuals, type VisualOutcome } from '../visuals';
+import { rasterizeVisuals, renderVisuals, type RasterVisual, type VisualOutcome } from '../visuals';
 
 /** Page sizes in twips (1/1440 in). */
 const PAGE_SIZES: Record<ExportPageSize, { width: number; height: number }> = {
@@ -49,7 +49,7 @@ const HEADINGS = [
 const CODE_FONT = 'Consolas';
 const BULLET = 'bullet-list';
 const ORDERED = 'ordered-list';
-/** Word needs a raster fallback beside an SVG; a 1×1 transparent PNG when none was drawn. */
+/** Word needs a raster fallback beside an SVG; a 1×1 transparent PNG when no page could draw one. */
 const BLANK_PNG = Uint8Array.from(
   atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='),
   (character) => character.charCodeAt(0),
@@ -85,11 +85,17 @@ function fit(size: { width: number; height: number }, maxWidth = 600): { width: 
 class DocxWriter {
   readonly warnings: WarningList;
   readonly visuals: ReadonlyMap<string, VisualOutcome>;
+  readonly rasters: ReadonlyMap<string, RasterVisual>;
   #orderedInstance = 0;
 
-  constructor(warnings: WarningList, visuals: ReadonlyMap<string, VisualOutcome>) {
+  constructor(
+    warnings: WarningList,
+    visuals: ReadonlyMap<string, VisualOutcome>,
+    rasters: ReadonlyMap<string, RasterVisual>,
+  ) {
     this.warnings = warnings;
     this.visuals = visuals;
+    this.rasters = rasters;
   }
 
   inline(nodes: readonly DocumentNode[], style: RunStyle = {}): ParagraphChild[] {
@@ -187,17 +193,19 @@ class DocxWriter {
     });
   }
 
-  svgImage(svg: string, width: number, height: number, name: string): Paragraph {
-    this.warnings.add(
-      'DOCX: diagrams and plots are SVG images; Word versions before 2016 show a blank box instead.',
-    );
+  /** The SVG for readers that show it, and the page's PNG of it for the others (and for mammoth). */
+  svgImage(svg: string, width: number, height: number, name: string, png?: Uint8Array): Paragraph {
+    if (!png)
+      this.warnings.add(
+        'DOCX: diagrams and plots are SVG images; Word versions before 2016 show a blank box instead.',
+      );
     return new Paragraph({
       alignment: AlignmentType.CENTER,
       children: [
         new ImageRun({
           type: 'svg',
           data: new TextEncoder().encode(svg),
-          fallback: { type: 'png', data: BLANK_PNG },
+          fallback: { type: 'png', data: png ?? BLANK_PNG },
           transformation: fit({ width, height }),
           altText: { name, description: name, title: name },
         }),
@@ -283,9 +291,11 @@ class DocxWriter {
           this.warnings.add('DOCX: formulas are written as their TeX source.');
           out.push(
             new Paragraph({
-              alignment: AlignmentType.CENTER,
-              children: [new TextRun({ text: node.text ?? '', font: 'Cambria Math' })],
+              shading: { type: ShadingType.CLEAR, fill: 'F3F4F6', color: 'auto' },
+              spacing: { before: 0, after: 0 },
+              children: [new TextRun({ text: 'Formula (TeX)', font: CODE_FONT, size: 16, italics: true })],
             }),
+            ...this.code(node.text ?? ''),
           );
           break;
         case 'mermaid':
@@ -298,6 +308,7 @@ class DocxWriter {
                 outcome.result.width,
                 outcome.result.height,
                 node.type === 'mermaid' ? 'Diagram' : 'Function plot',
+                this.rasters.get(node.node_id)?.png,
               ),
             );
           } else {
@@ -376,8 +387,9 @@ export const docxExporter: DocumentExporter = {
     assertRepresentable(document.root, new Set(['html_block']), 'DOCX');
     // A Word page is white whatever the app's theme: diagrams are drawn for it.
     const visuals = await renderVisuals(document.root, context, warnings, { theme: 'light' });
+    const rasters = await rasterizeVisuals(visuals, context, warnings, 'DOCX');
     context.signal.throwIfAborted();
-    const writer = new DocxWriter(warnings, visuals);
+    const writer = new DocxWriter(warnings, visuals, rasters);
     const children: FileChild[] = [];
     if (context.options.include_title)
       children.push(new Paragraph({ heading: HeadingLevel.TITLE, children: [new TextRun(document.title)] }));

@@ -7,17 +7,22 @@ import { describe, expect, it } from 'vitest';
 import { documentFromMarkdown } from '../../core/markdown/document-ast';
 import { themeStylesheet } from '../../themes/theme-css';
 import type { ExportTheme } from '../exporter';
-import { testExportContext } from '../test-context';
+import type { MermaidStaticPort } from '../static-render';
+import { testExportContext, testRasterizer } from '../test-context';
+import { createHarfBuzzSubsetter } from './font-subset';
 import { createPdfExporter } from './pdf-exporter';
 
-const fontPath = createRequire(import.meta.url).resolve(
-  '@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf',
-);
+const require = createRequire(import.meta.url);
+const fontPath = require.resolve('@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf');
+const wasmPath = require.resolve('harfbuzzjs/dist/harfbuzz-subset.wasm');
 let fontReads = 0;
-const exporter = createPdfExporter(async () => async () => {
+const loadFont = async () => async () => {
   fontReads += 1;
   return new Uint8Array(readFileSync(fontPath));
-});
+};
+const exporter = createPdfExporter(loadFont, async () =>
+  createHarfBuzzSubsetter(async () => readFileSync(wasmPath)),
+);
 
 const NOTE = `# 操作系统复习
 
@@ -39,7 +44,11 @@ y = sin(x) | label: sine
 Read more at [the docs](https://example.com/docs).
 `;
 
-function poppler(tool: 'pdftotext' | 'pdffonts' | 'pdfinfo', data: Uint8Array, ...args: string[]): string {
+function poppler(
+  tool: 'pdftotext' | 'pdffonts' | 'pdfinfo' | 'pdfimages',
+  data: Uint8Array,
+  ...args: string[]
+): string {
   const dir = mkdtempSync(join(tmpdir(), 'notes-pdf-'));
   const file = join(dir, 'note.pdf');
   writeFileSync(file, data);
@@ -92,6 +101,31 @@ function render(data: Uint8Array, dpi: number): Raster[] {
 
 const luminance = ([r, g, b]: [number, number, number]) => 0.2126 * r + 0.7152 * g + 0.0722 * b;
 
+/** Dark pixels in a box given in points from the page's top left (as `pdftotext -bbox` gives them). */
+function ink(page: Raster, dpi: number, box: { x0: number; y0: number; x1: number; y1: number }): number {
+  const scale = dpi / 72;
+  let count = 0;
+  for (let y = Math.floor(box.y0 * scale); y < Math.ceil(box.y1 * scale) && y < page.height; y++)
+    for (let x = Math.floor(box.x0 * scale); x < Math.ceil(box.x1 * scale) && x < page.width; x++)
+      if (luminance(page.pixel(x, y)) < 128) count += 1;
+  return count;
+}
+
+/** Each word poppler finds on the first page, with its box in points. */
+function words(data: Uint8Array): Array<{ text: string; x0: number; y0: number; x1: number; y1: number }> {
+  const html = poppler('pdftotext', data, '-bbox', '-f', '1', '-l', '1');
+  return Array.from(
+    html.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g),
+    (match) => ({
+      text: match[5] ?? '',
+      x0: Number(match[1]),
+      y0: Number(match[2]),
+      x1: Number(match[3]),
+      y1: Number(match[4]),
+    }),
+  );
+}
+
 /**
  * The lightest pixel of a page. The outermost pixels are left out: a page that is
  * not a whole number of pixels wide ends in a pixel mostly off the page, left white.
@@ -107,6 +141,64 @@ function lightest(page: Raster): [number, number, number] {
 }
 
 describe('pdfExporter', () => {
+  it('draws every Chinese and English glyph of the subset font, with as much ink as the whole font draws', async () => {
+    // One glyph a word, so poppler boxes each glyph on its own.
+    const glyphs = [
+      '操 作 系 统 复 习 进 程 调 度 与 内 存 管 理',
+      'd e c i d e s w h i c h p r o c e s s r u n s',
+      'F C F S S J F A B Q W X Y Z g j k l m t v y',
+      '先 来 先 服 务 ， 最 短 作 业 优 先 。 【 调 度 】',
+      '0 1 2 3 4 5 6 7 8 9 . , ; : ! ? / ( ) [ ] + - =',
+    ];
+    const markdown = glyphs.join('\n\n');
+    const subset = await exportPdf(markdown, { include_title: false });
+    // The same page with the whole font embedded: what the glyphs look like when nothing is lost.
+    const whole = await createPdfExporter(loadFont, async () => async (font) => font).export(
+      documentFromMarkdown(markdown, 'glyphs'),
+      testExportContext({ include_title: false }),
+    );
+    console.warn(
+      `PDF of ${glyphs.join(' ').replace(/ /g, '').length} glyphs: ${subset.data.byteLength} bytes with the subset, ${whole.data.byteLength} with the whole font`,
+    );
+
+    // Copy and search give the text back (poppler joins glyphs this close without spaces).
+    const text = poppler('pdftotext', subset.data);
+    for (const line of glyphs) expect(text).toContain(line.replace(/ /g, ''));
+
+    const dpi = 150;
+    const [page] = render(subset.data, dpi);
+    const [reference] = render(whole.data, dpi);
+    const cells = words(subset.data);
+    // The glyphs in order, then the page number.
+    expect(cells.map((cell) => cell.text)).toEqual([...glyphs.join(' ').split(' '), '1', '/', '1']);
+    const blank = cells.filter((cell) => ink(page as Raster, dpi, cell) < 3).map((cell) => cell.text);
+    expect(blank, 'glyphs drawn blank').toEqual([]);
+    // Line by line, the subset inks the page as the whole font does.
+    const referenceCells = words(whole.data);
+    let first = 0;
+    for (const line of glyphs) {
+      const count = line.split(' ').length;
+      const lineInk = (raster: Raster, boxes: typeof cells) => {
+        const inLine = boxes.slice(first, first + count);
+        return ink(raster, dpi, {
+          x0: Math.min(...inLine.map((cell) => cell.x0)),
+          y0: Math.min(...inLine.map((cell) => cell.y0)),
+          x1: Math.max(...inLine.map((cell) => cell.x1)),
+          y1: Math.max(...inLine.map((cell) => cell.y1)),
+        });
+      };
+      const ratio = lineInk(page as Raster, cells) / lineInk(reference as Raster, referenceCells);
+      console.warn(`ink of "${line}" against the whole font: ${ratio.toFixed(3)}`);
+      expect(ratio, line).toBeGreaterThan(0.85);
+      expect(ratio, line).toBeLessThan(1.15);
+      first += count;
+    }
+    // A subset: far smaller than the document with the whole font.
+    expect(subset.data.byteLength).toBeLessThan(60_000);
+    expect(subset.data.byteLength * 50).toBeLessThan(whole.data.byteLength);
+    // Embedding the whole 10 MB font for the reference takes pdf-lib several seconds.
+  }, 90_000);
+
   it('sets Chinese and English as selectable text, in order, in an embedded subset of the CJK font', async () => {
     const { data, warnings } = await exportPdf(NOTE);
     expect(warnings).toEqual([]);
@@ -162,6 +254,76 @@ describe('pdfExporter', () => {
     const text = poppler('pdftotext', data);
     expect(text).toContain('E=mc^2');
     expect(text).toContain('graph TD; A-->B');
+  });
+
+  it('draws a Mermaid diagram as the picture the page drew, and a formula as labelled TeX source', async () => {
+    const diagram =
+      '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 100"><rect width="200" height="100" fill="#285aa0"/></svg>';
+    const mermaid: MermaidStaticPort = {
+      render: async () => ({ svg: diagram, width: 200, height: 100, warnings: [] }),
+    };
+    const rasterizer = testRasterizer([40, 90, 160]);
+    const { data, warnings } = await exporter.export(
+      documentFromMarkdown('Before\n\n```mermaid\ngraph TD; A-->B\n```\n\n$$\nE=mc^2\n$$\n\nAfter\n', 'x'),
+      { ...testExportContext({ include_title: false }, mermaid), rasterizer },
+    );
+    expect(warnings).toEqual(['PDF: formulas are set as their TeX source.']);
+    expect(rasterizer.calls).toEqual([{ svg: diagram, width: 200, height: 100, scale: 2 }]);
+    // One raster image at twice the diagram's CSS size.
+    const images = poppler('pdfimages', data, '-list')
+      .split('\n')
+      .filter((line) => /^\s*1\s+\d+\s+image/.test(line));
+    expect(images).toHaveLength(1);
+    expect(images[0]).toMatch(/image\s+400\s+200\s+rgb/);
+    const text = poppler('pdftotext', data);
+    expect(text).not.toContain('graph TD');
+    expect(text).toMatch(/Before[\s\S]*Formula \(TeX\)\s+E=mc\^2[\s\S]*After/);
+    // The picture is on the page: 150 × 75 pt of the diagram's colour.
+    const [page] = render(data, 72);
+    let painted = 0;
+    for (let y = 0; y < (page as Raster).height; y++)
+      for (let x = 0; x < (page as Raster).width; x++) {
+        const [r, g, b] = (page as Raster).pixel(x, y);
+        if (Math.abs(r - 40) + Math.abs(g - 90) + Math.abs(b - 160) < 12) painted += 1;
+      }
+    expect(painted).toBeGreaterThan(150 * 75 * 0.9);
+  });
+
+  it('keeps a diagram the page cannot draw as source, with a warning', async () => {
+    const mermaid: MermaidStaticPort = {
+      render: async () => ({
+        svg: '<svg xmlns="http://www.w3.org/2000/svg"/>',
+        width: 20,
+        height: 10,
+        warnings: [],
+      }),
+    };
+    const { data, warnings } = await exporter.export(
+      documentFromMarkdown('```mermaid\ngraph TD; A-->B\n```\n', 'x'),
+      {
+        ...testExportContext({}, mermaid),
+        rasterizer: { rasterize: async () => Promise.reject(new Error('no canvas')) },
+      },
+    );
+    expect(warnings).toEqual(['PDF: a diagram could not be drawn as a picture (no canvas).']);
+    expect(poppler('pdftotext', data)).toContain('graph TD; A-->B');
+  });
+
+  it('fails with EXPORT_RENDER_FAILED when the subsetter cannot load, and loads it again next time', async () => {
+    let loads = 0;
+    const flaky = createPdfExporter(loadFont, async () => {
+      loads += 1;
+      if (loads === 1) throw new Error('offline');
+      return createHarfBuzzSubsetter(async () => readFileSync(wasmPath));
+    });
+    const document = documentFromMarkdown('进程调度', 'x');
+    await expect(flaky.export(document, testExportContext())).rejects.toMatchObject({
+      code: 'EXPORT_RENDER_FAILED',
+      message: 'The PDF font could not be subset: offline',
+    });
+    const { data } = await flaky.export(document, testExportContext());
+    expect(poppler('pdftotext', data)).toContain('进程调度');
+    expect(loads).toBe(2);
   });
 
   it('loads the font once for many exports', async () => {

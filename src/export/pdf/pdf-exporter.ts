@@ -9,6 +9,7 @@ import {
   PDFString,
   rgb,
   type PDFFont,
+  type PDFImage,
   type PDFPage,
   type PDFRef,
   type RGB,
@@ -25,10 +26,15 @@ import {
   type ExportContext,
   type ExportResult,
 } from '../exporter';
+import { rasterizeVisuals, renderVisuals } from '../visuals';
 import { DEFAULT_PDF_PALETTE, paletteFromThemeCss, type PdfPalette } from './pdf-palette';
+import type { FontSubsetter } from './font-subset';
 
 /** Reads the CJK font's bytes (cjk-font.ts in the app; a file in tests). */
 export type FontLoader = () => Promise<Uint8Array>;
+
+/** Characters the layout may draw besides the note's own: list markers, page numbers, plot axes. */
+const LAYOUT_CHARACTERS = `${Array.from({ length: 0x7f - 0x20 }, (_, index) => String.fromCharCode(0x20 + index)).join('')}•☑☐`;
 
 /** Points (1/72 in). */
 const PAGE_SIZES: Record<ExportPageSize, [number, number]> = {
@@ -69,6 +75,13 @@ const CJK_RANGE = '\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f';
 /** A line break, a space, one CJK character, or a run of anything else (a Latin word). */
 const PIECE = new RegExp(`\\n|\\s+|[${CJK_RANGE}]|[^\\s${CJK_RANGE}]+`, 'g');
 
+/** A diagram drawn by the page, embedded as PNG; `width` and `height` in CSS pixels. */
+interface Picture {
+  image: PDFImage;
+  width: number;
+  height: number;
+}
+
 /** Writes the Document AST onto pages: a small flow layout over pdf-lib. */
 class Layout {
   readonly pdf: PDFDocument;
@@ -86,6 +99,8 @@ class Layout {
   indent = 0;
   /** Set while a table cell is laid out: the cell's width instead of the page's. */
   columnWidth: number | undefined;
+  /** Mermaid diagrams by node id; absent where no page could draw them. */
+  pictures: ReadonlyMap<string, Picture> | undefined;
 
   constructor(
     pdf: PDFDocument,
@@ -256,6 +271,27 @@ class Layout {
       color: this.palette.rule,
     });
     this.y -= 6;
+  }
+
+  /** A picture centred at its CSS size (0.75 pt a pixel), shrunk to fit the column and the page. */
+  picture(picture: Picture): void {
+    let width = Math.min(this.available, picture.width * 0.75);
+    let height = (width * picture.height) / Math.max(1, picture.width);
+    const tallest = this.height - MARGIN * 2 - 12;
+    if (height > tallest) {
+      width *= tallest / height;
+      height = tallest;
+    }
+    this.gap(6);
+    this.ensure(height);
+    this.page.drawImage(picture.image, {
+      x: this.left + (this.available - width) / 2,
+      y: this.y - height,
+      width,
+      height,
+    });
+    this.y -= height;
+    this.gap(8);
   }
 
   /** Pre-formatted text on a tinted background, split across pages line by line. */
@@ -565,12 +601,19 @@ function blocks(layout: Layout, nodes: readonly DocumentNode[], warnings: Warnin
         break;
       case 'math_block':
         warnings.add('PDF: formulas are set as their TeX source.');
+        layout.code(`Formula (TeX)\n${node.text ?? ''}`);
+        break;
+      case 'mermaid': {
+        const picture = layout.pictures?.get(node.node_id);
+        if (picture) {
+          layout.picture(picture);
+          break;
+        }
+        // With a page to draw them, the reason a diagram is not drawn was already warned about.
+        if (!layout.pictures) warnings.add('PDF: Mermaid diagrams are shown as their source.');
         layout.code(node.text ?? '');
         break;
-      case 'mermaid':
-        warnings.add('PDF: Mermaid diagrams are shown as their source.');
-        layout.code(node.text ?? '');
-        break;
+      }
       case 'function_plot':
         drawPlot(layout, node, warnings);
         break;
@@ -675,7 +718,7 @@ function addLinks(pdf: PDFDocument, layout: Layout): void {
 
 /**
  * PDF readers (and pdffonts) recognise a subset font by a six-letter tag before its
- * name (ISO 32000 §9.6.4); pdf-lib subsets but names it `Name-1234`.
+ * name (ISO 32000 §9.6.4); pdf-lib names an embedded font `Name-1234`.
  */
 function tagSubsetFont(pdf: PDFDocument, font: PDFFont, seed: string): void {
   let hash = 0;
@@ -695,8 +738,32 @@ function tagSubsetFont(pdf: PDFDocument, font: PDFFont, seed: string): void {
   cidFont.lookup(PDFName.of('FontDescriptor'), PDFDict).set(PDFName.of('FontName'), name);
 }
 
-export function createPdfExporter(loadFont: () => Promise<FontLoader>): DocumentExporter {
+/** Every character the document's text, attributes (alt text, labels) and `extra` strings hold. */
+export function documentCodePoints(root: DocumentNode, extra: readonly string[]): Set<number> {
+  const codePoints = new Set<number>();
+  const add = (text: string) => {
+    for (const character of text) codePoints.add(character.codePointAt(0) ?? 0);
+  };
+  extra.forEach(add);
+  const visit = (node: DocumentNode) => {
+    if (node.text) add(node.text);
+    for (const value of Object.values(node.attributes)) if (typeof value === 'string') add(value);
+    node.children.forEach(visit);
+  };
+  visit(root);
+  return codePoints;
+}
+
+/**
+ * `loadFont` gives the full CJK font, `loadSubsetter` the subsetter (font-subset.ts
+ * over the hb-subset WASM); each is loaded on the first PDF export and kept.
+ */
+export function createPdfExporter(
+  loadFont: () => Promise<FontLoader>,
+  loadSubsetter: () => Promise<FontSubsetter>,
+): DocumentExporter {
   let loader: Promise<FontLoader> | undefined;
+  let subsetter: Promise<FontSubsetter> | undefined;
   return {
     format: 'pdf',
     extension: 'pdf',
@@ -716,10 +783,32 @@ export function createPdfExporter(loadFont: () => Promise<FontLoader>): Document
         );
       }
       context.signal.throwIfAborted();
+      const metadata = context.options.include_metadata
+        ? Object.entries(document.metadata).map(
+            ([key, value]) => `${key}: ${Array.isArray(value) ? value.join(', ') : String(value)}`,
+          )
+        : [];
+      let subsetBytes: Uint8Array;
+      try {
+        subsetter ??= loadSubsetter();
+        const codePoints = documentCodePoints(document.root, [
+          document.title,
+          ...metadata,
+          LAYOUT_CHARACTERS,
+        ]);
+        subsetBytes = await (await subsetter)(fontBytes, codePoints);
+      } catch (error) {
+        subsetter = undefined;
+        throw new ExportError(
+          'EXPORT_RENDER_FAILED',
+          `The PDF font could not be subset: ${error instanceof Error ? error.message : 'unknown error'}`,
+        );
+      }
+      context.signal.throwIfAborted();
       const pdf = await PDFDocument.create();
       pdf.registerFontkit(fontkit);
-      // Subset: only the glyphs this document uses are embedded.
-      const font = await pdf.embedFont(fontBytes, { subset: true });
+      // Only the glyphs this document uses, subset by HarfBuzz; pdf-lib embeds that file as it is.
+      const font = await pdf.embedFont(subsetBytes, { subset: false });
       pdf.setTitle(document.title);
       pdf.setCreator('NotesAgent');
       pdf.setProducer('NotesAgent');
@@ -729,19 +818,21 @@ export function createPdfExporter(loadFont: () => Promise<FontLoader>): Document
           ? paletteFromThemeCss('', true)
           : DEFAULT_PDF_PALETTE;
       const layout = new Layout(pdf, font, PAGE_SIZES[context.options.page_size], warnings, palette);
+      if (context.rasterizer) {
+        // Mermaid needs the page to draw; function plots are drawn below as vector paths.
+        const visuals = await renderVisuals(document.root, context, warnings, { only: new Set(['mermaid']) });
+        const pictures = new Map<string, Picture>();
+        for (const [nodeId, raster] of await rasterizeVisuals(visuals, context, warnings, 'PDF'))
+          pictures.set(nodeId, { image: await pdf.embedPng(raster.png), ...raster });
+        layout.pictures = pictures;
+      }
       if (context.options.include_title) {
         layout.paragraph([{ text: document.title, style: { size: 22, color: palette.heading, bold: true } }]);
         layout.gap(12);
       }
-      if (context.options.include_metadata) {
-        for (const [key, value] of Object.entries(document.metadata)) {
-          layout.paragraph([
-            {
-              text: `${key}: ${Array.isArray(value) ? value.join(', ') : String(value)}`,
-              style: { size: 9, color: palette.muted },
-            },
-          ]);
-        }
+      if (metadata.length > 0) {
+        for (const line of metadata)
+          layout.paragraph([{ text: line, style: { size: 9, color: palette.muted } }]);
         layout.gap(8);
       }
       const children = document.root.children;

@@ -20,13 +20,17 @@ registerPageDecoder(remote);
 registerPageRenderer(remote);
 
 /**
- * Exports draw Mermaid diagrams with the page's Mermaid (it needs a DOM). The
- * renderer and Mermaid load on the first diagram, never with the shell.
+ * Exports draw Mermaid diagrams with the page's Mermaid (it needs a DOM), and
+ * diagrams and plots as PNG with the page's canvas. The renderer and Mermaid load
+ * on the first diagram, never with the shell.
  */
 function registerPageRenderer(target: Comlink.Remote<CoreWorkerApi>): void {
   const port = {
     render: async (source: string, options: { theme: 'light' | 'dark' }) =>
       (await import('../markdown/mermaid-blocks')).renderMermaidStatic(source, options),
+    // PDF and DOCX take diagrams and plots as PNG; workers cannot decode SVG.
+    rasterize: async (svg: string, size: { width: number; height: number; scale: number }) =>
+      (await import('../markdown/svg-raster')).rasterizeSvg(svg, size),
   };
   void target.exports
     .registerPageRenderer(Comlink.proxy(port))
