@@ -38,3 +38,22 @@ export function describeError(
   const info = errorInfo(error);
   return info === null ? null : localize(info.code, info.message);
 }
+
+export interface ErrorParts {
+  code: string;
+  /** In the reader's language, chosen by the code. */
+  text: string;
+  /** The core's own message when it says more than the text (a URL, a status), else null. */
+  detail: string | null;
+}
+
+export function errorParts(
+  error: unknown,
+  localize: (code: string, fallbackMessage: string) => string,
+): ErrorParts | null {
+  const info = errorInfo(error);
+  if (info === null) return null;
+  const text = localize(info.code, info.message);
+  const detail = info.message.trim();
+  return { code: info.code, text, detail: detail !== '' && detail !== text ? detail : null };
+}

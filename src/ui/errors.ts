@@ -1,4 +1,4 @@
-import { describeError, errorInfo } from './error-message';
+import { describeError, errorInfo, errorParts, type ErrorParts } from './error-message';
 import { errorText } from './i18n';
 import { toasts } from './toasts/toasts.svelte';
 
@@ -16,6 +16,14 @@ export function reportError(error: unknown): void {
 /** Localized text for an error without showing it (e.g. inside another message). */
 export function errorMessage(error: unknown): string | null {
   return describeError(error, errorText);
+}
+
+/**
+ * The localized text by code and the core's own wording as a detail (it may name a URL or an
+ * HTTP status the code cannot), for places that show an error inline. Null for aborts.
+ */
+export function errorDetails(error: unknown): ErrorParts | null {
+  return errorParts(error, errorText);
 }
 
 /**
