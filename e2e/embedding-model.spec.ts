@@ -120,6 +120,7 @@ test('switching the embedding model downloads it, asks for a vector rebuild, and
   await expect(page.getByTestId('search-result').first()).toContainText('Deadlock', { timeout: 60_000 });
   await expect(page.getByTestId('search-fallback')).toHaveCount(0);
   await page.getByTestId('open-settings').click();
+  await page.getByTestId('settings-nav-search').click();
   await expect(settings.getByTestId('index-embedding')).toContainText(MODEL_ID);
   await expect(settings.getByTestId('index-vectors')).toHaveAttribute('data-compatible', 'true');
   expect(modelRequests).toHaveLength(served);

@@ -118,6 +118,7 @@ test('choosing a reranker downloads it with progress, and search results are the
 
   // Turning it off goes back to the full-text order at once.
   await page.getByTestId('open-settings').click();
+  await page.getByTestId('settings-nav-search').click();
   await expect(picker.getByTestId('reranker-model')).toHaveValue(MODEL_ID);
   await picker.getByTestId('reranker-model').selectOption('');
   await picker.getByTestId('reranker-use').click();
