@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../contracts/errors';
-import { describeError, errorCodeOf, errorParts } from './error-message';
+import { describeError, errorCodeOf, errorParts, toastText } from './error-message';
 
 const localize = (code: string, message: string) => `${code}:${message}`;
 
@@ -48,5 +48,24 @@ describe('errorParts', () => {
 
   it('stays silent for aborts', () => {
     expect(errorParts(new AppError('TRANSCRIPTION_CANCELLED', 'x'), friendly)).toBeNull();
+  });
+});
+
+describe('toastText', () => {
+  it('adds the specifics to the text of a code whose message names them', () => {
+    expect(
+      toastText({
+        code: 'UNSUPPORTED_AUDIO_FORMAT',
+        text: '无法读取此音频格式。',
+        detail: 'x.mp3 is not MP3.',
+      }),
+    ).toBe('无法读取此音频格式。 x.mp3 is not MP3.');
+  });
+
+  it('shows only the text for other codes, or without a detail', () => {
+    expect(toastText({ code: 'NOTE_NOT_FOUND', text: 'Gone.', detail: 'No note n1.' })).toBe('Gone.');
+    expect(toastText({ code: 'UNSUPPORTED_AUDIO_FORMAT', text: 'Unreadable.', detail: null })).toBe(
+      'Unreadable.',
+    );
   });
 });

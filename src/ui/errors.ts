@@ -1,4 +1,4 @@
-import { describeError, errorInfo, errorParts, type ErrorParts } from './error-message';
+import { describeError, errorInfo, errorParts, toastText, type ErrorParts } from './error-message';
 import { errorText } from './i18n';
 import { toasts } from './toasts/toasts.svelte';
 
@@ -7,8 +7,9 @@ import { toasts } from './toasts/toasts.svelte';
  * here as a localized toast. Aborts and user cancellations stay silent.
  */
 export function reportError(error: unknown): void {
-  const message = describeError(error, errorText);
-  if (message === null) return;
+  const parts = errorParts(error, errorText);
+  if (parts === null) return;
+  const message = toastText(parts);
   if (errorInfo(error)?.code === 'INTERNAL_ERROR') console.error(error);
   toasts.show(message, { kind: 'error' });
 }
