@@ -1,6 +1,6 @@
 import type { Page, Route } from '@playwright/test';
 import { buildTinyWhisper } from '../src/media/transformers/__fixtures__/tiny-whisper/tiny-whisper';
-import { expect, openApp, test } from './fixtures';
+import { createNote, expect, openApp, test } from './fixtures';
 
 // Settings as pages, the one model host every download uses, and errors that say what to do next.
 
@@ -55,6 +55,28 @@ test('every settings page opens from the page list on a desktop', async ({ page 
     expect(await fitsTheWindow(page)).toBe(true);
   }
   await expect(page.getByTestId('settings-page-storage').getByTestId('storage-usage')).not.toBeEmpty();
+});
+
+test('Storage lists what uses space and empties the trash', async ({ page }) => {
+  await openApp(page);
+  await createNote(page, 'Keep', 'kept');
+  await createNote(page, 'Disposable', 'text');
+  await page.getByTestId('trash-note').click();
+  await expect(page.getByTestId('note-item').filter({ hasText: 'Disposable' })).toHaveCount(0);
+
+  await openSettingsPage(page, 'storage');
+  const kind = (name: string) => page.locator(`[data-testid="storage-kind"][data-kind="${name}"]`);
+  await expect(kind('notes')).toHaveAttribute('data-count', '1');
+  await expect(kind('trash')).toHaveAttribute('data-count', '1');
+  await expect(kind('attachments')).toHaveAttribute('data-count', '0');
+  await expect(kind('note-versions')).toBeVisible();
+  await kind('trash').getByTestId('storage-empty-trash').click();
+  await page.getByTestId('confirm-accept').click();
+  await expect(kind('trash')).toHaveAttribute('data-count', '0');
+  await expect(kind('notes')).toHaveAttribute('data-count', '1');
+  await page.keyboard.press('Escape');
+  await page.getByTestId('nav-trash').click();
+  await expect(page.getByTestId('note-item').filter({ hasText: 'Disposable' })).toHaveCount(0);
 });
 
 test.describe('on a phone', () => {

@@ -677,6 +677,20 @@ graph LR
   'providers.cause.url': 'The base URL is wrong (a typo, a missing /v1, or the wrong port).',
   'providers.openSettings': 'Open {name} in Settings → Providers',
   'modelHost.savedShort': 'Saved for every model download.',
+  'storage.whatUsesSpace': 'What uses the space',
+  'storage.notes': 'Notes',
+  'storage.trash': 'Trash',
+  'storage.attachments': 'Attachments (audio and files)',
+  'storage.noteVersions': 'Note versions',
+  'storage.models': 'Downloaded in-browser chat models',
+  'storage.caches': 'Caches (downloaded model files, app files)',
+  'storage.countSize': '{count} · {size}',
+  'storage.emptyTrash': 'Empty trash',
+  'storage.emptyTrashConfirm': 'Delete every note in the trash for good? This cannot be undone.',
+  'storage.trashEmptied': 'Deleted {count} notes from the trash.',
+  'storage.clearModels': 'Clear downloaded models',
+  'storage.clearModelsConfirm': 'Delete every downloaded model (chat, embeddings, reranker, speech, speaker labels)? They download again when next needed; your notes stay.',
+  'storage.modelsCleared': 'Downloaded models cleared.',
   // End of the settings block.
 } as const satisfies Record<string, Message>;
 

@@ -657,6 +657,20 @@ graph LR
   'providers.cause.url': '基础 URL 有误（拼写错误、缺少 /v1 或端口不对）。',
   'providers.openSettings': '在 设置 → AI 服务 中打开 {name}',
   'modelHost.savedShort': '已保存，所有模型下载都将使用它。',
+  'storage.whatUsesSpace': '空间占用',
+  'storage.notes': '笔记',
+  'storage.trash': '回收站',
+  'storage.attachments': '附件（音频和文件）',
+  'storage.noteVersions': '笔记历史版本',
+  'storage.models': '已下载的浏览器内聊天模型',
+  'storage.caches': '缓存（已下载的模型文件、应用文件）',
+  'storage.countSize': '{count} 项 · {size}',
+  'storage.emptyTrash': '清空回收站',
+  'storage.emptyTrashConfirm': '永久删除回收站中的所有笔记？此操作无法撤销。',
+  'storage.trashEmptied': '已从回收站删除 {count} 篇笔记。',
+  'storage.clearModels': '清除已下载的模型',
+  'storage.clearModelsConfirm': '删除所有已下载的模型（聊天、嵌入、重排序、语音、说话人标注）？下次需要时会重新下载；笔记不受影响。',
+  'storage.modelsCleared': '已清除下载的模型。',
   // End of the settings block.
 };
 
