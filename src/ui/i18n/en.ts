@@ -689,7 +689,8 @@ graph LR
   'storage.emptyTrashConfirm': 'Delete every note in the trash for good? This cannot be undone.',
   'storage.trashEmptied': 'Deleted {count} notes from the trash.',
   'storage.clearModels': 'Clear downloaded models',
-  'storage.clearModelsConfirm': 'Delete every downloaded model (chat, embeddings, reranker, speech, speaker labels)? They download again when next needed; your notes stay.',
+  'storage.clearModelsConfirm':
+    'Delete every downloaded model (chat, embeddings, reranker, speech, speaker labels)? They download again when next needed; your notes stay.',
   'storage.modelsCleared': 'Downloaded models cleared.',
   // End of the settings block.
 } as const satisfies Record<string, Message>;

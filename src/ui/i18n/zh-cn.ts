@@ -669,7 +669,8 @@ graph LR
   'storage.emptyTrashConfirm': '永久删除回收站中的所有笔记？此操作无法撤销。',
   'storage.trashEmptied': '已从回收站删除 {count} 篇笔记。',
   'storage.clearModels': '清除已下载的模型',
-  'storage.clearModelsConfirm': '删除所有已下载的模型（聊天、嵌入、重排序、语音、说话人标注）？下次需要时会重新下载；笔记不受影响。',
+  'storage.clearModelsConfirm':
+    '删除所有已下载的模型（聊天、嵌入、重排序、语音、说话人标注）？下次需要时会重新下载；笔记不受影响。',
   'storage.modelsCleared': '已清除下载的模型。',
   // End of the settings block.
 };
