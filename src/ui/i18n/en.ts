@@ -349,8 +349,6 @@ export const en = {
   'transcription.includeSpeakers': 'Include speakers',
   'transcription.createNote': 'Create',
   'transcription.defaultTitle': 'Transcript: {name}',
-  'transcription.source': 'Model source',
-  'transcription.modelHost': 'Model host (URL or a path on this app)',
   'transcription.allowRemote': 'Allow downloading models',
   'transcription.saveSource': 'Save',
   'transcription.sourceSaved': 'Saved.',
@@ -387,9 +385,6 @@ export const en = {
   'embedding.inUse': 'In use',
   'embedding.hint':
     'Models are downloaded once and kept in the browser. Vector search uses a new model after its vectors are rebuilt; until then it falls back to full-text search.',
-  'embedding.hostLabel': 'Model host',
-  'embedding.hostPlaceholder': 'Default: {host}',
-  'embedding.hostSave': 'Save host',
   'embedding.hostSaved': 'Model host saved; it applies to the next download.',
   'embedding.downloadLabel': 'Download {model}',
   'embedding.ready': 'Embedding model {model} is ready. Rebuild the vectors to use it.',
@@ -415,7 +410,6 @@ export const en = {
   'local.heading': 'Local models',
   'local.intro':
     'These models run in this browser on the GPU (WebGPU), offline once downloaded. Downloads go to the browser cache.',
-  'local.noWebGpu': 'Local models are unavailable here: {reason}',
   'local.gpu': 'GPU: {adapter}',
   'local.download': 'Download',
   'local.cancel': 'Cancel',
@@ -430,10 +424,6 @@ export const en = {
   'local.offerTitle': '{name} is not downloaded yet',
   'local.offerBody': 'It needs a {size} download and about {memory} of GPU memory.',
   'local.useInstead': 'Use {name} instead',
-  'local.sources': 'Model hosts (mirrors)',
-  'local.sourcesHint':
-    'Leave empty for Hugging Face and GitHub. A mirror with the same layout works, e.g. https://hf-mirror.com/.',
-  'local.modelHost': 'Model host (weights)',
   'local.libHost': 'Model library host (wasm)',
   'local.saveSources': 'Save hosts',
   'local.sourcesSaved': 'Model hosts saved.',

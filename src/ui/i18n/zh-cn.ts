@@ -337,8 +337,6 @@ export const zhCN: Dictionary = {
   'transcription.includeSpeakers': '包含说话人',
   'transcription.createNote': '创建',
   'transcription.defaultTitle': '转写：{name}',
-  'transcription.source': '模型来源',
-  'transcription.modelHost': '模型主机（URL 或本应用上的路径）',
   'transcription.allowRemote': '允许下载模型',
   'transcription.saveSource': '保存',
   'transcription.sourceSaved': '已保存。',
@@ -374,9 +372,6 @@ export const zhCN: Dictionary = {
   'embedding.inUse': '使用中',
   'embedding.hint':
     '模型只下载一次并保存在浏览器中。重建向量之后向量搜索才会使用新模型，在此之前会降级为全文搜索。',
-  'embedding.hostLabel': '模型下载地址',
-  'embedding.hostPlaceholder': '默认：{host}',
-  'embedding.hostSave': '保存地址',
   'embedding.hostSaved': '模型地址已保存，将用于下一次下载。',
   'embedding.downloadLabel': '下载 {model}',
   'embedding.ready': '向量模型 {model} 已就绪。重建向量后即可使用。',
@@ -402,7 +397,6 @@ export const zhCN: Dictionary = {
   'local.heading': '本地模型',
   'local.intro':
     '这些模型在本浏览器中用 GPU（WebGPU）运行，下载一次后即可离线使用。下载内容保存在浏览器缓存中。',
-  'local.noWebGpu': '此处无法使用本地模型：{reason}',
   'local.gpu': 'GPU：{adapter}',
   'local.download': '下载',
   'local.cancel': '取消',
@@ -417,10 +411,6 @@ export const zhCN: Dictionary = {
   'local.offerTitle': '{name} 尚未下载',
   'local.offerBody': '需要下载 {size}，运行约需 {memory} 显存。',
   'local.useInstead': '改用 {name}',
-  'local.sources': '模型下载源（镜像）',
-  'local.sourcesHint':
-    '留空则使用 Hugging Face 和 GitHub。也可填写目录结构相同的镜像，例如 https://hf-mirror.com/。',
-  'local.modelHost': '模型权重下载源',
   'local.libHost': '模型库（wasm）下载源',
   'local.saveSources': '保存下载源',
   'local.sourcesSaved': '已保存模型下载源。',
