@@ -69,6 +69,7 @@ test('an "always allow" grant shows in settings and can be revoked', async ({ pa
   ).not.toHaveCount(0);
 
   await page.getByTestId('open-settings').click();
+  await page.getByTestId('settings-nav-agent').click();
   const grant = page.getByTestId('agent-grant');
   await expect(grant).toHaveCount(1);
   await expect(page.getByTestId('agent-grants-empty')).toHaveCount(0);

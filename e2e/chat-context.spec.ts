@@ -19,6 +19,7 @@ test('a long chat on a small-context model keeps answering and says earlier mess
   try {
     await openApp(page);
     await page.getByTestId('open-settings').click();
+    await page.getByTestId('settings-nav-providers').click();
     await page.getByTestId('provider-add').click();
     await page.getByTestId('provider-preset').selectOption('custom');
     await page.getByTestId('provider-name').fill('Small');

@@ -87,6 +87,7 @@ test('an OpenAI-compatible provider on a local replay server answers in the UI',
   try {
     await openApp(page);
     await page.getByTestId('open-settings').click();
+    await page.getByTestId('settings-nav-providers').click();
     await page.getByTestId('provider-add').click();
     await page.getByTestId('provider-preset').selectOption('custom');
     await page.getByTestId('provider-name').fill('Replay');

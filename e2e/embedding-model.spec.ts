@@ -1,4 +1,4 @@
-import type { Route } from '@playwright/test';
+import type { Page, Route } from '@playwright/test';
 import { buildTinyEmbeddingModel, vocabularyFromTexts } from '../src/retrieval/__fixtures__/tiny-model';
 import { createNote, expect, openApp, test } from './fixtures';
 
@@ -24,6 +24,15 @@ const files = buildTinyEmbeddingModel({
   dimension: 384,
   vocabulary: vocabularyFromTexts([...NOTES.map((note) => `${note.title} ${note.body}`), 'query passage']),
 });
+
+/** Settings → Local models: the one model host every download uses; then back to Search. */
+async function useModelHost(page: Page, host: string): Promise<void> {
+  await page.getByTestId('settings-nav-local-models').click();
+  await page.getByTestId('model-host').fill(host);
+  await page.getByTestId('model-host-save').click();
+  await expect(page.getByTestId('model-host-saved')).toBeVisible();
+  await page.getByTestId('settings-nav-search').click();
+}
 
 /** Serves `<model>/resolve/main/<file>`; every ONNX weight variant is the one tiny graph. */
 async function serveModel(route: Route): Promise<void> {
@@ -60,11 +69,10 @@ test('switching the embedding model downloads it, asks for a vector rebuild, and
   for (const note of NOTES) await createNote(page, note.title, note.body);
 
   await page.getByTestId('open-settings').click();
+  await useModelHost(page, MODEL_HOST);
   const settings = page.getByTestId('index-settings');
   await expect(settings.getByTestId('index-embedding')).toContainText('hash-v1');
-  const picker = settings.getByTestId('embedding-settings');
-  await picker.getByTestId('embedding-host').fill(MODEL_HOST);
-  await picker.getByTestId('embedding-host-save').click();
+  const picker = page.getByTestId('embedding-settings');
   await picker.getByTestId('embedding-model').selectOption(MODEL_ID);
   await expect(picker.getByTestId('embedding-model')).toContainText('about 135 MB');
   await picker.getByTestId('embedding-use').click();
@@ -112,6 +120,7 @@ test('switching the embedding model downloads it, asks for a vector rebuild, and
   await expect(page.getByTestId('search-result').first()).toContainText('Deadlock', { timeout: 60_000 });
   await expect(page.getByTestId('search-fallback')).toHaveCount(0);
   await page.getByTestId('open-settings').click();
+  await page.getByTestId('settings-nav-search').click();
   await expect(settings.getByTestId('index-embedding')).toContainText(MODEL_ID);
   await expect(settings.getByTestId('index-vectors')).toHaveAttribute('data-compatible', 'true');
   expect(modelRequests).toHaveLength(served);
@@ -142,12 +151,10 @@ test('a model download that fails or is cancelled leaves hash-v1 in use', async 
   });
   await openApp(page);
   await page.getByTestId('open-settings').click();
-  const settings = page.getByTestId('index-settings');
-  const picker = settings.getByTestId('embedding-settings');
-
   // A host that cannot be reached: the job fails and says why.
-  await picker.getByTestId('embedding-host').fill('https://empty.notes-agent.test/');
-  await picker.getByTestId('embedding-host-save').click();
+  await useModelHost(page, 'https://empty.notes-agent.test/');
+  const settings = page.getByTestId('index-settings');
+  const picker = page.getByTestId('embedding-settings');
   await picker.getByTestId('embedding-model').selectOption(MODEL_ID);
   await picker.getByTestId('embedding-use').click();
   const job = picker.getByTestId('embedding-download-job').getByTestId('job-item');
@@ -159,8 +166,8 @@ test('a model download that fails or is cancelled leaves hash-v1 in use', async 
 
   // The right host, but the weights hang: Cancel stops the download.
   hold = true;
-  await picker.getByTestId('embedding-host').fill(MODEL_HOST);
-  await picker.getByTestId('embedding-host-save').click();
+  await useModelHost(page, MODEL_HOST);
+  await picker.getByTestId('embedding-model').selectOption(MODEL_ID);
   await picker.getByTestId('embedding-use').click();
   await expect(job).toHaveAttribute('data-status', 'running', { timeout: 30_000 });
   await expect.poll(() => held.length, { timeout: 30_000 }).toBeGreaterThan(0);

@@ -69,6 +69,7 @@ async function serveFakeHub(context: BrowserContext): Promise<FakeHub> {
 
 async function openLocalModels(page: Page) {
   await page.getByTestId('open-settings').click();
+  await page.getByTestId('settings-nav-local-models').click();
   const section = page.getByTestId('local-models-settings');
   await expect(section).toBeVisible();
   return section;
@@ -76,7 +77,9 @@ async function openLocalModels(page: Page) {
 
 async function useFakeHub(page: Page, baseURL: string) {
   const section = await openLocalModels(page);
-  await section.getByTestId('local-model-host').fill(`${baseURL}/fake-hub/`);
+  await section.getByTestId('model-host').fill(`${baseURL}/fake-hub/`);
+  await section.getByTestId('model-host-save').click();
+  await expect(section.getByTestId('model-host-saved')).toBeVisible();
   await section.getByTestId('local-lib-host').fill(`${baseURL}/fake-libs/`);
   await section.getByTestId('local-model-sources-save').click();
   await expect(page.getByText('Model hosts saved.')).toBeVisible();

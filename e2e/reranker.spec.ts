@@ -12,6 +12,15 @@ import { createNote, expect, openApp, test } from './fixtures';
 const MODEL_HOST = 'https://models.notes-agent.test/';
 const MODEL_ID = 'Xenova/ms-marco-MiniLM-L-6-v2';
 
+/** Settings → Local models: the one model host every download uses; then back to Search. */
+async function useModelHost(page: Page, host: string): Promise<void> {
+  await page.getByTestId('settings-nav-local-models').click();
+  await page.getByTestId('model-host').fill(host);
+  await page.getByTestId('model-host-save').click();
+  await expect(page.getByTestId('model-host-saved')).toBeVisible();
+  await page.getByTestId('settings-nav-search').click();
+}
+
 // Full-text search puts "Pools" first for the query (the one block with the rare
 // "thread"); the tiny cross-encoder prefers "Locks", whose words are nearly all
 // query words.
@@ -73,10 +82,8 @@ test('choosing a reranker downloads it with progress, and search results are the
   await expect(page.getByTestId('search-reranked')).toHaveCount(0);
 
   await page.getByTestId('open-settings').click();
-  const settings = page.getByTestId('index-settings');
-  const embedding = settings.getByTestId('embedding-settings');
-  await embedding.getByTestId('embedding-host').fill(MODEL_HOST);
-  await embedding.getByTestId('embedding-host-save').click();
+  await useModelHost(page, MODEL_HOST);
+  const settings = page.getByTestId('settings-page-search');
   const picker = settings.getByTestId('reranker-settings');
   await expect(picker.getByTestId('reranker-model')).toHaveValue('');
   await expect(picker.getByTestId('reranker-use')).toBeDisabled();
@@ -111,6 +118,7 @@ test('choosing a reranker downloads it with progress, and search results are the
 
   // Turning it off goes back to the full-text order at once.
   await page.getByTestId('open-settings').click();
+  await page.getByTestId('settings-nav-search').click();
   await expect(picker.getByTestId('reranker-model')).toHaveValue(MODEL_ID);
   await picker.getByTestId('reranker-model').selectOption('');
   await picker.getByTestId('reranker-use').click();
@@ -138,9 +146,8 @@ test('a reranker download can be cancelled, and reranking stays off', async ({ p
   await openApp(page);
   await createNote(page, NOTES[0]!.title, NOTES[0]!.body);
   await page.getByTestId('open-settings').click();
-  const settings = page.getByTestId('index-settings');
-  await settings.getByTestId('embedding-host').fill(MODEL_HOST);
-  await settings.getByTestId('embedding-host-save').click();
+  await useModelHost(page, MODEL_HOST);
+  const settings = page.getByTestId('settings-page-search');
   const picker = settings.getByTestId('reranker-settings');
   await picker.getByTestId('reranker-model').selectOption(MODEL_ID);
   await picker.getByTestId('reranker-use').click();

@@ -49,6 +49,7 @@ test('Settings shows the index status and rebuilds the index with progress', asy
   await openApp(page);
   await createNote(page, 'Kernel', 'The scheduler picks the next task.');
   await page.getByTestId('open-settings').click();
+  await page.getByTestId('settings-nav-search').click();
   const settings = page.getByTestId('index-settings');
   await expect(settings.getByTestId('index-embedding')).toContainText('hash-v1');
   await expect(settings.getByTestId('index-vectors')).toHaveAttribute('data-compatible', 'true');

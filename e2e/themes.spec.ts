@@ -45,6 +45,7 @@ const bodyBackground = (page: Page) => page.evaluate(() => getComputedStyle(docu
 
 async function openSettings(page: Page) {
   await page.getByTestId('open-settings').click();
+  await page.getByTestId('settings-nav-general').click();
   const settings = page.getByTestId('theme-settings');
   await expect(settings.getByTestId('theme-row').first()).toBeVisible();
   return settings;

@@ -101,13 +101,27 @@ async function traceDetail(page: Page): Promise<() => Promise<Snapshot[]>> {
   return () => page.evaluate(() => (window as unknown as { detailTrace: Snapshot[] }).detailTrace);
 }
 
-async function useTinyModel(page: Page): Promise<void> {
-  await page.getByTestId('nav-transcription').click();
-  await page.getByText('Model source').click();
-  await page.getByTestId('transcription-model-host').fill(MODEL_HOST);
+/** Settings → Local models: the one model host (Whisper and speaker labels read it too). */
+async function useModelHost(page: Page, host: string): Promise<void> {
+  await page.getByTestId('open-settings').click();
+  await page.getByTestId('settings-nav-local-models').click();
+  await page.getByTestId('model-host').fill(host);
+  await page.getByTestId('model-host-save').click();
+  await expect(page.getByTestId('model-host-saved')).toBeVisible();
+}
+
+/** The tiny model from this app's /models/, never downloaded from elsewhere; optionally a speaker model. */
+async function useTinyModel(page: Page, speakers?: string): Promise<void> {
+  await useModelHost(page, MODEL_HOST);
+  await page.getByTestId('settings-nav-transcription').click();
   await page.getByTestId('transcription-allow-remote').uncheck();
+  const speakersModel = page.getByTestId('transcription-diarization-model');
+  await expect(speakersModel).toHaveValue('');
+  if (speakers) await speakersModel.selectOption(speakers);
   await page.getByTestId('transcription-save-source').click();
   await expect(page.getByTestId('transcription-source-saved')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await page.getByTestId('nav-transcription').click();
 }
 
 test('upload → live progress and segments → note with audio citations that seek the player', async ({
@@ -149,7 +163,10 @@ test('upload → live progress and segments → note with audio citations that s
   await expect(segments.nth(1)).toContainText('world again,');
   const texts = await segments.allTextContents();
   expect(texts.length).toBeGreaterThanOrEqual(4);
-  await expect(detail.getByTestId('transcription-warning')).toContainText('Speakers are not labelled');
+  // No speaker model is chosen: "Label speakers" is off, so no job asks for it and none warns.
+  await expect(page.getByTestId('transcription-diarization')).toBeDisabled();
+  await expect(page.getByTestId('transcription-diarization')).not.toBeChecked();
+  await expect(detail.getByTestId('transcription-warning')).toHaveCount(0);
 
   // Clicking a segment seeks the player to it.
   const audio = detail.getByTestId('audio-element');
@@ -188,15 +205,9 @@ test('with a speaker labels model set, each segment carries the speaker the mode
   test.setTimeout(150_000);
   const served = await serveTinyWhisper(page, { [PYANNOTE_ID]: buildTinyPyannote() });
   await openApp(page);
-  await page.getByTestId('nav-transcription').click();
-  await page.getByText('Model source').click();
-  await page.getByTestId('transcription-model-host').fill(MODEL_HOST);
-  await page.getByTestId('transcription-allow-remote').uncheck();
-  const speakersModel = page.getByTestId('transcription-diarization-model');
-  await expect(speakersModel).toHaveValue('');
-  await speakersModel.selectOption(PYANNOTE_ID);
-  await page.getByTestId('transcription-save-source').click();
-  await expect(page.getByTestId('transcription-source-saved')).toBeVisible();
+  await useTinyModel(page, PYANNOTE_ID);
+  await expect(page.getByTestId('transcription-diarization')).toBeEnabled();
+  await expect(page.getByTestId('transcription-diarization')).toBeChecked();
 
   // The tiny Whisper says "hello tiny whisper." over 0-2 s and "world again," over 2-4.5 s;
   // the first voice talks for 2 s, the second for 3 s.
@@ -220,10 +231,10 @@ test('with a speaker labels model set, each segment carries the speaker the mode
   await expect(detail.getByTestId('transcription-warning')).toHaveCount(0);
   expect(served).toContain(`${PYANNOTE_ID}/onnx/model.onnx`);
 
-  // The choice is stored with the model source.
+  // The choice is stored with the transcription settings.
   await page.reload();
-  await page.getByTestId('nav-transcription').click();
-  await page.getByText('Model source').click();
+  await page.getByTestId('open-settings').click();
+  await page.getByTestId('settings-nav-transcription').click();
   await expect(page.getByTestId('transcription-diarization-model')).toHaveValue(PYANNOTE_ID);
 });
 
@@ -295,4 +306,52 @@ test('cancelling a running transcription ends it as cancelled, without a note fo
   await job.click();
   await expect(page.getByTestId('transcription-detail')).toHaveAttribute('data-status', 'cancelled');
   await expect(page.getByTestId('audio-element')).toBeVisible();
+
+  // A cancelled transcription can be deleted, for good.
+  await page.getByTestId('transcription-delete').click();
+  await expect(page.getByTestId('transcription-job')).toHaveCount(0);
+  await expect(page.getByTestId('transcription-detail')).toHaveCount(0);
+  await page.reload();
+  await page.getByTestId('nav-transcription').click();
+  await expect(page.getByTestId('transcription-job')).toHaveCount(0);
+});
+
+test('a model that could not be downloaded says so, points at the model host, retries there, and the failed job can be deleted', async ({
+  page,
+}) => {
+  test.setTimeout(150_000);
+  await serveTinyWhisper(page);
+  await page.context().route('**/no-models/**', (route) => route.fulfill({ status: 404, body: 'not found' }));
+  await openApp(page);
+  await useModelHost(page, '/no-models/');
+  await page.keyboard.press('Escape');
+  await page.getByTestId('nav-transcription').click();
+  await page
+    .getByTestId('audio-file-input')
+    .setInputFiles({ name: 'short.wav', mimeType: 'audio/wav', buffer: toneWav(3) });
+  const detail = page.getByTestId('transcription-detail');
+  await expect(detail).toHaveAttribute('data-status', 'failed', { timeout: 60_000 });
+  const error = detail.getByTestId('transcription-error');
+  await expect(error).toHaveAttribute('data-code', 'TRANSCRIPTION_MODEL_UNAVAILABLE');
+  await expect(error).toContainText('could not be loaded or downloaded');
+
+  // The link opens Settings at the model host; fixed there, Retry runs the same audio again.
+  await error.getByTestId('transcription-model-host-link').click();
+  await expect(page.getByTestId('settings-page-local-models')).toBeVisible();
+  await page.getByTestId('model-host').fill(MODEL_HOST);
+  await page.getByTestId('model-host-save').click();
+  await expect(page.getByTestId('model-host-saved')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await detail.getByTestId('transcription-retry').click();
+  await expect(detail).toHaveAttribute('data-status', 'completed', { timeout: 120_000 });
+  await expect(page.getByTestId('transcription-job')).toHaveCount(2);
+
+  // The failed one is deleted; the retry stays.
+  const failed = page.locator('[data-testid="transcription-job"][data-status="failed"]');
+  await failed.click();
+  await expect(detail).toHaveAttribute('data-status', 'failed');
+  await detail.getByTestId('transcription-delete').click();
+  await expect(page.getByTestId('transcription-job')).toHaveCount(1);
+  await expect(page.getByTestId('transcription-job').first()).toHaveAttribute('data-status', 'completed');
+  await expect(failed).toHaveCount(0);
 });

@@ -6,6 +6,7 @@ import { expect, type Page } from '@playwright/test';
  */
 export async function addScriptProvider(page: Page, serverUrl: string): Promise<void> {
   await page.getByTestId('open-settings').click();
+  await page.getByTestId('settings-nav-providers').click();
   await page.getByTestId('provider-add').click();
   await page.getByTestId('provider-preset').selectOption('custom');
   await page.getByTestId('provider-name').fill('Script');

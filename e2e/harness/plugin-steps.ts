@@ -15,6 +15,7 @@ export function samplePackage(dir = SAMPLE_PLUGIN_DIR): Buffer {
 /** Opens Settings and returns its plugin section. */
 export async function openPluginSettings(page: Page): Promise<Locator> {
   await page.getByTestId('open-settings').click();
+  await page.getByTestId('settings-nav-plugins').click();
   return page.getByTestId('plugin-settings');
 }
 

@@ -258,6 +258,19 @@ describe('JobRuntime', () => {
     await expectCode(runtime.create('no-such-kind'), 'INVALID_REQUEST');
   });
 
+  it('deletes a finished job; refuses a running one and an unknown id', async () => {
+    const { runtime } = setup();
+    const release = gate();
+    runtime.register({ kind: 'held', run: async () => release.opened });
+    const job = await runtime.create('held');
+    await expectCode(runtime.delete(job.job_id), 'STATE_CONFLICT');
+    release.open();
+    await collect(runtime, job.job_id).subscription.closed;
+    await runtime.delete(job.job_id);
+    await expectCode(runtime.get(job.job_id), 'JOB_NOT_FOUND');
+    await expectCode(runtime.delete(job.job_id), 'JOB_NOT_FOUND');
+  });
+
   it('limits concurrency per kind and queues the rest in order', async () => {
     const { runtime } = setup();
     let active = 0;

@@ -169,6 +169,23 @@ export class JobRuntime {
     });
   }
 
+  /**
+   * Removes one finished job and its events. A queued or running job is refused
+   * (STATE_CONFLICT): it must end first, so nothing is deleted under a running task.
+   */
+  async delete(jobId: string): Promise<void> {
+    await this.#withLock(jobId, async () => {
+      const job = await this.get(jobId);
+      if (!isTerminalStatus(job.status) || this.#running.has(jobId)) {
+        throw new AppError('STATE_CONFLICT', 'This job has not ended yet; cancel it first.', {
+          job_id: jobId,
+          status: job.status,
+        });
+      }
+      await this.#store.delete([jobId]);
+    });
+  }
+
   subscribe(jobId: string, afterSequence: number, onEvent: EventListener): Subscription {
     return this.#events.subscribe(jobId, afterSequence, onEvent);
   }

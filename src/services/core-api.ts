@@ -48,6 +48,7 @@ import { ProviderService } from './provider-service';
 import { RerankerService, type RerankerServiceOptions } from './reranker-service';
 import { SearchService } from './search-service';
 import { SettingsService } from './settings-service';
+import { StorageService } from './storage-service';
 import { ThemeService } from './theme-service';
 import { TranscriptionService, type AsrEngineFactory, type DiarizerFactory } from './transcription-service';
 
@@ -214,6 +215,7 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
     jobs: new JobsService(runtime),
     events: new EventsService(eventLog),
     settings,
+    storage: new StorageService(db),
     search,
     embedding,
     rerankers,

@@ -253,6 +253,30 @@ describe('TranscriptionService', () => {
     });
   });
 
+  it('deletes a failed or a cancelled transcription; refuses a running or completed one and an unknown id', async () => {
+    const { core } = withEngine({ failLoad: new Error('fetch failed') });
+    const audio = await upload(core, 2);
+    const failed = await core.api.transcriptions.create({ attachment_id: audio.attachment_id });
+    await eventsOf(core, failed.job_id);
+    await core.api.transcriptions.delete(failed.job_id);
+    await expectCode(core.api.transcriptions.get(failed.job_id), 'JOB_NOT_FOUND');
+    expect((await core.api.transcriptions.list()).items).toEqual([]);
+    // The audio stays: another transcription or a note may use it.
+    expect((await core.api.attachments.get(audio.attachment_id)).attachment_id).toBe(audio.attachment_id);
+    await expectCode(core.api.transcriptions.delete(failed.job_id), 'JOB_NOT_FOUND');
+
+    const { core: slow } = withEngine({ delayMs: 20 });
+    const slowAudio = await upload(slow, 2);
+    const first = await slow.api.transcriptions.create({ attachment_id: slowAudio.attachment_id });
+    const queued = await slow.api.transcriptions.create({ attachment_id: slowAudio.attachment_id });
+    await expectCode(slow.api.transcriptions.delete(queued.job_id), 'STATE_CONFLICT');
+    await slow.api.transcriptions.cancel(queued.job_id);
+    await slow.api.transcriptions.delete(queued.job_id);
+    await eventsOf(slow, first.job_id);
+    await expectCode(slow.api.transcriptions.delete(first.job_id), 'STATE_CONFLICT');
+    expect((await slow.api.transcriptions.list()).items.map((job) => job.job_id)).toEqual([first.job_id]);
+  });
+
   it('cancels a queued job at once while another runs', async () => {
     const { core } = withEngine({ delayMs: 20 });
     const audio = await upload(core, 2);

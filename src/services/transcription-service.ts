@@ -184,6 +184,22 @@ export class TranscriptionService {
     return { accepted: true, job_id: after.job_id, status: after.status };
   }
 
+  /**
+   * Deletes a failed or cancelled transcription (its job and events; the audio stays, other
+   * jobs or notes may use it). A running one must be cancelled first and a completed one is
+   * kept (STATE_CONFLICT): its transcript is the record notes were made from.
+   */
+  async delete(jobId: string): Promise<void> {
+    const job = await this.#job(jobId);
+    if (job.status !== 'failed' && job.status !== 'cancelled') {
+      throw new AppError('STATE_CONFLICT', 'Only a failed or cancelled transcription can be deleted.', {
+        job_id: jobId,
+        status: job.status,
+      });
+    }
+    await this.#deps.runtime.delete(job.job_id);
+  }
+
   /** Whether a queued or running transcription reads this attachment (it cannot be deleted then). */
   async usesAttachment(attachmentId: string): Promise<boolean> {
     for (const status of ['queued', 'running'] as const) {

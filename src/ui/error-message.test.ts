@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../contracts/errors';
-import { describeError, errorCodeOf } from './error-message';
+import { describeError, errorCodeOf, errorParts, toastText } from './error-message';
 
 const localize = (code: string, message: string) => `${code}:${message}`;
 
@@ -27,5 +27,45 @@ describe('describeError', () => {
     expect(describeError(new DOMException('stop', 'AbortError'), localize)).toBeNull();
     expect(describeError(new AppError('JOB_CANCELLED', 'cancelled'), localize)).toBeNull();
     expect(errorCodeOf(new AppError('NOTE_VERSION_CONFLICT', 'x'))).toBe('NOTE_VERSION_CONFLICT');
+  });
+});
+
+describe('errorParts', () => {
+  const friendly = (code: string, message: string) => (code === 'MODEL_NOT_FOUND' ? 'Not found.' : message);
+
+  it("gives the text by code and keeps the core's wording as a detail", () => {
+    expect(errorParts(new AppError('MODEL_NOT_FOUND', 'HTTP 404 at https://hub/x'), friendly)).toEqual({
+      code: 'MODEL_NOT_FOUND',
+      text: 'Not found.',
+      detail: 'HTTP 404 at https://hub/x',
+    });
+  });
+
+  it('has no detail when the text already is the message, or the message is empty', () => {
+    expect(errorParts(new AppError('STORAGE_ERROR', 'disk'), friendly)?.detail).toBeNull();
+    expect(errorParts(new AppError('MODEL_NOT_FOUND', ' '), friendly)?.detail).toBeNull();
+  });
+
+  it('stays silent for aborts', () => {
+    expect(errorParts(new AppError('TRANSCRIPTION_CANCELLED', 'x'), friendly)).toBeNull();
+  });
+});
+
+describe('toastText', () => {
+  it('adds the specifics to the text of a code whose message names them', () => {
+    expect(
+      toastText({
+        code: 'UNSUPPORTED_AUDIO_FORMAT',
+        text: '无法读取此音频格式。',
+        detail: 'x.mp3 is not MP3.',
+      }),
+    ).toBe('无法读取此音频格式。 x.mp3 is not MP3.');
+  });
+
+  it('shows only the text for other codes, or without a detail', () => {
+    expect(toastText({ code: 'NOTE_NOT_FOUND', text: 'Gone.', detail: 'No note n1.' })).toBe('Gone.');
+    expect(toastText({ code: 'UNSUPPORTED_AUDIO_FORMAT', text: 'Unreadable.', detail: null })).toBe(
+      'Unreadable.',
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { describeError, errorInfo } from './error-message';
+import { describeError, errorInfo, errorParts, toastText, type ErrorParts } from './error-message';
 import { errorText } from './i18n';
 import { toasts } from './toasts/toasts.svelte';
 
@@ -7,8 +7,9 @@ import { toasts } from './toasts/toasts.svelte';
  * here as a localized toast. Aborts and user cancellations stay silent.
  */
 export function reportError(error: unknown): void {
-  const message = describeError(error, errorText);
-  if (message === null) return;
+  const parts = errorParts(error, errorText);
+  if (parts === null) return;
+  const message = toastText(parts);
   if (errorInfo(error)?.code === 'INTERNAL_ERROR') console.error(error);
   toasts.show(message, { kind: 'error' });
 }
@@ -16,6 +17,14 @@ export function reportError(error: unknown): void {
 /** Localized text for an error without showing it (e.g. inside another message). */
 export function errorMessage(error: unknown): string | null {
   return describeError(error, errorText);
+}
+
+/**
+ * The localized text by code and the core's own wording as a detail (it may name a URL or an
+ * HTTP status the code cannot), for places that show an error inline. Null for aborts.
+ */
+export function errorDetails(error: unknown): ErrorParts | null {
+  return errorParts(error, errorText);
 }
 
 /**

@@ -73,6 +73,7 @@ const workerApi = {
   archive: Comlink.proxy(core.api.archive),
   jobs: Comlink.proxy(core.api.jobs),
   settings: Comlink.proxy(core.api.settings),
+  storage: Comlink.proxy(core.api.storage),
   search: Comlink.proxy(core.api.search),
   embedding: Comlink.proxy(core.api.embedding),
   rerankers: Comlink.proxy(core.api.rerankers),

@@ -64,6 +64,19 @@ describe('buildModelGroups', () => {
     ]);
   });
 
+  it('offers a model the provider lists twice only once', () => {
+    const groups = buildModelGroups(
+      [provider('a', 'a-1')],
+      { a: [info('a-1'), info('a-2'), info('a-1')] },
+      null,
+      labels,
+    );
+    expect(groups[0]!.options.map((option) => option.value)).toEqual([
+      optionValue('a', 'a-1'),
+      optionValue('a', 'a-2'),
+    ]);
+  });
+
   it('puts local models first with WebGPU, marking undownloaded and unrunnable ones', () => {
     const groups = buildModelGroups(
       providers,

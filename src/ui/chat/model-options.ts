@@ -85,7 +85,8 @@ export function buildModelGroups(
     .filter((provider) => provider.provider_id !== LOCAL_PROVIDER)
     .map((provider): ModelGroup => {
       const listed = models[provider.provider_id] ?? [];
-      const names = listed.map((info) => info.model);
+      // A provider may list a model twice (aliases, several tags): it is offered once.
+      const names = [...new Set(listed.map((info) => info.model))];
       if (!names.includes(provider.default_model)) names.unshift(provider.default_model);
       return {
         label: labels.providerName(provider),

@@ -9,6 +9,7 @@ import { core } from '../api/core-client';
 import { confirmation } from '../dialogs/confirm.svelte';
 import { reportError } from '../errors';
 import { layout } from '../layout.svelte';
+import { openSettings } from '../settings/settings-nav.svelte';
 import { toasts } from '../toasts/toasts.svelte';
 import { t } from '../i18n';
 import { pluginsState } from './plugins.svelte';
@@ -180,7 +181,7 @@ export function applyEffect(effect: CommandEffect, title: string): void {
       return;
     case 'navigate':
       if (effect.payload.route === 'settings' || effect.payload.route === 'plugins')
-        layout.setSettingsOpen(true);
+        openSettings(effect.payload.route === 'plugins' ? 'plugins' : undefined);
       else if (effect.payload.route === 'search') layout.setView('notes');
       else layout.setView(effect.payload.route);
       return;

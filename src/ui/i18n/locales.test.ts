@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../../contracts/error-codes';
 import { en, enErrors } from './en';
 import { zhCN, zhCNErrors } from './zh-cn';
 
@@ -31,5 +32,11 @@ describe('locales', () => {
 
   it('has every friendly error text in both en and zh-CN', () => {
     expect(localeGaps({ en: enErrors, 'zh-CN': zhCNErrors })).toEqual({});
+  });
+
+  it('has a message for every error code of the contract, in en and in zh-CN', () => {
+    const missing = (table: Readonly<Record<string, string | undefined>>) =>
+      ERROR_CODES.filter((code) => !table[code]?.trim());
+    expect({ en: missing(enErrors), 'zh-CN': missing(zhCNErrors) }).toEqual({ en: [], 'zh-CN': [] });
   });
 });

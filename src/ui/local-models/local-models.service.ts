@@ -1,17 +1,15 @@
 import { t } from '../i18n';
 import type { JobDto } from '../../contracts/jobs';
 import { core } from '../api/core-client';
-import { errorInfo } from '../error-message';
-import { reportError } from '../errors';
+import { errorDetails, errorMessage, reportError } from '../errors';
 import { cancelJob } from '../jobs/archive.service';
 import { jobs } from '../jobs/jobs.svelte';
 import { toasts } from '../toasts/toasts.svelte';
 import { localModels } from './local-models.svelte';
 
-/** The plain message of a refusal (device, quota, host): the service words it for the user. */
+/** A refusal (device, quota, host) in the reader's language, chosen by its code. */
 function plainMessage(error: unknown): string | null {
-  const info = errorInfo(error);
-  return info ? info.message || info.code : null;
+  return errorMessage(error);
 }
 
 /** Reads the catalog, what is downloaded and what this device can run; follows running downloads. */
@@ -36,7 +34,7 @@ function follow(job: JobDto, model: string, name: string): void {
     onFinished: (finished) => {
       if (finished.status === 'completed') toasts.show(t('local.ready', { name }), { kind: 'success' });
       else if (finished.status === 'failed' && finished.error)
-        localModels.setError(model, finished.error.message);
+        localModels.setError(model, errorDetails(finished.error));
       void loadLocalModels();
     },
   });
@@ -50,8 +48,7 @@ export async function downloadModel(model: string, name: string): Promise<void> 
     follow(job, model, name);
     await loadLocalModels();
   } catch (error) {
-    const message = plainMessage(error);
-    if (message) localModels.setError(model, message);
+    localModels.setError(model, errorDetails(error));
   }
 }
 

@@ -1,4 +1,5 @@
 import type { LocalModelsDto, ModelSourcesDto } from '../../contracts/local-models';
+import type { ErrorParts } from '../error-message';
 
 /** What the local-model views show: the catalog with device and cache state, the model hosts. */
 export class LocalModelsState {
@@ -6,8 +7,8 @@ export class LocalModelsState {
   /** Why the list could not be read (no worker), or null. */
   #unavailable = $state<string | null>(null);
   #sources = $state.raw<ModelSourcesDto | null>(null);
-  /** Model → the refusal or failure of its last download, in plain words. */
-  #errors = $state.raw<Record<string, string>>({});
+  /** Model → the refusal or failure of its last download. */
+  #errors = $state.raw<Record<string, ErrorParts>>({});
 
   get data(): LocalModelsDto | null {
     return this.#data;
@@ -18,7 +19,7 @@ export class LocalModelsState {
   get sources(): ModelSourcesDto | null {
     return this.#sources;
   }
-  errorOf(model: string): string | null {
+  errorOf(model: string): ErrorParts | null {
     return this.#errors[model] ?? null;
   }
 
@@ -29,9 +30,9 @@ export class LocalModelsState {
   setSources(sources: ModelSourcesDto): void {
     this.#sources = sources;
   }
-  setError(model: string, message: string | null): void {
+  setError(model: string, error: ErrorParts | null): void {
     const { [model]: _previous, ...rest } = this.#errors;
-    this.#errors = message === null ? rest : { ...rest, [model]: message };
+    this.#errors = error === null ? rest : { ...rest, [model]: error };
   }
 }
 

@@ -81,6 +81,20 @@ export async function loadTranscriptionPage(): Promise<void> {
   }
 }
 
+/** The settings page's part: the stored settings and what can be chosen. */
+export async function loadTranscriptionSettings(): Promise<void> {
+  try {
+    const [profiles, settings, diarizationModels] = await Promise.all([
+      transcriptions().profiles(),
+      transcriptions().getSettings(),
+      transcriptions().diarizationModels(),
+    ]);
+    view.setCatalog(profiles, settings, diarizationModels);
+  } catch (error) {
+    reportError(error);
+  }
+}
+
 async function loadAudioNames(jobs: readonly TranscriptionJob[]): Promise<void> {
   const ids = [...new Set(jobs.map((job) => job.attachment_id))];
   const found = await Promise.all(
@@ -128,7 +142,8 @@ export async function transcribeFile(file: File): Promise<void> {
     const job = await transcriptions().create({
       attachment_id: attachment.attachment_id,
       language: view.language === '' ? null : view.language,
-      diarization: view.diarization,
+      // No speaker model chosen: "Label speakers" is off, whatever it was before.
+      diarization: view.diarization && Boolean(view.settings?.diarization_model),
       word_timestamps: false,
       ...(view.profileId ? { profile_id: view.profileId } : {}),
     });
@@ -145,6 +160,38 @@ export async function transcribeFile(file: File): Promise<void> {
 export async function cancelJob(jobId: string): Promise<void> {
   try {
     await transcriptions().cancel(jobId);
+  } catch (error) {
+    reportError(error);
+  }
+}
+
+/** A failed or cancelled job goes away for good (the core refuses others). */
+export async function deleteJob(jobId: string): Promise<void> {
+  try {
+    await transcriptions().delete(jobId);
+    following.get(jobId)?.();
+    following.delete(jobId);
+    view.removeJob(jobId);
+  } catch (error) {
+    reportError(error);
+  }
+}
+
+/** The same audio and options again, as a new job (after the model host was fixed, say). */
+export async function retryJob(jobId: string): Promise<void> {
+  const job = view.jobs.find((candidate) => candidate.job_id === jobId);
+  if (!job) return;
+  try {
+    const again = await transcriptions().create({
+      attachment_id: job.attachment_id,
+      language: job.language,
+      diarization: job.diarization_enabled && Boolean(view.settings?.diarization_model),
+      word_timestamps: false,
+      ...(view.profileId ? { profile_id: view.profileId } : {}),
+    });
+    view.upsertJob(again);
+    follow(again);
+    await openJob(again.job_id);
   } catch (error) {
     reportError(error);
   }

@@ -82,6 +82,17 @@ export class TranscriptionViewState {
     this.#jobs = [job, ...others].sort((a, b) => b.created_at.localeCompare(a.created_at));
   }
 
+  /** A deleted job leaves the list, its live state and, when shown, the detail. */
+  removeJob(jobId: string): void {
+    this.#jobs = this.#jobs.filter((job) => job.job_id !== jobId);
+    const { [jobId]: _removed, ...rest } = this.#live;
+    this.#live = rest;
+    if (this.#selectedJobId === jobId) {
+      this.#selectedJobId = null;
+      this.setAudioUrl(null);
+    }
+  }
+
   setLive(live: TranscriptionLive): void {
     this.#live = { ...this.#live, [live.job_id]: live };
   }

@@ -1,0 +1,239 @@
+import type { Page, Route } from '@playwright/test';
+import { buildTinyWhisper } from '../src/media/transformers/__fixtures__/tiny-whisper/tiny-whisper';
+import { createNote, expect, openApp, test } from './fixtures';
+
+// Settings as pages, the one model host every download uses, and errors that say what to do next.
+
+const PAGES = [
+  'general',
+  'providers',
+  'local-models',
+  'search',
+  'transcription',
+  'agent',
+  'plugins',
+  'storage',
+] as const;
+
+/** The host the embedding and reranker specs route; here it answers only Whisper's files. */
+const MODEL_HOST = 'https://models.notes-agent.test/';
+const WHISPER_ID = 'onnx-community/whisper-tiny';
+const whisper = buildTinyWhisper();
+
+async function openSettingsPage(page: Page, id: (typeof PAGES)[number]): Promise<void> {
+  await page.getByTestId('open-settings').click();
+  await page.getByTestId(`settings-nav-${id}`).click();
+  await expect(page.getByTestId(`settings-page-${id}`)).toBeVisible();
+}
+
+/** Nothing in the dialog is wider than the window (no select or button runs off screen). */
+async function fitsTheWindow(page: Page): Promise<boolean> {
+  return page.evaluate(() => {
+    const dialog = document.querySelector('dialog[open]');
+    if (!dialog) return false;
+    return [...dialog.querySelectorAll('*')].every((element) => {
+      const box = element.getBoundingClientRect();
+      return box.width === 0 || (box.left >= -1 && box.right <= window.innerWidth + 1);
+    });
+  });
+}
+
+test('every settings page opens from the page list on a desktop', async ({ page }) => {
+  await openApp(page);
+  await page.getByTestId('open-settings').click();
+  await expect(page.getByTestId('settings-nav')).toBeVisible();
+  // General first.
+  await expect(page.getByTestId('settings-page-general')).toBeVisible();
+  for (const id of PAGES) {
+    const link = page.getByTestId(`settings-nav-${id}`);
+    await expect(link).toHaveAttribute('href', `#/settings/${id}`);
+    await link.click();
+    await expect(page.getByTestId(`settings-page-${id}`)).toBeVisible();
+    await expect(link).toHaveAttribute('aria-current', 'page');
+    // The list stays beside the page.
+    await expect(page.getByTestId('settings-nav')).toBeVisible();
+    expect(await fitsTheWindow(page)).toBe(true);
+  }
+  await expect(page.getByTestId('settings-page-storage').getByTestId('storage-usage')).not.toBeEmpty();
+});
+
+test('Storage lists what uses space and empties the trash', async ({ page }) => {
+  await openApp(page);
+  await createNote(page, 'Keep', 'kept');
+  await createNote(page, 'Disposable', 'text');
+  await page.getByTestId('trash-note').click();
+  await expect(page.getByTestId('note-item').filter({ hasText: 'Disposable' })).toHaveCount(0);
+
+  await openSettingsPage(page, 'storage');
+  const kind = (name: string) => page.locator(`[data-testid="storage-kind"][data-kind="${name}"]`);
+  await expect(kind('notes')).toHaveAttribute('data-count', '1');
+  await expect(kind('trash')).toHaveAttribute('data-count', '1');
+  await expect(kind('attachments')).toHaveAttribute('data-count', '0');
+  await expect(kind('note-versions')).toBeVisible();
+  await kind('trash').getByTestId('storage-empty-trash').click();
+  await page.getByTestId('confirm-accept').click();
+  await expect(kind('trash')).toHaveAttribute('data-count', '0');
+  await expect(kind('notes')).toHaveAttribute('data-count', '1');
+  await page.keyboard.press('Escape');
+  await page.getByTestId('nav-trash').click();
+  await expect(page.getByTestId('note-item').filter({ hasText: 'Disposable' })).toHaveCount(0);
+});
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('settings show the page list, then the chosen page with a way back', async ({ page }) => {
+    await openApp(page);
+    // The sidebar (with the Settings button) is behind the menu on a phone.
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await page.getByTestId('open-settings').click();
+    for (const id of PAGES) {
+      await expect(page.getByTestId('settings-nav')).toBeVisible();
+      await expect(page.locator('[data-testid^="settings-page-"]')).toBeHidden();
+      await page.getByTestId(`settings-nav-${id}`).click();
+      await expect(page.getByTestId(`settings-page-${id}`)).toBeVisible();
+      await expect(page.getByTestId('settings-nav')).toBeHidden();
+      expect(await fitsTheWindow(page)).toBe(true);
+      await page.getByTestId('settings-back').click();
+    }
+    // Closed and opened again: the list first.
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('settings')).toHaveCount(0);
+    const menu = page.getByRole('button', { name: 'Open menu' });
+    if ((await menu.getAttribute('aria-expanded')) !== 'true') await menu.click();
+    await page.getByTestId('open-settings').click();
+    await expect(page.getByTestId('settings-nav')).toBeVisible();
+  });
+});
+
+test('the one model host reaches every model download: chat models, embeddings, reranker, Whisper and speaker labels', async ({
+  page,
+  context,
+}) => {
+  test.setTimeout(180_000);
+  const requested: string[] = [];
+  await context.route(`${MODEL_HOST}**`, async (route: Route) => {
+    const url = route.request().url();
+    requested.push(url);
+    const prefix = `${MODEL_HOST}${WHISPER_ID}/resolve/main/`;
+    const file = url.startsWith(prefix)
+      ? whisper[url.slice(prefix.length) as keyof typeof whisper]
+      : undefined;
+    const headers = { 'access-control-allow-origin': '*', 'cross-origin-resource-policy': 'cross-origin' };
+    if (file === undefined) return route.fulfill({ status: 404, headers, body: 'not found' });
+    return route.fulfill({ status: 200, headers, body: typeof file === 'string' ? file : Buffer.from(file) });
+  });
+  const from = (part: string) => requested.filter((url) => url.includes(part));
+
+  await openApp(page);
+  await openSettingsPage(page, 'local-models');
+  await page.getByTestId('model-host').fill(MODEL_HOST);
+  await page.getByTestId('model-host-save').click();
+  await expect(page.getByTestId('model-host-saved')).toBeVisible();
+
+  // In-browser chat model (WebLLM).
+  const local = page.locator('[data-testid="local-model"][data-model="Qwen2.5-0.5B-Instruct-q4f32_1-MLC"]');
+  await local.getByTestId('local-model-start').click();
+  await expect(local.getByTestId('local-model-error')).toBeVisible({ timeout: 30_000 });
+  expect(from('Qwen2.5-0.5B-Instruct-q4f32_1-MLC').length).toBeGreaterThan(0);
+
+  // Embedding model and reranker (transformers.js).
+  await page.getByTestId('settings-nav-search').click();
+  await page.getByTestId('embedding-model').selectOption('Xenova/multilingual-e5-small');
+  await page.getByTestId('embedding-use').click();
+  await expect(page.getByTestId('embedding-download-job').getByTestId('job-item')).toHaveAttribute(
+    'data-status',
+    'failed',
+    { timeout: 45_000 },
+  );
+  expect(from('Xenova/multilingual-e5-small/').length).toBeGreaterThan(0);
+  await page.getByTestId('reranker-model').selectOption('Xenova/ms-marco-MiniLM-L-6-v2');
+  await page.getByTestId('reranker-use').click();
+  await expect(page.getByTestId('reranker-download-job').getByTestId('job-item')).toHaveAttribute(
+    'data-status',
+    'failed',
+    { timeout: 45_000 },
+  );
+  expect(from('Xenova/ms-marco-MiniLM-L-6-v2/').length).toBeGreaterThan(0);
+
+  // Whisper and the speaker labels model: the page says where they come from.
+  await page.getByTestId('settings-nav-transcription').click();
+  await expect(page.getByTestId('transcription-model-host-note')).toContainText(MODEL_HOST);
+  await page
+    .getByTestId('transcription-diarization-model')
+    .selectOption('onnx-community/pyannote-segmentation-3.0');
+  await page.getByTestId('transcription-save-source').click();
+  await expect(page.getByTestId('transcription-source-saved')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await page.getByTestId('nav-transcription').click();
+  await page.getByTestId('audio-file-input').setInputFiles({
+    name: 'short.wav',
+    mimeType: 'audio/wav',
+    buffer: silenceWav(3),
+  });
+  const detail = page.getByTestId('transcription-detail');
+  await expect(detail).toHaveAttribute('data-status', /completed|failed/, { timeout: 150_000 });
+  expect(from(`${WHISPER_ID}/resolve/main/config.json`).length).toBeGreaterThan(0);
+  expect(from('onnx-community/pyannote-segmentation-3.0/').length).toBeGreaterThan(0);
+
+  // Every model request went to that one host.
+  expect(requested.every((url) => url.startsWith(MODEL_HOST))).toBe(true);
+});
+
+test("an unreachable provider's error names its URL and the likely causes, and links to Providers", async ({
+  page,
+}) => {
+  const baseUrl = 'https://llm.notes-agent.test/v1';
+  await openApp(page);
+  await openSettingsPage(page, 'providers');
+  await page.getByTestId('provider-add').click();
+  await page.getByTestId('provider-preset').selectOption('custom');
+  await page.getByTestId('provider-name').fill('Offline box');
+  await page.getByTestId('provider-base-url').fill(baseUrl);
+  await page.getByTestId('provider-model').fill('some-model');
+  // The test says so before saving.
+  await page.getByTestId('provider-test').click();
+  await expect(page.getByTestId('provider-test-result')).toHaveAttribute('data-ok', 'false');
+  await expect(page.getByTestId('provider-test-help')).toContainText(`Could not reach ${baseUrl}`);
+  await expect(page.getByTestId('provider-test-help')).toContainText('CORS');
+  await page.getByTestId('provider-save').click();
+  await expect(page.locator('[data-testid="provider-item"][data-provider-id="custom"]')).toBeVisible();
+  await page.keyboard.press('Escape');
+
+  await page.getByTestId('nav-chat').click();
+  await page.getByTestId('chat-model').selectOption({ label: 'Offline box · some-model' });
+  await page.getByTestId('chat-input').fill('Hello?');
+  await page.getByTestId('chat-input').press('Enter');
+  const answer = page.locator('[data-testid="chat-message"][data-role="assistant"]').last();
+  await expect(answer).toHaveAttribute('data-status', 'failed', { timeout: 60_000 });
+  const help = answer.getByTestId('provider-error-help');
+  await expect(help).toHaveAttribute('data-url', baseUrl);
+  await expect(help).toContainText(`Could not reach ${baseUrl}`);
+  await expect(help).toContainText('The server is not running');
+  await expect(help).toContainText('CORS');
+  await expect(help).toContainText('The base URL is wrong');
+
+  await help.getByTestId('provider-error-settings').click();
+  await expect(page.getByTestId('settings-page-providers')).toBeVisible();
+  await expect(page.locator('[data-testid="provider-item"][data-provider-id="custom"]')).toBeVisible();
+});
+
+/** `seconds` of silence as 16 kHz mono 16-bit WAV. */
+function silenceWav(seconds: number): Buffer {
+  const rate = 16_000;
+  const frames = seconds * rate;
+  const wav = Buffer.alloc(44 + frames * 2);
+  wav.write('RIFF', 0, 'ascii');
+  wav.writeUInt32LE(36 + frames * 2, 4);
+  wav.write('WAVEfmt ', 8, 'ascii');
+  wav.writeUInt32LE(16, 16);
+  wav.writeUInt16LE(1, 20);
+  wav.writeUInt16LE(1, 22);
+  wav.writeUInt32LE(rate, 24);
+  wav.writeUInt32LE(rate * 2, 28);
+  wav.writeUInt16LE(2, 32);
+  wav.writeUInt16LE(16, 34);
+  wav.write('data', 36, 'ascii');
+  wav.writeUInt32LE(frames * 2, 40);
+  return wav;
+}

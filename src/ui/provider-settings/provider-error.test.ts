@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { providerErrorHelp } from './provider-error';
+
+describe('provider error help', () => {
+  it('names the URL and the likely causes of an unreachable provider', () => {
+    expect(providerErrorHelp('PROVIDER_UNAVAILABLE', 'http://localhost:11434')).toEqual({
+      url: 'http://localhost:11434',
+      causes: ['providers.cause.down', 'providers.cause.cors', 'providers.cause.url'],
+    });
+    expect(providerErrorHelp('PROVIDER_TIMEOUT', 'https://api.example/v1')?.url).toBe(
+      'https://api.example/v1',
+    );
+  });
+
+  it('has nothing to add for other errors or an unknown provider', () => {
+    expect(providerErrorHelp('PROVIDER_AUTH_FAILED', 'https://api.example/v1')).toBeNull();
+    expect(providerErrorHelp('PROVIDER_UNAVAILABLE', null)).toBeNull();
+  });
+});

@@ -1,0 +1,39 @@
+import type { MessageKey } from '../i18n';
+
+/** Codes that mean "the request did not get an answer from the provider's address". */
+const UNREACHABLE = new Set(['PROVIDER_UNAVAILABLE', 'PROVIDER_TIMEOUT']);
+
+export function isUnreachable(code: string): boolean {
+  return UNREACHABLE.has(code);
+}
+
+export interface ProviderErrorHelp {
+  /** The address that failed. */
+  url: string;
+  /** The likely causes, most likely first. */
+  causes: MessageKey[];
+}
+
+/**
+ * What to tell a person whose provider did not answer: the URL that failed and what usually
+ * causes that. A browser app cannot tell a server that is down from a CORS refusal (both are
+ * a failed fetch), so every likely cause is named. Null for other errors, or when the
+ * provider (and so its URL) is not known.
+ */
+export function providerErrorHelp(code: string, baseUrl: string | null): ProviderErrorHelp | null {
+  if (!isUnreachable(code) || !baseUrl) return null;
+  const causes: MessageKey[] = ['providers.cause.down', 'providers.cause.cors', 'providers.cause.url'];
+  // A page served over https may not call an http address (mixed content): say so first.
+  if (isMixedContent(baseUrl)) causes.unshift('providers.cause.mixed');
+  return { url: baseUrl, causes };
+}
+
+function isMixedContent(baseUrl: string): boolean {
+  if (typeof location === 'undefined' || location.protocol !== 'https:') return false;
+  try {
+    const url = new URL(baseUrl);
+    return url.protocol === 'http:' && url.hostname !== 'localhost' && url.hostname !== '127.0.0.1';
+  } catch {
+    return false;
+  }
+}
