@@ -9,6 +9,7 @@ import {
   exportNote,
   MIDNIGHT,
   midnightThemePackage,
+  pdfImageCount,
   pdfText,
   serveTinyWhisper,
   tourShot,
@@ -32,13 +33,19 @@ const MODEL_ID = 'onnx-community/whisper-tiny';
 const AUDIO = join(process.cwd(), 'e2e', 'audio');
 const NOTE_TITLE = '进程调度 Lecture';
 
+/** Settings → Local models: the one model host; Settings → Transcription: nothing from elsewhere. */
 async function useTinyModel(page: Page): Promise<void> {
-  await page.getByTestId('nav-transcription').click();
-  await page.getByText('Model source').click();
-  await page.getByTestId('transcription-model-host').fill(MODEL_HOST);
+  await page.getByTestId('open-settings').click();
+  await page.getByTestId('settings-nav-local-models').click();
+  await page.getByTestId('model-host').fill(MODEL_HOST);
+  await page.getByTestId('model-host-save').click();
+  await expect(page.getByTestId('model-host-saved')).toBeVisible();
+  await page.getByTestId('settings-nav-transcription').click();
   await page.getByTestId('transcription-allow-remote').uncheck();
   await page.getByTestId('transcription-save-source').click();
   await expect(page.getByTestId('transcription-source-saved')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await page.getByTestId('nav-transcription').click();
 }
 
 /** Uploads a committed sample in `language` and waits for its job to complete. */
@@ -194,22 +201,27 @@ test('the acceptance chain: recording → transcript note → search → agent w
     const pdf = pdfText((await pdfFile.path())!);
     expect(pdf).toContain('hello tiny whisper.');
     expect(pdf).toContain('Hello, Ada!');
-    // Today the PDF sets a diagram as its Mermaid source and draws the plot as vector paths with its label.
-    expect(pdf).toContain('graph LR');
+    // The diagram is a picture drawn by the page; the plot stays vector paths with a selectable label.
+    expect(pdf).not.toContain('graph LR');
     expect(pdf).toContain('声波 wave');
+    expect(pdfImageCount((await pdfFile.path())!)).toBe(1);
 
     const docxFile = await exportNote(page, 'docx');
     const docx = docxParts((await docxFile.path())!);
     expect(docx.documentXml).toContain('hello tiny whisper.');
-    // Today the DOCX carries the diagram and the plot as SVG images.
+    // The DOCX carries the diagram and the plot as SVG, each with a PNG the page drew for older readers.
     expect(docx.documentXml).toContain('descr="Diagram"');
     expect(docx.documentXml).toContain('descr="Function plot"');
     const svgs = Object.entries(docx.media).filter(([name]) => name.endsWith('.svg'));
     expect(svgs.some(([, svg]) => svg.includes('转写'))).toBe(true);
     expect(svgs.some(([, svg]) => svg.includes('声波 wave'))).toBe(true);
+    const pngs = Object.entries(docx.mediaBytes).filter(([name]) => name.endsWith('.png'));
+    expect(pngs).toHaveLength(2);
+    for (const [, bytes] of pngs) expect(bytes).toBeGreaterThan(2048);
 
     // --- Community theme: import, preview in isolation, enable, export again ---
     await page.getByTestId('open-settings').click();
+    await page.getByTestId('settings-nav-general').click();
     const themes = page.getByTestId('theme-settings');
     await themes.getByTestId('theme-import-zip').setInputFiles({
       name: 'midnight-theme.zip',
@@ -299,6 +311,7 @@ test('offline after the first visit: write, search, agent trace, HTML export and
   expect(html).toMatch(/<figure class="function-plot"><svg[^>]*>.*声波/s);
 
   await page.getByTestId('open-settings').click();
+  await page.getByTestId('settings-nav-general').click();
   const themes = page.getByTestId('theme-settings');
   await themes.getByTestId('theme-import-zip').setInputFiles({
     name: 'midnight-theme.zip',

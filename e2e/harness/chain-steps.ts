@@ -122,13 +122,27 @@ export function pdfText(path: string): string {
   return execFileSync('pdftotext', [path, '-'], { encoding: 'utf8' });
 }
 
-/** The DOCX package's parts: document text (XML) and media files by name. */
-export function docxParts(path: string): { documentXml: string; media: Record<string, string> } {
+/** Raster images placed in the PDF (poppler's `pdfimages -list`, minus its two header lines and soft masks). */
+export function pdfImageCount(path: string): number {
+  const lines = execFileSync('pdfimages', ['-list', path], { encoding: 'utf8' }).trim().split('\n').slice(2);
+  return lines.filter((line) => line.trim().split(/\s+/)[2] === 'image').length;
+}
+
+/** The DOCX package's parts: document text (XML), media files by name and their sizes in bytes. */
+export function docxParts(path: string): {
+  documentXml: string;
+  media: Record<string, string>;
+  mediaBytes: Record<string, number>;
+} {
   const parts = unzipSync(new Uint8Array(readFileSync(path)));
   const media: Record<string, string> = {};
+  const mediaBytes: Record<string, number> = {};
   for (const [name, data] of Object.entries(parts))
-    if (name.startsWith('word/media/')) media[name] = strFromU8(data);
-  return { documentXml: strFromU8(parts['word/document.xml']!), media };
+    if (name.startsWith('word/media/')) {
+      media[name] = strFromU8(data);
+      mediaBytes[name] = data.length;
+    }
+  return { documentXml: strFromU8(parts['word/document.xml']!), media, mediaBytes };
 }
 
 /**
