@@ -26,6 +26,7 @@ async function visionSetup(page: Page, context: BrowserContext) {
   );
   await openApp(page);
   await page.getByTestId('open-settings').click();
+  await page.getByTestId('settings-nav-providers').click();
   await page.getByTestId('provider-add').click();
   await page.getByTestId('provider-preset').selectOption('openai');
   await page.getByTestId('provider-base-url').fill(`${server.url}/v1`);

@@ -18,6 +18,7 @@ async function echoServer(): Promise<ScriptServer> {
 
 async function addProvider(page: Page, server: ScriptServer): Promise<void> {
   await page.getByTestId('open-settings').click();
+  await page.getByTestId('settings-nav-providers').click();
   await page.getByTestId('provider-add').click();
   await page.getByTestId('provider-preset').selectOption('custom');
   await page.getByTestId('provider-name').fill('Script');
