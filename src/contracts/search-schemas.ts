@@ -15,6 +15,8 @@ export const searchInputSchema = z.object({
   tags: tagsSchema.default([]),
   limit: z.number().int().min(1).max(MAX_SEARCH_LIMIT).default(20),
   fallback: z.enum(SEARCH_FALLBACKS).default('none'),
+  /** Search as you type: the last word, when nothing follows it, also matches the words it begins. */
+  prefix: z.boolean().default(false),
 });
 export type SearchInput = z.input<typeof searchInputSchema>;
 

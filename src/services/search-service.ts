@@ -157,7 +157,7 @@ export class SearchService implements NotesContextProvider {
     reranker: Reranker | undefined,
     query: string,
     mode: SearchMode,
-    filters: { folder?: string | undefined; tags: string[]; limit: number },
+    filters: { folder?: string | undefined; tags: string[]; limit: number; prefix: boolean },
   ): Promise<HybridSearchResult> {
     return hybridSearch({
       ...(reranker ? { reranker } : {}),
@@ -169,6 +169,7 @@ export class SearchService implements NotesContextProvider {
       embedder: view.embedder,
       filter: { ...(filters.folder !== undefined ? { folder: filters.folder } : {}), tags: filters.tags },
       limit: filters.limit,
+      prefix: filters.prefix,
     });
   }
 

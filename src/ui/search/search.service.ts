@@ -32,6 +32,15 @@ export function setSearchQuery(query: string): void {
   }, SEARCH_DEBOUNCE_MS);
 }
 
+/**
+ * An IME composition began (pinyin): a search queued by the keys before it
+ * would run on a half-typed query, so it is dropped; compositionend searches.
+ */
+export function holdSearch(): void {
+  if (timer !== null) clearTimeout(timer);
+  timer = null;
+}
+
 export function setSearchMode(mode: SearchMode): void {
   search.setMode(mode);
   void runSearch();
@@ -66,6 +75,7 @@ export async function runSearch(): Promise<void> {
       mode: search.mode,
       fallback: 'fts',
       limit: RESULT_LIMIT,
+      prefix: true,
       ...(inNotes && notes.folder !== null ? { folder: notes.folder } : {}),
       ...(inNotes && notes.tag !== null ? { tags: [notes.tag] } : {}),
     });
