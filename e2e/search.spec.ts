@@ -63,3 +63,31 @@ test('Settings shows the index status and rebuilds the index with progress', asy
   await page.getByTestId('search-input').fill('scheduler');
   await expect(page.getByTestId('search-result').first()).toContainText('Kernel');
 });
+
+test('search as you type completes the last word: "kuber" finds the Kubernetes note', async ({ page }) => {
+  await openApp(page);
+  await createNote(page, 'Cluster notes', '# Deploy\n\nWe run everything on Kubernetes with three nodes.');
+  await createNote(page, 'Groceries', 'Buy rice and cucumbers.');
+  await page.getByTestId('search-input').fill('kuber');
+  const results = page.getByTestId('search-result');
+  await expect(results).toHaveCount(1);
+  await expect(results.first()).toContainText('Cluster notes');
+  await expect(results.first().locator('mark').first()).toHaveText('Kubernetes');
+});
+
+test('a nonsense query finds nothing in full-text, vector and hybrid mode', async ({ page }) => {
+  await openApp(page);
+  await createNote(page, '操作系统笔记', OS_BODY);
+  await createNote(page, 'Cooking', '# Dinner\n\nBraise the pork belly slowly.');
+  await page.getByTestId('search-input').fill('qzxv blorft wug');
+  const list = page.getByTestId('search-results');
+  for (const mode of ['fts', 'vector', 'hybrid'] as const) {
+    await page.getByTestId('search-mode').selectOption(mode);
+    await expect(list).toHaveAttribute('data-mode-used', mode);
+    await expect(page.getByTestId('search-no-results')).toBeVisible();
+    await expect(page.getByTestId('search-result')).toHaveCount(0);
+  }
+  // A real word still finds its note in vector mode.
+  await page.getByTestId('search-input').fill('pork belly');
+  await expect(page.getByTestId('search-result').first()).toContainText('Cooking');
+});
