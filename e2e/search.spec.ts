@@ -1,4 +1,18 @@
+import { strToU8, zipSync } from 'fflate';
+import type { Page } from '@playwright/test';
 import { createNote, expect, openApp, test } from './fixtures';
+
+/** Notes arrive faster through an import than typed one by one. */
+async function importNotes(page: Page, notes: Array<[string, string]>): Promise<void> {
+  const files = Object.fromEntries(
+    notes.map(([title, body], i) => [`vault/n-${i}.md`, strToU8(`---\ntitle: ${title}\n---\n${body}\n`)]),
+  );
+  await page
+    .getByTestId('import-zip-input')
+    .setInputFiles({ name: 'vault.zip', mimeType: 'application/zip', buffer: Buffer.from(zipSync(files)) });
+  await page.getByTestId('import-dialog').getByTestId('import-start').click();
+  await expect(page.getByTestId('note-item')).toHaveCount(notes.length);
+}
 
 const OS_BODY = [
   '# 操作系统',
@@ -63,4 +77,67 @@ test('Settings shows the index status and rebuilds the index with progress', asy
 
   await page.getByTestId('search-input').fill('scheduler');
   await expect(page.getByTestId('search-result').first()).toContainText('Kernel');
+});
+
+test('search as you type completes the last word: "kuber" finds the Kubernetes note', async ({ page }) => {
+  await openApp(page);
+  await createNote(page, 'Cluster notes', '# Deploy\n\nWe run everything on Kubernetes with three nodes.');
+  await createNote(page, 'Groceries', 'Buy rice and cucumbers.');
+  await page.getByTestId('search-input').fill('kuber');
+  const results = page.getByTestId('search-result');
+  await expect(results).toHaveCount(1);
+  await expect(results.first()).toContainText('Cluster notes');
+  await expect(results.first().locator('mark').first()).toHaveText('Kubernetes');
+});
+
+test('a nonsense query finds nothing in full-text, vector and hybrid mode', async ({ page }) => {
+  await openApp(page);
+  await createNote(page, '操作系统笔记', OS_BODY);
+  await createNote(page, 'Cooking', '# Dinner\n\nBraise the pork belly slowly.');
+  await page.getByTestId('search-input').fill('qzxv blorft wug');
+  const list = page.getByTestId('search-results');
+  for (const mode of ['fts', 'vector', 'hybrid'] as const) {
+    await page.getByTestId('search-mode').selectOption(mode);
+    await expect(list).toHaveAttribute('data-mode-used', mode);
+    await expect(page.getByTestId('search-no-results')).toBeVisible();
+    await expect(page.getByTestId('search-result')).toHaveCount(0);
+  }
+  // A real word still finds its note in vector mode.
+  await page.getByTestId('search-input').fill('pork belly');
+  await expect(page.getByTestId('search-result').first()).toContainText('Cooking');
+});
+
+test('a note with many matching blocks is listed once with "N more matches", and results page past 20 notes', async ({
+  page,
+}) => {
+  await openApp(page);
+  const notes: Array<[string, string]> = Array.from({ length: 24 }, (_, i) => [
+    `Single ${i}`,
+    `Deploying service ${i} on kubernetes.`,
+  ]);
+  notes.push([
+    'Cluster',
+    'kubernetes pods\n\nkubernetes nodes\n\nkubernetes ingress\n\nkubernetes kubernetes services',
+  ]);
+  await importNotes(page, notes);
+
+  await page.getByTestId('search-input').fill('kubernetes');
+  await expect(page.getByTestId('search-total')).toHaveAttribute('data-total-notes', '25');
+  await expect(page.getByTestId('search-total')).toHaveAttribute('data-total-hits', '28');
+  await expect(page.getByTestId('search-group')).toHaveCount(20);
+  await expect(page.getByTestId('search-page')).toHaveText('Page 1 of 2');
+
+  const cluster = page.getByTestId('search-group').filter({ hasText: 'Cluster' });
+  await expect(cluster.getByTestId('search-result')).toHaveCount(1);
+  await expect(cluster.getByTestId('search-snippet').first()).toContainText('kubernetes kubernetes services');
+  await cluster.getByTestId('search-more-in-note').click();
+  await expect(cluster.getByTestId('search-result')).toHaveCount(4);
+  await expect(cluster.getByTestId('search-more-in-note')).toHaveAttribute('aria-expanded', 'true');
+
+  await page.getByTestId('search-next').click();
+  await expect(page.getByTestId('search-page')).toHaveText('Page 2 of 2');
+  await expect(page.getByTestId('search-group')).toHaveCount(5);
+  await expect(page.getByTestId('search-next')).toBeDisabled();
+  await page.getByTestId('search-previous').click();
+  await expect(page.getByTestId('search-group')).toHaveCount(20);
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IMPORT_DUPLICATE_ACTIONS } from './archive';
 import { folderSchema } from './notes';
 
 export const importFilesSchema = z.object({
@@ -6,6 +7,7 @@ export const importFilesSchema = z.object({
     .array(z.object({ path: z.string().min(1).max(4096), content: z.string() }))
     .min(1, 'choose at least one Markdown file'),
   target_folder: folderSchema.default(''),
+  on_duplicate: z.enum(IMPORT_DUPLICATE_ACTIONS).default('skip'),
 });
 
 export const importZipSchema = z.object({
@@ -14,4 +16,5 @@ export const importZipSchema = z.object({
     .refine((data) => data.byteLength > 0, 'the file is empty'),
   file_name: z.string().min(1).max(1024),
   target_folder: folderSchema.default(''),
+  on_duplicate: z.enum(IMPORT_DUPLICATE_ACTIONS).default('skip'),
 });

@@ -16,6 +16,9 @@ export type SearchMode = (typeof SEARCH_MODES)[number];
 export const SEARCH_FALLBACKS = ['none', 'fts'] as const;
 export type SearchFallback = (typeof SEARCH_FALLBACKS)[number];
 
+export const SEARCH_GROUP_BY = ['none', 'note'] as const;
+export type SearchGroupBy = (typeof SEARCH_GROUP_BY)[number];
+
 /** `all`: both indexes from the notes; `vectors`: the vectors only (§9.9, after a model switch). */
 export const REBUILD_SCOPES = ['all', 'vectors'] as const;
 export type RebuildScope = (typeof REBUILD_SCOPES)[number];
@@ -68,8 +71,28 @@ export interface SearchResultDto {
   reranked_by: string | null;
   /** Why the configured reranker could not reorder the hits (they keep the fused order); null otherwise. */
   rerank_error: ErrorCode | null;
+  /** The page: with `group_by: 'note'`, every hit of the page's groups, group after group. */
   hits: SearchHitDto[];
+  // Optional only so that stand-ins written before paging still type-check; SearchService always sets them.
+  /** With `group_by: 'note'`: the page's notes, each with its hits best first; else empty. */
+  groups?: SearchGroupDto[];
+  /** Matching blocks over all pages, and the notes they are in. */
+  total_hits?: number;
+  total_notes?: number;
+  /** More blocks match than were ranked (SEARCH_WINDOW): the totals are lower bounds. */
+  total_capped?: boolean;
+  offset?: number;
   duration_ms: number;
+}
+
+/** One note's matches in a grouped search. */
+export interface SearchGroupDto {
+  note_id: string;
+  title: string;
+  folder: string;
+  tags: string[];
+  /** Best first; the first is the one a result list shows. */
+  hits: SearchHitDto[];
 }
 
 export const INDEX_STATES = ['loading', 'idle', 'updating', 'rebuilding', 'failed'] as const;

@@ -3,12 +3,13 @@ import { raceAbort } from '../core/abort';
 import { stableStringify } from '../core/stable-json';
 import { ModelSlot, type ModelLoadProgress } from '../models/transformers';
 // Types only from ./embedder: its zod schema must not follow HostedEmbedder into a page bundle.
-import type { Embedder, EmbeddingModelInfo } from './embedder';
+import type { Embedder, EmbeddingModelInfo, RelevanceFloor } from './embedder';
 import {
   batchSizeOf,
   defaultEnvironment,
   inBatches,
   queryEmbedder,
+  relevanceFloorOf,
   TransformersEmbedder,
   type EmbedderEnvironment,
   type EmbedderLoadOptions,
@@ -78,6 +79,7 @@ export class TransformersEmbedderHost implements EmbedderHostApi {
  */
 export class HostedEmbedder implements Embedder {
   readonly info: EmbeddingModelInfo;
+  readonly relevance_floor?: RelevanceFloor;
   readonly loaded: LoadedEmbeddingModel;
   readonly #host: EmbedderHostApi;
   readonly #config: TransformersEmbedderConfig;
@@ -87,6 +89,8 @@ export class HostedEmbedder implements Embedder {
     this.#config = config;
     this.loaded = loaded;
     this.info = loaded.info;
+    const floor = relevanceFloorOf(config.model);
+    if (floor) this.relevance_floor = floor;
   }
 
   /** Loads `config` in `host` and resolves to an Embedder for it. */

@@ -18,8 +18,27 @@ export type EmbeddingModelInfo = z.infer<typeof embeddingModelInfoSchema>;
  */
 export interface Embedder {
   readonly info: EmbeddingModelInfo;
+  /** Where its similarities stop meaning "related"; absent: no floor. */
+  readonly relevance_floor?: RelevanceFloor;
   /** One vector of `info.dimension` per text, in order. Rejects with an AbortError when aborted. */
   embed(texts: string[], options?: { signal?: AbortSignal }): Promise<Float32Array[]>;
+}
+
+/**
+ * What a vector hit must reach to be shown: vector and hybrid search drop the
+ * candidates below it, so a query about nothing in the notes finds nothing
+ * instead of the least unrelated blocks. Every model has its own similarity
+ * scale, so each one's floor lives in its catalog entry (hash-v1: its module).
+ */
+export interface RelevanceFloor {
+  /** Cosine similarity below which a block is unrelated. */
+  min_cosine: number;
+  /**
+   * The cosine only means something where the block shares a term with the
+   * query: hash-v1 sees nothing but shared terms, so any other similarity is a
+   * hash collision, as likely for nonsense as for a real question.
+   */
+  require_shared_term?: boolean;
 }
 
 export function sameEmbeddingModel(a: EmbeddingModelInfo, b: EmbeddingModelInfo): boolean {

@@ -7,6 +7,7 @@ import {
   findEmbeddingModel,
   resolveEmbeddingModel,
 } from './embedding-models';
+import { relevanceFloorOf } from './transformers-embedder';
 
 describe('the embedding model catalog', () => {
   it('offers small models that handle Chinese and English, with sizes and pooling', () => {
@@ -57,5 +58,15 @@ describe('the embedding model catalog', () => {
         remote_path_template: '{model}/{revision}/',
       }),
     ).toBe('https://models.example.org/ai/Xenova/bge-small-zh-v1.5/main/config.json');
+  });
+
+  it("gives every model a relevance floor on its own cosine scale; a spec saved without one gets the catalog's", () => {
+    for (const model of EMBEDDING_MODELS) {
+      expect(model.relevance_floor?.min_cosine, model.model_id).toBeGreaterThan(0);
+      expect(model.relevance_floor?.min_cosine, model.model_id).toBeLessThan(1);
+    }
+    const saved = { ...resolveEmbeddingModel(DEFAULT_EMBEDDING_MODEL_ID), relevance_floor: undefined };
+    expect(relevanceFloorOf(saved)).toEqual(findEmbeddingModel(DEFAULT_EMBEDDING_MODEL_ID)?.relevance_floor);
+    expect(relevanceFloorOf({ ...saved, model_id: 'someone/unknown' })).toBeUndefined();
   });
 });

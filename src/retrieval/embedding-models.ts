@@ -1,4 +1,5 @@
 import { AppError } from '../contracts/errors';
+import type { RelevanceFloor } from './embedder';
 
 /**
  * Sentence-embedding models the app offers for vector search, all
@@ -46,6 +47,11 @@ export interface EmbeddingModelSpec {
   default_dtype: Record<EmbeddingDevice, EmbeddingDtype>;
   /** Approximate download per dtype, MB (see the module note). */
   approx_download_mb: Partial<Record<EmbeddingDtype, number>>;
+  /**
+   * Vector hits below this are dropped (see RelevanceFloor). Absent: no floor,
+   * as for a model whose scale nobody has measured yet.
+   */
+  relevance_floor?: RelevanceFloor;
 }
 
 const both = (webgpu: EmbeddingDtype, wasm: EmbeddingDtype): Record<EmbeddingDevice, EmbeddingDtype> => ({
@@ -69,6 +75,10 @@ export const EMBEDDING_MODELS: readonly EmbeddingModelSpec[] = [
     max_tokens: 512,
     default_dtype: both('fp32', 'q8'),
     approx_download_mb: { fp32: 487, fp16: 252, q8: 135 },
+    // e5 is trained with a temperature of 0.01, so its cosines crowd into 0.7-1.0
+    // (its model card says so): unrelated pairs land near 0.7-0.75. Provisional
+    // until measured on the evaluation corpus (the weights cannot be fetched here).
+    relevance_floor: { min_cosine: 0.78 },
   },
   {
     // sentence-transformers' paraphrase model distilled into 50+ languages;
@@ -85,6 +95,9 @@ export const EMBEDDING_MODELS: readonly EmbeddingModelSpec[] = [
     max_tokens: 128,
     default_dtype: both('fp32', 'q8'),
     approx_download_mb: { fp32: 487, fp16: 252, q8: 135 },
+    // A paraphrase model spreads unrelated pairs around 0 (±0.15) and puts
+    // paraphrases above 0.5. Provisional, as for e5 above.
+    relevance_floor: { min_cosine: 0.25 },
   },
   {
     // BAAI bge-small-zh-v1.5: the smallest download that is strong on Chinese;
@@ -102,6 +115,9 @@ export const EMBEDDING_MODELS: readonly EmbeddingModelSpec[] = [
     max_tokens: 512,
     default_dtype: both('fp32', 'q8'),
     approx_download_mb: { fp32: 96, fp16: 48, q8: 25 },
+    // BGE v1.5 flattened v1's 0.6-1.0 crowding; unrelated passages mostly score
+    // 0.2-0.35. Provisional, as for e5 above.
+    relevance_floor: { min_cosine: 0.35 },
   },
   {
     // BAAI bge-small-en-v1.5: English notes; Chinese text maps mostly to
@@ -118,6 +134,9 @@ export const EMBEDDING_MODELS: readonly EmbeddingModelSpec[] = [
     max_tokens: 512,
     default_dtype: both('fp32', 'q8'),
     approx_download_mb: { fp32: 134, q8: 35 },
+    // As bge-small-zh, with the English instruction prefix lifting every
+    // query's cosines a little. Provisional, as for e5 above.
+    relevance_floor: { min_cosine: 0.4 },
   },
 ];
 

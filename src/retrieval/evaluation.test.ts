@@ -26,8 +26,31 @@ const GROUPS: Array<[string, (query: CorpusQuery) => boolean]> = [
   ['paraphrase', (query) => query.kind === 'paraphrase'],
 ];
 
+/**
+ * Queries about nothing in the corpus: made-up words, keyboard runs, rare Han
+ * characters. Every mode must answer them with nothing (the relevance floor).
+ */
+const NONSENSE_QUERIES = [
+  'qzxv blorft wug',
+  'zzkq vrrp',
+  'flibber jabberwock snark',
+  'xyzzy plugh',
+  'asdfgh qwerty zxcvb',
+  'glorp',
+  'frobnicate wibble',
+  '鬱龘靐齉',
+  '嘰哩咕嚕囉',
+  'blorft 翾翀',
+];
+
+/** As the search box sends them: the last word also matches as a prefix. */
+const VARIANTS = [
+  { name: '', prefix: false },
+  { name: '+prefix', prefix: true },
+] as const;
+
 interface Row {
-  mode: SearchMode;
+  mode: string;
   group: string;
   count: number;
   hit1: number;
@@ -65,11 +88,11 @@ describe('the evaluation corpus', () => {
 
 describe('retrieval quality: full-text, vector (hash-v1) and hybrid', () => {
   const rows: Row[] = [];
+  const embedder = new HashEmbedder();
+  const fullText = new FullTextIndex();
+  const vectors = new VectorIndex(embedder.info, 1024);
 
   beforeAll(async () => {
-    const embedder = new HashEmbedder();
-    const fullText = new FullTextIndex();
-    const vectors = new VectorIndex(embedder.info, 1024);
     for (const note of notes) {
       const documents = documentsOf(note);
       documents.forEach((document) => fullText.add(document));
@@ -81,33 +104,36 @@ describe('retrieval quality: full-text, vector (hash-v1) and hybrid', () => {
     }
 
     for (const mode of SEARCH_MODES) {
-      const cases: Array<RankedCase & { query: CorpusQuery }> = [];
-      for (const query of queries) {
-        const result = await hybridSearch({
-          query: query.query,
-          mode,
-          profile: DEFAULT_RETRIEVAL_PROFILE,
-          fullText,
-          vectors,
-          embedder,
-          limit: EVALUATION_DEPTH,
-        });
-        cases.push({
-          query,
-          expected: [blockId(query.expected_note_id, query.expected_block_index)],
-          ranked: result.hits.map((hit) => hit.block_id),
-        });
-      }
-      for (const [group, belongs] of GROUPS) {
-        const selected = cases.filter((entry) => belongs(entry.query));
-        rows.push({
-          mode,
-          group,
-          count: selected.length,
-          hit1: hitAt(selected, 1),
-          hit5: hitAt(selected, 5),
-          mrr: mrr(selected),
-        });
+      for (const variant of VARIANTS) {
+        const cases: Array<RankedCase & { query: CorpusQuery }> = [];
+        for (const query of queries) {
+          const result = await hybridSearch({
+            query: query.query,
+            mode,
+            profile: DEFAULT_RETRIEVAL_PROFILE,
+            fullText,
+            vectors,
+            embedder,
+            limit: EVALUATION_DEPTH,
+            prefix: variant.prefix,
+          });
+          cases.push({
+            query,
+            expected: [blockId(query.expected_note_id, query.expected_block_index)],
+            ranked: result.hits.map((hit) => hit.block_id),
+          });
+        }
+        for (const [group, belongs] of GROUPS) {
+          const selected = cases.filter((entry) => belongs(entry.query));
+          rows.push({
+            mode: `${mode}${variant.name}`,
+            group,
+            count: selected.length,
+            hit1: hitAt(selected, 1),
+            hit5: hitAt(selected, 5),
+            mrr: mrr(selected),
+          });
+        }
       }
     }
 
@@ -129,7 +155,7 @@ describe('retrieval quality: full-text, vector (hash-v1) and hybrid', () => {
     console.log(`\nRetrieval evaluation: ${notes.length} notes, ${queries.length} queries\n${table}\n`);
   }, 120_000); // A hang guard: indexing every mode takes seconds, more on a loaded machine.
 
-  const metric = (mode: SearchMode, group: string): Row => {
+  const metric = (mode: string, group: string): Row => {
     const row = rows.find((candidate) => candidate.mode === mode && candidate.group === group);
     if (!row) throw new Error(`no row for ${mode} / ${group}`);
     return row;
@@ -151,5 +177,43 @@ describe('retrieval quality: full-text, vector (hash-v1) and hybrid', () => {
     expect(metric('vector', 'chinese only').hit5).toBeGreaterThanOrEqual(0.85);
     expect(metric('hybrid', 'all').hit5).toBeGreaterThanOrEqual(0.9);
     expect(metric('hybrid', 'chinese only').hit5).toBeGreaterThanOrEqual(0.9);
+  });
+
+  // The values measured before the relevance floor and prefix matching: neither
+  // may cost a hit. Exact equality would forbid improvements, so "at least".
+  it('the relevance floor and prefix matching lose no hit@1, hit@5 or MRR in any mode', () => {
+    const before: Record<SearchMode, [number, number, number]> = {
+      fts: [0.928, 0.986, 0.954],
+      vector: [0.81, 0.914, 0.854],
+      hybrid: [0.878, 0.964, 0.916],
+    };
+    for (const mode of SEARCH_MODES) {
+      for (const variant of VARIANTS) {
+        const row = metric(`${mode}${variant.name}`, 'all');
+        const [hit1, hit5, reciprocal] = before[mode];
+        expect(row.hit1, `${mode}${variant.name} hit@1`).toBeGreaterThanOrEqual(hit1 - 0.0005);
+        expect(row.hit5, `${mode}${variant.name} hit@5`).toBeGreaterThanOrEqual(hit5 - 0.0005);
+        expect(row.mrr, `${mode}${variant.name} MRR`).toBeGreaterThanOrEqual(reciprocal - 0.0005);
+      }
+    }
+  });
+
+  it('answers nonsense queries with nothing in every mode', async () => {
+    for (const mode of SEARCH_MODES) {
+      for (const variant of VARIANTS) {
+        for (const query of NONSENSE_QUERIES) {
+          const result = await hybridSearch({
+            query,
+            mode,
+            profile: DEFAULT_RETRIEVAL_PROFILE,
+            fullText,
+            vectors,
+            embedder,
+            prefix: variant.prefix,
+          });
+          expect(result.hits, `${mode}${variant.name}: ${query}`).toEqual([]);
+        }
+      }
+    }
   });
 });

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../contracts';
 import { documentsOf, loadCorpus } from './__fixtures__/corpus';
-import { BM25_B, BM25_K1, FullTextIndex, TITLE_BOOST, type FullTextDocument } from './full-text-index';
+import {
+  BM25_B,
+  BM25_K1,
+  FullTextIndex,
+  MAX_PREFIX_EXPANSIONS,
+  PREFIX_MATCH_WEIGHT,
+  TITLE_BOOST,
+  type FullTextDocument,
+} from './full-text-index';
 
 const doc = (block_id: string, text: string, extra: Partial<FullTextDocument> = {}): FullTextDocument => ({
   block_id,
@@ -283,5 +291,66 @@ describe('FullTextIndex: serialisation', () => {
         }),
       );
     }
+  });
+});
+
+describe('FullTextIndex: search as you type (prefix)', () => {
+  const typed = (index: FullTextIndex, query: string): string[] =>
+    index.search(query, { limit: 10, prefix: true }).map((hit) => hit.block_id);
+
+  it('completes the last word: "kuber" finds "kubernetes", and marks the whole word', () => {
+    const index = indexOf([doc('k8s', 'Deploying to Kubernetes clusters'), doc('other', 'Cooking rice')]);
+    expect(ids(index, 'kuber')).toEqual([]);
+    expect(typed(index, 'kuber')).toEqual(['k8s']);
+    expect(typed(index, 'deploying kuber')).toEqual(['k8s']);
+    const [hit] = index.search('kuber', { limit: 1, prefix: true });
+    expect(hit?.highlights).toEqual([{ start: 13, end: 23 }]);
+  });
+
+  it('completes only the last word, and only while nothing follows it', () => {
+    const index = indexOf([doc('k8s', 'kubernetes pods'), doc('pod', 'pods only')]);
+    expect(typed(index, 'kuber pods')).toEqual(
+      ['pod', 'k8s'].sort((a, b) => (a === 'k8s' ? -1 : b === 'k8s' ? 1 : 0)),
+    );
+    expect(typed(index, 'kuber ')).toEqual([]);
+    expect(typed(index, 'kuber.')).toEqual([]);
+  });
+
+  it('ranks the word as typed above its completions, at PREFIX_MATCH_WEIGHT of an exact match', () => {
+    const index = indexOf([doc('exact', 'cache'), doc('longer', 'cached'), doc('none', 'nothing')]);
+    const hits = index.search('cache', { limit: 5, prefix: true });
+    expect(hits.map((hit) => hit.block_id)).toEqual(['exact', 'longer']);
+    expect(PREFIX_MATCH_WEIGHT).toBeLessThan(1);
+  });
+
+  it('counts a block once per typed word (its best completion), however many completions it holds', () => {
+    const index = indexOf([doc('many', 'kubectl kubelet kubeadm'), doc('single', 'kubectl apply now')]);
+    const scoreOf = (query: string, prefix: boolean): number =>
+      index.search(query, { limit: 5, prefix }).find((hit) => hit.block_id === 'many')?.score ?? 0;
+    // kubelet and kubeadm are the rarest completions (one block each): the best one counts, once.
+    expect(scoreOf('kube', true)).toBeCloseTo(PREFIX_MATCH_WEIGHT * scoreOf('kubelet', false), 10);
+  });
+
+  it('ignores one-letter prefixes and bounds the completions of a short one', () => {
+    const words = Array.from(
+      { length: MAX_PREFIX_EXPANSIONS + 10 },
+      (_, i) => `ab${String(i).padStart(3, '0')}x`,
+    );
+    const index = indexOf(words.map((word, i) => doc(`d${i}`, word)));
+    expect(index.search('a', { limit: 500, prefix: true })).toEqual([]);
+    expect(index.search('ab', { limit: 500, prefix: true })).toHaveLength(MAX_PREFIX_EXPANSIONS);
+  });
+
+  it('is off unless asked, so finished questions match whole words', () => {
+    const index = indexOf([doc('k8s', 'kubernetes')]);
+    expect(index.search('kuber', { limit: 5 })).toEqual([]);
+  });
+
+  it('sharesTerm: true when the block holds a query term, false for made-up words and unknown blocks', () => {
+    const index = indexOf([doc('tcp', 'TCP handshake'), doc('zh', '死锁的条件')]);
+    expect(index.sharesTerm('tcp', 'handshake protocol')).toBe(true);
+    expect(index.sharesTerm('zh', '死亡')).toBe(true);
+    expect(index.sharesTerm('tcp', 'qzxv blorft')).toBe(false);
+    expect(index.sharesTerm('missing', 'handshake')).toBe(false);
   });
 });

@@ -28,6 +28,12 @@ export interface FullTextHit {
 export interface FullTextSearchOptions {
   limit: number;
   filter?: SearchFilter;
+  /**
+   * Search as you type: the query's last word, when nothing follows it, also
+   * matches the index words it begins ("kuber" finds "kubernetes"). Off for
+   * finished questions (RAG context, benchmarks), where a half word is not meant.
+   */
+  prefix?: boolean;
 }
 
 /** Okapi BM25 with the usual constants; they are properties of the index, not of a profile. */
@@ -39,6 +45,15 @@ export const BM25_B = 0.75;
  * the block; above 1 a title-only match would outrank the block that answers.
  */
 export const TITLE_BOOST = 0.6;
+/**
+ * A word completed from a typed prefix scores this share of an exact match, so
+ * the block with the word as typed stays ahead of one with a longer word.
+ */
+export const PREFIX_MATCH_WEIGHT = 0.8;
+/** Shorter prefixes match so many words that they rank noise; they match exactly only. */
+export const MIN_PREFIX_LENGTH = 2;
+/** The completions of one prefix that count, most frequent first: bounds the work of a short prefix. */
+export const MAX_PREFIX_EXPANSIONS = 50;
 export const FULL_TEXT_SNAPSHOT_FORMAT = 'notes-agent/full-text-index';
 export const FULL_TEXT_SNAPSHOT_VERSION = 1;
 
@@ -186,18 +201,25 @@ export class FullTextIndex {
   /** Blocks ranked by BM25 (body + boosted title), best first; ties by block id. */
   search(query: string, options: FullTextSearchOptions): FullTextHit[] {
     const queryTokens = analyze(query);
+    const prefix = options.prefix === true ? typedPrefix(query, queryTokens) : undefined;
     // Each distinct term once: a word repeated in the query is not more important.
-    const terms = new Set(queryTokens.map((token) => token.term));
+    const groups: TermGroup[] = [...new Set(queryTokens.map((token) => token.term))].map((term) => [
+      { term, weight: 1 },
+    ]);
+    if (prefix !== undefined) {
+      const group = groups.find((candidate) => candidate[0]?.term === prefix);
+      group?.push(...this.#completions(prefix).map((term) => ({ term, weight: PREFIX_MATCH_WEIGHT })));
+    }
     const count = this.#documents.size;
-    if (terms.size === 0 || count === 0 || options.limit <= 0) return [];
+    if (groups.length === 0 || count === 0 || options.limit <= 0) return [];
 
     const scores = new Map<number, number>();
-    this.#accumulate(scores, this.#body, terms, this.#bodyTotal / count, 1, (document) => document.length);
+    this.#accumulate(scores, this.#body, groups, this.#bodyTotal / count, 1, (document) => document.length);
     if (this.#titleTotal > 0) {
       this.#accumulate(
         scores,
         this.#title,
-        terms,
+        groups,
         this.#titleTotal / count,
         TITLE_BOOST,
         (document) => document.titleLength,
@@ -210,7 +232,7 @@ export class FullTextIndex {
       if (document && matchesFilter(document, options.filter)) ranked.push({ document, score });
     }
     ranked.sort((a, b) => b.score - a.score || compareIds(a.document.block_id, b.document.block_id));
-    const highlightTerms = highlightTermsOf(queryTokens);
+    const highlightTerms = highlightTermsOf(queryTokens, prefix);
     return ranked.slice(0, options.limit).map(({ document, score }) => ({
       block_id: document.block_id,
       note_id: document.note_id,
@@ -219,10 +241,41 @@ export class FullTextIndex {
     }));
   }
 
-  /** Where the query's terms occur in a stored block's text; [] for an unknown block. */
-  highlights(blockId: string, query: string): HighlightRange[] {
+  /**
+   * Indexed words that begin with `prefix` (not the prefix itself), the most
+   * frequent first. A scan of the vocabulary: a sorted term list would have to
+   * be rebuilt after every edit that adds a word, and the scan of a 10,000-note
+   * vocabulary is a fraction of the query (see bench/retrieval.ts).
+   */
+  #completions(prefix: string): string[] {
+    const found = new Map<string, number>();
+    for (const postings of [this.#body, this.#title]) {
+      for (const [term, entries] of postings) {
+        if (term.length > prefix.length && term.startsWith(prefix)) {
+          found.set(term, (found.get(term) ?? 0) + entries.size);
+        }
+      }
+    }
+    return [...found]
+      .sort((a, b) => b[1] - a[1] || compareIds(a[0], b[0]))
+      .slice(0, MAX_PREFIX_EXPANSIONS)
+      .map(([term]) => term);
+  }
+
+  /** True when the block's text holds any of the query's terms (a Chinese character counts). */
+  sharesTerm(blockId: string, query: string): boolean {
     const document = this.#documents.get(blockId);
-    return document ? highlightRanges(document.text, highlightTermsOf(analyze(query))) : [];
+    if (!document) return false;
+    return analyze(query).some((token) => this.#body.get(token.term)?.has(document.number) === true);
+  }
+
+  /** Where the query's terms occur in a stored block's text; [] for an unknown block. */
+  highlights(blockId: string, query: string, options: { prefix?: boolean } = {}): HighlightRange[] {
+    const document = this.#documents.get(blockId);
+    if (!document) return [];
+    const tokens = analyze(query);
+    const prefix = options.prefix === true ? typedPrefix(query, tokens) : undefined;
+    return highlightRanges(document.text, highlightTermsOf(tokens, prefix));
   }
 
   toJSON(): FullTextSnapshot {
@@ -305,29 +358,56 @@ export class FullTextIndex {
     this.#titleTotal += document.titleLength;
   }
 
+  /**
+   * Adds each group's BM25 to the scores. A group is one query term and, for a
+   * typed prefix, its completions: a block counts its best member once, so a
+   * block holding several completions is not ranked above one holding the word.
+   */
   #accumulate(
     scores: Map<number, number>,
     postings: Postings,
-    terms: ReadonlySet<string>,
+    groups: readonly TermGroup[],
     averageLength: number,
     boost: number,
     lengthOf: (document: StoredDocument) => number,
   ): void {
     const count = this.#documents.size;
-    for (const term of terms) {
-      const entries = postings.get(term);
-      if (!entries) continue;
-      const frequency = entries.size;
-      const idf = Math.log(1 + (count - frequency + 0.5) / (frequency + 0.5));
-      for (const [number, tf] of entries) {
-        const document = this.#byNumber.get(number);
-        if (!document) continue;
-        const norm = BM25_K1 * (1 - BM25_B + (BM25_B * lengthOf(document)) / (averageLength || 1));
-        const score = (boost * idf * (tf * (BM25_K1 + 1))) / (tf + norm);
-        scores.set(number, (scores.get(number) ?? 0) + score);
+    for (const group of groups) {
+      const best = group.length > 1 ? new Map<number, number>() : scores;
+      for (const { term, weight } of group) {
+        const entries = postings.get(term);
+        if (!entries) continue;
+        const frequency = entries.size;
+        const idf = Math.log(1 + (count - frequency + 0.5) / (frequency + 0.5));
+        for (const [number, tf] of entries) {
+          const document = this.#byNumber.get(number);
+          if (!document) continue;
+          const norm = BM25_K1 * (1 - BM25_B + (BM25_B * lengthOf(document)) / (averageLength || 1));
+          const score = (weight * boost * idf * (tf * (BM25_K1 + 1))) / (tf + norm);
+          if (best === scores) scores.set(number, (scores.get(number) ?? 0) + score);
+          else best.set(number, Math.max(best.get(number) ?? 0, score));
+        }
+      }
+      if (best !== scores) {
+        for (const [number, score] of best) scores.set(number, (scores.get(number) ?? 0) + score);
       }
     }
   }
+}
+
+/** A query term and what else counts as it (the completions of a typed prefix). */
+type TermGroup = Array<{ term: string; weight: number }>;
+
+/**
+ * The word being typed: the query's last token when it is a word of at least
+ * MIN_PREFIX_LENGTH characters and nothing (a space, a full stop) follows it.
+ */
+function typedPrefix(query: string, tokens: readonly Token[]): string | undefined {
+  const last = tokens.at(-1);
+  if (last?.kind !== 'word' || last.end !== query.length || last.term.length < MIN_PREFIX_LENGTH) {
+    return undefined;
+  }
+  return last.term;
 }
 
 function termCounts(terms: readonly string[]): Map<string, number> {
@@ -367,7 +447,7 @@ function removePostings(postings: Postings, terms: Iterable<string>, number: num
  * bigram is only marked through that bigram, so "死锁" does not light up every
  * 死 and 锁 in the block; a lone character (a one-character query) still is.
  */
-function highlightTermsOf(tokens: readonly Token[]): { strong: Set<string>; all: Set<string> } {
+function highlightTermsOf(tokens: readonly Token[], prefix?: string): HighlightTerms {
   const covered = new Set<string>();
   for (const token of tokens) {
     if (token.kind === 'cjk_bigram') for (const character of token.term) covered.add(character);
@@ -378,20 +458,35 @@ function highlightTermsOf(tokens: readonly Token[]): { strong: Set<string>; all:
     all.add(token.term);
     if (token.kind !== 'cjk_unigram' || !covered.has(token.term)) strong.add(token.term);
   }
-  return { strong, all };
+  return prefix === undefined ? { strong, all } : { strong, all, prefix };
 }
 
-function highlightRanges(text: string, terms: { strong: Set<string>; all: Set<string> }): HighlightRange[] {
+interface HighlightTerms {
+  strong: Set<string>;
+  all: Set<string>;
+  /** A typed prefix: every word it begins is marked too. */
+  prefix?: string;
+}
+
+function highlightRanges(text: string, terms: HighlightTerms): HighlightRange[] {
   const tokens = analyze(text);
-  let ranges = matchedRanges(tokens, terms.strong);
+  let ranges = matchedRanges(tokens, terms.strong, terms.prefix);
   // A block can match on scattered characters only; mark those rather than nothing.
-  if (ranges.length === 0) ranges = matchedRanges(tokens, terms.all);
+  if (ranges.length === 0) ranges = matchedRanges(tokens, terms.all, terms.prefix);
   return ranges;
 }
 
-function matchedRanges(tokens: readonly Token[], terms: ReadonlySet<string>): HighlightRange[] {
+function matchedRanges(
+  tokens: readonly Token[],
+  terms: ReadonlySet<string>,
+  prefix?: string,
+): HighlightRange[] {
   const ranges = tokens
-    .filter((token) => terms.has(token.term))
+    .filter(
+      (token) =>
+        terms.has(token.term) ||
+        (prefix !== undefined && token.kind === 'word' && token.term.startsWith(prefix)),
+    )
     .map((token) => ({ start: token.start, end: token.end }))
     .sort((a, b) => a.start - b.start || a.end - b.end);
   const merged: HighlightRange[] = [];

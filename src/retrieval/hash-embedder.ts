@@ -1,4 +1,4 @@
-import type { Embedder, EmbeddingModelInfo } from './embedder';
+import type { Embedder, EmbeddingModelInfo, RelevanceFloor } from './embedder';
 import { analyze } from './tokenizer';
 
 /**
@@ -18,6 +18,18 @@ export const HASH_EMBEDDER_INFO: Readonly<EmbeddingModelInfo> = Object.freeze({
 });
 
 /**
+ * hash-v1's relevance floor, measured on the evaluation corpus. Collisions
+ * give nonsense queries cosines of 0.17 to 0.51, as high as real matches
+ * (the expected blocks start at 0.16), so no cosine alone separates them: a
+ * hit must share a term with the query, and the cosine floor sits below every
+ * expected block, so hit@1, hit@5 and MRR stay as they were.
+ */
+export const HASH_EMBEDDER_RELEVANCE_FLOOR: Readonly<RelevanceFloor> = Object.freeze({
+  min_cosine: 0.1,
+  require_shared_term: true,
+});
+
+/**
  * Adjacent English word pairs count half a word: they add some word order (as
  * bigrams do for Chinese) without drowning the words themselves. Every other
  * feature counts 1; down-weighting Chinese unigrams was measured to hurt.
@@ -26,6 +38,7 @@ const WORD_PAIR_WEIGHT = 0.5;
 
 export class HashEmbedder implements Embedder {
   readonly info: EmbeddingModelInfo = HASH_EMBEDDER_INFO;
+  readonly relevance_floor: RelevanceFloor = HASH_EMBEDDER_RELEVANCE_FLOOR;
 
   async embed(texts: string[], options: { signal?: AbortSignal } = {}): Promise<Float32Array[]> {
     const vectors: Float32Array[] = [];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Embedder } from './embedder';
 import { FullTextIndex, type FullTextDocument } from './full-text-index';
-import { HashEmbedder } from './hash-embedder';
+import { HASH_EMBEDDER_RELEVANCE_FLOOR, HashEmbedder } from './hash-embedder';
 import { hybridSearch, rrf, type HybridSearchInput, type Reranker } from './hybrid-search';
 import { DEFAULT_RETRIEVAL_PROFILE, type RetrievalProfile } from './retrieval-profile';
 import { VectorIndex } from './vector-index';
@@ -143,8 +143,16 @@ describe('hybridSearch', () => {
       (await inputs.embedder?.embed([query]))?.[0] ?? new Float32Array(),
       20,
     );
+    // hash-v1's relevance floor keeps the vector candidates that share a term.
+    const relevant = (vector ?? []).filter(
+      (hit) =>
+        hit.score >= HASH_EMBEDDER_RELEVANCE_FLOOR.min_cosine &&
+        inputs.fullText.sharesTerm(hit.block_id, query),
+    );
+    expect(relevant.length).toBeGreaterThan(0);
+    expect(relevant.length).toBeLessThan((vector ?? []).length);
     const expected = rrf(
-      [fts.map((hit) => hit.block_id), (vector ?? []).map((hit) => hit.block_id)],
+      [fts.map((hit) => hit.block_id), relevant.map((hit) => hit.block_id)],
       DEFAULT_RETRIEVAL_PROFILE.rrf_k,
     ).slice(0, DEFAULT_RETRIEVAL_PROFILE.context_top_k);
     expect(result.hits.map((hit) => [hit.block_id, hit.score])).toEqual(
@@ -160,13 +168,13 @@ describe('hybridSearch', () => {
     const inputs = await fixture();
     const wide = await hybridSearch({
       ...inputs,
-      query: '的 a 死锁 TCP 红烧肉 米饭 order',
+      query: '的 a 死锁 TCP 红烧肉 米饭 order CFS',
       profile: profile(),
     });
     expect(wide.hits).toHaveLength(DEFAULT_RETRIEVAL_PROFILE.context_top_k);
     const narrow = await hybridSearch({
       ...inputs,
-      query: '的 a 死锁 TCP 红烧肉 米饭 order',
+      query: '的 a 死锁 TCP 红烧肉 米饭 order CFS',
       mode: 'fts',
       profile: profile({ fts_recall: 2, context_top_k: 5 }),
     });
@@ -200,6 +208,52 @@ describe('hybridSearch', () => {
       });
       expect(result.hits.length).toBeGreaterThan(0);
       expect(result.hits.every((hit) => ['braise', 'tomato', 'rice'].includes(hit.block_id))).toBe(true);
+    }
+  });
+
+  it("drops vector candidates below the embedder's relevance floor, in vector and hybrid mode", async () => {
+    const inputs = await fixture();
+    for (const mode of ['vector', 'hybrid'] as const) {
+      // Made-up words share no term with any block: hash collisions alone give them cosines.
+      const nonsense = await hybridSearch({ ...inputs, query: 'qzxv blorft wug', mode, profile: profile() });
+      expect(nonsense.hits, mode).toEqual([]);
+      const real = await hybridSearch({ ...inputs, query: 'handshake', mode, profile: profile() });
+      expect(real.hits.map((hit) => hit.block_id)).toEqual(['tcp-en']);
+    }
+  });
+
+  it('takes the floor from the embedder: none keeps every positive cosine, a cosine floor cuts by score', async () => {
+    const inputs = await fixture();
+    const hash = new HashEmbedder();
+    const unfloored: Embedder = { info: hash.info, embed: (texts, options) => hash.embed(texts, options) };
+    const all = await hybridSearch({
+      ...inputs,
+      embedder: unfloored,
+      query: 'qzxv blorft wug',
+      mode: 'vector',
+      profile: profile(),
+    });
+    expect(all.hits.length).toBeGreaterThan(0);
+    const cut = (all.hits[0]?.score ?? 0) - 0.0001;
+    const floored: Embedder = { ...unfloored, relevance_floor: { min_cosine: cut } };
+    const top = await hybridSearch({
+      ...inputs,
+      embedder: floored,
+      query: 'qzxv blorft wug',
+      mode: 'vector',
+      profile: profile(),
+    });
+    expect(top.hits.map((hit) => hit.block_id)).toEqual([all.hits[0]?.block_id]);
+  });
+
+  it('matches the last word as a prefix when asked (search as you type), with highlights', async () => {
+    const inputs = await fixture();
+    const exact = await hybridSearch({ ...inputs, query: 'hands', mode: 'fts', profile: profile() });
+    expect(exact.hits).toEqual([]);
+    for (const mode of ['fts', 'hybrid'] as const) {
+      const typed = await hybridSearch({ ...inputs, query: 'hands', mode, profile: profile(), prefix: true });
+      expect(typed.hits.map((hit) => hit.block_id)).toEqual(['tcp-en']);
+      expect(typed.hits[0]?.highlights).toEqual([{ start: 18, end: 27 }]);
     }
   });
 

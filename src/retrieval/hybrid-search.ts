@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AppError } from '../contracts';
-import type { Embedder } from './embedder';
+import type { Embedder, RelevanceFloor } from './embedder';
 import type { FullTextHit, FullTextIndex, HighlightRange } from './full-text-index';
 import type { RetrievalProfile } from './retrieval-profile';
 import type { SearchFilter } from './search-filter';
@@ -76,6 +76,8 @@ export interface HybridSearchInput {
   filter?: SearchFilter;
   /** How many hits to return; defaults to `profile.context_top_k`. */
   limit?: number;
+  /** Match the query's last word as a prefix too (search as you type); see FullTextSearchOptions. */
+  prefix?: boolean;
   signal?: AbortSignal;
 }
 
@@ -149,13 +151,21 @@ export async function hybridSearch(input: HybridSearchInput): Promise<HybridSear
   const ftsHits: FullTextHit[] =
     mode === 'vector'
       ? []
-      : fullText.search(query, { limit: profile.fts_recall, ...(filter ? { filter } : {}) });
+      : fullText.search(query, {
+          limit: profile.fts_recall,
+          ...(filter ? { filter } : {}),
+          ...(input.prefix ? { prefix: true } : {}),
+        });
   const vectorHits: VectorHit[] =
     vectors && embedder
-      ? await vectors.query(embedder, query, profile.vector_recall, {
-          ...(filter ? { filter } : {}),
-          ...(signal ? { signal } : {}),
-        })
+      ? relevantOnly(
+          await vectors.query(embedder, query, profile.vector_recall, {
+            ...(filter ? { filter } : {}),
+            ...(signal ? { signal } : {}),
+          }),
+          embedder.relevance_floor,
+          (blockId) => fullText.sharesTerm(blockId, query),
+        )
       : [];
   signal?.throwIfAborted();
 
@@ -193,9 +203,24 @@ export async function hybridSearch(input: HybridSearchInput): Promise<HybridSear
 
   result.hits = hits.slice(0, limit).map((hit) =>
     // Vector-only hits get highlights too, when the block also shares words with the query.
-    hit.fts_rank === null ? { ...hit, highlights: fullText.highlights(hit.block_id, query) } : hit,
+    hit.fts_rank === null
+      ? { ...hit, highlights: fullText.highlights(hit.block_id, query, { prefix: input.prefix === true }) }
+      : hit,
   );
   return result;
+}
+
+/** The vector candidates at or above the embedder's relevance floor. */
+function relevantOnly(
+  hits: VectorHit[],
+  floor: RelevanceFloor | undefined,
+  sharesTerm: (blockId: string) => boolean,
+): VectorHit[] {
+  if (!floor) return hits;
+  return hits.filter(
+    (hit) =>
+      hit.score >= floor.min_cosine && (floor.require_shared_term !== true || sharesTerm(hit.block_id)),
+  );
 }
 
 /** Reorders the first `candidates` hits by the cross-encoder; the rest keep their order behind them. */

@@ -14,8 +14,13 @@ import {
   type TransformersDevicePreference,
 } from '../models/transformers';
 // Types only from ./embedder: its zod schema must not follow HostedEmbedder into a page bundle.
-import type { Embedder, EmbeddingModelInfo } from './embedder';
-import type { EmbeddingDtype, EmbeddingModelSource, EmbeddingModelSpec } from './embedding-models';
+import type { Embedder, EmbeddingModelInfo, RelevanceFloor } from './embedder';
+import {
+  findEmbeddingModel,
+  type EmbeddingDtype,
+  type EmbeddingModelSource,
+  type EmbeddingModelSpec,
+} from './embedding-models';
 import { toEmbeddingModelError } from './model-load-errors';
 
 /**
@@ -87,6 +92,7 @@ type FeatureExtractor = Transformers.FeatureExtractionPipeline;
  */
 export class TransformersEmbedder implements Embedder {
   readonly info: EmbeddingModelInfo;
+  readonly relevance_floor?: RelevanceFloor;
   readonly config: TransformersEmbedderConfig;
   readonly loaded: LoadedEmbeddingModel;
   readonly #extractor: FeatureExtractor;
@@ -101,6 +107,8 @@ export class TransformersEmbedder implements Embedder {
     this.#extractor = extractor;
     this.loaded = loaded;
     this.info = loaded.info;
+    const floor = relevanceFloorOf(config.model);
+    if (floor) this.relevance_floor = floor;
   }
 
   /**
@@ -316,10 +324,20 @@ export async function inBatches(
 /** An embedder of passages and queries as a plain Embedder that embeds search queries. */
 export function queryEmbedder(embedder: {
   info: EmbeddingModelInfo;
+  relevance_floor?: RelevanceFloor;
   embed(texts: string[], options?: TransformersEmbedOptions): Promise<Float32Array[]>;
 }): Embedder {
   return {
     info: embedder.info,
+    ...(embedder.relevance_floor ? { relevance_floor: embedder.relevance_floor } : {}),
     embed: (texts, options = {}) => embedder.embed(texts, { ...options, input: 'query' }),
   };
+}
+
+/**
+ * The spec's floor; a spec saved in the settings before floors existed gets
+ * the one of its catalog entry, so an upgrade does not leave it without.
+ */
+export function relevanceFloorOf(spec: EmbeddingModelSpec): RelevanceFloor | undefined {
+  return spec.relevance_floor ?? findEmbeddingModel(spec.model_id)?.relevance_floor;
 }

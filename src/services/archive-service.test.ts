@@ -198,6 +198,9 @@ describe('ArchiveService', () => {
     expect(result).toEqual({
       imported: 6,
       skipped: 0,
+      created: 6,
+      updated: 0,
+      duplicates_skipped: 0,
       warnings: [
         { path: 'v/../../up.md', reason: 'path_outside_archive', action: 'renamed', renamed_to: 'v/up.md' },
         { path: 'v/same.md', reason: 'duplicate_path', action: 'renamed', renamed_to: 'v/same (2).md' },
@@ -214,5 +217,124 @@ describe('ArchiveService', () => {
     const file = Object.entries(exported).find(([path]) => path.endsWith('Meta.md'));
     expect(new TextDecoder().decode(file?.[1])).toMatch(/^---\ntitle: Meta\n[^]*author: Ada\n---\nBody\n$/);
     expect(await current.db.attachments.count()).toBe(0);
+  });
+
+  describe('importing what is already here', () => {
+    const importZip = async (
+      data: Uint8Array,
+      on_duplicate?: 'skip' | 'update' | 'keep_both',
+    ): Promise<{ status: string; result: unknown }> => {
+      const job = await current.api.archive.importZip({
+        data,
+        file_name: 'vault.zip',
+        ...(on_duplicate ? { on_duplicate } : {}),
+      });
+      await finished(job.job_id);
+      const { status, result } = await current.api.jobs.get(job.job_id);
+      return { status, result };
+    };
+
+    it('the same zip twice with skip (the default) adds nothing and reports every note skipped', async () => {
+      setup();
+      const zip = zipOf(30);
+      expect((await importZip(zip)).result).toMatchObject({ created: 30, updated: 0, duplicates_skipped: 0 });
+      const before = comparable(await allNotes());
+      expect((await importZip(zip)).result).toMatchObject({
+        imported: 0,
+        created: 0,
+        updated: 0,
+        duplicates_skipped: 30,
+        skipped: 30,
+      });
+      expect(comparable(await allNotes())).toEqual(before);
+    });
+
+    it('keep_both adds the copies, as imports did before', async () => {
+      setup();
+      const zip = zipOf(4);
+      await importZip(zip);
+      expect((await importZip(zip, 'keep_both')).result).toMatchObject({ created: 4, duplicates_skipped: 0 });
+      expect((await current.api.notes.list()).page.total).toBe(8);
+    });
+
+    it('an exported note is found by its id after it changed: update overwrites it, skip leaves it', async () => {
+      const api = setup();
+      const note = await api.notes.create({
+        title: 'Plan',
+        folder: 'work',
+        body: 'Version one\n',
+        tags: ['a'],
+      });
+      const exported = (await api.archive.exportAll()).data;
+      const file = Object.entries(unzipSync(exported))[0];
+      expect(new TextDecoder().decode(file?.[1])).toContain(`note_id: ${note.note_id}`);
+      await api.notes.update({ note_id: note.note_id, body: 'Version two, edited here\n' });
+
+      expect((await importZip(exported, 'skip')).result).toMatchObject({ created: 0, duplicates_skipped: 1 });
+      expect((await api.notes.get(note.note_id)).body).toBe('Version two, edited here\n');
+
+      expect((await importZip(exported, 'update')).result).toMatchObject({
+        imported: 1,
+        created: 0,
+        updated: 1,
+        duplicates_skipped: 0,
+      });
+      const restored = await api.notes.get(note.note_id);
+      // The id is bookkeeping: it does not end up in the note's text.
+      expect(restored).toMatchObject({ title: 'Plan', folder: 'work', body: 'Version one\n', tags: ['a'] });
+      expect((await api.notes.list()).page.total).toBe(1);
+    });
+
+    it('a note repeated inside one archive is imported once', async () => {
+      setup();
+      const taken = new Set<string>();
+      const same = { title: 'Twin', folder: '', body: 'same text', tags: [], extra: {} };
+      const zip = writeZipArchive([markdownFileFromNote(same, taken), markdownFileFromNote(same, taken)]);
+      expect((await importZip(zip)).result).toMatchObject({ created: 1, duplicates_skipped: 1 });
+    });
+
+    it('rejects an unknown duplicate choice with VALIDATION_FAILED before creating a job', async () => {
+      const api = setup();
+      await expect(
+        api.archive.importZip({
+          data: zipOf(1),
+          file_name: 'a.zip',
+          on_duplicate: 'merge' as 'skip',
+        }),
+      ).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+      expect((await api.jobs.list()).page.total).toBe(0);
+    });
+
+    it('cancelling an update import puts the overwritten notes back and removes the new ones', async () => {
+      const api = setup();
+      const first = zipOf(120);
+      await importZip(first);
+      const before = comparable(await allNotes());
+      // Exported, so their ids travel, then edited in the archive: found by id, overwritten.
+      const exported = unzipSync((await api.archive.exportAll()).data);
+      const edited = Object.entries(exported).map(([path, bytes]) => ({
+        path,
+        content: `${new TextDecoder().decode(bytes)}edited\n`,
+      }));
+      const job = await api.archive.importZip({
+        data: writeZipArchive(edited),
+        file_name: 'edited.zip',
+        on_duplicate: 'update',
+      });
+      let cancelled = false;
+      const seen: EventEnvelope[] = [];
+      await api.events.subscribe(job.job_id, 0, (e) => {
+        seen.push(e);
+        const data = e.data as { current?: number };
+        if (!cancelled && e.event === 'Progress' && (data.current ?? 0) >= 50) {
+          cancelled = true;
+          void api.jobs.cancel(job.job_id);
+        }
+      }).closed;
+      expect(seen.at(-1)?.event).toBe('Cancelled');
+      expect(comparable(await allNotes()).map(({ updated_at: _u, ...rest }) => rest)).toEqual(
+        before.map(({ updated_at: _u, ...rest }) => rest),
+      );
+    });
   });
 });

@@ -3,11 +3,13 @@ import {
   importFilesSchema,
   importZipSchema,
   parseInput,
+  type ImportDuplicateAction,
   type ImportFilesInput,
   type ImportResult,
   type ImportZipInput,
   type JobDto,
 } from '../contracts';
+import { contentHash } from '../core/content-hash';
 import type { JobContext, JobRuntime } from '../core/job-runtime';
 import {
   ArchiveFormatError,
@@ -24,6 +26,7 @@ import {
   type ArchiveFile,
   type ArchiveFormatErrorReason,
 } from '../core/markdown-archive';
+import type { NoteDto } from '../contracts';
 import type { AttachmentRepository, NoteDraft, NotesRepository } from '../db';
 
 export const IMPORT_JOB_KIND = 'notes.import';
@@ -32,11 +35,24 @@ const IMPORT_BATCH_SIZE = 25;
 export const MAX_IMPORT_BYTES = 512 * 1024 * 1024;
 /** The top folder of an export; import strips one common top folder, so exports round-trip. */
 const EXPORT_ROOT = 'NotesAgent';
+/**
+ * The front-matter key an export writes each note's id under, so importing the
+ * archive again finds the note even after its text changed. `id` is left to
+ * the user: Obsidian vaults use it for their own values.
+ */
+export const NOTE_ID_KEY = 'note_id';
 
 interface ImportJobInput {
   attachment_id: string;
   file_name: string;
   target_folder: string;
+  /** Absent in jobs queued before duplicates were detected: they add every note, as they would have. */
+  on_duplicate?: ImportDuplicateAction;
+}
+
+/** An existing note is the same note when the title and the text are identical. */
+function sameContentKey(note: { title: string; body: string }): string {
+  return contentHash(`${note.title}\u0000${note.body}`);
 }
 
 function joinFolder(base: string, folder: string): string {
@@ -66,7 +82,11 @@ export class ArchiveService {
 
   /** A picked folder: its Markdown files are packed into one archive and imported like a zip. */
   async importFiles(input: ImportFilesInput): Promise<JobDto> {
-    const { files, target_folder } = parseInput(importFilesSchema, input, 'These files cannot be imported.');
+    const { files, target_folder, on_duplicate } = parseInput(
+      importFilesSchema,
+      input,
+      'These files cannot be imported.',
+    );
     const markdown = files.filter((file) => isMarkdownPath(file.path));
     if (markdown.length === 0) {
       throw new AppError('IMPORT_FILE_INVALID', 'The folder has no Markdown (.md) files.', {
@@ -74,11 +94,11 @@ export class ArchiveService {
       });
     }
     const data = writeZipArchive(markdown);
-    return this.#createImport(data, 'folder.zip', target_folder);
+    return this.#createImport(data, 'folder.zip', target_folder, on_duplicate);
   }
 
   async importZip(input: ImportZipInput): Promise<JobDto> {
-    const { data, file_name, target_folder } = parseInput(
+    const { data, file_name, target_folder, on_duplicate } = parseInput(
       importZipSchema,
       input,
       'This file cannot be imported.',
@@ -88,10 +108,15 @@ export class ArchiveService {
         size: data.byteLength,
       });
     }
-    return this.#createImport(data, file_name, target_folder);
+    return this.#createImport(data, file_name, target_folder, on_duplicate);
   }
 
-  async #createImport(data: Uint8Array, fileName: string, targetFolder: string): Promise<JobDto> {
+  async #createImport(
+    data: Uint8Array,
+    fileName: string,
+    targetFolder: string,
+    onDuplicate: ImportDuplicateAction,
+  ): Promise<JobDto> {
     const attachment = await this.#attachments.put(
       new Blob([data as Uint8Array<ArrayBuffer>], { type: 'application/zip' }),
       {
@@ -103,12 +128,14 @@ export class ArchiveService {
       attachment_id: attachment.attachment_id,
       file_name: fileName,
       target_folder: targetFolder,
+      on_duplicate: onDuplicate,
     };
     return this.#runtime.create(IMPORT_JOB_KIND, { ...input });
   }
 
   async #runImport(context: JobContext<ImportJobInput>): Promise<ImportResult> {
     const { attachment_id, target_folder } = context.input;
+    const onDuplicate = context.input.on_duplicate ?? 'keep_both';
     const attachment = await this.#attachments.get(attachment_id);
     if (!attachment) {
       throw new AppError('ATTACHMENT_NOT_FOUND', 'The archive to import is no longer stored.', {
@@ -116,6 +143,9 @@ export class ArchiveService {
       });
     }
     const created: string[] = [];
+    /** What each updated note was before, to put back when the import does not complete. */
+    const overwritten: NoteDto[] = [];
+    let duplicatesSkipped = 0;
     try {
       await context.progress({ phase: 'reading', current: 0, total: null, message: attachment.name });
       const bytes = new Uint8Array(await attachment.blob.arrayBuffer());
@@ -133,7 +163,7 @@ export class ArchiveService {
       if (files.length === 0) {
         throw new AppError('IMPORT_ARCHIVE_INVALID', 'The archive has no Markdown (.md) files.', {});
       }
-      const drafts: { path: string; draft: NoteDraft }[] = [];
+      const drafts: { path: string; draft: NoteDraft; noteId: string | null }[] = [];
       for (const [index, file] of files.entries()) {
         context.signal.throwIfAborted();
         let note: ArchiveNote;
@@ -145,7 +175,14 @@ export class ArchiveService {
           note = plainNoteFromMarkdownFile(file);
           warnings.push({ path: archivePaths[index] ?? file.path, reason: error.reason, action: 'repaired' });
         }
+        const noteId = note.extra[NOTE_ID_KEY];
+        if (typeof noteId === 'string') {
+          // The id is the notebook's own bookkeeping, not part of the note's text.
+          const { [NOTE_ID_KEY]: _id, ...extra } = note.extra;
+          note = { ...note, extra };
+        }
         drafts.push({
+          noteId: typeof noteId === 'string' ? noteId : null,
           path: file.path,
           draft: {
             title: note.title,
@@ -159,19 +196,67 @@ export class ArchiveService {
       }
       const total = drafts.length;
       await context.progress({ phase: 'importing', current: 0, total });
+      const existing = onDuplicate === 'keep_both' ? [] : await this.#notes.all({ trashed: false });
+      const byId = new Map(existing.map((note) => [note.note_id, note]));
+      const byContent = new Map(existing.map((note) => [sameContentKey(note), note]));
+      const inThisArchive = new Set<string>();
       for (let start = 0; start < total; start += IMPORT_BATCH_SIZE) {
         context.signal.throwIfAborted();
-        const batch = drafts.slice(start, start + IMPORT_BATCH_SIZE).map((entry) => entry.draft);
-        const notes = await this.#notes.createMany(batch);
+        const fresh: NoteDraft[] = [];
+        for (const { draft, noteId } of drafts.slice(start, start + IMPORT_BATCH_SIZE)) {
+          const key = sameContentKey(draft);
+          if (onDuplicate === 'keep_both') {
+            fresh.push(draft);
+            continue;
+          }
+          const match = (noteId !== null ? byId.get(noteId) : undefined) ?? byContent.get(key);
+          if (!match) {
+            // A second copy of a note within the same archive is a duplicate too.
+            if (inThisArchive.has(key)) duplicatesSkipped += 1;
+            else fresh.push(draft);
+            inThisArchive.add(key);
+          } else if (onDuplicate === 'skip') {
+            duplicatesSkipped += 1;
+          } else {
+            context.signal.throwIfAborted();
+            const { title, folder, body, tags } = draft;
+            const updated = await this.#notes.update(match.note_id, { title, folder, body, tags });
+            // Deleted meanwhile: the archive's version is all that is left of it.
+            if (!updated) {
+              fresh.push(draft);
+              continue;
+            }
+            overwritten.push(match);
+            byId.set(updated.note_id, updated);
+            byContent.set(key, updated);
+          }
+        }
+        const notes = await this.#notes.createMany(fresh);
         created.push(...notes.map((note) => note.note_id));
-        await context.progress({ phase: 'importing', current: created.length, total });
+        await context.progress({
+          phase: 'importing',
+          current: Math.min(total, start + IMPORT_BATCH_SIZE),
+          total,
+        });
       }
       context.signal.throwIfAborted();
-      const skipped = warnings.filter((warning) => warning.action === 'skipped').length;
-      return { imported: created.length, skipped, warnings };
+      const unreadable = warnings.filter((warning) => warning.action === 'skipped').length;
+      return {
+        imported: created.length + overwritten.length,
+        skipped: unreadable + duplicatesSkipped,
+        created: created.length,
+        updated: overwritten.length,
+        duplicates_skipped: duplicatesSkipped,
+        warnings,
+      };
     } catch (error) {
       // Cancelled or failed: remove what this import wrote so a retry starts clean.
       if (created.length > 0) await this.#notes.deleteMany(created);
+      // Newest first, so a note updated twice ends as it was before the first.
+      for (const before of overwritten.reverse()) {
+        const { title, folder, body, tags } = before;
+        await this.#notes.update(before.note_id, { title, folder, body, tags });
+      }
       throw error;
     } finally {
       // The uploaded archive is only a carrier: kept on success, failure or
@@ -189,7 +274,7 @@ export class ArchiveService {
         {
           title: note.title,
           folder: joinFolder(EXPORT_ROOT, note.folder),
-          ...extraFrontMatterFromBody(note.body),
+          ...withNoteId(extraFrontMatterFromBody(note.body), note.note_id),
           tags: note.tags,
           created_at: note.created_at,
           updated_at: note.updated_at,
@@ -201,6 +286,14 @@ export class ArchiveService {
     const date = new Date().toISOString().slice(0, 10);
     return { file_name: `notesagent-export-${date}.zip`, data: writeZipArchive(files) };
   }
+}
+
+/** The note's id goes first in its front matter's extra keys, where an import looks for it. */
+function withNoteId(
+  split: { body: string; extra: Record<string, unknown> },
+  noteId: string,
+): { body: string; extra: Record<string, unknown> } {
+  return { body: split.body, extra: { [NOTE_ID_KEY]: noteId, ...split.extra } };
 }
 
 /** Size limits (a zip bomb, an oversized vault) are PAYLOAD_TOO_LARGE; the shape of the archive is IMPORT_ARCHIVE_INVALID. */

@@ -323,6 +323,59 @@ describe('SearchService', () => {
     expect(await titles({ folder: 'home', tags: ['os'] })).toEqual([]);
   });
 
+  it('groups hits by note, best block first, pages over notes and gives the true totals', async () => {
+    const { api } = openCore();
+    // 25 notes with one match each, and one note with four matching blocks.
+    for (let i = 0; i < 25; i++) {
+      await api.notes.create({
+        title: `Single ${i}`,
+        folder: '',
+        tags: [],
+        body: `kubernetes note number ${i}`,
+      });
+    }
+    const many = await api.notes.create({
+      title: 'Cluster',
+      folder: 'ops',
+      tags: ['k8s'],
+      body: 'kubernetes kubernetes pods\n\nkubernetes nodes\n\nkubernetes services\n\nkubernetes ingress',
+    });
+    const first = await api.search.search({ query: 'kuber', prefix: true, group_by: 'note', limit: 20 });
+    expect(first).toMatchObject({ total_hits: 29, total_notes: 26, total_capped: false, offset: 0 });
+    expect(first.groups).toHaveLength(20);
+    const cluster = first.groups?.find((group) => group.note_id === many.note_id);
+    expect(cluster).toMatchObject({ title: 'Cluster', folder: 'ops', tags: ['k8s'] });
+    expect(cluster?.hits).toHaveLength(4);
+    // Best block first: the one that says it twice.
+    expect(cluster?.hits[0]?.snippet).toBe('kubernetes kubernetes pods');
+    const scores = cluster?.hits.map((hit) => hit.score) ?? [];
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    expect(first.hits).toHaveLength(first.groups?.reduce((sum, group) => sum + group.hits.length, 0) ?? -1);
+
+    const second = await api.search.search({
+      query: 'kuber',
+      prefix: true,
+      group_by: 'note',
+      limit: 20,
+      offset: 20,
+    });
+    expect(second.groups).toHaveLength(6);
+    const seen = [...(first.groups ?? []), ...(second.groups ?? [])].map((group) => group.note_id);
+    expect(new Set(seen).size).toBe(26);
+
+    // Ungrouped, a page is blocks; the first page keeps the profile's recall and says it may be cut.
+    const blocks = await api.search.search({ query: 'kuber', prefix: true, limit: 20 });
+    expect(blocks).toMatchObject({ groups: [], total_capped: true });
+    expect(blocks.hits).toHaveLength(20);
+    const rest = await api.search.search({ query: 'kuber', prefix: true, limit: 20, offset: 20 });
+    expect(rest).toMatchObject({ total_hits: 29, total_capped: false });
+    expect(rest.hits).toHaveLength(9);
+    expect(await codeOf(api.search.search({ query: 'x', offset: -1 }))).toBe('VALIDATION_FAILED');
+    expect(await codeOf(api.search.search({ query: 'x', group_by: 'folder' as 'note' }))).toBe(
+      'VALIDATION_FAILED',
+    );
+  });
+
   it('rejects invalid requests with VALIDATION_FAILED', async () => {
     const { api } = openCore();
     expect(await codeOf(api.search.search({ query: 'x', mode: 'semantic' as 'fts' }))).toBe(

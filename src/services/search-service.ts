@@ -13,7 +13,8 @@ import {
   type SearchMode,
   type SearchResultDto,
 } from '../contracts';
-import { MAX_SEARCH_LIMIT, MAX_SEARCH_QUERY_LENGTH } from '../contracts/search-schemas';
+import type { SearchGroupDto } from '../contracts/search';
+import { MAX_SEARCH_LIMIT, MAX_SEARCH_QUERY_LENGTH, SEARCH_WINDOW } from '../contracts/search-schemas';
 import type { NotesRepository } from '../db';
 import {
   DEFAULT_RETRIEVAL_PROFILE,
@@ -21,6 +22,7 @@ import {
   makeSnippet,
   profileForReranker,
   type HybridSearchResult,
+  type SearchHit,
   type Reranker,
   type RetrievalProfile,
 } from '../retrieval';
@@ -102,6 +104,10 @@ export class SearchService implements NotesContextProvider {
       fallbackReason = error.code;
       result = await this.#query(view, reranker, request.query, 'fts', request);
     }
+    const paged = pageOf(result.hits, request, this.#windowed(request));
+    const hits = (await this.#hits(view, paged.hits)).map((hit) =>
+      rerankError === null ? hit : { ...hit, rerank_score: null },
+    );
     return {
       query: request.query,
       mode: request.mode,
@@ -111,9 +117,12 @@ export class SearchService implements NotesContextProvider {
       profile_version: result.profile_version,
       reranked_by: result.reranked && reranker && rerankError === null ? reranker.info.model_id : null,
       rerank_error: rerankError,
-      hits: (await this.#hits(view, result)).map((hit) =>
-        rerankError === null ? hit : { ...hit, rerank_score: null },
-      ),
+      hits,
+      groups: request.group_by === 'note' ? groupsOf(hits) : [],
+      total_hits: paged.total_hits,
+      total_notes: paged.total_notes,
+      total_capped: paged.total_capped,
+      offset: request.offset,
       duration_ms: Math.round((performance.now() - started) * 10) / 10,
     };
   }
@@ -152,23 +161,46 @@ export class SearchService implements NotesContextProvider {
     return this.#indexer.rebuild(scope);
   }
 
+  /** A grouped or paged search ranks SEARCH_WINDOW blocks, so later pages and the total exist. */
+  #windowed(request: { group_by: string; offset: number }): boolean {
+    return request.group_by === 'note' || request.offset > 0;
+  }
+
   #query(
     view: IndexView,
     reranker: Reranker | undefined,
     query: string,
     mode: SearchMode,
-    filters: { folder?: string | undefined; tags: string[]; limit: number },
+    filters: {
+      folder?: string | undefined;
+      tags: string[];
+      limit: number;
+      prefix: boolean;
+      group_by: string;
+      offset: number;
+    },
   ): Promise<HybridSearchResult> {
+    const profile = profileForReranker(this.#profile, reranker !== undefined);
+    const windowed = this.#windowed(filters);
     return hybridSearch({
       ...(reranker ? { reranker } : {}),
       query,
       mode,
-      profile: profileForReranker(this.#profile, reranker !== undefined),
+      // Deeper recall for the pages after the first; the fused order of the
+      // first page's blocks stays the profile's (RRF ranks only gain entries).
+      profile: windowed
+        ? {
+            ...profile,
+            fts_recall: Math.max(profile.fts_recall, SEARCH_WINDOW),
+            vector_recall: Math.max(profile.vector_recall, SEARCH_WINDOW),
+          }
+        : profile,
       fullText: view.fullText,
       ...(view.vectors ? { vectors: view.vectors } : {}),
       embedder: view.embedder,
       filter: { ...(filters.folder !== undefined ? { folder: filters.folder } : {}), tags: filters.tags },
-      limit: filters.limit,
+      limit: windowed ? SEARCH_WINDOW : filters.limit,
+      prefix: filters.prefix,
     });
   }
 
@@ -177,9 +209,9 @@ export class SearchService implements NotesContextProvider {
    * table (the preview scrolls by line); a block that no longer exists (its
    * note was edited a moment ago) is left out rather than opened at a wrong place.
    */
-  async #hits(view: IndexView, result: HybridSearchResult): Promise<SearchHitDto[]> {
-    const blocks = await this.#notes.blocksById(result.hits.map((hit) => hit.block_id));
-    return result.hits.flatMap((hit, index): SearchHitDto[] => {
+  async #hits(view: IndexView, hits: readonly SearchHit[]): Promise<SearchHitDto[]> {
+    const blocks = await this.#notes.blocksById(hits.map((hit) => hit.block_id));
+    return hits.flatMap((hit, index): SearchHitDto[] => {
       const document = view.fullText.get(hit.block_id);
       // A title-only note's one document points at the top of the note.
       const block =
@@ -211,6 +243,53 @@ export class SearchService implements NotesContextProvider {
       ];
     });
   }
+}
+
+/**
+ * The page of ranked hits the request asks for, and the totals. Grouped, the
+ * notes are ordered by their best block and a page holds `limit` notes with
+ * all their blocks; otherwise a page holds `limit` blocks.
+ */
+function pageOf(
+  ranked: readonly SearchHit[],
+  request: { group_by: string; offset: number; limit: number },
+  windowed: boolean,
+): { hits: SearchHit[]; total_hits: number; total_notes: number; total_capped: boolean } {
+  const byNote = new Map<string, SearchHit[]>();
+  for (const hit of ranked) {
+    const group = byNote.get(hit.note_id);
+    if (group) group.push(hit);
+    else byNote.set(hit.note_id, [hit]);
+  }
+  const totals = {
+    total_hits: ranked.length,
+    total_notes: byNote.size,
+    total_capped: ranked.length >= (windowed ? SEARCH_WINDOW : request.limit),
+  };
+  const end = request.offset + request.limit;
+  const hits =
+    request.group_by === 'note'
+      ? [...byNote.values()].slice(request.offset, end).flat()
+      : ranked.slice(request.offset, end);
+  return { hits, ...totals };
+}
+
+/** Consecutive hits of one note as its group (pageOf keeps a note's hits together). */
+function groupsOf(hits: readonly SearchHitDto[]): SearchGroupDto[] {
+  const groups: SearchGroupDto[] = [];
+  for (const hit of hits) {
+    const last = groups.at(-1);
+    if (last?.note_id === hit.note_id) last.hits.push(hit);
+    else
+      groups.push({
+        note_id: hit.note_id,
+        title: hit.title,
+        folder: hit.folder,
+        tags: [...hit.tags],
+        hits: [hit],
+      });
+  }
+  return groups;
 }
 
 /**

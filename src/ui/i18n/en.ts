@@ -740,6 +740,29 @@ graph LR
     'Delete every downloaded model (chat, embeddings, reranker, speech, speaker labels)? They download again when next needed; your notes stay.',
   'storage.modelsCleared': 'Downloaded models cleared.',
   // End of the settings block.
+  // Search results by note, paging, and importing what is already here.
+  'searchPages.total': {
+    one: '{count} match in {notes} notes',
+    other: '{count} matches in {notes} notes',
+  },
+  'searchPages.totalCapped': 'More than {count} matches in {notes} notes',
+  'searchPages.moreInNote': {
+    one: '{count} more match in this note',
+    other: '{count} more matches in this note',
+  },
+  'searchPages.fewerInNote': 'Show fewer matches',
+  'searchPages.previous': 'Previous',
+  'searchPages.next': 'Next',
+  'searchPages.page': 'Page {page} of {pages}',
+  'importDedupe.title': 'Import {file}',
+  'importDedupe.question':
+    'When a note in the archive is already in the notebook (same id, or same title and text):',
+  'importDedupe.skip': 'Skip it (keep the notebook’s version)',
+  'importDedupe.update': 'Update it with the archive’s version',
+  'importDedupe.keepBoth': 'Keep both (import it as another note)',
+  'importDedupe.start': 'Import',
+  'importDedupe.cancel': 'Cancel',
+  'importDedupe.report': 'Import finished: {created} new, {updated} updated, {skipped} skipped',
 } as const satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

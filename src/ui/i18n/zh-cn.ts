@@ -719,6 +719,22 @@ graph LR
     '删除所有已下载的模型（聊天、嵌入、重排序、语音、说话人标注）？下次需要时会重新下载；笔记不受影响。',
   'storage.modelsCleared': '已清除下载的模型。',
   // End of the settings block.
+  // Search results by note, paging, and importing what is already here.
+  'searchPages.total': { other: '{notes} 篇笔记中有 {count} 处匹配' },
+  'searchPages.totalCapped': '{notes} 篇笔记中有超过 {count} 处匹配',
+  'searchPages.moreInNote': { other: '此笔记中还有 {count} 处匹配' },
+  'searchPages.fewerInNote': '收起匹配',
+  'searchPages.previous': '上一页',
+  'searchPages.next': '下一页',
+  'searchPages.page': '第 {page} / {pages} 页',
+  'importDedupe.title': '导入 {file}',
+  'importDedupe.question': '归档中的笔记已在笔记本中（相同 ID，或标题和正文相同）时：',
+  'importDedupe.skip': '跳过（保留笔记本中的版本）',
+  'importDedupe.update': '用归档中的版本更新',
+  'importDedupe.keepBoth': '两者都保留（作为另一篇笔记导入）',
+  'importDedupe.start': '导入',
+  'importDedupe.cancel': '取消',
+  'importDedupe.report': '导入完成：新增 {created} 篇，更新 {updated} 篇，跳过 {skipped} 篇',
 };
 
 export const zhCNErrors: Partial<Record<ErrorCode, string>> = {

@@ -1,4 +1,5 @@
 import { transfer } from 'comlink';
+import type { ImportDuplicateAction } from '../../contracts/archive';
 import type { JobDto } from '../../contracts/jobs';
 import { INDEX_REBUILD_JOB_KIND, INDEX_UPDATE_JOB_KIND } from '../../contracts/search';
 import { core } from '../api/core-client';
@@ -17,7 +18,11 @@ const INDEX_JOB_KINDS: readonly string[] = [INDEX_UPDATE_JOB_KIND, INDEX_REBUILD
 function onJobFinished(job: TrackedJob): void {
   if (job.status === 'completed') {
     const summary = importSummary(job.result);
-    if (summary) {
+    const report = dedupeReport(job.result);
+    // Renamed or repaired entries name an example; otherwise the new / updated / skipped report.
+    if (report && (summary === null || summary.changed === 0)) {
+      toasts.show(t('importDedupe.report', report), { kind: 'success' });
+    } else if (summary) {
       const key =
         summary.changed > 0
           ? 'jobs.importedWithChanges'
@@ -43,6 +48,14 @@ function onJobFinished(job: TrackedJob): void {
   }
 }
 
+/** An import's new / updated / skipped counts; null for other jobs (and imports queued before they existed). */
+function dedupeReport(result: unknown): { created: number; updated: number; skipped: number } | null {
+  if (typeof result !== 'object' || result === null) return null;
+  const { created, updated, skipped } = result as Record<string, unknown>;
+  if (typeof created !== 'number' || typeof updated !== 'number' || typeof skipped !== 'number') return null;
+  return { created, updated, skipped };
+}
+
 export function trackJob(job: JobDto, label: string | null = null): void {
   jobs.track(job, { label, onFinished: onJobFinished });
 }
@@ -52,7 +65,10 @@ function relativePath(file: File): string {
 }
 
 /** "Import folder": every Markdown file's text with its path inside the folder. */
-export async function importFolder(files: readonly File[]): Promise<void> {
+export async function importFolder(
+  files: readonly File[],
+  onDuplicate: ImportDuplicateAction = 'skip',
+): Promise<void> {
   const markdown = files.filter((file) => isImportableMarkdownPath(relativePath(file)));
   if (markdown.length === 0) {
     if (files.length > 0) toasts.show(t('archive.noMarkdownFiles'), { kind: 'info' });
@@ -63,7 +79,7 @@ export async function importFolder(files: readonly File[]): Promise<void> {
       markdown.map(async (file) => ({ path: relativePath(file), content: await file.text() })),
     );
     const folderName = relativePath(markdown[0] as File).split('/')[0] ?? null;
-    const job = await core.archive.importFiles({ files: contents });
+    const job = await core.archive.importFiles({ files: contents, on_duplicate: onDuplicate });
     trackJob(job, folderName);
   } catch (error) {
     reportError(error);
@@ -71,10 +87,12 @@ export async function importFolder(files: readonly File[]): Promise<void> {
 }
 
 /** "Import .zip": the bytes move to the worker without a copy. */
-export async function importZip(file: File): Promise<void> {
+export async function importZip(file: File, onDuplicate: ImportDuplicateAction = 'skip'): Promise<void> {
   try {
     const data = new Uint8Array(await file.arrayBuffer());
-    const job = await core.archive.importZip(transfer({ data, file_name: file.name }, [data.buffer]));
+    const job = await core.archive.importZip(
+      transfer({ data, file_name: file.name, on_duplicate: onDuplicate }, [data.buffer]),
+    );
     trackJob(job, file.name);
   } catch (error) {
     reportError(error);

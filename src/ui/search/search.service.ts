@@ -18,6 +18,7 @@ let request = 0;
 /** Search as you type: a short pause so fast typing sends one query. */
 export function setSearchQuery(query: string): void {
   search.setQuery(query);
+  search.setPage(0);
   if (timer !== null) clearTimeout(timer);
   timer = null;
   if (query.trim() === '') {
@@ -32,10 +33,28 @@ export function setSearchQuery(query: string): void {
   }, SEARCH_DEBOUNCE_MS);
 }
 
+/**
+ * An IME composition began (pinyin): a search queued by the keys before it
+ * would run on a half-typed query, so it is dropped; compositionend searches.
+ */
+export function holdSearch(): void {
+  if (timer !== null) clearTimeout(timer);
+  timer = null;
+}
+
 export function setSearchMode(mode: SearchMode): void {
   search.setMode(mode);
+  search.setPage(0);
   void runSearch();
 }
+
+/** Another page of notes (RESULT_LIMIT notes a page). */
+export function setSearchPage(page: number): void {
+  search.setPage(Math.max(0, page));
+  void runSearch();
+}
+
+export const SEARCH_PAGE_SIZE = RESULT_LIMIT;
 
 export function clearSearch(): void {
   setSearchQuery('');
@@ -66,6 +85,9 @@ export async function runSearch(): Promise<void> {
       mode: search.mode,
       fallback: 'fts',
       limit: RESULT_LIMIT,
+      prefix: true,
+      group_by: 'note',
+      offset: search.page * RESULT_LIMIT,
       ...(inNotes && notes.folder !== null ? { folder: notes.folder } : {}),
       ...(inNotes && notes.tag !== null ? { tags: [notes.tag] } : {}),
     });

@@ -1,3 +1,4 @@
+import { SvelteSet } from 'svelte/reactivity';
 import type { IndexStatusDto, SearchMode, SearchResultDto } from '../../contracts/search';
 
 /** The search box and its results in the note-list column. */
@@ -6,6 +7,9 @@ export class SearchState {
   #mode = $state<SearchMode>('fts');
   #result = $state.raw<SearchResultDto | null>(null);
   #loading = $state(false);
+  #page = $state(0);
+  /** Notes whose other matches are shown. */
+  readonly #expanded = new SvelteSet<string>();
 
   /** A query is typed: the results replace the note list. */
   readonly active: boolean = $derived(this.#query.trim() !== '');
@@ -21,6 +25,20 @@ export class SearchState {
   }
   get loading(): boolean {
     return this.#loading;
+  }
+  /** 0-based page of notes. */
+  get page(): number {
+    return this.#page;
+  }
+  isExpanded(noteId: string): boolean {
+    return this.#expanded.has(noteId);
+  }
+  toggleExpanded(noteId: string): void {
+    if (!this.#expanded.delete(noteId)) this.#expanded.add(noteId);
+  }
+  setPage(page: number): void {
+    this.#page = page;
+    this.#expanded.clear();
   }
 
   setQuery(query: string): void {
@@ -41,6 +59,8 @@ export class SearchState {
     this.#mode = 'fts';
     this.#result = null;
     this.#loading = false;
+    this.#page = 0;
+    this.#expanded.clear();
   }
 }
 
