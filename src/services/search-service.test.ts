@@ -172,13 +172,13 @@ describe('SearchService', () => {
   });
 
   it('re-indexes in a debounced background job and saves the indexes', async () => {
-    const core = openCore({ indexDebounceMs: 20 });
+    // A debounce no test outlives: the update runs when idle() flushes it, never by the clock.
+    const core = openCore({ indexDebounceMs: 60_000 });
     const { api } = core;
     // The first start builds the (empty) indexes; then the notes arrive.
     await core.idle();
     await api.notes.create({ title: 'One', body: 'alpha' });
     await api.notes.create({ title: 'Two', body: 'beta' });
-    await new Promise((resolve) => setTimeout(resolve, 60));
     await core.idle();
     const updates = await api.jobs.list({ kind: INDEX_UPDATE_JOB_KIND });
     // Two notes saved within the debounce: one job re-indexed both.
@@ -453,7 +453,9 @@ describe('persistence', () => {
     await first.idle();
     await first.api.notes.update({ note_id: note.note_id, body: 'second thoughts' });
     // The tab closes before the debounced update ran; only the dirty mark was written.
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await vi.waitFor(async () => expect(await first.db.search_index_dirty.count()).toBe(1), {
+      timeout: 15_000,
+    });
     first.dispose();
     expect(await first.db.search_index_dirty.count()).toBe(1);
     await closeCore(first);
