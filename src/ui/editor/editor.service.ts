@@ -326,6 +326,8 @@ export async function createNote(): Promise<void> {
     editor.requestTitleFocus();
     layout.setSidebarOpen(false);
     layout.showPane('editor');
+    // The new note is on screen: the next Alt+N makes another, even while the list refreshes.
+    creating = false;
     await refreshAll();
   } catch (error) {
     if (editor.switching) editor.endSwitch();

@@ -38,6 +38,7 @@ export class EditorState {
   #switchField: HeldField | null = null;
   #held: HeldInput | null = null;
   #heldVersion = $state(0);
+  #carriedFocus: HeldField | null = null;
 
   /** The fields as they would be saved (folder and tags normalised). */
   readonly content: NoteContent = $derived({
@@ -118,6 +119,13 @@ export class EditorState {
     const text = Array.from(this.#held.text).slice(0, -1).join('');
     this.#held = text ? { ...this.#held, text } : null;
     this.#heldVersion += 1;
+  }
+  /** The field of the editor that has the focus (null: none), so a replaced editor's focus carries over. */
+  get focusedField(): HeldField | null {
+    return this.#carriedFocus;
+  }
+  setFocusedField(field: HeldField | null): void {
+    this.#carriedFocus = field;
   }
   takeHeld(): HeldInput | null {
     const held = this.#held;
