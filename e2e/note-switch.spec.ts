@@ -1,4 +1,5 @@
-import { createNote, expect, openApp, test, type Page } from './fixtures';
+import type { Page } from '@playwright/test';
+import { createNote, expect, openApp, test } from './fixtures';
 
 const TRIALS = 100;
 
