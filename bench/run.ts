@@ -9,6 +9,7 @@ import { EventRepository, NotesAgentDatabase, NotesRepository } from '../src/db'
 import type { BlockRow, EventRow, NoteRow } from '../src/db/schema';
 import { audioDecodeBenchmarks } from './audio-decode';
 import { exportBenchmarks } from './export';
+import { editorBenchmarks } from './editor';
 import { compare, report, type BenchResult } from './harness';
 import { pluginBridgeBenchmarks } from './plugin-bridge';
 import { providerStreamBenchmarks } from './provider-stream';
@@ -148,5 +149,7 @@ console.log('');
 results.push(...(await audioDecodeBenchmarks(scale)));
 
 results.push(...(await exportBenchmarks()));
+console.log('');
+results.push(...(await editorBenchmarks(scale)));
 console.log('');
 console.log(report(results));

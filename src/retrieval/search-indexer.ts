@@ -52,6 +52,27 @@ export interface SearchIndexerOptions {
 export interface IndexJobResult {
   notes: number;
   blocks: number;
+  /** Notes of which only the first MAX_INDEXED_CHARS_PER_NOTE characters were indexed. */
+  truncated_notes?: string[];
+}
+
+/**
+ * Text indexed per note: a note of 100 MB would otherwise hold the worker and
+ * the index's memory. Beyond it a note is found by its first blocks only.
+ */
+export const MAX_INDEXED_CHARS_PER_NOTE = 2 * 1024 * 1024;
+
+/** The note's documents up to `limit` characters of text, in order; `truncated` says whether any were left out. */
+export function capNoteDocuments<T extends { text: string }>(
+  documents: readonly T[],
+  limit = MAX_INDEXED_CHARS_PER_NOTE,
+): { documents: T[]; truncated: boolean } {
+  let total = 0;
+  for (let index = 0; index < documents.length; index += 1) {
+    total += documents[index]!.text.length;
+    if (total > limit) return { documents: documents.slice(0, index), truncated: true };
+  }
+  return { documents: [...documents], truncated: false };
 }
 
 /** Notes read, embedded and indexed per step: bounds memory, and a cancel lands between steps. */
@@ -131,6 +152,8 @@ export class SearchIndexer implements NoteChangeListener {
   /** The update job created and not started yet (resolves to its id once created). */
   #queuedUpdate: Promise<string | null> | null = null;
   #disposed = false;
+  /** Notes indexed only in part (over MAX_INDEXED_CHARS_PER_NOTE), reported with each job. */
+  readonly #truncated = new Set<string>();
 
   constructor(options: SearchIndexerOptions) {
     this.#notes = options.notes;
@@ -443,7 +466,7 @@ export class SearchIndexer implements NoteChangeListener {
         this.#settle();
         await this.#save(this.#live, batch, null);
         this.#lastError = null;
-        return { notes: batch.size, blocks };
+        return { notes: batch.size, blocks, ...this.#truncatedReport() };
       } catch (error) {
         this.#restoreDirty(batch);
         this.#fail(error);
@@ -502,7 +525,7 @@ export class SearchIndexer implements NoteChangeListener {
         this.#applied = Math.max(this.#applied, marks);
         this.#lastError = null;
         this.#settle();
-        return { scope, notes: noteIds.length, blocks: done };
+        return { scope, notes: noteIds.length, blocks: done, ...this.#truncatedReport() };
       } catch (error) {
         this.#fail(error);
         throw error;
@@ -527,7 +550,18 @@ export class SearchIndexer implements NoteChangeListener {
     let indexed = 0;
     for (let start = 0; start < noteIds.length; start += NOTES_PER_STEP) {
       const ids = noteIds.slice(start, start + NOTES_PER_STEP);
-      const documents = (await this.#notes.indexSources(ids)).flatMap(documentsOf);
+      const documents = (await this.#notes.indexSources(ids)).flatMap((source) => {
+        const capped = capNoteDocuments(documentsOf(source));
+        if (capped.truncated) {
+          this.#truncated.add(source.note.note_id);
+          console.warn(
+            `search index: only the first ${MAX_INDEXED_CHARS_PER_NOTE} characters of note ${source.note.note_id} are indexed`,
+          );
+        } else {
+          this.#truncated.delete(source.note.note_id);
+        }
+        return capped.documents;
+      });
       // Only the model that made the vector index may add to it; old and new never mix.
       const vectors = target.vectors?.isCompatible(embedder.info) ? target.vectors : undefined;
       const embedded = vectors ? await this.#embed(embedder, documents, context.signal) : [];
@@ -644,6 +678,10 @@ export class SearchIndexer implements NoteChangeListener {
     if (this.#timer !== null) clearTimeout(this.#timer);
     this.#timer = null;
     this.#settle();
+  }
+
+  #truncatedReport(): Pick<IndexJobResult, 'truncated_notes'> {
+    return this.#truncated.size > 0 ? { truncated_notes: [...this.#truncated] } : {};
   }
 
   #warn(message: string, error: unknown): void {

@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   DRAFT_KEY_PREFIX,
   DraftStore,
+  TAB_ID_KEY,
+  draftKey,
+  tabIdFrom,
   parseDraft,
   resolveDraft,
   type DraftStorage,
@@ -52,11 +55,11 @@ const note = (overrides = {}) => ({
 });
 
 describe('DraftStore', () => {
-  it('writes, reads and removes under notesagent.draft.<id>', () => {
+  it('writes, reads and removes under notesagent.draft.<tab>.<id>', () => {
     const storage = new MemoryStorage();
-    const store = new DraftStore(storage);
+    const store = new DraftStore(storage, 'tabA');
     expect(store.write(draft())).toBe(true);
-    expect([...storage.map.keys()]).toEqual([`${DRAFT_KEY_PREFIX}n1`]);
+    expect([...storage.map.keys()]).toEqual([`${DRAFT_KEY_PREFIX}tabA.n1`]);
     expect(store.read('n1')).toEqual(draft());
     store.remove('n1');
     expect(store.read('n1')).toBeNull();
@@ -68,7 +71,7 @@ describe('DraftStore', () => {
     const warn = console.warn;
     console.warn = () => {};
     try {
-      expect(new DraftStore(storage).write(draft())).toBe(false);
+      expect(new DraftStore(storage, 'tabA').write(draft())).toBe(false);
     } finally {
       console.warn = warn;
     }
@@ -76,7 +79,7 @@ describe('DraftStore', () => {
 
   it('lists valid drafts and removes broken ones', () => {
     const storage = new MemoryStorage();
-    const store = new DraftStore(storage);
+    const store = new DraftStore(storage, 'tabA');
     store.write(draft());
     store.write(draft({ note_id: 'n2' }));
     storage.setItem(`${DRAFT_KEY_PREFIX}broken`, '{nope');
@@ -84,17 +87,68 @@ describe('DraftStore', () => {
     expect(
       store
         .list()
-        .map((item) => item.note_id)
+        .map((item) => item.draft.note_id)
         .sort(),
     ).toEqual(['n1', 'n2']);
     expect(storage.getItem(`${DRAFT_KEY_PREFIX}broken`)).toBeNull();
     expect(storage.getItem('other.key')).toBe('kept');
   });
 
+  it('keeps one draft per tab for the same note; each tab reads and removes only its own', () => {
+    const storage = new MemoryStorage();
+    const tabA = new DraftStore(storage, 'tabA');
+    const tabB = new DraftStore(storage, 'tabB');
+    tabA.write(draft({ body: 'typed in A' }));
+    tabB.write(draft({ body: 'typed in B' }));
+    expect(tabA.read('n1')?.body).toBe('typed in A');
+    expect(tabB.read('n1')?.body).toBe('typed in B');
+    expect(
+      tabA
+        .list()
+        .map((item) => item.draft.body)
+        .sort(),
+    ).toEqual(['typed in A', 'typed in B']);
+    tabA.remove('n1');
+    expect(tabA.read('n1')).toBeNull();
+    expect(tabB.read('n1')?.body).toBe('typed in B');
+    expect(tabA.list().map((item) => item.key)).toEqual([draftKey('tabB', 'n1')]);
+  });
+
+  it('still reads, lists and removes drafts written before tabs had ids', () => {
+    const storage = new MemoryStorage();
+    storage.setItem(`${DRAFT_KEY_PREFIX}n1`, JSON.stringify(draft({ body: 'old format' })));
+    const store = new DraftStore(storage, 'tabA');
+    expect(store.read('n1')?.body).toBe('old format');
+    expect(store.list()).toEqual([{ key: `${DRAFT_KEY_PREFIX}n1`, draft: draft({ body: 'old format' }) }]);
+    store.remove('n1');
+    expect(storage.map.size).toBe(0);
+  });
+
+  it('drops an entry whose key does not name the note it holds', () => {
+    const storage = new MemoryStorage();
+    storage.setItem(draftKey('tabA', 'n2'), JSON.stringify(draft()));
+    storage.setItem(`${DRAFT_KEY_PREFIX}a.b.n1`, JSON.stringify(draft()));
+    expect(new DraftStore(storage, 'tabA').list()).toEqual([]);
+    expect(storage.map.size).toBe(0);
+  });
+
   it('works without storage at all', () => {
-    const store = new DraftStore(null);
+    const store = new DraftStore(null, 'tabA');
     expect(store.write(draft())).toBe(false);
     expect(store.list()).toEqual([]);
+  });
+});
+
+describe('tabIdFrom', () => {
+  it('keeps the id for the tab (a reload) and makes one for a new tab', () => {
+    const session = new MemoryStorage();
+    let made = 0;
+    const make = () => `tab${++made}`;
+    expect(tabIdFrom(session, make)).toBe('tab1');
+    expect(tabIdFrom(session, make)).toBe('tab1');
+    expect(session.getItem(TAB_ID_KEY)).toBe('tab1');
+    expect(tabIdFrom(new MemoryStorage(), make)).toBe('tab2');
+    expect(tabIdFrom(null, make)).toBe('tab3');
   });
 });
 

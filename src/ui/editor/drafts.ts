@@ -2,6 +2,30 @@ import type { NoteDto } from '../../contracts/notes';
 import { sameContent, type NoteContent } from './note-fields';
 
 export const DRAFT_KEY_PREFIX = 'notesagent.draft.';
+/** sessionStorage key of this tab's id: it survives a reload, and a new tab gets its own. */
+export const TAB_ID_KEY = 'notesagent.tab-id';
+
+/** Where a tab keeps its draft of a note. Drafts of older versions lack the tab part. */
+export function draftKey(tabId: string, noteId: string): string {
+  return `${DRAFT_KEY_PREFIX}${tabId}.${noteId}`;
+}
+
+/** This tab's id from `storage` (sessionStorage), made and stored on first use. */
+export function tabIdFrom(storage: Pick<Storage, 'getItem' | 'setItem'> | null, make: () => string): string {
+  try {
+    const known = storage?.getItem(TAB_ID_KEY);
+    if (known && /^[\w-]+$/.test(known)) return known;
+  } catch {
+    // Blocked storage: the id lives for this page only.
+  }
+  const id = make();
+  try {
+    storage?.setItem(TAB_ID_KEY, id);
+  } catch {
+    // As above.
+  }
+  return id;
+}
 
 /** The crash-safety copy of what the user typed, written synchronously on every input. */
 export interface NoteDraft extends NoteContent {
@@ -51,22 +75,37 @@ export function parseDraft(text: string | null): NoteDraft | null {
   };
 }
 
+/** A draft as found in storage, with the key to remove it by once its text is saved. */
+export interface StoredDraft {
+  key: string;
+  draft: NoteDraft;
+}
+
 /**
- * Drafts in `localStorage` under `notesagent.draft.<note_id>`. Storage errors
+ * Drafts in `localStorage` under `notesagent.draft.<tab_id>.<note_id>`: two tabs
+ * typing in one note keep a draft each, and neither overwrites the other's.
+ * Drafts written before tabs had ids (`notesagent.draft.<note_id>`) are still
+ * read, listed and removed. Storage errors
  * (quota, private mode) are reported by `write` returning false, never thrown:
  * the editor must keep working even when the safety net cannot be written.
  */
 export class DraftStore {
   readonly #storage: DraftStorage | null;
+  readonly #tabId: string;
 
-  constructor(storage: DraftStorage | null) {
+  constructor(storage: DraftStorage | null, tabId: string) {
     this.#storage = storage;
+    this.#tabId = tabId;
+  }
+
+  get tabId(): string {
+    return this.#tabId;
   }
 
   write(draft: NoteDraft): boolean {
     if (!this.#storage) return false;
     try {
-      this.#storage.setItem(DRAFT_KEY_PREFIX + draft.note_id, JSON.stringify(draft));
+      this.#storage.setItem(draftKey(this.#tabId, draft.note_id), JSON.stringify(draft));
       return true;
     } catch (error) {
       console.warn('NotesAgent: could not write the local draft', error);
@@ -74,25 +113,33 @@ export class DraftStore {
     }
   }
 
+  /** This tab's draft of the note (or one written before tabs had ids). */
   read(noteId: string): NoteDraft | null {
     if (!this.#storage) return null;
     try {
-      return parseDraft(this.#storage.getItem(DRAFT_KEY_PREFIX + noteId));
+      const own = parseDraft(this.#storage.getItem(draftKey(this.#tabId, noteId)));
+      return own?.note_id === noteId ? own : parseDraft(this.#storage.getItem(DRAFT_KEY_PREFIX + noteId));
     } catch {
       return null;
     }
   }
 
+  /** Removes this tab's draft of the note (its text is saved); other tabs' drafts stay. */
   remove(noteId: string): void {
+    this.removeKey(draftKey(this.#tabId, noteId));
+    this.removeKey(DRAFT_KEY_PREFIX + noteId);
+  }
+
+  removeKey(key: string): void {
     try {
-      this.#storage?.removeItem(DRAFT_KEY_PREFIX + noteId);
+      this.#storage?.removeItem(key);
     } catch {
       // Nothing to do: a stale draft is resolved (and discarded) at the next start.
     }
   }
 
-  /** Every readable draft; unreadable entries are removed. */
-  list(): NoteDraft[] {
+  /** Every readable draft of every tab; unreadable entries are removed. */
+  list(): StoredDraft[] {
     const storage = this.#storage;
     if (!storage) return [];
     const keys: string[] = [];
@@ -100,10 +147,15 @@ export class DraftStore {
       const key = storage.key(index);
       if (key?.startsWith(DRAFT_KEY_PREFIX)) keys.push(key);
     }
-    const drafts: NoteDraft[] = [];
+    const drafts: StoredDraft[] = [];
     for (const key of keys) {
       const draft = parseDraft(storage.getItem(key));
-      if (draft && key === DRAFT_KEY_PREFIX + draft.note_id) drafts.push(draft);
+      const rest = key.slice(DRAFT_KEY_PREFIX.length);
+      const keyed =
+        draft !== null &&
+        (rest === draft.note_id ||
+          (rest.endsWith(`.${draft.note_id}`) && !rest.slice(0, -draft.note_id.length - 1).includes('.')));
+      if (keyed) drafts.push({ key, draft });
       else storage.removeItem(key);
     }
     return drafts;

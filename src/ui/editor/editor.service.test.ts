@@ -33,9 +33,11 @@ const { editor } = await import('./editor.svelte');
 const service = await import('./editor.service');
 const { settings } = await import('../settings/settings.svelte');
 const { toasts } = await import('../toasts/toasts.svelte');
-const { DRAFT_KEY_PREFIX, parseDraft } = await import('./drafts');
+const { DRAFT_KEY_PREFIX, draftKey, parseDraft } = await import('./drafts');
 
-const draftFor = (noteId: string) => parseDraft(memory.storage.getItem(DRAFT_KEY_PREFIX + noteId));
+const draftFor = (noteId: string) =>
+  parseDraft(memory.storage.getItem(draftKey(service.draftTabId(), noteId))) ??
+  parseDraft(memory.storage.getItem(DRAFT_KEY_PREFIX + noteId));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function waitFor(check: () => boolean, timeoutMs = 3000): Promise<void> {
@@ -198,6 +200,67 @@ describe('editor workflows', () => {
     await service.openNote(second.note_id);
     expect(editor.noteId).toBe(second.note_id);
     expect((await core.notes.get(first.note_id)).body).toBe('typed just before switching');
+  });
+
+  it('binds an edit to the note it was typed in: input from another note is dropped', async () => {
+    const first = await core.notes.create({ title: 'first', body: 'one' });
+    const second = await core.notes.create({ title: 'second', body: 'two' });
+    await service.openNote(first.note_id);
+    await service.openNote(second.note_id);
+    service.editBody('typed into the first note', first.note_id);
+    expect(editor.body).toBe('two');
+    expect(draftFor(first.note_id)).toBeNull();
+    expect(draftFor(second.note_id)).toBeNull();
+    await service.saveNow();
+    expect((await core.notes.get(second.note_id)).body).toBe('two');
+    expect((await core.notes.get(first.note_id)).body).toBe('one');
+  });
+
+  it('marks a switch from the moment a note is asked for until it is shown', async () => {
+    const first = await core.notes.create({ title: 'first' });
+    const second = await core.notes.create({ title: 'second' });
+    await service.openNote(first.note_id);
+    const opening = service.openNote(second.note_id);
+    expect(editor.switching).toBe(true);
+    // Typed meanwhile: held for the note being opened, with the field it was typed in.
+    editor.hold('body', 'ab');
+    await opening;
+    expect(editor.switching).toBe(false);
+    expect(editor.noteId).toBe(second.note_id);
+    expect(editor.takeHeld()).toEqual({ field: 'body', text: 'ab' });
+  });
+
+  it('ends a failed switch on the note still shown', async () => {
+    const first = await core.notes.create({ title: 'first' });
+    await service.openNote(first.note_id);
+    const opening = service.openNote('note_missing');
+    expect(editor.switching).toBe(true);
+    await opening;
+    expect(editor.switching).toBe(false);
+    expect(editor.noteId).toBe(first.note_id);
+    toasts.reset();
+  });
+
+  it('holds typing after Alt+N for the new note title', async () => {
+    const first = await core.notes.create({ title: 'first', body: 'kept' });
+    await service.openNote(first.note_id);
+    const creating = service.createNote();
+    editor.hold('body', 'New title');
+    await creating;
+    expect(editor.noteId).not.toBe(first.note_id);
+    expect(editor.takeHeld()).toEqual({ field: 'title', text: 'New title' });
+    expect((await core.notes.get(first.note_id)).body).toBe('kept');
+  });
+
+  it('still saves what reached the old note after the switch flushed it', async () => {
+    const first = await core.notes.create({ title: 'first' });
+    const second = await core.notes.create({ title: 'second' });
+    await service.openNote(first.note_id);
+    const opening = service.openNote(second.note_id);
+    // An IME composition cannot be held back; it lands in the note still shown.
+    service.editBody('composed', first.note_id);
+    await opening;
+    expect((await core.notes.get(first.note_id)).body).toBe('composed');
   });
 
   it('trashes after saving, restores, and purges', async () => {

@@ -11,7 +11,7 @@ import { refreshAll, scheduleRefresh } from '../notes/notes.service';
 import { settings } from '../settings/settings.svelte';
 import { toasts } from '../toasts/toasts.svelte';
 import { Autosaver } from './autosaver';
-import { DraftStore, resolveDraft, type NoteDraft } from './drafts';
+import { DraftStore, resolveDraft, tabIdFrom, type NoteDraft } from './drafts';
 import { editor } from './editor.svelte';
 import { contentOf, sameContent, type NoteContent } from './note-fields';
 import { holdNoteLock, isNoteLockedElsewhere } from './note-locks';
@@ -26,7 +26,23 @@ function browserStorage(): Storage | null {
   }
 }
 
-const drafts = new DraftStore(browserStorage());
+function tabStorage(): Storage | null {
+  try {
+    return typeof sessionStorage === 'undefined' ? null : sessionStorage;
+  } catch {
+    return null;
+  }
+}
+
+const drafts = new DraftStore(
+  browserStorage(),
+  tabIdFrom(tabStorage(), () => crypto.randomUUID().replace(/-/g, '')),
+);
+
+/** This tab's id, as its drafts are keyed (tests, diagnostics). */
+export function draftTabId(): string {
+  return drafts.tabId;
+}
 
 /** One open, editable note: its autosaver and what the core last stored. */
 interface EditSession {
@@ -75,10 +91,15 @@ function readLastNote(): string | null {
 }
 
 function endSession(): void {
-  if (!session) return;
-  session.autosaver.dispose();
-  session.releaseLock();
+  const ending = session;
+  if (!ending) return;
   session = null;
+  // Whatever reached the note after the switch's flush is still saved to it
+  // (or stays in its draft); only then is the note free for other tabs.
+  void ending.autosaver.flush().finally(() => {
+    ending.autosaver.dispose();
+    ending.releaseLock();
+  });
 }
 
 async function saveContent(current: EditSession, content: NoteContent): Promise<void> {
@@ -184,22 +205,30 @@ function afterEdit(): void {
   current?.autosaver.change(content);
 }
 
-export function editTitle(value: string): void {
+export function editTitle(value: string, noteId: string | null = editor.noteId): void {
+  // An editor is bound to its note: input from one that is no longer shown is dropped.
+  if (noteId !== editor.noteId) return;
   editor.setTitle(value);
   afterEdit();
 }
 
-export function editFolder(value: string): void {
+export function editFolder(value: string, noteId: string | null = editor.noteId): void {
+  // An editor is bound to its note: input from one that is no longer shown is dropped.
+  if (noteId !== editor.noteId) return;
   editor.setFolder(value);
   afterEdit();
 }
 
-export function editTags(value: string): void {
+export function editTags(value: string, noteId: string | null = editor.noteId): void {
+  // An editor is bound to its note: input from one that is no longer shown is dropped.
+  if (noteId !== editor.noteId) return;
   editor.setTagsText(value);
   afterEdit();
 }
 
-export function editBody(value: string): void {
+export function editBody(value: string, noteId: string | null = editor.noteId): void {
+  // An editor is bound to its note: input from one that is no longer shown is dropped.
+  if (noteId !== editor.noteId) return;
   editor.setBody(value);
   afterEdit();
 }
@@ -219,10 +248,13 @@ export async function openNote(noteId: string): Promise<void> {
   layout.showPane('editor');
   if (editor.noteId === noteId) {
     const request = ++openRequest;
+    editor.endSwitch();
     await reloadIfChangedElsewhere(noteId, request);
     return;
   }
   const request = ++openRequest;
+  // At once, before anything is awaited: from here on typing belongs to the note asked for.
+  editor.beginSwitch();
   await leaveCurrentNote();
   if (request !== openRequest) return;
   try {
@@ -231,6 +263,7 @@ export async function openNote(noteId: string): Promise<void> {
     await showNote(note);
   } catch (error) {
     if (request !== openRequest) return;
+    editor.endSwitch();
     reportError(error);
     if (errorCodeOf(error) === 'NOTE_NOT_FOUND') void refreshAll();
   }
@@ -279,6 +312,8 @@ export function closeNote(): void {
 export async function createNote(): Promise<void> {
   if (creating) return;
   creating = true;
+  // Typing right after Alt+N goes into the new note's title.
+  editor.beginSwitch('title');
   try {
     await leaveCurrentNote();
     if (notes.view === 'trash') notes.setView('notes');
@@ -291,8 +326,11 @@ export async function createNote(): Promise<void> {
     editor.requestTitleFocus();
     layout.setSidebarOpen(false);
     layout.showPane('editor');
+    // The new note is on screen: the next Alt+N makes another, even while the list refreshes.
+    creating = false;
     await refreshAll();
   } catch (error) {
+    if (editor.switching) editor.endSwitch();
     reportError(error);
   } finally {
     creating = false;
@@ -347,6 +385,7 @@ export async function restoreNote(noteId: string, options: { open?: boolean } = 
     if (options.open) {
       notes.setView('notes');
       const request = ++openRequest;
+      editor.beginSwitch();
       await leaveCurrentNote();
       if (request === openRequest) await showNote(restored);
     } else {
@@ -355,6 +394,7 @@ export async function restoreNote(noteId: string, options: { open?: boolean } = 
     }
     await refreshAll();
   } catch (error) {
+    if (editor.switching) editor.endSwitch();
     reportError(error);
   }
 }
@@ -411,7 +451,7 @@ export async function purgeNote(note: Pick<NoteDto, 'note_id' | 'title'>): Promi
  */
 export async function recoverDrafts(): Promise<void> {
   let recovered = 0;
-  for (const draft of drafts.list()) {
+  for (const { key, draft } of drafts.list()) {
     if (await isNoteLockedElsewhere(draft.note_id)) continue;
     try {
       let note: NoteDto | null = null;
@@ -432,7 +472,7 @@ export async function recoverDrafts(): Promise<void> {
         });
         recovered += 1;
       }
-      drafts.remove(draft.note_id);
+      drafts.removeKey(key);
     } catch (error) {
       reportError(error);
     }

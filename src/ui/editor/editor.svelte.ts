@@ -12,6 +12,16 @@ export interface RevealRequest {
   token: number;
 }
 
+/** A field text typed during a note switch can go to. */
+export type HeldField = 'title' | 'body';
+
+/** Text typed while a switch was under way, for the note that is opened. */
+export interface HeldInput {
+  /** Where the typing starts in the new note (the title for a new note). */
+  field: HeldField;
+  text: string;
+}
+
 /** The open note: the fields as typed, the stored copy they started from, and the save status. */
 export class EditorState {
   #note = $state.raw<NoteDto | null>(null);
@@ -24,6 +34,11 @@ export class EditorState {
   #titleFocusPending = $state(false);
   #reveal = $state.raw<RevealRequest | null>(null);
   #revealCounter = 0;
+  #switching = $state(false);
+  #switchField: HeldField | null = null;
+  #held: HeldInput | null = null;
+  #heldVersion = $state(0);
+  #carriedFocus: HeldField | null = null;
 
   /** The fields as they would be saved (folder and tags normalised). */
   readonly content: NoteContent = $derived({
@@ -62,13 +77,65 @@ export class EditorState {
   get reveal(): RevealRequest | null {
     return this.#reveal !== null && this.#reveal.noteId === this.noteId ? this.#reveal : null;
   }
+  /**
+   * Another note was asked for and is not on screen yet: the note shown takes
+   * no more edits, and what is typed is held for the note being opened.
+   */
+  get switching(): boolean {
+    return this.#switching;
+  }
+  /** Changes whenever held input arrives, for effects that deliver it. */
+  get heldVersion(): number {
+    return this.#heldVersion;
+  }
+  get hasHeld(): boolean {
+    return this.#held !== null;
+  }
   /** The title field should take focus once it is shown (a new note). */
   get titleFocusPending(): boolean {
     return this.#titleFocusPending;
   }
 
+  /** A switch starts; `field` is where held typing lands in the new note (default: where it was typed). */
+  beginSwitch(field: HeldField | null = null): void {
+    this.#switching = true;
+    this.#switchField = field;
+  }
+  /** The switch ended without a new note (failed or superseded by staying): held text stays for this one. */
+  endSwitch(): void {
+    this.#switching = false;
+    this.#switchField = null;
+  }
+  hold(field: HeldField, text: string): void {
+    if (text === '') return;
+    this.#held = this.#held
+      ? { field: this.#held.field, text: this.#held.text + text }
+      : { field: this.#switchField ?? field, text };
+    this.#heldVersion += 1;
+  }
+  /** Backspace during a switch takes back held text (the note on screen takes no edits). */
+  unhold(): void {
+    if (!this.#held) return;
+    const text = Array.from(this.#held.text).slice(0, -1).join('');
+    this.#held = text ? { ...this.#held, text } : null;
+    this.#heldVersion += 1;
+  }
+  /** The field of the editor that has the focus (null: none), so a replaced editor's focus carries over. */
+  get focusedField(): HeldField | null {
+    return this.#carriedFocus;
+  }
+  setFocusedField(field: HeldField | null): void {
+    this.#carriedFocus = field;
+  }
+  takeHeld(): HeldInput | null {
+    const held = this.#held;
+    this.#held = null;
+    return held;
+  }
+
   /** Shows `note`, or `content` typed on top of it (a recovered draft). */
   open(note: NoteDto, content: NoteContent = contentOf(note)): void {
+    this.endSwitch();
     this.#note = note;
     this.#title = content.title;
     this.#folder = content.folder;
@@ -116,6 +183,8 @@ export class EditorState {
   }
 
   close(): void {
+    this.endSwitch();
+    this.#held = null;
     this.#note = null;
     this.#title = '';
     this.#folder = '';

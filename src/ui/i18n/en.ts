@@ -61,6 +61,9 @@ export const en = {
   'editor.bodyPlaceholder': 'Write Markdown here…',
   'editor.previewLabel': 'Preview',
   'editor.previewFailed': 'The preview could not be rendered.',
+  // Large notes: plain editor, preview on demand.
+  'editor.largeNotePlain': 'This note is large, so it opens without the live preview to keep typing fast.',
+  'editor.showPreview': 'Show preview',
   'editor.trash': 'Move to trash',
   'editor.trashed': 'Moved to trash',
   'editor.undo': 'Undo',

@@ -61,6 +61,9 @@ export const zhCN: Dictionary = {
   'editor.bodyPlaceholder': '在这里输入 Markdown…',
   'editor.previewLabel': '预览',
   'editor.previewFailed': '无法渲染预览。',
+  // Large notes: plain editor, preview on demand.
+  'editor.largeNotePlain': '此笔记较大，为保持输入流畅，打开时不显示实时预览。',
+  'editor.showPreview': '显示预览',
   'editor.trash': '移到回收站',
   'editor.trashed': '已移到回收站',
   'editor.undo': '撤销',

@@ -26,3 +26,5 @@ export {
   themeSeriesColors,
 } from './function-plot-blocks';
 export type { RenderHandle } from './function-plot-blocks';
+export { BlockRenderer } from './block-renderer';
+export type { BlockRendererOptions, PreviewBlock } from './block-renderer';

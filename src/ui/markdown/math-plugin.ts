@@ -1,17 +1,29 @@
 import katex from 'katex';
 import type { MarkdownIt } from 'markdown-it';
 
+// KaTeX output by mode and TeX: an edit elsewhere in a paragraph re-renders the
+// paragraph, but its formulas come from here. Bounded, oldest dropped first.
+const TEX_CACHE_LIMIT = 2000;
+const texCache = new Map<string, string>();
+
 /**
- * TeX to KaTeX HTML. `throwOnError: false` turns TeX errors into KaTeX's red error
+ * TeX to KaTeX HTML, cached by source. `throwOnError: false` turns TeX errors into KaTeX's red error
  * span; the catch covers KaTeX's own failures, because one bad formula must never
  * take the whole preview down.
  */
 export function renderTex(tex: string, displayMode: boolean, escapeHtml: (text: string) => string): string {
+  const key = (displayMode ? 'D' : 'I') + tex;
+  const cached = texCache.get(key);
+  if (cached !== undefined) return cached;
+  let html: string;
   try {
-    return katex.renderToString(tex, { displayMode, throwOnError: false, output: 'htmlAndMathml' });
+    html = katex.renderToString(tex, { displayMode, throwOnError: false, output: 'htmlAndMathml' });
   } catch {
-    return `<code class="math-error">${escapeHtml(tex)}</code>`;
+    html = `<code class="math-error">${escapeHtml(tex)}</code>`;
   }
+  if (texCache.size >= TEX_CACHE_LIMIT) texCache.delete(texCache.keys().next().value ?? '');
+  texCache.set(key, html);
+  return html;
 }
 
 /** `$...$` and `$$...$$` math (parsed by the shared grammar in core/markdown), rendered with KaTeX. */

@@ -1,0 +1,273 @@
+// Editor typing latency in Chromium: keystroke to the next frame, measured in
+// the page (keydown timestamp to a task queued from the requestAnimationFrame
+// after the input event, i.e. after that frame was produced), in the built app
+// and in a plain <textarea> holding the same text (the floor), in the same run.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { chromium, type Page } from '@playwright/test';
+// @ts-expect-error plain ESM helper shared with playwright.config.ts
+import { CHROMIUM_ARGS, findSystemChromium } from '../scripts/system-chromium.mjs';
+import type { BenchResult } from './harness';
+
+const PORT = Number(process.env.BENCH_EDITOR_PORT ?? 4499);
+const ORIGIN = `http://127.0.0.1:${PORT}`;
+/** A brisk typist: the preview has this long between keys, as it would in use. */
+const KEY_INTERVAL_MS = 100;
+
+declare global {
+  interface Window {
+    __keyPaint?: { samples: number[]; wait: (count: number) => Promise<void> };
+  }
+}
+
+/**
+ * Installed in both pages: one sample per input event. A string, so the
+ * bundler's helpers (tsx names functions) never reach the page.
+ */
+const PROBE = `(() => {
+  let keydownAt = 0;
+  const samples = [];
+  let waiter = null;
+  document.addEventListener('keydown', (event) => { keydownAt = event.timeStamp; }, true);
+  document.addEventListener('input', (event) => {
+    const start = keydownAt || event.timeStamp;
+    requestAnimationFrame(() => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => {
+        samples.push(performance.now() - start);
+        if (waiter && samples.length >= waiter.count) { waiter.resolve(); waiter = null; }
+      };
+      channel.port2.postMessage(null);
+    });
+  }, true);
+  window.__keyPaint = {
+    samples,
+    wait: (count) => samples.length >= count ? Promise.resolve() : new Promise((resolve) => { waiter = { count, resolve }; }),
+  };
+})()`;
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+/** Types `keys` characters at the caret placed at `caret`, one key per interval; returns the latencies. */
+async function typeAndMeasure(page: Page, selector: string, caret: number, keys: number): Promise<number[]> {
+  await page.evaluate(
+    ([sel, at]) => {
+      const field = document.querySelector<HTMLTextAreaElement>(sel as string)!;
+      field.focus();
+      field.setSelectionRange(at as number, at as number);
+    },
+    [selector, caret] as const,
+  );
+  const before = await page.evaluate(() => window.__keyPaint!.samples.length);
+  for (let index = 0; index < keys; index += 1) {
+    await page.keyboard.press(index % 8 === 7 ? 'Space' : 'x');
+    await page.evaluate((count) => window.__keyPaint!.wait(count), before + index + 1);
+    await sleep(KEY_INTERVAL_MS);
+  }
+  return page.evaluate((from) => window.__keyPaint!.samples.slice(from), before);
+}
+
+async function floorPage(page: Page, text: string): Promise<void> {
+  await page.setContent('<!doctype html><textarea id="floor" style="width:50vw;height:90vh"></textarea>');
+  await page.evaluate((value) => {
+    (document.getElementById('floor') as HTMLTextAreaElement).value = value;
+  }, text);
+  await page.evaluate(PROBE);
+}
+
+/** Creates the note in the app, then opens it afresh (size decides the editor mode at open). */
+async function openInApp(page: Page, title: string, body: string): Promise<{ openMs: number }> {
+  await page.getByTestId('new-note').click();
+  await page.getByTestId('note-title').fill(title);
+  // One input event with the whole text (Playwright's fill is slow for long text).
+  await page.evaluate((text) => {
+    const field = document.querySelector<HTMLTextAreaElement>('[data-testid="note-body"]')!;
+    field.value = text;
+    field.dispatchEvent(new Event('input', { bubbles: true }));
+  }, body);
+  await page.getByTestId('save-status').and(page.locator('[data-state="saved"]')).waitFor();
+  const selected = page.locator('[data-testid="note-item"][aria-current="true"]').filter({ hasText: title });
+  const noteId = await selected.first().getAttribute('data-note-id');
+  await page.getByTestId('new-note').click();
+  await page.getByTestId('note-title').fill(`${title} (other)`);
+  await page.getByTestId('save-status').and(page.locator('[data-state="saved"]')).waitFor();
+  // Opening: from the click to the frame after the note's text is in the editor.
+  const openMs = await page.evaluate(
+    async ([id, length]) => {
+      const item = document.querySelector<HTMLElement>(`[data-testid="note-item"][data-note-id="${id}"]`)!;
+      const start = performance.now();
+      const shown = new Promise<void>((resolve) => {
+        let done = false;
+        const check = () => {
+          const body = document.querySelector<HTMLTextAreaElement>('[data-testid="note-body"]');
+          if (!done && body && body.value.length === length) {
+            done = true;
+            resolve();
+          }
+        };
+        // A value set as a property mutates no attribute: frames are checked too.
+        new MutationObserver(check).observe(document.body, {
+          subtree: true,
+          childList: true,
+          attributes: true,
+        });
+        const everyFrame = () => {
+          check();
+          if (!done) requestAnimationFrame(everyFrame);
+        };
+        requestAnimationFrame(everyFrame);
+      });
+      item.click();
+      await shown;
+      await new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+      return performance.now() - start;
+    },
+    [noteId, body.length] as const,
+  );
+  return { openMs };
+}
+
+async function openPlainTextarea(page: Page, body: string): Promise<number> {
+  return page.evaluate(async (value) => {
+    const start = performance.now();
+    const field = document.createElement('textarea');
+    field.value = value;
+    document.body.append(field);
+    await new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+    const ms = performance.now() - start;
+    field.remove();
+    return ms;
+  }, body);
+}
+
+function formulaNote(): string {
+  const parts = ['# Formulas and diagrams'];
+  for (let i = 0; i < 100; i += 1) {
+    parts.push(
+      `Paragraph ${i} with a formula $\\sum_{k=0}^{${i}} k^2 = \\frac{n(n+1)(2n+1)}{6}$ and some words.`,
+    );
+    if (i % 10 === 0) {
+      parts.push(
+        `\`\`\`mermaid\ngraph TD\n  A${i}[Start] --> B${i}{Choice}\n  B${i} --> C${i}[One]\n  B${i} --> D${i}[Two]\n\`\`\``,
+      );
+    }
+  }
+  return parts.join('\n\n');
+}
+
+function proseNote(chars: number): string {
+  const parts: string[] = [];
+  let length = 0;
+  for (let i = 0; length < chars; i += 1) {
+    const part =
+      i % 12 === 0
+        ? `## Section ${i}`
+        : i % 7 === 0
+          ? `- item ${i} about scheduling\n- item ${i} about memory\n- item ${i} with $x_${i}$`
+          : `Paragraph ${i}: processes, threads and 调度 in an operating system, with \`code\` and **bold** text.`;
+    parts.push(part);
+    length += part.length + 2;
+  }
+  return parts.join('\n\n').slice(0, chars);
+}
+
+function startServer(): ChildProcess {
+  return spawn(process.execPath, ['scripts/serve.mjs', '--port', String(PORT)], { stdio: 'ignore' });
+}
+
+async function waitForServer(): Promise<void> {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    try {
+      if ((await fetch(ORIGIN)).ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await sleep(100);
+  }
+  throw new Error(`the app server on ${ORIGIN} did not start`);
+}
+
+export async function editorBenchmarks(scale: number): Promise<BenchResult[]> {
+  if (!existsSync('dist/index.html')) {
+    console.log('Editor benchmarks: building the app first (vite build).');
+    const built = spawnSync('npx', ['vite', 'build'], { stdio: 'ignore' });
+    if (built.status !== 0) throw new Error('vite build failed');
+  }
+  const keys = Math.max(20, Math.round(60 * Math.min(1, scale)));
+  console.log(
+    `Editor typing: ${keys} keys per case, one every ${KEY_INTERVAL_MS} ms, keydown to the frame after the input event ` +
+      '(measured in the page), in the built app and in a plain textarea with the same text (the floor). ' +
+      'Rows show p95; notes give p50 and the p95 delta (goal: within 16 ms of the floor).',
+  );
+  const server = startServer();
+  const executablePath: string | undefined = findSystemChromium();
+  const browser = await chromium.launch({ ...(executablePath && { executablePath }), args: CHROMIUM_ARGS });
+  const results: BenchResult[] = [];
+  try {
+    await waitForServer();
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await context.route('**/*', (route) =>
+      route.request().url().startsWith(ORIGIN) ? route.continue() : route.abort('blockedbyclient'),
+    );
+    // tsx keeps function names with a helper that the page lacks.
+    await context.addInitScript('globalThis.__name = (target) => target;');
+    const app = await context.newPage();
+    await app.goto(ORIGIN);
+    await app.getByTestId('note-list').waitFor();
+    await app.evaluate(PROBE);
+    // Its own context and no app: a second tab of the app would share its storage and worker.
+    const floorContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await floorContext.addInitScript('globalThis.__name = (target) => target;');
+    const floor = await floorContext.newPage();
+
+    const cases: Array<{ name: string; body: string }> = [
+      { name: '100 formulas + 10 diagrams', body: formulaNote() },
+      { name: '80,000 characters', body: proseNote(80_000) },
+      { name: '0.4 MB', body: proseNote(400_000) },
+      { name: '1.6 MB', body: proseNote(1_600_000) },
+      { name: '3.2 MB', body: proseNote(3_200_000) },
+    ];
+    let opened = false;
+    for (const { name, body } of cases) {
+      const { openMs } = await openInApp(app, name, body);
+      // The preview (when shown) finishes its first pass before typing starts.
+      await app.waitForFunction(() => !document.querySelector('.preview-block .preview-fallback'));
+      const caret = body.indexOf('\n\n', Math.floor(body.length / 2));
+      const ours = await typeAndMeasure(app, '[data-testid="note-body"]', caret, keys);
+      await floorPage(floor, body);
+      const base = await typeAndMeasure(floor, '#floor', caret, keys);
+      const mode = (await app.getByTestId('preview-off').count()) > 0 ? 'plain editor' : 'live preview';
+      const p95 = percentile(ours, 95);
+      const p95Floor = percentile(base, 95);
+      results.push({
+        name: `type in a ${name} note (${mode}), keystroke to frame p95`,
+        baseline: 'plain textarea, same text',
+        ms: p95,
+        baselineMs: p95Floor,
+        ratio: p95 / p95Floor,
+        note: `p50 ${percentile(ours, 50).toFixed(1)} vs ${percentile(base, 50).toFixed(1)} ms; p95 delta ${(p95 - p95Floor).toFixed(1)} ms`,
+      });
+      if (!opened && name === '80,000 characters') {
+        opened = true;
+        const plainMs = await openPlainTextarea(floor, body);
+        results.push({
+          name: `open a ${name} note (click to first frame)`,
+          baseline: 'a textarea given the same text',
+          ms: openMs,
+          baselineMs: plainMs,
+          ratio: openMs / plainMs,
+        });
+      }
+    }
+    await context.close();
+    await floorContext.close();
+  } finally {
+    await browser.close();
+    server.kill();
+  }
+  return results;
+}

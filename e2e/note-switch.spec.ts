@@ -1,0 +1,87 @@
+import type { Page } from '@playwright/test';
+import { createNote, expect, openApp, test } from './fixtures';
+
+const TRIALS = 100;
+
+/** The id of the note whose editor is on screen (the body is bound to it). */
+async function shownNoteId(page: Page): Promise<string> {
+  const id = await page.getByTestId('note-body').getAttribute('data-note-id');
+  if (!id) throw new Error('no note on screen');
+  return id;
+}
+
+test('typing right after clicking another note always lands in that note', async ({ page, requestLog }) => {
+  test.setTimeout(240_000);
+  await openApp(page);
+  await createNote(page, 'Left', '');
+  const left = await shownNoteId(page);
+  await createNote(page, 'Right', '');
+  const right = await shownNoteId(page);
+  const typed: Record<string, string> = { [left]: '', [right]: '' };
+
+  for (let trial = 0; trial < TRIALS; trial += 1) {
+    const target = trial % 2 === 0 ? left : right;
+    const key = String.fromCharCode(97 + (trial % 26));
+    await page.locator(`[data-testid="note-item"][data-note-id="${target}"]`).click();
+    // No waiting for the switch: the body clicked may still be the other note's.
+    await page.getByTestId('note-body').click();
+    await page.keyboard.type(key);
+    typed[target] += key;
+    await expect(page.locator(`[data-testid="note-body"][data-note-id="${target}"]`)).toHaveValue(
+      typed[target]!,
+    );
+  }
+
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
+  for (const noteId of [left, right]) {
+    await page.locator(`[data-testid="note-item"][data-note-id="${noteId}"]`).click();
+    await expect(page.locator(`[data-testid="note-body"][data-note-id="${noteId}"]`)).toHaveValue(
+      typed[noteId]!,
+    );
+  }
+  // What was saved, read back after a reload: each note holds exactly its own keys.
+  await page.reload();
+  for (const noteId of [left, right]) {
+    await page.locator(`[data-testid="note-item"][data-note-id="${noteId}"]`).click();
+    await expect(page.locator(`[data-testid="note-body"][data-note-id="${noteId}"]`)).toHaveValue(
+      typed[noteId]!,
+    );
+  }
+  expect(requestLog.foreign()).toEqual([]);
+});
+
+test('typing right after Alt+N always lands in the new note title', async ({ page, requestLog }) => {
+  test.setTimeout(360_000);
+  await openApp(page);
+  await createNote(page, 'Kept', 'unchanged body');
+  const kept = await shownNoteId(page);
+  const titles = new Map<string, string>();
+  let previous = kept;
+
+  for (let trial = 0; trial < TRIALS; trial += 1) {
+    const title = `n${trial}`;
+    // The focus is in the previous note's title or body: the keys follow at once.
+    await page.keyboard.press('Alt+N');
+    await page.keyboard.type(title);
+    const body = page.getByTestId('note-body').and(page.locator(`:not([data-note-id="${previous}"])`));
+    await expect(body).toHaveCount(1);
+    await expect(page.getByTestId('note-title')).toHaveValue(title);
+    previous = await shownNoteId(page);
+    titles.set(previous, title);
+  }
+
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
+  await page.reload();
+  const filter = page.getByTestId('title-filter');
+  for (const [noteId, title] of [...titles].filter((_, index) => index % 10 === 9)) {
+    await filter.fill(title);
+    await expect(page.locator(`[data-testid="note-item"][data-note-id="${noteId}"]`)).toContainText(title);
+  }
+  await filter.fill('Kept');
+  await page.locator(`[data-testid="note-item"][data-note-id="${kept}"]`).click();
+  await expect(page.getByTestId('note-title')).toHaveValue('Kept');
+  await expect(page.locator(`[data-testid="note-body"][data-note-id="${kept}"]`)).toHaveValue(
+    'unchanged body',
+  );
+  expect(requestLog.foreign()).toEqual([]);
+});

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { capNoteDocuments, MAX_INDEXED_CHARS_PER_NOTE } from './search-indexer';
+
+const doc = (text: string) => ({ text });
+
+describe('capNoteDocuments', () => {
+  it('keeps every block of a note within the limit', () => {
+    const documents = [doc('a'.repeat(10)), doc('b'.repeat(10))];
+    expect(capNoteDocuments(documents, 20)).toEqual({ documents, truncated: false });
+  });
+
+  it('keeps the first blocks of a larger note and says it left the rest out', () => {
+    const documents = [doc('a'.repeat(10)), doc('b'.repeat(10)), doc('c'.repeat(10))];
+    expect(capNoteDocuments(documents, 25)).toEqual({ documents: documents.slice(0, 2), truncated: true });
+  });
+
+  it('indexes at most the default limit of a 100 MB note', () => {
+    const block = doc('x'.repeat(1024 * 1024));
+    const documents = Array.from({ length: 100 }, () => block);
+    const capped = capNoteDocuments(documents);
+    expect(capped.truncated).toBe(true);
+    expect(capped.documents.reduce((sum, item) => sum + item.text.length, 0)).toBeLessThanOrEqual(
+      MAX_INDEXED_CHARS_PER_NOTE,
+    );
+    expect(capped.documents).toHaveLength(2);
+  });
+});

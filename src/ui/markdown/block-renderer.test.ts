@@ -1,0 +1,103 @@
+// @vitest-environment jsdom
+import { describe, expect, it } from 'vitest';
+import { BlockRenderer } from './block-renderer';
+import { renderMarkdownSafe } from './render-markdown';
+
+function counting(): { renderer: BlockRenderer; sources: string[] } {
+  const sources: string[] = [];
+  const renderer = new BlockRenderer({
+    render: (source) => {
+      sources.push(source);
+      return renderMarkdownSafe(source);
+    },
+  });
+  return { renderer, sources };
+}
+
+const formulas = Array.from({ length: 20 }, (_, i) => `Formula ${i}: $x^${i} + y_${i}$`);
+const diagrams = Array.from({ length: 3 }, (_, i) => `\`\`\`mermaid\ngraph TD\n  A${i} --> B${i}\n\`\`\``);
+const note = ['# Title', ...formulas, ...diagrams].join('\n\n');
+
+describe('BlockRenderer', () => {
+  it('renders each top-level block once and returns the same HTML for unchanged source', () => {
+    const { renderer, sources } = counting();
+    const first = renderer.render(note);
+    expect(first).toHaveLength(24);
+    expect(sources).toHaveLength(24);
+    const again = renderer.render(note);
+    expect(sources).toHaveLength(24);
+    expect(again.map((block) => block.html)).toEqual(first.map((block) => block.html));
+    expect(again.map((block) => block.key)).toEqual(first.map((block) => block.key));
+  });
+
+  it('re-renders only the block that changed', () => {
+    const { renderer, sources } = counting();
+    const before = renderer.render(note);
+    const edited = note.replace('Formula 12: $x^12 + y_12$', 'Formula 12: $x^12 + y_12$ and more');
+    const after = renderer.render(edited);
+    expect(sources.slice(24)).toEqual(['Formula 12: $x^12 + y_12$ and more']);
+    expect(renderer.renders).toBe(25);
+    const changed = after.filter((block, i) => block.key !== before[i]?.key).map((block) => block.line);
+    expect(changed).toEqual([2 * 13]);
+  });
+
+  it('keeps a block and its key when lines are inserted above it, with lines relative to the block', () => {
+    const { renderer, sources } = counting();
+    const before = renderer.render('# A\n\nSome *text*.\n');
+    const after = renderer.render('# A\n\nNew paragraph.\n\nSome *text*.\n');
+    expect(sources).toEqual(['# A', 'Some *text*.', 'New paragraph.']);
+    expect(after.map((block) => block.line)).toEqual([0, 2, 4]);
+    expect(after[2]?.key).toBe(before[1]?.key);
+    // The block's own HTML starts at line 0; the preview adds the block's line.
+    expect(after[2]?.html).toContain('data-source-line="0"');
+  });
+
+  it('gives identical blocks distinct keys', () => {
+    const { renderer, sources } = counting();
+    const blocks = renderer.render('---\n\ntext\n\n---\n');
+    expect(sources).toEqual(['---', 'text']);
+    expect(new Set(blocks.map((block) => block.key)).size).toBe(3);
+  });
+
+  it('stops rendering new blocks when told to yield and finishes on a later pass', () => {
+    const { renderer, sources } = counting();
+    let budget = 3;
+    const partial = renderer.render(note, () => --budget < 0);
+    expect(partial.filter((block) => block.html !== null)).toHaveLength(4);
+    expect(partial[4]).toMatchObject({ html: null, source: formulas[3] });
+    const complete = renderer.render(note);
+    expect(complete.every((block) => block.html !== null)).toBe(true);
+    expect(sources).toHaveLength(24);
+  });
+
+  it('resolves reference links defined in another block', () => {
+    const { renderer } = counting();
+    const blocks = renderer.render('See [the docs][docs].\n\n[docs]: https://example.com/docs\n');
+    expect(blocks[0]?.html).toContain('href="https://example.com/docs"');
+    expect(blocks[1]?.html?.trim()).toBe('');
+  });
+
+  it('keeps the output of rendering the whole note', () => {
+    const { renderer } = counting();
+    const source =
+      '# Title\n\n- a\n- b\n\n  continued\n\n| x | y |\n|---|---|\n| 1 | 2 |\n\n$$\nE = mc^2\n$$\n';
+    const html = renderer
+      .render(source)
+      .map((block) => block.html)
+      .join('');
+    const strip = (text: string) => text.replace(/ data-source-line="\d+"/g, '').replace(/\s+/g, '');
+    expect(strip(html)).toBe(strip(renderMarkdownSafe(source)));
+  });
+
+  it('forgets blocks beyond the note and its spare entries', () => {
+    const sources: string[] = [];
+    const renderer = new BlockRenderer({ render: (source) => (sources.push(source), source), spare: 1 });
+    renderer.render('one');
+    renderer.render('two');
+    renderer.render('three');
+    renderer.render('one');
+    expect(sources).toEqual(['one', 'two', 'three', 'one']);
+    renderer.render('three');
+    expect(sources).toHaveLength(4);
+  });
+});

@@ -1,0 +1,131 @@
+import { parseBlocks } from '../../core/blocks';
+
+/** One top-level block of the preview, rendered on its own. */
+export interface PreviewBlock {
+  /**
+   * Stable while the block's text is unchanged, so a keyed list keeps its DOM
+   * (drawn diagrams and plots included) when blocks around it change.
+   */
+  key: string;
+  /** 0-based line of the block in the note; `data-source-line` inside is relative to it. */
+  line: number;
+  /** The block's source, shown as plain text while `html` is null. */
+  source: string;
+  /** Sanitized HTML, or null when the time budget ran out before this block. */
+  html: string | null;
+}
+
+export interface BlockRendererOptions {
+  /** Markdown to sanitized HTML for one block (render-markdown's `renderMarkdownSafe`). */
+  render: (source: string) => string;
+  /** Rendered blocks kept beyond those of the current note (typing back an old text hits). */
+  spare?: number;
+}
+
+interface CacheEntry {
+  id: number;
+  html: string;
+}
+
+// A link reference definition (`[label]: destination`) may be used by any block
+// of the note, so each block is rendered with all of them appended.
+const REFERENCE_DEFINITION = /^ {0,3}\[[^\]\n]+\]:[ \t]*\S/;
+
+/**
+ * Incremental preview: the note is cut into top-level blocks (the same splitter
+ * that gives blocks their ids) and each block's HTML is cached by its source,
+ * so an edit re-renders only the blocks whose text changed. Blocks are rendered
+ * with line numbers relative to their start, which keeps a block's cache entry
+ * valid when lines are inserted above it.
+ */
+export class BlockRenderer {
+  readonly #render: (source: string) => string;
+  readonly #spare: number;
+  readonly #cache = new Map<string, CacheEntry>();
+  #nextId = 0;
+  #renders = 0;
+
+  constructor(options: BlockRendererOptions) {
+    this.#render = options.render;
+    this.#spare = options.spare ?? 256;
+  }
+
+  /** Blocks rendered (cache misses) so far. */
+  get renders(): number {
+    return this.#renders;
+  }
+
+  /**
+   * The note's blocks. Cached blocks are always filled in; uncached ones are
+   * rendered while `shouldYield` says there is time (none given: all of them),
+   * the rest come back with `html: null` for a later pass.
+   */
+  render(source: string, shouldYield: () => boolean = () => false): PreviewBlock[] {
+    const parsed = parseBlocks(source);
+    const references = referencesOf(parsed.map((block) => block.text));
+    const occurrences = new Map<number, number>();
+    const blocks: PreviewBlock[] = [];
+    let fresh = 0;
+    let yielded = false;
+    for (const block of parsed) {
+      const cacheKey = references ? `${block.text}\u0000${references}` : block.text;
+      let entry = this.#cache.get(cacheKey);
+      if (entry) {
+        // Refreshed as most recently used.
+        this.#cache.delete(cacheKey);
+        this.#cache.set(cacheKey, entry);
+      } else if (!yielded && !(yielded = fresh > 0 && shouldYield())) {
+        // At least one block per pass, so a pass always makes progress.
+        fresh += 1;
+        const text = references ? `${block.text}\n\n${references}` : block.text;
+        entry = { id: this.#nextId++, html: this.#render(text) };
+        this.#renders += 1;
+        this.#cache.set(cacheKey, entry);
+      }
+      if (entry) {
+        // The same text twice in a note (two `---` rules) needs two keys.
+        const seen = occurrences.get(entry.id) ?? 0;
+        occurrences.set(entry.id, seen + 1);
+        blocks.push({
+          key: `${entry.id}.${seen}`,
+          line: block.start_line,
+          source: block.text,
+          html: entry.html,
+        });
+      } else {
+        blocks.push({
+          key: `pending.${block.start_line}`,
+          line: block.start_line,
+          source: block.text,
+          html: null,
+        });
+      }
+    }
+    this.#evict(blocks.length + this.#spare);
+    return blocks;
+  }
+
+  clear(): void {
+    this.#cache.clear();
+  }
+
+  #evict(limit: number): void {
+    for (const key of this.#cache.keys()) {
+      if (this.#cache.size <= limit) return;
+      this.#cache.delete(key);
+    }
+  }
+}
+
+function referencesOf(texts: readonly string[]): string {
+  const definitions: string[] = [];
+  for (const text of texts) {
+    // Only blocks made of definitions alone: anything else would show up in every block.
+    if (
+      REFERENCE_DEFINITION.test(text) &&
+      text.split(/\r?\n|\r/).every((line) => REFERENCE_DEFINITION.test(line))
+    )
+      definitions.push(text);
+  }
+  return definitions.join('\n\n');
+}
