@@ -6,6 +6,24 @@ import { formatRoute, notesRoute, parseRoute, type Route } from './router';
  * service or component can navigate without an import cycle.
  */
 
+type Applier = (route: Route) => void;
+let applier: Applier | null = null;
+/** A hash applied at once by `navigate`, whose hashchange event is still to come. */
+let appliedEarly: string | null = null;
+
+/** The router applies routes; `navigate` hands them over at once, in the caller's task. */
+export function setRouteApplier(apply: Applier | null): void {
+  applier = apply;
+  appliedEarly = null;
+}
+
+/** For the hashchange handler: true when `navigate` already applied this hash. */
+export function takeAppliedEarly(hash: string): boolean {
+  const early = appliedEarly === hash;
+  appliedEarly = null;
+  return early;
+}
+
 /** The route the address bar shows now. */
 export function currentRoute(): Route {
   return parseRoute(location.hash);
@@ -20,10 +38,14 @@ export function navigate(route: Route, options: { replace?: boolean } = {}): voi
   const hash = formatRoute(route);
   if (options.replace || hash === location.hash) {
     if (hash !== location.hash) history.replaceState(history.state, '', hash);
-    window.dispatchEvent(new HashChangeEvent('hashchange'));
-    return;
+  } else {
+    location.hash = hash;
+    // The hashchange event comes a task later; the view changes now, with the
+    // state the caller set alongside (a block to reveal, a title to focus).
+    appliedEarly = hash;
   }
-  location.hash = hash;
+  if (applier) applier(route);
+  else window.dispatchEvent(new HashChangeEvent('hashchange'));
 }
 
 /**

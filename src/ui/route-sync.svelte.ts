@@ -3,7 +3,7 @@ import { chat } from './chat/chat.svelte';
 import { openNote as showNoteInEditor, refreshOpenNote } from './editor/editor.service';
 import { editor } from './editor/editor.svelte';
 import { layout, type MainView } from './layout.svelte';
-import { currentRoute } from './navigation';
+import { currentRoute, setRouteApplier, takeAppliedEarly } from './navigation';
 import { refreshList } from './notes/notes.service';
 import { notes } from './notes/notes.svelte';
 import { formatRoute, isRouteHash, notesRoute, routeNoteId, type Route } from './router';
@@ -220,9 +220,11 @@ function installStateWatchers(): void {
  */
 export function startRouter(): { openedNote: boolean; stop: () => void } {
   const onHashChange = () => {
-    if (isRouteHash(location.hash)) applyRoute(currentRoute());
+    if (takeAppliedEarly(location.hash) || !isRouteHash(location.hash)) return;
+    applyRoute(currentRoute());
   };
   window.addEventListener('hashchange', onHashChange);
+  setRouteApplier(applyRoute);
   const stopWatchers = $effect.root(installStateWatchers);
   const route = currentRoute();
   starting = true;
@@ -232,6 +234,7 @@ export function startRouter(): { openedNote: boolean; stop: () => void } {
     openedNote: routeNoteId(route) !== null,
     stop: () => {
       window.removeEventListener('hashchange', onHashChange);
+      setRouteApplier(null);
       stopWatchers();
     },
   };
