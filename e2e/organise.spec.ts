@@ -1,7 +1,8 @@
 import type { Page } from '@playwright/test';
 import { createNote, expect, openApp, test } from './fixtures';
 
-const titles = (page: Page) => page.getByTestId('note-item').locator('.title').allInnerTexts();
+const titles = async (page: Page) =>
+  (await page.getByTestId('note-item').locator('.title').allInnerTexts()).map((title) => title.trim());
 const item = (page: Page, title: string) => page.getByTestId('note-item').filter({ hasText: title });
 const folder = (page: Page, path: string) =>
   page.locator(`[data-testid="folder-item"][data-folder="${path}"]`);

@@ -86,9 +86,12 @@ function showNotebook(list: 'notes' | 'trash', folder: string | null, tag: strin
   if (returning) void refreshOpenNote();
 }
 
+/** At start-up the list pane is shown already, and a note the user opened meanwhile stays. */
+let initialApply = false;
+
 function showNoteOrList(noteId: string | null): void {
-  if (noteId === null) layout.showPane('list');
-  else void showNoteInEditor(noteId);
+  if (noteId !== null) void showNoteInEditor(noteId);
+  else if (!initialApply) layout.showPane('list');
 }
 
 /** Applies a route to the UI state. */
@@ -228,8 +231,14 @@ export function startRouter(): { openedNote: boolean; stop: () => void } {
   const stopWatchers = $effect.root(installStateWatchers);
   const route = currentRoute();
   starting = true;
-  record(route, true);
-  applyRoute(route);
+  initialApply = true;
+  try {
+    applyRoute(route);
+  } finally {
+    initialApply = false;
+  }
+  // A note opened before the router started (a tap while the app was loading) is the address.
+  record(routeNoteId(route) === null && editor.noteId !== null ? notebookRoute() : route, true);
   return {
     openedNote: routeNoteId(route) !== null,
     stop: () => {
