@@ -130,7 +130,7 @@ test.describe('phone', () => {
       await page.getByTestId('topbar-new-note').click();
       await page.getByTestId('note-title').fill(title);
       await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
-      await page.goBack();
+      await page.getByRole('button', { name: 'Back to list' }).tap();
       await expect(page.getByTestId('note-list')).toBeVisible();
     }
     await page.getByTestId('note-sort').selectOption('title');

@@ -238,7 +238,8 @@ export function startRouter(): { openedNote: boolean; stop: () => void } {
     initialApply = false;
   }
   // A note opened before the router started (a tap while the app was loading) is the address.
-  record(routeNoteId(route) === null && editor.noteId !== null ? notebookRoute() : route, true);
+  const openedMeanwhile = route.view === 'notes' && route.noteId === null && editor.noteId !== null;
+  record(openedMeanwhile ? notebookRoute() : route, true);
   return {
     openedNote: routeNoteId(route) !== null,
     stop: () => {
