@@ -165,6 +165,8 @@ test.describe('phone', () => {
 
   test('a note is a page of its own: Back shows the list again', async ({ page }) => {
     await openApp(page);
+    // The router has started (it writes the canonical address), so the new note is a page of its own.
+    await expect.poll(() => hashOf(page)).toBe('#/notes');
     await page.getByTestId('topbar-new-note').click();
     await page.getByTestId('note-title').fill('Pocket');
     await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');

@@ -45,6 +45,8 @@ async function openMenu(page: Page): Promise<void> {
 async function go(page: Page, testId: string): Promise<void> {
   await openMenu(page);
   await page.getByTestId(testId).click();
+  // The drawer slides away; its buttons are off screen only once it has gone.
+  await expect(page.locator('#sidebar')).toBeHidden();
 }
 
 test.describe('phone 390×844', () => {

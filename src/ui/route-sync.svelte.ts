@@ -101,8 +101,11 @@ export function applyRoute(route: Route): void {
     layout.setSettingsOpen(true);
     return;
   }
-  settingsPushedOver = false;
-  layout.setSettingsOpen(false);
+  // At start-up a dialog opened while the app was loading stays open.
+  if (!initialApply) {
+    settingsPushedOver = false;
+    layout.setSettingsOpen(false);
+  }
   switch (route.view) {
     case 'notes':
       showNotebook('notes', route.folder, route.tag);
