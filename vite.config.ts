@@ -26,6 +26,8 @@ export default defineConfig({
         start_url: '/',
         scope: '/',
         display: 'standalone',
+        // Upright on a phone, either way on a tablet: nothing is locked.
+        orientation: 'any',
         background_color: '#ffffff',
         theme_color: '#2f5d8a',
         icons: [

@@ -18,6 +18,11 @@ export interface NoteDto {
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
+  /**
+   * Pinned notes lead the note list. Not part of the versioned content: pinning
+   * neither bumps `version` nor `updated_at`. Absent means not pinned.
+   */
+  pinned?: boolean;
 }
 
 export type NoteSummaryDto = Omit<NoteDto, 'body'> & { excerpt: string };
@@ -84,7 +89,10 @@ export const listNotesSchema = pageQuerySchema.extend({
   tag: z.string().min(1).optional(),
   title_query: z.string().max(MAX_TITLE_LENGTH).optional(),
   trashed: z.boolean().default(false),
+  /** Newest change first, newest created first, or by title A→Z; pinned notes lead in each. */
+  sort: z.enum(['updated_at', 'created_at', 'title']).default('updated_at'),
 });
+export type NoteSort = z.output<typeof listNotesSchema>['sort'];
 export type ListNotesInput = z.input<typeof listNotesSchema>;
 
 export interface FolderDto {
@@ -96,3 +104,20 @@ export interface TagDto {
   tag: string;
   note_count: number;
 }
+
+export const setPinnedSchema = z.object({
+  note_id: z.string().min(1),
+  pinned: z.boolean(),
+});
+export type SetPinnedInput = z.input<typeof setPinnedSchema>;
+
+/** A folder the user made (it may hold no note yet); '' (the root) is not one. */
+export const folderPathSchema = folderSchema.pipe(z.string().min(1, 'a folder needs a name'));
+
+export const renameFolderSchema = z.object({
+  /** The folder to rename or move, with every folder and note below it. */
+  from: folderPathSchema,
+  /** Its new full path: a new name, or the same name under another parent. */
+  to: folderPathSchema,
+});
+export type RenameFolderInput = z.input<typeof renameFolderSchema>;

@@ -9,6 +9,7 @@ import {
   type MessageRow,
   type ProviderRow,
   type EventRow,
+  type FolderRow,
   type IndexDirtyRow,
   type JobRow,
   type Migration,
@@ -24,6 +25,7 @@ export const DATABASE_NAME = 'notes-agent';
 
 export class NotesAgentDatabase extends Dexie {
   notes!: Table<NoteRow, string>;
+  folders!: Table<FolderRow, string>;
   blocks!: Table<BlockRow, string>;
   attachments!: Table<AttachmentRow, string>;
   jobs!: Table<JobRow, string>;

@@ -1,7 +1,7 @@
 import { deriveBlocks, type DerivedBlock } from '../core/blocks';
 import { newId } from '../core/ids';
 import { DEFAULT_HISTORY_LIMITS, type HistoryLimits } from '../core/note-history';
-import type { BlockDto, FolderDto, NoteDto, NoteSummaryDto, TagDto } from '../contracts';
+import type { BlockDto, FolderDto, NoteDto, NoteSort, NoteSummaryDto, TagDto } from '../contracts';
 import { Dexie, type NotesAgentDatabase } from './database';
 import { NOTE_VERSIONS_TABLE, NoteVersionRepository, type NoteChangeSource } from './note-versions';
 import type { BlockRow, NoteRow } from './schema';
@@ -24,6 +24,7 @@ export interface NotePatch {
 
 export interface NoteQuery {
   trashed: boolean;
+  sort?: NoteSort;
   folder?: string;
   recursive: boolean;
   tag?: string;
@@ -66,8 +67,28 @@ export interface IndexSource {
 const EXCERPT_LENGTH = 160;
 
 export function toNoteDto(row: NoteRow): NoteDto {
-  const { trashed: _trashed, ...dto } = row;
-  return { ...dto, tags: [...dto.tags] };
+  const { trashed: _trashed, pinned, ...dto } = row;
+  return { ...dto, tags: [...dto.tags], pinned: pinned === 1 };
+}
+
+const titleCollator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+
+/** `rows` come newest change first; pinned rows lead whatever the order. */
+function sortRows(rows: NoteRow[], sort: NoteSort): NoteRow[] {
+  const byKey =
+    sort === 'title'
+      ? (a: NoteRow, b: NoteRow) => titleCollator.compare(a.title, b.title)
+      : sort === 'created_at'
+        ? (a: NoteRow, b: NoteRow) => b.created_at.localeCompare(a.created_at)
+        : () => 0;
+  return rows.sort((a, b) => (b.pinned ?? 0) - (a.pinned ?? 0) || byKey(a, b));
+}
+
+/** `a/b` renamed to `x`: `a/b` → `x`, `a/b/c` → `x/c`; other paths unchanged (null). */
+export function renamedPath(path: string, from: string, to: string): string | null {
+  if (path === from) return to;
+  if (path.startsWith(`${from}/`)) return `${to}${path.slice(from.length)}`;
+  return null;
 }
 
 function toSummary(row: NoteRow): NoteSummaryDto {
@@ -281,8 +302,104 @@ export class NotesRepository {
           (query.tag === undefined || row.tags.includes(query.tag)) &&
           (!titleQuery || row.title.toLocaleLowerCase().includes(titleQuery)),
       );
-    const rows = await collection.toArray();
+    const rows = sortRows(await collection.toArray(), query.sort ?? 'updated_at');
     return { items: rows.slice(query.offset, query.offset + query.limit).map(toSummary), total: rows.length };
+  }
+
+  /** Pins or unpins; the note's version and updated_at stay, so an open editor's next save still fits. */
+  async setPinned(
+    noteId: string,
+    pinned: boolean,
+    check?: (current: NoteDto) => void,
+  ): Promise<NoteDto | undefined> {
+    return this.#db.transaction('rw', this.#db.notes, async () => {
+      const row = await this.#db.notes.get(noteId);
+      if (!row) return undefined;
+      check?.(toNoteDto(row));
+      const next: NoteRow = { ...row, pinned: pinned ? 1 : 0 };
+      await this.#db.notes.put(next);
+      return toNoteDto(next);
+    });
+  }
+
+  /** Deletes every note in the trash, with its blocks and history, in one transaction; returns how many. */
+  async purgeTrashed(): Promise<number> {
+    const ids = await this.#db.transaction('rw', this.#writeTables(), async () => {
+      const trashed = await this.#db.notes
+        .where('[trashed+updated_at]')
+        .between([1, Dexie.minKey], [1, Dexie.maxKey])
+        .primaryKeys();
+      for (const noteId of trashed) await this.#history?.versions.deleteForNote(noteId);
+      await this.#db.blocks.where('note_id').anyOf(trashed).delete();
+      await this.#db.notes.bulkDelete(trashed);
+      return trashed;
+    });
+    this.#notify('removed', ids);
+    return ids.length;
+  }
+
+  /** Adds a folder; false when a folder with that path exists already (made, or holding notes). */
+  async createFolder(path: string): Promise<boolean> {
+    return this.#db.transaction('rw', this.#db.notes, this.#db.folders, async () => {
+      if (await this.#folderExists(path)) return false;
+      await this.#db.folders.add({ path, created_at: this.#now() });
+      return true;
+    });
+  }
+
+  async #folderExists(path: string): Promise<boolean> {
+    if (
+      (await this.#db.folders
+        .where('path')
+        .startsWith(path)
+        .filter((row) => renamedPath(row.path, path, path) !== null)
+        .count()) > 0
+    ) {
+      return true;
+    }
+    const inside = await this.#db.notes
+      .where('folder')
+      .startsWith(path)
+      .filter((row) => renamedPath(row.folder, path, path) !== null)
+      .count();
+    return inside > 0;
+  }
+
+  /**
+   * Renames or moves a folder with everything below it: made folders and the
+   * notes (trashed ones too, so a restore lands in the new place), in one
+   * transaction. Each moved note gets a new version. Returns the notes moved,
+   * or undefined when no folder has the path `from`.
+   */
+  async renameFolder(from: string, to: string): Promise<number | undefined> {
+    const moved: string[] = [];
+    let live: string[] = [];
+    const found = await this.#db.transaction('rw', this.#db.notes, this.#db.folders, async () => {
+      if (!(await this.#folderExists(from))) return false;
+      const now = this.#now();
+      const folders = await this.#db.folders.where('path').startsWith(from).toArray();
+      for (const row of folders) {
+        const path = renamedPath(row.path, from, to);
+        if (path === null) continue;
+        await this.#db.folders.delete(row.path);
+        await this.#db.folders.put({ ...row, path });
+      }
+      const notes = await this.#db.notes.where('folder').startsWith(from).toArray();
+      const next: NoteRow[] = [];
+      for (const row of notes) {
+        const folder = renamedPath(row.folder, from, to);
+        if (folder === null) continue;
+        next.push({ ...row, folder, version: row.version + 1, updated_at: now });
+      }
+      await this.#db.notes.bulkPut(next);
+      moved.push(...next.map((row) => row.note_id));
+      live = next.filter((row) => row.trashed === 0).map((row) => row.note_id);
+      return true;
+    });
+    if (!found) return undefined;
+    // The folder is indexed with every block of the note.
+    this.#notify('upserted', live);
+    return moved.length;
   }
 
   async all(options: { trashed: boolean }): Promise<NoteDto[]> {
@@ -294,9 +411,19 @@ export class NotesRepository {
     return rows.map(toNoteDto);
   }
 
-  /** Every folder that holds a live note, plus its ancestors, with recursive counts. */
+  /**
+   * Every folder that holds a live note or was made by the user, plus their
+   * ancestors, with recursive counts of live notes.
+   */
   async folders(): Promise<FolderDto[]> {
     const counts = new Map<string, number>();
+    await this.#db.folders.each((row) => {
+      const parts = row.path.split('/');
+      for (let depth = 1; depth <= parts.length; depth++) {
+        const path = parts.slice(0, depth).join('/');
+        if (!counts.has(path)) counts.set(path, 0);
+      }
+    });
     await this.#db.notes
       .where('[trashed+updated_at]')
       .between([0, Dexie.minKey], [0, Dexie.maxKey])

@@ -28,6 +28,14 @@ export interface NoteRow {
   deleted_at: string | null;
   /** IndexedDB cannot index null, so the trash flag is a number beside deleted_at. */
   trashed: 0 | 1;
+  /** Leads the note list; rows from before version 13 have none (not pinned). */
+  pinned?: 0 | 1;
+}
+
+/** A folder the user made; folders that only exist as notes' `folder` paths have no row. */
+export interface FolderRow {
+  path: string;
+  created_at: string;
 }
 
 export interface BlockRow {
@@ -265,5 +273,11 @@ export const MIGRATIONS: readonly Migration[] = [
     // are pruned first. A new index only; the rows stay as they are.
     version: 12,
     stores: { ...NOTE_VERSION_STORES_V12 },
+  },
+  {
+    // Folders the user made, so an empty one stays in the sidebar. New store only;
+    // the pinned flag on notes needs no index (the list sorts in memory).
+    version: 13,
+    stores: { folders: '&path' },
   },
 ];

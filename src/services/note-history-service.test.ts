@@ -146,6 +146,21 @@ describe('NoteHistoryService', () => {
     expect(await codeOf(history.get(version!.version_id))).toBe('RESOURCE_NOT_FOUND');
   });
 
+  it('emptying the trash takes the history of every purged note along, and only theirs', async () => {
+    const { notes, history, advance, db } = setup();
+    const gone = await notes.create({ title: 'Gone', body: 'x' });
+    const kept = await notes.create({ title: 'Kept', body: 'x' });
+    advance(MINUTE);
+    await notes.update({ note_id: gone.note_id, body: 'y' });
+    await notes.update({ note_id: kept.note_id, body: 'y' });
+    const [goneVersion] = await history.list(gone.note_id);
+    await notes.trash(gone.note_id);
+    expect(await notes.emptyTrash()).toEqual({ deleted: 1 });
+    expect(await codeOf(history.get(goneVersion!.version_id))).toBe('RESOURCE_NOT_FOUND');
+    expect(await history.list(kept.note_id)).toHaveLength(1);
+    expect(await db.table('note_versions').count()).toBe(1);
+  });
+
   it('refuses to restore over a newer change or into a trashed note, writing nothing', async () => {
     const { notes, history, advance } = setup();
     const note = await notes.create({ title: 'T', body: 'old' });

@@ -89,6 +89,122 @@ describe('NotesService', () => {
   });
 });
 
+describe('NotesService: pin, sort, empty trash', () => {
+  it('sorts by change, creation or title, pinned notes first, and pinning keeps the version', async () => {
+    const api = setup();
+    const banana = await api.notes.create({ title: 'banana' });
+    const apple = await api.notes.create({ title: 'Apple' });
+    const cherry = await api.notes.create({ title: 'cherry' });
+    // banana changed last, so it leads the default order.
+    await api.notes.update({ note_id: banana.note_id, body: 'ripe' });
+    const titles = async (sort?: 'updated_at' | 'created_at' | 'title') =>
+      (await api.notes.list(sort ? { sort } : {})).items.map((item) => item.title);
+    expect(await titles()).toEqual(['banana', 'cherry', 'Apple']);
+    expect(await titles('title')).toEqual(['Apple', 'banana', 'cherry']);
+    expect((await api.notes.list({ sort: 'created_at' })).items.map((item) => item.note_id)).toEqual(
+      [...[banana, apple, cherry]]
+        .sort((a, b) => b.created_at.localeCompare(a.created_at))
+        .map((n) => n.note_id),
+    );
+
+    const pinned = await api.notes.setPinned({ note_id: cherry.note_id, pinned: true });
+    expect(pinned).toMatchObject({ pinned: true, version: cherry.version, updated_at: cherry.updated_at });
+    expect(await titles('title')).toEqual(['cherry', 'Apple', 'banana']);
+    expect(await titles()).toEqual(['cherry', 'banana', 'Apple']);
+    expect((await api.notes.get(cherry.note_id)).pinned).toBe(true);
+    // The editor's version still fits after a pin.
+    await api.notes.update({ note_id: cherry.note_id, body: 'x', expected_version: cherry.version });
+    await api.notes.setPinned({ note_id: cherry.note_id, pinned: false });
+    expect(await titles('title')).toEqual(['Apple', 'banana', 'cherry']);
+  });
+
+  it('answers pin errors with their codes', async () => {
+    const api = setup();
+    const note = await api.notes.create({ title: 'gone soon' });
+    await api.notes.trash(note.note_id);
+    expect(await codeOf(api.notes.setPinned({ note_id: note.note_id, pinned: true }))).toBe('STATE_CONFLICT');
+    expect(await codeOf(api.notes.setPinned({ note_id: 'note_missing', pinned: true }))).toBe(
+      'NOTE_NOT_FOUND',
+    );
+    expect(await codeOf(api.notes.setPinned({ note_id: note.note_id, pinned: 'yes' as never }))).toBe(
+      'VALIDATION_FAILED',
+    );
+    expect(await codeOf(api.notes.list({ sort: 'size' as never }))).toBe('VALIDATION_FAILED');
+  });
+
+  it('empties the trash for good and leaves live notes', async () => {
+    const api = setup();
+    const keep = await api.notes.create({ title: 'keep', body: '# kept' });
+    const a = await api.notes.create({ title: 'a', body: 'one' });
+    const b = await api.notes.create({ title: 'b', body: 'two' });
+    await api.notes.trash(a.note_id);
+    await api.notes.trash(b.note_id);
+    expect(await api.notes.emptyTrash()).toEqual({ deleted: 2 });
+    expect((await api.notes.list({ trashed: true })).page.total).toBe(0);
+    expect(await codeOf(api.notes.get(a.note_id))).toBe('NOTE_NOT_FOUND');
+    expect(await codeOf(api.notes.blocks(b.note_id))).toBe('NOTE_NOT_FOUND');
+    expect((await api.notes.blocks(keep.note_id)).length).toBe(1);
+    expect(await api.notes.emptyTrash()).toEqual({ deleted: 0 });
+  });
+});
+
+describe('NotesService: folders', () => {
+  it('makes an empty folder that the sidebar lists, and refuses a duplicate', async () => {
+    const api = setup();
+    await api.notes.create({ title: 'n', folder: '课程/操作系统' });
+    expect(await api.notes.createFolder(' 项目 / 草稿 ')).toEqual({ path: '项目/草稿', note_count: 0 });
+    expect(await api.notes.folders()).toEqual([
+      { path: '课程', note_count: 1 },
+      { path: '课程/操作系统', note_count: 1 },
+      { path: '项目', note_count: 0 },
+      { path: '项目/草稿', note_count: 0 },
+    ]);
+    expect(await codeOf(api.notes.createFolder('项目/草稿'))).toBe('STATE_CONFLICT');
+    expect(await codeOf(api.notes.createFolder('课程'))).toBe('STATE_CONFLICT');
+    expect(await codeOf(api.notes.createFolder(' / '))).toBe('VALIDATION_FAILED');
+    expect(await codeOf(api.notes.createFolder('a/../b'))).toBe('VALIDATION_FAILED');
+  });
+
+  it('renames and moves a folder with its sub-folders and notes, trashed ones too', async () => {
+    const api = setup();
+    const top = await api.notes.create({ title: 'top', folder: 'work' });
+    const deep = await api.notes.create({ title: 'deep', folder: 'work/2026/q1' });
+    const other = await api.notes.create({ title: 'other', folder: 'workshop' });
+    const binned = await api.notes.create({ title: 'binned', folder: 'work/old' });
+    await api.notes.trash(binned.note_id);
+    await api.notes.createFolder('work/empty');
+
+    expect(await api.notes.renameFolder({ from: 'work', to: 'archive/job' })).toEqual({
+      path: 'archive/job',
+      moved_notes: 3,
+    });
+    expect((await api.notes.get(top.note_id)).folder).toBe('archive/job');
+    expect(await api.notes.get(deep.note_id)).toMatchObject({ folder: 'archive/job/2026/q1', version: 2 });
+    expect((await api.notes.get(other.note_id)).folder).toBe('workshop');
+    expect((await api.notes.get(binned.note_id)).folder).toBe('archive/job/old');
+    expect((await api.notes.folders()).map((folder) => folder.path)).toEqual([
+      'archive',
+      'archive/job',
+      'archive/job/2026',
+      'archive/job/2026/q1',
+      'archive/job/empty',
+      'workshop',
+    ]);
+    // The filter by the new path finds the moved notes.
+    expect((await api.notes.list({ folder: 'archive' })).page.total).toBe(2);
+  });
+
+  it('answers folder errors with their codes and changes nothing', async () => {
+    const api = setup();
+    const note = await api.notes.create({ title: 'n', folder: 'a/b' });
+    expect(await codeOf(api.notes.renameFolder({ from: 'nowhere', to: 'x' }))).toBe('FOLDER_NOT_FOUND');
+    expect(await codeOf(api.notes.renameFolder({ from: 'a', to: 'a/b/c' }))).toBe('VALIDATION_FAILED');
+    expect(await codeOf(api.notes.renameFolder({ from: 'a', to: 'a' }))).toBe('VALIDATION_FAILED');
+    expect(await codeOf(api.notes.renameFolder({ from: 'a', to: '' }))).toBe('VALIDATION_FAILED');
+    expect(await api.notes.get(note.note_id)).toMatchObject({ folder: 'a/b', version: 1 });
+  });
+});
+
 describe('SettingsService', () => {
   it('returns defaults, validates updates and never returns secret values', async () => {
     const api = setup();

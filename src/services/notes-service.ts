@@ -3,7 +3,10 @@ import {
   AppError,
   createNoteSchema,
   listNotesSchema,
+  folderPathSchema,
   parseInput,
+  renameFolderSchema,
+  setPinnedSchema,
   updateNoteSchema,
   type BlockDto,
   type CreateNoteInput,
@@ -12,6 +15,8 @@ import {
   type NoteDto,
   type NoteSummaryDto,
   type OffsetPage,
+  type RenameFolderInput,
+  type SetPinnedInput,
   type TagDto,
   type UpdateNoteInput,
 } from '../contracts';
@@ -127,8 +132,52 @@ export class NotesService {
     if (!existed) throw notFound(id);
   }
 
+  /** Pins a note to the top of the list (or unpins it); a trashed note cannot be pinned. */
+  async setPinned(input: SetPinnedInput): Promise<NoteDto> {
+    const { note_id, pinned } = parseInput(setPinnedSchema, input);
+    const note = await this.#notes.setPinned(note_id, pinned, (current) => {
+      if (current.deleted_at !== null) {
+        throw new AppError('STATE_CONFLICT', 'This note is in the trash. Restore it before pinning.', {
+          note_id,
+        });
+      }
+    });
+    if (!note) throw notFound(note_id);
+    return note;
+  }
+
+  /** Deletes every note in the trash for good. */
+  async emptyTrash(): Promise<{ deleted: number }> {
+    return { deleted: await this.#notes.purgeTrashed() };
+  }
+
   folders(): Promise<FolderDto[]> {
     return this.#notes.folders();
+  }
+
+  /** Makes an empty folder, so notes can be moved into it. */
+  async createFolder(path: string): Promise<FolderDto> {
+    const folder = parseInput(folderPathSchema, path);
+    if (!(await this.#notes.createFolder(folder))) {
+      throw new AppError('STATE_CONFLICT', 'A folder with this name exists already.', { folder });
+    }
+    return { path: folder, note_count: 0 };
+  }
+
+  /**
+   * Renames a folder or moves it under another parent (`to` is its new full
+   * path), with its sub-folders and notes. Into an existing folder it merges.
+   */
+  async renameFolder(input: RenameFolderInput): Promise<{ path: string; moved_notes: number }> {
+    const { from, to } = parseInput(renameFolderSchema, input);
+    if (to === from || to.startsWith(`${from}/`)) {
+      throw new AppError('VALIDATION_FAILED', 'A folder cannot be moved into itself.', { from, to });
+    }
+    const moved = await this.#notes.renameFolder(from, to);
+    if (moved === undefined) {
+      throw new AppError('FOLDER_NOT_FOUND', 'This folder does not exist.', { folder: from });
+    }
+    return { path: to, moved_notes: moved };
   }
 
   tags(): Promise<TagDto[]> {

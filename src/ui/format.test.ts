@@ -27,6 +27,13 @@ describe('formatUpdatedAt', () => {
     expect(formatUpdatedAt('2026-03-10T11:55:00.000Z', now, 'zh-CN')).toBe('5分钟前');
   });
 
+  it('says "now" for a save made since the clock last ticked (a little ahead of it)', () => {
+    expect(formatUpdatedAt('2026-03-10T12:00:20.000Z', now, 'en')).toBe('now');
+    expect(formatUpdatedAt('2026-03-10T12:00:20.000Z', now, 'zh-CN')).toBe('现在');
+    // Far ahead is a real future date, shown as such.
+    expect(formatUpdatedAt('2026-04-10T12:00:00.000Z', now, 'en')).toBe('Apr 10');
+  });
+
   it('shows a date after a week, with the year when it differs', () => {
     expect(formatUpdatedAt('2026-02-01T12:00:00.000Z', now, 'en')).toBe('Feb 1');
     expect(formatUpdatedAt('2025-02-01T12:00:00.000Z', now, 'en')).toBe('Feb 1, 2025');

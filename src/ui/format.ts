@@ -28,7 +28,10 @@ const DAY = 24 * HOUR;
 export function formatUpdatedAt(iso: string, now: number, locale: string): string {
   const time = Date.parse(iso);
   if (Number.isNaN(time)) return '';
-  const elapsed = now - time;
+  // "Now" ticks every 30 s, so a note saved since the last tick looks a little
+  // ahead of it: that is just now, not a date.
+  const ahead = time - now;
+  const elapsed = ahead > 0 && ahead < MINUTE ? 0 : now - time;
   const relative = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
   if (elapsed >= 0 && elapsed < MINUTE) return relative.format(0, 'second');
   if (elapsed >= 0 && elapsed < HOUR) return relative.format(-Math.floor(elapsed / MINUTE), 'minute');

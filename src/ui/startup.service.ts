@@ -1,9 +1,11 @@
+import { tick } from 'svelte';
 import { clock } from './clock.svelte';
 import { recoverDrafts, reopenLastNote, saveNow } from './editor/editor.service';
 import { installGlobalErrorHandlers } from './errors';
 import { resumeJobs } from './jobs/archive.service';
 import { refreshAll } from './notes/notes.service';
 import { pwa } from './pwa.svelte';
+import { routerStarted, startRouter } from './route-sync.svelte';
 import { applyBrowserLocale, loadSettings, requestPersistentStorage } from './settings/settings.service';
 import { loadActiveTheme } from './appearance/themes.service';
 
@@ -24,8 +26,14 @@ export async function startApp(): Promise<() => void> {
   await recoverDrafts();
   await refreshAll();
   void resumeJobs();
-  await reopenLastNote();
+  // The address (a bookmark, a reload) says what to show; without a note in it the last one reopens.
+  const router = startRouter();
+  if (!router.openedNote) await reopenLastNote();
+  // State settled by start-up replaced the first history entry; from here on changes add entries.
+  await tick();
+  routerStarted();
   return () => {
+    router.stop();
     removeErrorHandlers();
     removeLifecycleHandlers();
     clock.stop();

@@ -1,14 +1,13 @@
 import type { ChatCitationDto, ChatMessageDto, ChatTurnDto, ChatTurnEventData } from '../../contracts/chat';
 import type { EventEnvelope } from '../../contracts/events';
 import { core, subscribeEvents } from '../api/core-client';
-import { openNote } from '../editor/editor.service';
 import { editor } from '../editor/editor.svelte';
 import { confirmation } from '../dialogs/confirm.svelte';
 import { errorCodeOf } from '../error-message';
 import { reportError } from '../errors';
 import { refreshAll } from '../notes/notes.service';
 import { t } from '../i18n';
-import { layout } from '../layout.svelte';
+import { openNote as openNoteAt } from '../navigation';
 import { toasts } from '../toasts/toasts.svelte';
 import { chat, type PendingImage } from './chat.svelte';
 import { applyTurnEvent, toLiveMessage } from './turn-events';
@@ -412,8 +411,9 @@ async function refreshMessage(conversationId: string, turnId: string): Promise<v
 }
 
 /** Opens the cited note in the notes view, scrolled to the block (as a search result does). */
-export async function openCitation(citation: ChatCitationDto): Promise<void> {
-  layout.setView('notes');
+export function openCitation(citation: ChatCitationDto): Promise<void> {
   editor.requestReveal(citation.note_id, citation.block_id, citation.start_line);
-  await openNote(citation.note_id);
+  // Through the address, so Back returns to this conversation.
+  openNoteAt(citation.note_id);
+  return Promise.resolve();
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ancestorPaths, buildFolderTree } from './folder-tree';
+import { ancestorPaths, buildFolderTree, canMoveFolder, movedFolderPath } from './folder-tree';
 
 describe('buildFolderTree', () => {
   it('nests paths and keeps the recursive counts the core reports', () => {
@@ -35,5 +35,22 @@ describe('ancestorPaths', () => {
   it('lists every parent', () => {
     expect(ancestorPaths('a/b/c')).toEqual(['a', 'a/b']);
     expect(ancestorPaths('a')).toEqual([]);
+  });
+});
+
+describe('moving folders', () => {
+  it('puts a folder under a new parent by its name', () => {
+    expect(movedFolderPath('a/b', 'x/y')).toBe('x/y/b');
+    expect(movedFolderPath('a/b', '')).toBe('b');
+    expect(movedFolderPath('课程', '归档')).toBe('归档/课程');
+  });
+
+  it('refuses itself, its descendants and the parent it is in', () => {
+    expect(canMoveFolder('a', 'a')).toBe(false);
+    expect(canMoveFolder('a', 'a/b')).toBe(false);
+    expect(canMoveFolder('a/b', 'a')).toBe(false);
+    expect(canMoveFolder('a', '')).toBe(false);
+    expect(canMoveFolder('a/b', '')).toBe(true);
+    expect(canMoveFolder('a', 'ab')).toBe(true);
   });
 });

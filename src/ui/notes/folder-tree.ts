@@ -1,5 +1,21 @@
 import type { FolderDto } from '../../contracts/notes';
 
+/** Drag data types: a note from the list, a folder from the tree. */
+export const NOTE_DRAG_TYPE = 'application/x-notesagent-note';
+export const FOLDER_DRAG_TYPE = 'application/x-notesagent-folder';
+
+/** Where folder `path` lands when dropped on `parent` ('' is the top level): its name under the parent. */
+export function movedFolderPath(path: string, parent: string): string {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  return parent === '' ? name : `${parent}/${name}`;
+}
+
+/** A folder can go under any parent except itself, its own descendants, and where it already is. */
+export function canMoveFolder(path: string, parent: string): boolean {
+  if (parent === path || parent.startsWith(`${path}/`)) return false;
+  return movedFolderPath(path, parent) !== path;
+}
+
 export interface FolderNode {
   /** Last path segment, shown in the tree. */
   name: string;

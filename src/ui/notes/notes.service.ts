@@ -1,6 +1,7 @@
 import { core } from '../api/core-client';
 import { reportError } from '../errors';
-import { layout } from '../layout.svelte';
+import { navigate } from '../navigation';
+import { notesRoute } from '../router';
 import { refreshSearch } from '../search/search.service';
 import { notes } from './notes.svelte';
 
@@ -55,49 +56,36 @@ export function scheduleRefresh(options: { sidebar: boolean }): void {
   }, REFRESH_DEBOUNCE_MS);
 }
 
-function afterNavigation(): void {
-  layout.setSidebarOpen(false);
-  layout.showPane('list');
-  void refreshList();
-  // The sidebar selection is the search's folder and tag filter.
-  refreshSearch();
+/** The notebook's list, keeping the open note in the address on wide screens. */
+function showList(fields: { folder?: string | null; tag?: string | null }): void {
+  navigate(notesRoute({ folder: fields.folder ?? null, tag: fields.tag ?? null }));
 }
 
 export function showAllNotes(): void {
-  notes.setView('notes');
-  notes.setFolder(null);
-  notes.setTag(null);
-  afterNavigation();
+  showList({});
 }
 
 export function showTrash(): void {
-  notes.setView('trash');
-  afterNavigation();
+  navigate({ view: 'trash', noteId: null });
 }
 
 /** Selecting the active folder again clears the folder filter. */
 export function selectFolder(path: string): void {
-  notes.setView('notes');
-  notes.setFolder(notes.folder === path ? null : path);
-  afterNavigation();
+  const inNotes = notes.view === 'notes';
+  showList({ folder: inNotes && notes.folder === path ? null : path, tag: inNotes ? notes.tag : null });
 }
 
 export function selectTag(tag: string): void {
-  notes.setView('notes');
-  notes.setTag(notes.tag === tag ? null : tag);
-  afterNavigation();
+  const inNotes = notes.view === 'notes';
+  showList({ folder: inNotes ? notes.folder : null, tag: inNotes && notes.tag === tag ? null : tag });
 }
 
 export function clearFolderFilter(): void {
-  notes.setFolder(null);
-  void refreshList();
-  refreshSearch();
+  showList({ tag: notes.tag });
 }
 
 export function clearTagFilter(): void {
-  notes.setTag(null);
-  void refreshList();
-  refreshSearch();
+  showList({ folder: notes.folder });
 }
 
 /** Search as you type, debounced a little so fast typing sends one query. */

@@ -1,5 +1,5 @@
 import { SvelteSet } from 'svelte/reactivity';
-import type { FolderDto, ListNotesInput, NoteSummaryDto, TagDto } from '../../contracts/notes';
+import type { FolderDto, ListNotesInput, NoteSort, NoteSummaryDto, TagDto } from '../../contracts/notes';
 import { buildFolderTree, type FolderNode } from './folder-tree';
 
 export type NotesView = 'notes' | 'trash';
@@ -12,6 +12,7 @@ export class NotesState {
   #folder = $state<string | null>(null);
   #tag = $state<string | null>(null);
   #titleQuery = $state('');
+  #sort = $state<NoteSort>('updated_at');
   #items = $state.raw<NoteSummaryDto[]>([]);
   #total = $state(0);
   #loading = $state(false);
@@ -33,6 +34,9 @@ export class NotesState {
   }
   get tag(): string | null {
     return this.#tag;
+  }
+  get sort(): NoteSort {
+    return this.#sort;
   }
   get titleQuery(): string {
     return this.#titleQuery;
@@ -56,7 +60,12 @@ export class NotesState {
   /** The list query for the current view and filters. */
   query(offset = 0): ListNotesInput {
     const title = this.#titleQuery.trim();
-    const query: ListNotesInput = { trashed: this.#view === 'trash', limit: PAGE_SIZE, offset };
+    const query: ListNotesInput = {
+      trashed: this.#view === 'trash',
+      limit: PAGE_SIZE,
+      offset,
+      sort: this.#sort,
+    };
     if (title !== '') query.title_query = title;
     if (this.#view === 'notes') {
       if (this.#folder !== null) Object.assign(query, { folder: this.#folder, recursive: true });
@@ -84,6 +93,10 @@ export class NotesState {
 
   setTag(tag: string | null): void {
     this.#tag = tag;
+  }
+
+  setSort(sort: NoteSort): void {
+    this.#sort = sort;
   }
 
   setTitleQuery(query: string): void {
@@ -119,6 +132,7 @@ export class NotesState {
     this.#folder = null;
     this.#tag = null;
     this.#titleQuery = '';
+    this.#sort = 'updated_at';
     this.#items = [];
     this.#total = 0;
     this.#loading = false;

@@ -8,9 +8,8 @@ import type {
 } from '../../contracts/transcription';
 import type { CoreApi } from '../../services/core-api';
 import { core, subscribeEvents } from '../api/core-client';
-import { openNote } from '../editor/editor.service';
+import { openNote as openNoteAt } from '../navigation';
 import { reportError } from '../errors';
-import { layout } from '../layout.svelte';
 import { refreshAll } from '../notes/notes.service';
 import { transcriptionView as view } from './transcription.svelte';
 import { applyTranscriptionEvent, isTerminalTranscriptionEvent, liveFromJob } from './transcription-events';
@@ -204,9 +203,9 @@ export async function createNoteFromJob(
 ): Promise<NoteDto | null> {
   try {
     const note = await transcriptions().toNote(jobId, options);
-    layout.setView('notes');
     await refreshAll();
-    await openNote(note.note_id);
+    // Through the address, so Back returns to the recording.
+    openNoteAt(note.note_id);
     return note;
   } catch (error) {
     reportError(error);

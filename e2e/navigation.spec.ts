@@ -1,0 +1,188 @@
+import type { Page } from '@playwright/test';
+import { createNote, expect, openApp, test, waitForServiceWorker } from './fixtures';
+
+const hashOf = (page: Page) => new URL(page.url()).hash;
+
+async function noteIdOf(page: Page, title: string): Promise<string> {
+  const item = page.getByTestId('note-item').filter({ hasText: title });
+  await expect(item).toHaveCount(1);
+  return (await item.getAttribute('data-note-id'))!;
+}
+
+test.describe('desktop', () => {
+  test.use({ viewport: { width: 1280, height: 800 } });
+
+  test('every view and note has an address; Back and Forward walk them', async ({ page, requestLog }) => {
+    await openApp(page);
+    await createNote(page, 'Alpha', 'first body');
+    await createNote(page, 'Beta', 'second body');
+    const alpha = await noteIdOf(page, 'Alpha');
+    const beta = await noteIdOf(page, 'Beta');
+    // A note made with "New note" is in the address too.
+    expect(hashOf(page)).toBe(`#/notes/${beta}`);
+
+    await page.getByTestId('note-item').filter({ hasText: 'Alpha' }).click();
+    await expect(page.getByTestId('note-title')).toHaveValue('Alpha');
+    expect(hashOf(page)).toBe(`#/notes/${alpha}`);
+
+    const shell = page.getByTestId('shell');
+    const views: Array<[string, string, string]> = [
+      ['nav-chat', 'chat', '#/chat'],
+      ['nav-agent', 'agent', '#/agent'],
+      ['nav-transcription', 'transcription', '#/recordings'],
+      ['nav-benchmarks', 'benchmarks', '#/benchmarks'],
+    ];
+    for (const [testId, view, hash] of views) {
+      await page.getByTestId(testId).click();
+      await expect(shell).toHaveAttribute('data-view', view);
+      expect(hashOf(page)).toBe(hash);
+    }
+    await page.getByTestId('nav-trash').click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(/Trash/);
+    expect(hashOf(page)).toBe('#/trash');
+
+    // Back through every view to the note, then Forward again.
+    await page.goBack();
+    await expect(shell).toHaveAttribute('data-view', 'benchmarks');
+    for (const [, view, hash] of [...views].reverse()) {
+      await expect(shell).toHaveAttribute('data-view', view);
+      expect(hashOf(page)).toBe(hash);
+      await page.goBack();
+    }
+    await expect(shell).toHaveAttribute('data-view', 'notes');
+    await expect(page.getByTestId('note-title')).toHaveValue('Alpha');
+    await page.goBack();
+    await expect(page.getByTestId('note-title')).toHaveValue('Beta');
+    expect(hashOf(page)).toBe(`#/notes/${beta}`);
+    await page.goForward();
+    await expect(page.getByTestId('note-title')).toHaveValue('Alpha');
+    await page.goForward();
+    await expect(shell).toHaveAttribute('data-view', 'chat');
+
+    // Settings has an address; closing it returns to where it was opened.
+    await page.goBack();
+    await expect(page.getByTestId('note-title')).toHaveValue('Alpha');
+    await page.getByTestId('open-settings').click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    expect(hashOf(page)).toBe('#/settings');
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await expect.poll(() => hashOf(page)).toBe(`#/notes/${alpha}`);
+    // Back while Settings is open closes it.
+    await page.getByTestId('open-settings').click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await page.goBack();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    expect(hashOf(page)).toBe(`#/notes/${alpha}`);
+
+    expect(requestLog.foreign()).toEqual([]);
+  });
+
+  test('folder and tag filters and a search are in the address and survive a reload', async ({ page }) => {
+    await openApp(page);
+    await createNote(page, 'Kernel notes', 'kubernetes scheduling');
+    await page.getByTestId('note-folder').fill('课程/操作系统');
+    await page.getByTestId('note-tags').fill('os');
+    await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
+    await createNote(page, 'Loose', 'nothing here');
+
+    await page.locator('[data-testid="folder-item"][data-folder="课程"]').click();
+    await expect(page.getByTestId('note-item')).toHaveCount(1);
+    expect(decodeURIComponent(hashOf(page))).toBe('#/notes?folder=课程');
+    await page.reload();
+    await expect(page.getByTestId('note-item')).toHaveCount(1);
+    await expect(page.locator('[data-testid="folder-item"][data-folder="课程"]')).toHaveAttribute(
+      'aria-current',
+      'true',
+    );
+
+    await page.getByTestId('nav-all').click();
+    await expect(page.getByTestId('note-item')).toHaveCount(2);
+    await page.getByTestId('search-input').fill('kubernetes');
+    await expect.poll(() => hashOf(page)).toBe('#/search?q=kubernetes');
+    await page.reload();
+    await expect(page.getByTestId('search-input')).toHaveValue('kubernetes');
+    await page.goBack();
+    await expect(page.getByTestId('note-item')).toHaveCount(2);
+    await expect(page.getByTestId('search-input')).toHaveValue('');
+  });
+
+  test('a citation opens its note and Back returns to the conversation', async ({ page }) => {
+    await openApp(page);
+    await createNote(page, 'Travel plans', 'The quokkaberry festival takes place every March in Wellington.');
+    await page.getByTestId('nav-chat').click();
+    await page.getByTestId('chat-use-notes').check();
+    await page.getByTestId('chat-input').fill('When is the quokkaberry festival?');
+    await page.getByTestId('chat-send').click();
+    const answer = page.locator('[data-testid="chat-message"][data-role="assistant"]').last();
+    await expect(answer).toHaveAttribute('data-status', 'completed');
+    await expect.poll(() => hashOf(page)).toMatch(/^#\/chat\/.+/);
+    const chatHash = hashOf(page);
+
+    await answer.getByTestId('chat-citation').first().click();
+    await expect(page.getByTestId('note-title')).toHaveValue('Travel plans');
+    expect(hashOf(page)).toMatch(/^#\/notes\/.+/);
+
+    await page.goBack();
+    await expect(page.getByTestId('shell')).toHaveAttribute('data-view', 'chat');
+    expect(hashOf(page)).toBe(chatHash);
+    await expect(page.locator('[data-testid="chat-message"][data-role="assistant"]')).toHaveCount(1);
+    await page.goForward();
+    await expect(page.getByTestId('note-title')).toHaveValue('Travel plans');
+
+    // The conversation's address opens it in a fresh page.
+    await page.goto(`/${chatHash}`);
+    await expect(page.locator('[data-testid="chat-message"][data-role="assistant"]')).toContainText(
+      'Travel plans',
+    );
+  });
+
+  test('a bookmarked note opens directly, also offline', async ({ page, context, requestLog }) => {
+    await openApp(page);
+    await waitForServiceWorker(page);
+    await createNote(page, 'Bookmarked', 'open me from the address');
+    await createNote(page, 'Other', 'not this one');
+    const id = await noteIdOf(page, 'Bookmarked');
+
+    const fresh = await context.newPage();
+    await fresh.goto(`/#/notes/${id}`);
+    await expect(fresh.getByTestId('note-title')).toHaveValue('Bookmarked');
+    await fresh.close();
+
+    await context.setOffline(true);
+    const offline = await context.newPage();
+    await offline.goto(`/#/notes/${id}`);
+    await expect(offline.getByTestId('note-title')).toHaveValue('Bookmarked');
+    expect(await offline.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+    // The hash never reached the network: every request was for the app's own files.
+    expect(requestLog.urls.some((url) => url.includes('#'))).toBe(false);
+    expect(requestLog.foreign()).toEqual([]);
+  });
+});
+
+test.describe('phone', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('a note is a page of its own: Back shows the list again', async ({ page }) => {
+    await openApp(page);
+    // The router has started (it writes the canonical address), so the new note is a page of its own.
+    await expect.poll(() => hashOf(page)).toBe('#/notes');
+    await page.getByTestId('topbar-new-note').click();
+    await page.getByTestId('note-title').fill('Pocket');
+    await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
+    const shell = page.getByTestId('shell');
+    await expect(shell).toHaveAttribute('data-pane', 'editor');
+    const id = await page.evaluate(() => location.hash.split('/')[2]);
+
+    await page.goBack();
+    await expect(shell).toHaveAttribute('data-pane', 'list');
+    await expect(page.getByTestId('note-list')).toBeVisible();
+    await page.getByTestId('note-item').filter({ hasText: 'Pocket' }).click();
+    await expect(shell).toHaveAttribute('data-pane', 'editor');
+    expect(hashOf(page)).toBe(`#/notes/${id}`);
+
+    await page.goto(`/#/notes/${id}`);
+    await expect(page.getByTestId('note-title')).toHaveValue('Pocket');
+    await expect(page.getByTestId('note-title')).toBeVisible();
+  });
+});

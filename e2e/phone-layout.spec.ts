@@ -1,0 +1,127 @@
+import type { Page } from '@playwright/test';
+import { expect, openApp, test } from './fixtures';
+
+const PHONE = { width: 390, height: 844 };
+
+/**
+ * Every visible control lies inside the viewport's width, and the page does
+ * not scroll sideways. Returns what sticks out, described for the failure.
+ */
+async function overflowing(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const out: string[] = [];
+    if (document.documentElement.scrollWidth > width + 1) {
+      out.push(`page scrolls sideways: ${document.documentElement.scrollWidth} > ${width}`);
+    }
+    for (const element of document.querySelectorAll<HTMLElement>(
+      'button, select, input, textarea, a[href]',
+    )) {
+      if (!element.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
+      const box = element.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0) continue;
+      // Visually hidden labels and inputs are clipped to a pixel on purpose.
+      if (box.width <= 1 && box.height <= 1) continue;
+      if (box.left < -0.5 || box.right > width + 0.5) {
+        const name =
+          element.getAttribute('data-testid') ??
+          element.getAttribute('aria-label') ??
+          element.textContent?.trim().slice(0, 30) ??
+          '';
+        out.push(
+          `${element.tagName.toLowerCase()} "${name}" spans ${Math.round(box.left)}..${Math.round(box.right)}`,
+        );
+      }
+    }
+    return out;
+  });
+}
+
+async function openMenu(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await expect(page.locator('#sidebar')).toBeVisible();
+}
+
+async function go(page: Page, testId: string): Promise<void> {
+  await openMenu(page);
+  await page.getByTestId(testId).click();
+  // The drawer slides away; its buttons are off screen only once it has gone.
+  await expect(page.locator('#sidebar')).toBeHidden();
+}
+
+test.describe('phone 390×844', () => {
+  test.use({ viewport: PHONE, isMobile: true, hasTouch: true });
+
+  test('every view fits the screen and keeps its controls reachable', async ({ page, requestLog }) => {
+    await openApp(page);
+    const shell = page.getByTestId('shell');
+    expect(await overflowing(page), 'note list').toEqual([]);
+
+    await page.getByTestId('topbar-new-note').click();
+    await page.getByTestId('note-title').fill('A note on a phone');
+    await page.getByTestId('note-body').fill('| a | b |\n|---|---|\n| 1 | 2 |\n\n```js\nconst x = 1;\n```');
+    await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
+    await expect(shell).toHaveAttribute('data-pane', 'editor');
+    expect(await overflowing(page), 'editor').toEqual([]);
+
+    await openMenu(page);
+    expect(await overflowing(page), 'menu').toEqual([]);
+    await page.keyboard.press('Escape');
+
+    // Chat: the conversation list is on screen beside the thread.
+    await go(page, 'nav-chat');
+    await expect(shell).toHaveAttribute('data-view', 'chat');
+    await page.getByTestId('chat-input').fill('Hello from a phone');
+    await page.getByTestId('chat-send').click();
+    await expect(page.locator('[data-testid="chat-message"][data-role="assistant"]').last()).toHaveAttribute(
+      'data-status',
+      'completed',
+    );
+    await expect(page.getByTestId('chat-new')).toBeInViewport();
+    await expect(page.getByTestId('chat-conversation').first()).toBeInViewport();
+    await expect(page.getByTestId('chat-input')).toBeInViewport();
+    expect(await overflowing(page), 'chat').toEqual([]);
+
+    // Agent: one column, the input and the timeline stacked.
+    await go(page, 'nav-agent');
+    await expect(shell).toHaveAttribute('data-view', 'agent');
+    // Beside a run list the input would be under 160 px wide.
+    const input = await page.getByTestId('agent-input').boundingBox();
+    expect(input!.width).toBeGreaterThan(PHONE.width * 0.8);
+    expect(await overflowing(page), 'agent').toEqual([]);
+
+    await go(page, 'nav-transcription');
+    await expect(shell).toHaveAttribute('data-view', 'transcription');
+    expect(await overflowing(page), 'recordings').toEqual([]);
+
+    await go(page, 'nav-benchmarks');
+    await expect(shell).toHaveAttribute('data-view', 'benchmarks');
+    expect(await overflowing(page), 'benchmarks').toEqual([]);
+
+    await go(page, 'nav-trash');
+    await expect(page.getByTestId('note-list')).toBeVisible();
+    expect(await overflowing(page), 'trash').toEqual([]);
+
+    await go(page, 'nav-all');
+    await page.getByTestId('search-input').fill('phone');
+    await expect(page.getByTestId('search-input')).toHaveValue('phone');
+    expect(await overflowing(page), 'search').toEqual([]);
+
+    await openMenu(page);
+    await page.getByTestId('open-settings').click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    expect(await overflowing(page), 'settings').toEqual([]);
+
+    expect(requestLog.foreign()).toEqual([]);
+  });
+
+  test('the installed app may turn to portrait', async ({ request }) => {
+    const manifest = (await (await request.get('/manifest.webmanifest')).json()) as {
+      orientation?: string;
+      display?: string;
+    };
+    expect(manifest.display).toBe('standalone');
+    // "any" lets a phone hold it upright and a tablet either way; no orientation is locked to landscape.
+    expect(['any', 'portrait', 'natural']).toContain(manifest.orientation);
+  });
+});
