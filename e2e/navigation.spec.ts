@@ -78,6 +78,24 @@ test.describe('desktop', () => {
     expect(requestLog.foreign()).toEqual([]);
   });
 
+  test('a Settings page has its own address: opened directly, kept on reload, replaced as pages change', async ({
+    page,
+  }) => {
+    await openApp(page);
+    await page.goto('/#/settings/providers');
+    const settings = page.getByTestId('settings');
+    await expect(settings).toHaveAttribute('data-page', 'providers');
+    await expect(page.getByTestId('settings-page-providers')).toBeVisible();
+    await page.getByTestId('settings-nav-storage').click();
+    await expect(settings).toHaveAttribute('data-page', 'storage');
+    await expect.poll(() => hashOf(page)).toBe('#/settings/storage');
+    await page.reload();
+    await expect(page.getByTestId('settings')).toHaveAttribute('data-page', 'storage');
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await expect.poll(() => hashOf(page)).not.toContain('#/settings');
+  });
+
   test('folder and tag filters and a search are in the address and survive a reload', async ({ page }) => {
     await openApp(page);
     await createNote(page, 'Kernel notes', 'kubernetes scheduling');

@@ -9,6 +9,8 @@ import { notes } from './notes/notes.svelte';
 import { formatRoute, isRouteHash, notesRoute, routeNoteId, type Route } from './router';
 import { refreshSearch, setSearchQuery } from './search/search.service';
 import { search } from './search/search.svelte';
+import { settingsNav } from './settings/settings-nav.svelte';
+import { isSettingsPage } from './settings/settings-pages';
 
 /**
  * The URL is where the UI is: a hash change (a link, Back, Forward, a
@@ -98,6 +100,8 @@ function showNoteOrList(noteId: string | null): void {
 export function applyRoute(route: Route): void {
   layout.setSidebarOpen(false);
   if (route.view === 'settings') {
+    // `#/settings/<page>` opens that page; a bare `#/settings` leaves the choice to the page list.
+    if (isSettingsPage(route.page)) settingsNav.show(route.page);
     layout.setSettingsOpen(true);
     return;
   }
@@ -203,13 +207,22 @@ function installStateWatchers(): void {
       }
     },
   );
+  // A page picked in Settings replaces the address, so Back still closes Settings.
+  watch(
+    () => (settingsNav.pageShown ? settingsNav.page : null),
+    (page) => {
+      const route = currentRoute();
+      if (layout.settingsOpen && route.view === 'settings' && route.page !== page)
+        record({ view: 'settings', page }, true);
+    },
+  );
   // Settings opened or closed by its own buttons.
   watch(
     () => layout.settingsOpen,
     (open) => {
       const route = currentRoute();
       if (open && route.view !== 'settings') {
-        record({ view: 'settings', page: null });
+        record({ view: 'settings', page: settingsNav.pageShown ? settingsNav.page : null });
         settingsPushedOver = !starting;
       } else if (!open && route.view === 'settings') {
         if (settingsPushedOver) history.back();
