@@ -22,6 +22,7 @@ export interface ObservedCall {
 export class ObservedAdapter implements IMetonaProviderAdapter {
   readonly calls: ObservedCall[] = [];
   #waiters: ((call: ObservedCall) => void)[] = [];
+  #gate: Promise<void> | null = null;
 
   constructor(readonly inner: IMetonaProviderAdapter) {}
 
@@ -49,7 +50,10 @@ export class ObservedAdapter implements IMetonaProviderAdapter {
     onEvent: (event: MetonaStreamEvent) => void,
     options: MetonaCallOptions = {},
   ): Promise<MetonaResponse> {
-    const promise = this.inner.sendStream(request, onEvent, options);
+    // A held call is recorded at once but reaches the model only when the test releases it.
+    const promise = this.#gate
+      ? this.#gate.then(() => this.inner.sendStream(request, onEvent, options))
+      : this.inner.sendStream(request, onEvent, options);
     const call: ObservedCall = {
       request,
       settled: promise.then(
@@ -61,6 +65,19 @@ export class ObservedAdapter implements IMetonaProviderAdapter {
     this.calls.push(call);
     for (const waiter of this.#waiters.splice(0)) waiter(call);
     return promise;
+  }
+
+  /**
+   * Holds every later call before the model until the returned release is called, so a
+   * test can act while a task is running without racing a scenario's delay.
+   */
+  hold(): () => void {
+    let release!: () => void;
+    this.#gate = new Promise<void>((resolve) => (release = resolve));
+    return () => {
+      this.#gate = null;
+      release();
+    };
   }
 
   /** The n-th call (0-based), once it has been made. */

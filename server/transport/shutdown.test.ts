@@ -23,12 +23,14 @@ describe('graceful shutdown', () => {
       TestClient.connect(agent.url, TEST_KEY),
       TestClient.connect(agent.url, TEST_KEY),
     ]);
+    const release = agent.adapter.hold();
     a.send(chat('running', 'pause'));
     await until(() => agent.server.snapshot().running === 1);
     b.send(chat('queued', 'text'));
     await until(() => agent.server.snapshot().queue_length === 1);
     const closing = agent.close();
     expect(await b.replies('queued')).toEqual([{ request_id: 'queued', error: 'cancelled' }]);
+    release();
     expect(await a.replies('running')).toEqual([{ request_id: 'running', msg: 'done' }]);
     await closing;
     expect(await a.closed).toEqual({ code: 1001, reason: 'server shutting down' });
@@ -51,6 +53,8 @@ describe('graceful shutdown', () => {
     const agent = await startTestServer({ config: { shutdownTimeoutMs: 5000 } });
     expect((await fetch(`${agent.httpUrl}/health`)).status).toBe(200);
     const client = await TestClient.connect(agent.url, TEST_KEY);
+    // The task stays running until released: a busy machine cannot let it finish early.
+    const release = agent.adapter.hold();
     client.send(chat('running', 'pause'));
     await agent.adapter.call(0);
     const closing = agent.close();
@@ -58,6 +62,7 @@ describe('graceful shutdown', () => {
     expect(health.status).toBe(503);
     expect(await health.json()).toMatchObject({ status: 'shutting_down' });
     await expect(TestClient.connect(agent.url, TEST_KEY)).rejects.toThrow(/503/);
+    release();
     expect(await client.replies('running')).toEqual([{ request_id: 'running', msg: 'done' }]);
     await closing;
     expect(await client.closed).toEqual({ code: 1001, reason: 'server shutting down' });
