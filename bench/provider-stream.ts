@@ -4,6 +4,7 @@
 // nothing else), eventsource-parser + JSON.parse, and the AI SDK's own
 // OpenAI-compatible provider (`doStream`) over the same bytes cut into the same pieces.
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { jsonSchema, streamText, tool } from 'ai';
 import { createParser } from 'eventsource-parser';
 import type { MetonaRequest, MetonaStreamEvent } from '../src/ir';
 import { AnthropicAdapter } from '../src/providers/anthropic';
@@ -356,7 +357,7 @@ export async function providerStreamBenchmarks(scale: number): Promise<BenchResu
       "ours = the adapter's sendStream over an injected fetch (ReadableStream body) counting IR events; " +
       'floor = decode + cut at blank lines (or newlines) + JSON.parse per payload, synchronous; ' +
       'eventsource-parser = its createParser().feed over the decoded pieces + JSON.parse; ' +
-      'AI SDK = @ai-sdk/openai-compatible chatModel().doStream over the same fetch, reading every part. ' +
+      "AI SDK = @ai-sdk/openai-compatible chatModel().doStream over the same fetch, reading every part, and ai's streamText over that model reading fullStream. " +
       `Median of ${RUNS} runs after a warm-up, the two sides alternating run by run; the ratio is the median of the per-run ratios.`,
   );
 
@@ -426,6 +427,25 @@ export async function providerStreamBenchmarks(scale: number): Promise<BenchResu
     aiSdkParts = count;
   };
 
+  // The SDK's whole streaming call, as an app using it would make one.
+  const aiSdkStreamText = async () => {
+    const result = streamText({
+      model: aiSdkModel,
+      prompt: 'hi',
+      tools: {
+        search_notes: tool({
+          inputSchema: jsonSchema<{ query: string; limit: number }>({
+            type: 'object',
+            properties: { query: { type: 'string' }, limit: { type: 'number' } },
+          }),
+        }),
+      },
+    });
+    let toolCalls = 0;
+    for await (const part of result.fullStream) if (part.type === 'tool-call') toolCalls++;
+    if (toolCalls !== TOOL_CALLS) throw new Error(`AI SDK streamText saw ${toolCalls} tool calls`);
+  };
+
   const name = `stream ${chunks} chunks through OpenAI adapter`;
   const results: BenchResult[] = [];
   const vsFloor = await compare(name, 'SSE split + JSON.parse (floor)', ours, floor);
@@ -437,6 +457,9 @@ export async function providerStreamBenchmarks(scale: number): Promise<BenchResu
   const vsAiSdk = await compare(name, 'AI SDK openai-compatible doStream', ours, aiSdk);
   vsAiSdk.note = `${perSecond(chunks, vsAiSdk.ms)} chunks/s vs ${perSecond(chunks, vsAiSdk.baselineMs)}; AI SDK: ${aiSdkParts} parts`;
   results.push(vsAiSdk);
+  const vsStreamText = await compare(name, 'AI SDK streamText (fullStream)', ours, aiSdkStreamText);
+  vsStreamText.note = `${perSecond(chunks, vsStreamText.ms)} chunks/s vs ${perSecond(chunks, vsStreamText.baselineMs)}`;
+  results.push(vsStreamText);
 
   const anthropicBytes = buildAnthropicStream(chunks);
   const anthropicPieces = piecesOf(anthropicBytes, PIECE_BYTES);
