@@ -16,11 +16,10 @@ import {
   type FetchFunction,
   type HttpContext,
 } from '../shared/http';
-import { readSseEvents } from '../shared/sse';
 import { runStream } from '../shared/stream-driver';
-import { createToolNameCodec, decodeToolNames } from '../shared/tool-names';
+import { createToolNameCodec } from '../shared/tool-names';
 import { toAnthropicRequest } from './convert-request';
-import { convertAnthropicStream } from './convert-stream';
+import { readAnthropicStream } from './convert-stream';
 import { readAnthropicErrorBody } from './map-error';
 import { ThinkingSignatures } from './thinking-signatures';
 import { anthropicModelListSchema } from './wire-schemas';
@@ -111,12 +110,11 @@ export class AnthropicAdapter implements IMetonaProviderAdapter {
           { method: 'POST', headers: { ...this.#headers(), Accept: 'text/event-stream' }, body },
           this.#http(abort.signal, abort.timeoutSignal),
         );
-        const parts = convertAnthropicStream(readSseEvents(requireBody(response, this.providerId)), {
-          provider: this.providerId,
-          requestId: request.meta.requestId,
-          signatures: this.#signatures,
-        });
-        return decodeToolNames(parts, codec);
+        return readAnthropicStream(
+          requireBody(response, this.providerId),
+          { provider: this.providerId, requestId: request.meta.requestId, signatures: this.#signatures },
+          codec,
+        );
       },
     });
   }

@@ -1,8 +1,10 @@
 import type { MetonaFinishReason } from '../../ir';
 import { invalidResponseError, mapStreamError } from '../shared/errors';
-import type { SseEvent } from '../shared/sse';
+import { readBytes } from '../shared/line-decoder';
+import { SseDecoder } from '../shared/sse';
 import type { StreamPart } from '../shared/stream-parts';
 import { ToolCallAssembler } from '../shared/tool-call-assembler';
+import { decodeToolName, type ToolNameCodec } from '../shared/tool-names';
 import { mapAnthropicStopReason, mapAnthropicUsage, mergeAnthropicUsage } from './map-finish-reason';
 import type { ThinkingSignatures } from './thinking-signatures';
 import { parseAnthropicStreamData, type AnthropicEvent, type AnthropicUsage } from './wire-schemas';
@@ -25,10 +27,11 @@ type OpenBlock =
  * per tool_use block, completed at its content_block_stop), usage and the stop
  * reason. The stream ends at `message_stop`.
  */
-export async function* convertAnthropicStream(
-  events: AsyncIterable<SseEvent>,
-  { provider, requestId, signatures }: AnthropicStreamOptions,
-): AsyncGenerator<StreamPart> {
+export function createAnthropicStreamConverter({
+  provider,
+  requestId,
+  signatures,
+}: AnthropicStreamOptions): (data: string, out: StreamPart[]) => boolean {
   const blocks = new Map<number, OpenBlock>();
   const toolCalls = new ToolCallAssembler({ provider, fallbackId: (index) => `toolu_${requestId}_${index}` });
   let toolCount = 0;
@@ -38,7 +41,7 @@ export async function* convertAnthropicStream(
   let model: string | undefined;
 
   /** Parts of one event; false when it ended the stream (error or message_stop). */
-  function* convertEvent(event: AnthropicEvent): Generator<StreamPart, boolean> {
+  function convertEvent(event: AnthropicEvent, out: StreamPart[]): boolean {
     switch (event.type) {
       case 'message_start':
         model = event.message.model ?? undefined;
@@ -52,7 +55,7 @@ export async function* convertAnthropicStream(
         switch (block.type) {
           case 'text':
             blocks.set(event.index, { kind: 'text' });
-            if (block.text) yield { type: 'text_delta', delta: block.text };
+            if (block.text) out.push({ type: 'text_delta', delta: block.text });
             return true;
           case 'thinking':
             blocks.set(event.index, {
@@ -60,8 +63,8 @@ export async function* convertAnthropicStream(
               text: block.thinking,
               signature: block.signature ?? '',
             });
-            yield { type: 'thinking_start' };
-            if (block.thinking) yield { type: 'reasoning_delta', delta: block.thinking };
+            out.push({ type: 'thinking_start' });
+            if (block.thinking) out.push({ type: 'reasoning_delta', delta: block.thinking });
             return true;
           case 'tool_use': {
             const toolIndex = toolCount++;
@@ -69,10 +72,10 @@ export async function* convertAnthropicStream(
             const initial =
               block.input && Object.keys(block.input).length > 0 ? JSON.stringify(block.input) : '';
             toolCalls.add({ index: toolIndex, id: block.id, name: block.name, argsDelta: initial });
-            yield {
+            out.push({
               type: 'tool_call_delta',
               toolCallDelta: { index: toolIndex, name: block.name, ...(initial && { argsDelta: initial }) },
-            };
+            });
             return true;
           }
           case 'redacted_thinking': // encrypted: nothing to show
@@ -90,12 +93,12 @@ export async function* convertAnthropicStream(
         const delta = event.delta;
         switch (delta.type) {
           case 'text_delta':
-            if (block?.kind === 'text') yield { type: 'text_delta', delta: delta.text };
+            if (block?.kind === 'text') out.push({ type: 'text_delta', delta: delta.text });
             return true;
           case 'thinking_delta':
             if (block?.kind === 'thinking') {
               block.text += delta.thinking;
-              yield { type: 'reasoning_delta', delta: delta.thinking };
+              out.push({ type: 'reasoning_delta', delta: delta.thinking });
             }
             return true;
           case 'signature_delta':
@@ -104,10 +107,10 @@ export async function* convertAnthropicStream(
           case 'input_json_delta':
             if (block?.kind === 'tool' && delta.partial_json !== '') {
               toolCalls.add({ index: block.toolIndex, argsDelta: delta.partial_json });
-              yield {
+              out.push({
                 type: 'tool_call_delta',
                 toolCallDelta: { index: block.toolIndex, argsDelta: delta.partial_json },
-              };
+              });
             }
             return true;
           case 'other':
@@ -123,15 +126,15 @@ export async function* convertAnthropicStream(
         blocks.delete(event.index);
         if (block?.kind === 'thinking') {
           signatures.remember(block.text, block.signature);
-          yield { type: 'thinking_end' };
+          out.push({ type: 'thinking_end' });
         }
         if (block?.kind === 'tool') {
           for (const result of toolCalls.complete(block.toolIndex)) {
             if (!result.ok) {
-              yield { type: 'error', error: result.error };
+              out.push({ type: 'error', error: result.error });
               return false;
             }
-            yield { type: 'tool_call_complete', toolCall: result.call };
+            out.push({ type: 'tool_call_complete', toolCall: result.call });
           }
         }
         return true;
@@ -144,20 +147,20 @@ export async function* convertAnthropicStream(
         }
         return true;
       case 'message_stop':
-        if (sawUsage) yield { type: 'usage', usage: mapAnthropicUsage(usage) };
-        yield {
+        if (sawUsage) out.push({ type: 'usage', usage: mapAnthropicUsage(usage) });
+        out.push({
           type: 'finish',
           finishReason: stopReason ?? (toolCount > 0 ? 'tool_calls' : 'stop'),
           ...(model && { model }),
-        };
+        });
         return false;
       case 'ping':
         return true;
       case 'error':
-        yield {
+        out.push({
           type: 'error',
           error: mapStreamError({ message: event.error.message, providerCode: event.error.type }, provider),
-        };
+        });
         return false;
       default: {
         const unhandled: never = event;
@@ -166,21 +169,52 @@ export async function* convertAnthropicStream(
     }
   }
 
-  for await (const sse of events) {
-    const item = parseAnthropicStreamData(sse.data);
+  /** Appends the parts of one SSE `data:` payload; false once the stream has ended. */
+  return (data, out) => {
+    const item = parseAnthropicStreamData(data);
     switch (item.kind) {
       case 'event':
-        if (!(yield* convertEvent(item.event))) return;
-        break;
+        return convertEvent(item.event, out);
       case 'ignored':
-        break;
+        return true;
       case 'invalid':
-        yield { type: 'error', error: invalidResponseError(provider, item.message) };
-        return;
+        out.push({ type: 'error', error: invalidResponseError(provider, item.message) });
+        return false;
       default: {
         const unhandled: never = item;
         throw new Error(`Unknown stream item ${JSON.stringify(unhandled)}`);
       }
     }
+  };
+}
+
+/**
+ * A response body straight to stream parts in one loop (bytes, SSE, event
+ * schema, parts, tool names), one array per network read: an async generator
+ * per stage would cost a promise and a result object per stage per token.
+ */
+export async function* readAnthropicStream(
+  body: ReadableStream<Uint8Array>,
+  options: AnthropicStreamOptions,
+  codec: ToolNameCodec,
+): AsyncGenerator<StreamPart[]> {
+  const sse = new SseDecoder();
+  const convert = createAnthropicStreamConverter(options);
+  const named = (parts: StreamPart[]) => {
+    for (let i = 0; i < parts.length; i++) parts[i] = decodeToolName(parts[i]!, codec);
+    return parts;
+  };
+  for await (const bytes of readBytes(body)) {
+    const out: StreamPart[] = [];
+    for (const event of sse.push(bytes)) {
+      if (!convert(event.data, out)) {
+        yield named(out);
+        return;
+      }
+    }
+    if (out.length > 0) yield named(out);
   }
+  const out: StreamPart[] = [];
+  for (const event of sse.end()) if (!convert(event.data, out)) break;
+  if (out.length > 0) yield named(out);
 }

@@ -145,6 +145,9 @@ export function parseAnthropicStreamData(data: string): AnthropicStreamItem {
   }
   const type = (value as { type?: unknown } | null)?.type;
   if (typeof type !== 'string') return { kind: 'invalid', message: 'Stream event without a type.' };
+  if (type === 'content_block_delta' && isPlainDelta(value as Record<string, unknown>)) {
+    return { kind: 'event', event: value as AnthropicEvent };
+  }
   if (!KNOWN_EVENTS.has(type)) return { kind: 'ignored' };
   const parsed = anthropicEventSchema.safeParse(value);
   if (parsed.success) return { kind: 'event', event: parsed.data };
@@ -152,6 +155,30 @@ export function parseAnthropicStreamData(data: string): AnthropicStreamItem {
     kind: 'invalid',
     message: `Unexpected ${type} event: ${parsed.error.issues[0]?.message ?? 'invalid'}`,
   };
+}
+
+/**
+ * The event nearly every payload is (a text, thinking or tool-argument delta),
+ * checked with typeof only. Whatever passes would pass `anthropicEventSchema`
+ * with the same meaning; anything else goes through the schema and gets its
+ * verdict and message. Unknown keys stay where the schema would strip them:
+ * nothing reads them.
+ */
+function isPlainDelta(event: Record<string, unknown>): boolean {
+  const index = event.index;
+  if (typeof index !== 'number' || !Number.isSafeInteger(index) || index < 0) return false;
+  const delta = event.delta as Record<string, unknown> | null | undefined;
+  if (typeof delta !== 'object' || delta === null || Array.isArray(delta)) return false;
+  switch (delta.type) {
+    case 'text_delta':
+      return typeof delta.text === 'string';
+    case 'thinking_delta':
+      return typeof delta.thinking === 'string';
+    case 'input_json_delta':
+      return typeof delta.partial_json === 'string';
+    default:
+      return false;
+  }
 }
 
 export const anthropicErrorBodySchema = z.object({ type: z.literal('error'), error: anthropicErrorSchema });

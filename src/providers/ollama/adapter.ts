@@ -16,11 +16,10 @@ import {
   type FetchFunction,
   type HttpContext,
 } from '../shared/http';
-import { readNdjson } from '../shared/ndjson';
 import { runStream } from '../shared/stream-driver';
-import { createToolNameCodec, decodeToolNames } from '../shared/tool-names';
+import { createToolNameCodec } from '../shared/tool-names';
 import { toOllamaRequest } from './convert-request';
-import { convertOllamaStream } from './convert-stream';
+import { readOllamaStream } from './convert-stream';
 import { readOllamaErrorBody } from './map-error';
 import { ollamaTagsSchema } from './wire-schemas';
 
@@ -93,11 +92,11 @@ export class OllamaAdapter implements IMetonaProviderAdapter {
           { method: 'POST', headers: this.#headers(), body },
           http,
         );
-        const parts = convertOllamaStream(readNdjson(requireBody(response, this.providerId)), {
-          provider: this.providerId,
-          requestId: request.meta.requestId,
-        });
-        return decodeToolNames(parts, codec);
+        return readOllamaStream(
+          requireBody(response, this.providerId),
+          { provider: this.providerId, requestId: request.meta.requestId },
+          codec,
+        );
       },
     });
   }

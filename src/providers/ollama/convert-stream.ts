@@ -1,7 +1,8 @@
 import { invalidResponseError, mapStreamError } from '../shared/errors';
-import type { NdjsonItem } from '../shared/ndjson';
+import { LineDecoder, readBytes } from '../shared/line-decoder';
 import type { StreamPart } from '../shared/stream-parts';
 import { parseToolArguments } from '../shared/tool-call-assembler';
+import { decodeToolName, type ToolNameCodec } from '../shared/tool-names';
 import { ollamaProviderCode } from './map-error';
 import { mapOllamaFinishReason, mapOllamaPerfStats, mapOllamaUsage } from './map-finish-reason';
 import { parseOllamaLine, type OllamaChunk } from './wire-schemas';
@@ -16,24 +17,24 @@ export interface OllamaStreamOptions {
  * `tool_call_complete` directly, with no deltas (the standard's Ollama row).
  * The stream ends at the line with `done: true`; without it, it was cut.
  */
-export async function* convertOllamaStream(
-  items: AsyncIterable<NdjsonItem>,
-  { provider, requestId }: OllamaStreamOptions,
-): AsyncGenerator<StreamPart> {
+export function createOllamaStreamConverter({
+  provider,
+  requestId,
+}: OllamaStreamOptions): (line: string, out: StreamPart[]) => boolean {
   let toolCount = 0;
   let model: string | undefined;
 
-  function* convertChunk(chunk: OllamaChunk): Generator<StreamPart, boolean> {
+  function convertChunk(chunk: OllamaChunk, out: StreamPart[]): boolean {
     model ||= chunk.model ?? undefined;
     const message = chunk.message;
-    if (message?.thinking) yield { type: 'reasoning_delta', delta: message.thinking };
-    if (message?.content) yield { type: 'text_delta', delta: message.content };
+    if (message?.thinking) out.push({ type: 'reasoning_delta', delta: message.thinking });
+    if (message?.content) out.push({ type: 'text_delta', delta: message.content });
     for (const call of message?.tool_calls ?? []) {
       const index = toolCount++;
       const raw = call.function.arguments ?? {};
       const parsed = typeof raw === 'string' ? parseToolArguments(raw) : { ok: true as const, args: raw };
       if (!parsed.ok) {
-        yield {
+        out.push({
           type: 'error',
           error: {
             code: 'parse_error',
@@ -41,61 +42,100 @@ export async function* convertOllamaStream(
             provider,
             retryable: false,
           },
-        };
+        });
         return false;
       }
-      yield {
+      out.push({
         type: 'tool_call_complete',
         toolCall: {
           id: call.id || `call_${requestId}_${index}`,
           name: call.function.name,
           args: parsed.args,
         },
-      };
+      });
     }
     return true;
   }
 
-  for await (const line of items) {
-    if (!line.ok) {
-      yield {
+  /** Appends the parts of one NDJSON line; false once the stream has ended. */
+  return (line, out) => {
+    // Blank lines are skipped; a line that opens an object never pays for the trim.
+    if (line.charCodeAt(0) !== 123 /* '{' */ && line.trim() === '') return true;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      out.push({
         type: 'error',
-        error: invalidResponseError(provider, `Stream line is not JSON: ${line.message}`),
-      };
-      return;
+        error: invalidResponseError(provider, `Stream line is not JSON: ${message}`),
+      });
+      return false;
     }
-    const item = parseOllamaLine(line.value);
+    const item = parseOllamaLine(value);
     switch (item.kind) {
       case 'chunk': {
-        if (!(yield* convertChunk(item.chunk))) return;
-        if (!item.chunk.done) break;
+        if (!convertChunk(item.chunk, out)) return false;
+        if (!item.chunk.done) return true;
         const usage = mapOllamaUsage(item.chunk);
-        if (usage) yield { type: 'usage', usage };
+        if (usage) out.push({ type: 'usage', usage });
         const perfStats = mapOllamaPerfStats(item.chunk);
-        yield {
+        out.push({
           type: 'finish',
           finishReason: mapOllamaFinishReason(item.chunk.done_reason, toolCount > 0),
           ...(model && { model }),
           ...(perfStats && { perfStats }),
-        };
-        return;
+        });
+        return false;
       }
       case 'error':
-        yield {
+        out.push({
           type: 'error',
           error: mapStreamError(
             { message: item.message, providerCode: ollamaProviderCode(item.message) },
             provider,
           ),
-        };
-        return;
+        });
+        return false;
       case 'invalid':
-        yield { type: 'error', error: invalidResponseError(provider, item.message) };
-        return;
+        out.push({ type: 'error', error: invalidResponseError(provider, item.message) });
+        return false;
       default: {
         const unhandled: never = item;
         throw new Error(`Unknown stream item ${JSON.stringify(unhandled)}`);
       }
     }
+  };
+}
+
+/**
+ * A response body straight to stream parts in one loop (bytes, lines, JSON,
+ * chunk schema, parts, tool names), one array per network read: an async
+ * generator per stage would cost a promise and a result object per stage per token.
+ */
+export async function* readOllamaStream(
+  body: ReadableStream<Uint8Array>,
+  options: OllamaStreamOptions,
+  codec: ToolNameCodec,
+): AsyncGenerator<StreamPart[]> {
+  const lines = new LineDecoder();
+  const convert = createOllamaStreamConverter(options);
+  const named = (parts: StreamPart[]) => {
+    for (let i = 0; i < parts.length; i++) parts[i] = decodeToolName(parts[i]!, codec);
+    return parts;
+  };
+  for await (const bytes of readBytes(body)) {
+    const out: StreamPart[] = [];
+    for (const line of lines.push(bytes)) {
+      if (!convert(line, out)) {
+        yield named(out);
+        return;
+      }
+    }
+    if (out.length > 0) yield named(out);
   }
+  // A last line without its newline is still a line in NDJSON.
+  const out: StreamPart[] = [];
+  for (const line of lines.end()) if (!convert(line, out)) break;
+  if (out.length > 0) yield named(out);
 }

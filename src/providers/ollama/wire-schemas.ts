@@ -99,6 +99,7 @@ export type OllamaStreamItem =
   | { kind: 'invalid'; message: string };
 
 export function parseOllamaLine(value: unknown): OllamaStreamItem {
+  if (isPlainContentLine(value)) return { kind: 'chunk', chunk: value };
   const error = ollamaErrorBodySchema.safeParse(value);
   if (error.success) return { kind: 'error', message: error.data.error };
   const chunk = ollamaChunkSchema.safeParse(value);
@@ -119,3 +120,40 @@ export const ollamaTagsSchema = z.object({
     }),
   ),
 });
+
+const isNullishString = (value: unknown) => value == null || typeof value === 'string';
+
+/**
+ * The line nearly every line is (`done: false`, a message with text or
+ * thinking, no tool calls, no error), checked with typeof only. Whatever
+ * passes would pass `ollamaChunkSchema` and fail `ollamaErrorBodySchema`; the
+ * rest (the done line, tool calls, errors, malformed lines) goes through the
+ * schemas and gets their verdict and message. Unknown keys stay where the
+ * schema would strip them: nothing reads them.
+ */
+function isPlainContentLine(value: unknown): value is OllamaChunk {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const line = value as Record<string, unknown>;
+  if (line.done !== false || line.error !== undefined) return false;
+  if (!isNullishString(line.model) || !isNullishString(line.created_at) || !isNullishString(line.done_reason))
+    return false;
+  if (
+    line.total_duration != null ||
+    line.load_duration != null ||
+    line.prompt_eval_count != null ||
+    line.prompt_eval_duration != null ||
+    line.eval_count != null ||
+    line.eval_duration != null
+  ) {
+    return false;
+  }
+  const message = line.message as Record<string, unknown> | null | undefined;
+  if (message == null) return true;
+  if (typeof message !== 'object' || Array.isArray(message)) return false;
+  return (
+    isNullishString(message.role) &&
+    isNullishString(message.content) &&
+    isNullishString(message.thinking) &&
+    message.tool_calls == null
+  );
+}

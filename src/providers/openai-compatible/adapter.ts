@@ -16,11 +16,10 @@ import {
   type FetchFunction,
   type HttpContext,
 } from '../shared/http';
-import { readSseEvents } from '../shared/sse';
 import { runStream } from '../shared/stream-driver';
-import { createToolNameCodec, decodeToolNames } from '../shared/tool-names';
+import { createToolNameCodec } from '../shared/tool-names';
 import { toOpenAIRequest } from './convert-request';
-import { convertOpenAIStream } from './convert-stream';
+import { readOpenAIStream } from './convert-stream';
 import { readOpenAIErrorBody } from './map-error';
 import {
   OPENAI_COMPATIBLE_PRESETS,
@@ -94,11 +93,11 @@ export class OpenAICompatibleAdapter implements IMetonaProviderAdapter {
           { method: 'POST', headers: { ...this.#headers(), Accept: 'text/event-stream' }, body },
           this.#http(abort.signal, abort.timeoutSignal),
         );
-        const parts = convertOpenAIStream(readSseEvents(requireBody(response, this.providerId)), {
-          provider: this.providerId,
-          requestId: request.meta.requestId,
-        });
-        return decodeToolNames(parts, codec);
+        return readOpenAIStream(
+          requireBody(response, this.providerId),
+          { provider: this.providerId, requestId: request.meta.requestId },
+          codec,
+        );
       },
     });
   }

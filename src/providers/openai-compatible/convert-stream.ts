@@ -1,8 +1,10 @@
 import type { MetonaFinishReason } from '../../ir';
 import { invalidResponseError, mapStreamError } from '../shared/errors';
-import type { SseEvent } from '../shared/sse';
+import { readBytes } from '../shared/line-decoder';
+import { SseDecoder, type SseEvent } from '../shared/sse';
 import type { StreamPart } from '../shared/stream-parts';
 import { ToolCallAssembler } from '../shared/tool-call-assembler';
+import { decodeToolName, type ToolNameCodec } from '../shared/tool-names';
 import { openAIErrorDetails } from './map-error';
 import { mapOpenAIFinishReason, mapOpenAIUsage } from './map-finish-reason';
 import { parseOpenAIStreamData, type OpenAIChunk } from './wire-schemas';
@@ -12,6 +14,14 @@ export interface OpenAIStreamOptions {
   requestId: string;
 }
 
+/** Synchronous core of the conversion, fed one SSE `data:` payload at a time. */
+export interface OpenAIStreamConverter {
+  /** Appends the parts of one payload to `out`; false once the stream has ended. */
+  push(data: string, out: StreamPart[]): boolean;
+  /** The wire closed: finishes a stream that sent its finish_reason without `[DONE]`. */
+  end(out: StreamPart[]): void;
+}
+
 /**
  * Chat Completions SSE to stream parts. Per-call state lives in this closure:
  * the tool-call buffer, the finish reason and the model name. The stream ends
@@ -19,92 +29,161 @@ export interface OpenAIStreamOptions {
  * is accepted (several compatible servers omit it), one that closes before is
  * left unfinished so the driver reports it interrupted.
  */
-export async function* convertOpenAIStream(
-  events: AsyncIterable<SseEvent>,
-  { provider, requestId }: OpenAIStreamOptions,
-): AsyncGenerator<StreamPart> {
+export function createOpenAIStreamConverter({
+  provider,
+  requestId,
+}: OpenAIStreamOptions): OpenAIStreamConverter {
   const toolCalls = new ToolCallAssembler({ provider, fallbackId: (index) => `call_${requestId}_${index}` });
   let finishReason: MetonaFinishReason | undefined;
   let model: string | undefined;
   let sawToolCall = false;
+  let ended = false;
 
   /** Completes buffered calls; false when one of them failed (the stream ends with its error). */
-  function* flushToolCalls(): Generator<StreamPart, boolean> {
+  function flushToolCalls(out: StreamPart[]): boolean {
     for (const result of toolCalls.complete()) {
       if (!result.ok) {
-        yield { type: 'error', error: result.error };
+        out.push({ type: 'error', error: result.error });
         return false;
       }
-      yield { type: 'tool_call_complete', toolCall: result.call };
+      out.push({ type: 'tool_call_complete', toolCall: result.call });
     }
     return true;
   }
 
-  function* finish(): Generator<StreamPart> {
-    if (!(yield* flushToolCalls())) return;
-    yield {
+  function finish(out: StreamPart[]): void {
+    if (!flushToolCalls(out)) return;
+    out.push({
       type: 'finish',
       finishReason: finishReason ?? (sawToolCall ? 'tool_calls' : 'stop'),
       ...(model && { model }),
-    };
+    });
   }
 
-  /** Parts of one chunk; returns false when the chunk ended the stream with an error. */
-  function* convertChunk(chunk: OpenAIChunk): Generator<StreamPart, boolean> {
+  /** Parts of one chunk; false when the chunk ended the stream with an error. */
+  function convertChunk(chunk: OpenAIChunk, out: StreamPart[]): boolean {
     model ||= chunk.model ?? undefined;
-    for (const choice of chunk.choices ?? []) {
-      if ((choice.index ?? 0) !== 0) continue; // n > 1 is never requested
-      const delta = choice.delta;
-      const reasoning = delta?.reasoning_content ?? delta?.reasoning;
-      if (reasoning) yield { type: 'reasoning_delta', delta: reasoning };
-      if (delta?.content) yield { type: 'text_delta', delta: delta.content };
-      for (const [position, fragment] of (delta?.tool_calls ?? []).entries()) {
-        const index = fragment.index ?? position;
-        const isNew = !toolCalls.has(index);
-        const name = fragment.function?.name ?? undefined;
-        const argsDelta = fragment.function?.arguments ?? undefined;
-        toolCalls.add({ index, id: fragment.id ?? undefined, name, argsDelta });
-        sawToolCall = true;
-        yield {
-          type: 'tool_call_delta',
-          toolCallDelta: { index, ...(isNew && name && { name }), ...(argsDelta && { argsDelta }) },
-        };
-      }
-      if (choice.finish_reason) {
-        const mapped = mapOpenAIFinishReason(choice.finish_reason, provider);
-        if ('error' in mapped) {
-          yield { type: 'error', error: mapped.error };
-          return false;
+    const choices = chunk.choices;
+    if (choices) {
+      for (const choice of choices) {
+        if ((choice.index ?? 0) !== 0) continue; // n > 1 is never requested
+        const delta = choice.delta;
+        if (delta) {
+          const reasoning = delta.reasoning_content ?? delta.reasoning;
+          if (reasoning) out.push({ type: 'reasoning_delta', delta: reasoning });
+          if (delta.content) out.push({ type: 'text_delta', delta: delta.content });
+          const fragments = delta.tool_calls;
+          if (fragments) {
+            for (let position = 0; position < fragments.length; position++) {
+              const fragment = fragments[position]!;
+              const index = fragment.index ?? position;
+              const isNew = !toolCalls.has(index);
+              const name = fragment.function?.name ?? undefined;
+              const argsDelta = fragment.function?.arguments ?? undefined;
+              toolCalls.add({ index, id: fragment.id ?? undefined, name, argsDelta });
+              sawToolCall = true;
+              out.push({
+                type: 'tool_call_delta',
+                toolCallDelta: { index, ...(isNew && name && { name }), ...(argsDelta && { argsDelta }) },
+              });
+            }
+          }
         }
-        finishReason = mapped.finishReason;
-        // The standard: complete the calls on finish_reason "tool_calls".
-        if (!(yield* flushToolCalls())) return false;
+        if (choice.finish_reason) {
+          const mapped = mapOpenAIFinishReason(choice.finish_reason, provider);
+          if ('error' in mapped) {
+            out.push({ type: 'error', error: mapped.error });
+            return false;
+          }
+          finishReason = mapped.finishReason;
+          // The standard: complete the calls on finish_reason "tool_calls".
+          if (!flushToolCalls(out)) return false;
+        }
       }
     }
-    if (chunk.usage) yield { type: 'usage', usage: mapOpenAIUsage(chunk.usage) };
+    if (chunk.usage) out.push({ type: 'usage', usage: mapOpenAIUsage(chunk.usage) });
     return true;
   }
 
-  for await (const event of events) {
-    const item = parseOpenAIStreamData(event.data);
+  function convert(data: string, out: StreamPart[]): boolean {
+    const item = parseOpenAIStreamData(data);
     switch (item.kind) {
       case 'done':
-        yield* finish();
-        return;
+        finish(out);
+        return false;
       case 'chunk':
-        if (!(yield* convertChunk(item.chunk))) return;
-        break;
+        return convertChunk(item.chunk, out);
       case 'error':
-        yield { type: 'error', error: mapStreamError(openAIErrorDetails(item.body), provider) };
-        return;
+        out.push({ type: 'error', error: mapStreamError(openAIErrorDetails(item.body), provider) });
+        return false;
       case 'invalid':
-        yield { type: 'error', error: invalidResponseError(provider, item.message) };
-        return;
+        out.push({ type: 'error', error: invalidResponseError(provider, item.message) });
+        return false;
       default: {
         const unhandled: never = item;
         throw new Error(`Unknown stream item ${JSON.stringify(unhandled)}`);
       }
     }
   }
-  if (finishReason !== undefined) yield* finish();
+
+  return {
+    push(data, out) {
+      if (ended) return false;
+      if (!convert(data, out)) ended = true;
+      return !ended;
+    },
+    end(out) {
+      if (ended) return;
+      ended = true;
+      if (finishReason !== undefined) finish(out);
+    },
+  };
+}
+
+/** The converter over an iterable of SSE events, one part at a time. */
+export async function* convertOpenAIStream(
+  events: AsyncIterable<SseEvent>,
+  options: OpenAIStreamOptions,
+): AsyncGenerator<StreamPart> {
+  const converter = createOpenAIStreamConverter(options);
+  const out: StreamPart[] = [];
+  for await (const event of events) {
+    const more = converter.push(event.data, out);
+    yield* out.splice(0);
+    if (!more) return;
+  }
+  converter.end(out);
+  yield* out;
+}
+
+/**
+ * A response body straight to stream parts in one loop (bytes, SSE, chunk
+ * schema, parts, tool names), one array per network read: stacking an async
+ * generator per stage costs a promise and a result object per stage per token.
+ */
+export async function* readOpenAIStream(
+  body: ReadableStream<Uint8Array>,
+  options: OpenAIStreamOptions,
+  codec: ToolNameCodec,
+): AsyncGenerator<StreamPart[]> {
+  const sse = new SseDecoder();
+  const converter = createOpenAIStreamConverter(options);
+  const named = (parts: StreamPart[]) => {
+    for (let i = 0; i < parts.length; i++) parts[i] = decodeToolName(parts[i]!, codec);
+    return parts;
+  };
+  for await (const bytes of readBytes(body)) {
+    const out: StreamPart[] = [];
+    for (const event of sse.push(bytes)) {
+      if (!converter.push(event.data, out)) {
+        yield named(out);
+        return;
+      }
+    }
+    if (out.length > 0) yield named(out);
+  }
+  const out: StreamPart[] = [];
+  for (const event of sse.end()) if (!converter.push(event.data, out)) break;
+  converter.end(out);
+  if (out.length > 0) yield named(out);
 }

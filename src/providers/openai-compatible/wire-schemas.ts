@@ -134,13 +134,15 @@ export type OpenAIStreamItem =
   | { kind: 'invalid'; message: string };
 
 export function parseOpenAIStreamData(data: string): OpenAIStreamItem {
-  if (data.trim() === '[DONE]') return { kind: 'done' };
+  // A chunk starts with '{'; only other payloads pay for the trim.
+  if (data.charCodeAt(0) !== 123 /* '{' */ && data.trim() === '[DONE]') return { kind: 'done' };
   let value: unknown;
   try {
     value = JSON.parse(data);
   } catch (error) {
     return { kind: 'invalid', message: `Stream chunk is not JSON: ${(error as Error).message}` };
   }
+  if (isPlainDeltaChunk(value)) return { kind: 'chunk', chunk: value };
   const error = openAIErrorBodySchema.safeParse(value);
   if (error.success) return { kind: 'error', body: error.data };
   const chunk = openAIChunkSchema.safeParse(value);
@@ -149,6 +151,61 @@ export function parseOpenAIStreamData(data: string): OpenAIStreamItem {
     kind: 'invalid',
     message: `Unexpected stream chunk: ${chunk.error.issues[0]?.message ?? 'invalid'}`,
   };
+}
+
+type Loose = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Loose =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isNullishString = (value: unknown) => value == null || typeof value === 'string';
+const isNullishIndex = (value: unknown) =>
+  value == null || (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0);
+
+/**
+ * The shape nearly every chunk has (an envelope and one delta, no usage, no
+ * `error`), checked with typeof only. Whatever passes would pass
+ * `openAIChunkSchema` and fail `openAIErrorBodySchema`, so the answer is the
+ * same as the schemas'; anything else (usage, an error body, a malformed
+ * chunk) goes through the schemas and gets their verdict and message. Unknown
+ * keys stay on the object where the schema would strip them: nothing reads them.
+ */
+function isPlainDeltaChunk(value: unknown): value is OpenAIChunk {
+  if (!isObject(value) || value.error !== undefined || value.usage != null) return false;
+  if (!isNullishString(value.id) || !isNullishString(value.model)) return false;
+  const choices = value.choices;
+  if (choices == null) return true;
+  if (!Array.isArray(choices)) return false;
+  for (const choice of choices as unknown[]) {
+    if (!isObject(choice) || !isNullishIndex(choice.index) || !isNullishString(choice.finish_reason))
+      return false;
+    const delta = choice.delta;
+    if (delta == null) continue;
+    if (!isObject(delta)) return false;
+    if (
+      !isNullishString(delta.role) ||
+      !isNullishString(delta.content) ||
+      !isNullishString(delta.reasoning_content) ||
+      !isNullishString(delta.reasoning)
+    ) {
+      return false;
+    }
+    const toolCalls = delta.tool_calls;
+    if (toolCalls == null) continue;
+    if (!Array.isArray(toolCalls)) return false;
+    for (const call of toolCalls as unknown[]) {
+      if (
+        !isObject(call) ||
+        !isNullishIndex(call.index) ||
+        !isNullishString(call.id) ||
+        !isNullishString(call.type)
+      )
+        return false;
+      const fn = call.function;
+      if (fn == null) continue;
+      if (!isObject(fn) || !isNullishString(fn.name) || !isNullishString(fn.arguments)) return false;
+    }
+  }
+  return true;
 }
 
 export const openAIModelListSchema = z.object({

@@ -33,6 +33,16 @@ export class LineDecoder {
       this.#pendingCarriageReturn = false;
       if (text.charCodeAt(0) === 10) start = 1;
     }
+    if (text.indexOf('\r', start) === -1) {
+      // No CR in this piece (the usual case): let indexOf find the LFs natively.
+      for (let end = text.indexOf('\n', start); end !== -1; end = text.indexOf('\n', start)) {
+        lines.push(this.#partial === '' ? text.slice(start, end) : this.#partial + text.slice(start, end));
+        this.#partial = '';
+        start = end + 1;
+      }
+      this.#partial += text.slice(start);
+      return lines;
+    }
     for (let i = start; i < text.length; i++) {
       const code = text.charCodeAt(i);
       if (code !== 10 && code !== 13) continue;

@@ -45,6 +45,11 @@ export class SseDecoder {
         continue;
       }
       if (line.charCodeAt(0) === 58 /* ':' */) continue;
+      if (line.startsWith('data:')) {
+        // Nearly every line; skips cutting out the field name.
+        this.#data.push(line.charCodeAt(5) === 32 /* ' ' */ ? line.slice(6) : line.slice(5));
+        continue;
+      }
       const colon = line.indexOf(':');
       const field = colon === -1 ? line : line.slice(0, colon);
       let value = colon === -1 ? '' : line.slice(colon + 1);
@@ -75,12 +80,13 @@ export class SseDecoder {
     this.#data = [];
     this.#event = '';
     if (data.length === 0) return undefined;
-    return {
+    const dispatched: SseEvent = {
       event: event || 'message',
-      data: data.join('\n'),
-      ...(this.#lastEventId !== undefined && { id: this.#lastEventId }),
-      ...(this.#retry !== undefined && { retry: this.#retry }),
+      data: data.length === 1 ? data[0]! : data.join('\n'),
     };
+    if (this.#lastEventId !== undefined) dispatched.id = this.#lastEventId;
+    if (this.#retry !== undefined) dispatched.retry = this.#retry;
+    return dispatched;
   }
 }
 

@@ -125,4 +125,58 @@ describe('runStream', () => {
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ type: 'error', seq: 0, error: { code: 'auth_invalid' } });
   });
+
+  it('takes parts in batches (one per network read) with the same events as one by one', async () => {
+    const list: StreamPart[] = [
+      { type: 'reasoning_delta', delta: 'hmm' },
+      { type: 'text_delta', delta: 'Hi' },
+      { type: 'text_delta', delta: '!' },
+      { type: 'finish', finishReason: 'stop' },
+      { type: 'text_delta', delta: 'after the end' },
+    ];
+    const single = run(list);
+    const events: MetonaStreamEvent[] = [];
+    let clock = 1000;
+    const batched = await runStream({
+      request,
+      provider: 'p',
+      model: 'm',
+      onEvent: (event) => events.push(event),
+      clock: () => (clock += 10),
+      open: async () =>
+        (async function* () {
+          yield list.slice(0, 2);
+          yield list.slice(2);
+        })(),
+    });
+    expect(batched).toEqual(await single.promise);
+    expect(events).toEqual(single.events);
+    expect(batched.content).toBe('Hi!');
+  });
+
+  it('stops inside a batch when onEvent presses Stop', async () => {
+    const controller = new AbortController();
+    const events: MetonaStreamEvent[] = [];
+    const promise = runStream({
+      request,
+      provider: 'p',
+      model: 'm',
+      signal: controller.signal,
+      onEvent: (event) => {
+        events.push(event);
+        if (event.type === 'text_delta') controller.abort();
+      },
+      open: async () =>
+        (async function* () {
+          yield [
+            { type: 'text_delta', delta: 'a' },
+            { type: 'text_delta', delta: 'b' },
+            { type: 'finish', finishReason: 'stop' },
+          ] satisfies StreamPart[];
+        })(),
+    });
+    await expect(promise).rejects.toBeInstanceOf(MetonaProviderError);
+    expect(events.map((e) => e.type)).toEqual(['text_delta', 'error']);
+    expect(events[1]).toMatchObject({ error: { code: 'user_aborted' } });
+  });
 });

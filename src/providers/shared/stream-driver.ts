@@ -25,8 +25,11 @@ export interface StreamCall {
   /**
    * Sends the request and returns the converted wire stream. HTTP failures
    * reject with `MetonaProviderError`; the abort context must reach fetch.
+   * A converter may hand over the parts of one network read as one array: the
+   * per-item cost of an async iterator (a promise and a result object, plus an
+   * abort race) is then paid per read instead of per token.
    */
-  open: (abort: AbortContext) => Promise<AsyncIterable<StreamPart>>;
+  open: (abort: AbortContext) => Promise<AsyncIterable<StreamPart | readonly StreamPart[]>>;
 }
 
 type Emittable =
@@ -34,6 +37,54 @@ type Emittable =
   | { type: 'tool_call_complete'; toolCall: MetonaToolCall }
   | { type: 'usage'; usage: MetonaTokenUsage }
   | { type: 'done' };
+
+const isBatch = (value: StreamPart | readonly StreamPart[]): value is readonly StreamPart[] =>
+  Array.isArray(value);
+
+/**
+ * The envelope written out per kind rather than spread: this runs once per
+ * token, and a spread of a fresh object per event showed up in profiles.
+ */
+function stamp(
+  payload: Emittable,
+  requestId: string,
+  sessionId: string,
+  iteration: number,
+  seq: number,
+  timestamp: number,
+): MetonaStreamEvent {
+  switch (payload.type) {
+    case 'text_delta':
+    case 'reasoning_delta':
+      return { type: payload.type, delta: payload.delta, requestId, sessionId, iteration, seq, timestamp };
+    case 'tool_call_delta':
+      return {
+        type: payload.type,
+        toolCallDelta: payload.toolCallDelta,
+        requestId,
+        sessionId,
+        iteration,
+        seq,
+        timestamp,
+      };
+    case 'tool_call_complete':
+      return {
+        type: payload.type,
+        toolCall: payload.toolCall,
+        requestId,
+        sessionId,
+        iteration,
+        seq,
+        timestamp,
+      };
+    case 'usage':
+      return { type: payload.type, usage: payload.usage, requestId, sessionId, iteration, seq, timestamp };
+    case 'error':
+      return { type: payload.type, error: payload.error, requestId, sessionId, iteration, seq, timestamp };
+    default:
+      return { type: payload.type, requestId, sessionId, iteration, seq, timestamp };
+  }
+}
 
 /** Rejects once the call is aborted, so a stalled read cannot outlive a Stop. */
 function abortSignal(abort: AbortContext): { promise: Promise<never>; dispose: () => void } {
@@ -71,17 +122,10 @@ export async function runStream(call: StreamCall): Promise<MetonaResponse> {
   let finish: Extract<StreamPart, { type: 'finish' }> | undefined;
   let failure: MetonaError | undefined;
   let opened = false;
-  let iterator: AsyncIterator<StreamPart> | undefined;
+  let iterator: AsyncIterator<StreamPart | readonly StreamPart[]> | undefined;
 
   const emit = (payload: Emittable) => {
-    const event = {
-      ...payload,
-      requestId: meta.requestId,
-      sessionId: meta.sessionId,
-      iteration: meta.iteration,
-      seq: seq++,
-      timestamp: clock(),
-    } as MetonaStreamEvent;
+    const event = stamp(payload, meta.requestId, meta.sessionId, meta.iteration, seq++, clock());
     accumulator.add(event);
     call.onEvent(event);
   };
@@ -96,6 +140,52 @@ export async function runStream(call: StreamCall): Promise<MetonaResponse> {
     emit({ type: 'thinking_end' });
   };
 
+  const isEnded = () => failure !== undefined || finish !== undefined;
+  const handle = (part: StreamPart) => {
+    switch (part.type) {
+      case 'thinking_start':
+        openThinking();
+        break;
+      case 'reasoning_delta':
+        if (part.delta === '') break;
+        openThinking();
+        emit(part);
+        break;
+      case 'thinking_end':
+        closeThinking();
+        break;
+      case 'text_delta':
+        if (part.delta === '') break;
+        closeThinking();
+        emit(part);
+        break;
+      case 'tool_call_delta':
+        closeThinking();
+        emit(part);
+        break;
+      case 'tool_call_complete':
+        closeThinking();
+        emit({
+          type: 'tool_call_complete',
+          toolCall: { ...part.toolCall, iteration: meta.iteration, timestamp: clock() },
+        });
+        break;
+      case 'usage':
+        usage = part.usage; // the last report wins; emitted once, before done
+        break;
+      case 'error':
+        failure = part.error;
+        break;
+      case 'finish':
+        finish = part;
+        break;
+      default: {
+        const unhandled: never = part;
+        throw new Error(`Unknown stream part ${JSON.stringify(unhandled)}`);
+      }
+    }
+  };
+
   try {
     const parts = await Promise.race([call.open(abort), aborted.promise]);
     opened = true;
@@ -103,49 +193,16 @@ export async function runStream(call: StreamCall): Promise<MetonaResponse> {
     while (!failure && !finish) {
       const next = await Promise.race([iterator.next(), aborted.promise]);
       if (next.done) break;
-      const part = next.value;
-      switch (part.type) {
-        case 'thinking_start':
-          openThinking();
-          break;
-        case 'reasoning_delta':
-          if (part.delta === '') break;
-          openThinking();
-          emit(part);
-          break;
-        case 'thinking_end':
-          closeThinking();
-          break;
-        case 'text_delta':
-          if (part.delta === '') break;
-          closeThinking();
-          emit(part);
-          break;
-        case 'tool_call_delta':
-          closeThinking();
-          emit(part);
-          break;
-        case 'tool_call_complete':
-          closeThinking();
-          emit({
-            type: 'tool_call_complete',
-            toolCall: { ...part.toolCall, iteration: meta.iteration, timestamp: clock() },
-          });
-          break;
-        case 'usage':
-          usage = part.usage; // the last report wins; emitted once, before done
-          break;
-        case 'error':
-          failure = part.error;
-          break;
-        case 'finish':
-          finish = part;
-          break;
-        default: {
-          const unhandled: never = part;
-          throw new Error(`Unknown stream part ${JSON.stringify(unhandled)}`);
+      const value = next.value;
+      if (isBatch(value)) {
+        for (const part of value) {
+          // A Stop pressed from inside onEvent ends the batch too, as it would a single part.
+          if (abort.signal?.aborted || abort.timeoutSignal?.aborted)
+            throw new DOMException('Aborted', 'AbortError');
+          handle(part);
+          if (isEnded()) break;
         }
-      }
+      } else handle(value);
     }
   } catch (error) {
     const mapped = toMetonaError(error, call.provider, abort);

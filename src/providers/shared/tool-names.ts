@@ -75,16 +75,19 @@ export async function* decodeToolNames(
   parts: AsyncIterable<StreamPart>,
   codec: ToolNameCodec,
 ): AsyncGenerator<StreamPart> {
-  for await (const part of parts) {
-    if (part.type === 'tool_call_complete') {
-      yield { ...part, toolCall: { ...part.toolCall, name: codec.fromWire(part.toolCall.name) } };
-    } else if (part.type === 'tool_call_delta' && part.toolCallDelta.name !== undefined) {
-      yield {
-        ...part,
-        toolCallDelta: { ...part.toolCallDelta, name: codec.fromWire(part.toolCallDelta.name) },
-      };
-    } else {
-      yield part;
-    }
+  for await (const part of parts) yield decodeToolName(part, codec);
+}
+
+/** The same mapping for one part, for converters that hand parts over in batches. */
+export function decodeToolName(part: StreamPart, codec: ToolNameCodec): StreamPart {
+  if (part.type === 'tool_call_complete') {
+    return { ...part, toolCall: { ...part.toolCall, name: codec.fromWire(part.toolCall.name) } };
   }
+  if (part.type === 'tool_call_delta' && part.toolCallDelta.name !== undefined) {
+    return {
+      ...part,
+      toolCallDelta: { ...part.toolCallDelta, name: codec.fromWire(part.toolCallDelta.name) },
+    };
+  }
+  return part;
 }
