@@ -283,10 +283,8 @@ export async function saveAnswerAsNote(turnId: string): Promise<void> {
       kind: 'success',
       action: {
         label: t('chat.openNote'),
-        run: () => {
-          layout.setView('notes');
-          void openNote(note.note_id);
-        },
+        // Through the address, so Back returns to the conversation.
+        run: () => openNoteAt(note.note_id),
       },
     });
     void refreshAll();
