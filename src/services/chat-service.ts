@@ -69,7 +69,19 @@ export interface ChatServiceOptions {
   notes?: NotesContextProvider;
   /** Where each conversation's summary of older messages is kept. */
   context?: ChatContextStore;
+  /** Records the facts a message states and recalls memories into the prompt. */
+  memory?: ChatMemory;
 }
+
+/** What the chat needs of the memory service. */
+export interface ChatMemory {
+  observe(conversationId: string, text: string): Promise<unknown>;
+  section(conversationId: string, query: string, budgetTokens: number): Promise<string | undefined>;
+  forgetConversation(conversationId: string): Promise<void>;
+}
+
+/** The share of the context window recalled memories may take. */
+const MEMORY_BUDGET_SHARE = 0.1;
 
 const SYSTEM_PROMPT = {
   roleDefinition: 'You are the assistant of NotesAgent, a personal notebook.',
@@ -122,6 +134,7 @@ export class ChatService {
   readonly #router: RouterTuning;
   readonly #notes: NotesContextProvider | undefined;
   readonly #context: ChatContextStore;
+  readonly #memory: ChatMemory | undefined;
   readonly #running = new Map<string, RunningTurn>();
 
   constructor(
@@ -137,6 +150,7 @@ export class ChatService {
     this.#router = options.router ?? {};
     this.#notes = options.notes;
     this.#context = options.context ?? memoryContextStore();
+    this.#memory = options.memory;
   }
 
   /** Where older messages of this conversation were summarised away; null when none were. */
@@ -171,6 +185,7 @@ export class ChatService {
     this.#conflictIfRunning(id);
     await this.#conversations.delete(id);
     await this.#context.delete(id).catch(() => undefined);
+    await this.#memory?.forgetConversation(id).catch(() => undefined);
   }
 
   /**
@@ -211,6 +226,10 @@ export class ChatService {
       ...(sources && { citations: citationsOf(sources) }),
     });
     await this.#conversations.append(conversation, [user, assistant]);
+    // Before the turn starts: a fact stated here is recalled by the next conversation at once.
+    await this.#memory?.observe(conversation.conversation_id, valid.content).catch((error: unknown) => {
+      console.error('memory could not be recorded', error);
+    });
     const notesSection = sources && sources.length > 0 ? formatSources(sources) : undefined;
     this.#start(provider, model, [...history, user], assistant, thinkingOf(valid), notesSection);
     return {
@@ -407,9 +426,10 @@ export class ChatService {
     history: MessageRow[],
     placeholder: MessageRow,
     thinking: ThinkingOptions,
-    notesSection: string | undefined,
+    notesOnly: string | undefined,
     signal: AbortSignal,
   ): Promise<ChatMessageDto> {
+    let notesSection = notesOnly;
     const turnId = placeholder.message_id;
     const started = this.#clock();
     const message: MessageRow = { ...placeholder };
@@ -537,6 +557,14 @@ export class ChatService {
           ? [fallback.fallback.adapter.getContextWindow(provider.fallback.model)]
           : []),
       );
+      const memorySection = await this.#memory
+        ?.section(
+          placeholder.conversation_id,
+          history.at(-1)?.content ?? '',
+          Math.floor(contextWindow * MEMORY_BUDGET_SHARE),
+        )
+        .catch(() => undefined);
+      if (memorySection) notesSection = notesSection ? `${memorySection}\n\n${notesSection}` : memorySection;
       const build = async (force: boolean) =>
         this.#request(
           turnId,
