@@ -552,7 +552,7 @@ export class ChatService {
       const fallback = await this.#fallback(provider);
       const router = new ProviderRouter({ ...this.#router, primary, ...fallback });
       const contextWindow = Math.min(
-        this.#providers.contextWindow(provider, model, primary.adapter),
+        await this.#providers.contextWindowFor(provider, model, primary.adapter),
         ...(fallback.fallback && provider.fallback
           ? [fallback.fallback.adapter.getContextWindow(provider.fallback.model)]
           : []),
