@@ -90,7 +90,7 @@ describe('context windows', () => {
 
   it('refuses a bad window or an unknown provider, and stores nothing', async () => {
     core = testCore();
-    const set = (input: Parameters<typeof core.api.providers.setContextWindow>[0]) =>
+    const set = (input: { provider_id: string; model: string; context_window: number | null }) =>
       errorCode(core!.api.providers.setContextWindow(input));
     expect(await set({ provider_id: 'mock', model: 'mock-1', context_window: 100 })).toBe(
       'VALIDATION_FAILED',
