@@ -324,6 +324,10 @@ export const en = {
   'memory.toggleHint': 'Recall memories in this conversation and remember what you ask it to',
   'memory.show': 'Memories',
   'memory.hide': 'Hide memories',
+
+  // Context window: the per-model field in a provider's settings
+  'contextWindow.label': 'Context window of {model} (tokens)',
+  'contextWindow.placeholder': 'As reported, else 4096',
   'agent.model.label': 'Model',
   'agent.model.demoGroup': 'Demo',
   'agent.model.demo': 'Demo (scripted, offline)',

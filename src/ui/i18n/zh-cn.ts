@@ -313,6 +313,10 @@ export const zhCN: Dictionary = {
   'memory.toggleHint': '在此对话中调用记忆，并记住你要求记住的内容',
   'memory.show': '记忆',
   'memory.hide': '隐藏记忆',
+
+  // Context window: the per-model field in a provider's settings
+  'contextWindow.label': '{model} 的上下文窗口（token）',
+  'contextWindow.placeholder': '按服务商报告，否则 4096',
   'agent.model.label': '模型',
   'agent.model.demoGroup': '演示',
   'agent.model.demo': '演示（脚本，离线）',
