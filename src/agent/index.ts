@@ -5,6 +5,7 @@ export * from './agent-events';
 export * from './context-builder';
 export * from './loop-engine';
 export * from './memory';
+export * from './memory-extract';
 export * from './permissions';
 export * from './redaction';
 export * from './token-estimate';

@@ -177,6 +177,15 @@ describe('AgentService', () => {
     expect(done.output).toContain('3 review tasks');
     expect((await runtime.get(done.job_id)).status).toBe('completed');
     expect((await agent.list({ limit: 10 })).items.map((item) => item.run_id)).toEqual([run.run_id]);
+    // The finished run is remembered as an episode, recallable by later chats and runs.
+    expect(await agent.memories()).toMatchObject([
+      {
+        type: 'episodic',
+        source: 'agent_thought',
+        sessionId: run.run_id,
+        content: expect.stringContaining('3 review tasks'),
+      },
+    ]);
 
     // The trace reads back exactly what was streamed, from any cursor.
     const full = await agent.trace({ run_id: run.run_id });

@@ -548,6 +548,22 @@ export class AgentService {
           total_tokens: final.token_usage.total_tokens,
         });
         recorded = final.status;
+        if (final.status === 'completed' && final.output) {
+          // A finished run becomes an episodic memory later chats and runs can recall.
+          const task = input.prompt.replace(/\s+/g, ' ').trim().slice(0, 160);
+          const answer = redactor.redactText(final.output).replace(/\s+/g, ' ').trim().slice(0, 800);
+          await this.#deps.memory
+            .put({
+              id: `mem_${runId}`,
+              type: 'episodic',
+              content: `Agent run "${task}": ${answer}`,
+              source: 'agent_thought',
+              importance: 0.4,
+              sessionId: runId,
+              createdAt: this.#clock(),
+            })
+            .catch((error: unknown) => console.error('run memory could not be stored', error));
+        }
       };
       result = await loop.run({
         runId,

@@ -90,7 +90,19 @@ export interface ChatServiceOptions {
   attachments?: AttachmentRepository;
   /** Writes "save answer as note". */
   notesWriter?: Pick<NotesService, 'create'>;
+  /** Records the facts a message states and recalls memories into the prompt. */
+  memory?: ChatMemory;
 }
+
+/** What the chat needs of the memory service. */
+export interface ChatMemory {
+  observe(conversationId: string, text: string): Promise<unknown>;
+  section(conversationId: string, query: string, budgetTokens: number): Promise<string | undefined>;
+  forgetConversation(conversationId: string): Promise<void>;
+}
+
+/** The share of the context window recalled memories may take. */
+const MEMORY_BUDGET_SHARE = 0.1;
 
 const SYSTEM_PROMPT = {
   roleDefinition: 'You are the assistant of NotesAgent, a personal notebook.',
@@ -174,6 +186,7 @@ export class ChatService {
   readonly #router: RouterTuning;
   readonly #notes: NotesContextProvider | undefined;
   readonly #context: ChatContextStore;
+  readonly #memory: ChatMemory | undefined;
   readonly #running = new Map<string, RunningTurn>();
 
   constructor(
@@ -191,6 +204,7 @@ export class ChatService {
     this.#context = options.context ?? memoryContextStore();
     this.#attachments = options.attachments;
     this.#notesWriter = options.notesWriter;
+    this.#memory = options.memory;
   }
 
   readonly #attachments: AttachmentRepository | undefined;
@@ -271,6 +285,7 @@ export class ChatService {
     for (const conversation of trashed) {
       await this.#conversations.delete(conversation.conversation_id);
       await this.#context.delete(conversation.conversation_id).catch(() => undefined);
+      await this.#memory?.forgetConversation(conversation.conversation_id).catch(() => undefined);
     }
     return trashed.length;
   }
@@ -438,6 +453,10 @@ export class ChatService {
       ...(sources && { citations: citationsOf(sources) }),
     });
     await this.#conversations.append(conversation, [user, assistant]);
+    // Before the turn starts: a fact stated here is recalled by the next conversation at once.
+    await this.#memory?.observe(conversation.conversation_id, valid.content).catch((error: unknown) => {
+      console.error('memory could not be recorded', error);
+    });
     const notesSection = sources && sources.length > 0 ? formatSources(sources) : undefined;
     this.#start(
       provider,
@@ -731,12 +750,13 @@ export class ChatService {
     history: MessageRow[],
     placeholder: MessageRow,
     { systemPrompt, vision, ...thinking }: ThinkingOptions & { systemPrompt?: string; vision: boolean },
-    notesSection: string | undefined,
+    notesOnly: string | undefined,
     signal: AbortSignal,
   ): Promise<ChatMessageDto> {
     const system = systemPrompt
       ? { ...SYSTEM_PROMPT, roleDefinition: `${SYSTEM_PROMPT.roleDefinition}\n\n${systemPrompt}` }
       : SYSTEM_PROMPT;
+    let notesSection = notesOnly;
     const turnId = placeholder.message_id;
     const started = this.#clock();
     const message: MessageRow = { ...placeholder };
@@ -859,11 +879,19 @@ export class ChatService {
       const fallback = await this.#fallback(provider);
       const router = new ProviderRouter({ ...this.#router, primary, ...fallback });
       const contextWindow = Math.min(
-        this.#providers.contextWindow(provider, model, primary.adapter),
+        await this.#providers.contextWindowFor(provider, model, primary.adapter),
         ...(fallback.fallback && provider.fallback
           ? [fallback.fallback.adapter.getContextWindow(provider.fallback.model)]
           : []),
       );
+      const memorySection = await this.#memory
+        ?.section(
+          placeholder.conversation_id,
+          history.at(-1)?.content ?? '',
+          Math.floor(contextWindow * MEMORY_BUDGET_SHARE),
+        )
+        .catch(() => undefined);
+      if (memorySection) notesSection = notesSection ? `${memorySection}\n\n${notesSection}` : memorySection;
       const build = async (force: boolean) =>
         this.#request(
           turnId,

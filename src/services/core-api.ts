@@ -16,6 +16,7 @@ import {
   ThemeRepository,
   type NotesAgentDatabase,
 } from '../db';
+import { DexieMemoryStore } from '../db/agent-stores';
 import type { AsrEngine, AsrProfile, DiarizationModelInfo, Diarizer, WindowingOptions } from '../media';
 import type { TransformersAsrEnvironment } from '../media/transformers';
 import {
@@ -32,6 +33,7 @@ import { AttachmentService } from './attachment-service';
 import { BenchmarkService, type BenchmarkServiceOptions } from './benchmark-service';
 import { ArchiveService } from './archive-service';
 import { settingsContextStore } from './chat-context';
+import { MemoryService } from './memory-service';
 import { ChatService, type RouterTuning } from './chat-service';
 import { EmbeddingService, type EmbeddingServiceOptions } from './embedding-service';
 import { EventsService } from './events-service';
@@ -169,12 +171,20 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
     // Asked per query: choosing or turning off a reranker applies to the next search.
     reranker: () => options.reranker ?? rerankers.current(),
   });
-  const chat = new ChatService(new ConversationRepository(db), providers, eventLog, {
+  const conversationRepository = new ConversationRepository(db);
+  // One store with the agent: a memory deleted here is gone from chats and runs alike.
+  const memory = new MemoryService({
+    store: new DexieMemoryStore(db),
+    switches: settingsRepository,
+    conversationExists: async (id) => (await conversationRepository.get(id)) !== undefined,
+  });
+  const chat = new ChatService(conversationRepository, providers, eventLog, {
     ...(router && { router }),
     notes: search,
     context: settingsContextStore(settingsRepository),
     attachments,
     notesWriter: notes,
+    memory,
   });
   const plugins = new PluginService({
     repository: new PluginRepository(db),
@@ -222,6 +232,7 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
     providers,
     chat,
     agent,
+    memory,
     attachments: new AttachmentService(attachments, {
       inUse: (attachmentId) => transcriptions.usesAttachment(attachmentId),
     }),

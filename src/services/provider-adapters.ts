@@ -35,6 +35,8 @@ export interface AdapterConfig {
   base_url: string;
   model: string;
   api_key?: string;
+  /** The window to run the model with (Ollama's num_ctx), when known. */
+  context_window?: number;
 }
 
 /**
@@ -173,6 +175,7 @@ export function buildAdapter(config: AdapterConfig, deps: AdapterDependencies = 
         createOllamaAdapter({
           model,
           baseUrl: config.base_url,
+          ...(config.context_window && { contextWindow: config.context_window }),
           ...(apiKey && { apiKey }),
           ...(fetch && { fetch }),
         }),

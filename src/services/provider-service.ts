@@ -21,11 +21,13 @@ import {
   type ProviderTestResultDto,
   type TestProviderInput,
 } from '../contracts';
+import { z } from 'zod';
 import { systemClock, type Clock } from '../core/ids';
 import type { ProviderRepository, ProviderRow, SecretsVault, SettingsRepository } from '../db';
 import type { IMetonaProviderAdapter } from '../ir';
 import { WEBLLM_CATALOG } from '../models';
 import { PROVIDER_PRESETS, presetById, presetType, toAppError } from '../providers';
+import { createOllamaAdapter } from '../providers/ollama/adapter';
 import { toMetonaError } from '../providers/shared/errors';
 import { buildAdapter, toModelInfo, unknownModelInfo, type AdapterDependencies } from './provider-adapters';
 
@@ -59,6 +61,13 @@ function notFound(providerId: string): AppError {
   return new AppError('RESOURCE_NOT_FOUND', 'No provider has this id.', { provider_id: providerId });
 }
 
+const WINDOW_KEY = 'provider.context_windows.';
+const contextWindowSchema = z.object({
+  provider_id: providerIdSchema,
+  model: z.string().trim().min(1, 'model is required').max(200),
+  context_window: z.number().int().min(256, 'At least 256 tokens.').max(10_000_000).nullable(),
+});
+
 export interface ProviderServiceOptions extends AdapterDependencies {
   clock?: Clock;
 }
@@ -78,6 +87,8 @@ export class ProviderService {
   #seeded: Promise<void> | undefined;
   /** Windows the providers reported in their model lists (`provider|model`). */
   readonly #windows = new Map<string, number>();
+  /** Ollama's `/api/show` answers, asked once per model (undefined: it did not say). */
+  readonly #shown = new Map<string, Promise<number | undefined>>();
 
   constructor(
     repository: ProviderRepository,
@@ -272,6 +283,62 @@ export class ProviderService {
     return this.#windows.get(`${row.provider_id}|${model}`) ?? adapter.getContextWindow(model);
   }
 
+  /**
+   * The window the budget uses: what the user set for this model in the
+   * provider's settings, else what the provider reported, else the catalog's
+   * (4,096 for a model nothing is known about).
+   */
+  async contextWindowFor(row: ProviderRow, model: string, adapter: IMetonaProviderAdapter): Promise<number> {
+    return (await this.#override(row.provider_id, model)) ?? this.contextWindow(row, model, adapter);
+  }
+
+  /** Per-model windows set by the user, by model name. */
+  async contextWindows(providerId: string): Promise<Record<string, number>> {
+    const id = parseInput(providerIdSchema, providerId);
+    await this.config(id);
+    return (await this.#settings.get<Record<string, number>>(`${WINDOW_KEY}${id}`)) ?? {};
+  }
+
+  /** Sets (or with `context_window: null`, clears) the window of one model of a provider. */
+  async setContextWindow(input: {
+    provider_id: string;
+    model: string;
+    context_window: number | null;
+  }): Promise<Record<string, number>> {
+    const valid = parseInput(contextWindowSchema, input, 'This context window cannot be saved.');
+    const windows = { ...(await this.contextWindows(valid.provider_id)) };
+    if (valid.context_window === null) delete windows[valid.model];
+    else windows[valid.model] = valid.context_window;
+    await this.#settings.put(`${WINDOW_KEY}${valid.provider_id}`, windows);
+    return windows;
+  }
+
+  async #override(providerId: string, model: string): Promise<number | undefined> {
+    return (await this.#settings.get<Record<string, number>>(`${WINDOW_KEY}${providerId}`))?.[model];
+  }
+
+  /** The window to run an Ollama model with: the user's, else what `/api/show` reports. */
+  async #ollamaWindow(
+    row: ProviderRow,
+    model: string,
+    apiKey: string | undefined,
+  ): Promise<number | undefined> {
+    const override = await this.#override(row.provider_id, model);
+    if (override !== undefined) return override;
+    const key = `${row.provider_id}|${model}`;
+    let shown = this.#shown.get(key);
+    if (!shown) {
+      shown = createOllamaAdapter({
+        model,
+        baseUrl: row.base_url,
+        ...(apiKey && { apiKey }),
+        ...(this.#deps.fetch && { fetch: this.#deps.fetch }),
+      }).reportedContextWindow();
+      this.#shown.set(key, shown);
+    }
+    return shown;
+  }
+
   /** The adapter for a stored provider, with its key from the vault. */
   async adapterFor(row: ProviderRow, model: string): Promise<IMetonaProviderAdapter> {
     if (row.provider_id === LOCAL_PROVIDER_ID) {
@@ -281,10 +348,16 @@ export class ProviderService {
       return this.#deps.localAdapter(model);
     }
     const apiKey = await this.#vault.reveal(providerSecretName(row.provider_id));
-    return this.#build(row, model, apiKey);
+    const window = row.preset === 'ollama' ? await this.#ollamaWindow(row, model, apiKey) : undefined;
+    return this.#build(row, model, apiKey, window);
   }
 
-  #build(row: ProviderRow, model: string, apiKey: string | undefined): IMetonaProviderAdapter {
+  #build(
+    row: ProviderRow,
+    model: string,
+    apiKey: string | undefined,
+    contextWindow?: number,
+  ): IMetonaProviderAdapter {
     return buildAdapter(
       {
         provider_id: row.provider_id,
@@ -292,6 +365,7 @@ export class ProviderService {
         base_url: row.base_url,
         model,
         ...(apiKey && { api_key: apiKey }),
+        ...(contextWindow && { context_window: contextWindow }),
       },
       this.#deps,
     );

@@ -133,6 +133,23 @@ export class OllamaAdapter implements IMetonaProviderAdapter {
     }));
   }
 
+  /**
+   * The model's trained window from `/api/show` (`model_info["<arch>.context_length"]`),
+   * or undefined when the server does not say or cannot be asked.
+   */
+  async reportedContextWindow(options: MetonaCallOptions = {}): Promise<number | undefined> {
+    try {
+      const response = await httpRequest(
+        joinUrl(this.#baseUrl, 'api/show'),
+        { method: 'POST', headers: this.#headers(), body: JSON.stringify({ model: this.model }) },
+        this.#http(options.signal),
+      );
+      return contextLengthOf(await response.json());
+    } catch {
+      return undefined;
+    }
+  }
+
   async healthCheck(): Promise<boolean> {
     try {
       await httpRequest(
@@ -163,6 +180,17 @@ export class OllamaAdapter implements IMetonaProviderAdapter {
       clock: this.#clock,
     };
   }
+}
+
+/** The `*.context_length` entry of an `/api/show` answer's model_info. */
+export function contextLengthOf(show: unknown): number | undefined {
+  const info = (show as { model_info?: unknown } | null)?.model_info;
+  if (!info || typeof info !== 'object') return undefined;
+  for (const [key, value] of Object.entries(info)) {
+    if (key.endsWith('.context_length') && typeof value === 'number' && Number.isInteger(value) && value > 0)
+      return value;
+  }
+  return undefined;
 }
 
 export function createOllamaAdapter(config: OllamaAdapterConfig): OllamaAdapter {

@@ -305,6 +305,32 @@ export const en = {
   'agent.memoryType.episodic': 'Episodic',
   'agent.memoryType.semantic': 'Semantic',
   'agent.memoryType.working': 'Working',
+
+  // Memory: the memory list and the per-conversation switch
+  'memory.heading': 'Memory',
+  'memory.hint':
+    'Facts you asked to remember and summaries of earlier chats and runs. Chats and the agent recall them; deleting one removes it everywhere.',
+  'memory.empty': 'Nothing is remembered yet. Say “remember that …” in a chat.',
+  'memory.type.episodic': 'Episode',
+  'memory.type.semantic': 'Fact',
+  'memory.type.working': 'Working',
+  'memory.source.user_input': 'from you',
+  'memory.source.tool_result': 'from a tool',
+  'memory.source.agent_thought': 'from the agent',
+  'memory.source.imported': 'imported',
+  'memory.fromSession': '({id})',
+  'memory.importance': 'Importance {value}',
+  'memory.expires': 'expires {date}',
+  'memory.delete': 'Delete',
+  'memory.deleteLabel': 'Delete memory: {content}',
+  'memory.toggle': 'Memory',
+  'memory.toggleHint': 'Recall memories in this conversation and remember what you ask it to',
+  'memory.show': 'Memories',
+  'memory.hide': 'Hide memories',
+
+  // Context window: the per-model field in a provider's settings
+  'contextWindow.label': 'Context window of {model} (tokens)',
+  'contextWindow.placeholder': 'As reported, else 4096',
   'agent.model.label': 'Model',
   'agent.model.demoGroup': 'Demo',
   'agent.model.demo': 'Demo (scripted, offline)',

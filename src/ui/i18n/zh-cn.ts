@@ -294,6 +294,32 @@ export const zhCN: Dictionary = {
   'agent.memoryType.episodic': '情景',
   'agent.memoryType.semantic': '语义',
   'agent.memoryType.working': '工作',
+
+  // Memory: the memory list and the per-conversation switch
+  'memory.heading': '记忆',
+  'memory.hint':
+    '你让我记住的事实，以及以往对话和运行的摘要。对话和智能体都会调用它们；删除一条即在各处删除。',
+  'memory.empty': '还没有记住任何内容。在对话中说“记住……”即可。',
+  'memory.type.episodic': '情景',
+  'memory.type.semantic': '事实',
+  'memory.type.working': '工作',
+  'memory.source.user_input': '来自你',
+  'memory.source.tool_result': '来自工具',
+  'memory.source.agent_thought': '来自智能体',
+  'memory.source.imported': '导入',
+  'memory.fromSession': '（{id}）',
+  'memory.importance': '重要性 {value}',
+  'memory.expires': '{date} 过期',
+  'memory.delete': '删除',
+  'memory.deleteLabel': '删除记忆：{content}',
+  'memory.toggle': '记忆',
+  'memory.toggleHint': '在此对话中调用记忆，并记住你要求记住的内容',
+  'memory.show': '记忆',
+  'memory.hide': '隐藏记忆',
+
+  // Context window: the per-model field in a provider's settings
+  'contextWindow.label': '{model} 的上下文窗口（token）',
+  'contextWindow.placeholder': '按服务商报告，否则 4096',
   'agent.model.label': '模型',
   'agent.model.demoGroup': '演示',
   'agent.model.demo': '演示（脚本，离线）',

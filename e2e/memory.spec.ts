@@ -1,0 +1,60 @@
+import { startScriptServer, textStream } from './harness/openai-script-server';
+import { expect, openApp, test } from './fixtures';
+
+test('a fact stated in one chat is sent in the next; switched off or deleted, it is not', async ({
+  page,
+  context,
+}) => {
+  const server = await startScriptServer({ contextLength: 8192, reply: () => textStream('Noted.') });
+  await context.route(`${server.url}/**`, (route) => route.continue());
+  const lastBody = () => JSON.stringify(server.bodies.at(-1));
+  try {
+    await openApp(page);
+    await page.getByTestId('open-settings').click();
+    await page.getByTestId('provider-add').click();
+    await page.getByTestId('provider-preset').selectOption('custom');
+    await page.getByTestId('provider-name').fill('Script');
+    await page.getByTestId('provider-base-url').fill(`${server.url}/v1`);
+    await page.getByTestId('provider-model').fill('script-model');
+    await page.getByTestId('provider-save').click();
+    await expect(page.locator('[data-testid="provider-item"][data-provider-id="custom"]')).toBeVisible();
+    await page.keyboard.press('Escape');
+
+    await page.getByTestId('nav-chat').click();
+    await page.getByTestId('chat-model').selectOption({ label: 'Script · script-model' });
+    const answers = page.locator('[data-testid="chat-message"][data-role="assistant"]');
+    const ask = async (text: string, answerCount: number) => {
+      await page.getByTestId('chat-input').fill(text);
+      await page.getByTestId('chat-input').press('Enter');
+      await expect(answers).toHaveCount(answerCount);
+      await expect(answers.nth(answerCount - 1)).toHaveAttribute('data-status', 'completed');
+    };
+
+    await ask('Remember that my advisor is Prof. Li.', 1);
+
+    // A new conversation: the fact comes from memory, not from its history.
+    await page.getByTestId('chat-new').click();
+    await ask('Who is my advisor?', 1);
+    expect(lastBody()).toContain('my advisor is Prof. Li');
+
+    // This conversation's switch off: the fact stays out of its requests.
+    await page.getByTestId('chat-memory-toggle').uncheck();
+    await expect(page.getByTestId('chat-memory-toggle')).not.toBeChecked();
+    await ask('Who is my advisor, again?', 2);
+    expect(lastBody()).not.toContain('Prof. Li');
+
+    // Deleted in the memory list: no later conversation gets it.
+    await page.getByTestId('chat-memory-panel').click();
+    const item = page.getByTestId('memory-item').filter({ hasText: 'my advisor is Prof. Li' });
+    await expect(item.getByTestId('memory-source')).toHaveText('from you');
+    await item.getByTestId('memory-delete').click();
+    await expect(page.getByTestId('memory-empty')).toBeVisible();
+
+    await page.getByTestId('chat-new').click();
+    await expect(page.getByTestId('chat-memory-toggle')).toBeChecked();
+    await ask('Who is my advisor?', 1);
+    expect(lastBody()).not.toContain('Prof. Li');
+  } finally {
+    await server.close();
+  }
+});

@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import type { MetonaMemoryItem } from '../ir';
+import { MemoryItemStore } from './memory';
+import {
+  MEMORY_HEADING,
+  expiryOf,
+  extractExplicitFacts,
+  findDuplicateMemory,
+  formatMemorySection,
+  memoryDedupeKey,
+  packWithinBudget,
+  parseExtractedFacts,
+  recallWithinBudget,
+} from './memory-extract';
+import { estimateTextTokens } from './token-estimate';
+
+const DAY = 24 * 60 * 60 * 1000;
+const NOW = 1_800_000_000_000;
+
+function item(id: string, content: string, fields: Partial<MetonaMemoryItem> = {}): MetonaMemoryItem {
+  return {
+    id,
+    type: 'semantic',
+    content,
+    source: 'user_input',
+    importance: 0.5,
+    createdAt: NOW - DAY,
+    ...fields,
+  };
+}
+
+describe('extractExplicitFacts', () => {
+  it('keeps what follows "remember that", up to the end of the sentence', () => {
+    expect(extractExplicitFacts('Remember that my advisor is Prof. Li. What should I read?')).toEqual([
+      { content: 'my advisor is Prof. Li', importance: 0.9 },
+    ]);
+    expect(extractExplicitFacts('please remember: I take the bus on Mondays')).toEqual([
+      { content: 'I take the bus on Mondays', importance: 0.9 },
+    ]);
+  });
+
+  it('reads 记住 in Chinese', () => {
+    expect(extractExplicitFacts('请记住：我的导师是李教授。今天讲什么？')).toEqual([
+      { content: '我的导师是李教授', importance: 0.9 },
+    ]);
+  });
+
+  it('finds nothing in an ordinary message, and one fact when it is repeated', () => {
+    expect(extractExplicitFacts('What is a deadlock?')).toEqual([]);
+    expect(extractExplicitFacts('I remembered it')).toEqual([]);
+    expect(extractExplicitFacts('Remember that X is 5.\nremember that x is 5')).toHaveLength(1);
+  });
+});
+
+describe('parseExtractedFacts', () => {
+  it('reads the object form with importance and expiry', () => {
+    expect(
+      parseExtractedFacts(
+        '{"facts":[{"content":"The user\'s advisor is Prof. Li","importance":0.8,"expires_in_days":30}]}',
+      ),
+    ).toEqual([{ content: "The user's advisor is Prof. Li", importance: 0.8, expiresInDays: 30 }]);
+  });
+
+  it('tolerates prose, fences, trailing commas, bare arrays and strings', () => {
+    expect(parseExtractedFacts('Sure!\n```json\n{"facts":[{"content":"Likes tea",},]}\n```')).toEqual([
+      { content: 'Likes tea', importance: 0.5 },
+    ]);
+    expect(parseExtractedFacts('["Lives in Hangzhou", 42, {"content": 7}]')).toEqual([
+      { content: 'Lives in Hangzhou', importance: 0.5 },
+    ]);
+    expect(parseExtractedFacts('{"facts":[{"content":"Is a PhD student","importance":7}]}')).toEqual([
+      { content: 'Is a PhD student', importance: 1 },
+    ]);
+  });
+
+  it('returns no facts for unreadable replies', () => {
+    expect(parseExtractedFacts('I could not find any facts.')).toEqual([]);
+    expect(parseExtractedFacts('{"facts": [')).toEqual([]);
+    expect(parseExtractedFacts('{"facts":[]}')).toEqual([]);
+  });
+});
+
+describe('dedupe and expiry', () => {
+  it('treats case, spacing and punctuation as the same memory, but not an expired one', () => {
+    expect(memoryDedupeKey('My advisor is  Prof. Li!')).toBe(memoryDedupeKey('my advisor is prof li'));
+    const live = item('a', 'My advisor is Prof. Li');
+    const expired = item('b', 'I am in Berlin', { expiresAt: NOW - 1 });
+    expect(findDuplicateMemory([live, expired], 'my advisor is prof. li.', NOW)?.id).toBe('a');
+    expect(findDuplicateMemory([live, expired], 'I am in Berlin', NOW)).toBeUndefined();
+  });
+
+  it('turns days into an expiry time', () => {
+    expect(expiryOf(NOW, 2)).toBe(NOW + 2 * DAY);
+    expect(expiryOf(NOW, undefined)).toBeUndefined();
+  });
+});
+
+describe('recall within a token budget', () => {
+  it('packs best-first, skipping an item that does not fit for a later one that does', () => {
+    const long = item('long', 'advisor '.repeat(80).trim());
+    const short = item('short', 'advisor Li');
+    const heading = estimateTextTokens(MEMORY_HEADING);
+    expect(packWithinBudget([long, short], heading + 12).map((m) => m.id)).toEqual(['short']);
+    expect(packWithinBudget([long, short], heading)).toEqual([]);
+    expect(packWithinBudget([long, short], 10_000).map((m) => m.id)).toEqual(['long', 'short']);
+  });
+
+  it('recalls relevant live memories only, and nothing with no budget', async () => {
+    const store = new MemoryItemStore();
+    await store.put(item('advisor', 'My advisor is Prof. Li', { importance: 0.9 }));
+    await store.put(item('old', 'My advisor was Prof. Wang', { expiresAt: NOW - 1 }));
+    await store.put(item('tea', 'I like green tea'));
+    const recalled = await recallWithinBudget(store, 'Who is my advisor?', { now: NOW, budgetTokens: 200 });
+    expect(recalled.map((m) => m.id)).toEqual(['advisor']);
+    expect(await recallWithinBudget(store, 'Who is my advisor?', { now: NOW, budgetTokens: 0 })).toEqual([]);
+  });
+
+  it('formats the section, or nothing without memories', () => {
+    expect(formatMemorySection([item('a', 'My advisor is Prof. Li')])).toBe(
+      `${MEMORY_HEADING}\n- [semantic] My advisor is Prof. Li`,
+    );
+    expect(formatMemorySection([])).toBeUndefined();
+  });
+});

@@ -1,0 +1,187 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { AppError, type ErrorCode } from '../contracts';
+import { DexieMemoryStore } from '../db/agent-stores';
+import type { NotesAgentDatabase } from '../db';
+import { SettingsRepository } from '../db/settings-repository';
+import { freshDatabase } from '../db/test-database';
+import { MemoryService } from './memory-service';
+
+const NOW = 1_800_000_000_000;
+const DAY = 24 * 60 * 60 * 1000;
+let db: NotesAgentDatabase | undefined;
+
+function setup(options: { conversations?: string[]; failingPut?: boolean } = {}) {
+  db = freshDatabase();
+  const store = new DexieMemoryStore(db);
+  if (options.failingPut) store.put = () => Promise.reject(new Error('disk full'));
+  const known = new Set(options.conversations ?? ['conv_a', 'conv_b']);
+  let now = NOW;
+  const service = new MemoryService({
+    store,
+    switches: new SettingsRepository(db),
+    conversationExists: async (id) => known.has(id),
+    clock: () => now,
+  });
+  return { service, store, advance: (ms: number) => (now += ms) };
+}
+
+async function errorCode(promise: Promise<unknown>): Promise<ErrorCode | 'resolved' | 'other'> {
+  try {
+    await promise;
+    return 'resolved';
+  } catch (error) {
+    return error instanceof AppError ? error.code : 'other';
+  }
+}
+
+afterEach(async () => {
+  await db?.delete();
+  db = undefined;
+});
+
+describe('MemoryService: facts from chat', () => {
+  it('stores an explicit fact once and recalls it into another conversation', async () => {
+    const { service } = setup();
+    const [fact] = await service.observe('conv_a', 'Remember that my advisor is Prof. Li.');
+    expect(fact).toMatchObject({
+      type: 'semantic',
+      content: 'my advisor is Prof. Li',
+      source: 'user_input',
+      sessionId: 'conv_a',
+      createdAt: NOW,
+    });
+    expect(await service.observe('conv_b', 'remember that My advisor is Prof. Li')).toEqual([]);
+    expect(await service.list()).toHaveLength(1);
+    const section = await service.section('conv_b', 'Who is my advisor?', 500);
+    expect(section).toContain('- [semantic] my advisor is Prof. Li');
+  });
+
+  it('neither records nor recalls in a conversation whose switch is off', async () => {
+    const { service } = setup();
+    await service.observe('conv_a', 'Remember that my advisor is Prof. Li.');
+    expect(await service.setConversationMemory({ conversation_id: 'conv_b', enabled: false })).toEqual({
+      conversation_id: 'conv_b',
+      enabled: false,
+    });
+    expect(await service.section('conv_b', 'Who is my advisor?', 500)).toBeUndefined();
+    expect(await service.observe('conv_b', 'Remember that I like tea.')).toEqual([]);
+    expect((await service.conversationMemory('conv_b')).enabled).toBe(false);
+    await service.setConversationMemory({ conversation_id: 'conv_b', enabled: true });
+    expect(await service.section('conv_b', 'Who is my advisor?', 500)).toContain('Prof. Li');
+  });
+
+  it('deleting a memory removes it from recall', async () => {
+    const { service } = setup();
+    const [fact] = await service.observe('conv_a', 'Remember that my advisor is Prof. Li.');
+    await service.delete(fact!.id);
+    expect(await service.list()).toEqual([]);
+    expect(await service.section('conv_b', 'Who is my advisor?', 500)).toBeUndefined();
+  });
+
+  it('an expired memory is not recalled', async () => {
+    const { service, advance } = setup();
+    await service.remember({ content: 'I am in Berlin this week', expires_in_days: 7 });
+    expect(await service.section('conv_a', 'Where am I, Berlin?', 500)).toContain('Berlin');
+    advance(8 * DAY);
+    expect(await service.section('conv_a', 'Where am I, Berlin?', 500)).toBeUndefined();
+  });
+});
+
+describe('MemoryService: the model path', () => {
+  it('stores the facts the model lists, with importance and expiry', async () => {
+    const { service } = setup();
+    const stored = await service.extractWithModel(
+      'conv_a',
+      'My advisor is Prof. Li, I am in Berlin',
+      async (prompt) => {
+        expect(prompt).toContain('My advisor is Prof. Li');
+        return (
+          'Here you go: {"facts":[{"content":"The user\'s advisor is Prof. Li","importance":0.8},' +
+          '{"content":"The user is in Berlin","importance":0.3,"expires_in_days":2}]}'
+        );
+      },
+    );
+    expect(stored.map((item) => [item.content, item.importance, item.expiresAt])).toEqual([
+      ["The user's advisor is Prof. Li", 0.8, undefined],
+      ['The user is in Berlin', 0.3, NOW + 2 * DAY],
+    ]);
+  });
+
+  it('a failing model stores nothing and says so', async () => {
+    const { service } = setup();
+    const call = async () => {
+      throw new Error('HTTP 500');
+    };
+    expect(await errorCode(service.extractWithModel('conv_a', 'text', call))).toBe('PROVIDER_UNAVAILABLE');
+    expect(await service.list()).toEqual([]);
+  });
+
+  it('a stopped extraction stores nothing', async () => {
+    const { service } = setup();
+    const controller = new AbortController();
+    const call = async () => {
+      controller.abort();
+      return '{"facts":["The user likes tea"]}';
+    };
+    expect(await errorCode(service.extractWithModel('conv_a', 'text', call, controller.signal))).toBe(
+      'JOB_CANCELLED',
+    );
+    expect(await service.list()).toEqual([]);
+  });
+});
+
+describe('MemoryService: errors', () => {
+  it('refuses invalid input with VALIDATION_FAILED', async () => {
+    const { service } = setup();
+    expect(await errorCode(service.remember({ content: '   ' }))).toBe('VALIDATION_FAILED');
+    expect(await errorCode(service.remember({ content: 'x'.repeat(501) }))).toBe('VALIDATION_FAILED');
+    expect(await errorCode(service.remember({ content: 'ok fact', importance: 2 }))).toBe(
+      'VALIDATION_FAILED',
+    );
+    expect(await errorCode(service.delete(''))).toBe('VALIDATION_FAILED');
+    expect(
+      await errorCode(service.setConversationMemory({ conversation_id: 'conv_a', enabled: 'no' as never })),
+    ).toBe('VALIDATION_FAILED');
+    expect(await errorCode(service.recordEpisode({ session_id: 'conv_a', content: '' }))).toBe(
+      'VALIDATION_FAILED',
+    );
+    expect(await service.list()).toEqual([]);
+  });
+
+  it('answers RESOURCE_NOT_FOUND for an unknown memory or conversation', async () => {
+    const { service } = setup();
+    expect(await errorCode(service.delete('mem_missing'))).toBe('RESOURCE_NOT_FOUND');
+    expect(await errorCode(service.conversationMemory('conv_missing'))).toBe('RESOURCE_NOT_FOUND');
+    expect(
+      await errorCode(service.setConversationMemory({ conversation_id: 'conv_missing', enabled: false })),
+    ).toBe('RESOURCE_NOT_FOUND');
+  });
+
+  it('answers STATE_CONFLICT when the fact is already remembered', async () => {
+    const { service } = setup();
+    const first = await service.remember({ content: 'My advisor is Prof. Li' });
+    const error = await service.remember({ content: 'my advisor is prof li!' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).code).toBe('STATE_CONFLICT');
+    expect((error as AppError).details).toEqual({ id: first.id });
+    expect(await service.list()).toHaveLength(1);
+  });
+
+  it('a storage failure surfaces and leaves nothing behind', async () => {
+    const { service } = setup({ failingPut: true });
+    await expect(service.observe('conv_a', 'Remember that I like tea.')).rejects.toThrow('disk full');
+    expect(await service.list()).toEqual([]);
+  });
+});
+
+describe('MemoryService: episodes', () => {
+  it('keeps a finished run or chat summary as an episodic memory recalled later', async () => {
+    const { service } = setup();
+    const episode = await service.recordEpisode({
+      session_id: 'run_1',
+      content: 'Wrote a task list for the thesis chapter on deadlock detection.',
+    });
+    expect(episode).toMatchObject({ type: 'episodic', source: 'agent_thought', sessionId: 'run_1' });
+    expect(await service.section('conv_a', 'thesis deadlock', 500)).toContain('[episodic]');
+  });
+});

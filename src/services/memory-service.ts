@@ -1,0 +1,237 @@
+import { z } from 'zod';
+import { AppError, conversationIdSchema, isAbortError, parseInput } from '../contracts';
+import { newId, systemClock, type Clock } from '../core/ids';
+import {
+  expiryOf,
+  extractExplicitFacts,
+  findDuplicateMemory,
+  formatMemorySection,
+  MAX_FACT_CHARS,
+  memoryExtractionPrompt,
+  parseExtractedFacts,
+  recallWithinBudget,
+  type ExtractedFact,
+  type MemoryStore,
+} from '../agent';
+import type { MetonaMemoryItem } from '../ir';
+
+/** Where the per-conversation switch is kept (the settings table in the app). */
+export interface MemorySwitchStore {
+  get<T>(key: string): Promise<T | undefined>;
+  put(key: string, value: unknown): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
+export interface MemoryServiceDeps {
+  store: MemoryStore;
+  switches: MemorySwitchStore;
+  /** Whether a conversation exists (the switch of an unknown one is an error). */
+  conversationExists: (conversationId: string) => Promise<boolean>;
+  clock?: Clock;
+}
+
+/** Asks a model; the reply is read as JSON facts. */
+export type MemoryModelCall = (prompt: string, signal: AbortSignal | undefined) => Promise<string>;
+
+export interface ConversationMemoryDto {
+  conversation_id: string;
+  enabled: boolean;
+}
+
+const SWITCH_PREFIX = 'chat.memory.off.';
+
+const rememberSchema = z.object({
+  content: z
+    .string()
+    .trim()
+    .min(1, 'Say what to remember.')
+    .max(MAX_FACT_CHARS, `A memory is at most ${MAX_FACT_CHARS} characters.`),
+  importance: z.number().min(0).max(1).optional(),
+  expires_in_days: z.number().positive().optional(),
+  conversation_id: conversationIdSchema.optional(),
+});
+export type RememberInput = z.input<typeof rememberSchema>;
+
+const memoryIdSchema = z.string().min(1, 'id is required');
+const switchSchema = z.object({ conversation_id: conversationIdSchema, enabled: z.boolean() });
+const episodeSchema = z.object({
+  session_id: z.string().min(1),
+  content: z.string().trim().min(1, 'An episode needs a summary.'),
+  source: z.enum(['user_input', 'tool_result', 'agent_thought', 'imported']).default('agent_thought'),
+});
+
+/**
+ * The user's memories (the IR's MetonaMemoryItem), one store for chat and the
+ * agent: facts the user states become semantic memories, summaries of finished
+ * chats and runs episodic ones. Deleting one removes it from every later
+ * chat and run, since both recall from this store.
+ */
+export class MemoryService {
+  readonly #deps: MemoryServiceDeps;
+  readonly #clock: Clock;
+
+  constructor(deps: MemoryServiceDeps) {
+    this.#deps = deps;
+    this.#clock = deps.clock ?? systemClock;
+  }
+
+  /** Newest first, expired ones included until pruned (the list shows what is stored). */
+  list(): Promise<MetonaMemoryItem[]> {
+    return this.#deps.store.list();
+  }
+
+  async delete(id: string): Promise<void> {
+    const memoryId = parseInput(memoryIdSchema, id);
+    if (!(await this.#deps.store.delete(memoryId))) {
+      throw new AppError('RESOURCE_NOT_FOUND', 'This memory does not exist.', { id: memoryId });
+    }
+  }
+
+  /** A fact the user adds by hand; saying the same thing twice is a conflict. */
+  async remember(input: RememberInput): Promise<MetonaMemoryItem> {
+    const valid = parseInput(rememberSchema, input, 'This memory cannot be saved.');
+    const now = this.#clock();
+    const duplicate = findDuplicateMemory(await this.#deps.store.list(), valid.content, now);
+    if (duplicate) {
+      throw new AppError('STATE_CONFLICT', 'This is already remembered.', { id: duplicate.id });
+    }
+    const item = this.#semantic(
+      {
+        content: valid.content,
+        importance: valid.importance ?? 0.9,
+        ...(valid.expires_in_days !== undefined && { expiresInDays: valid.expires_in_days }),
+      },
+      valid.conversation_id,
+      now,
+    );
+    await this.#deps.store.put(item);
+    return item;
+  }
+
+  async conversationMemory(conversationId: string): Promise<ConversationMemoryDto> {
+    const id = parseInput(conversationIdSchema, conversationId);
+    if (!(await this.#deps.conversationExists(id))) throw conversationNotFound(id);
+    return { conversation_id: id, enabled: await this.enabled(id) };
+  }
+
+  /** The per-conversation switch; off, the conversation neither recalls nor records memories. */
+  async setConversationMemory(input: ConversationMemoryDto): Promise<ConversationMemoryDto> {
+    const valid = parseInput(switchSchema, input, 'The memory switch cannot be set.');
+    if (!(await this.#deps.conversationExists(valid.conversation_id))) {
+      throw conversationNotFound(valid.conversation_id);
+    }
+    const key = `${SWITCH_PREFIX}${valid.conversation_id}`;
+    if (valid.enabled) await this.#deps.switches.delete(key);
+    else await this.#deps.switches.put(key, true);
+    return valid;
+  }
+
+  /** A conversation not seen yet has memory on. */
+  async enabled(conversationId: string): Promise<boolean> {
+    return (await this.#deps.switches.get<boolean>(`${SWITCH_PREFIX}${conversationId}`)) !== true;
+  }
+
+  /** Forgets the switch of a deleted conversation; its memories stay (the user deletes those). */
+  async forgetConversation(conversationId: string): Promise<void> {
+    await this.#deps.switches.delete(`${SWITCH_PREFIX}${conversationId}`);
+  }
+
+  /** Stores the facts a user message states explicitly ("remember that …", "记住…"). */
+  async observe(conversationId: string, text: string): Promise<MetonaMemoryItem[]> {
+    if (!(await this.enabled(conversationId))) return [];
+    return this.#storeFacts(extractExplicitFacts(text), conversationId);
+  }
+
+  /**
+   * The model path: the model lists the durable facts in a message; its reply
+   * is parsed tolerantly and nothing is stored when the call fails or stops.
+   */
+  async extractWithModel(
+    conversationId: string,
+    text: string,
+    call: MemoryModelCall,
+    signal?: AbortSignal,
+  ): Promise<MetonaMemoryItem[]> {
+    if (!(await this.enabled(conversationId))) return [];
+    let reply: string;
+    try {
+      signal?.throwIfAborted();
+      reply = await call(memoryExtractionPrompt(text), signal);
+      signal?.throwIfAborted();
+    } catch (error) {
+      if (isAbortError(error) || signal?.aborted) {
+        throw new AppError('JOB_CANCELLED', 'Memory extraction was stopped.', {});
+      }
+      if (error instanceof AppError) throw error;
+      throw new AppError(
+        'PROVIDER_UNAVAILABLE',
+        'The model could not extract memories.',
+        {},
+        { cause: error },
+      );
+    }
+    return this.#storeFacts(parseExtractedFacts(reply), conversationId);
+  }
+
+  /** A finished chat's or run's summary, kept as an episodic memory. */
+  async recordEpisode(input: z.input<typeof episodeSchema>): Promise<MetonaMemoryItem> {
+    const valid = parseInput(episodeSchema, input, 'This episode cannot be saved.');
+    const item: MetonaMemoryItem = {
+      id: newId('mem'),
+      type: 'episodic',
+      content: valid.content.slice(0, 4 * MAX_FACT_CHARS),
+      ...(valid.content.length > MAX_FACT_CHARS && { summary: valid.content.slice(0, MAX_FACT_CHARS) }),
+      source: valid.source,
+      importance: 0.4,
+      sessionId: valid.session_id,
+      createdAt: this.#clock(),
+    };
+    await this.#deps.store.put(item);
+    return item;
+  }
+
+  /** The memories for a prompt, within `budgetTokens`; undefined when off or none are relevant. */
+  async section(conversationId: string, query: string, budgetTokens: number): Promise<string | undefined> {
+    if (!(await this.enabled(conversationId))) return undefined;
+    const items = await recallWithinBudget(this.#deps.store, query, {
+      now: this.#clock(),
+      sessionId: conversationId,
+      budgetTokens,
+    });
+    return formatMemorySection(items);
+  }
+
+  async #storeFacts(facts: ExtractedFact[], conversationId: string): Promise<MetonaMemoryItem[]> {
+    const now = this.#clock();
+    const existing = await this.#deps.store.list();
+    const stored: MetonaMemoryItem[] = [];
+    for (const fact of facts) {
+      // Said again: the older memory stays, it is not a second one.
+      if (findDuplicateMemory([...existing, ...stored], fact.content, now)) continue;
+      const item = this.#semantic(fact, conversationId, now);
+      await this.#deps.store.put(item);
+      stored.push(item);
+    }
+    return stored;
+  }
+
+  #semantic(fact: ExtractedFact, sessionId: string | undefined, now: number): MetonaMemoryItem {
+    const expiresAt = expiryOf(now, fact.expiresInDays);
+    return {
+      id: newId('mem'),
+      type: 'semantic',
+      content: fact.content,
+      source: 'user_input',
+      importance: fact.importance,
+      ...(sessionId !== undefined && { sessionId }),
+      createdAt: now,
+      ...(expiresAt !== undefined && { expiresAt }),
+    };
+  }
+}
+
+function conversationNotFound(conversationId: string): AppError {
+  return new AppError('RESOURCE_NOT_FOUND', 'No conversation has this id.', {
+    conversation_id: conversationId,
+  });
+}
