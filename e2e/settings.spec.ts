@@ -12,6 +12,7 @@ const PAGES = [
   'transcription',
   'agent',
   'plugins',
+  'memory',
   'storage',
 ] as const;
 

@@ -704,6 +704,7 @@ graph LR
   'settings.page.transcription': 'Transcription',
   'settings.page.agent': 'Agent',
   'settings.page.plugins': 'Plugins',
+  'settings.page.memory': 'Memory',
   'settings.page.storage': 'Storage',
   'modelHost.label': 'Model host (every model download)',
   'modelHost.hint':

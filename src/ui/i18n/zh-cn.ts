@@ -690,6 +690,7 @@ graph LR
   'settings.page.transcription': '转写',
   'settings.page.agent': '智能体',
   'settings.page.plugins': '插件',
+  'settings.page.memory': '记忆',
   'settings.page.storage': '存储',
   'modelHost.label': '模型下载源（所有模型下载）',
   'modelHost.hint':

@@ -10,6 +10,7 @@ export const SETTINGS_PAGES = [
   'transcription',
   'agent',
   'plugins',
+  'memory',
   'storage',
 ] as const;
 
