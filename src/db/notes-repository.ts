@@ -5,6 +5,7 @@ import type { BlockDto, FolderDto, NoteDto, NoteSummaryDto, TagDto } from '../co
 import { Dexie, type NotesAgentDatabase } from './database';
 import { NOTE_VERSIONS_TABLE, NoteVersionRepository, type NoteChangeSource } from './note-versions';
 import type { BlockRow, NoteRow } from './schema';
+import { guardQuota } from './storage-errors';
 
 export interface NoteDraft {
   title: string;
@@ -155,10 +156,12 @@ export class NotesRepository {
     const blocks = rows.flatMap((row) =>
       deriveBlocks([], row.body, () => newId('block')).map((block) => toBlockRow(row.note_id, block)),
     );
-    await this.#db.transaction('rw', this.#db.notes, this.#db.blocks, async () => {
-      await this.#db.notes.bulkAdd(rows);
-      await this.#db.blocks.bulkAdd(blocks);
-    });
+    await guardQuota(() =>
+      this.#db.transaction('rw', this.#db.notes, this.#db.blocks, async () => {
+        await this.#db.notes.bulkAdd(rows);
+        await this.#db.blocks.bulkAdd(blocks);
+      }),
+    );
     this.#notify(
       'upserted',
       rows.map((row) => row.note_id),
@@ -184,26 +187,29 @@ export class NotesRepository {
     source: NoteChangeSource = { origin: 'user' },
   ): Promise<NoteDto | undefined> {
     let indexable = false;
-    const updated = await this.#db.transaction('rw', this.#writeTables(), async () => {
-      const row = await this.#db.notes.get(noteId);
-      if (!row) return undefined;
-      check?.(toNoteDto(row));
-      const now = this.#now();
-      const next: NoteRow = {
-        ...row,
-        ...definedOnly(patch),
-        version: row.version + 1,
-        updated_at: now,
-      };
-      await this.#db.notes.put(next);
-      if (this.#history) {
-        await this.#history.versions.recordChange(row, next, source, now, this.#history.limits);
-      }
-      if (patch.body !== undefined && patch.body !== row.body) await this.#replaceBlocks(noteId, patch.body);
-      // Title, folder and tags are indexed with every block; a trashed note is not indexed at all.
-      indexable = next.trashed === 0 && changesIndexedFields(row, next);
-      return toNoteDto(next);
-    });
+    const updated = await guardQuota(() =>
+      this.#db.transaction('rw', this.#writeTables(), async () => {
+        const row = await this.#db.notes.get(noteId);
+        if (!row) return undefined;
+        check?.(toNoteDto(row));
+        const now = this.#now();
+        const next: NoteRow = {
+          ...row,
+          ...definedOnly(patch),
+          version: row.version + 1,
+          updated_at: now,
+        };
+        await this.#db.notes.put(next);
+        if (this.#history) {
+          await this.#history.versions.recordChange(row, next, source, now, this.#history.limits);
+        }
+        if (patch.body !== undefined && patch.body !== row.body)
+          await this.#replaceBlocks(noteId, patch.body);
+        // Title, folder and tags are indexed with every block; a trashed note is not indexed at all.
+        indexable = next.trashed === 0 && changesIndexedFields(row, next);
+        return toNoteDto(next);
+      }),
+    );
     if (indexable) this.#notify('upserted', [noteId]);
     return updated;
   }
@@ -223,21 +229,23 @@ export class NotesRepository {
     trashed: boolean,
     check?: (current: NoteDto) => void,
   ): Promise<NoteDto | undefined> {
-    const note = await this.#db.transaction('rw', this.#db.notes, async () => {
-      const row = await this.#db.notes.get(noteId);
-      if (!row) return undefined;
-      check?.(toNoteDto(row));
-      const now = this.#now();
-      const next: NoteRow = {
-        ...row,
-        trashed: trashed ? 1 : 0,
-        deleted_at: trashed ? now : null,
-        updated_at: now,
-        version: row.version + 1,
-      };
-      await this.#db.notes.put(next);
-      return toNoteDto(next);
-    });
+    const note = await guardQuota(() =>
+      this.#db.transaction('rw', this.#db.notes, async () => {
+        const row = await this.#db.notes.get(noteId);
+        if (!row) return undefined;
+        check?.(toNoteDto(row));
+        const now = this.#now();
+        const next: NoteRow = {
+          ...row,
+          trashed: trashed ? 1 : 0,
+          deleted_at: trashed ? now : null,
+          updated_at: now,
+          version: row.version + 1,
+        };
+        await this.#db.notes.put(next);
+        return toNoteDto(next);
+      }),
+    );
     if (note) this.#notify(trashed ? 'removed' : 'upserted', [noteId]);
     return note;
   }
