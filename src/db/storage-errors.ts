@@ -7,7 +7,7 @@ import { AppError } from '../contracts';
  */
 export const STORAGE_QUOTA_MESSAGE =
   'Storage for this site is full. Notes, attachments, note versions, downloaded models and caches ' +
-  'share it; free space in Settings → Storage. Your latest text is kept in a local draft.';
+  'share it; free space in Settings → Storage. Your unsaved text is kept and saved once there is room.';
 
 const QUOTA_NAMES = new Set(['QuotaExceededError', 'NS_ERROR_DOM_QUOTA_REACHED']);
 /** Deep enough for Dexie's wrappers (AbortError → inner → DOMException); bounded against cycles. */

@@ -55,26 +55,38 @@ export function parseDraft(text: string | null): NoteDraft | null {
  * Drafts in `localStorage` under `notesagent.draft.<note_id>`. Storage errors
  * (quota, private mode) are reported by `write` returning false, never thrown:
  * the editor must keep working even when the safety net cannot be written.
+ * Such a draft is held in memory instead, so this tab still has the text to
+ * save once there is room (it does not survive closing the tab).
  */
 export class DraftStore {
   readonly #storage: DraftStorage | null;
+  readonly #memory = new Map<string, NoteDraft>();
 
   constructor(storage: DraftStorage | null) {
     this.#storage = storage;
   }
 
   write(draft: NoteDraft): boolean {
-    if (!this.#storage) return false;
     try {
+      if (!this.#storage) throw new Error('no local storage');
       this.#storage.setItem(DRAFT_KEY_PREFIX + draft.note_id, JSON.stringify(draft));
+      this.#memory.delete(draft.note_id);
       return true;
     } catch (error) {
       console.warn('NotesAgent: could not write the local draft', error);
+      this.#memory.set(draft.note_id, draft);
       return false;
     }
   }
 
+  /** True while a note's draft lives only in this tab's memory. */
+  inMemoryOnly(noteId: string): boolean {
+    return this.#memory.has(noteId);
+  }
+
   read(noteId: string): NoteDraft | null {
+    const held = this.#memory.get(noteId);
+    if (held) return held;
     if (!this.#storage) return null;
     try {
       return parseDraft(this.#storage.getItem(DRAFT_KEY_PREFIX + noteId));
@@ -84,6 +96,7 @@ export class DraftStore {
   }
 
   remove(noteId: string): void {
+    this.#memory.delete(noteId);
     try {
       this.#storage?.removeItem(DRAFT_KEY_PREFIX + noteId);
     } catch {
