@@ -67,7 +67,7 @@ export interface IndexSource {
 const EXCERPT_LENGTH = 160;
 
 export function toNoteDto(row: NoteRow): NoteDto {
-  const { trashed: _trashed, ...dto } = row;
+  const { trashed: _trashed, import_batch: _batch, ...dto } = row;
   return { ...dto, tags: [...dto.tags] };
 }
 
@@ -139,7 +139,7 @@ export class NotesRepository {
   }
 
   /** One transaction for the whole batch: an import either lands a batch or nothing of it. */
-  async createMany(drafts: readonly NoteDraft[]): Promise<NoteDto[]> {
+  async createMany(drafts: readonly NoteDraft[], options: { importBatch?: string } = {}): Promise<NoteDto[]> {
     const now = this.#now();
     const rows: NoteRow[] = drafts.map((draft) => ({
       note_id: newId('note'),
@@ -152,6 +152,7 @@ export class NotesRepository {
       updated_at: draft.updated_at ?? draft.created_at ?? now,
       deleted_at: null,
       trashed: 0,
+      ...(options.importBatch === undefined ? {} : { import_batch: options.importBatch }),
     }));
     const blocks = rows.flatMap((row) =>
       deriveBlocks([], row.body, () => newId('block')).map((block) => toBlockRow(row.note_id, block)),
@@ -274,6 +275,13 @@ export class NotesRepository {
       await this.#db.notes.bulkDelete([...noteIds]);
     });
     this.#notify('removed', noteIds);
+  }
+
+  /** Deletes every note an import batch wrote (live or trashed); returns how many. */
+  async deleteImportBatch(batchId: string): Promise<number> {
+    const ids = await this.#db.notes.filter((row) => row.import_batch === batchId).primaryKeys();
+    if (ids.length > 0) await this.deleteMany(ids);
+    return ids.length;
   }
 
   async list(query: NoteQuery): Promise<{ items: NoteSummaryDto[]; total: number }> {

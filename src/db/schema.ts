@@ -28,6 +28,8 @@ export interface NoteRow {
   deleted_at: string | null;
   /** IndexedDB cannot index null, so the trash flag is a number beside deleted_at. */
   trashed: 0 | 1;
+  /** The import job that wrote the note: how an import a closed tab interrupted is rolled back. */
+  import_batch?: string;
 }
 
 export interface BlockRow {

@@ -25,6 +25,7 @@ import {
   type ArchiveFormatErrorReason,
 } from '../core/markdown-archive';
 import type { AttachmentRepository, NoteDraft, NotesRepository } from '../db';
+import { importBatchOf } from './import-staging';
 
 export const IMPORT_JOB_KIND = 'notes.import';
 /** Notes written per transaction: small enough for steady progress and prompt cancellation. */
@@ -162,7 +163,7 @@ export class ArchiveService {
       for (let start = 0; start < total; start += IMPORT_BATCH_SIZE) {
         context.signal.throwIfAborted();
         const batch = drafts.slice(start, start + IMPORT_BATCH_SIZE).map((entry) => entry.draft);
-        const notes = await this.#notes.createMany(batch);
+        const notes = await this.#notes.createMany(batch, importBatchOf(context.jobId));
         created.push(...notes.map((note) => note.note_id));
         await context.progress({ phase: 'importing', current: created.length, total });
       }
