@@ -2,6 +2,7 @@ import { clock } from './clock.svelte';
 import { recoverDrafts, reopenLastNote, saveNow } from './editor/editor.service';
 import { installGlobalErrorHandlers } from './errors';
 import { resumeJobs } from './jobs/archive.service';
+import { announceInterruptedImports } from './jobs/import-notice';
 import { refreshAll } from './notes/notes.service';
 import { pwa } from './pwa.svelte';
 import { applyBrowserLocale, loadSettings, requestPersistentStorage } from './settings/settings.service';
@@ -24,6 +25,7 @@ export async function startApp(): Promise<() => void> {
   await recoverDrafts();
   await refreshAll();
   void resumeJobs();
+  void announceInterruptedImports();
   await reopenLastNote();
   return () => {
     removeErrorHandlers();
