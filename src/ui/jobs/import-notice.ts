@@ -1,5 +1,6 @@
 import { core } from '../api/core-client';
 import { t } from '../i18n';
+import { refreshAll } from '../notes/notes.service';
 import { toasts } from '../toasts/toasts.svelte';
 import { IMPORT_JOB_KIND, untoldInterruptedImports } from './interrupted-imports';
 
@@ -17,6 +18,8 @@ function readTold(): Set<string> {
 /** Once per interrupted import: "the import of vault.zip was interrupted; nothing was imported". */
 export async function announceInterruptedImports(): Promise<void> {
   try {
+    // The rollback runs in the core's start-up recovery; wait for it, then show the list without those notes.
+    await core.ready();
     const failed = await core.jobs.list({ kind: IMPORT_JOB_KIND, status: 'failed', limit: 100 });
     const told = readTold();
     const untold = untoldInterruptedImports(failed.items, told);
@@ -28,7 +31,9 @@ export async function announceInterruptedImports(): Promise<void> {
       });
       told.add(job.job_id);
     }
-    if (untold.length > 0) localStorage.setItem(TOLD_KEY, JSON.stringify([...told]));
+    if (untold.length === 0) return;
+    localStorage.setItem(TOLD_KEY, JSON.stringify([...told]));
+    await refreshAll();
   } catch (error) {
     // Only a notice: the rollback itself already happened in the core.
     console.warn('NotesAgent: could not check for interrupted imports', error);
