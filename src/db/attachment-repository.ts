@@ -1,6 +1,7 @@
 import { newId } from '../core/ids';
 import type { NotesAgentDatabase } from './database';
 import type { AttachmentRow } from './schema';
+import { guardQuota } from './storage-errors';
 
 export type AttachmentInfo = Omit<AttachmentRow, 'blob'>;
 
@@ -26,7 +27,7 @@ export class AttachmentRepository {
 
   async put(blob: Blob, meta: AttachmentMeta): Promise<AttachmentInfo> {
     const row = this.#row(blob, meta);
-    await this.#db.attachments.add(row);
+    await guardQuota(() => this.#db.attachments.add(row));
     return infoOf(row);
   }
 
@@ -39,13 +40,15 @@ export class AttachmentRepository {
     blob: Blob,
     meta: AttachmentMeta & { sha256: string },
   ): Promise<{ attachment: AttachmentInfo; created: boolean }> {
-    return this.#db.transaction('rw', this.#db.attachments, async () => {
-      const existing = await this.#db.attachments.where('sha256').equals(meta.sha256).first();
-      if (existing) return { attachment: infoOf(existing), created: false };
-      const row = this.#row(blob, meta);
-      await this.#db.attachments.add(row);
-      return { attachment: infoOf(row), created: true };
-    });
+    return guardQuota(() =>
+      this.#db.transaction('rw', this.#db.attachments, async () => {
+        const existing = await this.#db.attachments.where('sha256').equals(meta.sha256).first();
+        if (existing) return { attachment: infoOf(existing), created: false };
+        const row = this.#row(blob, meta);
+        await this.#db.attachments.add(row);
+        return { attachment: infoOf(row), created: true };
+      }),
+    );
   }
 
   get(attachmentId: string): Promise<AttachmentRow | undefined> {

@@ -2,6 +2,7 @@ import type { EventEnvelope } from '../contracts';
 import type { EventStore } from '../core/event-store';
 import { Dexie, type NotesAgentDatabase } from './database';
 import type { EventRow } from './schema';
+import { mapStorageError } from './storage-errors';
 
 function toEnvelope(row: EventRow): EventEnvelope {
   return { id: row.sequence, ...row };
@@ -97,7 +98,8 @@ export class EventRepository implements EventStore {
       } catch (error) {
         for (const { resourceId } of batch) this.#lastSequence.delete(resourceId);
         if (!isConstraintError(error) || attempt >= MAX_COLLISION_RETRIES) {
-          for (const append of batch) append.reject(error);
+          const failure = mapStorageError(error);
+          for (const append of batch) append.reject(failure);
           return;
         }
       }

@@ -2,6 +2,7 @@ import Dexie from 'dexie';
 import type { JobDto, JobStatus } from '../contracts';
 import type { JobListQuery, JobStore } from '../core/job-store';
 import type { NotesAgentDatabase } from './database';
+import { guardQuota } from './storage-errors';
 
 export class JobRepository implements JobStore {
   readonly #db: NotesAgentDatabase;
@@ -11,7 +12,7 @@ export class JobRepository implements JobStore {
   }
 
   async put(job: JobDto): Promise<void> {
-    await this.#db.jobs.put(job);
+    await guardQuota(() => this.#db.jobs.put(job));
   }
 
   get(jobId: string): Promise<JobDto | undefined> {

@@ -1,6 +1,7 @@
 import { keepsVersion, overflow, type HistoryLimits, type NoteChangeOrigin } from '../core/note-history';
 import { newId } from '../core/ids';
 import type { Dexie } from './database';
+import { guardQuota } from './storage-errors';
 
 /**
  * Earlier states of notes. Every change to a note's title or body stores the
@@ -68,7 +69,7 @@ export class NoteVersionRepository {
   }
 
   async put(row: NoteVersionRow): Promise<void> {
-    await this.#table.put(row);
+    await guardQuota(() => this.#table.put(row));
   }
 
   get(versionId: string): Promise<NoteVersionRow | undefined> {
@@ -76,7 +77,7 @@ export class NoteVersionRepository {
   }
 
   async update(versionId: string, patch: Partial<Omit<NoteVersionRow, 'version_id'>>): Promise<void> {
-    await this.#table.update(versionId, patch);
+    await guardQuota(() => this.#table.update(versionId, patch));
   }
 
   async delete(versionId: string): Promise<void> {

@@ -5,6 +5,7 @@ import type { BlockDto, FolderDto, NoteDto, NoteSort, NoteSummaryDto, TagDto } f
 import { Dexie, type NotesAgentDatabase } from './database';
 import { NOTE_VERSIONS_TABLE, NoteVersionRepository, type NoteChangeSource } from './note-versions';
 import type { BlockRow, NoteRow } from './schema';
+import { guardQuota } from './storage-errors';
 
 export interface NoteDraft {
   title: string;
@@ -67,7 +68,7 @@ export interface IndexSource {
 const EXCERPT_LENGTH = 160;
 
 export function toNoteDto(row: NoteRow): NoteDto {
-  const { trashed: _trashed, pinned, ...dto } = row;
+  const { trashed: _trashed, pinned, import_batch: _batch, ...dto } = row;
   return { ...dto, tags: [...dto.tags], pinned: pinned === 1 };
 }
 
@@ -159,7 +160,7 @@ export class NotesRepository {
   }
 
   /** One transaction for the whole batch: an import either lands a batch or nothing of it. */
-  async createMany(drafts: readonly NoteDraft[]): Promise<NoteDto[]> {
+  async createMany(drafts: readonly NoteDraft[], options: { importBatch?: string } = {}): Promise<NoteDto[]> {
     const now = this.#now();
     const rows: NoteRow[] = drafts.map((draft) => ({
       note_id: newId('note'),
@@ -172,14 +173,17 @@ export class NotesRepository {
       updated_at: draft.updated_at ?? draft.created_at ?? now,
       deleted_at: null,
       trashed: 0,
+      ...(options.importBatch === undefined ? {} : { import_batch: options.importBatch }),
     }));
     const blocks = rows.flatMap((row) =>
       deriveBlocks([], row.body, () => newId('block')).map((block) => toBlockRow(row.note_id, block)),
     );
-    await this.#db.transaction('rw', this.#db.notes, this.#db.blocks, async () => {
-      await this.#db.notes.bulkAdd(rows);
-      await this.#db.blocks.bulkAdd(blocks);
-    });
+    await guardQuota(() =>
+      this.#db.transaction('rw', this.#db.notes, this.#db.blocks, async () => {
+        await this.#db.notes.bulkAdd(rows);
+        await this.#db.blocks.bulkAdd(blocks);
+      }),
+    );
     this.#notify(
       'upserted',
       rows.map((row) => row.note_id),
@@ -205,26 +209,29 @@ export class NotesRepository {
     source: NoteChangeSource = { origin: 'user' },
   ): Promise<NoteDto | undefined> {
     let indexable = false;
-    const updated = await this.#db.transaction('rw', this.#writeTables(), async () => {
-      const row = await this.#db.notes.get(noteId);
-      if (!row) return undefined;
-      check?.(toNoteDto(row));
-      const now = this.#now();
-      const next: NoteRow = {
-        ...row,
-        ...definedOnly(patch),
-        version: row.version + 1,
-        updated_at: now,
-      };
-      await this.#db.notes.put(next);
-      if (this.#history) {
-        await this.#history.versions.recordChange(row, next, source, now, this.#history.limits);
-      }
-      if (patch.body !== undefined && patch.body !== row.body) await this.#replaceBlocks(noteId, patch.body);
-      // Title, folder and tags are indexed with every block; a trashed note is not indexed at all.
-      indexable = next.trashed === 0 && changesIndexedFields(row, next);
-      return toNoteDto(next);
-    });
+    const updated = await guardQuota(() =>
+      this.#db.transaction('rw', this.#writeTables(), async () => {
+        const row = await this.#db.notes.get(noteId);
+        if (!row) return undefined;
+        check?.(toNoteDto(row));
+        const now = this.#now();
+        const next: NoteRow = {
+          ...row,
+          ...definedOnly(patch),
+          version: row.version + 1,
+          updated_at: now,
+        };
+        await this.#db.notes.put(next);
+        if (this.#history) {
+          await this.#history.versions.recordChange(row, next, source, now, this.#history.limits);
+        }
+        if (patch.body !== undefined && patch.body !== row.body)
+          await this.#replaceBlocks(noteId, patch.body);
+        // Title, folder and tags are indexed with every block; a trashed note is not indexed at all.
+        indexable = next.trashed === 0 && changesIndexedFields(row, next);
+        return toNoteDto(next);
+      }),
+    );
     if (indexable) this.#notify('upserted', [noteId]);
     return updated;
   }
@@ -244,21 +251,23 @@ export class NotesRepository {
     trashed: boolean,
     check?: (current: NoteDto) => void,
   ): Promise<NoteDto | undefined> {
-    const note = await this.#db.transaction('rw', this.#db.notes, async () => {
-      const row = await this.#db.notes.get(noteId);
-      if (!row) return undefined;
-      check?.(toNoteDto(row));
-      const now = this.#now();
-      const next: NoteRow = {
-        ...row,
-        trashed: trashed ? 1 : 0,
-        deleted_at: trashed ? now : null,
-        updated_at: now,
-        version: row.version + 1,
-      };
-      await this.#db.notes.put(next);
-      return toNoteDto(next);
-    });
+    const note = await guardQuota(() =>
+      this.#db.transaction('rw', this.#db.notes, async () => {
+        const row = await this.#db.notes.get(noteId);
+        if (!row) return undefined;
+        check?.(toNoteDto(row));
+        const now = this.#now();
+        const next: NoteRow = {
+          ...row,
+          trashed: trashed ? 1 : 0,
+          deleted_at: trashed ? now : null,
+          updated_at: now,
+          version: row.version + 1,
+        };
+        await this.#db.notes.put(next);
+        return toNoteDto(next);
+      }),
+    );
     if (note) this.#notify(trashed ? 'removed' : 'upserted', [noteId]);
     return note;
   }
@@ -287,6 +296,13 @@ export class NotesRepository {
       await this.#db.notes.bulkDelete([...noteIds]);
     });
     this.#notify('removed', noteIds);
+  }
+
+  /** Deletes every note an import batch wrote (live or trashed); returns how many. */
+  async deleteImportBatch(batchId: string): Promise<number> {
+    const ids = await this.#db.notes.filter((row) => row.import_batch === batchId).primaryKeys();
+    if (ids.length > 0) await this.deleteMany(ids);
+    return ids.length;
   }
 
   async list(query: NoteQuery): Promise<{ items: NoteSummaryDto[]; total: number }> {

@@ -30,6 +30,8 @@ export interface NoteRow {
   trashed: 0 | 1;
   /** Leads the note list; rows from before version 13 have none (not pinned). */
   pinned?: 0 | 1;
+  /** The import job that wrote the note: how an import a closed tab interrupted is rolled back. */
+  import_batch?: string;
 }
 
 /** A folder the user made; folders that only exist as notes' `folder` paths have no row. */

@@ -28,6 +28,7 @@ import {
 } from '../core/markdown-archive';
 import type { NoteDto } from '../contracts';
 import type { AttachmentRepository, NoteDraft, NotesRepository } from '../db';
+import { importBatchOf } from './import-staging';
 
 export const IMPORT_JOB_KIND = 'notes.import';
 /** Notes written per transaction: small enough for steady progress and prompt cancellation. */
@@ -231,7 +232,7 @@ export class ArchiveService {
             byContent.set(key, updated);
           }
         }
-        const notes = await this.#notes.createMany(fresh);
+        const notes = await this.#notes.createMany(fresh, importBatchOf(context.jobId));
         created.push(...notes.map((note) => note.note_id));
         await context.progress({
           phase: 'importing',

@@ -31,7 +31,8 @@ import { providerAgentAdapters } from './agent-adapters';
 import { createAgentService, type AgentAdapterFactory } from './agent-service';
 import { AttachmentService } from './attachment-service';
 import { BenchmarkService, type BenchmarkServiceOptions } from './benchmark-service';
-import { ArchiveService } from './archive-service';
+import { ArchiveService, IMPORT_JOB_KIND } from './archive-service';
+import { rollBackInterruptedImports } from './import-staging';
 import { settingsContextStore } from './chat-context';
 import { MemoryService } from './memory-service';
 import { ChatService, type RouterTuning } from './chat-service';
@@ -113,7 +114,8 @@ const NO_ASR_ENGINE: AsrEngine = {
  */
 export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {}) {
   const eventLog = new EventLog(new EventRepository(db));
-  const runtime = new JobRuntime(new JobRepository(db), eventLog);
+  const jobStore = new JobRepository(db);
+  const runtime = new JobRuntime(jobStore, eventLog);
   // The indexer reads notes through its own repository; the one the services
   // write through tells it what changed, after each commit, without waiting.
   const indexSources = new NotesRepository(db);
@@ -263,6 +265,8 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
     /** Call once at start-up, after every job kind is registered. */
     recover: async () => {
       const recovered = await runtime.recover();
+      // An import a closed tab interrupted leaves nothing behind; its job says so.
+      await rollBackInterruptedImports(IMPORT_JOB_KIND, jobStore, notesRepository, attachments);
       await chat.recover();
       await agent.recover();
       // Enabled plugins start in the background; one that fails is left in `error`.

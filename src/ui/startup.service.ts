@@ -3,6 +3,7 @@ import { clock } from './clock.svelte';
 import { recoverDrafts, reopenLastNote, saveNow } from './editor/editor.service';
 import { installGlobalErrorHandlers } from './errors';
 import { resumeJobs } from './jobs/archive.service';
+import { announceInterruptedImports } from './jobs/import-notice';
 import { refreshAll } from './notes/notes.service';
 import { pwa } from './pwa.svelte';
 import { routerStarted, startRouter } from './route-sync.svelte';
@@ -26,6 +27,7 @@ export async function startApp(): Promise<() => void> {
   await recoverDrafts();
   await refreshAll();
   void resumeJobs();
+  void announceInterruptedImports();
   // The address (a bookmark, a reload) says what to show; without a note in it the last one reopens.
   const router = startRouter();
   if (!router.openedNote) await reopenLastNote();

@@ -77,6 +77,28 @@ describe('DraftStore', () => {
     }
   });
 
+  it('keeps a draft the full storage refused in memory until it is saved, and says so', () => {
+    const storage = new MemoryStorage();
+    const store = new DraftStore(storage, 'tabA');
+    store.write(draft({ body: 'older text' }));
+    storage.quota = 10;
+    const warn = console.warn;
+    console.warn = () => {};
+    try {
+      expect(store.write(draft({ body: 'newest text' }))).toBe(false);
+    } finally {
+      console.warn = warn;
+    }
+    expect(store.inMemoryOnly('n1')).toBe(true);
+    expect(store.read('n1')?.body).toBe('newest text');
+    storage.quota = Number.POSITIVE_INFINITY;
+    expect(store.write(draft({ body: 'newest text!' }))).toBe(true);
+    expect(store.inMemoryOnly('n1')).toBe(false);
+    expect(store.read('n1')?.body).toBe('newest text!');
+    store.remove('n1');
+    expect(store.read('n1')).toBeNull();
+  });
+
   it('lists valid drafts and removes broken ones', () => {
     const storage = new MemoryStorage();
     const store = new DraftStore(storage, 'tabA');

@@ -88,10 +88,13 @@ export interface StoredDraft {
  * read, listed and removed. Storage errors
  * (quota, private mode) are reported by `write` returning false, never thrown:
  * the editor must keep working even when the safety net cannot be written.
+ * Such a draft is held in memory instead, so this tab still has the text to
+ * save once there is room (it does not survive closing the tab).
  */
 export class DraftStore {
   readonly #storage: DraftStorage | null;
   readonly #tabId: string;
+  readonly #memory = new Map<string, NoteDraft>();
 
   constructor(storage: DraftStorage | null, tabId: string) {
     this.#storage = storage;
@@ -103,18 +106,27 @@ export class DraftStore {
   }
 
   write(draft: NoteDraft): boolean {
-    if (!this.#storage) return false;
     try {
+      if (!this.#storage) throw new Error('no local storage');
       this.#storage.setItem(draftKey(this.#tabId, draft.note_id), JSON.stringify(draft));
+      this.#memory.delete(draft.note_id);
       return true;
     } catch (error) {
       console.warn('NotesAgent: could not write the local draft', error);
+      this.#memory.set(draft.note_id, draft);
       return false;
     }
   }
 
+  /** True while a note's draft lives only in this tab's memory. */
+  inMemoryOnly(noteId: string): boolean {
+    return this.#memory.has(noteId);
+  }
+
   /** This tab's draft of the note (or one written before tabs had ids). */
   read(noteId: string): NoteDraft | null {
+    const held = this.#memory.get(noteId);
+    if (held) return held;
     if (!this.#storage) return null;
     try {
       const own = parseDraft(this.#storage.getItem(draftKey(this.#tabId, noteId)));
@@ -126,6 +138,7 @@ export class DraftStore {
 
   /** Removes this tab's draft of the note (its text is saved); other tabs' drafts stay. */
   remove(noteId: string): void {
+    this.#memory.delete(noteId);
     this.removeKey(draftKey(this.#tabId, noteId));
     this.removeKey(DRAFT_KEY_PREFIX + noteId);
   }

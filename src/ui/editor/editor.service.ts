@@ -4,11 +4,12 @@ import { core } from '../api/core-client';
 import { confirmation } from '../dialogs/confirm.svelte';
 import { errorCodeOf } from '../error-message';
 import { reportError } from '../errors';
-import { t } from '../i18n';
+import { errorText, t } from '../i18n';
 import { layout } from '../layout.svelte';
 import { notes } from '../notes/notes.svelte';
 import { refreshAll, scheduleRefresh } from '../notes/notes.service';
 import { settings } from '../settings/settings.svelte';
+import { openSettings } from '../settings/settings-nav.svelte';
 import { toasts } from '../toasts/toasts.svelte';
 import { Autosaver } from './autosaver';
 import { DraftStore, resolveDraft, tabIdFrom, type NoteDraft } from './drafts';
@@ -114,6 +115,7 @@ async function saveContent(current: EditSession, content: NoteContent): Promise<
     content.tags.some((tag, index) => tag !== current.saved.tags[index]);
   current.version = stored.version;
   current.saved = content;
+  quotaToastShown = false;
   const visible = session === current && editor.noteId === current.noteId;
   if (visible) editor.setStoredNote(stored);
   // The draft goes only when the editor holds exactly what was stored; text
@@ -126,7 +128,40 @@ async function saveContent(current: EditSession, content: NoteContent): Promise<
   scheduleRefresh({ sidebar: sidebarChanged });
 }
 
+/** Storage full: one toast per failing streak (Ctrl+S always shows it), with the way to free space. */
+let quotaToastShown = false;
+let explicitSave = false;
+/** Notes whose draft could only be kept in memory, already told to the user. */
+const draftsInMemoryTold = new Set<string>();
+
+function showStorageFull(noteId: string): void {
+  if (quotaToastShown && !explicitSave) return;
+  quotaToastShown = true;
+  const message = errorText('STORAGE_QUOTA_EXCEEDED', '');
+  toasts.show(drafts.inMemoryOnly(noteId) ? `${message} ${t('storageFull.draftInMemory')}` : message, {
+    kind: 'error',
+    timeoutMs: 0,
+    action: { label: t('storageFull.openStorage'), run: () => openSettings('storage') },
+  });
+}
+
+/** The local draft could not be written (its storage is full too): say once that the text lives only in this tab. */
+function writeDraft(draft: NoteDraft): void {
+  if (drafts.write(draft)) {
+    draftsInMemoryTold.delete(draft.note_id);
+    return;
+  }
+  if (draftsInMemoryTold.has(draft.note_id)) return;
+  draftsInMemoryTold.add(draft.note_id);
+  toasts.show(t('storageFull.draftInMemory'), { kind: 'error', timeoutMs: 0 });
+}
+
 function onSaveError(current: EditSession, error: unknown): void {
+  if (errorCodeOf(error) === 'STORAGE_QUOTA_EXCEEDED') {
+    // The text stays pending in the autosaver and in the draft; the next edit or Ctrl+S retries.
+    showStorageFull(current.noteId);
+    return;
+  }
   if (errorCodeOf(error) === 'NOTE_VERSION_CONFLICT') {
     current.autosaver.pause();
     if (session === current) {
@@ -201,7 +236,7 @@ function afterEdit(): void {
     return;
   }
   // Synchronous, before anything else: a crash from here on loses nothing.
-  drafts.write(draftOf(note.note_id, content, current?.version ?? note.version));
+  writeDraft(draftOf(note.note_id, content, current?.version ?? note.version));
   current?.autosaver.change(content);
 }
 
@@ -241,7 +276,12 @@ export async function saveNow(): Promise<void> {
     if (editor.conflict) toasts.show(t('editor.conflictToast'), { kind: 'error' });
     return;
   }
-  await current.autosaver.flush();
+  explicitSave = true;
+  try {
+    await current.autosaver.flush();
+  } finally {
+    explicitSave = false;
+  }
 }
 
 export async function openNote(noteId: string): Promise<void> {

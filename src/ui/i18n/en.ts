@@ -820,6 +820,11 @@ graph LR
   'sidebar.currentNote': 'The open note is here',
   'sidebar.dropHint': 'Drop a note here to move it into {name}',
   'sidebar.noteMoved': 'Moved to {folder}.',
+  // Storage full: the save and import paths at the quota.
+  'storageFull.openStorage': 'Open Settings → Storage',
+  'storageFull.draftInMemory':
+    'The local draft cannot be written either: your text is kept in this tab only until it is saved. Keep the tab open.',
+  'importCrash.notice': 'The import of {file} was interrupted; nothing was imported.',
 } as const satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;
@@ -840,7 +845,8 @@ export const enErrors: Partial<Record<ErrorCode, string>> = {
   IMPORT_ARCHIVE_INVALID: 'That file is not a valid .zip archive.',
   IMPORT_FILE_INVALID: 'A file could not be imported.',
   PAYLOAD_TOO_LARGE: 'That is too large to save.',
-  STORAGE_QUOTA_EXCEEDED: 'The browser has run out of storage space for this site.',
+  STORAGE_QUOTA_EXCEEDED:
+    'Storage for this site is full. Notes, attachments, note versions, downloaded models and caches share it; free space in Settings → Storage. Your unsaved text is kept and saved once there is room.',
   STORAGE_ERROR: 'The browser storage failed. Your latest text is kept in a local draft.',
   SETTING_INVALID: 'That setting is not valid.',
   WORKER_UNAVAILABLE: 'The background worker is not available. Try reloading the page.',

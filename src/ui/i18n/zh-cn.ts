@@ -792,6 +792,11 @@ graph LR
   'sidebar.currentNote': '当前笔记在这里',
   'sidebar.dropHint': '把笔记拖到这里，移入 {name}',
   'sidebar.noteMoved': '已移到 {folder}。',
+  // 存储已满：达到配额时的保存与导入。
+  'storageFull.openStorage': '打开 设置 → 存储',
+  'storageFull.draftInMemory':
+    '本地草稿也无法写入：你的文本只保存在此标签页中，直到保存成功。请不要关闭此标签页。',
+  'importCrash.notice': '{file} 的导入被中断；没有导入任何内容。',
 };
 
 export const zhCNErrors: Partial<Record<ErrorCode, string>> = {
@@ -808,7 +813,8 @@ export const zhCNErrors: Partial<Record<ErrorCode, string>> = {
   IMPORT_ARCHIVE_INVALID: '该文件不是有效的 .zip 压缩包。',
   IMPORT_FILE_INVALID: '有文件无法导入。',
   PAYLOAD_TOO_LARGE: '内容太大，无法保存。',
-  STORAGE_QUOTA_EXCEEDED: '浏览器为本网站分配的存储空间已用完。',
+  STORAGE_QUOTA_EXCEEDED:
+    '本网站的存储空间已满。笔记、附件、笔记历史版本、已下载的模型和缓存共用这部分空间；请在 设置 → 存储 中释放空间。未保存的文本会保留，有空间后自动保存。',
   STORAGE_ERROR: '浏览器存储出错。你最新的文字已保存在本地草稿中。',
   SETTING_INVALID: '该设置无效。',
   WORKER_UNAVAILABLE: '后台进程不可用，请尝试重新加载页面。',
