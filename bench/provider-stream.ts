@@ -482,7 +482,6 @@ export async function providerStreamBenchmarks(scale: number): Promise<BenchResu
     'SSE split + JSON.parse (floor)',
     anthropicOurs,
     anthropicFloor,
-    3,
   );
   vsAnthropic.note = `${perSecond(chunks, vsAnthropic.ms)} events/s vs ${perSecond(chunks, vsAnthropic.baselineMs)}; ${(anthropicBytes.length / 1024).toFixed(0)} KiB`;
   results.push(vsAnthropic);
@@ -508,7 +507,6 @@ export async function providerStreamBenchmarks(scale: number): Promise<BenchResu
     'NDJSON split + JSON.parse (floor)',
     ollamaOurs,
     ollamaFloor,
-    3,
   );
   vsOllama.note = `${perSecond(chunks, vsOllama.ms)} lines/s vs ${perSecond(chunks, vsOllama.baselineMs)}; ${(ollamaBytes.length / 1024).toFixed(0)} KiB`;
   results.push(vsOllama);

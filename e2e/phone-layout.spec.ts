@@ -14,8 +14,8 @@ async function overflowing(page: Page): Promise<string[]> {
     if (document.documentElement.scrollWidth > width + 1) {
       out.push(`page scrolls sideways: ${document.documentElement.scrollWidth} > ${width}`);
     }
-    for (const element of document.querySelectorAll<HTMLElement>(
-      'button, select, input, textarea, a[href]',
+    for (const element of Array.from(
+      document.querySelectorAll<HTMLElement>('button, select, input, textarea, a[href]'),
     )) {
       if (!element.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
       const box = element.getBoundingClientRect();

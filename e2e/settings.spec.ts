@@ -32,7 +32,7 @@ async function fitsTheWindow(page: Page): Promise<boolean> {
   return page.evaluate(() => {
     const dialog = document.querySelector('dialog[open]');
     if (!dialog) return false;
-    return [...dialog.querySelectorAll('*')].every((element) => {
+    return Array.from(dialog.querySelectorAll('*')).every((element) => {
       const box = element.getBoundingClientRect();
       return box.width === 0 || (box.left >= -1 && box.right <= window.innerWidth + 1);
     });
