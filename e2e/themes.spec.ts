@@ -99,8 +99,11 @@ test('a theme package: preview in isolation, enable, reload offline, uninstall',
   await expect(page.locator('body')).toHaveCSS('background-color', PAPER_BG);
   await expect(page.locator('html')).toHaveAttribute('data-theme-package', 'paper');
 
+  // The address kept Settings open on its page across the reload.
+  await expect(page.getByTestId('settings')).toHaveAttribute('data-page', 'general');
+  const again = page.getByTestId('theme-settings');
+  await expect(again.getByTestId('theme-row').first()).toBeVisible();
   // The built-ins stay; only the package can be uninstalled.
-  const again = await openSettings(page);
   for (const id of ['light', 'dark']) {
     await expect(
       again.locator(`[data-testid="theme-row"][data-theme-id="${id}"]`).getByTestId('theme-uninstall'),
