@@ -23,6 +23,7 @@ test('a page closed mid-import leaves no partial notebook, and the next start sa
   await page
     .getByTestId('import-zip-input')
     .setInputFiles({ name: 'vault.zip', mimeType: 'application/zip', buffer: bigVault() });
+  await page.getByTestId('import-dialog').getByTestId('import-start').click();
   const job = page.getByTestId('job-item').first();
   // Some notes are written (the progress bar moved), the import is not done.
   await expect(job.getByTestId('job-progress')).toHaveAttribute('data-percent', /^(?!0$)\d/);

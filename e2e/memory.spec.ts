@@ -11,6 +11,7 @@ test('a fact stated in one chat is sent in the next; switched off or deleted, it
   try {
     await openApp(page);
     await page.getByTestId('open-settings').click();
+    await page.getByTestId('settings-nav-providers').click();
     await page.getByTestId('provider-add').click();
     await page.getByTestId('provider-preset').selectOption('custom');
     await page.getByTestId('provider-name').fill('Script');

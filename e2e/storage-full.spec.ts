@@ -67,6 +67,7 @@ test('storage full: import and save say STORAGE_QUOTA_EXCEEDED, the text waits i
     await page
       .getByTestId('import-zip-input')
       .setInputFiles({ name: `fill-${round}.zip`, mimeType: 'application/zip', buffer: filler(round) });
+    await page.getByTestId('import-dialog').getByTestId('import-start').click();
     const finished = jobs.first().and(page.locator('[data-status="completed"], [data-status="failed"]'));
     // Either the archive itself could not be stored (a toast), or the job ran to an end.
     await expect(quotaToast.or(jobs.nth(before))).toBeVisible({ timeout: 60_000 });
