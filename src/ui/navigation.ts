@@ -45,7 +45,7 @@ export function navigate(route: Route, options: { replace?: boolean } = {}): voi
     appliedEarly = hash;
   }
   if (applier) applier(route);
-  else window.dispatchEvent(new HashChangeEvent('hashchange'));
+  else window.dispatchEvent(new HashChangeEvent('hashchange', { newURL: location.href }));
 }
 
 /**

@@ -238,8 +238,12 @@ function installStateWatchers(): void {
  * Returns whether that address named a note (else the last note may reopen).
  */
 export function startRouter(): { openedNote: boolean; stop: () => void } {
-  const onHashChange = () => {
-    if (takeAppliedEarly(location.hash) || !isRouteHash(location.hash)) return;
+  const onHashChange = (event: HashChangeEvent) => {
+    // The event names the address it was fired for. A state watcher may have recorded
+    // a newer one since (history.pushState fires no event); then this event is stale,
+    // and applying today's address would undo a switch the user just asked for.
+    const hash = event.newURL ? new URL(event.newURL).hash : location.hash;
+    if (takeAppliedEarly(hash) || !isRouteHash(hash) || hash !== location.hash) return;
     applyRoute(currentRoute());
   };
   window.addEventListener('hashchange', onHashChange);
