@@ -100,8 +100,13 @@ test.describe('on a phone', () => {
     // Closed and opened again: the list first.
     await page.keyboard.press('Escape');
     await expect(page.getByTestId('settings')).toHaveCount(0);
+    // Closing Settings goes back to the address it was opened from, which closes the menu;
+    // that lands a moment later, so open the menu until the Settings button shows.
     const menu = page.getByRole('button', { name: 'Open menu' });
-    if ((await menu.getAttribute('aria-expanded')) !== 'true') await menu.click();
+    await expect(async () => {
+      if ((await menu.getAttribute('aria-expanded')) !== 'true') await menu.click();
+      await expect(page.getByTestId('open-settings')).toBeVisible({ timeout: 1_000 });
+    }).toPass();
     await page.getByTestId('open-settings').click();
     await expect(page.getByTestId('settings-nav')).toBeVisible();
   });
