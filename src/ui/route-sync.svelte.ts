@@ -242,7 +242,8 @@ export function startRouter(): { openedNote: boolean; stop: () => void } {
     // The event names the address it was fired for. A state watcher may have recorded
     // a newer one since (history.pushState fires no event); then this event is stale,
     // and applying today's address would undo a switch the user just asked for.
-    const hash = event.newURL ? new URL(event.newURL).hash : location.hash;
+    const at = event.newURL ? event.newURL.indexOf('#') : -2;
+    const hash = at === -2 ? location.hash : at < 0 ? '' : event.newURL.slice(at);
     if (takeAppliedEarly(hash) || !isRouteHash(hash) || hash !== location.hash) return;
     applyRoute(currentRoute());
   };
