@@ -1,10 +1,10 @@
 import type { MetonaFinishReason } from '../../ir';
 import { invalidResponseError, mapStreamError } from '../shared/errors';
-import { readBytes } from '../shared/line-decoder';
 import { SseDecoder } from '../shared/sse';
+import { readStreamParts } from '../shared/read-stream-parts';
 import type { StreamPart } from '../shared/stream-parts';
 import { ToolCallAssembler } from '../shared/tool-call-assembler';
-import { decodeToolName, type ToolNameCodec } from '../shared/tool-names';
+import type { ToolNameCodec } from '../shared/tool-names';
 import { mapAnthropicStopReason, mapAnthropicUsage, mergeAnthropicUsage } from './map-finish-reason';
 import type { ThinkingSignatures } from './thinking-signatures';
 import { parseAnthropicStreamData, type AnthropicEvent, type AnthropicUsage } from './wire-schemas';
@@ -188,33 +188,12 @@ export function createAnthropicStreamConverter({
   };
 }
 
-/**
- * A response body straight to stream parts in one loop (bytes, SSE, event
- * schema, parts, tool names), one array per network read: an async generator
- * per stage would cost a promise and a result object per stage per token.
- */
-export async function* readAnthropicStream(
+/** A response body straight to stream parts, one array per network read (see readStreamParts). */
+export function readAnthropicStream(
   body: ReadableStream<Uint8Array>,
   options: AnthropicStreamOptions,
   codec: ToolNameCodec,
 ): AsyncGenerator<StreamPart[]> {
-  const sse = new SseDecoder();
   const convert = createAnthropicStreamConverter(options);
-  const named = (parts: StreamPart[]) => {
-    for (let i = 0; i < parts.length; i++) parts[i] = decodeToolName(parts[i]!, codec);
-    return parts;
-  };
-  for await (const bytes of readBytes(body)) {
-    const out: StreamPart[] = [];
-    for (const event of sse.push(bytes)) {
-      if (!convert(event.data, out)) {
-        yield named(out);
-        return;
-      }
-    }
-    if (out.length > 0) yield named(out);
-  }
-  const out: StreamPart[] = [];
-  for (const event of sse.end()) if (!convert(event.data, out)) break;
-  if (out.length > 0) yield named(out);
+  return readStreamParts(body, new SseDecoder(), (event, out) => convert(event.data, out), codec);
 }

@@ -1,8 +1,9 @@
 import { invalidResponseError, mapStreamError } from '../shared/errors';
-import { LineDecoder, readBytes } from '../shared/line-decoder';
+import { LineDecoder } from '../shared/line-decoder';
+import { readStreamParts } from '../shared/read-stream-parts';
 import type { StreamPart } from '../shared/stream-parts';
 import { parseToolArguments } from '../shared/tool-call-assembler';
-import { decodeToolName, type ToolNameCodec } from '../shared/tool-names';
+import type { ToolNameCodec } from '../shared/tool-names';
 import { ollamaProviderCode } from './map-error';
 import { mapOllamaFinishReason, mapOllamaPerfStats, mapOllamaUsage } from './map-finish-reason';
 import { parseOllamaLine, type OllamaChunk } from './wire-schemas';
@@ -108,34 +109,11 @@ export function createOllamaStreamConverter({
   };
 }
 
-/**
- * A response body straight to stream parts in one loop (bytes, lines, JSON,
- * chunk schema, parts, tool names), one array per network read: an async
- * generator per stage would cost a promise and a result object per stage per token.
- */
-export async function* readOllamaStream(
+/** A response body straight to stream parts, one array per network read (see readStreamParts). */
+export function readOllamaStream(
   body: ReadableStream<Uint8Array>,
   options: OllamaStreamOptions,
   codec: ToolNameCodec,
 ): AsyncGenerator<StreamPart[]> {
-  const lines = new LineDecoder();
-  const convert = createOllamaStreamConverter(options);
-  const named = (parts: StreamPart[]) => {
-    for (let i = 0; i < parts.length; i++) parts[i] = decodeToolName(parts[i]!, codec);
-    return parts;
-  };
-  for await (const bytes of readBytes(body)) {
-    const out: StreamPart[] = [];
-    for (const line of lines.push(bytes)) {
-      if (!convert(line, out)) {
-        yield named(out);
-        return;
-      }
-    }
-    if (out.length > 0) yield named(out);
-  }
-  // A last line without its newline is still a line in NDJSON.
-  const out: StreamPart[] = [];
-  for (const line of lines.end()) if (!convert(line, out)) break;
-  if (out.length > 0) yield named(out);
+  return readStreamParts(body, new LineDecoder(), createOllamaStreamConverter(options), codec);
 }

@@ -1,10 +1,10 @@
 import type { MetonaFinishReason } from '../../ir';
 import { invalidResponseError, mapStreamError } from '../shared/errors';
-import { readBytes } from '../shared/line-decoder';
 import { SseDecoder, type SseEvent } from '../shared/sse';
+import { readStreamParts } from '../shared/read-stream-parts';
 import type { StreamPart } from '../shared/stream-parts';
 import { ToolCallAssembler } from '../shared/tool-call-assembler';
-import { decodeToolName, type ToolNameCodec } from '../shared/tool-names';
+import type { ToolNameCodec } from '../shared/tool-names';
 import { openAIErrorDetails } from './map-error';
 import { mapOpenAIFinishReason, mapOpenAIUsage } from './map-finish-reason';
 import { parseOpenAIStreamData, type OpenAIChunk } from './wire-schemas';
@@ -156,34 +156,18 @@ export async function* convertOpenAIStream(
   yield* out;
 }
 
-/**
- * A response body straight to stream parts in one loop (bytes, SSE, chunk
- * schema, parts, tool names), one array per network read: stacking an async
- * generator per stage costs a promise and a result object per stage per token.
- */
-export async function* readOpenAIStream(
+/** A response body straight to stream parts, one array per network read (see readStreamParts). */
+export function readOpenAIStream(
   body: ReadableStream<Uint8Array>,
   options: OpenAIStreamOptions,
   codec: ToolNameCodec,
 ): AsyncGenerator<StreamPart[]> {
-  const sse = new SseDecoder();
   const converter = createOpenAIStreamConverter(options);
-  const named = (parts: StreamPart[]) => {
-    for (let i = 0; i < parts.length; i++) parts[i] = decodeToolName(parts[i]!, codec);
-    return parts;
-  };
-  for await (const bytes of readBytes(body)) {
-    const out: StreamPart[] = [];
-    for (const event of sse.push(bytes)) {
-      if (!converter.push(event.data, out)) {
-        yield named(out);
-        return;
-      }
-    }
-    if (out.length > 0) yield named(out);
-  }
-  const out: StreamPart[] = [];
-  for (const event of sse.end()) if (!converter.push(event.data, out)) break;
-  converter.end(out);
-  if (out.length > 0) yield named(out);
+  return readStreamParts(
+    body,
+    new SseDecoder(),
+    (event: SseEvent, out) => converter.push(event.data, out),
+    codec,
+    (out) => converter.end(out),
+  );
 }
