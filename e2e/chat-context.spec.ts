@@ -1,5 +1,6 @@
 import { startScriptServer, textStream } from './harness/openai-script-server';
 import { expect, openApp, test } from './fixtures';
+import { addScriptProvider } from './harness/agent-steps';
 
 const LONG = 'Deadlock needs mutual exclusion, hold and wait, no preemption and a circular wait. '.repeat(6);
 
@@ -18,16 +19,7 @@ test('a long chat on a small-context model keeps answering and says earlier mess
   await context.route(`${server.url}/**`, (route) => route.continue());
   try {
     await openApp(page);
-    await page.getByTestId('open-settings').click();
-    await page.getByTestId('settings-nav-providers').click();
-    await page.getByTestId('provider-add').click();
-    await page.getByTestId('provider-preset').selectOption('custom');
-    await page.getByTestId('provider-name').fill('Small');
-    await page.getByTestId('provider-base-url').fill(`${server.url}/v1`);
-    await page.getByTestId('provider-model').fill('script-model');
-    await page.getByTestId('provider-save').click();
-    await expect(page.locator('[data-testid="provider-item"][data-provider-id="custom"]')).toBeVisible();
-    await page.keyboard.press('Escape');
+    await addScriptProvider(page, server.url, { name: 'Small', apiKey: null });
 
     await page.getByTestId('nav-chat').click();
     await page.getByTestId('chat-model').selectOption({ label: 'Small · script-model' });

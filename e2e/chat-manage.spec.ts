@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { startScriptServer, textStream, type ScriptServer } from './harness/openai-script-server';
 import { expect, openApp, test } from './fixtures';
+import { addScriptProvider } from './harness/agent-steps';
 
 type WireMessage = { role: string; content: string };
 
@@ -17,16 +18,7 @@ async function echoServer(): Promise<ScriptServer> {
 }
 
 async function addProvider(page: Page, server: ScriptServer): Promise<void> {
-  await page.getByTestId('open-settings').click();
-  await page.getByTestId('settings-nav-providers').click();
-  await page.getByTestId('provider-add').click();
-  await page.getByTestId('provider-preset').selectOption('custom');
-  await page.getByTestId('provider-name').fill('Script');
-  await page.getByTestId('provider-base-url').fill(`${server.url}/v1`);
-  await page.getByTestId('provider-model').fill('script-model');
-  await page.getByTestId('provider-save').click();
-  await expect(page.locator('[data-testid="provider-item"][data-provider-id="custom"]')).toBeVisible();
-  await page.keyboard.press('Escape');
+  await addScriptProvider(page, server.url, { apiKey: null });
   await page.getByTestId('nav-chat').click();
   await page.getByTestId('chat-model').selectOption({ label: 'Script · script-model' });
 }

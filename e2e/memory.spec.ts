@@ -1,5 +1,6 @@
 import { startScriptServer, textStream } from './harness/openai-script-server';
 import { expect, openApp, test } from './fixtures';
+import { addScriptProvider } from './harness/agent-steps';
 
 test('a fact stated in one chat is sent in the next; switched off or deleted, it is not', async ({
   page,
@@ -10,16 +11,7 @@ test('a fact stated in one chat is sent in the next; switched off or deleted, it
   const lastBody = () => JSON.stringify(server.bodies.at(-1));
   try {
     await openApp(page);
-    await page.getByTestId('open-settings').click();
-    await page.getByTestId('settings-nav-providers').click();
-    await page.getByTestId('provider-add').click();
-    await page.getByTestId('provider-preset').selectOption('custom');
-    await page.getByTestId('provider-name').fill('Script');
-    await page.getByTestId('provider-base-url').fill(`${server.url}/v1`);
-    await page.getByTestId('provider-model').fill('script-model');
-    await page.getByTestId('provider-save').click();
-    await expect(page.locator('[data-testid="provider-item"][data-provider-id="custom"]')).toBeVisible();
-    await page.keyboard.press('Escape');
+    await addScriptProvider(page, server.url, { apiKey: null });
 
     await page.getByTestId('nav-chat').click();
     await page.getByTestId('chat-model').selectOption({ label: 'Script · script-model' });

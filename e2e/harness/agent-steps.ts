@@ -1,18 +1,23 @@
 import { expect, type Page } from '@playwright/test';
 
 /**
- * Adds a custom OpenAI-compatible provider named "Script" for `serverUrl`
- * (see `openai-script-server.ts`) in Settings, then closes Settings.
+ * Adds a custom OpenAI-compatible provider (default name "Script") for `serverUrl`
+ * (see `openai-script-server.ts`) in Settings, then closes Settings. `apiKey: null`
+ * saves it without a key.
  */
-export async function addScriptProvider(page: Page, serverUrl: string): Promise<void> {
+export async function addScriptProvider(
+  page: Page,
+  serverUrl: string,
+  { name = 'Script', apiKey = 'sk-e2e-agent' }: { name?: string; apiKey?: string | null } = {},
+): Promise<void> {
   await page.getByTestId('open-settings').click();
   await page.getByTestId('settings-nav-providers').click();
   await page.getByTestId('provider-add').click();
   await page.getByTestId('provider-preset').selectOption('custom');
-  await page.getByTestId('provider-name').fill('Script');
+  await page.getByTestId('provider-name').fill(name);
   await page.getByTestId('provider-base-url').fill(`${serverUrl}/v1`);
   await page.getByTestId('provider-model').fill('script-model');
-  await page.getByTestId('provider-api-key').fill('sk-e2e-agent');
+  if (apiKey !== null) await page.getByTestId('provider-api-key').fill(apiKey);
   await page.getByTestId('provider-save').click();
   await expect(page.locator('[data-testid="provider-item"][data-provider-id="custom"]')).toBeVisible();
   await page.keyboard.press('Escape');
