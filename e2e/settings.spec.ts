@@ -1,6 +1,7 @@
 import type { Page, Route } from '@playwright/test';
 import { buildTinyWhisper } from '../src/media/transformers/__fixtures__/tiny-whisper/tiny-whisper';
 import { createNote, expect, openApp, test } from './fixtures';
+import { silenceWav } from './harness/wav';
 
 // Settings as pages, the one model host every download uses, and errors that say what to do next.
 
@@ -223,23 +224,3 @@ test("an unreachable provider's error names its URL and the likely causes, and l
   await expect(page.getByTestId('settings-page-providers')).toBeVisible();
   await expect(page.locator('[data-testid="provider-item"][data-provider-id="custom"]')).toBeVisible();
 });
-
-/** `seconds` of silence as 16 kHz mono 16-bit WAV. */
-function silenceWav(seconds: number): Buffer {
-  const rate = 16_000;
-  const frames = seconds * rate;
-  const wav = Buffer.alloc(44 + frames * 2);
-  wav.write('RIFF', 0, 'ascii');
-  wav.writeUInt32LE(36 + frames * 2, 4);
-  wav.write('WAVEfmt ', 8, 'ascii');
-  wav.writeUInt32LE(16, 16);
-  wav.writeUInt16LE(1, 20);
-  wav.writeUInt16LE(1, 22);
-  wav.writeUInt32LE(rate, 24);
-  wav.writeUInt32LE(rate * 2, 28);
-  wav.writeUInt16LE(2, 32);
-  wav.writeUInt16LE(16, 34);
-  wav.write('data', 36, 'ascii');
-  wav.writeUInt32LE(frames * 2, 40);
-  return wav;
-}

@@ -5,6 +5,7 @@ import {
 } from '../src/media/transformers/__fixtures__/tiny-pyannote/tiny-pyannote';
 import { buildTinyWhisper } from '../src/media/transformers/__fixtures__/tiny-whisper/tiny-whisper';
 import { expect, openApp, test } from './fixtures';
+import { tonesWav } from './harness/wav';
 
 // The model is the tiny Whisper-shaped model the unit tests generate
 // (src/media/transformers/__fixtures__/tiny-whisper): real transformers.js loading and
@@ -21,29 +22,6 @@ const PYANNOTE_ID = 'onnx-community/pyannote-segmentation-3.0';
 /** `seconds` of a quiet 220 Hz tone as 16 kHz mono 16-bit WAV. */
 function toneWav(seconds: number): Buffer {
   return tonesWav([[220, seconds]], 3000);
-}
-
-/** Tones one after the other ([frequency, seconds]) as 16 kHz mono 16-bit WAV. */
-function tonesWav(parts: ReadonlyArray<readonly [number, number]>, amplitude = 10_000): Buffer {
-  const rate = 16_000;
-  const tones = parts.flatMap(([frequency, seconds]) => Array<number>(seconds * rate).fill(frequency));
-  const frames = tones.length;
-  const wav = Buffer.alloc(44 + frames * 2);
-  wav.write('RIFF', 0, 'ascii');
-  wav.writeUInt32LE(36 + frames * 2, 4);
-  wav.write('WAVEfmt ', 8, 'ascii');
-  wav.writeUInt32LE(16, 16);
-  wav.writeUInt16LE(1, 20);
-  wav.writeUInt16LE(1, 22);
-  wav.writeUInt32LE(rate, 24);
-  wav.writeUInt32LE(rate * 2, 28);
-  wav.writeUInt16LE(2, 32);
-  wav.writeUInt16LE(16, 34);
-  wav.write('data', 36, 'ascii');
-  wav.writeUInt32LE(frames * 2, 40);
-  for (let i = 0; i < frames; i++)
-    wav.writeInt16LE(Math.round(amplitude * Math.sin((2 * Math.PI * tones[i]! * i) / rate)), 44 + i * 2);
-  return wav;
 }
 
 /** Serves the tiny model (and `more` models by id) under the model host; anything else there is a real 404. */
