@@ -39,7 +39,12 @@ async function overflowing(page: Page): Promise<string[]> {
 
 async function openMenu(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Open menu' }).click();
-  await expect(page.locator('#sidebar')).toBeVisible();
+  const drawer = page.locator('#sidebar');
+  await expect(drawer).toBeVisible();
+  // The drawer slides in; measure it once its transition has finished, not mid-slide.
+  await drawer.evaluate((element) =>
+    Promise.all(element.getAnimations().map((animation) => animation.finished)),
+  );
 }
 
 async function go(page: Page, testId: string): Promise<void> {
