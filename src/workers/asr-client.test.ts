@@ -152,15 +152,20 @@ describe('AsrWorkerClient over Comlink', () => {
   }, 120_000); // A hang guard: the tiny Whisper really decodes on the CPU.
 
   it('a worker that does not honour a cancel in time is replaced, and the next request reloads in a new one', async () => {
-    const loads: string[] = [];
-    const stuck: AsrEngine = {
-      async load(profile) {
-        loads.push(profile.model_id);
-      },
-      // One long ONNX call that nothing can interrupt.
-      transcribeWindow: () => new Promise(() => undefined),
+    // The models each worker's engine loaded, one list per worker.
+    const loadsByWorker: string[][] = [];
+    const stuckEngine = (): AsrEngine => {
+      const loads: string[] = [];
+      loadsByWorker.push(loads);
+      return {
+        async load(profile) {
+          loads.push(profile.model_id);
+        },
+        // One long ONNX call that nothing can interrupt.
+        transcribeWindow: () => new Promise(() => undefined),
+      };
     };
-    const { asr, connections } = client({ grace: 20, createEngine: () => stuck });
+    const { asr, connections } = client({ grace: 20, createEngine: stuckEngine });
     await asr.load(TINY, { signal: open() });
     const controller = new AbortController();
     const pending = asr.transcribeWindow(new Float32Array(RATE), {
@@ -174,14 +179,20 @@ describe('AsrWorkerClient over Comlink', () => {
     await expect.poll(() => asr.restarts, { timeout: 15_000 }).toBe(1);
     expect(connections[0]?.closed()).toBe(true);
 
+    const stop = new AbortController();
     const again = asr.transcribeWindow(new Float32Array(RATE), {
       language: 'en',
       wordTimestamps: false,
-      signal: AbortSignal.timeout(50),
+      signal: stop.signal,
     });
-    await expect(again).rejects.toBeDefined();
+    // The new worker loads the model the request named, without a load() call from the page;
+    // the request is cancelled once that load is seen, not after a fixed time.
+    await expect.poll(() => loadsByWorker[1]?.length ?? 0, { timeout: 15_000 }).toBe(1);
+    stop.abort();
+    await expect(again).rejects.toMatchObject({ name: 'AbortError' });
     expect(connections).toHaveLength(2);
-    // The new worker loaded the model the request named, without a load() call from the page.
-    expect(loads).toEqual([TINY_WHISPER_MODEL_ID, TINY_WHISPER_MODEL_ID, TINY_WHISPER_MODEL_ID]);
+    expect(loadsByWorker[0]?.[0]).toBe(TINY_WHISPER_MODEL_ID);
+    expect(loadsByWorker[1]).toEqual([TINY_WHISPER_MODEL_ID]);
+    await asr.dispose();
   });
 });
