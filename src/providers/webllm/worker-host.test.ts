@@ -240,12 +240,15 @@ describe('WebLlmWorkerHost', () => {
       cache,
     });
     const seen: string[] = [];
-    const first = host.download(
-      A,
-      (progress) => void seen.push(`A ${progress.loadedBytes}/${progress.totalBytes}`),
-    );
+    let firstProgress!: () => void;
+    const started = new Promise<void>((resolve) => (firstProgress = resolve));
+    const first = host.download(A, (progress) => {
+      seen.push(`A ${progress.loadedBytes}/${progress.totalBytes}`);
+      firstProgress();
+    });
     const second = host.download(B, (progress) => void seen.push(`B ${progress.loadedBytes}`));
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    // B is queued behind A: cancel it once A is under way (A's first shard), not after a fixed time.
+    await started;
     await host.cancelDownload(B);
     expect(await first).toEqual({ ok: true, value: { bytes: 40 } });
     expect(await second).toMatchObject({ ok: false, error: { code: 'user_aborted' } });

@@ -40,7 +40,8 @@ const draftFor = (noteId: string) =>
   parseDraft(memory.storage.getItem(DRAFT_KEY_PREFIX + noteId));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function waitFor(check: () => boolean, timeoutMs = 3000): Promise<void> {
+// A hang guard, not a speed claim: a loaded machine may take seconds to save.
+async function waitFor(check: () => boolean, timeoutMs = 30_000): Promise<void> {
   const start = Date.now();
   while (!check()) {
     if (Date.now() - start > timeoutMs) throw new Error('timed out');
