@@ -337,4 +337,114 @@ describe('ArchiveService', () => {
       );
     });
   });
+  describe('note ids', () => {
+    const importInto = async (data: Uint8Array, on_duplicate?: 'skip' | 'update' | 'keep_both') => {
+      const job = await current.api.archive.importZip({
+        data,
+        file_name: 'vault.zip',
+        ...(on_duplicate ? { on_duplicate } : {}),
+      });
+      await finished(job.job_id);
+      return current.api.jobs.get(job.job_id);
+    };
+    const ids = async () => (await allNotes()).map((note) => note.note_id).sort();
+    const noteFile = (noteId: string, title: string, body: string) =>
+      markdownFileFromNote({ title, folder: '', body, tags: [], extra: { note_id: noteId } }, new Set());
+
+    it('an exported notebook imported elsewhere keeps every note id, so links to them still resolve', async () => {
+      const api = setup();
+      const a = await api.notes.create({ title: 'A', folder: 'x', body: 'alpha\n', tags: [] });
+      const b = await api.notes.create({ title: 'B', folder: '', body: 'beta [[A]]\n', tags: ['t'] });
+      const exported = (await api.archive.exportAll()).data;
+
+      setup();
+      expect((await importInto(exported)).result).toMatchObject({ created: 2 });
+      expect(await ids()).toEqual([a.note_id, b.note_id].sort());
+      expect(await current.api.notes.get(a.note_id)).toMatchObject({
+        title: 'A',
+        folder: 'x',
+        body: 'alpha\n',
+      });
+    });
+
+    it('keep_both gives the copies new ids and leaves the notes that hold those ids alone', async () => {
+      const api = setup();
+      const note = await api.notes.create({ title: 'Plan', folder: '', body: 'one\n', tags: [] });
+      const exported = (await api.archive.exportAll()).data;
+      expect((await importInto(exported, 'keep_both')).result).toMatchObject({ created: 1 });
+      const all = await allNotes();
+      expect(all).toHaveLength(2);
+      const copy = all.find((n) => n.note_id !== note.note_id);
+      expect(copy).toMatchObject({ title: 'Plan', body: 'one\n' });
+      expect(copy?.note_id).toMatch(/^note_/);
+      expect(await api.notes.get(note.note_id)).toMatchObject({ version: note.version, body: 'one\n' });
+    });
+
+    it('an id held by a note in the trash is not reused: the import gets a new id and the trashed note stays', async () => {
+      const api = setup();
+      const note = await api.notes.create({ title: 'Old', folder: '', body: 'old text\n', tags: [] });
+      await api.notes.trash(note.note_id);
+      const zip = writeZipArchive([noteFile(note.note_id, 'New', 'new text\n')]);
+      expect((await importInto(zip, 'skip')).result).toMatchObject({ created: 1, duplicates_skipped: 0 });
+      const [live] = await allNotes();
+      expect(live).toMatchObject({ title: 'New', body: 'new text\n' });
+      expect(live?.note_id).not.toBe(note.note_id);
+      expect(await api.notes.get(note.note_id)).toMatchObject({
+        title: 'Old',
+        deleted_at: expect.any(String),
+      });
+    });
+
+    it('two files carrying one id: the first keeps it, the second gets a new one', async () => {
+      setup();
+      const id = 'note_0123456789abcdef0123456789abcdef';
+      const zip = writeZipArchive([
+        { path: 'a.md', content: noteFile(id, 'First', 'first\n').content },
+        { path: 'b.md', content: noteFile(id, 'Second', 'second\n').content },
+      ]);
+      expect((await importInto(zip)).result).toMatchObject({ created: 2 });
+      expect((await current.api.notes.get(id)).title).toBe('First');
+      const second = (await allNotes()).find((n) => n.title === 'Second');
+      expect(second?.note_id).not.toBe(id);
+      expect(second?.body).toBe('second\n');
+    });
+
+    it('a note_id that is not one of ours is not used as a key and does not stay in the text', async () => {
+      setup();
+      const zip = writeZipArchive([
+        { path: 'a.md', content: '---\ntitle: A\nnote_id: ../../etc\n---\nbody\n' },
+        { path: 'b.md', content: '---\ntitle: B\nnote_id: 42\n---\nbody b\n' },
+      ]);
+      expect((await importInto(zip)).result).toMatchObject({ created: 2 });
+      const notes = await allNotes();
+      expect(notes.map((n) => n.note_id).every((id) => /^note_[0-9a-f]{32}$/.test(id))).toBe(true);
+      expect(notes.find((n) => n.title === 'A')?.body).toBe('body\n');
+      // Not a string: the user's own field, kept with the note.
+      expect(notes.find((n) => n.title === 'B')?.body).toBe('---\nnote_id: 42\n---\nbody b\n');
+    });
+
+    it('a cancelled import removes the notes that kept their ids, so importing again keeps them once more', async () => {
+      const api = setup();
+      for (let i = 0; i < 120; i++)
+        await api.notes.create({ title: `N${i}`, folder: '', body: `b${i}\n`, tags: [] });
+      const original = await ids();
+      const exported = (await api.archive.exportAll()).data;
+
+      setup();
+      const job = await current.api.archive.importZip({ data: exported, file_name: 'vault.zip' });
+      let cancelled = false;
+      const seen: EventEnvelope[] = [];
+      await current.api.events.subscribe(job.job_id, 0, (e) => {
+        seen.push(e);
+        if (!cancelled && e.event === 'Progress' && ((e.data as { current?: number }).current ?? 0) >= 50) {
+          cancelled = true;
+          void current.api.jobs.cancel(job.job_id);
+        }
+      }).closed;
+      expect(seen.at(-1)?.event).toBe('Cancelled');
+      expect((await current.api.notes.list()).page.total).toBe(0);
+      expect((await importInto(exported)).result).toMatchObject({ created: 120 });
+      expect(await ids()).toEqual(original);
+    });
+  });
 });

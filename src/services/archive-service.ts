@@ -42,6 +42,8 @@ const EXPORT_ROOT = 'NotesAgent';
  * the user: Obsidian vaults use it for their own values.
  */
 export const NOTE_ID_KEY = 'note_id';
+/** Ids this notebook writes (`newId('note')`); anything else in `note_id` is not kept as a key. */
+const OWN_NOTE_ID = /^note_[A-Za-z0-9_-]{1,100}$/;
 
 interface ImportJobInput {
   attachment_id: string;
@@ -183,7 +185,7 @@ export class ArchiveService {
           note = { ...note, extra };
         }
         drafts.push({
-          noteId: typeof noteId === 'string' ? noteId : null,
+          noteId: typeof noteId === 'string' && OWN_NOTE_ID.test(noteId) ? noteId : null,
           path: file.path,
           draft: {
             title: note.title,
@@ -201,20 +203,22 @@ export class ArchiveService {
       const byId = new Map(existing.map((note) => [note.note_id, note]));
       const byContent = new Map(existing.map((note) => [sameContentKey(note), note]));
       const inThisArchive = new Set<string>();
+      /** Ids given to notes of this archive: a second file carrying one gets a new id. */
+      const claimed = new Set<string>();
       for (let start = 0; start < total; start += IMPORT_BATCH_SIZE) {
         context.signal.throwIfAborted();
-        const fresh: NoteDraft[] = [];
+        const fresh: { draft: NoteDraft; noteId: string | null }[] = [];
         for (const { draft, noteId } of drafts.slice(start, start + IMPORT_BATCH_SIZE)) {
           const key = sameContentKey(draft);
           if (onDuplicate === 'keep_both') {
-            fresh.push(draft);
+            fresh.push({ draft, noteId });
             continue;
           }
           const match = (noteId !== null ? byId.get(noteId) : undefined) ?? byContent.get(key);
           if (!match) {
             // A second copy of a note within the same archive is a duplicate too.
             if (inThisArchive.has(key)) duplicatesSkipped += 1;
-            else fresh.push(draft);
+            else fresh.push({ draft, noteId });
             inThisArchive.add(key);
           } else if (onDuplicate === 'skip') {
             duplicatesSkipped += 1;
@@ -224,7 +228,7 @@ export class ArchiveService {
             const updated = await this.#notes.update(match.note_id, { title, folder, body, tags });
             // Deleted meanwhile: the archive's version is all that is left of it.
             if (!updated) {
-              fresh.push(draft);
+              fresh.push({ draft, noteId });
               continue;
             }
             overwritten.push(match);
@@ -232,7 +236,10 @@ export class ArchiveService {
             byContent.set(key, updated);
           }
         }
-        const notes = await this.#notes.createMany(fresh, importBatchOf(context.jobId));
+        const notes = await this.#notes.createMany(
+          await this.#withKeptIds(fresh, claimed),
+          importBatchOf(context.jobId),
+        );
         created.push(...notes.map((note) => note.note_id));
         await context.progress({
           phase: 'importing',
@@ -264,6 +271,24 @@ export class ArchiveService {
       // cancel it would be an invisible attachment nobody can reach.
       await this.#attachments.delete(attachment_id);
     }
+  }
+
+  /**
+   * A note keeps the id its archive gave it while no note (live or in the
+   * trash) has it, so links and bookmarks to it work again; otherwise it gets
+   * a new one, as `keep_both` copies do.
+   */
+  async #withKeptIds(
+    fresh: readonly { draft: NoteDraft; noteId: string | null }[],
+    claimed: Set<string>,
+  ): Promise<NoteDraft[]> {
+    const wanted = fresh.flatMap(({ noteId }) => (noteId === null || claimed.has(noteId) ? [] : [noteId]));
+    const taken = await this.#notes.takenIds(wanted);
+    return fresh.map(({ draft, noteId }) => {
+      if (noteId === null || claimed.has(noteId) || taken.has(noteId)) return draft;
+      claimed.add(noteId);
+      return { ...draft, note_id: noteId };
+    });
   }
 
   async exportAll(): Promise<{ file_name: string; data: Uint8Array }> {
