@@ -30,6 +30,8 @@ export interface NoteDraft {
   tags: string[];
   created_at?: string;
   updated_at?: string;
+  /** Written as `pinned: true` only when set, so unpinned notes export as before. */
+  pinned?: boolean;
   extra: Record<string, unknown>;
 }
 
@@ -88,9 +90,12 @@ export function noteFromMarkdownFile(file: ArchiveFile): NoteDraft {
   const extra: Record<string, unknown> = {};
   let title: string | undefined;
   let tags: string[] = [];
+  let pinned: boolean | undefined;
   for (const [key, value] of Object.entries(data)) {
     if (key === 'title') title = scalarToString(value);
     else if (key === 'tags') tags = parseTags(value);
+    // Only a yes/no is the notebook's flag; any other value is the user's own field.
+    else if (key === 'pinned' && typeof value === 'boolean') pinned = value;
     else if (!DATE_KEYS.has(key)) extra[key] = value;
   }
   const created_at = takeDate(data, ['created_at', 'created'], extra);
@@ -103,6 +108,7 @@ export function noteFromMarkdownFile(file: ArchiveFile): NoteDraft {
     tags,
     ...(created_at === undefined ? {} : { created_at }),
     ...(updated_at === undefined ? {} : { updated_at }),
+    ...(pinned === undefined ? {} : { pinned }),
     extra,
   };
 }
@@ -190,6 +196,7 @@ export function markdownFileFromNote(note: NoteDraft, takenPaths: Set<string>): 
   const data: Record<string, unknown> = { title: note.title, tags: note.tags };
   if (note.created_at !== undefined) data.created_at = note.created_at;
   if (note.updated_at !== undefined) data.updated_at = note.updated_at;
+  if (note.pinned === true) data.pinned = true;
   for (const [key, value] of Object.entries(note.extra)) {
     if (!Object.hasOwn(data, key)) data[key] = value;
   }

@@ -447,4 +447,73 @@ describe('ArchiveService', () => {
       expect(await ids()).toEqual(original);
     });
   });
+  describe('pins and folders', () => {
+    it('pinned notes and folders come back from an export as they were', async () => {
+      const api = setup();
+      const top = await api.notes.create({ title: 'Top', folder: 'work/plans', body: 'top\n', tags: [] });
+      await api.notes.create({ title: 'Low', folder: '', body: 'low\n', tags: [] });
+      await api.notes.setPinned({ note_id: top.note_id, pinned: true });
+      const exported = (await api.archive.exportAll()).data;
+
+      setup();
+      const job = await current.api.archive.importZip({ data: exported, file_name: 'vault.zip' });
+      await finished(job.job_id);
+      const notes = await allNotes();
+      expect(
+        notes
+          .map(({ title, folder, pinned }) => ({ title, folder, pinned }))
+          .sort((a, b) => a.title.localeCompare(b.title)),
+      ).toEqual([
+        { title: 'Low', folder: '', pinned: false },
+        { title: 'Top', folder: 'work/plans', pinned: true },
+      ]);
+      // The pinned note leads the list, as it did before the export.
+      expect((await current.api.notes.list()).items[0]?.title).toBe('Top');
+      expect(notes.find((n) => n.title === 'Top')?.body).toBe('top\n');
+    });
+
+    it('update applies the archive pin', async () => {
+      const api = setup();
+      const note = await api.notes.create({ title: 'Plan', folder: '', body: 'v1\n', tags: [] });
+      await api.notes.setPinned({ note_id: note.note_id, pinned: true });
+      const pinnedExport = (await api.archive.exportAll()).data;
+      await api.notes.setPinned({ note_id: note.note_id, pinned: false });
+
+      const job = await api.archive.importZip({
+        data: pinnedExport,
+        file_name: 'v.zip',
+        on_duplicate: 'update',
+      });
+      await finished(job.job_id);
+      expect((await api.jobs.get(job.job_id)).result).toMatchObject({ updated: 1 });
+      expect((await api.notes.get(note.note_id)).pinned).toBe(true);
+    });
+
+    it('a cancelled update import puts every pin back as it was', async () => {
+      const api = setup();
+      const notes = [];
+      for (let i = 0; i < 60; i++)
+        notes.push(await api.notes.create({ title: `N${i}`, folder: '', body: `b${i}\n`, tags: [] }));
+      for (const n of notes) await api.notes.setPinned({ note_id: n.note_id, pinned: true });
+      const pinnedExport = (await api.archive.exportAll()).data;
+      for (const n of notes) await api.notes.setPinned({ note_id: n.note_id, pinned: false });
+
+      const job = await api.archive.importZip({
+        data: pinnedExport,
+        file_name: 'v.zip',
+        on_duplicate: 'update',
+      });
+      let cancelled = false;
+      const seen: EventEnvelope[] = [];
+      await api.events.subscribe(job.job_id, 0, (e) => {
+        seen.push(e);
+        if (!cancelled && e.event === 'Progress' && ((e.data as { current?: number }).current ?? 0) >= 25) {
+          cancelled = true;
+          void api.jobs.cancel(job.job_id);
+        }
+      }).closed;
+      expect(seen.at(-1)?.event).toBe('Cancelled');
+      expect((await allNotes()).filter((n) => n.pinned)).toEqual([]);
+    });
+  });
 });

@@ -194,6 +194,7 @@ export class ArchiveService {
             tags: note.tags,
             ...(note.created_at ? { created_at: note.created_at } : {}),
             ...(note.updated_at ? { updated_at: note.updated_at } : {}),
+            ...(note.pinned === undefined ? {} : { pinned: note.pinned }),
           },
         });
       }
@@ -232,6 +233,9 @@ export class ArchiveService {
               continue;
             }
             overwritten.push(match);
+            if (draft.pinned !== undefined && draft.pinned !== (updated.pinned ?? false)) {
+              await this.#notes.setPinned(match.note_id, draft.pinned);
+            }
             byId.set(updated.note_id, updated);
             byContent.set(key, updated);
           }
@@ -264,6 +268,7 @@ export class ArchiveService {
       for (const before of overwritten.reverse()) {
         const { title, folder, body, tags } = before;
         await this.#notes.update(before.note_id, { title, folder, body, tags });
+        await this.#notes.setPinned(before.note_id, before.pinned ?? false);
       }
       throw error;
     } finally {
@@ -304,6 +309,7 @@ export class ArchiveService {
           tags: note.tags,
           created_at: note.created_at,
           updated_at: note.updated_at,
+          ...(note.pinned === true ? { pinned: true } : {}),
         },
         taken,
       );
