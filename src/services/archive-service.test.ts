@@ -516,4 +516,89 @@ describe('ArchiveService', () => {
       expect((await allNotes()).filter((n) => n.pinned)).toEqual([]);
     });
   });
+  describe('reading the archive in steps', () => {
+    /** 5 MB of random letters (about 3 MB deflated), so the read takes several 1 MiB steps. */
+    function largeZip(): Uint8Array {
+      let state = 7;
+      const letters: string[] = [];
+      for (let i = 0; i < 5 * 1024 * 1024; i++) {
+        state ^= state << 13;
+        state ^= state >>> 17;
+        state ^= state << 5;
+        letters.push(String.fromCharCode(97 + ((state >>> 0) % 26)));
+      }
+      return writeZipArchive([
+        { path: 'vault/large.md', content: letters.join('') },
+        { path: 'vault/small.md', content: '# Small\n' },
+      ]);
+    }
+    type Progress = { phase: string; current: number; total: number | null; message: string | null };
+
+    it('reports reading progress in archive bytes before the notes are written', async () => {
+      const api = setup();
+      const zip = largeZip();
+      const job = await api.archive.importZip({ data: zip, file_name: 'large.zip' });
+      const progress = (await finished(job.job_id))
+        .filter((e) => e.event === 'Progress')
+        .map((e) => e.data as Progress);
+      const reading = progress.filter((p) => p.phase === 'reading' && p.total !== null);
+      expect(reading.length).toBeGreaterThanOrEqual(3);
+      const total = reading[0]!.total!;
+      expect(total).toBeGreaterThan(2 * 1024 * 1024);
+      expect(total).toBeLessThan(zip.byteLength);
+      expect(reading.at(-1)).toMatchObject({ current: total, total, message: 'large.zip' });
+      expect(reading.map((p) => p.current)).toEqual([...reading.map((p) => p.current)].sort((a, b) => a - b));
+      // Every reading step comes before the first note is written.
+      const lastReading = progress.findLastIndex((p) => p.phase === 'reading');
+      expect(progress.findIndex((p) => p.phase === 'importing')).toBeGreaterThan(lastReading);
+      expect((await api.jobs.get(job.job_id)).result).toMatchObject({ created: 2 });
+    });
+
+    it('a cancel during the read stops it at the next step and leaves no note and no archive', async () => {
+      const api = setup();
+      const job = await api.archive.importZip({ data: largeZip(), file_name: 'large.zip' });
+      let cancelled = false;
+      const seen: EventEnvelope[] = [];
+      await api.events.subscribe(job.job_id, 0, (e) => {
+        seen.push(e);
+        const data = e.data as Progress;
+        if (!cancelled && e.event === 'Progress' && data.phase === 'reading' && data.current > 0) {
+          cancelled = true;
+          void api.jobs.cancel(job.job_id);
+        }
+      }).closed;
+      expect(seen.at(-1)?.event).toBe('Cancelled');
+      const phases = seen.filter((e) => e.event === 'Progress').map((e) => (e.data as Progress).phase);
+      expect(phases).not.toContain('importing');
+      const reads = seen.filter((e) => e.event === 'Progress' && (e.data as Progress).current > 0);
+      expect(reads.at(-1)?.data).toMatchObject({ phase: 'reading' });
+      expect((reads.at(-1)?.data as Progress).current).toBeLessThan((reads.at(-1)?.data as Progress).total!);
+      expect((await api.jobs.get(job.job_id)).status).toBe('cancelled');
+      expect(await current.db.notes.count()).toBe(0);
+      expect(await current.db.blocks.count()).toBe(0);
+      expect(await current.db.attachments.count()).toBe(0);
+    });
+
+    it('a note whose data is damaged fails the job with IMPORT_ARCHIVE_INVALID naming it, writing nothing', async () => {
+      const api = setup();
+      const good = deflateSync(strToU8('# fine\n'.repeat(50_000)));
+      const broken = good.slice();
+      broken.fill(0xff, 100, 400);
+      const zip = rawZip([
+        { name: 'v/ok.md', data: strToU8('ok') },
+        { name: 'v/broken.md', data: broken, method: 8, declared_size: 7 * 50_000 },
+      ]);
+      const job = await api.archive.importZip({ data: zip, file_name: 'broken.zip' });
+      const events = await finished(job.job_id);
+      expect(events.at(-1)).toMatchObject({
+        event: 'Failed',
+        data: {
+          error: { code: 'IMPORT_ARCHIVE_INVALID', details: { reason: 'invalid_zip', entry: 'v/broken.md' } },
+        },
+      });
+      expect((events.at(-1)?.data as { error: { message: string } }).error.message).toMatch(/v\/broken\.md/);
+      expect(await current.db.notes.count()).toBe(0);
+      expect(await current.db.attachments.count()).toBe(0);
+    });
+  });
 });

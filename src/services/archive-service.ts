@@ -1,6 +1,7 @@
 import {
   AppError,
   importFilesSchema,
+  isAbortError,
   importZipSchema,
   parseInput,
   type ImportDuplicateAction,
@@ -10,6 +11,7 @@ import {
   type JobDto,
 } from '../contracts';
 import { contentHash } from '../core/content-hash';
+import { blobSource } from '../core/zip-reader';
 import type { JobContext, JobRuntime } from '../core/job-runtime';
 import {
   ArchiveFormatError,
@@ -19,7 +21,7 @@ import {
   markdownFileFromNote,
   noteFromMarkdownFile,
   plainNoteFromMarkdownFile,
-  readZipArchiveChecked,
+  readZipArchiveFrom,
   type NoteDraft as ArchiveNote,
   stripCommonRoot,
   writeZipArchive,
@@ -151,16 +153,22 @@ export class ArchiveService {
     let duplicatesSkipped = 0;
     try {
       await context.progress({ phase: 'reading', current: 0, total: null, message: attachment.name });
-      const bytes = new Uint8Array(await attachment.blob.arrayBuffer());
       let files: ArchiveFile[];
       let archivePaths: string[];
       const warnings: ImportResult['warnings'] = [];
       try {
-        const read = readZipArchiveChecked(bytes);
+        // In steps from the stored Blob: memory holds a window of the archive,
+        // and a cancel gets through between steps.
+        const read = await readZipArchiveFrom(blobSource(attachment.blob), {
+          signal: context.signal,
+          onProgress: ({ read: current, total }) =>
+            context.progress({ phase: 'reading', current, total, message: attachment.name }),
+        });
         archivePaths = read.files.map((file) => file.path);
         files = stripCommonRoot(read.files);
         warnings.push(...read.issues);
       } catch (error) {
+        if (context.signal.aborted || isAbortError(error) || error instanceof AppError) throw error;
         throw archiveError(error);
       }
       if (files.length === 0) {
