@@ -12,10 +12,16 @@ const MIB = 1024 * 1024;
  * (not deflated) in the zip, which makes it quick to build.
  */
 function hugeNote(mib: number): Uint8Array {
-  const text = randomBytes(Math.ceil((mib * MIB * 3) / 4))
-    .toString('base64')
-    .slice(0, mib * MIB - 1);
-  return strToU8(`${text.replace(/(.{76})/g, '$1\n')}\n`);
+  const size = mib * MIB;
+  const bytes = Buffer.from(
+    randomBytes(Math.ceil((size * 3) / 4))
+      .toString('base64')
+      .slice(0, size),
+    'latin1',
+  );
+  for (let index = 76; index < size; index += 77) bytes[index] = 0x0a;
+  bytes[size - 1] = 0x0a;
+  return bytes;
 }
 
 const NORMAL_NOTES: Record<string, string> = {
@@ -79,5 +85,36 @@ test('an archive with a 100 MB note is refused with PAYLOAD_TOO_LARGE naming the
     'data-count',
     '0',
   );
+  expect(requestLog.foreign()).toEqual([]);
+});
+
+/**
+ * A 16 MiB note: past the plain-editor threshold (256 Ki characters) and the
+ * indexer's 2 MiB cap, well inside the import limit. Opening it is the slow
+ * step (the whole text goes into one textarea), hence the long waits.
+ */
+test('a 16 MB note imports with normal ones, the app reopens and lists them, the note opens in the plain editor, search still finds a normal note', async ({
+  page,
+  requestLog,
+}, testInfo) => {
+  test.setTimeout(300_000);
+  await openApp(page);
+  await importZipFile(page, await vaultWithHugeNote(testInfo, 16));
+  await expect(page.getByTestId('job-item').first()).toHaveAttribute('data-status', 'completed', {
+    timeout: 120_000,
+  });
+  await expect(page.getByTestId('note-item')).toHaveCount(4);
+
+  await page.reload();
+  await expect(page.getByTestId('note-item')).toHaveCount(4, { timeout: 60_000 });
+  await page.getByTestId('note-item').filter({ hasText: 'Huge' }).click();
+  await expect(page.getByTestId('preview-off')).toBeVisible({ timeout: 150_000 });
+  await expect(page.getByTestId('note-title')).toHaveValue('Huge');
+  expect(
+    await page.getByTestId('note-body').evaluate((field: HTMLTextAreaElement) => field.value.length),
+  ).toBe(16 * MIB);
+
+  await page.getByTestId('search-input').fill('scheduler');
+  await expect(page.getByTestId('search-result').first()).toContainText('Kernel', { timeout: 60_000 });
   expect(requestLog.foreign()).toEqual([]);
 });
