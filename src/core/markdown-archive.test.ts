@@ -209,6 +209,27 @@ describe('markdownFileFromNote', () => {
   });
 });
 
+describe('the pinned flag', () => {
+  it('is written as pinned: true only for a pinned note and read back', () => {
+    const pinned = markdownFileFromNote(note({ title: 'Top', body: 'x\n', pinned: true }), new Set());
+    expect(pinned.content).toBe('---\ntitle: Top\ntags: []\npinned: true\n---\nx\n');
+    expect(noteFromMarkdownFile(pinned)).toMatchObject({ title: 'Top', pinned: true, extra: {} });
+    const plain = markdownFileFromNote(note({ title: 'Low', body: 'y\n', pinned: false }), new Set());
+    expect(plain.content).not.toContain('pinned');
+    expect(noteFromMarkdownFile(plain).pinned).toBeUndefined();
+  });
+
+  it('reads pinned: false as unpinned, and keeps any other pinned value as the user wrote it', () => {
+    expect(noteFromMarkdownFile({ path: 'a.md', content: '---\npinned: false\n---\nx' })).toMatchObject({
+      pinned: false,
+      extra: {},
+    });
+    const own = noteFromMarkdownFile({ path: 'b.md', content: '---\npinned: top\n---\nx' });
+    expect(own.pinned).toBeUndefined();
+    expect(own.extra).toEqual({ pinned: 'top' });
+  });
+});
+
 describe('zip archives', () => {
   it('reads only Markdown entries, decodes UTF-8 and strips the BOM', () => {
     const zip = zipSync({

@@ -2,11 +2,16 @@ import { zipSync } from 'fflate';
 import { ArchiveFormatError, joinFrontMatter, splitFrontMatter } from './front-matter';
 import {
   inflateBounded,
+  inflateBoundedFrom,
   readZipDirectory,
+  readZipDirectoryFrom,
   ZIP_DEFLATED,
   ZIP_STORED,
   ZipReadError,
+  ZipWindowReader,
+  type ZipCentralEntry,
   type ZipDirectoryEntry,
+  type ZipSource,
 } from './zip-reader';
 
 export { ArchiveFormatError } from './front-matter';
@@ -30,6 +35,8 @@ export interface NoteDraft {
   tags: string[];
   created_at?: string;
   updated_at?: string;
+  /** Written as `pinned: true` only when set, so unpinned notes export as before. */
+  pinned?: boolean;
   extra: Record<string, unknown>;
 }
 
@@ -88,9 +95,12 @@ export function noteFromMarkdownFile(file: ArchiveFile): NoteDraft {
   const extra: Record<string, unknown> = {};
   let title: string | undefined;
   let tags: string[] = [];
+  let pinned: boolean | undefined;
   for (const [key, value] of Object.entries(data)) {
     if (key === 'title') title = scalarToString(value);
     else if (key === 'tags') tags = parseTags(value);
+    // Only a yes/no is the notebook's flag; any other value is the user's own field.
+    else if (key === 'pinned' && typeof value === 'boolean') pinned = value;
     else if (!DATE_KEYS.has(key)) extra[key] = value;
   }
   const created_at = takeDate(data, ['created_at', 'created'], extra);
@@ -103,6 +113,7 @@ export function noteFromMarkdownFile(file: ArchiveFile): NoteDraft {
     tags,
     ...(created_at === undefined ? {} : { created_at }),
     ...(updated_at === undefined ? {} : { updated_at }),
+    ...(pinned === undefined ? {} : { pinned }),
     extra,
   };
 }
@@ -190,6 +201,7 @@ export function markdownFileFromNote(note: NoteDraft, takenPaths: Set<string>): 
   const data: Record<string, unknown> = { title: note.title, tags: note.tags };
   if (note.created_at !== undefined) data.created_at = note.created_at;
   if (note.updated_at !== undefined) data.updated_at = note.updated_at;
+  if (note.pinned === true) data.pinned = true;
   for (const [key, value] of Object.entries(note.extra)) {
     if (!Object.hasOwn(data, key)) data[key] = value;
   }
@@ -337,9 +349,127 @@ export function readZipArchiveChecked(
   } catch (error) {
     throw zipError(error, limits);
   }
+  const { planned, issues } = planArchive(directory, limits);
+  const files: ArchiveFile[] = [];
+  let total = 0;
+  for (const item of planned) {
+    const cap = entryCap(item.entry, limits, total);
+    let data: Uint8Array | null;
+    try {
+      data = inflateBounded(item.entry, bytes, cap);
+    } catch (error) {
+      throw zipError(error, limits, item.rawPath);
+    }
+    const file = acceptEntry(item, data, cap, limits, issues);
+    total += item.entry.declared_size;
+    files.push(file);
+  }
+  return { files, issues };
+}
 
+export interface ArchiveReadProgress {
+  /** Compressed bytes of the Markdown entries read so far. */
+  read: number;
+  /** Compressed bytes of every Markdown entry to read. */
+  total: number;
+}
+
+export interface ArchiveReadOptions {
+  limits?: Partial<ImportLimits>;
+  /** Checked between steps: an abort stops the read within one step. */
+  signal?: AbortSignal;
+  /** After each step, and once at the end; awaited. */
+  onProgress?: (progress: ArchiveReadProgress) => void | Promise<void>;
+  /** Compressed bytes per step; progress, cancel and other work get a turn between steps. */
+  stepBytes?: number;
+  /** Lets other work (a cancel message) in between steps; a macrotask by default. */
+  pause?: () => Promise<void>;
+}
+
+const DEFAULT_STEP_BYTES = MIB;
+/** Small notes are read through a window this size, not one read each. */
+const READ_WINDOW_BYTES = 4 * MIB;
+
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/**
+ * readZipArchiveChecked for an archive read in steps (a Blob is never read
+ * whole): the same limits, issues and errors, with progress after each step
+ * and an abort honoured between steps. Nothing is kept when it throws.
+ */
+export async function readZipArchiveFrom(
+  source: ZipSource,
+  options: ArchiveReadOptions = {},
+): Promise<ArchiveReadResult> {
+  const limits: ImportLimits = { ...DEFAULT_IMPORT_LIMITS, ...options.limits };
+  const { signal } = options;
+  const stepBytes = options.stepBytes ?? DEFAULT_STEP_BYTES;
+  const pause = options.pause ?? nextTask;
+  signal?.throwIfAborted();
+  let directory: ZipCentralEntry[];
+  try {
+    directory = await readZipDirectoryFrom(source, limits.max_entries);
+  } catch (error) {
+    throw zipError(error, limits);
+  }
+  const { planned, issues } = planArchive(directory, limits);
+  const progress: ArchiveReadProgress = {
+    read: 0,
+    total: planned.reduce((sum, item) => sum + item.entry.compressed_size, 0),
+  };
+  const reader = new ZipWindowReader(source, Math.max(READ_WINDOW_BYTES, stepBytes));
+  // Many small entries make one step together, so a vault of tiny notes is not a step per note.
+  let sinceStep = 0;
+  const step = async (): Promise<void> => {
+    sinceStep = 0;
+    await options.onProgress?.({ ...progress });
+    await pause();
+    signal?.throwIfAborted();
+  };
+  const afterStep = async (read: number): Promise<void> => {
+    progress.read += read;
+    sinceStep += read;
+    if (sinceStep >= stepBytes) await step();
+  };
+
+  const files: ArchiveFile[] = [];
+  let total = 0;
+  for (const item of planned) {
+    signal?.throwIfAborted();
+    const cap = entryCap(item.entry, limits, total);
+    let data: Uint8Array | null;
+    try {
+      data = await inflateBoundedFrom(item.entry, reader, cap, { stepBytes, afterStep });
+    } catch (error) {
+      if (error instanceof ZipReadError) throw zipError(error, limits, item.rawPath);
+      throw error;
+    }
+    const file = acceptEntry(item, data, cap, limits, issues);
+    total += item.entry.declared_size;
+    files.push(file);
+  }
+  await options.onProgress?.({ ...progress });
+  return { files, issues };
+}
+
+interface PlannedEntry<Entry extends ZipCentralEntry> {
+  entry: Entry;
+  rawPath: string;
+  path: string;
+}
+
+/**
+ * The directory checked against every limit before anything is inflated, and
+ * the Markdown entries to read with the paths they will get.
+ */
+function planArchive<Entry extends ZipCentralEntry>(
+  directory: readonly Entry[],
+  limits: ImportLimits,
+): { planned: PlannedEntry<Entry>[]; issues: ArchiveIssue[] } {
   const issues: ArchiveIssue[] = [];
-  const planned: { entry: ZipDirectoryEntry; rawPath: string; path: string }[] = [];
+  const planned: PlannedEntry<Entry>[] = [];
   const taken = new Set<string>();
   let declaredTotal = 0;
   for (const entry of directory) {
@@ -397,41 +527,45 @@ export function readZipArchiveChecked(
     taken.add(path);
     planned.push({ entry, rawPath, path });
   }
+  return { planned, issues };
+}
 
-  const files: ArchiveFile[] = [];
-  let total = 0;
-  for (const { entry, rawPath, path } of planned) {
-    const byRatio = Math.max(limits.ratio_floor_bytes, entry.compressed_size * limits.max_ratio);
-    const cap = Math.min(limits.max_entry_bytes, limits.max_total_bytes - total, byRatio);
-    let data: Uint8Array | null;
-    try {
-      data = inflateBounded(entry, bytes, cap);
-    } catch (error) {
-      throw zipError(error, limits, rawPath);
+/** The most bytes the entry may inflate to: its own limit, what the total leaves, and the ratio. */
+function entryCap(entry: ZipCentralEntry, limits: ImportLimits, totalSoFar: number): number {
+  const byRatio = Math.max(limits.ratio_floor_bytes, entry.compressed_size * limits.max_ratio);
+  return Math.min(limits.max_entry_bytes, limits.max_total_bytes - totalSoFar, byRatio);
+}
+
+/** The inflated entry checked against the limit that stopped it, its declared size and UTF-8. */
+function acceptEntry(
+  { entry, rawPath, path }: PlannedEntry<ZipCentralEntry>,
+  data: Uint8Array | null,
+  cap: number,
+  limits: ImportLimits,
+  issues: ArchiveIssue[],
+): ArchiveFile {
+  if (data === null) {
+    if (cap === limits.max_entry_bytes) throw entryTooLarge(rawPath, limits);
+    if (cap === Math.max(limits.ratio_floor_bytes, entry.compressed_size * limits.max_ratio)) {
+      throw ratioTooHigh(rawPath, limits);
     }
-    if (data === null) {
-      if (cap === limits.max_entry_bytes) throw entryTooLarge(rawPath, limits);
-      if (cap === byRatio) throw ratioTooHigh(rawPath, limits);
-      throw totalTooLarge(rawPath, limits);
-    }
-    if (data.byteLength !== entry.declared_size) {
-      throw new ArchiveFormatError(
-        'invalid_zip',
-        `The entry ${rawPath} holds ${data.byteLength} bytes but the archive says ${entry.declared_size}.`,
-        { path: rawPath },
-      );
-    }
-    total += data.byteLength;
-    let content: string;
-    try {
-      content = decodeMarkdownText(data, path, { fatal: true });
-    } catch {
-      content = decodeMarkdownText(data, path);
-      issues.push({ path: rawPath, reason: 'not_utf8', action: 'repaired' });
-    }
-    files.push({ path, content });
+    throw totalTooLarge(rawPath, limits);
   }
-  return { files, issues };
+  if (data.byteLength !== entry.declared_size) {
+    throw new ArchiveFormatError(
+      'invalid_zip',
+      `The entry ${rawPath} holds ${data.byteLength} bytes but the archive says ${entry.declared_size}.`,
+      { path: rawPath },
+    );
+  }
+  let content: string;
+  try {
+    content = decodeMarkdownText(data, path, { fatal: true });
+  } catch {
+    content = decodeMarkdownText(data, path);
+    issues.push({ path: rawPath, reason: 'not_utf8', action: 'repaired' });
+  }
+  return { path, content };
 }
 
 function zipError(error: unknown, limits: ImportLimits, path?: string): ArchiveFormatError {

@@ -14,6 +14,9 @@ export interface NoteDraft {
   tags: string[];
   created_at?: string;
   updated_at?: string;
+  /** Kept from an archive when free; the caller checks with `takenIds`. */
+  note_id?: string;
+  pinned?: boolean;
 }
 
 export interface NotePatch {
@@ -163,7 +166,7 @@ export class NotesRepository {
   async createMany(drafts: readonly NoteDraft[], options: { importBatch?: string } = {}): Promise<NoteDto[]> {
     const now = this.#now();
     const rows: NoteRow[] = drafts.map((draft) => ({
-      note_id: newId('note'),
+      note_id: draft.note_id ?? newId('note'),
       title: draft.title,
       folder: draft.folder,
       body: draft.body,
@@ -173,6 +176,7 @@ export class NotesRepository {
       updated_at: draft.updated_at ?? draft.created_at ?? now,
       deleted_at: null,
       trashed: 0,
+      ...(draft.pinned === true ? { pinned: 1 as const } : {}),
       ...(options.importBatch === undefined ? {} : { import_batch: options.importBatch }),
     }));
     const blocks = rows.flatMap((row) =>
@@ -189,6 +193,16 @@ export class NotesRepository {
       rows.map((row) => row.note_id),
     );
     return rows.map(toNoteDto);
+  }
+
+  /** Which of `noteIds` a note (live or trashed) already has, reading keys only. */
+  async takenIds(noteIds: readonly string[]): Promise<Set<string>> {
+    if (noteIds.length === 0) return new Set();
+    const keys = await this.#db.notes
+      .where(':id')
+      .anyOf([...noteIds])
+      .primaryKeys();
+    return new Set(keys);
   }
 
   async get(noteId: string): Promise<NoteDto | undefined> {

@@ -337,4 +337,268 @@ describe('ArchiveService', () => {
       );
     });
   });
+  describe('note ids', () => {
+    const importInto = async (data: Uint8Array, on_duplicate?: 'skip' | 'update' | 'keep_both') => {
+      const job = await current.api.archive.importZip({
+        data,
+        file_name: 'vault.zip',
+        ...(on_duplicate ? { on_duplicate } : {}),
+      });
+      await finished(job.job_id);
+      return current.api.jobs.get(job.job_id);
+    };
+    const ids = async () => (await allNotes()).map((note) => note.note_id).sort();
+    const noteFile = (noteId: string, title: string, body: string) =>
+      markdownFileFromNote({ title, folder: '', body, tags: [], extra: { note_id: noteId } }, new Set());
+
+    it('an exported notebook imported elsewhere keeps every note id, so links to them still resolve', async () => {
+      const api = setup();
+      const a = await api.notes.create({ title: 'A', folder: 'x', body: 'alpha\n', tags: [] });
+      const b = await api.notes.create({ title: 'B', folder: '', body: 'beta [[A]]\n', tags: ['t'] });
+      const exported = (await api.archive.exportAll()).data;
+
+      setup();
+      expect((await importInto(exported)).result).toMatchObject({ created: 2 });
+      expect(await ids()).toEqual([a.note_id, b.note_id].sort());
+      expect(await current.api.notes.get(a.note_id)).toMatchObject({
+        title: 'A',
+        folder: 'x',
+        body: 'alpha\n',
+      });
+    });
+
+    it('keep_both gives the copies new ids and leaves the notes that hold those ids alone', async () => {
+      const api = setup();
+      const note = await api.notes.create({ title: 'Plan', folder: '', body: 'one\n', tags: [] });
+      const exported = (await api.archive.exportAll()).data;
+      expect((await importInto(exported, 'keep_both')).result).toMatchObject({ created: 1 });
+      const all = await allNotes();
+      expect(all).toHaveLength(2);
+      const copy = all.find((n) => n.note_id !== note.note_id);
+      expect(copy).toMatchObject({ title: 'Plan', body: 'one\n' });
+      expect(copy?.note_id).toMatch(/^note_/);
+      expect(await api.notes.get(note.note_id)).toMatchObject({ version: note.version, body: 'one\n' });
+    });
+
+    it('an id held by a note in the trash is not reused: the import gets a new id and the trashed note stays', async () => {
+      const api = setup();
+      const note = await api.notes.create({ title: 'Old', folder: '', body: 'old text\n', tags: [] });
+      await api.notes.trash(note.note_id);
+      const zip = writeZipArchive([noteFile(note.note_id, 'New', 'new text\n')]);
+      expect((await importInto(zip, 'skip')).result).toMatchObject({ created: 1, duplicates_skipped: 0 });
+      const [live] = await allNotes();
+      expect(live).toMatchObject({ title: 'New', body: 'new text\n' });
+      expect(live?.note_id).not.toBe(note.note_id);
+      expect(await api.notes.get(note.note_id)).toMatchObject({
+        title: 'Old',
+        deleted_at: expect.any(String),
+      });
+    });
+
+    it('two files carrying one id: the first keeps it, the second gets a new one', async () => {
+      setup();
+      const id = 'note_0123456789abcdef0123456789abcdef';
+      const zip = writeZipArchive([
+        { path: 'a.md', content: noteFile(id, 'First', 'first\n').content },
+        { path: 'b.md', content: noteFile(id, 'Second', 'second\n').content },
+      ]);
+      expect((await importInto(zip)).result).toMatchObject({ created: 2 });
+      expect((await current.api.notes.get(id)).title).toBe('First');
+      const second = (await allNotes()).find((n) => n.title === 'Second');
+      expect(second?.note_id).not.toBe(id);
+      expect(second?.body).toBe('second\n');
+    });
+
+    it('a note_id that is not one of ours is not used as a key and does not stay in the text', async () => {
+      setup();
+      const zip = writeZipArchive([
+        { path: 'a.md', content: '---\ntitle: A\nnote_id: ../../etc\n---\nbody\n' },
+        { path: 'b.md', content: '---\ntitle: B\nnote_id: 42\n---\nbody b\n' },
+      ]);
+      expect((await importInto(zip)).result).toMatchObject({ created: 2 });
+      const notes = await allNotes();
+      expect(notes.map((n) => n.note_id).every((id) => /^note_[0-9a-f]{32}$/.test(id))).toBe(true);
+      expect(notes.find((n) => n.title === 'A')?.body).toBe('body\n');
+      // Not a string: the user's own field, kept with the note.
+      expect(notes.find((n) => n.title === 'B')?.body).toBe('---\nnote_id: 42\n---\nbody b\n');
+    });
+
+    it('a cancelled import removes the notes that kept their ids, so importing again keeps them once more', async () => {
+      const api = setup();
+      for (let i = 0; i < 120; i++)
+        await api.notes.create({ title: `N${i}`, folder: '', body: `b${i}\n`, tags: [] });
+      const original = await ids();
+      const exported = (await api.archive.exportAll()).data;
+
+      setup();
+      const job = await current.api.archive.importZip({ data: exported, file_name: 'vault.zip' });
+      let cancelled = false;
+      const seen: EventEnvelope[] = [];
+      await current.api.events.subscribe(job.job_id, 0, (e) => {
+        seen.push(e);
+        if (!cancelled && e.event === 'Progress' && ((e.data as { current?: number }).current ?? 0) >= 50) {
+          cancelled = true;
+          void current.api.jobs.cancel(job.job_id);
+        }
+      }).closed;
+      expect(seen.at(-1)?.event).toBe('Cancelled');
+      expect((await current.api.notes.list()).page.total).toBe(0);
+      expect((await importInto(exported)).result).toMatchObject({ created: 120 });
+      expect(await ids()).toEqual(original);
+    });
+  });
+  describe('pins and folders', () => {
+    it('pinned notes and folders come back from an export as they were', async () => {
+      const api = setup();
+      const top = await api.notes.create({ title: 'Top', folder: 'work/plans', body: 'top\n', tags: [] });
+      await api.notes.create({ title: 'Low', folder: '', body: 'low\n', tags: [] });
+      await api.notes.setPinned({ note_id: top.note_id, pinned: true });
+      const exported = (await api.archive.exportAll()).data;
+
+      setup();
+      const job = await current.api.archive.importZip({ data: exported, file_name: 'vault.zip' });
+      await finished(job.job_id);
+      const notes = await allNotes();
+      expect(
+        notes
+          .map(({ title, folder, pinned }) => ({ title, folder, pinned }))
+          .sort((a, b) => a.title.localeCompare(b.title)),
+      ).toEqual([
+        { title: 'Low', folder: '', pinned: false },
+        { title: 'Top', folder: 'work/plans', pinned: true },
+      ]);
+      // The pinned note leads the list, as it did before the export.
+      expect((await current.api.notes.list()).items[0]?.title).toBe('Top');
+      expect(notes.find((n) => n.title === 'Top')?.body).toBe('top\n');
+    });
+
+    it('update applies the archive pin', async () => {
+      const api = setup();
+      const note = await api.notes.create({ title: 'Plan', folder: '', body: 'v1\n', tags: [] });
+      await api.notes.setPinned({ note_id: note.note_id, pinned: true });
+      const pinnedExport = (await api.archive.exportAll()).data;
+      await api.notes.setPinned({ note_id: note.note_id, pinned: false });
+
+      const job = await api.archive.importZip({
+        data: pinnedExport,
+        file_name: 'v.zip',
+        on_duplicate: 'update',
+      });
+      await finished(job.job_id);
+      expect((await api.jobs.get(job.job_id)).result).toMatchObject({ updated: 1 });
+      expect((await api.notes.get(note.note_id)).pinned).toBe(true);
+    });
+
+    it('a cancelled update import puts every pin back as it was', async () => {
+      const api = setup();
+      const notes = [];
+      for (let i = 0; i < 60; i++)
+        notes.push(await api.notes.create({ title: `N${i}`, folder: '', body: `b${i}\n`, tags: [] }));
+      for (const n of notes) await api.notes.setPinned({ note_id: n.note_id, pinned: true });
+      const pinnedExport = (await api.archive.exportAll()).data;
+      for (const n of notes) await api.notes.setPinned({ note_id: n.note_id, pinned: false });
+
+      const job = await api.archive.importZip({
+        data: pinnedExport,
+        file_name: 'v.zip',
+        on_duplicate: 'update',
+      });
+      let cancelled = false;
+      const seen: EventEnvelope[] = [];
+      await api.events.subscribe(job.job_id, 0, (e) => {
+        seen.push(e);
+        if (!cancelled && e.event === 'Progress' && ((e.data as { current?: number }).current ?? 0) >= 25) {
+          cancelled = true;
+          void api.jobs.cancel(job.job_id);
+        }
+      }).closed;
+      expect(seen.at(-1)?.event).toBe('Cancelled');
+      expect((await allNotes()).filter((n) => n.pinned)).toEqual([]);
+    });
+  });
+  describe('reading the archive in steps', () => {
+    /** 5 MB of random letters (about 3 MB deflated), so the read takes several 1 MiB steps. */
+    function largeZip(): Uint8Array {
+      let state = 7;
+      const letters: string[] = [];
+      for (let i = 0; i < 5 * 1024 * 1024; i++) {
+        state ^= state << 13;
+        state ^= state >>> 17;
+        state ^= state << 5;
+        letters.push(String.fromCharCode(97 + ((state >>> 0) % 26)));
+      }
+      return writeZipArchive([
+        { path: 'vault/large.md', content: letters.join('') },
+        { path: 'vault/small.md', content: '# Small\n' },
+      ]);
+    }
+    type Progress = { phase: string; current: number; total: number | null; message: string | null };
+
+    it('reports reading progress in archive bytes before the notes are written', async () => {
+      const api = setup();
+      const zip = largeZip();
+      const job = await api.archive.importZip({ data: zip, file_name: 'large.zip' });
+      const progress = (await finished(job.job_id))
+        .filter((e) => e.event === 'Progress')
+        .map((e) => e.data as Progress);
+      const reading = progress.filter((p) => p.phase === 'reading' && p.total !== null);
+      expect(reading.length).toBeGreaterThanOrEqual(3);
+      const total = reading[0]!.total!;
+      expect(total).toBeGreaterThan(2 * 1024 * 1024);
+      expect(total).toBeLessThan(zip.byteLength);
+      expect(reading.at(-1)).toMatchObject({ current: total, total, message: 'large.zip' });
+      expect(reading.map((p) => p.current)).toEqual([...reading.map((p) => p.current)].sort((a, b) => a - b));
+      // Every reading step comes before the first note is written.
+      const lastReading = progress.findLastIndex((p) => p.phase === 'reading');
+      expect(progress.findIndex((p) => p.phase === 'importing')).toBeGreaterThan(lastReading);
+      expect((await api.jobs.get(job.job_id)).result).toMatchObject({ created: 2 });
+    });
+
+    it('a cancel during the read stops it at the next step and leaves no note and no archive', async () => {
+      const api = setup();
+      const job = await api.archive.importZip({ data: largeZip(), file_name: 'large.zip' });
+      let cancelled = false;
+      const seen: EventEnvelope[] = [];
+      await api.events.subscribe(job.job_id, 0, (e) => {
+        seen.push(e);
+        const data = e.data as Progress;
+        if (!cancelled && e.event === 'Progress' && data.phase === 'reading' && data.current > 0) {
+          cancelled = true;
+          void api.jobs.cancel(job.job_id);
+        }
+      }).closed;
+      expect(seen.at(-1)?.event).toBe('Cancelled');
+      const phases = seen.filter((e) => e.event === 'Progress').map((e) => (e.data as Progress).phase);
+      expect(phases).not.toContain('importing');
+      const reads = seen.filter((e) => e.event === 'Progress' && (e.data as Progress).current > 0);
+      expect(reads.at(-1)?.data).toMatchObject({ phase: 'reading' });
+      expect((reads.at(-1)?.data as Progress).current).toBeLessThan((reads.at(-1)?.data as Progress).total!);
+      expect((await api.jobs.get(job.job_id)).status).toBe('cancelled');
+      expect(await current.db.notes.count()).toBe(0);
+      expect(await current.db.blocks.count()).toBe(0);
+      expect(await current.db.attachments.count()).toBe(0);
+    });
+
+    it('a note whose data is damaged fails the job with IMPORT_ARCHIVE_INVALID naming it, writing nothing', async () => {
+      const api = setup();
+      const good = deflateSync(strToU8('# fine\n'.repeat(50_000)));
+      const broken = good.slice();
+      broken.fill(0xff, 100, 400);
+      const zip = rawZip([
+        { name: 'v/ok.md', data: strToU8('ok') },
+        { name: 'v/broken.md', data: broken, method: 8, declared_size: 7 * 50_000 },
+      ]);
+      const job = await api.archive.importZip({ data: zip, file_name: 'broken.zip' });
+      const events = await finished(job.job_id);
+      expect(events.at(-1)).toMatchObject({
+        event: 'Failed',
+        data: {
+          error: { code: 'IMPORT_ARCHIVE_INVALID', details: { reason: 'invalid_zip', entry: 'v/broken.md' } },
+        },
+      });
+      expect((events.at(-1)?.data as { error: { message: string } }).error.message).toMatch(/v\/broken\.md/);
+      expect(await current.db.notes.count()).toBe(0);
+      expect(await current.db.attachments.count()).toBe(0);
+    });
+  });
 });

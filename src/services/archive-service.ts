@@ -1,6 +1,7 @@
 import {
   AppError,
   importFilesSchema,
+  isAbortError,
   importZipSchema,
   parseInput,
   type ImportDuplicateAction,
@@ -10,6 +11,7 @@ import {
   type JobDto,
 } from '../contracts';
 import { contentHash } from '../core/content-hash';
+import { blobSource } from '../core/zip-reader';
 import type { JobContext, JobRuntime } from '../core/job-runtime';
 import {
   ArchiveFormatError,
@@ -19,7 +21,7 @@ import {
   markdownFileFromNote,
   noteFromMarkdownFile,
   plainNoteFromMarkdownFile,
-  readZipArchiveChecked,
+  readZipArchiveFrom,
   type NoteDraft as ArchiveNote,
   stripCommonRoot,
   writeZipArchive,
@@ -42,6 +44,8 @@ const EXPORT_ROOT = 'NotesAgent';
  * the user: Obsidian vaults use it for their own values.
  */
 export const NOTE_ID_KEY = 'note_id';
+/** Ids this notebook writes (`newId('note')`); anything else in `note_id` is not kept as a key. */
+const OWN_NOTE_ID = /^note_[A-Za-z0-9_-]{1,100}$/;
 
 interface ImportJobInput {
   attachment_id: string;
@@ -149,16 +153,22 @@ export class ArchiveService {
     let duplicatesSkipped = 0;
     try {
       await context.progress({ phase: 'reading', current: 0, total: null, message: attachment.name });
-      const bytes = new Uint8Array(await attachment.blob.arrayBuffer());
       let files: ArchiveFile[];
       let archivePaths: string[];
       const warnings: ImportResult['warnings'] = [];
       try {
-        const read = readZipArchiveChecked(bytes);
+        // In steps from the stored Blob: memory holds a window of the archive,
+        // and a cancel gets through between steps.
+        const read = await readZipArchiveFrom(blobSource(attachment.blob), {
+          signal: context.signal,
+          onProgress: ({ read: current, total }) =>
+            context.progress({ phase: 'reading', current, total, message: attachment.name }),
+        });
         archivePaths = read.files.map((file) => file.path);
         files = stripCommonRoot(read.files);
         warnings.push(...read.issues);
       } catch (error) {
+        if (context.signal.aborted || isAbortError(error) || error instanceof AppError) throw error;
         throw archiveError(error);
       }
       if (files.length === 0) {
@@ -183,7 +193,7 @@ export class ArchiveService {
           note = { ...note, extra };
         }
         drafts.push({
-          noteId: typeof noteId === 'string' ? noteId : null,
+          noteId: typeof noteId === 'string' && OWN_NOTE_ID.test(noteId) ? noteId : null,
           path: file.path,
           draft: {
             title: note.title,
@@ -192,6 +202,7 @@ export class ArchiveService {
             tags: note.tags,
             ...(note.created_at ? { created_at: note.created_at } : {}),
             ...(note.updated_at ? { updated_at: note.updated_at } : {}),
+            ...(note.pinned === undefined ? {} : { pinned: note.pinned }),
           },
         });
       }
@@ -201,20 +212,22 @@ export class ArchiveService {
       const byId = new Map(existing.map((note) => [note.note_id, note]));
       const byContent = new Map(existing.map((note) => [sameContentKey(note), note]));
       const inThisArchive = new Set<string>();
+      /** Ids given to notes of this archive: a second file carrying one gets a new id. */
+      const claimed = new Set<string>();
       for (let start = 0; start < total; start += IMPORT_BATCH_SIZE) {
         context.signal.throwIfAborted();
-        const fresh: NoteDraft[] = [];
+        const fresh: { draft: NoteDraft; noteId: string | null }[] = [];
         for (const { draft, noteId } of drafts.slice(start, start + IMPORT_BATCH_SIZE)) {
           const key = sameContentKey(draft);
           if (onDuplicate === 'keep_both') {
-            fresh.push(draft);
+            fresh.push({ draft, noteId });
             continue;
           }
           const match = (noteId !== null ? byId.get(noteId) : undefined) ?? byContent.get(key);
           if (!match) {
             // A second copy of a note within the same archive is a duplicate too.
             if (inThisArchive.has(key)) duplicatesSkipped += 1;
-            else fresh.push(draft);
+            else fresh.push({ draft, noteId });
             inThisArchive.add(key);
           } else if (onDuplicate === 'skip') {
             duplicatesSkipped += 1;
@@ -224,15 +237,21 @@ export class ArchiveService {
             const updated = await this.#notes.update(match.note_id, { title, folder, body, tags });
             // Deleted meanwhile: the archive's version is all that is left of it.
             if (!updated) {
-              fresh.push(draft);
+              fresh.push({ draft, noteId });
               continue;
             }
             overwritten.push(match);
+            if (draft.pinned !== undefined && draft.pinned !== (updated.pinned ?? false)) {
+              await this.#notes.setPinned(match.note_id, draft.pinned);
+            }
             byId.set(updated.note_id, updated);
             byContent.set(key, updated);
           }
         }
-        const notes = await this.#notes.createMany(fresh, importBatchOf(context.jobId));
+        const notes = await this.#notes.createMany(
+          await this.#withKeptIds(fresh, claimed),
+          importBatchOf(context.jobId),
+        );
         created.push(...notes.map((note) => note.note_id));
         await context.progress({
           phase: 'importing',
@@ -257,6 +276,7 @@ export class ArchiveService {
       for (const before of overwritten.reverse()) {
         const { title, folder, body, tags } = before;
         await this.#notes.update(before.note_id, { title, folder, body, tags });
+        await this.#notes.setPinned(before.note_id, before.pinned ?? false);
       }
       throw error;
     } finally {
@@ -264,6 +284,24 @@ export class ArchiveService {
       // cancel it would be an invisible attachment nobody can reach.
       await this.#attachments.delete(attachment_id);
     }
+  }
+
+  /**
+   * A note keeps the id its archive gave it while no note (live or in the
+   * trash) has it, so links and bookmarks to it work again; otherwise it gets
+   * a new one, as `keep_both` copies do.
+   */
+  async #withKeptIds(
+    fresh: readonly { draft: NoteDraft; noteId: string | null }[],
+    claimed: Set<string>,
+  ): Promise<NoteDraft[]> {
+    const wanted = fresh.flatMap(({ noteId }) => (noteId === null || claimed.has(noteId) ? [] : [noteId]));
+    const taken = await this.#notes.takenIds(wanted);
+    return fresh.map(({ draft, noteId }) => {
+      if (noteId === null || claimed.has(noteId) || taken.has(noteId)) return draft;
+      claimed.add(noteId);
+      return { ...draft, note_id: noteId };
+    });
   }
 
   async exportAll(): Promise<{ file_name: string; data: Uint8Array }> {
@@ -279,6 +317,7 @@ export class ArchiveService {
           tags: note.tags,
           created_at: note.created_at,
           updated_at: note.updated_at,
+          ...(note.pinned === true ? { pinned: true } : {}),
         },
         taken,
       );
