@@ -434,7 +434,9 @@ class AgentRun {
           model_call_id: modelCallId,
           from: { provider_id: notification.from.provider, model: notification.from.model },
           to: { provider_id: notification.to.provider, model: notification.to.model },
-          error_code: toContractErrorCode(notification.error.code),
+          error_code: toContractErrorCode(notification.error.code, {
+            providerCode: notification.error.providerCode,
+          }),
         });
       } else if (notification.type === 'attempt_discarded') {
         post('AttemptDiscarded', {
@@ -469,7 +471,7 @@ class AgentRun {
       await this.#trace.emit('ModelCallFailed', {
         model_call_id: modelCallId,
         duration_ms: Math.max(0, this.#clock() - started),
-        code: toContractErrorCode(metonaCode),
+        code: toContractErrorCode(metonaCode, { providerCode: error.providerCode }),
         message: error.message,
         metona_code: metonaCode,
         retryable: error.retryable,
@@ -478,7 +480,10 @@ class AgentRun {
       if (timedOut) throw this.#timeoutStop();
       throw new RunStop('failed', {
         reason: 'model_error',
-        code: toContractErrorCode(error.code, { midStream: error.providerCode === 'stream_interrupted' }),
+        code: toContractErrorCode(error.code, {
+          midStream: error.providerCode === 'stream_interrupted',
+          providerCode: error.providerCode,
+        }),
         metonaCode: error.code,
         message: error.message,
       });

@@ -822,7 +822,10 @@ export class ChatService {
     };
     const onNotification = (notification: RouterNotification) => {
       const errorCode = (midStream: boolean): ErrorCode =>
-        toContractErrorCode(notification.error.code, { midStream });
+        toContractErrorCode(notification.error.code, {
+          midStream,
+          providerCode: notification.error.providerCode,
+        });
       if (notification.type === 'provider_switched') {
         message.provider_id = notification.to.provider;
         message.model = notification.to.model;
