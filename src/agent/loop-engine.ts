@@ -23,7 +23,8 @@ import type {
   TokenUsageData,
 } from './agent-events';
 import { ContextBuilder, type ContextInput } from './context-builder';
-import { recallMemories, type MemoryStore } from './memory';
+import { type MemoryStore } from './memory';
+import { MEMORY_BUDGET_SHARE, recallWithinBudget } from './memory-extract';
 import { PermissionGate } from './permissions';
 import type { SecretRedactor } from './redaction';
 import { estimateRequestTokens, estimateTextTokens } from './token-estimate';
@@ -241,11 +242,13 @@ class AgentRun {
 
   async #loop(): Promise<{ content: string; finishReason: MetonaFinishReason }> {
     const options = this.#options;
+    // As many relevant memories as fit their share of the window, not a fixed count.
     const memories = this.#deps.memory
-      ? await recallMemories(this.#deps.memory, options.input, {
+      ? await recallWithinBudget(this.#deps.memory, options.input, {
           now: this.#clock(),
           sessionId: options.sessionId,
-          limit: options.memoryLimit ?? 5,
+          budgetTokens: Math.floor(this.#context.contextWindow * MEMORY_BUDGET_SHARE),
+          ...(options.memoryLimit !== undefined && { limit: options.memoryLimit }),
         })
       : [];
     this.#messages = [

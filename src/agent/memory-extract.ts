@@ -166,6 +166,9 @@ export function memoryLine(item: MetonaMemoryItem): string {
   return `- [${item.type}] ${text.replace(/\s+/g, ' ').trim()}`;
 }
 
+/** The share of the context window recalled memories may take, in chat and agent runs alike. */
+export const MEMORY_BUDGET_SHARE = 0.1;
+
 export const MEMORY_HEADING = 'Relevant memories (saved earlier; may be outdated):';
 
 /**

@@ -63,6 +63,7 @@ import {
   type HistoryRow,
 } from './chat-context';
 import { formatSources, type NotesContextProvider, type NotesContextSource } from './notes-context';
+import { MEMORY_BUDGET_SHARE } from '../agent';
 import { sha256Hex } from './attachment-service';
 import type { NotesService } from './notes-service';
 import type { ProviderService } from './provider-service';
@@ -100,9 +101,6 @@ export interface ChatMemory {
   section(conversationId: string, query: string, budgetTokens: number): Promise<string | undefined>;
   forgetConversation(conversationId: string): Promise<void>;
 }
-
-/** The share of the context window recalled memories may take. */
-const MEMORY_BUDGET_SHARE = 0.1;
 
 const SYSTEM_PROMPT = {
   roleDefinition: 'You are the assistant of NotesAgent, a personal notebook.',
