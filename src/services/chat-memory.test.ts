@@ -141,4 +141,38 @@ describe('chat with memory', () => {
     expect(calls).toEqual(['turn', 'digest', 'turn']);
     expect(await core.api.memory.list()).toEqual([]);
   });
+
+  it('a turn stopped while the previous chat is being digested is cancelled and stores nothing', async () => {
+    let digestStarted: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => (digestStarted = resolve));
+    core = testCore({
+      providers: {
+        fetch: async (_input, init) => {
+          const body = JSON.parse(String(init?.body)) as Record<string, unknown>;
+          if (body.response_format) {
+            digestStarted();
+            // Held until the turn is stopped: the abort reaches this request.
+            return new Promise<Response>((_resolve, reject) =>
+              init?.signal?.addEventListener('abort', () =>
+                reject(new DOMException('Stopped', 'AbortError')),
+              ),
+            );
+          }
+          const chunk = JSON.stringify({
+            choices: [{ index: 0, delta: { content: 'ok' }, finish_reason: 'stop' }],
+          });
+          return new Response(`data: ${chunk}\n\ndata: [DONE]\n\n`);
+        },
+      },
+    });
+    await core.api.providers.create({ preset: 'openai', base_url: 'http://provider.test/v1' });
+    const first = await ask('I am vegetarian.');
+    const turn = await core.api.chat.send({ content: 'New topic', provider_id: 'openai' });
+    await started;
+    await core.api.chat.cancel(turn.turn_id);
+    expect((await core.api.chat.settled(turn.turn_id)).status).toBe('cancelled');
+    expect(await core.api.memory.list()).toEqual([]);
+    // Left for the next time.
+    expect(await core.api.memory.digestedThrough(first)).toBe(-1);
+  });
 });
