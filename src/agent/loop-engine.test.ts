@@ -537,6 +537,53 @@ describe('AgentLoop', () => {
     expect(adapter.requests[0]?.systemPrompt.dynamicReminders).toContain('prefers review tasks in Chinese');
   });
 
+  it('packs as many relevant memories as fit a tenth of the window, not a fixed five', async () => {
+    const h = await createHarness();
+    const now = Date.now();
+    // Twelve short relevant facts fit a 32k window's share; a fixed top 5 would drop seven.
+    for (let index = 0; index < 12; index++) {
+      await h.memory.put({
+        id: `short_${index}`,
+        type: 'semantic',
+        content: `Review tasks fact ${index}.`,
+        source: 'user_input',
+        importance: 0.5,
+        createdAt: now,
+      });
+    }
+    const adapter = new ScriptedAdapter([{ id: 'answer', steps: [{ type: 'text', chunks: ['ok'] }] }]);
+    await h.loop.run({
+      sessionId: 's',
+      input: 'review tasks',
+      adapter,
+      model: 'mock-1',
+      contextWindow: 32_768,
+    });
+    const wide = adapter.requests[0]?.systemPrompt.dynamicReminders ?? '';
+    expect(wide.match(/Review tasks fact \d+/g)).toHaveLength(12);
+
+    // An 8,000-token window leaves 800: the long memory, though ranked first, does not fit; the short ones still do.
+    await h.memory.put({
+      id: 'long',
+      type: 'episodic',
+      content: `Review tasks: ${'a long account of an earlier run '.repeat(150)}`,
+      source: 'agent_thought',
+      importance: 1,
+      createdAt: now,
+    });
+    const small = new ScriptedAdapter([{ id: 'answer', steps: [{ type: 'text', chunks: ['ok'] }] }]);
+    await h.loop.run({
+      sessionId: 's',
+      input: 'review tasks',
+      adapter: small,
+      model: 'mock-1',
+      contextWindow: 8000,
+    });
+    const tight = small.requests[0]?.systemPrompt.dynamicReminders ?? '';
+    expect(tight).not.toContain('a long account');
+    expect(tight.match(/Review tasks fact \d+/g)).toHaveLength(12);
+  });
+
   it('streams events that a reader can resume with after_sequence', async () => {
     const prompt = new ScriptedPrompt('allow_once');
     const h = await createHarness({ prompt });

@@ -23,7 +23,8 @@ import type {
   TokenUsageData,
 } from './agent-events';
 import { ContextBuilder, type ContextInput } from './context-builder';
-import { recallMemories, type MemoryStore } from './memory';
+import { type MemoryStore } from './memory';
+import { MEMORY_BUDGET_SHARE, recallWithinBudget } from './memory-extract';
 import { PermissionGate } from './permissions';
 import type { SecretRedactor } from './redaction';
 import { estimateRequestTokens, estimateTextTokens } from './token-estimate';
@@ -241,11 +242,13 @@ class AgentRun {
 
   async #loop(): Promise<{ content: string; finishReason: MetonaFinishReason }> {
     const options = this.#options;
+    // As many relevant memories as fit their share of the window, not a fixed count.
     const memories = this.#deps.memory
-      ? await recallMemories(this.#deps.memory, options.input, {
+      ? await recallWithinBudget(this.#deps.memory, options.input, {
           now: this.#clock(),
           sessionId: options.sessionId,
-          limit: options.memoryLimit ?? 5,
+          budgetTokens: Math.floor(this.#context.contextWindow * MEMORY_BUDGET_SHARE),
+          ...(options.memoryLimit !== undefined && { limit: options.memoryLimit }),
         })
       : [];
     this.#messages = [
@@ -434,7 +437,9 @@ class AgentRun {
           model_call_id: modelCallId,
           from: { provider_id: notification.from.provider, model: notification.from.model },
           to: { provider_id: notification.to.provider, model: notification.to.model },
-          error_code: toContractErrorCode(notification.error.code),
+          error_code: toContractErrorCode(notification.error.code, {
+            providerCode: notification.error.providerCode,
+          }),
         });
       } else if (notification.type === 'attempt_discarded') {
         post('AttemptDiscarded', {
@@ -469,7 +474,7 @@ class AgentRun {
       await this.#trace.emit('ModelCallFailed', {
         model_call_id: modelCallId,
         duration_ms: Math.max(0, this.#clock() - started),
-        code: toContractErrorCode(metonaCode),
+        code: toContractErrorCode(metonaCode, { providerCode: error.providerCode }),
         message: error.message,
         metona_code: metonaCode,
         retryable: error.retryable,
@@ -478,7 +483,10 @@ class AgentRun {
       if (timedOut) throw this.#timeoutStop();
       throw new RunStop('failed', {
         reason: 'model_error',
-        code: toContractErrorCode(error.code, { midStream: error.providerCode === 'stream_interrupted' }),
+        code: toContractErrorCode(error.code, {
+          midStream: error.providerCode === 'stream_interrupted',
+          providerCode: error.providerCode,
+        }),
         metonaCode: error.code,
         message: error.message,
       });

@@ -2,13 +2,17 @@ import { describe, expect, it } from 'vitest';
 import type { MetonaMemoryItem } from '../ir';
 import { MemoryItemStore } from './memory';
 import {
+  CONVERSATION_DIGEST_SCHEMA,
+  MAX_EPISODE_CHARS,
   MEMORY_HEADING,
+  conversationDigestPrompt,
   expiryOf,
   extractExplicitFacts,
   findDuplicateMemory,
   formatMemorySection,
   memoryDedupeKey,
   packWithinBudget,
+  parseConversationDigest,
   parseExtractedFacts,
   recallWithinBudget,
 } from './memory-extract';
@@ -120,5 +124,40 @@ describe('recall within a token budget', () => {
       `${MEMORY_HEADING}\n- [semantic] My advisor is Prof. Li`,
     );
     expect(formatMemorySection([])).toBeUndefined();
+  });
+});
+
+describe('conversation digests', () => {
+  it('asks for summary and facts in one reply, with the transcript', () => {
+    const prompt = conversationDigestPrompt('User: hi\nAssistant: hello');
+    expect(prompt).toContain('"summary"');
+    expect(prompt).toContain('"facts"');
+    expect(prompt.endsWith('User: hi\nAssistant: hello')).toBe(true);
+    expect(CONVERSATION_DIGEST_SCHEMA).toMatchObject({
+      required: ['summary', 'facts'],
+      additionalProperties: false,
+    });
+  });
+
+  it('reads the provider’s parsed JSON first, else the text, tolerantly', () => {
+    const structured = { summary: '  Planned   a trip. ', facts: [{ content: 'The user lives in Berlin' }] };
+    expect(parseConversationDigest(structured, 'ignored')).toEqual({
+      summary: 'Planned a trip.',
+      facts: [{ content: 'The user lives in Berlin', importance: 0.5 }],
+    });
+    const fenced = '```json\n{"summary":"Talked about tea.","facts":["The user likes green tea",],}\n```';
+    expect(parseConversationDigest(undefined, fenced)).toEqual({
+      summary: 'Talked about tea.',
+      facts: [{ content: 'The user likes green tea', importance: 0.5 }],
+    });
+  });
+
+  it('gives no summary and no facts for prose, arrays or a missing summary', () => {
+    expect(parseConversationDigest(undefined, 'The chat was about tea.')).toEqual({ summary: '', facts: [] });
+    expect(parseConversationDigest(['a'], '')).toEqual({ summary: '', facts: [] });
+    expect(parseConversationDigest({ facts: 'none' }, '')).toEqual({ summary: '', facts: [] });
+    expect(parseConversationDigest({ summary: 'x'.repeat(5000), facts: [] }, '').summary).toHaveLength(
+      MAX_EPISODE_CHARS,
+    );
   });
 });

@@ -77,6 +77,77 @@ export function memoryExtractionPrompt(userText: string): string {
   ].join('\n');
 }
 
+/** What one digest call returns: the chat's summary (an episode) and the facts worth keeping. */
+export interface ConversationDigest {
+  summary: string;
+  facts: ExtractedFact[];
+}
+
+/** The longest episode summary kept. */
+export const MAX_EPISODE_CHARS = 4 * MAX_FACT_CHARS;
+
+/**
+ * The answer's shape, sent as the request's response format where the model
+ * supports one. Written to the strictest dialect (every property required,
+ * no extras) so that OpenAI's strict mode and Anthropic accept it as is.
+ */
+export const CONVERSATION_DIGEST_SCHEMA: Record<string, unknown> = {
+  type: 'object',
+  properties: {
+    summary: { type: 'string' },
+    facts: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          content: { type: 'string' },
+          importance: { type: 'number' },
+          expires_in_days: { type: ['number', 'null'] },
+        },
+        required: ['content', 'importance', 'expires_in_days'],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ['summary', 'facts'],
+  additionalProperties: false,
+};
+
+/**
+ * One instruction for both memories of a finished chat: its summary and the
+ * durable facts the user stated in it, so a chat costs one extra request in
+ * all rather than one per turn.
+ */
+export function conversationDigestPrompt(transcript: string): string {
+  return [
+    'Below is a finished conversation between the user and an assistant. Reply with JSON only:',
+    '{"summary":"<2-4 sentences: what the user wanted and what was concluded>",',
+    ' "facts":[{"content":"<one sentence, third person>","importance":0.0-1.0,"expires_in_days":null}]}',
+    'facts are durable facts the user stated or confirmed about themselves, their work, people and',
+    'preferences (for example "my advisor is Prof. Li"); leave out questions, requests and anything',
+    'temporary. Use "facts":[] when there is nothing to keep.',
+    '',
+    'Conversation:',
+    transcript,
+  ].join('\n');
+}
+
+/**
+ * A digest from the provider's parsed `structuredOutput` when there is one,
+ * else from the reply text, as tolerantly as facts are read. No summary, or an
+ * unreadable reply, gives an empty summary, never prose taken for one.
+ */
+export function parseConversationDigest(structured: unknown, raw: string): ConversationDigest {
+  const value = structured !== undefined && typeof structured === 'object' ? structured : firstJson(raw);
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return { summary: '', facts: [] };
+  const { summary, facts } = value as { summary?: unknown; facts?: unknown };
+  return {
+    summary:
+      typeof summary === 'string' ? summary.replace(/\s+/g, ' ').trim().slice(0, MAX_EPISODE_CHARS) : '',
+    facts: Array.isArray(facts) ? parseExtractedFacts(JSON.stringify({ facts })) : [],
+  };
+}
+
 function firstJson(raw: string): unknown {
   const text = raw.replace(/```(?:json)?/gi, '');
   // Whichever bracket opens first is the outer value ({"facts":[…]} or a bare […]).
@@ -165,6 +236,9 @@ export function memoryLine(item: MetonaMemoryItem): string {
   const text = item.content.length > 300 && item.summary ? item.summary : item.content;
   return `- [${item.type}] ${text.replace(/\s+/g, ' ').trim()}`;
 }
+
+/** The share of the context window recalled memories may take, in chat and agent runs alike. */
+export const MEMORY_BUDGET_SHARE = 0.1;
 
 export const MEMORY_HEADING = 'Relevant memories (saved earlier; may be outdated):';
 

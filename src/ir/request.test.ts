@@ -60,6 +60,28 @@ describe('MetonaGenerationParams', () => {
     expect(issuePaths(metonaGenerationParamsSchema, { temperature: -0.1 })).toEqual(['temperature']);
     expect(issuePaths(metonaGenerationParamsSchema, { maxTokens: 10.5 })).toEqual(['maxTokens']);
   });
+
+  it('accepts a JSON object or a named JSON schema as responseFormat, and nothing else', () => {
+    const schema = { type: 'object', properties: { facts: { type: 'array' } } };
+    for (const responseFormat of [
+      { type: 'json_object' },
+      { type: 'json_schema', name: 'memory_digest', schema },
+      { type: 'json_schema', name: 'x', schema, strict: true, description: 'why' },
+    ]) {
+      expect(metonaGenerationParamsSchema.safeParse({ responseFormat }).success).toBe(true);
+    }
+    expect(issuePaths(metonaGenerationParamsSchema, { responseFormat: { type: 'text' } })).toEqual([
+      'responseFormat.type',
+    ]);
+    expect(
+      issuePaths(metonaGenerationParamsSchema, {
+        responseFormat: { type: 'json_schema', name: 'a b', schema },
+      }),
+    ).toEqual(['responseFormat.name']);
+    expect(
+      issuePaths(metonaGenerationParamsSchema, { responseFormat: { type: 'json_schema', name: 'ok' } }),
+    ).toEqual(['responseFormat.schema']);
+  });
 });
 
 describe('MetonaMessage', () => {

@@ -25,6 +25,27 @@ export type MetonaSystemPrompt = z.infer<typeof metonaSystemPromptSchema>;
 export const metonaThinkingEffortSchema = z.enum(['low', 'medium', 'high', 'max']);
 export type MetonaThinkingEffort = z.infer<typeof metonaThinkingEffortSchema>;
 
+/**
+ * Project addition: the standard answers structured output in
+ * `MetonaResponse.structuredOutput` and names the wire's `response_format:
+ * json_object`, but gives the request no field; this is that field, in the
+ * standard's camelCase. `json_object` asks for any JSON object, `json_schema`
+ * for one matching `schema`. Adapters send it in their provider's own form or
+ * refuse the request (contract MODEL_CAPABILITY_MISMATCH); none ignores it.
+ */
+export const metonaResponseFormatSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('json_object') }),
+  z.object({
+    type: z.literal('json_schema'),
+    // OpenAI's limit for `json_schema.name`; the other providers take any name.
+    name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'name is 1-64 letters, digits, _ or -'),
+    description: z.string().optional(),
+    schema: z.record(z.string(), z.unknown()),
+    strict: z.boolean().optional(),
+  }),
+]);
+export type MetonaResponseFormat = z.infer<typeof metonaResponseFormatSchema>;
+
 export const metonaGenerationParamsSchema = z.object({
   maxTokens: z.number().int().positive().optional(),
   temperature: z.number().nonnegative().optional(),
@@ -33,6 +54,7 @@ export const metonaGenerationParamsSchema = z.object({
   stopSequences: z.array(z.string()).optional(),
   thinkingEnabled: z.boolean().optional(),
   thinkingEffort: metonaThinkingEffortSchema.optional(),
+  responseFormat: metonaResponseFormatSchema.optional(),
 });
 export type MetonaGenerationParams = z.infer<typeof metonaGenerationParamsSchema>;
 

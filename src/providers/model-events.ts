@@ -181,7 +181,7 @@ export class ModelEventProjector {
     }
     if (error.code === 'user_aborted') return [this.#make('Done', { status: 'cancelled' })];
     const midStream = error.providerCode === STREAM_INTERRUPTED || this.#sawOutput;
-    const code = toContractErrorCode(error.code, { midStream });
+    const code = toContractErrorCode(error.code, { midStream, providerCode: error.providerCode });
     return [
       this.#make('Error', {
         code,

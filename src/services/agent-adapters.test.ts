@@ -1,6 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseChecklist } from '../agent';
 import { isAppError, type EventEnvelope } from '../contracts';
+import {
+  FakeModelCache,
+  WebLlmEngineDouble,
+  textScript,
+} from '../providers/webllm/__fixtures__/engine-double';
+import { WebLlmWorkerHost } from '../providers/webllm/worker-host';
 import { SCRIPT_ANSWER, SCRIPT_TASKS, agentScriptStream } from './__fixtures__/openai-agent-script';
 import { DEMO_LIMITS_ANSWER } from './agent-demo-provider';
 import type { AgentService } from './agent-service';
@@ -233,5 +239,74 @@ describe('the agent on a configured provider', () => {
       permission: 'notes.write',
     });
     expect(tools.find((tool) => tool.name === 'rag.search')).toMatchObject({ requires_permission: false });
+  });
+});
+
+describe('the agent on an in-browser model without native tool calling', () => {
+  const QWEN = 'Qwen2.5-0.5B-Instruct-q4f32_1-MLC';
+
+  it('calls tools in the prompted format, reads the results back, and the trace names web-llm', async () => {
+    const cache = new FakeModelCache();
+    cache.seed(QWEN, 1000);
+    const engine = new WebLlmEngineDouble({
+      cache,
+      script: (request) => {
+        const last = request.messages.at(-1);
+        const text = typeof last?.content === 'string' ? last.content : '';
+        // First step: a prompted call; once its result is back, the answer.
+        return text.startsWith('Result of')
+          ? textScript(QWEN, ['The deadlock note lists four conditions.'])
+          : textScript(QWEN, [
+              'Searching. <tool_call>{"name": "rag.search", ',
+              '"arguments": {"query": "deadlock"}}</tool_call>',
+            ]);
+      },
+    });
+    const host = new WebLlmWorkerHost({ load: async () => ({ engine }), cache });
+    const gpu = {
+      requestAdapter: async () => ({
+        features: new Set<string>(),
+        limits: { maxBufferSize: 2 ** 30, maxStorageBufferBindingSize: 2 ** 30 },
+        info: { vendor: 'google', architecture: 'swiftshader' },
+      }),
+    };
+    const core = testCore({
+      indexDebounceMs: 0,
+      localModels: () => ({
+        client: host,
+        device: { gpu, storage: { estimate: async () => ({ quota: 2 ** 34, usage: 0 }) } },
+      }),
+    });
+    cores.push(core);
+    await core.recover();
+    await core.start();
+    await core.api.notes.create({ title: 'Deadlock', body: '# Deadlock\n\nFour conditions of deadlock.\n' });
+    await core.idle();
+
+    const run = await core.api.agent.start({
+      prompt: 'What does my deadlock note say?',
+      provider: 'webllm',
+      model: QWEN,
+    });
+    const events = await follow(core.api.agent, run.run_id);
+    await core.idle();
+
+    expect(
+      events.filter((e) => e.event === 'ToolCall').map((e) => (e.data as { name: string }).name),
+    ).toEqual(['rag.search']);
+    expect(events.at(-1)).toMatchObject({
+      event: 'RunCompleted',
+      data: { output: 'The deadlock note lists four conditions.' },
+    });
+    // Prompted, not native: no `tools` field; the tools are described in the system prompt,
+    // and the result goes back as a user message.
+    expect(engine.requests).toHaveLength(2);
+    expect(engine.requests[0]).not.toHaveProperty('tools');
+    expect(JSON.stringify(engine.requests[0]!.messages[0])).toContain('<tool_call>');
+    const back = engine.requests[1]!.messages.at(-1)!;
+    expect(back.role).toBe('user');
+    expect(String(back.content)).toMatch(/^Result of /);
+    const trace = await core.api.agent.trace({ run_id: run.run_id });
+    expect(trace.config_snapshot).toMatchObject({ provider_id: 'webllm', model: QWEN });
   });
 });

@@ -58,4 +58,121 @@ describe('chat with memory', () => {
     expect(lastSystemPrompt(server)).not.toContain('Prof. Li');
     expect(await core.api.agent.memories()).toEqual([]);
   });
+
+  it('digests a finished chat when the next one starts: one request for summary and facts, in the schema', async () => {
+    const bodies: Record<string, unknown>[] = [];
+    const sse = (content: string) =>
+      [JSON.stringify({ choices: [{ index: 0, delta: { content }, finish_reason: 'stop' }] }), '[DONE]']
+        .map((line) => `data: ${line}\n\n`)
+        .join('');
+    const digest = {
+      summary: 'The user planned a hiking trip to the Alps for July.',
+      facts: [{ content: 'The user is vegetarian', importance: 0.7, expires_in_days: null }],
+    };
+    core = testCore({
+      providers: {
+        fetch: async (_input, init) => {
+          const body = JSON.parse(String(init?.body)) as Record<string, unknown>;
+          bodies.push(body);
+          return new Response(sse(body.response_format ? JSON.stringify(digest) : 'Sounds good.'));
+        },
+      },
+    });
+    await core.api.providers.create({ preset: 'openai', base_url: 'http://provider.test/v1' });
+    const system = (body: Record<string, unknown> | undefined) =>
+      (body?.messages as { role: string; content: string }[]).find((m) => m.role === 'system')?.content ?? '';
+
+    const first = await ask('Help me plan a hiking trip to the Alps in July. I am vegetarian.');
+    await ask('Which huts serve dinner?', first);
+    expect(bodies).toHaveLength(2); // no model call per turn for memory
+
+    await ask('What should I pack for the Alps trip?');
+    expect(bodies).toHaveLength(4);
+    const [digestBody, turnBody] = bodies.slice(2);
+    expect(digestBody!.response_format).toMatchObject({
+      type: 'json_schema',
+      json_schema: { name: 'conversation_digest', strict: true },
+    });
+    const prompt = JSON.stringify(digestBody!.messages);
+    expect(prompt).toContain('Which huts serve dinner?');
+    expect(prompt).toContain('I am vegetarian');
+    // The new chat's first request already recalls the digest.
+    expect(turnBody).not.toHaveProperty('response_format');
+    expect(system(turnBody)).toContain('hiking trip to the Alps');
+    const stored = await core.api.memory.list();
+    expect(stored.map((item) => [item.type, item.content, item.sessionId]).sort()).toEqual([
+      ['episodic', digest.summary, first],
+      ['semantic', 'The user is vegetarian', first],
+    ]);
+
+    // Another new chat digests only the chat just left; the first one is not sent again.
+    await ask('And what about the weather?');
+    expect(bodies).toHaveLength(6);
+    expect(JSON.stringify(bodies[4]!.messages)).toContain('What should I pack');
+    expect(JSON.stringify(bodies[4]!.messages)).not.toContain('Which huts serve dinner');
+    expect(bodies[5]).not.toHaveProperty('response_format');
+  });
+
+  it('a model without a response format is asked in plain text; a failed digest does not fail the turn', async () => {
+    const calls: string[] = [];
+    core = testCore({
+      providers: {
+        fetch: async (_input, init) => {
+          const body = JSON.parse(String(init?.body)) as Record<string, unknown>;
+          const digesting = JSON.stringify(body.messages).includes('finished conversation');
+          calls.push(digesting ? `digest${body.response_format ? '+format' : ''}` : 'turn');
+          if (digesting) return new Response('{"error":{"message":"boom"}}', { status: 400 });
+          const chunk = JSON.stringify({
+            choices: [{ index: 0, delta: { content: 'ok' }, finish_reason: 'stop' }],
+          });
+          return new Response(`data: ${chunk}\n\ndata: [DONE]\n\n`);
+        },
+      },
+    });
+    await core.api.providers.create({ preset: 'deepseek', base_url: 'http://provider.test' });
+    const turn = async (content: string) => {
+      const sent = await core.api.chat.send({ content, provider_id: 'deepseek' });
+      return core.api.chat.settled(sent.turn_id);
+    };
+    await turn('I live in Berlin.');
+    const answer = await turn('Hello again');
+    expect(answer.status).toBe('completed');
+    // DeepSeek has no json_schema: the adapter refuses before sending, the digest goes as text.
+    expect(calls).toEqual(['turn', 'digest', 'turn']);
+    expect(await core.api.memory.list()).toEqual([]);
+  });
+
+  it('a turn stopped while the previous chat is being digested is cancelled and stores nothing', async () => {
+    let digestStarted: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => (digestStarted = resolve));
+    core = testCore({
+      providers: {
+        fetch: async (_input, init) => {
+          const body = JSON.parse(String(init?.body)) as Record<string, unknown>;
+          if (body.response_format) {
+            digestStarted();
+            // Held until the turn is stopped: the abort reaches this request.
+            return new Promise<Response>((_resolve, reject) =>
+              init?.signal?.addEventListener('abort', () =>
+                reject(new DOMException('Stopped', 'AbortError')),
+              ),
+            );
+          }
+          const chunk = JSON.stringify({
+            choices: [{ index: 0, delta: { content: 'ok' }, finish_reason: 'stop' }],
+          });
+          return new Response(`data: ${chunk}\n\ndata: [DONE]\n\n`);
+        },
+      },
+    });
+    await core.api.providers.create({ preset: 'openai', base_url: 'http://provider.test/v1' });
+    const first = await ask('I am vegetarian.');
+    const turn = await core.api.chat.send({ content: 'New topic', provider_id: 'openai' });
+    await started;
+    await core.api.chat.cancel(turn.turn_id);
+    expect((await core.api.chat.settled(turn.turn_id)).status).toBe('cancelled');
+    expect(await core.api.memory.list()).toEqual([]);
+    // Left for the next time.
+    expect(await core.api.memory.digestedThrough(first)).toBe(-1);
+  });
 });

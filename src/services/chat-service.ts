@@ -42,6 +42,7 @@ import type {
   MetonaLoadProgress,
   MetonaMessage,
   MetonaRequest,
+  MetonaResponseFormat,
   MetonaStreamEvent,
 } from '../ir';
 import {
@@ -54,7 +55,7 @@ import {
   type RouteTarget,
   type RouterNotification,
 } from '../providers';
-import { toMetonaError } from '../providers/shared/errors';
+import { CAPABILITY_MISMATCH, toMetonaError } from '../providers/shared/errors';
 import {
   fitHistory,
   memoryContextStore,
@@ -63,6 +64,8 @@ import {
   type HistoryRow,
 } from './chat-context';
 import { formatSources, type NotesContextProvider, type NotesContextSource } from './notes-context';
+import { MEMORY_BUDGET_SHARE, estimateTextTokens } from '../agent';
+import type { MemoryDigestCall } from './memory-service';
 import { sha256Hex } from './attachment-service';
 import type { NotesService } from './notes-service';
 import type { ProviderService } from './provider-service';
@@ -99,10 +102,42 @@ export interface ChatMemory {
   observe(conversationId: string, text: string): Promise<unknown>;
   section(conversationId: string, query: string, budgetTokens: number): Promise<string | undefined>;
   forgetConversation(conversationId: string): Promise<void>;
+  needsDigest(conversationId: string, throughPosition: number): Promise<boolean>;
+  digestedThrough(conversationId: string): Promise<number>;
+  digestConversation(
+    input: { conversation_id: string; through_position: number; transcript: string },
+    call: MemoryDigestCall,
+    signal?: AbortSignal,
+  ): Promise<unknown>;
 }
 
-/** The share of the context window recalled memories may take. */
-const MEMORY_BUDGET_SHARE = 0.1;
+/**
+ * Finished chats digested when a new one starts, at most this many (the most
+ * recent first), so that a long-unused notebook does not send a burst.
+ */
+const DIGEST_LIMIT = 3;
+/** The share of the digesting model's window the transcript may take. */
+const DIGEST_TRANSCRIPT_SHARE = 0.5;
+const DIGEST_SYSTEM_PROMPT = {
+  roleDefinition: 'You keep the memory of NotesAgent, a personal notebook.',
+  outputConstraints: 'Reply with the JSON asked for and nothing else.',
+  safetyGuidelines: 'Keep only what the user said about themselves; never invent facts.',
+};
+
+/** The newest messages of `rows` as "User: …" / "Assistant: …" lines within `budgetTokens`. */
+export function digestTranscript(rows: readonly MessageRow[], budgetTokens: number): string {
+  const lines: string[] = [];
+  let used = 0;
+  for (const row of [...rows].reverse()) {
+    if (row.content.trim() === '' || (row.role === 'assistant' && row.status !== 'completed')) continue;
+    const line = `${row.role === 'user' ? 'User' : 'Assistant'}: ${row.content.replace(/\s+/g, ' ').trim()}`;
+    const cost = estimateTextTokens(line) + 1;
+    if (used + cost > budgetTokens) break;
+    used += cost;
+    lines.push(line);
+  }
+  return lines.reverse().join('\n');
+}
 
 const SYSTEM_PROMPT = {
   roleDefinition: 'You are the assistant of NotesAgent, a personal notebook.',
@@ -822,7 +857,10 @@ export class ChatService {
     };
     const onNotification = (notification: RouterNotification) => {
       const errorCode = (midStream: boolean): ErrorCode =>
-        toContractErrorCode(notification.error.code, { midStream });
+        toContractErrorCode(notification.error.code, {
+          midStream,
+          providerCode: notification.error.providerCode,
+        });
       if (notification.type === 'provider_switched') {
         message.provider_id = notification.to.provider;
         message.model = notification.to.model;
@@ -884,6 +922,8 @@ export class ChatService {
           ? [fallback.fallback.adapter.getContextWindow(provider.fallback.model)]
           : []),
       );
+      // The first turn of a new conversation: earlier chats become memories it can recall.
+      if (history.length === 1) await this.#digestFinished(placeholder.conversation_id, signal);
       const memorySection = await this.#memory
         ?.section(
           placeholder.conversation_id,
@@ -962,6 +1002,76 @@ export class ChatService {
     for (const event of finalEvents) publish(event.event, event.data as never);
     await tail;
     return message;
+  }
+
+  /**
+   * Earlier conversations with messages not yet in memory, digested one model
+   * call each (summary and facts together) with the model they were held
+   * with. A failure is logged and leaves that chat for the next time; only a
+   * stop reaches the turn.
+   */
+  async #digestFinished(currentId: string, signal: AbortSignal): Promise<void> {
+    const memory = this.#memory;
+    if (!memory) return;
+    let asked = 0;
+    for (const conversation of await this.#conversations.list(DIGEST_LIMIT * 4, 0)) {
+      if (asked >= DIGEST_LIMIT) return;
+      const id = conversation.conversation_id;
+      if (id === currentId) continue;
+      const messages = await this.#conversations.messages(id);
+      const through = messages.at(-1)?.position;
+      if (through === undefined || !(await memory.needsDigest(id, through))) continue;
+      const provider = await this.#providers.config(conversation.provider_id).catch(() => undefined);
+      if (!provider?.enabled) continue;
+      try {
+        const target = await this.#target(provider, conversation.model);
+        const window = await this.#providers.contextWindowFor(provider, conversation.model, target.adapter);
+        const since = await memory.digestedThrough(id);
+        const transcript = digestTranscript(
+          messages.filter((row) => row.position > since),
+          Math.floor(window * DIGEST_TRANSCRIPT_SHARE),
+        );
+        if (transcript === '') continue;
+        asked += 1;
+        await memory.digestConversation(
+          { conversation_id: id, through_position: through, transcript },
+          this.#digestCall(id, target),
+          signal,
+        );
+      } catch (error) {
+        if (signal.aborted) throw error;
+        console.error('the chat could not be kept in memory', error);
+      }
+    }
+  }
+
+  /** The digest's model call: in the asked format, or as plain text where the model has none. */
+  #digestCall(conversationId: string, target: RouteTarget): MemoryDigestCall {
+    const router = new ProviderRouter({ ...this.#router, primary: target });
+    const request = (prompt: string, responseFormat?: MetonaResponseFormat): MetonaRequest => {
+      const now = this.#clock();
+      return {
+        meta: {
+          sessionId: conversationId,
+          iteration: 1,
+          requestId: newId('digest'),
+          timestamp: now,
+          agentVersion: '1.0.0',
+        },
+        systemPrompt: DIGEST_SYSTEM_PROMPT,
+        messages: [{ role: 'user', content: prompt, timestamp: now }],
+        params: { stream: true, temperature: 0, ...(responseFormat && { responseFormat }) },
+      };
+    };
+    return async (prompt, responseFormat, signal) => {
+      try {
+        return (await router.route(request(prompt, responseFormat), () => undefined, { signal })).response;
+      } catch (error) {
+        // The adapter refused the format before sending: the prompt asks for JSON anyway.
+        if (toMetonaError(error, target.adapter.providerId).providerCode !== CAPABILITY_MISMATCH) throw error;
+        return (await router.route(request(prompt), () => undefined, { signal })).response;
+      }
+    };
   }
 
   async #target(provider: ProviderRow, model: string): Promise<RouteTarget> {

@@ -185,3 +185,134 @@ describe('MemoryService: episodes', () => {
     expect(await service.section('conv_a', 'thesis deadlock', 500)).toContain('[episodic]');
   });
 });
+
+describe('MemoryService: digests of finished chats', () => {
+  const transcript = 'User: My advisor is Prof. Li. Plan my thesis week.\nAssistant: Here is a plan.';
+  const digestReply = {
+    summary: 'Planned a thesis week with the user.',
+    facts: [{ content: "The user's advisor is Prof. Li", importance: 0.8, expires_in_days: null }],
+  };
+
+  it('stores the summary as an episode and the facts as semantic memories, from one call', async () => {
+    const { service } = setup();
+    const prompts: string[] = [];
+    const result = await service.digestConversation(
+      { conversation_id: 'conv_a', through_position: 3, transcript },
+      async (prompt, format) => {
+        prompts.push(prompt);
+        expect(format).toMatchObject({ type: 'json_schema', name: 'conversation_digest', strict: true });
+        return { content: JSON.stringify(digestReply), structuredOutput: digestReply };
+      },
+    );
+    expect(prompts).toHaveLength(1);
+    expect(prompts[0]).toContain('Plan my thesis week');
+    expect(result.episode).toMatchObject({
+      type: 'episodic',
+      content: 'Planned a thesis week with the user.',
+      source: 'agent_thought',
+      sessionId: 'conv_a',
+    });
+    expect(result.facts.map((item) => [item.type, item.content, item.source])).toEqual([
+      ['semantic', "The user's advisor is Prof. Li", 'user_input'],
+    ]);
+    expect(await service.list()).toHaveLength(2);
+    expect(await service.digestedThrough('conv_a')).toBe(3);
+    // Recalled into another conversation.
+    expect(await service.section('conv_b', 'thesis week advisor', 500)).toContain('Planned a thesis week');
+  });
+
+  it('asks nothing for messages already digested or a conversation with memory off', async () => {
+    const { service } = setup();
+    let calls = 0;
+    const call = async () => {
+      calls += 1;
+      return { content: JSON.stringify(digestReply) };
+    };
+    await service.digestConversation({ conversation_id: 'conv_a', through_position: 3, transcript }, call);
+    expect(await service.needsDigest('conv_a', 3)).toBe(false);
+    expect(await service.needsDigest('conv_a', 5)).toBe(true);
+    await service.digestConversation({ conversation_id: 'conv_a', through_position: 3, transcript }, call);
+    await service.setConversationMemory({ conversation_id: 'conv_b', enabled: false });
+    expect(await service.needsDigest('conv_b', 3)).toBe(false);
+    await service.digestConversation({ conversation_id: 'conv_b', through_position: 3, transcript }, call);
+    expect(calls).toBe(1);
+    // The text reply is read tolerantly when there is no structured output.
+    expect((await service.list()).map((item) => item.type).sort()).toEqual(['episodic', 'semantic']);
+  });
+
+  it('a reply without a digest stores nothing but counts the messages as done', async () => {
+    const { service } = setup();
+    const result = await service.digestConversation(
+      { conversation_id: 'conv_a', through_position: 1, transcript },
+      async () => ({ content: 'Sure! The chat was about a thesis.' }),
+    );
+    expect(result).toEqual({ facts: [] });
+    expect(await service.list()).toEqual([]);
+    expect(await service.digestedThrough('conv_a')).toBe(1);
+  });
+
+  it('refuses bad input, an unknown conversation; a failed or stopped call stores nothing', async () => {
+    const { service } = setup();
+    const never = async () => {
+      throw new Error('not to be called');
+    };
+    expect(
+      await errorCode(
+        service.digestConversation({ conversation_id: 'conv_a', through_position: -1, transcript }, never),
+      ),
+    ).toBe('VALIDATION_FAILED');
+    expect(
+      await errorCode(
+        service.digestConversation(
+          { conversation_id: 'conv_a', through_position: 1, transcript: ' ' },
+          never,
+        ),
+      ),
+    ).toBe('VALIDATION_FAILED');
+    expect(
+      await errorCode(
+        service.digestConversation({ conversation_id: 'conv_zz', through_position: 1, transcript }, never),
+      ),
+    ).toBe('RESOURCE_NOT_FOUND');
+    expect(
+      await errorCode(
+        service.digestConversation({ conversation_id: 'conv_a', through_position: 1, transcript }, never),
+      ),
+    ).toBe('PROVIDER_UNAVAILABLE');
+    const controller = new AbortController();
+    const stopped = async () => {
+      controller.abort();
+      return { content: JSON.stringify(digestReply) };
+    };
+    expect(
+      await errorCode(
+        service.digestConversation(
+          { conversation_id: 'conv_a', through_position: 1, transcript },
+          stopped,
+          controller.signal,
+        ),
+      ),
+    ).toBe('JOB_CANCELLED');
+    expect(await service.list()).toEqual([]);
+    expect(await service.digestedThrough('conv_a')).toBe(-1);
+  });
+
+  it('a write failing half way removes what the digest had stored', async () => {
+    const { service, store } = setup();
+    const put = store.put.bind(store);
+    let puts = 0;
+    store.put = async (item) => {
+      puts += 1;
+      if (puts === 2) throw new Error('disk full');
+      return put(item);
+    };
+    const call = async () => ({ content: '', structuredOutput: digestReply });
+    expect(
+      await errorCode(
+        service.digestConversation({ conversation_id: 'conv_a', through_position: 1, transcript }, call),
+      ),
+    ).toBe('other');
+    expect(await service.list()).toEqual([]);
+    expect(await service.digestedThrough('conv_a')).toBe(-1);
+  });
+});

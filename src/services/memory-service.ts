@@ -2,18 +2,21 @@ import { z } from 'zod';
 import { AppError, conversationIdSchema, isAbortError, parseInput } from '../contracts';
 import { newId, systemClock, type Clock } from '../core/ids';
 import {
+  CONVERSATION_DIGEST_SCHEMA,
+  conversationDigestPrompt,
   expiryOf,
   extractExplicitFacts,
   findDuplicateMemory,
   formatMemorySection,
   MAX_FACT_CHARS,
   memoryExtractionPrompt,
+  parseConversationDigest,
   parseExtractedFacts,
   recallWithinBudget,
   type ExtractedFact,
   type MemoryStore,
 } from '../agent';
-import type { MetonaMemoryItem } from '../ir';
+import type { MetonaMemoryItem, MetonaResponseFormat } from '../ir';
 
 /** Where the per-conversation switch is kept (the settings table in the app). */
 export interface MemorySwitchStore {
@@ -33,12 +36,39 @@ export interface MemoryServiceDeps {
 /** Asks a model; the reply is read as JSON facts. */
 export type MemoryModelCall = (prompt: string, signal: AbortSignal | undefined) => Promise<string>;
 
+/** A model's answer to the digest: its text, and the provider's parsed JSON when it gave one. */
+export interface MemoryDigestAnswer {
+  content: string;
+  structuredOutput?: unknown;
+}
+
+/** Asks a model for a finished chat's digest, in `responseFormat` where the model can. */
+export type MemoryDigestCall = (
+  prompt: string,
+  responseFormat: MetonaResponseFormat,
+  signal: AbortSignal | undefined,
+) => Promise<MemoryDigestAnswer>;
+
+/** What a digest stored: the episode (absent when the model gave no summary) and the new facts. */
+export interface ConversationDigestResult {
+  episode?: MetonaMemoryItem;
+  facts: MetonaMemoryItem[];
+}
+
 export interface ConversationMemoryDto {
   conversation_id: string;
   enabled: boolean;
 }
 
 const SWITCH_PREFIX = 'chat.memory.off.';
+/** The last message position of a conversation already digested into memories. */
+const DIGEST_PREFIX = 'chat.memory.digested.';
+const DIGEST_FORMAT: MetonaResponseFormat = {
+  type: 'json_schema',
+  name: 'conversation_digest',
+  schema: CONVERSATION_DIGEST_SCHEMA,
+  strict: true,
+};
 
 const rememberSchema = z.object({
   content: z
@@ -54,6 +84,11 @@ export type RememberInput = z.input<typeof rememberSchema>;
 
 const memoryIdSchema = z.string().min(1, 'id is required');
 const switchSchema = z.object({ conversation_id: conversationIdSchema, enabled: z.boolean() });
+const digestSchema = z.object({
+  conversation_id: conversationIdSchema,
+  through_position: z.number().int().nonnegative(),
+  transcript: z.string().trim().min(1, 'There is nothing to digest.'),
+});
 const episodeSchema = z.object({
   session_id: z.string().min(1),
   content: z.string().trim().min(1, 'An episode needs a summary.'),
@@ -134,6 +169,71 @@ export class MemoryService {
   /** Forgets the switch of a deleted conversation; its memories stay (the user deletes those). */
   async forgetConversation(conversationId: string): Promise<void> {
     await this.#deps.switches.delete(`${SWITCH_PREFIX}${conversationId}`);
+    await this.#deps.switches.delete(`${DIGEST_PREFIX}${conversationId}`);
+  }
+
+  /** Whether messages up to `throughPosition` hold something not yet digested (and memory is on). */
+  async needsDigest(conversationId: string, throughPosition: number): Promise<boolean> {
+    if (!(await this.enabled(conversationId))) return false;
+    return throughPosition > (await this.digestedThrough(conversationId));
+  }
+
+  /** The last message position already digested; -1 when none was. */
+  async digestedThrough(conversationId: string): Promise<number> {
+    return (await this.#deps.switches.get<number>(`${DIGEST_PREFIX}${conversationId}`)) ?? -1;
+  }
+
+  /**
+   * A finished chat, digested in one model call: its summary becomes an
+   * episodic memory and the facts the user stated semantic ones. Digesting
+   * what is already digested, or a conversation with memory off, stores
+   * nothing and asks nothing. A failed or stopped call stores nothing and
+   * leaves the conversation to be digested again; a reply without a readable
+   * digest counts as done, so a model that cannot answer in JSON is not asked
+   * again for the same messages.
+   */
+  async digestConversation(
+    input: z.input<typeof digestSchema>,
+    call: MemoryDigestCall,
+    signal?: AbortSignal,
+  ): Promise<ConversationDigestResult> {
+    const valid = parseInput(digestSchema, input, 'This conversation cannot be digested.');
+    const id = valid.conversation_id;
+    if (!(await this.#deps.conversationExists(id))) throw conversationNotFound(id);
+    if (!(await this.needsDigest(id, valid.through_position))) return { facts: [] };
+    let answer: MemoryDigestAnswer;
+    try {
+      signal?.throwIfAborted();
+      answer = await call(conversationDigestPrompt(valid.transcript), DIGEST_FORMAT, signal);
+      signal?.throwIfAborted();
+    } catch (error) {
+      if (isAbortError(error) || signal?.aborted) {
+        throw new AppError('JOB_CANCELLED', 'The chat summary was stopped.', {});
+      }
+      if (error instanceof AppError) throw error;
+      throw new AppError(
+        'PROVIDER_UNAVAILABLE',
+        'The model could not summarise the chat.',
+        {},
+        { cause: error },
+      );
+    }
+    const digest = parseConversationDigest(answer.structuredOutput, answer.content);
+    const stored: MetonaMemoryItem[] = [];
+    try {
+      const episode = digest.summary
+        ? await this.recordEpisode({ session_id: id, content: digest.summary, source: 'agent_thought' })
+        : undefined;
+      if (episode) stored.push(episode);
+      const facts = await this.#storeFacts(digest.facts, id);
+      stored.push(...facts);
+      await this.#deps.switches.put(`${DIGEST_PREFIX}${id}`, valid.through_position);
+      return { ...(episode && { episode }), facts };
+    } catch (error) {
+      // All or nothing: a digest half stored would be stored again by the next try.
+      await Promise.all(stored.map((item) => this.#deps.store.delete(item.id).catch(() => false)));
+      throw error;
+    }
   }
 
   /** Stores the facts a user message states explicitly ("remember that …", "记住…"). */

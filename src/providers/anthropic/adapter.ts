@@ -31,14 +31,16 @@ export const ANTHROPIC_VERSION = '2023-06-01';
 interface CatalogEntry {
   displayName: string;
   maxOutput: number;
+  /** Structured outputs (`output_config.format`) are documented for this model. */
+  jsonSchema: boolean;
 }
 
 /** Known models; every current Claude model has a 200K window, vision, tools and thinking. */
 const CATALOG: Record<string, CatalogEntry> = {
-  'claude-sonnet-4-5': { displayName: 'Claude Sonnet 4.5', maxOutput: 64_000 },
-  'claude-haiku-4-5': { displayName: 'Claude Haiku 4.5', maxOutput: 64_000 },
-  'claude-opus-4-1': { displayName: 'Claude Opus 4.1', maxOutput: 32_000 },
-  'claude-sonnet-4-0': { displayName: 'Claude Sonnet 4', maxOutput: 64_000 },
+  'claude-sonnet-4-5': { displayName: 'Claude Sonnet 4.5', maxOutput: 64_000, jsonSchema: true },
+  'claude-haiku-4-5': { displayName: 'Claude Haiku 4.5', maxOutput: 64_000, jsonSchema: true },
+  'claude-opus-4-1': { displayName: 'Claude Opus 4.1', maxOutput: 32_000, jsonSchema: true },
+  'claude-sonnet-4-0': { displayName: 'Claude Sonnet 4', maxOutput: 64_000, jsonSchema: false },
 };
 const CONTEXT_WINDOW = 200_000;
 
@@ -96,7 +98,6 @@ export class AnthropicAdapter implements IMetonaProviderAdapter {
     options: MetonaCallOptions = {},
   ): Promise<MetonaResponse> {
     const codec = createToolNameCodec(request.tools ?? []);
-    const body = toAnthropicRequest(request, this.model, this.#signatures, codec);
     return runStream({
       request,
       provider: this.providerId,
@@ -105,6 +106,8 @@ export class AnthropicAdapter implements IMetonaProviderAdapter {
       signal: options.signal,
       clock: this.#clock,
       open: async (abort) => {
+        // Converted here, so a refused request ends as the stream's error event too.
+        const body = toAnthropicRequest(request, this.model, this.#signatures, codec, this.providerId);
         const response = await httpRequest(
           joinUrl(this.#baseUrl, 'v1/messages'),
           { method: 'POST', headers: { ...this.#headers(), Accept: 'text/event-stream' }, body },
@@ -144,7 +147,7 @@ export class AnthropicAdapter implements IMetonaProviderAdapter {
         supportsThinking: known !== undefined,
         supportsImages: known !== undefined,
         supportsToolCalling: known !== undefined,
-        supportsStructuredOutput: false,
+        supportsStructuredOutput: known?.jsonSchema === true,
       };
     });
   }

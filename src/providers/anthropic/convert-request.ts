@@ -1,4 +1,10 @@
-import type { MetonaMessage, MetonaRequest, MetonaThinkingEffort } from '../../ir';
+import {
+  MetonaProviderError,
+  type MetonaMessage,
+  type MetonaRequest,
+  type MetonaThinkingEffort,
+} from '../../ir';
+import { capabilityMismatchError } from '../shared/errors';
 import {
   assembleSystemPrompt,
   parseDataUri,
@@ -27,8 +33,19 @@ export function toAnthropicRequest(
   model: string,
   signatures: ThinkingSignatures,
   codec: ToolNameCodec = createToolNameCodec(request.tools ?? []),
+  providerId = 'anthropic',
 ): AnthropicRequest {
   const { params, constraints } = request;
+  const format = params.responseFormat;
+  // The Messages API constrains output only to a schema; "any JSON object" has no form there.
+  if (format?.type === 'json_object') {
+    throw new MetonaProviderError(
+      capabilityMismatchError(
+        providerId,
+        'Anthropic models answer in JSON only against a JSON schema; "json_object" without one cannot be sent.',
+      ),
+    );
+  }
   const answerTokens = params.maxTokens ?? DEFAULT_MAX_TOKENS;
   const budget = thinkingBudget(request, signatures);
   const tools = toolsForRequest(request);
@@ -64,6 +81,9 @@ export function toAnthropicRequest(
             },
     }),
     ...(budget !== undefined && { thinking: { type: 'enabled' as const, budget_tokens: budget } }),
+    ...(format?.type === 'json_schema' && {
+      output_config: { format: { type: 'json_schema' as const, schema: format.schema } },
+    }),
   };
 }
 

@@ -56,6 +56,12 @@ export const anthropicRequestSchema = z.object({
     .object({ type: z.enum(['auto', 'none', 'any']), disable_parallel_tool_use: z.boolean().optional() })
     .optional(),
   thinking: z.object({ type: z.literal('enabled'), budget_tokens: z.number().int().min(1024) }).optional(),
+  /** Structured outputs (generally available form; the beta's `output_format` needs a header). */
+  output_config: z
+    .object({
+      format: z.object({ type: z.literal('json_schema'), schema: z.record(z.string(), z.unknown()) }),
+    })
+    .optional(),
 });
 export type AnthropicRequest = z.infer<typeof anthropicRequestSchema>;
 

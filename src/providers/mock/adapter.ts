@@ -1,12 +1,14 @@
 import { systemClock, type Clock } from '../../core/ids';
-import type {
-  IMetonaProviderAdapter,
-  MetonaCallOptions,
-  MetonaModelInfo,
-  MetonaRequest,
-  MetonaResponse,
-  MetonaStreamEvent,
+import {
+  MetonaProviderError,
+  type IMetonaProviderAdapter,
+  type MetonaCallOptions,
+  type MetonaModelInfo,
+  type MetonaRequest,
+  type MetonaResponse,
+  type MetonaStreamEvent,
 } from '../../ir';
+import { capabilityMismatchError } from '../shared/errors';
 import { abortableSleep, type Sleep } from '../shared/sleep';
 import { runStream } from '../shared/stream-driver';
 import { playScenario } from './play-scenario';
@@ -101,13 +103,23 @@ export class MockAdapter implements IMetonaProviderAdapter {
       onEvent,
       signal: options.signal,
       clock: this.#clock,
-      open: async (abort) =>
-        playScenario(scenario, {
+      open: async (abort) => {
+        // A script cannot be held to a format: saying so beats answering off-format.
+        if (request.params.responseFormat) {
+          throw new MetonaProviderError(
+            capabilityMismatchError(
+              MOCK_PROVIDER_ID,
+              'The scripted mock model cannot answer in a fixed JSON format.',
+            ),
+          );
+        }
+        return playScenario(scenario, {
           requestId: request.meta.requestId,
           sleep: this.#sleep,
           signal: abort.signal,
           thinkingOff: request.params.thinkingEnabled === false,
-        }),
+        });
+      },
     });
   }
 

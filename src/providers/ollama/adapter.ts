@@ -129,7 +129,8 @@ export class OllamaAdapter implements IMetonaProviderAdapter {
       supportsThinking: false,
       supportsImages: false,
       supportsToolCalling: false,
-      supportsStructuredOutput: false,
+      // `format` is Ollama's own grammar constraint (0.5+), whatever the model.
+      supportsStructuredOutput: true,
     }));
   }
 

@@ -49,6 +49,9 @@ export async function toOllamaRequest(
     messages: await toOllamaMessages(request, { ...context, toolNames: codec }),
     stream: true,
     ...(think !== undefined && { think }),
+    ...(params.responseFormat && {
+      format: params.responseFormat.type === 'json_schema' ? params.responseFormat.schema : ('json' as const),
+    }),
     ...(tools.length > 0 && {
       tools: tools.map((tool) => ({
         type: 'function' as const,

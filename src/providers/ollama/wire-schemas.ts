@@ -28,6 +28,8 @@ export const ollamaChatRequestSchema = z.object({
   messages: z.array(ollamaMessageSchema),
   stream: z.literal(true),
   think: ollamaThinkSchema.optional(),
+  /** "json", or a JSON schema the answer is constrained to. */
+  format: z.union([z.literal('json'), z.record(z.string(), z.unknown())]).optional(),
   tools: z
     .array(
       z.object({

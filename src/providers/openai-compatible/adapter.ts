@@ -79,7 +79,6 @@ export class OpenAICompatibleAdapter implements IMetonaProviderAdapter {
     options: MetonaCallOptions = {},
   ): Promise<MetonaResponse> {
     const codec = createToolNameCodec(request.tools ?? []);
-    const body = toOpenAIRequest(request, this.preset, this.model, codec);
     return runStream({
       request,
       provider: this.providerId,
@@ -88,6 +87,8 @@ export class OpenAICompatibleAdapter implements IMetonaProviderAdapter {
       signal: options.signal,
       clock: this.#clock,
       open: async (abort) => {
+        // Converted here, so a refused request ends as the stream's error event too.
+        const body = toOpenAIRequest(request, this.preset, this.model, codec);
         const response = await httpRequest(
           joinUrl(this.#baseUrl, 'chat/completions'),
           { method: 'POST', headers: { ...this.#headers(), Accept: 'text/event-stream' }, body },
@@ -126,7 +127,9 @@ export class OpenAICompatibleAdapter implements IMetonaProviderAdapter {
         supportsThinking: entry.thinking,
         supportsImages: entry.images,
         supportsToolCalling: entry.tools,
-        supportsStructuredOutput: false,
+        // Claimed only for catalog models of an API documented to take a schema.
+        supportsStructuredOutput:
+          entry !== UNKNOWN_MODEL && this.preset.responseFormats?.includes('json_schema') === true,
       };
     });
   }

@@ -1,4 +1,5 @@
-import type { MetonaMessage, MetonaRequest } from '../../ir';
+import { MetonaProviderError, type MetonaMessage, type MetonaRequest } from '../../ir';
+import { capabilityMismatchError } from '../shared/errors';
 import { assembleSystemPrompt, thinkingRequested, toolResultText, toolsForRequest } from '../shared/messages';
 import { createToolNameCodec, type ToolNameCodec } from '../shared/tool-names';
 import type { OpenAICompatiblePreset } from './presets';
@@ -23,6 +24,7 @@ export function toOpenAIRequest(
     ...(params.topP !== undefined && { top_p: params.topP }),
     ...(params.stopSequences?.length && { stop: params.stopSequences }),
     ...thinkingFields(request, preset),
+    ...responseFormatField(request, preset),
   };
   if (tools.length > 0) {
     body.tools = tools.map((tool) => ({
@@ -34,6 +36,36 @@ export function toOpenAIRequest(
     if (preset.parallelToolCalls && constraints?.maxToolCalls === 1) body.parallel_tool_calls = false;
   }
   return body;
+}
+
+/** `responseFormat` as `response_format`; a type the preset's API lacks is refused, not dropped. */
+function responseFormatField(
+  request: MetonaRequest,
+  preset: OpenAICompatiblePreset,
+): Partial<OpenAIChatRequest> {
+  const format = request.params.responseFormat;
+  if (format === undefined) return {};
+  if (preset.responseFormats && !preset.responseFormats.includes(format.type)) {
+    const accepted = preset.responseFormats.join(', ') || 'none';
+    throw new MetonaProviderError(
+      capabilityMismatchError(
+        preset.id,
+        `${preset.displayName} cannot answer in the response format "${format.type}" (it accepts: ${accepted}).`,
+      ),
+    );
+  }
+  if (format.type === 'json_object') return { response_format: { type: 'json_object' } };
+  return {
+    response_format: {
+      type: 'json_schema',
+      json_schema: {
+        name: format.name,
+        ...(format.description !== undefined && { description: format.description }),
+        schema: format.schema,
+        ...(format.strict !== undefined && { strict: format.strict }),
+      },
+    },
+  };
 }
 
 /** The standard's thinking table, per preset. */

@@ -22,6 +22,12 @@ export interface OpenAICompatiblePreset {
   parallelToolCalls: boolean;
   /** Known models. Anything else gets the conservative defaults below. */
   models: Record<string, ModelCatalogEntry>;
+  /**
+   * The `response_format` types the API documents. Absent: the server is not
+   * known (llama.cpp, vLLM, LM Studio take both), so the format is sent and
+   * the server answers for itself.
+   */
+  responseFormats?: readonly ('json_object' | 'json_schema')[];
 }
 
 /** For models the catalog does not know: claim nothing we cannot vouch for (contract §8.1). */
@@ -44,6 +50,8 @@ export const DEEPSEEK_PRESET: OpenAICompatiblePreset = {
   reasoningPassback: 'tool-call-rounds',
   maxTokensField: 'max_tokens',
   parallelToolCalls: false,
+  // DeepSeek's JSON Output is `json_object` only; a schema would be ignored.
+  responseFormats: ['json_object'],
   models: {
     'deepseek-chat': {
       displayName: 'DeepSeek Chat',
@@ -84,6 +92,7 @@ export const OPENAI_PRESET: OpenAICompatiblePreset = {
   reasoningPassback: 'never',
   maxTokensField: 'max_completion_tokens',
   parallelToolCalls: true,
+  responseFormats: ['json_object', 'json_schema'],
   models: {
     'gpt-4o': {
       displayName: 'GPT-4o',

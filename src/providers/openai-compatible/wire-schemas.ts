@@ -64,6 +64,20 @@ export const openAIChatRequestSchema = z.object({
   reasoning_effort: z.enum(['low', 'medium', 'high', 'max']).optional(),
   /** Agnes / vLLM chat-template switch. */
   chat_template_kwargs: z.object({ enable_thinking: z.boolean() }).optional(),
+  response_format: z
+    .union([
+      z.object({ type: z.literal('json_object') }),
+      z.object({
+        type: z.literal('json_schema'),
+        json_schema: z.object({
+          name: z.string(),
+          description: z.string().optional(),
+          schema: z.record(z.string(), z.unknown()),
+          strict: z.boolean().optional(),
+        }),
+      }),
+    ])
+    .optional(),
 });
 export type OpenAIChatRequest = z.infer<typeof openAIChatRequestSchema>;
 

@@ -264,6 +264,26 @@ export function invalidResponseError(provider: string, message: string): MetonaE
   return { code: MetonaErrorCode.INVALID_RESPONSE, message: tidy(message), provider, retryable: false };
 }
 
+/** `MetonaError.providerCode` of a request this provider cannot carry out as asked. */
+export const CAPABILITY_MISMATCH = 'capability_mismatch';
+
+/**
+ * The adapter refuses before sending: the request asks for something its
+ * provider cannot do (a response format it has no form for). The IR's code
+ * list has no such code, so it goes as `model_not_found` ("not available
+ * here"), as web-llm's device refusals do; `providerCode` makes it the
+ * contract's MODEL_CAPABILITY_MISMATCH.
+ */
+export function capabilityMismatchError(provider: string, message: string): MetonaError {
+  return {
+    code: MetonaErrorCode.MODEL_NOT_FOUND,
+    message: tidy(message),
+    provider,
+    providerCode: CAPABILITY_MISMATCH,
+    retryable: false,
+  };
+}
+
 export interface AbortContext {
   /** The caller's signal: its abort is the user's. */
   signal?: AbortSignal;
@@ -296,10 +316,13 @@ export interface ContractCodeContext {
    * unreachable provider.
    */
   midStream?: boolean;
+  /** The error's `providerCode`: a refused capability reads as MODEL_CAPABILITY_MISMATCH. */
+  providerCode?: string;
 }
 
 /** `MetonaErrorCode` to the contract's §8.4 code a user sees. */
 export function toContractErrorCode(code: MetonaErrorCode, context: ContractCodeContext = {}): ErrorCode {
+  if (context.providerCode === CAPABILITY_MISMATCH) return 'MODEL_CAPABILITY_MISMATCH';
   switch (code) {
     case 'network_timeout':
     case 'timeout':
@@ -342,7 +365,8 @@ export const STREAM_INTERRUPTED = 'stream_interrupted';
 /** A provider failure as the project's error class, with only safe details. */
 export function toAppError(error: MetonaError, context: ContractCodeContext = {}): AppError {
   const midStream = context.midStream ?? error.providerCode === STREAM_INTERRUPTED;
-  return new AppError(toContractErrorCode(error.code, { midStream }), error.message, {
+  const code = toContractErrorCode(error.code, { midStream, providerCode: error.providerCode });
+  return new AppError(code, error.message, {
     metona_code: error.code,
     retryable: error.retryable,
     ...(error.provider !== undefined && { provider: error.provider }),

@@ -224,7 +224,7 @@ export async function runStream(call: StreamCall): Promise<MetonaResponse> {
   if (usage) emit({ type: 'usage', usage });
   emit({ type: 'done' });
   const finishedAt = clock();
-  return accumulator.toResponse(
+  const response = accumulator.toResponse(
     {
       requestId: meta.requestId,
       provider: call.provider,
@@ -235,4 +235,20 @@ export async function runStream(call: StreamCall): Promise<MetonaResponse> {
     },
     finish.finishReason,
   );
+  return call.request.params.responseFormat ? withStructuredOutput(response) : response;
+}
+
+/**
+ * The standard's `structuredOutput`: the answer parsed, when a response format
+ * was asked for and the text is JSON. A reply cut short (`length`) or with
+ * prose around it keeps only `content`; the caller decides how tolerant to be.
+ */
+export function withStructuredOutput(response: MetonaResponse): MetonaResponse {
+  const text = response.content.trim();
+  if (text === '') return response;
+  try {
+    return { ...response, structuredOutput: JSON.parse(text) as unknown };
+  } catch {
+    return response;
+  }
 }

@@ -100,11 +100,6 @@ export class WebLlmAdapter implements IMetonaProviderAdapter {
     onEvent: (event: MetonaStreamEvent) => void,
     options: MetonaCallOptions = {},
   ): Promise<MetonaResponse> {
-    const plan = toWebLlmRequest(request, {
-      modelId: this.model,
-      entry: this.entry,
-      toolMode: this.#config.toolMode ?? 'auto',
-    });
     const client = this.#config.client;
     const callId = request.meta.requestId;
     let loadDurationMs: number | undefined;
@@ -117,6 +112,12 @@ export class WebLlmAdapter implements IMetonaProviderAdapter {
       signal: options.signal,
       clock: this.#clock,
       open: async (abort) => {
+        // Converted here, so a refused request ends as the stream's error event too.
+        const plan = toWebLlmRequest(request, {
+          modelId: this.model,
+          entry: this.entry,
+          toolMode: this.#config.toolMode ?? 'auto',
+        });
         const chunks = new AsyncQueue<WebLlmChunk>();
         const signals = [abort.signal, abort.timeoutSignal].filter((s): s is AbortSignal => s !== undefined);
         // Stop or deadline: the worker aborts the model load or interrupts the generation; the driver has already ended the stream.

@@ -1,4 +1,5 @@
-import type { MetonaRequest, MetonaToolDef } from '../../ir';
+import { MetonaProviderError, type MetonaRequest, type MetonaToolDef } from '../../ir';
+import { capabilityMismatchError } from '../shared/errors';
 import { toOpenAIRequest } from '../openai-compatible/convert-request';
 import type { OpenAICompatiblePreset } from '../openai-compatible/presets';
 import type { OpenAIMessage } from '../openai-compatible/wire-schemas';
@@ -92,9 +93,38 @@ export function toWebLlmRequest(request: MetonaRequest, options: ConvertOptions)
     ...(base.stop !== undefined && { stop: base.stop }),
     ...(toolMode === 'native' && base.tools && { tools: base.tools }),
     ...(thinking !== undefined && { extra_body: { enable_thinking: thinking } }),
+    ...webLlmResponseFormat(request, toolMode),
   };
   const toolNames = [...new Set(tools.flatMap((tool) => [tool.name, codec.fromWire(tool.name)]))];
   return { request: webllm, toolMode, toolNames, toolNameCodec: codec };
+}
+
+/**
+ * web-llm constrains output with a grammar: `json_object`, with the schema as
+ * a string when there is one. Tool calls (native Hermes or prompted) need the
+ * model's own call syntax, which that grammar would forbid, so both together
+ * are refused rather than one silently dropped.
+ */
+function webLlmResponseFormat(
+  request: MetonaRequest,
+  toolMode: RequestToolMode,
+): Pick<WebLlmChatRequest, 'response_format'> {
+  const format = request.params.responseFormat;
+  if (format === undefined) return {};
+  if (toolMode !== 'none') {
+    throw new MetonaProviderError(
+      capabilityMismatchError(
+        WEBLLM_PROVIDER_ID,
+        'A local model cannot answer in a fixed JSON format and call tools in the same request.',
+      ),
+    );
+  }
+  return {
+    response_format: {
+      type: 'json_object',
+      ...(format.type === 'json_schema' && { schema: JSON.stringify(format.schema) }),
+    },
+  };
 }
 
 function flattenUserContent(content: Extract<OpenAIMessage, { role: 'user' }>['content']): string {
