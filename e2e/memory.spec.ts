@@ -109,6 +109,9 @@ test('a finished chat is digested once the next one starts: one schema request, 
       'data-type',
       'episodic',
     );
+    await expect(
+      items.filter({ hasText: 'hiking trip to the Alps' }).getByTestId('memory-source'),
+    ).toHaveText('summary of a chat');
   } finally {
     await server.close();
   }

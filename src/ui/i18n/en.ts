@@ -318,6 +318,7 @@ export const en = {
   'memory.source.tool_result': 'from a tool',
   'memory.source.agent_thought': 'from the agent',
   'memory.source.imported': 'imported',
+  'memory.source.chat_summary': 'summary of a chat',
   'memory.fromSession': '({id})',
   'memory.importance': 'Importance {value}',
   'memory.expires': 'expires {date}',

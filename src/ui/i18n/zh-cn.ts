@@ -307,6 +307,7 @@ export const zhCN: Dictionary = {
   'memory.source.tool_result': '来自工具',
   'memory.source.agent_thought': '来自智能体',
   'memory.source.imported': '导入',
+  'memory.source.chat_summary': '对话摘要',
   'memory.fromSession': '（{id}）',
   'memory.importance': '重要性 {value}',
   'memory.expires': '{date} 过期',
