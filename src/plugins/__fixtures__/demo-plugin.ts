@@ -51,8 +51,20 @@ export function demoPackage(overrides: Record<string, string | undefined> = {}):
   return { name: 'demo.zip', files };
 }
 
-/** The demo as the service holds it after an install (and a reload): no host, no grants yet. */
+const loaded = new Map<string, LoadedPlugin>();
+
+/**
+ * The demo as the service holds it after an install (and a reload): no host,
+ * no grants yet. Each call gets its own row to change; the checked
+ * contributions are shared, as compiling argument schemas is slow.
+ */
 export function demoPlugin(overrides: Record<string, string | undefined> = {}): LoadedPlugin {
-  const { row } = installRows(checkPluginPackage(demoPackage(overrides)), '2026-01-01T00:00:00.000Z');
-  return restorePlugin(row);
+  const key = JSON.stringify(overrides);
+  let plugin = loaded.get(key);
+  if (!plugin) {
+    const { row } = installRows(checkPluginPackage(demoPackage(overrides)), '2026-01-01T00:00:00.000Z');
+    plugin = restorePlugin(row);
+    loaded.set(key, plugin);
+  }
+  return { ...plugin, row: structuredClone(plugin.row) };
 }
