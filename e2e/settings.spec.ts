@@ -59,6 +59,18 @@ test('every settings page opens from the page list on a desktop', async ({ page 
   await expect(page.getByTestId('settings-page-storage').getByTestId('storage-usage')).not.toBeEmpty();
 });
 
+test('memories have one page: Agent settings links to Memory instead of listing them', async ({ page }) => {
+  await openApp(page);
+  await openSettingsPage(page, 'agent');
+  const agent = page.getByTestId('settings-page-agent');
+  await expect(agent.getByTestId('agent-memory-note')).toBeVisible();
+  await expect(agent.getByTestId('memory-settings')).toHaveCount(0);
+  await agent.getByTestId('agent-memory-link').click();
+  await expect(page.getByTestId('settings-page-memory')).toBeVisible();
+  await expect(page.getByTestId('settings-nav-memory')).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByTestId('settings-page-memory').getByTestId('memory-settings')).toBeVisible();
+});
+
 test('Storage lists what uses space and empties the trash', async ({ page }) => {
   await openApp(page);
   await createNote(page, 'Keep', 'kept');

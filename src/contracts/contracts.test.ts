@@ -5,6 +5,7 @@ import {
   CONTRACT_ERROR_CODES,
   ERROR_CODES,
   canTransition,
+  errorCodeEntry,
   createNoteSchema,
   errorEnvelopeSchema,
   eventEnvelopeSchema,
@@ -83,6 +84,18 @@ describe('error envelope', () => {
     expect(CONTRACT_ERROR_CODES).toContain('INDEX_MODEL_MISMATCH');
     expect(CONTRACT_ERROR_CODES).toContain('TRACE_CURSOR_INVALID');
     for (const code of ERROR_CODES) expect(httpStatusFor(code)).toBeGreaterThanOrEqual(400);
+  });
+
+  it('every catalog entry says whether its message names the specifics', () => {
+    for (const code of ERROR_CODES) expect(typeof errorCodeEntry(code).detailed).toBe('boolean');
+    // Messages that name the file, tool, command or method: the toast needs them.
+    for (const code of ['UNSUPPORTED_AUDIO_FORMAT', 'PLUGIN_COMMAND_NOT_FOUND', 'INVALID_REQUEST'] as const) {
+      expect(errorCodeEntry(code).detailed).toBe(true);
+    }
+    // Messages that only restate the code: the localized text says it all.
+    for (const code of ['NOTE_NOT_FOUND', 'INTERNAL_ERROR', 'JOB_CANCELLED'] as const) {
+      expect(errorCodeEntry(code).detailed).toBe(false);
+    }
   });
 
   it('turns zod failures into VALIDATION_FAILED with field paths but not values', () => {

@@ -1,141 +1,163 @@
 /**
- * Every error code a user can see. The contract's codes (notes-phase2-contract.md
- * §5.5, §6.5, §7.7, §8.4, §9.8, §9.9, §10.5, §11.4, §12.4 and §4.5) come first,
- * verbatim; the project's own codes follow for cases the contract leaves open
- * (validation, state conflicts, jobs, notes, storage).
+ * Every error code a user can see, each with what the UI needs to know about it.
+ * The contract's codes (notes-phase2-contract.md §5.5, §6.5, §7.7, §8.4, §9.8,
+ * §9.9, §10.5, §11.4, §12.4 and §4.5) come first, verbatim; the project's own
+ * codes follow for cases the contract leaves open (validation, state conflicts,
+ * jobs, notes, storage).
  */
-export const CONTRACT_ERROR_CODES = [
+export interface ErrorCodeEntry {
+  /**
+   * The core's message names the particular thing that went wrong (which file,
+   * field, tool, command or method): a toast shows it after the text chosen by
+   * the code, so the reader gets both their language and the specifics. False
+   * where the message says nothing the localized text does not.
+   */
+  readonly detailed: boolean;
+}
+
+export const CONTRACT_ERROR_CATALOG = {
   // §4.5 common
-  'RESOURCE_NOT_FOUND',
+  RESOURCE_NOT_FOUND: { detailed: false },
   // §5.5 multimodal
-  'ATTACHMENT_NOT_FOUND',
-  'UNSUPPORTED_AUDIO_FORMAT',
-  'TRANSCRIPTION_PROFILE_NOT_FOUND',
-  'TRANSCRIPTION_MODEL_UNAVAILABLE',
-  'DIARIZATION_MODEL_UNAVAILABLE',
-  'TRANSCRIPTION_FAILED',
-  'TRANSCRIPTION_CANCELLED',
-  'TRANSCRIPT_NOT_READY',
+  ATTACHMENT_NOT_FOUND: { detailed: true },
+  UNSUPPORTED_AUDIO_FORMAT: { detailed: true },
+  TRANSCRIPTION_PROFILE_NOT_FOUND: { detailed: true },
+  TRANSCRIPTION_MODEL_UNAVAILABLE: { detailed: true },
+  DIARIZATION_MODEL_UNAVAILABLE: { detailed: true },
+  TRANSCRIPTION_FAILED: { detailed: true },
+  TRANSCRIPTION_CANCELLED: { detailed: false },
+  TRANSCRIPT_NOT_READY: { detailed: true },
   // §6.5 trace
-  'AGENT_RUN_NOT_FOUND',
-  'TRACE_NOT_AVAILABLE',
-  'TRACE_CURSOR_EXPIRED',
-  'TRACE_CURSOR_INVALID',
+  AGENT_RUN_NOT_FOUND: { detailed: true },
+  TRACE_NOT_AVAILABLE: { detailed: true },
+  TRACE_CURSOR_EXPIRED: { detailed: true },
+  TRACE_CURSOR_INVALID: { detailed: true },
   // §7.7 plugins / MCP
-  'PLUGIN_HOST_UNAVAILABLE',
-  'PLUGIN_HOST_START_FAILED',
-  'PLUGIN_HOST_UNHEALTHY',
-  'MCP_INITIALIZE_FAILED',
-  'MCP_CAPABILITY_UNSUPPORTED',
-  'MCP_TOOL_SCHEMA_INVALID',
-  'MCP_TOOL_CALL_FAILED',
-  'MCP_TOOL_RESULT_TOO_LARGE',
-  'MCP_TRUST_APPROVAL_REQUIRED',
-  'PLUGIN_COMMAND_NOT_FOUND',
-  'PLUGIN_COMMAND_CONFLICT',
-  'PLUGIN_COMMAND_INVALID',
-  'PLUGIN_COMMAND_ARGUMENT_INVALID',
-  'PLUGIN_COMMAND_CONTEXT_INVALID',
-  'PLUGIN_COMMAND_TIMEOUT',
-  'PLUGIN_COMMAND_EXECUTION_FAILED',
-  'PLUGIN_COMMAND_RESULT_INVALID',
-  'PLUGIN_COMMAND_RESULT_TOO_LARGE',
-  'PLUGIN_COMMAND_TARGET_SCHEMA_MISMATCH',
-  'PLUGIN_SETTINGS_SCHEMA_INVALID',
-  'PLUGIN_SETTINGS_VERSION_CONFLICT',
-  'PLUGIN_SETTINGS_FIELD_INVALID',
-  'PLUGIN_SETTINGS_REQUIRED',
-  'PLUGIN_SECRET_FIELD_NOT_FOUND',
-  'PLUGIN_SECRET_ACCESS_DENIED',
-  'PLUGIN_SECRET_REQUIRED',
-  'PLUGIN_SECRET_VALUE_INVALID',
-  'PLUGIN_SECRET_STORE_ERROR',
-  'PLUGIN_STORAGE_ERROR',
-  'CREDENTIAL_NAMESPACE_RESERVED',
+  PLUGIN_HOST_UNAVAILABLE: { detailed: true },
+  PLUGIN_HOST_START_FAILED: { detailed: true },
+  PLUGIN_HOST_UNHEALTHY: { detailed: true },
+  MCP_INITIALIZE_FAILED: { detailed: true },
+  MCP_CAPABILITY_UNSUPPORTED: { detailed: true },
+  MCP_TOOL_SCHEMA_INVALID: { detailed: true },
+  MCP_TOOL_CALL_FAILED: { detailed: true },
+  MCP_TOOL_RESULT_TOO_LARGE: { detailed: true },
+  MCP_TRUST_APPROVAL_REQUIRED: { detailed: true },
+  PLUGIN_COMMAND_NOT_FOUND: { detailed: true },
+  PLUGIN_COMMAND_CONFLICT: { detailed: true },
+  PLUGIN_COMMAND_INVALID: { detailed: true },
+  PLUGIN_COMMAND_ARGUMENT_INVALID: { detailed: true },
+  PLUGIN_COMMAND_CONTEXT_INVALID: { detailed: true },
+  PLUGIN_COMMAND_TIMEOUT: { detailed: true },
+  PLUGIN_COMMAND_EXECUTION_FAILED: { detailed: true },
+  PLUGIN_COMMAND_RESULT_INVALID: { detailed: true },
+  PLUGIN_COMMAND_RESULT_TOO_LARGE: { detailed: true },
+  PLUGIN_COMMAND_TARGET_SCHEMA_MISMATCH: { detailed: true },
+  PLUGIN_SETTINGS_SCHEMA_INVALID: { detailed: true },
+  PLUGIN_SETTINGS_VERSION_CONFLICT: { detailed: true },
+  PLUGIN_SETTINGS_FIELD_INVALID: { detailed: true },
+  PLUGIN_SETTINGS_REQUIRED: { detailed: true },
+  PLUGIN_SECRET_FIELD_NOT_FOUND: { detailed: true },
+  PLUGIN_SECRET_ACCESS_DENIED: { detailed: true },
+  PLUGIN_SECRET_REQUIRED: { detailed: true },
+  PLUGIN_SECRET_VALUE_INVALID: { detailed: true },
+  PLUGIN_SECRET_STORE_ERROR: { detailed: true },
+  PLUGIN_STORAGE_ERROR: { detailed: true },
+  CREDENTIAL_NAMESPACE_RESERVED: { detailed: false },
   // §8.4 providers
-  'PROVIDER_AUTH_FAILED',
-  'PROVIDER_RATE_LIMITED',
-  'PROVIDER_TIMEOUT',
-  'PROVIDER_UNAVAILABLE',
-  'PROVIDER_PROTOCOL_ERROR',
-  'PROVIDER_STREAM_INTERRUPTED',
-  'MODEL_NOT_FOUND',
-  'MODEL_CAPABILITY_MISMATCH',
-  'MODEL_CONTEXT_LENGTH_EXCEEDED',
+  PROVIDER_AUTH_FAILED: { detailed: false },
+  PROVIDER_RATE_LIMITED: { detailed: false },
+  PROVIDER_TIMEOUT: { detailed: false },
+  PROVIDER_UNAVAILABLE: { detailed: false },
+  PROVIDER_PROTOCOL_ERROR: { detailed: false },
+  PROVIDER_STREAM_INTERRUPTED: { detailed: false },
+  MODEL_NOT_FOUND: { detailed: false },
+  MODEL_CAPABILITY_MISMATCH: { detailed: true },
+  MODEL_CONTEXT_LENGTH_EXCEEDED: { detailed: true },
   // §9.8 / §9.9 benchmarks and retrieval
-  'BENCHMARK_DATASET_NOT_FOUND',
-  'BENCHMARK_DATASET_INVALID',
-  'BENCHMARK_CONFIG_INVALID',
-  'BENCHMARK_INDEX_INCOMPATIBLE',
-  'BENCHMARK_RUN_NOT_FOUND',
-  'BENCHMARK_RUN_FAILED',
-  'INDEX_MODEL_MISMATCH',
-  'EMBEDDING_DIMENSION_MISMATCH',
-  'EMBEDDING_MODEL_UNAVAILABLE',
-  'VECTOR_INDEX_REBUILD_REQUIRED',
+  BENCHMARK_DATASET_NOT_FOUND: { detailed: true },
+  BENCHMARK_DATASET_INVALID: { detailed: true },
+  BENCHMARK_CONFIG_INVALID: { detailed: true },
+  BENCHMARK_INDEX_INCOMPATIBLE: { detailed: true },
+  BENCHMARK_RUN_NOT_FOUND: { detailed: true },
+  BENCHMARK_RUN_FAILED: { detailed: true },
+  INDEX_MODEL_MISMATCH: { detailed: false },
+  EMBEDDING_DIMENSION_MISMATCH: { detailed: false },
+  EMBEDDING_MODEL_UNAVAILABLE: { detailed: false },
+  VECTOR_INDEX_REBUILD_REQUIRED: { detailed: false },
   // §10.5 export
-  'EXPORT_SOURCE_NOT_FOUND',
-  'EXPORT_FORMAT_UNSUPPORTED',
-  'EXPORT_OPTIONS_INVALID',
-  'EXPORT_RENDER_FAILED',
-  'EXPORT_UNSUPPORTED_CONTENT',
-  'EXPORT_JOB_NOT_FOUND',
-  'EXPORT_FILE_EXPIRED',
+  EXPORT_SOURCE_NOT_FOUND: { detailed: false },
+  EXPORT_FORMAT_UNSUPPORTED: { detailed: false },
+  EXPORT_OPTIONS_INVALID: { detailed: false },
+  EXPORT_RENDER_FAILED: { detailed: false },
+  EXPORT_UNSUPPORTED_CONTENT: { detailed: false },
+  EXPORT_JOB_NOT_FOUND: { detailed: false },
+  EXPORT_FILE_EXPIRED: { detailed: false },
   // §11.4 themes
-  'THEME_PACKAGE_NOT_FOUND',
-  'THEME_MANIFEST_INVALID',
-  'THEME_PACKAGE_INCOMPATIBLE',
-  'THEME_RESOURCE_OUTSIDE_PACKAGE',
-  'THEME_CSS_UNSAFE',
-  'THEME_ALREADY_INSTALLED',
-  'THEME_NOT_FOUND',
-  'THEME_BUILTIN_PROTECTED',
+  THEME_PACKAGE_NOT_FOUND: { detailed: false },
+  THEME_MANIFEST_INVALID: { detailed: false },
+  THEME_PACKAGE_INCOMPATIBLE: { detailed: false },
+  THEME_RESOURCE_OUTSIDE_PACKAGE: { detailed: false },
+  THEME_CSS_UNSAFE: { detailed: false },
+  THEME_ALREADY_INSTALLED: { detailed: false },
+  THEME_NOT_FOUND: { detailed: false },
+  THEME_BUILTIN_PROTECTED: { detailed: false },
   // §12.4 visualisation
-  'MERMAID_PARSE_FAILED',
-  'MERMAID_RENDER_FAILED',
-  'MERMAID_SVG_UNSAFE',
-  'FUNCTION_PLOT_PARSE_FAILED',
-  'FUNCTION_PLOT_EXPRESSION_UNSAFE',
-  'FUNCTION_PLOT_RENDER_FAILED',
-] as const;
+  MERMAID_PARSE_FAILED: { detailed: false },
+  MERMAID_RENDER_FAILED: { detailed: false },
+  MERMAID_SVG_UNSAFE: { detailed: false },
+  FUNCTION_PLOT_PARSE_FAILED: { detailed: false },
+  FUNCTION_PLOT_EXPRESSION_UNSAFE: { detailed: false },
+  FUNCTION_PLOT_RENDER_FAILED: { detailed: false },
+} as const satisfies Record<string, ErrorCodeEntry>;
 
 /** Codes the contract does not name but every service needs. */
-export const PROJECT_ERROR_CODES = [
-  'VALIDATION_FAILED',
-  'INVALID_REQUEST',
-  'STATE_CONFLICT',
-  'JOB_NOT_FOUND',
-  'JOB_INTERRUPTED',
-  'JOB_CANCELLED',
-  'JOB_FAILED',
-  'NOTE_NOT_FOUND',
-  'NOTE_VERSION_CONFLICT',
-  'FOLDER_NOT_FOUND',
-  'IMPORT_ARCHIVE_INVALID',
-  'IMPORT_FILE_INVALID',
-  'PAYLOAD_TOO_LARGE',
-  'STORAGE_QUOTA_EXCEEDED',
-  'STORAGE_ERROR',
-  'SECRET_NOT_FOUND',
-  'SECRET_STORE_ERROR',
-  'SETTING_INVALID',
+export const PROJECT_ERROR_CATALOG = {
+  VALIDATION_FAILED: { detailed: false },
+  INVALID_REQUEST: { detailed: true },
+  STATE_CONFLICT: { detailed: false },
+  JOB_NOT_FOUND: { detailed: false },
+  JOB_INTERRUPTED: { detailed: false },
+  JOB_CANCELLED: { detailed: false },
+  JOB_FAILED: { detailed: false },
+  NOTE_NOT_FOUND: { detailed: false },
+  NOTE_VERSION_CONFLICT: { detailed: false },
+  FOLDER_NOT_FOUND: { detailed: false },
+  IMPORT_ARCHIVE_INVALID: { detailed: false },
+  IMPORT_FILE_INVALID: { detailed: false },
+  PAYLOAD_TOO_LARGE: { detailed: false },
+  STORAGE_QUOTA_EXCEEDED: { detailed: false },
+  STORAGE_ERROR: { detailed: false },
+  SECRET_NOT_FOUND: { detailed: true },
+  SECRET_STORE_ERROR: { detailed: true },
+  SETTING_INVALID: { detailed: false },
   // plugin packages (the contract's §7.7 has no package codes)
-  'PLUGIN_NOT_FOUND',
-  'PLUGIN_PACKAGE_INVALID',
-  'PLUGIN_MANIFEST_INVALID',
-  'PLUGIN_ALREADY_INSTALLED',
-  'WORKER_UNAVAILABLE',
-  'NOT_IMPLEMENTED',
+  PLUGIN_NOT_FOUND: { detailed: true },
+  PLUGIN_PACKAGE_INVALID: { detailed: true },
+  PLUGIN_MANIFEST_INVALID: { detailed: true },
+  PLUGIN_ALREADY_INSTALLED: { detailed: true },
+  WORKER_UNAVAILABLE: { detailed: false },
+  NOT_IMPLEMENTED: { detailed: false },
   /** The provider refused to answer on content grounds (its filter), not a protocol fault. */
-  'PROVIDER_CONTENT_FILTERED',
-  'INTERNAL_ERROR',
-] as const;
+  PROVIDER_CONTENT_FILTERED: { detailed: false },
+  INTERNAL_ERROR: { detailed: false },
+} as const satisfies Record<string, ErrorCodeEntry>;
 
-export type ContractErrorCode = (typeof CONTRACT_ERROR_CODES)[number];
-export type ProjectErrorCode = (typeof PROJECT_ERROR_CODES)[number];
+export type ContractErrorCode = keyof typeof CONTRACT_ERROR_CATALOG;
+export type ProjectErrorCode = keyof typeof PROJECT_ERROR_CATALOG;
 export type ErrorCode = ContractErrorCode | ProjectErrorCode;
 
+export const CONTRACT_ERROR_CODES = Object.keys(CONTRACT_ERROR_CATALOG) as readonly ContractErrorCode[];
+export const PROJECT_ERROR_CODES = Object.keys(PROJECT_ERROR_CATALOG) as readonly ProjectErrorCode[];
 export const ERROR_CODES: readonly ErrorCode[] = [...CONTRACT_ERROR_CODES, ...PROJECT_ERROR_CODES];
+
+const CATALOG: Readonly<Record<ErrorCode, ErrorCodeEntry>> = {
+  ...CONTRACT_ERROR_CATALOG,
+  ...PROJECT_ERROR_CATALOG,
+};
+
+export function errorCodeEntry(code: ErrorCode): ErrorCodeEntry {
+  return CATALOG[code];
+}
 
 const knownCodes = new Set<string>(ERROR_CODES);
 export function isErrorCode(value: unknown): value is ErrorCode {

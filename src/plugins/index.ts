@@ -9,3 +9,8 @@ export * from './transport-fault';
 export * from './worker-connector';
 export * from './companion-transport';
 export * from './http-transport';
+export * from './command-execution';
+export * from './companion-pairing';
+export * from './plugin-lifecycle';
+export * from './plugin-package';
+export * from './plugin-runtime';

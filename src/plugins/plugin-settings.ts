@@ -1,6 +1,10 @@
 import { AppError } from '../contracts/errors';
 import type { PluginSettingField, PluginSettingValue, PluginSettingsDto } from '../contracts/plugin-types';
-import { settingsSchemaFileSchema, type SettingsSchemaFile } from '../contracts/plugins-schemas';
+import {
+  putPluginSecretSchema,
+  settingsSchemaFileSchema,
+  type SettingsSchemaFile,
+} from '../contracts/plugins-schemas';
 
 export const EMPTY_SETTINGS_SCHEMA: SettingsSchemaFile = { schema_version: 1, fields: [] };
 
@@ -36,6 +40,11 @@ export interface StoredSettings {
   schema_version: number;
   values: Record<string, PluginSettingValue>;
   secret_refs: Record<string, string>;
+}
+
+/** What a plugin with no stored settings row reads: nothing set, no secrets. */
+export function unsetSettings(pluginId: string): StoredSettings & { plugin_id: string } {
+  return { plugin_id: pluginId, schema_version: 1, values: {}, secret_refs: {} };
 }
 
 /** Values with defaults filled in, for display and for handing to a command. */
@@ -185,4 +194,62 @@ export function secretField(pluginId: string, schema: SettingsSchemaFile, key: s
     );
   }
   return field;
+}
+
+/** Enable needs every required setting and every required secret. */
+export function requireConfigured(
+  pluginId: string,
+  schema: SettingsSchemaFile,
+  stored: StoredSettings,
+): void {
+  requireSettings(pluginId, schema, stored);
+  const { secrets } = missingRequired(schema, stored);
+  if (secrets.length > 0) {
+    throw new AppError('PLUGIN_SECRET_REQUIRED', `Set the required secrets of "${pluginId}" first.`, {
+      plugin_id: pluginId,
+      keys: secrets,
+    });
+  }
+}
+
+/** §7.6: a secret is non-empty text of at most 16 KiB; blank text is refused as well. */
+export function checkSecretValue(pluginId: string, key: string, secret: unknown): string {
+  const parsed = putPluginSecretSchema.safeParse({ secret });
+  if (!parsed.success || parsed.data.secret.trim() === '') {
+    throw new AppError(
+      'PLUGIN_SECRET_VALUE_INVALID',
+      'The secret must be non-empty text of at most 16 KiB.',
+      {
+        plugin_id: pluginId,
+        key,
+      },
+    );
+  }
+  return parsed.data.secret;
+}
+
+export function withSecret<T extends StoredSettings>(stored: T, key: string, reference: string): T {
+  return { ...stored, secret_refs: { ...stored.secret_refs, [key]: reference } };
+}
+
+export function withoutSecret<T extends StoredSettings>(stored: T, key: string): T {
+  const { [key]: _removed, ...secret_refs } = stored.secret_refs;
+  return { ...stored, secret_refs };
+}
+
+/**
+ * Every vault entry a plugin may own: the stored reference of each secret
+ * field, or the one it would have, so an uninstall leaves nothing behind.
+ */
+export async function secretReferences(
+  pluginId: string,
+  schema: SettingsSchemaFile,
+  stored: StoredSettings,
+): Promise<string[]> {
+  const references: string[] = [];
+  for (const field of schema.fields) {
+    if (field.type !== 'secret') continue;
+    references.push(stored.secret_refs[field.key] ?? (await secretReference(pluginId, field.key)));
+  }
+  return references;
 }

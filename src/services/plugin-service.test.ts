@@ -30,29 +30,34 @@ afterEach(async () => {
   }
 });
 
-function open() {
+/**
+ * A service over a fresh database. Worker plugins start in this thread unless
+ * `workers: false` (a host where no transport is available).
+ */
+function open(options: { workers?: boolean } = {}) {
   const db = freshDatabase();
+  const repository = new PluginRepository(db);
   const vault = new SecretsVault(db);
   const workers: Array<ReturnType<typeof inProcessPluginWorker>> = [];
+  const startWorker = () => {
+    const worker = inProcessPluginWorker();
+    workers.push(worker);
+    return worker;
+  };
   const service = new PluginService({
-    repository: new PluginRepository(db),
+    repository,
     vault,
-    connectors: {
-      worker: (code, permissions) =>
-        connectPluginWorker(
-          () => {
-            const worker = inProcessPluginWorker();
-            workers.push(worker);
-            return worker;
-          },
-          code,
-          permissions,
-        ),
-    },
+    ...(options.workers !== false && {
+      connectors: {
+        worker: (code, permissions) => connectPluginWorker(startWorker, code, permissions),
+      },
+    }),
   });
   services.push(service);
-  return { db, vault, service, workers };
+  return { db, repository, vault, service, workers };
 }
+
+const SAMPLE = { plugin_id: 'sample-greeter' } as const;
 
 async function installSample(service: PluginService, files: Zippable = sampleFiles()) {
   const { package_id } = await service.stagePackage({
@@ -62,17 +67,18 @@ async function installSample(service: PluginService, files: Zippable = sampleFil
   return service.install({ package_id });
 }
 
+/** Installed, permitted and configured (its required setting and secret), not yet enabled. */
+async function configuredSample(service: PluginService, files: Zippable = sampleFiles()) {
+  await installSample(service, files);
+  await service.grantPermissions({ ...SAMPLE, permissions: ['secrets.use'] });
+  await service.updateSettings({ ...SAMPLE, schema_version: 1, values: { greeting: 'Hi' } });
+  await service.putSecret({ ...SAMPLE, key: 'api_key', secret: 'sk-plugin-123' });
+}
+
 /** Installed, permitted, configured and enabled. */
 async function enabledSample(service: PluginService) {
-  await installSample(service);
-  await service.grantPermissions({ plugin_id: 'sample-greeter', permissions: ['secrets.use'] });
-  await service.updateSettings({
-    plugin_id: 'sample-greeter',
-    schema_version: 1,
-    values: { greeting: 'Hi' },
-  });
-  await service.putSecret({ plugin_id: 'sample-greeter', key: 'api_key', secret: 'sk-plugin-123' });
-  return service.enable({ plugin_id: 'sample-greeter' });
+  await configuredSample(service);
+  return service.enable(SAMPLE);
 }
 
 describe('PluginService: install, permissions, enable', () => {
@@ -87,32 +93,26 @@ describe('PluginService: install, permissions, enable', () => {
       tools: ['sample-greeter.greet'],
       commands: ['sample-greeter.say-hello', 'sample-greeter.say-selection'],
     });
-    await expect(service.enable({ plugin_id: 'sample-greeter' })).rejects.toMatchObject({
+    await expect(service.enable(SAMPLE)).rejects.toMatchObject({
       code: 'STATE_CONFLICT',
     });
-    expect(
-      await service.grantPermissions({ plugin_id: 'sample-greeter', permissions: ['secrets.use'] }),
-    ).toMatchObject({
+    expect(await service.grantPermissions({ ...SAMPLE, permissions: ['secrets.use'] })).toMatchObject({
       state: 'installed',
     });
-    await expect(service.enable({ plugin_id: 'sample-greeter' })).rejects.toMatchObject({
+    await expect(service.enable(SAMPLE)).rejects.toMatchObject({
       code: 'PLUGIN_SETTINGS_REQUIRED',
       details: { keys: ['greeting'] },
     });
-    await service.updateSettings({
-      plugin_id: 'sample-greeter',
-      schema_version: 1,
-      values: { greeting: 'Hi' },
-    });
-    await expect(service.enable({ plugin_id: 'sample-greeter' })).rejects.toMatchObject({
+    await service.updateSettings({ ...SAMPLE, schema_version: 1, values: { greeting: 'Hi' } });
+    await expect(service.enable(SAMPLE)).rejects.toMatchObject({
       code: 'PLUGIN_SECRET_REQUIRED',
     });
-    await service.putSecret({ plugin_id: 'sample-greeter', key: 'api_key', secret: 'sk-plugin-123' });
-    expect(await service.enable({ plugin_id: 'sample-greeter' })).toMatchObject({
+    await service.putSecret({ ...SAMPLE, key: 'api_key', secret: 'sk-plugin-123' });
+    expect(await service.enable(SAMPLE)).toMatchObject({
       state: 'enabled',
       error: null,
     });
-    expect(await service.host({ plugin_id: 'sample-greeter' })).toMatchObject({
+    expect(await service.host(SAMPLE)).toMatchObject({
       status: 'ready',
       protocol_version: '2025-11-25',
       server_name: 'sample-greeter',
@@ -145,7 +145,7 @@ describe('PluginService: install, permissions, enable', () => {
     );
     expect(output.summary).toBe('Hello, Lin!');
     expect(spec!.parameters.safeParse({}).success).toBe(false);
-    await service.disable({ plugin_id: 'sample-greeter' });
+    await service.disable(SAMPLE);
     expect(changes.at(-1)).toEqual([]);
   });
 
@@ -167,21 +167,14 @@ describe('PluginService: install, permissions, enable', () => {
 
   it('a server that fails to start leaves the plugin in error with the code', async () => {
     const { service } = open();
-    await installSample(
+    await configuredSample(
       service,
       sampleFiles({ 'server.js': 'export default () => { throw new Error("boom"); }' }),
     );
-    await service.grantPermissions({ plugin_id: 'sample-greeter', permissions: ['secrets.use'] });
-    await service.updateSettings({
-      plugin_id: 'sample-greeter',
-      schema_version: 1,
-      values: { greeting: 'Hi' },
-    });
-    await service.putSecret({ plugin_id: 'sample-greeter', key: 'api_key', secret: 'k' });
-    await expect(service.enable({ plugin_id: 'sample-greeter' })).rejects.toMatchObject({
+    await expect(service.enable(SAMPLE)).rejects.toMatchObject({
       code: 'PLUGIN_HOST_START_FAILED',
     });
-    expect(await service.get({ plugin_id: 'sample-greeter' })).toMatchObject({
+    expect(await service.get(SAMPLE)).toMatchObject({
       state: 'error',
       error: { code: 'PLUGIN_HOST_START_FAILED' },
     });
@@ -231,24 +224,23 @@ describe('PluginService: settings and secrets', () => {
   it('checks values against the schema and its version', async () => {
     const { service } = open();
     await installSample(service);
-    const id = { plugin_id: 'sample-greeter' };
-    await expect(service.updateSettings({ ...id, schema_version: 2, values: {} })).rejects.toMatchObject({
+    await expect(service.updateSettings({ ...SAMPLE, schema_version: 2, values: {} })).rejects.toMatchObject({
       code: 'PLUGIN_SETTINGS_VERSION_CONFLICT',
       details: { current_version: 1 },
     });
     await expect(
-      service.updateSettings({ ...id, schema_version: 1, values: { nope: 'x' } }),
+      service.updateSettings({ ...SAMPLE, schema_version: 1, values: { nope: 'x' } }),
     ).rejects.toMatchObject({
       code: 'PLUGIN_SETTINGS_FIELD_INVALID',
     });
     await expect(
-      service.updateSettings({ ...id, schema_version: 1, values: { excitement: 9 } }),
+      service.updateSettings({ ...SAMPLE, schema_version: 1, values: { excitement: 9 } }),
     ).rejects.toMatchObject({ code: 'PLUGIN_SETTINGS_FIELD_INVALID' });
     await expect(
-      service.updateSettings({ ...id, schema_version: 1, values: { api_key: 'sk' } }),
+      service.updateSettings({ ...SAMPLE, schema_version: 1, values: { api_key: 'sk' } }),
     ).rejects.toMatchObject({ code: 'PLUGIN_SETTINGS_FIELD_INVALID' });
     const updated = await service.updateSettings({
-      ...id,
+      ...SAMPLE,
       schema_version: 1,
       values: { greeting: 'Hey', excitement: 3 },
     });
@@ -263,9 +255,8 @@ describe('PluginService: settings and secrets', () => {
   it('keeps secrets write-only, in the vault under plugin.<sha256>, and removes them on uninstall', async () => {
     const { service, vault, db } = open();
     await installSample(service);
-    const id = { plugin_id: 'sample-greeter' };
-    expect(await service.putSecret({ ...id, key: 'api_key', secret: 'sk-plugin-123' })).toEqual({
-      ...id,
+    expect(await service.putSecret({ ...SAMPLE, key: 'api_key', secret: 'sk-plugin-123' })).toEqual({
+      ...SAMPLE,
       key: 'api_key',
       configured: true,
     });
@@ -273,22 +264,22 @@ describe('PluginService: settings and secrets', () => {
     expect(names).toHaveLength(1);
     expect(names[0]).toMatch(/^plugin\.[0-9a-f]{64}$/);
     expect(await vault.reveal(names[0]!)).toBe('sk-plugin-123');
-    const settings = await service.getSettings(id);
+    const settings = await service.getSettings(SAMPLE);
     expect(settings.secrets).toEqual({ api_key: { configured: true } });
     expect(JSON.stringify(settings)).not.toContain('sk-plugin-123');
-    await expect(service.putSecret({ ...id, key: 'greeting', secret: 'x' })).rejects.toMatchObject({
+    await expect(service.putSecret({ ...SAMPLE, key: 'greeting', secret: 'x' })).rejects.toMatchObject({
       code: 'PLUGIN_SECRET_FIELD_NOT_FOUND',
     });
-    await expect(service.putSecret({ ...id, key: 'api_key', secret: '  ' })).rejects.toMatchObject({
+    await expect(service.putSecret({ ...SAMPLE, key: 'api_key', secret: '  ' })).rejects.toMatchObject({
       code: 'PLUGIN_SECRET_VALUE_INVALID',
     });
-    expect(await service.deleteSecret({ ...id, key: 'api_key' })).toMatchObject({ configured: false });
-    await service.putSecret({ ...id, key: 'api_key', secret: 'again' });
+    expect(await service.deleteSecret({ ...SAMPLE, key: 'api_key' })).toMatchObject({ configured: false });
+    await service.putSecret({ ...SAMPLE, key: 'api_key', secret: 'again' });
 
-    await service.uninstall(id);
+    await service.uninstall(SAMPLE);
     expect(await vault.list()).toEqual([]);
     expect(await db.table('plugin_settings').count()).toBe(0);
-    await expect(service.getSettings(id)).rejects.toMatchObject({ code: 'PLUGIN_NOT_FOUND' });
+    await expect(service.getSettings(SAMPLE)).rejects.toMatchObject({ code: 'PLUGIN_NOT_FOUND' });
   });
 });
 
@@ -356,33 +347,25 @@ describe('PluginService: commands', () => {
   it('disable removes tools and commands; restart never enables; uninstall clears everything', async () => {
     const { service, workers } = open();
     await enabledSample(service);
-    expect(await service.disable({ plugin_id: 'sample-greeter' })).toMatchObject({ state: 'disabled' });
+    expect(await service.disable(SAMPLE)).toMatchObject({ state: 'disabled' });
     expect(workers.every((worker) => worker.terminated)).toBe(true);
     expect((await service.tools()).items).toEqual([]);
     expect((await service.listCommands({})).items).toEqual([]);
     await expect(service.executeCommand({ command_id: 'sample-greeter.say-hello' })).rejects.toMatchObject({
       code: 'PLUGIN_COMMAND_NOT_FOUND',
     });
-    await expect(service.restart({ plugin_id: 'sample-greeter' })).rejects.toMatchObject({
+    await expect(service.restart(SAMPLE)).rejects.toMatchObject({
       code: 'STATE_CONFLICT',
     });
-    expect(await service.host({ plugin_id: 'sample-greeter' })).toMatchObject({ status: 'stopped' });
-    expect(await service.enable({ plugin_id: 'sample-greeter' })).toMatchObject({ state: 'enabled' });
-    expect(await service.restart({ plugin_id: 'sample-greeter' })).toMatchObject({ status: 'ready' });
+    expect(await service.host(SAMPLE)).toMatchObject({ status: 'stopped' });
+    expect(await service.enable(SAMPLE)).toMatchObject({ state: 'enabled' });
+    expect(await service.restart(SAMPLE)).toMatchObject({ status: 'ready' });
   });
 
   it('a plugin whose transport is not available here is PLUGIN_HOST_UNAVAILABLE', async () => {
-    const db = freshDatabase();
-    const service = new PluginService({ repository: new PluginRepository(db), vault: new SecretsVault(db) });
-    await installSample(service);
-    await service.grantPermissions({ plugin_id: 'sample-greeter', permissions: ['secrets.use'] });
-    await service.updateSettings({
-      plugin_id: 'sample-greeter',
-      schema_version: 1,
-      values: { greeting: 'Hi' },
-    });
-    await service.putSecret({ plugin_id: 'sample-greeter', key: 'api_key', secret: 'k' });
-    await expect(service.enable({ plugin_id: 'sample-greeter' })).rejects.toMatchObject({
+    const { service } = open({ workers: false });
+    await configuredSample(service);
+    await expect(service.enable(SAMPLE)).rejects.toMatchObject({
       code: 'PLUGIN_HOST_UNAVAILABLE',
       status: 503,
     });
@@ -391,18 +374,15 @@ describe('PluginService: commands', () => {
 
 describe('PluginService: storage failures', () => {
   it('a vault that fails is PLUGIN_SECRET_STORE_ERROR; a store that fails is PLUGIN_STORAGE_ERROR', async () => {
-    const db = freshDatabase();
-    const repository = new PluginRepository(db);
-    const vault = new SecretsVault(db);
+    const { service, repository, vault } = open({ workers: false });
     vault.put = async () => {
       throw new Error('the key was lost');
     };
-    const service = new PluginService({ repository, vault });
     await installSample(service);
-    await expect(
-      service.putSecret({ plugin_id: 'sample-greeter', key: 'api_key', secret: 'sk-1' }),
-    ).rejects.toMatchObject({ code: 'PLUGIN_SECRET_STORE_ERROR' });
-    expect((await service.getSettings({ plugin_id: 'sample-greeter' })).secrets).toEqual({
+    await expect(service.putSecret({ ...SAMPLE, key: 'api_key', secret: 'sk-1' })).rejects.toMatchObject({
+      code: 'PLUGIN_SECRET_STORE_ERROR',
+    });
+    expect((await service.getSettings(SAMPLE)).secrets).toEqual({
       api_key: { configured: false },
     });
 
@@ -410,7 +390,7 @@ describe('PluginService: storage failures', () => {
       throw new Error('QuotaExceededError');
     };
     await expect(
-      service.updateSettings({ plugin_id: 'sample-greeter', schema_version: 1, values: { greeting: 'Hi' } }),
+      service.updateSettings({ ...SAMPLE, schema_version: 1, values: { greeting: 'Hi' } }),
     ).rejects.toMatchObject({ code: 'PLUGIN_STORAGE_ERROR' });
   });
 });
@@ -419,18 +399,11 @@ describe('PluginService: command targets', () => {
   it('refuses to enable a plugin whose command target lacks the _notesagent marker', async () => {
     const { service } = open();
     const server = readFileSync(join(SAMPLE_DIR, 'server.js'), 'utf8').replaceAll('_notesagent', 'envelope');
-    await installSample(service, sampleFiles({ 'server.js': server }));
-    await service.grantPermissions({ plugin_id: 'sample-greeter', permissions: ['secrets.use'] });
-    await service.updateSettings({
-      plugin_id: 'sample-greeter',
-      schema_version: 1,
-      values: { greeting: 'Hi' },
-    });
-    await service.putSecret({ plugin_id: 'sample-greeter', key: 'api_key', secret: 'k' });
-    await expect(service.enable({ plugin_id: 'sample-greeter' })).rejects.toMatchObject({
+    await configuredSample(service, sampleFiles({ 'server.js': server }));
+    await expect(service.enable(SAMPLE)).rejects.toMatchObject({
       code: 'PLUGIN_COMMAND_TARGET_SCHEMA_MISMATCH',
     });
-    expect(await service.get({ plugin_id: 'sample-greeter' })).toMatchObject({ state: 'error' });
+    expect(await service.get(SAMPLE)).toMatchObject({ state: 'error' });
     expect((await service.tools()).items).toEqual([]);
   });
 });

@@ -1,4 +1,3 @@
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { z } from 'zod';
 import type { AgentToolSpec } from '../agent/tool-registry';
 import {
@@ -20,84 +19,59 @@ import {
 import {
   executeCommandSchema,
   pluginIdSchema,
-  pluginManifestSchema,
-  putPluginSecretSchema,
   updatePluginSettingsSchema,
-  type PluginManifest,
-  type SettingsSchemaFile,
 } from '../contracts/plugins-schemas';
 import { COMMAND_LOCATIONS } from '../contracts/plugin-types';
 import { newId, systemClock, type Clock } from '../core/ids';
 import type { SecretsVault } from '../db';
 import type { PluginRepository, PluginRow, PluginSettingsRow } from '../db/plugin-stores';
+import { StagedPackages } from '../packages';
 import {
-  PackageReadError,
-  StagedPackages,
-  readFolderPackage,
-  readManifest,
-  readZipPackage,
-  type PackageContents,
-} from '../packages';
-import {
-  COMMAND_HANDLERS,
+  COMPANION_TOKEN_SECRET,
+  COMPANION_URL_PATTERN,
+  COMPANION_URL_SECRET,
   CommandAuditLog,
-  ENVELOPE_KEY,
-  McpHost,
   PluginToolRegistry,
   applySettingsUpdate,
-  checkTargetSchema,
-  commandToolIds,
-  commandView,
-  conditionsFor,
-  effectiveValues,
-  parseCommands,
-  parseSettingsSchema,
+  availableCommands,
+  checkCommandCall,
+  checkPluginPackage,
+  checkSecretValue,
+  companionServerTransport,
+  connectPlugin,
+  disabledState,
+  exchangePairingCode,
+  findEnabledCommand,
+  grantPermissions,
+  hostView,
+  installRows,
+  isRunning,
+  pluginNotFound,
+  pluginView,
+  readPluginPackage,
+  requireConfigured,
+  requireEnableable,
+  requireRestartable,
   requireSettings,
-  runCommand,
+  restorePlugin,
+  runPluginCommand,
   secretField,
   secretReference,
+  secretReferences,
   settingsView,
+  startPluginHost,
   toAgentToolSpec,
-  trimContext,
-  EMPTY_SETTINGS_SCHEMA,
-  CompanionTransport,
-  streamableHttpTransport,
-  type SocketFactory,
+  unsetSettings,
+  withSecret,
+  withoutSecret,
+  type LoadedPlugin,
   type McpToolOutcome,
-  type PluginCommand,
+  type PluginConnectors,
   type PluginTool,
   type Scheduler,
 } from '../plugins';
 
-export const PLUGIN_MANIFEST_FILE = 'plugin.yaml';
-/** Plugin ids that would shadow the built-in tool namespaces. */
-const RESERVED_PLUGIN_IDS = new Set([
-  'notes',
-  'tasks',
-  'memory',
-  'rag',
-  'math',
-  'time',
-  'agent',
-  'plugin',
-  'plugins',
-  'mcp',
-]);
-
-/** How each transport is reached from here; a missing one is PLUGIN_HOST_UNAVAILABLE. */
-export interface PluginConnectors {
-  /** Starts the module in a dedicated worker (the app) or in-process (tests). */
-  worker?: (code: Uint8Array, permissions: readonly string[]) => Promise<Transport>;
-  /** The paired Node companion's stdio hosts. */
-  stdio?: (
-    pluginId: string,
-    backend: Extract<PluginManifest['backend'], { transport: 'stdio' }>,
-  ) => Promise<Transport>;
-  /** Streamable HTTP to a remote server. */
-  http?: (url: string) => Promise<Transport>;
-  /** Opens the companion's WebSocket (the browser's; `ws` in tests): stdio plugins use it once paired. */
-  companionSocket?: SocketFactory;
-}
+export type { PluginConnectors } from '../plugins';
 
 export interface PluginServiceDeps {
   repository: PluginRepository;
@@ -120,15 +94,12 @@ const stageFolderSchema = z
       .max(10_000),
   })
   .strict();
-/** The companion listens on loopback only. */
 const pairSchema = z
   .object({
-    url: z.string().regex(/^http:\/\/(127\.0\.0\.1|localhost):\d{1,5}\/?$/, 'http://127.0.0.1:<port>'),
+    url: z.string().regex(COMPANION_URL_PATTERN, 'http://127.0.0.1:<port>'),
     code: z.string().regex(/^\d{8}$/, 'the 8-digit code the companion printed'),
   })
   .strict();
-const COMPANION_TOKEN = 'plugin.companion.token';
-const COMPANION_URL = 'plugin.companion.url';
 const installSchema = z.object({ package_id: z.string().min(1).max(100) }).strict();
 const grantSchema = z
   .object({ plugin_id: pluginIdSchema, permissions: z.array(z.string()).max(16) })
@@ -144,37 +115,11 @@ const commandListSchema = z
   .strict();
 const secretKeyInput = z.object({ plugin_id: pluginIdSchema, key: z.string().min(1).max(64) }).strict();
 
-function pluginNotFound(pluginId: string): AppError {
-  return new AppError('PLUGIN_NOT_FOUND', `The plugin "${pluginId}" is not installed.`, {
-    plugin_id: pluginId,
-  });
-}
-
-const SIZE_PROBLEMS = new Set(['too_many_entries', 'entry_too_large', 'total_too_large', 'ratio_too_high']);
-
-/** Size and bomb limits are 413 PAYLOAD_TOO_LARGE; paths, links and bad archives PLUGIN_PACKAGE_INVALID. */
-function packageProblem(error: PackageReadError): AppError {
-  const details = { problem: error.problem, entry: error.entry, limit: error.limit };
-  if (SIZE_PROBLEMS.has(error.problem)) {
-    return new AppError('PAYLOAD_TOO_LARGE', `The plugin package is too large: ${error.message}`, details);
-  }
-  return new AppError('PLUGIN_PACKAGE_INVALID', `The plugin package was refused: ${error.message}`, details);
-}
-
-/** A loaded plugin: its row, checked contributions, and its host while it runs. */
-interface LoadedPlugin {
-  row: PluginRow;
-  manifest: PluginManifest;
-  settings: SettingsSchemaFile;
-  commands: PluginCommand[];
-  host?: McpHost;
-}
-
 /**
- * The plugin API the UI calls (contract §7): packages staged by opaque id,
- * install / permissions / enable / disable / uninstall, the MCP host of each
- * enabled plugin, its tools for the agent, its commands, settings and
- * secrets (write-only, in the vault under deterministic references).
+ * The plugin API the UI calls (contract §7): it parses the input, keeps the
+ * loaded plugins and their hosts, and stores what the plugin domain
+ * (`src/plugins/`) decides: package checks, lifecycle rules, settings and
+ * secrets, tool publication, command execution, companion pairing.
  */
 export class PluginService {
   readonly #deps: PluginServiceDeps;
@@ -195,12 +140,7 @@ export class PluginService {
   /** Reads a picked .zip and keeps it under an opaque id until install. */
   async stagePackage(input: { name: string; bytes: Uint8Array }): Promise<{ package_id: string }> {
     const request = parseInput(stageSchema, input, 'This plugin package is not valid.');
-    try {
-      return { package_id: this.#staged.stage(readZipPackage(request.name, request.bytes)) };
-    } catch (error) {
-      if (error instanceof PackageReadError) throw packageProblem(error);
-      throw error;
-    }
+    return { package_id: this.#staged.stage(readPluginPackage(request)) };
   }
 
   /** A picked folder (its files with relative paths). */
@@ -209,12 +149,7 @@ export class PluginService {
     entries: Array<{ path: string; bytes: Uint8Array }>;
   }): Promise<{ package_id: string }> {
     const request = parseInput(stageFolderSchema, input, 'This plugin folder is not valid.');
-    try {
-      return { package_id: this.#staged.stage(readFolderPackage(request.name, request.entries)) };
-    } catch (error) {
-      if (error instanceof PackageReadError) throw packageProblem(error);
-      throw error;
-    }
+    return { package_id: this.#staged.stage(readPluginPackage(request)) };
   }
 
   async install(input: { package_id: string }): Promise<PluginDto> {
@@ -226,149 +161,22 @@ export class PluginService {
         package_id,
       });
     }
-    const loaded = this.#readPackage(pkg);
-    const pluginId = loaded.manifest.id;
-    const now = toIsoUtc(this.#clock());
-    const row: PluginRow = {
-      plugin_id: pluginId,
-      manifest: loaded.manifest,
-      commands: loaded.commands.map((command) => command.contribution),
-      settings_schema: loaded.settings,
-      state: loaded.manifest.permissions.length > 0 ? 'permission_required' : 'installed',
-      granted_permissions: [],
-      files: loaded.files,
-      installed_at: now,
-      updated_at: now,
-      error: null,
-    };
-    const settings: PluginSettingsRow = {
-      plugin_id: pluginId,
-      schema_version: loaded.settings.schema_version,
-      values: {},
-      secret_refs: {},
-    };
+    const checked = checkPluginPackage(pkg);
+    const { row, settings } = installRows(checked, toIsoUtc(this.#clock()));
     if (!(await this.#storage(() => this.#deps.repository.add(row, settings)))) {
-      throw new AppError('PLUGIN_ALREADY_INSTALLED', `The plugin "${pluginId}" is already installed.`, {
-        plugin_id: pluginId,
+      throw new AppError('PLUGIN_ALREADY_INSTALLED', `The plugin "${row.plugin_id}" is already installed.`, {
+        plugin_id: row.plugin_id,
       });
     }
     this.#staged.drop(package_id);
-    this.#loaded.set(pluginId, {
+    const plugin: LoadedPlugin = {
       row,
-      manifest: loaded.manifest,
-      settings: loaded.settings,
-      commands: loaded.commands,
-    });
-    return this.#view(this.#loaded.get(pluginId)!);
-  }
-
-  #readPackage(pkg: PackageContents): {
-    manifest: PluginManifest;
-    settings: SettingsSchemaFile;
-    commands: PluginCommand[];
-    files: Record<string, Uint8Array>;
-  } {
-    let raw: unknown;
-    try {
-      raw = readManifest(pkg, PLUGIN_MANIFEST_FILE);
-    } catch (error) {
-      if (error instanceof PackageReadError) {
-        throw new AppError(
-          'PLUGIN_MANIFEST_INVALID',
-          `The package has no readable ${PLUGIN_MANIFEST_FILE}.`,
-          { problem: error.problem },
-        );
-      }
-      throw error;
-    }
-    const parsed = pluginManifestSchema.safeParse(raw);
-    if (!parsed.success) {
-      throw new AppError('PLUGIN_MANIFEST_INVALID', `${PLUGIN_MANIFEST_FILE} is not valid.`, {
-        fields: parsed.error.issues
-          .slice(0, 10)
-          .map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message })),
-      });
-    }
-    const manifest = parsed.data;
-    if (RESERVED_PLUGIN_IDS.has(manifest.id)) {
-      throw new AppError('PLUGIN_MANIFEST_INVALID', `The plugin id "${manifest.id}" is reserved.`, {
-        plugin_id: manifest.id,
-      });
-    }
-    const badTool = manifest.contributes.tools.find(
-      (tool) =>
-        !/^[A-Za-z][\w-]{0,47}$/.test(tool.slice(manifest.id.length + 1)) ||
-        !tool.startsWith(`${manifest.id}.`),
-    );
-    if (badTool !== undefined) {
-      throw new AppError(
-        'PLUGIN_MANIFEST_INVALID',
-        `The tool "${badTool}" is not in the plugin's namespace.`,
-        { tool: badTool },
-      );
-    }
-    const fileOf = (path: string, what: string): Uint8Array => {
-      const bytes = pkg.files.get(path);
-      if (!bytes)
-        throw new AppError('PLUGIN_MANIFEST_INVALID', `The package has no ${what} "${path}".`, { path });
-      return bytes;
+      manifest: checked.manifest,
+      settings: checked.settings,
+      commands: checked.commands,
     };
-    const settings = manifest.contributes.settings
-      ? parseSettingsSchema(
-          this.#readFile(pkg, manifest.contributes.settings, 'PLUGIN_SETTINGS_SCHEMA_INVALID'),
-          manifest.id,
-        )
-      : EMPTY_SETTINGS_SCHEMA;
-    const commands = manifest.contributes.commands
-      ? parseCommands(this.#readFile(pkg, manifest.contributes.commands, 'PLUGIN_COMMAND_INVALID'), {
-          pluginId: manifest.id,
-          permissions: manifest.permissions,
-          settings,
-        })
-      : [];
-    const files: Record<string, Uint8Array> = {};
-    const backend = manifest.backend;
-    if (backend.transport === 'streamable_http' && !manifest.permissions.includes('network')) {
-      throw new AppError(
-        'PLUGIN_MANIFEST_INVALID',
-        'A plugin with a remote MCP server must declare the network permission.',
-        {
-          plugin_id: manifest.id,
-        },
-      );
-    }
-    if (backend.transport === 'worker') files[backend.entry] = fileOf(backend.entry, 'server module');
-    if (backend.transport === 'stdio' && backend.command.includes('/')) {
-      // A path executable must be a file of this package (§7.1).
-      const relative = backend.command.replace(/^\.\//, '');
-      if (relative.startsWith('/') || relative.split('/').includes('..') || !pkg.files.has(relative)) {
-        throw new AppError(
-          'PLUGIN_MANIFEST_INVALID',
-          'The server executable must be a file inside the plugin package.',
-          {
-            command: backend.command,
-          },
-        );
-      }
-    }
-    return { manifest, settings, commands, files };
-  }
-
-  #readFile(
-    pkg: PackageContents,
-    path: string,
-    code: 'PLUGIN_SETTINGS_SCHEMA_INVALID' | 'PLUGIN_COMMAND_INVALID',
-  ): unknown {
-    try {
-      return readManifest(pkg, path);
-    } catch (error) {
-      if (error instanceof PackageReadError)
-        throw new AppError(code, `The package file "${path}" is missing or not valid.`, {
-          path,
-          problem: error.problem,
-        });
-      throw error;
-    }
+    this.#loaded.set(row.plugin_id, plugin);
+    return pluginView(plugin);
   }
 
   async list(): Promise<{ items: PluginDto[] }> {
@@ -376,248 +184,51 @@ export class PluginService {
     return {
       items: [...this.#loaded.values()]
         .sort((a, b) => a.row.plugin_id.localeCompare(b.row.plugin_id))
-        .map((p) => this.#view(p)),
+        .map(pluginView),
     };
   }
 
   async get(input: { plugin_id: string }): Promise<PluginDto> {
-    return this.#view(await this.#plugin(input));
+    return pluginView(await this.#plugin(input));
   }
 
   /** Grants what the manifest declares (all of it); the plugin can then be enabled. */
   async grantPermissions(input: { plugin_id: string; permissions: string[] }): Promise<PluginDto> {
     const request = parseInput(grantSchema, input, 'This permission request is not valid.');
     const plugin = await this.#plugin(request);
-    const declared = plugin.manifest.permissions;
-    const missing = declared.filter((permission) => !request.permissions.includes(permission));
-    const unknown = request.permissions.filter((permission) => !(declared as string[]).includes(permission));
-    if (missing.length > 0 || unknown.length > 0) {
-      throw new AppError('VALIDATION_FAILED', 'Grant exactly the permissions the plugin declares.', {
-        missing,
-        unknown,
-      });
-    }
-    const state = plugin.row.state === 'permission_required' ? 'installed' : plugin.row.state;
-    await this.#update(plugin, { granted_permissions: [...declared], state });
-    return this.#view(plugin);
+    await this.#update(plugin, grantPermissions(plugin, request.permissions));
+    return pluginView(plugin);
   }
 
   /** Required settings and secrets first, then the host starts and its tools are published. */
   async enable(input: { plugin_id: string }): Promise<PluginDto> {
     const plugin = await this.#plugin(input);
-    if (plugin.row.state === 'permission_required') {
-      throw new AppError(
-        'STATE_CONFLICT',
-        `Grant the permissions of "${plugin.row.plugin_id}" before enabling it.`,
-        {
-          plugin_id: plugin.row.plugin_id,
-          state: plugin.row.state,
-        },
-      );
-    }
-    if (plugin.row.state === 'enabled' && plugin.host?.status().status === 'ready') return this.#view(plugin);
-    const stored = await this.#settingsRow(plugin.row.plugin_id);
-    requireSettings(plugin.row.plugin_id, plugin.settings, stored);
-    const missingSecrets = plugin.settings.fields.filter(
-      (field) => field.type === 'secret' && field.required && !(field.key in stored.secret_refs),
-    );
-    if (missingSecrets.length > 0) {
-      throw new AppError(
-        'PLUGIN_SECRET_REQUIRED',
-        `Set the required secrets of "${plugin.row.plugin_id}" first.`,
-        {
-          plugin_id: plugin.row.plugin_id,
-          keys: missingSecrets.map((field) => field.key),
-        },
-      );
-    }
+    requireEnableable(plugin);
+    if (isRunning(plugin)) return pluginView(plugin);
+    requireConfigured(plugin.row.plugin_id, plugin.settings, await this.#settingsRow(plugin.row.plugin_id));
     await this.#startHost(plugin);
-    return this.#view(plugin);
-  }
-
-  async #startHost(plugin: LoadedPlugin): Promise<void> {
-    const pluginId = plugin.row.plugin_id;
-    await plugin.host?.stop();
-    const host = new McpHost({
-      pluginId,
-      transport: plugin.manifest.backend.transport,
-      agentTools: plugin.manifest.contributes.tools,
-      commandTools: commandToolIds(plugin.commands),
-      permissions: plugin.row.granted_permissions,
-      sink: this.#tools,
-      connect: () => this.#connect(plugin),
-      startupTimeoutMs: plugin.manifest.backend.startup_timeout_seconds * 1000,
-      toolTimeoutMs: plugin.manifest.backend.tool_timeout_seconds * 1000,
-      clock: this.#clock,
-      onUnhealthy: (error) => {
-        void this.#update(plugin, {
-          state: 'error',
-          error: { code: error.code, message: error.message },
-        }).catch(() => {});
-      },
-    });
-    plugin.host = host;
-    try {
-      await host.start();
-      for (const command of plugin.commands) {
-        const target = command.contribution.target;
-        if (target.type !== 'mcp_tool') continue;
-        const tool = host.tools().find((candidate) => candidate.name === target.tool);
-        checkTargetSchema(command, tool?.input_schema);
-      }
-    } catch (error) {
-      await host.stop();
-      const failure = isAppError(error)
-        ? error
-        : new AppError('PLUGIN_HOST_START_FAILED', `The plugin "${pluginId}" could not be started.`);
-      await this.#update(plugin, { state: 'error', error: { code: failure.code, message: failure.message } });
-      throw failure;
-    }
-    await this.#update(plugin, { state: 'enabled', error: null });
-  }
-
-  async #connect(plugin: LoadedPlugin): Promise<Transport> {
-    const backend = plugin.manifest.backend;
-    const connectors = this.#deps.connectors ?? {};
-    const unavailable = (what: string) =>
-      new AppError('PLUGIN_HOST_UNAVAILABLE', `${what} is not available here.`, {
-        plugin_id: plugin.row.plugin_id,
-        transport: backend.transport,
-      });
-    switch (backend.transport) {
-      case 'worker': {
-        if (!connectors.worker) throw unavailable('Running plugin servers in a worker');
-        const code = plugin.row.files[backend.entry];
-        if (!code)
-          throw new AppError('PLUGIN_HOST_START_FAILED', 'The plugin server module is missing.', {
-            plugin_id: plugin.row.plugin_id,
-          });
-        return connectors.worker(code, plugin.row.granted_permissions);
-      }
-      case 'stdio':
-        if (connectors.stdio) return connectors.stdio(plugin.row.plugin_id, backend);
-        return this.#companionTransport(plugin.row.plugin_id, backend.command, backend.args);
-      case 'streamable_http':
-        if (connectors.http) return connectors.http(backend.url);
-        return streamableHttpTransport(backend.url, this.#deps.fetch ? { fetch: this.#deps.fetch } : {});
-    }
-  }
-
-  /**
-   * Pairs with the Node companion once: the code it printed buys a token,
-   * kept in the vault (never in settings); its address is kept beside it.
-   */
-  async pairCompanion(input: { url: string; code: string }): Promise<{ paired: true }> {
-    const request = parseInput(pairSchema, input, 'The companion address or code is not valid.');
-    const base = request.url.replace(/\/$/, '');
-    let token: unknown;
-    try {
-      const response = await (this.#deps.fetch ?? fetch)(`${base}/pair`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ code: request.code }),
-      });
-      if (!response.ok) {
-        throw new AppError('PLUGIN_HOST_UNAVAILABLE', 'The companion refused the pairing code.', {
-          status: response.status,
-        });
-      }
-      token = ((await response.json()) as { token?: unknown }).token;
-    } catch (error) {
-      if (isAppError(error)) throw error;
-      throw new AppError('PLUGIN_HOST_UNAVAILABLE', 'The companion could not be reached; is it running?', {
-        url: base,
-      });
-    }
-    if (typeof token !== 'string' || token.length < 20) {
-      throw new AppError('PLUGIN_HOST_UNAVAILABLE', 'The companion did not answer with a token.');
-    }
-    await this.#secrets(() => this.#deps.vault.put(COMPANION_TOKEN, token as string));
-    await this.#secrets(() => this.#deps.vault.put(COMPANION_URL, base));
-    return { paired: true };
-  }
-
-  /** Whether the companion is paired, and where it listens (never the token). */
-  async companion(): Promise<{ paired: boolean; url: string | null }> {
-    const token = await this.#secrets(() => this.#deps.vault.status(COMPANION_TOKEN));
-    const url = token.configured
-      ? await this.#secrets(() => this.#deps.vault.reveal(COMPANION_URL))
-      : undefined;
-    return { paired: token.configured, url: url ?? null };
-  }
-
-  async #companionTransport(pluginId: string, command: string, args: readonly string[]): Promise<Transport> {
-    const socket = this.#deps.connectors?.companionSocket;
-    if (!socket) {
-      throw new AppError(
-        'PLUGIN_HOST_UNAVAILABLE',
-        'stdio servers need the companion, which is not available here.',
-        {
-          plugin_id: pluginId,
-          transport: 'stdio',
-        },
-      );
-    }
-    const token = await this.#secrets(() => this.#deps.vault.reveal(COMPANION_TOKEN));
-    const base = await this.#secrets(() => this.#deps.vault.reveal(COMPANION_URL));
-    if (!token || !base) {
-      throw new AppError(
-        'PLUGIN_HOST_UNAVAILABLE',
-        'Pair the companion first (npm run companion prints a code).',
-        {
-          plugin_id: pluginId,
-          transport: 'stdio',
-        },
-      );
-    }
-    return new CompanionTransport(
-      { url: `${base.replace(/^http/, 'ws')}/`, token, pluginId, command, args },
-      socket,
-    );
+    return pluginView(plugin);
   }
 
   async disable(input: { plugin_id: string }): Promise<PluginDto> {
     const plugin = await this.#plugin(input);
     await plugin.host?.stop();
     plugin.host = undefined;
-    if (plugin.row.state !== 'permission_required')
-      await this.#update(plugin, { state: 'disabled', error: null });
-    return this.#view(plugin);
+    const state = disabledState(plugin.row.state);
+    if (state) await this.#update(plugin, { state, error: null });
+    return pluginView(plugin);
   }
 
   /** Never turns an installed, disabled or unpermitted plugin on: only Enable does. */
   async restart(input: { plugin_id: string }): Promise<PluginHostStatusDto> {
     const plugin = await this.#plugin(input);
-    if (plugin.row.state !== 'enabled' && plugin.row.state !== 'error') {
-      throw new AppError(
-        'STATE_CONFLICT',
-        `The plugin "${plugin.row.plugin_id}" is ${plugin.row.state}; enable it first.`,
-        {
-          plugin_id: plugin.row.plugin_id,
-          state: plugin.row.state,
-        },
-      );
-    }
+    requireRestartable(plugin);
     await this.#startHost(plugin);
-    return plugin.host!.status();
+    return hostView(plugin);
   }
 
   async host(input: { plugin_id: string }): Promise<PluginHostStatusDto> {
-    const plugin = await this.#plugin(input);
-    if (plugin.host) return plugin.host.status();
-    return {
-      plugin_id: plugin.row.plugin_id,
-      backend_type: 'mcp',
-      transport: plugin.manifest.backend.transport,
-      status: 'stopped',
-      tools_count: 0,
-      started_at: null,
-      last_seen_at: null,
-      protocol_version: null,
-      server_name: null,
-      server_version: null,
-      error: null,
-    };
+    return hostView(await this.#plugin(input));
   }
 
   /** Stops it, deletes its secrets from the vault, then its row and settings namespace. */
@@ -626,13 +237,67 @@ export class PluginService {
     const pluginId = plugin.row.plugin_id;
     await plugin.host?.stop();
     const stored = await this.#settingsRow(pluginId);
-    for (const field of plugin.settings.fields) {
-      if (field.type !== 'secret') continue;
-      const reference = stored.secret_refs[field.key] ?? (await secretReference(pluginId, field.key));
+    for (const reference of await secretReferences(pluginId, plugin.settings, stored)) {
       await this.#secrets(() => this.#deps.vault.delete(reference));
     }
     await this.#storage(() => this.#deps.repository.remove(pluginId));
     this.#loaded.delete(pluginId);
+  }
+
+  async #startHost(plugin: LoadedPlugin): Promise<void> {
+    try {
+      await startPluginHost(plugin, {
+        sink: this.#tools,
+        clock: this.#clock,
+        connect: () =>
+          connectPlugin(plugin, {
+            connectors: this.#deps.connectors ?? {},
+            companion: (server) => this.#companionTransport(server),
+            ...(this.#deps.fetch && { fetch: this.#deps.fetch }),
+          }),
+        onUnhealthy: (error) => {
+          void this.#update(plugin, {
+            state: 'error',
+            error: { code: error.code, message: error.message },
+          }).catch(() => {});
+        },
+      });
+    } catch (failure) {
+      if (!isAppError(failure)) throw failure;
+      await this.#update(plugin, { state: 'error', error: { code: failure.code, message: failure.message } });
+      throw failure;
+    }
+    await this.#update(plugin, { state: 'enabled', error: null });
+  }
+
+  // ---- companion --------------------------------------------------------------
+
+  /**
+   * Pairs with the Node companion once: the code it printed buys a token,
+   * kept in the vault (never in settings); its address is kept beside it.
+   */
+  async pairCompanion(input: { url: string; code: string }): Promise<{ paired: true }> {
+    const request = parseInput(pairSchema, input, 'The companion address or code is not valid.');
+    const { base, token } = await exchangePairingCode(request, this.#deps.fetch ?? fetch);
+    await this.#secrets(() => this.#deps.vault.put(COMPANION_TOKEN_SECRET, token));
+    await this.#secrets(() => this.#deps.vault.put(COMPANION_URL_SECRET, base));
+    return { paired: true };
+  }
+
+  /** Whether the companion is paired, and where it listens (never the token). */
+  async companion(): Promise<{ paired: boolean; url: string | null }> {
+    const token = await this.#secrets(() => this.#deps.vault.status(COMPANION_TOKEN_SECRET));
+    const url = token.configured
+      ? await this.#secrets(() => this.#deps.vault.reveal(COMPANION_URL_SECRET))
+      : undefined;
+    return { paired: token.configured, url: url ?? null };
+  }
+
+  #companionTransport(server: { pluginId: string; command: string; args: readonly string[] }) {
+    return companionServerTransport(server, this.#deps.connectors?.companionSocket, async () => ({
+      token: await this.#secrets(() => this.#deps.vault.reveal(COMPANION_TOKEN_SECRET)),
+      base: await this.#secrets(() => this.#deps.vault.reveal(COMPANION_URL_SECRET)),
+    }));
   }
 
   // ---- tools ------------------------------------------------------------------
@@ -711,23 +376,11 @@ export class PluginService {
     const { plugin_id, key } = parseInput(secretKeyInput, keyInput, 'This secret request is not valid.');
     const plugin = await this.#plugin({ plugin_id });
     secretField(plugin_id, plugin.settings, key);
-    const parsed = putPluginSecretSchema.safeParse({ secret });
-    if (!parsed.success || parsed.data.secret.trim() === '') {
-      throw new AppError(
-        'PLUGIN_SECRET_VALUE_INVALID',
-        'The secret must be non-empty text of at most 16 KiB.',
-        { plugin_id, key },
-      );
-    }
+    const value = checkSecretValue(plugin_id, key, secret);
     const reference = await secretReference(plugin_id, key);
-    await this.#secrets(() => this.#deps.vault.put(reference, parsed.data.secret));
+    await this.#secrets(() => this.#deps.vault.put(reference, value));
     const stored = await this.#settingsRow(plugin_id);
-    await this.#storage(() =>
-      this.#deps.repository.putSettings({
-        ...stored,
-        secret_refs: { ...stored.secret_refs, [key]: reference },
-      }),
-    );
+    await this.#storage(() => this.#deps.repository.putSettings(withSecret(stored, key, reference)));
     return { plugin_id, key, configured: true };
   }
 
@@ -737,8 +390,7 @@ export class PluginService {
     secretField(plugin_id, plugin.settings, key);
     await this.#secrets(async () => this.#deps.vault.delete(await secretReference(plugin_id, key)));
     const stored = await this.#settingsRow(plugin_id);
-    const { [key]: _removed, ...secret_refs } = stored.secret_refs;
-    await this.#storage(() => this.#deps.repository.putSettings({ ...stored, secret_refs }));
+    await this.#storage(() => this.#deps.repository.putSettings(withoutSecret(stored, key)));
     return { plugin_id, key, configured: false };
   }
 
@@ -750,18 +402,7 @@ export class PluginService {
   ): Promise<{ items: PluginCommandDto[] }> {
     await this.#restore();
     const request = parseInput(commandListSchema, input, 'This command query is not valid.');
-    const holds = conditionsFor(request.context, { hasVault: true });
-    const items: PluginCommandDto[] = [];
-    for (const plugin of this.#loaded.values()) {
-      if (plugin.row.state !== 'enabled') continue;
-      for (const command of plugin.commands) {
-        const { locations, when } = command.contribution;
-        if (request.location && !locations.includes(request.location)) continue;
-        if (!when.every((token) => holds.has(token))) continue;
-        items.push(commandView(command, true));
-      }
-    }
-    return { items };
+    return { items: availableCommands(this.#loaded.values(), request) };
   }
 
   async executeCommand(input: {
@@ -771,122 +412,22 @@ export class PluginService {
   }): Promise<CommandExecutionDto> {
     await this.#restore();
     const { command_id: commandId, ...body } = input;
-    const found = this.#findCommand(commandId);
+    const { plugin, command } = findEnabledCommand(this.#loaded.values(), commandId);
     const request = executeCommandSchema.safeParse(body);
     if (!request.success) {
       throw new AppError('PLUGIN_COMMAND_ARGUMENT_INVALID', 'The command request is not valid.', {
         command_id: commandId,
       });
     }
-    const { plugin, command } = found;
-    const pluginId = plugin.row.plugin_id;
-    const issues = command.parameters.validate(request.data.arguments);
-    if (issues.length > 0) {
-      throw new AppError(
-        'PLUGIN_COMMAND_ARGUMENT_INVALID',
-        `The arguments of "${commandId}" are not valid.`,
-        { command_id: commandId, fields: issues },
-      );
-    }
-    const holds = conditionsFor(request.data.context, { hasVault: true });
-    const unmet = command.contribution.when.filter((token) => !holds.has(token));
-    if (unmet.length > 0) {
-      throw new AppError('PLUGIN_COMMAND_CONTEXT_INVALID', `"${commandId}" cannot run here.`, {
-        command_id: commandId,
-        unmet,
-      });
-    }
-    const stored = await this.#settingsRow(pluginId);
-    requireSettings(pluginId, plugin.settings, stored);
-    const secrets: Record<string, string> = {};
-    for (const key of command.contribution.secrets) {
-      if (!plugin.row.granted_permissions.includes('secrets.use')) {
-        throw new AppError('PLUGIN_SECRET_ACCESS_DENIED', `"${commandId}" may not read secrets.`, {
-          command_id: commandId,
-          key,
-        });
-      }
-      const reference = stored.secret_refs[key];
-      const value =
-        reference === undefined ? undefined : await this.#secrets(() => this.#deps.vault.reveal(reference));
-      if (value === undefined) {
-        const field = plugin.settings.fields.find((candidate) => candidate.key === key);
-        if (field?.required) {
-          throw new AppError('PLUGIN_SECRET_REQUIRED', `Set the secret "${key}" of "${pluginId}" first.`, {
-            plugin_id: pluginId,
-            key,
-          });
-        }
-        continue;
-      }
-      secrets[key] = value;
-    }
-    const context = trimContext(command, request.data.context);
-    const settings = effectiveValues(plugin.settings, stored);
-    const target = command.contribution.target;
-    const effect = await runCommand(
-      command,
-      async (signal) => {
-        if (target.type === 'handler') {
-          const handler = COMMAND_HANDLERS[target.handler as keyof typeof COMMAND_HANDLERS];
-          return handler({
-            title: command.contribution.title,
-            arguments: request.data.arguments,
-            context,
-            settings,
-          });
-        }
-        if (!plugin.host)
-          throw new AppError('PLUGIN_HOST_UNAVAILABLE', `The plugin "${pluginId}" is not running.`, {
-            plugin_id: pluginId,
-          });
-        const envelope = {
-          command_id: commandId,
-          arguments: request.data.arguments,
-          context,
-          settings,
-          secrets,
-        };
-        let outcome: McpToolOutcome;
-        try {
-          outcome = await plugin.host.callTool(
-            target.tool,
-            { ...request.data.arguments, [ENVELOPE_KEY]: envelope },
-            { signal },
-          );
-        } catch (error) {
-          if (isAppError(error) && error.code.startsWith('PLUGIN_HOST')) throw error;
-          if (isAppError(error) && error.code === 'MCP_TOOL_RESULT_TOO_LARGE') {
-            throw new AppError(
-              'PLUGIN_COMMAND_RESULT_TOO_LARGE',
-              `The result of "${commandId}" is too large.`,
-              { command_id: commandId },
-            );
-          }
-          throw new AppError('PLUGIN_COMMAND_EXECUTION_FAILED', `The command "${commandId}" failed.`, {
-            command_id: commandId,
-          });
-        }
-        const structured = outcome.structured_content;
-        return structured && 'effect' in structured ? structured.effect : structured;
-      },
-      {
-        audit: this.#audit,
-        clock: this.#clock,
-        ...(this.#deps.schedule && { schedule: this.#deps.schedule }),
-      },
-    );
-    return { command_id: commandId, status: 'completed', effect };
-  }
-
-  #findCommand(commandId: string): { plugin: LoadedPlugin; command: PluginCommand } {
-    for (const plugin of this.#loaded.values()) {
-      const command = plugin.commands.find((candidate) => candidate.command_id === commandId);
-      if (command && plugin.row.state === 'enabled') return { plugin, command };
-    }
-    throw new AppError('PLUGIN_COMMAND_NOT_FOUND', `No enabled plugin offers the command "${commandId}".`, {
-      command_id: commandId,
+    checkCommandCall(command, request.data);
+    const effect = await runPluginCommand(plugin, command, request.data, {
+      stored: await this.#settingsRow(plugin.row.plugin_id),
+      reveal: (reference) => this.#secrets(() => this.#deps.vault.reveal(reference)),
+      audit: this.#audit,
+      clock: this.#clock,
+      ...(this.#deps.schedule && { schedule: this.#deps.schedule }),
     });
+    return { command_id: commandId, status: 'completed', effect };
   }
 
   /** The last 500 command executions (no arguments, context, effects or secrets). */
@@ -907,15 +448,7 @@ export class PluginService {
   #restore(): Promise<void> {
     this.#ready ??= (async () => {
       const rows = await this.#storage(() => this.#deps.repository.list());
-      for (const row of rows) {
-        const manifest = pluginManifestSchema.parse(row.manifest);
-        const settings = parseSettingsSchema(row.settings_schema, row.plugin_id);
-        const commands = parseCommands(
-          { commands: row.commands },
-          { pluginId: row.plugin_id, permissions: manifest.permissions, settings },
-        );
-        this.#loaded.set(row.plugin_id, { row, manifest, settings, commands });
-      }
+      for (const row of rows) this.#loaded.set(row.plugin_id, restorePlugin(row));
     })().catch((error: unknown) => {
       this.#ready = undefined;
       throw error;
@@ -937,12 +470,7 @@ export class PluginService {
 
   async #settingsRow(pluginId: string): Promise<PluginSettingsRow> {
     return (
-      (await this.#storage(() => this.#deps.repository.getSettings(pluginId))) ?? {
-        plugin_id: pluginId,
-        schema_version: 1,
-        values: {},
-        secret_refs: {},
-      }
+      (await this.#storage(() => this.#deps.repository.getSettings(pluginId))) ?? unsetSettings(pluginId)
     );
   }
 
@@ -952,6 +480,7 @@ export class PluginService {
     await this.#storage(() => this.#deps.repository.update(plugin.row.plugin_id, next));
   }
 
+  /** Storage failures are PLUGIN_STORAGE_ERROR; the domain's own errors pass through. */
   async #storage<T>(work: () => Promise<T>): Promise<T> {
     try {
       return await work();
@@ -966,6 +495,7 @@ export class PluginService {
     }
   }
 
+  /** Every vault failure is PLUGIN_SECRET_STORE_ERROR. */
   async #secrets<T>(work: () => Promise<T>): Promise<T> {
     try {
       return await work();
@@ -977,24 +507,5 @@ export class PluginService {
         { cause: error },
       );
     }
-  }
-
-  #view(plugin: LoadedPlugin): PluginDto {
-    const { row, manifest } = plugin;
-    return {
-      plugin_id: row.plugin_id,
-      name: manifest.name,
-      version: manifest.version,
-      description: manifest.description,
-      state: row.state,
-      permissions: [...manifest.permissions],
-      granted_permissions: [...row.granted_permissions],
-      transport: manifest.backend.transport,
-      tools: [...manifest.contributes.tools],
-      commands: plugin.commands.map((command) => command.command_id),
-      installed_at: row.installed_at,
-      updated_at: row.updated_at,
-      error: row.error,
-    };
   }
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ERROR_CODES, errorCodeEntry } from '../contracts/error-codes';
 import { AppError } from '../contracts/errors';
 import { describeError, errorCodeOf, errorParts, toastText } from './error-message';
 
@@ -67,5 +68,13 @@ describe('toastText', () => {
     expect(toastText({ code: 'UNSUPPORTED_AUDIO_FORMAT', text: 'Unreadable.', detail: null })).toBe(
       'Unreadable.',
     );
+  });
+
+  it("follows each code's catalog entry, and nothing else decides", () => {
+    for (const code of ERROR_CODES) {
+      const line = toastText({ code, text: 'Text.', detail: 'Which one.' });
+      expect(line).toBe(errorCodeEntry(code).detailed ? 'Text. Which one.' : 'Text.');
+    }
+    expect(toastText({ code: 'NOT_A_CODE', text: 'Text.', detail: 'Which one.' })).toBe('Text.');
   });
 });

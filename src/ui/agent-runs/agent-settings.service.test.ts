@@ -1,5 +1,6 @@
 // Settings' agent section against the real core, in-thread over
-// fake-indexeddb: list the stored grants and memories, revoke, delete.
+// fake-indexeddb: list the stored grants and revoke one. Memories are the
+// Memory page's (ui/memory), which this section only links to.
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DexieGrantStore, DexieMemoryStore } from '../../db/agent-stores';
 import type { NotesAgentDatabase } from '../../db';
@@ -58,22 +59,19 @@ describe('agent settings workflows', () => {
     expect(toasts.items).toHaveLength(0);
   });
 
-  it('lists the memories newest first and deletes one', async () => {
-    const base = { source: 'user_input', importance: 0.5 } as const;
-    await memories.put({ ...base, id: 'm1', type: 'semantic', content: '用户偏好中文', createdAt: 1_000 });
+  it('reads grants only: stored memories are left to the Memory page', async () => {
     await memories.put({
-      ...base,
-      id: 'm2',
-      type: 'episodic',
-      content: 'Reviewed deadlocks',
-      createdAt: 2_000,
+      id: 'm1',
+      type: 'semantic',
+      content: 'Prefers Chinese',
+      source: 'user_input',
+      importance: 0.5,
+      createdAt: 1_000,
     });
-
     await service.refreshAgentSettings();
-    expect(agentSettings.memories.map((item) => item.id)).toEqual(['m2', 'm1']);
-
-    await service.deleteMemory('m2');
-    expect(agentSettings.memories.map((item) => item.id)).toEqual(['m1']);
+    expect(agentSettings.grants).toEqual([]);
+    expect('memories' in agentSettings).toBe(false);
+    expect('deleteMemory' in service).toBe(false);
     expect((await core.agent.memories()).map((item) => item.id)).toEqual(['m1']);
   });
 

@@ -4,6 +4,7 @@ import type { EventEnvelope } from '../../contracts/events';
 import type { CoreWorkerApi } from '../../workers/core.worker';
 import { EventSubscriptions, type RemoteSubscribe } from './event-subscriptions';
 import { canDecodeOnPage, createPageAudioDecoder } from './page-audio-decoder';
+import { plainCalls } from './plain-calls';
 
 export { isAppError, AppError } from '../../contracts/errors';
 
@@ -54,12 +55,11 @@ const remoteSubscribe = (): RemoteSubscribe => {
 const subscriptions = new EventSubscriptions(remoteSubscribe());
 
 /**
- * The core worker's services. A Proxy keeps `core.notes.create(...)` pointing
- * at the live worker even after `restartCore()` replaced it.
+ * The core worker's services. `core.notes.create(...)` points at the live
+ * worker even after `restartCore()` replaced it, and sends plain data: a
+ * Svelte `$state` value passed as it is arrives as a plain copy.
  */
-export const core = new Proxy({} as Comlink.Remote<CoreWorkerApi>, {
-  get: (_target, property) => (remote as unknown as Record<PropertyKey, unknown>)[property],
-});
+export const core = plainCalls(() => remote);
 
 /** Replays, dedupes and ends after the terminal event; returns unsubscribe. */
 export function subscribeEvents(resourceId: string, onEvent: (envelope: EventEnvelope) => void): () => void {

@@ -295,16 +295,9 @@ export const en = {
   'agent.decision.deny': 'denied',
   'agent.grants': 'Always-allowed permissions',
   'agent.revoke': 'Revoke',
-  'agent.memories': 'Agent memory',
-  'agent.deleteMemory': 'Delete',
-  'agent.settings.heading': 'Agent permissions & memory',
+  'agent.settings.heading': 'Agent permissions',
   'agent.settings.noGrants': 'No permissions are always allowed.',
   'agent.settings.grantedBy': 'Granted to {tool} on {date}',
-  'agent.settings.noMemories': 'The agent has no stored memories.',
-  'agent.settings.importance': 'Importance {value}',
-  'agent.memoryType.episodic': 'Episodic',
-  'agent.memoryType.semantic': 'Semantic',
-  'agent.memoryType.working': 'Working',
 
   // Memory: the memory list and the per-conversation switch
   'memory.heading': 'Memory',
@@ -826,6 +819,9 @@ graph LR
   'storageFull.draftInMemory':
     'The local draft cannot be written either: your text is kept in this tab only until it is saved. Keep the tab open.',
   'importCrash.notice': 'The import of {file} was interrupted; nothing was imported.',
+  // Agent settings: memories live on the Memory page only.
+  'agent.settings.memoryNote': 'What the agent remembers is on the Memory page.',
+  'agent.settings.memoryLink': 'Open Settings → Memory',
 } as const satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

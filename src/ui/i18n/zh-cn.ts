@@ -284,16 +284,9 @@ export const zhCN: Dictionary = {
   'agent.decision.deny': '已拒绝',
   'agent.grants': '始终允许的权限',
   'agent.revoke': '撤销',
-  'agent.memories': '智能体记忆',
-  'agent.deleteMemory': '删除',
-  'agent.settings.heading': '智能体权限与记忆',
+  'agent.settings.heading': '智能体权限',
   'agent.settings.noGrants': '没有始终允许的权限。',
   'agent.settings.grantedBy': '{date} 授予 {tool}',
-  'agent.settings.noMemories': '智能体没有保存的记忆。',
-  'agent.settings.importance': '重要性 {value}',
-  'agent.memoryType.episodic': '情景',
-  'agent.memoryType.semantic': '语义',
-  'agent.memoryType.working': '工作',
 
   // Memory: the memory list and the per-conversation switch
   'memory.heading': '记忆',
@@ -798,6 +791,9 @@ graph LR
   'storageFull.draftInMemory':
     '本地草稿也无法写入：你的文本只保存在此标签页中，直到保存成功。请不要关闭此标签页。',
   'importCrash.notice': '{file} 的导入被中断；没有导入任何内容。',
+  // Agent settings: memories live on the Memory page only.
+  'agent.settings.memoryNote': '智能体记住的内容在“记忆”页面。',
+  'agent.settings.memoryLink': '打开 设置 → 记忆',
 };
 
 export const zhCNErrors: Partial<Record<ErrorCode, string>> = {

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { CompanionTransport, type SocketFactory } from './companion-transport';
+import { companionServerTransport, exchangePairingCode } from './companion-pairing';
+
+const TOKEN = 't'.repeat(32);
+const answer = (status: number, body: unknown): typeof fetch =>
+  (async () => new Response(JSON.stringify(body), { status })) as typeof fetch;
+
+describe('pairing with the companion', () => {
+  it('posts the code to /pair and returns the token with the address, without its trailing slash', async () => {
+    const requests: Array<{ url: string; body: unknown }> = [];
+    const fetchImpl = (async (url: string, init: RequestInit) => {
+      requests.push({ url, body: JSON.parse(init.body as string) });
+      return new Response(JSON.stringify({ token: TOKEN }));
+    }) as unknown as typeof fetch;
+    expect(await exchangePairingCode({ url: 'http://127.0.0.1:7777/', code: '12345678' }, fetchImpl)).toEqual(
+      {
+        base: 'http://127.0.0.1:7777',
+        token: TOKEN,
+      },
+    );
+    expect(requests).toEqual([{ url: 'http://127.0.0.1:7777/pair', body: { code: '12345678' } }]);
+  });
+
+  it.each([
+    ['a refused code', answer(403, { error: 'no' }), { status: 403 }],
+    [
+      'an unreachable companion',
+      (async () => {
+        throw new TypeError('fetch failed');
+      }) as typeof fetch,
+      { url: 'http://127.0.0.1:7777' },
+    ],
+    ['an answer without a usable token', answer(200, { token: 'short' }), {}],
+  ])('%s is PLUGIN_HOST_UNAVAILABLE', async (_case, fetchImpl, details) => {
+    await expect(
+      exchangePairingCode({ url: 'http://127.0.0.1:7777', code: '12345678' }, fetchImpl),
+    ).rejects.toMatchObject({ code: 'PLUGIN_HOST_UNAVAILABLE', details });
+  });
+});
+
+describe('stdio servers through the companion', () => {
+  const server = { pluginId: 'demo', command: 'node', args: ['server.js'] };
+  const socket: SocketFactory = () => {
+    throw new Error('not opened in this test');
+  };
+
+  it('without a socket it is unavailable, and the vault is not read', async () => {
+    let read = false;
+    const pairing = async () => {
+      read = true;
+      return { token: TOKEN, base: 'http://127.0.0.1:7777' };
+    };
+    await expect(companionServerTransport(server, undefined, pairing)).rejects.toMatchObject({
+      code: 'PLUGIN_HOST_UNAVAILABLE',
+      details: { plugin_id: 'demo', transport: 'stdio' },
+    });
+    expect(read).toBe(false);
+  });
+
+  it('unpaired, it asks for the pairing; paired, it is a companion transport', async () => {
+    await expect(
+      companionServerTransport(server, socket, async () => ({ token: undefined, base: undefined })),
+    ).rejects.toMatchObject({
+      code: 'PLUGIN_HOST_UNAVAILABLE',
+      message: expect.stringContaining('Pair the companion'),
+    });
+    const transport = await companionServerTransport(server, socket, async () => ({
+      token: TOKEN,
+      base: 'http://127.0.0.1:7777',
+    }));
+    expect(transport).toBeInstanceOf(CompanionTransport);
+  });
+});
