@@ -138,7 +138,11 @@ function showStorageFull(noteId: string): void {
   if (quotaToastShown && !explicitSave) return;
   quotaToastShown = true;
   const message = errorText('STORAGE_QUOTA_EXCEEDED', '');
-  toasts.show(drafts.inMemoryOnly(noteId) ? `${message} ${t('storageFull.draftInMemory')}` : message, {
+  const text = drafts.inMemoryOnly(noteId) ? `${message} ${t('storageFull.draftInMemory')}` : message;
+  // Another write's plain notice with the same words would swallow this one, and with it the way to free space.
+  const plain = toasts.items.find((toast) => toast.message === text && toast.action === null);
+  if (plain) toasts.dismiss(plain.id);
+  toasts.show(text, {
     kind: 'error',
     timeoutMs: 0,
     action: { label: t('storageFull.openStorage'), run: () => openSettings('storage') },
