@@ -108,7 +108,8 @@ describe('editor workflows', () => {
     expect(editor.status).toBe('error');
     expect(editor.body).toBe('mine');
     expect(draftFor(noteId)?.body).toBe('mine');
-    expect(toasts.items.some((toast) => toast.kind === 'error')).toBe(true);
+    // Told once the text is kept in the history.
+    await waitFor(() => toasts.items.some((toast) => toast.kind === 'error'));
 
     service.editBody('mine, still typing');
     await sleep(60);
@@ -118,6 +119,56 @@ describe('editor workflows', () => {
     expect(editor.conflict).toBe(false);
     expect((await core.notes.get(noteId)).body).toBe('mine, still typing');
     expect(draftFor(noteId)).toBeNull();
+  });
+
+  it("keeps the text that lost to another tab's save in the note's history, and can show the saved version instead", async () => {
+    await service.createNote();
+    const noteId = editor.noteId as string;
+    await core.notes.update({ note_id: noteId, body: 'from another tab', expected_version: 1 });
+    service.editBody('mine');
+    await service.saveNow();
+    expect(editor.conflict).toBe(true);
+    await waitFor(() => editor.conflictVersionId !== null);
+    const kept = await core.history.get(editor.conflictVersionId as string);
+    expect(kept).toMatchObject({ version: { origin: 'conflict', note_version: 1 }, body: 'mine' });
+    const notice = toasts.items.find((toast) => toast.action?.label === 'Show in history');
+    expect(notice?.message).toContain("kept in the note's history");
+    notice?.action?.run();
+    expect(editor.historyRequest).toBe(kept.version.version_id);
+
+    // Typed on after the conflict: that text is kept too before the saved version is shown.
+    service.editBody('mine, typed on');
+    await service.useStoredVersion();
+    expect(editor.conflict).toBe(false);
+    expect(editor.body).toBe('from another tab');
+    expect(draftFor(noteId)).toBeNull();
+    const conflicts = (await core.history.list(noteId)).filter((version) => version.origin === 'conflict');
+    const bodies = await Promise.all(
+      conflicts.map(async (version) => (await core.history.get(version.version_id)).body),
+    );
+    expect(bodies.sort()).toEqual(['mine', 'mine, typed on']);
+    expect((await core.notes.get(noteId)).body).toBe('from another tab');
+  });
+
+  it('keeps the text of a draft typed on an older version when the note is opened again', async () => {
+    const note = await core.notes.create({ title: 'n', body: 'v1' });
+    memory.storage.setItem(
+      draftKey(service.draftTabId(), note.note_id),
+      JSON.stringify({
+        note_id: note.note_id,
+        title: 'n',
+        folder: '',
+        tags: [],
+        body: 'typed on v1',
+        base_version: 1,
+        saved_at: '2000-01-01T00:00:00.000Z',
+      }),
+    );
+    await core.notes.update({ note_id: note.note_id, body: 'v2 from another tab' });
+    await service.openNote(note.note_id);
+    expect(editor.conflict).toBe(true);
+    await waitFor(() => editor.conflictVersionId !== null);
+    expect((await core.history.get(editor.conflictVersionId as string)).body).toBe('typed on v1');
   });
 
   it('shows a change made elsewhere (e.g. by the agent) when the open note is opened again with no edits', async () => {

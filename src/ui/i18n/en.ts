@@ -825,6 +825,13 @@ graph LR
   'storageFull.draftInMemory':
     'The local draft cannot be written either: your text is kept in this tab only until it is saved. Keep the tab open.',
   'importCrash.notice': 'The import of {file} was interrupted; nothing was imported.',
+  // Two tabs, one note: the text that lost a save is kept in the note's history.
+  'editor.conflictKept':
+    "This note was changed in another tab. Your text is kept in the note's history as a conflict version — choose which to keep.",
+  'editor.conflictKeptBanner': "Your text is also kept in this note's history.",
+  'editor.conflictShow': 'Show in history',
+  'editor.conflictUseStored': 'Use the saved version',
+  'history.origin.conflict': 'Your text that lost to another tab',
 } as const satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

@@ -797,6 +797,13 @@ graph LR
   'storageFull.draftInMemory':
     '本地草稿也无法写入：你的文本只保存在此标签页中，直到保存成功。请不要关闭此标签页。',
   'importCrash.notice': '{file} 的导入被中断；没有导入任何内容。',
+  // 两个标签页写同一篇笔记：保存失败一方的文字保留在笔记历史中。
+  'editor.conflictKept':
+    '这篇笔记已在另一个标签页中被修改。你的文字已作为冲突版本保留在笔记历史中，请选择保留哪一份。',
+  'editor.conflictKeptBanner': '你的文字也已保留在这篇笔记的历史中。',
+  'editor.conflictShow': '在历史中查看',
+  'editor.conflictUseStored': '使用已保存的版本',
+  'history.origin.conflict': '你在另一标签页保存前写的文字',
 };
 
 export const zhCNErrors: Partial<Record<ErrorCode, string>> = {
