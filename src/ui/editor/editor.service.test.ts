@@ -171,6 +171,28 @@ describe('editor workflows', () => {
     expect((await core.history.get(editor.conflictVersionId as string)).body).toBe('typed on v1');
   });
 
+  it('refuses a body over 5 MiB with its size, keeps the text and its draft, and saves once it is short enough', async () => {
+    await service.createNote();
+    const noteId = editor.noteId as string;
+    const tooLong = 'x'.repeat(5 * 1024 * 1024 + 200_000);
+    service.editBody(tooLong);
+    await service.saveNow();
+    expect(editor.status).toBe('error');
+    expect(editor.body).toBe(tooLong);
+    expect(draftFor(noteId)?.body).toBe(tooLong);
+    expect(toasts.items.map((toast) => toast.message)).toEqual([
+      'This note is 5.2 MiB; a note holds at most 5.0 MiB. Nothing was saved: your text stays here until you shorten it or split it into several notes.',
+    ]);
+    expect((await core.notes.get(noteId)).body).toBe('');
+
+    service.editBody(tooLong.slice(0, 1000));
+    await service.saveNow();
+    expect(editor.status).toBe('saved');
+    expect(toasts.items).toEqual([]);
+    expect(draftFor(noteId)).toBeNull();
+    expect((await core.notes.get(noteId)).body).toHaveLength(1000);
+  });
+
   it('shows a change made elsewhere (e.g. by the agent) when the open note is opened again with no edits', async () => {
     await service.createNote();
     const noteId = editor.noteId as string;

@@ -118,6 +118,10 @@ async function saveContent(current: EditSession, content: NoteContent): Promise<
   current.version = stored.version;
   current.saved = content;
   quotaToastShown = false;
+  if (tooLongToast !== null) {
+    toasts.dismiss(tooLongToast);
+    tooLongToast = null;
+  }
   const visible = session === current && editor.noteId === current.noteId;
   if (visible) editor.setStoredNote(stored);
   // The draft goes only when the editor holds exactly what was stored; text
@@ -162,7 +166,38 @@ function writeDraft(draft: NoteDraft): void {
   toasts.show(t('storageFull.draftInMemory'), { kind: 'error', timeoutMs: 0 });
 }
 
+/** The body is over the API's cap: its size and the cap, from the error's details. */
+function bodyTooLong(error: unknown): { length: number; max: number } | null {
+  if (errorCodeOf(error) !== 'VALIDATION_FAILED') return null;
+  const details = (error as { details?: Record<string, unknown> }).details;
+  if (
+    details?.field !== 'body' ||
+    typeof details.length !== 'number' ||
+    typeof details.max_length !== 'number'
+  )
+    return null;
+  return { length: details.length, max: details.max_length };
+}
+
+/** The too-long notice on screen: replaced as the size changes, gone once a save lands. */
+let tooLongToast: number | null = null;
+
+function showBodyTooLong(size: { length: number; max: number }): void {
+  if (tooLongToast !== null) toasts.dismiss(tooLongToast);
+  const mib = (characters: number) => (characters / (1024 * 1024)).toFixed(1);
+  tooLongToast = toasts.show(t('editor.bodyTooLong', { size: mib(size.length), limit: mib(size.max) }), {
+    kind: 'error',
+    timeoutMs: 0,
+  });
+}
+
 function onSaveError(current: EditSession, error: unknown): void {
+  const tooLong = bodyTooLong(error);
+  if (tooLong) {
+    // Nothing was stored: the text stays pending here and in the draft; a shorter text saves on the next edit.
+    if (session === current) showBodyTooLong(tooLong);
+    return;
+  }
   if (errorCodeOf(error) === 'STORAGE_QUOTA_EXCEEDED') {
     // The text stays pending in the autosaver and in the draft; the next edit or Ctrl+S retries.
     showStorageFull(current.noteId);

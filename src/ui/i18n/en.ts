@@ -832,6 +832,9 @@ graph LR
   'editor.conflictShow': 'Show in history',
   'editor.conflictUseStored': 'Use the saved version',
   'history.origin.conflict': 'Your text that lost to another tab',
+  // A body over the 5 MiB a note can hold.
+  'editor.bodyTooLong':
+    'This note is {size} MiB; a note holds at most {limit} MiB. Nothing was saved: your text stays here until you shorten it or split it into several notes.',
 } as const satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

@@ -804,6 +804,9 @@ graph LR
   'editor.conflictShow': '在历史中查看',
   'editor.conflictUseStored': '使用已保存的版本',
   'history.origin.conflict': '你在另一标签页保存前写的文字',
+  // 正文超过一篇笔记可容纳的 5 MiB。
+  'editor.bodyTooLong':
+    '这篇笔记有 {size} MiB，一篇笔记最多 {limit} MiB。没有保存任何内容：你的文字会留在这里，直到你删减或拆分成几篇笔记。',
 };
 
 export const zhCNErrors: Partial<Record<ErrorCode, string>> = {
