@@ -193,6 +193,28 @@ describe('editor workflows', () => {
     expect((await core.notes.get(noteId)).body).toHaveLength(1000);
   });
 
+  it("shows storage full with its way to Settings → Storage even when another write's plain notice says the same", async () => {
+    const { AppError } = await import('../../contracts/errors');
+    const { errorText } = await import('../i18n');
+    await service.createNote();
+    const full = errorText('STORAGE_QUOTA_EXCEEDED', '');
+    // An import at the quota told it first, without an action (toasts with equal words merge).
+    toasts.show(full, { kind: 'error' });
+    const update = vi
+      .spyOn(core.notes, 'update')
+      .mockRejectedValueOnce(new AppError('STORAGE_QUOTA_EXCEEDED', 'full'));
+    service.editBody('needs room');
+    await service.saveNow();
+    update.mockRestore();
+    expect(editor.status).toBe('error');
+    expect(
+      toasts.items.filter((toast) => toast.message === full).map((toast) => toast.action?.label),
+    ).toEqual(['Open Settings → Storage']);
+    // Room again: Ctrl+S saves the pending text.
+    await service.saveNow();
+    expect(editor.status).toBe('saved');
+  });
+
   it('shows a change made elsewhere (e.g. by the agent) when the open note is opened again with no edits', async () => {
     await service.createNote();
     const noteId = editor.noteId as string;
