@@ -20,11 +20,15 @@ export const NOTE_VERSION_STORES_V12 = {
 
 export const NOTE_VERSIONS_TABLE = 'note_versions';
 
-export type NoteVersionOrigin = NoteChangeOrigin;
+/**
+ * `conflict` is not a change to the note: it keeps text that lost a save to a
+ * newer write (another tab), so both texts stay reachable.
+ */
+export type NoteVersionOrigin = NoteChangeOrigin | 'conflict';
 
 /** Who changed a note, and for agent writes which run and tool. */
 export interface NoteChangeSource {
-  origin: NoteVersionOrigin;
+  origin: NoteChangeOrigin;
   run_id?: string | null;
   tool?: string | null;
 }
@@ -119,6 +123,16 @@ export class NoteVersionRepository {
     });
     await this.#prune(before.note_id, limits);
     return versionId;
+  }
+
+  /** Adds a version that is not the before-state of a change (a conflict's losing text), within the limits. */
+  async add(row: NoteVersionRow, limits: HistoryLimits): Promise<void> {
+    await guardQuota(() =>
+      this.#db.transaction('rw', this.#table, async () => {
+        await this.#table.add(row);
+        await this.#prune(row.note_id, limits);
+      }),
+    );
   }
 
   async #prune(noteId: string, limits: HistoryLimits): Promise<void> {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../contracts';
+import { MAX_BODY_LENGTH } from '../contracts/notes';
 import type { HistoryLimits } from '../core/note-history';
 import { NotesRepository } from '../db';
 import type { NotesAgentDatabase } from '../db/database';
@@ -21,7 +22,10 @@ function setup(limits: Partial<HistoryLimits> = {}) {
     history: { limits: { coalesceMs: 5 * MINUTE, perNote: 50, total: 2000, ...limits } },
   });
   const notes = new NotesService(repository);
-  const history = new NoteHistoryService(notes, new NoteVersionRepository(db));
+  const history = new NoteHistoryService(notes, new NoteVersionRepository(db), {
+    now: () => new Date(time).toISOString(),
+    limits: { coalesceMs: 5 * MINUTE, perNote: 50, total: 2000, ...limits },
+  });
   return {
     notes,
     history,
@@ -185,5 +189,133 @@ describe('NoteHistoryService', () => {
     await expect(notes.update({ note_id: note.note_id, body: 'lost' })).rejects.toThrow('disk full');
     expect(await notes.get(note.note_id)).toMatchObject({ body: 'kept', version: 1 });
     expect(await history.list(note.note_id)).toEqual([]);
+  });
+});
+
+describe('NoteHistoryService.keepConflict', () => {
+  /** Two tabs opened the note at version 1; tab A saved first. */
+  async function lostSave() {
+    const context = setup();
+    const note = await context.notes.create({ title: 'Plan', body: 'both saw this' });
+    context.advance(MINUTE);
+    await context.notes.update({ note_id: note.note_id, body: 'tab A wins', expected_version: 1 });
+    const save = { note_id: note.note_id, title: 'Plan', body: 'tab B text', expected_version: 1 };
+    expect(await codeOf(context.notes.update(save))).toBe('NOTE_VERSION_CONFLICT');
+    return { ...context, note };
+  }
+
+  it("keeps the losing tab's text as a conflict version that can be seen and restored", async () => {
+    const { notes, history, note, advance } = await lostSave();
+    advance(MINUTE);
+    const kept = await history.keepConflict({
+      note_id: note.note_id,
+      title: 'Plan',
+      body: 'tab B text',
+      base_version: 1,
+    });
+    expect(kept).toMatchObject({
+      note_id: note.note_id,
+      origin: 'conflict',
+      note_version: 1,
+      changed_to_version: null,
+      created_at: '2026-01-01T09:02:00.000Z',
+    });
+    expect(kept).not.toHaveProperty('body');
+    // The winner stays the note; the loser is the newest history entry.
+    expect((await notes.get(note.note_id)).body).toBe('tab A wins');
+    expect((await history.list(note.note_id)).map((version) => version.origin)).toEqual(['conflict', 'user']);
+    const detail = await history.get(kept.version_id);
+    expect(detail.body).toBe('tab B text');
+    expect(detail.diff).toContain('-tab B text');
+    expect(detail.diff).toContain('+tab A wins');
+
+    // Restoring it is a change like any other: tab A's text is kept in turn.
+    advance(MINUTE);
+    const restored = await history.restore({ version_id: kept.version_id, expected_version: 2 });
+    expect(restored).toMatchObject({ body: 'tab B text', version: 3 });
+    const [latest] = await history.list(note.note_id);
+    expect(latest).toMatchObject({ origin: 'restore', note_version: 2 });
+    expect((await history.get(latest!.version_id)).body).toBe('tab A wins');
+  });
+
+  it('keeps the same text once, however often the save is retried', async () => {
+    const { history, note } = await lostSave();
+    const input = { note_id: note.note_id, title: 'Plan', body: 'tab B text', base_version: 1 };
+    const first = await history.keepConflict(input);
+    expect(await history.keepConflict(input)).toEqual(first);
+    const other = await history.keepConflict({ ...input, body: 'tab B typed more' });
+    expect(other.version_id).not.toBe(first.version_id);
+    expect(
+      (await history.list(note.note_id)).filter((version) => version.origin === 'conflict'),
+    ).toHaveLength(2);
+  });
+
+  it('refuses text that is not behind the note (STATE_CONFLICT), writing nothing', async () => {
+    const { history, note, db: database } = await lostSave();
+    const count = await database.table('note_versions').count();
+    expect(
+      await codeOf(
+        history.keepConflict({ note_id: note.note_id, title: 'Plan', body: 'mine', base_version: 2 }),
+      ),
+    ).toBe('STATE_CONFLICT');
+    expect(
+      await codeOf(
+        history.keepConflict({ note_id: note.note_id, title: 'Plan', body: 'tab A wins', base_version: 1 }),
+      ),
+    ).toBe('STATE_CONFLICT');
+    expect(await database.table('note_versions').count()).toBe(count);
+  });
+
+  it('answers NOTE_NOT_FOUND for an unknown note and VALIDATION_FAILED for bad input', async () => {
+    const { history, note, db: database } = await lostSave();
+    const count = await database.table('note_versions').count();
+    expect(
+      await codeOf(history.keepConflict({ note_id: 'note_gone', title: '', body: 'x', base_version: 1 })),
+    ).toBe('NOTE_NOT_FOUND');
+    expect(await codeOf(history.keepConflict({ note_id: '', title: '', body: 'x', base_version: 1 }))).toBe(
+      'VALIDATION_FAILED',
+    );
+    expect(
+      await codeOf(history.keepConflict({ note_id: note.note_id, title: '', body: 'x', base_version: 0 })),
+    ).toBe('VALIDATION_FAILED');
+    expect(
+      await codeOf(
+        history.keepConflict({
+          note_id: note.note_id,
+          title: '',
+          body: 'x'.repeat(MAX_BODY_LENGTH + 1),
+          base_version: 1,
+        }),
+      ),
+    ).toBe('VALIDATION_FAILED');
+    expect(await database.table('note_versions').count()).toBe(count);
+  });
+
+  it('reports STORAGE_QUOTA_EXCEEDED when the version cannot be stored, leaving the history as it was', async () => {
+    const { history, note, db: database } = await lostSave();
+    const count = await database.table('note_versions').count();
+    database.table('note_versions').hook('creating', () => {
+      throw new DOMException('full', 'QuotaExceededError');
+    });
+    expect(
+      await codeOf(
+        history.keepConflict({ note_id: note.note_id, title: 'Plan', body: 'tab B', base_version: 1 }),
+      ),
+    ).toBe('STORAGE_QUOTA_EXCEEDED');
+    expect(await database.table('note_versions').count()).toBe(count);
+  });
+
+  it('prunes the oldest versions to stay within the per-note limit', async () => {
+    const context = setup({ perNote: 2 });
+    const note = await context.notes.create({ title: 'T', body: 'a' });
+    for (const body of ['b', 'c']) {
+      context.advance(10 * MINUTE);
+      await context.notes.update({ note_id: note.note_id, body });
+    }
+    await context.history.keepConflict({ note_id: note.note_id, title: 'T', body: 'lost', base_version: 1 });
+    expect((await context.history.list(note.note_id)).map((version) => version.origin)).toEqual([
+      'conflict',
+      'user',
+    ]);
   });
 });

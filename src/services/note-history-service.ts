@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { AppError, parseInput, type NoteDto } from '../contracts';
+import { MAX_BODY_LENGTH, MAX_TITLE_LENGTH } from '../contracts/notes';
 import { unifiedDiff } from '../agent/tools';
+import { newId } from '../core/ids';
+import { DEFAULT_HISTORY_LIMITS, type HistoryLimits } from '../core/note-history';
 import type { NoteVersionRepository, NoteVersionRow } from '../db/note-versions';
 import type { NotesService } from './notes-service';
 
@@ -21,6 +24,19 @@ const restoreSchema = z.object({
   expected_version: z.number().int().min(1).optional(),
 });
 
+const keepConflictSchema = z.object({
+  note_id: z.string().min(1, 'note_id is required'),
+  title: z.string().max(MAX_TITLE_LENGTH),
+  body: z.string().max(MAX_BODY_LENGTH),
+  /** The note version the text was typed on top of. */
+  base_version: z.number().int().min(1),
+});
+
+export interface NoteHistoryOptions {
+  now?: () => string;
+  limits?: HistoryLimits;
+}
+
 function summary(row: NoteVersionRow): NoteVersionDto {
   const { body: _body, ...rest } = row;
   return rest;
@@ -35,9 +51,59 @@ export class NoteHistoryService {
   readonly #notes: NotesService;
   readonly #versions: NoteVersionRepository;
 
-  constructor(notes: NotesService, versions: NoteVersionRepository) {
+  readonly #now: () => string;
+  readonly #limits: HistoryLimits;
+
+  constructor(notes: NotesService, versions: NoteVersionRepository, options: NoteHistoryOptions = {}) {
     this.#notes = notes;
     this.#versions = versions;
+    this.#now = options.now ?? (() => new Date().toISOString());
+    this.#limits = options.limits ?? DEFAULT_HISTORY_LIMITS;
+  }
+
+  /**
+   * Keeps text whose save lost to a newer write (another tab saved first) as a
+   * `conflict` version of the note, so neither text is lost and the user can
+   * look at it or restore it. Keeping the same text twice returns the first
+   * version. STATE_CONFLICT when the text is not behind the note (it is to be
+   * saved, not kept aside) or the note already holds it.
+   */
+  async keepConflict(input: z.input<typeof keepConflictSchema>): Promise<NoteVersionDto> {
+    const { note_id, title, body, base_version } = parseInput(keepConflictSchema, input);
+    const note = await this.#notes.get(note_id);
+    if (base_version >= note.version) {
+      throw new AppError('STATE_CONFLICT', 'This text is not behind the stored note: save it instead.', {
+        note_id,
+        base_version,
+        current_version: note.version,
+      });
+    }
+    if (note.title === title && note.body === body) {
+      throw new AppError('STATE_CONFLICT', 'The note already holds this text.', { note_id });
+    }
+    const kept = (await this.#versions.forNote(note_id)).find(
+      (row) =>
+        row.origin === 'conflict' &&
+        row.note_version === base_version &&
+        row.title === title &&
+        row.body === body,
+    );
+    if (kept) return summary(kept);
+    const row: NoteVersionRow = {
+      version_id: newId('note_version'),
+      note_id,
+      origin: 'conflict',
+      title,
+      body,
+      note_version: base_version,
+      changed_to_version: null,
+      run_id: null,
+      tool: null,
+      created_at: this.#now(),
+      undone_at: null,
+    };
+    await this.#versions.add(row, this.#limits);
+    return summary(row);
   }
 
   /** Newest first; NOTE_NOT_FOUND for an unknown note. */

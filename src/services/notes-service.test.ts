@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../contracts';
+import { MAX_BODY_LENGTH } from '../contracts/notes';
 import { testCore } from './test-core';
 
 let current: ReturnType<typeof testCore>;
@@ -50,6 +51,45 @@ describe('NotesService', () => {
     expect(await codeOf(api.notes.list({ limit: 0 }))).toBe('VALIDATION_FAILED');
     expect(await codeOf(api.notes.update({ note_id: '' }))).toBe('VALIDATION_FAILED');
     expect((await api.notes.list()).page.total).toBe(0);
+  });
+
+  it('refuses a body over 5 MiB with VALIDATION_FAILED naming the sizes, keeping the stored note', async () => {
+    const api = setup();
+    const note = await api.notes.create({ title: 'Big', body: 'kept' });
+    const tooLong = 'x'.repeat(MAX_BODY_LENGTH + 1);
+    for (const attempt of [
+      api.notes.update({ note_id: note.note_id, body: tooLong, expected_version: 1 }),
+      api.notes.create({ title: 'Pasted', body: tooLong }),
+    ]) {
+      const error = await attempt.then(
+        () => null,
+        (thrown: unknown) => thrown,
+      );
+      expect(error).toBeInstanceOf(AppError);
+      expect(error).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        message: "The note's text is 5.0 MiB; a note holds at most 5.0 MiB. Split it into several notes.",
+        details: { field: 'body', length: MAX_BODY_LENGTH + 1, max_length: MAX_BODY_LENGTH },
+      });
+    }
+    // Exactly at the cap is fine; the failed attempts wrote nothing.
+    expect(await api.notes.get(note.note_id)).toMatchObject({ body: 'kept', version: 1 });
+    expect((await api.notes.list()).page.total).toBe(1);
+    const atCap = 'y'.repeat(MAX_BODY_LENGTH);
+    expect((await api.notes.update({ note_id: note.note_id, body: atCap })).body).toHaveLength(
+      MAX_BODY_LENGTH,
+    );
+  });
+
+  it('says how far over the cap a body is', async () => {
+    const api = setup();
+    const note = await api.notes.create({ title: 'Big' });
+    const error = await api.notes
+      .update({ note_id: note.note_id, body: 'z'.repeat(6.5 * 1024 * 1024) })
+      .catch((thrown: unknown) => thrown);
+    expect((error as AppError).message).toBe(
+      "The note's text is 6.5 MiB; a note holds at most 5.0 MiB. Split it into several notes.",
+    );
   });
 
   it('answers NOTE_NOT_FOUND for missing notes', async () => {

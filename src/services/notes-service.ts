@@ -20,6 +20,7 @@ import {
   type TagDto,
   type UpdateNoteInput,
 } from '../contracts';
+import { MAX_BODY_LENGTH } from '../contracts/notes';
 import type { NotesRepository } from '../db';
 import type { NoteChangeSource } from '../db/note-versions';
 
@@ -27,6 +28,31 @@ const noteIdSchema = z.string().min(1, 'note_id is required');
 
 function notFound(noteId: string): AppError {
   return new AppError('NOTE_NOT_FOUND', 'This note does not exist.', { note_id: noteId });
+}
+
+/** MiB with one decimal, as people read file sizes. */
+function mib(characters: number): string {
+  return (characters / (1024 * 1024)).toFixed(1);
+}
+
+/**
+ * A body over the cap (a paste, a long recording) is refused before the
+ * schema's generic answer, with the sizes a person can act on; `field`,
+ * `length` and `max_length` let the editor say it in the reader's language.
+ */
+function checkBodyLength(input: unknown): void {
+  const body = typeof input === 'object' && input !== null ? (input as { body?: unknown }).body : undefined;
+  if (typeof body !== 'string' || body.length <= MAX_BODY_LENGTH) return;
+  throw new AppError(
+    'VALIDATION_FAILED',
+    `The note's text is ${mib(body.length)} MiB; a note holds at most ${mib(MAX_BODY_LENGTH)} MiB. Split it into several notes.`,
+    {
+      fields: [{ path: 'body', message: 'Too long' }],
+      field: 'body',
+      length: body.length,
+      max_length: MAX_BODY_LENGTH,
+    },
+  );
 }
 
 /** Told after a note's title changed, so links to the old title can follow. */
@@ -47,6 +73,7 @@ export class NotesService {
   }
 
   async create(input: CreateNoteInput): Promise<NoteDto> {
+    checkBodyLength(input);
     return this.#notes.create(parseInput(createNoteSchema, input));
   }
 
@@ -62,6 +89,7 @@ export class NotesService {
    * saves are the user's); agent and plugin changes always keep their own version.
    */
   async update(input: UpdateNoteInput, source?: NoteChangeSource): Promise<NoteDto> {
+    checkBodyLength(input);
     const { note_id, expected_version, ...patch } = parseInput(updateNoteSchema, input);
     let oldTitle = '';
     const check = (current: NoteDto): void => {

@@ -109,7 +109,8 @@ describe('editor workflows', () => {
     expect(editor.status).toBe('error');
     expect(editor.body).toBe('mine');
     expect(draftFor(noteId)?.body).toBe('mine');
-    expect(toasts.items.some((toast) => toast.kind === 'error')).toBe(true);
+    // Told once the text is kept in the history.
+    await waitFor(() => toasts.items.some((toast) => toast.kind === 'error'));
 
     service.editBody('mine, still typing');
     await sleep(60);
@@ -119,6 +120,100 @@ describe('editor workflows', () => {
     expect(editor.conflict).toBe(false);
     expect((await core.notes.get(noteId)).body).toBe('mine, still typing');
     expect(draftFor(noteId)).toBeNull();
+  });
+
+  it("keeps the text that lost to another tab's save in the note's history, and can show the saved version instead", async () => {
+    await service.createNote();
+    const noteId = editor.noteId as string;
+    await core.notes.update({ note_id: noteId, body: 'from another tab', expected_version: 1 });
+    service.editBody('mine');
+    await service.saveNow();
+    expect(editor.conflict).toBe(true);
+    await waitFor(() => editor.conflictVersionId !== null);
+    const kept = await core.history.get(editor.conflictVersionId as string);
+    expect(kept).toMatchObject({ version: { origin: 'conflict', note_version: 1 }, body: 'mine' });
+    const notice = toasts.items.find((toast) => toast.action?.label === 'Show in history');
+    expect(notice?.message).toContain("kept in the note's history");
+    notice?.action?.run();
+    expect(editor.historyRequest).toBe(kept.version.version_id);
+
+    // Typed on after the conflict: that text is kept too before the saved version is shown.
+    service.editBody('mine, typed on');
+    await service.useStoredVersion();
+    expect(editor.conflict).toBe(false);
+    expect(editor.body).toBe('from another tab');
+    expect(draftFor(noteId)).toBeNull();
+    const conflicts = (await core.history.list(noteId)).filter((version) => version.origin === 'conflict');
+    const bodies = await Promise.all(
+      conflicts.map(async (version) => (await core.history.get(version.version_id)).body),
+    );
+    expect(bodies.sort()).toEqual(['mine', 'mine, typed on']);
+    expect((await core.notes.get(noteId)).body).toBe('from another tab');
+  });
+
+  it('keeps the text of a draft typed on an older version when the note is opened again', async () => {
+    const note = await core.notes.create({ title: 'n', body: 'v1' });
+    memory.storage.setItem(
+      draftKey(service.draftTabId(), note.note_id),
+      JSON.stringify({
+        note_id: note.note_id,
+        title: 'n',
+        folder: '',
+        tags: [],
+        body: 'typed on v1',
+        base_version: 1,
+        saved_at: '2000-01-01T00:00:00.000Z',
+      }),
+    );
+    await core.notes.update({ note_id: note.note_id, body: 'v2 from another tab' });
+    await service.openNote(note.note_id);
+    expect(editor.conflict).toBe(true);
+    await waitFor(() => editor.conflictVersionId !== null);
+    expect((await core.history.get(editor.conflictVersionId as string)).body).toBe('typed on v1');
+  });
+
+  it('refuses a body over 5 MiB with its size, keeps the text and its draft, and saves once it is short enough', async () => {
+    await service.createNote();
+    const noteId = editor.noteId as string;
+    const tooLong = 'x'.repeat(5 * 1024 * 1024 + 200_000);
+    service.editBody(tooLong);
+    await service.saveNow();
+    expect(editor.status).toBe('error');
+    expect(editor.body).toBe(tooLong);
+    expect(draftFor(noteId)?.body).toBe(tooLong);
+    expect(toasts.items.map((toast) => toast.message)).toEqual([
+      'This note is 5.2 MiB; a note holds at most 5.0 MiB. Nothing was saved: your text stays here until you shorten it or split it into several notes.',
+    ]);
+    expect((await core.notes.get(noteId)).body).toBe('');
+
+    service.editBody(tooLong.slice(0, 1000));
+    await service.saveNow();
+    expect(editor.status).toBe('saved');
+    expect(toasts.items).toEqual([]);
+    expect(draftFor(noteId)).toBeNull();
+    expect((await core.notes.get(noteId)).body).toHaveLength(1000);
+  });
+
+  it("shows storage full with its way to Settings → Storage even when another write's plain notice says the same", async () => {
+    const { AppError } = await import('../../contracts/errors');
+    const { errorText } = await import('../i18n');
+    await service.createNote();
+    const full = errorText('STORAGE_QUOTA_EXCEEDED', '');
+    // An import at the quota told it first, without an action (toasts with equal words merge).
+    toasts.show(full, { kind: 'error' });
+    const update = vi
+      .spyOn(core.notes, 'update')
+      .mockRejectedValueOnce(new AppError('STORAGE_QUOTA_EXCEEDED', 'full'));
+    service.editBody('needs room');
+    await service.saveNow();
+    update.mockRestore();
+    expect(editor.status).toBe('error');
+    expect(
+      toasts.items.filter((toast) => toast.message === full).map((toast) => toast.action?.label),
+    ).toEqual(['Open Settings → Storage']);
+    // Room again: Ctrl+S saves the pending text.
+    await service.saveNow();
+    expect(editor.status).toBe('saved');
   });
 
   it('shows a change made elsewhere (e.g. by the agent) when the open note is opened again with no edits', async () => {

@@ -53,6 +53,8 @@ interface EditSession {
   version: number;
   /** The content last stored, to tell edits from no-ops. */
   saved: NoteContent;
+  /** In a conflict: the version this tab's text was typed on (older than the stored note). */
+  conflictBase: number | null;
   releaseLock: () => void;
 }
 
@@ -116,6 +118,10 @@ async function saveContent(current: EditSession, content: NoteContent): Promise<
   current.version = stored.version;
   current.saved = content;
   quotaToastShown = false;
+  if (tooLongToast !== null) {
+    toasts.dismiss(tooLongToast);
+    tooLongToast = null;
+  }
   const visible = session === current && editor.noteId === current.noteId;
   if (visible) editor.setStoredNote(stored);
   // The draft goes only when the editor holds exactly what was stored; text
@@ -138,7 +144,11 @@ function showStorageFull(noteId: string): void {
   if (quotaToastShown && !explicitSave) return;
   quotaToastShown = true;
   const message = errorText('STORAGE_QUOTA_EXCEEDED', '');
-  toasts.show(drafts.inMemoryOnly(noteId) ? `${message} ${t('storageFull.draftInMemory')}` : message, {
+  const text = drafts.inMemoryOnly(noteId) ? `${message} ${t('storageFull.draftInMemory')}` : message;
+  // Another write's plain notice with the same words would swallow this one, and with it the way to free space.
+  const plain = toasts.items.find((toast) => toast.message === text && toast.action === null);
+  if (plain) toasts.dismiss(plain.id);
+  toasts.show(text, {
     kind: 'error',
     timeoutMs: 0,
     action: { label: t('storageFull.openStorage'), run: () => openSettings('storage') },
@@ -156,7 +166,38 @@ function writeDraft(draft: NoteDraft): void {
   toasts.show(t('storageFull.draftInMemory'), { kind: 'error', timeoutMs: 0 });
 }
 
+/** The body is over the API's cap: its size and the cap, from the error's details. */
+function bodyTooLong(error: unknown): { length: number; max: number } | null {
+  if (errorCodeOf(error) !== 'VALIDATION_FAILED') return null;
+  const details = (error as { details?: Record<string, unknown> }).details;
+  if (
+    details?.field !== 'body' ||
+    typeof details.length !== 'number' ||
+    typeof details.max_length !== 'number'
+  )
+    return null;
+  return { length: details.length, max: details.max_length };
+}
+
+/** The too-long notice on screen: replaced as the size changes, gone once a save lands. */
+let tooLongToast: number | null = null;
+
+function showBodyTooLong(size: { length: number; max: number }): void {
+  if (tooLongToast !== null) toasts.dismiss(tooLongToast);
+  const mib = (characters: number) => (characters / (1024 * 1024)).toFixed(1);
+  tooLongToast = toasts.show(t('editor.bodyTooLong', { size: mib(size.length), limit: mib(size.max) }), {
+    kind: 'error',
+    timeoutMs: 0,
+  });
+}
+
 function onSaveError(current: EditSession, error: unknown): void {
+  const tooLong = bodyTooLong(error);
+  if (tooLong) {
+    // Nothing was stored: the text stays pending here and in the draft; a shorter text saves on the next edit.
+    if (session === current) showBodyTooLong(tooLong);
+    return;
+  }
   if (errorCodeOf(error) === 'STORAGE_QUOTA_EXCEEDED') {
     // The text stays pending in the autosaver and in the draft; the next edit or Ctrl+S retries.
     showStorageFull(current.noteId);
@@ -164,17 +205,65 @@ function onSaveError(current: EditSession, error: unknown): void {
   }
   if (errorCodeOf(error) === 'NOTE_VERSION_CONFLICT') {
     current.autosaver.pause();
+    current.conflictBase = current.version;
     if (session === current) {
       editor.setConflict(true);
       editor.setStatus('error');
     }
-    toasts.show(t('editor.conflictToast'), { kind: 'error' });
+    void keepAfterConflict(current);
     return;
   }
   reportError(error);
 }
 
-function startSession(note: NoteDto, options: { content?: NoteContent; conflict?: boolean } = {}): void {
+/**
+ * This tab's text lost a save to a newer write: keep it in the note's history
+ * (a `conflict` version), so it stays reachable whatever the user chooses.
+ * Null when there was nothing to keep (the note holds this text already).
+ */
+async function keepLosingText(current: EditSession): Promise<string | null> {
+  const content = editor.content;
+  try {
+    const kept = await core.history.keepConflict({
+      note_id: current.noteId,
+      title: content.title,
+      body: content.body,
+      base_version: current.conflictBase ?? current.version,
+    });
+    return kept.version_id;
+  } catch (error) {
+    if (errorCodeOf(error) === 'STATE_CONFLICT') return null;
+    throw error;
+  }
+}
+
+/** Tells the user their text lost to another tab's save, and where it is kept. */
+async function keepAfterConflict(current: EditSession): Promise<void> {
+  let versionId: string | null = null;
+  try {
+    versionId = await keepLosingText(current);
+  } catch (error) {
+    // Not kept in the history (storage full, say): it is still on screen and in the draft.
+    console.warn('NotesAgent: could not keep the conflicting text in the history', error);
+  }
+  if (session !== current) return;
+  if (versionId === null) {
+    toasts.show(t('editor.conflictToast'), { kind: 'error' });
+    return;
+  }
+  const kept = versionId;
+  editor.setConflictVersion(kept);
+  toasts.show(t('editor.conflictKept'), {
+    kind: 'error',
+    timeoutMs: 0,
+    action: { label: t('editor.conflictShow'), run: () => editor.requestHistory(kept) },
+  });
+}
+
+function startSession(
+  note: NoteDto,
+  options: { content?: NoteContent; conflict?: boolean; baseVersion?: number } = {},
+): void {
   endSession();
   editor.open(note, options.content);
   rememberLastNote(note.note_id);
@@ -183,6 +272,7 @@ function startSession(note: NoteDto, options: { content?: NoteContent; conflict?
     noteId: note.note_id,
     version: note.version,
     saved: contentOf(note),
+    conflictBase: options.conflict ? (options.baseVersion ?? null) : null,
     releaseLock: holdNoteLock(note.note_id),
     autosaver: new Autosaver<NoteContent>({
       delayMs: () => settings.value.autosave_delay_ms,
@@ -199,6 +289,8 @@ function startSession(note: NoteDto, options: { content?: NoteContent; conflict?
     current.autosaver.change(editor.content);
     editor.setConflict(true);
     editor.setStatus('error');
+    // A draft typed on an older version: its text joins the history like a lost save's.
+    void keepAfterConflict(current);
   } else if (!sameContent(editor.content, current.saved)) {
     current.autosaver.change(editor.content);
   }
@@ -216,7 +308,11 @@ async function showNote(note: NoteDto): Promise<void> {
     drafts.remove(note.note_id);
     startSession(note);
   } else {
-    startSession(note, { content: pickContent(draft), conflict: resolution === 'copy' });
+    startSession(note, {
+      content: pickContent(draft),
+      conflict: resolution === 'copy',
+      baseVersion: draft.base_version,
+    });
   }
 }
 
@@ -390,11 +486,31 @@ export async function overwriteWithMine(): Promise<void> {
     }
     current.version = latest.version;
     current.saved = contentOf(latest);
+    current.conflictBase = null;
     editor.setStoredNote(latest);
     editor.setConflict(false);
     current.autosaver.resume();
     current.autosaver.change(editor.content);
     await current.autosaver.flush();
+  } catch (error) {
+    reportError(error);
+  }
+}
+
+/**
+ * Conflict, option 3: show the note as the other tab saved it. This tab's text
+ * is kept in the note's history first (again, if typed on since), then dropped here.
+ */
+export async function useStoredVersion(): Promise<void> {
+  const current = session;
+  if (!current) return;
+  try {
+    await keepLosingText(current);
+    const latest = await core.notes.get(current.noteId);
+    if (session !== current) return;
+    drafts.remove(current.noteId);
+    openRequest += 1;
+    startSession(latest);
   } catch (error) {
     reportError(error);
   }

@@ -31,6 +31,10 @@ export class EditorState {
   #body = $state('');
   #status = $state<SaveState>('saved');
   #conflict = $state(false);
+  /** The history entry keeping this tab's text after it lost a save to another tab. */
+  #conflictVersionId = $state<string | null>(null);
+  /** A history entry to show (the conflict notice's "Show in history"). */
+  #historyRequest = $state<string | null>(null);
   #titleFocusPending = $state(false);
   #reveal = $state.raw<RevealRequest | null>(null);
   #revealCounter = 0;
@@ -72,6 +76,12 @@ export class EditorState {
   }
   get conflict(): boolean {
     return this.#conflict;
+  }
+  get conflictVersionId(): string | null {
+    return this.#conflictVersionId;
+  }
+  get historyRequest(): string | null {
+    return this.#historyRequest;
   }
   /** The block to reveal in the preview, when it belongs to the open note. */
   get reveal(): RevealRequest | null {
@@ -143,6 +153,7 @@ export class EditorState {
     this.#body = content.body;
     this.#status = 'saved';
     this.#conflict = false;
+    this.#conflictVersionId = null;
   }
 
   /** A save landed (or the stored copy was re-read): the fields stay as typed. */
@@ -167,6 +178,16 @@ export class EditorState {
   }
   setConflict(conflict: boolean): void {
     this.#conflict = conflict;
+    if (!conflict) this.#conflictVersionId = null;
+  }
+  setConflictVersion(versionId: string): void {
+    if (this.#conflict) this.#conflictVersionId = versionId;
+  }
+  requestHistory(versionId: string): void {
+    this.#historyRequest = versionId;
+  }
+  historyShown(): void {
+    this.#historyRequest = null;
   }
   requestTitleFocus(): void {
     this.#titleFocusPending = true;
@@ -192,6 +213,7 @@ export class EditorState {
     this.#body = '';
     this.#status = 'saved';
     this.#conflict = false;
+    this.#conflictVersionId = null;
   }
 
   reset(): void {

@@ -822,6 +822,16 @@ graph LR
   // Agent settings: memories live on the Memory page only.
   'agent.settings.memoryNote': 'What the agent remembers is on the Memory page.',
   'agent.settings.memoryLink': 'Open Settings → Memory',
+  // Two tabs, one note: the text that lost a save is kept in the note's history.
+  'editor.conflictKept':
+    "This note was changed in another tab. Your text is kept in the note's history as a conflict version — choose which to keep.",
+  'editor.conflictKeptBanner': "Your text is also kept in this note's history.",
+  'editor.conflictShow': 'Show in history',
+  'editor.conflictUseStored': 'Use the saved version',
+  'history.origin.conflict': 'Your text that lost to another tab',
+  // A body over the 5 MiB a note can hold.
+  'editor.bodyTooLong':
+    'This note is {size} MiB; a note holds at most {limit} MiB. Nothing was saved: your text stays here until you shorten it or split it into several notes.',
 } as const satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

@@ -794,6 +794,16 @@ graph LR
   // Agent settings: memories live on the Memory page only.
   'agent.settings.memoryNote': '智能体记住的内容在“记忆”页面。',
   'agent.settings.memoryLink': '打开 设置 → 记忆',
+  // 两个标签页写同一篇笔记：保存失败一方的文字保留在笔记历史中。
+  'editor.conflictKept':
+    '这篇笔记已在另一个标签页中被修改。你的文字已作为冲突版本保留在笔记历史中，请选择保留哪一份。',
+  'editor.conflictKeptBanner': '你的文字也已保留在这篇笔记的历史中。',
+  'editor.conflictShow': '在历史中查看',
+  'editor.conflictUseStored': '使用已保存的版本',
+  'history.origin.conflict': '你在另一标签页保存前写的文字',
+  // 正文超过一篇笔记可容纳的 5 MiB。
+  'editor.bodyTooLong':
+    '这篇笔记有 {size} MiB，一篇笔记最多 {limit} MiB。没有保存任何内容：你的文字会留在这里，直到你删减或拆分成几篇笔记。',
 };
 
 export const zhCNErrors: Partial<Record<ErrorCode, string>> = {

@@ -1,0 +1,71 @@
+import { createNote, expect, openApp, test } from './fixtures';
+
+const MiB = 1024 * 1024;
+
+test('a body over 5 MiB is refused with its size and the limit, the text stays and is saved once short enough', async ({
+  page,
+}) => {
+  test.setTimeout(300_000);
+  await openApp(page);
+  await createNote(page, 'Big paste', 'stored body');
+  const noteId = (await page.evaluate(() => localStorage.getItem('notesagent.last-note'))) ?? '';
+  expect(noteId).not.toBe('');
+
+  const pasted = `stored body\n\n${'a line of pasted log output, far too much of it. '.repeat(Math.ceil((5 * MiB) / 49) + 2000)}`;
+  expect(pasted.length).toBeGreaterThan(5 * MiB);
+  const body = page.getByTestId('note-body');
+  await body.fill(pasted);
+  await page.keyboard.press('Control+s');
+
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'error');
+  const notice = page
+    .getByTestId('toast')
+    .filter({ hasText: 'This note is 5.1 MiB; a note holds at most 5.0 MiB. Nothing was saved' });
+  await expect(notice).toBeVisible();
+  await expect(
+    page.getByTestId('toast').filter({ hasText: 'Some of the entered values are not valid' }),
+  ).toHaveCount(0);
+
+  // The stored note is as it was. The text is on screen and in this tab's draft,
+  // which lives in memory: localStorage cannot hold this much, and the app says so.
+  const stored = await page.evaluate(
+    (id) =>
+      new Promise<string | undefined>((resolve, reject) => {
+        const open = indexedDB.open('notes-agent');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const get = open.result.transaction('notes').objectStore('notes').get(id);
+          get.onsuccess = () => {
+            open.result.close();
+            resolve((get.result as { body?: string } | undefined)?.body);
+          };
+          get.onerror = () => reject(get.error);
+        };
+      }),
+    noteId,
+  );
+  expect(stored).toBe('stored body');
+  await expect(body).toHaveValue(pasted);
+  await expect(
+    page.getByTestId('toast').filter({ hasText: 'your text is kept in this tab only until it is saved' }),
+  ).toBeVisible();
+  const draftKey = await page.evaluate(
+    (id) => `notesagent.draft.${sessionStorage.getItem('notesagent.tab-id')}.${id}`,
+    noteId,
+  );
+
+  // More text keeps it refused: the notice follows the size, and there is one.
+  await body.fill(`${pasted}${'x'.repeat(MiB)}`);
+  await page.keyboard.press('Control+s');
+  await expect(page.getByTestId('toast').filter({ hasText: 'This note is 6.1 MiB' })).toBeVisible();
+  await expect(page.getByTestId('toast').filter({ hasText: 'a note holds at most 5.0 MiB' })).toHaveCount(1);
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'error');
+
+  // Cut below the limit: the next save lands, the notice and the draft go.
+  const kept = pasted.slice(0, 4 * MiB);
+  await body.fill(kept);
+  await page.keyboard.press('Control+s');
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
+  await expect(notice).toHaveCount(0);
+  expect(await page.evaluate((key) => localStorage.getItem(key), draftKey)).toBeNull();
+});
