@@ -134,6 +134,10 @@ test('the same note exports to a PDF with selectable Chinese and English text', 
   expect(text).toContain('进程调度');
   expect(text).toContain('先来先服务 (FCFS) runs in');
   expect(text).toContain('平均等待');
+  // The formulas are typeset (vector paths), not their TeX source in a box.
+  expect(text).not.toContain('Formula (TeX)');
+  expect(text).not.toContain('\\frac');
+  expect(text).not.toContain('O(n)');
   expect(execFileSync('pdffonts', [await file.path()], { encoding: 'utf8' })).toMatch(
     /[A-Z]{6}\+NotoSansSC-Regular/,
   );
@@ -163,6 +167,13 @@ test('the same note exports to a Word file with headings, table and images', asy
   const { value: html } = await mammoth.convertToHtml({ path: await file.path() });
   expect(html).toContain('<h1>进程调度</h1>');
   expect(html).toContain('<th><p><strong>算法</strong></p></th>');
+  expect(html).not.toContain('Formula (TeX)');
+  // Both formulas are Word equations: the inline one and the displayed sum.
+  const documentXml = new TextDecoder().decode(
+    unzipSync(await readFile(await file.path()))['word/document.xml'],
+  );
+  expect(documentXml.match(/<m:oMath /g)).toHaveLength(2);
+  expect(documentXml).toMatch(/<m:oMathPara><m:oMath [^>]*>[\s\S]*<m:nary>/);
   // The plot and the diagram.
   expect(html.match(/<img /g)?.length).toBe(2);
   // Each is an SVG with the page's PNG beside it, and the PNGs are drawn, not blank.
