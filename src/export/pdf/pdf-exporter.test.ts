@@ -351,6 +351,46 @@ describe('pdfExporter', () => {
     expect(poppler('pdftotext', data)).toContain('速度');
   });
 
+  it('draws task boxes as lines: an empty box for open tasks, a ticked one for done tasks', async () => {
+    const { data } = await exportPdf('- [x] done\n- [ ] todo\n- plain\n', { include_title: false });
+    const dpi = 200;
+    const [page] = render(data, dpi);
+    const cells = words(data);
+    const scale = dpi / 72;
+    // The box is the square left of the item's first word, its size about 0.78 em.
+    const boxOf = (word: string) => {
+      const cell = cells.find((item) => item.text === word);
+      if (!cell) throw new Error(`no word ${word}`);
+      const side = 10.5 * 0.78;
+      const bottom = cell.y1 - (cell.y1 - cell.y0) * 0.2;
+      return { x0: cell.x0 - 6 - side, x1: cell.x0 - 6, y0: bottom - side, y1: bottom };
+    };
+    const inside = (box: { x0: number; x1: number; y0: number; y1: number }) => ({
+      x0: box.x0 + 2,
+      x1: box.x1 - 2,
+      y0: box.y0 + 2,
+      y1: box.y1 - 2,
+    });
+    const done = boxOf('done');
+    const todo = boxOf('todo');
+    // Both boxes have their outline: a frame of ink around them.
+    const outline = (box: typeof done) =>
+      ink(page as Raster, dpi, { ...box, x0: box.x0 - 1.5, x1: box.x0 + 1.5 }) +
+      ink(page as Raster, dpi, { ...box, x0: box.x1 - 1.5, x1: box.x1 + 1.5 });
+    expect(outline(done)).toBeGreaterThan(2 * 8 * scale);
+    expect(outline(todo)).toBeGreaterThan(2 * 8 * scale);
+    // The open box is empty inside (a missing glyph would print a crossed "tofu" box);
+    // the done box holds its tick.
+    expect(ink(page as Raster, dpi, inside(todo))).toBe(0);
+    expect(ink(page as Raster, dpi, inside(done))).toBeGreaterThan(30);
+    // A plain item keeps its bullet; no box left of it.
+    const plain = boxOf('plain');
+    expect(ink(page as Raster, dpi, inside(plain))).toBeGreaterThan(0);
+    expect(outline(plain)).toBeLessThan(outline(todo) / 2);
+    // The subset font carries no ☑ or ☐: nothing is set in a glyph the font lacks.
+    expect(poppler('pdftotext', data)).not.toMatch(/[☑☐]/);
+  });
+
   it('keeps a diagram the page cannot draw as source, with a warning', async () => {
     const mermaid: MermaidStaticPort = {
       render: async () => ({

@@ -45,7 +45,7 @@ import type { FontSubsetter } from './font-subset';
 export type FontLoader = () => Promise<Uint8Array>;
 
 /** Characters the layout may draw besides the note's own: list markers, page numbers, plot axes. */
-const LAYOUT_CHARACTERS = `${Array.from({ length: 0x7f - 0x20 }, (_, index) => String.fromCharCode(0x20 + index)).join('')}•☑☐`;
+const LAYOUT_CHARACTERS = `${Array.from({ length: 0x7f - 0x20 }, (_, index) => String.fromCharCode(0x20 + index)).join('')}•`;
 
 /** Points (1/72 in). */
 const PAGE_SIZES: Record<ExportPageSize, [number, number]> = {
@@ -84,6 +84,9 @@ interface Piece {
   space: boolean;
   math?: MathDrawing;
 }
+
+/** What goes left of a list item's first line: its bullet or number, or a task's box. */
+type Prefix = { text: string; style: Style } | { checked: boolean; style: Style };
 
 /** Points per MathJax unit (1000 an em) for a formula set at `size`. */
 const mathScale = (size: number) => size / 1000;
@@ -194,10 +197,7 @@ class Layout {
   }
 
   /** Lays out a paragraph of runs, wrapping at `available`; a too-long word is split by characters. */
-  paragraph(
-    runs: readonly Run[],
-    options: { lineHeight?: number; firstLinePrefix?: { text: string; style: Style } } = {},
-  ): void {
+  paragraph(runs: readonly Run[], options: { lineHeight?: number; firstLinePrefix?: Prefix } = {}): void {
     const size = runs[0]?.style.size ?? BODY_SIZE;
     const lineHeight = options.lineHeight ?? size * LINE_GAP;
     this.wrap(runs).forEach((line, index) => {
@@ -214,8 +214,10 @@ class Layout {
       this.ensure(height);
       this.y -= height;
       const baseline = this.y + below + (lineHeight - size) / 2 + size * 0.22;
-      if (index === 0 && options.firstLinePrefix) {
-        const prefix = options.firstLinePrefix;
+      const prefix = index === 0 ? options.firstLinePrefix : undefined;
+      if (prefix && 'checked' in prefix) {
+        this.checkbox(prefix.checked, baseline, prefix.style);
+      } else if (prefix) {
         this.page.drawText(prefix.text, {
           x: this.left - this.measure(prefix.text, prefix.style.size) - 6,
           y: baseline,
@@ -230,6 +232,31 @@ class Layout {
         x += piece.width;
       }
     });
+  }
+
+  /**
+   * A task's box left of its first line, drawn as lines: the CJK font has no ☐ or
+   * ☑, and a glyph it lacks prints as an empty "tofu" box whether ticked or not.
+   */
+  checkbox(checked: boolean, baseline: number, style: Style): void {
+    const side = style.size * 0.78;
+    const x = this.left - side - 6;
+    const bottom = baseline - style.size * 0.06;
+    this.page.drawRectangle({
+      x,
+      y: bottom,
+      width: side,
+      height: side,
+      borderColor: style.color,
+      borderWidth: 0.8,
+    });
+    if (checked) {
+      // drawSvgPath's origin is the box's top left, y pointing down.
+      this.page.drawSvgPath(
+        `M${side * 0.2} ${side * 0.52}L${side * 0.42} ${side * 0.76}L${side * 0.82} ${side * 0.22}`,
+        { x, y: bottom + side, borderColor: style.color, borderWidth: 1.3 },
+      );
+    }
   }
 
   /** The runs broken into lines that fit `available`. */
@@ -651,22 +678,20 @@ function blocks(layout: Layout, nodes: readonly DocumentNode[], warnings: Warnin
         layout.indent += 18;
         for (const item of node.children) {
           const checked = item.attributes['checked'];
-          const marker = checked === true ? '☑' : checked === false ? '☐' : ordered ? `${number}.` : '•';
+          const style = { size: BODY_SIZE, color: layout.palette.text };
+          const prefix: Prefix =
+            typeof checked === 'boolean' ? { checked, style } : { text: ordered ? `${number}.` : '•', style };
           number += 1;
           const [first, ...rest] = item.children;
           if (first?.type === 'paragraph') {
             layout.paragraph(
               inlineRuns(first.children, { size: BODY_SIZE, color: layout.palette.text }, layout),
-              {
-                firstLinePrefix: { text: marker, style: { size: BODY_SIZE, color: layout.palette.text } },
-              },
+              { firstLinePrefix: prefix },
             );
             if (attributes['tight'] !== true) layout.gap(BODY_SIZE * 0.4);
             blocks(layout, rest, warnings, attributes['tight'] === true);
           } else {
-            layout.paragraph([{ text: ' ', style: { size: BODY_SIZE, color: layout.palette.text } }], {
-              firstLinePrefix: { text: marker, style: { size: BODY_SIZE, color: layout.palette.text } },
-            });
+            layout.paragraph([{ text: ' ', style }], { firstLinePrefix: prefix });
             blocks(layout, item.children, warnings, attributes['tight'] === true);
           }
         }
