@@ -425,7 +425,12 @@ export const docxExporter: DocumentExporter = {
         );
       }
     }
-    children.push(...writer.blocks(document.root.children));
+    const nodes = document.root.children;
+    for (const [index, node] of nodes.entries()) {
+      context.signal.throwIfAborted();
+      children.push(...writer.blocks([node]));
+      context.progress?.('writing', index + 1, nodes.length);
+    }
     const file = new Document({
       title: document.title,
       creator: 'NotesAgent',

@@ -961,7 +961,7 @@ export function createPdfExporter(
       for (let index = 0; index < children.length; index++) {
         context.signal.throwIfAborted();
         blocks(layout, [children[index] as DocumentNode], warnings);
-        if (index % 50 === 0) await context.progress?.(index, children.length);
+        context.progress?.('writing', index + 1, children.length);
       }
       const total = layout.pages.length;
       layout.pages.forEach((page, index) => {
