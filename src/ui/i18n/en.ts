@@ -825,6 +825,11 @@ graph LR
   'storageFull.draftInMemory':
     'The local draft cannot be written either: your text is kept in this tab only until it is saved. Keep the tab open.',
   'importCrash.notice': 'The import of {file} was interrupted; nothing was imported.',
+  // Export: progress per node and downloading a finished export again.
+  'export.progress.rendering': 'Exporting {format}: drawing {current} of {total}…',
+  'export.progress.writing': 'Exporting {format}: {current} of {total} parts written…',
+  'export.recent': 'Recent exports',
+  'export.download': 'Download {file} again',
 } as const satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

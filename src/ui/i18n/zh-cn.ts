@@ -797,6 +797,11 @@ graph LR
   'storageFull.draftInMemory':
     '本地草稿也无法写入：你的文本只保存在此标签页中，直到保存成功。请不要关闭此标签页。',
   'importCrash.notice': '{file} 的导入被中断；没有导入任何内容。',
+  // 导出：按节点显示进度，以及再次下载已完成的导出。
+  'export.progress.rendering': '正在导出 {format}：绘制第 {current}/{total} 个图…',
+  'export.progress.writing': '正在导出 {format}：已写入 {current}/{total} 部分…',
+  'export.recent': '最近的导出',
+  'export.download': '再次下载 {file}',
 };
 
 export const zhCNErrors: Partial<Record<ErrorCode, string>> = {
