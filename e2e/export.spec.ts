@@ -134,6 +134,10 @@ test('the same note exports to a PDF with selectable Chinese and English text', 
   expect(text).toContain('进程调度');
   expect(text).toContain('先来先服务 (FCFS) runs in');
   expect(text).toContain('平均等待');
+  // The formulas are typeset (vector paths), not their TeX source in a box.
+  expect(text).not.toContain('Formula (TeX)');
+  expect(text).not.toContain('\\frac');
+  expect(text).not.toContain('O(n)');
   expect(execFileSync('pdffonts', [await file.path()], { encoding: 'utf8' })).toMatch(
     /[A-Z]{6}\+NotoSansSC-Regular/,
   );
@@ -163,6 +167,13 @@ test('the same note exports to a Word file with headings, table and images', asy
   const { value: html } = await mammoth.convertToHtml({ path: await file.path() });
   expect(html).toContain('<h1>进程调度</h1>');
   expect(html).toContain('<th><p><strong>算法</strong></p></th>');
+  expect(html).not.toContain('Formula (TeX)');
+  // Both formulas are Word equations: the inline one and the displayed sum.
+  const documentXml = new TextDecoder().decode(
+    unzipSync(await readFile(await file.path()))['word/document.xml'],
+  );
+  expect(documentXml.match(/<m:oMath /g)).toHaveLength(2);
+  expect(documentXml).toMatch(/<m:oMathPara><m:oMath [^>]*>[\s\S]*<m:nary>/);
   // The plot and the diagram.
   expect(html.match(/<img /g)?.length).toBe(2);
   // Each is an SVG with the page's PNG beside it, and the PNGs are drawn, not blank.
@@ -205,5 +216,91 @@ test('a function plot in the preview is an interactive chart; a broken one stays
   await expect(error).toHaveAttribute('data-error-code', 'FUNCTION_PLOT_EXPRESSION_UNSAFE');
   await expect(error).toContainText('line 1, column 5');
   await expect(preview.locator('.function-plot-block pre').nth(1)).toHaveText('y = globalThis');
+  expect(requestLog.foreign()).toEqual([]);
+});
+
+test('the export status counts the diagrams drawn while a diagram is still being drawn', async ({
+  page,
+  requestLog,
+}) => {
+  // Mermaid's chunk is held back: the plot before it is drawn, the diagram waits.
+  const held: Route[] = [];
+  let release = false;
+  await page.route(/\/assets\/mermaid\.core-[^/]*\.js$/, (route) =>
+    release ? route.continue() : void held.push(route),
+  );
+  await openApp(page);
+  await createNote(
+    page,
+    'Stages',
+    'Intro.\n\n```function-plot\ny = x\n```\n\n```mermaid\ngraph TD; A-->B\n```\n\nEnd.\n',
+  );
+  const download = page.waitForEvent('download');
+  await startExport(page, 'html');
+  const status = page.getByTestId('export-status');
+  await expect(status).toHaveText('Exporting HTML: drawing 1 of 2…');
+  await expect(status).toHaveAttribute('data-phase', 'rendering');
+  await expect(status).toHaveAttribute('data-percent', '50');
+  await expect.poll(() => held.length).toBeGreaterThan(0);
+  release = true;
+  for (const route of held) await route.continue();
+  expect((await download).suggestedFilename()).toBe('Stages.html');
+  await expect(status).toHaveCount(0);
+  expect(requestLog.foreign()).toEqual([]);
+});
+
+/**
+ * The core worker (where the export service keeps time) gets a clock the test can
+ * move: Playwright's page.clock does not reach workers, so the worker's script is
+ * served with a shim that adds an offset to Date.now, set over a BroadcastChannel
+ * and acknowledged before the test goes on.
+ */
+async function installWorkerClock(page: Page): Promise<(offsetMs: number) => Promise<void>> {
+  const shim = `{const c=new BroadcastChannel('e2e-worker-clock');let o=0;const n=Date.now.bind(Date);Date.now=()=>n()+o;c.onmessage=(e)=>{if(typeof e.data==='number'){o=e.data;c.postMessage('ack');}};}\n`;
+  await page.context().route(/\/assets\/core\.worker-[^/]*\.js$/, async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, body: shim + (await response.text()) });
+  });
+  return (offsetMs) =>
+    page.evaluate(
+      (offset) =>
+        new Promise<void>((resolve) => {
+          const channel = new BroadcastChannel('e2e-worker-clock');
+          channel.onmessage = (event) => {
+            if (event.data !== 'ack') return;
+            channel.close();
+            resolve();
+          };
+          channel.postMessage(offset);
+        }),
+      offsetMs,
+    );
+}
+
+test('a finished export downloads again from the menu until it expires, then says it has expired', async ({
+  page,
+  requestLog,
+}) => {
+  const advanceWorkerClock = await installWorkerClock(page);
+  await openApp(page);
+  await createNote(page, 'Expiring', '# Expiring\n\nSome text.\n');
+  const first = page.waitForEvent('download');
+  await startExport(page, 'html');
+  expect((await first).suggestedFilename()).toBe('Expiring.html');
+
+  // Within its day the file downloads again from "Recent exports".
+  await page.getByTestId('export-note').click();
+  const again = page.waitForEvent('download');
+  await page.getByTestId('export-recent-download').filter({ hasText: 'Expiring.html' }).click();
+  expect((await again).suggestedFilename()).toBe('Expiring.html');
+
+  // A day and a minute later it has expired: the code's message, and no file.
+  await advanceWorkerClock(24 * 60 * 60 * 1000 + 60_000);
+  let downloads = 0;
+  page.on('download', () => (downloads += 1));
+  await page.getByTestId('export-note').click();
+  await page.getByTestId('export-recent-download').filter({ hasText: 'Expiring.html' }).click();
+  await expect(page.getByText('The exported file has expired. Export the note again.')).toBeVisible();
+  expect(downloads).toBe(0);
   expect(requestLog.foreign()).toEqual([]);
 });

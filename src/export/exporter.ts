@@ -44,9 +44,15 @@ export interface ExportContext {
   /** The resolved `options.theme_id`; absent, only the built-in `dark` id reads as dark. */
   readonly theme?: ExportTheme;
   readonly signal: AbortSignal;
-  /** Stage progress inside the exporter: `current` of `total` nodes or pages. */
-  progress?(current: number, total: number): void | Promise<void>;
+  /**
+   * Progress inside the exporter: `rendering` counts the diagrams and plots drawn,
+   * `writing` the document's top-level nodes written (after each one). The caller
+   * records it in order; the exporter does not wait for it.
+   */
+  progress?(stage: ExportStage, current: number, total: number): void;
 }
+
+export type ExportStage = 'rendering' | 'writing';
 
 export interface ExportResult {
   data: Uint8Array;

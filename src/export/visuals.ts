@@ -45,8 +45,9 @@ export async function renderVisuals(
   });
   const outcomes = new Map<string, VisualOutcome>();
   const theme = forced ?? (isDarkExport(context) ? 'dark' : 'light');
-  for (const node of nodes) {
+  for (const [index, node] of nodes.entries()) {
     context.signal.throwIfAborted();
+    if (index > 0) context.progress?.('rendering', index, nodes.length);
     const source = node.text ?? '';
     try {
       const result = await context.renderer.render(
@@ -77,6 +78,7 @@ export async function renderVisuals(
       outcomes.set(node.node_id, { ok: false, code: error.code, message: error.message });
     }
   }
+  if (nodes.length > 0) context.progress?.('rendering', nodes.length, nodes.length);
   return outcomes;
 }
 

@@ -24,6 +24,7 @@ import type { AttachmentRepository, NotesRepository } from '../db';
 import {
   ExportError,
   type DocumentExporter,
+  type ExportStage,
   type ExportTheme,
   type ExportThemePort,
   type StaticRenderer,
@@ -36,6 +37,34 @@ export const EXPORT_JOB_KIND = 'export';
 export const EXPORT_FILE_TTL_MS = 24 * 60 * 60 * 1000;
 /** Finished export jobs kept (with their files); older ones are pruned. */
 const KEEP_EXPORT_JOBS = 50;
+/** At most this many progress events per stage: a huge note reports every n-th node. */
+const PROGRESS_STEPS = 200;
+
+const STAGE_MESSAGES: Record<ExportStage, (current: number, total: number) => string> = {
+  rendering: (current, total) => `Drew diagram or plot ${current} of ${total}`,
+  writing: (current, total) => `Wrote node ${current} of ${total}`,
+};
+
+/**
+ * The exporter's stage progress as job progress (§4.2's fields), in call order.
+ * The exporter does not wait; `settled()` does, before the job moves on.
+ */
+function stageProgress(context: JobContext<ExportJobInput>): {
+  report: (stage: ExportStage, current: number, total: number) => void;
+  settled: () => Promise<void>;
+} {
+  let chain = Promise.resolve();
+  return {
+    report(stage, current, total) {
+      const step = Math.max(1, Math.ceil(total / PROGRESS_STEPS));
+      if (current !== total && current % step !== 0) return;
+      chain = chain.then(() =>
+        context.progress({ phase: stage, current, total, message: STAGE_MESSAGES[stage](current, total) }),
+      );
+    },
+    settled: () => chain,
+  };
+}
 
 /** Exporters load on first use: the PDF and DOCX libraries never enter the shell or an idle worker. */
 export type ExporterLoader = () => Promise<DocumentExporter>;
@@ -414,18 +443,18 @@ export class ExportService {
   async #run(context: JobContext<ExportJobInput>): Promise<ExportJobResult> {
     const { format, options } = context.input;
     try {
-      await context.progress({ phase: 'parsing', current: 0, total: 3 });
+      await context.progress({ phase: 'parsing', current: 0, total: null, message: 'Reading the note' });
       const { title, markdown } = await this.#source(context);
       const document = documentFromMarkdown(markdown, title);
       context.signal.throwIfAborted();
       const load = this.#exporters[format];
       if (!load)
         throw new AppError('EXPORT_FORMAT_UNSUPPORTED', `Export to ${format} is not available.`, { format });
-      await context.progress({ phase: 'rendering', current: 1, total: 3 });
       // Looked up again: the theme may have been uninstalled while the job waited.
       const theme = await this.#theme(options.theme_id);
       const exporter = await load();
       let result;
+      const stages = stageProgress(context);
       try {
         result = await exporter.export(document, {
           options,
@@ -433,8 +462,11 @@ export class ExportService {
           ...this.#rasterizer(),
           ...(theme && { theme }),
           signal: context.signal,
+          progress: stages.report,
         });
+        await stages.settled();
       } catch (error) {
+        await stages.settled().catch(() => undefined);
         if (error instanceof ExportError) throw new AppError(error.code, error.message, error.details);
         if (context.signal.aborted || isAppError(error)) throw error;
         throw new AppError('EXPORT_RENDER_FAILED', `The ${format.toUpperCase()} file could not be written.`, {
@@ -442,7 +474,7 @@ export class ExportService {
         });
       }
       context.signal.throwIfAborted();
-      await context.progress({ phase: 'saving', current: 2, total: 3 });
+      await context.progress({ phase: 'saving', current: 0, total: 1, message: 'Saving the file' });
       const fileName = sanitizeFileName(title, exporter.extension);
       const mimeType = EXPORT_MIME_TYPES[format];
       const sha256 = await sha256Hex(result.data);
@@ -458,7 +490,7 @@ export class ExportService {
         await this.#files.delete(attachment.attachment_id);
         context.signal.throwIfAborted();
       }
-      await context.progress({ phase: 'saving', current: 3, total: 3 });
+      await context.progress({ phase: 'saving', current: 1, total: 1, message: 'Saved the file' });
       return {
         file: {
           attachment_id: attachment.attachment_id,

@@ -66,7 +66,7 @@ describe('docxExporter', () => {
     expect(html).toContain('const x = 1;');
   });
 
-  it('embeds diagrams and plots as the PNG the page drew beside their SVG, and a formula as labelled TeX', async () => {
+  it('embeds diagrams and plots as the PNG the page drew beside their SVG', async () => {
     const mermaid: MermaidStaticPort = {
       render: async () => ({
         svg: '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 160 90"><rect width="160" height="90"/></svg>',
@@ -77,13 +77,10 @@ describe('docxExporter', () => {
     };
     const rasterizer = testRasterizer([40, 90, 160]);
     const result = await docxExporter.export(
-      documentFromMarkdown(
-        '```mermaid\ngraph TD; A-->B\n```\n\n```function-plot\ny = x^2\n```\n\n$$\nE=mc^2\n$$\n',
-        'x',
-      ),
+      documentFromMarkdown('```mermaid\ngraph TD; A-->B\n```\n\n```function-plot\ny = x^2\n```\n', 'x'),
       { ...testExportContext({}, mermaid), rasterizer },
     );
-    expect(result.warnings).toEqual(['DOCX: formulas are written as their TeX source.']);
+    expect(result.warnings).toEqual([]);
     expect(rasterizer.calls.map((call) => [call.width, call.scale])).toEqual([
       [160, 2],
       [expect.any(Number), 2],
@@ -98,21 +95,46 @@ describe('docxExporter', () => {
     expect(Math.min(...widths)).toBeGreaterThan(100);
     const html = await toHtml(result.data);
     expect(html.match(/<img [^>]*src="data:image\/png;base64,/g)).toHaveLength(2);
-    expect(html).toMatch(/Formula \(TeX\)[\s\S]*E=mc\^2/);
+  });
+
+  it('writes formulas as Word equations (Office Math), inline and displayed, with the text around them intact', async () => {
+    const result = await docxExporter.export(
+      documentFromMarkdown('Energy $E=mc^2$ here.\n\n$$\n\\frac{1}{\\sqrt{2}}\n$$\n\nAfter 之后\n', 'x'),
+      testExportContext({ include_title: false }),
+    );
+    expect(result.warnings).toEqual([]);
+    const xml = new TextDecoder().decode(unzipSync(result.data)['word/document.xml']);
+    // The inline formula sits inside its paragraph, between the runs around it.
+    expect(xml).toMatch(
+      /Energy <\/w:t><\/w:r><m:oMath [^>]*>[\s\S]*?<m:sSup>[\s\S]*?<\/m:oMath><w:r>(?:<w:rPr\/>)?<w:t[^>]*> here\.<\/w:t>/,
+    );
+    // The displayed one is its own equation paragraph, a fraction over a root.
+    expect(xml).toMatch(
+      /<w:p>(?:<w:pPr\/>)?<m:oMathPara><m:oMath [^>]*><m:f>[\s\S]*<m:rad>[\s\S]*<\/m:oMath><\/m:oMathPara><\/w:p>/,
+    );
+    expect(xml).not.toContain('Formula (TeX)');
+    expect(xml).not.toContain('\\frac');
+    const html = await toHtml(result.data);
+    expect(html).toContain('Energy');
+    expect(html).toContain('here.');
+    expect(html).toContain('After 之后');
   });
 
   it('warns about what it cannot write exactly', async () => {
     const result = await docxExporter.export(
-      documentFromMarkdown('Energy $E=mc^2$.\n\n![web](https://example.com/a.png)\n\n<div>raw</div>\n', 'x'),
+      documentFromMarkdown(
+        'Energy $\\frac{1}{$.\n\n![web](https://example.com/a.png)\n\n<div>raw</div>\n',
+        'x',
+      ),
       testExportContext(),
     );
     expect(result.warnings).toEqual([
-      'DOCX: formulas are written as their TeX source.',
+      "DOCX: a formula could not be typeset (Unexpected end of input in a macro argument, expected '}' at end of input: \\frac{1}{); it is shown as its TeX source.",
       'DOCX: images that are not stored in the note (links to the web) are shown as their alt text.',
       'DOCX: raw HTML is left out.',
     ]);
     const html = await toHtml(result.data);
-    expect(html).toContain('E=mc^2');
+    expect(html).toContain('\\frac{1}{');
     expect(html).toContain('[web]');
   });
 

@@ -6,6 +6,7 @@ import {
   Footer,
   HeadingLevel,
   ImageRun,
+  ImportedXmlComponent,
   LevelFormat,
   Packer,
   PageNumber,
@@ -28,6 +29,7 @@ import {
   type ExportContext,
   type ExportResult,
 } from '../exporter';
+import { formulasAsOmml } from '../math/formulas';
 import { rasterizeVisuals, renderVisuals, type RasterVisual, type VisualOutcome } from '../visuals';
 
 /** Page sizes in twips (1/1440 in). */
@@ -86,16 +88,29 @@ class DocxWriter {
   readonly warnings: WarningList;
   readonly visuals: ReadonlyMap<string, VisualOutcome>;
   readonly rasters: ReadonlyMap<string, RasterVisual>;
+  /** Office Math XML by node id; a formula missing here is written as its TeX source. */
+  readonly formulas: ReadonlyMap<string, string>;
   #orderedInstance = 0;
 
   constructor(
     warnings: WarningList,
     visuals: ReadonlyMap<string, VisualOutcome>,
     rasters: ReadonlyMap<string, RasterVisual>,
+    formulas: ReadonlyMap<string, string> = new Map(),
   ) {
     this.warnings = warnings;
     this.visuals = visuals;
     this.rasters = rasters;
+    this.formulas = formulas;
+  }
+
+  /** The formula's `<m:oMath>` as a paragraph child (Word's own equation object). */
+  math(node: DocumentNode, display: boolean): ParagraphChild | undefined {
+    const omml = this.formulas.get(node.node_id);
+    if (omml === undefined) return undefined;
+    const xml = display ? `<m:oMathPara>${omml}</m:oMathPara>` : omml;
+    // Word reads <m:oMath> and <m:oMathPara> as children of <w:p>, beside its runs.
+    return ImportedXmlComponent.fromXmlString(xml) as unknown as ParagraphChild;
   }
 
   inline(nodes: readonly DocumentNode[], style: RunStyle = {}): ParagraphChild[] {
@@ -155,8 +170,7 @@ class DocxWriter {
           runs.push(text(node.text ?? '', { italics: true }));
           break;
         case 'math_inline':
-          this.warnings.add('DOCX: formulas are written as their TeX source.');
-          runs.push(new TextRun({ text: node.text ?? '', font: 'Cambria Math' }));
+          runs.push(this.math(node, false) ?? new TextRun({ text: node.text ?? '', font: 'Cambria Math' }));
           break;
         case 'image':
           runs.push(this.image(node));
@@ -287,8 +301,12 @@ class DocxWriter {
         case 'code_block':
           out.push(...this.code(node.text ?? ''));
           break;
-        case 'math_block':
-          this.warnings.add('DOCX: formulas are written as their TeX source.');
+        case 'math_block': {
+          const math = this.math(node, true);
+          if (math) {
+            out.push(new Paragraph({ children: [math], ...indent }));
+            break;
+          }
           out.push(
             new Paragraph({
               shading: { type: ShadingType.CLEAR, fill: 'F3F4F6', color: 'auto' },
@@ -298,6 +316,7 @@ class DocxWriter {
             ...this.code(node.text ?? ''),
           );
           break;
+        }
         case 'mermaid':
         case 'function_plot': {
           const outcome = this.visuals.get(node.node_id);
@@ -388,8 +407,9 @@ export const docxExporter: DocumentExporter = {
     // A Word page is white whatever the app's theme: diagrams are drawn for it.
     const visuals = await renderVisuals(document.root, context, warnings, { theme: 'light' });
     const rasters = await rasterizeVisuals(visuals, context, warnings, 'DOCX');
+    const formulas = await formulasAsOmml(document.root, warnings, 'DOCX');
     context.signal.throwIfAborted();
-    const writer = new DocxWriter(warnings, visuals, rasters);
+    const writer = new DocxWriter(warnings, visuals, rasters, formulas);
     const children: FileChild[] = [];
     if (context.options.include_title)
       children.push(new Paragraph({ heading: HeadingLevel.TITLE, children: [new TextRun(document.title)] }));
@@ -405,7 +425,12 @@ export const docxExporter: DocumentExporter = {
         );
       }
     }
-    children.push(...writer.blocks(document.root.children));
+    const nodes = document.root.children;
+    for (const [index, node] of nodes.entries()) {
+      context.signal.throwIfAborted();
+      children.push(...writer.blocks([node]));
+      context.progress?.('writing', index + 1, nodes.length);
+    }
     const file = new Document({
       title: document.title,
       creator: 'NotesAgent',

@@ -144,6 +144,7 @@ export async function renderHtmlDocument(
   const slots: string[] = [];
   const body = renderHtmlBody(document.root, {
     visuals,
+    onBlock: (current, total) => context.progress?.('writing', current, total),
     slot: (trusted) => {
       slots.push(trusted);
       return `<span data-slot="${nonce}-${slots.length - 1}"></span>`;

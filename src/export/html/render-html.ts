@@ -11,6 +11,8 @@ export interface HtmlRenderOptions {
    * sanitizer's way; by default they are inlined.
    */
   slot?: (trustedHtml: string) => string;
+  /** Called after each top-level node is rendered: `current` of `total`. */
+  onBlock?: (current: number, total: number) => void;
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
@@ -62,7 +64,13 @@ export function renderHtmlBody(root: DocumentNode, options: HtmlRenderOptions = 
     const a = node.attributes;
     switch (node.type) {
       case 'document':
-        return children(node);
+        return node.children
+          .map((child, index) => {
+            const html = render(child, false);
+            options.onBlock?.(index + 1, node.children.length);
+            return html;
+          })
+          .join('');
       case 'heading':
         return `<h${Number(a['level'])}>${children(node)}</h${Number(a['level'])}>\n`;
       case 'paragraph':

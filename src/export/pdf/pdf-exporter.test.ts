@@ -244,19 +244,19 @@ describe('pdfExporter', () => {
 
   it('warns about what it cannot set exactly and keeps it as source', async () => {
     const { data, warnings } = await exportPdf(
-      'Energy $E=mc^2$.\n\n```mermaid\ngraph TD; A-->B\n```\n\n<div>raw</div>\n',
+      'Energy $\\frac{1}{$.\n\n```mermaid\ngraph TD; A-->B\n```\n\n<div>raw</div>\n',
     );
     expect(warnings).toEqual([
-      'PDF: formulas are set as their TeX source.',
+      'PDF: a formula could not be typeset (Missing close brace); it is shown as its TeX source.',
       'PDF: Mermaid diagrams are shown as their source.',
       'PDF: raw HTML is left out.',
     ]);
     const text = poppler('pdftotext', data);
-    expect(text).toContain('E=mc^2');
+    expect(text).toContain('\\frac{1}{');
     expect(text).toContain('graph TD; A-->B');
   });
 
-  it('draws a Mermaid diagram as the picture the page drew, and a formula as labelled TeX source', async () => {
+  it('draws a Mermaid diagram as the picture the page drew', async () => {
     const diagram =
       '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 100"><rect width="200" height="100" fill="#285aa0"/></svg>';
     const mermaid: MermaidStaticPort = {
@@ -264,10 +264,10 @@ describe('pdfExporter', () => {
     };
     const rasterizer = testRasterizer([40, 90, 160]);
     const { data, warnings } = await exporter.export(
-      documentFromMarkdown('Before\n\n```mermaid\ngraph TD; A-->B\n```\n\n$$\nE=mc^2\n$$\n\nAfter\n', 'x'),
+      documentFromMarkdown('Before\n\n```mermaid\ngraph TD; A-->B\n```\n\nAfter\n', 'x'),
       { ...testExportContext({ include_title: false }, mermaid), rasterizer },
     );
-    expect(warnings).toEqual(['PDF: formulas are set as their TeX source.']);
+    expect(warnings).toEqual([]);
     expect(rasterizer.calls).toEqual([{ svg: diagram, width: 200, height: 100, scale: 2 }]);
     // One raster image at twice the diagram's CSS size.
     const images = poppler('pdfimages', data, '-list')
@@ -277,7 +277,7 @@ describe('pdfExporter', () => {
     expect(images[0]).toMatch(/image\s+400\s+200\s+rgb/);
     const text = poppler('pdftotext', data);
     expect(text).not.toContain('graph TD');
-    expect(text).toMatch(/Before[\s\S]*Formula \(TeX\)\s+E=mc\^2[\s\S]*After/);
+    expect(text).toMatch(/Before[\s\S]*After/);
     // The picture is on the page: 150 × 75 pt of the diagram's colour.
     const [page] = render(data, 72);
     let painted = 0;
@@ -287,6 +287,108 @@ describe('pdfExporter', () => {
         if (Math.abs(r - 40) + Math.abs(g - 90) + Math.abs(b - 160) < 12) painted += 1;
       }
     expect(painted).toBeGreaterThan(150 * 75 * 0.9);
+  });
+
+  it('draws formulas as vector paths where the text flows, not as their TeX source', async () => {
+    const markdown =
+      'Before\n\n$$\n\\int_0^1 x^2\\,dx = \\frac{1}{3}\n$$\n\nEnergy $E=mc^2$ here.\n\nAfter\n';
+    const { data, warnings } = await exportPdf(markdown, { include_title: false });
+    expect(warnings).toEqual([]);
+    const text = poppler('pdftotext', data);
+    expect(text).not.toContain('\\frac');
+    expect(text).not.toContain('Formula (TeX)');
+    expect(text).not.toContain('mc^2');
+    // Paths, not pictures: no image on the page.
+    expect(poppler('pdfimages', data, '-list').split('\n').slice(2).filter(Boolean)).toEqual([]);
+    const cells = words(data);
+    const box = (word: string) => {
+      const cell = cells.find((item) => item.text === word);
+      if (!cell) throw new Error(`no word ${word} in ${cells.map((item) => item.text).join(' ')}`);
+      return cell;
+    };
+    const dpi = 150;
+    const [page] = render(data, dpi);
+    // The display formula fills the gap between "Before" and "Energy" with ink.
+    const display = ink(page as Raster, dpi, {
+      x0: 56,
+      y0: box('Before').y1 + 2,
+      x1: 540,
+      y1: box('Energy').y0 - 2,
+    });
+    expect(display).toBeGreaterThan(400);
+    // The inline formula sits between "Energy" and "here." on their line.
+    const energy = box('Energy');
+    const here = box('here.');
+    expect(here.x0 - energy.x1).toBeGreaterThan(25);
+    const inline = ink(page as Raster, dpi, {
+      x0: energy.x1 + 1,
+      y0: energy.y0 - 4,
+      x1: here.x0 - 1,
+      y1: energy.y1 + 2,
+    });
+    expect(inline).toBeGreaterThan(80);
+    // Without the formulas the same places are blank.
+    const plain = await exportPdf('Before\n\n$$\n$$\n\nEnergy here.\n\nAfter\n', { include_title: false });
+    const plainCells = words(plain.data);
+    const plainBefore = plainCells.find((item) => item.text === 'Before');
+    const plainEnergy = plainCells.find((item) => item.text === 'Energy');
+    const [plainPage] = render(plain.data, dpi);
+    expect(
+      ink(plainPage as Raster, dpi, {
+        x0: 56,
+        y0: (plainBefore?.y1 ?? 0) + 2,
+        x1: 540,
+        y1: (plainEnergy?.y0 ?? 0) - 2,
+      }),
+    ).toBe(0);
+  });
+
+  it('sets a Chinese word inside a formula in the CJK font', async () => {
+    const { data, warnings } = await exportPdf('$$\n\\text{速度} = \\frac{s}{t}\n$$\n', {
+      include_title: false,
+    });
+    expect(warnings).toEqual([]);
+    expect(poppler('pdftotext', data)).toContain('速度');
+  });
+
+  it('draws task boxes as lines: an empty box for open tasks, a ticked one for done tasks', async () => {
+    const { data } = await exportPdf('- [x] done\n- [ ] todo\n- plain\n', { include_title: false });
+    const dpi = 200;
+    const [page] = render(data, dpi);
+    const cells = words(data);
+    const scale = dpi / 72;
+    // The box is the square left of the item's first word, its size about 0.78 em.
+    const boxOf = (word: string) => {
+      const cell = cells.find((item) => item.text === word);
+      if (!cell) throw new Error(`no word ${word}`);
+      const side = 10.5 * 0.78;
+      const bottom = cell.y1 - (cell.y1 - cell.y0) * 0.2;
+      return { x0: cell.x0 - 6 - side, x1: cell.x0 - 6, y0: bottom - side, y1: bottom };
+    };
+    const inside = (box: { x0: number; x1: number; y0: number; y1: number }) => ({
+      x0: box.x0 + 2,
+      x1: box.x1 - 2,
+      y0: box.y0 + 2,
+      y1: box.y1 - 2,
+    });
+    const done = boxOf('done');
+    const todo = boxOf('todo');
+    // Both boxes have their outline: a frame of ink around them.
+    const outline = (box: typeof done) =>
+      ink(page as Raster, dpi, { ...box, x0: box.x0 - 1.5, x1: box.x0 + 1.5 }) +
+      ink(page as Raster, dpi, { ...box, x0: box.x1 - 1.5, x1: box.x1 + 1.5 });
+    expect(outline(done)).toBeGreaterThan(2 * 8 * scale);
+    expect(outline(todo)).toBeGreaterThan(2 * 8 * scale);
+    // The open box is empty inside (a missing glyph would print a crossed "tofu" box);
+    // the done box holds its tick.
+    expect(ink(page as Raster, dpi, inside(todo))).toBe(0);
+    expect(ink(page as Raster, dpi, inside(done))).toBeGreaterThan(30);
+    // A plain item keeps its bullet; no box left of it.
+    const plain = boxOf('plain');
+    expect(ink(page as Raster, dpi, inside(plain))).toBeGreaterThan(0);
+    expect(outline(plain)).toBeLessThan(outline(todo) / 2);
+    // The subset font carries no ☑ or ☐: nothing is set in a glyph the font lacks.
+    expect(poppler('pdftotext', data)).not.toMatch(/[☑☐]/);
   });
 
   it('keeps a diagram the page cannot draw as source, with a warning', async () => {

@@ -1,6 +1,14 @@
 import fontkit from '@pdf-lib/fontkit';
 import {
+  clip,
+  closePath,
+  concatTransformationMatrix,
   degrees,
+  endPath,
+  lineTo,
+  moveTo,
+  popGraphicsState,
+  pushGraphicsState,
   PDFArray,
   PDFDict,
   PDFDocument,
@@ -26,6 +34,9 @@ import {
   type ExportContext,
   type ExportResult,
 } from '../exporter';
+import { typesetFormulas } from '../math/formulas';
+import { multiply, type Matrix } from '../math/matrix';
+import type { MathDrawing } from '../math/tex-drawing';
 import { rasterizeVisuals, renderVisuals } from '../visuals';
 import { DEFAULT_PDF_PALETTE, paletteFromThemeCss, type PdfPalette } from './pdf-palette';
 import type { FontSubsetter } from './font-subset';
@@ -34,7 +45,7 @@ import type { FontSubsetter } from './font-subset';
 export type FontLoader = () => Promise<Uint8Array>;
 
 /** Characters the layout may draw besides the note's own: list markers, page numbers, plot axes. */
-const LAYOUT_CHARACTERS = `${Array.from({ length: 0x7f - 0x20 }, (_, index) => String.fromCharCode(0x20 + index)).join('')}•☑☐`;
+const LAYOUT_CHARACTERS = `${Array.from({ length: 0x7f - 0x20 }, (_, index) => String.fromCharCode(0x20 + index)).join('')}•`;
 
 /** Points (1/72 in). */
 const PAGE_SIZES: Record<ExportPageSize, [number, number]> = {
@@ -61,15 +72,24 @@ interface Style {
 interface Run {
   text: string;
   style: Style;
+  /** An inline formula, typeset: drawn as paths, never broken. */
+  math?: MathDrawing;
 }
 
-/** One word or one CJK character: the units a line may break between. */
+/** One word, one CJK character or one formula: the units a line may break between. */
 interface Piece {
   text: string;
   style: Style;
   width: number;
   space: boolean;
+  math?: MathDrawing;
 }
+
+/** What goes left of a list item's first line: its bullet or number, or a task's box. */
+type Prefix = { text: string; style: Style } | { checked: boolean; style: Style };
+
+/** Points per MathJax unit (1000 an em) for a formula set at `size`. */
+const mathScale = (size: number) => size / 1000;
 
 const CJK_RANGE = '\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f';
 /** A line break, a space, one CJK character, or a run of anything else (a Latin word). */
@@ -101,6 +121,8 @@ class Layout {
   columnWidth: number | undefined;
   /** Mermaid diagrams by node id; absent where no page could draw them. */
   pictures: ReadonlyMap<string, Picture> | undefined;
+  /** Typeset formulas by node id; a formula missing here is set as its TeX source. */
+  formulas: ReadonlyMap<string, MathDrawing> = new Map();
 
   constructor(
     pdf: PDFDocument,
@@ -156,6 +178,11 @@ class Layout {
   pieces(runs: readonly Run[]): Piece[] {
     const pieces: Piece[] = [];
     for (const run of runs) {
+      if (run.math) {
+        const width = run.math.width * mathScale(run.style.size);
+        pieces.push({ text: run.text, style: run.style, width, space: false, math: run.math });
+        continue;
+      }
       for (const part of run.text.match(PIECE) ?? []) {
         if (part === '\n') {
           pieces.push({ text: '\n', style: run.style, width: 0, space: true });
@@ -170,18 +197,27 @@ class Layout {
   }
 
   /** Lays out a paragraph of runs, wrapping at `available`; a too-long word is split by characters. */
-  paragraph(
-    runs: readonly Run[],
-    options: { lineHeight?: number; firstLinePrefix?: { text: string; style: Style } } = {},
-  ): void {
+  paragraph(runs: readonly Run[], options: { lineHeight?: number; firstLinePrefix?: Prefix } = {}): void {
     const size = runs[0]?.style.size ?? BODY_SIZE;
     const lineHeight = options.lineHeight ?? size * LINE_GAP;
     this.wrap(runs).forEach((line, index) => {
-      this.ensure(lineHeight);
-      this.y -= lineHeight;
-      const baseline = this.y + (lineHeight - size) / 2 + size * 0.22;
-      if (index === 0 && options.firstLinePrefix) {
-        const prefix = options.firstLinePrefix;
+      // A tall inline formula (a fraction, a sum) makes its line taller instead of overlapping.
+      let above = 0;
+      let below = 0;
+      for (const piece of line) {
+        if (!piece.math) continue;
+        const scale = mathScale(piece.style.size);
+        above = Math.max(above, piece.math.ascent * scale - size * 0.95);
+        below = Math.max(below, piece.math.descent * scale - size * 0.3);
+      }
+      const height = lineHeight + above + below;
+      this.ensure(height);
+      this.y -= height;
+      const baseline = this.y + below + (lineHeight - size) / 2 + size * 0.22;
+      const prefix = index === 0 ? options.firstLinePrefix : undefined;
+      if (prefix && 'checked' in prefix) {
+        this.checkbox(prefix.checked, baseline, prefix.style);
+      } else if (prefix) {
         this.page.drawText(prefix.text, {
           x: this.left - this.measure(prefix.text, prefix.style.size) - 6,
           y: baseline,
@@ -196,6 +232,31 @@ class Layout {
         x += piece.width;
       }
     });
+  }
+
+  /**
+   * A task's box left of its first line, drawn as lines: the CJK font has no ☐ or
+   * ☑, and a glyph it lacks prints as an empty "tofu" box whether ticked or not.
+   */
+  checkbox(checked: boolean, baseline: number, style: Style): void {
+    const side = style.size * 0.78;
+    const x = this.left - side - 6;
+    const bottom = baseline - style.size * 0.06;
+    this.page.drawRectangle({
+      x,
+      y: bottom,
+      width: side,
+      height: side,
+      borderColor: style.color,
+      borderWidth: 0.8,
+    });
+    if (checked) {
+      // drawSvgPath's origin is the box's top left, y pointing down.
+      this.page.drawSvgPath(
+        `M${side * 0.2} ${side * 0.52}L${side * 0.42} ${side * 0.76}L${side * 0.82} ${side * 0.22}`,
+        { x, y: bottom + side, borderColor: style.color, borderWidth: 1.3 },
+      );
+    }
   }
 
   /** The runs broken into lines that fit `available`. */
@@ -217,7 +278,7 @@ class Layout {
         pushLine();
         if (piece.space) continue;
       }
-      if (piece.width > this.available) {
+      if (piece.width > this.available && !piece.math) {
         // A URL or hash longer than the line: split it where it must be.
         for (const character of Array.from(piece.text)) {
           const w = this.measure(character, piece.style.size);
@@ -235,7 +296,9 @@ class Layout {
 
   drawPiece(piece: Piece, x: number, y: number): void {
     const { style } = piece;
-    if (!piece.space) {
+    if (piece.math) {
+      this.formula(piece.math, x, y, mathScale(style.size), style.color);
+    } else if (!piece.space) {
       const options = { x, y, size: style.size, font: this.font, color: style.color };
       this.page.drawText(piece.text, style.italic ? { ...options, xSkew: degrees(12) } : options);
       // One regular font: bold is the same glyphs drawn twice, a hair apart.
@@ -259,6 +322,62 @@ class Layout {
         height: style.size * 1.2,
         url: style.link,
       });
+  }
+
+  /**
+   * A typeset formula as vector paths, its baseline at `y`. Each shape is drawn under
+   * its own matrix; pdf-lib's drawSvgPath flips y itself, so the flip is undone here.
+   */
+  formula(drawing: MathDrawing, x: number, y: number, scale: number, color: RGB): void {
+    const place: Matrix = [scale, 0, 0, -scale, x, y];
+    for (const shape of drawing.shapes) {
+      const [a, b, c, d, e, f] = multiply(multiply(place, shape.matrix), [1, 0, 0, -1, 0, 0]);
+      this.page.pushOperators(pushGraphicsState());
+      if (shape.clip) {
+        const { x: cx, y: cy, width, height } = shape.clip;
+        const m = multiply(place, shape.clip.matrix);
+        const corners = [
+          [cx, cy],
+          [cx + width, cy],
+          [cx + width, cy + height],
+          [cx, cy + height],
+        ].map(([px = 0, py = 0]) => [m[0] * px + m[2] * py + m[4], m[1] * px + m[3] * py + m[5]] as const);
+        this.page.pushOperators(
+          ...corners.map(([px, py], index) => (index === 0 ? moveTo(px, py) : lineTo(px, py))),
+          closePath(),
+          clip(),
+          endPath(),
+        );
+      }
+      this.page.pushOperators(concatTransformationMatrix(a, b, c, d, e, f));
+      if (shape.kind === 'text') {
+        this.page.drawText(shape.text, { x: 0, y: 0, size: shape.size, font: this.font, color });
+      } else if (shape.stroke !== undefined) {
+        this.page.drawSvgPath(shape.d, { x: 0, y: 0, borderColor: color, borderWidth: shape.stroke });
+      } else {
+        this.page.drawSvgPath(shape.d, { x: 0, y: 0, color });
+      }
+      this.page.pushOperators(popGraphicsState());
+    }
+  }
+
+  /** A display formula centred on its own line, shrunk to the column when wider. */
+  displayFormula(drawing: MathDrawing): void {
+    let scale = mathScale(BODY_SIZE * 1.15);
+    scale = Math.min(scale, this.available / Math.max(1, drawing.width));
+    const width = drawing.width * scale;
+    const height = (drawing.ascent + drawing.descent) * scale;
+    this.gap(6);
+    this.ensure(height);
+    this.formula(
+      drawing,
+      this.left + (this.available - width) / 2,
+      this.y - drawing.ascent * scale,
+      scale,
+      this.palette.text,
+    );
+    this.y -= height;
+    this.gap(8);
   }
 
   rule(): void {
@@ -363,10 +482,12 @@ function inlineRuns(nodes: readonly DocumentNode[], style: Style, layout: Layout
       case 'code_inline':
         runs.push({ text: node.text ?? '', style: { ...style, color: palette.inlineCode } });
         break;
-      case 'math_inline':
-        warnings.add('PDF: formulas are set as their TeX source.');
-        runs.push({ text: node.text ?? '', style: { ...style, color: palette.inlineCode } });
+      case 'math_inline': {
+        const drawing = layout.formulas.get(node.node_id);
+        if (drawing) runs.push({ text: node.text ?? '', style, math: drawing });
+        else runs.push({ text: node.text ?? '', style: { ...style, color: palette.inlineCode } });
         break;
+      }
       case 'image':
         warnings.add('PDF: inline images are shown as their alt text.');
         runs.push({
@@ -557,22 +678,20 @@ function blocks(layout: Layout, nodes: readonly DocumentNode[], warnings: Warnin
         layout.indent += 18;
         for (const item of node.children) {
           const checked = item.attributes['checked'];
-          const marker = checked === true ? '☑' : checked === false ? '☐' : ordered ? `${number}.` : '•';
+          const style = { size: BODY_SIZE, color: layout.palette.text };
+          const prefix: Prefix =
+            typeof checked === 'boolean' ? { checked, style } : { text: ordered ? `${number}.` : '•', style };
           number += 1;
           const [first, ...rest] = item.children;
           if (first?.type === 'paragraph') {
             layout.paragraph(
               inlineRuns(first.children, { size: BODY_SIZE, color: layout.palette.text }, layout),
-              {
-                firstLinePrefix: { text: marker, style: { size: BODY_SIZE, color: layout.palette.text } },
-              },
+              { firstLinePrefix: prefix },
             );
             if (attributes['tight'] !== true) layout.gap(BODY_SIZE * 0.4);
             blocks(layout, rest, warnings, attributes['tight'] === true);
           } else {
-            layout.paragraph([{ text: ' ', style: { size: BODY_SIZE, color: layout.palette.text } }], {
-              firstLinePrefix: { text: marker, style: { size: BODY_SIZE, color: layout.palette.text } },
-            });
+            layout.paragraph([{ text: ' ', style }], { firstLinePrefix: prefix });
             blocks(layout, item.children, warnings, attributes['tight'] === true);
           }
         }
@@ -599,10 +718,12 @@ function blocks(layout: Layout, nodes: readonly DocumentNode[], warnings: Warnin
       case 'code_block':
         layout.code(node.text ?? '');
         break;
-      case 'math_block':
-        warnings.add('PDF: formulas are set as their TeX source.');
-        layout.code(`Formula (TeX)\n${node.text ?? ''}`);
+      case 'math_block': {
+        const drawing = layout.formulas.get(node.node_id);
+        if (drawing) layout.displayFormula(drawing);
+        else layout.code(`Formula (TeX)\n${node.text ?? ''}`);
         break;
+      }
       case 'mermaid': {
         const picture = layout.pictures?.get(node.node_id);
         if (picture) {
@@ -826,6 +947,7 @@ export function createPdfExporter(
           pictures.set(nodeId, { image: await pdf.embedPng(raster.png), ...raster });
         layout.pictures = pictures;
       }
+      layout.formulas = await typesetFormulas(document.root, warnings, 'PDF', context.signal);
       if (context.options.include_title) {
         layout.paragraph([{ text: document.title, style: { size: 22, color: palette.heading, bold: true } }]);
         layout.gap(12);
@@ -839,7 +961,7 @@ export function createPdfExporter(
       for (let index = 0; index < children.length; index++) {
         context.signal.throwIfAborted();
         blocks(layout, [children[index] as DocumentNode], warnings);
-        if (index % 50 === 0) await context.progress?.(index, children.length);
+        context.progress?.('writing', index + 1, children.length);
       }
       const total = layout.pages.length;
       layout.pages.forEach((page, index) => {

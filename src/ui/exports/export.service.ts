@@ -1,5 +1,6 @@
 import type { EventEnvelope } from '../../contracts/events';
-import type { ExportFormat } from '../../contracts/exports';
+import type { ExportFormat, ExportJob } from '../../contracts/exports';
+import type { JobProgress } from '../../contracts/jobs';
 import { appearance } from '../appearance/appearance.svelte';
 import { core, subscribeJob } from '../api/core-client';
 import { reportError } from '../errors';
@@ -9,10 +10,11 @@ import { t } from '../i18n';
 
 const TERMINAL = new Set(['Completed', 'Failed', 'Cancelled']);
 
-/** Waits for the job's terminal event (replayed if it already happened). */
-function terminalEvent(jobId: string): Promise<EventEnvelope> {
+/** Waits for the job's terminal event (replayed if it already happened), passing on its progress. */
+function terminalEvent(jobId: string, onProgress?: (progress: JobProgress) => void): Promise<EventEnvelope> {
   return new Promise((resolve) => {
     const stop = subscribeJob(jobId, (event) => {
+      if (event.event === 'Progress') onProgress?.(event.data as JobProgress);
       if (!TERMINAL.has(event.event)) return;
       stop();
       resolve(event);
@@ -37,6 +39,7 @@ export async function exportNote(
   noteId: string,
   format: ExportFormat,
   onJob: (jobId: string) => void,
+  onProgress?: (progress: JobProgress) => void,
 ): Promise<void> {
   try {
     // The file looks like the app does now: the enabled theme, package or built-in.
@@ -46,7 +49,7 @@ export async function exportNote(
       options: { theme_id: appearance.themeId },
     });
     onJob(job.job_id);
-    const end = await terminalEvent(job.job_id);
+    const end = await terminalEvent(job.job_id, onProgress);
     if (end.event === 'Cancelled') {
       toasts.show(t('export.cancelled'), { kind: 'info' });
       return;
@@ -66,6 +69,26 @@ export async function exportNote(
         : t('export.warnings', { file: file.file_name, count: finished.warnings.length, first }),
       { kind: first === undefined ? 'success' : 'info' },
     );
+  } catch (error) {
+    reportError(error);
+  }
+}
+
+/** The newest finished exports, whose files can be downloaded again until they expire. */
+export async function recentExports(limit = 5): Promise<ExportJob[]> {
+  try {
+    return (await core.exports.list({ status: 'completed', limit })).items;
+  } catch (error) {
+    reportError(error);
+    return [];
+  }
+}
+
+/** Downloads a finished export again; an expired one reports EXPORT_FILE_EXPIRED's message. */
+export async function downloadExport(jobId: string): Promise<void> {
+  try {
+    const file = await core.exports.file(jobId);
+    downloadBytes(file.data, file.file_name, file.mime_type);
   } catch (error) {
     reportError(error);
   }

@@ -832,6 +832,11 @@ graph LR
   // A body over the 5 MiB a note can hold.
   'editor.bodyTooLong':
     'This note is {size} MiB; a note holds at most {limit} MiB. Nothing was saved: your text stays here until you shorten it or split it into several notes.',
+  // Export: progress per node and downloading a finished export again.
+  'export.progress.rendering': 'Exporting {format}: drawing {current} of {total}…',
+  'export.progress.writing': 'Exporting {format}: {current} of {total} parts written…',
+  'export.recent': 'Recent exports',
+  'export.download': 'Download {file} again',
 } as const satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

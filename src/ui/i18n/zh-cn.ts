@@ -804,6 +804,11 @@ graph LR
   // 正文超过一篇笔记可容纳的 5 MiB。
   'editor.bodyTooLong':
     '这篇笔记有 {size} MiB，一篇笔记最多 {limit} MiB。没有保存任何内容：你的文字会留在这里，直到你删减或拆分成几篇笔记。',
+  // 导出：按节点显示进度，以及再次下载已完成的导出。
+  'export.progress.rendering': '正在导出 {format}：绘制第 {current}/{total} 个图…',
+  'export.progress.writing': '正在导出 {format}：已写入 {current}/{total} 部分…',
+  'export.recent': '最近的导出',
+  'export.download': '再次下载 {file}',
 };
 
 export const zhCNErrors: Partial<Record<ErrorCode, string>> = {
