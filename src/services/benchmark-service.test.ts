@@ -3,6 +3,7 @@ import type {
   AgentCaseResult,
   AgentDatasetFile,
   BenchmarkRunDto,
+  CreateRagBenchmarkInput,
   EventEnvelope,
   RagCaseResult,
   RagDatasetFile,
@@ -106,6 +107,69 @@ async function isolatedDatabases(): Promise<string[]> {
   );
 }
 
+/** agent-core-v1 on the offline demo model. */
+const DEMO_RUN = { dataset_id: 'agent-core-v1', provider_id: 'mock', model: 'mock-1' };
+
+/** A core with the small dataset registered. */
+async function smallCore(options: CoreOptions = {}): Promise<TestCore> {
+  const core = makeCore(options);
+  await core.api.benchmarks.importDataset(JSON.stringify(SMALL));
+  return core;
+}
+
+/** A finished RAG run of the small dataset (full text only unless the input says otherwise). */
+async function runSmall(
+  core: TestCore,
+  input: Partial<CreateRagBenchmarkInput> = {},
+): Promise<BenchmarkRunDto> {
+  return finished(
+    core,
+    await core.api.benchmarks.createRagRun({ dataset_id: 'small-v1', modes: ['fts'], ...input }),
+  );
+}
+
+/** The user's notebook as stored: a run must leave it exactly so. */
+async function notebook(core: TestCore) {
+  return {
+    notes: await core.db.notes.toArray(),
+    blocks: await core.db.blocks.toArray(),
+    index: await core.db.search_index.toArray(),
+  };
+}
+
+/** A note of the user's own, indexed, and the notebook as it then is. */
+async function withMyNote(core: TestCore) {
+  await core.api.notes.create({ title: 'Mine', body: 'Deadlock notes of my own.', folder: '', tags: [] });
+  await core.idle();
+  return notebook(core);
+}
+
+/** The notebook is as it was, no agent run of the user's exists, and every run's database is gone. */
+async function expectUntouched(core: TestCore, before: Awaited<ReturnType<typeof notebook>>): Promise<void> {
+  expect(await notebook(core)).toEqual(before);
+  expect((await core.api.agent.list()).page.total).toBe(0);
+  expect(await isolatedDatabases()).toEqual([]);
+}
+
+/** A latency clock that asks for the cancel at its nth reading (a case's start or end). */
+function cancellingAt(reading: number): {
+  latencyClock: () => number;
+  cancelWith: (cancel: () => void) => void;
+} {
+  let readings = 0;
+  let cancel: () => void = () => undefined;
+  return {
+    latencyClock: () => {
+      readings += 1;
+      if (readings === reading) cancel();
+      return readings;
+    },
+    cancelWith: (next) => {
+      cancel = next;
+    },
+  };
+}
+
 describe('benchmark datasets', () => {
   it('lists the shipped datasets with their case counts and content hashes', async () => {
     const core = makeCore();
@@ -183,8 +247,7 @@ describe('benchmark datasets', () => {
 
 describe('RAG benchmark runs', () => {
   it('computes the hand-worked metrics of a small dataset through the service', async () => {
-    const core = makeCore({ benchmarks: { latencyClock: steppingClock([0, 1, 10, 12, 20, 24]) } });
-    await core.api.benchmarks.importDataset(JSON.stringify(SMALL));
+    const core = await smallCore({ benchmarks: { latencyClock: steppingClock([0, 1, 10, 12, 20, 24]) } });
     const created = await core.api.benchmarks.createRagRun({
       dataset_id: 'small-v1',
       modes: ['fts'],
@@ -224,7 +287,7 @@ describe('RAG benchmark runs', () => {
   });
 
   it('records the config snapshot, runs every mode and leaves the user notebook untouched', async () => {
-    const core = makeCore();
+    const core = await smallCore();
     const mine = await core.api.notes.create({
       title: 'Mine',
       body: 'Apple pie recipe.',
@@ -232,20 +295,12 @@ describe('RAG benchmark runs', () => {
       tags: [],
     });
     await core.idle();
-    const before = {
-      notes: await core.db.notes.toArray(),
-      blocks: await core.db.blocks.toArray(),
-      index: await core.db.search_index.toArray(),
-    };
-    await core.api.benchmarks.importDataset(JSON.stringify(SMALL));
-    const run = await finished(
-      core,
-      await core.api.benchmarks.createRagRun({
-        dataset_id: 'small-v1',
-        retrieval: { top_k: 3, rrf_k: 30 },
-        metadata: { note: 'x' },
-      }),
-    );
+    const before = await notebook(core);
+    const run = await runSmall(core, {
+      modes: ['fts', 'vector', 'hybrid'],
+      retrieval: { top_k: 3, rrf_k: 30 },
+      metadata: { note: 'x' },
+    });
     expect(run.status).toBe('completed');
     expect(run.config_snapshot).toMatchObject({
       dataset_id: 'small-v1',
@@ -266,23 +321,16 @@ describe('RAG benchmark runs', () => {
     const report = await core.api.benchmarks.report(run.run_id);
     expect(report.cases).toHaveLength(9);
     // The dataset's notes never reached the user's notebook, and its database is gone.
-    expect(await core.db.notes.toArray()).toEqual(before.notes);
-    expect(await core.db.blocks.toArray()).toEqual(before.blocks);
-    expect(await core.db.search_index.toArray()).toEqual(before.index);
+    await expectUntouched(core, before);
     expect((await core.api.search.search({ query: 'cherry' })).hits).toEqual([]);
     expect((await core.api.search.search({ query: 'apple' })).hits.map((hit) => hit.note_id)).toEqual([
       mine.note_id,
     ]);
-    expect(await isolatedDatabases()).toEqual([]);
   });
 
   it('publishes lifecycle and per-case events in order', async () => {
-    const core = makeCore();
-    await core.api.benchmarks.importDataset(JSON.stringify(SMALL));
-    const run = await finished(
-      core,
-      await core.api.benchmarks.createRagRun({ dataset_id: 'small-v1', modes: ['fts'] }),
-    );
+    const core = await smallCore();
+    const run = await runSmall(core);
     const page = await core.api.benchmarks.events(run.run_id);
     const names = page.items.map((item) => item.event);
     expect(names[0]).toBe('Queued');
@@ -298,20 +346,11 @@ describe('RAG benchmark runs', () => {
   });
 
   it('cancels a run mid-way: no metrics, the finished cases in the report, the isolated database deleted', async () => {
-    let cancel: () => void = () => undefined;
-    let readings = 0;
-    const core = makeCore({
-      benchmarks: {
-        latencyClock: () => {
-          readings += 1;
-          // The second case starts: ask for the cancel while the run is mid-way.
-          if (readings === 3) cancel();
-          return readings;
-        },
-      },
-    });
+    // The second case starts (the clock's third reading): ask for the cancel while the run is mid-way.
+    const clock = cancellingAt(3);
+    const core = makeCore({ benchmarks: { latencyClock: clock.latencyClock } });
     const run = await core.api.benchmarks.createRagRun({ dataset_id: 'rag-core-v1', modes: ['fts'] });
-    cancel = () => void core.api.benchmarks.cancel(run.run_id);
+    clock.cancelWith(() => void core.api.benchmarks.cancel(run.run_id));
     const done = await finished(core, run);
     expect(done.status).toBe('cancelled');
     expect(done.metrics).toBeNull();
@@ -378,12 +417,8 @@ describe('RAG benchmark runs', () => {
         throw new Error('out of memory');
       },
     };
-    const core = makeCore({ embedder: failing });
-    await core.api.benchmarks.importDataset(JSON.stringify(SMALL));
-    const run = await finished(
-      core,
-      await core.api.benchmarks.createRagRun({ dataset_id: 'small-v1', modes: ['vector'] }),
-    );
+    const core = await smallCore({ embedder: failing });
+    const run = await runSmall(core, { modes: ['vector'] });
     expect(run.status).toBe('failed');
     expect(run.error).toMatchObject({ code: 'BENCHMARK_RUN_FAILED' });
     expect(run.completed_at).not.toBeNull();
@@ -391,8 +426,7 @@ describe('RAG benchmark runs', () => {
   });
 
   it('lists runs newest first with kind and status filters and paging; unknown runs are BENCHMARK_RUN_NOT_FOUND', async () => {
-    const core = makeCore();
-    await core.api.benchmarks.importDataset(JSON.stringify(SMALL));
+    const core = await smallCore();
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
       const run = await core.api.benchmarks.createRagRun({
@@ -441,7 +475,7 @@ describe('benchmark my notes', () => {
     await core.idle();
     const blocksA = await core.db.blocks.where('note_id').equals(a.note_id).sortBy('position');
     const blocksB = await core.db.blocks.where('note_id').equals(b.note_id).sortBy('position');
-    const before = await core.db.notes.toArray();
+    const before = await notebook(core);
     const dataset = await core.api.benchmarks.createDatasetFromNotes({
       dataset_id: 'my-notes',
       cases: [
@@ -461,7 +495,7 @@ describe('benchmark my notes', () => {
         .filter((entry) => entry.mode === 'fts')
         .map((entry) => entry.first_hit_rank),
     ).toEqual([1, 1]);
-    expect(await core.db.notes.toArray()).toEqual(before);
+    await expectUntouched(core, before);
     await expect(
       core.api.benchmarks.createDatasetFromNotes({
         dataset_id: 'x',
@@ -484,10 +518,7 @@ describe('the isolated database', () => {
       },
     });
     await core.api.benchmarks.importDataset(JSON.stringify(SMALL));
-    const run = await finished(
-      core,
-      await core.api.benchmarks.createRagRun({ dataset_id: 'small-v1', modes: ['fts'] }),
-    );
+    const run = await runSmall(core);
     expect(opened).toEqual([`${ISOLATED_DATABASE_PREFIX}${run.run_id}`]);
     expect(opened[0]).not.toBe(core.db.name);
   });
@@ -496,14 +527,8 @@ describe('the isolated database', () => {
 describe('agent benchmark runs', () => {
   it('runs agent-core-v1 on the demo provider through the agent runtime, scored from the traces', async () => {
     const core = makeCore();
-    await core.api.notes.create({ title: 'Mine', body: 'Deadlock notes of my own.', folder: '', tags: [] });
-    await core.idle();
-    const before = { notes: await core.db.notes.toArray(), blocks: await core.db.blocks.toArray() };
-    const created = await core.api.benchmarks.createAgentRun({
-      dataset_id: 'agent-core-v1',
-      provider_id: 'mock',
-      model: 'mock-1',
-    });
+    const before = await withMyNote(core);
+    const created = await core.api.benchmarks.createAgentRun(DEMO_RUN);
     expect(created).toMatchObject({
       kind: 'agent',
       config_snapshot: { provider_id: 'mock', model: 'mock-1', max_steps: 10 },
@@ -549,10 +574,7 @@ describe('agent benchmark runs', () => {
       code: 'RESOURCE_NOT_FOUND',
     });
     // Writes landed only in the run's own database: the user's notebook is as it was.
-    expect(await core.db.notes.toArray()).toEqual(before.notes);
-    expect(await core.db.blocks.toArray()).toEqual(before.blocks);
-    expect((await core.api.agent.list()).page.total).toBe(0);
-    expect(await isolatedDatabases()).toEqual([]);
+    await expectUntouched(core, before);
     expect((await core.api.benchmarks.list({ kind: 'agent' })).items.map((item) => item.run_id)).toEqual([
       run.run_id,
     ]);
@@ -560,7 +582,7 @@ describe('agent benchmark runs', () => {
 
   it('rejects an unavailable provider, a RAG dataset and a skill with BENCHMARK_CONFIG_INVALID', async () => {
     const core = makeCore();
-    const base = { dataset_id: 'agent-core-v1', provider_id: 'mock', model: 'mock-1' };
+    const base = DEMO_RUN;
     await expect(
       core.api.benchmarks.createAgentRun({ ...base, provider_id: 'openai' }),
     ).rejects.toMatchObject({
@@ -589,24 +611,11 @@ describe('agent benchmark runs', () => {
   });
 
   it('cancels mid-run after the first case and cleans up', async () => {
-    let cancel: () => void = () => undefined;
-    let readings = 0;
-    const core = makeCore({
-      benchmarks: {
-        latencyClock: () => {
-          readings += 1;
-          // The first case has ended: cancel before the second starts.
-          if (readings === 2) cancel();
-          return readings;
-        },
-      },
-    });
-    const run = await core.api.benchmarks.createAgentRun({
-      dataset_id: 'agent-core-v1',
-      provider_id: 'mock',
-      model: 'mock-1',
-    });
-    cancel = () => void core.api.benchmarks.cancel(run.run_id);
+    // The first case has ended (the clock's second reading): cancel before the second starts.
+    const clock = cancellingAt(2);
+    const core = makeCore({ benchmarks: { latencyClock: clock.latencyClock } });
+    const run = await core.api.benchmarks.createAgentRun(DEMO_RUN);
+    clock.cancelWith(() => void core.api.benchmarks.cancel(run.run_id));
     const done = await finished(core, run);
     expect(done.status).toBe('cancelled');
     expect(done.metrics).toBeNull();
@@ -638,6 +647,22 @@ function scriptedProvider() {
     return new Response(agentScriptStream(body), { headers: { 'Content-Type': 'text/event-stream' } });
   }) as typeof globalThis.fetch;
   return { fetch, chats };
+}
+
+/** A core with the provider `local` at the scripted host (no waits between the router's retries). */
+async function coreOn(
+  remote: ReturnType<typeof scriptedProvider>,
+  provider: { display_name?: string; api_key?: string; enabled?: boolean } = {},
+): Promise<TestCore> {
+  const core = makeCore({ providers: { fetch: remote.fetch, router: { sleep: async () => undefined } } });
+  await core.api.providers.create({
+    provider_id: 'local',
+    preset: 'custom',
+    base_url: 'http://script.test/v1',
+    default_model: 'script-model',
+    ...provider,
+  });
+  return core;
 }
 
 /** Two cases the scripted model can pass only by calling its tools: one expects its 3 tasks, one 1. */
@@ -678,18 +703,8 @@ const SCRIPTED: AgentDatasetFile = {
 describe('agent benchmark runs on a configured provider', () => {
   it('runs the dataset through the OpenAI-compatible provider (router retries included) in its own database', async () => {
     const remote = scriptedProvider();
-    const core = makeCore({ providers: { fetch: remote.fetch, router: { sleep: async () => undefined } } });
-    await core.api.providers.create({
-      provider_id: 'local',
-      preset: 'custom',
-      display_name: 'Local',
-      base_url: 'http://script.test/v1',
-      default_model: 'script-model',
-      api_key: 'sk-local-0123456789',
-    });
-    await core.api.notes.create({ title: 'Mine', body: 'Deadlock notes of my own.', folder: '', tags: [] });
-    await core.idle();
-    const before = { notes: await core.db.notes.toArray(), blocks: await core.db.blocks.toArray() };
+    const core = await coreOn(remote, { display_name: 'Local', api_key: 'sk-local-0123456789' });
+    const before = await withMyNote(core);
     await core.api.benchmarks.importDataset(JSON.stringify(SCRIPTED));
 
     const created = await core.api.benchmarks.createAgentRun({
@@ -743,36 +758,19 @@ describe('agent benchmark runs on a configured provider', () => {
     }
 
     // The tasks went into the run's copy only: the user's notebook is as it was.
-    expect(await core.db.notes.toArray()).toEqual(before.notes);
-    expect(await core.db.blocks.toArray()).toEqual(before.blocks);
-    expect((await core.api.agent.list()).page.total).toBe(0);
-    expect(await isolatedDatabases()).toEqual([]);
+    await expectUntouched(core, before);
   });
 
   it('keeps mock on the demo and refuses a disabled provider with BENCHMARK_CONFIG_INVALID', async () => {
     const remote = scriptedProvider();
-    const core = makeCore({ providers: { fetch: remote.fetch } });
-    await core.api.providers.create({
-      provider_id: 'local',
-      preset: 'custom',
-      base_url: 'http://script.test/v1',
-      default_model: 'script-model',
-      enabled: false,
-    });
+    const core = await coreOn(remote, { enabled: false });
     await expect(
       core.api.benchmarks.createAgentRun({ dataset_id: 'agent-core-v1', provider_id: 'local', model: 'm' }),
     ).rejects.toMatchObject({
       code: 'BENCHMARK_CONFIG_INVALID',
       details: { field: 'provider_id', cause: 'PROVIDER_UNAVAILABLE' },
     });
-    const run = await finished(
-      core,
-      await core.api.benchmarks.createAgentRun({
-        dataset_id: 'agent-core-v1',
-        provider_id: 'mock',
-        model: 'mock-1',
-      }),
-    );
+    const run = await finished(core, await core.api.benchmarks.createAgentRun(DEMO_RUN));
     expect(run).toMatchObject({ status: 'completed', metrics: { task_success_rate: 0.2 } });
     expect(remote.chats).toEqual([]);
   });
@@ -780,12 +778,8 @@ describe('agent benchmark runs on a configured provider', () => {
 
 describe('reports: comparison and export', () => {
   it('compares two runs case by case and exports JSON and CSV', async () => {
-    const core = makeCore();
-    await core.api.benchmarks.importDataset(JSON.stringify(SMALL));
-    const fts = await finished(
-      core,
-      await core.api.benchmarks.createRagRun({ dataset_id: 'small-v1', modes: ['fts'] }),
-    );
+    const core = await smallCore();
+    const fts = await runSmall(core);
     // The same dataset with the apple case made harder: its block now ranks below another.
     const harder: RagDatasetFile = {
       ...SMALL,
@@ -795,10 +789,7 @@ describe('reports: comparison and export', () => {
       ],
     };
     await core.api.benchmarks.importDataset(JSON.stringify(harder));
-    const second = await finished(
-      core,
-      await core.api.benchmarks.createRagRun({ dataset_id: 'small-v1', modes: ['fts'] }),
-    );
+    const second = await runSmall(core);
     const comparison = await core.api.benchmarks.compare(fts.run_id, second.run_id);
     expect(
       comparison.items.map((item) => [item.case_id, item.baseline, item.candidate, item.change]),
