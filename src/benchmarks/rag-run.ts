@@ -7,6 +7,7 @@ import type {
 } from '../contracts/benchmark';
 import { MAX_SEARCH_LIMIT } from '../contracts/search-schemas';
 import { DEFAULT_RETRIEVAL_PROFILE, type EmbeddingModelInfo, type RetrievalProfile } from '../retrieval';
+import { withCitation, type CitationOutcome } from './citations';
 import { ragMetrics } from './metrics';
 
 /** Why `citation_hit_rate` is null when the run has no answer model. */
@@ -122,15 +123,16 @@ export function ragMetricsByMode(
 }
 
 /** What a RAG run needs from the outside: its search, a latency clock, and where results go. */
-export interface RagRunPorts {
-  search(
-    query: string,
-    mode: BenchmarkSearchMode,
-    limit: number,
-  ): Promise<ReadonlyArray<{ block_id: string; note_id: string }>>;
+export interface RagRunPorts<Hit extends { block_id: string; note_id: string }> {
+  search(query: string, mode: BenchmarkSearchMode, limit: number): Promise<readonly Hit[]>;
   /** Latency clock in milliseconds; only the search is timed. */
   clock(): number;
   signal: AbortSignal;
+  /**
+   * Asks the answer model about a case that requires a citation, with the
+   * mode's hits as its sources; absent when no answer model was chosen.
+   */
+  answer?(entry: RagCaseDto, hits: readonly Hit[]): Promise<CitationOutcome>;
   /** Called after each case, in order, with how many of `total` are done. */
   onResult(result: RagCaseResult, done: number, total: number): Promise<void>;
 }
@@ -141,11 +143,14 @@ export interface RagRunPlan {
   topK: number;
 }
 
-/** Every case in every mode and repeat (mode by mode), stopping at the signal. */
-export async function runRagCases(
+/**
+ * Every case in every mode and repeat (mode by mode), stopping at the signal.
+ * Only the search is timed: an answer's time is the model's, not retrieval's.
+ */
+export async function runRagCases<Hit extends { block_id: string; note_id: string }>(
   cases: readonly RagCaseDto[],
   plan: RagRunPlan,
-  ports: RagRunPorts,
+  ports: RagRunPorts<Hit>,
 ): Promise<RagCaseResult[]> {
   const total = cases.length * plan.modes.length * plan.repeat;
   const results: RagCaseResult[] = [];
@@ -155,7 +160,11 @@ export async function runRagCases(
         ports.signal.throwIfAborted();
         const started = ports.clock();
         const hits = await ports.search(entry.query, mode, plan.topK);
-        const result = ragCaseResult(entry, mode, round, hits, ports.clock() - started);
+        const searched = ragCaseResult(entry, mode, round, hits, ports.clock() - started);
+        const result =
+          ports.answer && entry.citation_required
+            ? withCitation(searched, await ports.answer(entry, hits))
+            : searched;
         results.push(result);
         await ports.onResult(result, results.length, total);
       }

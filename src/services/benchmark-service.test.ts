@@ -404,9 +404,12 @@ describe('RAG benchmark runs', () => {
     await expect(
       core.api.benchmarks.createRagRun({
         dataset_id: 'rag-core-v1',
-        answer_model: { provider_id: 'mock', model: 'mock-1' },
+        answer_model: { provider_id: 'nowhere', model: 'm' },
       }),
-    ).rejects.toMatchObject({ code: 'BENCHMARK_CONFIG_INVALID', details: { field: 'answer_model' } });
+    ).rejects.toMatchObject({
+      code: 'BENCHMARK_CONFIG_INVALID',
+      details: { field: 'answer_model.provider_id', cause: 'RESOURCE_NOT_FOUND' },
+    });
     expect((await core.api.benchmarks.list()).page.total).toBe(0);
   });
 
@@ -454,6 +457,128 @@ describe('RAG benchmark runs', () => {
     ]) {
       await expect(call()).rejects.toMatchObject({ code: 'BENCHMARK_RUN_NOT_FOUND' });
     }
+  });
+});
+
+/** An OpenAI-compatible answer as one streamed text chunk. */
+function answerStream(text: string): string {
+  const chunk = (delta: Record<string, unknown>, finish: string | null) =>
+    `data: ${JSON.stringify({ id: 'a', object: 'chat.completion.chunk', model: 'script-model', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  return `${chunk({ role: 'assistant', content: text }, null)}${chunk({}, 'stop')}data: [DONE]\n\n`;
+}
+
+/**
+ * An OpenAI-compatible host whose model cites, as `[n, m]`, every source in
+ * its system prompt that contains the question. `hold` keeps a request open
+ * until it is aborted.
+ */
+function citingProvider(options: { hold?: boolean } = {}) {
+  const bodies: Array<{ system: string; question: string }> = [];
+  let requested: () => void = () => undefined;
+  const firstRequest = new Promise<void>((resolve) => (requested = resolve));
+  const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+    if (url.pathname.endsWith('/models')) {
+      return Response.json({ object: 'list', data: [{ id: 'script-model', object: 'model' }] });
+    }
+    const body = JSON.parse(String(init?.body)) as { messages: Array<{ role: string; content: string }> };
+    const system = body.messages.find((message) => message.role === 'system')?.content ?? '';
+    const question = body.messages.at(-1)!.content.toLowerCase();
+    bodies.push({ system, question });
+    requested();
+    if (options.hold) {
+      await new Promise((_, reject) =>
+        init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+      );
+    }
+    const cited = [...system.matchAll(/^\[(\d+)\] .* \u2014 (.*)$/gmu)]
+      .filter((match) => match[2]!.toLowerCase().includes(question))
+      .map((match) => match[1]);
+    return new Response(answerStream(`From your notes [${cited.join(', ')}].`), {
+      headers: { 'Content-Type': 'text/event-stream' },
+    });
+  }) as typeof globalThis.fetch;
+  return { fetch, bodies, firstRequest };
+}
+
+describe('citation_hit_rate through "ask your notes"', () => {
+  it('asks the mock model each citation-required case with the mode\u2019s hits as sources (hand-worked)', async () => {
+    const core = await smallCore({ providers: { sleep: async () => undefined } });
+    const before = await withMyNote(core);
+    const run = await runSmall(core, { answer_model: { provider_id: 'mock', model: 'mock-1' } });
+    expect(run.status).toBe('completed');
+    expect(run.config_snapshot.answer_model).toEqual({ provider_id: 'mock', model: 'mock-1' });
+    // The mock always cites source [1]: the apple case's top hit is its block, the cherry case's is not.
+    const cases = (await core.api.benchmarks.report(run.run_id)).cases as RagCaseResult[];
+    expect(
+      cases.map((entry) => [entry.case_id, entry.cited_block_ids, entry.passed, entry.failure_reason]),
+    ).toEqual([
+      ['c-apple', ['n1#0'], true, null],
+      ['c-cherry', ['n2#0'], false, 'the answer did not cite the expected block'],
+      ['c-none', null, false, 'no results'],
+    ]);
+    expect(run.metrics).toMatchObject({
+      kind: 'rag',
+      by_mode: { fts: { citation_hit_rate: 0.5, hit_at_1: 1 / 3, skipped: {} } },
+    });
+    // The questions and answers lived in the run's database: the user has no new conversation.
+    expect(await core.db.conversations.count()).toBe(0);
+    await expectUntouched(core, before);
+  });
+
+  it('measures a configured OpenAI-compatible model per mode, from the [n] markers of its answers', async () => {
+    const remote = citingProvider();
+    const core = await coreOn(remote);
+    await core.api.benchmarks.importDataset(JSON.stringify(SMALL));
+    const run = await runSmall(core, {
+      modes: ['fts', 'hybrid'],
+      retrieval: { top_k: 3 },
+      answer_model: { provider_id: 'local', model: 'script-model' },
+    });
+    expect(run.status).toBe('completed');
+    // Two citation-required cases in two modes: four questions, each with its sources in the prompt.
+    expect(remote.bodies.map((body) => body.question)).toEqual(['apple', 'cherry', 'apple', 'cherry']);
+    for (const body of remote.bodies) expect(body.system).toContain('Sources from the user\u2019s notes:');
+    const fts = ((await core.api.benchmarks.report(run.run_id)).cases as RagCaseResult[]).filter(
+      (entry) => entry.mode === 'fts',
+    );
+    // "cherry" is in both hits (ranks 1 and 2): the answer cites [1, 2], the expected block among them.
+    expect(fts.map((entry) => entry.cited_block_ids)).toEqual([['n1#0'], ['n2#0', 'n3#0'], null]);
+    expect(run.metrics).toMatchObject({
+      by_mode: { fts: { citation_hit_rate: 1 }, hybrid: { citation_hit_rate: 1 } },
+    });
+    expect(await core.db.conversations.count()).toBe(0);
+  });
+
+  it('refuses a disabled answer provider before a run exists', async () => {
+    const core = await coreOn(citingProvider(), { enabled: false });
+    await expect(
+      core.api.benchmarks.createRagRun({
+        dataset_id: 'rag-core-v1',
+        answer_model: { provider_id: 'local', model: 'script-model' },
+      }),
+    ).rejects.toMatchObject({
+      code: 'BENCHMARK_CONFIG_INVALID',
+      details: { field: 'answer_model.provider_id', cause: 'STATE_CONFLICT' },
+    });
+    expect((await core.api.benchmarks.list()).page.total).toBe(0);
+  });
+
+  it('cancels while the model answers: the request is aborted and the run database deleted', async () => {
+    const remote = citingProvider({ hold: true });
+    const core = await coreOn(remote);
+    await core.api.benchmarks.importDataset(JSON.stringify(SMALL));
+    const created = await core.api.benchmarks.createRagRun({
+      dataset_id: 'small-v1',
+      modes: ['fts'],
+      answer_model: { provider_id: 'local', model: 'script-model' },
+    });
+    await remote.firstRequest;
+    await core.api.benchmarks.cancel(created.run_id);
+    const run = await finished(core, created);
+    expect(run).toMatchObject({ status: 'cancelled', metrics: null });
+    expect(remote.bodies).toHaveLength(1);
+    expect(await isolatedDatabases()).toEqual([]);
   });
 });
 
@@ -651,7 +776,7 @@ function scriptedProvider() {
 
 /** A core with the provider `local` at the scripted host (no waits between the router's retries). */
 async function coreOn(
-  remote: ReturnType<typeof scriptedProvider>,
+  remote: { fetch: typeof globalThis.fetch },
   provider: { display_name?: string; api_key?: string; enabled?: boolean } = {},
 ): Promise<TestCore> {
   const core = makeCore({ providers: { fetch: remote.fetch, router: { sleep: async () => undefined } } });

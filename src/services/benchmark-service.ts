@@ -62,6 +62,7 @@ import {
   type RunComparison,
 } from '../benchmarks';
 import { AgentSandbox, notAgentDataset, runAgentCase } from './benchmark-agent';
+import type { AnswerModel, BenchmarkAnswers } from './benchmark-answers';
 import { demoAdapterFactory, type AgentAdapterFactory } from './agent-service';
 import type { EventLog } from '../core/event-log';
 import { newId, systemClock, type Clock } from '../core/ids';
@@ -101,6 +102,8 @@ export interface BenchmarkServiceOptions {
   latencyClock?: () => number;
   clock?: Clock;
   environment?: () => BenchmarkEnvironment;
+  /** How RAG runs reach the model that answers for `citation_hit_rate`; without it none can be chosen. */
+  answers?: BenchmarkAnswers;
   /** The models agent runs may use; the offline demo ("mock") provider by default. */
   agentAdapters?: AgentAdapterFactory;
 }
@@ -223,13 +226,7 @@ export class BenchmarkService {
         field: 'dataset_id',
       });
     }
-    if (request.answer_model !== null) {
-      throw new AppError(
-        'BENCHMARK_CONFIG_INVALID',
-        'Measuring citations with a model is not available here yet; run without an answer model.',
-        { field: 'answer_model' },
-      );
-    }
+    if (request.answer_model !== null) await this.#checkAnswerModel(request.answer_model);
     const retrieval = resolveRetrieval(request.retrieval);
     const embedder = await this.#options.embedder();
     const usesVectors = request.modes.some((mode) => mode !== 'fts');
@@ -255,11 +252,30 @@ export class BenchmarkService {
         profile_id: DEFAULT_RETRIEVAL_PROFILE.profile_id,
         version: DEFAULT_RETRIEVAL_PROFILE.version,
       },
-      answerModel: null,
+      answerModel: request.answer_model,
       environment: this.#environment(embedder),
     });
     const row = newRunRow(newId('benchmark'), 'rag', snapshot, request.metadata, toIsoUtc(this.#clock()));
     return this.#start(row, RAG_BENCHMARK_JOB_KIND);
+  }
+
+  /** The answer model must be usable now, not only when the job starts. */
+  async #checkAnswerModel(model: AnswerModel): Promise<void> {
+    const answers = this.#options.answers;
+    if (!answers) {
+      throw new AppError('BENCHMARK_CONFIG_INVALID', 'No answer model can be used here.', {
+        field: 'answer_model',
+      });
+    }
+    try {
+      await answers.check(model);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      throw new AppError('BENCHMARK_CONFIG_INVALID', error.message, {
+        field: 'answer_model.provider_id',
+        cause: error.code,
+      });
+    }
   }
 
   #environment(embedder: Embedder): BenchmarkEnvironment {
@@ -538,11 +554,31 @@ export class BenchmarkService {
       const search = new SearchService(isolated.notes, isolated.indexer, benchmarkProfile(retrieval), {
         ...(reranker ? { reranker: () => reranker } : {}),
       });
-      const results = await runRagCases(
+      const answerModel = snapshot.answer_model ?? null;
+      const ask = answerModel
+        ? this.#options.answers?.open(isolated.db, isolated.events, answerModel)
+        : undefined;
+      const fullText = (await isolated.indexer.view()).fullText;
+      const results = await runRagCases<SearchHit>(
         dataset.cases,
         { modes, repeat, topK: retrieval.top_k },
         {
           search: async (query, mode, limit) => (await searchForBenchmark(search, query, mode, limit)).hits,
+          ...(ask && {
+            answer: (entry, hits) =>
+              ask(
+                entry.query,
+                hits.map((hit) => ({
+                  note_id: hit.note_id,
+                  block_id: hit.block_id,
+                  title: hit.title,
+                  snippet: hit.snippet,
+                  start_line: hit.start_line,
+                  text: fullText.get(hit.block_id)?.text ?? hit.snippet,
+                })),
+                context.signal,
+              ),
+          }),
           clock: this.#latencyClock,
           signal: context.signal,
           onResult: async (result, done, total) => {
@@ -561,7 +597,12 @@ export class BenchmarkService {
       await this.#repository.updateRun(row.run_id, {
         metrics: {
           kind: 'rag',
-          by_mode: ragMetricsByMode(results, modes, retrieval.top_k, CITATION_SKIPPED_NO_MODEL),
+          by_mode: ragMetricsByMode(
+            results,
+            modes,
+            retrieval.top_k,
+            answerModel ? null : CITATION_SKIPPED_NO_MODEL,
+          ),
         },
         cases: results,
       });
@@ -571,6 +612,8 @@ export class BenchmarkService {
     }
   }
 }
+
+type SearchHit = Awaited<ReturnType<SearchService['search']>>['hits'][number];
 
 /** A search of the run's copy; the index's own model mismatch is the benchmark's code. */
 async function searchForBenchmark(
