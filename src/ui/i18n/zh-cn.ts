@@ -797,6 +797,24 @@ graph LR
   'storageFull.draftInMemory':
     '本地草稿也无法写入：你的文本只保存在此标签页中，直到保存成功。请不要关闭此标签页。',
   'importCrash.notice': '{file} 的导入被中断；没有导入任何内容。',
+  // Benchmarks: agent runs, answer models, models side by side
+  'bench.kind': '评测类型',
+  'bench.kind.rag': '检索（RAG）',
+  'bench.kind.agent': 'Agent',
+  'bench.model': '模型',
+  'bench.mode': '模式',
+  'bench.answerModel': '回答模型',
+  'bench.answerModelHelp': '用该模型回答每个需要引用的问题（以检索到的块为来源），并检查它引用了什么。',
+  'bench.answerNone': '不使用（跳过引用）',
+  'bench.sideBySide': '模型与模式对比',
+  'bench.prompt': '提示',
+  'bench.tools': '调用的工具',
+  'bench.expectedTools': '预期工具',
+  'bench.steps': '步数',
+  'bench.passed': '通过',
+  'bench.failed': '失败',
+  'bench.cited': '引用的块',
+  'bench.trace': '轨迹',
 };
 
 export const zhCNErrors: Partial<Record<ErrorCode, string>> = {
