@@ -844,6 +844,7 @@ graph LR
   'bench.failed': 'Failed',
   'bench.cited': 'Cited blocks',
   'bench.trace': 'Trace',
+  'bench.rerank': 'Rerank (the reranker chosen in Settings)',
 } as const satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

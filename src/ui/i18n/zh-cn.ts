@@ -815,6 +815,7 @@ graph LR
   'bench.failed': '失败',
   'bench.cited': '引用的块',
   'bench.trace': '轨迹',
+  'bench.rerank': '重排序（使用设置中选择的重排序模型）',
 };
 
 export const zhCNErrors: Partial<Record<ErrorCode, string>> = {
