@@ -5,7 +5,9 @@
 // Options: --dataset ID, --modes a,b, --top-k N, --repeat N, --rrf-k N,
 // --embedder hash-v1|tiny (the generated tiny test model, through the app's
 // TransformersEmbedder), --import FILE (register a dataset file first),
-// --out FILE (report path; default in the system temp folder).
+// --out FILE (report path; default in the system temp folder),
+// --answer PROVIDER/MODEL (measure citation_hit_rate: each citation-required
+// case is asked through "ask your notes"; `mock/mock-1` is the offline mock).
 import 'fake-indexeddb/auto';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -32,6 +34,7 @@ const { values } = parseArgs({
     embedder: { type: 'string', default: 'hash-v1' },
     import: { type: 'string' },
     out: { type: 'string' },
+    answer: { type: 'string' },
   },
 });
 
@@ -45,6 +48,13 @@ async function tinyEmbedder(): Promise<{ embedder: Embedder; dispose: () => Prom
     batch_size: 32,
   });
   return { embedder, dispose: () => embedder.dispose() };
+}
+
+function answerModel(value: string | undefined): { provider_id: string; model: string } | null {
+  if (value === undefined) return null;
+  const at = value.indexOf('/');
+  if (at <= 0 || at === value.length - 1) throw new Error(`--answer takes PROVIDER/MODEL, not ${value}`);
+  return { provider_id: value.slice(0, at), model: value.slice(at + 1) };
 }
 
 async function main(): Promise<void> {
@@ -65,6 +75,7 @@ async function main(): Promise<void> {
         ...(values['rrf-k'] !== undefined ? { rrf_k: Number(values['rrf-k']) } : {}),
       },
       repeat: Number(values.repeat),
+      answer_model: answerModel(values.answer),
     });
     await core.idle();
     const report = await benchmarks.report(created.run_id);

@@ -37,6 +37,8 @@ test('runs a RAG benchmark from the report page, shows charts and cases, opens a
   await page.getByTestId('bench-run').click();
   await expect(report).not.toHaveAttribute('data-run-id', first!, { timeout: 120_000 });
   await expect(page.getByTestId('bench-chart')).toHaveAttribute('data-ready', 'true');
+  // Both runs side by side, per mode.
+  await expect(page.getByTestId('bench-side-row')).toHaveCount(6);
   await page.getByTestId('bench-compare').selectOption(first!);
   await expect(page.getByTestId('bench-compare-summary')).toBeVisible();
   const changes = await page

@@ -5,6 +5,8 @@ import {
   type BenchmarkDatasetDto,
   type BenchmarkDatasetFile,
   type BenchmarkNoteDto,
+  type CreateDatasetFromNotesInput,
+  type RagDatasetFile,
 } from '../contracts';
 import { deriveBlocks, type DerivedBlock } from '../core/blocks';
 
@@ -82,6 +84,78 @@ export function parseDataset(input: unknown): BenchmarkDatasetFile {
   return dataset;
 }
 
+/** A dataset file's text: JSON, then {@link parseDataset}; an empty or unparsable file names the root. */
+export function parseDatasetText(text: unknown): BenchmarkDatasetFile {
+  if (typeof text !== 'string' || text.length === 0)
+    throw invalid('(root)', null, 'is empty', 'The dataset file is empty.');
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw invalid('(root)', null, 'is not JSON', 'The dataset file is not valid JSON.');
+  }
+  return parseDataset(json);
+}
+
+/** A note of the user's notebook as "benchmark my notes" copies it (block ids kept). */
+export interface NotebookNote {
+  note_id: string;
+  title: string;
+  folder: string;
+  tags: readonly string[];
+  body: string;
+  block_ids: string[];
+}
+
+/**
+ * "Benchmark my notes": a RAG dataset whose corpus is a copy of the user's
+ * notes and whose cases are the picked blocks with the questions written for
+ * them. `picked[i]` is the note of case i's block, or undefined when that block
+ * no longer exists (BENCHMARK_DATASET_INVALID naming the case).
+ */
+export function datasetFromNotes(
+  request: Required<CreateDatasetFromNotesInput>,
+  notes: readonly NotebookNote[],
+  picked: ReadonlyArray<{ note_id: string } | undefined>,
+): BenchmarkDatasetFile {
+  const caseId = (index: number): string => `mine-${String(index + 1).padStart(3, '0')}`;
+  picked.forEach((block, index) => {
+    if (!block) {
+      throw new AppError(
+        'BENCHMARK_DATASET_INVALID',
+        `Case ${index + 1}: the chosen block no longer exists.`,
+        {
+          case_id: caseId(index),
+          field: `cases.${index}.block_id`,
+        },
+      );
+    }
+  });
+  const dataset: RagDatasetFile = {
+    dataset_id: request.dataset_id,
+    kind: 'rag',
+    version: '1.0.0',
+    description: request.description,
+    notes: notes.map((note) => ({
+      note_id: note.note_id,
+      title: note.title,
+      folder: note.folder,
+      tags: [...note.tags],
+      body: note.body,
+      block_ids: [...note.block_ids],
+    })),
+    cases: request.cases.map((entry, index) => ({
+      case_id: caseId(index),
+      query: entry.query,
+      expected_note_ids: [picked[index]!.note_id],
+      expected_block_ids: [entry.block_id],
+      citation_required: false,
+      tags: ['mine'],
+    })),
+  };
+  return parseDataset(dataset);
+}
+
 function invalidFromZod(input: unknown, error: z.ZodError): AppError {
   const issue = error.issues[0]!;
   const path = issue.path.map(String);
@@ -96,12 +170,16 @@ function invalidFromZod(input: unknown, error: z.ZodError): AppError {
   return invalid(path.join('.') || '(root)', caseId, issue.message);
 }
 
-function invalid(field: string, caseId: string | null, problem: string): AppError {
+function invalid(field: string, caseId: string | null, problem: string, message?: string): AppError {
   const where = caseId === null ? field : `case ${caseId}, field ${field}`;
-  return new AppError('BENCHMARK_DATASET_INVALID', `The dataset is not valid: ${where} ${problem}.`, {
-    case_id: caseId,
-    field,
-  });
+  return new AppError(
+    'BENCHMARK_DATASET_INVALID',
+    message ?? `The dataset is not valid: ${where} ${problem}.`,
+    {
+      case_id: caseId,
+      field,
+    },
+  );
 }
 
 /** JSON with object keys sorted at every level; arrays keep their order (it is meaningful). */

@@ -1,5 +1,6 @@
 import type { AgentCaseResult, AgentMetrics, RagCaseResult, RagMetrics } from '../contracts/benchmark';
 import { hitAt, mrr, recallAt, type RankedCase } from '../retrieval/metrics';
+import { citesExpected } from './citations';
 
 /**
  * The §9.7 metrics, computed from per-case results and nowhere else: the
@@ -53,23 +54,7 @@ export function ragMetrics(
 export function citationHitRate(results: readonly RagCaseResult[]): number {
   const required = results.filter((result) => result.citation_required);
   if (required.length === 0) return 0;
-  let hits = 0;
-  for (const result of required) {
-    const cited = result.cited_block_ids ?? [];
-    const expected = new Set(result.expected_block_ids);
-    const expectedNotes = new Set(result.expected_note_ids);
-    const hit =
-      expected.size > 0
-        ? cited.some((id) => expected.has(id))
-        : cited.some((id) => expectedNotes.has(noteOfCitation(result, id)));
-    if (hit) hits += 1;
-  }
-  return hits / required.length;
-}
-
-function noteOfCitation(result: RagCaseResult, blockId: string): string {
-  const index = result.ranked_block_ids.indexOf(blockId);
-  return index < 0 ? '' : (result.ranked_note_ids[index] ?? '');
+  return required.filter(citesExpected).length / required.length;
 }
 
 /**

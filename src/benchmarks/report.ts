@@ -119,6 +119,21 @@ export function reportCsv(report: BenchmarkReportDto): string {
   return `${[columns.join(','), ...rows].join('\r\n')}\r\n`;
 }
 
+/** The report as a file: the whole report as JSON, or the per-case table as CSV. */
+export function reportFile(
+  report: BenchmarkReportDto,
+  format: 'json' | 'csv',
+): { filename: string; mime_type: string; text: string } {
+  const base = `${report.run.dataset_id}-${report.run.run_id}`;
+  return format === 'json'
+    ? {
+        filename: `${base}.json`,
+        mime_type: 'application/json',
+        text: `${JSON.stringify(report, null, 1)}\n`,
+      }
+    : { filename: `${base}.csv`, mime_type: 'text/csv', text: reportCsv(report) };
+}
+
 function csvCell(value: unknown): string {
   const text = Array.isArray(value)
     ? value.join(' ')

@@ -3,6 +3,7 @@ import type {
   AgentCaseResult,
   AgentDatasetFile,
   BenchmarkRunDto,
+  CreateRagBenchmarkInput,
   EventEnvelope,
   RagCaseResult,
   RagDatasetFile,
@@ -106,6 +107,69 @@ async function isolatedDatabases(): Promise<string[]> {
   );
 }
 
+/** agent-core-v1 on the offline demo model. */
+const DEMO_RUN = { dataset_id: 'agent-core-v1', provider_id: 'mock', model: 'mock-1' };
+
+/** A core with the small dataset registered. */
+async function smallCore(options: CoreOptions = {}): Promise<TestCore> {
+  const core = makeCore(options);
+  await core.api.benchmarks.importDataset(JSON.stringify(SMALL));
+  return core;
+}
+
+/** A finished RAG run of the small dataset (full text only unless the input says otherwise). */
+async function runSmall(
+  core: TestCore,
+  input: Partial<CreateRagBenchmarkInput> = {},
+): Promise<BenchmarkRunDto> {
+  return finished(
+    core,
+    await core.api.benchmarks.createRagRun({ dataset_id: 'small-v1', modes: ['fts'], ...input }),
+  );
+}
+
+/** The user's notebook as stored: a run must leave it exactly so. */
+async function notebook(core: TestCore) {
+  return {
+    notes: await core.db.notes.toArray(),
+    blocks: await core.db.blocks.toArray(),
+    index: await core.db.search_index.toArray(),
+  };
+}
+
+/** A note of the user's own, indexed, and the notebook as it then is. */
+async function withMyNote(core: TestCore) {
+  await core.api.notes.create({ title: 'Mine', body: 'Deadlock notes of my own.', folder: '', tags: [] });
+  await core.idle();
+  return notebook(core);
+}
+
+/** The notebook is as it was, no agent run of the user's exists, and every run's database is gone. */
+async function expectUntouched(core: TestCore, before: Awaited<ReturnType<typeof notebook>>): Promise<void> {
+  expect(await notebook(core)).toEqual(before);
+  expect((await core.api.agent.list()).page.total).toBe(0);
+  expect(await isolatedDatabases()).toEqual([]);
+}
+
+/** A latency clock that asks for the cancel at its nth reading (a case's start or end). */
+function cancellingAt(reading: number): {
+  latencyClock: () => number;
+  cancelWith: (cancel: () => void) => void;
+} {
+  let readings = 0;
+  let cancel: () => void = () => undefined;
+  return {
+    latencyClock: () => {
+      readings += 1;
+      if (readings === reading) cancel();
+      return readings;
+    },
+    cancelWith: (next) => {
+      cancel = next;
+    },
+  };
+}
+
 describe('benchmark datasets', () => {
   it('lists the shipped datasets with their case counts and content hashes', async () => {
     const core = makeCore();
@@ -183,8 +247,7 @@ describe('benchmark datasets', () => {
 
 describe('RAG benchmark runs', () => {
   it('computes the hand-worked metrics of a small dataset through the service', async () => {
-    const core = makeCore({ benchmarks: { latencyClock: steppingClock([0, 1, 10, 12, 20, 24]) } });
-    await core.api.benchmarks.importDataset(JSON.stringify(SMALL));
+    const core = await smallCore({ benchmarks: { latencyClock: steppingClock([0, 1, 10, 12, 20, 24]) } });
     const created = await core.api.benchmarks.createRagRun({
       dataset_id: 'small-v1',
       modes: ['fts'],
@@ -224,7 +287,7 @@ describe('RAG benchmark runs', () => {
   });
 
   it('records the config snapshot, runs every mode and leaves the user notebook untouched', async () => {
-    const core = makeCore();
+    const core = await smallCore();
     const mine = await core.api.notes.create({
       title: 'Mine',
       body: 'Apple pie recipe.',
@@ -232,20 +295,12 @@ describe('RAG benchmark runs', () => {
       tags: [],
     });
     await core.idle();
-    const before = {
-      notes: await core.db.notes.toArray(),
-      blocks: await core.db.blocks.toArray(),
-      index: await core.db.search_index.toArray(),
-    };
-    await core.api.benchmarks.importDataset(JSON.stringify(SMALL));
-    const run = await finished(
-      core,
-      await core.api.benchmarks.createRagRun({
-        dataset_id: 'small-v1',
-        retrieval: { top_k: 3, rrf_k: 30 },
-        metadata: { note: 'x' },
-      }),
-    );
+    const before = await notebook(core);
+    const run = await runSmall(core, {
+      modes: ['fts', 'vector', 'hybrid'],
+      retrieval: { top_k: 3, rrf_k: 30 },
+      metadata: { note: 'x' },
+    });
     expect(run.status).toBe('completed');
     expect(run.config_snapshot).toMatchObject({
       dataset_id: 'small-v1',
@@ -266,23 +321,16 @@ describe('RAG benchmark runs', () => {
     const report = await core.api.benchmarks.report(run.run_id);
     expect(report.cases).toHaveLength(9);
     // The dataset's notes never reached the user's notebook, and its database is gone.
-    expect(await core.db.notes.toArray()).toEqual(before.notes);
-    expect(await core.db.blocks.toArray()).toEqual(before.blocks);
-    expect(await core.db.search_index.toArray()).toEqual(before.index);
+    await expectUntouched(core, before);
     expect((await core.api.search.search({ query: 'cherry' })).hits).toEqual([]);
     expect((await core.api.search.search({ query: 'apple' })).hits.map((hit) => hit.note_id)).toEqual([
       mine.note_id,
     ]);
-    expect(await isolatedDatabases()).toEqual([]);
   });
 
   it('publishes lifecycle and per-case events in order', async () => {
-    const core = makeCore();
-    await core.api.benchmarks.importDataset(JSON.stringify(SMALL));
-    const run = await finished(
-      core,
-      await core.api.benchmarks.createRagRun({ dataset_id: 'small-v1', modes: ['fts'] }),
-    );
+    const core = await smallCore();
+    const run = await runSmall(core);
     const page = await core.api.benchmarks.events(run.run_id);
     const names = page.items.map((item) => item.event);
     expect(names[0]).toBe('Queued');
@@ -298,20 +346,11 @@ describe('RAG benchmark runs', () => {
   });
 
   it('cancels a run mid-way: no metrics, the finished cases in the report, the isolated database deleted', async () => {
-    let cancel: () => void = () => undefined;
-    let readings = 0;
-    const core = makeCore({
-      benchmarks: {
-        latencyClock: () => {
-          readings += 1;
-          // The second case starts: ask for the cancel while the run is mid-way.
-          if (readings === 3) cancel();
-          return readings;
-        },
-      },
-    });
+    // The second case starts (the clock's third reading): ask for the cancel while the run is mid-way.
+    const clock = cancellingAt(3);
+    const core = makeCore({ benchmarks: { latencyClock: clock.latencyClock } });
     const run = await core.api.benchmarks.createRagRun({ dataset_id: 'rag-core-v1', modes: ['fts'] });
-    cancel = () => void core.api.benchmarks.cancel(run.run_id);
+    clock.cancelWith(() => void core.api.benchmarks.cancel(run.run_id));
     const done = await finished(core, run);
     expect(done.status).toBe('cancelled');
     expect(done.metrics).toBeNull();
@@ -365,9 +404,12 @@ describe('RAG benchmark runs', () => {
     await expect(
       core.api.benchmarks.createRagRun({
         dataset_id: 'rag-core-v1',
-        answer_model: { provider_id: 'mock', model: 'mock-1' },
+        answer_model: { provider_id: 'nowhere', model: 'm' },
       }),
-    ).rejects.toMatchObject({ code: 'BENCHMARK_CONFIG_INVALID', details: { field: 'answer_model' } });
+    ).rejects.toMatchObject({
+      code: 'BENCHMARK_CONFIG_INVALID',
+      details: { field: 'answer_model.provider_id', cause: 'RESOURCE_NOT_FOUND' },
+    });
     expect((await core.api.benchmarks.list()).page.total).toBe(0);
   });
 
@@ -378,12 +420,8 @@ describe('RAG benchmark runs', () => {
         throw new Error('out of memory');
       },
     };
-    const core = makeCore({ embedder: failing });
-    await core.api.benchmarks.importDataset(JSON.stringify(SMALL));
-    const run = await finished(
-      core,
-      await core.api.benchmarks.createRagRun({ dataset_id: 'small-v1', modes: ['vector'] }),
-    );
+    const core = await smallCore({ embedder: failing });
+    const run = await runSmall(core, { modes: ['vector'] });
     expect(run.status).toBe('failed');
     expect(run.error).toMatchObject({ code: 'BENCHMARK_RUN_FAILED' });
     expect(run.completed_at).not.toBeNull();
@@ -391,8 +429,7 @@ describe('RAG benchmark runs', () => {
   });
 
   it('lists runs newest first with kind and status filters and paging; unknown runs are BENCHMARK_RUN_NOT_FOUND', async () => {
-    const core = makeCore();
-    await core.api.benchmarks.importDataset(JSON.stringify(SMALL));
+    const core = await smallCore();
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
       const run = await core.api.benchmarks.createRagRun({
@@ -423,6 +460,128 @@ describe('RAG benchmark runs', () => {
   });
 });
 
+/** An OpenAI-compatible answer as one streamed text chunk. */
+function answerStream(text: string): string {
+  const chunk = (delta: Record<string, unknown>, finish: string | null) =>
+    `data: ${JSON.stringify({ id: 'a', object: 'chat.completion.chunk', model: 'script-model', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  return `${chunk({ role: 'assistant', content: text }, null)}${chunk({}, 'stop')}data: [DONE]\n\n`;
+}
+
+/**
+ * An OpenAI-compatible host whose model cites, as `[n, m]`, every source in
+ * its system prompt that contains the question. `hold` keeps a request open
+ * until it is aborted.
+ */
+function citingProvider(options: { hold?: boolean } = {}) {
+  const bodies: Array<{ system: string; question: string }> = [];
+  let requested: () => void = () => undefined;
+  const firstRequest = new Promise<void>((resolve) => (requested = resolve));
+  const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+    if (url.pathname.endsWith('/models')) {
+      return Response.json({ object: 'list', data: [{ id: 'script-model', object: 'model' }] });
+    }
+    const body = JSON.parse(String(init?.body)) as { messages: Array<{ role: string; content: string }> };
+    const system = body.messages.find((message) => message.role === 'system')?.content ?? '';
+    const question = body.messages.at(-1)!.content.toLowerCase();
+    bodies.push({ system, question });
+    requested();
+    if (options.hold) {
+      await new Promise((_, reject) =>
+        init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+      );
+    }
+    const cited = [...system.matchAll(/^\[(\d+)\] .* \u2014 (.*)$/gmu)]
+      .filter((match) => match[2]!.toLowerCase().includes(question))
+      .map((match) => match[1]);
+    return new Response(answerStream(`From your notes [${cited.join(', ')}].`), {
+      headers: { 'Content-Type': 'text/event-stream' },
+    });
+  }) as typeof globalThis.fetch;
+  return { fetch, bodies, firstRequest };
+}
+
+describe('citation_hit_rate through "ask your notes"', () => {
+  it('asks the mock model each citation-required case with the mode\u2019s hits as sources (hand-worked)', async () => {
+    const core = await smallCore({ providers: { sleep: async () => undefined } });
+    const before = await withMyNote(core);
+    const run = await runSmall(core, { answer_model: { provider_id: 'mock', model: 'mock-1' } });
+    expect(run.status).toBe('completed');
+    expect(run.config_snapshot.answer_model).toEqual({ provider_id: 'mock', model: 'mock-1' });
+    // The mock always cites source [1]: the apple case's top hit is its block, the cherry case's is not.
+    const cases = (await core.api.benchmarks.report(run.run_id)).cases as RagCaseResult[];
+    expect(
+      cases.map((entry) => [entry.case_id, entry.cited_block_ids, entry.passed, entry.failure_reason]),
+    ).toEqual([
+      ['c-apple', ['n1#0'], true, null],
+      ['c-cherry', ['n2#0'], false, 'the answer did not cite the expected block'],
+      ['c-none', null, false, 'no results'],
+    ]);
+    expect(run.metrics).toMatchObject({
+      kind: 'rag',
+      by_mode: { fts: { citation_hit_rate: 0.5, hit_at_1: 1 / 3, skipped: {} } },
+    });
+    // The questions and answers lived in the run's database: the user has no new conversation.
+    expect(await core.db.conversations.count()).toBe(0);
+    await expectUntouched(core, before);
+  });
+
+  it('measures a configured OpenAI-compatible model per mode, from the [n] markers of its answers', async () => {
+    const remote = citingProvider();
+    const core = await coreOn(remote);
+    await core.api.benchmarks.importDataset(JSON.stringify(SMALL));
+    const run = await runSmall(core, {
+      modes: ['fts', 'hybrid'],
+      retrieval: { top_k: 3 },
+      answer_model: { provider_id: 'local', model: 'script-model' },
+    });
+    expect(run.status).toBe('completed');
+    // Two citation-required cases in two modes: four questions, each with its sources in the prompt.
+    expect(remote.bodies.map((body) => body.question)).toEqual(['apple', 'cherry', 'apple', 'cherry']);
+    for (const body of remote.bodies) expect(body.system).toContain('Sources from the user\u2019s notes:');
+    const fts = ((await core.api.benchmarks.report(run.run_id)).cases as RagCaseResult[]).filter(
+      (entry) => entry.mode === 'fts',
+    );
+    // "cherry" is in both hits (ranks 1 and 2): the answer cites [1, 2], the expected block among them.
+    expect(fts.map((entry) => entry.cited_block_ids)).toEqual([['n1#0'], ['n2#0', 'n3#0'], null]);
+    expect(run.metrics).toMatchObject({
+      by_mode: { fts: { citation_hit_rate: 1 }, hybrid: { citation_hit_rate: 1 } },
+    });
+    expect(await core.db.conversations.count()).toBe(0);
+  });
+
+  it('refuses a disabled answer provider before a run exists', async () => {
+    const core = await coreOn(citingProvider(), { enabled: false });
+    await expect(
+      core.api.benchmarks.createRagRun({
+        dataset_id: 'rag-core-v1',
+        answer_model: { provider_id: 'local', model: 'script-model' },
+      }),
+    ).rejects.toMatchObject({
+      code: 'BENCHMARK_CONFIG_INVALID',
+      details: { field: 'answer_model.provider_id', cause: 'STATE_CONFLICT' },
+    });
+    expect((await core.api.benchmarks.list()).page.total).toBe(0);
+  });
+
+  it('cancels while the model answers: the request is aborted and the run database deleted', async () => {
+    const remote = citingProvider({ hold: true });
+    const core = await coreOn(remote);
+    await core.api.benchmarks.importDataset(JSON.stringify(SMALL));
+    const created = await core.api.benchmarks.createRagRun({
+      dataset_id: 'small-v1',
+      modes: ['fts'],
+      answer_model: { provider_id: 'local', model: 'script-model' },
+    });
+    await remote.firstRequest;
+    await core.api.benchmarks.cancel(created.run_id);
+    const run = await finished(core, created);
+    expect(run).toMatchObject({ status: 'cancelled', metrics: null });
+    expect(remote.bodies).toHaveLength(1);
+    expect(await isolatedDatabases()).toEqual([]);
+  });
+});
+
 describe('benchmark my notes', () => {
   it('builds a dataset from picked blocks of the user notes and runs it on a copy', async () => {
     const core = makeCore();
@@ -441,7 +600,7 @@ describe('benchmark my notes', () => {
     await core.idle();
     const blocksA = await core.db.blocks.where('note_id').equals(a.note_id).sortBy('position');
     const blocksB = await core.db.blocks.where('note_id').equals(b.note_id).sortBy('position');
-    const before = await core.db.notes.toArray();
+    const before = await notebook(core);
     const dataset = await core.api.benchmarks.createDatasetFromNotes({
       dataset_id: 'my-notes',
       cases: [
@@ -461,7 +620,7 @@ describe('benchmark my notes', () => {
         .filter((entry) => entry.mode === 'fts')
         .map((entry) => entry.first_hit_rank),
     ).toEqual([1, 1]);
-    expect(await core.db.notes.toArray()).toEqual(before);
+    await expectUntouched(core, before);
     await expect(
       core.api.benchmarks.createDatasetFromNotes({
         dataset_id: 'x',
@@ -484,10 +643,7 @@ describe('the isolated database', () => {
       },
     });
     await core.api.benchmarks.importDataset(JSON.stringify(SMALL));
-    const run = await finished(
-      core,
-      await core.api.benchmarks.createRagRun({ dataset_id: 'small-v1', modes: ['fts'] }),
-    );
+    const run = await runSmall(core);
     expect(opened).toEqual([`${ISOLATED_DATABASE_PREFIX}${run.run_id}`]);
     expect(opened[0]).not.toBe(core.db.name);
   });
@@ -496,14 +652,8 @@ describe('the isolated database', () => {
 describe('agent benchmark runs', () => {
   it('runs agent-core-v1 on the demo provider through the agent runtime, scored from the traces', async () => {
     const core = makeCore();
-    await core.api.notes.create({ title: 'Mine', body: 'Deadlock notes of my own.', folder: '', tags: [] });
-    await core.idle();
-    const before = { notes: await core.db.notes.toArray(), blocks: await core.db.blocks.toArray() };
-    const created = await core.api.benchmarks.createAgentRun({
-      dataset_id: 'agent-core-v1',
-      provider_id: 'mock',
-      model: 'mock-1',
-    });
+    const before = await withMyNote(core);
+    const created = await core.api.benchmarks.createAgentRun(DEMO_RUN);
     expect(created).toMatchObject({
       kind: 'agent',
       config_snapshot: { provider_id: 'mock', model: 'mock-1', max_steps: 10 },
@@ -549,10 +699,7 @@ describe('agent benchmark runs', () => {
       code: 'RESOURCE_NOT_FOUND',
     });
     // Writes landed only in the run's own database: the user's notebook is as it was.
-    expect(await core.db.notes.toArray()).toEqual(before.notes);
-    expect(await core.db.blocks.toArray()).toEqual(before.blocks);
-    expect((await core.api.agent.list()).page.total).toBe(0);
-    expect(await isolatedDatabases()).toEqual([]);
+    await expectUntouched(core, before);
     expect((await core.api.benchmarks.list({ kind: 'agent' })).items.map((item) => item.run_id)).toEqual([
       run.run_id,
     ]);
@@ -560,7 +707,7 @@ describe('agent benchmark runs', () => {
 
   it('rejects an unavailable provider, a RAG dataset and a skill with BENCHMARK_CONFIG_INVALID', async () => {
     const core = makeCore();
-    const base = { dataset_id: 'agent-core-v1', provider_id: 'mock', model: 'mock-1' };
+    const base = DEMO_RUN;
     await expect(
       core.api.benchmarks.createAgentRun({ ...base, provider_id: 'openai' }),
     ).rejects.toMatchObject({
@@ -589,24 +736,11 @@ describe('agent benchmark runs', () => {
   });
 
   it('cancels mid-run after the first case and cleans up', async () => {
-    let cancel: () => void = () => undefined;
-    let readings = 0;
-    const core = makeCore({
-      benchmarks: {
-        latencyClock: () => {
-          readings += 1;
-          // The first case has ended: cancel before the second starts.
-          if (readings === 2) cancel();
-          return readings;
-        },
-      },
-    });
-    const run = await core.api.benchmarks.createAgentRun({
-      dataset_id: 'agent-core-v1',
-      provider_id: 'mock',
-      model: 'mock-1',
-    });
-    cancel = () => void core.api.benchmarks.cancel(run.run_id);
+    // The first case has ended (the clock's second reading): cancel before the second starts.
+    const clock = cancellingAt(2);
+    const core = makeCore({ benchmarks: { latencyClock: clock.latencyClock } });
+    const run = await core.api.benchmarks.createAgentRun(DEMO_RUN);
+    clock.cancelWith(() => void core.api.benchmarks.cancel(run.run_id));
     const done = await finished(core, run);
     expect(done.status).toBe('cancelled');
     expect(done.metrics).toBeNull();
@@ -638,6 +772,22 @@ function scriptedProvider() {
     return new Response(agentScriptStream(body), { headers: { 'Content-Type': 'text/event-stream' } });
   }) as typeof globalThis.fetch;
   return { fetch, chats };
+}
+
+/** A core with the provider `local` at the scripted host (no waits between the router's retries). */
+async function coreOn(
+  remote: { fetch: typeof globalThis.fetch },
+  provider: { display_name?: string; api_key?: string; enabled?: boolean } = {},
+): Promise<TestCore> {
+  const core = makeCore({ providers: { fetch: remote.fetch, router: { sleep: async () => undefined } } });
+  await core.api.providers.create({
+    provider_id: 'local',
+    preset: 'custom',
+    base_url: 'http://script.test/v1',
+    default_model: 'script-model',
+    ...provider,
+  });
+  return core;
 }
 
 /** Two cases the scripted model can pass only by calling its tools: one expects its 3 tasks, one 1. */
@@ -678,18 +828,8 @@ const SCRIPTED: AgentDatasetFile = {
 describe('agent benchmark runs on a configured provider', () => {
   it('runs the dataset through the OpenAI-compatible provider (router retries included) in its own database', async () => {
     const remote = scriptedProvider();
-    const core = makeCore({ providers: { fetch: remote.fetch, router: { sleep: async () => undefined } } });
-    await core.api.providers.create({
-      provider_id: 'local',
-      preset: 'custom',
-      display_name: 'Local',
-      base_url: 'http://script.test/v1',
-      default_model: 'script-model',
-      api_key: 'sk-local-0123456789',
-    });
-    await core.api.notes.create({ title: 'Mine', body: 'Deadlock notes of my own.', folder: '', tags: [] });
-    await core.idle();
-    const before = { notes: await core.db.notes.toArray(), blocks: await core.db.blocks.toArray() };
+    const core = await coreOn(remote, { display_name: 'Local', api_key: 'sk-local-0123456789' });
+    const before = await withMyNote(core);
     await core.api.benchmarks.importDataset(JSON.stringify(SCRIPTED));
 
     const created = await core.api.benchmarks.createAgentRun({
@@ -743,36 +883,19 @@ describe('agent benchmark runs on a configured provider', () => {
     }
 
     // The tasks went into the run's copy only: the user's notebook is as it was.
-    expect(await core.db.notes.toArray()).toEqual(before.notes);
-    expect(await core.db.blocks.toArray()).toEqual(before.blocks);
-    expect((await core.api.agent.list()).page.total).toBe(0);
-    expect(await isolatedDatabases()).toEqual([]);
+    await expectUntouched(core, before);
   });
 
   it('keeps mock on the demo and refuses a disabled provider with BENCHMARK_CONFIG_INVALID', async () => {
     const remote = scriptedProvider();
-    const core = makeCore({ providers: { fetch: remote.fetch } });
-    await core.api.providers.create({
-      provider_id: 'local',
-      preset: 'custom',
-      base_url: 'http://script.test/v1',
-      default_model: 'script-model',
-      enabled: false,
-    });
+    const core = await coreOn(remote, { enabled: false });
     await expect(
       core.api.benchmarks.createAgentRun({ dataset_id: 'agent-core-v1', provider_id: 'local', model: 'm' }),
     ).rejects.toMatchObject({
       code: 'BENCHMARK_CONFIG_INVALID',
       details: { field: 'provider_id', cause: 'PROVIDER_UNAVAILABLE' },
     });
-    const run = await finished(
-      core,
-      await core.api.benchmarks.createAgentRun({
-        dataset_id: 'agent-core-v1',
-        provider_id: 'mock',
-        model: 'mock-1',
-      }),
-    );
+    const run = await finished(core, await core.api.benchmarks.createAgentRun(DEMO_RUN));
     expect(run).toMatchObject({ status: 'completed', metrics: { task_success_rate: 0.2 } });
     expect(remote.chats).toEqual([]);
   });
@@ -780,12 +903,8 @@ describe('agent benchmark runs on a configured provider', () => {
 
 describe('reports: comparison and export', () => {
   it('compares two runs case by case and exports JSON and CSV', async () => {
-    const core = makeCore();
-    await core.api.benchmarks.importDataset(JSON.stringify(SMALL));
-    const fts = await finished(
-      core,
-      await core.api.benchmarks.createRagRun({ dataset_id: 'small-v1', modes: ['fts'] }),
-    );
+    const core = await smallCore();
+    const fts = await runSmall(core);
     // The same dataset with the apple case made harder: its block now ranks below another.
     const harder: RagDatasetFile = {
       ...SMALL,
@@ -795,10 +914,7 @@ describe('reports: comparison and export', () => {
       ],
     };
     await core.api.benchmarks.importDataset(JSON.stringify(harder));
-    const second = await finished(
-      core,
-      await core.api.benchmarks.createRagRun({ dataset_id: 'small-v1', modes: ['fts'] }),
-    );
+    const second = await runSmall(core);
     const comparison = await core.api.benchmarks.compare(fts.run_id, second.run_id);
     expect(
       comparison.items.map((item) => [item.case_id, item.baseline, item.candidate, item.change]),

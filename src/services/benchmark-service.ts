@@ -11,13 +11,12 @@ import {
   toIsoUtc,
   type AgentCaseResult,
   type BenchmarkCaseResult,
-  type BenchmarkConfigSnapshot,
   type BenchmarkDatasetDto,
   type BenchmarkDatasetFile,
   type BenchmarkKind,
   type BenchmarkReportDto,
-  type BenchmarkRunDto,
   type BenchmarkSearchMode,
+  type BenchmarkRunDto,
   type CreateAgentBenchmarkInput,
   type CreateDatasetFromNotesInput,
   type CreateRagBenchmarkInput,
@@ -25,59 +24,66 @@ import {
   type JobDto,
   type ListBenchmarkRunsInput,
   type OffsetPage,
-  type RagCaseResult,
-  type RagDatasetFile,
-  type RagMetrics,
   type SequencePage,
   type SequenceQuery,
 } from '../contracts';
-import { MAX_SEARCH_LIMIT, MAX_SEARCH_QUERY_LENGTH } from '../contracts/search-schemas';
+import { MAX_SEARCH_QUERY_LENGTH } from '../contracts/search-schemas';
 import {
   BUILTIN_DATASET_IDS,
+  CASE_RESULT_EVENT,
+  CITATION_SKIPPED_NO_MODEL,
+  ISOLATED_DATABASE_PREFIX,
+  IsolatedIndex,
+  agentMetrics,
+  agentSnapshot,
+  benchmarkProfile,
   builtinDataset,
-  datasetBlocks,
+  caseResultsOf,
+  compareReports,
+  configInvalid,
+  datasetChanged,
+  datasetFromNotes,
   datasetHash,
   describeDataset,
-  parseDataset,
-  agentMetrics,
-  compareReports,
-  ragMetrics,
-  reportCsv,
+  describeEnvironment,
+  embeddingDiffers,
+  newRunRow,
+  pageOf,
+  parseDatasetText,
+  probeEnvironment,
+  runRagCases,
+  ragMetricsByMode,
+  ragSnapshot,
+  reportFile,
+  resolveRetrieval,
+  sameModel,
+  toRunDto,
+  type BenchmarkEnvironment,
   type RunComparison,
 } from '../benchmarks';
 import { AgentSandbox, notAgentDataset, runAgentCase } from './benchmark-agent';
+import type { AnswerModel, BenchmarkAnswers } from './benchmark-answers';
 import { demoAdapterFactory, type AgentAdapterFactory } from './agent-service';
-import { EventLog } from '../core/event-log';
+import type { EventLog } from '../core/event-log';
 import { newId, systemClock, type Clock } from '../core/ids';
-import { JobRuntime, type JobContext } from '../core/job-runtime';
-import { EventRepository, IndexRepository, JobRepository, NotesAgentDatabase, NotesRepository } from '../db';
-import { BenchmarkRepository, seedBenchmarkNotes } from '../db/benchmark-repository';
+import type { JobContext, JobRuntime } from '../core/job-runtime';
+import { NotesAgentDatabase, type NotesRepository } from '../db';
+import { BenchmarkRepository } from '../db/benchmark-repository';
 import type { BenchmarkRunRow } from '../db/schema';
-import { DEFAULT_RETRIEVAL_PROFILE, type Embedder, type Reranker, type RetrievalProfile } from '../retrieval';
+import { DEFAULT_RETRIEVAL_PROFILE, type Embedder, type Reranker } from '../retrieval';
 import { FULL_TEXT_SNAPSHOT_VERSION } from '../retrieval/full-text-index';
-import { SearchIndexer } from '../retrieval/search-indexer';
 import { VECTOR_BUFFER_VERSION } from '../retrieval/vector-index';
 import { SearchService } from './search-service';
 
+export { CASE_RESULT_EVENT, ISOLATED_DATABASE_PREFIX, type BenchmarkEnvironment };
+
 export const RAG_BENCHMARK_JOB_KIND = 'benchmark.rag';
 export const AGENT_BENCHMARK_JOB_KIND = 'benchmark.agent';
-export const CASE_RESULT_EVENT = 'CaseResult';
 /** Per-case progress is persisted every this many cases; every case still gets its event. */
 const PROGRESS_EVERY = 10;
-const CITATION_SKIPPED_NO_MODEL = 'no answer model was chosen';
 
 const runIdSchema = z.string().min(1, 'run_id is required').max(200);
 const datasetIdSchema = z.string().min(1, 'dataset_id is required').max(200);
-
-/** Where a run executes, for the config snapshot (§9.4). */
-export interface BenchmarkEnvironment {
-  runtime: 'browser' | 'node';
-  /** The browser's user agent or `node <version>`. */
-  platform: string;
-  webgpu_available: boolean;
-  /** What computes the embeddings: `js` (hash-v1), `wasm` or `webgpu`. */
-  embedding_backend: string;
-}
 
 export interface BenchmarkServiceOptions {
   /** The user's database: runs and imported datasets are kept here, nothing else is written. */
@@ -96,14 +102,13 @@ export interface BenchmarkServiceOptions {
   latencyClock?: () => number;
   clock?: Clock;
   environment?: () => BenchmarkEnvironment;
+  /** How RAG runs reach the model that answers for `citation_hit_rate`; without it none can be chosen. */
+  answers?: BenchmarkAnswers;
   /** The models agent runs may use; the offline demo ("mock") provider by default. */
   agentAdapters?: AgentAdapterFactory;
 }
 
-/** The name prefix of a benchmark run's own database: never the user's notebook. */
-export const ISOLATED_DATABASE_PREFIX = 'notes-agent-benchmark-';
-
-interface RagJobInput {
+interface RunJobInput {
   run_id: string;
 }
 
@@ -121,15 +126,15 @@ export class BenchmarkService {
     this.#options = options;
     this.#repository = new BenchmarkRepository(options.db);
     this.#clock = options.clock ?? systemClock;
-    options.runtime.register<RagJobInput, { cases: number }>({
+    options.runtime.register<RunJobInput, { cases: number }>({
       kind: RAG_BENCHMARK_JOB_KIND,
       concurrency: 1,
-      run: (context) => this.#runRag(context),
+      run: (context) => this.#guarded(context, (row) => this.#runRag(context, row)),
     });
-    options.runtime.register<RagJobInput, { cases: number }>({
+    options.runtime.register<RunJobInput, { cases: number }>({
       kind: AGENT_BENCHMARK_JOB_KIND,
       concurrency: 1,
-      run: (context) => this.#runAgent(context),
+      run: (context) => this.#guarded(context, (row) => this.#runAgent(context, row)),
     });
   }
 
@@ -157,22 +162,7 @@ export class BenchmarkService {
    * replaces that dataset (runs keep the hash they ran on).
    */
   async importDataset(text: string): Promise<BenchmarkDatasetDto> {
-    if (typeof text !== 'string' || text.length === 0) {
-      throw new AppError('BENCHMARK_DATASET_INVALID', 'The dataset file is empty.', {
-        case_id: null,
-        field: '(root)',
-      });
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      throw new AppError('BENCHMARK_DATASET_INVALID', 'The dataset file is not valid JSON.', {
-        case_id: null,
-        field: '(root)',
-      });
-    }
-    return this.#register(parseDataset(json));
+    return this.#register(parseDatasetText(text));
   }
 
   /**
@@ -182,45 +172,15 @@ export class BenchmarkService {
    */
   async createDatasetFromNotes(input: CreateDatasetFromNotesInput): Promise<BenchmarkDatasetDto> {
     const request = parseInput(createDatasetFromNotesSchema, input, 'This dataset is not valid.');
-    const picked = await this.#options.notes.blocksById(request.cases.map((entry) => entry.block_id));
-    picked.forEach((block, index) => {
-      if (!block) {
-        throw new AppError(
-          'BENCHMARK_DATASET_INVALID',
-          `Case ${index + 1}: the chosen block no longer exists.`,
-          {
-            case_id: `mine-${index + 1}`,
-            field: `cases.${index}.block_id`,
-          },
-        );
-      }
-    });
-    const notes = await this.#options.notes.all({ trashed: false });
-    const dataset: RagDatasetFile = {
-      dataset_id: request.dataset_id,
-      kind: 'rag',
-      version: '1.0.0',
-      description: request.description,
-      notes: await Promise.all(
-        notes.map(async (note) => ({
-          note_id: note.note_id,
-          title: note.title,
-          folder: note.folder,
-          tags: [...note.tags],
-          body: note.body,
-          block_ids: (await this.#options.notes.blocks(note.note_id)).map((block) => block.block_id),
-        })),
-      ),
-      cases: request.cases.map((entry, index) => ({
-        case_id: `mine-${String(index + 1).padStart(3, '0')}`,
-        query: entry.query,
-        expected_note_ids: [picked[index]!.note_id],
-        expected_block_ids: [entry.block_id],
-        citation_required: false,
-        tags: ['mine'],
+    const repository = this.#options.notes;
+    const picked = await repository.blocksById(request.cases.map((entry) => entry.block_id));
+    const notes = await Promise.all(
+      (await repository.all({ trashed: false })).map(async (note) => ({
+        ...note,
+        block_ids: (await repository.blocks(note.note_id)).map((block) => block.block_id),
       })),
-    };
-    return this.#register(parseDataset(dataset));
+    );
+    return this.#register(datasetFromNotes(request, notes, picked));
   }
 
   async #register(dataset: BenchmarkDatasetFile): Promise<BenchmarkDatasetDto> {
@@ -258,17 +218,7 @@ export class BenchmarkService {
 
   async createRagRun(input: CreateRagBenchmarkInput): Promise<BenchmarkRunDto> {
     const parsed = createRagBenchmarkSchema.safeParse(input);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      const field = issue.path.map(String).join('.') || '(root)';
-      throw new AppError(
-        'BENCHMARK_CONFIG_INVALID',
-        `This benchmark is not valid: ${field} ${issue.message}.`,
-        {
-          field,
-        },
-      );
-    }
+    if (!parsed.success) throw configInvalid(parsed.error);
     const request = parsed.data;
     const dataset = await this.#dataset(request.dataset_id);
     if (dataset.kind !== 'rag') {
@@ -276,68 +226,60 @@ export class BenchmarkService {
         field: 'dataset_id',
       });
     }
-    if (request.answer_model !== null) {
-      throw new AppError(
-        'BENCHMARK_CONFIG_INVALID',
-        'Measuring citations with a model is not available here yet; run without an answer model.',
-        { field: 'answer_model' },
-      );
-    }
-    const retrieval = {
-      top_k: Math.min(request.retrieval.top_k ?? 10, MAX_SEARCH_LIMIT),
-      rrf_k: request.retrieval.rrf_k ?? DEFAULT_RETRIEVAL_PROFILE.rrf_k,
-      rerank: request.retrieval.rerank ?? DEFAULT_RETRIEVAL_PROFILE.rerank,
-      rerank_candidates: request.retrieval.rerank_candidates ?? DEFAULT_RETRIEVAL_PROFILE.rerank_candidates,
-      score_threshold: request.retrieval.score_threshold ?? DEFAULT_RETRIEVAL_PROFILE.score_threshold,
-    };
+    if (request.answer_model !== null) await this.#checkAnswerModel(request.answer_model);
+    const retrieval = resolveRetrieval(request.retrieval);
     const embedder = await this.#options.embedder();
     const usesVectors = request.modes.some((mode) => mode !== 'fts');
-    if (usesVectors && request.embedding) {
-      const wanted = request.embedding;
+    if (usesVectors && request.embedding && embeddingDiffers(request.embedding, embedder.info)) {
       const info = embedder.info;
-      const differs =
-        wanted.model_id !== info.model_id ||
-        (wanted.model_version !== undefined && wanted.model_version !== info.model_version) ||
-        (wanted.dimension !== undefined && wanted.dimension !== info.dimension);
-      if (differs) {
-        throw new AppError(
-          'BENCHMARK_INDEX_INCOMPATIBLE',
-          `The index is built with ${info.model_id} (${info.dimension} dimensions), not the requested ${wanted.model_id}.`,
-          { requested: wanted, index: info },
-        );
-      }
+      throw new AppError(
+        'BENCHMARK_INDEX_INCOMPATIBLE',
+        `The index is built with ${info.model_id} (${info.dimension} dimensions), not the requested ${request.embedding.model_id}.`,
+        { requested: request.embedding, index: info },
+      );
     }
     const reranker = retrieval.rerank ? await this.#options.reranker?.() : undefined;
-    const hash = await datasetHash(dataset);
-    const snapshot: BenchmarkConfigSnapshot = {
-      dataset_id: dataset.dataset_id,
-      dataset_hash: hash,
-      dataset_version: dataset.version,
+    const snapshot = ragSnapshot({
+      dataset,
+      hash: await datasetHash(dataset),
       modes: request.modes,
       repeat: request.repeat,
-      retrieval: { ...retrieval, rerank: reranker !== undefined },
-      embedding: { ...embedder.info },
-      reranker: reranker ? { ...reranker.info } : null,
-      index_version: { full_text: FULL_TEXT_SNAPSHOT_VERSION, vectors: VECTOR_BUFFER_VERSION },
-      profile_id: DEFAULT_RETRIEVAL_PROFILE.profile_id,
-      profile_version: DEFAULT_RETRIEVAL_PROFILE.version,
-      answer_model: null,
-      environment: (this.#options.environment ?? defaultEnvironment(embedder))(),
-    };
-    const runId = newId('benchmark');
-    const row: BenchmarkRunRow = {
-      run_id: runId,
-      kind: 'rag',
-      dataset_id: dataset.dataset_id,
-      dataset_hash: hash,
-      created_at: toIsoUtc(this.#clock()),
-      config_snapshot: snapshot,
-      metadata: request.metadata,
-      metrics: null,
-      cases: null,
-      job_id: '',
-    };
+      retrieval,
+      embedding: embedder.info,
+      reranker: reranker?.info ?? null,
+      indexVersion: { full_text: FULL_TEXT_SNAPSHOT_VERSION, vectors: VECTOR_BUFFER_VERSION },
+      profile: {
+        profile_id: DEFAULT_RETRIEVAL_PROFILE.profile_id,
+        version: DEFAULT_RETRIEVAL_PROFILE.version,
+      },
+      answerModel: request.answer_model,
+      environment: this.#environment(embedder),
+    });
+    const row = newRunRow(newId('benchmark'), 'rag', snapshot, request.metadata, toIsoUtc(this.#clock()));
     return this.#start(row, RAG_BENCHMARK_JOB_KIND);
+  }
+
+  /** The answer model must be usable now, not only when the job starts. */
+  async #checkAnswerModel(model: AnswerModel): Promise<void> {
+    const answers = this.#options.answers;
+    if (!answers) {
+      throw new AppError('BENCHMARK_CONFIG_INVALID', 'No answer model can be used here.', {
+        field: 'answer_model',
+      });
+    }
+    try {
+      await answers.check(model);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      throw new AppError('BENCHMARK_CONFIG_INVALID', error.message, {
+        field: 'answer_model.provider_id',
+        cause: error.code,
+      });
+    }
+  }
+
+  #environment(embedder: Embedder): BenchmarkEnvironment {
+    return this.#options.environment?.() ?? describeEnvironment(probeEnvironment(), embedder.info.model_id);
   }
 
   /** The row goes first, so the job always finds it; the job id is recorded as soon as it exists. */
@@ -375,31 +317,17 @@ export class BenchmarkService {
       });
     }
     const embedder = await this.#options.embedder();
-    const hash = await datasetHash(dataset);
-    const row: BenchmarkRunRow = {
-      run_id: newId('benchmark'),
-      kind: 'agent',
-      dataset_id: dataset.dataset_id,
-      dataset_hash: hash,
-      created_at: toIsoUtc(this.#clock()),
-      config_snapshot: {
-        dataset_id: dataset.dataset_id,
-        dataset_hash: hash,
-        dataset_version: dataset.version,
-        provider_id: request.provider_id,
-        model: request.model,
-        skill_id: null,
-        max_steps: Math.min(request.max_steps, 50),
-        token_budget: request.token_budget,
-        concurrency: 1,
-        embedding: { ...embedder.info },
-        environment: (this.#options.environment ?? defaultEnvironment(embedder))(),
-      },
-      metadata: request.metadata,
-      metrics: null,
-      cases: null,
-      job_id: '',
-    };
+    const snapshot = agentSnapshot({
+      dataset,
+      hash: await datasetHash(dataset),
+      providerId: request.provider_id,
+      model: request.model,
+      maxSteps: request.max_steps,
+      tokenBudget: request.token_budget,
+      embedding: embedder.info,
+      environment: this.#environment(embedder),
+    });
+    const row = newRunRow(newId('benchmark'), 'agent', snapshot, request.metadata, toIsoUtc(this.#clock()));
     return this.#start(row, AGENT_BENCHMARK_JOB_KIND);
   }
 
@@ -428,10 +356,7 @@ export class BenchmarkService {
       const run = toRunDto(row, await this.#job(row));
       if (query.status === undefined || run.status === query.status) runs.push(run);
     }
-    return {
-      items: runs.slice(query.offset, query.offset + query.limit),
-      page: { total: runs.length, limit: query.limit, offset: query.offset },
-    };
+    return pageOf(runs, query.offset, query.limit);
   }
 
   async get(runId: string): Promise<BenchmarkRunDto> {
@@ -483,25 +408,15 @@ export class BenchmarkService {
     format: 'json' | 'csv',
   ): Promise<{ filename: string; mime_type: string; text: string }> {
     const kind = parseInput(z.enum(['json', 'csv']), format, 'The export format must be json or csv.');
-    const report = await this.report(runId);
-    const base = `${report.run.dataset_id}-${report.run.run_id}`;
-    return kind === 'json'
-      ? {
-          filename: `${base}.json`,
-          mime_type: 'application/json',
-          text: `${JSON.stringify(report, null, 1)}\n`,
-        }
-      : { filename: `${base}.csv`, mime_type: 'text/csv', text: reportCsv(report) };
+    return reportFile(await this.report(runId), kind);
   }
 
-  async #casesFromEvents(runId: string): Promise<BenchmarkCaseResult[]> {
+  async #casesFromEvents(jobId: string): Promise<BenchmarkCaseResult[]> {
     const cases: BenchmarkCaseResult[] = [];
     let after = 0;
     for (;;) {
-      const page = await this.#options.events.list(runId, after, 500);
-      for (const item of page.items) {
-        if (item.event === CASE_RESULT_EVENT) cases.push(item.data as BenchmarkCaseResult);
-      }
+      const page = await this.#options.events.list(jobId, after, 500);
+      cases.push(...caseResultsOf(page.items));
       if (!page.has_more) return cases;
       after = page.next_sequence;
     }
@@ -518,12 +433,26 @@ export class BenchmarkService {
     return this.#options.runtime.get(row.job_id);
   }
 
-  // ---- the RAG job ----
+  // ---- the jobs ----
 
-  async #runRag(context: JobContext<RagJobInput>): Promise<{ cases: number }> {
+  #isolatedDatabase(runId: string): NotesAgentDatabase {
+    return (
+      this.#options.openIsolated?.(runId) ?? new NotesAgentDatabase(`${ISOLATED_DATABASE_PREFIX}${runId}`)
+    );
+  }
+
+  get #latencyClock(): () => number {
+    return this.#options.latencyClock ?? (() => performance.now());
+  }
+
+  /** Runs a job's body; an unexpected failure becomes BENCHMARK_RUN_FAILED, cancels stay cancels. */
+  async #guarded<T>(
+    context: JobContext<RunJobInput>,
+    body: (row: BenchmarkRunRow) => Promise<T>,
+  ): Promise<T> {
     const row = await this.#row(context.input.run_id);
     try {
-      return await this.#runRagCases(context, row);
+      return await body(row);
     } catch (error) {
       if (isAbortError(error) || context.signal.aborted || error instanceof AppError) throw error;
       throw new AppError(
@@ -535,13 +464,10 @@ export class BenchmarkService {
     }
   }
 
-  async #runAgent(context: JobContext<RagJobInput>): Promise<{ cases: number }> {
-    const row = await this.#row(context.input.run_id);
+  async #runAgent(context: JobContext<RunJobInput>, row: BenchmarkRunRow): Promise<{ cases: number }> {
     const dataset = await this.#dataset(row.dataset_id);
     if (dataset.kind !== 'agent' || (await datasetHash(dataset)) !== row.dataset_hash) {
-      throw new AppError('BENCHMARK_RUN_FAILED', 'The dataset changed after the run was created.', {
-        dataset_id: row.dataset_id,
-      });
+      throw datasetChanged(row.dataset_id);
     }
     const snapshot = row.config_snapshot;
     const request = {
@@ -551,20 +477,18 @@ export class BenchmarkService {
       token_budget: snapshot.token_budget ?? 20_000,
     };
     const sandbox = new AgentSandbox(
-      this.#options.openIsolated?.(row.run_id) ??
-        new NotesAgentDatabase(`${ISOLATED_DATABASE_PREFIX}${row.run_id}`),
+      this.#isolatedDatabase(row.run_id),
       await this.#options.embedder(),
       this.#agentAdapters,
     );
     try {
       await context.progress({ phase: 'indexing', current: 0, total: dataset.cases.length });
       await sandbox.seed(dataset, toIsoUtc(this.#clock()));
-      const clock = this.#options.latencyClock ?? (() => performance.now());
       const results: AgentCaseResult[] = [];
       const traces: Record<string, EventEnvelope[]> = {};
       for (const entry of dataset.cases) {
         context.signal.throwIfAborted();
-        const outcome = await runAgentCase(sandbox, entry, request, clock, context.signal);
+        const outcome = await runAgentCase(sandbox, entry, request, this.#latencyClock, context.signal);
         results.push(outcome.result);
         traces[entry.case_id] = outcome.trace;
         await context.emit(CASE_RESULT_EVENT, outcome.result);
@@ -581,51 +505,31 @@ export class BenchmarkService {
         traces,
       });
       return { cases: results.length };
-    } catch (error) {
-      if (isAbortError(error) || context.signal.aborted || error instanceof AppError) throw error;
-      throw new AppError(
-        'BENCHMARK_RUN_FAILED',
-        'The benchmark run failed.',
-        { run_id: row.run_id },
-        { cause: error },
-      );
     } finally {
       await sandbox.close();
     }
   }
 
-  async #runRagCases(context: JobContext<RagJobInput>, row: BenchmarkRunRow): Promise<{ cases: number }> {
+  async #runRag(context: JobContext<RunJobInput>, row: BenchmarkRunRow): Promise<{ cases: number }> {
     const dataset = await this.#dataset(row.dataset_id);
     if (dataset.kind !== 'rag' || (await datasetHash(dataset)) !== row.dataset_hash) {
-      throw new AppError('BENCHMARK_RUN_FAILED', 'The dataset changed after the run was created.', {
-        dataset_id: row.dataset_id,
-      });
+      throw datasetChanged(row.dataset_id);
     }
-    const snapshot = row.config_snapshot as BenchmarkConfigSnapshot & {
-      modes: BenchmarkSearchMode[];
-      repeat: number;
-      retrieval: {
-        top_k: number;
-        rrf_k: number;
-        rerank: boolean;
-        rerank_candidates: number;
-        score_threshold: number;
-      };
-      embedding: Embedder['info'];
-    };
+    const snapshot = row.config_snapshot;
+    const modes = snapshot.modes ?? [];
+    const repeat = snapshot.repeat ?? 1;
+    const retrieval = snapshot.retrieval ?? resolveRetrieval({});
     const embedder = await this.#options.embedder();
-    const reranker = snapshot.retrieval.rerank ? await this.#options.reranker?.() : undefined;
-    const total = dataset.cases.length * snapshot.modes.length * snapshot.repeat;
+    const reranker = retrieval.rerank ? await this.#options.reranker?.() : undefined;
     await context.progress({
       phase: 'indexing',
       current: 0,
-      total,
+      total: dataset.cases.length * modes.length * repeat,
       message: `Indexing ${dataset.notes.length} notes`,
     });
 
     const isolated = await IsolatedIndex.open(
-      this.#options.openIsolated?.(row.run_id) ??
-        new NotesAgentDatabase(`${ISOLATED_DATABASE_PREFIX}${row.run_id}`),
+      this.#isolatedDatabase(row.run_id),
       dataset,
       embedder,
       toIsoUtc(this.#clock()),
@@ -639,78 +543,67 @@ export class BenchmarkService {
           reason: indexStatus.error_message,
         });
       }
-      if (
-        snapshot.modes.some((mode) => mode !== 'fts') &&
-        (!vectors || !sameModel(vectors.info, snapshot.embedding))
-      ) {
+      const wanted = snapshot.embedding ?? embedder.info;
+      if (modes.some((mode) => mode !== 'fts') && (!vectors || !sameModel(vectors.info, wanted))) {
         throw new AppError(
           'BENCHMARK_INDEX_INCOMPATIBLE',
           'The benchmark index does not match the requested embedding model.',
-          {
-            requested: snapshot.embedding,
-            index: vectors?.info ?? null,
-          },
+          { requested: wanted, index: vectors?.info ?? null },
         );
       }
-      const profile: RetrievalProfile = {
-        ...DEFAULT_RETRIEVAL_PROFILE,
-        rrf_k: snapshot.retrieval.rrf_k,
-        rerank_candidates: snapshot.retrieval.rerank_candidates,
-        score_threshold: snapshot.retrieval.score_threshold,
-        context_top_k: snapshot.retrieval.top_k,
-        fts_recall: Math.max(DEFAULT_RETRIEVAL_PROFILE.fts_recall, snapshot.retrieval.top_k),
-        vector_recall: Math.max(DEFAULT_RETRIEVAL_PROFILE.vector_recall, snapshot.retrieval.top_k),
-      };
-      const search = new SearchService(isolated.notes, isolated.indexer, profile, {
+      const search = new SearchService(isolated.notes, isolated.indexer, benchmarkProfile(retrieval), {
         ...(reranker ? { reranker: () => reranker } : {}),
       });
-      const clock = this.#options.latencyClock ?? (() => performance.now());
-      const results: RagCaseResult[] = [];
-      let done = 0;
-      for (const mode of snapshot.modes) {
-        for (let repeat = 1; repeat <= snapshot.repeat; repeat++) {
-          for (const entry of dataset.cases) {
-            context.signal.throwIfAborted();
-            const started = clock();
-            let found;
-            try {
-              found = await search.search({
-                query: entry.query.slice(0, MAX_SEARCH_QUERY_LENGTH),
-                mode,
-                limit: snapshot.retrieval.top_k,
-              });
-            } catch (error) {
-              if (error instanceof AppError && error.code === 'INDEX_MODEL_MISMATCH') {
-                throw new AppError('BENCHMARK_INDEX_INCOMPATIBLE', error.message, error.details);
-              }
-              throw error;
-            }
-            const latency = clock() - started;
-            const result = ragCaseResult(entry, mode, repeat, found.hits, latency);
-            results.push(result);
-            done += 1;
+      const answerModel = snapshot.answer_model ?? null;
+      const ask = answerModel
+        ? this.#options.answers?.open(isolated.db, isolated.events, answerModel)
+        : undefined;
+      const fullText = (await isolated.indexer.view()).fullText;
+      const results = await runRagCases<SearchHit>(
+        dataset.cases,
+        { modes, repeat, topK: retrieval.top_k },
+        {
+          search: async (query, mode, limit) => (await searchForBenchmark(search, query, mode, limit)).hits,
+          ...(ask && {
+            answer: (entry, hits) =>
+              ask(
+                entry.query,
+                hits.map((hit) => ({
+                  note_id: hit.note_id,
+                  block_id: hit.block_id,
+                  title: hit.title,
+                  snippet: hit.snippet,
+                  start_line: hit.start_line,
+                  text: fullText.get(hit.block_id)?.text ?? hit.snippet,
+                })),
+                context.signal,
+              ),
+          }),
+          clock: this.#latencyClock,
+          signal: context.signal,
+          onResult: async (result, done, total) => {
             await context.emit(CASE_RESULT_EVENT, result);
             if (done % PROGRESS_EVERY === 0 || done === total) {
               await context.progress({
                 phase: 'searching',
                 current: done,
                 total,
-                message: `${mode}: ${entry.case_id}`,
+                message: `${result.mode}: ${result.case_id}`,
               });
             }
-          }
-        }
-      }
-      const byMode: Partial<Record<BenchmarkSearchMode, RagMetrics>> = {};
-      for (const mode of snapshot.modes) {
-        byMode[mode] = ragMetrics(
-          results.filter((result) => result.mode === mode),
-          snapshot.retrieval.top_k,
-          CITATION_SKIPPED_NO_MODEL,
-        );
-      }
+          },
+        },
+      );
       await this.#repository.updateRun(row.run_id, {
-        metrics: { kind: 'rag', by_mode: byMode },
+        metrics: {
+          kind: 'rag',
+          by_mode: ragMetricsByMode(
+            results,
+            modes,
+            retrieval.top_k,
+            answerModel ? null : CITATION_SKIPPED_NO_MODEL,
+          ),
+        },
         cases: results,
       });
       return { cases: results.length };
@@ -720,133 +613,21 @@ export class BenchmarkService {
   }
 }
 
-function configInvalid(error: z.ZodError): AppError {
-  const issue = error.issues[0]!;
-  const field = issue.path.map(String).join('.') || '(root)';
-  return new AppError('BENCHMARK_CONFIG_INVALID', `This benchmark is not valid: ${field} ${issue.message}.`, {
-    field,
-  });
-}
+type SearchHit = Awaited<ReturnType<SearchService['search']>>['hits'][number];
 
-function sameModel(a: Embedder['info'], b: Embedder['info']): boolean {
-  return (
-    a.model_id === b.model_id &&
-    a.model_version === b.model_version &&
-    a.dimension === b.dimension &&
-    a.normalization === b.normalization
-  );
-}
-
-function ragCaseResult(
-  entry: RagDatasetFile['cases'][number],
+/** A search of the run's copy; the index's own model mismatch is the benchmark's code. */
+async function searchForBenchmark(
+  search: SearchService,
+  query: string,
   mode: BenchmarkSearchMode,
-  repeat: number,
-  hits: ReadonlyArray<{ block_id: string; note_id: string }>,
-  latency: number,
-): RagCaseResult {
-  const ranked = hits.map((hit) => hit.block_id);
-  const rankedNotes = hits.map((hit) => hit.note_id);
-  const expected = entry.expected_block_ids.length > 0 ? entry.expected_block_ids : entry.expected_note_ids;
-  const list = entry.expected_block_ids.length > 0 ? ranked : rankedNotes;
-  const index = list.findIndex((id) => expected.includes(id));
-  const firstHit = index < 0 ? null : index + 1;
-  return {
-    kind: 'rag',
-    case_id: entry.case_id,
-    mode,
-    repeat,
-    query: entry.query,
-    expected_block_ids: [...entry.expected_block_ids],
-    expected_note_ids: [...entry.expected_note_ids],
-    citation_required: entry.citation_required,
-    ranked_block_ids: ranked,
-    ranked_note_ids: rankedNotes,
-    first_hit_rank: firstHit,
-    passed: firstHit !== null,
-    failure_reason:
-      hits.length === 0 ? 'no results' : firstHit === null ? 'expected block not retrieved' : null,
-    latency_ms: Math.round(latency * 100) / 100,
-    cited_block_ids: null,
-  };
-}
-
-/**
- * A run's own notebook: the dataset's notes in a separately named database,
- * with its own job runtime so its index jobs never appear among the user's.
- * Deleted when the run ends, whatever the outcome.
- */
-class IsolatedIndex {
-  readonly db: NotesAgentDatabase;
-  readonly notes: NotesRepository;
-  readonly indexer: SearchIndexer;
-
-  private constructor(db: NotesAgentDatabase, embedder: Embedder) {
-    this.db = db;
-    this.notes = new NotesRepository(db);
-    const runtime = new JobRuntime(new JobRepository(db), new EventLog(new EventRepository(db)));
-    this.indexer = new SearchIndexer({
-      notes: this.notes,
-      store: new IndexRepository(db),
-      runtime,
-      embedder,
-    });
-  }
-
-  static async open(
-    db: NotesAgentDatabase,
-    dataset: BenchmarkDatasetFile,
-    embedder: Embedder,
-    now: string,
-  ): Promise<IsolatedIndex> {
-    const isolated = new IsolatedIndex(db, embedder);
-    try {
-      await seedBenchmarkNotes(
-        db,
-        dataset.notes.map((note) => ({ ...note, blocks: datasetBlocks(note) })),
-        now,
-      );
-      await isolated.indexer.start();
-      return isolated;
-    } catch (error) {
-      await isolated.close();
-      throw error;
+  limit: number,
+): ReturnType<SearchService['search']> {
+  try {
+    return await search.search({ query: query.slice(0, MAX_SEARCH_QUERY_LENGTH), mode, limit });
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'INDEX_MODEL_MISMATCH') {
+      throw new AppError('BENCHMARK_INDEX_INCOMPATIBLE', error.message, error.details);
     }
+    throw error;
   }
-
-  async close(): Promise<void> {
-    this.indexer.dispose();
-    await this.db.delete();
-  }
-}
-
-function toRunDto(row: BenchmarkRunRow, job: JobDto): BenchmarkRunDto {
-  return {
-    run_id: row.run_id,
-    job_id: row.job_id,
-    kind: row.kind,
-    dataset_id: row.dataset_id,
-    dataset_hash: row.dataset_hash,
-    status: job.status,
-    progress: job.progress,
-    metrics: job.status === 'completed' ? row.metrics : null,
-    config_snapshot: row.config_snapshot,
-    error: job.error,
-    metadata: row.metadata,
-    created_at: row.created_at,
-    started_at: job.started_at,
-    completed_at: job.completed_at,
-  };
-}
-
-function defaultEnvironment(embedder: Embedder): () => BenchmarkEnvironment {
-  return () => {
-    const node = typeof process !== 'undefined' ? process.versions?.node : undefined;
-    const gpu = typeof navigator !== 'undefined' && 'gpu' in navigator;
-    return {
-      runtime: node ? 'node' : 'browser',
-      platform: node ? `node ${node}` : typeof navigator !== 'undefined' ? navigator.userAgent : 'unknown',
-      webgpu_available: gpu,
-      embedding_backend: embedder.info.model_id === 'hash-v1' ? 'js' : gpu ? 'webgpu' : 'wasm',
-    };
-  };
 }

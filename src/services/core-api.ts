@@ -30,6 +30,7 @@ import { SearchIndexer, type EmbedderPair } from '../retrieval/search-indexer';
 import { providerAgentAdapters } from './agent-adapters';
 import { createAgentService, type AgentAdapterFactory } from './agent-service';
 import { AttachmentService } from './attachment-service';
+import { providerAnswers } from './benchmark-answers';
 import { BenchmarkService, type BenchmarkServiceOptions } from './benchmark-service';
 import { ArchiveService, IMPORT_JOB_KIND } from './archive-service';
 import { rollBackInterruptedImports } from './import-staging';
@@ -257,6 +258,7 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
       embedder: () => indexer.embedder,
       reranker: () => options.reranker ?? rerankers.current(),
       agentAdapters,
+      answers: providerAnswers(providers, router),
       ...options.benchmarks,
     }),
   };

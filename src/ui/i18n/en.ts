@@ -837,6 +837,26 @@ graph LR
   'export.progress.writing': 'Exporting {format}: {current} of {total} parts written…',
   'export.recent': 'Recent exports',
   'export.download': 'Download {file} again',
+  // Benchmarks: agent runs, answer models, models side by side
+  'bench.kind': 'Benchmark',
+  'bench.kind.rag': 'Retrieval (RAG)',
+  'bench.kind.agent': 'Agent',
+  'bench.model': 'Model',
+  'bench.mode': 'Mode',
+  'bench.answerModel': 'Answer model',
+  'bench.answerModelHelp':
+    'Asks this model each question that needs a citation, with the retrieved blocks as sources, and checks what it cites.',
+  'bench.answerNone': 'None (skip citations)',
+  'bench.sideBySide': 'Models and modes side by side',
+  'bench.prompt': 'Prompt',
+  'bench.tools': 'Tools called',
+  'bench.expectedTools': 'Expected tools',
+  'bench.steps': 'Steps',
+  'bench.passed': 'Passed',
+  'bench.failed': 'Failed',
+  'bench.cited': 'Cited blocks',
+  'bench.trace': 'Trace',
+  'bench.rerank': 'Rerank (the reranker chosen in Settings)',
 } as const satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

@@ -809,6 +809,25 @@ graph LR
   'export.progress.writing': '正在导出 {format}：已写入 {current}/{total} 部分…',
   'export.recent': '最近的导出',
   'export.download': '再次下载 {file}',
+  // Benchmarks: agent runs, answer models, models side by side
+  'bench.kind': '评测类型',
+  'bench.kind.rag': '检索（RAG）',
+  'bench.kind.agent': 'Agent',
+  'bench.model': '模型',
+  'bench.mode': '模式',
+  'bench.answerModel': '回答模型',
+  'bench.answerModelHelp': '用该模型回答每个需要引用的问题（以检索到的块为来源），并检查它引用了什么。',
+  'bench.answerNone': '不使用（跳过引用）',
+  'bench.sideBySide': '模型与模式对比',
+  'bench.prompt': '提示',
+  'bench.tools': '调用的工具',
+  'bench.expectedTools': '预期工具',
+  'bench.steps': '步数',
+  'bench.passed': '通过',
+  'bench.failed': '失败',
+  'bench.cited': '引用的块',
+  'bench.trace': '轨迹',
+  'bench.rerank': '重排序（使用设置中选择的重排序模型）',
 };
 
 export const zhCNErrors: Partial<Record<ErrorCode, string>> = {

@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import type { BenchmarkRunDto, RagMetrics } from '../../contracts/benchmark';
+import { metricRows, modelLabel, sideBySide } from './side-by-side';
+
+const RAG: RagMetrics = {
+  hit_at_1: 0.5,
+  hit_at_5: 1,
+  recall_at_k: 1,
+  mrr: 0.75,
+  citation_hit_rate: null,
+  p50_latency_ms: 2,
+  p95_latency_ms: 3,
+  case_count: 2,
+  skipped: { citation_hit_rate: 'no answer model was chosen' },
+};
+
+function run(run_id: string, extra: Partial<BenchmarkRunDto> = {}): BenchmarkRunDto {
+  return {
+    run_id,
+    job_id: `job-${run_id}`,
+    kind: 'rag',
+    dataset_id: 'd',
+    dataset_hash: 'sha256:x',
+    status: 'completed',
+    progress: null,
+    metrics: { kind: 'rag', by_mode: { fts: RAG, hybrid: { ...RAG, hit_at_1: 1 } } },
+    config_snapshot: {
+      dataset_id: 'd',
+      dataset_hash: 'sha256:x',
+      dataset_version: '1',
+      embedding: { model_id: 'hash-v1', model_version: '1', dimension: 256, normalization: 'l2' },
+      reranker: null,
+      answer_model: null,
+    },
+    error: null,
+    metadata: {},
+    created_at: 't',
+    started_at: 't',
+    completed_at: 't',
+    ...extra,
+  };
+}
+
+const AGENT = run('a1', {
+  kind: 'agent',
+  dataset_id: 'agents',
+  metrics: {
+    kind: 'agent',
+    task_success_rate: 0.2,
+    tool_selection_accuracy: 0.2,
+    tool_argument_accuracy: 1,
+    invalid_tool_call_rate: 0,
+    average_steps: 1.6,
+    average_latency_ms: 30,
+    average_token_usage: 0,
+    case_count: 5,
+  },
+  config_snapshot: {
+    dataset_id: 'agents',
+    dataset_hash: 'h',
+    dataset_version: '1',
+    provider_id: 'mock',
+    model: 'mock-1',
+  },
+});
+
+describe('benchmark metric rows', () => {
+  it('labels a run by the models it measured', () => {
+    expect(modelLabel(run('r'))).toBe('hash-v1');
+    const snapshot = {
+      ...run('r').config_snapshot,
+      reranker: { model_id: 'tiny-rerank', model_version: '1' },
+      answer_model: { provider_id: 'custom', model: 'script-model' },
+    };
+    expect(modelLabel(run('r', { config_snapshot: snapshot }))).toBe(
+      'hash-v1 + tiny-rerank → custom/script-model',
+    );
+    expect(modelLabel(AGENT)).toBe('mock/mock-1');
+  });
+
+  it('gives a RAG run one row per mode and an agent run one row, keeping skipped reasons', () => {
+    expect(
+      metricRows(run('r')).map((row) => [row.mode, row.values.hit_at_1, row.values.citation_hit_rate]),
+    ).toEqual([
+      ['fts', 0.5, null],
+      ['hybrid', 1, null],
+    ]);
+    expect(metricRows(run('r'))[0]!.skipped).toEqual({ citation_hit_rate: 'no answer model was chosen' });
+    expect(metricRows(AGENT)).toMatchObject([
+      { model: 'mock/mock-1', mode: null, values: { task_success_rate: 0.2 } },
+    ]);
+    expect(metricRows(run('r', { metrics: null }))).toEqual([]);
+  });
+
+  it('puts the completed runs of the same kind and dataset side by side, oldest first', () => {
+    const newest = run('new', {
+      config_snapshot: {
+        ...run('r').config_snapshot,
+        embedding: { model_id: 'tiny', model_version: '1', dimension: 32, normalization: 'l2' },
+      },
+    });
+    const runs = [
+      newest,
+      run('failed', { status: 'failed' }),
+      run('other', { dataset_id: 'e' }),
+      AGENT,
+      run('old'),
+    ];
+    expect(sideBySide(runs, newest).map((row) => `${row.model} ${row.mode}`)).toEqual([
+      'hash-v1 fts',
+      'hash-v1 hybrid',
+      'tiny fts',
+      'tiny hybrid',
+    ]);
+    expect(sideBySide(runs, AGENT).map((row) => row.run_id)).toEqual(['a1']);
+  });
+});

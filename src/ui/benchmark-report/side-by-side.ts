@@ -1,0 +1,110 @@
+import type { AgentMetrics, BenchmarkKind, BenchmarkRunDto, RagMetrics } from '../../contracts/benchmark';
+
+/** One metric column: its key in the metrics, its heading, and whether it is a 0..1 rate (charted). */
+export interface MetricColumn {
+  key: string;
+  label: string;
+  rate: boolean;
+}
+
+export const RAG_COLUMNS: readonly MetricColumn[] = [
+  { key: 'hit_at_1', label: 'hit@1', rate: true },
+  { key: 'hit_at_5', label: 'hit@5', rate: true },
+  { key: 'recall_at_k', label: 'recall@k', rate: true },
+  { key: 'mrr', label: 'MRR', rate: true },
+  { key: 'citation_hit_rate', label: 'citation', rate: true },
+  { key: 'p50_latency_ms', label: 'p50 ms', rate: false },
+  { key: 'p95_latency_ms', label: 'p95 ms', rate: false },
+];
+
+export const AGENT_COLUMNS: readonly MetricColumn[] = [
+  { key: 'task_success_rate', label: 'success', rate: true },
+  { key: 'tool_selection_accuracy', label: 'tool selection', rate: true },
+  { key: 'tool_argument_accuracy', label: 'arguments', rate: true },
+  { key: 'invalid_tool_call_rate', label: 'invalid calls', rate: true },
+  { key: 'average_steps', label: 'steps', rate: false },
+  { key: 'average_latency_ms', label: 'latency ms', rate: false },
+  { key: 'average_token_usage', label: 'tokens', rate: false },
+];
+
+/** One row of a metrics table: a run's model (and mode, for RAG) with its numbers. */
+export interface MetricRow {
+  key: string;
+  run_id: string;
+  model: string;
+  mode: string | null;
+  values: Record<string, number | null>;
+  /** Why a metric is missing, by key (e.g. no answer model was chosen). */
+  skipped: Record<string, string>;
+}
+
+/**
+ * The model a run measured: the agent's provider and model; for RAG the
+ * embedding model, the reranker when one ran, and the answer model when one answered.
+ */
+export function modelLabel(run: BenchmarkRunDto): string {
+  const snapshot = run.config_snapshot;
+  if (run.kind === 'agent') return `${snapshot.provider_id ?? '?'}/${snapshot.model ?? '?'}`;
+  const parts = [snapshot.embedding?.model_id ?? '?'];
+  if (snapshot.reranker) parts.push(`+ ${snapshot.reranker.model_id}`);
+  if (snapshot.answer_model)
+    parts.push(`→ ${snapshot.answer_model.provider_id}/${snapshot.answer_model.model}`);
+  return parts.join(' ');
+}
+
+export function columnsOf(kind: BenchmarkKind): readonly MetricColumn[] {
+  return kind === 'rag' ? RAG_COLUMNS : AGENT_COLUMNS;
+}
+
+/** A run's rows: one per mode for RAG, one for an agent run; none before it completed. */
+export function metricRows(run: BenchmarkRunDto): MetricRow[] {
+  const metrics = run.metrics;
+  if (!metrics) return [];
+  const model = modelLabel(run);
+  if (metrics.kind === 'agent') {
+    return [
+      {
+        key: run.run_id,
+        run_id: run.run_id,
+        model,
+        mode: null,
+        values: pick(metrics, AGENT_COLUMNS),
+        skipped: {},
+      },
+    ];
+  }
+  return (Object.entries(metrics.by_mode) as Array<[string, RagMetrics]>).map(([mode, values]) => ({
+    key: `${run.run_id}:${mode}`,
+    run_id: run.run_id,
+    model,
+    mode,
+    values: pick(values, RAG_COLUMNS),
+    skipped: values.skipped,
+  }));
+}
+
+/**
+ * Side by side: every completed run of this kind on this dataset, newest
+ * model last, one row per model and mode, so models and modes compare at a glance.
+ */
+export function sideBySide(runs: readonly BenchmarkRunDto[], selected: BenchmarkRunDto): MetricRow[] {
+  return runs
+    .filter(
+      (run) =>
+        run.status === 'completed' && run.kind === selected.kind && run.dataset_id === selected.dataset_id,
+    )
+    .toReversed()
+    .flatMap(metricRows);
+}
+
+function pick(
+  metrics: RagMetrics | AgentMetrics,
+  columns: readonly MetricColumn[],
+): Record<string, number | null> {
+  const values: Record<string, number | null> = {};
+  for (const column of columns) {
+    const value = (metrics as unknown as Record<string, unknown>)[column.key];
+    values[column.key] = typeof value === 'number' ? value : null;
+  }
+  return values;
+}
