@@ -98,7 +98,8 @@ function showNoteOrList(noteId: string | null): void {
 
 /** Applies a route to the UI state. */
 export function applyRoute(route: Route): void {
-  layout.setSidebarOpen(false);
+  // A menu opened while the app was starting (a quick tap on a phone) stays open.
+  if (!initialApply) layout.setSidebarOpen(false);
   if (route.view === 'settings') {
     // `#/settings/<page>` opens that page; a bare `#/settings` leaves the choice to the page list.
     if (isSettingsPage(route.page)) settingsNav.show(route.page);
