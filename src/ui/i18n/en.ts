@@ -40,7 +40,6 @@ export const en = {
   'list.emptyFiltered': 'No notes match these filters.',
   'list.emptyTrash': 'The trash is empty.',
   'list.untitled': 'Untitled',
-  'list.loadMore': 'Load more',
   'list.loading': 'Loading…',
   'list.count': { one: '{count} note', other: '{count} notes' },
   'list.folderFilter': 'Folder: {folder}',
@@ -825,6 +824,9 @@ graph LR
   'storageFull.draftInMemory':
     'The local draft cannot be written either: your text is kept in this tab only until it is saved. Keep the tab open.',
   'importCrash.notice': 'The import of {file} was interrupted; nothing was imported.',
+  // Large notebooks: the note list keeps its order while the open note is saved.
+  'list.orderHeld': 'Order kept while you edit.',
+  'list.reorder': 'Sort now',
 } as const satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

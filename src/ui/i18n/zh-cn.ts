@@ -40,7 +40,6 @@ export const zhCN: Dictionary = {
   'list.emptyFiltered': '没有符合筛选条件的笔记。',
   'list.emptyTrash': '回收站是空的。',
   'list.untitled': '无标题',
-  'list.loadMore': '加载更多',
   'list.loading': '加载中…',
   'list.count': { other: '{count} 篇笔记' },
   'list.folderFilter': '文件夹：{folder}',
@@ -797,6 +796,9 @@ graph LR
   'storageFull.draftInMemory':
     '本地草稿也无法写入：你的文本只保存在此标签页中，直到保存成功。请不要关闭此标签页。',
   'importCrash.notice': '{file} 的导入被中断；没有导入任何内容。',
+  // 大型笔记本：保存打开的笔记时，笔记列表保持原有顺序。
+  'list.orderHeld': '编辑时保持列表顺序。',
+  'list.reorder': '立即排序',
 };
 
 export const zhCNErrors: Partial<Record<ErrorCode, string>> = {
