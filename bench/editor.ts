@@ -5,15 +5,21 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { pathToFileURL } from 'node:url';
 import { chromium, type Page } from '@playwright/test';
 // @ts-expect-error plain ESM helper shared with playwright.config.ts
 import { CHROMIUM_ARGS, findSystemChromium } from '../scripts/system-chromium.mjs';
-import type { BenchResult } from './harness';
+import { formatMs, report, type BenchResult } from './harness';
 
 const PORT = Number(process.env.BENCH_EDITOR_PORT ?? 4499);
 const ORIGIN = `http://127.0.0.1:${PORT}`;
 /** A brisk typist: the preview has this long between keys, as it would in use. */
 const KEY_INTERVAL_MS = 100;
+const SAVE_TIMEOUT_MS = 600_000;
+/** `BENCH_EDITOR_CASES=3.2`: only the cases whose name contains one of these comma-separated parts. */
+const ONLY = (process.env.BENCH_EDITOR_CASES ?? '').split(',').filter((part) => part.trim() !== '');
+/** The goal: a keystroke reaches the screen at most one 60 Hz frame later than in a plain textarea. */
+const GOAL_DELTA_MS = 16;
 
 declare global {
   interface Window {
@@ -89,7 +95,11 @@ async function openInApp(page: Page, title: string, body: string): Promise<{ ope
     field.value = text;
     field.dispatchEvent(new Event('input', { bubbles: true }));
   }, body);
-  await page.getByTestId('save-status').and(page.locator('[data-state="saved"]')).waitFor();
+  // Storing megabytes on a busy machine takes long; the figure is the typing, not this.
+  await page
+    .getByTestId('save-status')
+    .and(page.locator('[data-state="saved"]'))
+    .waitFor({ timeout: SAVE_TIMEOUT_MS });
   const selected = page.locator('[data-testid="note-item"][aria-current="true"]').filter({ hasText: title });
   const noteId = await selected.first().getAttribute('data-note-id');
   await page.getByTestId('new-note').click();
@@ -175,6 +185,15 @@ function proseNote(chars: number): string {
   return parts.join('\n\n').slice(0, chars);
 }
 
+/** One case, printed as soon as it is measured: a long run cut short still leaves its figures. */
+function printCase(result: BenchResult): void {
+  const note = result.note ? `; ${result.note}` : '';
+  console.log(
+    `  ${result.name}: ${formatMs(result.ms)} vs ${formatMs(result.baselineMs)} (${result.baseline}), ` +
+      `${result.ratio.toFixed(2)}×${note}`,
+  );
+}
+
 function startServer(): ChildProcess {
   return spawn(process.execPath, ['scripts/serve.mjs', '--port', String(PORT)], { stdio: 'ignore' });
 }
@@ -216,6 +235,8 @@ export async function editorBenchmarks(scale: number): Promise<BenchResult[]> {
     // tsx keeps function names with a helper that the page lacks.
     await context.addInitScript('globalThis.__name = (target) => target;');
     const app = await context.newPage();
+    // Creating a multi-megabyte note (saving it, rendering its preview) is slow on a busy machine; only typing is timed.
+    app.setDefaultTimeout(SAVE_TIMEOUT_MS);
     await app.goto(ORIGIN);
     await app.getByTestId('note-list').waitFor();
     await app.evaluate(PROBE);
@@ -232,7 +253,9 @@ export async function editorBenchmarks(scale: number): Promise<BenchResult[]> {
       { name: '3.2 MB', body: proseNote(3_200_000) },
     ];
     let opened = false;
-    for (const { name, body } of cases) {
+    for (const { name, body } of cases.filter(
+      (entry) => ONLY.length === 0 || ONLY.some((part) => entry.name.includes(part)),
+    )) {
       const { openMs } = await openInApp(app, name, body);
       // The preview (when shown) finishes its first pass before typing starts.
       await app.waitForFunction(() => !document.querySelector('.preview-block .preview-fallback'));
@@ -243,24 +266,31 @@ export async function editorBenchmarks(scale: number): Promise<BenchResult[]> {
       const mode = (await app.getByTestId('preview-off').count()) > 0 ? 'plain editor' : 'live preview';
       const p95 = percentile(ours, 95);
       const p95Floor = percentile(base, 95);
-      results.push({
+      const delta = p95 - p95Floor;
+      const typed: BenchResult = {
         name: `type in a ${name} note (${mode}), keystroke to frame p95`,
         baseline: 'plain textarea, same text',
         ms: p95,
         baselineMs: p95Floor,
         ratio: p95 / p95Floor,
-        note: `p50 ${percentile(ours, 50).toFixed(1)} vs ${percentile(base, 50).toFixed(1)} ms; p95 delta ${(p95 - p95Floor).toFixed(1)} ms`,
-      });
+        note:
+          `p50 ${percentile(ours, 50).toFixed(1)} vs ${percentile(base, 50).toFixed(1)} ms; ` +
+          `p95 delta ${delta.toFixed(1)} ms (goal ≤ ${GOAL_DELTA_MS} ms: ${delta <= GOAL_DELTA_MS ? 'met' : 'missed'})`,
+      };
+      results.push(typed);
+      printCase(typed);
       if (!opened && name === '80,000 characters') {
         opened = true;
         const plainMs = await openPlainTextarea(floor, body);
-        results.push({
+        const open: BenchResult = {
           name: `open a ${name} note (click to first frame)`,
           baseline: 'a textarea given the same text',
           ms: openMs,
           baselineMs: plainMs,
           ratio: openMs / plainMs,
-        });
+        };
+        results.push(open);
+        printCase(open);
       }
     }
     await context.close();
@@ -270,4 +300,9 @@ export async function editorBenchmarks(scale: number): Promise<BenchResult[]> {
     server.kill();
   }
   return results;
+}
+
+// `npx tsx bench/editor.ts` (or `npm run bench:editor`): this group alone; BENCH_SCALE applies.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  console.log(report(await editorBenchmarks(Number(process.env.BENCH_SCALE ?? 1))));
 }

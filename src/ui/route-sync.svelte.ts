@@ -4,7 +4,7 @@ import { openNote as showNoteInEditor, refreshOpenNote } from './editor/editor.s
 import { editor } from './editor/editor.svelte';
 import { layout, type MainView } from './layout.svelte';
 import { currentRoute, setRouteApplier, takeAppliedEarly } from './navigation';
-import { refreshList } from './notes/notes.service';
+import { applyPendingOrder, refreshList } from './notes/notes.service';
 import { notes } from './notes/notes.svelte';
 import { formatRoute, isRouteHash, notesRoute, routeNoteId, type Route } from './router';
 import { refreshSearch, setSearchQuery } from './search/search.service';
@@ -80,12 +80,14 @@ function showNotebook(list: 'notes' | 'trash', folder: string | null, tag: strin
     notes.setTag(tag);
   }
   if (changed) {
-    void refreshList();
+    void refreshList({ top: true });
     // The sidebar selection is the search's folder and tag filter.
     refreshSearch();
   }
   // The chat or the agent may have written to the open note meanwhile.
   if (returning) void refreshOpenNote();
+  // Shown again: the list takes the order that saves of the open note held back.
+  if (returning && !changed) applyPendingOrder();
 }
 
 /** At start-up the list pane is shown already, and a note the user opened meanwhile stays. */

@@ -40,7 +40,6 @@ export const en = {
   'list.emptyFiltered': 'No notes match these filters.',
   'list.emptyTrash': 'The trash is empty.',
   'list.untitled': 'Untitled',
-  'list.loadMore': 'Load more',
   'list.loading': 'Loading…',
   'list.count': { one: '{count} note', other: '{count} notes' },
   'list.folderFilter': 'Folder: {folder}',
@@ -857,6 +856,9 @@ graph LR
   'bench.cited': 'Cited blocks',
   'bench.trace': 'Trace',
   'bench.rerank': 'Rerank (the reranker chosen in Settings)',
+  // Large notebooks: the note list keeps its order while the open note is saved.
+  'list.orderHeld': 'Order kept while you edit.',
+  'list.reorder': 'Sort now',
 } as const satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

@@ -40,7 +40,6 @@ export const zhCN: Dictionary = {
   'list.emptyFiltered': '没有符合筛选条件的笔记。',
   'list.emptyTrash': '回收站是空的。',
   'list.untitled': '无标题',
-  'list.loadMore': '加载更多',
   'list.loading': '加载中…',
   'list.count': { other: '{count} 篇笔记' },
   'list.folderFilter': '文件夹：{folder}',
@@ -828,6 +827,9 @@ graph LR
   'bench.cited': '引用的块',
   'bench.trace': '轨迹',
   'bench.rerank': '重排序（使用设置中选择的重排序模型）',
+  // 大型笔记本：保存打开的笔记时，笔记列表保持原有顺序。
+  'list.orderHeld': '编辑时保持列表顺序。',
+  'list.reorder': '立即排序',
 };
 
 export const zhCNErrors: Partial<Record<ErrorCode, string>> = {

@@ -3,7 +3,10 @@ import { reportError } from '../errors';
 import { navigate } from '../navigation';
 import { notesRoute } from '../router';
 import { refreshSearch } from '../search/search.service';
-import { notes } from './notes.svelte';
+import type { NoteDto, NoteSummaryDto } from '../../contracts/notes';
+import { editor } from '../editor/editor.svelte';
+import { orderDiffers } from './note-pages';
+import { notes, PAGE_SIZE } from './notes.svelte';
 
 const FILTER_DEBOUNCE_MS = 150;
 const REFRESH_DEBOUNCE_MS = 250;
@@ -12,21 +15,111 @@ let listRequest = 0;
 let sidebarRequest = 0;
 let filterTimer: ReturnType<typeof setTimeout> | null = null;
 let refreshTimer: ReturnType<typeof setTimeout> | null = null;
+/** Pages asked for, each with the list generation it was asked for in. */
+const pageRequests = new Map<number, number>();
 
-/** Reloads the note list for the current view and filters; a newer request wins over a slower older one. */
-export async function refreshList(options: { append?: boolean } = {}): Promise<void> {
-  const append = options.append ?? false;
+async function fetchPages(
+  pages: readonly number[],
+): Promise<{ pages: Map<number, NoteSummaryDto[]>; total: number }> {
+  const results = await Promise.all(pages.map((page) => core.notes.list(notes.query(page))));
+  return {
+    pages: new Map(pages.map((page, index) => [page, results[index]!.items])),
+    total: results[0]!.page.total,
+  };
+}
+
+/**
+ * Reloads the note list in the notebook's order for the current view and
+ * filters: the first page and the pages on screen, the rest as it scrolls into
+ * view. `top`: a new list (another filter or sort), shown from its first row.
+ * A newer request wins over a slower older one.
+ */
+export async function refreshList(options: { top?: boolean } = {}): Promise<void> {
   const request = ++listRequest;
   notes.setLoading(true);
+  if (options.top) notes.requestTop();
   try {
-    const page = await core.notes.list(notes.query(append ? notes.items.length : 0));
+    const { pages, total } = await fetchPages(options.top ? [0] : notes.pagesOnScreen());
     if (request !== listRequest) return;
-    notes.setPage(page.items, page.page.total, append);
+    notes.replace(pages, total);
+    pageRequests.clear();
+    fillRowsOnScreen();
   } catch (error) {
     if (request === listRequest) reportError(error);
   } finally {
     if (request === listRequest) notes.setLoading(false);
   }
+}
+
+/** A row came on screen without its note: its page is fetched once per list. */
+export function requestRow(index: number): void {
+  const page = Math.floor(index / PAGE_SIZE);
+  const generation = notes.generation;
+  if (pageRequests.get(page) === generation) return;
+  pageRequests.set(page, generation);
+  // The notebook's order changed under a held one: the rows still to come are
+  // fetched in the new order, so the list takes it now rather than mix the two.
+  if (notes.orderStale) {
+    void refreshList();
+    return;
+  }
+  core.notes
+    .list(notes.query(page))
+    .then((result) => {
+      if (result.page.total !== notes.total && generation === notes.generation) {
+        // Notes came or went meanwhile (another tab, an import): the whole list again.
+        void refreshList();
+        return;
+      }
+      if (!notes.fillPage(page, result.items, generation)) fillRowsOnScreen();
+    })
+    .catch((error: unknown) => {
+      if (pageRequests.get(page) === generation) pageRequests.delete(page);
+      reportError(error);
+    });
+}
+
+function fillRowsOnScreen(): void {
+  for (const index of notes.holesOnScreen()) requestRow(index);
+}
+
+/**
+ * After the open note was saved: each row shows its note's new title, excerpt
+ * and time, but no row moves while the user may be reading or pointing at the
+ * list. The new order is taken when the list is next refreshed or shown.
+ */
+async function refreshRowsInPlace(sidebar: boolean): Promise<void> {
+  if (sidebar) void refreshSidebar();
+  const request = listRequest;
+  try {
+    const { pages, total } = await fetchPages(notes.pagesOnScreen());
+    if (request !== listRequest) return;
+    if (total !== notes.total) {
+      // The note left or joined the filtered list (a new title, folder or tag): not just a move.
+      await refreshList();
+      return;
+    }
+    const fresh = new Map<string, NoteSummaryDto>();
+    for (const items of pages.values()) for (const item of items) fresh.set(item.note_id, item);
+    const open = editor.note;
+    const shown =
+      open && !fresh.has(open.note_id) && notes.items.find((row) => row?.note_id === open.note_id);
+    // The open note sorted away from the pages fetched (a new title): its row still says what was saved.
+    if (open && shown) fresh.set(open.note_id, { ...shown, ...summaryFields(open) });
+    notes.refreshInPlace(fresh, orderDiffers(notes.items, pages, PAGE_SIZE));
+  } catch (error) {
+    reportError(error);
+  }
+}
+
+function summaryFields(note: NoteDto): Omit<NoteSummaryDto, 'excerpt'> {
+  const { body: _body, ...fields } = note;
+  return fields;
+}
+
+/** Takes the notebook's order now when saves left the list in an older one. */
+export function applyPendingOrder(): void {
+  if (notes.orderStale) void refreshList();
 }
 
 export async function refreshSidebar(): Promise<void> {
@@ -45,16 +138,18 @@ export async function refreshAll(): Promise<void> {
   await Promise.all([refreshList(), refreshSidebar()]);
 }
 
-/** Coalesces the refreshes that follow autosaves into one. */
+/** Coalesces the refreshes that follow autosaves into one; rows are updated where they are. */
 export function scheduleRefresh(options: { sidebar: boolean }): void {
   if (refreshTimer !== null) clearTimeout(refreshTimer);
-  const sidebar = options.sidebar;
+  const sidebar = options.sidebar || refreshSidebarPending;
+  refreshSidebarPending = sidebar;
   refreshTimer = setTimeout(() => {
     refreshTimer = null;
-    void refreshList();
-    if (sidebar) void refreshSidebar();
+    refreshSidebarPending = false;
+    void refreshRowsInPlace(sidebar);
   }, REFRESH_DEBOUNCE_MS);
 }
+let refreshSidebarPending = false;
 
 /** The notebook's list, keeping the open note in the address on wide screens. */
 function showList(fields: { folder?: string | null; tag?: string | null }): void {
@@ -94,10 +189,6 @@ export function setTitleQuery(query: string): void {
   if (filterTimer !== null) clearTimeout(filterTimer);
   filterTimer = setTimeout(() => {
     filterTimer = null;
-    void refreshList();
+    void refreshList({ top: true });
   }, FILTER_DEBOUNCE_MS);
-}
-
-export function loadMore(): void {
-  void refreshList({ append: true });
 }

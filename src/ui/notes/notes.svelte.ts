@@ -1,6 +1,7 @@
 import { SvelteSet } from 'svelte/reactivity';
 import type { FolderDto, ListNotesInput, NoteSort, NoteSummaryDto, TagDto } from '../../contracts/notes';
 import { buildFolderTree, type FolderNode } from './folder-tree';
+import { holes, pagesOf, refreshedInPlace, rowsFromPages, withPage, type NoteRows } from './note-pages';
 
 export type NotesView = 'notes' | 'trash';
 
@@ -13,15 +14,25 @@ export class NotesState {
   #tag = $state<string | null>(null);
   #titleQuery = $state('');
   #sort = $state<NoteSort>('updated_at');
-  #items = $state.raw<NoteSummaryDto[]>([]);
+  #rows = $state.raw<NoteRows>([]);
   #total = $state(0);
   #loading = $state(false);
+  #orderStale = $state(false);
+  #toTop = $state(0);
+  /** Counts whole-list replacements: a page asked for under an older order does not fit the new one. */
+  #generation = 0;
+  /**
+   * Row indexes the list has on screen (a few screens at most), kept by the
+   * rows themselves. Not reactive: nothing renders from it, and scrolling
+   * must not re-run effects.
+   */
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity
+  readonly #mounted = new Set<number>();
   #folders = $state.raw<FolderDto[]>([]);
   #tags = $state.raw<TagDto[]>([]);
   readonly #collapsed = new SvelteSet<string>();
 
   readonly folderTree: FolderNode[] = $derived(buildFolderTree(this.#folders));
-  readonly hasMore: boolean = $derived(this.#items.length < this.#total);
   readonly filtered: boolean = $derived(
     this.#folder !== null || this.#tag !== null || this.#titleQuery.trim() !== '',
   );
@@ -41,14 +52,26 @@ export class NotesState {
   get titleQuery(): string {
     return this.#titleQuery;
   }
-  get items(): readonly NoteSummaryDto[] {
-    return this.#items;
+  /** One slot per note of the list in order; a slot is empty until its page has arrived. */
+  get items(): NoteRows {
+    return this.#rows;
   }
   get total(): number {
     return this.#total;
   }
   get loading(): boolean {
     return this.#loading;
+  }
+  /** Saves of the open note changed the order the notebook sorts into; the rows stay where they were. */
+  get orderStale(): boolean {
+    return this.#orderStale;
+  }
+  /** Changes each time the list should scroll back to its first row. */
+  get toTop(): number {
+    return this.#toTop;
+  }
+  get generation(): number {
+    return this.#generation;
   }
   get folders(): readonly FolderDto[] {
     return this.#folders;
@@ -58,7 +81,8 @@ export class NotesState {
   }
 
   /** The list query for the current view and filters. */
-  query(offset = 0): ListNotesInput {
+  query(page = 0): ListNotesInput {
+    const offset = page * PAGE_SIZE;
     const title = this.#titleQuery.trim();
     const query: ListNotesInput = {
       trashed: this.#view === 'trash',
@@ -107,14 +131,44 @@ export class NotesState {
     this.#loading = loading;
   }
 
-  setPage(items: NoteSummaryDto[], total: number, append: boolean): void {
-    if (append) {
-      const known = this.#items.map((item) => item.note_id);
-      this.#items = [...this.#items, ...items.filter((item) => !known.includes(item.note_id))];
-    } else {
-      this.#items = items;
-    }
+  /** The list in the notebook's current order: these pages, every other row to be fetched. */
+  replace(pages: ReadonlyMap<number, readonly NoteSummaryDto[]>, total: number): void {
+    this.#generation += 1;
+    this.#rows = rowsFromPages(pages, total, PAGE_SIZE);
     this.#total = total;
+    this.#orderStale = false;
+  }
+
+  /** A page that arrived for the list of `generation`; false when the list was replaced since. */
+  fillPage(page: number, items: readonly NoteSummaryDto[], generation: number): boolean {
+    if (generation !== this.#generation) return false;
+    this.#rows = withPage(this.#rows, page, items, PAGE_SIZE);
+    return true;
+  }
+
+  /** Newer copies of shown notes, each kept in its row; `moved`: the notebook would now order them otherwise. */
+  refreshInPlace(fresh: ReadonlyMap<string, NoteSummaryDto>, moved: boolean): void {
+    this.#rows = refreshedInPlace(this.#rows, fresh);
+    if (moved) this.#orderStale = true;
+  }
+
+  requestTop(): void {
+    this.#toTop += 1;
+  }
+
+  rowMounted(index: number): void {
+    this.#mounted.add(index);
+  }
+  rowUnmounted(index: number): void {
+    this.#mounted.delete(index);
+  }
+  /** The pages behind the rows on screen, and the first page. */
+  pagesOnScreen(): number[] {
+    return pagesOf(this.#mounted, PAGE_SIZE).filter((page) => page === 0 || page * PAGE_SIZE < this.#total);
+  }
+  /** Rows on screen still waiting for their page. */
+  holesOnScreen(): number[] {
+    return holes(this.#rows, this.#mounted);
   }
 
   setSidebar(folders: FolderDto[], tags: TagDto[]): void {
@@ -133,9 +187,12 @@ export class NotesState {
     this.#tag = null;
     this.#titleQuery = '';
     this.#sort = 'updated_at';
-    this.#items = [];
+    this.#rows = [];
     this.#total = 0;
     this.#loading = false;
+    this.#orderStale = false;
+    this.#generation += 1;
+    this.#mounted.clear();
     this.#folders = [];
     this.#tags = [];
     this.#collapsed.clear();

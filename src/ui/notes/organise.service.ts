@@ -14,7 +14,7 @@ import { notes } from './notes.svelte';
 /** Organising the notebook: sort, pin, folders, moving notes, emptying the trash. */
 export function setSort(sort: NoteSort): void {
   notes.setSort(sort);
-  void refreshList();
+  void refreshList({ top: true });
 }
 
 export async function togglePin(note: Pick<NoteSummaryDto, 'note_id' | 'pinned'>): Promise<void> {
