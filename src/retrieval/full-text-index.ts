@@ -82,6 +82,26 @@ export interface EncodedPostings {
   postings: number[];
 }
 
+/** What a per-note segment must have been written with to be read back as is. */
+export const FULL_TEXT_SEGMENT_FORMAT = `notes-agent/full-text-segment@1/${TOKENIZER_VERSION}`;
+
+/**
+ * One note's part of the index, stored on its own so an edit rewrites one
+ * note, and loaded without tokenizing: per field each distinct term once
+ * (space-separated; terms never hold whitespace) with its counts beside it,
+ * the counts left empty when every term occurs once, as most do.
+ */
+export interface FullTextNoteSegment {
+  note_id: string;
+  title: string;
+  folder: string;
+  tags: string[];
+  title_terms: string;
+  title_tf: number[];
+  /** [block_id, text, body terms, body counts] in the order the blocks were indexed. */
+  blocks: Array<[string, string, string, number[]]>;
+}
+
 interface StoredDocument {
   number: number;
   block_id: string;
@@ -276,6 +296,63 @@ export class FullTextIndex {
     const tokens = analyze(query);
     const prefix = options.prefix === true ? typedPrefix(query, tokens) : undefined;
     return highlightRanges(document.text, highlightTermsOf(tokens, prefix));
+  }
+
+  /**
+   * The note's blocks as a segment, or undefined when none is indexed. Blocks of
+   * one note share its title, folder and tags (the indexer re-indexes a note as
+   * a whole), so those are taken from the first block.
+   */
+  noteSegment(noteId: string): FullTextNoteSegment | undefined {
+    const ids = this.#notes.get(noteId);
+    if (!ids || ids.size === 0) return undefined;
+    const documents = [...ids].map((id) => this.#documents.get(id)!);
+    const first = documents[0]!;
+    const [title_terms, title_tf] = encodeCounts(termCounts(tokenize(first.title)));
+    return {
+      note_id: noteId,
+      title: first.title,
+      folder: first.folder,
+      tags: [...first.tags],
+      title_terms,
+      title_tf,
+      blocks: documents.map((document) => {
+        const [terms, tf] = encodeCounts(termCounts(tokenize(document.text)));
+        return [document.block_id, document.text, terms, tf];
+      }),
+    };
+  }
+
+  /**
+   * Adds the blocks of stored segments without tokenizing them. The caller
+   * checked FULL_TEXT_SEGMENT_FORMAT; a segment of the wrong shape or a block
+   * already present is refused with STATE_CONFLICT (rebuild instead).
+   */
+  addSegments(segments: Iterable<unknown>): void {
+    for (const value of segments) {
+      const segment = asSegment(value);
+      const titleCounts = decodeCounts(segment.title_terms, segment.title_tf);
+      const titleLength = sumOf(titleCounts);
+      for (const [block_id, text, terms, tf] of segment.blocks) {
+        if (this.#documents.has(block_id)) throw snapshotInvalid('a block is stored twice', { block_id });
+        const bodyCounts = decodeCounts(terms, tf);
+        this.#insert(
+          {
+            number: this.#nextNumber++,
+            block_id,
+            note_id: segment.note_id,
+            text,
+            title: segment.title,
+            folder: segment.folder,
+            tags: [...segment.tags],
+            length: sumOf(bodyCounts),
+            titleLength,
+          },
+          bodyCounts,
+          titleCounts,
+        );
+      }
+    }
   }
 
   toJSON(): FullTextSnapshot {
@@ -550,6 +627,57 @@ function decodePostings(encoded: EncodedPostings, into: Postings, rowCount: numb
     into.set(term, entries);
   }
   if (at !== flat.length) throw snapshotInvalid('postings left over');
+}
+
+function encodeCounts(counts: ReadonlyMap<string, number>): [string, number[]] {
+  const terms = [...counts.keys()];
+  let repeated = false;
+  for (const count of counts.values()) if (count !== 1) repeated = true;
+  return [terms.join(' '), repeated ? [...counts.values()] : []];
+}
+
+function decodeCounts(terms: string, tf: readonly number[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  if (terms === '') return counts;
+  const list = terms.split(' ');
+  if (tf.length !== 0 && tf.length !== list.length) throw snapshotInvalid('term counts do not match');
+  list.forEach((term, index) => {
+    const count = tf.length === 0 ? 1 : tf[index]!;
+    if (!(count >= 1)) throw snapshotInvalid('a term count is malformed');
+    counts.set(term, count);
+  });
+  return counts;
+}
+
+/** A shallow check of one stored segment, as for snapshots. */
+function asSegment(value: unknown): FullTextNoteSegment {
+  const segment = value as Partial<FullTextNoteSegment> | null;
+  if (
+    typeof segment !== 'object' ||
+    segment === null ||
+    typeof segment.note_id !== 'string' ||
+    typeof segment.title !== 'string' ||
+    typeof segment.folder !== 'string' ||
+    !Array.isArray(segment.tags) ||
+    typeof segment.title_terms !== 'string' ||
+    !Array.isArray(segment.title_tf) ||
+    !Array.isArray(segment.blocks)
+  ) {
+    throw snapshotInvalid('a note segment is malformed');
+  }
+  for (const block of segment.blocks) {
+    if (
+      !Array.isArray(block) ||
+      block.length !== 4 ||
+      typeof block[0] !== 'string' ||
+      typeof block[1] !== 'string' ||
+      typeof block[2] !== 'string' ||
+      !Array.isArray(block[3])
+    ) {
+      throw snapshotInvalid('a block of a note segment is malformed');
+    }
+  }
+  return segment as FullTextNoteSegment;
 }
 
 function snapshotInvalid(reason: string, details: Record<string, unknown> = {}): AppError {
