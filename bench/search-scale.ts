@@ -149,7 +149,7 @@ async function queryLatencies(
   return times;
 }
 
-async function engineComparisons(scale: number, results: BenchResult[]): Promise<void> {
+export async function engineComparisons(scale: number, results: BenchResult[]): Promise<void> {
   const base = loadCorpus().flatMap(documentsOf);
   const queries = loadQueries().map((query) => query.query);
   const words = [...new Set(base.flatMap((document) => tokenize(document.text)))].sort();
@@ -228,7 +228,7 @@ function notebook(count: number, words: readonly string[]) {
   }));
 }
 
-async function notebookBenchmarks(scale: number, results: BenchResult[]): Promise<void> {
+export async function notebookBenchmarks(scale: number, results: BenchResult[]): Promise<void> {
   const count = Math.max(200, Math.round(10_000 * scale));
   const base = loadCorpus().flatMap(documentsOf);
   const words = [...new Set(base.flatMap((document) => tokenize(document.text)))]

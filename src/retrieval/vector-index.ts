@@ -189,7 +189,8 @@ export class VectorIndex {
       }
       let dot = 0;
       const base = row * dimension;
-      for (let index = 0; index < dimension; index++) dot += (data[base + index] ?? 0) * (query[index] ?? 0);
+      // No `?? 0` here: every index is in range, and the check costs a quarter of the scan.
+      for (let index = 0; index < dimension; index++) dot += data[base + index]! * query[index]!;
       top.offer(row, dot);
     }
     return top.sorted().map(({ row, score }) => ({
