@@ -34,6 +34,12 @@ export interface FullTextSearchOptions {
    * finished questions (RAG context, benchmarks), where a half word is not meant.
    */
   prefix?: boolean;
+  /**
+   * false: hits come without highlights, for a caller that shows only some of
+   * them and asks `highlights()` for those (analysing every hit's text is the
+   * dearest part of a query that ranks hundreds).
+   */
+  highlights?: boolean;
 }
 
 /** Okapi BM25 with the usual constants; they are properties of the index, not of a profile. */
@@ -272,7 +278,7 @@ export class FullTextIndex {
       block_id: document.block_id,
       note_id: document.note_id,
       score,
-      highlights: highlightRanges(document.text, highlightTerms),
+      highlights: options.highlights === false ? [] : highlightRanges(document.text, highlightTerms),
     }));
   }
 
