@@ -14,6 +14,7 @@ import { compare, report, type BenchResult } from './harness';
 import { pluginBridgeBenchmarks } from './plugin-bridge';
 import { providerStreamBenchmarks } from './provider-stream';
 import { retrievalBenchmarks } from './retrieval';
+import { searchScaleBenchmarks } from './search-scale';
 
 const scale = Number(process.env.BENCH_SCALE ?? 1);
 const NOTES = Math.round(10_000 * scale);
@@ -144,6 +145,7 @@ console.log('');
 results.push(...(await providerStreamBenchmarks(scale)));
 console.log('');
 results.push(...(await retrievalBenchmarks(scale)));
+results.push(...(await searchScaleBenchmarks(scale)));
 results.push(...(await pluginBridgeBenchmarks(scale)));
 console.log('');
 results.push(...(await audioDecodeBenchmarks(scale)));

@@ -15,6 +15,7 @@ import {
   type Migration,
   type NoteRow,
   type SearchIndexRow,
+  type SearchSegmentRow,
   type SecretRow,
   type SettingRow,
   type ThemeRow,
@@ -35,6 +36,7 @@ export class NotesAgentDatabase extends Dexie {
   vault_keys!: Table<VaultKeyRow, string>;
   search_index!: Table<SearchIndexRow, SearchIndexRow['key']>;
   search_index_dirty!: Table<IndexDirtyRow, string>;
+  search_segments!: Table<SearchSegmentRow, [number, string]>;
   providers!: Table<ProviderRow, string>;
   conversations!: Table<ConversationRow, string>;
   messages!: Table<MessageRow, string>;

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { NotesAgentDatabase } from './database';
+import { NotesAgentDatabase } from './database';
+import { MIGRATIONS } from './schema';
 import { IndexRepository } from './index-repository';
 import { NotesRepository, type NoteChange } from './notes-repository';
 import { freshDatabase } from './test-database';
@@ -14,18 +15,31 @@ const meta = {
   vectors_built_at: null,
 };
 
+const segment = (generation: number, note_id: string, updated_at = 'u1') => ({
+  generation,
+  note_id,
+  updated_at,
+  full_text: { any: 'json' },
+  vectors: { block_ids: [`${note_id}#b`], folder: '', tags: [], data: new Float32Array([1, 0, 0, 0]) },
+});
+const segmentsMeta = (generation: number) => ({
+  ...meta,
+  segments: { generation, full_text_format: 'f', vector_model: model },
+});
+
 describe('IndexRepository', () => {
   it('loads nothing from a fresh database', async () => {
     db = freshDatabase();
     expect(await new IndexRepository(db).load()).toEqual({
-      fullText: undefined,
-      vectors: undefined,
       meta: undefined,
+      segments: [],
       dirty: [],
+      live: new Map(),
+      stale_rows: 0,
     });
   });
 
-  it('saves the indexes and clears only the dirty marks it was given, unchanged', async () => {
+  it('saves the changed rows and clears only the dirty marks it was given, unchanged', async () => {
     db = freshDatabase();
     const store = new IndexRepository(db);
     await store.markDirty([
@@ -35,33 +49,86 @@ describe('IndexRepository', () => {
     ]);
     // b is marked again (an edit during indexing): the save must keep that mark.
     await store.markDirty([{ note_id: 'b', token: 't2' }]);
-    const buffer = new Float32Array([1, 0, 0, 0]).buffer;
     await store.save(
-      {
-        fullText: { snapshot: { any: 'json' }, block_count: 1 },
-        vectors: { model, buffer, block_count: 1 },
-        meta,
-      },
+      { generation: 1, put: [segment(1, 'a'), segment(1, 'b')], remove: [], meta: segmentsMeta(1) },
       [
         { note_id: 'a', token: 't1' },
         { note_id: 'b', token: 't1' },
       ],
     );
     const loaded = await store.load();
-    expect(loaded.fullText).toEqual({ snapshot: { any: 'json' }, block_count: 1 });
-    expect(loaded.vectors?.model).toEqual(model);
-    expect(new Float32Array(loaded.vectors!.buffer)).toEqual(new Float32Array([1, 0, 0, 0]));
-    expect(loaded.meta).toEqual(meta);
+    expect(loaded.segments.map((row) => row.note_id)).toEqual(['a', 'b']);
+    expect(loaded.segments[0]!.vectors!.data).toEqual(new Float32Array([1, 0, 0, 0]));
+    expect(loaded.meta).toEqual(segmentsMeta(1));
     expect(loaded.dirty.sort((x, y) => x.note_id.localeCompare(y.note_id))).toEqual([
       { note_id: 'b', token: 't2' },
       { note_id: 'c', token: 't1' },
     ]);
 
-    // Without vectors, the stored vectors stay.
-    await store.save({ fullText: { snapshot: {}, block_count: 0 }, meta }, []);
-    expect((await store.load()).vectors?.block_count).toBe(1);
+    // An update rewrites one row and removes another; the rest stay as they were.
+    await store.save(
+      { generation: 1, put: [segment(1, 'b', 'u2')], remove: ['a'], meta: segmentsMeta(1) },
+      [],
+    );
+    expect((await store.load()).segments.map((row) => [row.note_id, row.updated_at])).toEqual([['b', 'u2']]);
     await store.clear();
     expect((await store.load()).meta).toBeUndefined();
+  });
+
+  it('reads only the live generation; a rebuild switches to its own and drops every other', async () => {
+    db = freshDatabase();
+    const store = new IndexRepository(db);
+    await store.save({ generation: 1, put: [segment(1, 'a')], remove: [], meta: segmentsMeta(1) }, []);
+    // Left over by a rebuild that never finished, and one being built now.
+    await store.putSegments([segment(7, 'stale')]);
+    await store.putSegments([segment(2, 'a'), segment(2, 'b')]);
+    const during = await store.load();
+    expect(during.segments.map((row) => [row.generation, row.note_id])).toEqual([[1, 'a']]);
+    expect(during.stale_rows).toBe(3);
+
+    await store.save(
+      { generation: 2, put: [segment(2, 'c')], remove: ['b'], meta: segmentsMeta(2), replaceOthers: true },
+      [],
+    );
+    expect((await store.load()).segments.map((row) => [row.generation, row.note_id])).toEqual([
+      [2, 'a'],
+      [2, 'c'],
+    ]);
+    expect(await db.search_segments.count()).toBe(2);
+    await store.putSegments([segment(3, 'x')]);
+    await store.dropGenerationsExcept(2);
+    expect(await db.search_segments.count()).toBe(2);
+  });
+
+  it('version 14 drops the whole-index rows of earlier versions and keeps the dirty marks', async () => {
+    const before = MIGRATIONS.filter((migration) => migration.version < 14);
+    db = freshDatabase(before);
+    await db.search_index.bulkPut([
+      { key: 'full_text', snapshot: {}, block_count: 1 },
+      { key: 'meta', ...meta },
+    ]);
+    await db.search_index_dirty.put({ note_id: 'n1', token: 't1' });
+    db.close();
+    db = new NotesAgentDatabase(db.name);
+    expect(db.verno).toBeGreaterThanOrEqual(14);
+    const loaded = await new IndexRepository(db).load();
+    // The meta row names no segments: the indexer builds the new form once.
+    expect(loaded.meta).toEqual(meta);
+    expect(loaded.segments).toEqual([]);
+    expect(await db.search_index.get('full_text')).toBeUndefined();
+    expect(loaded.dirty).toEqual([{ note_id: 'n1', token: 't1' }]);
+  });
+
+  it('lists the live notes with their updated_at, without the trashed ones', async () => {
+    db = freshDatabase();
+    const notes = new NotesRepository(db);
+    const [a, b] = await notes.createMany([
+      { title: 'a', folder: '', body: 'x', tags: [] },
+      { title: 'b', folder: '', body: 'y', tags: [] },
+    ]);
+    await notes.setTrashed(b!.note_id, true);
+    const { live } = await new IndexRepository(db).load();
+    expect([...live]).toEqual([[a!.note_id, a!.updated_at]]);
   });
 });
 

@@ -1,5 +1,6 @@
+import Dexie from 'dexie';
 import type { NotesAgentDatabase } from './database';
-import type { IndexDirtyRow, SearchIndexRow } from './schema';
+import type { IndexDirtyRow, SearchIndexRow, SearchSegmentRow } from './schema';
 
 type Row<K extends SearchIndexRow['key']> = Omit<Extract<SearchIndexRow, { key: K }>, 'key'>;
 export type FullTextIndexRow = Row<'full_text'>;
@@ -8,23 +9,33 @@ export type IndexMetaRow = Row<'meta'>;
 
 /** Everything the search indexer keeps between sessions. */
 export interface StoredIndexes {
-  fullText: FullTextIndexRow | undefined;
-  vectors: VectorIndexRow | undefined;
   meta: IndexMetaRow | undefined;
+  /** The rows of the live generation; none when the meta row names none. */
+  segments: SearchSegmentRow[];
   dirty: IndexDirtyRow[];
+  /** Every live (not trashed) note and its `updated_at`, read in the same transaction. */
+  live: Map<string, string>;
+  /** Rows of other generations: left by a rebuild that never finished. */
+  stale_rows: number;
 }
 
-export interface IndexesToSave {
-  fullText: FullTextIndexRow;
-  /** Omitted: the stored vectors stay as they are. */
-  vectors?: VectorIndexRow;
+/** One transaction's worth of index writes. */
+export interface SegmentsToSave {
+  generation: number;
+  /** Rows of notes (re-)indexed. */
+  put: readonly SearchSegmentRow[];
+  /** Notes that left the indexes (trashed, deleted). */
+  remove: readonly string[];
   meta: IndexMetaRow;
+  /** A rebuild's last write: the generation becomes the live one and every other goes. */
+  replaceOthers?: boolean;
 }
 
 /**
- * The persisted search indexes and the notes waiting to be re-indexed. The
- * indexes are derived from notes and blocks and can always be rebuilt; this
- * repository only keeps them so a start does not have to.
+ * The persisted search indexes, one row per note and generation, and the notes
+ * waiting to be re-indexed. The indexes are derived from notes and blocks and
+ * can always be rebuilt; this repository only keeps them so a start does not
+ * have to, and so an edit writes only the note it changed.
  */
 export class IndexRepository {
   readonly #db: NotesAgentDatabase;
@@ -34,16 +45,41 @@ export class IndexRepository {
   }
 
   async load(): Promise<StoredIndexes> {
-    return this.#db.transaction('r', this.#db.search_index, this.#db.search_index_dirty, async () => {
-      const [fullText, vectors, meta] = await this.#db.search_index.bulkGet(['full_text', 'vectors', 'meta']);
-      const dirty = await this.#db.search_index_dirty.toArray();
-      return {
-        fullText: fullText?.key === 'full_text' ? withoutKey(fullText) : undefined,
-        vectors: vectors?.key === 'vectors' ? withoutKey(vectors) : undefined,
-        meta: meta?.key === 'meta' ? withoutKey(meta) : undefined,
-        dirty,
-      };
-    });
+    const db = this.#db;
+    return db.transaction(
+      'r',
+      [db.search_index, db.search_index_dirty, db.search_segments, db.notes],
+      async () => {
+        const meta = await db.search_index.get('meta');
+        const generation = meta?.key === 'meta' ? meta.segments?.generation : undefined;
+        const rows = () => db.search_segments.where('[generation+note_id]');
+        const segments =
+          generation === undefined
+            ? []
+            : await rows().between([generation, Dexie.minKey], [generation, Dexie.maxKey]).toArray();
+        const stale_rows =
+          generation === undefined
+            ? await db.search_segments.count()
+            : (await rows().below([generation, Dexie.minKey]).count()) +
+              (await rows().above([generation, Dexie.maxKey]).count());
+        const dirty = await db.search_index_dirty.toArray();
+        // Keys only: the notes' bodies are not read.
+        const live = new Map<string, string>();
+        await db.notes
+          .where('[trashed+updated_at]')
+          .between([0, Dexie.minKey], [0, Dexie.maxKey])
+          .eachKey((key, cursor) =>
+            live.set(String(cursor.primaryKey), String((key as [number, string])[1])),
+          );
+        return {
+          meta: meta?.key === 'meta' ? withoutKey(meta) : undefined,
+          segments,
+          dirty,
+          live,
+          stale_rows,
+        };
+      },
+    );
   }
 
   async markDirty(rows: readonly IndexDirtyRow[]): Promise<void> {
@@ -51,34 +87,56 @@ export class IndexRepository {
   }
 
   /**
-   * Writes the indexes and clears the dirty marks they include, in one
-   * transaction: after a crash either the old indexes and their marks or the
-   * new indexes remain. A mark whose token changed since it was read belongs
-   * to a later edit and stays.
+   * Rows of a generation being built; not read until a `save` with
+   * `replaceOthers` makes it the live one.
    */
-  async save(indexes: IndexesToSave, consumed: readonly IndexDirtyRow[]): Promise<void> {
-    await this.#db.transaction('rw', this.#db.search_index, this.#db.search_index_dirty, async () => {
-      const rows: SearchIndexRow[] = [
-        { key: 'full_text', ...indexes.fullText },
-        { key: 'meta', ...indexes.meta },
-      ];
-      if (indexes.vectors) rows.push({ key: 'vectors', ...indexes.vectors });
-      await this.#db.search_index.bulkPut(rows);
+  async putSegments(rows: readonly SearchSegmentRow[]): Promise<void> {
+    if (rows.length > 0) await this.#db.search_segments.bulkPut([...rows]);
+  }
+
+  /**
+   * Writes the changed notes' rows and the meta row and clears the dirty
+   * marks they include, in one transaction: after a crash either the old rows
+   * and their marks or the new rows remain. A mark whose token changed since
+   * it was read belongs to a later edit and stays.
+   */
+  async save(save: SegmentsToSave, consumed: readonly IndexDirtyRow[]): Promise<void> {
+    const db = this.#db;
+    await db.transaction('rw', db.search_index, db.search_index_dirty, db.search_segments, async () => {
+      if (save.put.length > 0) await db.search_segments.bulkPut([...save.put]);
+      if (save.remove.length > 0) {
+        await db.search_segments.bulkDelete(save.remove.map((noteId) => [save.generation, noteId]));
+      }
+      if (save.replaceOthers) await this.#dropOthers(save.generation);
+      await db.search_index.put({ key: 'meta', ...save.meta });
       if (consumed.length === 0) return;
-      const current = await this.#db.search_index_dirty.bulkGet(consumed.map((row) => row.note_id));
+      const current = await db.search_index_dirty.bulkGet(consumed.map((row) => row.note_id));
       const tokens = new Map(consumed.map((row) => [row.note_id, row.token]));
       const done = current
         .filter((row): row is IndexDirtyRow => row !== undefined && tokens.get(row.note_id) === row.token)
         .map((row) => row.note_id);
-      await this.#db.search_index_dirty.bulkDelete(done);
+      await db.search_index_dirty.bulkDelete(done);
     });
   }
 
+  /** Drops the rows of every generation but `generation` (left-overs of an interrupted rebuild). */
+  async dropGenerationsExcept(generation: number): Promise<void> {
+    await this.#db.transaction('rw', this.#db.search_segments, () => this.#dropOthers(generation));
+  }
+
   async clear(): Promise<void> {
-    await this.#db.transaction('rw', this.#db.search_index, this.#db.search_index_dirty, async () => {
-      await this.#db.search_index.clear();
-      await this.#db.search_index_dirty.clear();
+    const db = this.#db;
+    await db.transaction('rw', db.search_index, db.search_index_dirty, db.search_segments, async () => {
+      await db.search_index.clear();
+      await db.search_index_dirty.clear();
+      await db.search_segments.clear();
     });
+  }
+
+  async #dropOthers(generation: number): Promise<void> {
+    const rows = this.#db.search_segments;
+    await rows.where('[generation+note_id]').below([generation, Dexie.minKey]).delete();
+    await rows.where('[generation+note_id]').above([generation, Dexie.maxKey]).delete();
   }
 }
 

@@ -6,6 +6,7 @@ export {
   type MessageRow,
   type Migration,
   type ProviderRow,
+  type SearchSegmentRow,
   type StoredEmbeddingModel,
   type ThemeRow,
 } from './schema';
@@ -22,7 +23,7 @@ export {
 export {
   IndexRepository,
   type FullTextIndexRow,
-  type IndexesToSave,
+  type SegmentsToSave,
   type IndexMetaRow,
   type StoredIndexes,
   type VectorIndexRow,

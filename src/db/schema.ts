@@ -156,7 +156,34 @@ export type SearchIndexRow =
       /** When the full-text index and the vectors were last built from scratch. */
       full_text_built_at: string | null;
       vectors_built_at: string | null;
+      /**
+       * The indexes stored per note (`search_segments`): which generation is
+       * live, the full-text segment format, the model of the vectors (null: no
+       * vectors). Absent in rows written before version 14: rebuild.
+       */
+      segments?: {
+        generation: number;
+        full_text_format: string;
+        vector_model: StoredEmbeddingModel | null;
+      };
     };
+
+/**
+ * One note's part of the search indexes. A rebuild writes a new generation
+ * beside the live one and switches the meta row to it in its last
+ * transaction; rows of any other generation are left-overs of an interrupted
+ * rebuild and are dropped.
+ */
+export interface SearchSegmentRow {
+  generation: number;
+  note_id: string;
+  /** The note's `updated_at` when indexed: a start re-indexes a note whose stamp differs. */
+  updated_at: string;
+  /** `FullTextIndex.noteSegment()`, checked when loaded; null when the note has no text to find. */
+  full_text: unknown;
+  /** `VectorIndex.noteSegment()`; null when the note has no vectors. */
+  vectors: { block_ids: string[]; folder: string; tags: string[]; data: Float32Array } | null;
+}
 
 /**
  * A note whose blocks changed since the indexes were last saved. Written when
@@ -281,5 +308,14 @@ export const MIGRATIONS: readonly Migration[] = [
     // the pinned flag on notes needs no index (the list sorts in memory).
     version: 13,
     stores: { folders: '&path' },
+  },
+  {
+    // Search: the indexes stored per note, so an edit rewrites one row. The
+    // whole-index rows of version 2 go; the next start builds the new form once.
+    version: 14,
+    stores: { search_segments: '[generation+note_id]' },
+    upgrade: async (transaction) => {
+      await transaction.table('search_index').bulkDelete(['full_text', 'vectors']);
+    },
   },
 ];

@@ -354,3 +354,60 @@ describe('FullTextIndex: search as you type (prefix)', () => {
     expect(index.sharesTerm('missing', 'handshake')).toBe(false);
   });
 });
+
+describe('FullTextIndex: per-note segments', () => {
+  const corpus = loadCorpus().flatMap(documentsOf);
+  const noteIds = [...new Set(corpus.map((document) => document.note_id))];
+
+  it('an index loaded from its notes’ segments ranks every query exactly as the original', () => {
+    const original = indexOf(corpus);
+    const loaded = new FullTextIndex();
+    loaded.addSegments(noteIds.map((noteId) => original.noteSegment(noteId)));
+    expect(loaded.size).toBe(original.size);
+    for (const query of ['进程调度', 'deadlock conditions', 'kuber', '死锁', 'the']) {
+      for (const prefix of [false, true]) {
+        expect(loaded.search(query, { limit: 20, prefix })).toEqual(
+          original.search(query, { limit: 20, prefix }),
+        );
+      }
+    }
+  });
+
+  it('stores term counts only where a term repeats, and nothing for an unknown note', () => {
+    const index = indexOf([
+      doc('a', 'apple apple banana', { note_id: 'n', title: 'Fruit', folder: 'f', tags: ['t'] }),
+      doc('b', 'cherry', { note_id: 'n', title: 'Fruit', folder: 'f', tags: ['t'] }),
+    ]);
+    expect(index.noteSegment('n')).toEqual({
+      note_id: 'n',
+      title: 'Fruit',
+      folder: 'f',
+      tags: ['t'],
+      title_terms: 'fruit',
+      title_tf: [],
+      blocks: [
+        ['a', 'apple apple banana', 'apple banana', [2, 1]],
+        ['b', 'cherry', 'cherry', []],
+      ],
+    });
+    expect(index.noteSegment('missing')).toBeUndefined();
+  });
+
+  it('refuses a malformed segment or a block stored twice with STATE_CONFLICT', () => {
+    const index = indexOf([doc('a', 'apple', { note_id: 'n' })]);
+    const segment = index.noteSegment('n')!;
+    const codeOf = (segments: unknown[]) => {
+      try {
+        new FullTextIndex().addSegments(segments);
+      } catch (error) {
+        return error instanceof AppError ? error.code : 'other';
+      }
+      return 'none';
+    };
+    expect(codeOf([segment])).toBe('none');
+    expect(codeOf([segment, segment])).toBe('STATE_CONFLICT');
+    expect(codeOf([{ ...segment, blocks: [['a', 'apple', 'apple', [0]]] }])).toBe('STATE_CONFLICT');
+    expect(codeOf([{ ...segment, blocks: [['a', 'apple', 'apple banana', [1]]] }])).toBe('STATE_CONFLICT');
+    expect(codeOf([{ format: 'nonsense' }])).toBe('STATE_CONFLICT');
+  });
+});

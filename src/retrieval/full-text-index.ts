@@ -34,6 +34,12 @@ export interface FullTextSearchOptions {
    * finished questions (RAG context, benchmarks), where a half word is not meant.
    */
   prefix?: boolean;
+  /**
+   * false: hits come without highlights, for a caller that shows only some of
+   * them and asks `highlights()` for those (analysing every hit's text is the
+   * dearest part of a query that ranks hundreds).
+   */
+  highlights?: boolean;
 }
 
 /** Okapi BM25 with the usual constants; they are properties of the index, not of a profile. */
@@ -82,6 +88,26 @@ export interface EncodedPostings {
   postings: number[];
 }
 
+/** What a per-note segment must have been written with to be read back as is. */
+export const FULL_TEXT_SEGMENT_FORMAT = `notes-agent/full-text-segment@1/${TOKENIZER_VERSION}`;
+
+/**
+ * One note's part of the index, stored on its own so an edit rewrites one
+ * note, and loaded without tokenizing: per field each distinct term once
+ * (space-separated; terms never hold whitespace) with its counts beside it,
+ * the counts left empty when every term occurs once, as most do.
+ */
+export interface FullTextNoteSegment {
+  note_id: string;
+  title: string;
+  folder: string;
+  tags: string[];
+  title_terms: string;
+  title_tf: number[];
+  /** [block_id, text, body terms, body counts] in the order the blocks were indexed. */
+  blocks: Array<[string, string, string, number[]]>;
+}
+
 interface StoredDocument {
   number: number;
   block_id: string;
@@ -104,6 +130,12 @@ type Postings = Map<string, Map<number, number>>;
 export class FullTextIndex {
   readonly #documents = new Map<string, StoredDocument>();
   readonly #byNumber = new Map<number, StoredDocument>();
+  /**
+   * Body and title lengths by document number: scoring reads one per posting,
+   * and an array index is several times cheaper than a map lookup there.
+   */
+  readonly #bodyLengths: number[] = [];
+  readonly #titleLengths: number[] = [];
   readonly #notes = new Map<string, Set<string>>();
   readonly #body: Postings = new Map();
   readonly #title: Postings = new Map();
@@ -191,6 +223,8 @@ export class FullTextIndex {
   clear(): void {
     this.#documents.clear();
     this.#byNumber.clear();
+    this.#bodyLengths.length = 0;
+    this.#titleLengths.length = 0;
     this.#notes.clear();
     this.#body.clear();
     this.#title.clear();
@@ -213,8 +247,9 @@ export class FullTextIndex {
     const count = this.#documents.size;
     if (groups.length === 0 || count === 0 || options.limit <= 0) return [];
 
-    const scores = new Map<number, number>();
-    this.#accumulate(scores, this.#body, groups, this.#bodyTotal / count, 1, (document) => document.length);
+    // Scores by document number; `touched` lists the numbers with one (every BM25 term is > 0).
+    const scores: Scores = { values: new Float64Array(this.#nextNumber), touched: [] };
+    this.#accumulate(scores, this.#body, groups, this.#bodyTotal / count, 1, this.#bodyLengths);
     if (this.#titleTotal > 0) {
       this.#accumulate(
         scores,
@@ -222,22 +257,28 @@ export class FullTextIndex {
         groups,
         this.#titleTotal / count,
         TITLE_BOOST,
-        (document) => document.titleLength,
+        this.#titleLengths,
       );
     }
 
-    const ranked: Array<{ document: StoredDocument; score: number }> = [];
-    for (const [number, score] of scores) {
+    // The best `limit` only, kept in order: sorting every matching block would
+    // cost more than scoring them when a common term matches most of the notes.
+    const top: Ranked[] = [];
+    for (const number of scores.touched) {
+      const score = scores.values[number]!;
+      if (top.length === options.limit && !ranksBefore(score, number, top[top.length - 1]!, this.#byNumber)) {
+        continue;
+      }
       const document = this.#byNumber.get(number);
-      if (document && matchesFilter(document, options.filter)) ranked.push({ document, score });
+      if (!document || !matchesFilter(document, options.filter)) continue;
+      insertRanked(top, { document, score }, options.limit);
     }
-    ranked.sort((a, b) => b.score - a.score || compareIds(a.document.block_id, b.document.block_id));
     const highlightTerms = highlightTermsOf(queryTokens, prefix);
-    return ranked.slice(0, options.limit).map(({ document, score }) => ({
+    return top.map(({ document, score }) => ({
       block_id: document.block_id,
       note_id: document.note_id,
       score,
-      highlights: highlightRanges(document.text, highlightTerms),
+      highlights: options.highlights === false ? [] : highlightRanges(document.text, highlightTerms),
     }));
   }
 
@@ -276,6 +317,63 @@ export class FullTextIndex {
     const tokens = analyze(query);
     const prefix = options.prefix === true ? typedPrefix(query, tokens) : undefined;
     return highlightRanges(document.text, highlightTermsOf(tokens, prefix));
+  }
+
+  /**
+   * The note's blocks as a segment, or undefined when none is indexed. Blocks of
+   * one note share its title, folder and tags (the indexer re-indexes a note as
+   * a whole), so those are taken from the first block.
+   */
+  noteSegment(noteId: string): FullTextNoteSegment | undefined {
+    const ids = this.#notes.get(noteId);
+    if (!ids || ids.size === 0) return undefined;
+    const documents = [...ids].map((id) => this.#documents.get(id)!);
+    const first = documents[0]!;
+    const [title_terms, title_tf] = encodeCounts(termCounts(tokenize(first.title)));
+    return {
+      note_id: noteId,
+      title: first.title,
+      folder: first.folder,
+      tags: [...first.tags],
+      title_terms,
+      title_tf,
+      blocks: documents.map((document) => {
+        const [terms, tf] = encodeCounts(termCounts(tokenize(document.text)));
+        return [document.block_id, document.text, terms, tf];
+      }),
+    };
+  }
+
+  /**
+   * Adds the blocks of stored segments without tokenizing them. The caller
+   * checked FULL_TEXT_SEGMENT_FORMAT; a segment of the wrong shape or a block
+   * already present is refused with STATE_CONFLICT (rebuild instead).
+   */
+  addSegments(segments: Iterable<unknown>): void {
+    for (const value of segments) {
+      const segment = asSegment(value);
+      const titleCounts = decodeCounts(segment.title_terms, segment.title_tf);
+      const titleLength = sumOf(titleCounts);
+      for (const [block_id, text, terms, tf] of segment.blocks) {
+        if (this.#documents.has(block_id)) throw snapshotInvalid('a block is stored twice', { block_id });
+        const bodyCounts = decodeCounts(terms, tf);
+        this.#insert(
+          {
+            number: this.#nextNumber++,
+            block_id,
+            note_id: segment.note_id,
+            text,
+            title: segment.title,
+            folder: segment.folder,
+            tags: [...segment.tags],
+            length: sumOf(bodyCounts),
+            titleLength,
+          },
+          bodyCounts,
+          titleCounts,
+        );
+      }
+    }
   }
 
   toJSON(): FullTextSnapshot {
@@ -334,6 +432,8 @@ export class FullTextIndex {
       };
       index.#documents.set(block_id, document);
       index.#byNumber.set(number, document);
+      index.#bodyLengths[number] = length;
+      index.#titleLengths[number] = titleLength;
       const blocks = index.#notes.get(note_id) ?? new Set<string>();
       blocks.add(block_id);
       index.#notes.set(note_id, blocks);
@@ -349,6 +449,8 @@ export class FullTextIndex {
   #insert(document: StoredDocument, bodyCounts: Map<string, number>, titleCounts: Map<string, number>): void {
     this.#documents.set(document.block_id, document);
     this.#byNumber.set(document.number, document);
+    this.#bodyLengths[document.number] = document.length;
+    this.#titleLengths[document.number] = document.titleLength;
     const blocks = this.#notes.get(document.note_id) ?? new Set<string>();
     blocks.add(document.block_id);
     this.#notes.set(document.note_id, blocks);
@@ -364,35 +466,76 @@ export class FullTextIndex {
    * block holding several completions is not ranked above one holding the word.
    */
   #accumulate(
-    scores: Map<number, number>,
+    scores: Scores,
     postings: Postings,
     groups: readonly TermGroup[],
     averageLength: number,
     boost: number,
-    lengthOf: (document: StoredDocument) => number,
+    lengths: readonly number[],
   ): void {
     const count = this.#documents.size;
+    const { values, touched } = scores;
+    const add = (number: number, score: number) => {
+      if (values[number] === 0) touched.push(number);
+      values[number] = values[number]! + score;
+    };
     for (const group of groups) {
-      const best = group.length > 1 ? new Map<number, number>() : scores;
+      const best = group.length > 1 ? new Map<number, number>() : undefined;
       for (const { term, weight } of group) {
         const entries = postings.get(term);
         if (!entries) continue;
         const frequency = entries.size;
         const idf = Math.log(1 + (count - frequency + 0.5) / (frequency + 0.5));
         for (const [number, tf] of entries) {
-          const document = this.#byNumber.get(number);
-          if (!document) continue;
-          const norm = BM25_K1 * (1 - BM25_B + (BM25_B * lengthOf(document)) / (averageLength || 1));
+          const norm = BM25_K1 * (1 - BM25_B + (BM25_B * lengths[number]!) / (averageLength || 1));
           const score = (weight * boost * idf * (tf * (BM25_K1 + 1))) / (tf + norm);
-          if (best === scores) scores.set(number, (scores.get(number) ?? 0) + score);
+          if (best === undefined) add(number, score);
           else best.set(number, Math.max(best.get(number) ?? 0, score));
         }
       }
-      if (best !== scores) {
-        for (const [number, score] of best) scores.set(number, (scores.get(number) ?? 0) + score);
-      }
+      if (best !== undefined) for (const [number, score] of best) add(number, score);
     }
   }
+}
+
+interface Scores {
+  values: Float64Array;
+  touched: number[];
+}
+
+interface Ranked {
+  document: StoredDocument;
+  score: number;
+}
+
+/** Higher score first, equal scores by block id. */
+function ranksBefore(
+  score: number,
+  number: number,
+  other: Ranked,
+  byNumber: ReadonlyMap<number, StoredDocument>,
+): boolean {
+  if (score !== other.score) return score > other.score;
+  const document = byNumber.get(number);
+  return document !== undefined && compareIds(document.block_id, other.document.block_id) < 0;
+}
+
+/** Inserts into `top` (best first) by binary search, keeping at most `limit`. */
+function insertRanked(top: Ranked[], item: Ranked, limit: number): void {
+  let low = 0;
+  let high = top.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    const other = top[middle]!;
+    const before =
+      item.score !== other.score
+        ? item.score > other.score
+        : compareIds(item.document.block_id, other.document.block_id) < 0;
+    if (before) high = middle;
+    else low = middle + 1;
+  }
+  top.splice(low, 0, item);
+  if (top.length > limit) top.pop();
 }
 
 /** A query term and what else counts as it (the completions of a typed prefix). */
@@ -469,7 +612,10 @@ interface HighlightTerms {
 }
 
 function highlightRanges(text: string, terms: HighlightTerms): HighlightRange[] {
-  const tokens = analyze(text);
+  // A dictionary word (three or more characters) is covered by its bigrams,
+  // whose touching ranges merge into the word's own: the segmenter, the
+  // slowest part of analysing a text, adds nothing to the marks.
+  const tokens = analyze(text, { dictionaryWords: false });
   let ranges = matchedRanges(tokens, terms.strong, terms.prefix);
   // A block can match on scattered characters only; mark those rather than nothing.
   if (ranges.length === 0) ranges = matchedRanges(tokens, terms.all, terms.prefix);
@@ -550,6 +696,57 @@ function decodePostings(encoded: EncodedPostings, into: Postings, rowCount: numb
     into.set(term, entries);
   }
   if (at !== flat.length) throw snapshotInvalid('postings left over');
+}
+
+function encodeCounts(counts: ReadonlyMap<string, number>): [string, number[]] {
+  const terms = [...counts.keys()];
+  let repeated = false;
+  for (const count of counts.values()) if (count !== 1) repeated = true;
+  return [terms.join(' '), repeated ? [...counts.values()] : []];
+}
+
+function decodeCounts(terms: string, tf: readonly number[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  if (terms === '') return counts;
+  const list = terms.split(' ');
+  if (tf.length !== 0 && tf.length !== list.length) throw snapshotInvalid('term counts do not match');
+  list.forEach((term, index) => {
+    const count = tf.length === 0 ? 1 : tf[index]!;
+    if (!(count >= 1)) throw snapshotInvalid('a term count is malformed');
+    counts.set(term, count);
+  });
+  return counts;
+}
+
+/** A shallow check of one stored segment, as for snapshots. */
+function asSegment(value: unknown): FullTextNoteSegment {
+  const segment = value as Partial<FullTextNoteSegment> | null;
+  if (
+    typeof segment !== 'object' ||
+    segment === null ||
+    typeof segment.note_id !== 'string' ||
+    typeof segment.title !== 'string' ||
+    typeof segment.folder !== 'string' ||
+    !Array.isArray(segment.tags) ||
+    typeof segment.title_terms !== 'string' ||
+    !Array.isArray(segment.title_tf) ||
+    !Array.isArray(segment.blocks)
+  ) {
+    throw snapshotInvalid('a note segment is malformed');
+  }
+  for (const block of segment.blocks) {
+    if (
+      !Array.isArray(block) ||
+      block.length !== 4 ||
+      typeof block[0] !== 'string' ||
+      typeof block[1] !== 'string' ||
+      typeof block[2] !== 'string' ||
+      !Array.isArray(block[3])
+    ) {
+      throw snapshotInvalid('a block of a note segment is malformed');
+    }
+  }
+  return segment as FullTextNoteSegment;
 }
 
 function snapshotInvalid(reason: string, details: Record<string, unknown> = {}): AppError {

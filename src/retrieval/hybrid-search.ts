@@ -78,6 +78,8 @@ export interface HybridSearchInput {
   limit?: number;
   /** Match the query's last word as a prefix too (search as you type); see FullTextSearchOptions. */
   prefix?: boolean;
+  /** false: hits come without highlights (the caller marks the ones it shows; see FullTextSearchOptions). */
+  highlights?: boolean;
   signal?: AbortSignal;
 }
 
@@ -155,6 +157,7 @@ export async function hybridSearch(input: HybridSearchInput): Promise<HybridSear
           limit: profile.fts_recall,
           ...(filter ? { filter } : {}),
           ...(input.prefix ? { prefix: true } : {}),
+          ...(input.highlights === false ? { highlights: false } : {}),
         });
   const vectorHits: VectorHit[] =
     vectors && embedder
@@ -203,7 +206,7 @@ export async function hybridSearch(input: HybridSearchInput): Promise<HybridSear
 
   result.hits = hits.slice(0, limit).map((hit) =>
     // Vector-only hits get highlights too, when the block also shares words with the query.
-    hit.fts_rank === null
+    hit.fts_rank === null && input.highlights !== false
       ? { ...hit, highlights: fullText.highlights(hit.block_id, query, { prefix: input.prefix === true }) }
       : hit,
   );

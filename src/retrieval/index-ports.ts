@@ -6,4 +6,7 @@ import type { IndexRepository, NotesRepository } from '../db';
  * can pass anything with these methods.
  */
 export type IndexNotesSource = Pick<NotesRepository, 'countBlocks' | 'indexSources' | 'liveNoteIds'>;
-export type IndexStore = Pick<IndexRepository, 'load' | 'markDirty' | 'save'>;
+export type IndexStore = Pick<
+  IndexRepository,
+  'load' | 'markDirty' | 'save' | 'putSegments' | 'dropGenerationsExcept'
+>;

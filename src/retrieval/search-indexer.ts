@@ -11,9 +11,9 @@ import {
 } from '../contracts';
 import type { JobContext, JobRuntime } from '../core/job-runtime';
 import { newId } from '../core/ids';
-import type { IndexDirtyRow, IndexMetaRow, NoteChange, NoteChangeListener } from '../db';
+import type { IndexDirtyRow, IndexMetaRow, NoteChange, NoteChangeListener, SearchSegmentRow } from '../db';
 import type { Embedder } from './embedder';
-import { FullTextIndex, type FullTextDocument } from './full-text-index';
+import { FULL_TEXT_SEGMENT_FORMAT, FullTextIndex, type FullTextDocument } from './full-text-index';
 import { documentsOf } from './index-documents';
 import type { IndexNotesSource, IndexStore } from './index-ports';
 import { VectorIndex } from './vector-index';
@@ -96,11 +96,21 @@ interface Target {
   vectors: VectorIndex | undefined;
 }
 
+/** What one indexing pass did: blocks indexed, and each note that still exists with its `updated_at`. */
+interface Indexed {
+  blocks: number;
+  stamps: Map<string, string>;
+}
+
 /**
  * Keeps the full-text and vector indexes in step with the notes.
  *
- * - Start: the indexes saved last time are loaded (the fast path); when there
- *   are none, or they cannot be read, a rebuild job builds them from the notes.
+ * - Start: the indexes saved last time are loaded (the fast path), one stored
+ *   row per note; a note whose row does not match it (a change whose dirty mark
+ *   was lost) is re-indexed, and only when there are none, or they cannot be
+ *   read, a rebuild job builds them from the notes.
+ * - Saving writes the rows of the notes just indexed, the meta row and the
+ *   cleared dirty marks in one transaction, never the whole index.
  * - Note changes arrive through `notesChanged` (the notes repository calls it
  *   after each commit). A change is marked dirty in memory and in IndexedDB, a
  *   trashed or deleted note leaves the in-memory indexes at once, and a
@@ -132,6 +142,8 @@ export class SearchIndexer implements NoteChangeListener {
   #searchable: Promise<void> | null = null;
   #loadFailed: string | null = null;
   #meta: IndexMetaRow | undefined;
+  /** The stored generation the live indexes are saved in (see SearchSegmentRow). */
+  #generation = 0;
   #lastError: string | null = null;
 
   /** note_id -> token of its latest mark. */
@@ -329,17 +341,39 @@ export class SearchIndexer implements NoteChangeListener {
       if (stored.dirty.length > 0) this.#marks += 1;
       let fullText: FullTextIndex | undefined;
       let vectors: VectorIndex | undefined;
-      try {
-        if (stored.fullText) fullText = FullTextIndex.fromJSON(stored.fullText.snapshot);
-      } catch (error) {
-        this.#warn('the stored full-text index cannot be used; rebuilding it', error);
-      }
-      try {
-        if (stored.vectors) vectors = VectorIndex.fromBuffer(stored.vectors.buffer);
-      } catch (error) {
-        this.#warn('the stored vectors cannot be read; rebuilding them', error);
+      const saved = stored.meta?.segments;
+      if (saved) this.#generation = saved.generation;
+      if (saved && saved.full_text_format !== FULL_TEXT_SEGMENT_FORMAT) {
+        this.#warn('the stored full-text index has another format; rebuilding it', saved.full_text_format);
+      } else if (saved) {
+        try {
+          fullText = new FullTextIndex();
+          fullText.addSegments(stored.segments.flatMap((row) => (row.full_text ? [row.full_text] : [])));
+        } catch (error) {
+          fullText = undefined;
+          this.#warn('the stored full-text index cannot be used; rebuilding it', error);
+        }
+        try {
+          if (saved.vector_model) {
+            vectors = VectorIndex.fromSegments(
+              saved.vector_model,
+              stored.segments.flatMap((row) =>
+                row.vectors ? [{ note_id: row.note_id, vectors: row.vectors }] : [],
+              ),
+            );
+          }
+        } catch (error) {
+          this.#warn('the stored vectors cannot be read; rebuilding them', error);
+        }
       }
       this.#meta = stored.meta;
+      if (fullText) this.#markStale(stored.segments, stored.live);
+      // Before any job can take the lock, so a rebuild's own new rows are never caught.
+      if (stored.stale_rows > 0) {
+        await this.#store
+          .dropGenerationsExcept(this.#generation)
+          .catch((error: unknown) => this.#warn('could not drop an unfinished rebuild', error));
+      }
       if (fullText) {
         // Dirty notes (changed since the save) are caught up before the first query reads them.
         this.#live = { fullText, vectors };
@@ -369,27 +403,88 @@ export class SearchIndexer implements NoteChangeListener {
     void this.#pruneUpdates();
   }
 
-  async #save(target: Target, consumed: ReadonlyMap<string, string>, built: 'all' | 'vectors' | null) {
+  /**
+   * Marks the notes whose stored rows do not match the notes table: a note
+   * changed, created, trashed or deleted while its dirty mark was lost (the tab
+   * closed between the note's commit and the mark). Only those are re-indexed.
+   */
+  #markStale(rows: readonly SearchSegmentRow[], live: ReadonlyMap<string, string>): void {
+    const stored = new Map(rows.map((row) => [row.note_id, row.updated_at]));
+    const stale: string[] = [];
+    for (const [noteId, updatedAt] of live) if (stored.get(noteId) !== updatedAt) stale.push(noteId);
+    for (const noteId of stored.keys()) if (!live.has(noteId)) stale.push(noteId);
+    let marked = false;
+    for (const noteId of stale) {
+      if (this.#dirty.has(noteId)) continue;
+      this.#dirty.set(noteId, newId('mark'));
+      marked = true;
+    }
+    if (marked) this.#marks += 1;
+  }
+
+  /** The stored rows of `noteIds` after indexing them into `target`: a row per note that exists, the others removed. */
+  #rows(
+    target: Target,
+    noteIds: Iterable<string>,
+    stamps: ReadonlyMap<string, string>,
+    generation: number,
+  ): { put: SearchSegmentRow[]; remove: string[] } {
     const fullText = target.fullText ?? this.#live.fullText;
+    const put: SearchSegmentRow[] = [];
+    const remove: string[] = [];
+    for (const noteId of noteIds) {
+      const updatedAt = stamps.get(noteId);
+      if (updatedAt === undefined) {
+        remove.push(noteId);
+        continue;
+      }
+      put.push({
+        generation,
+        note_id: noteId,
+        updated_at: updatedAt,
+        full_text: fullText.noteSegment(noteId) ?? null,
+        vectors: target.vectors?.noteSegment(noteId) ?? null,
+      });
+    }
+    return { put, remove };
+  }
+
+  /**
+   * Saves what indexing `consumed` changed: an update rewrites only those
+   * notes' rows; a rebuild (`built`) writes them into its new generation and
+   * makes it the live one.
+   */
+  async #save(
+    target: Target,
+    consumed: ReadonlyMap<string, string>,
+    built: 'all' | 'vectors' | null,
+    stamps: ReadonlyMap<string, string>,
+  ) {
     const vectors = target.vectors;
     const now = this.#now();
+    // Before the first build there is no stored index to add to; the build writes all of it.
+    const stored = built !== null || this.#meta?.segments !== undefined;
+    const generation = built !== null ? this.#generation + 1 : this.#generation;
     const meta: IndexMetaRow = {
       last_completed_at: now,
       full_text_built_at: built === 'all' ? now : (this.#meta?.full_text_built_at ?? null),
       vectors_built_at: built !== null ? now : (this.#meta?.vectors_built_at ?? null),
+      ...(stored && {
+        segments: {
+          generation,
+          full_text_format: FULL_TEXT_SEGMENT_FORMAT,
+          vector_model: vectors ? { ...vectors.info } : null,
+        },
+      }),
     };
+    const rows = stored ? this.#rows(target, consumed.keys(), stamps, generation) : { put: [], remove: [] };
     await this.#dirtyWrites;
     await this.#store.save(
-      {
-        fullText: { snapshot: fullText.toJSON(), block_count: fullText.size },
-        ...(vectors
-          ? { vectors: { model: { ...vectors.info }, buffer: vectors.toBuffer(), block_count: vectors.size } }
-          : {}),
-        meta,
-      },
+      { generation, ...rows, meta, ...(built !== null && { replaceOthers: true }) },
       [...consumed].map(([note_id, token]) => ({ note_id, token })),
     );
     this.#meta = meta;
+    this.#generation = generation;
     this.#loadFailed = null;
   }
 
@@ -461,10 +556,15 @@ export class SearchIndexer implements NoteChangeListener {
         return { notes: 0, blocks: 0 };
       }
       try {
-        const blocks = await this.#index(this.#live, [...batch.keys()], context, this.#embedder.passages);
+        const { blocks, stamps } = await this.#index(
+          this.#live,
+          [...batch.keys()],
+          context,
+          this.#embedder.passages,
+        );
         this.#applied = Math.max(this.#applied, marks);
         this.#settle();
-        await this.#save(this.#live, batch, null);
+        await this.#save(this.#live, batch, null, stamps);
         this.#lastError = null;
         return { notes: batch.size, blocks, ...this.#truncatedReport() };
       } catch (error) {
@@ -493,16 +593,18 @@ export class SearchIndexer implements NoteChangeListener {
           fullText: scope === 'all' ? new FullTextIndex() : undefined,
           vectors: new VectorIndex(embedder.info, Math.max(64, total)),
         };
+        // The new generation's rows are written as they are built; until the
+        // last save switches to it they are not read, and an interrupted
+        // rebuild's rows are dropped here by the next one.
+        const generation = this.#generation + 1;
+        await this.#store.dropGenerationsExcept(this.#generation);
         let done = 0;
         for (let start = 0; start < noteIds.length; start += NOTES_PER_STEP) {
           context.signal.throwIfAborted();
-          done += await this.#index(
-            next,
-            noteIds.slice(start, start + NOTES_PER_STEP),
-            context,
-            embedder,
-            true,
-          );
+          const step = noteIds.slice(start, start + NOTES_PER_STEP);
+          const indexed = await this.#index(next, step, context, embedder, true);
+          done += indexed.blocks;
+          await this.#store.putSegments(this.#rows(next, step, indexed.stamps, generation).put);
           await context.progress({ phase: 'indexing', current: Math.min(done, total), total });
         }
         context.signal.throwIfAborted();
@@ -514,9 +616,9 @@ export class SearchIndexer implements NoteChangeListener {
           vectors: next.vectors,
         };
         try {
-          await this.#index(swapped, [...batch.keys()], context, embedder);
+          const { stamps } = await this.#index(swapped, [...batch.keys()], context, embedder);
           context.signal.throwIfAborted();
-          await this.#save(swapped, batch, scope);
+          await this.#save(swapped, batch, scope, stamps);
         } catch (error) {
           this.#restoreDirty(batch);
           throw error;
@@ -538,7 +640,7 @@ export class SearchIndexer implements NoteChangeListener {
   /**
    * Re-indexes `noteIds` into `target`: reads the notes, embeds their blocks,
    * then applies every change in one synchronous step, so a query never sees
-   * a note half-indexed. Returns the number of blocks indexed.
+   * a note half-indexed.
    */
   async #index(
     target: Target,
@@ -546,11 +648,13 @@ export class SearchIndexer implements NoteChangeListener {
     context: Pick<JobContext<unknown>, 'signal'>,
     embedder: Embedder,
     fresh = false,
-  ): Promise<number> {
+  ): Promise<Indexed> {
     let indexed = 0;
+    const stamps = new Map<string, string>();
     for (let start = 0; start < noteIds.length; start += NOTES_PER_STEP) {
       const ids = noteIds.slice(start, start + NOTES_PER_STEP);
       const documents = (await this.#notes.indexSources(ids)).flatMap((source) => {
+        stamps.set(source.note.note_id, source.note.updated_at);
         const capped = capNoteDocuments(documentsOf(source));
         if (capped.truncated) {
           this.#truncated.add(source.note.note_id);
@@ -576,7 +680,7 @@ export class SearchIndexer implements NoteChangeListener {
       vectors?.upsert(documents, embedded, embedder.info);
       indexed += documents.length;
     }
-    return indexed;
+    return { blocks: indexed, stamps };
   }
 
   async #embed(

@@ -172,6 +172,8 @@ function wordTerm(raw: string): string | undefined {
   return stemPlural(word);
 }
 
+const NO_WORDS: ReadonlyMap<number, number[]> = new Map();
+
 let segmenter: Intl.Segmenter | null | undefined;
 function chineseSegmenter(): Intl.Segmenter | null {
   if (segmenter === undefined) {
@@ -199,8 +201,11 @@ function segmenterWords(run: string): Map<number, number[]> {
   return words;
 }
 
-/** Tokens with their kind and source offsets, in text order. Deterministic for a given runtime. */
-export function analyze(text: string): Token[] {
+/**
+ * Tokens with their kind and source offsets, in text order. Deterministic for a given runtime.
+ * `dictionaryWords: false` leaves out the segmenter's cjk_word tokens (highlighting needs none).
+ */
+export function analyze(text: string, options: { dictionaryWords?: boolean } = {}): Token[] {
   const folded = fold(text);
   const tokens: Token[] = [];
   const source = (from: number, to: number): { start: number; end: number } => ({
@@ -225,7 +230,7 @@ export function analyze(text: string): Token[] {
       offset += character.length;
     }
     offsets.push(offset);
-    const words = segmenterWords(cjkRun);
+    const words = options.dictionaryWords === false ? NO_WORDS : segmenterWords(cjkRun);
     characters.forEach((character, index) => {
       const at = offsets[index] ?? 0;
       const next = offsets[index + 1] ?? at;

@@ -239,3 +239,42 @@ describe('VectorIndex: persistence', () => {
     }
   });
 });
+
+describe('VectorIndex: per-note segments', () => {
+  it('an index loaded from its notes’ segments answers exactly as the original', () => {
+    const original = tinyIndex();
+    const segments = ['note-x', 'note-y', 'note-z'].map((note_id) => ({
+      note_id,
+      vectors: original.noteSegment(note_id)!,
+    }));
+    expect(segments[0]!.vectors.block_ids).toEqual(['x', 'xy']);
+    const loaded = VectorIndex.fromSegments(TINY, segments);
+    expect(loaded.size).toBe(original.size);
+    for (const query of [vec(1, 0, 0), vec(0.2, 0.9, 0.1), vec(0, 0, 1)]) {
+      expect(loaded.search(query, 3)).toEqual(original.search(query, 3));
+      // Blocks of one note share its folder and tags (tinyIndex's note-x does not, so it is left out here).
+      expect(loaded.search(query, 3, { folder: 'a/b' })).toEqual(
+        original.search(query, 3, { folder: 'a/b' }),
+      );
+      expect(loaded.search(query, 3, { tags: ['t2'] })).toEqual(original.search(query, 3, { tags: ['t2'] }));
+    }
+    expect(original.noteSegment('nobody')).toBeUndefined();
+  });
+
+  it('refuses rows that do not fit the model or repeat a block with VECTOR_INDEX_REBUILD_REQUIRED', () => {
+    const segment = { note_id: 'n', vectors: { block_ids: ['a'], folder: '', tags: [], data: vec(1, 0, 0) } };
+    const codeOf = (segments: Array<typeof segment>) => {
+      try {
+        VectorIndex.fromSegments(TINY, segments);
+      } catch (error) {
+        return error instanceof AppError ? error.code : 'other';
+      }
+      return 'none';
+    };
+    expect(codeOf([segment])).toBe('none');
+    expect(codeOf([segment, segment])).toBe('VECTOR_INDEX_REBUILD_REQUIRED');
+    expect(codeOf([{ ...segment, vectors: { ...segment.vectors, data: vec(1, 0) } }])).toBe(
+      'VECTOR_INDEX_REBUILD_REQUIRED',
+    );
+  });
+});

@@ -29,6 +29,17 @@ interface RowMeta {
   tags: readonly string[];
 }
 
+/**
+ * One note's vectors, stored on its own so an edit rewrites one note: its
+ * block ids and their unit-length rows, one after another.
+ */
+export interface VectorNoteSegment {
+  block_ids: string[];
+  folder: string;
+  tags: string[];
+  data: Float32Array;
+}
+
 const MAGIC = 'NAVX';
 export const VECTOR_BUFFER_VERSION = 1;
 const PREFIX_BYTES = 12;
@@ -178,7 +189,8 @@ export class VectorIndex {
       }
       let dot = 0;
       const base = row * dimension;
-      for (let index = 0; index < dimension; index++) dot += (data[base + index] ?? 0) * (query[index] ?? 0);
+      // No `?? 0` here: every index is in range, and the check costs a quarter of the scan.
+      for (let index = 0; index < dimension; index++) dot += data[base + index]! * query[index]!;
       top.offer(row, dot);
     }
     return top.sorted().map(({ row, score }) => ({
@@ -202,6 +214,77 @@ export class VectorIndex {
     const [vector] = await embedder.embed([text], options.signal ? { signal: options.signal } : {});
     if (!vector) return [];
     return this.search(vector, k, options.filter);
+  }
+
+  /** The note's rows as a segment, or undefined when it has none. */
+  noteSegment(noteId: string): VectorNoteSegment | undefined {
+    const blocks = this.#notes.get(noteId);
+    if (!blocks || blocks.size === 0) return undefined;
+    const dimension = this.info.dimension;
+    const block_ids = [...blocks];
+    const data = new Float32Array(block_ids.length * dimension);
+    block_ids.forEach((blockId, index) => {
+      const row = this.#rows.get(blockId)!;
+      data.set(this.#data.subarray(row * dimension, (row + 1) * dimension), index * dimension);
+    });
+    const meta = this.#meta[this.#rows.get(block_ids[0]!)!]!;
+    return { block_ids, folder: meta.folder, tags: [...meta.tags], data };
+  }
+
+  /**
+   * An index of `info`'s vectors from stored segments, copied as they are
+   * (they were stored unit-length). Anything that does not fit is
+   * VECTOR_INDEX_REBUILD_REQUIRED.
+   */
+  static fromSegments(
+    info: EmbeddingModelInfo,
+    segments: ReadonlyArray<{ note_id: string; vectors: VectorNoteSegment }>,
+  ): VectorIndex {
+    let count = 0;
+    for (const { vectors } of segments)
+      count += Array.isArray(vectors?.block_ids) ? vectors.block_ids.length : 0;
+    const index = new VectorIndex(info, count);
+    const dimension = index.info.dimension;
+    for (const { note_id, vectors } of segments) {
+      if (
+        !(vectors?.data instanceof Float32Array) ||
+        !Array.isArray(vectors.block_ids) ||
+        vectors.data.length !== vectors.block_ids.length * dimension
+      ) {
+        throw new AppError(
+          'VECTOR_INDEX_REBUILD_REQUIRED',
+          'The stored vector index cannot be read; rebuild it.',
+          {
+            reason: 'a note segment does not match the model',
+            note_id,
+          },
+        );
+      }
+      const meta: RowMeta = {
+        note_id,
+        folder: String(vectors.folder ?? ''),
+        tags: [...(vectors.tags ?? [])],
+      };
+      vectors.block_ids.forEach((blockId, offset) => {
+        if (index.#rows.has(blockId)) {
+          throw new AppError(
+            'VECTOR_INDEX_REBUILD_REQUIRED',
+            'The stored vector index cannot be read; rebuild it.',
+            {
+              reason: 'a block is stored twice',
+              block_id: blockId,
+            },
+          );
+        }
+        const row = index.#count++;
+        index.#data.set(vectors.data.subarray(offset * dimension, (offset + 1) * dimension), row * dimension);
+        index.#ids.push(blockId);
+        index.#meta.push(meta);
+        index.#rows.set(blockId, row);
+        index.#track(note_id, blockId);
+      });
+    }
+    return index;
   }
 
   /**

@@ -6,7 +6,7 @@ import {
   type EventEnvelope,
   type SearchResultDto,
 } from '../contracts';
-import { NotesAgentDatabase } from '../db';
+import { NotesAgentDatabase, NotesRepository } from '../db';
 import { freshDatabase } from '../db/test-database';
 import {
   DEFAULT_RETRIEVAL_PROFILE,
@@ -63,13 +63,18 @@ const opened: Core[] = [];
 let databaseName: string | null = null;
 
 /** A core over a fresh database, or over the same database again (a restart). */
-function openCore(options: CoreOptions = {}, sameDatabase = false): Core {
+function openCore(
+  options: CoreOptions = {},
+  sameDatabase = false,
+  prepare?: (db: NotesAgentDatabase) => void,
+): Core {
   let db: NotesAgentDatabase;
   if (sameDatabase && databaseName) db = new NotesAgentDatabase(databaseName);
   else {
     db = freshDatabase();
     databaseName = db.name;
   }
+  prepare?.(db);
   const core = { ...createCoreApi(db, options), db };
   opened.push(core);
   return core;
@@ -99,6 +104,57 @@ async function codeOf(promise: Promise<unknown>): Promise<string> {
 }
 
 const noteIdsOf = (result: SearchResultDto) => result.hits.map((hit) => hit.note_id);
+
+interface Write {
+  table: string;
+  type: string;
+  /** The note ids of the rows put or deleted (search_segments); -1 for a range delete. */
+  notes: Array<string | number>;
+}
+
+/**
+ * Records every write that reaches IndexedDB (a Dexie middleware, below any
+ * cache), and fails the next write to `failOn.table` when set, which aborts
+ * its transaction as a crash would.
+ */
+function recordWrites(db: NotesAgentDatabase) {
+  const writes: Write[] = [];
+  const control: { failOn: string | null; onFail?: () => void } = { failOn: null };
+  db.use({
+    stack: 'dbcore',
+    name: 'record-writes',
+    create: (down) => ({
+      ...down,
+      table: (name) => {
+        const table = down.table(name);
+        return {
+          ...table,
+          mutate: (request) => {
+            if (control.failOn === name) {
+              control.onFail?.();
+              return Promise.reject(new Error(`simulated crash writing ${name}`));
+            }
+            const notes =
+              request.type === 'put' || request.type === 'add'
+                ? request.values.map((value: { note_id?: string }) => value.note_id ?? '?')
+                : request.type === 'delete'
+                  ? request.keys.map((key: unknown) => (Array.isArray(key) ? String(key[1]) : String(key)))
+                  : [-1];
+            writes.push({ table: name, type: request.type, notes });
+            return table.mutate(request);
+          },
+        };
+      },
+    }),
+  });
+  return { writes, control };
+}
+
+/** The note ids each indexSources call asked for, from now on. */
+function watchIndexing() {
+  const spy = vi.spyOn(NotesRepository.prototype, 'indexSources');
+  return () => spy.mock.calls.flatMap(([ids]) => [...ids]).sort();
+}
 
 const OS_NOTE = {
   title: '操作系统笔记',
@@ -426,12 +482,15 @@ describe('persistence', () => {
     const rebuildsBefore = (await first.api.jobs.list({ kind: INDEX_REBUILD_JOB_KIND })).page.total;
     await closeCore(first);
 
-    const fromJSON = vi.spyOn(FullTextIndex, 'fromJSON');
+    const addSegments = vi.spyOn(FullTextIndex.prototype, 'addSegments');
+    const indexed = watchIndexing();
     const restartedEmbedder = new TestEmbedder();
     const second = openCore({ embedder: restartedEmbedder }, true);
     const result = await second.api.search.search({ query: '进程调度' });
     expect(noteIdsOf(result)[0]).toBe(os.note_id);
-    expect(fromJSON).toHaveBeenCalledTimes(1);
+    expect(addSegments).toHaveBeenCalledTimes(1);
+    // Nothing was re-indexed: no note was read for the indexes, no block embedded.
+    expect(indexed()).toEqual([]);
     expect(restartedEmbedder.texts).toBe(0);
     expect((await second.api.jobs.list({ kind: INDEX_REBUILD_JOB_KIND })).page.total).toBe(rebuildsBefore);
     const after = await second.api.search.status();
@@ -471,7 +530,7 @@ describe('persistence', () => {
     const first = openCore();
     const note = await first.api.notes.create({ title: 'T', body: 'recoverable text' });
     await first.idle();
-    await first.db.search_index.put({ key: 'full_text', snapshot: { format: 'nonsense' }, block_count: 1 });
+    await first.db.search_segments.toCollection().modify({ full_text: { format: 'nonsense' } });
     await closeCore(first);
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
 
@@ -480,6 +539,142 @@ describe('persistence', () => {
     expect(warn).toHaveBeenCalled();
     const rebuilds = await second.api.jobs.list({ kind: INDEX_REBUILD_JOB_KIND });
     expect(rebuilds.items[0]?.status).toBe('completed');
+  });
+});
+
+describe('incremental persistence', () => {
+  const rowsOf = async (db: NotesAgentDatabase) =>
+    new Map((await db.search_segments.toArray()).map((row) => [row.note_id, row]));
+
+  it("an edit rewrites only that note's row, a trash deletes only its row", async () => {
+    let recorder!: ReturnType<typeof recordWrites>;
+    const core = openCore({}, false, (db) => (recorder = recordWrites(db)));
+    const notes = [];
+    for (let i = 0; i < 30; i++)
+      notes.push(await core.api.notes.create({ title: `N${i}`, body: `words ${i}` }));
+    await core.idle();
+    const before = await rowsOf(core.db);
+    expect(before.size).toBe(30);
+    const edited = notes[7]!;
+
+    recorder.writes.length = 0;
+    await core.api.notes.update({ note_id: edited.note_id, body: 'changed words' });
+    await core.idle();
+    expect(recorder.writes.filter((write) => write.table === 'search_segments')).toEqual([
+      { table: 'search_segments', type: 'put', notes: [edited.note_id] },
+    ]);
+    // Besides the row: the meta row, and the note's dirty mark set and cleared.
+    expect(recorder.writes.filter((write) => write.table === 'search_index')).toHaveLength(1);
+    const after = await rowsOf(core.db);
+    for (const [noteId, row] of after) {
+      if (noteId === edited.note_id) expect(row.updated_at).not.toBe(before.get(noteId)!.updated_at);
+      else expect(row).toEqual(before.get(noteId));
+    }
+
+    recorder.writes.length = 0;
+    await core.api.notes.trash(notes[3]!.note_id);
+    await core.idle();
+    expect(recorder.writes.filter((write) => write.table === 'search_segments')).toEqual([
+      { table: 'search_segments', type: 'delete', notes: [notes[3]!.note_id] },
+    ]);
+    expect((await rowsOf(core.db)).size).toBe(29);
+  });
+
+  it('a restart re-indexes only the notes changed while their dirty mark was lost', async () => {
+    const first = openCore();
+    const [a, b, c] = [
+      await first.api.notes.create({ title: 'A', body: 'alpha original' }),
+      await first.api.notes.create({ title: 'B', body: 'bravo original' }),
+      await first.api.notes.create({ title: 'C', body: 'charlie original' }),
+    ];
+    await first.idle();
+    await closeCore(first);
+
+    // Commits whose dirty marks never got written: the tab closed right after each.
+    const db = new NotesAgentDatabase(databaseName!);
+    const bare = new NotesRepository(db);
+    await bare.update(a.note_id, { body: 'alpha rewritten' });
+    await bare.setTrashed(b.note_id, true);
+    const [d] = await bare.createMany([{ title: 'D', folder: '', body: 'delta unseen', tags: [] }]);
+    db.close();
+
+    const indexed = watchIndexing();
+    const second = openCore({}, true);
+    expect(noteIdsOf(await second.api.search.search({ query: 'rewritten' }))).toEqual([a.note_id]);
+    expect(noteIdsOf(await second.api.search.search({ query: 'bravo' }))).toEqual([]);
+    expect(noteIdsOf(await second.api.search.search({ query: 'delta' }))).toEqual([d!.note_id]);
+    expect(noteIdsOf(await second.api.search.search({ query: 'charlie' }))).toEqual([c.note_id]);
+    await second.idle();
+    expect(indexed()).toEqual([a.note_id, b.note_id, d!.note_id].sort());
+    expect([...(await rowsOf(second.db)).keys()].sort()).toEqual([a.note_id, c.note_id, d!.note_id].sort());
+  });
+
+  it('an update interrupted inside its transaction leaves the old row and the mark; the next start re-indexes that note only', async () => {
+    let recorder!: ReturnType<typeof recordWrites>;
+    const first = openCore({}, false, (db) => (recorder = recordWrites(db)));
+    const a = await first.api.notes.create({ title: 'A', body: 'first draft' });
+    const b = await first.api.notes.create({ title: 'B', body: 'untouched' });
+    await first.idle();
+    const rowBefore = (await rowsOf(first.db)).get(a.note_id);
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+
+    // The meta row is written after the note's row, in the same transaction: failing it undoes both.
+    recorder.control.failOn = 'search_index';
+    const failed = new Promise<void>((resolve) => (recorder.control.onFail = resolve));
+    await first.api.notes.update({ note_id: a.note_id, body: 'second draft' });
+    await failed;
+    first.dispose();
+    await closeCore(first);
+
+    const db = new NotesAgentDatabase(databaseName!);
+    expect((await rowsOf(db)).get(a.note_id)).toEqual(rowBefore);
+    expect((await db.search_index_dirty.toArray()).map((row) => row.note_id)).toEqual([a.note_id]);
+    db.close();
+
+    const indexed = watchIndexing();
+    const second = openCore({}, true);
+    expect(noteIdsOf(await second.api.search.search({ query: 'second draft' }))).toEqual([a.note_id]);
+    expect(noteIdsOf(await second.api.search.search({ query: 'untouched' }))).toEqual([b.note_id]);
+    await second.idle();
+    expect(indexed()).toEqual([a.note_id]);
+    expect(await second.db.search_index_dirty.count()).toBe(0);
+  });
+
+  it('a rebuild interrupted halfway leaves the saved index answering; the next start drops its rows', async () => {
+    const first = openCore();
+    for (let i = 0; i < 60; i++) await first.api.notes.create({ title: `Note ${i}`, body: `gamma ${i}` });
+    await first.idle();
+    const saved = await rowsOf(first.db);
+    expect(saved.size).toBe(60);
+
+    // The rebuild's second step of notes never comes back (the tab is closing).
+    const original = NotesRepository.prototype.indexSources;
+    let calls = 0;
+    const spy = vi.spyOn(NotesRepository.prototype, 'indexSources').mockImplementation(function (
+      this: NotesRepository,
+      ids,
+    ) {
+      calls += 1;
+      return calls === 2 ? Promise.reject(new Error('tab closed')) : original.call(this, ids);
+    });
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const job = await first.api.search.rebuild({ scope: 'all' });
+    await first.idle();
+    expect((await first.api.jobs.get(job.job_id)).status).toBe('failed');
+    // Its first step's rows were written beside the saved ones, under a new generation.
+    expect(await first.db.search_segments.count()).toBe(60 + 50);
+    expect(noteIdsOf(await first.api.search.search({ query: 'gamma 42' }))[0]).toBe(
+      [...saved.values()].find((row) => (row.full_text as { title: string }).title === 'Note 42')?.note_id,
+    );
+    await closeCore(first);
+    spy.mockRestore();
+
+    const indexed = watchIndexing();
+    const second = openCore({}, true);
+    expect((await second.api.search.search({ query: 'gamma 7' })).hits[0]?.title).toBe('Note 7');
+    await second.idle();
+    expect(indexed()).toEqual([]);
+    expect(await rowsOf(second.db)).toEqual(saved);
   });
 });
 
@@ -613,7 +808,9 @@ describe('switching the embedding model', () => {
     const first = openCore();
     await first.api.notes.create({ title: 'v', body: 'vectorless' });
     await first.idle();
-    await first.db.search_index.delete('vectors');
+    const meta = await first.db.search_index.get('meta');
+    if (meta?.key !== 'meta' || !meta.segments) throw new Error('no stored index');
+    await first.db.search_index.put({ ...meta, segments: { ...meta.segments, vector_model: null } });
     await closeCore(first);
 
     const embedder = new TestEmbedder();

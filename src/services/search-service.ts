@@ -105,7 +105,7 @@ export class SearchService implements NotesContextProvider {
       result = await this.#query(view, reranker, request.query, 'fts', request);
     }
     const paged = pageOf(result.hits, request, this.#windowed(request));
-    const hits = (await this.#hits(view, paged.hits)).map((hit) =>
+    const hits = (await this.#hits(view, paged.hits, request)).map((hit) =>
       rerankError === null ? hit : { ...hit, rerank_score: null },
     );
     return {
@@ -201,6 +201,8 @@ export class SearchService implements NotesContextProvider {
       filter: { ...(filters.folder !== undefined ? { folder: filters.folder } : {}), tags: filters.tags },
       limit: windowed ? SEARCH_WINDOW : filters.limit,
       prefix: filters.prefix,
+      // A grouped search ranks SEARCH_WINDOW blocks and shows a page of them: only those are marked (#hits).
+      highlights: false,
     });
   }
 
@@ -209,7 +211,11 @@ export class SearchService implements NotesContextProvider {
    * table (the preview scrolls by line); a block that no longer exists (its
    * note was edited a moment ago) is left out rather than opened at a wrong place.
    */
-  async #hits(view: IndexView, hits: readonly SearchHit[]): Promise<SearchHitDto[]> {
+  async #hits(
+    view: IndexView,
+    hits: readonly SearchHit[],
+    request: { query: string; prefix: boolean },
+  ): Promise<SearchHitDto[]> {
     const blocks = await this.#notes.blocksById(hits.map((hit) => hit.block_id));
     return hits.flatMap((hit, index): SearchHitDto[] => {
       const document = view.fullText.get(hit.block_id);
@@ -220,7 +226,8 @@ export class SearchService implements NotesContextProvider {
           ? { type: 'title', start_line: 0, end_line: 0 }
           : undefined);
       if (!block || !document) return [];
-      const snippet = makeSnippet(document.text, hit.highlights, SNIPPET_LENGTH);
+      const highlights = view.fullText.highlights(hit.block_id, request.query, { prefix: request.prefix });
+      const snippet = makeSnippet(document.text, highlights, SNIPPET_LENGTH);
       return [
         {
           note_id: hit.note_id,
