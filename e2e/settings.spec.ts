@@ -98,6 +98,8 @@ test.describe('on a phone', () => {
 
   test('settings show the page list, then the chosen page with a way back', async ({ page }) => {
     await openApp(page);
+    // Settings opened once start-up is over is a history entry, so closing it goes back.
+    await expect(page.getByTestId('shell')).toHaveAttribute('aria-busy', 'false');
     // The sidebar (with the Settings button) is behind the menu on a phone.
     await page.getByRole('button', { name: 'Open menu' }).click();
     await page.getByTestId('open-settings').click();
