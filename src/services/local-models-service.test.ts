@@ -289,10 +289,10 @@ describe('LocalModelsService', () => {
       thinking: true,
       thinking_effort: 'high',
     });
-    expect(context.engine.requests.map((request) => request.extra_body?.enable_thinking)).toEqual([
-      false,
-      true,
-    ]);
+    // A new conversation first digests the previous chat into memory (a JSON-format request);
+    // the user's own turns are the others.
+    const turns = context.engine.requests.filter((request) => request.response_format === undefined);
+    expect(turns.map((request) => request.extra_body?.enable_thinking)).toEqual([false, true]);
     expect(
       await codeOf(
         core.api.chat.complete({ content: 'x', thinking: true, thinking_effort: 'extreme' as 'high' }),
