@@ -154,6 +154,11 @@ export interface FunctionPlot {
   domain?: [number, number];
   range?: [number, number];
   axes: { xLabel?: string; yLabel?: string; grid: boolean };
+  /**
+   * Named constants the expressions may use besides `x` (`param: a = 2`). An
+   * additive field: §12.2 names parameters in prose but gives them no field.
+   */
+  parameters?: Array<{ name: string; value: number }>;
 }
 
 export interface FunctionPlotDiagnostic {

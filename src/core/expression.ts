@@ -110,6 +110,8 @@ const CONSTANTS: ReadonlyMap<string, number> = new Map([
 
 /** Function names of the grammar, for help texts. */
 export const EXPRESSION_FUNCTIONS: readonly string[] = [...FUNCTIONS.keys()];
+/** Constant names of the grammar (they cannot be declared as variables). */
+export const EXPRESSION_CONSTANTS: readonly string[] = [...CONSTANTS.keys()];
 
 const NUMBER = /^(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/;
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;

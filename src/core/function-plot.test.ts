@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   FUNCTION_PLOT_EXPRESSION_UNSAFE,
   FUNCTION_PLOT_PARSE_FAILED,
+  compilePlotFunctions,
+  MAX_PLOT_PARAMETERS,
   parseFunctionPlot,
   renderFunctionPlotSvg,
   samplePlot,
@@ -116,5 +118,89 @@ describe('samplePlot and renderFunctionPlotSvg', () => {
     const plot = parseFunctionPlot('y = sqrt(x)\ndomain: -3, -1').plot;
     if (!plot) throw new Error('plot expected');
     expect(renderFunctionPlotSvg(plot).warnings).toEqual(['y = sqrt(x) has no finite value in the domain.']);
+  });
+});
+
+describe('function-plot parameters', () => {
+  it('declares parameters on param: lines, before or after the functions using them', () => {
+    const result = parseFunctionPlot(
+      ['y = a * sin(k * x) + b | label: wave', 'param: a = 2, k = 0.5', 'parameters: b = -1.5e0'].join('\n'),
+    );
+    expect(result.diagnostics).toEqual([]);
+    expect(result.plot?.parameters).toEqual([
+      { name: 'a', value: 2 },
+      { name: 'k', value: 0.5 },
+      { name: 'b', value: -1.5 },
+    ]);
+    const [wave] = compilePlotFunctions(result.plot!);
+    expect(wave?.(Math.PI)).toBeCloseTo(2 * Math.sin(Math.PI / 2) - 1.5, 12);
+    expect(wave?.(0)).toBeCloseTo(-1.5, 12);
+  });
+
+  it('samples and draws with the parameter values', () => {
+    const { plot } = parseFunctionPlot('y = m * x + c\nparam: m = 3, c = 1\ndomain: 0, 4');
+    const sampled = samplePlot(plot!, 4);
+    expect(sampled.series[0]?.segments).toEqual([
+      [
+        [0, 1],
+        [1, 4],
+        [2, 7],
+        [3, 10],
+        [4, 13],
+      ],
+    ]);
+    const svg = renderFunctionPlotSvg(plot!, { width: 320, height: 200 });
+    expect(svg.warnings).toEqual([]);
+    expect(svg.content).toMatch(/<path d="M[\d.]+ [\d.]+L/);
+  });
+
+  it('keeps a plot without parameters free of the field', () => {
+    expect(parseFunctionPlot('y = x').plot).not.toHaveProperty('parameters');
+  });
+
+  it.each([
+    ['param: a = abc', FUNCTION_PLOT_PARSE_FAILED, 8, /needs a finite number/],
+    ['param: a = 1e999', FUNCTION_PLOT_PARSE_FAILED, 8, /finite number/],
+    ['param: a', FUNCTION_PLOT_PARSE_FAILED, 8, /name = number/],
+    ['param: a = 1, a = 2', FUNCTION_PLOT_PARSE_FAILED, 15, /declared twice/],
+    ['param: x = 1', FUNCTION_PLOT_PARSE_FAILED, 8, /reserved/],
+    ['param:   pi = 3', FUNCTION_PLOT_PARSE_FAILED, 10, /reserved/],
+    ['param: sin = 3', FUNCTION_PLOT_PARSE_FAILED, 8, /reserved/],
+    ['param: 2a = 3', FUNCTION_PLOT_PARSE_FAILED, 8, /not a parameter name/],
+    ['param: a = 1,  constructor = 2', FUNCTION_PLOT_EXPRESSION_UNSAFE, 16, /cannot be a parameter/],
+    ['param: __proto__ = 2', FUNCTION_PLOT_EXPRESSION_UNSAFE, 8, /cannot be a parameter/],
+  ])('refuses %j with a located diagnostic', (line, code, column, message) => {
+    const result = parseFunctionPlot(`y = x\n${line}`);
+    expect(result.plot).toBeUndefined();
+    const error = result.diagnostics.find((item) => item.severity === 'error');
+    expect(error).toMatchObject({ code, line: 2, column });
+    expect(error?.message).toMatch(message);
+  });
+
+  it('refuses an undeclared name in an expression at its column', () => {
+    const result = parseFunctionPlot('param: a = 1\ny = a * x + b');
+    expect(result.plot).toBeUndefined();
+    expect(result.diagnostics).toEqual([
+      expect.objectContaining({ code: FUNCTION_PLOT_EXPRESSION_UNSAFE, line: 2, column: 13 }),
+    ]);
+  });
+
+  it('caps the number of parameters', () => {
+    const names = Array.from({ length: MAX_PLOT_PARAMETERS + 1 }, (_, index) => `p${index} = ${index}`);
+    const result = parseFunctionPlot(`y = x\nparam: ${names.join(', ')}`);
+    expect(result.plot).toBeUndefined();
+    expect(result.diagnostics).toEqual([
+      expect.objectContaining({ code: FUNCTION_PLOT_EXPRESSION_UNSAFE, line: 2 }),
+    ]);
+  });
+
+  it('binds parameters through the evaluator only: a plot cannot smuggle a global in', () => {
+    const plot = {
+      version: 1 as const,
+      expressions: [{ expression: 'globalThis' }],
+      axes: { grid: true },
+      parameters: [{ name: 'a', value: 1 }],
+    };
+    expect(() => compilePlotFunctions(plot)).toThrow(/Unknown name "globalThis"/);
   });
 });

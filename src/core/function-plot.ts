@@ -6,7 +6,7 @@ import type {
   StaticRenderTheme,
 } from '../contracts/exports';
 import { contentHash } from './content-hash';
-import { compileExpression, ExpressionError, type CompiledExpression } from './expression';
+import { compileExpression, EXPRESSION_CONSTANTS, EXPRESSION_FUNCTIONS, ExpressionError } from './expression';
 
 /**
  * ```` ```function-plot ```` blocks. One setting or one function per line:
@@ -18,9 +18,11 @@ import { compileExpression, ExpressionError, type CompiledExpression } from './e
  *     x-label: t
  *     y-label: amplitude
  *     grid: false
+ *     param: a = 2, k = 0.5
  *
- * A function line is an expression in `x`, optionally written `y = ...` or
- * `f(x) = ...`. `#` starts a comment line. Errors carry 1-based line and column
+ * A function line is an expression in `x` and the declared parameters,
+ * optionally written `y = ...` or `f(x) = ...`. A `param:` line may come before
+ * or after the functions that use it. `#` starts a comment line. Errors carry 1-based line and column
  * within the block.
  */
 
@@ -31,7 +33,15 @@ export const FUNCTION_PLOT_RENDER_FAILED = 'FUNCTION_PLOT_RENDER_FAILED';
 export const MAX_PLOT_SOURCE_LENGTH = 10_000;
 export const MAX_PLOT_EXPRESSIONS = 16;
 export const DEFAULT_PLOT_DOMAIN: [number, number] = [-10, 10];
-const PLOT_VARIABLES = ['x'] as const;
+export const MAX_PLOT_PARAMETERS = 16;
+const PARAMETER_NAME = /^[A-Za-z][A-Za-z0-9_]{0,31}$/;
+const PARAMETER_VALUE = /^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?$/i;
+// Names that would shadow the grammar or the function line's own `y =` / `x`.
+const RESERVED_NAMES = new Set(['x', 'y', 'f', ...EXPRESSION_FUNCTIONS, ...EXPRESSION_CONSTANTS]);
+// Never legal, even though the evaluator keeps scopes in Maps: refusing them keeps
+// the model free of keys that mean something to JavaScript objects.
+const UNSAFE_NAMES = new Set(['constructor', 'prototype', 'globalthis', 'window', 'eval', 'function']);
+const PARAMETER_KEYS = new Set(['param', 'params', 'parameter', 'parameters']);
 
 const SETTING = /^([A-Za-z][A-Za-z-]*)\s*:\s*(.*)$/;
 const FUNCTION_PREFIX = /^\s*(?:y|f\s*\(\s*x\s*\))\s*=\s*/;
@@ -69,6 +79,73 @@ function parseBoolean(value: string): boolean | undefined {
   return undefined;
 }
 
+type Parameter = NonNullable<FunctionPlot['parameters']>[number];
+
+/**
+ * `value` of a `param:` line (`a = 2, b = -0.5`) to parameters; `column` is the
+ * 1-based column where `value` starts in its line.
+ */
+function parseParameters(
+  value: string,
+  line: number,
+  column: number,
+  declared: Parameter[],
+  diagnostics: FunctionPlotDiagnostic[],
+): void {
+  let offset = 0;
+  for (const part of value.split(',')) {
+    const at = column + offset + (part.length - part.trimStart().length);
+    offset += part.length + 1;
+    const match = /^\s*([^=\s]*)\s*=\s*(.*?)\s*$/.exec(part);
+    const name = match?.[1] ?? part.trim();
+    const error = (code: string, message: string) =>
+      diagnostics.push(diagnostic('error', code, message, line, at));
+    if (!match || name === '') {
+      error(FUNCTION_PLOT_PARSE_FAILED, `Write a parameter as "name = number", e.g. "a = 2".`);
+    } else if (UNSAFE_NAMES.has(name.toLowerCase()) || name.startsWith('_')) {
+      error(FUNCTION_PLOT_EXPRESSION_UNSAFE, `"${name}" cannot be a parameter name.`);
+    } else if (!PARAMETER_NAME.test(name)) {
+      error(
+        FUNCTION_PLOT_PARSE_FAILED,
+        `"${name}" is not a parameter name: a letter, then letters, digits or _ (at most 32).`,
+      );
+    } else if (RESERVED_NAMES.has(name.toLowerCase())) {
+      error(FUNCTION_PLOT_PARSE_FAILED, `"${name}" is reserved and cannot be a parameter.`);
+    } else if (declared.some((item) => item.name === name)) {
+      error(FUNCTION_PLOT_PARSE_FAILED, `Parameter "${name}" is declared twice.`);
+    } else if (!PARAMETER_VALUE.test(match[2] ?? '') || !Number.isFinite(Number(match[2]))) {
+      error(
+        FUNCTION_PLOT_PARSE_FAILED,
+        `Parameter "${name}" needs a finite number, not "${match[2] ?? ''}".`,
+      );
+    } else if (declared.length >= MAX_PLOT_PARAMETERS) {
+      error(FUNCTION_PLOT_EXPRESSION_UNSAFE, `A plot declares at most ${MAX_PLOT_PARAMETERS} parameters.`);
+    } else {
+      declared.push({ name, value: Number(match[2]) });
+    }
+  }
+}
+
+/** The names an expression of `plot` may use: `x` and its parameters. */
+export function plotVariables(plot: Pick<FunctionPlot, 'parameters'>): string[] {
+  return ['x', ...(plot.parameters ?? []).map((parameter) => parameter.name)];
+}
+
+/**
+ * Each expression of `plot` as a function of `x`, its parameters bound, compiled
+ * by the one safe evaluator. Throws ExpressionError for a plot that did not come
+ * from parseFunctionPlot and does not compile.
+ */
+export function compilePlotFunctions(plot: FunctionPlot): Array<(x: number) => number> {
+  const variables = plotVariables(plot);
+  const scope: Record<string, number> = Object.create(null) as Record<string, number>;
+  for (const parameter of plot.parameters ?? []) scope[parameter.name] = parameter.value;
+  return plot.expressions.map((entry) => {
+    const compiled = compileExpression(entry.expression, { variables });
+    return (x: number) => compiled.evaluate({ ...scope, x });
+  });
+}
+
 /** The block's text to a FunctionPlot, or diagnostics saying where it is wrong. */
 export function parseFunctionPlot(source: string): FunctionPlotParseResult {
   const diagnostics: FunctionPlotDiagnostic[] = [];
@@ -88,17 +165,39 @@ export function parseFunctionPlot(source: string): FunctionPlotParseResult {
   const settings: Settings = { axes: { grid: true } };
   const expressions: FunctionPlot['expressions'] = [];
   const lines = source.split(/\r\n|\r|\n/);
+  const parameters: Parameter[] = [];
+  const settingOf = (raw: string) => {
+    const text = raw.trim();
+    const setting = SETTING.exec(text);
+    if (!setting || FUNCTION_PREFIX.test(text)) return undefined;
+    const value = setting[2] ?? '';
+    const indent = raw.length - raw.trimStart().length;
+    return {
+      name: setting[1] ?? '',
+      key: (setting[1] ?? '').toLowerCase().replace(/-/g, ''),
+      value,
+      indent,
+      column: indent + text.length - value.length + 1,
+    };
+  };
+  // Parameters first, so a function line may use one declared below it.
+  lines.forEach((raw, index) => {
+    const setting = settingOf(raw);
+    if (setting && PARAMETER_KEYS.has(setting.key)) {
+      parseParameters(setting.value, index + 1, setting.column, parameters, diagnostics);
+    }
+  });
+  const variables = plotVariables({ parameters });
 
   lines.forEach((raw, index) => {
     const line = index + 1;
     const text = raw.trim();
     if (text === '' || text.startsWith('#')) return;
     const indent = raw.length - raw.trimStart().length;
-    const setting = SETTING.exec(text);
-    if (setting && !FUNCTION_PREFIX.test(text)) {
-      const key = (setting[1] ?? '').toLowerCase().replace(/-/g, '');
-      const value = setting[2] ?? '';
-      const column = indent + text.indexOf(value) + 1;
+    const setting = settingOf(raw);
+    if (setting) {
+      const { key, value, column } = setting;
+      if (PARAMETER_KEYS.has(key)) return;
       switch (key) {
         case 'domain':
         case 'range': {
@@ -134,7 +233,7 @@ export function parseFunctionPlot(source: string): FunctionPlotParseResult {
             diagnostic(
               'warning',
               FUNCTION_PLOT_PARSE_FAILED,
-              `Unknown setting "${setting[1]}" is ignored.`,
+              `Unknown setting "${setting.name}" is ignored.`,
               line,
               indent + 1,
             ),
@@ -162,7 +261,7 @@ export function parseFunctionPlot(source: string): FunctionPlotParseResult {
       return;
     }
     try {
-      compileExpression(expression, { variables: PLOT_VARIABLES });
+      compileExpression(expression, { variables });
     } catch (error) {
       if (!(error instanceof ExpressionError)) throw error;
       diagnostics.push(
@@ -217,6 +316,7 @@ export function parseFunctionPlot(source: string): FunctionPlotParseResult {
   const plot: FunctionPlot = { version: 1, expressions, axes: settings.axes };
   if (settings.domain) plot.domain = settings.domain;
   if (settings.range) plot.range = settings.range;
+  if (parameters.length > 0) plot.parameters = parameters;
   return { plot, diagnostics };
 }
 
@@ -254,15 +354,13 @@ function autoRange(values: number[]): [number, number] {
 /** Samples every function across the domain (`samples` points each). */
 export function samplePlot(plot: FunctionPlot, samples = 400): SampledPlot {
   const domain = plot.domain ?? DEFAULT_PLOT_DOMAIN;
-  const compiled: CompiledExpression[] = plot.expressions.map((entry) =>
-    compileExpression(entry.expression, { variables: PLOT_VARIABLES }),
-  );
+  const compiled = compilePlotFunctions(plot);
   const allValues: number[] = [];
   const raw = compiled.map((fn) => {
     const points: Array<[number, number]> = [];
     for (let index = 0; index <= samples; index++) {
       const x = domain[0] + ((domain[1] - domain[0]) * index) / samples;
-      const y = fn.evaluate({ x });
+      const y = fn(x);
       points.push([x, y]);
       if (Number.isFinite(y)) allValues.push(y);
     }

@@ -1,7 +1,13 @@
 // @vitest-environment jsdom
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderMarkdownSafe } from './render-markdown';
-import { renderFunctionPlots, resetFunctionPlots, themeSeriesColors } from './function-plot-blocks';
+import {
+  renderFunctionPlots,
+  renderInteractivePlot,
+  resetFunctionPlots,
+  themeSeriesColors,
+} from './function-plot-blocks';
+import { parseFunctionPlot } from '../../core/function-plot';
 
 function preview(markdown: string): HTMLElement {
   const container = document.createElement('div');
@@ -54,5 +60,57 @@ describe('function-plot blocks in the preview', () => {
     expect(block.hasAttribute('data-plot-state')).toBe(false);
     expect(container.querySelector('.function-plot-chart')).toBeNull();
     expect(block.querySelector('pre code')?.textContent).toBe('y = x\n');
+  });
+
+  it('show a located message for a parameter declared twice', async () => {
+    const container = preview('```function-plot\ny = a * x\nparam: a = 1, a = 2\n```\n');
+    const destroy = await renderFunctionPlots(container);
+    const error = container.querySelector('.plot-error');
+    expect(error?.getAttribute('data-error-code')).toBe('FUNCTION_PLOT_PARSE_FAILED');
+    expect(error?.textContent).toMatch(/\(line 2, column 15\): Parameter "a" is declared twice/);
+    destroy();
+  });
+});
+
+describe('renderInteractivePlot resizing', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('redraws at the container width it observes and stops observing on destroy', async () => {
+    const observers: Array<{ callback: ResizeObserverCallback; targets: Element[]; disconnected: boolean }> =
+      [];
+    class FakeResizeObserver {
+      readonly record: (typeof observers)[number];
+      constructor(callback: ResizeObserverCallback) {
+        this.record = { callback, targets: [], disconnected: false };
+        observers.push(this.record);
+      }
+      observe(target: Element) {
+        this.record.targets.push(target);
+      }
+      unobserve() {}
+      disconnect() {
+        this.record.disconnected = true;
+      }
+    }
+    vi.stubGlobal('ResizeObserver', FakeResizeObserver);
+    const target = document.createElement('div');
+    document.body.append(target);
+    const { plot } = parseFunctionPlot('y = a * x\nparam: a = 2');
+    const handle = await renderInteractivePlot(plot!, target);
+    expect(target.querySelector('svg')?.getAttribute('width')).toBe('480');
+    expect(observers).toHaveLength(1);
+    expect(observers[0]?.targets).toEqual([target]);
+    const resizeTo = (width: number) =>
+      observers[0]?.callback(
+        [{ contentRect: { width, height: 300 } } as ResizeObserverEntry],
+        {} as ResizeObserver,
+      );
+    resizeTo(333.6);
+    expect(target.querySelector('svg')?.getAttribute('width')).toBe('333');
+    handle.destroy();
+    expect(observers[0]?.disconnected).toBe(true);
+    expect(target.childElementCount).toBe(0);
+    resizeTo(400);
+    expect(target.childElementCount).toBe(0);
   });
 });

@@ -1,5 +1,4 @@
-import { compileExpression } from '../../core/expression';
-import { parseFunctionPlot } from '../../core/function-plot';
+import { compilePlotFunctions, parseFunctionPlot } from '../../core/function-plot';
 import type { FunctionPlot } from '../../contracts/exports';
 import type functionPlotLibrary from 'function-plot';
 
@@ -67,9 +66,12 @@ function loadFunctionPlot(): Promise<typeof functionPlotLibrary> {
 export async function renderInteractivePlot(plot: FunctionPlot, target: HTMLElement): Promise<RenderHandle> {
   const functionPlot = await loadFunctionPlot();
   let current = plot;
-  let width = Math.max(200, Math.floor(target.clientWidth || 480));
+  const fitWidth = (available: number) => Math.max(200, Math.floor(available || 480));
+  let width = fitWidth(target.clientWidth);
   let height = PLOT_HEIGHT;
+  let destroyed = false;
   const draw = () => {
+    if (destroyed) return;
     target.replaceChildren();
     // Read at each draw: a theme switch (or redraw) picks up the current tokens.
     const palette = themeSeriesColors(target);
@@ -94,11 +96,10 @@ export async function renderInteractivePlot(plot: FunctionPlot, target: HTMLElem
             },
           }
         : {}),
-      data: current.expressions.map((entry, index) => {
-        const compiled = compileExpression(entry.expression, { variables: ['x'] });
-        const color = entry.color ?? palette[index % palette.length];
+      data: compilePlotFunctions(current).map((fn, index) => {
+        const color = current.expressions[index]?.color ?? palette[index % palette.length];
         return {
-          fn: (scope: { x?: number }) => compiled.evaluate({ x: Number(scope.x) }),
+          fn: (scope: { x?: number }) => fn(Number(scope.x)),
           graphType: 'polyline' as const,
           ...(color && { color }),
         };
@@ -106,6 +107,20 @@ export async function renderInteractivePlot(plot: FunctionPlot, target: HTMLElem
     });
   };
   draw();
+  // The chart has a fixed pixel width: follow the container (pane drag, window
+  // resize, side panel). Only the width is watched, since the chart sets the height.
+  const View = target.ownerDocument.defaultView;
+  const observer =
+    View && 'ResizeObserver' in View
+      ? new View.ResizeObserver((entries) => {
+          const next = fitWidth(entries[entries.length - 1]?.contentRect.width ?? 0);
+          if (next !== width) {
+            width = next;
+            draw();
+          }
+        })
+      : undefined;
+  observer?.observe(target);
   return {
     async update(plot) {
       current = plot;
@@ -117,6 +132,8 @@ export async function renderInteractivePlot(plot: FunctionPlot, target: HTMLElem
       draw();
     },
     destroy() {
+      destroyed = true;
+      observer?.disconnect();
       // The chart's listeners live on its own SVG nodes; removing them frees everything.
       target.replaceChildren();
     },

@@ -1,0 +1,57 @@
+import type { Locator } from '@playwright/test';
+import { createNote, expect, openApp, test } from './fixtures';
+
+/** The drawn SVG's width and the width its chart container offers, in CSS pixels. */
+async function widths(chart: Locator): Promise<{ svg: number; container: number }> {
+  return chart.evaluate((element) => ({
+    svg: Number(element.querySelector('svg')?.getAttribute('width')),
+    container: element.getBoundingClientRect().width,
+  }));
+}
+
+test('a plot with parameters is drawn, and follows its pane when the window is resized', async ({
+  page,
+  requestLog,
+}) => {
+  await page.setViewportSize({ width: 1400, height: 800 });
+  await openApp(page);
+  await createNote(
+    page,
+    'Waves',
+    '```function-plot\ny = a * sin(k * x) | label: wave\nparam: a = 2, k = 0.5\ndomain: -6, 6\n```\n',
+  );
+  const preview = page.getByTestId('preview');
+  const chart = preview.locator('.function-plot-chart');
+  await expect(chart.locator('path.line')).toHaveCount(1);
+  await expect(preview.locator('.plot-error')).toHaveCount(0);
+
+  const wide = await widths(chart);
+  expect(Math.abs(wide.svg - wide.container)).toBeLessThanOrEqual(1);
+
+  await page.setViewportSize({ width: 1000, height: 800 });
+  // The shell's breakpoints decide the pane's new width: only that it changed matters.
+  await expect.poll(async () => (await widths(chart)).container).not.toBe(wide.container);
+  await expect
+    .poll(async () => {
+      const now = await widths(chart);
+      return Math.abs(now.svg - now.container) <= 1;
+    })
+    .toBe(true);
+  const resized = await widths(chart);
+  expect(resized.svg).not.toBe(wide.svg);
+
+  await page.setViewportSize({ width: 1400, height: 800 });
+  await expect.poll(async () => (await widths(chart)).svg).toBe(wide.svg);
+  expect(requestLog.foreign()).toEqual([]);
+});
+
+test('an undeclared parameter keeps the block as source with a located message', async ({ page }) => {
+  await openApp(page);
+  await createNote(page, 'Broken wave', '```function-plot\nparam: a = 2\ny = a * x + b\n```\n');
+  const error = page.getByTestId('preview').locator('.plot-error');
+  await expect(error).toHaveAttribute('data-error-code', 'FUNCTION_PLOT_EXPRESSION_UNSAFE');
+  await expect(error).toContainText('(line 2, column 13)');
+  await expect(page.getByTestId('preview').locator('.function-plot-block pre')).toContainText(
+    'y = a * x + b',
+  );
+});
