@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   DRAFT_KEY_PREFIX,
   DraftStore,
+  MAX_STORED_DRAFT_CHARS,
   TAB_ID_KEY,
   draftKey,
   tabIdFrom,
@@ -97,6 +98,25 @@ describe('DraftStore', () => {
     expect(store.read('n1')?.body).toBe('newest text!');
     store.remove('n1');
     expect(store.read('n1')).toBeNull();
+  });
+
+  it('keeps a draft too long for local storage in memory without serialising it, and stores it again once short enough', () => {
+    const storage = new MemoryStorage();
+    let serialised = 0;
+    const setItem = storage.setItem.bind(storage);
+    storage.setItem = (key, value) => {
+      serialised += 1;
+      setItem(key, value);
+    };
+    const store = new DraftStore(storage, 'tabA');
+    const huge = 'x'.repeat(MAX_STORED_DRAFT_CHARS + 1);
+    expect(store.write(draft({ body: huge }))).toBe(false);
+    expect(serialised).toBe(0);
+    expect(store.inMemoryOnly('n1')).toBe(true);
+    expect(store.read('n1')?.body).toBe(huge);
+    expect(store.write(draft({ body: 'x'.repeat(MAX_STORED_DRAFT_CHARS - 'Title'.length) }))).toBe(true);
+    expect(store.inMemoryOnly('n1')).toBe(false);
+    expect(storage.map.size).toBe(1);
   });
 
   it('lists valid drafts and removes broken ones', () => {

@@ -36,6 +36,14 @@ export interface NoteDraft extends NoteContent {
   saved_at: string;
 }
 
+/**
+ * Drafts whose text is longer than this are held in memory without trying
+ * `localStorage`: its quota (about 5 Mi characters per origin in Chromium)
+ * refuses them anyway, and serialising a body that size on every keystroke
+ * only to have it refused stalls typing.
+ */
+export const MAX_STORED_DRAFT_CHARS = 5 * 1024 * 1024;
+
 /** The part of the Web Storage API the store needs; `localStorage` fits, and so does a test fake. */
 export type DraftStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem' | 'key' | 'length'>;
 
@@ -108,6 +116,10 @@ export class DraftStore {
   write(draft: NoteDraft): boolean {
     try {
       if (!this.#storage) throw new Error('no local storage');
+      if (draft.body.length + draft.title.length > MAX_STORED_DRAFT_CHARS) {
+        this.#memory.set(draft.note_id, draft);
+        return false;
+      }
       this.#storage.setItem(draftKey(this.#tabId, draft.note_id), JSON.stringify(draft));
       this.#memory.delete(draft.note_id);
       return true;

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { formatTags, normalizeFolder, parseTags, sameContent } from './note-fields';
+import {
+  PLAIN_EDITOR_CHARS,
+  UNWRAPPED_LINE_CHARS,
+  fitsUnwrapped,
+  formatTags,
+  isLargeBody,
+  normalizeFolder,
+  parseTags,
+  sameContent,
+} from './note-fields';
 
 describe('parseTags', () => {
   it('splits on ASCII and full-width commas, trims, drops # and duplicates', () => {
@@ -25,5 +34,31 @@ describe('sameContent', () => {
     expect(sameContent(base, { ...base, tags: ['a', 'b'] })).toBe(true);
     expect(sameContent(base, { ...base, tags: ['b', 'a'] })).toBe(false);
     expect(sameContent(base, { ...base, body: 'y' })).toBe(false);
+  });
+});
+
+describe('isLargeBody', () => {
+  it('is true only past the plain-editor threshold', () => {
+    expect(isLargeBody('')).toBe(false);
+    expect(isLargeBody('x'.repeat(PLAIN_EDITOR_CHARS))).toBe(false);
+    expect(isLargeBody('x'.repeat(PLAIN_EDITOR_CHARS + 1))).toBe(true);
+  });
+});
+
+describe('fitsUnwrapped', () => {
+  const line = (length: number) => 'x'.repeat(length);
+  it('is true when every line is at most the limit long, wherever the line breaks are', () => {
+    expect(fitsUnwrapped('')).toBe(true);
+    expect(fitsUnwrapped(`${line(UNWRAPPED_LINE_CHARS)}\n${line(3)}\n\n`)).toBe(true);
+    expect(fitsUnwrapped(`${line(76)}\n`.repeat(1000))).toBe(true);
+  });
+
+  it('is false when any line, the first, a middle or the last, is longer', () => {
+    const long = line(UNWRAPPED_LINE_CHARS + 1);
+    expect(fitsUnwrapped(long)).toBe(false);
+    expect(fitsUnwrapped(`${long}\nshort`)).toBe(false);
+    expect(fitsUnwrapped(`short\n${long}\nshort`)).toBe(false);
+    expect(fitsUnwrapped(`short\n${long}`)).toBe(false);
+    expect(fitsUnwrapped('abc\ndefg', 3)).toBe(false);
   });
 });

@@ -44,3 +44,35 @@ export function sameContent(a: NoteContent, b: NoteContent): boolean {
     a.tags.every((tag, index) => tag === b.tags[index])
   );
 }
+
+/** Above this many characters a note is edited in a plain editor; the preview comes on demand. */
+export const PLAIN_EDITOR_CHARS = 256 * 1024;
+
+/**
+ * A body this long gets the plain editor: no live preview, which would
+ * re-parse the whole text after every keystroke.
+ */
+export function isLargeBody(body: string): boolean {
+  return body.length > PLAIN_EDITOR_CHARS;
+}
+
+/** Lines up to this long still read well without soft wrap (scrolled sideways). */
+export const UNWRAPPED_LINE_CHARS = 1000;
+
+/**
+ * Whether a large body is better shown without soft wrap: the browser's line
+ * breaking of a textarea costs seconds per layout at megabytes of text (on
+ * opening, and again whenever the pane's width changes). A body with a very
+ * long line keeps soft wrap: one unwrapped line of megabytes is slower still.
+ */
+export function fitsUnwrapped(body: string, maxLine = UNWRAPPED_LINE_CHARS): boolean {
+  let start = 0;
+  while (start <= body.length) {
+    const end = body.indexOf('\n', start);
+    const stop = end < 0 ? body.length : end;
+    if (stop - start > maxLine) return false;
+    if (end < 0) return true;
+    start = end + 1;
+  }
+  return true;
+}
