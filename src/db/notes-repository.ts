@@ -77,17 +77,6 @@ export function toNoteDto(row: NoteRow): NoteDto {
 
 const titleCollator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
 
-/** `rows` come newest change first; pinned rows lead whatever the order. */
-function sortRows(rows: NoteRow[], sort: NoteSort): NoteRow[] {
-  const byKey =
-    sort === 'title'
-      ? (a: NoteRow, b: NoteRow) => titleCollator.compare(a.title, b.title)
-      : sort === 'created_at'
-        ? (a: NoteRow, b: NoteRow) => b.created_at.localeCompare(a.created_at)
-        : () => 0;
-  return rows.sort((a, b) => (b.pinned ?? 0) - (a.pinned ?? 0) || byKey(a, b));
-}
-
 /** `a/b` renamed to `x`: `a/b` → `x`, `a/b/c` → `x/c`; other paths unchanged (null). */
 export function renamedPath(path: string, from: string, to: string): string | null {
   if (path === from) return to;
@@ -111,11 +100,6 @@ function excerptOf(body: string): string {
 
 function toBlockRow(noteId: string, block: DerivedBlock): BlockRow {
   return { ...block, note_id: noteId };
-}
-
-function inFolder(rowFolder: string, folder: string, recursive: boolean): boolean {
-  if (folder === '') return recursive || rowFolder === '';
-  return rowFolder === folder || (recursive && rowFolder.startsWith(`${folder}/`));
 }
 
 /**
@@ -319,21 +303,75 @@ export class NotesRepository {
     return ids.length;
   }
 
+  /**
+   * One page of summaries. The order and the filters are worked out from index
+   * keys alone (ids, update and creation times, titles, folders, tags, pins);
+   * only the rows on the page are read, so a page costs its own bodies, not the
+   * notebook's. Same order as sorting the rows: newest change first (ties by
+   * id, descending), then a stable sort by the chosen key, pinned first.
+   */
   async list(query: NoteQuery): Promise<{ items: NoteSummaryDto[]; total: number }> {
     const flag = query.trashed ? 1 : 0;
+    const sort = query.sort ?? 'updated_at';
     const titleQuery = query.title_query?.trim().toLocaleLowerCase();
-    const collection = this.#db.notes
-      .where('[trashed+updated_at]')
+    const notes = this.#db.notes;
+    return this.#db.transaction('r', notes, async () => {
+      let ids = (await notes
+        .where('[trashed+updated_at]')
+        .between([flag, Dexie.minKey], [flag, Dexie.maxKey])
+        .reverse()
+        .primaryKeys()) as string[];
+      if (query.folder !== undefined && !(query.folder === '' && query.recursive)) {
+        const folder = query.folder;
+        const keep = new Set(await notes.where('folder').equals(folder).primaryKeys());
+        if (query.recursive && folder !== '') {
+          for (const id of await notes.where('folder').startsWith(`${folder}/`).primaryKeys()) keep.add(id);
+        }
+        ids = ids.filter((id) => keep.has(id));
+      }
+      if (query.tag !== undefined) {
+        const keep = new Set(await notes.where('tags').equals(query.tag).primaryKeys());
+        ids = ids.filter((id) => keep.has(id));
+      }
+      const titles =
+        titleQuery || sort === 'title' ? await this.#indexKeys<string>('title') : new Map<string, string>();
+      if (titleQuery)
+        ids = ids.filter((id) => (titles.get(id) ?? '').toLocaleLowerCase().includes(titleQuery));
+      const pinned = new Set(await notes.where('pinned').equals(1).primaryKeys());
+      const byKey: (a: string, b: string) => number =
+        sort === 'title'
+          ? (a, b) => titleCollator.compare(titles.get(a) ?? '', titles.get(b) ?? '')
+          : sort === 'created_at'
+            ? await this.#createdOrder(flag)
+            : () => 0;
+      const pin = (id: string) => (pinned.has(id) ? 1 : 0);
+      ids.sort((a, b) => pin(b) - pin(a) || byKey(a, b));
+      const page = ids.slice(query.offset, query.offset + query.limit);
+      const rows = await notes.bulkGet(page);
+      return {
+        items: rows.filter((row): row is NoteRow => row !== undefined).map(toSummary),
+        total: ids.length,
+      };
+    });
+  }
+
+  /** Each note's key in a plain index, read from the index alone. */
+  async #indexKeys<K>(index: string): Promise<Map<string, K>> {
+    const keys = new Map<string, K>();
+    await this.#db.notes
+      .orderBy(index)
+      .eachKey((key, cursor) => keys.set(cursor.primaryKey as string, key as K));
+    return keys;
+  }
+
+  /** Compares ids by creation time, newest first, from the index keys alone. */
+  async #createdOrder(flag: 0 | 1): Promise<(a: string, b: string) => number> {
+    const created = new Map<string, string>();
+    await this.#db.notes
+      .where('[trashed+created_at]')
       .between([flag, Dexie.minKey], [flag, Dexie.maxKey])
-      .reverse()
-      .filter(
-        (row) =>
-          (query.folder === undefined || inFolder(row.folder, query.folder, query.recursive)) &&
-          (query.tag === undefined || row.tags.includes(query.tag)) &&
-          (!titleQuery || row.title.toLocaleLowerCase().includes(titleQuery)),
-      );
-    const rows = sortRows(await collection.toArray(), query.sort ?? 'updated_at');
-    return { items: rows.slice(query.offset, query.offset + query.limit).map(toSummary), total: rows.length };
+      .eachKey((key, cursor) => created.set(cursor.primaryKey as string, (key as [number, string])[1]));
+    return (a, b) => (created.get(b) ?? '').localeCompare(created.get(a) ?? '');
   }
 
   /** Pins or unpins; the note's version and updated_at stay, so an open editor's next save still fits. */

@@ -318,4 +318,11 @@ export const MIGRATIONS: readonly Migration[] = [
       await transaction.table('search_index').bulkDelete(['full_text', 'vectors']);
     },
   },
+  {
+    // The note list orders and filters by reading index keys only, so a page
+    // never reads the rows (bodies) of notes it does not show. New indexes only:
+    // rows without `pinned` (before version 13) are simply not pinned.
+    version: 15,
+    stores: { notes: '&note_id, folder, *tags, [trashed+updated_at], [trashed+created_at], title, pinned' },
+  },
 ];
