@@ -91,6 +91,7 @@ function fillRowsOnScreen(): void {
 async function refreshRowsInPlace(sidebar: boolean): Promise<void> {
   if (sidebar) void refreshSidebar();
   const request = listRequest;
+  inPlaceRefreshes += 1;
   try {
     const { pages, total } = await fetchPages(notes.pagesOnScreen());
     if (request !== listRequest) return;
@@ -109,8 +110,12 @@ async function refreshRowsInPlace(sidebar: boolean): Promise<void> {
     notes.refreshInPlace(fresh, orderDiffers(notes.items, pages, PAGE_SIZE));
   } catch (error) {
     reportError(error);
+  } finally {
+    inPlaceRefreshes -= 1;
   }
 }
+/** In-place refreshes in flight. */
+let inPlaceRefreshes = 0;
 
 function summaryFields(note: NoteDto): Omit<NoteSummaryDto, 'excerpt'> {
   const { body: _body, ...fields } = note;
@@ -119,7 +124,16 @@ function summaryFields(note: NoteDto): Omit<NoteSummaryDto, 'excerpt'> {
 
 /** Takes the notebook's order now when saves left the list in an older one. */
 export function applyPendingOrder(): void {
-  if (notes.orderStale) void refreshList();
+  // A save's in-place refresh still waiting (debounced or in flight) would hold the old order
+  // once it lands: take the order now instead; refreshList supersedes it.
+  if (!notes.orderStale && refreshTimer === null && inPlaceRefreshes === 0) return;
+  if (refreshTimer !== null) {
+    clearTimeout(refreshTimer);
+    refreshTimer = null;
+    if (refreshSidebarPending) void refreshSidebar();
+    refreshSidebarPending = false;
+  }
+  void refreshList();
 }
 
 export async function refreshSidebar(): Promise<void> {
