@@ -104,6 +104,8 @@ export class RedisExecPool implements ExecPool {
   readonly #events: QueueEvents[] = [];
   /** BullMQ does not close connections it was given. */
   readonly #bullClients: Redis[] = [];
+  /** The queues' own connections (no offline queue: adds fail fast while Redis is away). */
+  readonly #queueClients: Redis[] = [];
   // Owner side.
   readonly #owned = new Map<string, OwnedTask>();
   readonly #byConnection = new Map<string, OwnedTask>();
@@ -142,14 +144,23 @@ export class RedisExecPool implements ExecPool {
     return [this.#options.prefix, ...parts].join(':');
   }
 
-  get connected(): boolean {
-    return this.#commands.status === 'ready' && this.#subscriber.status === 'ready';
+  /**
+   * The connections a submission needs without waiting: commands, the
+   * subscriber and each queue's own (which fails fast while it reconnects, so
+   * a task sent before it is back would be refused after all).
+   */
+  get #fastClients(): Redis[] {
+    return [this.#commands, this.#subscriber, ...this.#queueClients];
   }
 
-  /** Resolves once both connections are up (again): for the tests of recovery. */
+  get connected(): boolean {
+    return this.#fastClients.every((client) => client.status === 'ready');
+  }
+
+  /** Resolves once those connections are up (again): for the tests of recovery. */
   async whenConnected(): Promise<void> {
     await Promise.all(
-      [this.#commands, this.#subscriber].map((client) =>
+      this.#fastClients.map((client) =>
         client.status === 'ready' ? undefined : new Promise((resolve) => client.once('ready', resolve)),
       ),
     );
@@ -239,6 +250,7 @@ export class RedisExecPool implements ExecPool {
     });
     client.on('error', (error: Error) => this.#options.logger.debug('redis_error', { error: error.message }));
     this.#bullClients.push(client);
+    if (!blocking) this.#queueClients.push(client);
     return client;
   }
 
