@@ -312,6 +312,8 @@ describe('NoteHistoryService.keepConflict', () => {
       context.advance(10 * MINUTE);
       await context.notes.update({ note_id: note.note_id, body });
     }
+    // Kept a minute later than the last save, so the list's newest-first order has no tie.
+    context.advance(MINUTE);
     await context.history.keepConflict({ note_id: note.note_id, title: 'T', body: 'lost', base_version: 1 });
     expect((await context.history.list(note.note_id)).map((version) => version.origin)).toEqual([
       'conflict',
