@@ -601,12 +601,15 @@ export class RedisExecPool implements ExecPool {
     this.#stopped = true;
     clearInterval(this.#heartbeat);
     await this.#commands.del(this.#key('instance', this.#options.instanceId)).catch(() => 0);
+    // No task runs here any more (shutdown drained them), so BullMQ's connections can go
+    // first: a blocking read on a connection that lived through a Redis restart may never
+    // return, and closing the worker or the events reader would wait for it for ever.
+    for (const client of this.#bullClients) client.disconnect();
     await Promise.all([
       ...this.#events.map((events) => events.close().catch(() => undefined)),
       ...[...this.#queues.values()].map((queue) => queue.close().catch(() => undefined)),
+      ...this.#workers.map((worker) => worker.close(true).catch(() => undefined)),
     ]);
-    await Promise.all(this.#workers.map((worker) => worker.close().catch(() => undefined)));
-    for (const client of this.#bullClients) client.disconnect();
     this.#subscriber.disconnect();
     await this.#commands.quit().catch(() => this.#commands.disconnect());
   }
