@@ -78,6 +78,9 @@ export default defineConfig({
     exclude: [...configDefaults.exclude, '**/*.live.test.ts'],
     environment: 'node',
     setupFiles: ['src/test-setup.ts'],
-    testTimeout: 20_000,
+    // Hang guards, not speed limits: the suite must pass beside other
+    // CPU-heavy work on two cores, where a 15 s test can take three times that.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
   },
 });

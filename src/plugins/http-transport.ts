@@ -40,6 +40,13 @@ export async function diagnoseUnreachable(
   });
 }
 
+/** undici's "other side closed": the socket ended before the answer began. */
+function closedBeforeAnswer(error: unknown): boolean {
+  if (!(error instanceof TypeError)) return false;
+  const cause = (error as { cause?: { code?: unknown } }).cause;
+  return cause?.code === 'UND_ERR_SOCKET';
+}
+
 /**
  * Streamable HTTP to a remote MCP server through the SDK's transport. A
  * network-level failure of any request becomes PLUGIN_HOST_UNAVAILABLE with
@@ -53,7 +60,15 @@ export function streamableHttpTransport(
   const origin = options.origin ?? (typeof location === 'undefined' ? null : location.origin);
   const guarded: FetchFunction = async (input, init) => {
     try {
-      return await base(input, init);
+      try {
+        return await base(input, init);
+      } catch (error) {
+        // Node's fetch may reuse a kept-alive socket the server has just
+        // closed; the request then fails before any answer. Browsers resend
+        // such a request on a new connection, and so do we, once.
+        if (!closedBeforeAnswer(error) || init?.signal?.aborted) throw error;
+        return await base(input, init);
+      }
     } catch (error) {
       if (error instanceof TypeError) throw await diagnoseUnreachable(url, base, origin);
       throw error;

@@ -14,7 +14,11 @@ import { contentDisposition, sanitizeFileName } from './export-service';
 import { testCore } from './test-core';
 
 let current: ReturnType<typeof testCore>;
-afterEach(async () => current?.close());
+// Creating a note starts indexing in the background; let it settle before the database goes.
+afterEach(async () => {
+  await current?.idle();
+  await current?.close();
+});
 
 let now = Date.parse('2026-09-01T10:00:00Z');
 function setup(exporters?: Record<string, () => Promise<DocumentExporter>>) {
