@@ -134,6 +134,22 @@ describe('MemoryService: the model path', () => {
     expect(stored.map((item) => item.content)).toEqual(['The user is vegetarian']);
   });
 
+  it('a Stop while the format is refused does not ask again', async () => {
+    const { service } = setup();
+    const controller = new AbortController();
+    let calls = 0;
+    const call = async () => {
+      calls += 1;
+      controller.abort();
+      throw new MetonaProviderError(capabilityMismatchError('deepseek', 'No json_schema here.'));
+    };
+    expect(await errorCode(service.extractWithModel('conv_a', 'text', call, controller.signal))).toBe(
+      'JOB_CANCELLED',
+    );
+    expect(calls).toBe(1);
+    expect(await service.list()).toEqual([]);
+  });
+
   it('a failing model stores nothing and says so; a failure is not taken for a refusal', async () => {
     const { service } = setup();
     let calls = 0;
