@@ -64,7 +64,13 @@ test('a finished chat is digested once the next one starts: one schema request, 
     contextLength: 8192,
     reply: (body) => textStream(body.response_format ? JSON.stringify(digest) : 'Sounds good.'),
   });
-  await context.route(`${server.url}/**`, (route) => route.continue());
+  // The digest is held until the page has said why the answer waits.
+  let releaseDigest = () => {};
+  const digestHeld = new Promise<void>((resolve) => (releaseDigest = resolve));
+  await context.route(`${server.url}/**`, async (route) => {
+    if (route.request().postData()?.includes('"response_format"')) await digestHeld;
+    await route.continue();
+  });
   const digests = () => server.bodies.filter((body) => body.response_format !== undefined);
   try {
     await openApp(page);
@@ -86,7 +92,12 @@ test('a finished chat is digested once the next one starts: one schema request, 
     expect(digests()).toHaveLength(0);
 
     await page.getByTestId('chat-new').click();
-    await ask('What should I pack for the Alps trip?', 1);
+    await page.getByTestId('chat-input').fill('What should I pack for the Alps trip?');
+    await page.getByTestId('chat-input').press('Enter');
+    await expect(page.getByTestId('chat-digest-status')).toHaveText('Summarising your earlier chat…');
+    releaseDigest();
+    await expect(answers.first()).toHaveAttribute('data-status', 'completed');
+    await expect(page.getByTestId('chat-digest-status')).toHaveCount(0);
     expect(server.bodies).toHaveLength(4);
     expect(digests()).toHaveLength(1);
     expect(digests()[0]!.response_format).toMatchObject({

@@ -1,12 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { build, type Rolldown } from 'vite';
 
-/**
- * Bundles decode-harness.ts into one classic script (IIFE) in memory, for
- * `page.addScriptTag({ content })`. Nothing is written to dist/.
- */
-export async function buildDecodeHarness(): Promise<string> {
-  const entry = fileURLToPath(new URL('./decode-harness.ts', import.meta.url));
+/** Bundles one test entry beside this file into a single file, in memory: nothing is written to dist/. */
+async function bundle(file: string, format: 'iife' | 'es', name: string): Promise<string> {
+  const entry = fileURLToPath(new URL(file, import.meta.url));
   const output = (await build({
     configFile: false,
     logLevel: 'silent',
@@ -14,10 +11,20 @@ export async function buildDecodeHarness(): Promise<string> {
       write: false,
       minify: false,
       target: 'es2022',
-      lib: { entry, formats: ['iife'], name: 'decodeHarnessBundle', fileName: 'decode-harness' },
+      lib: { entry, formats: [format], name, fileName: name },
     },
   })) as Rolldown.RolldownOutput | Rolldown.RolldownOutput[];
   const chunk = (Array.isArray(output) ? output[0] : output)?.output[0];
-  if (!chunk || chunk.type !== 'chunk') throw new Error('the decode harness did not bundle');
+  if (!chunk || chunk.type !== 'chunk') throw new Error(`${file} did not bundle`);
   return chunk.code;
+}
+
+/** decode-harness.ts as one classic script (IIFE), for `page.addScriptTag({ content })`. */
+export function buildDecodeHarness(): Promise<string> {
+  return bundle('./decode-harness.ts', 'iife', 'decodeHarnessBundle');
+}
+
+/** llm-worker-double.ts as one module-worker script, served in place of the product's LLM worker chunk. */
+export function buildLlmWorkerDouble(): Promise<string> {
+  return bundle('./llm-worker-double.ts', 'es', 'llmWorkerDouble');
 }

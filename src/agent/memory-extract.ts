@@ -91,25 +91,32 @@ export const MAX_EPISODE_CHARS = 4 * MAX_FACT_CHARS;
  * supports one. Written to the strictest dialect (every property required,
  * no extras) so that OpenAI's strict mode and Anthropic accept it as is.
  */
+const FACTS_PROPERTY = {
+  type: 'array',
+  items: {
+    type: 'object',
+    properties: {
+      content: { type: 'string' },
+      importance: { type: 'number' },
+      expires_in_days: { type: ['number', 'null'] },
+    },
+    required: ['content', 'importance', 'expires_in_days'],
+    additionalProperties: false,
+  },
+};
+
 export const CONVERSATION_DIGEST_SCHEMA: Record<string, unknown> = {
   type: 'object',
-  properties: {
-    summary: { type: 'string' },
-    facts: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          content: { type: 'string' },
-          importance: { type: 'number' },
-          expires_in_days: { type: ['number', 'null'] },
-        },
-        required: ['content', 'importance', 'expires_in_days'],
-        additionalProperties: false,
-      },
-    },
-  },
+  properties: { summary: { type: 'string' }, facts: FACTS_PROPERTY },
   required: ['summary', 'facts'],
+  additionalProperties: false,
+};
+
+/** `memoryExtractionPrompt`'s answer, in the same strict dialect. */
+export const MEMORY_FACTS_SCHEMA: Record<string, unknown> = {
+  type: 'object',
+  properties: { facts: FACTS_PROPERTY },
+  required: ['facts'],
   additionalProperties: false,
 };
 
@@ -203,6 +210,13 @@ export function parseExtractedFacts(raw: string): ExtractedFact[] {
     facts.push({ content: text, importance: clamp01(importance, 0.5), ...(days && { expiresInDays: days }) });
   }
   return facts;
+}
+
+/** The facts from the provider's parsed `structuredOutput` when there is one, else from the reply text. */
+export function parseExtractedFactsAnswer(structured: unknown, raw: string): ExtractedFact[] {
+  return structured !== undefined && structured !== null && typeof structured === 'object'
+    ? parseExtractedFacts(JSON.stringify(structured))
+    : parseExtractedFacts(raw);
 }
 
 /** Case, spacing and end punctuation do not make a different memory. */

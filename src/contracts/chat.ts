@@ -164,6 +164,7 @@ export const CHAT_TURN_EVENT_NAMES = [
   'AttemptDiscarded',
   'Citation',
   'ModelLoading',
+  'MemoryDigest',
 ] as const;
 export type ChatTurnEventName = (typeof CHAT_TURN_EVENT_NAMES)[number];
 
@@ -199,6 +200,13 @@ export interface ChatTurnEventData {
    * engine's own words, for detail.
    */
   ModelLoading: { provider: string; model: string; progress: number; text: string };
+  /**
+   * A new conversation's first answer waits while earlier chats are
+   * summarised into memory (one request each): `running` before the first,
+   * `finished` after the last, whether they succeeded or not. Absent when
+   * nothing needed summarising.
+   */
+  MemoryDigest: { status: 'running' | 'finished' };
 }
 
 /** Where older messages of a conversation left the model's context (the thread shows a notice there). */

@@ -31,6 +31,8 @@ export interface WebLlmCatalogEntry {
   /** web-llm's `buffer_size_required_bytes`: the `maxStorageBufferBindingSize` the model needs. */
   bufferSizeRequiredBytes?: number;
   toolCalling: ToolCallingMode;
+  /** Answers can be held to JSON (and a JSON schema) by web-llm's grammar: the `structured_output` capability. */
+  structuredOutput: boolean;
   thinking: boolean;
   languages: { zh: LanguageQuality; en: LanguageQuality; note: string };
   /** The same model in q4f32, for GPUs without `shader-f16`. */
@@ -94,6 +96,7 @@ function toEntry(curated: CuratedModel, record: PrebuiltModelSnapshot): WebLlmCa
       bufferSizeRequiredBytes: record.buffer_size_required_bytes,
     }),
     toolCalling: record.native_tool_calling ? 'native' : 'prompted',
+    structuredOutput: record.structured_output,
     thinking: curated.thinking,
     languages: curated.languages,
     ...(f32 !== curated.id && CURATED_MODELS.some((model) => model.id === f32) && { f32Alternative: f32 }),
@@ -125,6 +128,7 @@ export function findCatalogEntry(modelId: string): WebLlmCatalogEntry | undefine
  * The IR's model description. Tool calling is claimed for every model: the
  * ones without native support get prompt-described tools (the standard's
  * last-resort path). Images are not: none of these models is a vision model.
+ * Structured output is where web-llm's grammar can hold the answer to JSON.
  */
 export function toModelInfo(entry: WebLlmCatalogEntry): MetonaModelInfo {
   return {
@@ -138,6 +142,6 @@ export function toModelInfo(entry: WebLlmCatalogEntry): MetonaModelInfo {
     supportsThinking: entry.thinking,
     supportsImages: false,
     supportsToolCalling: true,
-    supportsStructuredOutput: false,
+    supportsStructuredOutput: entry.structuredOutput,
   };
 }

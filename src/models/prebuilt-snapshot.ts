@@ -1,5 +1,8 @@
 import type { WebLlmAppConfig } from '../providers/webllm/engine-port';
 
+/** web-llm's `ModelType.embedding` (a const enum: the value, so the library is not imported). */
+const EMBEDDING_MODEL_TYPE = 1;
+
 /** The figures the catalog takes from one web-llm prebuilt model record. */
 export interface PrebuiltModelSnapshot {
   model_id: string;
@@ -14,6 +17,12 @@ export interface PrebuiltModelSnapshot {
   context_window_size?: number;
   /** In web-llm's `functionCallingModelIds`: `tools` are accepted natively. */
   native_tool_calling: boolean;
+  /**
+   * web-llm can hold the answer to `response_format` (`json_object`, with or
+   * without a schema) by a grammar: every model it generates text with, that
+   * is every `model_type` but `embedding`.
+   */
+  structured_output: boolean;
 }
 
 export interface PrebuiltSnapshot {
@@ -53,6 +62,7 @@ export function snapshotPrebuilt(source: PrebuiltSource, ids: readonly string[])
       }),
       ...(contextWindow !== undefined && contextWindow > 0 && { context_window_size: contextWindow }),
       native_tool_calling: source.functionCallingModelIds.includes(record.model_id),
+      structured_output: record.model_type !== EMBEDDING_MODEL_TYPE,
     };
   });
   return { webllm_model_version: source.modelVersion, models };

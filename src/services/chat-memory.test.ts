@@ -24,6 +24,19 @@ describe('chat with memory', () => {
     server = undefined;
   });
 
+  /** The turn's event names, with MemoryDigest's status. */
+  async function eventsOf(turnId: string): Promise<string[]> {
+    const names: string[] = [];
+    await core.api.events.subscribe(turnId, 0, (event) =>
+      names.push(
+        event.event === 'MemoryDigest'
+          ? `MemoryDigest:${(event.data as { status: string }).status}`
+          : event.event,
+      ),
+    ).closed;
+    return names.filter((name) => name !== 'TextDelta' && name !== 'Usage');
+  }
+
   async function ask(content: string, conversationId?: string) {
     const turn = await core.api.chat.send({
       content,
@@ -82,12 +95,25 @@ describe('chat with memory', () => {
     const system = (body: Record<string, unknown> | undefined) =>
       (body?.messages as { role: string; content: string }[]).find((m) => m.role === 'system')?.content ?? '';
 
-    const first = await ask('Help me plan a hiking trip to the Alps in July. I am vegetarian.');
+    const opening = await core.api.chat.send({
+      content: 'Help me plan a hiking trip to the Alps in July. I am vegetarian.',
+      provider_id: 'openai',
+    });
+    await core.api.chat.settled(opening.turn_id);
+    const first = opening.conversation_id;
+    // Nothing earlier to summarise: no status.
+    expect(await eventsOf(opening.turn_id)).toEqual(['Done']);
     await ask('Which huts serve dinner?', first);
     expect(bodies).toHaveLength(2); // no model call per turn for memory
 
-    await ask('What should I pack for the Alps trip?');
+    const next = await core.api.chat.send({
+      content: 'What should I pack for the Alps trip?',
+      provider_id: 'openai',
+    });
+    await core.api.chat.settled(next.turn_id);
     expect(bodies).toHaveLength(4);
+    // The page can say why the first answer waits: the status brackets the digest request.
+    expect(await eventsOf(next.turn_id)).toEqual(['MemoryDigest:running', 'MemoryDigest:finished', 'Done']);
     const [digestBody, turnBody] = bodies.slice(2);
     expect(digestBody!.response_format).toMatchObject({
       type: 'json_schema',
@@ -135,8 +161,11 @@ describe('chat with memory', () => {
       return core.api.chat.settled(sent.turn_id);
     };
     await turn('I live in Berlin.');
-    const answer = await turn('Hello again');
+    const sent = await core.api.chat.send({ content: 'Hello again', provider_id: 'deepseek' });
+    const answer = await core.api.chat.settled(sent.turn_id);
     expect(answer.status).toBe('completed');
+    // A failed digest still ends its status before the answer.
+    expect(await eventsOf(sent.turn_id)).toEqual(['MemoryDigest:running', 'MemoryDigest:finished', 'Done']);
     // DeepSeek has no json_schema: the adapter refuses before sending, the digest goes as text.
     expect(calls).toEqual(['turn', 'digest', 'turn']);
     expect(await core.api.memory.list()).toEqual([]);
@@ -171,6 +200,7 @@ describe('chat with memory', () => {
     await started;
     await core.api.chat.cancel(turn.turn_id);
     expect((await core.api.chat.settled(turn.turn_id)).status).toBe('cancelled');
+    expect(await eventsOf(turn.turn_id)).toEqual(['MemoryDigest:running', 'MemoryDigest:finished', 'Done']);
     expect(await core.api.memory.list()).toEqual([]);
     // Left for the next time.
     expect(await core.api.memory.digestedThrough(first)).toBe(-1);

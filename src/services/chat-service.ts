@@ -923,7 +923,10 @@ export class ChatService {
           : []),
       );
       // The first turn of a new conversation: earlier chats become memories it can recall.
-      if (history.length === 1) await this.#digestFinished(placeholder.conversation_id, signal);
+      if (history.length === 1)
+        await this.#digestFinished(placeholder.conversation_id, signal, (status) =>
+          publish('MemoryDigest', { status }),
+        );
       const memorySection = await this.#memory
         ?.section(
           placeholder.conversation_id,
@@ -1008,40 +1011,50 @@ export class ChatService {
    * Earlier conversations with messages not yet in memory, digested one model
    * call each (summary and facts together) with the model they were held
    * with. A failure is logged and leaves that chat for the next time; only a
-   * stop reaches the turn.
+   * stop reaches the turn. The answer waits on these calls, so `onStatus`
+   * hears when the first starts and when the last has ended.
    */
-  async #digestFinished(currentId: string, signal: AbortSignal): Promise<void> {
+  async #digestFinished(
+    currentId: string,
+    signal: AbortSignal,
+    onStatus: (status: 'running' | 'finished') => void,
+  ): Promise<void> {
     const memory = this.#memory;
     if (!memory) return;
     let asked = 0;
-    for (const conversation of await this.#conversations.list(DIGEST_LIMIT * 4, 0)) {
-      if (asked >= DIGEST_LIMIT) return;
-      const id = conversation.conversation_id;
-      if (id === currentId) continue;
-      const messages = await this.#conversations.messages(id);
-      const through = messages.at(-1)?.position;
-      if (through === undefined || !(await memory.needsDigest(id, through))) continue;
-      const provider = await this.#providers.config(conversation.provider_id).catch(() => undefined);
-      if (!provider?.enabled) continue;
-      try {
-        const target = await this.#target(provider, conversation.model);
-        const window = await this.#providers.contextWindowFor(provider, conversation.model, target.adapter);
-        const since = await memory.digestedThrough(id);
-        const transcript = digestTranscript(
-          messages.filter((row) => row.position > since),
-          Math.floor(window * DIGEST_TRANSCRIPT_SHARE),
-        );
-        if (transcript === '') continue;
-        asked += 1;
-        await memory.digestConversation(
-          { conversation_id: id, through_position: through, transcript },
-          this.#digestCall(id, target),
-          signal,
-        );
-      } catch (error) {
-        if (signal.aborted) throw error;
-        console.error('the chat could not be kept in memory', error);
+    try {
+      for (const conversation of await this.#conversations.list(DIGEST_LIMIT * 4, 0)) {
+        if (asked >= DIGEST_LIMIT) return;
+        const id = conversation.conversation_id;
+        if (id === currentId) continue;
+        const messages = await this.#conversations.messages(id);
+        const through = messages.at(-1)?.position;
+        if (through === undefined || !(await memory.needsDigest(id, through))) continue;
+        const provider = await this.#providers.config(conversation.provider_id).catch(() => undefined);
+        if (!provider?.enabled) continue;
+        try {
+          const target = await this.#target(provider, conversation.model);
+          const window = await this.#providers.contextWindowFor(provider, conversation.model, target.adapter);
+          const since = await memory.digestedThrough(id);
+          const transcript = digestTranscript(
+            messages.filter((row) => row.position > since),
+            Math.floor(window * DIGEST_TRANSCRIPT_SHARE),
+          );
+          if (transcript === '') continue;
+          if (asked === 0) onStatus('running');
+          asked += 1;
+          await memory.digestConversation(
+            { conversation_id: id, through_position: through, transcript },
+            this.#digestCall(id, target),
+            signal,
+          );
+        } catch (error) {
+          if (signal.aborted) throw error;
+          console.error('the chat could not be kept in memory', error);
+        }
       }
+    } finally {
+      if (asked > 0) onStatus('finished');
     }
   }
 

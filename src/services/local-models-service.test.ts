@@ -308,10 +308,12 @@ describe('LocalModelsService', () => {
     expect(await codeOf(core.api.providers.patch('webllm', { enabled: false }))).toBe('STATE_CONFLICT');
     expect((await core.api.providers.get('webllm')).type).toBe('webllm');
     const models = await core.api.providers.models('webllm');
+    // Tools prompted where not native; JSON held by web-llm's grammar.
     expect(models.items.find((item) => item.model === F32)?.capabilities).toEqual([
       'chat',
       'streaming',
       'tool_calling',
+      'structured_output',
     ]);
   });
 

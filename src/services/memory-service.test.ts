@@ -4,6 +4,9 @@ import { DexieMemoryStore } from '../db/agent-stores';
 import type { NotesAgentDatabase } from '../db';
 import { SettingsRepository } from '../db/settings-repository';
 import { freshDatabase } from '../db/test-database';
+import { MEMORY_FACTS_SCHEMA } from '../agent';
+import { MetonaProviderError } from '../ir';
+import { capabilityMismatchError } from '../providers/shared/errors';
 import { MemoryService } from './memory-service';
 
 const NOW = 1_800_000_000_000;
@@ -88,31 +91,74 @@ describe('MemoryService: facts from chat', () => {
 });
 
 describe('MemoryService: the model path', () => {
-  it('stores the facts the model lists, with importance and expiry', async () => {
+  it('asks for the facts in a JSON schema and stores them, with importance and expiry', async () => {
     const { service } = setup();
+    const formats: unknown[] = [];
     const stored = await service.extractWithModel(
       'conv_a',
       'My advisor is Prof. Li, I am in Berlin',
-      async (prompt) => {
+      async (prompt, format) => {
+        formats.push(format);
         expect(prompt).toContain('My advisor is Prof. Li');
-        return (
-          'Here you go: {"facts":[{"content":"The user\'s advisor is Prof. Li","importance":0.8},' +
-          '{"content":"The user is in Berlin","importance":0.3,"expires_in_days":2}]}'
-        );
+        return {
+          content: 'ignored: the provider parsed the answer',
+          structuredOutput: {
+            facts: [
+              { content: "The user's advisor is Prof. Li", importance: 0.8, expires_in_days: null },
+              { content: 'The user is in Berlin', importance: 0.3, expires_in_days: 2 },
+            ],
+          },
+        };
       },
     );
+    expect(formats).toEqual([
+      { type: 'json_schema', name: 'memory_facts', schema: MEMORY_FACTS_SCHEMA, strict: true },
+    ]);
     expect(stored.map((item) => [item.content, item.importance, item.expiresAt])).toEqual([
       ["The user's advisor is Prof. Li", 0.8, undefined],
       ['The user is in Berlin', 0.3, NOW + 2 * DAY],
     ]);
   });
 
-  it('a failing model stores nothing and says so', async () => {
+  it('a provider that refuses the format is asked again in plain text, read tolerantly', async () => {
     const { service } = setup();
+    const formats: unknown[] = [];
+    const stored = await service.extractWithModel('conv_a', 'I am vegetarian', async (_prompt, format) => {
+      formats.push(format?.type ?? 'text');
+      if (format) {
+        throw new MetonaProviderError(capabilityMismatchError('deepseek', 'No json_schema here.'));
+      }
+      return { content: 'Here you go: {"facts":[{"content":"The user is vegetarian","importance":0.6}]}' };
+    });
+    expect(formats).toEqual(['json_schema', 'text']);
+    expect(stored.map((item) => item.content)).toEqual(['The user is vegetarian']);
+  });
+
+  it('a Stop while the format is refused does not ask again', async () => {
+    const { service } = setup();
+    const controller = new AbortController();
+    let calls = 0;
     const call = async () => {
+      calls += 1;
+      controller.abort();
+      throw new MetonaProviderError(capabilityMismatchError('deepseek', 'No json_schema here.'));
+    };
+    expect(await errorCode(service.extractWithModel('conv_a', 'text', call, controller.signal))).toBe(
+      'JOB_CANCELLED',
+    );
+    expect(calls).toBe(1);
+    expect(await service.list()).toEqual([]);
+  });
+
+  it('a failing model stores nothing and says so; a failure is not taken for a refusal', async () => {
+    const { service } = setup();
+    let calls = 0;
+    const call = async () => {
+      calls += 1;
       throw new Error('HTTP 500');
     };
     expect(await errorCode(service.extractWithModel('conv_a', 'text', call))).toBe('PROVIDER_UNAVAILABLE');
+    expect(calls).toBe(1);
     expect(await service.list()).toEqual([]);
   });
 
@@ -121,7 +167,7 @@ describe('MemoryService: the model path', () => {
     const controller = new AbortController();
     const call = async () => {
       controller.abort();
-      return '{"facts":["The user likes tea"]}';
+      return { content: '{"facts":["The user likes tea"]}' };
     };
     expect(await errorCode(service.extractWithModel('conv_a', 'text', call, controller.signal))).toBe(
       'JOB_CANCELLED',

@@ -11,12 +11,14 @@ import {
   MAX_FACT_CHARS,
   memoryExtractionPrompt,
   parseConversationDigest,
-  parseExtractedFacts,
+  parseExtractedFactsAnswer,
+  MEMORY_FACTS_SCHEMA,
   recallWithinBudget,
   type ExtractedFact,
   type MemoryStore,
 } from '../agent';
 import type { MetonaMemoryItem, MetonaResponseFormat } from '../ir';
+import { CAPABILITY_MISMATCH, toMetonaError } from '../providers/shared/errors';
 
 /** Where the per-conversation switch is kept (the settings table in the app). */
 export interface MemorySwitchStore {
@@ -33,14 +35,21 @@ export interface MemoryServiceDeps {
   clock?: Clock;
 }
 
-/** Asks a model; the reply is read as JSON facts. */
-export type MemoryModelCall = (prompt: string, signal: AbortSignal | undefined) => Promise<string>;
-
-/** A model's answer to the digest: its text, and the provider's parsed JSON when it gave one. */
+/** A model's answer to a memory prompt: its text, and the provider's parsed JSON when it gave one. */
 export interface MemoryDigestAnswer {
   content: string;
   structuredOutput?: unknown;
 }
+
+/**
+ * Asks a model for JSON: in `responseFormat`, or, when that is undefined, in
+ * plain text (the prompts ask for JSON in words too).
+ */
+export type MemoryModelCall = (
+  prompt: string,
+  responseFormat: MetonaResponseFormat | undefined,
+  signal: AbortSignal | undefined,
+) => Promise<MemoryDigestAnswer>;
 
 /** Asks a model for a finished chat's digest, in `responseFormat` where the model can. */
 export type MemoryDigestCall = (
@@ -69,6 +78,18 @@ const DIGEST_FORMAT: MetonaResponseFormat = {
   schema: CONVERSATION_DIGEST_SCHEMA,
   strict: true,
 };
+
+const FACTS_FORMAT: MetonaResponseFormat = {
+  type: 'json_schema',
+  name: 'memory_facts',
+  schema: MEMORY_FACTS_SCHEMA,
+  strict: true,
+};
+
+function refusedFormat(error: unknown): boolean {
+  if (error instanceof AppError) return error.code === 'MODEL_CAPABILITY_MISMATCH';
+  return toMetonaError(error, 'memory').providerCode === CAPABILITY_MISMATCH;
+}
 
 const rememberSchema = z.object({
   content: z
@@ -243,8 +264,9 @@ export class MemoryService {
   }
 
   /**
-   * The model path: the model lists the durable facts in a message; its reply
-   * is parsed tolerantly and nothing is stored when the call fails or stops.
+   * The model path: the model lists the durable facts in a message, in a JSON
+   * schema where its provider takes one, else as text parsed tolerantly;
+   * nothing is stored when the call fails or stops.
    */
   async extractWithModel(
     conversationId: string,
@@ -253,10 +275,15 @@ export class MemoryService {
     signal?: AbortSignal,
   ): Promise<MetonaMemoryItem[]> {
     if (!(await this.enabled(conversationId))) return [];
-    let reply: string;
+    let reply: MemoryDigestAnswer;
+    const prompt = memoryExtractionPrompt(text);
     try {
       signal?.throwIfAborted();
-      reply = await call(memoryExtractionPrompt(text), signal);
+      reply = await call(prompt, FACTS_FORMAT, signal).catch((error: unknown) => {
+        // Refused before sending (the provider has no form for the schema): once more as text.
+        if (signal?.aborted || !refusedFormat(error)) throw error;
+        return call(prompt, undefined, signal);
+      });
       signal?.throwIfAborted();
     } catch (error) {
       if (isAbortError(error) || signal?.aborted) {
@@ -270,7 +297,7 @@ export class MemoryService {
         { cause: error },
       );
     }
-    return this.#storeFacts(parseExtractedFacts(reply), conversationId);
+    return this.#storeFacts(parseExtractedFactsAnswer(reply.structuredOutput, reply.content), conversationId);
   }
 
   /** A finished chat's or run's summary, kept as an episodic memory. */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { MetonaMessage, MetonaRequest, MetonaToolDef } from '../../ir';
+import { toAppError, toMetonaError } from '../shared/errors';
 import { toWebLlmRequest } from './convert-request';
-import { findCatalogEntry } from '../../models/model-catalog';
+import { WEBLLM_CATALOG, findCatalogEntry, toModelInfo } from '../../models/model-catalog';
 
 const t = 1719000000000;
 const qwen3 = 'Qwen3-1.7B-q4f32_1-MLC';
@@ -210,5 +211,64 @@ describe('IR request to web-llm', () => {
       role: 'user',
       content: 'Look:\n\n[1 image(s) left out: this local model cannot see images]',
     });
+  });
+});
+
+describe('IR response format to web-llm', () => {
+  const digestFormat = {
+    type: 'json_schema' as const,
+    name: 'digest',
+    schema: { type: 'object', properties: { summary: { type: 'string' } }, required: ['summary'] },
+  };
+  const asking = (extra: Partial<MetonaRequest['params']> = {}) =>
+    request([user('Summarise.')], {
+      params: { stream: true, responseFormat: digestFormat, ...extra },
+    });
+
+  it('every catalog model can be held to JSON (the structured_output capability)', () => {
+    for (const entry of WEBLLM_CATALOG) {
+      expect(entry.structuredOutput, entry.id).toBe(true);
+      expect(toModelInfo(entry).supportsStructuredOutput, entry.id).toBe(true);
+    }
+  });
+
+  it('turns a thinking model to its non-thinking mode, since the grammar leaves no room for <think>', () => {
+    const wire = convert(asking({ thinkingEnabled: true }), qwen3).request;
+    expect(wire.response_format).toEqual({
+      type: 'json_object',
+      schema: JSON.stringify(digestFormat.schema),
+    });
+    expect(wire.extra_body).toEqual({ enable_thinking: false });
+    // Without a format, the thinking switch is the request's.
+    expect(
+      convert(request([user('hi')], { params: { stream: true, thinkingEnabled: true } }), qwen3).request,
+    ).toMatchObject({ extra_body: { enable_thinking: true } });
+  });
+
+  it('refuses, before anything is sent, a model the catalog says cannot be held to JSON', () => {
+    const entry = { ...findCatalogEntry(qwen3)!, structuredOutput: false };
+    let refusal: unknown;
+    try {
+      toWebLlmRequest(asking(), { modelId: qwen3, entry });
+    } catch (error) {
+      refusal = error;
+    }
+    const error = toMetonaError(refusal, 'test');
+    expect(error).toMatchObject({
+      provider: 'webllm',
+      providerCode: 'capability_mismatch',
+      retryable: false,
+    });
+    expect(toAppError(error).code).toBe('MODEL_CAPABILITY_MISMATCH');
+    expect(error.message).toContain('cannot be held to a JSON answer');
+    // The same model without a format is fine.
+    expect(toWebLlmRequest(request([user('hi')]), { modelId: qwen3, entry }).request).not.toHaveProperty(
+      'response_format',
+    );
+  });
+
+  it('leaves a model the catalog does not know to web-llm', () => {
+    const wire = toWebLlmRequest(asking(), { modelId: 'Custom-Model-q4f32_1-MLC' }).request;
+    expect(wire.response_format).toMatchObject({ type: 'json_object' });
   });
 });

@@ -81,7 +81,10 @@ export function toWebLlmRequest(request: MetonaRequest, options: ConvertOptions)
     codec,
   );
   const messages = toWebLlmMessages(base.messages, toolMode, tools);
-  const thinking = options.entry?.thinking ? thinkingRequested(request.params) : undefined;
+  // A JSON grammar leaves no room for a `<think>` block: the model answers in its non-thinking mode.
+  const thinking = options.entry?.thinking
+    ? request.params.responseFormat === undefined && thinkingRequested(request.params)
+    : undefined;
   const webllm: WebLlmChatRequest = {
     model: options.modelId,
     messages,
@@ -93,7 +96,7 @@ export function toWebLlmRequest(request: MetonaRequest, options: ConvertOptions)
     ...(base.stop !== undefined && { stop: base.stop }),
     ...(toolMode === 'native' && base.tools && { tools: base.tools }),
     ...(thinking !== undefined && { extra_body: { enable_thinking: thinking } }),
-    ...webLlmResponseFormat(request, toolMode),
+    ...webLlmResponseFormat(request, toolMode, options.entry),
   };
   const toolNames = [...new Set(tools.flatMap((tool) => [tool.name, codec.fromWire(tool.name)]))];
   return { request: webllm, toolMode, toolNames, toolNameCodec: codec };
@@ -108,9 +111,19 @@ export function toWebLlmRequest(request: MetonaRequest, options: ConvertOptions)
 function webLlmResponseFormat(
   request: MetonaRequest,
   toolMode: RequestToolMode,
+  entry: WebLlmCatalogEntry | undefined,
 ): Pick<WebLlmChatRequest, 'response_format'> {
   const format = request.params.responseFormat;
   if (format === undefined) return {};
+  // The catalog's `structured_output` capability; a model it does not know is left to web-llm.
+  if (entry && !entry.structuredOutput) {
+    throw new MetonaProviderError(
+      capabilityMismatchError(
+        WEBLLM_PROVIDER_ID,
+        `${entry.displayName} cannot be held to a JSON answer; choose another model for this.`,
+      ),
+    );
+  }
   if (toolMode !== 'none') {
     throw new MetonaProviderError(
       capabilityMismatchError(

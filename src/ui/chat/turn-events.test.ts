@@ -134,6 +134,31 @@ describe('applyTurnEvent', () => {
     ].reduce(applyTurnEvent, start);
     expect(cited.loading).toEqual({ model: QWEN, progress: 0.3 });
   });
+
+  const digest = (status: string) => event('MemoryDigest', { status });
+
+  it('says earlier chats are being summarised from running to finished, and never after the answer began', () => {
+    const start = toLiveMessage(base);
+    expect(start.digesting).toBe(false);
+    const running = applyTurnEvent(start, digest('running'));
+    expect(running.digesting).toBe(true);
+    // Sources listed meanwhile leave the status in place.
+    expect(
+      applyTurnEvent(
+        running,
+        event('Citation', { index: 1, note_id: 'n', block_id: 'b', title: 't', snippet: 's' }),
+      ).digesting,
+    ).toBe(true);
+    expect(applyTurnEvent(running, digest('finished')).digesting).toBe(false);
+    // A missed `finished`: any output or the end takes the status away.
+    expect(applyTurnEvent(running, event('TextDelta', { delta: 'Hi' })).digesting).toBe(false);
+    expect(applyTurnEvent(running, event('Done', { status: 'cancelled' })).digesting).toBe(false);
+    // A replayed `running` after text or the end does not bring it back.
+    const answered = applyTurnEvent(start, event('TextDelta', { delta: 'Hi' }));
+    expect(applyTurnEvent(answered, digest('running')).digesting).toBe(false);
+    const done = applyTurnEvent(start, event('Done', { status: 'completed' }));
+    expect(applyTurnEvent(done, digest('running')).digesting).toBe(false);
+  });
 });
 
 describe('shortModelName', () => {

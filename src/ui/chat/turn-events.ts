@@ -7,10 +7,12 @@ export interface LiveMessage extends ChatMessageDto {
   thinking_started_at: number | null;
   /** The model is still loading (ModelLoading): what the pending answer shows until output starts. */
   loading: { model: string; progress: number } | null;
+  /** Earlier chats are being summarised into memory before this answer (MemoryDigest). */
+  digesting: boolean;
 }
 
 export function toLiveMessage(message: ChatMessageDto): LiveMessage {
-  return { ...message, thinking_started_at: null, loading: null };
+  return { ...message, thinking_started_at: null, loading: null, digesting: false };
 }
 
 type TurnEvent = {
@@ -30,6 +32,7 @@ const KNOWN = new Set<string>([
   'AttemptDiscarded',
   'Citation',
   'ModelLoading',
+  'MemoryDigest',
 ]);
 
 /**
@@ -47,7 +50,16 @@ export function applyTurnEvent(message: LiveMessage, envelope: EventEnvelope): L
   // Any output, an end or a switch means the load is over.
   if (message.loading !== null && event.event !== 'ModelLoading' && event.event !== 'Citation')
     message = { ...message, loading: null };
+  // Likewise for the summary of earlier chats, should its `finished` be missed.
+  if (message.digesting && event.event !== 'MemoryDigest' && event.event !== 'Citation')
+    message = { ...message, digesting: false };
   switch (event.event) {
+    case 'MemoryDigest':
+      return {
+        ...message,
+        digesting:
+          event.data.status === 'running' && message.status === 'streaming' && message.content === '',
+      };
     case 'ModelLoading':
       // Late reports (replayed after the text began) never bring the line back.
       if (message.status !== 'streaming' || message.content !== '' || message.reasoning_content !== null)

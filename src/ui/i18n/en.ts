@@ -859,6 +859,8 @@ graph LR
   // Large notebooks: the note list keeps its order while the open note is saved.
   'list.orderHeld': 'Order kept while you edit.',
   'list.reorder': 'Sort now',
+  // Chat: the first answer of a new conversation waits while earlier chats are summarised into memory.
+  'chat.digesting': 'Summarising your earlier chat…',
 } as const satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

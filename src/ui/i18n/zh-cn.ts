@@ -830,6 +830,8 @@ graph LR
   // 大型笔记本：保存打开的笔记时，笔记列表保持原有顺序。
   'list.orderHeld': '编辑时保持列表顺序。',
   'list.reorder': '立即排序',
+  // 对话：新对话的第一个回答要等之前的对话总结进记忆。
+  'chat.digesting': '正在总结你之前的对话…',
 };
 
 export const zhCNErrors: Partial<Record<ErrorCode, string>> = {
