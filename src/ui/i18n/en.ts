@@ -859,6 +859,9 @@ graph LR
   // Large notebooks: the note list keeps its order while the open note is saved.
   'list.orderHeld': 'Order kept while you edit.',
   'list.reorder': 'Sort now',
+  // Function plots in the preview: a slider and a number box per declared parameter.
+  'plot.parameterSlider': 'Parameter {name}',
+  'plot.parameterValue': 'Value of {name}',
 } as const satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

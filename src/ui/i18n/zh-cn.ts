@@ -830,6 +830,9 @@ graph LR
   // 大型笔记本：保存打开的笔记时，笔记列表保持原有顺序。
   'list.orderHeld': '编辑时保持列表顺序。',
   'list.reorder': '立即排序',
+  // Function plots in the preview: a slider and a number box per declared parameter.
+  'plot.parameterSlider': '参数 {name}',
+  'plot.parameterValue': '{name} 的值',
 };
 
 export const zhCNErrors: Partial<Record<ErrorCode, string>> = {
