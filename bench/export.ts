@@ -2,9 +2,12 @@
 // tables, code, formulas, plots) per format, each beside a baseline measured in
 // the same run: HTML against markdown-it rendering the same Markdown alone; PDF
 // against Chromium's page.pdf() of the exported HTML (size too); DOCX against
-// the docx library packing the same text as plain paragraphs.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+// the docx library packing the same text as plain paragraphs. Peak memory is each
+// export's highest RSS in a fresh process (bench/export-peak.ts), beside the
+// baseline's where it runs in Node too.
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { chromium } from '@playwright/test';
 import { Document, Packer, Paragraph } from 'docx';
 import type { ExportDocument } from '../src/contracts/exports';
@@ -12,27 +15,11 @@ import { documentFromMarkdown } from '../src/core/markdown/document-ast';
 import { createMarkdownParser } from '../src/core/markdown/syntax';
 import { docxExporter } from '../src/export/docx/docx-exporter';
 import { htmlExporter } from '../src/export/html/html-exporter';
-import { createHarfBuzzSubsetter } from '../src/export/pdf/font-subset';
-import { createPdfExporter } from '../src/export/pdf/pdf-exporter';
 import { testExportContext } from '../src/export/test-context';
 // @ts-expect-error plain ESM helper shared with the Playwright config
 import { CHROMIUM_ARGS, findSystemChromium } from '../scripts/system-chromium.mjs';
+import { benchNote, benchPdfExporter, type PeakCase } from './export-peak';
 import { median, type BenchResult } from './harness';
-
-function note(blocks: number): string {
-  const parts: string[] = [];
-  for (let i = 0; parts.length < blocks; i++) {
-    parts.push(`## 第 ${i} 节 Section ${i}`);
-    parts.push(
-      `进程调度决定下一个运行的进程。The scheduler picks the next process in O(log n) with a heap, see $T(n) = O(n \\log n)$ (note ${i}).`,
-    );
-    parts.push(`- first come, first served\n- 最短作业优先\n- round robin`);
-    parts.push(`| 算法 | 平均等待 |\n|:--|--:|\n| FCFS | ${i} |\n| SJF | ${i / 2} |`);
-    if (i % 5 === 0) parts.push('```function-plot\ny = sin(x) | label: sine\n```');
-    else parts.push(`\`\`\`ts\nconst quantum = ${i};\n\`\`\``);
-  }
-  return parts.slice(0, blocks).join('\n\n') + '\n';
-}
 
 function heapMb(): number {
   return process.memoryUsage().heapUsed / 1024 / 1024;
@@ -54,8 +41,17 @@ async function timed(
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
 
+/** Peak RSS of one export above the settled process, in MB, from a fresh process (see export-peak.ts). */
+async function peakMb(which: PeakCase): Promise<number> {
+  const script = fileURLToPath(new URL('./export-peak.ts', import.meta.url));
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', script, which]);
+  return (JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as { peakMb: number }).peakMb;
+}
+
+const mb = (value: number) => `${value.toFixed(1)} MB`;
+
 export async function exportBenchmarks(): Promise<BenchResult[]> {
-  const markdown = note(200);
+  const markdown = benchNote(200);
   const document: ExportDocument = documentFromMarkdown(markdown, '操作系统复习');
   const context = testExportContext();
   const markdownIt = createMarkdownParser();
@@ -69,18 +65,10 @@ export async function exportBenchmarks(): Promise<BenchResult[]> {
     ms: html.ms,
     baselineMs: htmlBase.ms,
     ratio: html.ms / htmlBase.ms,
-    note: `${kb(html.bytes)}, heap +${html.heap.toFixed(0)} MB`,
+    note: `${kb(html.bytes)}, heap +${html.heap.toFixed(0)} MB, peak RSS +${mb(await peakMb('html'))} (markdown-it +${mb(await peakMb('html-baseline'))})`,
   });
 
-  const fontPath = createRequire(import.meta.url).resolve(
-    '@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf',
-  );
-  const font = new Uint8Array(readFileSync(fontPath));
-  const wasm = readFileSync(createRequire(import.meta.url).resolve('harfbuzzjs/dist/harfbuzz-subset.wasm'));
-  const pdfExporter = createPdfExporter(
-    async () => async () => font,
-    async () => createHarfBuzzSubsetter(async () => wasm),
-  );
+  const pdfExporter = benchPdfExporter();
   const pdf = await timed(async () => (await pdfExporter.export(document, context)).data.byteLength, 3);
   const exportedHtml = new TextDecoder().decode((await htmlExporter.export(document, context)).data);
   const executablePath: string | undefined = findSystemChromium();
@@ -97,7 +85,8 @@ export async function exportBenchmarks(): Promise<BenchResult[]> {
       ms: pdf.ms,
       baselineMs: chrome.ms,
       ratio: pdf.ms / chrome.ms,
-      note: `${kb(pdf.bytes)} vs ${kb(chrome.bytes)}, heap +${pdf.heap.toFixed(0)} MB`,
+      // Chromium prints in its own processes, so only the exporter's peak is shown.
+      note: `${kb(pdf.bytes)} vs ${kb(chrome.bytes)}, heap +${pdf.heap.toFixed(0)} MB, peak RSS +${mb(await peakMb('pdf'))}`,
     });
   } finally {
     await browser.close();
@@ -121,7 +110,7 @@ export async function exportBenchmarks(): Promise<BenchResult[]> {
     ms: docx.ms,
     baselineMs: docxBase.ms,
     ratio: docx.ms / docxBase.ms,
-    note: `${kb(docx.bytes)}, heap +${docx.heap.toFixed(0)} MB`,
+    note: `${kb(docx.bytes)}, heap +${docx.heap.toFixed(0)} MB, peak RSS +${mb(await peakMb('docx'))} (plain docx +${mb(await peakMb('docx-baseline'))})`,
   });
   return results;
 }

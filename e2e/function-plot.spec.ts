@@ -55,3 +55,42 @@ test('an undeclared parameter keeps the block as source with a located message',
     'y = a * x + b',
   );
 });
+
+test('parameter sliders redraw the plot, keep the note text, and survive edits elsewhere', async ({
+  page,
+  requestLog,
+}) => {
+  await openApp(page);
+  const body = '# Lines\n\n```function-plot\ny = a * x\nparam: a = 1\ndomain: -5, 5\n```\n';
+  await createNote(page, 'Slopes', body);
+  const preview = page.getByTestId('preview');
+  const curve = preview.locator('.function-plot-chart path.line');
+  await expect(curve).toHaveCount(1);
+  const declared = await curve.getAttribute('d');
+
+  const slider = preview.getByRole('slider', { name: 'Parameter a' });
+  const box = preview.getByRole('spinbutton', { name: 'Value of a' });
+  await expect(slider).toHaveValue('1');
+  await expect(box).toHaveValue('1');
+
+  await slider.fill('-1.5');
+  await expect(box).toHaveValue('-1.5');
+  await expect(curve).not.toHaveAttribute('d', declared ?? '');
+  const slid = await curve.getAttribute('d');
+
+  await box.fill('0.5');
+  await expect(slider).toHaveValue('0.5');
+  await expect(curve).not.toHaveAttribute('d', slid ?? '');
+
+  // The sliders explore; the note (and so every export) keeps the declared value.
+  await expect(page.getByTestId('note-body')).toHaveValue(body);
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
+
+  // Typing in another block leaves the drawn plot and its slider as they were.
+  await page.getByTestId('note-body').fill(`${body}\nMore words below the plot.\n`);
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
+  await expect(preview.getByText('More words below the plot.')).toBeVisible();
+  await expect(curve).toHaveCount(1);
+  await expect(slider).toHaveValue('0.5');
+  expect(requestLog.foreign()).toEqual([]);
+});

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { blockHash, deriveBlocks, parseBlocks, textSimilarity, type DerivedBlock } from './blocks';
+import { parseDocumentAst } from './markdown/document-ast';
 
 function idSource(prefix = 'b'): () => string {
   let next = 0;
@@ -146,7 +147,8 @@ describe('parseBlocks', () => {
     ).toEqual([
       ['table', '| 名称 | 值 |\n| :--- | ---: |\n| 甲 | 1 |\nrow without pipes'],
       ['table', 'a | b\n--- | ---'],
-      ['heading', '| a |\n---'],
+      // One cell over one delimiter cell: a one-column table, as the preview draws it.
+      ['table', '| a |\n---'],
     ]);
     expect(shape('a | b | c\n|---|---|')).toEqual([['paragraph', 'a | b | c\n|---|---|']]);
   });
@@ -205,6 +207,77 @@ describe('parseBlocks', () => {
     expect(parseBlocks('\uFEFF# Title')).toEqual([
       { type: 'heading', text: '# Title', start_line: 0, end_line: 0, level: 1 },
     ]);
+  });
+
+  it('cuts where the Document AST does, so preview, export and index see the same blocks', () => {
+    const note = [
+      '---',
+      'tags: [a]',
+      '---',
+      '# 标题',
+      '- item',
+      '  $$',
+      '  x^2',
+      '  $$',
+      '```mermaid',
+      'graph TD; A-->B',
+      '```',
+      '```function-plot',
+      'y = sin(x)',
+      '```',
+      '> quote',
+      'lazy line',
+      '<div>',
+      'html',
+      '</div>',
+      '',
+      '| a |',
+      '| - |',
+      '| 1 |',
+      '***',
+    ].join('\n');
+    const outline = parseDocumentAst(note).children.filter((node) => node.type !== 'front_matter');
+    const blocks = parseBlocks(note);
+    expect(blocks.map((block) => block.start_line)).toEqual(outline.map((node) => node.position?.start_line));
+    expect(blocks.map((block) => block.type)).toEqual([
+      'heading',
+      'list',
+      'code',
+      'code',
+      'quote',
+      'html',
+      'table',
+      'rule',
+    ]);
+    // The math inside the list item stays in the list (a line splitter cut it out).
+    expect(blocks[1]?.text).toBe('- item\n  $$\n  x^2\n  $$');
+  });
+
+  it('keeps link reference definitions as paragraphs, so they stay searchable and previewable', () => {
+    expect(shape('See [the docs][d].\n\n[d]: https://example.com "Docs"\n\nAfter')).toEqual([
+      ['paragraph', 'See [the docs][d].'],
+      ['paragraph', '[d]: https://example.com "Docs"'],
+      ['paragraph', 'After'],
+    ]);
+  });
+
+  it('splits a large note, many unclosed $$ openers included, in one pass', () => {
+    const unclosed = Array.from({ length: 20_000 }, (_, index) => `$$ a${index}\n`).join('\n');
+    const blocks = parseBlocks(unclosed);
+    expect(blocks).toHaveLength(20_000);
+    expect(blocks.every((block) => block.type === 'paragraph')).toBe(true);
+    expect(blocks.at(-1)).toMatchObject({ text: '$$ a19999', start_line: 39_998 });
+
+    const inList = `- item\n${Array.from({ length: 20_000 }, (_, index) => `  $$ b${index}`).join('\n')}\n  $$`;
+    expect(shape(inList)).toEqual([['list', inList]]);
+
+    const big = Array.from({ length: 20_000 }, (_, index) =>
+      index % 4 === 0 ? `## 第 ${index} 节` : `Paragraph ${index}: 中文 and English.`,
+    ).join('\n\n');
+    const parsed = parseBlocks(big);
+    expect(parsed).toHaveLength(20_000);
+    expect(parsed.filter((block) => block.type === 'heading')).toHaveLength(5_000);
+    expect(parsed.at(-1)).toMatchObject({ start_line: 39_998, end_line: 39_998 });
   });
 });
 

@@ -1,5 +1,6 @@
 import { contentHash } from './content-hash';
-import { frontMatterLength } from './front-matter';
+import type { DocumentNodeType } from '../contracts/exports';
+import { parseDocumentAst } from './markdown/document-ast';
 
 /**
  * Markdown blocks with ids that survive edits. Citations and retrieval chunks
@@ -34,376 +35,103 @@ export interface DerivedBlock {
 }
 
 // ---------------------------------------------------------------------------
-// Parsing: a line-based splitter that follows CommonMark + GFM block starts
-// closely enough for ids, without the cost of a full Markdown parse per edit.
+// Parsing: the top-level nodes of the Document AST, so the indexer, the preview
+// and the exporters agree on where a block starts and ends.
 // ---------------------------------------------------------------------------
 
-interface Line {
-  start: number;
-  end: number;
-  blank: boolean;
-  /** Leading whitespace in columns, tabs to the next multiple of 4. */
-  indent: number;
-  /** The line without its leading whitespace. */
-  content: string;
-}
+/**
+ * Version of the block boundaries. Stored blocks and search indexes made with
+ * another version are rebuilt (block ids are kept where a block's text is
+ * unchanged or similar).
+ */
+export const BLOCK_FORMAT = 'ast-v1';
 
-interface Fence {
-  marker: '`' | '~';
-  length: number;
-}
-
-interface ListMarker {
-  /** The bullet character or the ordered delimiter; a change starts a new list. */
-  kind: string;
-  ordered: boolean;
-  startNumber: number;
-  empty: boolean;
-  /** Column where the item's content starts; deeper lines belong to the item. */
-  contentIndent: number;
-}
+const TYPE_OF_NODE: Readonly<Partial<Record<DocumentNodeType, BlockType>>> = {
+  heading: 'heading',
+  paragraph: 'paragraph',
+  list: 'list',
+  code_block: 'code',
+  mermaid: 'code',
+  function_plot: 'code',
+  blockquote: 'quote',
+  table: 'table',
+  math_block: 'math',
+  html_block: 'html',
+  thematic_break: 'rule',
+};
 
 const LINE_BREAK = /\r\n|\n|\r/g;
-const ATX_HEADING = /^(#{1,6})(?:[ \t]|$)/;
-const FENCE_OPEN = /^(`{3,}|~{3,})(.*)$/;
-const FENCE_CLOSE = /^(`{3,}|~{3,})[ \t]*$/;
-const THEMATIC_BREAK = /^(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$/;
-const LIST_MARKER = /^(?:[*+-]|(\d{1,9})[.)])(?=[ \t]|$)/;
-const SETEXT_UNDERLINE = /^(=+|-+)[ \t]*$/;
-const TABLE_DELIMITER_ROW = /^\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?$/;
-const UNESCAPED_PIPE = /(?<!\\)\|/;
 
-// CommonMark HTML block start conditions 1-5 end at a marker, 6-7 at a blank line.
-const HTML_UNTIL_MARKER: ReadonlyArray<readonly [RegExp, RegExp]> = [
-  [/^<(?:script|pre|style|textarea)(?:[\s>]|$)/i, /<\/(?:script|pre|style|textarea)>/i],
-  [/^<!--/, /-->/],
-  [/^<\?/, /\?>/],
-  [/^<![A-Za-z]/, />/],
-  [/^<!\[CDATA\[/, /\]\]>/],
-];
-const HTML_BLOCK_TAG =
-  /^<\/?(?:address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h[1-6]|head|header|hr|html|iframe|legend|li|link|main|menu|menuitem|nav|noframes|ol|optgroup|option|p|param|search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul)(?:[\s/>]|$)/i;
-const HTML_LONE_TAG =
-  /^(?:<[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][\w.:-]*(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)*\s*\/?>|<\/[A-Za-z][A-Za-z0-9-]*\s*>)[ \t]*$/;
-
-function splitLines(source: string): Line[] {
-  const lines: Line[] = [];
-  // A byte-order mark is not content; keeping it would hide a heading on line 0.
+/** Start and end offsets of every line; a leading byte-order mark is not part of line 0. */
+function lineBounds(source: string): Array<[number, number]> {
+  const bounds: Array<[number, number]> = [];
   let start = source.startsWith('\uFEFF') ? 1 : 0;
   LINE_BREAK.lastIndex = start;
   for (;;) {
     const found = LINE_BREAK.exec(source);
     const end = found ? found.index : source.length;
-    lines.push(describeLine(source.slice(start, end), start, end));
-    if (!found) return lines;
+    bounds.push([start, end]);
+    if (!found) return bounds;
     start = end + found[0].length;
   }
 }
 
-function describeLine(text: string, start: number, end: number): Line {
-  let indent = 0;
-  let offset = 0;
-  for (; offset < text.length; offset++) {
-    const character = text[offset];
-    if (character === ' ') indent += 1;
-    else if (character === '\t') indent += 4 - (indent % 4);
-    else break;
-  }
-  return { start, end, blank: offset === text.length, indent, content: text.slice(offset) };
-}
-
-function atxLevel(line: Line): number | undefined {
-  if (line.indent >= 4) return undefined;
-  return ATX_HEADING.exec(line.content)?.[1]?.length;
-}
-
-function fenceOf(line: Line): Fence | undefined {
-  if (line.indent >= 4) return undefined;
-  const match = FENCE_OPEN.exec(line.content);
-  const run = match?.[1];
-  if (run === undefined) return undefined;
-  const marker = run.startsWith('`') ? '`' : '~';
-  // A backtick fence's info string cannot hold backticks (that is inline code).
-  if (marker === '`' && (match?.[2] ?? '').includes('`')) return undefined;
-  return { marker, length: run.length };
-}
-
-function closesFence(line: Line, fence: Fence): boolean {
-  if (line.indent >= 4) return false;
-  const run = FENCE_CLOSE.exec(line.content)?.[1];
-  return run !== undefined && run.startsWith(fence.marker) && run.length >= fence.length;
-}
-
-function opensMath(line: Line): boolean {
-  return line.indent < 4 && line.content.startsWith('$$');
-}
-
-function isThematicBreak(line: Line): boolean {
-  return line.indent < 4 && THEMATIC_BREAK.test(line.content);
-}
-
-function isQuote(line: Line): boolean {
-  return line.indent < 4 && line.content.startsWith('>');
-}
-
-function listMarkerOf(line: Line): ListMarker | undefined {
-  if (line.indent >= 4) return undefined;
-  const match = LIST_MARKER.exec(line.content);
-  if (!match) return undefined;
-  const markerWidth = match[0].length;
-  const after = line.content.slice(markerWidth);
-  const spacing = describeLine(after, 0, 0);
-  const empty = spacing.blank;
-  // CommonMark: 1-4 spaces after the marker set the content column; with more,
-  // the item starts with indented code one column after the marker.
-  const gap = empty || spacing.indent > 4 ? 1 : spacing.indent;
-  const digits = match[1];
-  return {
-    kind: match[0].slice(-1),
-    ordered: digits !== undefined,
-    startNumber: digits === undefined ? 0 : Number(digits),
-    empty,
-    contentIndent: line.indent + markerWidth + gap,
-  };
-}
-
-/** 1-5: ends at a marker; 6-7: ends at a blank line; 0: not HTML. */
-function htmlKind(line: Line): number {
-  if (line.indent >= 4 || !line.content.startsWith('<')) return 0;
-  const untilMarker = HTML_UNTIL_MARKER.findIndex(([start]) => start.test(line.content));
-  if (untilMarker >= 0) return untilMarker + 1;
-  if (HTML_BLOCK_TAG.test(line.content)) return 6;
-  return HTML_LONE_TAG.test(line.content) ? 7 : 0;
-}
-
-function setextLevel(line: Line): number | undefined {
-  if (line.indent >= 4) return undefined;
-  const run = SETEXT_UNDERLINE.exec(line.content)?.[1];
-  if (run === undefined) return undefined;
-  return run.startsWith('=') ? 1 : 2;
-}
-
-function tableCellCount(row: string): number {
-  let cells = row.trim();
-  if (cells.startsWith('|')) cells = cells.slice(1);
-  if (cells.endsWith('|') && !cells.endsWith('\\|')) cells = cells.slice(0, -1);
-  return cells.split(UNESCAPED_PIPE).length;
-}
-
-/** Everything that may end a paragraph (and so a lazy continuation) without a blank line. */
-function interruptsParagraph(line: Line): boolean {
-  if (line.blank || line.indent >= 4) return false;
-  if (atxLevel(line) !== undefined || fenceOf(line) || opensMath(line) || isThematicBreak(line)) return true;
-  if (isQuote(line)) return true;
-  const html = htmlKind(line);
-  if (html >= 1 && html <= 6) return true;
-  const marker = listMarkerOf(line);
-  // Only non-empty bullets and ordered lists starting at 1 may interrupt, so
-  // "in\n2019. we moved" stays one paragraph.
-  return marker !== undefined && !marker.empty && (!marker.ordered || marker.startNumber === 1);
-}
-
 /**
- * Splits Markdown into top-level blocks. YAML front matter is skipped; lines
- * are 0-based; CR, LF and CRLF line endings are all accepted.
+ * Splits Markdown into top-level blocks: the children of the Document AST's
+ * root, built by the block stage of the app's one Markdown grammar. Front
+ * matter is not a block; lines are 0-based; CR, LF and CRLF are all accepted.
+ * Lines the grammar keeps out of the tree (link reference definitions) become
+ * paragraphs, so they are still searchable and the preview still sees them.
  */
 export function parseBlocks(markdown: string): ParsedBlock[] {
-  const lines = splitLines(markdown);
-  const count = lines.length;
-  const line = (index: number): Line => {
-    const found = lines[index];
-    if (!found) throw new RangeError(`line ${index} out of range`);
-    return found;
+  const bounds = lineBounds(markdown);
+  const blank = (line: number): boolean => {
+    const [start, end] = bounds[line] ?? [0, 0];
+    return markdown.slice(start, end).trim() === '';
   };
-  const lastNonBlank = (from: number, to: number): number => {
-    let index = to;
-    while (index > from && line(index).blank) index--;
-    return index;
-  };
-
   const blocks: ParsedBlock[] = [];
-  const push = (type: BlockType, first: number, last: number, level?: number): void => {
+  const push = (type: BlockType, first: number, through: number, level?: number): void => {
+    let last = through;
+    while (last > first && blank(last)) last--;
     const block: ParsedBlock = {
       type,
-      text: markdown.slice(line(first).start, line(last).end),
+      text: markdown.slice(bounds[first]?.[0] ?? 0, bounds[last]?.[1] ?? 0),
       start_line: first,
       end_line: last,
     };
     if (level !== undefined) block.level = level;
     blocks.push(block);
   };
-
-  let index = 0;
-  const bodyStart = frontMatterLength(markdown);
-  while (bodyStart > 0 && index < count && line(index).start < bodyStart) index++;
-
-  while (index < count) {
-    const current = line(index);
-    if (current.blank) {
-      index++;
-      continue;
-    }
-
-    if (current.indent >= 4) {
-      let last = index;
-      for (let next = index + 1; next < count && (line(next).blank || line(next).indent >= 4); next++) {
-        if (!line(next).blank) last = next;
+  /** Non-blank lines in [from, to) that no node covers, as paragraphs. */
+  const uncovered = (from: number, to: number): void => {
+    let start = -1;
+    for (let line = from; line <= to; line++) {
+      const ends = line === to || blank(line);
+      if (ends && start !== -1) {
+        push('paragraph', start, line - 1);
+        start = -1;
+      } else if (!ends && start === -1) {
+        start = line;
       }
-      push('code', index, last);
-      index = last + 1;
-      continue;
     }
+  };
 
-    const fence = fenceOf(current);
-    if (fence) {
-      let close = index + 1;
-      while (close < count && !closesFence(line(close), fence)) close++;
-      // An unclosed fence runs to the end of the document, as in CommonMark.
-      const last = close < count ? close : lastNonBlank(index, count - 1);
-      push('code', index, last);
-      index = last + 1;
-      continue;
-    }
-
-    if (opensMath(current)) {
-      const rest = current.content.slice(2).trimEnd();
-      let last = index;
-      if (!(rest.length >= 2 && rest.endsWith('$$'))) {
-        let close = index + 1;
-        while (
-          close < count &&
-          !markdown.slice(line(close).start, line(close).end).trimEnd().endsWith('$$')
-        ) {
-          close++;
-        }
-        last = close < count ? close : lastNonBlank(index, count - 1);
-      }
-      push('math', index, last);
-      index = last + 1;
-      continue;
-    }
-
-    const headingLevel = atxLevel(current);
-    if (headingLevel !== undefined) {
-      push('heading', index, index, headingLevel);
-      index++;
-      continue;
-    }
-
-    if (isThematicBreak(current)) {
-      push('rule', index, index);
-      index++;
-      continue;
-    }
-
-    if (isQuote(current)) {
-      let next = index + 1;
-      while (next < count && !line(next).blank && (isQuote(line(next)) || !interruptsParagraph(line(next)))) {
-        next++;
-      }
-      push('quote', index, next - 1);
-      index = next;
-      continue;
-    }
-
-    const html = htmlKind(current);
-    if (html > 0) {
-      let last: number;
-      if (html <= 5) {
-        const end = HTML_UNTIL_MARKER[html - 1]?.[1];
-        let close = index;
-        while (close < count && !end?.test(markdown.slice(line(close).start, line(close).end))) close++;
-        last = close < count ? close : lastNonBlank(index, count - 1);
-      } else {
-        last = index;
-        while (last + 1 < count && !line(last + 1).blank) last++;
-      }
-      push('html', index, last);
-      index = last + 1;
-      continue;
-    }
-
-    const marker = listMarkerOf(current);
-    if (marker) {
-      const last = listEnd(index, marker);
-      push('list', index, last);
-      index = last + 1;
-      continue;
-    }
-
-    const next = lines[index + 1];
-    if (
-      next &&
-      current.content.includes('|') &&
-      next.indent < 4 &&
-      // A pipe-less `---` under a one-cell row is a setext underline, not a table.
-      next.content.includes('|') &&
-      TABLE_DELIMITER_ROW.test(next.content.trimEnd()) &&
-      tableCellCount(next.content) === tableCellCount(current.content)
-    ) {
-      let last = index + 1;
-      while (last + 1 < count && !line(last + 1).blank && !interruptsParagraph(line(last + 1))) last++;
-      push('table', index, last);
-      index = last + 1;
-      continue;
-    }
-
-    // Paragraph, or a setext heading when an underline ends it.
-    let last = index;
-    let setext: number | undefined;
-    while (last + 1 < count) {
-      const following = line(last + 1);
-      if (following.blank) break;
-      setext = setextLevel(following);
-      if (setext !== undefined) {
-        last++;
-        break;
-      }
-      if (interruptsParagraph(following)) break;
-      last++;
-    }
-    if (setext === undefined) push('paragraph', index, last);
-    else push('heading', index, last, setext);
-    index = last + 1;
+  let next = 0;
+  for (const node of parseDocumentAst(markdown, { inline: false }).children) {
+    const position = node.position;
+    if (!position) continue;
+    const first = Math.max(position.start_line, next);
+    const through = Math.min(position.end_line, bounds.length) - 1;
+    if (through < first) continue;
+    uncovered(next, first);
+    next = through + 1;
+    const type = TYPE_OF_NODE[node.type];
+    if (type === undefined) continue; // front matter
+    const level = node.type === 'heading' ? Number(node.attributes['level']) : undefined;
+    push(type, first, through, level);
   }
+  uncovered(next, bounds.length);
   return blocks;
-
-  /**
-   * A whole list (all items, nested lists, continuation paragraphs) is one
-   * block. After a blank line it only goes on with another item or a line
-   * indented into the current item; otherwise that line starts a new block.
-   */
-  function listEnd(first: number, marker: ListMarker): number {
-    let itemIndent = marker.contentIndent;
-    let last = first;
-    let afterBlank = false;
-    for (let next = first + 1; next < count; next++) {
-      const candidate = line(next);
-      if (candidate.blank) {
-        afterBlank = true;
-        continue;
-      }
-      if (candidate.indent >= itemIndent) {
-        last = next;
-      } else if (isThematicBreak(candidate)) {
-        break;
-      } else {
-        const sibling = listMarkerOf(candidate);
-        // CommonMark: a different bullet or delimiter starts another list.
-        if (sibling && sibling.kind !== marker.kind) break;
-        if (sibling) {
-          itemIndent = sibling.contentIndent;
-          last = next;
-        } else if (!afterBlank && !interruptsParagraph(candidate)) {
-          last = next; // lazy continuation of the item's paragraph
-        } else {
-          break;
-        }
-      }
-      afterBlank = false;
-    }
-    return last;
-  }
 }
 
 // ---------------------------------------------------------------------------

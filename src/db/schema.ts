@@ -11,7 +11,8 @@ import type {
   ProviderDto,
 } from '../contracts';
 import type { ThemeManifest } from '../contracts/themes';
-import type { BlockType } from '../core/blocks';
+import { deriveBlocks, type BlockType } from '../core/blocks';
+import { newId } from '../core/ids';
 import { AGENT_STORES } from './agent-stores';
 import { NOTE_VERSION_STORES, NOTE_VERSION_STORES_V12 } from './note-versions';
 import { PLUGIN_STORES } from './plugin-stores';
@@ -325,4 +326,75 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 15,
     stores: { notes: '&note_id, folder, *tags, [trashed+updated_at], [trashed+created_at], title, pinned' },
   },
+  {
+    // Blocks are cut by the Document AST (the parser the preview and the exporters
+    // use) instead of a line splitter. Every note's blocks are derived again, keeping
+    // the ids of blocks whose text is unchanged or similar; the search index names
+    // the block format in its own format, so it is rebuilt once on the next start.
+    version: 16,
+    stores: {},
+    upgrade: rederiveBlocks,
+  },
 ];
+
+const REDERIVE_PAGE = 200;
+
+/** Re-derives each note's stored blocks with the current `deriveBlocks`, a page of notes at a time. */
+export async function rederiveBlocks(transaction: Transaction): Promise<void> {
+  const notes = transaction.table<NoteRow, string>('notes');
+  const blocks = transaction.table<BlockRow, string>('blocks');
+  let after: string | undefined;
+  for (;;) {
+    const page = await (after === undefined ? notes.toCollection() : notes.where(':id').above(after))
+      .limit(REDERIVE_PAGE)
+      .toArray();
+    const last = page.at(-1);
+    if (!last) return;
+    after = last.note_id;
+    for (const note of page) {
+      const previous = (await blocks.where('note_id').equals(note.note_id).toArray()).sort(
+        (a, b) => a.position - b.position,
+      );
+      const next = deriveBlocks(previous, note.body, () => newId('block')).map((block): BlockRow => ({
+        ...block,
+        note_id: note.note_id,
+      }));
+      const kept = new Set(next.map((block) => block.block_id));
+      const gone = previous.filter((block) => !kept.has(block.block_id));
+      await blocks.bulkDelete(gone.map((block) => block.block_id));
+      await blocks.bulkPut(next);
+      await moveCitations(transaction, gone, next);
+    }
+  }
+}
+
+/**
+ * An audio citation of a block whose id did not survive goes to the block that now
+ * holds the cited block's first line (when that block has none of its own), so the
+ * note still plays from the right moment.
+ */
+async function moveCitations(
+  transaction: Transaction,
+  gone: readonly BlockRow[],
+  next: readonly BlockRow[],
+): Promise<void> {
+  if (gone.length === 0) return;
+  const citations = transaction.table<{ block_id: string }, string>('block_citations');
+  const rows = (await citations.bulkGet(gone.map((block) => block.block_id))).filter(
+    (row): row is { block_id: string } => row !== undefined,
+  );
+  if (rows.length === 0) return;
+  const cited = new Set(
+    (await citations.bulkGet(next.map((block) => block.block_id))).flatMap((row) =>
+      row ? [row.block_id] : [],
+    ),
+  );
+  for (const row of rows) {
+    const line = gone.find((block) => block.block_id === row.block_id)?.start_line ?? -1;
+    const target = next.find((block) => block.start_line <= line && line <= block.end_line);
+    if (!target || cited.has(target.block_id)) continue;
+    cited.add(target.block_id);
+    await citations.delete(row.block_id);
+    await citations.put({ ...row, block_id: target.block_id });
+  }
+}

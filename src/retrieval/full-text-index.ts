@@ -1,5 +1,6 @@
 import { AppError } from '../contracts';
 import { matchesFilter, type SearchFilter } from './search-filter';
+import { BLOCK_FORMAT } from '../core/blocks';
 import { analyze, tokenize, TOKENIZER_VERSION, type Token } from './tokenizer';
 
 /** One block as the full-text index sees it; title, folder and tags are its note's. */
@@ -88,8 +89,11 @@ export interface EncodedPostings {
   postings: number[];
 }
 
-/** What a per-note segment must have been written with to be read back as is. */
-export const FULL_TEXT_SEGMENT_FORMAT = `notes-agent/full-text-segment@1/${TOKENIZER_VERSION}`;
+/**
+ * What a per-note segment must have been written with to be read back as is. The
+ * block format is part of it: blocks cut another way are other documents.
+ */
+export const FULL_TEXT_SEGMENT_FORMAT = `notes-agent/full-text-segment@1/${TOKENIZER_VERSION}/${BLOCK_FORMAT}`;
 
 /**
  * One note's part of the index, stored on its own so an edit rewrites one

@@ -255,14 +255,33 @@ function assignChildIds(parent: DocumentNode): void {
 }
 
 /**
- * Markdown to the Document AST (§10.3) through the app's one Markdown grammar.
- * `extensions: false` parses plain CommonMark (for conformance checks).
+ * The block stage alone, as markdown-it's `normalize` and `block` core rules run it:
+ * the same grammar and boundaries, without inline parsing (inline tokens keep their
+ * raw text and have no children).
  */
-export function parseDocumentAst(source: string, options: { extensions?: boolean } = {}): DocumentNode {
+function blockTokens(active: ReturnType<typeof createMarkdownParser>, source: string): Token[] {
+  const tokens: Token[] = [];
+  const normalized = source.replace(/\r\n?/g, '\n').replace(/\0/g, '\uFFFD');
+  active.block.parse(normalized, active, {}, tokens);
+  return tokens;
+}
+
+/**
+ * Markdown to the Document AST (§10.3) through the app's one Markdown grammar.
+ * `extensions: false` parses plain CommonMark (for conformance checks); `inline: false`
+ * builds only the block structure (the indexer's blocks need no more), with no inline
+ * children, headings without text and no node ids.
+ */
+export function parseDocumentAst(
+  source: string,
+  options: { extensions?: boolean; inline?: boolean } = {},
+): DocumentNode {
   const active =
     options.extensions === false ? (plainParser ??= createMarkdownParser({ extensions: false })) : parser;
-  const tokens = active.parse(source, {});
-  const lines = source.split(/\r\n|\r|\n/);
+  // A byte-order mark is not content; left in, it would hide a heading on line 0.
+  const text = source.startsWith('\uFEFF') ? source.slice(1) : source;
+  const tokens = options.inline === false ? blockTokens(active, text) : active.parse(text, {});
+  const lines = text.split(/\r\n|\r|\n/);
   const root = node('document', {}, { position: { start_line: 0, end_line: lines.length } });
   const stack: DocumentNode[] = [root];
   let inHead = false;
@@ -297,7 +316,8 @@ export function parseDocumentAst(source: string, options: { extensions?: boolean
       if (leaf) parent.children.push(leaf);
     }
   }
-  assignIds(root, lines);
+  // The outline feeds block splitting, which names blocks its own way.
+  if (options.inline !== false) assignIds(root, lines);
   return root;
 }
 

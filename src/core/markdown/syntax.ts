@@ -1,5 +1,6 @@
 import markdownIt from 'markdown-it';
 import type { MarkdownIt, StateBlock, StateCore, StateInline, Token } from 'markdown-it';
+import { frontMatterLength } from '../front-matter';
 import { isCodeIndented, lineEnd, lineStart, lineText } from './block-state';
 
 /**
@@ -56,16 +57,13 @@ function frontMatterRule(state: StateBlock, startLine: number, endLine: number, 
   if (startLine !== 0 || state.blkIndent !== 0 || (state.sCount[0] ?? 0) !== 0) return false;
   if (lineText(state, 0).trimEnd() !== '---') return false;
 
-  let closing = -1;
-  for (let line = 1; line < endLine; line++) {
-    const text = lineText(state, line).trimEnd();
-    if ((text === '---' || text === '...') && (state.sCount[line] ?? 0) === 0) {
-      closing = line;
-      break;
-    }
-  }
-  // Without a closing fence this is a thematic break, not metadata.
-  if (closing === -1) return false;
+  // The note's own reader decides, so the preview, the exporters and the blocks hide
+  // exactly what the note keeps as metadata: without a closing fence, or with YAML
+  // that is not a mapping (`---\nSome words\n---`), this is Markdown.
+  const bodyStart = frontMatterLength(state.src);
+  if (bodyStart === 0) return false;
+  let closing = 1;
+  while (closing < endLine - 1 && lineEnd(state, closing) < bodyStart - 1) closing++;
   if (silent) return true;
 
   const token = state.push('front_matter', '', 0);
@@ -141,6 +139,80 @@ function mathInlineRule(state: StateInline, silent: boolean): boolean {
   return true;
 }
 
+interface MathScan {
+  src: string;
+  /** Lines whose text ends with `$$`, ascending. */
+  closers: number[];
+  /** The last search: from `from`, the first line dedented out of the container is `stop`. */
+  from: number;
+  stop: number;
+  blkIndent: number;
+  endLine: number;
+  parentType: string;
+}
+
+const MATH_SCAN = Symbol('math-scan');
+
+/**
+ * The line that closes a `$$` block opened on `startLine`, or -1. Searching line by
+ * line from every opener is quadratic when a note has many unclosed `$$` lines (each
+ * would scan to the end), so the closing candidates are listed once per parse and
+ * the end of the enclosing container is remembered between openers inside it.
+ */
+function closingMathLine(state: StateBlock, startLine: number, endLine: number): number {
+  const env = state.env as { [MATH_SCAN]?: MathScan };
+  let scan = env[MATH_SCAN];
+  if (scan?.src !== state.src) {
+    const closers: number[] = [];
+    for (let line = 0; line < state.lineMax; line++) {
+      const begin = line === 0 ? 0 : (state.eMarks[line - 1] ?? 0) + 1;
+      if (state.src.slice(begin, lineEnd(state, line)).trimEnd().endsWith('$$')) closers.push(line);
+    }
+    scan = { src: state.src, closers, from: -1, stop: -1, blkIndent: -1, endLine: -1, parentType: '' };
+    env[MATH_SCAN] = scan;
+  }
+
+  let stop: number;
+  if (state.blkIndent === 0) {
+    stop = endLine; // nothing can be dedented out of the top level or a quote
+  } else if (
+    scan.blkIndent === state.blkIndent &&
+    scan.endLine === endLine &&
+    scan.parentType === state.parentType &&
+    scan.from <= startLine &&
+    startLine < scan.stop
+  ) {
+    stop = scan.stop;
+  } else {
+    // A non-blank line dedented out of the enclosing list item ends the search.
+    stop = startLine + 1;
+    while (
+      stop < endLine &&
+      !(lineStart(state, stop) < lineEnd(state, stop) && (state.sCount[stop] ?? 0) < state.blkIndent)
+    ) {
+      stop++;
+    }
+    Object.assign(scan, {
+      from: startLine,
+      stop,
+      blkIndent: state.blkIndent,
+      endLine,
+      parentType: state.parentType,
+    });
+  }
+
+  const closers = scan.closers;
+  let low = 0;
+  let high = closers.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((closers[middle] ?? 0) <= startLine) low = middle + 1;
+    else high = middle;
+  }
+  const candidate = closers[low];
+  return candidate !== undefined && candidate < stop ? candidate : -1;
+}
+
 /**
  * A `$$` block: either `$$ tex $$` on one line or `$$` ... `$$` across lines. An
  * unclosed `$$` is not math (it stays a paragraph), so a half-typed formula does not
@@ -163,19 +235,9 @@ function mathBlockRule(state: StateBlock, startLine: number, endLine: number, si
     content = firstLine.slice(0, sameLineClose).trim();
     if (content === '') return false;
   } else {
-    let found = false;
-    for (let line = startLine + 1; line < endLine; line++) {
-      const lineBegin = lineStart(state, line);
-      const lineFinish = lineEnd(state, line);
-      // A non-blank line dedented out of the enclosing list item or quote ends the search.
-      if (lineBegin < lineFinish && (state.sCount[line] ?? 0) < state.blkIndent) break;
-      if (state.src.slice(lineBegin, lineFinish).trimEnd().endsWith('$$')) {
-        lastLine = line;
-        found = true;
-        break;
-      }
-    }
-    if (!found) return false;
+    const closing = closingMathLine(state, startLine, endLine);
+    if (closing === -1) return false;
+    lastLine = closing;
     const closingText = state.src.slice(lineStart(state, lastLine), lineEnd(state, lastLine)).trimEnd();
     content = [
       firstLine.trim(),

@@ -861,6 +861,9 @@ graph LR
   'list.reorder': 'Sort now',
   // Chat: the first answer of a new conversation waits while earlier chats are summarised into memory.
   'chat.digesting': 'Summarising your earlier chat…',
+  // Function plots in the preview: a slider and a number box per declared parameter.
+  'plot.parameterSlider': 'Parameter {name}',
+  'plot.parameterValue': 'Value of {name}',
 } as const satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

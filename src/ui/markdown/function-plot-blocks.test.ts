@@ -2,8 +2,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderMarkdownSafe } from './render-markdown';
 import {
+  parameterRange,
   renderFunctionPlots,
   renderInteractivePlot,
+  type RenderHandle,
   resetFunctionPlots,
   themeSeriesColors,
 } from './function-plot-blocks';
@@ -69,6 +71,77 @@ describe('function-plot blocks in the preview', () => {
     expect(error?.getAttribute('data-error-code')).toBe('FUNCTION_PLOT_PARSE_FAILED');
     expect(error?.textContent).toMatch(/\(line 2, column 15\): Parameter "a" is declared twice/);
     destroy();
+  });
+});
+
+describe('function-plot parameters in the preview', () => {
+  it('get a slider and a number box each; moving either redraws with that value, the source stays', async () => {
+    const container = preview('```function-plot\ny = a * sin(k * x)\nparam: a = 2, k = 0.5\n```\n');
+    const drawn = new Map<HTMLElement, RenderHandle>();
+    const destroy = await renderFunctionPlots(container, {
+      drawn,
+      labels: { slider: (name) => `slide ${name}`, value: (name) => `type ${name}` },
+    });
+    const block = container.querySelector<HTMLElement>('.function-plot-block')!;
+    const handle = drawn.get(block)!;
+    const update = vi.spyOn(handle, 'update');
+    const rows = Array.from(block.querySelectorAll('.plot-parameter'));
+    expect(rows.map((row) => row.getAttribute('data-parameter'))).toEqual(['a', 'k']);
+    const slider = block.querySelector<HTMLInputElement>('[aria-label="slide a"]')!;
+    const box = block.querySelector<HTMLInputElement>('[aria-label="type a"]')!;
+    expect([slider.type, slider.min, slider.max, slider.value]).toEqual(['range', '-5', '5', '2']);
+    expect([box.type, box.value]).toEqual(['number', '2']);
+
+    slider.value = '3.5';
+    slider.dispatchEvent(new Event('input'));
+    expect(box.value).toBe('3.5');
+    expect(update).toHaveBeenLastCalledWith(
+      expect.objectContaining({
+        parameters: [
+          { name: 'a', value: 3.5 },
+          { name: 'k', value: 0.5 },
+        ],
+      }),
+    );
+
+    const kBox = block.querySelector<HTMLInputElement>('[aria-label="type k"]')!;
+    kBox.value = '-0.75';
+    kBox.dispatchEvent(new Event('input'));
+    expect(block.querySelector<HTMLInputElement>('[aria-label="slide k"]')?.value).toBe('-0.75');
+    expect(update).toHaveBeenLastCalledWith(
+      expect.objectContaining({
+        parameters: [
+          { name: 'a', value: 3.5 },
+          { name: 'k', value: -0.75 },
+        ],
+      }),
+    );
+
+    // A half-typed number draws nothing new.
+    kBox.value = '';
+    kBox.dispatchEvent(new Event('input'));
+    expect(update).toHaveBeenCalledTimes(2);
+    expect(block.querySelector('pre code')?.textContent).toBe('y = a * sin(k * x)\nparam: a = 2, k = 0.5\n');
+
+    resetFunctionPlots(container);
+    expect(block.querySelector('.plot-parameters')).toBeNull();
+    destroy();
+  });
+
+  it('offers no controls for a plot without parameters', async () => {
+    const container = preview('```function-plot\ny = x\n```\n');
+    const destroy = await renderFunctionPlots(container);
+    expect(container.querySelector('.function-plot-chart')).not.toBeNull();
+    expect(container.querySelector('.plot-parameters')).toBeNull();
+    destroy();
+  });
+
+  it('range a slider symmetrically around 0 to a round bound past twice the value', () => {
+    expect(parameterRange(0)).toEqual({ min: -1, max: 1, step: 0.01 });
+    expect(parameterRange(0.5)).toEqual({ min: -1, max: 1, step: 0.01 });
+    expect(parameterRange(2)).toEqual({ min: -5, max: 5, step: 0.05 });
+    expect(parameterRange(-7)).toEqual({ min: -20, max: 20, step: 0.2 });
+    expect(parameterRange(30)).toEqual({ min: -100, max: 100, step: 1 });
   });
 });
 

@@ -37,7 +37,7 @@ export function themeSeriesColors(element: Element): string[] {
  * draws them again (after a theme switch, in its colours).
  */
 export function resetFunctionPlots(container: HTMLElement): void {
-  for (const chart of container.querySelectorAll('.function-plot-chart')) chart.remove();
+  for (const chart of container.querySelectorAll('.function-plot-chart, .plot-parameters')) chart.remove();
   for (const block of container.querySelectorAll(`.function-plot-block[${STATE_ATTRIBUTE}]`))
     block.removeAttribute(STATE_ATTRIBUTE);
 }
@@ -159,9 +159,89 @@ function showError(block: HTMLElement, code: string, message: string, line?: num
  * not parse keeps its source and gains a located message. Returns a function that
  * destroys every chart drawn (call it before the preview re-renders or unmounts).
  */
+/** Accessible names of a parameter's slider and number box (the preview passes translated ones). */
+export interface PlotParameterLabels {
+  slider: (name: string) => string;
+  value: (name: string) => string;
+}
+
+const DEFAULT_PARAMETER_LABELS: PlotParameterLabels = {
+  slider: (name) => `Parameter ${name}`,
+  value: (name) => `Value of ${name}`,
+};
+
+/** The slider's range: symmetric around 0, reaching at least twice the declared value. */
+export function parameterRange(value: number): { min: number; max: number; step: number } {
+  const reach = Math.max(1, Math.abs(value) * 2);
+  const power = 10 ** Math.floor(Math.log10(reach));
+  const max = [1, 2, 5, 10].map((factor) => factor * power).find((candidate) => candidate >= reach) ?? reach;
+  return { min: -max, max, step: max / 100 };
+}
+
+/**
+ * A slider and a number box per declared parameter, under the chart. Moving
+ * either redraws the chart with the new value; the note's text (and so every
+ * export) keeps the declared values.
+ */
+function parameterControls(
+  block: HTMLElement,
+  plot: FunctionPlot,
+  handle: RenderHandle,
+  labels: PlotParameterLabels,
+): HTMLElement {
+  const document = block.ownerDocument;
+  const values = new Map((plot.parameters ?? []).map((parameter) => [parameter.name, parameter.value]));
+  const redraw = () =>
+    void handle.update({
+      ...plot,
+      parameters: (plot.parameters ?? []).map(({ name }) => ({ name, value: values.get(name) ?? 0 })),
+    });
+  const group = document.createElement('div');
+  group.className = 'plot-parameters';
+  group.setAttribute('role', 'group');
+  for (const { name, value } of plot.parameters ?? []) {
+    const row = document.createElement('div');
+    row.className = 'plot-parameter';
+    row.setAttribute('data-parameter', name);
+    const caption = document.createElement('span');
+    caption.className = 'plot-parameter-name';
+    caption.textContent = name;
+    const { min, max, step } = parameterRange(value);
+    const slider = document.createElement('input');
+    Object.assign(slider, { type: 'range', min: String(min), max: String(max), step: String(step) });
+    slider.value = String(value);
+    slider.setAttribute('aria-label', labels.slider(name));
+    const box = document.createElement('input');
+    Object.assign(box, { type: 'number', step: 'any' });
+    box.value = String(value);
+    box.setAttribute('aria-label', labels.value(name));
+    slider.addEventListener('input', () => {
+      values.set(name, Number(slider.value));
+      box.value = slider.value;
+      redraw();
+    });
+    box.addEventListener('input', () => {
+      const typed = Number(box.value);
+      // A half-typed number ("-", "1e") keeps the last drawn value.
+      if (box.value.trim() === '' || !Number.isFinite(typed)) return;
+      values.set(name, typed);
+      slider.value = String(typed);
+      redraw();
+    });
+    row.append(caption, slider, box);
+    group.append(row);
+  }
+  return group;
+}
+
 export async function renderFunctionPlots(
   container: HTMLElement,
-  options: { signal?: AbortSignal } = {},
+  options: {
+    signal?: AbortSignal;
+    labels?: PlotParameterLabels;
+    /** Where the caller keeps each drawn chart by its block, to free it once the block leaves. */
+    drawn?: Map<HTMLElement, RenderHandle>;
+  } = {},
 ): Promise<() => void> {
   const handles: RenderHandle[] = [];
   const destroyAll = () => handles.splice(0).forEach((handle) => handle.destroy());
@@ -187,8 +267,19 @@ export async function renderFunctionPlots(
     target.className = 'function-plot-chart';
     block.prepend(target);
     try {
-      handles.push(await renderInteractivePlot(parsed.plot, target));
-      if (options.signal?.aborted) break;
+      const handle = await renderInteractivePlot(parsed.plot, target);
+      if (options.signal?.aborted) {
+        // A newer pass draws this block again.
+        handle.destroy();
+        target.remove();
+        break;
+      }
+      handles.push(handle);
+      options.drawn?.set(block, handle);
+      if ((parsed.plot.parameters ?? []).length > 0)
+        target.after(
+          parameterControls(block, parsed.plot, handle, options.labels ?? DEFAULT_PARAMETER_LABELS),
+        );
       block.setAttribute(STATE_ATTRIBUTE, 'rendered');
     } catch (cause) {
       target.remove();
