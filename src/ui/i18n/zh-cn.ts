@@ -832,7 +832,7 @@ graph LR
   'list.reorder': '立即排序',
   // 对话：新对话的第一个回答要等之前的对话总结进记忆。
   'chat.digesting': '正在总结你之前的对话…',
-  // Function plots in the preview: a slider and a number box per declared parameter.
+  // 函数图预览：每个声明的参数一个滑块和一个数字框。
   'plot.parameterSlider': '参数 {name}',
   'plot.parameterValue': '{name} 的值',
 };
