@@ -1,4 +1,4 @@
-// `npm run bench:agent -- --dataset agent-core-v1 --provider mock --model mock-1`
+// `npm run bench:agent -- --dataset agent-core-v1 --provider mock --model mock-1 [--concurrency 2] [--token-budget 20000]`
 // `npm run bench:agent -- --provider local --model m --base-url http://127.0.0.1:8000/v1 --api-key-env KEY`
 // configures an OpenAI-compatible provider for this run first (the key is read from that variable).
 // Runs the agent benchmark through the benchmark service in Node over
@@ -19,6 +19,8 @@ const { values } = parseArgs({
     provider: { type: 'string', default: 'mock' },
     model: { type: 'string', default: 'mock-1' },
     'max-steps': { type: 'string', default: '10' },
+    'token-budget': { type: 'string', default: '20000' },
+    concurrency: { type: 'string', default: '1' },
     import: { type: 'string' },
     'base-url': { type: 'string' },
     'api-key-env': { type: 'string' },
@@ -49,6 +51,8 @@ async function main(): Promise<void> {
       provider_id: values.provider,
       model: values.model,
       max_steps: Number(values['max-steps']),
+      token_budget: Number(values['token-budget']),
+      concurrency: Number(values.concurrency),
     });
     await core.idle();
     const report = await benchmarks.report(created.run_id);

@@ -1,5 +1,6 @@
 export * from './agent-score';
 export * from './builtin';
+export * from './case-queue';
 export * from './citations';
 export * from './dataset';
 export * from './isolated-index';

@@ -154,6 +154,9 @@ export interface BenchmarkConfigSnapshot {
   model?: string;
   max_steps?: number;
   token_budget?: number;
+  /** Agent cases run at most this many at a time. */
+  concurrency?: number;
+  skill_id?: string | null;
   environment?: {
     runtime: 'browser' | 'node';
     platform: string;

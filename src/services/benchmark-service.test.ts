@@ -8,10 +8,12 @@ import type {
   RagCaseResult,
   RagDatasetFile,
 } from '../contracts';
+import { AppError } from '../contracts';
 import { NotesAgentDatabase } from '../db';
 import { freshDatabase } from '../db/test-database';
 import { HASH_EMBEDDER_INFO, type Embedder } from '../retrieval';
 import { SCRIPT_ANSWER, agentScriptStream } from './__fixtures__/openai-agent-script';
+import { demoAdapterFactory, type AgentAdapterFactory } from './agent-service';
 import { ISOLATED_DATABASE_PREFIX } from './benchmark-service';
 import { createCoreApi, type CoreOptions } from './core-api';
 
@@ -345,6 +347,7 @@ describe('RAG benchmark runs', () => {
     expect(later.items[0]!.sequence).toBe(page.items[3]!.sequence);
   });
 
+  // Indexes all of rag-core-v1 first: heavy on a loaded machine, hence the longer timeout.
   it('cancels a run mid-way: no metrics, the finished cases in the report, the isolated database deleted', async () => {
     // The second case starts (the clock's third reading): ask for the cancel while the run is mid-way.
     const clock = cancellingAt(3);
@@ -360,7 +363,7 @@ describe('RAG benchmark runs', () => {
     expect((await core.api.benchmarks.events(run.run_id)).items.at(-1)?.event).toBe('Cancelled');
     expect(await isolatedDatabases()).toEqual([]);
     await expect(core.api.benchmarks.cancel(run.run_id)).rejects.toMatchObject({ code: 'STATE_CONFLICT' });
-  });
+  }, 60_000);
 
   it('rejects an index built with another embedding model', async () => {
     const core = makeCore();
@@ -898,6 +901,223 @@ describe('agent benchmark runs on a configured provider', () => {
     const run = await finished(core, await core.api.benchmarks.createAgentRun(DEMO_RUN));
     expect(run).toMatchObject({ status: 'completed', metrics: { task_success_rate: 0.2 } });
     expect(remote.chats).toEqual([]);
+  });
+});
+
+/**
+ * An OpenAI-compatible host playing the scripted model without a 429 first.
+ * `tokensPerCall` is the usage it reports per call; `failPrompt` is the
+ * case prompt it answers with a 400; `gate` holds each chat
+ * request until it resolves (or the request is aborted); `requests` resolves
+ * once that many chat requests are waiting at once.
+ */
+function agentHost(options: { tokensPerCall?: number; gate?: Promise<void>; failPrompt?: string } = {}) {
+  const prompts: string[] = [];
+  let waiting = 0;
+  const watchers: Array<{ count: number; resolve: () => void }> = [];
+  const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+    if (url.pathname.endsWith('/models')) {
+      return Response.json({ object: 'list', data: [{ id: 'script-model', object: 'model' }] });
+    }
+    const body = JSON.parse(String(init?.body)) as { messages: Array<{ role: string; content: string }> };
+    const prompt = body.messages.find((message) => message.role === 'user')?.content ?? '';
+    prompts.push(prompt);
+    if (prompt === options.failPrompt) {
+      return Response.json(
+        { error: { message: 'The model is misconfigured', type: 'invalid_request_error' } },
+        { status: 400 },
+      );
+    }
+    if (options.gate) {
+      waiting += 1;
+      for (const watcher of watchers) if (waiting >= watcher.count) watcher.resolve();
+      try {
+        await Promise.race([
+          options.gate,
+          new Promise((_, reject) =>
+            init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+          ),
+        ]);
+      } finally {
+        waiting -= 1;
+      }
+    }
+    let stream = agentScriptStream(body);
+    if (options.tokensPerCall !== undefined) {
+      const total = options.tokensPerCall;
+      stream = stream.replaceAll(
+        '"prompt_tokens":120,"completion_tokens":20,"total_tokens":140',
+        `"prompt_tokens":${total - 20},"completion_tokens":20,"total_tokens":${total}`,
+      );
+    }
+    return new Response(stream, { headers: { 'Content-Type': 'text/event-stream' } });
+  }) as typeof globalThis.fetch;
+  const requests = (count: number) =>
+    new Promise<void>((resolve) => {
+      if (waiting >= count) resolve();
+      else watchers.push({ count, resolve });
+    });
+  return { fetch, prompts, requests };
+}
+
+const SCRIPTED_RUN = { dataset_id: 'scripted-agent-v1', provider_id: 'local', model: 'script-model' };
+
+/** The CaseResult events of a run, by case id, in the order they were published. */
+async function publishedCases(core: TestCore, runId: string): Promise<string[]> {
+  return (await core.api.benchmarks.events(runId)).items
+    .filter((item) => item.event === 'CaseResult')
+    .map((item) => (item.data as AgentCaseResult).case_id);
+}
+
+describe('agent benchmark runs: concurrency and the token budget', () => {
+  it('runs cases concurrently, each lane in its own copy, and reports them in case order', async () => {
+    // Every chat request waits until two are waiting: run one at a time, the first case would wait forever.
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const remote = agentHost({ gate });
+    void remote.requests(2).then(open);
+    const core = await coreOn(remote);
+    const before = await withMyNote(core);
+    await core.api.benchmarks.importDataset(JSON.stringify(SCRIPTED));
+    const run = await finished(
+      core,
+      await core.api.benchmarks.createAgentRun({ ...SCRIPTED_RUN, concurrency: 2 }),
+    );
+    expect(run).toMatchObject({ status: 'completed', config_snapshot: { concurrency: 2 } });
+    expect(new Set(remote.prompts.slice(0, 2))).toEqual(
+      new Set(['deadlock review tasks', 'deadlock one task']),
+    );
+    const cases = (await core.api.benchmarks.report(run.run_id)).cases as AgentCaseResult[];
+    // Each lane has its own notebook: the one-task case counts its own 3 tasks, not the other case's too.
+    expect(cases.map((entry) => [entry.case_id, entry.passed, entry.failure_reason])).toEqual([
+      ['tasks-3', true, null],
+      ['tasks-1', false, 'tasks_created: expected 1, got 3'],
+    ]);
+    expect(await publishedCases(core, run.run_id)).toEqual(['tasks-3', 'tasks-1']);
+    expect(run.metrics).toMatchObject({ task_success_rate: 0.5, case_count: 2 });
+    await expectUntouched(core, before);
+  });
+
+  it('records concurrency 1 by default and refuses one outside 1..8', async () => {
+    const core = makeCore();
+    const run = await core.api.benchmarks.createAgentRun(DEMO_RUN);
+    expect(run.config_snapshot).toMatchObject({ concurrency: 1 });
+    for (const concurrency of [0, 9, 1.5]) {
+      await expect(core.api.benchmarks.createAgentRun({ ...DEMO_RUN, concurrency })).rejects.toMatchObject({
+        code: 'BENCHMARK_CONFIG_INVALID',
+        details: { field: 'concurrency' },
+      });
+    }
+    await core.idle();
+    expect((await core.api.benchmarks.list()).page.total).toBe(1);
+  });
+
+  it('cancel stops every case in flight, publishes no metrics and deletes every lane', async () => {
+    const remote = agentHost({ gate: new Promise<void>(() => undefined) });
+    const core = await coreOn(remote);
+    const before = await withMyNote(core);
+    await core.api.benchmarks.importDataset(JSON.stringify(SCRIPTED));
+    const run = await core.api.benchmarks.createAgentRun({ ...SCRIPTED_RUN, concurrency: 2 });
+    await remote.requests(2);
+    await core.api.benchmarks.cancel(run.run_id);
+    const done = await finished(core, run);
+    expect(done).toMatchObject({ status: 'cancelled', metrics: null });
+    expect((await core.api.benchmarks.report(run.run_id)).cases).toEqual([]);
+    expect((await core.api.benchmarks.events(run.run_id)).items.at(-1)?.event).toBe('Cancelled');
+    // Both model calls were cut off; nothing else was asked.
+    expect(remote.prompts).toHaveLength(2);
+    await expectUntouched(core, before);
+  });
+
+  it('a case whose model answers an error fails alone; the others run and the order holds', async () => {
+    const remote = agentHost({ failPrompt: 'deadlock review tasks' });
+    const core = await coreOn(remote);
+    await core.api.benchmarks.importDataset(JSON.stringify(SCRIPTED));
+    const run = await finished(
+      core,
+      await core.api.benchmarks.createAgentRun({ ...SCRIPTED_RUN, concurrency: 2 }),
+    );
+    expect(run.status).toBe('completed');
+    const cases = (await core.api.benchmarks.report(run.run_id)).cases as AgentCaseResult[];
+    expect(cases.map((entry) => [entry.case_id, entry.status, entry.tools_called])).toEqual([
+      ['tasks-3', 'failed', []],
+      ['tasks-1', 'completed', ['rag.search', 'notes.read', 'tasks.create']],
+    ]);
+    expect(cases[0]!.failure_reason).toMatch(/^run failed \(PROVIDER_[A-Z_]+: /u);
+    expect(await publishedCases(core, run.run_id)).toEqual(['tasks-3', 'tasks-1']);
+  });
+
+  it('a case whose model is gone before its loop starts is a failed case, not a run that waits forever', async () => {
+    const demo = demoAdapterFactory();
+    let calls = 0;
+    // Call 1 checks the run; the first case asks at its start (2) and again in its job (3).
+    const agentAdapters: AgentAdapterFactory = async (choice) => {
+      calls += 1;
+      if (calls === 3) throw new AppError('PROVIDER_UNAVAILABLE', 'The model went away.');
+      return demo(choice);
+    };
+    const core = makeCore({ agentAdapters });
+    const run = await finished(core, await core.api.benchmarks.createAgentRun(DEMO_RUN));
+    expect(run).toMatchObject({ status: 'completed', metrics: { case_count: 5 } });
+    const cases = (await core.api.benchmarks.report(run.run_id)).cases as AgentCaseResult[];
+    expect(cases[0]).toMatchObject({
+      case_id: 'agent-os-search-001',
+      status: 'failed',
+      passed: false,
+      steps: 0,
+    });
+    expect(cases[0]!.failure_reason).toMatch(/^run failed \(PROVIDER_UNAVAILABLE: The model went away\.\)/u);
+    expect(cases[1]).toMatchObject({ case_id: 'agent-os-review-001', passed: true });
+  });
+
+  it('fails the run with BENCHMARK_RUN_FAILED when cases cannot start, deleting every lane', async () => {
+    const demo = demoAdapterFactory();
+    let calls = 0;
+    const agentAdapters: AgentAdapterFactory = async (choice) => {
+      calls += 1;
+      if (calls > 1) throw new Error('the adapter crashed');
+      return demo(choice);
+    };
+    const core = makeCore({ agentAdapters });
+    const before = await withMyNote(core);
+    const run = await finished(
+      core,
+      await core.api.benchmarks.createAgentRun({ ...DEMO_RUN, concurrency: 2 }),
+    );
+    expect(run).toMatchObject({ status: 'failed', metrics: null, error: { code: 'BENCHMARK_RUN_FAILED' } });
+    expect(await publishedCases(core, run.run_id)).toEqual([]);
+    await expectUntouched(core, before);
+  });
+
+  it('stops a case mid-run when it spends its token budget and records it as failed with the reason', async () => {
+    // Each model call reports 4990 tokens: the budget of 5000 allows the first call, not a second.
+    const remote = agentHost({ tokensPerCall: 4990 });
+    const core = await coreOn(remote);
+    await core.api.benchmarks.importDataset(JSON.stringify(SCRIPTED));
+    const run = await finished(
+      core,
+      await core.api.benchmarks.createAgentRun({ ...SCRIPTED_RUN, token_budget: 5000 }),
+    );
+    expect(run).toMatchObject({ status: 'completed', config_snapshot: { token_budget: 5000 } });
+    const cases = (await core.api.benchmarks.report(run.run_id)).cases as AgentCaseResult[];
+    for (const entry of cases) {
+      expect(entry).toMatchObject({
+        passed: false,
+        status: 'failed',
+        tools_called: ['rag.search'],
+        token_usage: 4990,
+      });
+      expect(entry.failure_reason).toMatch(
+        /^token budget exceeded: the run was stopped at 4990 of 5000 tokens; expected tools not called: notes.read, tasks.create; tasks_created: expected \d, got 0/u,
+      );
+      const trace = await core.api.benchmarks.caseTrace(run.run_id, entry.case_id);
+      expect(trace.at(-1)).toMatchObject({ event: 'RunFailed', data: { reason: 'token_budget' } });
+      expect(trace.filter((event) => event.event === 'ModelCallStarted')).toHaveLength(1);
+    }
+    // One model call per case instead of four: the runtime stopped each before its second.
+    expect(remote.prompts).toHaveLength(2);
+    expect(run.metrics).toMatchObject({ task_success_rate: 0, average_token_usage: 4990 });
   });
 });
 

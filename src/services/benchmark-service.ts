@@ -56,6 +56,7 @@ import {
   ragSnapshot,
   reportFile,
   resolveRetrieval,
+  runInOrder,
   sameModel,
   toRunDto,
   type BenchmarkEnvironment,
@@ -96,7 +97,11 @@ export interface BenchmarkServiceOptions {
   embedder: () => Embedder | Promise<Embedder>;
   /** The reranker in use, if any; asked once per run. */
   reranker?: () => Reranker | undefined | Promise<Reranker | undefined>;
-  /** Opens a run's own database; the default names it after the run, apart from the user's. */
+  /**
+   * Opens a run's own database; the default names it after the run, apart from
+   * the user's. An agent run with concurrency N opens one per lane, the first
+   * named by the run id, the others `<run_id>.lane-<n>`.
+   */
   openIsolated?: (runId: string) => NotesAgentDatabase;
   /** Latency clock in milliseconds (performance.now by default). */
   latencyClock?: () => number;
@@ -303,9 +308,12 @@ export class BenchmarkService {
     const dataset = await this.#dataset(request.dataset_id);
     if (dataset.kind !== 'agent') throw notAgentDataset(dataset.dataset_id);
     if (request.skill_id !== null) {
-      throw new AppError('BENCHMARK_CONFIG_INVALID', 'Skills are not available to agent benchmarks yet.', {
-        field: 'skill_id',
-      });
+      // The agent runtime has no skills, so no skill id can name anything: refused, never ignored.
+      throw new AppError(
+        'BENCHMARK_CONFIG_INVALID',
+        'This agent runtime has no skills: skill_id must be null.',
+        { field: 'skill_id', skill_id: request.skill_id },
+      );
     }
     try {
       await this.#agentAdapters({ provider: request.provider_id, model: request.model });
@@ -324,6 +332,7 @@ export class BenchmarkService {
       model: request.model,
       maxSteps: request.max_steps,
       tokenBudget: request.token_budget,
+      concurrency: request.concurrency,
       embedding: embedder.info,
       environment: this.#environment(embedder),
     });
@@ -476,29 +485,46 @@ export class BenchmarkService {
       max_steps: snapshot.max_steps ?? 10,
       token_budget: snapshot.token_budget ?? 20_000,
     };
-    const sandbox = new AgentSandbox(
-      this.#isolatedDatabase(row.run_id),
-      await this.#options.embedder(),
-      this.#agentAdapters,
-    );
+    // One copy of the dataset per lane: a case's before/after counts must see only its own writes.
+    const lanes = Math.max(1, Math.min(snapshot.concurrency ?? 1, dataset.cases.length));
+    const embedder = await this.#options.embedder();
+    const sandboxes: AgentSandbox[] = [];
     try {
       await context.progress({ phase: 'indexing', current: 0, total: dataset.cases.length });
-      await sandbox.seed(dataset, toIsoUtc(this.#clock()));
+      for (let lane = 0; lane < lanes; lane++) {
+        const name = lane === 0 ? row.run_id : `${row.run_id}.lane-${lane + 1}`;
+        const sandbox = new AgentSandbox(this.#isolatedDatabase(name), embedder, this.#agentAdapters);
+        sandboxes.push(sandbox);
+        await sandbox.seed(dataset, toIsoUtc(this.#clock()));
+        context.signal.throwIfAborted();
+      }
+      const free = [...sandboxes];
       const results: AgentCaseResult[] = [];
       const traces: Record<string, EventEnvelope[]> = {};
-      for (const entry of dataset.cases) {
-        context.signal.throwIfAborted();
-        const outcome = await runAgentCase(sandbox, entry, request, this.#latencyClock, context.signal);
-        results.push(outcome.result);
-        traces[entry.case_id] = outcome.trace;
-        await context.emit(CASE_RESULT_EVENT, outcome.result);
-        await context.progress({
-          phase: 'running',
-          current: results.length,
-          total: dataset.cases.length,
-          message: entry.case_id,
-        });
-      }
+      await runInOrder(dataset.cases, {
+        concurrency: lanes,
+        signal: context.signal,
+        run: async (entry, _index, signal) => {
+          // At most `lanes` cases run at once, so a lane is always free here.
+          const sandbox = free.pop()!;
+          try {
+            return await runAgentCase(sandbox, entry, request, this.#latencyClock, signal);
+          } finally {
+            free.push(sandbox);
+          }
+        },
+        onResult: async (outcome) => {
+          results.push(outcome.result);
+          traces[outcome.result.case_id] = outcome.trace;
+          await context.emit(CASE_RESULT_EVENT, outcome.result);
+          await context.progress({
+            phase: 'running',
+            current: results.length,
+            total: dataset.cases.length,
+            message: outcome.result.case_id,
+          });
+        },
+      });
       await this.#repository.updateRun(row.run_id, {
         metrics: { kind: 'agent', ...agentMetrics(results) },
         cases: results,
@@ -506,7 +532,7 @@ export class BenchmarkService {
       });
       return { cases: results.length };
     } finally {
-      await sandbox.close();
+      await Promise.all(sandboxes.map((sandbox) => sandbox.close()));
     }
   }
 
