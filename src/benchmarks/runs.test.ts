@@ -14,7 +14,7 @@ import {
   toRunDto,
 } from './runs';
 
-const dataset = builtinDataset('agent-core-v1')!;
+const dataset = (await builtinDataset('agent-core-v1'))!;
 const ENV = describeEnvironment({ node: '20.20.2', webgpu: false }, 'hash-v1');
 
 describe('environment', () => {

@@ -172,6 +172,22 @@ function cancellingAt(reading: number): {
   };
 }
 
+/** What a refused request is: BENCHMARK_CONFIG_INVALID with these details (the field at least). */
+function configInvalid(details: Record<string, unknown>) {
+  return { code: 'BENCHMARK_CONFIG_INVALID', details };
+}
+
+/** The run ended cancelled without metrics, reporting some but not all of its cases, its database gone. */
+async function expectCancelledMidway(core: TestCore, run: BenchmarkRunDto, caseCount: number): Promise<void> {
+  const done = await finished(core, run);
+  expect(done.status).toBe('cancelled');
+  expect(done.metrics).toBeNull();
+  const report = await core.api.benchmarks.report(run.run_id);
+  expect(report.cases.length).toBeGreaterThanOrEqual(1);
+  expect(report.cases.length).toBeLessThan(caseCount);
+  expect(await isolatedDatabases()).toEqual([]);
+}
+
 describe('benchmark datasets', () => {
   it('lists the shipped datasets with their case counts and content hashes', async () => {
     const core = makeCore();
@@ -354,14 +370,8 @@ describe('RAG benchmark runs', () => {
     const core = makeCore({ benchmarks: { latencyClock: clock.latencyClock } });
     const run = await core.api.benchmarks.createRagRun({ dataset_id: 'rag-core-v1', modes: ['fts'] });
     clock.cancelWith(() => void core.api.benchmarks.cancel(run.run_id));
-    const done = await finished(core, run);
-    expect(done.status).toBe('cancelled');
-    expect(done.metrics).toBeNull();
-    const report = await core.api.benchmarks.report(run.run_id);
-    expect(report.cases.length).toBeGreaterThanOrEqual(1);
-    expect(report.cases.length).toBeLessThan(279);
+    await expectCancelledMidway(core, run, 279);
     expect((await core.api.benchmarks.events(run.run_id)).items.at(-1)?.event).toBe('Cancelled');
-    expect(await isolatedDatabases()).toEqual([]);
     await expect(core.api.benchmarks.cancel(run.run_id)).rejects.toMatchObject({ code: 'STATE_CONFLICT' });
   }, 60_000);
 
@@ -393,26 +403,21 @@ describe('RAG benchmark runs', () => {
     const core = makeCore();
     await expect(
       core.api.benchmarks.createRagRun({ dataset_id: 'rag-core-v1', modes: ['bm25' as 'fts'] }),
-    ).rejects.toMatchObject({ code: 'BENCHMARK_CONFIG_INVALID', details: { field: 'modes.0' } });
+    ).rejects.toMatchObject(configInvalid({ field: 'modes.0' }));
     await expect(
       core.api.benchmarks.createRagRun({ dataset_id: 'rag-core-v1', repeat: 0 }),
-    ).rejects.toMatchObject({
-      code: 'BENCHMARK_CONFIG_INVALID',
-      details: { field: 'repeat' },
-    });
-    await expect(core.api.benchmarks.createRagRun({ dataset_id: 'agent-core-v1' })).rejects.toMatchObject({
-      code: 'BENCHMARK_CONFIG_INVALID',
-      details: { field: 'dataset_id' },
-    });
+    ).rejects.toMatchObject(configInvalid({ field: 'repeat' }));
+    await expect(core.api.benchmarks.createRagRun({ dataset_id: 'agent-core-v1' })).rejects.toMatchObject(
+      configInvalid({ field: 'dataset_id' }),
+    );
     await expect(
       core.api.benchmarks.createRagRun({
         dataset_id: 'rag-core-v1',
         answer_model: { provider_id: 'nowhere', model: 'm' },
       }),
-    ).rejects.toMatchObject({
-      code: 'BENCHMARK_CONFIG_INVALID',
-      details: { field: 'answer_model.provider_id', cause: 'RESOURCE_NOT_FOUND' },
-    });
+    ).rejects.toMatchObject(
+      configInvalid({ field: 'answer_model.provider_id', cause: 'RESOURCE_NOT_FOUND' }),
+    );
     expect((await core.api.benchmarks.list()).page.total).toBe(0);
   });
 
@@ -470,6 +475,38 @@ function answerStream(text: string): string {
   return `${chunk({ role: 'assistant', content: text }, null)}${chunk({}, 'stop')}data: [DONE]\n\n`;
 }
 
+interface ChatBody {
+  messages: Array<{ role: string; content: string }>;
+}
+
+/**
+ * A fake OpenAI-compatible host: it lists `script-model`, and `chat` answers
+ * every other request from its parsed body (with the request's URL and abort
+ * signal).
+ */
+function fakeHost(
+  chat: (body: ChatBody, url: URL, signal: AbortSignal | undefined) => Response | Promise<Response>,
+): typeof globalThis.fetch {
+  return (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+    if (url.pathname.endsWith('/models')) {
+      return Response.json({ object: 'list', data: [{ id: 'script-model', object: 'model' }] });
+    }
+    return chat(JSON.parse(String(init?.body)) as ChatBody, url, init?.signal ?? undefined);
+  }) as typeof globalThis.fetch;
+}
+
+/** Rejects with an AbortError when the request is aborted; never resolves. */
+function untilAborted(signal: AbortSignal | undefined): Promise<never> {
+  return new Promise((_, reject) =>
+    signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+  );
+}
+
+function eventStream(text: string): Response {
+  return new Response(text, { headers: { 'Content-Type': 'text/event-stream' } });
+}
+
 /**
  * An OpenAI-compatible host whose model cites, as `[n, m]`, every source in
  * its system prompt that contains the question. `hold` keeps a request open
@@ -479,28 +516,17 @@ function citingProvider(options: { hold?: boolean } = {}) {
   const bodies: Array<{ system: string; question: string }> = [];
   let requested: () => void = () => undefined;
   const firstRequest = new Promise<void>((resolve) => (requested = resolve));
-  const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
-    if (url.pathname.endsWith('/models')) {
-      return Response.json({ object: 'list', data: [{ id: 'script-model', object: 'model' }] });
-    }
-    const body = JSON.parse(String(init?.body)) as { messages: Array<{ role: string; content: string }> };
+  const fetch = fakeHost(async (body, _url, signal) => {
     const system = body.messages.find((message) => message.role === 'system')?.content ?? '';
     const question = body.messages.at(-1)!.content.toLowerCase();
     bodies.push({ system, question });
     requested();
-    if (options.hold) {
-      await new Promise((_, reject) =>
-        init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
-      );
-    }
+    if (options.hold) await untilAborted(signal);
     const cited = [...system.matchAll(/^\[(\d+)\] .* \u2014 (.*)$/gmu)]
       .filter((match) => match[2]!.toLowerCase().includes(question))
       .map((match) => match[1]);
-    return new Response(answerStream(`From your notes [${cited.join(', ')}].`), {
-      headers: { 'Content-Type': 'text/event-stream' },
-    });
-  }) as typeof globalThis.fetch;
+    return eventStream(answerStream(`From your notes [${cited.join(', ')}].`));
+  });
   return { fetch, bodies, firstRequest };
 }
 
@@ -560,10 +586,7 @@ describe('citation_hit_rate through "ask your notes"', () => {
         dataset_id: 'rag-core-v1',
         answer_model: { provider_id: 'local', model: 'script-model' },
       }),
-    ).rejects.toMatchObject({
-      code: 'BENCHMARK_CONFIG_INVALID',
-      details: { field: 'answer_model.provider_id', cause: 'STATE_CONFLICT' },
-    });
+    ).rejects.toMatchObject(configInvalid({ field: 'answer_model.provider_id', cause: 'STATE_CONFLICT' }));
     expect((await core.api.benchmarks.list()).page.total).toBe(0);
   });
 
@@ -713,24 +736,16 @@ describe('agent benchmark runs', () => {
     const base = DEMO_RUN;
     await expect(
       core.api.benchmarks.createAgentRun({ ...base, provider_id: 'openai' }),
-    ).rejects.toMatchObject({
-      code: 'BENCHMARK_CONFIG_INVALID',
-      details: { field: 'provider_id' },
-    });
+    ).rejects.toMatchObject(configInvalid({ field: 'provider_id' }));
     await expect(
       core.api.benchmarks.createAgentRun({ ...base, dataset_id: 'rag-core-v1' }),
-    ).rejects.toMatchObject({
-      code: 'BENCHMARK_CONFIG_INVALID',
-      details: { field: 'dataset_id' },
-    });
-    await expect(core.api.benchmarks.createAgentRun({ ...base, skill_id: 'review' })).rejects.toMatchObject({
-      code: 'BENCHMARK_CONFIG_INVALID',
-      details: { field: 'skill_id' },
-    });
-    await expect(core.api.benchmarks.createAgentRun({ ...base, max_steps: 0 })).rejects.toMatchObject({
-      code: 'BENCHMARK_CONFIG_INVALID',
-      details: { field: 'max_steps' },
-    });
+    ).rejects.toMatchObject(configInvalid({ field: 'dataset_id' }));
+    await expect(core.api.benchmarks.createAgentRun({ ...base, skill_id: 'review' })).rejects.toMatchObject(
+      configInvalid({ field: 'skill_id' }),
+    );
+    await expect(core.api.benchmarks.createAgentRun({ ...base, max_steps: 0 })).rejects.toMatchObject(
+      configInvalid({ field: 'max_steps' }),
+    );
     await expect(
       core.api.benchmarks.createAgentRun({ ...base, dataset_id: 'missing' }),
     ).rejects.toMatchObject({
@@ -744,13 +759,7 @@ describe('agent benchmark runs', () => {
     const core = makeCore({ benchmarks: { latencyClock: clock.latencyClock } });
     const run = await core.api.benchmarks.createAgentRun(DEMO_RUN);
     clock.cancelWith(() => void core.api.benchmarks.cancel(run.run_id));
-    const done = await finished(core, run);
-    expect(done.status).toBe('cancelled');
-    expect(done.metrics).toBeNull();
-    const report = await core.api.benchmarks.report(run.run_id);
-    expect(report.cases.length).toBeGreaterThanOrEqual(1);
-    expect(report.cases.length).toBeLessThan(5);
-    expect(await isolatedDatabases()).toEqual([]);
+    await expectCancelledMidway(core, run, 5);
   });
 });
 
@@ -758,11 +767,7 @@ describe('agent benchmark runs', () => {
 function scriptedProvider() {
   const chats: string[] = [];
   let limited = false;
-  const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
-    if (url.pathname.endsWith('/models')) {
-      return Response.json({ object: 'list', data: [{ id: 'script-model', object: 'model' }] });
-    }
+  const fetch = fakeHost((body, url) => {
     chats.push(url.host);
     if (!limited) {
       limited = true;
@@ -771,9 +776,8 @@ function scriptedProvider() {
         { status: 429, headers: { 'Retry-After': '0' } },
       );
     }
-    const body = init?.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : {};
-    return new Response(agentScriptStream(body), { headers: { 'Content-Type': 'text/event-stream' } });
-  }) as typeof globalThis.fetch;
+    return eventStream(agentScriptStream(body));
+  });
   return { fetch, chats };
 }
 
@@ -894,10 +898,7 @@ describe('agent benchmark runs on a configured provider', () => {
     const core = await coreOn(remote, { enabled: false });
     await expect(
       core.api.benchmarks.createAgentRun({ dataset_id: 'agent-core-v1', provider_id: 'local', model: 'm' }),
-    ).rejects.toMatchObject({
-      code: 'BENCHMARK_CONFIG_INVALID',
-      details: { field: 'provider_id', cause: 'PROVIDER_UNAVAILABLE' },
-    });
+    ).rejects.toMatchObject(configInvalid({ field: 'provider_id', cause: 'PROVIDER_UNAVAILABLE' }));
     const run = await finished(core, await core.api.benchmarks.createAgentRun(DEMO_RUN));
     expect(run).toMatchObject({ status: 'completed', metrics: { task_success_rate: 0.2 } });
     expect(remote.chats).toEqual([]);
@@ -915,12 +916,7 @@ function agentHost(options: { tokensPerCall?: number; gate?: Promise<void>; fail
   const prompts: string[] = [];
   let waiting = 0;
   const watchers: Array<{ count: number; resolve: () => void }> = [];
-  const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
-    if (url.pathname.endsWith('/models')) {
-      return Response.json({ object: 'list', data: [{ id: 'script-model', object: 'model' }] });
-    }
-    const body = JSON.parse(String(init?.body)) as { messages: Array<{ role: string; content: string }> };
+  const fetch = fakeHost(async (body, _url, signal) => {
     const prompt = body.messages.find((message) => message.role === 'user')?.content ?? '';
     prompts.push(prompt);
     if (prompt === options.failPrompt) {
@@ -933,12 +929,7 @@ function agentHost(options: { tokensPerCall?: number; gate?: Promise<void>; fail
       waiting += 1;
       for (const watcher of watchers) if (waiting >= watcher.count) watcher.resolve();
       try {
-        await Promise.race([
-          options.gate,
-          new Promise((_, reject) =>
-            init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
-          ),
-        ]);
+        await Promise.race([options.gate, untilAborted(signal)]);
       } finally {
         waiting -= 1;
       }
@@ -951,8 +942,8 @@ function agentHost(options: { tokensPerCall?: number; gate?: Promise<void>; fail
         `"prompt_tokens":${total - 20},"completion_tokens":20,"total_tokens":${total}`,
       );
     }
-    return new Response(stream, { headers: { 'Content-Type': 'text/event-stream' } });
-  }) as typeof globalThis.fetch;
+    return eventStream(stream);
+  });
   const requests = (count: number) =>
     new Promise<void>((resolve) => {
       if (waiting >= count) resolve();
@@ -1004,10 +995,9 @@ describe('agent benchmark runs: concurrency and the token budget', () => {
     const run = await core.api.benchmarks.createAgentRun(DEMO_RUN);
     expect(run.config_snapshot).toMatchObject({ concurrency: 1 });
     for (const concurrency of [0, 9, 1.5]) {
-      await expect(core.api.benchmarks.createAgentRun({ ...DEMO_RUN, concurrency })).rejects.toMatchObject({
-        code: 'BENCHMARK_CONFIG_INVALID',
-        details: { field: 'concurrency' },
-      });
+      await expect(core.api.benchmarks.createAgentRun({ ...DEMO_RUN, concurrency })).rejects.toMatchObject(
+        configInvalid({ field: 'concurrency' }),
+      );
     }
     await core.idle();
     expect((await core.api.benchmarks.list()).page.total).toBe(1);

@@ -38,6 +38,7 @@ import {
   agentSnapshot,
   benchmarkProfile,
   builtinDataset,
+  isBuiltinDataset,
   caseResultsOf,
   compareReports,
   configInvalid,
@@ -148,7 +149,7 @@ export class BenchmarkService {
   async listDatasets(input: { kind?: BenchmarkKind } = {}): Promise<{ items: BenchmarkDatasetDto[] }> {
     const { kind } = parseInput(z.object({ kind: z.enum(['rag', 'agent']).optional() }).strict(), input);
     const builtin = await Promise.all(
-      BUILTIN_DATASET_IDS.map((id) => describeDataset(builtinDataset(id)!, 'builtin')),
+      BUILTIN_DATASET_IDS.map(async (id) => describeDataset((await builtinDataset(id))!, 'builtin')),
     );
     const imported = await Promise.all(
       (await this.#repository.listDatasets()).map((row) => describeDataset(row.dataset, 'imported')),
@@ -189,7 +190,7 @@ export class BenchmarkService {
   }
 
   async #register(dataset: BenchmarkDatasetFile): Promise<BenchmarkDatasetDto> {
-    if (BUILTIN_DATASET_IDS.includes(dataset.dataset_id)) {
+    if (isBuiltinDataset(dataset.dataset_id)) {
       throw new AppError(
         'BENCHMARK_DATASET_INVALID',
         `The id ${dataset.dataset_id} belongs to a shipped dataset.`,
@@ -210,7 +211,8 @@ export class BenchmarkService {
   }
 
   async #dataset(datasetId: string): Promise<BenchmarkDatasetFile> {
-    const dataset = builtinDataset(datasetId) ?? (await this.#repository.getDataset(datasetId))?.dataset;
+    const dataset =
+      (await builtinDataset(datasetId)) ?? (await this.#repository.getDataset(datasetId))?.dataset;
     if (!dataset) {
       throw new AppError('BENCHMARK_DATASET_NOT_FOUND', `There is no dataset ${datasetId}.`, {
         dataset_id: datasetId,
