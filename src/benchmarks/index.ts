@@ -3,6 +3,7 @@ export * from './builtin';
 export * from './case-queue';
 export * from './citations';
 export * from './dataset';
+export * from './heading-questions';
 export * from './isolated-index';
 export * from './metrics';
 export * from './rag-run';

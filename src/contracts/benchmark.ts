@@ -244,3 +244,20 @@ export interface CreateDatasetFromNotesInput {
   description?: string;
   cases: Array<{ block_id: string; query: string }>;
 }
+
+/** Asks the chosen model for a question per heading of the user's notes ("benchmark my notes"). */
+export interface ProposeQuestionsInput {
+  provider_id: string;
+  model: string;
+  note_ids?: string[];
+  limit?: number;
+}
+
+/** A proposed case: the question and the block (the first under the heading) it should find. */
+export interface ProposedQuestionDto {
+  note_id: string;
+  note_title: string;
+  heading: string;
+  block_id: string;
+  query: string;
+}

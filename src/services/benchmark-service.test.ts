@@ -1111,6 +1111,132 @@ describe('agent benchmark runs: concurrency and the token budget', () => {
   });
 });
 
+/** A host whose model answers every request with `content`, recording the request bodies. */
+function answeringHost(content: string, status = 200) {
+  const bodies: Array<Record<string, unknown>> = [];
+  const fetch = fakeHost((body) => {
+    bodies.push(body as unknown as Record<string, unknown>);
+    if (status !== 200) {
+      return Response.json({ error: { message: 'Bad request', type: 'invalid_request_error' } }, { status });
+    }
+    return eventStream(answerStream(content));
+  });
+  return { fetch, bodies };
+}
+
+const PROPOSAL_RUN = { provider_id: 'local', model: 'script-model' };
+
+describe('"benchmark my notes": questions proposed for headings', () => {
+  /** Two notes of the user's: one with two headings (one empty), one without any. */
+  async function notesWithHeadings(core: TestCore) {
+    const os = await core.api.notes.create({
+      title: 'OS',
+      body: '# Deadlock\n\nFour conditions must hold at once.\n\n## Empty\n\n## 页表\n\nTLB 缓存页表项。',
+      folder: '',
+      tags: [],
+    });
+    await core.api.notes.create({ title: 'Plain', body: 'No headings here.', folder: '', tags: [] });
+    await core.idle();
+    const blocks = await core.db.blocks.where('note_id').equals(os.note_id).sortBy('position');
+    return { os, blocks };
+  }
+
+  it('asks the chosen model once, by JSON schema, and returns one question per section to accept', async () => {
+    const answer = JSON.stringify({
+      questions: [
+        { section: 1, question: 'What must hold for a deadlock?' },
+        { section: 2, question: '什么缓存页表项?' },
+      ],
+    });
+    const remote = answeringHost(answer);
+    const core = await coreOn(remote);
+    const { os, blocks } = await notesWithHeadings(core);
+    const before = await notebook(core);
+    const { items } = await core.api.benchmarks.proposeQuestions(PROPOSAL_RUN);
+    const paragraph = (text: string) => blocks.find((block) => block.text === text)!.block_id;
+    expect(items).toEqual([
+      {
+        note_id: os.note_id,
+        note_title: 'OS',
+        heading: 'Deadlock',
+        block_id: paragraph('Four conditions must hold at once.'),
+        query: 'What must hold for a deadlock?',
+      },
+      {
+        note_id: os.note_id,
+        note_title: 'OS',
+        heading: '页表',
+        block_id: paragraph('TLB 缓存页表项。'),
+        query: '什么缓存页表项?',
+      },
+    ]);
+    expect(remote.bodies).toHaveLength(1);
+    expect(remote.bodies[0]).toMatchObject({
+      model: 'script-model',
+      response_format: { type: 'json_schema', json_schema: { name: 'heading_questions' } },
+    });
+    // Only the sections went to the model: the headingless note did not.
+    expect(JSON.stringify(remote.bodies[0])).not.toContain('No headings here.');
+    expect(await notebook(core)).toEqual(before);
+    // Accepted as they are, they make a dataset that runs.
+    const dataset = await core.api.benchmarks.createDatasetFromNotes({
+      dataset_id: 'my-headings',
+      cases: items.map((item) => ({ block_id: item.block_id, query: item.query })),
+    });
+    expect(dataset).toMatchObject({ case_count: 2, source: 'imported' });
+  });
+
+  it('asks nothing when the chosen notes have no sections, and limits the headings asked about', async () => {
+    const remote = answeringHost(JSON.stringify({ questions: [{ section: 1, question: 'Why?' }] }));
+    const core = await coreOn(remote);
+    const plain = await core.api.notes.create({ title: 'Plain', body: 'Just text.', folder: '', tags: [] });
+    await notesWithHeadings(core);
+    expect(
+      await core.api.benchmarks.proposeQuestions({ ...PROPOSAL_RUN, note_ids: [plain.note_id] }),
+    ).toEqual({
+      items: [],
+    });
+    expect(remote.bodies).toEqual([]);
+    const { items } = await core.api.benchmarks.proposeQuestions({ ...PROPOSAL_RUN, limit: 1 });
+    expect(items.map((item) => item.heading)).toEqual(['Deadlock']);
+    expect(JSON.stringify(remote.bodies[0])).not.toContain('TLB');
+  });
+
+  it('refuses a bad request, an unknown note and a disabled provider', async () => {
+    const remote = answeringHost('{}');
+    const core = await coreOn(remote);
+    await expect(core.api.benchmarks.proposeQuestions({ ...PROPOSAL_RUN, limit: 0 })).rejects.toMatchObject(
+      configInvalid({ field: 'limit' }),
+    );
+    await expect(
+      core.api.benchmarks.proposeQuestions({ provider_id: 'local' } as typeof PROPOSAL_RUN),
+    ).rejects.toMatchObject(configInvalid({ field: 'model' }));
+    await expect(
+      core.api.benchmarks.proposeQuestions({ ...PROPOSAL_RUN, note_ids: ['note_missing'] }),
+    ).rejects.toMatchObject({ code: 'RESOURCE_NOT_FOUND', details: { note_id: 'note_missing' } });
+    const disabled = await coreOn(remote, { enabled: false });
+    await expect(disabled.api.benchmarks.proposeQuestions(PROPOSAL_RUN)).rejects.toMatchObject(
+      configInvalid({ field: 'provider_id', cause: 'PROVIDER_UNAVAILABLE' }),
+    );
+    expect(remote.bodies).toEqual([]);
+  });
+
+  it('answers BENCHMARK_RUN_FAILED when the model answers prose or fails', async () => {
+    const prose = await coreOn(answeringHost('Sure! Here are some questions you could ask.'));
+    await notesWithHeadings(prose);
+    await expect(prose.api.benchmarks.proposeQuestions(PROPOSAL_RUN)).rejects.toMatchObject({
+      code: 'BENCHMARK_RUN_FAILED',
+      details: { reason: 'invalid_answer' },
+    });
+    const failing = await coreOn(answeringHost('', 400));
+    await notesWithHeadings(failing);
+    await expect(failing.api.benchmarks.proposeQuestions(PROPOSAL_RUN)).rejects.toMatchObject({
+      code: 'BENCHMARK_RUN_FAILED',
+      details: { provider_id: 'local' },
+    });
+  });
+});
+
 describe('reports: comparison and export', () => {
   it('compares two runs case by case and exports JSON and CSV', async () => {
     const core = await smallCore();

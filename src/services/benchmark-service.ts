@@ -7,6 +7,7 @@ import {
   isAbortError,
   listBenchmarkRunsSchema,
   parseInput,
+  proposeQuestionsSchema,
   sequenceQuerySchema,
   toIsoUtc,
   type AgentCaseResult,
@@ -24,6 +25,8 @@ import {
   type JobDto,
   type ListBenchmarkRunsInput,
   type OffsetPage,
+  type ProposeQuestionsInput,
+  type ProposedQuestionDto,
   type SequencePage,
   type SequenceQuery,
 } from '../contracts';
@@ -65,6 +68,7 @@ import {
 } from '../benchmarks';
 import { AgentSandbox, notAgentDataset, runAgentCase } from './benchmark-agent';
 import type { AnswerModel, BenchmarkAnswers } from './benchmark-answers';
+import { proposeQuestions, sectionsOf } from './benchmark-questions';
 import { demoAdapterFactory, type AgentAdapterFactory } from './agent-service';
 import type { EventLog } from '../core/event-log';
 import { newId, systemClock, type Clock } from '../core/ids';
@@ -187,6 +191,34 @@ export class BenchmarkService {
       })),
     );
     return this.#register(datasetFromNotes(request, notes, picked));
+  }
+
+  /**
+   * "Benchmark my notes": the chosen model proposes a question for each
+   * heading with content under it (the case's block is the section's first).
+   * Nothing is stored: the user accepts or edits them into a dataset. Only
+   * the sections' text goes to that model.
+   */
+  async proposeQuestions(input: ProposeQuestionsInput): Promise<{ items: ProposedQuestionDto[] }> {
+    const parsed = proposeQuestionsSchema.safeParse(input);
+    if (!parsed.success) throw configInvalid(parsed.error);
+    const request = parsed.data;
+    await this.#checkAgentModel(request.provider_id, request.model);
+    const sections = await sectionsOf(this.#options.notes, request.note_ids, request.limit);
+    return { items: await proposeQuestions(this.#agentAdapters, sections, request, this.#clock) };
+  }
+
+  /** The provider must be usable now; its own code is kept as the cause. */
+  async #checkAgentModel(providerId: string, model: string): Promise<void> {
+    try {
+      await this.#agentAdapters({ provider: providerId, model });
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      throw new AppError('BENCHMARK_CONFIG_INVALID', error.message, {
+        field: 'provider_id',
+        cause: error.code,
+      });
+    }
   }
 
   async #register(dataset: BenchmarkDatasetFile): Promise<BenchmarkDatasetDto> {
@@ -317,15 +349,7 @@ export class BenchmarkService {
         { field: 'skill_id', skill_id: request.skill_id },
       );
     }
-    try {
-      await this.#agentAdapters({ provider: request.provider_id, model: request.model });
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      throw new AppError('BENCHMARK_CONFIG_INVALID', error.message, {
-        field: 'provider_id',
-        cause: error.code,
-      });
-    }
+    await this.#checkAgentModel(request.provider_id, request.model);
     const embedder = await this.#options.embedder();
     const snapshot = agentSnapshot({
       dataset,
