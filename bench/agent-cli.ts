@@ -1,4 +1,4 @@
-// `npm run bench:agent -- --dataset agent-core-v1 --provider mock --model mock-1`
+// `npm run bench:agent -- --dataset agent-core-v1 --provider mock --model mock-1 [--concurrency 2] [--token-budget 20000]`
 // `npm run bench:agent -- --provider local --model m --base-url http://127.0.0.1:8000/v1 --api-key-env KEY`
 // configures an OpenAI-compatible provider for this run first (the key is read from that variable).
 // Runs the agent benchmark through the benchmark service in Node over
@@ -7,26 +7,34 @@
 import 'fake-indexeddb/auto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { AgentCaseResult } from '../src/contracts';
 import { NotesAgentDatabase } from '../src/db';
 import { createCoreApi } from '../src/services/core-api';
 
-const { values } = parseArgs({
-  options: {
-    dataset: { type: 'string', default: 'agent-core-v1' },
-    provider: { type: 'string', default: 'mock' },
-    model: { type: 'string', default: 'mock-1' },
-    'max-steps': { type: 'string', default: '10' },
-    import: { type: 'string' },
-    'base-url': { type: 'string' },
-    'api-key-env': { type: 'string' },
-    out: { type: 'string' },
-  },
-});
+const OPTIONS = {
+  dataset: { type: 'string', default: 'agent-core-v1' },
+  provider: { type: 'string', default: 'mock' },
+  model: { type: 'string', default: 'mock-1' },
+  'max-steps': { type: 'string', default: '10' },
+  'token-budget': { type: 'string', default: '20000' },
+  concurrency: { type: 'string', default: '1' },
+  import: { type: 'string' },
+  'base-url': { type: 'string' },
+  'api-key-env': { type: 'string' },
+  out: { type: 'string' },
+} as const;
 
-async function main(): Promise<void> {
+/** Where the CLI prints its table and report path (stdout when run as a script). */
+export interface CliOutput {
+  log: (line: string) => void;
+}
+
+/** Runs the CLI on these arguments; throws (an AppError with its code) when the run cannot complete. */
+export async function runAgentCli(args: string[], output: CliOutput = { log: console.log }): Promise<void> {
+  const { values } = parseArgs({ args, options: OPTIONS });
   const db = new NotesAgentDatabase(`bench-agent-cli-${process.pid}`);
   const core = createCoreApi(db);
   try {
@@ -49,6 +57,8 @@ async function main(): Promise<void> {
       provider_id: values.provider,
       model: values.model,
       max_steps: Number(values['max-steps']),
+      token_budget: Number(values['token-budget']),
+      concurrency: Number(values.concurrency),
     });
     await core.idle();
     const report = await benchmarks.report(created.run_id);
@@ -60,8 +70,8 @@ async function main(): Promise<void> {
     await mkdir(dirname(out), { recursive: true });
     await writeFile(out, `${JSON.stringify(report, null, 1)}\n`);
     const m = run.metrics;
-    console.log(`\nBenchmark ${run.run_id}: ${run.dataset_id} on ${values.provider}/${values.model}`);
-    console.log(
+    output.log(`\nBenchmark ${run.run_id}: ${run.dataset_id} on ${values.provider}/${values.model}`);
+    output.log(
       [
         `task_success_rate ${m.task_success_rate.toFixed(3)}`,
         `tool_selection_accuracy ${m.tool_selection_accuracy.toFixed(3)}`,
@@ -73,19 +83,22 @@ async function main(): Promise<void> {
       ].join('\n'),
     );
     for (const entry of report.cases as AgentCaseResult[]) {
-      console.log(
+      output.log(
         `${entry.passed ? 'pass' : 'FAIL'} ${entry.case_id.padEnd(24)} tools ${entry.tools_called.join(',') || '-'}` +
           (entry.failure_reason ? `  (${entry.failure_reason}; trace ${entry.trace_run_id})` : ''),
       );
     }
-    console.log(`report: ${out}`);
+    output.log(`report: ${out}`);
   } finally {
     core.dispose();
     await db.delete();
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+// Run as a script (`tsx bench/agent-cli.ts`), not when a test imports it.
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  runAgentCli(process.argv.slice(2)).catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
+}

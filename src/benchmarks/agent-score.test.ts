@@ -88,6 +88,28 @@ describe('scoreAgentCase', () => {
     expect(result).toMatchObject({ tool_calls: 2, invalid_tool_calls: 2, argument_errors: 1, steps: 2 });
   });
 
+  it('names a run the runtime stopped at its token budget once, as the budget failure', () => {
+    const events = [
+      event('ToolCall', { name: 'rag.search' }),
+      event('ToolResult', { name: 'rag.search', status: 'ok', success: true }),
+      event('RunFailed', {
+        steps: 1,
+        code: 'JOB_FAILED',
+        reason: 'token_budget',
+        message: 'The run reached its token budget of 1000 tokens (980 used).',
+        token_usage: { total_tokens: 980 },
+      }),
+    ];
+    const entry = { ...ENTRY, expected_tools: ['rag.search'], expected_conditions: {} };
+    const result = scoreAgentCase({ ...base, entry, events, status: 'failed', after: base.before });
+    expect(result).toMatchObject({
+      passed: false,
+      status: 'failed',
+      token_usage: 980,
+      failure_reason: 'token budget exceeded: the run was stopped at 980 of 1000 tokens',
+    });
+  });
+
   it('counts open checklist items and knows the terminal events', () => {
     expect(openTaskCount('# T\n\n- [ ] a\n* [ ] b\n- [x] done\n  - [ ] nested\ntext - [ ] not')).toBe(3);
     expect(['RunCompleted', 'RunFailed', 'RunCancelled', 'ToolCall'].map(isTerminalAgentEvent)).toEqual([

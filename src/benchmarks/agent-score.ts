@@ -32,6 +32,8 @@ export interface ScoredCaseInput {
   latency: number;
   tokenBudget: number;
   runId: string;
+  /** The run's recorded error, for a run that failed before its loop wrote a terminal event. */
+  runError?: { code: string; message: string } | null;
 }
 
 /**
@@ -52,13 +54,19 @@ export function scoreAgentCase(input: ScoredCaseInput): AgentCaseResult {
     output?: string;
     code?: string;
     message?: string;
+    reason?: string;
     token_usage?: { total_tokens?: number };
   };
   const tokens = end.token_usage?.total_tokens ?? 0;
   const toolsCalled = calls.map((call) => call.name);
   const reasons: string[] = [];
-  if (status !== 'completed')
-    reasons.push(`run ${status}${end.code ? ` (${end.code}: ${end.message ?? ''})` : ''}`);
+  if (end.reason === 'token_budget') {
+    reasons.push(`token budget exceeded: the run was stopped at ${tokens} of ${input.tokenBudget} tokens`);
+  } else if (status !== 'completed') {
+    const code = end.code ?? input.runError?.code;
+    const message = end.message ?? input.runError?.message ?? '';
+    reasons.push(`run ${status}${code ? ` (${code}: ${message})` : ''}`);
+  }
   const missing = entry.expected_tools.filter((name) => !toolsCalled.includes(name));
   if (missing.length > 0) reasons.push(`expected tools not called: ${missing.join(', ')}`);
   const conditions = entry.expected_conditions;
@@ -77,7 +85,8 @@ export function scoreAgentCase(input: ScoredCaseInput): AgentCaseResult {
   for (const text of conditions.answer_contains ?? []) {
     if (!(end.output ?? '').includes(text)) reasons.push(`answer does not contain "${text}"`);
   }
-  if (tokens > input.tokenBudget) reasons.push(`token budget exceeded: ${tokens} > ${input.tokenBudget}`);
+  if (end.reason !== 'token_budget' && tokens > input.tokenBudget)
+    reasons.push(`token budget exceeded: ${tokens} > ${input.tokenBudget}`);
   return {
     kind: 'agent',
     case_id: entry.case_id,

@@ -14,7 +14,7 @@ import {
   toRunDto,
 } from './runs';
 
-const dataset = builtinDataset('agent-core-v1')!;
+const dataset = (await builtinDataset('agent-core-v1'))!;
 const ENV = describeEnvironment({ node: '20.20.2', webgpu: false }, 'hash-v1');
 
 describe('environment', () => {
@@ -70,7 +70,7 @@ describe('snapshots and rows', () => {
     expect(reranked).toMatchObject({ retrieval: { rerank: true }, answer_model: { model: 'mock-1' } });
   });
 
-  it('caps an agent run at the runtime step limit and records concurrency 1', () => {
+  it('caps an agent run at the runtime step limit and records the concurrency it ran with', () => {
     const snapshot = agentSnapshot({
       dataset,
       hash: 'sha256:y',
@@ -78,10 +78,11 @@ describe('snapshots and rows', () => {
       model: 'mock-1',
       maxSteps: 100,
       tokenBudget: 500,
+      concurrency: 3,
       embedding: HASH_EMBEDDER_INFO,
       environment: ENV,
     });
-    expect(snapshot).toMatchObject({ max_steps: 50, concurrency: 1, skill_id: null, token_budget: 500 });
+    expect(snapshot).toMatchObject({ max_steps: 50, concurrency: 3, skill_id: null, token_budget: 500 });
     const row = newRunRow('benchmark_1', 'agent', snapshot, { a: 1 }, '2026-12-01T00:00:00Z');
     expect(row).toMatchObject({
       dataset_id: 'agent-core-v1',

@@ -141,6 +141,8 @@ export interface AgentSnapshotInput {
   model: string;
   maxSteps: number;
   tokenBudget: number;
+  /** Cases run at most this many at a time, each lane in its own copy of the dataset. */
+  concurrency: number;
   embedding: EmbeddingModelInfo;
   environment: BenchmarkEnvironment;
 }
@@ -148,7 +150,7 @@ export interface AgentSnapshotInput {
 /** The agent's own step limit is 50, whatever a request asks. */
 export const MAX_AGENT_STEPS = 50;
 
-/** §9.5: cases run one at a time, so the snapshot records concurrency 1. */
+/** §9.5: what an agent run ran with. */
 export function agentSnapshot(input: AgentSnapshotInput): BenchmarkConfigSnapshot {
   return {
     dataset_id: input.dataset.dataset_id,
@@ -159,7 +161,7 @@ export function agentSnapshot(input: AgentSnapshotInput): BenchmarkConfigSnapsho
     skill_id: null,
     max_steps: Math.min(input.maxSteps, MAX_AGENT_STEPS),
     token_budget: input.tokenBudget,
-    concurrency: 1,
+    concurrency: input.concurrency,
     embedding: { ...input.embedding },
     environment: input.environment,
   };

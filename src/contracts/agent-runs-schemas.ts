@@ -10,6 +10,8 @@ export const startAgentRunSchema = z
     provider: z.string().min(1).optional(),
     model: z.string().min(1).optional(),
     max_steps: z.number().int().min(1).max(50).optional(),
+    /** Tokens the whole run may use; the loop stops it mid-run with `token_budget` when spent. */
+    token_budget: z.number().int().min(1).max(10_000_000).optional(),
     allowed_tools: z.array(toolNameSchema).max(100).optional(),
   })
   .strict();

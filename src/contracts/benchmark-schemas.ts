@@ -146,3 +146,15 @@ export const createDatasetFromNotesSchema = z
       .max(MAX_BENCHMARK_CASES),
   })
   .strict();
+
+/** "Benchmark my notes": the model that proposes a question for each heading, and which notes. */
+export const proposeQuestionsSchema = z
+  .object({
+    provider_id: z.string().min(1).max(200),
+    model: z.string().min(1).max(200),
+    /** Only these notes' headings; every live note's when absent. */
+    note_ids: z.array(z.string().min(1).max(200)).min(1).max(200).optional(),
+    /** Headings asked about, at most (the first ones in note order). */
+    limit: z.number().int().min(1).max(50).default(20),
+  })
+  .strict();

@@ -154,6 +154,9 @@ export interface BenchmarkConfigSnapshot {
   model?: string;
   max_steps?: number;
   token_budget?: number;
+  /** Agent cases run at most this many at a time. */
+  concurrency?: number;
+  skill_id?: string | null;
   environment?: {
     runtime: 'browser' | 'node';
     platform: string;
@@ -240,4 +243,21 @@ export interface CreateDatasetFromNotesInput {
   dataset_id: string;
   description?: string;
   cases: Array<{ block_id: string; query: string }>;
+}
+
+/** Asks the chosen model for a question per heading of the user's notes ("benchmark my notes"). */
+export interface ProposeQuestionsInput {
+  provider_id: string;
+  model: string;
+  note_ids?: string[];
+  limit?: number;
+}
+
+/** A proposed case: the question and the block (the first under the heading) it should find. */
+export interface ProposedQuestionDto {
+  note_id: string;
+  note_title: string;
+  heading: string;
+  block_id: string;
+  query: string;
 }

@@ -91,6 +91,7 @@ const jobInputSchema = z.object({
   provider: z.string().optional(),
   model: z.string().optional(),
   max_steps: z.number().int().optional(),
+  token_budget: z.number().int().optional(),
   allowed_tools: z.array(z.string()).optional(),
 });
 type JobInput = z.infer<typeof jobInputSchema>;
@@ -240,6 +241,7 @@ export class AgentService {
       ...(request.provider !== undefined && { provider: request.provider }),
       ...(request.model !== undefined && { model: request.model }),
       ...(request.max_steps !== undefined && { max_steps: request.max_steps }),
+      ...(request.token_budget !== undefined && { token_budget: request.token_budget }),
       ...(request.allowed_tools !== undefined && { allowed_tools: request.allowed_tools }),
     };
     const now = toIsoUtc(this.#clock());
@@ -573,6 +575,7 @@ export class AgentService {
         model,
         ...(fallback && { fallback }),
         ...(input.max_steps !== undefined && { maxSteps: input.max_steps }),
+        ...(input.token_budget !== undefined && { tokenBudget: input.token_budget }),
         ...(input.allowed_tools !== undefined && { allowedTools: input.allowed_tools }),
         timeoutMs: this.#deps.timeoutMs ?? DEFAULT_TIMEOUT_MS,
         metadata: { job_id: context.jobId },

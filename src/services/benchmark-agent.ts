@@ -12,7 +12,7 @@ import {
   seedDataset,
   type NotebookCounts,
 } from '../benchmarks';
-import { EventLog } from '../core/event-log';
+import { EventLog, type Subscription } from '../core/event-log';
 import { JobRuntime } from '../core/job-runtime';
 import {
   EventRepository,
@@ -26,6 +26,8 @@ import { SearchIndexer } from '../retrieval/search-indexer';
 import { createAgentService, type AgentAdapterFactory, type AgentService } from './agent-service';
 import { NotesService } from './notes-service';
 import { SearchService } from './search-service';
+
+const JOB_TERMINAL_EVENTS = new Set(['Completed', 'Failed', 'Cancelled']);
 
 /** Events of one case kept in the report, so a failed case still opens its trace after cleanup. */
 export const MAX_TRACE_EVENTS = 400;
@@ -86,6 +88,11 @@ export class AgentSandbox {
     return { notes: notes.length, tasks };
   }
 
+  /** The events of a job of this sandbox's runtime (an agent run's job). */
+  jobEvents(jobId: string, onEvent: (envelope: EventEnvelope) => void): Subscription {
+    return this.#runtime.subscribe(jobId, 0, onEvent);
+  }
+
   async close(): Promise<void> {
     this.#indexer.dispose();
     await this.#runtime.idle().catch(() => undefined);
@@ -101,8 +108,8 @@ export interface AgentCaseRequest {
 }
 
 /**
- * Runs one case through the agent runtime (permissions and step limit
- * included) and scores it from its trace.
+ * Runs one case through the agent runtime (permissions, step limit and token
+ * budget included) and scores it from its trace.
  */
 export async function runAgentCase(
   sandbox: AgentSandbox,
@@ -118,29 +125,43 @@ export async function runAgentCase(
     provider: request.provider_id,
     model: request.model,
     max_steps: Math.min(request.max_steps, 50),
+    // The loop checks the budget before every model call and caps each answer at what is left.
+    token_budget: request.token_budget,
     allowed_tools: entry.allowed_tools,
   });
+  const subscriptions: Subscription[] = [];
   await new Promise<void>((resolve) => {
     const onAbort = (): void => void sandbox.agent.cancel(run.run_id).catch(() => undefined);
+    const finish = (): void => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    };
     signal.addEventListener('abort', onAbort, { once: true });
-    // The subscription ends by itself after the run's one terminal event.
-    sandbox.agent.subscribe(run.run_id, 0, (envelope) => {
-      if (envelope.event === 'PermissionRequired') {
-        const data = envelope.data as { request_id: string };
-        void sandbox.agent
-          .resolvePermission({ run_id: run.run_id, request_id: data.request_id, decision: 'allow_once' })
-          .catch(() => undefined);
-      }
-      if (isTerminalAgentEvent(envelope.event)) {
-        signal.removeEventListener('abort', onAbort);
-        resolve();
-      }
-    });
+    // Aborted while the run was being created: the listener would never fire.
+    if (signal.aborted) onAbort();
+    subscriptions.push(
+      sandbox.agent.subscribe(run.run_id, 0, (envelope) => {
+        if (envelope.event === 'PermissionRequired') {
+          const data = envelope.data as { request_id: string };
+          void sandbox.agent
+            .resolvePermission({ run_id: run.run_id, request_id: data.request_id, decision: 'allow_once' })
+            .catch(() => undefined);
+        }
+        if (isTerminalAgentEvent(envelope.event)) finish();
+      }),
+      // A run that fails before its loop starts (no model) has no run events at all; its job's end says so.
+      sandbox.jobEvents(run.job_id, (envelope) => {
+        if (JOB_TERMINAL_EVENTS.has(envelope.event)) finish();
+      }),
+    );
   });
+  for (const subscription of subscriptions) subscription.close();
   const latency = clock() - started;
   signal.throwIfAborted();
   const trace = await sandbox.agent.trace({ run_id: run.run_id, after_sequence: 0, limit: MAX_TRACE_EVENTS });
   const after = await sandbox.counts();
+  const ended = trace.items.some((event) => isTerminalAgentEvent(event.event));
+  const runError = ended ? null : (await sandbox.agent.get(run.run_id)).error;
   return {
     result: scoreAgentCase({
       entry,
@@ -151,6 +172,7 @@ export async function runAgentCase(
       latency,
       tokenBudget: request.token_budget,
       runId: run.run_id,
+      runError,
     }),
     trace: trace.items,
   };

@@ -8,10 +8,12 @@ import type {
   RagCaseResult,
   RagDatasetFile,
 } from '../contracts';
+import { AppError } from '../contracts';
 import { NotesAgentDatabase } from '../db';
 import { freshDatabase } from '../db/test-database';
 import { HASH_EMBEDDER_INFO, type Embedder } from '../retrieval';
 import { SCRIPT_ANSWER, agentScriptStream } from './__fixtures__/openai-agent-script';
+import { demoAdapterFactory, type AgentAdapterFactory } from './agent-service';
 import { ISOLATED_DATABASE_PREFIX } from './benchmark-service';
 import { createCoreApi, type CoreOptions } from './core-api';
 
@@ -168,6 +170,22 @@ function cancellingAt(reading: number): {
       cancel = next;
     },
   };
+}
+
+/** What a refused request is: BENCHMARK_CONFIG_INVALID with these details (the field at least). */
+function configInvalid(details: Record<string, unknown>) {
+  return { code: 'BENCHMARK_CONFIG_INVALID', details };
+}
+
+/** The run ended cancelled without metrics, reporting some but not all of its cases, its database gone. */
+async function expectCancelledMidway(core: TestCore, run: BenchmarkRunDto, caseCount: number): Promise<void> {
+  const done = await finished(core, run);
+  expect(done.status).toBe('cancelled');
+  expect(done.metrics).toBeNull();
+  const report = await core.api.benchmarks.report(run.run_id);
+  expect(report.cases.length).toBeGreaterThanOrEqual(1);
+  expect(report.cases.length).toBeLessThan(caseCount);
+  expect(await isolatedDatabases()).toEqual([]);
 }
 
 describe('benchmark datasets', () => {
@@ -345,22 +363,17 @@ describe('RAG benchmark runs', () => {
     expect(later.items[0]!.sequence).toBe(page.items[3]!.sequence);
   });
 
+  // Indexes all of rag-core-v1 first: heavy on a loaded machine, hence the longer timeout.
   it('cancels a run mid-way: no metrics, the finished cases in the report, the isolated database deleted', async () => {
     // The second case starts (the clock's third reading): ask for the cancel while the run is mid-way.
     const clock = cancellingAt(3);
     const core = makeCore({ benchmarks: { latencyClock: clock.latencyClock } });
     const run = await core.api.benchmarks.createRagRun({ dataset_id: 'rag-core-v1', modes: ['fts'] });
     clock.cancelWith(() => void core.api.benchmarks.cancel(run.run_id));
-    const done = await finished(core, run);
-    expect(done.status).toBe('cancelled');
-    expect(done.metrics).toBeNull();
-    const report = await core.api.benchmarks.report(run.run_id);
-    expect(report.cases.length).toBeGreaterThanOrEqual(1);
-    expect(report.cases.length).toBeLessThan(279);
+    await expectCancelledMidway(core, run, 279);
     expect((await core.api.benchmarks.events(run.run_id)).items.at(-1)?.event).toBe('Cancelled');
-    expect(await isolatedDatabases()).toEqual([]);
     await expect(core.api.benchmarks.cancel(run.run_id)).rejects.toMatchObject({ code: 'STATE_CONFLICT' });
-  });
+  }, 60_000);
 
   it('rejects an index built with another embedding model', async () => {
     const core = makeCore();
@@ -390,26 +403,21 @@ describe('RAG benchmark runs', () => {
     const core = makeCore();
     await expect(
       core.api.benchmarks.createRagRun({ dataset_id: 'rag-core-v1', modes: ['bm25' as 'fts'] }),
-    ).rejects.toMatchObject({ code: 'BENCHMARK_CONFIG_INVALID', details: { field: 'modes.0' } });
+    ).rejects.toMatchObject(configInvalid({ field: 'modes.0' }));
     await expect(
       core.api.benchmarks.createRagRun({ dataset_id: 'rag-core-v1', repeat: 0 }),
-    ).rejects.toMatchObject({
-      code: 'BENCHMARK_CONFIG_INVALID',
-      details: { field: 'repeat' },
-    });
-    await expect(core.api.benchmarks.createRagRun({ dataset_id: 'agent-core-v1' })).rejects.toMatchObject({
-      code: 'BENCHMARK_CONFIG_INVALID',
-      details: { field: 'dataset_id' },
-    });
+    ).rejects.toMatchObject(configInvalid({ field: 'repeat' }));
+    await expect(core.api.benchmarks.createRagRun({ dataset_id: 'agent-core-v1' })).rejects.toMatchObject(
+      configInvalid({ field: 'dataset_id' }),
+    );
     await expect(
       core.api.benchmarks.createRagRun({
         dataset_id: 'rag-core-v1',
         answer_model: { provider_id: 'nowhere', model: 'm' },
       }),
-    ).rejects.toMatchObject({
-      code: 'BENCHMARK_CONFIG_INVALID',
-      details: { field: 'answer_model.provider_id', cause: 'RESOURCE_NOT_FOUND' },
-    });
+    ).rejects.toMatchObject(
+      configInvalid({ field: 'answer_model.provider_id', cause: 'RESOURCE_NOT_FOUND' }),
+    );
     expect((await core.api.benchmarks.list()).page.total).toBe(0);
   });
 
@@ -467,6 +475,38 @@ function answerStream(text: string): string {
   return `${chunk({ role: 'assistant', content: text }, null)}${chunk({}, 'stop')}data: [DONE]\n\n`;
 }
 
+interface ChatBody {
+  messages: Array<{ role: string; content: string }>;
+}
+
+/**
+ * A fake OpenAI-compatible host: it lists `script-model`, and `chat` answers
+ * every other request from its parsed body (with the request's URL and abort
+ * signal).
+ */
+function fakeHost(
+  chat: (body: ChatBody, url: URL, signal: AbortSignal | undefined) => Response | Promise<Response>,
+): typeof globalThis.fetch {
+  return (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+    if (url.pathname.endsWith('/models')) {
+      return Response.json({ object: 'list', data: [{ id: 'script-model', object: 'model' }] });
+    }
+    return chat(JSON.parse(String(init?.body)) as ChatBody, url, init?.signal ?? undefined);
+  }) as typeof globalThis.fetch;
+}
+
+/** Rejects with an AbortError when the request is aborted; never resolves. */
+function untilAborted(signal: AbortSignal | undefined): Promise<never> {
+  return new Promise((_, reject) =>
+    signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+  );
+}
+
+function eventStream(text: string): Response {
+  return new Response(text, { headers: { 'Content-Type': 'text/event-stream' } });
+}
+
 /**
  * An OpenAI-compatible host whose model cites, as `[n, m]`, every source in
  * its system prompt that contains the question. `hold` keeps a request open
@@ -476,28 +516,17 @@ function citingProvider(options: { hold?: boolean } = {}) {
   const bodies: Array<{ system: string; question: string }> = [];
   let requested: () => void = () => undefined;
   const firstRequest = new Promise<void>((resolve) => (requested = resolve));
-  const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
-    if (url.pathname.endsWith('/models')) {
-      return Response.json({ object: 'list', data: [{ id: 'script-model', object: 'model' }] });
-    }
-    const body = JSON.parse(String(init?.body)) as { messages: Array<{ role: string; content: string }> };
+  const fetch = fakeHost(async (body, _url, signal) => {
     const system = body.messages.find((message) => message.role === 'system')?.content ?? '';
     const question = body.messages.at(-1)!.content.toLowerCase();
     bodies.push({ system, question });
     requested();
-    if (options.hold) {
-      await new Promise((_, reject) =>
-        init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
-      );
-    }
+    if (options.hold) await untilAborted(signal);
     const cited = [...system.matchAll(/^\[(\d+)\] .* \u2014 (.*)$/gmu)]
       .filter((match) => match[2]!.toLowerCase().includes(question))
       .map((match) => match[1]);
-    return new Response(answerStream(`From your notes [${cited.join(', ')}].`), {
-      headers: { 'Content-Type': 'text/event-stream' },
-    });
-  }) as typeof globalThis.fetch;
+    return eventStream(answerStream(`From your notes [${cited.join(', ')}].`));
+  });
   return { fetch, bodies, firstRequest };
 }
 
@@ -557,10 +586,7 @@ describe('citation_hit_rate through "ask your notes"', () => {
         dataset_id: 'rag-core-v1',
         answer_model: { provider_id: 'local', model: 'script-model' },
       }),
-    ).rejects.toMatchObject({
-      code: 'BENCHMARK_CONFIG_INVALID',
-      details: { field: 'answer_model.provider_id', cause: 'STATE_CONFLICT' },
-    });
+    ).rejects.toMatchObject(configInvalid({ field: 'answer_model.provider_id', cause: 'STATE_CONFLICT' }));
     expect((await core.api.benchmarks.list()).page.total).toBe(0);
   });
 
@@ -710,24 +736,16 @@ describe('agent benchmark runs', () => {
     const base = DEMO_RUN;
     await expect(
       core.api.benchmarks.createAgentRun({ ...base, provider_id: 'openai' }),
-    ).rejects.toMatchObject({
-      code: 'BENCHMARK_CONFIG_INVALID',
-      details: { field: 'provider_id' },
-    });
+    ).rejects.toMatchObject(configInvalid({ field: 'provider_id' }));
     await expect(
       core.api.benchmarks.createAgentRun({ ...base, dataset_id: 'rag-core-v1' }),
-    ).rejects.toMatchObject({
-      code: 'BENCHMARK_CONFIG_INVALID',
-      details: { field: 'dataset_id' },
-    });
-    await expect(core.api.benchmarks.createAgentRun({ ...base, skill_id: 'review' })).rejects.toMatchObject({
-      code: 'BENCHMARK_CONFIG_INVALID',
-      details: { field: 'skill_id' },
-    });
-    await expect(core.api.benchmarks.createAgentRun({ ...base, max_steps: 0 })).rejects.toMatchObject({
-      code: 'BENCHMARK_CONFIG_INVALID',
-      details: { field: 'max_steps' },
-    });
+    ).rejects.toMatchObject(configInvalid({ field: 'dataset_id' }));
+    await expect(core.api.benchmarks.createAgentRun({ ...base, skill_id: 'review' })).rejects.toMatchObject(
+      configInvalid({ field: 'skill_id' }),
+    );
+    await expect(core.api.benchmarks.createAgentRun({ ...base, max_steps: 0 })).rejects.toMatchObject(
+      configInvalid({ field: 'max_steps' }),
+    );
     await expect(
       core.api.benchmarks.createAgentRun({ ...base, dataset_id: 'missing' }),
     ).rejects.toMatchObject({
@@ -741,13 +759,7 @@ describe('agent benchmark runs', () => {
     const core = makeCore({ benchmarks: { latencyClock: clock.latencyClock } });
     const run = await core.api.benchmarks.createAgentRun(DEMO_RUN);
     clock.cancelWith(() => void core.api.benchmarks.cancel(run.run_id));
-    const done = await finished(core, run);
-    expect(done.status).toBe('cancelled');
-    expect(done.metrics).toBeNull();
-    const report = await core.api.benchmarks.report(run.run_id);
-    expect(report.cases.length).toBeGreaterThanOrEqual(1);
-    expect(report.cases.length).toBeLessThan(5);
-    expect(await isolatedDatabases()).toEqual([]);
+    await expectCancelledMidway(core, run, 5);
   });
 });
 
@@ -755,11 +767,7 @@ describe('agent benchmark runs', () => {
 function scriptedProvider() {
   const chats: string[] = [];
   let limited = false;
-  const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
-    if (url.pathname.endsWith('/models')) {
-      return Response.json({ object: 'list', data: [{ id: 'script-model', object: 'model' }] });
-    }
+  const fetch = fakeHost((body, url) => {
     chats.push(url.host);
     if (!limited) {
       limited = true;
@@ -768,9 +776,8 @@ function scriptedProvider() {
         { status: 429, headers: { 'Retry-After': '0' } },
       );
     }
-    const body = init?.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : {};
-    return new Response(agentScriptStream(body), { headers: { 'Content-Type': 'text/event-stream' } });
-  }) as typeof globalThis.fetch;
+    return eventStream(agentScriptStream(body));
+  });
   return { fetch, chats };
 }
 
@@ -891,13 +898,342 @@ describe('agent benchmark runs on a configured provider', () => {
     const core = await coreOn(remote, { enabled: false });
     await expect(
       core.api.benchmarks.createAgentRun({ dataset_id: 'agent-core-v1', provider_id: 'local', model: 'm' }),
-    ).rejects.toMatchObject({
-      code: 'BENCHMARK_CONFIG_INVALID',
-      details: { field: 'provider_id', cause: 'PROVIDER_UNAVAILABLE' },
-    });
+    ).rejects.toMatchObject(configInvalid({ field: 'provider_id', cause: 'PROVIDER_UNAVAILABLE' }));
     const run = await finished(core, await core.api.benchmarks.createAgentRun(DEMO_RUN));
     expect(run).toMatchObject({ status: 'completed', metrics: { task_success_rate: 0.2 } });
     expect(remote.chats).toEqual([]);
+  });
+});
+
+/**
+ * An OpenAI-compatible host playing the scripted model without a 429 first.
+ * `tokensPerCall` is the usage it reports per call; `failPrompt` is the
+ * case prompt it answers with a 400; `gate` holds each chat
+ * request until it resolves (or the request is aborted); `requests` resolves
+ * once that many chat requests are waiting at once.
+ */
+function agentHost(options: { tokensPerCall?: number; gate?: Promise<void>; failPrompt?: string } = {}) {
+  const prompts: string[] = [];
+  let waiting = 0;
+  const watchers: Array<{ count: number; resolve: () => void }> = [];
+  const fetch = fakeHost(async (body, _url, signal) => {
+    const prompt = body.messages.find((message) => message.role === 'user')?.content ?? '';
+    prompts.push(prompt);
+    if (prompt === options.failPrompt) {
+      return Response.json(
+        { error: { message: 'The model is misconfigured', type: 'invalid_request_error' } },
+        { status: 400 },
+      );
+    }
+    if (options.gate) {
+      waiting += 1;
+      for (const watcher of watchers) if (waiting >= watcher.count) watcher.resolve();
+      try {
+        await Promise.race([options.gate, untilAborted(signal)]);
+      } finally {
+        waiting -= 1;
+      }
+    }
+    let stream = agentScriptStream(body);
+    if (options.tokensPerCall !== undefined) {
+      const total = options.tokensPerCall;
+      stream = stream.replaceAll(
+        '"prompt_tokens":120,"completion_tokens":20,"total_tokens":140',
+        `"prompt_tokens":${total - 20},"completion_tokens":20,"total_tokens":${total}`,
+      );
+    }
+    return eventStream(stream);
+  });
+  const requests = (count: number) =>
+    new Promise<void>((resolve) => {
+      if (waiting >= count) resolve();
+      else watchers.push({ count, resolve });
+    });
+  return { fetch, prompts, requests };
+}
+
+const SCRIPTED_RUN = { dataset_id: 'scripted-agent-v1', provider_id: 'local', model: 'script-model' };
+
+/** The CaseResult events of a run, by case id, in the order they were published. */
+async function publishedCases(core: TestCore, runId: string): Promise<string[]> {
+  return (await core.api.benchmarks.events(runId)).items
+    .filter((item) => item.event === 'CaseResult')
+    .map((item) => (item.data as AgentCaseResult).case_id);
+}
+
+describe('agent benchmark runs: concurrency and the token budget', () => {
+  it('runs cases concurrently, each lane in its own copy, and reports them in case order', async () => {
+    // Every chat request waits until two are waiting: run one at a time, the first case would wait forever.
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const remote = agentHost({ gate });
+    void remote.requests(2).then(open);
+    const core = await coreOn(remote);
+    const before = await withMyNote(core);
+    await core.api.benchmarks.importDataset(JSON.stringify(SCRIPTED));
+    const run = await finished(
+      core,
+      await core.api.benchmarks.createAgentRun({ ...SCRIPTED_RUN, concurrency: 2 }),
+    );
+    expect(run).toMatchObject({ status: 'completed', config_snapshot: { concurrency: 2 } });
+    expect(new Set(remote.prompts.slice(0, 2))).toEqual(
+      new Set(['deadlock review tasks', 'deadlock one task']),
+    );
+    const cases = (await core.api.benchmarks.report(run.run_id)).cases as AgentCaseResult[];
+    // Each lane has its own notebook: the one-task case counts its own 3 tasks, not the other case's too.
+    expect(cases.map((entry) => [entry.case_id, entry.passed, entry.failure_reason])).toEqual([
+      ['tasks-3', true, null],
+      ['tasks-1', false, 'tasks_created: expected 1, got 3'],
+    ]);
+    expect(await publishedCases(core, run.run_id)).toEqual(['tasks-3', 'tasks-1']);
+    expect(run.metrics).toMatchObject({ task_success_rate: 0.5, case_count: 2 });
+    await expectUntouched(core, before);
+  });
+
+  it('records concurrency 1 by default and refuses one outside 1..8', async () => {
+    const core = makeCore();
+    const run = await core.api.benchmarks.createAgentRun(DEMO_RUN);
+    expect(run.config_snapshot).toMatchObject({ concurrency: 1 });
+    for (const concurrency of [0, 9, 1.5]) {
+      await expect(core.api.benchmarks.createAgentRun({ ...DEMO_RUN, concurrency })).rejects.toMatchObject(
+        configInvalid({ field: 'concurrency' }),
+      );
+    }
+    await core.idle();
+    expect((await core.api.benchmarks.list()).page.total).toBe(1);
+  });
+
+  it('cancel stops every case in flight, publishes no metrics and deletes every lane', async () => {
+    const remote = agentHost({ gate: new Promise<void>(() => undefined) });
+    const core = await coreOn(remote);
+    const before = await withMyNote(core);
+    await core.api.benchmarks.importDataset(JSON.stringify(SCRIPTED));
+    const run = await core.api.benchmarks.createAgentRun({ ...SCRIPTED_RUN, concurrency: 2 });
+    await remote.requests(2);
+    await core.api.benchmarks.cancel(run.run_id);
+    const done = await finished(core, run);
+    expect(done).toMatchObject({ status: 'cancelled', metrics: null });
+    expect((await core.api.benchmarks.report(run.run_id)).cases).toEqual([]);
+    expect((await core.api.benchmarks.events(run.run_id)).items.at(-1)?.event).toBe('Cancelled');
+    // Both model calls were cut off; nothing else was asked.
+    expect(remote.prompts).toHaveLength(2);
+    await expectUntouched(core, before);
+  });
+
+  it('a case whose model answers an error fails alone; the others run and the order holds', async () => {
+    const remote = agentHost({ failPrompt: 'deadlock review tasks' });
+    const core = await coreOn(remote);
+    await core.api.benchmarks.importDataset(JSON.stringify(SCRIPTED));
+    const run = await finished(
+      core,
+      await core.api.benchmarks.createAgentRun({ ...SCRIPTED_RUN, concurrency: 2 }),
+    );
+    expect(run.status).toBe('completed');
+    const cases = (await core.api.benchmarks.report(run.run_id)).cases as AgentCaseResult[];
+    expect(cases.map((entry) => [entry.case_id, entry.status, entry.tools_called])).toEqual([
+      ['tasks-3', 'failed', []],
+      ['tasks-1', 'completed', ['rag.search', 'notes.read', 'tasks.create']],
+    ]);
+    expect(cases[0]!.failure_reason).toMatch(/^run failed \(PROVIDER_[A-Z_]+: /u);
+    expect(await publishedCases(core, run.run_id)).toEqual(['tasks-3', 'tasks-1']);
+  });
+
+  it('a case whose model is gone before its loop starts is a failed case, not a run that waits forever', async () => {
+    const demo = demoAdapterFactory();
+    let calls = 0;
+    // Call 1 checks the run; the first case asks at its start (2) and again in its job (3).
+    const agentAdapters: AgentAdapterFactory = async (choice) => {
+      calls += 1;
+      if (calls === 3) throw new AppError('PROVIDER_UNAVAILABLE', 'The model went away.');
+      return demo(choice);
+    };
+    const core = makeCore({ agentAdapters });
+    const run = await finished(core, await core.api.benchmarks.createAgentRun(DEMO_RUN));
+    expect(run).toMatchObject({ status: 'completed', metrics: { case_count: 5 } });
+    const cases = (await core.api.benchmarks.report(run.run_id)).cases as AgentCaseResult[];
+    expect(cases[0]).toMatchObject({
+      case_id: 'agent-os-search-001',
+      status: 'failed',
+      passed: false,
+      steps: 0,
+    });
+    expect(cases[0]!.failure_reason).toMatch(/^run failed \(PROVIDER_UNAVAILABLE: The model went away\.\)/u);
+    expect(cases[1]).toMatchObject({ case_id: 'agent-os-review-001', passed: true });
+  });
+
+  it('fails the run with BENCHMARK_RUN_FAILED when cases cannot start, deleting every lane', async () => {
+    const demo = demoAdapterFactory();
+    let calls = 0;
+    const agentAdapters: AgentAdapterFactory = async (choice) => {
+      calls += 1;
+      if (calls > 1) throw new Error('the adapter crashed');
+      return demo(choice);
+    };
+    const core = makeCore({ agentAdapters });
+    const before = await withMyNote(core);
+    const run = await finished(
+      core,
+      await core.api.benchmarks.createAgentRun({ ...DEMO_RUN, concurrency: 2 }),
+    );
+    expect(run).toMatchObject({ status: 'failed', metrics: null, error: { code: 'BENCHMARK_RUN_FAILED' } });
+    expect(await publishedCases(core, run.run_id)).toEqual([]);
+    await expectUntouched(core, before);
+  });
+
+  it('stops a case mid-run when it spends its token budget and records it as failed with the reason', async () => {
+    // Each model call reports 4990 tokens: the budget of 5000 allows the first call, not a second.
+    const remote = agentHost({ tokensPerCall: 4990 });
+    const core = await coreOn(remote);
+    await core.api.benchmarks.importDataset(JSON.stringify(SCRIPTED));
+    const run = await finished(
+      core,
+      await core.api.benchmarks.createAgentRun({ ...SCRIPTED_RUN, token_budget: 5000 }),
+    );
+    expect(run).toMatchObject({ status: 'completed', config_snapshot: { token_budget: 5000 } });
+    const cases = (await core.api.benchmarks.report(run.run_id)).cases as AgentCaseResult[];
+    for (const entry of cases) {
+      expect(entry).toMatchObject({
+        passed: false,
+        status: 'failed',
+        tools_called: ['rag.search'],
+        token_usage: 4990,
+      });
+      expect(entry.failure_reason).toMatch(
+        /^token budget exceeded: the run was stopped at 4990 of 5000 tokens; expected tools not called: notes.read, tasks.create; tasks_created: expected \d, got 0/u,
+      );
+      const trace = await core.api.benchmarks.caseTrace(run.run_id, entry.case_id);
+      expect(trace.at(-1)).toMatchObject({ event: 'RunFailed', data: { reason: 'token_budget' } });
+      expect(trace.filter((event) => event.event === 'ModelCallStarted')).toHaveLength(1);
+    }
+    // One model call per case instead of four: the runtime stopped each before its second.
+    expect(remote.prompts).toHaveLength(2);
+    expect(run.metrics).toMatchObject({ task_success_rate: 0, average_token_usage: 4990 });
+  });
+});
+
+/** A host whose model answers every request with `content`, recording the request bodies. */
+function answeringHost(content: string, status = 200) {
+  const bodies: Array<Record<string, unknown>> = [];
+  const fetch = fakeHost((body) => {
+    bodies.push(body as unknown as Record<string, unknown>);
+    if (status !== 200) {
+      return Response.json({ error: { message: 'Bad request', type: 'invalid_request_error' } }, { status });
+    }
+    return eventStream(answerStream(content));
+  });
+  return { fetch, bodies };
+}
+
+const PROPOSAL_RUN = { provider_id: 'local', model: 'script-model' };
+
+describe('"benchmark my notes": questions proposed for headings', () => {
+  /** Two notes of the user's: one with two headings (one empty), one without any. */
+  async function notesWithHeadings(core: TestCore) {
+    const os = await core.api.notes.create({
+      title: 'OS',
+      body: '# Deadlock\n\nFour conditions must hold at once.\n\n## Empty\n\n## 页表\n\nTLB 缓存页表项。',
+      folder: '',
+      tags: [],
+    });
+    await core.api.notes.create({ title: 'Plain', body: 'No headings here.', folder: '', tags: [] });
+    await core.idle();
+    const blocks = await core.db.blocks.where('note_id').equals(os.note_id).sortBy('position');
+    return { os, blocks };
+  }
+
+  it('asks the chosen model once, by JSON schema, and returns one question per section to accept', async () => {
+    const answer = JSON.stringify({
+      questions: [
+        { section: 1, question: 'What must hold for a deadlock?' },
+        { section: 2, question: '什么缓存页表项?' },
+      ],
+    });
+    const remote = answeringHost(answer);
+    const core = await coreOn(remote);
+    const { os, blocks } = await notesWithHeadings(core);
+    const before = await notebook(core);
+    const { items } = await core.api.benchmarks.proposeQuestions(PROPOSAL_RUN);
+    const paragraph = (text: string) => blocks.find((block) => block.text === text)!.block_id;
+    expect(items).toEqual([
+      {
+        note_id: os.note_id,
+        note_title: 'OS',
+        heading: 'Deadlock',
+        block_id: paragraph('Four conditions must hold at once.'),
+        query: 'What must hold for a deadlock?',
+      },
+      {
+        note_id: os.note_id,
+        note_title: 'OS',
+        heading: '页表',
+        block_id: paragraph('TLB 缓存页表项。'),
+        query: '什么缓存页表项?',
+      },
+    ]);
+    expect(remote.bodies).toHaveLength(1);
+    expect(remote.bodies[0]).toMatchObject({
+      model: 'script-model',
+      response_format: { type: 'json_schema', json_schema: { name: 'heading_questions' } },
+    });
+    // Only the sections went to the model: the headingless note did not.
+    expect(JSON.stringify(remote.bodies[0])).not.toContain('No headings here.');
+    expect(await notebook(core)).toEqual(before);
+    // Accepted as they are, they make a dataset that runs.
+    const dataset = await core.api.benchmarks.createDatasetFromNotes({
+      dataset_id: 'my-headings',
+      cases: items.map((item) => ({ block_id: item.block_id, query: item.query })),
+    });
+    expect(dataset).toMatchObject({ case_count: 2, source: 'imported' });
+  });
+
+  it('asks nothing when the chosen notes have no sections, and limits the headings asked about', async () => {
+    const remote = answeringHost(JSON.stringify({ questions: [{ section: 1, question: 'Why?' }] }));
+    const core = await coreOn(remote);
+    const plain = await core.api.notes.create({ title: 'Plain', body: 'Just text.', folder: '', tags: [] });
+    await notesWithHeadings(core);
+    expect(
+      await core.api.benchmarks.proposeQuestions({ ...PROPOSAL_RUN, note_ids: [plain.note_id] }),
+    ).toEqual({
+      items: [],
+    });
+    expect(remote.bodies).toEqual([]);
+    const { items } = await core.api.benchmarks.proposeQuestions({ ...PROPOSAL_RUN, limit: 1 });
+    expect(items.map((item) => item.heading)).toEqual(['Deadlock']);
+    expect(JSON.stringify(remote.bodies[0])).not.toContain('TLB');
+  });
+
+  it('refuses a bad request, an unknown note and a disabled provider', async () => {
+    const remote = answeringHost('{}');
+    const core = await coreOn(remote);
+    await expect(core.api.benchmarks.proposeQuestions({ ...PROPOSAL_RUN, limit: 0 })).rejects.toMatchObject(
+      configInvalid({ field: 'limit' }),
+    );
+    await expect(
+      core.api.benchmarks.proposeQuestions({ provider_id: 'local' } as typeof PROPOSAL_RUN),
+    ).rejects.toMatchObject(configInvalid({ field: 'model' }));
+    await expect(
+      core.api.benchmarks.proposeQuestions({ ...PROPOSAL_RUN, note_ids: ['note_missing'] }),
+    ).rejects.toMatchObject({ code: 'RESOURCE_NOT_FOUND', details: { note_id: 'note_missing' } });
+    const disabled = await coreOn(remote, { enabled: false });
+    await expect(disabled.api.benchmarks.proposeQuestions(PROPOSAL_RUN)).rejects.toMatchObject(
+      configInvalid({ field: 'provider_id', cause: 'PROVIDER_UNAVAILABLE' }),
+    );
+    expect(remote.bodies).toEqual([]);
+  });
+
+  it('answers BENCHMARK_RUN_FAILED when the model answers prose or fails', async () => {
+    const prose = await coreOn(answeringHost('Sure! Here are some questions you could ask.'));
+    await notesWithHeadings(prose);
+    await expect(prose.api.benchmarks.proposeQuestions(PROPOSAL_RUN)).rejects.toMatchObject({
+      code: 'BENCHMARK_RUN_FAILED',
+      details: { reason: 'invalid_answer' },
+    });
+    const failing = await coreOn(answeringHost('', 400));
+    await notesWithHeadings(failing);
+    await expect(failing.api.benchmarks.proposeQuestions(PROPOSAL_RUN)).rejects.toMatchObject({
+      code: 'BENCHMARK_RUN_FAILED',
+      details: { provider_id: 'local' },
+    });
   });
 });
 

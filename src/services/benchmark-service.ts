@@ -7,6 +7,7 @@ import {
   isAbortError,
   listBenchmarkRunsSchema,
   parseInput,
+  proposeQuestionsSchema,
   sequenceQuerySchema,
   toIsoUtc,
   type AgentCaseResult,
@@ -24,6 +25,8 @@ import {
   type JobDto,
   type ListBenchmarkRunsInput,
   type OffsetPage,
+  type ProposeQuestionsInput,
+  type ProposedQuestionDto,
   type SequencePage,
   type SequenceQuery,
 } from '../contracts';
@@ -38,6 +41,7 @@ import {
   agentSnapshot,
   benchmarkProfile,
   builtinDataset,
+  isBuiltinDataset,
   caseResultsOf,
   compareReports,
   configInvalid,
@@ -56,6 +60,7 @@ import {
   ragSnapshot,
   reportFile,
   resolveRetrieval,
+  runInOrder,
   sameModel,
   toRunDto,
   type BenchmarkEnvironment,
@@ -63,6 +68,7 @@ import {
 } from '../benchmarks';
 import { AgentSandbox, notAgentDataset, runAgentCase } from './benchmark-agent';
 import type { AnswerModel, BenchmarkAnswers } from './benchmark-answers';
+import { proposeQuestions, sectionsOf } from './benchmark-questions';
 import { demoAdapterFactory, type AgentAdapterFactory } from './agent-service';
 import type { EventLog } from '../core/event-log';
 import { newId, systemClock, type Clock } from '../core/ids';
@@ -96,7 +102,11 @@ export interface BenchmarkServiceOptions {
   embedder: () => Embedder | Promise<Embedder>;
   /** The reranker in use, if any; asked once per run. */
   reranker?: () => Reranker | undefined | Promise<Reranker | undefined>;
-  /** Opens a run's own database; the default names it after the run, apart from the user's. */
+  /**
+   * Opens a run's own database; the default names it after the run, apart from
+   * the user's. An agent run with concurrency N opens one per lane, the first
+   * named by the run id, the others `<run_id>.lane-<n>`.
+   */
   openIsolated?: (runId: string) => NotesAgentDatabase;
   /** Latency clock in milliseconds (performance.now by default). */
   latencyClock?: () => number;
@@ -143,7 +153,7 @@ export class BenchmarkService {
   async listDatasets(input: { kind?: BenchmarkKind } = {}): Promise<{ items: BenchmarkDatasetDto[] }> {
     const { kind } = parseInput(z.object({ kind: z.enum(['rag', 'agent']).optional() }).strict(), input);
     const builtin = await Promise.all(
-      BUILTIN_DATASET_IDS.map((id) => describeDataset(builtinDataset(id)!, 'builtin')),
+      BUILTIN_DATASET_IDS.map(async (id) => describeDataset((await builtinDataset(id))!, 'builtin')),
     );
     const imported = await Promise.all(
       (await this.#repository.listDatasets()).map((row) => describeDataset(row.dataset, 'imported')),
@@ -183,8 +193,36 @@ export class BenchmarkService {
     return this.#register(datasetFromNotes(request, notes, picked));
   }
 
+  /**
+   * "Benchmark my notes": the chosen model proposes a question for each
+   * heading with content under it (the case's block is the section's first).
+   * Nothing is stored: the user accepts or edits them into a dataset. Only
+   * the sections' text goes to that model.
+   */
+  async proposeQuestions(input: ProposeQuestionsInput): Promise<{ items: ProposedQuestionDto[] }> {
+    const parsed = proposeQuestionsSchema.safeParse(input);
+    if (!parsed.success) throw configInvalid(parsed.error);
+    const request = parsed.data;
+    await this.#checkAgentModel(request.provider_id, request.model);
+    const sections = await sectionsOf(this.#options.notes, request.note_ids, request.limit);
+    return { items: await proposeQuestions(this.#agentAdapters, sections, request, this.#clock) };
+  }
+
+  /** The provider must be usable now; its own code is kept as the cause. */
+  async #checkAgentModel(providerId: string, model: string): Promise<void> {
+    try {
+      await this.#agentAdapters({ provider: providerId, model });
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      throw new AppError('BENCHMARK_CONFIG_INVALID', error.message, {
+        field: 'provider_id',
+        cause: error.code,
+      });
+    }
+  }
+
   async #register(dataset: BenchmarkDatasetFile): Promise<BenchmarkDatasetDto> {
-    if (BUILTIN_DATASET_IDS.includes(dataset.dataset_id)) {
+    if (isBuiltinDataset(dataset.dataset_id)) {
       throw new AppError(
         'BENCHMARK_DATASET_INVALID',
         `The id ${dataset.dataset_id} belongs to a shipped dataset.`,
@@ -205,7 +243,8 @@ export class BenchmarkService {
   }
 
   async #dataset(datasetId: string): Promise<BenchmarkDatasetFile> {
-    const dataset = builtinDataset(datasetId) ?? (await this.#repository.getDataset(datasetId))?.dataset;
+    const dataset =
+      (await builtinDataset(datasetId)) ?? (await this.#repository.getDataset(datasetId))?.dataset;
     if (!dataset) {
       throw new AppError('BENCHMARK_DATASET_NOT_FOUND', `There is no dataset ${datasetId}.`, {
         dataset_id: datasetId,
@@ -303,19 +342,14 @@ export class BenchmarkService {
     const dataset = await this.#dataset(request.dataset_id);
     if (dataset.kind !== 'agent') throw notAgentDataset(dataset.dataset_id);
     if (request.skill_id !== null) {
-      throw new AppError('BENCHMARK_CONFIG_INVALID', 'Skills are not available to agent benchmarks yet.', {
-        field: 'skill_id',
-      });
+      // The agent runtime has no skills, so no skill id can name anything: refused, never ignored.
+      throw new AppError(
+        'BENCHMARK_CONFIG_INVALID',
+        'This agent runtime has no skills: skill_id must be null.',
+        { field: 'skill_id', skill_id: request.skill_id },
+      );
     }
-    try {
-      await this.#agentAdapters({ provider: request.provider_id, model: request.model });
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      throw new AppError('BENCHMARK_CONFIG_INVALID', error.message, {
-        field: 'provider_id',
-        cause: error.code,
-      });
-    }
+    await this.#checkAgentModel(request.provider_id, request.model);
     const embedder = await this.#options.embedder();
     const snapshot = agentSnapshot({
       dataset,
@@ -324,6 +358,7 @@ export class BenchmarkService {
       model: request.model,
       maxSteps: request.max_steps,
       tokenBudget: request.token_budget,
+      concurrency: request.concurrency,
       embedding: embedder.info,
       environment: this.#environment(embedder),
     });
@@ -476,29 +511,46 @@ export class BenchmarkService {
       max_steps: snapshot.max_steps ?? 10,
       token_budget: snapshot.token_budget ?? 20_000,
     };
-    const sandbox = new AgentSandbox(
-      this.#isolatedDatabase(row.run_id),
-      await this.#options.embedder(),
-      this.#agentAdapters,
-    );
+    // One copy of the dataset per lane: a case's before/after counts must see only its own writes.
+    const lanes = Math.max(1, Math.min(snapshot.concurrency ?? 1, dataset.cases.length));
+    const embedder = await this.#options.embedder();
+    const sandboxes: AgentSandbox[] = [];
     try {
       await context.progress({ phase: 'indexing', current: 0, total: dataset.cases.length });
-      await sandbox.seed(dataset, toIsoUtc(this.#clock()));
+      for (let lane = 0; lane < lanes; lane++) {
+        const name = lane === 0 ? row.run_id : `${row.run_id}.lane-${lane + 1}`;
+        const sandbox = new AgentSandbox(this.#isolatedDatabase(name), embedder, this.#agentAdapters);
+        sandboxes.push(sandbox);
+        await sandbox.seed(dataset, toIsoUtc(this.#clock()));
+        context.signal.throwIfAborted();
+      }
+      const free = [...sandboxes];
       const results: AgentCaseResult[] = [];
       const traces: Record<string, EventEnvelope[]> = {};
-      for (const entry of dataset.cases) {
-        context.signal.throwIfAborted();
-        const outcome = await runAgentCase(sandbox, entry, request, this.#latencyClock, context.signal);
-        results.push(outcome.result);
-        traces[entry.case_id] = outcome.trace;
-        await context.emit(CASE_RESULT_EVENT, outcome.result);
-        await context.progress({
-          phase: 'running',
-          current: results.length,
-          total: dataset.cases.length,
-          message: entry.case_id,
-        });
-      }
+      await runInOrder(dataset.cases, {
+        concurrency: lanes,
+        signal: context.signal,
+        run: async (entry, _index, signal) => {
+          // At most `lanes` cases run at once, so a lane is always free here.
+          const sandbox = free.pop()!;
+          try {
+            return await runAgentCase(sandbox, entry, request, this.#latencyClock, signal);
+          } finally {
+            free.push(sandbox);
+          }
+        },
+        onResult: async (outcome) => {
+          results.push(outcome.result);
+          traces[outcome.result.case_id] = outcome.trace;
+          await context.emit(CASE_RESULT_EVENT, outcome.result);
+          await context.progress({
+            phase: 'running',
+            current: results.length,
+            total: dataset.cases.length,
+            message: outcome.result.case_id,
+          });
+        },
+      });
       await this.#repository.updateRun(row.run_id, {
         metrics: { kind: 'agent', ...agentMetrics(results) },
         cases: results,
@@ -506,7 +558,7 @@ export class BenchmarkService {
       });
       return { cases: results.length };
     } finally {
-      await sandbox.close();
+      await Promise.all(sandboxes.map((sandbox) => sandbox.close()));
     }
   }
 
