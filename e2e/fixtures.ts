@@ -1,4 +1,5 @@
 import { test as base, expect, type Page } from '@playwright/test';
+import { scriptServerFixture, type StartScriptServer } from './harness/openai-script-server';
 
 export interface RequestLog {
   urls: string[];
@@ -10,7 +11,7 @@ export interface RequestLog {
  * the app's own origin is aborted and recorded, so a test can assert there
  * were none.
  */
-export const test = base.extend<{ requestLog: RequestLog }>({
+export const test = base.extend<{ requestLog: RequestLog; scriptServer: StartScriptServer }>({
   requestLog: async ({ context, baseURL }, use) => {
     const origin = new URL(baseURL!).origin;
     const urls: string[] = [];
@@ -21,6 +22,7 @@ export const test = base.extend<{ requestLog: RequestLog }>({
     );
     await use({ urls, foreign: () => urls.filter((url) => !isOwn(url)) });
   },
+  scriptServer: scriptServerFixture,
 });
 
 export { expect };
