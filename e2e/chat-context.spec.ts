@@ -4,6 +4,9 @@ import { expect, openApp, test } from './fixtures';
 import { addScriptProvider } from './harness/agent-steps';
 import { askChat, openChat } from './harness/chat-steps';
 
+// Eight chat turns, each a full request and streamed answer: heavy on a loaded machine.
+test.setTimeout(180_000);
+
 const LONG = 'Deadlock needs mutual exclusion, hold and wait, no preemption and a circular wait. '.repeat(6);
 
 /** Answers a compression request with a summary, any other turn with a short reply. */
@@ -56,8 +59,9 @@ test('a context window set per model in the provider form wins over what the ser
   const field = await openForm();
   await field.fill('1024');
   await field.press('Tab');
-  // Stored, not only typed: a fresh page reads it back from the settings.
-  await page.reload();
+  // Stored, not only typed: a fresh page reads it back from the settings. It loads at the root:
+  // reloading `#/settings/providers` reopens Settings by itself, racing the click that opens it.
+  await openApp(page);
   await expect(await openForm()).toHaveValue('1024');
   await page.keyboard.press('Escape');
 
