@@ -1,4 +1,4 @@
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
 import { scriptServerFixture, type StartScriptServer } from './harness/openai-script-server';
 
 export interface RequestLog {
@@ -38,6 +38,13 @@ export async function createNote(page: Page, title: string, body: string): Promi
   await page.getByTestId('note-title').fill(title);
   await page.getByTestId('note-body').fill(body);
   await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
+}
+
+/** Opens the app, writes a new note and returns its rendered preview. */
+export async function previewNewNote(page: Page, title: string, body: string): Promise<Locator> {
+  await openApp(page);
+  await createNote(page, title, body);
+  return page.getByTestId('preview');
 }
 
 /** Waits for the service worker to be activated (ready can resolve while activating). */
