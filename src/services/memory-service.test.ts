@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { AppError, type ErrorCode } from '../contracts';
+import { AppError } from '../contracts';
 import { DexieMemoryStore } from '../db/agent-stores';
 import type { NotesAgentDatabase } from '../db';
 import { SettingsRepository } from '../db/settings-repository';
 import { freshDatabase } from '../db/test-database';
 import { MemoryService } from './memory-service';
+import { errorCode } from './test-error-code';
 
 const NOW = 1_800_000_000_000;
 const DAY = 24 * 60 * 60 * 1000;
@@ -23,15 +24,6 @@ function setup(options: { conversations?: string[]; failingPut?: boolean } = {})
     clock: () => now,
   });
   return { service, store, advance: (ms: number) => (now += ms) };
-}
-
-async function errorCode(promise: Promise<unknown>): Promise<ErrorCode | 'resolved' | 'other'> {
-  try {
-    await promise;
-    return 'resolved';
-  } catch (error) {
-    return error instanceof AppError ? error.code : 'other';
-  }
 }
 
 afterEach(async () => {

@@ -1,5 +1,6 @@
 import { NotesAgentDatabase } from '../db';
 import { freshDatabase } from '../db/test-database';
+import type { EventEnvelope } from '../contracts';
 import { createCoreApi, type CoreOptions } from './core-api';
 
 /** The whole core in-thread over a fresh fake IndexedDB, as the worker builds it. */
@@ -57,4 +58,19 @@ export async function closeCore(core: RestartableCore): Promise<void> {
   core.dispose();
   await core.idle().catch(() => undefined);
   core.db.close();
+}
+
+/** Every event of a job until its terminal one, through the events service as the page gets them. */
+export async function eventsOf(
+  core: { api: ReturnType<typeof createCoreApi>['api'] },
+  jobId: string,
+  onEvent?: (envelope: EventEnvelope) => void,
+): Promise<EventEnvelope[]> {
+  const seen: EventEnvelope[] = [];
+  const subscription = core.api.events.subscribe(jobId, 0, (envelope) => {
+    seen.push(envelope);
+    onEvent?.(envelope);
+  });
+  await subscription.closed;
+  return seen;
 }
