@@ -47,6 +47,18 @@ export async function previewNewNote(page: Page, title: string, body: string): P
   return page.getByTestId('preview');
 }
 
+/**
+ * The source line of a revealed element in the note: the preview renders block
+ * by block, and a line inside a block counts from the block's first line.
+ */
+export function sourceLineOf(revealed: Locator): Promise<number> {
+  return revealed.evaluate(
+    (element) =>
+      Number(element.closest('[data-block-line]')?.getAttribute('data-block-line') ?? 0) +
+      Number(element.getAttribute('data-source-line')),
+  );
+}
+
 /** Waits for the service worker to be activated (ready can resolve while activating). */
 export async function waitForServiceWorker(page: Page): Promise<void> {
   await page.evaluate(async () => {
