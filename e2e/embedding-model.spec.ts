@@ -1,6 +1,7 @@
-import type { Page, Route } from '@playwright/test';
+import type { Route } from '@playwright/test';
 import { buildTinyEmbeddingModel, vocabularyFromTexts } from '../src/retrieval/__fixtures__/tiny-model';
 import { createNote, expect, openApp, test } from './fixtures';
+import { MODEL_HOST, serveTinyModel, useModelHost } from './harness/model-host';
 
 /**
  * Switching the embedding model in the app, through the real loading code: the
@@ -10,7 +11,6 @@ import { createNote, expect, openApp, test } from './fixtures';
  * Runtime files the app serves itself.
  */
 
-const MODEL_HOST = 'https://models.notes-agent.test/';
 const MODEL_ID = 'Xenova/multilingual-e5-small';
 
 const NOTES = [
@@ -25,30 +25,7 @@ const files = buildTinyEmbeddingModel({
   vocabulary: vocabularyFromTexts([...NOTES.map((note) => `${note.title} ${note.body}`), 'query passage']),
 });
 
-/** Settings → Local models: the one model host every download uses; then back to Search. */
-async function useModelHost(page: Page, host: string): Promise<void> {
-  await page.getByTestId('settings-nav-local-models').click();
-  await page.getByTestId('model-host').fill(host);
-  await page.getByTestId('model-host-save').click();
-  await expect(page.getByTestId('model-host-saved')).toBeVisible();
-  await page.getByTestId('settings-nav-search').click();
-}
-
-/** Serves `<model>/resolve/main/<file>`; every ONNX weight variant is the one tiny graph. */
-async function serveModel(route: Route): Promise<void> {
-  const path = new URL(route.request().url()).pathname;
-  const prefix = `/${MODEL_ID}/resolve/main/`;
-  const file = path.startsWith(prefix) ? path.slice(prefix.length) : '';
-  const body = /^onnx\/model(_quantized|_fp16)?\.onnx$/.test(file)
-    ? files['onnx/model.onnx']
-    : files[file as keyof typeof files];
-  const headers = { 'access-control-allow-origin': '*', 'cross-origin-resource-policy': 'cross-origin' };
-  if (!body) {
-    await route.fulfill({ status: 404, headers, body: 'not found' });
-    return;
-  }
-  await route.fulfill({ status: 200, headers, body: Buffer.from(body) });
-}
+const serveModel = serveTinyModel(MODEL_ID, files);
 
 test('switching the embedding model downloads it, asks for a vector rebuild, and vector search then uses it', async ({
   page,

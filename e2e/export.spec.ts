@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Page, Route } from '@playwright/test';
 import { unzipSync } from 'fflate';
 import mammoth from 'mammoth';
-import { createNote, expect, openApp, test } from './fixtures';
+import { createNote, expect, openApp, previewNewNote, test } from './fixtures';
 
 const NOTE_BODY = `# 进程调度
 
@@ -196,13 +196,11 @@ test('a function plot in the preview is an interactive chart; a broken one stays
   page,
   requestLog,
 }) => {
-  await openApp(page);
-  await createNote(
+  const preview = await previewNewNote(
     page,
     'Plots',
     '```function-plot\ny = x^2 | label: square\ndomain: -3, 3\n```\n\n```function-plot\ny = globalThis\n```\n',
   );
-  const preview = page.getByTestId('preview');
   const chart = preview.locator('.function-plot-chart svg').first();
   await expect(chart).toBeVisible();
   await expect(preview.locator('.function-plot-chart path.line').first()).toBeAttached();

@@ -1,4 +1,5 @@
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
+import { scriptServerFixture, type StartScriptServer } from './harness/openai-script-server';
 
 export interface RequestLog {
   urls: string[];
@@ -10,7 +11,7 @@ export interface RequestLog {
  * the app's own origin is aborted and recorded, so a test can assert there
  * were none.
  */
-export const test = base.extend<{ requestLog: RequestLog }>({
+export const test = base.extend<{ requestLog: RequestLog; scriptServer: StartScriptServer }>({
   requestLog: async ({ context, baseURL }, use) => {
     const origin = new URL(baseURL!).origin;
     const urls: string[] = [];
@@ -21,6 +22,7 @@ export const test = base.extend<{ requestLog: RequestLog }>({
     );
     await use({ urls, foreign: () => urls.filter((url) => !isOwn(url)) });
   },
+  scriptServer: scriptServerFixture,
 });
 
 export { expect };
@@ -36,6 +38,25 @@ export async function createNote(page: Page, title: string, body: string): Promi
   await page.getByTestId('note-title').fill(title);
   await page.getByTestId('note-body').fill(body);
   await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
+}
+
+/** Opens the app, writes a new note and returns its rendered preview. */
+export async function previewNewNote(page: Page, title: string, body: string): Promise<Locator> {
+  await openApp(page);
+  await createNote(page, title, body);
+  return page.getByTestId('preview');
+}
+
+/**
+ * The source line of a revealed element in the note: the preview renders block
+ * by block, and a line inside a block counts from the block's first line.
+ */
+export function sourceLineOf(revealed: Locator): Promise<number> {
+  return revealed.evaluate(
+    (element) =>
+      Number(element.closest('[data-block-line]')?.getAttribute('data-block-line') ?? 0) +
+      Number(element.getAttribute('data-source-line')),
+  );
 }
 
 /** Waits for the service worker to be activated (ready can resolve while activating). */

@@ -1,5 +1,5 @@
 import type { Locator } from '@playwright/test';
-import { createNote, expect, openApp, test } from './fixtures';
+import { expect, previewNewNote, test } from './fixtures';
 
 /** The drawn SVG's width and the width its chart container offers, in CSS pixels. */
 async function widths(chart: Locator): Promise<{ svg: number; container: number }> {
@@ -14,13 +14,11 @@ test('a plot with parameters is drawn, and follows its pane when the window is r
   requestLog,
 }) => {
   await page.setViewportSize({ width: 1400, height: 800 });
-  await openApp(page);
-  await createNote(
+  const preview = await previewNewNote(
     page,
     'Waves',
     '```function-plot\ny = a * sin(k * x) | label: wave\nparam: a = 2, k = 0.5\ndomain: -6, 6\n```\n',
   );
-  const preview = page.getByTestId('preview');
   const chart = preview.locator('.function-plot-chart');
   await expect(chart.locator('path.line')).toHaveCount(1);
   await expect(preview.locator('.plot-error')).toHaveCount(0);
@@ -46,14 +44,15 @@ test('a plot with parameters is drawn, and follows its pane when the window is r
 });
 
 test('an undeclared parameter keeps the block as source with a located message', async ({ page }) => {
-  await openApp(page);
-  await createNote(page, 'Broken wave', '```function-plot\nparam: a = 2\ny = a * x + b\n```\n');
-  const error = page.getByTestId('preview').locator('.plot-error');
+  const preview = await previewNewNote(
+    page,
+    'Broken wave',
+    '```function-plot\nparam: a = 2\ny = a * x + b\n```\n',
+  );
+  const error = preview.locator('.plot-error');
   await expect(error).toHaveAttribute('data-error-code', 'FUNCTION_PLOT_EXPRESSION_UNSAFE');
   await expect(error).toContainText('(line 2, column 13)');
-  await expect(page.getByTestId('preview').locator('.function-plot-block pre')).toContainText(
-    'y = a * x + b',
-  );
+  await expect(preview.locator('.function-plot-block pre')).toContainText('y = a * x + b');
 });
 
 test('parameter sliders redraw the plot, keep the note text, and survive edits elsewhere', async ({

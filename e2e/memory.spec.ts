@@ -1,66 +1,55 @@
-import { startScriptServer, textStream } from './harness/openai-script-server';
+import { textStream } from './harness/openai-script-server';
 import { expect, openApp, test } from './fixtures';
 import { addScriptProvider } from './harness/agent-steps';
+import { askChat, openChat } from './harness/chat-steps';
 
 test('a fact stated in one chat is sent in the next; switched off or deleted, it is not', async ({
   page,
-  context,
+  scriptServer,
 }) => {
-  const server = await startScriptServer({ contextLength: 8192, reply: () => textStream('Noted.') });
-  await context.route(`${server.url}/**`, (route) => route.continue());
+  const server = await scriptServer({ contextLength: 8192, reply: () => textStream('Noted.') });
   const lastBody = () => JSON.stringify(server.bodies.at(-1));
-  try {
-    await openApp(page);
-    await addScriptProvider(page, server.url, { apiKey: null });
+  await openApp(page);
+  await addScriptProvider(page, server.url, { apiKey: null });
 
-    await page.getByTestId('nav-chat').click();
-    await page.getByTestId('chat-model').selectOption({ label: 'Script · script-model' });
-    const answers = page.locator('[data-testid="chat-message"][data-role="assistant"]');
-    const ask = async (text: string, answerCount: number) => {
-      await page.getByTestId('chat-input').fill(text);
-      await page.getByTestId('chat-input').press('Enter');
-      await expect(answers).toHaveCount(answerCount);
-      await expect(answers.nth(answerCount - 1)).toHaveAttribute('data-status', 'completed');
-    };
+  await openChat(page);
+  const ask = (text: string, answerCount: number) => askChat(page, text, answerCount);
 
-    await ask('Remember that my advisor is Prof. Li.', 1);
+  await ask('Remember that my advisor is Prof. Li.', 1);
 
-    // A new conversation: the fact comes from memory, not from its history.
-    await page.getByTestId('chat-new').click();
-    await ask('Who is my advisor?', 1);
-    expect(lastBody()).toContain('my advisor is Prof. Li');
+  // A new conversation: the fact comes from memory, not from its history.
+  await page.getByTestId('chat-new').click();
+  await ask('Who is my advisor?', 1);
+  expect(lastBody()).toContain('my advisor is Prof. Li');
 
-    // This conversation's switch off: the fact stays out of its requests.
-    await page.getByTestId('chat-memory-toggle').uncheck();
-    await expect(page.getByTestId('chat-memory-toggle')).not.toBeChecked();
-    await ask('Who is my advisor, again?', 2);
-    expect(lastBody()).not.toContain('Prof. Li');
+  // This conversation's switch off: the fact stays out of its requests.
+  await page.getByTestId('chat-memory-toggle').uncheck();
+  await expect(page.getByTestId('chat-memory-toggle')).not.toBeChecked();
+  await ask('Who is my advisor, again?', 2);
+  expect(lastBody()).not.toContain('Prof. Li');
 
-    // Deleted in the memory list: no later conversation gets it.
-    await page.getByTestId('chat-memory-panel').click();
-    const item = page.getByTestId('memory-item').filter({ hasText: 'my advisor is Prof. Li' });
-    await expect(item.getByTestId('memory-source')).toHaveText('from you');
-    await item.getByTestId('memory-delete').click();
-    await expect(page.getByTestId('memory-empty')).toBeVisible();
+  // Deleted in the memory list: no later conversation gets it.
+  await page.getByTestId('chat-memory-panel').click();
+  const item = page.getByTestId('memory-item').filter({ hasText: 'my advisor is Prof. Li' });
+  await expect(item.getByTestId('memory-source')).toHaveText('from you');
+  await item.getByTestId('memory-delete').click();
+  await expect(page.getByTestId('memory-empty')).toBeVisible();
 
-    await page.getByTestId('chat-new').click();
-    await expect(page.getByTestId('chat-memory-toggle')).toBeChecked();
-    await ask('Who is my advisor?', 1);
-    expect(lastBody()).not.toContain('Prof. Li');
-  } finally {
-    await server.close();
-  }
+  await page.getByTestId('chat-new').click();
+  await expect(page.getByTestId('chat-memory-toggle')).toBeChecked();
+  await ask('Who is my advisor?', 1);
+  expect(lastBody()).not.toContain('Prof. Li');
 });
 
 test('a finished chat is digested once the next one starts: one schema request, recalled in the new chat', async ({
   page,
-  context,
+  scriptServer,
 }) => {
   const digest = {
     summary: 'The user planned a hiking trip to the Alps for July.',
     facts: [{ content: 'The user is vegetarian', importance: 0.7, expires_in_days: null }],
   };
-  const server = await startScriptServer({
+  const server = await scriptServer({
     contextLength: 8192,
     reply: (body) => textStream(body.response_format ? JSON.stringify(digest) : 'Sounds good.'),
   });
@@ -72,58 +61,46 @@ test('a finished chat is digested once the next one starts: one schema request, 
     await route.continue();
   });
   const digests = () => server.bodies.filter((body) => body.response_format !== undefined);
-  try {
-    await openApp(page);
-    await addScriptProvider(page, server.url, { apiKey: null });
-    await page.getByTestId('nav-chat').click();
-    await page.getByTestId('chat-model').selectOption({ label: 'Script · script-model' });
-    const answers = page.locator('[data-testid="chat-message"][data-role="assistant"]');
-    const ask = async (text: string, answerCount: number) => {
-      await page.getByTestId('chat-input').fill(text);
-      await page.getByTestId('chat-input').press('Enter');
-      await expect(answers).toHaveCount(answerCount);
-      await expect(answers.nth(answerCount - 1)).toHaveAttribute('data-status', 'completed');
-    };
+  await openApp(page);
+  await addScriptProvider(page, server.url, { apiKey: null });
+  await openChat(page);
+  const ask = (text: string, answerCount: number) => askChat(page, text, answerCount);
 
-    await ask('Help me plan a hiking trip to the Alps in July. I am vegetarian.', 1);
-    await ask('Which huts serve dinner?', 2);
-    // Turns of one chat cost no memory request.
-    expect(server.bodies).toHaveLength(2);
-    expect(digests()).toHaveLength(0);
+  await ask('Help me plan a hiking trip to the Alps in July. I am vegetarian.', 1);
+  await ask('Which huts serve dinner?', 2);
+  // Turns of one chat cost no memory request.
+  expect(server.bodies).toHaveLength(2);
+  expect(digests()).toHaveLength(0);
 
-    await page.getByTestId('chat-new').click();
-    await page.getByTestId('chat-input').fill('What should I pack for the Alps trip?');
-    await page.getByTestId('chat-input').press('Enter');
-    await expect(page.getByTestId('chat-digest-status')).toHaveText('Summarising your earlier chat…');
-    releaseDigest();
-    await expect(answers.first()).toHaveAttribute('data-status', 'completed');
-    await expect(page.getByTestId('chat-digest-status')).toHaveCount(0);
-    expect(server.bodies).toHaveLength(4);
-    expect(digests()).toHaveLength(1);
-    expect(digests()[0]!.response_format).toMatchObject({
-      type: 'json_schema',
-      json_schema: { name: 'conversation_digest' },
-    });
-    expect(JSON.stringify(digests()[0]!.messages)).toContain('Which huts serve dinner?');
-    // The new chat's own request carries the digest, not the old chat's messages.
-    const turn = JSON.stringify(server.bodies.at(-1));
-    expect(turn).toContain('hiking trip to the Alps for July');
-    expect(turn).not.toContain('Which huts serve dinner?');
+  await page.getByTestId('chat-new').click();
+  await page.getByTestId('chat-input').fill('What should I pack for the Alps trip?');
+  await page.getByTestId('chat-input').press('Enter');
+  await expect(page.getByTestId('chat-digest-status')).toHaveText('Summarising your earlier chat…');
+  releaseDigest();
+  const answers = page.locator('[data-testid="chat-message"][data-role="assistant"]');
+  await expect(answers).toHaveCount(1);
+  await expect(answers.first()).toHaveAttribute('data-status', 'completed');
+  await expect(page.getByTestId('chat-digest-status')).toHaveCount(0);
+  expect(server.bodies).toHaveLength(4);
+  expect(digests()).toHaveLength(1);
+  expect(digests()[0]!.response_format).toMatchObject({
+    type: 'json_schema',
+    json_schema: { name: 'conversation_digest' },
+  });
+  expect(JSON.stringify(digests()[0]!.messages)).toContain('Which huts serve dinner?');
+  // The new chat's own request carries the digest, not the old chat's messages.
+  const turn = JSON.stringify(server.bodies.at(-1));
+  expect(turn).toContain('hiking trip to the Alps for July');
+  expect(turn).not.toContain('Which huts serve dinner?');
 
-    await page.getByTestId('chat-memory-panel').click();
-    const items = page.getByTestId('memory-item');
-    await expect(items).toHaveCount(2);
-    await expect(items.filter({ hasText: 'The user is vegetarian' }).getByTestId('memory-source')).toHaveText(
-      'from you',
-    );
-    await expect(items.filter({ hasText: 'hiking trip to the Alps' })).toHaveAttribute(
-      'data-type',
-      'episodic',
-    );
-    await expect(
-      items.filter({ hasText: 'hiking trip to the Alps' }).getByTestId('memory-source'),
-    ).toHaveText('summary of a chat');
-  } finally {
-    await server.close();
-  }
+  await page.getByTestId('chat-memory-panel').click();
+  const items = page.getByTestId('memory-item');
+  await expect(items).toHaveCount(2);
+  await expect(items.filter({ hasText: 'The user is vegetarian' }).getByTestId('memory-source')).toHaveText(
+    'from you',
+  );
+  await expect(items.filter({ hasText: 'hiking trip to the Alps' })).toHaveAttribute('data-type', 'episodic');
+  await expect(items.filter({ hasText: 'hiking trip to the Alps' }).getByTestId('memory-source')).toHaveText(
+    'summary of a chat',
+  );
 });

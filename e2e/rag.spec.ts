@@ -1,4 +1,4 @@
-import { createNote, expect, openApp, test } from './fixtures';
+import { createNote, expect, openApp, sourceLineOf, test } from './fixtures';
 
 const BODY = [
   '# Travel',
@@ -34,16 +34,7 @@ test('asking the notes with the mock provider cites the note, and the citation o
   await citation.click();
   await expect(page.getByTestId('note-title')).toHaveValue('Travel plans');
   const revealed = page.getByTestId('preview').locator('[data-search-reveal]');
-  // The preview renders block by block: a line inside a block counts from the block's first line.
-  await expect
-    .poll(() =>
-      revealed.evaluate(
-        (element) =>
-          Number(element.closest('[data-block-line]')?.getAttribute('data-block-line') ?? 0) +
-          Number(element.getAttribute('data-source-line')),
-      ),
-    )
-    .toBe(4);
+  await expect.poll(() => sourceLineOf(revealed)).toBe(4);
   await expect(revealed).toContainText('quokkaberry festival');
 
   // The [1] marker in the answer opens the same block.

@@ -1,6 +1,7 @@
 import type { Page, Route } from '@playwright/test';
 import { buildTinyCrossEncoder, vocabularyFromTexts } from '../src/retrieval/__fixtures__/tiny-model';
 import { createNote, expect, openApp, test } from './fixtures';
+import { MODEL_HOST, serveTinyModel, useModelHost } from './harness/model-host';
 
 /**
  * Turning the cross-encoder reranker on in the app, through the real loading
@@ -9,17 +10,7 @@ import { createNote, expect, openApp, test } from './fixtures';
  * the catalog id of MS MARCO MiniLM) and reranks search results with it.
  */
 
-const MODEL_HOST = 'https://models.notes-agent.test/';
 const MODEL_ID = 'Xenova/ms-marco-MiniLM-L-6-v2';
-
-/** Settings → Local models: the one model host every download uses; then back to Search. */
-async function useModelHost(page: Page, host: string): Promise<void> {
-  await page.getByTestId('settings-nav-local-models').click();
-  await page.getByTestId('model-host').fill(host);
-  await page.getByTestId('model-host-save').click();
-  await expect(page.getByTestId('model-host-saved')).toBeVisible();
-  await page.getByTestId('settings-nav-search').click();
-}
 
 // Full-text search puts "Pools" first for the query (the one block with the rare
 // "thread"); the tiny cross-encoder prefers "Locks", whose words are nearly all
@@ -36,21 +27,7 @@ const files = buildTinyCrossEncoder({
   vocabulary: vocabularyFromTexts(NOTES.map((note) => `${note.title} ${note.body}`)),
 });
 
-/** Serves `<model>/resolve/main/<file>`; every ONNX weight variant is the one tiny graph. */
-async function serveModel(route: Route): Promise<void> {
-  const path = new URL(route.request().url()).pathname;
-  const prefix = `/${MODEL_ID}/resolve/main/`;
-  const file = path.startsWith(prefix) ? path.slice(prefix.length) : '';
-  const body = /^onnx\/model(_quantized|_fp16)?\.onnx$/.test(file)
-    ? files['onnx/model.onnx']
-    : files[file as keyof typeof files];
-  const headers = { 'access-control-allow-origin': '*', 'cross-origin-resource-policy': 'cross-origin' };
-  if (!body) {
-    await route.fulfill({ status: 404, headers, body: 'not found' });
-    return;
-  }
-  await route.fulfill({ status: 200, headers, body: Buffer.from(body) });
-}
+const serveModel = serveTinyModel(MODEL_ID, files);
 
 async function searchFor(page: Page, query: string): Promise<void> {
   await page.getByTestId('search-mode').selectOption('fts');

@@ -1,6 +1,6 @@
 import { strToU8, zipSync } from 'fflate';
 import type { Page } from '@playwright/test';
-import { createNote, expect, openApp, test } from './fixtures';
+import { createNote, expect, openApp, sourceLineOf, test } from './fixtures';
 
 /** Notes arrive faster through an import than typed one by one. */
 async function importNotes(page: Page, notes: Array<[string, string]>): Promise<void> {
@@ -49,16 +49,7 @@ test('a Chinese query finds the note offline, highlighted, and opens it at the b
   await first.click();
   await expect(page.getByTestId('note-title')).toHaveValue('操作系统笔记');
   const revealed = page.getByTestId('preview').locator('[data-search-reveal]');
-  // The preview renders block by block: a line inside a block counts from the block's first line.
-  await expect
-    .poll(() =>
-      revealed.evaluate(
-        (element) =>
-          Number(element.closest('[data-block-line]')?.getAttribute('data-block-line') ?? 0) +
-          Number(element.getAttribute('data-source-line')),
-      ),
-    )
-    .toBe(4);
+  await expect.poll(() => sourceLineOf(revealed)).toBe(4);
   await expect(revealed).toContainText('进程调度决定下一个运行的进程');
 
   // Clearing the query brings the note list back.

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { zipSync } from 'fflate';
 import type { Page } from '@playwright/test';
-import { createNote, expect, openApp, test, waitForServiceWorker } from './fixtures';
+import { createNote, expect, openApp, previewNewNote, test, waitForServiceWorker } from './fixtures';
 
 const encoder = new TextEncoder();
 // A 1×1 PNG, for the package's preview image.
@@ -138,13 +138,11 @@ test('an unsafe theme package is refused with the line and what was found', asyn
 });
 
 test('dark mode draws code blocks and tables dark; light mode light', async ({ page }) => {
-  await openApp(page);
-  await createNote(
+  const preview = await previewNewNote(
     page,
     'Styled content',
     '```js\nconst answer = 42; // comment\n```\n\n| A | B |\n| --- | --- |\n| 1 | 2 |\n\n```mermaid\ngraph LR\n  A --> B\n```\n\n```function-plot\ny = x\n```\n',
   );
-  const preview = page.getByTestId('preview');
   const code = preview.locator('pre:has(code.hljs)');
   await expect(code).toBeVisible();
 

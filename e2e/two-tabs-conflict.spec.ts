@@ -1,9 +1,8 @@
+import type { BrowserContext, Page } from '@playwright/test';
 import { createNote, expect, openApp, test } from './fixtures';
 
-test("two tabs write one note: the losing tab's text is kept in the history, shown and restorable there", async ({
-  context,
-  page: tabA,
-}) => {
+/** Tab A creates the note "Shared"; a second tab opens the same note and shows its text. */
+async function openSharedNoteTwice(context: BrowserContext, tabA: Page): Promise<Page> {
   await openApp(tabA);
   await createNote(tabA, 'Shared', 'both saw this');
   const noteId = await tabA.evaluate(() => localStorage.getItem('notesagent.last-note'));
@@ -12,11 +11,22 @@ test("two tabs write one note: the losing tab's text is kept in the history, sho
   const tabB = await context.newPage();
   await openApp(tabB, `/#/notes/${noteId}`);
   await expect(tabB.getByTestId('note-body')).toHaveValue('both saw this');
+  return tabB;
+}
 
-  // Tab A saves first; tab B, still on the older version, saves after it.
-  await tabA.getByTestId('note-body').fill('tab A wins the race');
+/** Tab A's text is saved first; tab B, still on the older version, saves after it. */
+async function raceSaves(tabA: Page, textA: string, tabB: Page, textB: string): Promise<void> {
+  await tabA.getByTestId('note-body').fill(textA);
   await expect(tabA.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
-  await tabB.getByTestId('note-body').fill('tab B typed this');
+  await tabB.getByTestId('note-body').fill(textB);
+}
+
+test("two tabs write one note: the losing tab's text is kept in the history, shown and restorable there", async ({
+  context,
+  page: tabA,
+}) => {
+  const tabB = await openSharedNoteTwice(context, tabA);
+  await raceSaves(tabA, 'tab A wins the race', tabB, 'tab B typed this');
 
   // Tab B is told, its text stays on screen, and it is kept in the history.
   const banner = tabB.getByTestId('conflict-banner');
@@ -60,16 +70,8 @@ test("a tab that lost a save and reloads still finds its text in the note's hist
   context,
   page: tabA,
 }) => {
-  await openApp(tabA);
-  await createNote(tabA, 'Shared', 'both saw this');
-  const noteId = await tabA.evaluate(() => localStorage.getItem('notesagent.last-note'));
-
-  const tabB = await context.newPage();
-  await openApp(tabB, `/#/notes/${noteId}`);
-  await expect(tabB.getByTestId('note-body')).toHaveValue('both saw this');
-  await tabA.getByTestId('note-body').fill('tab A first');
-  await expect(tabA.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
-  await tabB.getByTestId('note-body').fill('tab B second');
+  const tabB = await openSharedNoteTwice(context, tabA);
+  await raceSaves(tabA, 'tab A first', tabB, 'tab B second');
   await expect(tabB.getByTestId('conflict-banner').getByTestId('conflict-kept')).toBeVisible();
 
   // Tab B takes the saved version; its own text is dropped from the editor, not from the history.

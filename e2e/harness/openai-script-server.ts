@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { BrowserContext } from '@playwright/test';
 import { agentScriptStream } from '../../src/services/__fixtures__/openai-agent-script';
 
 export interface ScriptServer {
@@ -9,14 +10,18 @@ export interface ScriptServer {
   close(): Promise<void>;
 }
 
+export interface ScriptServerOptions {
+  contextLength?: number;
+  /** The SSE body answering one chat completion; by default the agent script's next step. */
+  reply?: (body: Record<string, unknown>) => string;
+}
+
 /**
  * An OpenAI-compatible endpoint on 127.0.0.1 (with CORS) whose "model" is the
  * agent script: `/models` lists `script-model` with its context length, and
  * each chat completion streams the script's next step for the request.
  */
-export async function startScriptServer(
-  options: { contextLength?: number; reply?: (body: Record<string, unknown>) => string } = {},
-): Promise<ScriptServer> {
+export async function startScriptServer(options: ScriptServerOptions = {}): Promise<ScriptServer> {
   const bodies: Array<Record<string, unknown>> = [];
   const cors = {
     'Access-Control-Allow-Origin': '*',
@@ -57,6 +62,30 @@ export async function startScriptServer(
       await new Promise((resolve) => server.close(resolve));
     },
   };
+}
+
+export type StartScriptServer = (options?: ScriptServerOptions) => Promise<ScriptServer>;
+
+/**
+ * The `scriptServer` fixture: each call starts a script server that the test's
+ * browser context may reach (the fixtures abort every other foreign request);
+ * all are closed when the test ends, passed or failed.
+ */
+export async function scriptServerFixture(
+  { context }: { context: BrowserContext },
+  use: (start: StartScriptServer) => Promise<void>,
+): Promise<void> {
+  const servers: ScriptServer[] = [];
+  try {
+    await use(async (options) => {
+      const server = await startScriptServer(options);
+      servers.push(server);
+      await context.route(`${server.url}/**`, (route) => route.continue());
+      return server;
+    });
+  } finally {
+    await Promise.all(servers.map((server) => server.close()));
+  }
 }
 
 /** A plain streamed answer (no tools), as an SSE body. */

@@ -1,17 +1,14 @@
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { CompanionTransport, type SocketFactory } from '../../src/plugins/companion-transport';
 import { McpHost } from '../../src/plugins/mcp-host';
 import { PluginToolRegistry } from '../../src/plugins/plugin-tools';
+import { FAKE_SERVER, FAKE_TOOLS } from './__fixtures__/mcp-servers';
 import { resolveExecutable, startCompanion, type Companion, type CompanionConfig } from './companion';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const fakeServer = join(here, '__fixtures__', 'fake-mcp-server.mjs');
-const FAKE_TOOLS = ['echo', 'slow', 'crash', 'big', 'fail', 'env', 'garbage', 'oversized', 'announce'];
 const socketFactory: SocketFactory = (url, protocols) =>
   new WebSocket(url, protocols) as unknown as ReturnType<SocketFactory>;
 
@@ -79,7 +76,7 @@ function hostThrough(companion: Companion, token: string, command: string, args:
   return { host, registry };
 }
 
-const APPROVED = { plugin_id: 'fake', command: 'node', args: [fakeServer, 'good'] };
+const APPROVED = { plugin_id: 'fake', command: 'node', args: [FAKE_SERVER, 'good'] };
 
 describe('the Node companion', () => {
   it('pairs once with the printed code; a wrong or reused code is refused', async () => {
@@ -101,7 +98,7 @@ describe('the Node companion', () => {
   it('outside development, an unapproved command is MCP_TRUST_APPROVAL_REQUIRED (403) and starts nothing', async () => {
     const { companion, events } = await companionWith({ approved: [APPROVED] });
     const { token } = (await (await pair(companion)).json()) as { token: string };
-    const { host, registry } = hostThrough(companion, token, 'node', [fakeServer, 'crash-mode']);
+    const { host, registry } = hostThrough(companion, token, 'node', [FAKE_SERVER, 'crash-mode']);
     await expect(host.start()).rejects.toMatchObject({ code: 'MCP_TRUST_APPROVAL_REQUIRED', status: 403 });
     expect(events).toEqual([]);
     expect(registry.list()).toEqual([]);
@@ -136,7 +133,7 @@ describe('the Node companion', () => {
   it('development mode starts a well-formed command without approval', async () => {
     const { companion } = await companionWith({ environment: 'development' });
     const { token } = (await (await pair(companion)).json()) as { token: string };
-    const { host } = hostThrough(companion, token, 'node', [fakeServer, 'good']);
+    const { host } = hostThrough(companion, token, 'node', [FAKE_SERVER, 'good']);
     expect(await host.start()).toMatchObject({ status: 'ready' });
   });
 
@@ -188,7 +185,7 @@ describe('pairing from the app', () => {
       '  type: mcp',
       '  transport: stdio',
       '  command: node',
-      `  args: [${JSON.stringify(fakeServer)}, good]`,
+      `  args: [${JSON.stringify(FAKE_SERVER)}, good]`,
       'contributes:',
       `  tools: [${FAKE_TOOLS.map((tool) => `fake.${tool}`).join(', ')}]`,
     ].join('\n');

@@ -1,36 +1,13 @@
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppError } from '../../src/contracts/errors';
 import { McpHost } from '../../src/plugins/mcp-host';
 import { PluginToolRegistry } from '../../src/plugins/plugin-tools';
+import { EVERYTHING_SERVER, EVERYTHING_TOOLS, FAKE_SERVER, FAKE_TOOLS } from './__fixtures__/mcp-servers';
 import { BoundedStdioTransport } from './stdio-transport';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const fakeServer = join(here, '__fixtures__', 'fake-mcp-server.mjs');
-const everythingServer = createRequire(import.meta.url).resolve(
-  '@modelcontextprotocol/server-everything/dist/index.js',
-);
-
-const FAKE_TOOLS = ['echo', 'slow', 'crash', 'big', 'fail', 'env', 'garbage', 'oversized', 'announce'];
-const EVERYTHING_TOOLS = [
-  'echo',
-  'get-annotated-message',
-  'get-env',
-  'get-resource-links',
-  'get-resource-reference',
-  'get-structured-content',
-  'get-sum',
-  'get-tiny-image',
-  'gzip-file-as-resource',
-  'toggle-simulated-logging',
-  'toggle-subscriber-updates',
-  'trigger-long-running-operation',
-  // Registered once the client is initialized (it needs no client capability).
-  'simulate-research-query',
-];
-
 const hosts: McpHost[] = [];
 afterEach(async () => {
   await Promise.all(hosts.splice(0).map((host) => host.stop()));
@@ -58,7 +35,7 @@ function fakeHost(
 ): Started {
   return makeHost(
     pluginId,
-    [fakeServer, mode],
+    [FAKE_SERVER, mode],
     (options.tools ?? FAKE_TOOLS).map((t) => `${pluginId}.${t}`),
     options,
   );
@@ -111,7 +88,7 @@ describe('MCP bridge over stdio, against the reference server', () => {
   it('negotiates 2025-11-25, lists the tools and publishes them namespaced', async () => {
     const { host, registry } = makeHost(
       'everything',
-      [everythingServer, 'stdio'],
+      [EVERYTHING_SERVER, 'stdio'],
       EVERYTHING_TOOLS.map((t) => `everything.${t}`),
     );
     const status = await host.start();
@@ -137,7 +114,7 @@ describe('MCP bridge over stdio, against the reference server', () => {
   it('calls tools and maps the results; the host environment does not leak', async () => {
     const { host } = makeHost(
       'everything',
-      [everythingServer, 'stdio'],
+      [EVERYTHING_SERVER, 'stdio'],
       EVERYTHING_TOOLS.map((t) => `everything.${t}`),
     );
     await host.start();
@@ -154,7 +131,7 @@ describe('MCP bridge over stdio, against the reference server', () => {
   it('refuses arguments that do not match the tool schema before calling', async () => {
     const { host } = makeHost(
       'everything',
-      [everythingServer, 'stdio'],
+      [EVERYTHING_SERVER, 'stdio'],
       EVERYTHING_TOOLS.map((t) => `everything.${t}`),
     );
     await host.start();
@@ -166,7 +143,7 @@ describe('MCP bridge over stdio, against the reference server', () => {
   it('cancels a long operation; the host stays ready and answers the next call', async () => {
     const { host } = makeHost(
       'everything',
-      [everythingServer, 'stdio'],
+      [EVERYTHING_SERVER, 'stdio'],
       EVERYTHING_TOOLS.map((t) => `everything.${t}`),
     );
     await host.start();

@@ -1,29 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diagnoseUnreachable, streamableHttpTransport } from '../../src/plugins/http-transport';
 import { McpHost } from '../../src/plugins/mcp-host';
 import { PluginToolRegistry } from '../../src/plugins/plugin-tools';
+import { EVERYTHING_SERVER, EVERYTHING_TOOLS } from './__fixtures__/mcp-servers';
 
-const everythingServer = createRequire(import.meta.url).resolve(
-  '@modelcontextprotocol/server-everything/dist/index.js',
-);
-const TOOLS = [
-  'echo',
-  'get-annotated-message',
-  'get-env',
-  'get-resource-links',
-  'get-resource-reference',
-  'get-structured-content',
-  'get-sum',
-  'get-tiny-image',
-  'gzip-file-as-resource',
-  'toggle-simulated-logging',
-  'toggle-subscriber-updates',
-  'trigger-long-running-operation',
-  'simulate-research-query',
-].map((tool) => `remote.${tool}`);
+const TOOLS = EVERYTHING_TOOLS.map((tool) => `remote.${tool}`);
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -39,7 +22,7 @@ let url: string;
 beforeAll(async () => {
   const port = await freePort();
   url = `http://127.0.0.1:${port}/mcp`;
-  server = spawn(process.execPath, [everythingServer, 'streamableHttp'], {
+  server = spawn(process.execPath, [EVERYTHING_SERVER, 'streamableHttp'], {
     env: { PATH: process.env.PATH ?? '', PORT: String(port) },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

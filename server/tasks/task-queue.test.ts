@@ -28,6 +28,17 @@ function controllable(ownerId: string, log: string[], name = ownerId) {
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
+/** One slot: owner a's task running, owner b's queued behind it. */
+async function aRunningBQueued() {
+  const log: string[] = [];
+  const queue = new TaskQueue({ maxQueued: 4, concurrency: 1 });
+  const a = controllable('a', log);
+  queue.submit(a.task);
+  queue.submit(controllable('b', log).task);
+  await tick();
+  return { log, queue, a };
+}
+
 describe('TaskQueue', () => {
   it('runs tasks in FIFO order across owners, at most `concurrency` at once', async () => {
     const log: string[] = [];
@@ -76,12 +87,7 @@ describe('TaskQueue', () => {
   });
 
   it('cancelOwner drops a queued task without running it', async () => {
-    const log: string[] = [];
-    const queue = new TaskQueue({ maxQueued: 4, concurrency: 1 });
-    const a = controllable('a', log);
-    queue.submit(a.task);
-    queue.submit(controllable('b', log).task);
-    await tick();
+    const { log, queue, a } = await aRunningBQueued();
     expect(queue.cancelOwner('b', 'disconnected')).toBe(true);
     expect(queue.cancelOwner('b', 'disconnected')).toBe(false);
     a.release();
@@ -131,12 +137,7 @@ describe('TaskQueue', () => {
   });
 
   it('shutdown cancels queued tasks, waits for running ones, then refuses new ones', async () => {
-    const log: string[] = [];
-    const queue = new TaskQueue({ maxQueued: 4, concurrency: 1 });
-    const a = controllable('a', log);
-    queue.submit(a.task);
-    queue.submit(controllable('b', log).task);
-    await tick();
+    const { log, queue, a } = await aRunningBQueued();
     const stopping = queue.shutdown(1000);
     setTimeout(() => a.release(), 20);
     expect(await stopping).toEqual({ cancelledQueued: 1, abortedRunning: 0 });

@@ -114,19 +114,23 @@ describe('state rules', () => {
     expect(hostStartFailure('demo', new Error('boom'))).toMatchObject({ code: 'PLUGIN_HOST_START_FAILED' });
   });
 
-  it('a plugin without a host reads as stopped', () => {
-    expect(hostView(demoPlugin())).toEqual({
+  it('a plugin without a host reads as stopped, nothing known about its server', () => {
+    const { plugin_id, backend_type, transport, status, tools_count, ...unknown } = hostView(demoPlugin());
+    expect({ plugin_id, backend_type, transport, status, tools_count }).toEqual({
       plugin_id: 'demo',
       backend_type: 'mcp',
       transport: 'worker',
       status: 'stopped',
       tools_count: 0,
-      started_at: null,
-      last_seen_at: null,
-      protocol_version: null,
-      server_name: null,
-      server_version: null,
-      error: null,
     });
+    expect(Object.keys(unknown).sort()).toEqual([
+      'error',
+      'last_seen_at',
+      'protocol_version',
+      'server_name',
+      'server_version',
+      'started_at',
+    ]);
+    expect(Object.values(unknown).every((value) => value === null)).toBe(true);
   });
 });

@@ -35,6 +35,24 @@ async function finished(jobId: string): Promise<EventEnvelope[]> {
   return seen;
 }
 
+/** The job's events to the end, cancelling it once, at the first event `when` accepts. */
+async function cancelledWhen(jobId: string, when: (e: EventEnvelope) => boolean): Promise<EventEnvelope[]> {
+  let cancelled = false;
+  const seen: EventEnvelope[] = [];
+  await current.api.events.subscribe(jobId, 0, (e) => {
+    seen.push(e);
+    if (!cancelled && when(e)) {
+      cancelled = true;
+      void current.api.jobs.cancel(jobId);
+    }
+  }).closed;
+  return seen;
+}
+
+/** A progress event reporting at least `count` items done. */
+const progressPast = (count: number) => (e: EventEnvelope) =>
+  e.event === 'Progress' && ((e.data as { current?: number }).current ?? 0) >= count;
+
 const comparable = (notes: NoteDto[]) =>
   notes
     .map(({ title, folder, body, tags, created_at, updated_at }) => ({
@@ -138,16 +156,7 @@ describe('ArchiveService', () => {
   it('cancelling mid-import removes the notes it had written', async () => {
     const api = setup();
     const job = await api.archive.importZip({ data: zipOf(300), file_name: 'big.zip' });
-    let cancelled = false;
-    const seen: EventEnvelope[] = [];
-    await api.events.subscribe(job.job_id, 0, (e) => {
-      seen.push(e);
-      const data = e.data as { current?: number };
-      if (!cancelled && e.event === 'Progress' && (data.current ?? 0) >= 50) {
-        cancelled = true;
-        void api.jobs.cancel(job.job_id);
-      }
-    }).closed;
+    const seen = await cancelledWhen(job.job_id, progressPast(50));
     expect(seen.at(-1)?.event).toBe('Cancelled');
     expect(seen.filter((e) => ['Completed', 'Failed', 'Cancelled'].includes(e.event))).toHaveLength(1);
     expect((await api.jobs.get(job.job_id)).status).toBe('cancelled');
@@ -321,16 +330,7 @@ describe('ArchiveService', () => {
         file_name: 'edited.zip',
         on_duplicate: 'update',
       });
-      let cancelled = false;
-      const seen: EventEnvelope[] = [];
-      await api.events.subscribe(job.job_id, 0, (e) => {
-        seen.push(e);
-        const data = e.data as { current?: number };
-        if (!cancelled && e.event === 'Progress' && (data.current ?? 0) >= 50) {
-          cancelled = true;
-          void api.jobs.cancel(job.job_id);
-        }
-      }).closed;
+      const seen = await cancelledWhen(job.job_id, progressPast(50));
       expect(seen.at(-1)?.event).toBe('Cancelled');
       expect(comparable(await allNotes()).map(({ updated_at: _u, ...rest }) => rest)).toEqual(
         before.map(({ updated_at: _u, ...rest }) => rest),
@@ -432,15 +432,7 @@ describe('ArchiveService', () => {
 
       setup();
       const job = await current.api.archive.importZip({ data: exported, file_name: 'vault.zip' });
-      let cancelled = false;
-      const seen: EventEnvelope[] = [];
-      await current.api.events.subscribe(job.job_id, 0, (e) => {
-        seen.push(e);
-        if (!cancelled && e.event === 'Progress' && ((e.data as { current?: number }).current ?? 0) >= 50) {
-          cancelled = true;
-          void current.api.jobs.cancel(job.job_id);
-        }
-      }).closed;
+      const seen = await cancelledWhen(job.job_id, progressPast(50));
       expect(seen.at(-1)?.event).toBe('Cancelled');
       expect((await current.api.notes.list()).page.total).toBe(0);
       expect((await importInto(exported)).result).toMatchObject({ created: 120 });
@@ -503,15 +495,7 @@ describe('ArchiveService', () => {
         file_name: 'v.zip',
         on_duplicate: 'update',
       });
-      let cancelled = false;
-      const seen: EventEnvelope[] = [];
-      await api.events.subscribe(job.job_id, 0, (e) => {
-        seen.push(e);
-        if (!cancelled && e.event === 'Progress' && ((e.data as { current?: number }).current ?? 0) >= 25) {
-          cancelled = true;
-          void api.jobs.cancel(job.job_id);
-        }
-      }).closed;
+      const seen = await cancelledWhen(job.job_id, progressPast(25));
       expect(seen.at(-1)?.event).toBe('Cancelled');
       expect((await allNotes()).filter((n) => n.pinned)).toEqual([]);
     });
@@ -557,16 +541,13 @@ describe('ArchiveService', () => {
     it('a cancel during the read stops it at the next step and leaves no note and no archive', async () => {
       const api = setup();
       const job = await api.archive.importZip({ data: largeZip(), file_name: 'large.zip' });
-      let cancelled = false;
-      const seen: EventEnvelope[] = [];
-      await api.events.subscribe(job.job_id, 0, (e) => {
-        seen.push(e);
-        const data = e.data as Progress;
-        if (!cancelled && e.event === 'Progress' && data.phase === 'reading' && data.current > 0) {
-          cancelled = true;
-          void api.jobs.cancel(job.job_id);
-        }
-      }).closed;
+      const seen = await cancelledWhen(
+        job.job_id,
+        (e) =>
+          e.event === 'Progress' &&
+          (e.data as Progress).phase === 'reading' &&
+          (e.data as Progress).current > 0,
+      );
       expect(seen.at(-1)?.event).toBe('Cancelled');
       const phases = seen.filter((e) => e.event === 'Progress').map((e) => (e.data as Progress).phase);
       expect(phases).not.toContain('importing');

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { AppError } from '../contracts';
 import { AttachmentRepository } from '../db';
 import { freshDatabase } from '../db/test-database';
 import type { NotesAgentDatabase } from '../db';
 import { encodeWav, sine } from '../media/__fixtures__/synthetic-audio';
 import { HEADERS } from '../media/__fixtures__/audio-headers';
 import { AttachmentService, sha256Hex } from './attachment-service';
+import { expectCode } from './test-error-code';
 
 let db: NotesAgentDatabase;
 afterEach(async () => db?.delete());
@@ -17,16 +17,6 @@ function service(options: ConstructorParameters<typeof AttachmentService>[1] = {
 
 const wav = (seconds = 0.5, frequency = 440) =>
   encodeWav({ sampleRate: 16_000, channels: [sine(frequency, seconds, 16_000, 0.2)], encoding: 'pcm16' });
-
-async function expectCode(promise: Promise<unknown>, code: string, message?: RegExp) {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  expect((error as AppError).code).toBe(code);
-  if (message) expect((error as AppError).message).toMatch(message);
-}
 
 describe('AttachmentService', () => {
   it('stores audio once: the same bytes uploaded again return the stored attachment', async () => {

@@ -75,21 +75,29 @@ async function setUp(fetch: typeof globalThis.fetch) {
   return core;
 }
 
+type ChatApi = Awaited<ReturnType<typeof setUp>>['api']['chat'];
+
+/** Asks `count` long questions in one conversation, each answered in full; returns its id. */
+async function askTurns(chat: ChatApi, count: number): Promise<string> {
+  let conversationId: string | undefined;
+  for (let turn = 1; turn <= count; turn++) {
+    const answer = await chat.complete({
+      content: `Question ${turn}: ${SENTENCE.repeat(4)}`,
+      provider_id: 'local',
+      ...(conversationId && { conversation_id: conversationId }),
+    });
+    expect(answer.status).toBe('completed');
+    conversationId = answer.conversation_id;
+  }
+  return conversationId!;
+}
+
 describe('long chats on a 4,096-token model', () => {
   it('completes 120 turns; no request exceeds the window; older messages are summarised', async () => {
     const remote = recordingFetch();
     const core = await setUp(remote.fetch);
     const { chat } = core.api;
-    let conversationId: string | undefined;
-    for (let turn = 1; turn <= 120; turn++) {
-      const answer = await chat.complete({
-        content: `Question ${turn}: ${SENTENCE.repeat(4)}`,
-        provider_id: 'local',
-        ...(conversationId && { conversation_id: conversationId }),
-      });
-      expect(answer.status).toBe('completed');
-      conversationId = answer.conversation_id;
-    }
+    const conversationId = await askTurns(chat, 120);
     const sizes = remote.bodies.map(requestTokens);
     expect(Math.max(...sizes)).toBeLessThanOrEqual(4096);
     const summaries = remote.bodies.filter((b) => b.messages.some((m) => m.content.includes('You compress')));
@@ -99,7 +107,7 @@ describe('long chats on a 4,096-token model', () => {
     const last = remote.bodies.at(-1)!;
     expect(last.messages.some((m) => m.content.includes('Summary of the earlier conversation'))).toBe(true);
     expect(last.messages.at(-1)!.content).toContain('Question 120');
-    const notice = await chat.contextNotice(conversationId!);
+    const notice = await chat.contextNotice(conversationId);
     expect(notice).toMatchObject({ mode: 'summary' });
     expect(notice!.through_position).toBeGreaterThan(100);
   });
@@ -108,18 +116,9 @@ describe('long chats on a 4,096-token model', () => {
     const remote = recordingFetch({ rejectOver: 1200 });
     const core = await setUp(remote.fetch);
     const { chat } = core.api;
-    let conversationId: string | undefined;
-    for (let turn = 1; turn <= 6; turn++) {
-      const answer = await chat.complete({
-        content: `Question ${turn}: ${SENTENCE.repeat(4)}`,
-        provider_id: 'local',
-        ...(conversationId && { conversation_id: conversationId }),
-      });
-      expect(answer.status).toBe('completed');
-      conversationId = answer.conversation_id;
-    }
+    const conversationId = await askTurns(chat, 6);
     expect(remote.rejections()).toBe(1);
-    expect(await chat.contextNotice(conversationId!)).not.toBeNull();
+    expect(await chat.contextNotice(conversationId)).not.toBeNull();
   });
 
   it('a conversation that fits has no notice', async () => {

@@ -3,8 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AppError, EMBEDDING_DOWNLOAD_JOB_KIND, type JobDto } from '../contracts';
-import { NotesAgentDatabase } from '../db';
-import { freshDatabase } from '../db/test-database';
 import {
   localOnlySource,
   tinyModelSpec,
@@ -13,8 +11,9 @@ import {
 } from '../retrieval/__fixtures__/tiny-model';
 import { HostedEmbedder, TransformersEmbedderHost, type EmbedderHostApi } from '../retrieval/embedder-host';
 import { TransformersEmbedder, type TransformersEmbedderConfig } from '../retrieval/transformers-embedder';
-import { createCoreApi, type CoreOptions } from './core-api';
 import { inThreadEmbeddingEngine, type EmbeddingEngine } from './embedding-engine';
+import { closeCore, restartableCores, type RestartableCore as Core } from './test-core';
+import { codeOf } from './test-error-code';
 
 /**
  * Choosing the embedding model, on the generated tiny model loaded by the real
@@ -37,33 +36,9 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-type Core = ReturnType<typeof createCoreApi> & { db: NotesAgentDatabase };
-const opened: Core[] = [];
-let databaseName: string | null = null;
-
-function openCore(options: CoreOptions = {}, sameDatabase = false): Core {
-  let db: NotesAgentDatabase;
-  if (sameDatabase && databaseName) db = new NotesAgentDatabase(databaseName);
-  else {
-    db = freshDatabase();
-    databaseName = db.name;
-  }
-  const core = { ...createCoreApi(db, options), db };
-  opened.push(core);
-  return core;
-}
-
-async function closeCore(core: Core): Promise<void> {
-  core.dispose();
-  await core.idle().catch(() => undefined);
-  core.db.close();
-}
-
-afterEach(async () => {
-  for (const core of opened.splice(0)) await closeCore(core);
-  if (databaseName) await new NotesAgentDatabase(databaseName).delete();
-  databaseName = null;
-});
+const cores = restartableCores();
+const openCore = cores.open;
+afterEach(() => cores.closeAll());
 
 /** The tiny model from local files, through an engine that records what it was asked to load. */
 function tinyEmbedding(engine: EmbeddingEngine = inThreadEmbeddingEngine()) {
@@ -85,16 +60,6 @@ function tinyEmbedding(engine: EmbeddingEngine = inThreadEmbeddingEngine()) {
     configs,
     stops: () => stops,
   };
-}
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof AppError) return error.code;
-    throw error;
-  }
-  throw new Error('expected a rejection');
 }
 
 async function settled(core: Core, job: JobDto): Promise<JobDto> {

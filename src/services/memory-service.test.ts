@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { AppError, type ErrorCode } from '../contracts';
+import { AppError } from '../contracts';
 import { DexieMemoryStore } from '../db/agent-stores';
 import type { NotesAgentDatabase } from '../db';
 import { SettingsRepository } from '../db/settings-repository';
@@ -8,6 +8,7 @@ import { MEMORY_FACTS_SCHEMA } from '../agent';
 import { MetonaProviderError } from '../ir';
 import { capabilityMismatchError } from '../providers/shared/errors';
 import { MemoryService } from './memory-service';
+import { errorCode } from './test-error-code';
 
 const NOW = 1_800_000_000_000;
 const DAY = 24 * 60 * 60 * 1000;
@@ -26,15 +27,6 @@ function setup(options: { conversations?: string[]; failingPut?: boolean } = {})
     clock: () => now,
   });
   return { service, store, advance: (ms: number) => (now += ms) };
-}
-
-async function errorCode(promise: Promise<unknown>): Promise<ErrorCode | 'resolved' | 'other'> {
-  try {
-    await promise;
-    return 'resolved';
-  } catch (error) {
-    return error instanceof AppError ? error.code : 'other';
-  }
 }
 
 afterEach(async () => {

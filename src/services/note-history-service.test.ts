@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { AppError } from '../contracts';
 import { MAX_BODY_LENGTH } from '../contracts/notes';
 import type { HistoryLimits } from '../core/note-history';
 import { NotesRepository } from '../db';
@@ -8,6 +7,7 @@ import { NoteVersionRepository } from '../db/note-versions';
 import { freshDatabase } from '../db/test-database';
 import { NoteHistoryService } from './note-history-service';
 import { NotesService } from './notes-service';
+import { codeOf } from './test-error-code';
 
 const MINUTE = 60_000;
 let db: NotesAgentDatabase | undefined;
@@ -34,16 +34,6 @@ function setup(limits: Partial<HistoryLimits> = {}) {
       time += ms;
     },
   };
-}
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof AppError) return error.code;
-    throw error;
-  }
-  throw new Error('expected a rejection');
 }
 
 describe('NoteHistoryService', () => {

@@ -2,22 +2,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../contracts';
 import { MAX_BODY_LENGTH } from '../contracts/notes';
 import { testCore } from './test-core';
+import { codeOf } from './test-error-code';
 
 let current: ReturnType<typeof testCore>;
 afterEach(async () => current?.close());
 function setup() {
   current = testCore();
   return current.api;
-}
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof AppError) return error.code;
-    throw error;
-  }
-  throw new Error('expected a rejection');
 }
 
 describe('NotesService', () => {

@@ -1,16 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { AppError, type ErrorCode } from '../contracts';
 import { contextLengthOf } from '../providers/ollama/adapter';
 import { testCore } from './test-core';
-
-async function errorCode(promise: Promise<unknown>): Promise<ErrorCode | 'resolved' | 'other'> {
-  try {
-    await promise;
-    return 'resolved';
-  } catch (error) {
-    return error instanceof AppError ? error.code : 'other';
-  }
-}
+import { errorCode } from './test-error-code';
 
 /** An Ollama double: `/api/show` reports `window`, `/api/chat` streams one word. */
 function ollamaDouble(window: number | undefined) {

@@ -3,8 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AppError, RERANKER_DOWNLOAD_JOB_KIND, type JobDto } from '../contracts';
-import { NotesAgentDatabase } from '../db';
-import { freshDatabase } from '../db/test-database';
 import {
   localOnlySource,
   TINY_CROSS_ENCODER_ID,
@@ -13,9 +11,10 @@ import {
 import { HostedReranker, TransformersRerankerHost, type RerankerHostApi } from '../retrieval/reranker-host';
 import type { RerankerModelSpec } from '../retrieval/reranker-models';
 import { TransformersReranker, type TransformersRerankerConfig } from '../retrieval/transformers-reranker';
-import { createCoreApi, type CoreOptions } from './core-api';
 import { inThreadRerankerEngine, type RerankerEngine } from './reranker-engine';
 import { RERANKER_SETTINGS_KEY } from './reranker-service';
+import { closeCore, restartableCores, type RestartableCore as Core } from './test-core';
+import { codeOf } from './test-error-code';
 
 /**
  * Choosing the cross-encoder reranker, on the generated tiny cross-encoder
@@ -48,33 +47,9 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-type Core = ReturnType<typeof createCoreApi> & { db: NotesAgentDatabase };
-const opened: Core[] = [];
-let databaseName: string | null = null;
-
-function openCore(options: CoreOptions = {}, sameDatabase = false): Core {
-  let db: NotesAgentDatabase;
-  if (sameDatabase && databaseName) db = new NotesAgentDatabase(databaseName);
-  else {
-    db = freshDatabase();
-    databaseName = db.name;
-  }
-  const core = { ...createCoreApi(db, options), db };
-  opened.push(core);
-  return core;
-}
-
-async function closeCore(core: Core): Promise<void> {
-  core.dispose();
-  await core.idle().catch(() => undefined);
-  core.db.close();
-}
-
-afterEach(async () => {
-  for (const core of opened.splice(0)) await closeCore(core);
-  if (databaseName) await new NotesAgentDatabase(databaseName).delete();
-  databaseName = null;
-});
+const cores = restartableCores();
+const openCore = cores.open;
+afterEach(() => cores.closeAll());
 
 /** The tiny cross-encoder from local files, through an engine that records loads and stops. */
 function tinyRerankers(engine: RerankerEngine = inThreadRerankerEngine()) {
@@ -123,16 +98,6 @@ function gatedEngine() {
     started,
     release: () => open(),
   };
-}
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof AppError) return error.code;
-    throw error;
-  }
-  throw new Error('expected a rejection');
 }
 
 async function settled(core: Core, job: JobDto): Promise<JobDto> {

@@ -7,7 +7,6 @@ import {
   type SearchResultDto,
 } from '../contracts';
 import { NotesAgentDatabase, NotesRepository } from '../db';
-import { freshDatabase } from '../db/test-database';
 import {
   DEFAULT_RETRIEVAL_PROFILE,
   FullTextIndex,
@@ -17,8 +16,9 @@ import {
   type EmbeddingModelInfo,
   type Reranker,
 } from '../retrieval';
-import { createCoreApi, type CoreOptions } from './core-api';
 import { KEEP_FINISHED_UPDATE_JOBS } from '../retrieval/search-indexer';
+import { closeCore, restartableCores } from './test-core';
+import { codeOf } from './test-error-code';
 
 /** hash-v1 vectors under any model info, counting what it embeds; `hold()` makes it wait. */
 class TestEmbedder implements Embedder {
@@ -58,50 +58,14 @@ const OTHER_MODEL: EmbeddingModelInfo = {
   normalization: 'l2',
 };
 
-type Core = ReturnType<typeof createCoreApi> & { db: NotesAgentDatabase };
-const opened: Core[] = [];
-let databaseName: string | null = null;
-
+const cores = restartableCores();
 /** A core over a fresh database, or over the same database again (a restart). */
-function openCore(
-  options: CoreOptions = {},
-  sameDatabase = false,
-  prepare?: (db: NotesAgentDatabase) => void,
-): Core {
-  let db: NotesAgentDatabase;
-  if (sameDatabase && databaseName) db = new NotesAgentDatabase(databaseName);
-  else {
-    db = freshDatabase();
-    databaseName = db.name;
-  }
-  prepare?.(db);
-  const core = { ...createCoreApi(db, options), db };
-  opened.push(core);
-  return core;
-}
-
-async function closeCore(core: Core): Promise<void> {
-  core.dispose();
-  await core.idle().catch(() => undefined);
-  core.db.close();
-}
+const openCore = cores.open;
 
 afterEach(async () => {
-  for (const core of opened.splice(0)) await closeCore(core);
-  if (databaseName) await new NotesAgentDatabase(databaseName).delete();
-  databaseName = null;
+  await cores.closeAll();
   vi.restoreAllMocks();
 });
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof AppError) return error.code;
-    throw error;
-  }
-  throw new Error('expected a rejection');
-}
 
 const noteIdsOf = (result: SearchResultDto) => result.hits.map((hit) => hit.note_id);
 
@@ -591,7 +555,7 @@ describe('incremental persistence', () => {
     await closeCore(first);
 
     // Commits whose dirty marks never got written: the tab closed right after each.
-    const db = new NotesAgentDatabase(databaseName!);
+    const db = new NotesAgentDatabase(cores.databaseName()!);
     const bare = new NotesRepository(db);
     await bare.update(a.note_id, { body: 'alpha rewritten' });
     await bare.setTrashed(b.note_id, true);
@@ -626,7 +590,7 @@ describe('incremental persistence', () => {
     first.dispose();
     await closeCore(first);
 
-    const db = new NotesAgentDatabase(databaseName!);
+    const db = new NotesAgentDatabase(cores.databaseName()!);
     expect((await rowsOf(db)).get(a.note_id)).toEqual(rowBefore);
     expect((await db.search_index_dirty.toArray()).map((row) => row.note_id)).toEqual([a.note_id]);
     db.close();

@@ -15,6 +15,7 @@ import {
 } from '../media/transformers/__fixtures__/tiny-pyannote/tiny-pyannote';
 import { writeTinyPyannote } from '../media/transformers/__fixtures__/tiny-pyannote/write-tiny-pyannote';
 import { createCoreApi } from './core-api';
+import { eventsOf } from './test-core';
 
 /**
  * Speaker labels in transcription jobs, chosen by the `diarization_model`
@@ -109,16 +110,6 @@ type Core = ReturnType<typeof openCore>['core'];
 async function upload(core: Core) {
   const data = encodeWav({ sampleRate: RATE, channels: [CONVERSATION], encoding: 'pcm16' });
   return core.api.attachments.upload({ name: 'talk.wav', mime_type: 'audio/wav', data });
-}
-
-async function eventsOf(core: Core, jobId: string, onEvent?: (envelope: EventEnvelope) => void) {
-  const seen: EventEnvelope[] = [];
-  const subscription = core.api.events.subscribe(jobId, 0, (envelope) => {
-    seen.push(envelope);
-    onEvent?.(envelope);
-  });
-  await subscription.closed;
-  return seen;
 }
 
 const names = (events: EventEnvelope[]) =>

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { AppError, transcriptionJobSchema, type TranscriptSegment, type EventEnvelope } from '../contracts';
+import { transcriptionJobSchema, type TranscriptSegment, type EventEnvelope } from '../contracts';
 import { AttachmentRepository, NotesAgentDatabase } from '../db';
 import { freshDatabase } from '../db/test-database';
 import type { AsrEngine } from '../media';
@@ -13,6 +13,8 @@ import { HEADERS } from '../media/__fixtures__/audio-headers';
 import { encodeWav, sine } from '../media/__fixtures__/synthetic-audio';
 import type { TransformersAsrEnvironment } from '../media/transformers';
 import { createCoreApi, type CoreOptions } from './core-api';
+import { eventsOf } from './test-core';
+import { expectCode } from './test-error-code';
 
 const RATE = 16_000;
 
@@ -45,28 +47,6 @@ afterEach(async () => {
     await core.db.delete();
   }
 });
-
-async function expectCode(promise: Promise<unknown>, code: string, message?: RegExp) {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  expect((error as AppError).code).toBe(code);
-  if (message) expect((error as AppError).message).toMatch(message);
-  return error as AppError;
-}
-
-/** Every event of a job until its terminal one, through the events service as the page gets them. */
-async function eventsOf(core: Core, jobId: string, onEvent?: (envelope: EventEnvelope) => void) {
-  const seen: EventEnvelope[] = [];
-  const subscription = core.api.events.subscribe(jobId, 0, (envelope) => {
-    seen.push(envelope);
-    onEvent?.(envelope);
-  });
-  await subscription.closed;
-  return seen;
-}
 
 /** Repeats of ModelLoading and Progress collapsed, for order checks. */
 function shape(events: EventEnvelope[]): string[] {

@@ -1,48 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import type { ProviderDto } from '../../contracts/provider-config';
-import type { LocalModelDto, LocalModelsDto } from '../../contracts/local-models';
+import { local, localItem, pickerLabels, provider } from '../chat/__fixtures__/model-picker';
 import { agentModelGroups, defaultAgentChoice } from './agent-models';
 
-const provider = (id: string, preset: ProviderDto['preset'], defaultModel: string): ProviderDto => ({
-  provider_id: id,
-  type: preset === 'mock' ? 'mock' : 'openai-compatible',
-  preset,
-  display_name: id.toUpperCase(),
-  base_url: 'http://x',
-  default_model: defaultModel,
-  enabled: true,
-  has_api_key: false,
-  fallback: null,
-  created_at: '2026-01-01T00:00:00Z',
-  updated_at: '2026-01-01T00:00:00Z',
-});
-const localItem = (model: string, fields: Partial<LocalModelDto> = {}): LocalModelDto =>
-  ({
-    model,
-    display_name: model,
-    cached: false,
-    runnable: true,
-    unavailable_reason: null,
-    unavailable_message: null,
-    thinking: false,
-    ...fields,
-  }) as LocalModelDto;
-const local = (available: boolean, items: LocalModelDto[]): LocalModelsDto => ({
-  webgpu: { available, message: available ? null : 'No WebGPU here.', adapter: null },
-  items,
-});
 const labels = {
-  providerName: (p: ProviderDto) => p.display_name,
-  localGroup: 'In-browser',
-  localGroupUnavailable: 'In-browser (unavailable)',
-  notDownloaded: 'not downloaded',
-  cannotRun: 'cannot run here',
+  ...pickerLabels,
   demoGroup: 'Demo',
   demo: 'Demo (scripted, offline)',
 };
 
 describe('the Agent view model picker', () => {
-  const providers = [provider('mock', 'mock', 'mock-1'), provider('custom', 'custom', 'gpt-x')];
+  const providers = [provider('mock', 'mock-1', 'mock'), provider('custom', 'gpt-x')];
 
   it('puts local models first with WebGPU, then the providers, and the demo last under its own name', () => {
     const groups = agentModelGroups(providers, {}, local(true, [localItem('qwen')]), labels);

@@ -1,21 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ModelInfoDto, ProviderDto } from '../../contracts/provider-config';
-import type { LocalModelDto, LocalModelsDto } from '../../contracts/local-models';
+import type { ModelInfoDto } from '../../contracts/provider-config';
+import { local, localItem, pickerLabels, provider } from './__fixtures__/model-picker';
 import { buildModelGroups, capabilitiesOf, optionValue, parseOptionValue } from './model-options';
 
-const provider = (id: string, defaultModel: string): ProviderDto => ({
-  provider_id: id,
-  type: 'openai-compatible',
-  preset: 'custom',
-  display_name: id.toUpperCase(),
-  base_url: 'http://x',
-  default_model: defaultModel,
-  enabled: true,
-  has_api_key: false,
-  fallback: null,
-  created_at: '2026-01-01T00:00:00Z',
-  updated_at: '2026-01-01T00:00:00Z',
-});
 const info = (
   model: string,
   capabilities: ModelInfoDto['capabilities'] = ['chat'],
@@ -29,28 +16,7 @@ const info = (
   deprecated: false,
   metadata: {},
 });
-const localItem = (model: string, fields: Partial<LocalModelDto> = {}): LocalModelDto =>
-  ({
-    model,
-    display_name: model,
-    cached: false,
-    runnable: true,
-    unavailable_reason: null,
-    unavailable_message: null,
-    thinking: false,
-    ...fields,
-  }) as LocalModelDto;
-const labels = {
-  providerName: (p: ProviderDto) => p.display_name,
-  localGroup: 'In-browser',
-  localGroupUnavailable: 'In-browser (unavailable)',
-  notDownloaded: 'not downloaded',
-  cannotRun: 'cannot run here',
-};
-const local = (available: boolean, items: LocalModelDto[]): LocalModelsDto => ({
-  webgpu: { available, message: available ? null : 'No WebGPU here.', adapter: null },
-  items,
-});
+const labels = pickerLabels;
 
 describe('buildModelGroups', () => {
   const providers = [provider('a', 'a-1'), provider('b', 'b-default')];
