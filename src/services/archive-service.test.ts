@@ -6,7 +6,11 @@ import { rawZip } from '../core/test-zips';
 import { testCore } from './test-core';
 
 let current: ReturnType<typeof testCore>;
-afterEach(async () => current?.close());
+// Imports start indexing in the background; let it settle before the database goes.
+afterEach(async () => {
+  await current?.idle();
+  await current?.close();
+});
 function setup() {
   current = testCore();
   return current.api;
