@@ -305,18 +305,33 @@ export class FullTextIndex {
 
   /** True when the block's text holds any of the query's terms (a Chinese character counts). */
   sharesTerm(blockId: string, query: string): boolean {
-    const document = this.#documents.get(blockId);
-    if (!document) return false;
-    return analyze(query).some((token) => this.#body.get(token.term)?.has(document.number) === true);
+    return this.termSharer(query)(blockId);
+  }
+
+  /** `sharesTerm` for one query and many blocks: the query is analysed once. */
+  termSharer(query: string): (blockId: string) => boolean {
+    const postings = [...new Set(analyze(query).map((token) => token.term))]
+      .map((term) => this.#body.get(term))
+      .filter((entries) => entries !== undefined);
+    return (blockId) => {
+      const document = this.#documents.get(blockId);
+      return document !== undefined && postings.some((entries) => entries.has(document.number));
+    };
   }
 
   /** Where the query's terms occur in a stored block's text; [] for an unknown block. */
   highlights(blockId: string, query: string, options: { prefix?: boolean } = {}): HighlightRange[] {
-    const document = this.#documents.get(blockId);
-    if (!document) return [];
+    return this.highlighter(query, options)(blockId);
+  }
+
+  /** `highlights` for one query and many blocks: the query is analysed once. */
+  highlighter(query: string, options: { prefix?: boolean } = {}): (blockId: string) => HighlightRange[] {
     const tokens = analyze(query);
-    const prefix = options.prefix === true ? typedPrefix(query, tokens) : undefined;
-    return highlightRanges(document.text, highlightTermsOf(tokens, prefix));
+    const terms = highlightTermsOf(tokens, options.prefix === true ? typedPrefix(query, tokens) : undefined);
+    return (blockId) => {
+      const document = this.#documents.get(blockId);
+      return document ? highlightRanges(document.text, terms) : [];
+    };
   }
 
   /**
