@@ -501,14 +501,19 @@ export class FullTextIndex {
         if (!entries) continue;
         const frequency = entries.size;
         const idf = Math.log(1 + (count - frequency + 0.5) / (frequency + 0.5));
-        for (const [number, tf] of entries) {
-          const norm = BM25_K1 * (1 - BM25_B + (BM25_B * lengths[number]!) / (averageLength || 1));
-          const score = (weight * boost * idf * (tf * (BM25_K1 + 1))) / (tf + norm);
+        // weight × boost × idf is the left part of the product as written out in full,
+        // so taking it once per term gives the very same scores.
+        const factor = weight * boost * idf;
+        const average = averageLength || 1;
+        // forEach, not for-of: no entry array per posting, and a common term has tens of thousands.
+        entries.forEach((tf, number) => {
+          const norm = BM25_K1 * (1 - BM25_B + (BM25_B * lengths[number]!) / average);
+          const score = (factor * (tf * (BM25_K1 + 1))) / (tf + norm);
           if (best === undefined) add(number, score);
           else best.set(number, Math.max(best.get(number) ?? 0, score));
-        }
+        });
       }
-      if (best !== undefined) for (const [number, score] of best) add(number, score);
+      best?.forEach((score, number) => add(number, score));
     }
   }
 }
