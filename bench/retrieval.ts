@@ -4,7 +4,7 @@
 // block's terms with the same formula, and indexing throughput against
 // tokenizing alone; full-text query and index time against a plain MiniSearch
 // over the same blocks.
-import MiniSearch from 'minisearch';
+import type MiniSearch from 'minisearch';
 import { performance } from 'node:perf_hooks';
 import {
   BM25_B,
@@ -18,47 +18,14 @@ import {
   tokenize,
   type FullTextDocument,
 } from '../src/retrieval';
-import { documentsOf, loadCorpus, loadQueries } from '../src/retrieval/__fixtures__/corpus';
 import type { BenchResult } from './harness';
+import { benchCorpus, miniSearchOf, percentile, replicate } from './search-corpus';
 
 const SIZES = [1_000, 10_000, 50_000];
 /** Queries timed per size; the 50k scans are the slow part of the whole group. */
 const MAX_QUERIES = 60;
 const EMBED_BATCH = 64;
 const profile = DEFAULT_RETRIEVAL_PROFILE;
-
-/** Park–Miller: the same variations on every run and machine. */
-function lcg(seed: number): () => number {
-  let state = seed % 2147483647 || 1;
-  return () => (state = (state * 48271) % 2147483647);
-}
-
-/**
- * `count` blocks: the corpus once as is, then copies whose note ids are new and
- * whose text gains a copy tag and two terms of the corpus vocabulary drawn by a
- * seeded generator, so document frequencies and vectors differ between copies.
- */
-function replicate(base: readonly FullTextDocument[], vocabulary: readonly string[], count: number) {
-  const next = lcg(20240601);
-  const documents: FullTextDocument[] = [];
-  for (let i = 0; i < count; i++) {
-    const source = base[i % base.length]!;
-    const copy = Math.floor(i / base.length);
-    if (copy === 0) {
-      documents.push(source);
-      continue;
-    }
-    const note_id = `${source.note_id}~${copy}`;
-    const extra = `${vocabulary[next() % vocabulary.length]} ${vocabulary[next() % vocabulary.length]}`;
-    documents.push({
-      ...source,
-      note_id,
-      block_id: `${note_id}#${source.block_id.slice(source.block_id.lastIndexOf('#') + 1)}`,
-      text: `${source.text} v${copy} ${extra}`,
-    });
-  }
-  return documents;
-}
 
 /** One field (body or title) of every block: term ids and counts, block after block (CSR). */
 interface FieldTerms {
@@ -186,34 +153,11 @@ async function buildIndexes(documents: readonly FullTextDocument[], embedder: Ha
   return { fullText, vectors };
 }
 
-/**
- * A plain MiniSearch over the same blocks, used directly: body and title
- * fields with the same title boost, and our tokenizer (MiniSearch's own splits
- * on spaces and punctuation, which finds nothing in Chinese text) with terms
- * taken as they come. Its ranking is its own BM25+, so results may differ.
- */
-function miniSearchOf(documents: readonly FullTextDocument[]): MiniSearch<FullTextDocument> {
-  const index = new MiniSearch<FullTextDocument>({
-    idField: 'block_id',
-    fields: ['text', 'title'],
-    storeFields: [],
-    tokenize: (text) => tokenize(text),
-    processTerm: (term) => term,
-    searchOptions: { boost: { title: TITLE_BOOST }, combineWith: 'OR' },
-  });
-  index.addAll(documents as FullTextDocument[]);
-  return index;
-}
-
 function miniSearchQuery(index: MiniSearch<FullTextDocument>, query: string, limit: number): string[] {
   return index
     .search(query)
     .slice(0, limit)
     .map((result) => String(result.id));
-}
-
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
 const row = (name: string, baseline: string, ms: number, baselineMs: number, note?: string): BenchResult => ({
@@ -226,11 +170,10 @@ const row = (name: string, baseline: string, ms: number, baselineMs: number, not
 });
 
 export async function retrievalBenchmarks(scale: number): Promise<BenchResult[]> {
-  const base = loadCorpus().flatMap(documentsOf);
-  const allQueries = loadQueries().map((q) => q.query);
+  const corpus = benchCorpus();
+  const { base, queries: allQueries } = corpus;
   const step = Math.max(1, Math.ceil(allQueries.length / MAX_QUERIES));
   const queries = allQueries.filter((_, i) => i % step === 0);
-  const vocabulary = [...new Set(base.flatMap((d) => tokenize(d.text)))].sort();
   const sizes = SIZES.map((size) => Math.max(100, Math.round(size * scale)));
   const embedder = new HashEmbedder();
   console.log(
@@ -244,7 +187,7 @@ export async function retrievalBenchmarks(scale: number): Promise<BenchResult[]>
   );
 
   // Warm the tokenizer, Intl.Segmenter and both index paths before anything is timed.
-  const warm = replicate(base, vocabulary, Math.min(500, sizes[0]!));
+  const warm = replicate(corpus, Math.min(500, sizes[0]!));
   tokenizeOnly(warm);
   const warmed = await buildIndexes(warm, embedder);
   for (const query of queries.slice(0, 10)) {
@@ -253,7 +196,7 @@ export async function retrievalBenchmarks(scale: number): Promise<BenchResult[]>
 
   const results: BenchResult[] = [];
   for (const size of sizes) {
-    const documents = replicate(base, vocabulary, size);
+    const documents = replicate(corpus, size);
 
     let start = performance.now();
     const sets = tokenizeOnly(documents);
@@ -304,7 +247,6 @@ export async function retrievalBenchmarks(scale: number): Promise<BenchResult[]>
           ? 1
           : mini20.filter((id) => ourIds.has(id)).length / Math.max(mini20.length, ourIds.size);
     }
-    for (const list of [hybrid, ftsOnly, brute, miniSearch]) list.sort((a, b) => a - b);
 
     const label = `${size.toLocaleString('en-US')} blocks`;
     results.push(

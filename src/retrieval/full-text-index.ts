@@ -309,18 +309,33 @@ export class FullTextIndex {
 
   /** True when the block's text holds any of the query's terms (a Chinese character counts). */
   sharesTerm(blockId: string, query: string): boolean {
-    const document = this.#documents.get(blockId);
-    if (!document) return false;
-    return analyze(query).some((token) => this.#body.get(token.term)?.has(document.number) === true);
+    return this.termSharer(query)(blockId);
+  }
+
+  /** `sharesTerm` for one query and many blocks: the query is analysed once. */
+  termSharer(query: string): (blockId: string) => boolean {
+    const postings = [...new Set(analyze(query).map((token) => token.term))]
+      .map((term) => this.#body.get(term))
+      .filter((entries) => entries !== undefined);
+    return (blockId) => {
+      const document = this.#documents.get(blockId);
+      return document !== undefined && postings.some((entries) => entries.has(document.number));
+    };
   }
 
   /** Where the query's terms occur in a stored block's text; [] for an unknown block. */
   highlights(blockId: string, query: string, options: { prefix?: boolean } = {}): HighlightRange[] {
-    const document = this.#documents.get(blockId);
-    if (!document) return [];
+    return this.highlighter(query, options)(blockId);
+  }
+
+  /** `highlights` for one query and many blocks: the query is analysed once. */
+  highlighter(query: string, options: { prefix?: boolean } = {}): (blockId: string) => HighlightRange[] {
     const tokens = analyze(query);
-    const prefix = options.prefix === true ? typedPrefix(query, tokens) : undefined;
-    return highlightRanges(document.text, highlightTermsOf(tokens, prefix));
+    const terms = highlightTermsOf(tokens, options.prefix === true ? typedPrefix(query, tokens) : undefined);
+    return (blockId) => {
+      const document = this.#documents.get(blockId);
+      return document ? highlightRanges(document.text, terms) : [];
+    };
   }
 
   /**
@@ -490,14 +505,19 @@ export class FullTextIndex {
         if (!entries) continue;
         const frequency = entries.size;
         const idf = Math.log(1 + (count - frequency + 0.5) / (frequency + 0.5));
-        for (const [number, tf] of entries) {
-          const norm = BM25_K1 * (1 - BM25_B + (BM25_B * lengths[number]!) / (averageLength || 1));
-          const score = (weight * boost * idf * (tf * (BM25_K1 + 1))) / (tf + norm);
+        // weight × boost × idf is the left part of the product as written out in full,
+        // so taking it once per term gives the very same scores.
+        const factor = weight * boost * idf;
+        const average = averageLength || 1;
+        // forEach, not for-of: no entry array per posting, and a common term has tens of thousands.
+        entries.forEach((tf, number) => {
+          const norm = BM25_K1 * (1 - BM25_B + (BM25_B * lengths[number]!) / average);
+          const score = (factor * (tf * (BM25_K1 + 1))) / (tf + norm);
           if (best === undefined) add(number, score);
           else best.set(number, Math.max(best.get(number) ?? 0, score));
-        }
+        });
       }
-      if (best !== undefined) for (const [number, score] of best) add(number, score);
+      best?.forEach((score, number) => add(number, score));
     }
   }
 }

@@ -264,6 +264,27 @@ describe('hybridSearch', () => {
     expect(hit?.highlights).toEqual([{ start: 18, end: 27 }]);
   });
 
+  it('marks each returned hit as the full-text index marks its block, and none when asked not to', async () => {
+    const inputs = await fixture();
+    for (const mode of ['fts', 'vector', 'hybrid'] as const) {
+      for (const query of ['tcp handshake', '死锁', 'hands']) {
+        const result = await hybridSearch({
+          ...inputs,
+          query,
+          mode,
+          profile: profile(),
+          prefix: true,
+          limit: 3,
+        });
+        for (const hit of result.hits) {
+          expect(hit.highlights).toEqual(inputs.fullText.highlights(hit.block_id, query, { prefix: true }));
+        }
+        const bare = await hybridSearch({ ...inputs, query, mode, profile: profile(), highlights: false });
+        expect(bare.hits.every((hit) => hit.highlights.length === 0)).toBe(true);
+      }
+    }
+  });
+
   it('vector and hybrid over incompatible vectors fail with INDEX_MODEL_MISMATCH; fts still works', async () => {
     const inputs = await fixture();
     const upgraded: Embedder = {

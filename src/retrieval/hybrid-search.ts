@@ -157,7 +157,8 @@ export async function hybridSearch(input: HybridSearchInput): Promise<HybridSear
           limit: profile.fts_recall,
           ...(filter ? { filter } : {}),
           ...(input.prefix ? { prefix: true } : {}),
-          ...(input.highlights === false ? { highlights: false } : {}),
+          // Marked below, for the hits returned only: most of the recall is cut by `limit`.
+          highlights: false,
         });
   const vectorHits: VectorHit[] =
     vectors && embedder
@@ -167,7 +168,7 @@ export async function hybridSearch(input: HybridSearchInput): Promise<HybridSear
             ...(signal ? { signal } : {}),
           }),
           embedder.relevance_floor,
-          (blockId) => fullText.sharesTerm(blockId, query),
+          fullText.termSharer(query),
         )
       : [];
   signal?.throwIfAborted();
@@ -195,7 +196,7 @@ export async function hybridSearch(input: HybridSearchInput): Promise<HybridSear
         vector_rank: vector?.rank ?? null,
         vector_score: vector?.hit.score ?? null,
         rerank_score: null,
-        highlights: fts?.hit.highlights ?? [],
+        highlights: [],
       };
     });
 
@@ -204,12 +205,12 @@ export async function hybridSearch(input: HybridSearchInput): Promise<HybridSear
     result.reranked = true;
   }
 
-  result.hits = hits.slice(0, limit).map((hit) =>
-    // Vector-only hits get highlights too, when the block also shares words with the query.
-    hit.fts_rank === null && input.highlights !== false
-      ? { ...hit, highlights: fullText.highlights(hit.block_id, query, { prefix: input.prefix === true }) }
-      : hit,
-  );
+  // Vector-only hits get highlights too, when the block also shares words with the query.
+  const highlight =
+    input.highlights === false ? undefined : fullText.highlighter(query, { prefix: input.prefix === true });
+  result.hits = hits
+    .slice(0, limit)
+    .map((hit) => (highlight ? { ...hit, highlights: highlight(hit.block_id) } : hit));
   return result;
 }
 

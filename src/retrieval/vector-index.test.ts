@@ -75,6 +75,80 @@ describe('VectorIndex: search', () => {
   });
 });
 
+/** A seeded stream of values in [-1, 1), zero about `zeros` of the time. */
+function seeded(seed: number, zeros: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 48271) % 2147483647;
+    const value = (state % 20000) / 10000 - 1;
+    return (state >> 4) % 100 < zeros * 100 ? 0 : value;
+  };
+}
+
+/** The unit-length float32 copy a row or query is stored and searched as. */
+function unitOf(vector: Float32Array): Float32Array {
+  let norm = 0;
+  for (const value of vector) norm += value * value;
+  const scale = 1 / Math.sqrt(norm);
+  return vector.map((value) => value * scale);
+}
+
+describe('VectorIndex: scores over many rows', () => {
+  const WIDE: EmbeddingModelInfo = {
+    model_id: 'wide',
+    model_version: '1',
+    dimension: 37,
+    normalization: 'l2',
+  };
+
+  it('scores every row bit for bit as a row-by-row dot product, across tiles, after removes and growth', () => {
+    const next = seeded(11, 0.6);
+    const count = 1500;
+    const vectors = Array.from({ length: count }, () => {
+      const vector = new Float32Array(WIDE.dimension).map(() => next());
+      vector[count % WIDE.dimension] = 0.5;
+      return vector;
+    });
+    const index = new VectorIndex(WIDE, 3);
+    index.upsert(
+      vectors.map((_, i) => entry(`b${String(i).padStart(4, '0')}`, { note_id: `n${i % 40}` })),
+      vectors,
+      WIDE,
+    );
+    // Rows from the first tiles are removed, so rows of the last tile move into them.
+    for (let i = 0; i < 1500; i += 7) index.remove(`b${String(i).padStart(4, '0')}`);
+    index.removeNote('n3');
+
+    const stored = new Map<string, Float32Array>();
+    for (let note = 0; note < 40; note++) {
+      const segment = index.noteSegment(`n${note}`);
+      segment?.block_ids.forEach((id, at) =>
+        stored.set(id, segment.data.subarray(at * WIDE.dimension, (at + 1) * WIDE.dimension)),
+      );
+    }
+    expect(stored.size).toBe(index.size);
+    const dense = new Float32Array(WIDE.dimension).map(() => next() || 0.25);
+    const sparse = new Float32Array(WIDE.dimension);
+    sparse[2] = 0.7;
+    sparse[20] = -0.3;
+    sparse[36] = 0.1;
+    for (const query of [dense, sparse]) {
+      const unitQuery = unitOf(query);
+      const expected = [...stored]
+        .map(([block_id, row]) => {
+          let dot = 0;
+          for (let dim = 0; dim < WIDE.dimension; dim++) dot += row[dim]! * unitQuery[dim]!;
+          return { block_id, score: dot };
+        })
+        .sort((a, b) => b.score - a.score || (a.block_id < b.block_id ? -1 : 1))
+        .slice(0, 50);
+      const hits = index.search(query, 50);
+      expect(hits.map(({ block_id, score }) => ({ block_id, score }))).toEqual(expected);
+      expect(VectorIndex.fromBuffer(index.toBuffer()).search(query, 50)).toEqual(hits);
+    }
+  });
+});
+
 describe('VectorIndex: incremental updates', () => {
   it('upsert replaces a vector in place', () => {
     const index = tinyIndex();
