@@ -13,6 +13,8 @@ import type {
 import type { ThemeManifest } from '../contracts/themes';
 import type { BlockType } from '../core/blocks';
 import { AGENT_STORES } from './agent-stores';
+import { DRAFT_STORES } from './draft-repository';
+import { IMPORT_STAGING_STORES } from './import-staging-repository';
 import { NOTE_VERSION_STORES, NOTE_VERSION_STORES_V12 } from './note-versions';
 import { PLUGIN_STORES } from './plugin-stores';
 
@@ -324,5 +326,13 @@ export const MIGRATIONS: readonly Migration[] = [
     // rows without `pinned` (before version 13) are simply not pinned.
     version: 15,
     stores: { notes: '&note_id, folder, *tags, [trashed+updated_at], [trashed+created_at], title, pinned' },
+  },
+  {
+    // Drafts move from localStorage (too small for a large note) into a store
+    // keyed per tab and note; the page moves its old drafts over once. And the
+    // notes an `update` import overwrote, staged so an interrupted import can
+    // put them back at the next start. New stores only.
+    version: 16,
+    stores: { ...DRAFT_STORES, ...IMPORT_STAGING_STORES },
   },
 ];

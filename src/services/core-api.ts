@@ -46,6 +46,8 @@ import { NotesService } from './notes-service';
 import { LinksService } from './links-service';
 import { NoteHistoryService } from './note-history-service';
 import { NoteVersionRepository } from '../db/note-versions';
+import { DraftRepository } from '../db/draft-repository';
+import { DraftsService } from './drafts-service';
 import { PluginService, type PluginConnectors } from './plugin-service';
 import { PluginRepository } from '../db/plugin-stores';
 import { ProviderService } from './provider-service';
@@ -224,6 +226,7 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
     notes,
     links,
     history: new NoteHistoryService(notes, new NoteVersionRepository(db)),
+    drafts: new DraftsService(new DraftRepository(db)),
     archive: new ArchiveService(notesRepository, attachments, runtime),
     jobs: new JobsService(runtime),
     events: new EventsService(eventLog),
