@@ -283,6 +283,8 @@ describe('ArchiveService', () => {
       // The id is bookkeeping: it does not end up in the note's text.
       expect(restored).toMatchObject({ title: 'Plan', folder: 'work', body: 'Version one\n', tags: ['a'] });
       expect((await api.notes.list()).page.total).toBe(1);
+      // Committed: what it overwrote is no longer staged for a roll-back.
+      expect(await current.db.table('import_staging').count()).toBe(0);
     });
 
     it('a note repeated inside one archive is imported once', async () => {
@@ -322,19 +324,24 @@ describe('ArchiveService', () => {
         on_duplicate: 'update',
       });
       let cancelled = false;
+      let staged: Promise<number> = Promise.resolve(0);
       const seen: EventEnvelope[] = [];
       await api.events.subscribe(job.job_id, 0, (e) => {
         seen.push(e);
-        const data = e.data as { current?: number };
-        if (!cancelled && e.event === 'Progress' && (data.current ?? 0) >= 50) {
+        const data = e.data as { current?: number; phase?: string };
+        if (!cancelled && e.event === 'Progress' && data.phase === 'importing' && (data.current ?? 0) >= 50) {
           cancelled = true;
-          void api.jobs.cancel(job.job_id);
+          // While it runs, what it overwrote is staged: a closed tab's next start puts it back.
+          staged = current.db.table('import_staging').count();
+          void staged.then(() => api.jobs.cancel(job.job_id));
         }
       }).closed;
+      expect(await staged).toBeGreaterThanOrEqual(50);
       expect(seen.at(-1)?.event).toBe('Cancelled');
       expect(comparable(await allNotes()).map(({ updated_at: _u, ...rest }) => rest)).toEqual(
         before.map(({ updated_at: _u, ...rest }) => rest),
       );
+      expect(await current.db.table('import_staging').count()).toBe(0);
     });
   });
   describe('note ids', () => {

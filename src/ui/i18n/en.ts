@@ -859,6 +859,11 @@ graph LR
   // Large notebooks: the note list keeps its order while the open note is saved.
   'list.orderHeld': 'Order kept while you edit.',
   'list.reorder': 'Sort now',
+  // An interrupted update import: the notes it overwrote are put back at the next start.
+  'importCrash.restored': {
+    one: '{count} note it had changed was put back as it was.',
+    other: '{count} notes it had changed were put back as they were.',
+  },
 } as const satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

@@ -830,6 +830,8 @@ graph LR
   // 大型笔记本：保存打开的笔记时，笔记列表保持原有顺序。
   'list.orderHeld': '编辑时保持列表顺序。',
   'list.reorder': '立即排序',
+  // 被中断的更新导入：它覆盖过的笔记在下次启动时恢复原样。
+  'importCrash.restored': { other: '它改动过的 {count} 篇笔记已恢复原样。' },
 };
 
 export const zhCNErrors: Partial<Record<ErrorCode, string>> = {
