@@ -149,8 +149,12 @@ test('storage full: import and save say STORAGE_QUOTA_EXCEEDED, the text waits i
   // Nothing half-written: the stored note is as it was. The draft could not be
   // written either: the text is held in this tab, which says so.
   expect(await storedBody(page, noteId!)).toBe('stored body');
+  // Said on its own, and in the save's notice when the draft was refused first.
   await expect(
-    page.getByTestId('toast').filter({ hasText: 'your text is kept in this tab only until it is saved' }),
+    page
+      .getByTestId('toast')
+      .filter({ hasText: 'your text is kept in this tab only until it is saved' })
+      .first(),
   ).toBeVisible();
   expect(await storedDrafts(page, noteId!)).toEqual([]);
 

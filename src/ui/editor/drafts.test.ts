@@ -139,6 +139,25 @@ describe('DraftStore', () => {
     expect(await store.read('n1')).toEqual(draft({ body: 'ty' }));
   });
 
+  it('knows without asking the core which notes this tab has no draft of, once listed', async () => {
+    const { store, backend } = setup();
+    await backend.save({ tab_id: 'tabA', ...draft({ note_id: 'n1' }) });
+    await backend.save({ tab_id: 'tabB', ...draft({ note_id: 'n2' }) });
+    expect(store.known('n1')).toBeUndefined();
+    await store.list();
+    expect(store.known('n1')).toBeUndefined();
+    expect(store.known('n2')).toBeNull();
+    store.write(draft({ note_id: 'n2', body: 'typed' }));
+    expect(store.known('n2')?.body).toBe('typed');
+    await store.flush();
+    expect(store.known('n2')).toBeUndefined();
+    expect((await store.read('n2'))?.body).toBe('typed');
+    await store.remove('n2');
+    await store.removeDraft('tabA', 'n1');
+    expect(store.known('n1')).toBeNull();
+    expect(store.known('n2')).toBeNull();
+  });
+
   it('still writes during continuous typing, at the longest wait', async () => {
     const { store, backend, timers } = setup();
     for (const body of ['a', 'ab', 'abc']) store.write(draft({ body }));

@@ -159,6 +159,13 @@ export class DraftStore {
   /** The newest text of each note not yet written (or refused). */
   readonly #pending = new Map<string, NoteDraft>();
   readonly #failed = new Set<string>();
+  /**
+   * Notes this tab has a draft of in the core, once known (from `list()` at
+   * start-up, then kept up to date by this tab's own writes and removals: no
+   * other tab writes under this tab's id). Opening a note then needs no
+   * round trip to the core to learn that there is no draft.
+   */
+  #stored: Set<string> | null = null;
   #queue: Promise<void> = Promise.resolve();
   #pause: unknown = null;
   #maxWait: unknown = null;
@@ -221,16 +228,28 @@ export class DraftStore {
           }
           continue;
         }
+        this.#stored?.add(draft.note_id);
         if (this.#pending.get(draft.note_id) === draft) this.#pending.delete(draft.note_id);
         if (this.#failed.delete(draft.note_id)) this.#onWritten(draft.note_id);
       }
     });
   }
 
-  /** This tab's draft of the note: the text not yet written, else what the core holds. */
-  async read(noteId: string): Promise<NoteDraft | null> {
+  /**
+   * This tab's draft of the note when it is known without asking the core:
+   * the text not yet written, or null when the core holds none; undefined
+   * when only `read()` can tell.
+   */
+  known(noteId: string): NoteDraft | null | undefined {
     const held = this.#pending.get(noteId);
     if (held) return held;
+    return this.#stored && !this.#stored.has(noteId) ? null : undefined;
+  }
+
+  /** This tab's draft of the note: the text not yet written, else what the core holds. */
+  async read(noteId: string): Promise<NoteDraft | null> {
+    const known = this.known(noteId);
+    if (known !== undefined) return known;
     await this.#queue;
     const again = this.#pending.get(noteId);
     if (again) return again;
@@ -255,6 +274,7 @@ export class DraftStore {
     return this.#enqueue(async () => {
       try {
         await this.#backend.remove({ tab_id: tabId, note_id: noteId });
+        if (tabId === this.#tabId) this.#stored?.delete(noteId);
       } catch (error) {
         // A stale draft is resolved (and discarded) at the next start.
         console.warn('NotesAgent: could not remove the draft', error);
@@ -266,6 +286,7 @@ export class DraftStore {
   async list(): Promise<TabDraft[]> {
     await this.#queue;
     const stored = await this.#backend.list();
+    this.#stored = new Set(stored.filter((row) => row.tab_id === this.#tabId).map((row) => row.note_id));
     return stored.flatMap((row) => {
       const draft = draftFrom(row);
       return draft ? [{ ...draft, tab_id: row.tab_id }] : [];

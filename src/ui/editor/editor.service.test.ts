@@ -78,11 +78,13 @@ describe('editor workflows', () => {
   it('writes a draft after typing pauses and removes it once the pause-save lands', async () => {
     await service.createNote();
     const noteId = editor.noteId as string;
+    settings.set({ ...DEFAULT_SETTINGS, autosave_delay_ms: 10_000 });
     service.editTitle('周报');
     service.editBody('第一行');
-    expect(await draftFor(noteId)).toMatchObject({ title: '周报', body: '第一行', base_version: 1 });
     expect(editor.status).toBe('unsaved');
-    await waitFor(() => editor.status === 'saved');
+    expect(await draftFor(noteId)).toMatchObject({ title: '周报', body: '第一行', base_version: 1 });
+    await service.saveNow();
+    expect(editor.status).toBe('saved');
     expect(await draftFor(noteId)).toBeNull();
     expect(await core.notes.get(noteId)).toMatchObject({ title: '周报', body: '第一行', version: 2 });
   });
@@ -321,8 +323,17 @@ describe('editor workflows', () => {
   });
 
   it('brings back a draft left by a failed save when the note is opened again', async () => {
+    const { AppError } = await import('../../contracts/errors');
     const note = await core.notes.create({ title: 'x', body: 'stored' });
-    await core.drafts.save(storedDraft(note, 'unsaved', note.version));
+    await service.openNote(note.note_id);
+    const update = vi
+      .spyOn(core.notes, 'update')
+      .mockRejectedValue(new AppError('STORAGE_QUOTA_EXCEEDED', 'full'));
+    service.editBody('unsaved');
+    await service.saveNow();
+    service.closeNote();
+    update.mockRestore();
+    expect((await draftFor(note.note_id))?.body).toBe('unsaved');
     await service.openNote(note.note_id);
     expect(editor.body).toBe('unsaved');
     await service.saveNow();

@@ -309,7 +309,9 @@ function startSession(
 
 /** Opens a loaded note, bringing back a draft left by a failed save or a crash. */
 async function showNote(note: NoteDto): Promise<void> {
-  const draft = await drafts.read(note.note_id);
+  // Known without a round trip to the core in the common case: a switch stays as short as it can be.
+  const known = drafts.known(note.note_id);
+  const draft = known === undefined ? await drafts.read(note.note_id) : known;
   if (!draft || note.deleted_at !== null || (await isNoteLockedElsewhere(note.note_id))) {
     startSession(note);
     return;
