@@ -102,6 +102,18 @@ describe('ArchiveService', () => {
     ]);
   });
 
+  it('imports a zip handed over as a Blob (the picked file, not read by the page), leaving no attachment', async () => {
+    const api = setup();
+    const job = await api.archive.importZip({
+      data: new Blob([zipOf(3) as Uint8Array<ArrayBuffer>], { type: 'application/zip' }),
+      file_name: 'vault.zip',
+    });
+    expect((await finished(job.job_id)).at(-1)?.event).toBe('Completed');
+    expect((await api.jobs.get(job.job_id)).result).toMatchObject({ imported: 3, created: 3 });
+    expect((await api.notes.list()).page.total).toBe(3);
+    expect(await current.db.attachments.count()).toBe(0);
+  });
+
   it('rejects invalid input before creating a job', async () => {
     const api = setup();
     const code = (p: Promise<unknown>) =>
@@ -110,6 +122,12 @@ describe('ArchiveService', () => {
         (e: AppError) => e.code,
       );
     expect(await code(api.archive.importZip({ data: new Uint8Array(), file_name: 'a.zip' }))).toBe(
+      'VALIDATION_FAILED',
+    );
+    expect(await code(api.archive.importZip({ data: new Blob([]), file_name: 'a.zip' }))).toBe(
+      'VALIDATION_FAILED',
+    );
+    expect(await code(api.archive.importZip({ data: 'zip' as unknown as Blob, file_name: 'a.zip' }))).toBe(
       'VALIDATION_FAILED',
     );
     expect(await code(api.archive.importFiles({ files: [] }))).toBe('VALIDATION_FAILED');

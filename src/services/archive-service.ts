@@ -120,22 +120,22 @@ export class ArchiveService {
       input,
       'This file cannot be imported.',
     );
-    if (data.byteLength > MAX_IMPORT_BYTES) {
-      throw new AppError('PAYLOAD_TOO_LARGE', 'The archive is larger than 512 MB.', {
-        size: data.byteLength,
-      });
+    const size = data instanceof Blob ? data.size : data.byteLength;
+    if (size > MAX_IMPORT_BYTES) {
+      throw new AppError('PAYLOAD_TOO_LARGE', 'The archive is larger than 512 MB.', { size });
     }
     return this.#createImport(data, file_name, target_folder, on_duplicate);
   }
 
   async #createImport(
-    data: Uint8Array,
+    data: Uint8Array | Blob,
     fileName: string,
     targetFolder: string,
     onDuplicate: ImportDuplicateAction,
   ): Promise<JobDto> {
     const attachment = await this.#attachments.put(
-      new Blob([data as Uint8Array<ArrayBuffer>], { type: 'application/zip' }),
+      // A Blob part is referenced, not read: a picked File is stored without passing through memory.
+      new Blob([data as Uint8Array<ArrayBuffer> | Blob], { type: 'application/zip' }),
       {
         name: fileName,
         mime_type: 'application/zip',
