@@ -71,3 +71,26 @@ export async function waitForServiceWorker(page: Page): Promise<void> {
     }
   });
 }
+
+/** The drafts the core keeps of a note (every tab's), read straight from IndexedDB. */
+export async function storedDrafts(
+  page: Page,
+  noteId: string,
+): Promise<{ tab_id: string; note_id: string; body: string; base_version: number }[]> {
+  return page.evaluate(
+    (id) =>
+      new Promise((resolve, reject) => {
+        const open = indexedDB.open('notes-agent');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const all = open.result.transaction('drafts').objectStore('drafts').index('note_id').getAll(id);
+          all.onsuccess = () => {
+            open.result.close();
+            resolve(all.result);
+          };
+          all.onerror = () => reject(all.error);
+        };
+      }),
+    noteId,
+  );
+}

@@ -1,9 +1,10 @@
 import { strToU8, zipSync } from 'fflate';
-import { expect, openApp, test } from './fixtures';
+import { createNote, expect, openApp, test } from './fixtures';
 
-/** A vault big enough that the import is still writing when the page closes. */
-function bigVault(count = 500): Buffer {
+/** A vault big enough that the import is still writing when the page closes; `first` leads it. */
+function bigVault(count = 500, first: Record<string, string> = {}): Buffer {
   const files: Record<string, Uint8Array> = {};
+  for (const [path, text] of Object.entries(first)) files[path] = strToU8(text);
   for (let i = 0; i < count; i++) {
     const body = Array.from(
       { length: 40 },
@@ -45,4 +46,59 @@ test('a page closed mid-import leaves no partial notebook, and the next start sa
   await expect(next.getByTestId('note-list')).toBeVisible();
   await expect(next.getByTestId('note-item')).toHaveCount(0);
   await expect(next.getByTestId('toast').filter({ hasText: 'interrupted' })).toHaveCount(0);
+});
+
+test('a page closed mid-way through an update import puts back the notes it overwrote, and says so', async ({
+  context,
+}) => {
+  test.setTimeout(120_000);
+  const page = await context.newPage();
+  await openApp(page);
+  await createNote(page, 'Plan', 'my plan, typed here');
+  const noteId = await page.evaluate(() => localStorage.getItem('notesagent.last-note'));
+  expect(noteId).toMatch(/^note_/);
+  // The archive's first note carries this note's id: the import overwrites it, then goes on writing.
+  const vault = bigVault(500, {
+    'vault/plan.md': `---\ntitle: Plan from the archive\nnote_id: ${noteId}\n---\nthe archive's plan\n`,
+  });
+  await page
+    .getByTestId('import-zip-input')
+    .setInputFiles({ name: 'vault.zip', mimeType: 'application/zip', buffer: vault });
+  await page.getByTestId('import-dialog').getByTestId('import-on-duplicate-update').check();
+  await page.getByTestId('import-dialog').getByTestId('import-start').click();
+  // The import wrote over the note (read from IndexedDB), and is still running.
+  const storedBody = () =>
+    page.evaluate(
+      (id) =>
+        new Promise<string | undefined>((resolve, reject) => {
+          const open = indexedDB.open('notes-agent');
+          open.onerror = () => reject(open.error);
+          open.onsuccess = () => {
+            const get = open.result.transaction('notes').objectStore('notes').get(id!);
+            get.onsuccess = () => {
+              open.result.close();
+              resolve((get.result as { body?: string } | undefined)?.body);
+            };
+            get.onerror = () => reject(get.error);
+          };
+        }),
+      noteId,
+    );
+  await expect.poll(storedBody, { timeout: 60_000 }).toBe("the archive's plan\n");
+  await expect(page.getByTestId('job-item').first()).toHaveAttribute('data-status', 'running');
+  await page.close();
+
+  const next = await context.newPage();
+  await openApp(next);
+  await expect(
+    next
+      .getByTestId('toast')
+      .filter({ hasText: 'The import of vault.zip was interrupted; nothing was imported.' })
+      .filter({ hasText: '1 note it had changed was put back as it was.' }),
+  ).toBeVisible();
+  const items = next.getByTestId('note-item');
+  await expect(items).toHaveCount(1);
+  await items.click();
+  await expect(next.getByTestId('note-title')).toHaveValue('Plan');
+  await expect(next.getByTestId('note-body')).toHaveValue('my plan, typed here');
 });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { zipSync, strToU8 } from 'fflate';
 import type { CDPSession, Page } from '@playwright/test';
-import { createNote, expect, openApp, test } from './fixtures';
+import { createNote, expect, openApp, storedDrafts, test } from './fixtures';
 
 const MB = 1024 * 1024;
 
@@ -146,19 +146,22 @@ test('storage full: import and save say STORAGE_QUOTA_EXCEEDED, the text waits i
   await expect(toast).toBeVisible();
   await expect(toast.getByRole('button', { name: 'Open Settings → Storage' })).toBeVisible();
 
-  // Nothing half-written: the stored note is as it was, the text is in the draft.
+  // Nothing half-written: the stored note is as it was. The draft could not be
+  // written either: the text is held in this tab, which says so.
   expect(await storedBody(page, noteId!)).toBe('stored body');
-  const draftKey = await page.evaluate(
-    (id) => `notesagent.draft.${sessionStorage.getItem('notesagent.tab-id')}.${id}`,
-    noteId,
-  );
-  const draft = await page.evaluate((key) => localStorage.getItem(key), draftKey);
-  expect(JSON.parse(draft!)).toMatchObject({ note_id: noteId, body: typed });
+  // Said on its own, and in the save's notice when the draft was refused first.
+  await expect(
+    page
+      .getByTestId('toast')
+      .filter({ hasText: 'your text is kept in this tab only until it is saved' })
+      .first(),
+  ).toBeVisible();
+  expect(await storedDrafts(page, noteId!)).toEqual([]);
 
   // Room again: the next Ctrl+S saves the draft's text.
   await setQuota(cdp, page);
   await page.keyboard.press('Control+s');
   await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
   expect(await storedBody(page, noteId!)).toBe(typed);
-  expect(await page.evaluate((key) => localStorage.getItem(key), draftKey)).toBeNull();
+  expect(await storedDrafts(page, noteId!)).toEqual([]);
 });

@@ -11,9 +11,13 @@ export const importFilesSchema = z.object({
 });
 
 export const importZipSchema = z.object({
+  // A Blob (the picked File) is stored as it is: the page need not read the whole file first.
   data: z
-    .custom<Uint8Array>((value) => value instanceof Uint8Array, 'expected file bytes')
-    .refine((data) => data.byteLength > 0, 'the file is empty'),
+    .custom<Uint8Array | Blob>(
+      (value) => value instanceof Uint8Array || value instanceof Blob,
+      'expected file bytes',
+    )
+    .refine((data) => (data instanceof Blob ? data.size : data.byteLength) > 0, 'the file is empty'),
   file_name: z.string().min(1).max(1024),
   target_folder: folderSchema.default(''),
   on_duplicate: z.enum(IMPORT_DUPLICATE_ACTIONS).default('skip'),

@@ -42,3 +42,5 @@ export { SecretsVault } from './secrets-vault';
 export { ProviderRepository } from './provider-repository';
 export { ConversationRepository } from './conversation-repository';
 export { ThemeRepository } from './theme-repository';
+export { DraftRepository, type DraftRow } from './draft-repository';
+export { ImportStagingRepository, type StagedNoteRow } from './import-staging-repository';

@@ -14,6 +14,8 @@ import type { ThemeManifest } from '../contracts/themes';
 import { deriveBlocks, type BlockType } from '../core/blocks';
 import { newId } from '../core/ids';
 import { AGENT_STORES } from './agent-stores';
+import { DRAFT_STORES } from './draft-repository';
+import { IMPORT_STAGING_STORES } from './import-staging-repository';
 import { NOTE_VERSION_STORES, NOTE_VERSION_STORES_V12 } from './note-versions';
 import { PLUGIN_STORES } from './plugin-stores';
 
@@ -334,6 +336,14 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 16,
     stores: {},
     upgrade: rederiveBlocks,
+  },
+  {
+    // Drafts move from localStorage (too small for a large note) into a store
+    // keyed per tab and note; the page moves its old drafts over once. And the
+    // notes an `update` import overwrote, staged so an interrupted import can
+    // put them back at the next start. New stores only.
+    version: 17,
+    stores: { ...DRAFT_STORES, ...IMPORT_STAGING_STORES },
   },
 ];
 

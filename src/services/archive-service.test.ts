@@ -124,6 +124,18 @@ describe('ArchiveService', () => {
     ]);
   });
 
+  it('imports a zip handed over as a Blob (the picked file, not read by the page), leaving no attachment', async () => {
+    const api = setup();
+    const job = await api.archive.importZip({
+      data: new Blob([zipOf(3) as Uint8Array<ArrayBuffer>], { type: 'application/zip' }),
+      file_name: 'vault.zip',
+    });
+    expect((await finished(job.job_id)).at(-1)?.event).toBe('Completed');
+    expect((await api.jobs.get(job.job_id)).result).toMatchObject({ imported: 3, created: 3 });
+    expect((await api.notes.list()).page.total).toBe(3);
+    expect(await current.db.attachments.count()).toBe(0);
+  });
+
   it('rejects invalid input before creating a job', async () => {
     const api = setup();
     const code = (p: Promise<unknown>) =>
@@ -132,6 +144,12 @@ describe('ArchiveService', () => {
         (e: AppError) => e.code,
       );
     expect(await code(api.archive.importZip({ data: new Uint8Array(), file_name: 'a.zip' }))).toBe(
+      'VALIDATION_FAILED',
+    );
+    expect(await code(api.archive.importZip({ data: new Blob([]), file_name: 'a.zip' }))).toBe(
+      'VALIDATION_FAILED',
+    );
+    expect(await code(api.archive.importZip({ data: 'zip' as unknown as Blob, file_name: 'a.zip' }))).toBe(
       'VALIDATION_FAILED',
     );
     expect(await code(api.archive.importFiles({ files: [] }))).toBe('VALIDATION_FAILED');
@@ -296,6 +314,8 @@ describe('ArchiveService', () => {
       // The id is bookkeeping: it does not end up in the note's text.
       expect(restored).toMatchObject({ title: 'Plan', folder: 'work', body: 'Version one\n', tags: ['a'] });
       expect((await api.notes.list()).page.total).toBe(1);
+      // Committed: what it overwrote is no longer staged for a roll-back.
+      expect(await current.db.table('import_staging').count()).toBe(0);
     });
 
     it('a note repeated inside one archive is imported once', async () => {
@@ -334,11 +354,25 @@ describe('ArchiveService', () => {
         file_name: 'edited.zip',
         on_duplicate: 'update',
       });
-      const seen = await cancelledWhen(job.job_id, progressPast(50));
+      let cancelled = false;
+      let staged: Promise<number> = Promise.resolve(0);
+      const seen: EventEnvelope[] = [];
+      await api.events.subscribe(job.job_id, 0, (e) => {
+        seen.push(e);
+        const data = e.data as { current?: number; phase?: string };
+        if (!cancelled && e.event === 'Progress' && data.phase === 'importing' && (data.current ?? 0) >= 50) {
+          cancelled = true;
+          // While it runs, what it overwrote is staged: a closed tab's next start puts it back.
+          staged = current.db.table('import_staging').count();
+          void staged.then(() => api.jobs.cancel(job.job_id));
+        }
+      }).closed;
+      expect(await staged).toBeGreaterThanOrEqual(50);
       expect(seen.at(-1)?.event).toBe('Cancelled');
       expect(comparable(await allNotes()).map(({ updated_at: _u, ...rest }) => rest)).toEqual(
         before.map(({ updated_at: _u, ...rest }) => rest),
       );
+      expect(await current.db.table('import_staging').count()).toBe(0);
     });
   });
   describe('note ids', () => {

@@ -30,6 +30,7 @@ import {
 } from '../core/markdown-archive';
 import type { NoteDto } from '../contracts';
 import type { AttachmentRepository, NoteDraft, NotesRepository } from '../db';
+import type { ImportStagingRepository } from '../db/import-staging-repository';
 import { importBatchOf } from './import-staging';
 
 export const IMPORT_JOB_KIND = 'notes.import';
@@ -73,11 +74,22 @@ export class ArchiveService {
   readonly #notes: NotesRepository;
   readonly #attachments: AttachmentRepository;
   readonly #runtime: JobRuntime;
+  readonly #staging: ImportStagingRepository | null;
 
-  constructor(notes: NotesRepository, attachments: AttachmentRepository, runtime: JobRuntime) {
+  /**
+   * `staging` keeps what an `update` import overwrites until the import
+   * ends, so a closed tab's import can be undone at the next start.
+   */
+  constructor(
+    notes: NotesRepository,
+    attachments: AttachmentRepository,
+    runtime: JobRuntime,
+    staging: ImportStagingRepository | null = null,
+  ) {
     this.#notes = notes;
     this.#attachments = attachments;
     this.#runtime = runtime;
+    this.#staging = staging;
     runtime.register<ImportJobInput, ImportResult>({
       kind: IMPORT_JOB_KIND,
       concurrency: 1,
@@ -108,22 +120,22 @@ export class ArchiveService {
       input,
       'This file cannot be imported.',
     );
-    if (data.byteLength > MAX_IMPORT_BYTES) {
-      throw new AppError('PAYLOAD_TOO_LARGE', 'The archive is larger than 512 MB.', {
-        size: data.byteLength,
-      });
+    const size = data instanceof Blob ? data.size : data.byteLength;
+    if (size > MAX_IMPORT_BYTES) {
+      throw new AppError('PAYLOAD_TOO_LARGE', 'The archive is larger than 512 MB.', { size });
     }
     return this.#createImport(data, file_name, target_folder, on_duplicate);
   }
 
   async #createImport(
-    data: Uint8Array,
+    data: Uint8Array | Blob,
     fileName: string,
     targetFolder: string,
     onDuplicate: ImportDuplicateAction,
   ): Promise<JobDto> {
     const attachment = await this.#attachments.put(
-      new Blob([data as Uint8Array<ArrayBuffer>], { type: 'application/zip' }),
+      // A Blob part is referenced, not read: a picked File is stored without passing through memory.
+      new Blob([data as Uint8Array<ArrayBuffer> | Blob], { type: 'application/zip' }),
       {
         name: fileName,
         mime_type: 'application/zip',
@@ -234,6 +246,17 @@ export class ArchiveService {
           } else {
             context.signal.throwIfAborted();
             const { title, folder, body, tags } = draft;
+            // Staged first: if the tab closes from here on, the next start puts the note back.
+            await this.#staging?.stage({
+              job_id: context.jobId,
+              note_id: match.note_id,
+              title: match.title,
+              folder: match.folder,
+              body: match.body,
+              tags: [...match.tags],
+              pinned: match.pinned ?? false,
+              version: match.version,
+            });
             const updated = await this.#notes.update(match.note_id, { title, folder, body, tags });
             // Deleted meanwhile: the archive's version is all that is left of it.
             if (!updated) {
@@ -241,6 +264,7 @@ export class ArchiveService {
               continue;
             }
             overwritten.push(match);
+            await this.#staging?.landed(context.jobId, match.note_id, updated.version);
             if (draft.pinned !== undefined && draft.pinned !== (updated.pinned ?? false)) {
               await this.#notes.setPinned(match.note_id, draft.pinned);
             }
@@ -281,8 +305,10 @@ export class ArchiveService {
       throw error;
     } finally {
       // The uploaded archive is only a carrier: kept on success, failure or
-      // cancel it would be an invisible attachment nobody can reach.
+      // cancel it would be an invisible attachment nobody can reach. The
+      // staged notes are settled too: committed, or put back above.
       await this.#attachments.delete(attachment_id);
+      await this.#staging?.clear(context.jobId);
     }
   }
 

@@ -46,6 +46,9 @@ import { NotesService } from './notes-service';
 import { LinksService } from './links-service';
 import { NoteHistoryService } from './note-history-service';
 import { NoteVersionRepository } from '../db/note-versions';
+import { DraftRepository } from '../db/draft-repository';
+import { ImportStagingRepository } from '../db/import-staging-repository';
+import { DraftsService } from './drafts-service';
 import { PluginService, type PluginConnectors } from './plugin-service';
 import { PluginRepository } from '../db/plugin-stores';
 import { ProviderService } from './provider-service';
@@ -168,6 +171,7 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
     localAdapter: (model) => localModels.adapter(model),
   });
   const notes = new NotesService(notesRepository);
+  const importStaging = new ImportStagingRepository(db);
   const links = new LinksService(indexSources, notes);
   linkListener.current = links;
   const search = new SearchService(indexSources, indexer, options.profile ?? DEFAULT_RETRIEVAL_PROFILE, {
@@ -224,7 +228,8 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
     notes,
     links,
     history: new NoteHistoryService(notes, new NoteVersionRepository(db)),
-    archive: new ArchiveService(notesRepository, attachments, runtime),
+    drafts: new DraftsService(new DraftRepository(db)),
+    archive: new ArchiveService(notesRepository, attachments, runtime, importStaging),
     jobs: new JobsService(runtime),
     events: new EventsService(eventLog),
     settings,
@@ -268,7 +273,13 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
     recover: async () => {
       const recovered = await runtime.recover();
       // An import a closed tab interrupted leaves nothing behind; its job says so.
-      await rollBackInterruptedImports(IMPORT_JOB_KIND, jobStore, notesRepository, attachments);
+      await rollBackInterruptedImports(
+        IMPORT_JOB_KIND,
+        jobStore,
+        notesRepository,
+        attachments,
+        importStaging,
+      );
       await chat.recover();
       await agent.recover();
       // Enabled plugins start in the background; one that fails is left in `error`.

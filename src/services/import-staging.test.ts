@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { JobDto } from '../contracts';
 import { AttachmentRepository, JobRepository, NotesRepository, type NotesAgentDatabase } from '../db';
+import { ImportStagingRepository } from '../db/import-staging-repository';
 import { freshDatabase } from '../db/test-database';
 import { IMPORT_JOB_KIND } from './archive-service';
 import { createCoreApi } from './core-api';
@@ -84,5 +85,77 @@ describe('an import interrupted by a closed tab', () => {
     const [note] = (await core.api.notes.list({ limit: 10 })).items;
     expect(note?.title).toBe('Done');
     expect(note).not.toHaveProperty('import_batch');
+  });
+
+  it('puts back the notes an update import overwrote, keeps one changed since, and says so', async () => {
+    db = freshDatabase();
+    const { job } = await interruptedImport(db);
+    const notes = new NotesRepository(db);
+    const staging = new ImportStagingRepository(db);
+    const before = async (title: string, body: string, pinned = false) => {
+      const note = await notes.create({ title, folder: 'kept', body, tags: ['t'] });
+      if (pinned) await notes.setPinned(note.note_id, true);
+      return (await notes.get(note.note_id))!;
+    };
+    const stage = (note: Awaited<ReturnType<typeof before>>) =>
+      staging.stage({
+        job_id: job.job_id,
+        note_id: note.note_id,
+        title: note.title,
+        folder: note.folder,
+        body: note.body,
+        tags: note.tags,
+        pinned: note.pinned ?? false,
+        version: note.version,
+      });
+    // Overwritten by the import (twice: the first state is the one kept), and unpinned by it.
+    const overwritten = await before('Plan', 'my plan', true);
+    await stage(overwritten);
+    const first = await notes.update(overwritten.note_id, { body: 'from the archive' });
+    await staging.landed(job.job_id, overwritten.note_id, first!.version);
+    await stage(first!);
+    const second = await notes.update(overwritten.note_id, { body: 'from the archive, again' });
+    await staging.landed(job.job_id, overwritten.note_id, second!.version);
+    await notes.setPinned(overwritten.note_id, false);
+    // Overwritten, then edited again in another tab: that text stays.
+    const editedSince = await before('Log', 'my log');
+    await stage(editedSince);
+    const imported = await notes.update(editedSince.note_id, { body: 'log from the archive' });
+    await staging.landed(job.job_id, editedSince.note_id, imported!.version);
+    await notes.update(editedSince.note_id, { body: 'typed after the import' });
+    // Staged, and the tab closed before the import's write landed.
+    const landedUnknown = await before('Todo', 'my todo');
+    await stage(landedUnknown);
+    await notes.update(landedUnknown.note_id, { body: 'todo from the archive' });
+    // Staged, and the tab closed before the write.
+    const neverWritten = await before('Idea', 'my idea');
+    await stage(neverWritten);
+
+    const core = createCoreApi(db);
+    dispose = () => core.dispose();
+    await core.recover();
+
+    expect(await core.api.notes.get(overwritten.note_id)).toMatchObject({
+      title: 'Plan',
+      folder: 'kept',
+      body: 'my plan',
+      tags: ['t'],
+      pinned: true,
+    });
+    expect((await core.api.notes.get(editedSince.note_id)).body).toBe('typed after the import');
+    expect((await core.api.notes.get(landedUnknown.note_id)).body).toBe('my todo');
+    expect(await core.api.notes.get(neverWritten.note_id)).toMatchObject({
+      body: 'my idea',
+      version: neverWritten.version,
+    });
+    // The import's text of a restored note stays reachable in its history.
+    const versions = await core.api.history.list(overwritten.note_id);
+    expect(versions.length).toBeGreaterThan(0);
+    expect((await core.api.jobs.get(job.job_id)).error).toMatchObject({
+      message:
+        'The import of vault.zip was interrupted; nothing was imported. 2 notes it had changed were put back.',
+      details: { rolled_back: true, removed: 50, restored: 2, kept: 1 },
+    });
+    expect(await staging.forJob(job.job_id)).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { tick } from 'svelte';
 import { clock } from './clock.svelte';
-import { recoverDrafts, reopenLastNote, saveNow } from './editor/editor.service';
+import { flushDrafts, recoverDrafts, reopenLastNote, saveNow, spillDrafts } from './editor/editor.service';
 import { installGlobalErrorHandlers } from './errors';
 import { resumeJobs } from './jobs/archive.service';
 import { announceInterruptedImports } from './jobs/import-notice';
@@ -42,16 +42,30 @@ export async function startApp(): Promise<() => void> {
   };
 }
 
-/** Tab hidden, page closing: save now (the local draft already holds the text). */
+/**
+ * Tab hidden, page closing: save now. Drafts not yet written go to the core
+ * when the tab is hidden, and to localStorage synchronously when the page
+ * goes (an asynchronous write would not outlive it).
+ */
 function installSaveOnLeave(): () => void {
   const onVisibilityChange = () => {
-    if (document.visibilityState === 'hidden') void saveNow();
+    if (document.visibilityState !== 'hidden') return;
+    void flushDrafts();
+    void saveNow();
   };
-  const onPageHide = () => void saveNow();
+  const onPageHide = () => {
+    spillDrafts();
+    void saveNow();
+  };
+  const onPageShow = (event: PageTransitionEvent) => {
+    if (event.persisted) spillDrafts(true);
+  };
   document.addEventListener('visibilitychange', onVisibilityChange);
   window.addEventListener('pagehide', onPageHide);
+  window.addEventListener('pageshow', onPageShow);
   return () => {
     document.removeEventListener('visibilitychange', onVisibilityChange);
     window.removeEventListener('pagehide', onPageHide);
+    window.removeEventListener('pageshow', onPageShow);
   };
 }

@@ -70,6 +70,7 @@ const workerApi = {
   notes: Comlink.proxy(core.api.notes),
   links: Comlink.proxy(core.api.links),
   history: Comlink.proxy(core.api.history),
+  drafts: Comlink.proxy(core.api.drafts),
   archive: Comlink.proxy(core.api.archive),
   jobs: Comlink.proxy(core.api.jobs),
   settings: Comlink.proxy(core.api.settings),

@@ -1,15 +1,21 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { AppError } from '../../contracts/errors';
 import {
   DRAFT_KEY_PREFIX,
   DraftStore,
+  LEGACY_TAB_ID,
   MAX_STORED_DRAFT_CHARS,
   TAB_ID_KEY,
+  defaultDraftDelay,
   draftKey,
   tabIdFrom,
   parseDraft,
   resolveDraft,
+  type DraftBackend,
   type DraftStorage,
+  type DraftTimers,
   type NoteDraft,
+  type TabDraft,
 } from './drafts';
 
 class MemoryStorage implements DraftStorage {
@@ -55,129 +61,245 @@ const note = (overrides = {}) => ({
   ...overrides,
 });
 
+/** The core's drafts service in memory: one draft per tab and note, a switchable quota. */
+class FakeBackend implements DraftBackend {
+  readonly rows = new Map<string, TabDraft>();
+  full = false;
+  saves = 0;
+  async save(draft: TabDraft) {
+    this.saves += 1;
+    if (this.full) throw new AppError('STORAGE_QUOTA_EXCEEDED', 'full');
+    this.rows.set(`${draft.tab_id}/${draft.note_id}`, structuredClone(draft));
+  }
+  async get({ tab_id, note_id }: { tab_id: string; note_id: string }) {
+    return this.rows.get(`${tab_id}/${note_id}`) ?? null;
+  }
+  async remove({ tab_id, note_id }: { tab_id: string; note_id: string }) {
+    return { removed: this.rows.delete(`${tab_id}/${note_id}`) };
+  }
+  async list() {
+    return [...this.rows.values()];
+  }
+}
+
+/** Timers the test fires by hand: no waiting on the clock. */
+class ManualTimers implements DraftTimers {
+  readonly waiting = new Map<number, { run: () => void; ms: number }>();
+  #next = 0;
+  set(run: () => void, ms: number) {
+    this.#next += 1;
+    this.waiting.set(this.#next, { run, ms });
+    return this.#next;
+  }
+  clear(handle: unknown) {
+    this.waiting.delete(handle as number);
+  }
+  /** Fires the timers of this length, as if that pause had passed. */
+  fire(ms: number) {
+    for (const [handle, timer] of [...this.waiting]) {
+      if (timer.ms !== ms) continue;
+      this.waiting.delete(handle);
+      timer.run();
+    }
+  }
+}
+
+function setup(options: { tabId?: string; backend?: FakeBackend; local?: MemoryStorage | null } = {}) {
+  const backend = options.backend ?? new FakeBackend();
+  const timers = new ManualTimers();
+  const local = options.local === undefined ? new MemoryStorage() : options.local;
+  const failed: string[] = [];
+  const written: string[] = [];
+  const store = new DraftStore({
+    backend,
+    tabId: options.tabId ?? 'tabA',
+    local,
+    timers,
+    delayMs: () => 100,
+    maxWaitMs: 2000,
+    onWriteFailed: (noteId) => failed.push(noteId),
+    onWritten: (noteId) => written.push(noteId),
+  });
+  return { store, backend, timers, local, failed, written };
+}
+
 describe('DraftStore', () => {
-  it('writes, reads and removes under notesagent.draft.<tab>.<id>', () => {
-    const storage = new MemoryStorage();
-    const store = new DraftStore(storage, 'tabA');
-    expect(store.write(draft())).toBe(true);
-    expect([...storage.map.keys()]).toEqual([`${DRAFT_KEY_PREFIX}tabA.n1`]);
-    expect(store.read('n1')).toEqual(draft());
-    store.remove('n1');
-    expect(store.read('n1')).toBeNull();
+  it('records on the keystroke and writes once typing pauses, keyed by tab and note', async () => {
+    const { store, backend, timers } = setup();
+    store.write(draft({ body: 't' }));
+    store.write(draft({ body: 'ty' }));
+    expect(backend.saves).toBe(0);
+    expect(await store.read('n1')).toEqual(draft({ body: 'ty' }));
+    timers.fire(100);
+    await store.flush();
+    expect(backend.saves).toBe(1);
+    expect([...backend.rows.keys()]).toEqual(['tabA/n1']);
+    expect(backend.rows.get('tabA/n1')).toEqual({ tab_id: 'tabA', ...draft({ body: 'ty' }) });
+    expect(store.pending('n1')).toBe(false);
+    expect(await store.read('n1')).toEqual(draft({ body: 'ty' }));
   });
 
-  it('reports a full storage instead of throwing', () => {
-    const storage = new MemoryStorage();
-    storage.quota = 10;
-    const warn = console.warn;
-    console.warn = () => {};
-    try {
-      expect(new DraftStore(storage, 'tabA').write(draft())).toBe(false);
-    } finally {
-      console.warn = warn;
-    }
+  it('knows without asking the core which notes this tab has no draft of, once listed', async () => {
+    const { store, backend } = setup();
+    await backend.save({ tab_id: 'tabA', ...draft({ note_id: 'n1' }) });
+    await backend.save({ tab_id: 'tabB', ...draft({ note_id: 'n2' }) });
+    expect(store.known('n1')).toBeUndefined();
+    await store.list();
+    expect(store.known('n1')).toBeUndefined();
+    expect(store.known('n2')).toBeNull();
+    store.write(draft({ note_id: 'n2', body: 'typed' }));
+    expect(store.known('n2')?.body).toBe('typed');
+    await store.flush();
+    expect(store.known('n2')).toBeUndefined();
+    expect((await store.read('n2'))?.body).toBe('typed');
+    await store.remove('n2');
+    await store.removeDraft('tabA', 'n1');
+    expect(store.known('n1')).toBeNull();
+    expect(store.known('n2')).toBeNull();
   });
 
-  it('keeps a draft the full storage refused in memory until it is saved, and says so', () => {
-    const storage = new MemoryStorage();
-    const store = new DraftStore(storage, 'tabA');
-    store.write(draft({ body: 'older text' }));
-    storage.quota = 10;
-    const warn = console.warn;
-    console.warn = () => {};
-    try {
-      expect(store.write(draft({ body: 'newest text' }))).toBe(false);
-    } finally {
-      console.warn = warn;
-    }
-    expect(store.inMemoryOnly('n1')).toBe(true);
-    expect(store.read('n1')?.body).toBe('newest text');
-    storage.quota = Number.POSITIVE_INFINITY;
-    expect(store.write(draft({ body: 'newest text!' }))).toBe(true);
-    expect(store.inMemoryOnly('n1')).toBe(false);
-    expect(store.read('n1')?.body).toBe('newest text!');
-    store.remove('n1');
-    expect(store.read('n1')).toBeNull();
+  it('still writes during continuous typing, at the longest wait', async () => {
+    const { store, backend, timers } = setup();
+    for (const body of ['a', 'ab', 'abc']) store.write(draft({ body }));
+    timers.fire(2000);
+    await store.read('n1');
+    expect(backend.rows.get('tabA/n1')?.body).toBe('abc');
+    // The pause timer went with the write: nothing is written twice.
+    timers.fire(100);
+    await store.flush();
+    expect(backend.saves).toBe(1);
   });
 
-  it('keeps a draft too long for local storage in memory without serialising it, and stores it again once short enough', () => {
-    const storage = new MemoryStorage();
-    let serialised = 0;
-    const setItem = storage.setItem.bind(storage);
-    storage.setItem = (key, value) => {
-      serialised += 1;
-      setItem(key, value);
+  it('removes after a save without racing a write in flight, and drops a pending write (cancel)', async () => {
+    const { store, backend, timers } = setup();
+    let release = () => {};
+    let started = () => {};
+    const inFlight = new Promise<void>((resolve) => (started = resolve));
+    const save = backend.save.bind(backend);
+    backend.save = async (row) => {
+      started();
+      await new Promise<void>((resolve) => (release = resolve));
+      await save(row);
     };
-    const store = new DraftStore(storage, 'tabA');
-    const huge = 'x'.repeat(MAX_STORED_DRAFT_CHARS + 1);
-    expect(store.write(draft({ body: huge }))).toBe(false);
-    expect(serialised).toBe(0);
-    expect(store.inMemoryOnly('n1')).toBe(true);
-    expect(store.read('n1')?.body).toBe(huge);
-    expect(store.write(draft({ body: 'x'.repeat(MAX_STORED_DRAFT_CHARS - 'Title'.length) }))).toBe(true);
-    expect(store.inMemoryOnly('n1')).toBe(false);
-    expect(storage.map.size).toBe(1);
+    store.write(draft({ body: 'first' }));
+    timers.fire(100);
+    await inFlight;
+    store.write(draft({ body: 'saved text' }));
+    const removed = store.remove('n1');
+    release();
+    await removed;
+    // The removal went after the write in flight; the pending second one was cancelled.
+    timers.fire(100);
+    await store.flush();
+    expect(backend.rows.size).toBe(0);
+    expect(backend.saves).toBe(1);
+    expect(await store.read('n1')).toBeNull();
   });
 
-  it('lists valid drafts and removes broken ones', () => {
-    const storage = new MemoryStorage();
-    const store = new DraftStore(storage, 'tabA');
-    store.write(draft());
-    store.write(draft({ note_id: 'n2' }));
-    storage.setItem(`${DRAFT_KEY_PREFIX}broken`, '{nope');
-    storage.setItem('other.key', 'kept');
-    expect(
-      store
-        .list()
-        .map((item) => item.draft.note_id)
-        .sort(),
-    ).toEqual(['n1', 'n2']);
-    expect(storage.getItem(`${DRAFT_KEY_PREFIX}broken`)).toBeNull();
-    expect(storage.getItem('other.key')).toBe('kept');
-  });
-
-  it('keeps one draft per tab for the same note; each tab reads and removes only its own', () => {
-    const storage = new MemoryStorage();
-    const tabA = new DraftStore(storage, 'tabA');
-    const tabB = new DraftStore(storage, 'tabB');
+  it('keeps one draft per tab for the same note; each tab reads and removes only its own', async () => {
+    const backend = new FakeBackend();
+    const tabA = setup({ tabId: 'tabA', backend }).store;
+    const tabB = setup({ tabId: 'tabB', backend }).store;
     tabA.write(draft({ body: 'typed in A' }));
     tabB.write(draft({ body: 'typed in B' }));
-    expect(tabA.read('n1')?.body).toBe('typed in A');
-    expect(tabB.read('n1')?.body).toBe('typed in B');
-    expect(
-      tabA
-        .list()
-        .map((item) => item.draft.body)
-        .sort(),
-    ).toEqual(['typed in A', 'typed in B']);
-    tabA.remove('n1');
-    expect(tabA.read('n1')).toBeNull();
-    expect(tabB.read('n1')?.body).toBe('typed in B');
-    expect(tabA.list().map((item) => item.key)).toEqual([draftKey('tabB', 'n1')]);
+    await Promise.all([tabA.flush(), tabB.flush()]);
+    expect((await tabA.read('n1'))?.body).toBe('typed in A');
+    expect((await tabB.read('n1'))?.body).toBe('typed in B');
+    expect((await tabA.list()).map((item) => `${item.tab_id}:${item.body}`).sort()).toEqual([
+      'tabA:typed in A',
+      'tabB:typed in B',
+    ]);
+    await tabA.remove('n1');
+    expect(await tabA.read('n1')).toBeNull();
+    expect((await tabB.read('n1'))?.body).toBe('typed in B');
   });
 
-  it('still reads, lists and removes drafts written before tabs had ids', () => {
-    const storage = new MemoryStorage();
-    storage.setItem(`${DRAFT_KEY_PREFIX}n1`, JSON.stringify(draft({ body: 'old format' })));
-    const store = new DraftStore(storage, 'tabA');
-    expect(store.read('n1')?.body).toBe('old format');
-    expect(store.list()).toEqual([{ key: `${DRAFT_KEY_PREFIX}n1`, draft: draft({ body: 'old format' }) }]);
-    store.remove('n1');
-    expect(storage.map.size).toBe(0);
+  it('keeps a draft the full storage refused in memory, says so, and writes it once there is room', async () => {
+    const { store, backend, failed, written } = setup();
+    backend.full = true;
+    store.write(draft({ body: 'needs room' }));
+    await store.flush();
+    expect(failed).toEqual(['n1']);
+    expect(store.inMemoryOnly('n1')).toBe(true);
+    expect((await store.read('n1'))?.body).toBe('needs room');
+    expect(backend.rows.size).toBe(0);
+
+    backend.full = false;
+    await store.flush();
+    expect(written).toEqual(['n1']);
+    expect(store.inMemoryOnly('n1')).toBe(false);
+    expect(backend.rows.get('tabA/n1')?.body).toBe('needs room');
   });
 
-  it('drops an entry whose key does not name the note it holds', () => {
-    const storage = new MemoryStorage();
-    storage.setItem(draftKey('tabA', 'n2'), JSON.stringify(draft()));
-    storage.setItem(`${DRAFT_KEY_PREFIX}a.b.n1`, JSON.stringify(draft()));
-    expect(new DraftStore(storage, 'tabA').list()).toEqual([]);
-    expect(storage.map.size).toBe(0);
+  it('writes a draft far over 5 Mi characters as it is', async () => {
+    const { store, backend } = setup();
+    const huge = 'x'.repeat(MAX_STORED_DRAFT_CHARS + 1);
+    store.write(draft({ body: huge }));
+    await store.flush();
+    expect(backend.rows.get('tabA/n1')?.body).toBe(huge);
   });
 
-  it('works without storage at all', () => {
-    const store = new DraftStore(null, 'tabA');
-    expect(store.write(draft())).toBe(false);
-    expect(store.list()).toEqual([]);
+  it('a read that fails says nothing is there rather than throwing', async () => {
+    const { store, backend } = setup();
+    backend.get = () => Promise.reject(new Error('worker gone'));
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    expect(await store.read('n1')).toBeNull();
+    warn.mockRestore();
+  });
+
+  it('spills unwritten drafts to localStorage at unload (not those too long for it), and takes them back on return', () => {
+    const { store, local } = setup();
+    store.write(draft({ body: 'typed just before the unload' }));
+    store.write(draft({ note_id: 'n2', body: 'x'.repeat(MAX_STORED_DRAFT_CHARS + 1) }));
+    store.spill();
+    expect([...local!.map.keys()]).toEqual([draftKey('tabA', 'n1')]);
+    expect(parseDraft(local!.getItem(draftKey('tabA', 'n1')))?.body).toBe('typed just before the unload');
+    store.unspill();
+    expect(local!.map.size).toBe(0);
+  });
+
+  it('moves spilled drafts and those of older versions into the core once, dropping unreadable ones', async () => {
+    const local = new MemoryStorage();
+    local.setItem(draftKey('tabZ', 'n1'), JSON.stringify(draft({ body: 'spilled by tabZ' })));
+    local.setItem(`${DRAFT_KEY_PREFIX}n2`, JSON.stringify(draft({ note_id: 'n2', body: 'before tab ids' })));
+    local.setItem(`${DRAFT_KEY_PREFIX}broken`, '{nope');
+    local.setItem(`${DRAFT_KEY_PREFIX}a.b.n1`, JSON.stringify(draft()));
+    local.setItem('other.key', 'kept');
+    const { store, backend } = setup({ local });
+    expect(await store.moveLocalDrafts()).toBe(2);
+    expect((await store.list()).map((item) => `${item.tab_id}/${item.note_id}:${item.body}`).sort()).toEqual([
+      `${LEGACY_TAB_ID}/n2:before tab ids`,
+      'tabZ/n1:spilled by tabZ',
+    ]);
+    expect([...local.map.keys()]).toEqual(['other.key']);
+    expect(await store.moveLocalDrafts()).toBe(0);
+    expect(backend.saves).toBe(2);
+  });
+
+  it('leaves a local draft the full storage refused for the next start', async () => {
+    const local = new MemoryStorage();
+    local.setItem(draftKey('tabZ', 'n1'), JSON.stringify(draft()));
+    const { store, backend } = setup({ local });
+    backend.full = true;
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    expect(await store.moveLocalDrafts()).toBe(0);
+    warn.mockRestore();
+    expect(local.map.size).toBe(1);
+  });
+
+  it('works without localStorage at all', async () => {
+    const { store } = setup({ local: null });
+    store.write(draft());
+    store.spill();
+    expect(await store.moveLocalDrafts()).toBe(0);
+    await store.flush();
+    expect((await store.list()).map((item) => item.body)).toEqual(['typed text']);
+  });
+});
+
+describe('defaultDraftDelay', () => {
+  it('waits longer before writing a large text', () => {
+    expect(defaultDraftDelay(draft())).toBeLessThan(defaultDraftDelay(draft({ body: 'x'.repeat(300_000) })));
   });
 });
 

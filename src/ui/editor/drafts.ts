@@ -5,7 +5,7 @@ export const DRAFT_KEY_PREFIX = 'notesagent.draft.';
 /** sessionStorage key of this tab's id: it survives a reload, and a new tab gets its own. */
 export const TAB_ID_KEY = 'notesagent.tab-id';
 
-/** Where a tab keeps its draft of a note. Drafts of older versions lack the tab part. */
+/** Where a tab spills its draft of a note at unload (and older versions kept drafts); some lack the tab part. */
 export function draftKey(tabId: string, noteId: string): string {
   return `${DRAFT_KEY_PREFIX}${tabId}.${noteId}`;
 }
@@ -27,7 +27,7 @@ export function tabIdFrom(storage: Pick<Storage, 'getItem' | 'setItem'> | null, 
   return id;
 }
 
-/** The crash-safety copy of what the user typed, written synchronously on every input. */
+/** The crash-safety copy of what the user typed. */
 export interface NoteDraft extends NoteContent {
   note_id: string;
   /** The note version the text was typed on top of. */
@@ -37,12 +37,15 @@ export interface NoteDraft extends NoteContent {
 }
 
 /**
- * Drafts whose text is longer than this are held in memory without trying
- * `localStorage`: its quota (about 5 Mi characters per origin in Chromium)
- * refuses them anyway, and serialising a body that size on every keystroke
- * only to have it refused stalls typing.
+ * Drafts whose text is longer than this are not spilled to `localStorage` when
+ * the page goes away: its quota (about 5 Mi characters per origin in Chromium)
+ * refuses them anyway, and serialising a body that size only to have it
+ * refused would hold up the unload.
  */
 export const MAX_STORED_DRAFT_CHARS = 5 * 1024 * 1024;
+
+/** Drafts written before tabs had ids (`notesagent.draft.<note_id>`) move to this tab id. */
+export const LEGACY_TAB_ID = 'legacy';
 
 /** The part of the Web Storage API the store needs; `localStorage` fits, and so does a test fake. */
 export type DraftStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem' | 'key' | 'length'>;
@@ -59,6 +62,10 @@ export function parseDraft(text: string | null): NoteDraft | null {
   } catch {
     return null;
   }
+  return draftFrom(value);
+}
+
+function draftFrom(value: unknown): NoteDraft | null {
   if (typeof value !== 'object' || value === null) return null;
   const draft = value as Record<string, unknown>;
   if (
@@ -83,108 +90,300 @@ export function parseDraft(text: string | null): NoteDraft | null {
   };
 }
 
-/** A draft as found in storage, with the key to remove it by once its text is saved. */
-export interface StoredDraft {
-  key: string;
-  draft: NoteDraft;
+/** A draft as the core stores it: keyed by the tab that typed it and the note. */
+export interface TabDraft extends NoteDraft {
+  tab_id: string;
+}
+
+/** The core's drafts service (`core.drafts`), or a test double. */
+export interface DraftBackend {
+  save(draft: TabDraft): Promise<void>;
+  get(key: { tab_id: string; note_id: string }): Promise<TabDraft | null>;
+  remove(key: { tab_id: string; note_id: string }): Promise<{ removed: boolean }>;
+  list(): Promise<TabDraft[]>;
+}
+
+/** Timers, injected so tests decide when the pause is over. */
+export interface DraftTimers {
+  set(run: () => void, ms: number): unknown;
+  clear(handle: unknown): void;
+}
+
+const browserTimers: DraftTimers = {
+  set: (run, ms) => setTimeout(run, ms),
+  clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+export interface DraftStoreOptions {
+  backend: DraftBackend;
+  tabId: string;
+  /** `localStorage`: where drafts of older versions wait to move, and where unwritten ones go at unload. */
+  local: DraftStorage | null;
+  /** Quiet time after the last change before the draft is written; longer for a large text. */
+  delayMs?: (draft: NoteDraft) => number;
+  /** Continuous typing still writes at least this often. */
+  maxWaitMs?: number;
+  timers?: DraftTimers;
+  /** A write failed (storage full): the draft is held in memory and written again on the next change or flush. */
+  onWriteFailed?: (noteId: string, error: unknown) => void;
+  /** A draft held in memory was written after all. */
+  onWritten?: (noteId: string) => void;
+}
+
+/** Under 256 Ki characters a draft goes out a moment after typing stops; a larger one waits a little longer. */
+export function defaultDraftDelay(draft: NoteDraft): number {
+  return draft.body.length + draft.title.length > 256 * 1024 ? 1000 : 100;
 }
 
 /**
- * Drafts in `localStorage` under `notesagent.draft.<tab_id>.<note_id>`: two tabs
- * typing in one note keep a draft each, and neither overwrites the other's.
- * Drafts written before tabs had ids (`notesagent.draft.<note_id>`) are still
- * read, listed and removed. Storage errors
- * (quota, private mode) are reported by `write` returning false, never thrown:
- * the editor must keep working even when the safety net cannot be written.
- * Such a draft is held in memory instead, so this tab still has the text to
- * save once there is room (it does not survive closing the tab).
+ * The crash-safety copy of what a tab typed, kept by the core (IndexedDB)
+ * per tab and note: two tabs typing in one note keep a draft each, and
+ * neither overwrites the other's. The keystroke path only records the newest
+ * text in memory; it is written after a short pause (and at least every
+ * `maxWaitMs` while typing goes on), one write at a time in order, so a
+ * removal after a save never races a write. A write the storage refuses
+ * (quota) leaves the text in memory, said so through `onWriteFailed`, and is
+ * tried again on the next change or flush. When the page goes away, text
+ * not yet written is spilled to `localStorage` synchronously (if it fits);
+ * the next start moves it, and any draft of older versions, into the core.
  */
 export class DraftStore {
-  readonly #storage: DraftStorage | null;
+  readonly #backend: DraftBackend;
   readonly #tabId: string;
-  readonly #memory = new Map<string, NoteDraft>();
+  readonly #local: DraftStorage | null;
+  readonly #delayMs: (draft: NoteDraft) => number;
+  readonly #maxWaitMs: number;
+  readonly #timers: DraftTimers;
+  readonly #onWriteFailed: (noteId: string, error: unknown) => void;
+  readonly #onWritten: (noteId: string) => void;
+  /** The newest text of each note not yet written (or refused). */
+  readonly #pending = new Map<string, NoteDraft>();
+  readonly #failed = new Set<string>();
+  /**
+   * Notes this tab has a draft of in the core, once known (from `list()` at
+   * start-up, then kept up to date by this tab's own writes and removals: no
+   * other tab writes under this tab's id). Opening a note then needs no
+   * round trip to the core to learn that there is no draft.
+   */
+  #stored: Set<string> | null = null;
+  #queue: Promise<void> = Promise.resolve();
+  #pause: unknown = null;
+  #maxWait: unknown = null;
 
-  constructor(storage: DraftStorage | null, tabId: string) {
-    this.#storage = storage;
-    this.#tabId = tabId;
+  constructor(options: DraftStoreOptions) {
+    this.#backend = options.backend;
+    this.#tabId = options.tabId;
+    this.#local = options.local;
+    this.#delayMs = options.delayMs ?? defaultDraftDelay;
+    this.#maxWaitMs = options.maxWaitMs ?? 2000;
+    this.#timers = options.timers ?? browserTimers;
+    this.#onWriteFailed =
+      options.onWriteFailed ??
+      ((_noteId, error) => console.warn('NotesAgent: could not write the draft', error));
+    this.#onWritten = options.onWritten ?? (() => {});
   }
 
   get tabId(): string {
     return this.#tabId;
   }
 
-  write(draft: NoteDraft): boolean {
-    try {
-      if (!this.#storage) throw new Error('no local storage');
-      if (draft.body.length + draft.title.length > MAX_STORED_DRAFT_CHARS) {
-        this.#memory.set(draft.note_id, draft);
-        return false;
-      }
-      this.#storage.setItem(draftKey(this.#tabId, draft.note_id), JSON.stringify(draft));
-      this.#memory.delete(draft.note_id);
-      return true;
-    } catch (error) {
-      console.warn('NotesAgent: could not write the local draft', error);
-      this.#memory.set(draft.note_id, draft);
-      return false;
-    }
+  /** Records the newest text of a note; constant time, whatever its size. */
+  write(draft: NoteDraft): void {
+    this.#pending.set(draft.note_id, draft);
+    if (this.#pause !== null) this.#timers.clear(this.#pause);
+    this.#pause = this.#timers.set(() => {
+      this.#pause = null;
+      void this.flush();
+    }, this.#delayMs(draft));
+    this.#maxWait ??= this.#timers.set(() => {
+      this.#maxWait = null;
+      void this.flush();
+    }, this.#maxWaitMs);
   }
 
-  /** True while a note's draft lives only in this tab's memory. */
+  /** True while a note's draft lives only in this tab's memory (its last write was refused). */
   inMemoryOnly(noteId: string): boolean {
-    return this.#memory.has(noteId);
+    return this.#failed.has(noteId);
   }
 
-  /** This tab's draft of the note (or one written before tabs had ids). */
-  read(noteId: string): NoteDraft | null {
-    const held = this.#memory.get(noteId);
+  /** True while a note's newest text is not written yet. */
+  pending(noteId: string): boolean {
+    return this.#pending.has(noteId);
+  }
+
+  /** Writes every pending draft now; resolves once they are written or refused. Never rejects. */
+  flush(): Promise<void> {
+    this.#clearTimers();
+    const batch = [...this.#pending.values()];
+    return this.#enqueue(async () => {
+      for (const draft of batch) {
+        // Superseded by newer text (written by a later flush) or removed meanwhile.
+        if (this.#pending.get(draft.note_id) !== draft) continue;
+        try {
+          await this.#backend.save({ tab_id: this.#tabId, ...draft });
+        } catch (error) {
+          if (this.#pending.get(draft.note_id) === draft) {
+            this.#failed.add(draft.note_id);
+            this.#onWriteFailed(draft.note_id, error);
+          }
+          continue;
+        }
+        this.#stored?.add(draft.note_id);
+        if (this.#pending.get(draft.note_id) === draft) this.#pending.delete(draft.note_id);
+        if (this.#failed.delete(draft.note_id)) this.#onWritten(draft.note_id);
+      }
+    });
+  }
+
+  /**
+   * This tab's draft of the note when it is known without asking the core:
+   * the text not yet written, or null when the core holds none; undefined
+   * when only `read()` can tell.
+   */
+  known(noteId: string): NoteDraft | null | undefined {
+    const held = this.#pending.get(noteId);
     if (held) return held;
-    if (!this.#storage) return null;
+    return this.#stored && !this.#stored.has(noteId) ? null : undefined;
+  }
+
+  /** This tab's draft of the note: the text not yet written, else what the core holds. */
+  async read(noteId: string): Promise<NoteDraft | null> {
+    const known = this.known(noteId);
+    if (known !== undefined) return known;
+    await this.#queue;
+    const again = this.#pending.get(noteId);
+    if (again) return again;
     try {
-      const own = parseDraft(this.#storage.getItem(draftKey(this.#tabId, noteId)));
-      return own?.note_id === noteId ? own : parseDraft(this.#storage.getItem(DRAFT_KEY_PREFIX + noteId));
-    } catch {
+      const stored = await this.#backend.get({ tab_id: this.#tabId, note_id: noteId });
+      return stored && draftFrom(stored);
+    } catch (error) {
+      console.warn('NotesAgent: could not read the draft', error);
       return null;
     }
   }
 
   /** Removes this tab's draft of the note (its text is saved); other tabs' drafts stay. */
-  remove(noteId: string): void {
-    this.#memory.delete(noteId);
-    this.removeKey(draftKey(this.#tabId, noteId));
-    this.removeKey(DRAFT_KEY_PREFIX + noteId);
+  remove(noteId: string): Promise<void> {
+    this.#pending.delete(noteId);
+    this.#failed.delete(noteId);
+    return this.removeDraft(this.#tabId, noteId);
   }
 
-  removeKey(key: string): void {
+  /** Removes one tab's draft of a note (start-up recovery resolves other tabs' drafts). */
+  removeDraft(tabId: string, noteId: string): Promise<void> {
+    return this.#enqueue(async () => {
+      try {
+        await this.#backend.remove({ tab_id: tabId, note_id: noteId });
+        if (tabId === this.#tabId) this.#stored?.delete(noteId);
+      } catch (error) {
+        // A stale draft is resolved (and discarded) at the next start.
+        console.warn('NotesAgent: could not remove the draft', error);
+      }
+    });
+  }
+
+  /** Every tab's stored drafts (start-up recovery). */
+  async list(): Promise<TabDraft[]> {
+    await this.#queue;
+    const stored = await this.#backend.list();
+    this.#stored = new Set(stored.filter((row) => row.tab_id === this.#tabId).map((row) => row.note_id));
+    return stored.flatMap((row) => {
+      const draft = draftFrom(row);
+      return draft ? [{ ...draft, tab_id: row.tab_id }] : [];
+    });
+  }
+
+  /**
+   * The page is going away: text not yet written goes to `localStorage`
+   * synchronously (an asynchronous write would not outlive the page).
+   */
+  spill(): void {
+    if (!this.#local) return;
+    for (const draft of this.#pending.values()) {
+      if (draft.body.length + draft.title.length > MAX_STORED_DRAFT_CHARS) continue;
+      try {
+        this.#local.setItem(draftKey(this.#tabId, draft.note_id), JSON.stringify(draft));
+      } catch {
+        // Full: nothing more can be done while the page unloads.
+      }
+    }
+  }
+
+  /** The page is back (from the back-forward cache): its drafts are written from memory again, not from the spill. */
+  unspill(): void {
+    if (!this.#local) return;
+    for (const noteId of this.#pending.keys()) {
+      try {
+        this.#local.removeItem(draftKey(this.#tabId, noteId));
+      } catch {
+        // A spill left behind is moved at the next start; the text in memory is newer and written after it.
+      }
+    }
+  }
+
+  /**
+   * Moves drafts found in `localStorage` — spilled at an unload, or written by
+   * versions that kept drafts there — into the core, removing each once it is
+   * stored (one refused by a full storage waits for the next start).
+   * Unreadable entries are removed. Returns how many moved.
+   */
+  async moveLocalDrafts(): Promise<number> {
+    const local = this.#local;
+    if (!local) return 0;
+    const found: { key: string; tabId: string; draft: NoteDraft | null }[] = [];
     try {
-      this.#storage?.removeItem(key);
+      for (let index = 0; index < local.length; index += 1) {
+        const key = local.key(index);
+        if (key?.startsWith(DRAFT_KEY_PREFIX)) found.push({ key, ...localEntry(key, local.getItem(key)) });
+      }
     } catch {
-      // Nothing to do: a stale draft is resolved (and discarded) at the next start.
+      return 0;
     }
+    let moved = 0;
+    for (const { key, tabId, draft } of found) {
+      if (draft) {
+        try {
+          await this.#enqueue(() => this.#backend.save({ tab_id: tabId, ...draft }), true);
+        } catch (error) {
+          console.warn('NotesAgent: could not move a draft out of localStorage', error);
+          continue;
+        }
+        moved += 1;
+      }
+      try {
+        local.removeItem(key);
+      } catch {
+        // Moved already; a second move at the next start writes the same draft again.
+      }
+    }
+    return moved;
   }
 
-  /** Every readable draft of every tab; unreadable entries are removed. */
-  list(): StoredDraft[] {
-    const storage = this.#storage;
-    if (!storage) return [];
-    const keys: string[] = [];
-    for (let index = 0; index < storage.length; index += 1) {
-      const key = storage.key(index);
-      if (key?.startsWith(DRAFT_KEY_PREFIX)) keys.push(key);
-    }
-    const drafts: StoredDraft[] = [];
-    for (const key of keys) {
-      const draft = parseDraft(storage.getItem(key));
-      const rest = key.slice(DRAFT_KEY_PREFIX.length);
-      const keyed =
-        draft !== null &&
-        (rest === draft.note_id ||
-          (rest.endsWith(`.${draft.note_id}`) && !rest.slice(0, -draft.note_id.length - 1).includes('.')));
-      if (keyed) drafts.push({ key, draft });
-      else storage.removeItem(key);
-    }
-    return drafts;
+  #enqueue<T>(step: () => Promise<T>, rethrow = false): Promise<T> {
+    const run = this.#queue.then(step);
+    this.#queue = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return rethrow ? run : (run.catch(() => undefined) as Promise<T>);
   }
+
+  #clearTimers(): void {
+    if (this.#pause !== null) this.#timers.clear(this.#pause);
+    if (this.#maxWait !== null) this.#timers.clear(this.#maxWait);
+    this.#pause = null;
+    this.#maxWait = null;
+  }
+}
+
+/** The tab and draft of a `localStorage` entry; null draft when unreadable or keyed under another note. */
+function localEntry(key: string, text: string | null): { tabId: string; draft: NoteDraft | null } {
+  const draft = parseDraft(text);
+  const rest = key.slice(DRAFT_KEY_PREFIX.length);
+  if (draft === null) return { tabId: LEGACY_TAB_ID, draft: null };
+  if (rest === draft.note_id) return { tabId: LEGACY_TAB_ID, draft };
+  const tabId = rest.endsWith(`.${draft.note_id}`) ? rest.slice(0, -draft.note_id.length - 1) : '';
+  return /^[\w-]{1,64}$/.test(tabId) ? { tabId, draft } : { tabId: LEGACY_TAB_ID, draft: null };
 }
 
 /**

@@ -33,11 +33,24 @@ const { editor } = await import('./editor.svelte');
 const service = await import('./editor.service');
 const { settings } = await import('../settings/settings.svelte');
 const { toasts } = await import('../toasts/toasts.svelte');
-const { DRAFT_KEY_PREFIX, draftKey, parseDraft } = await import('./drafts');
+const { DRAFT_KEY_PREFIX, draftKey } = await import('./drafts');
 
-const draftFor = (noteId: string) =>
-  parseDraft(memory.storage.getItem(draftKey(service.draftTabId(), noteId))) ??
-  parseDraft(memory.storage.getItem(DRAFT_KEY_PREFIX + noteId));
+/** This tab's draft of the note as the core stores it, once pending writes and removals are done. */
+async function draftFor(noteId: string) {
+  await service.flushDrafts();
+  return core.drafts.get({ tab_id: service.draftTabId(), note_id: noteId });
+}
+
+const storedDraft = (note: { note_id: string; title: string }, body: string, baseVersion: number) => ({
+  tab_id: service.draftTabId(),
+  note_id: note.note_id,
+  title: note.title,
+  folder: '',
+  tags: [],
+  body,
+  base_version: baseVersion,
+  saved_at: new Date().toISOString(),
+});
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // A hang guard, not a speed claim: a loaded machine may take seconds to save.
@@ -62,15 +75,17 @@ afterAll(async () => {
 });
 
 describe('editor workflows', () => {
-  it('writes a draft on every input and removes it once the pause-save lands', async () => {
+  it('writes a draft after typing pauses and removes it once the pause-save lands', async () => {
     await service.createNote();
     const noteId = editor.noteId as string;
+    settings.set({ ...DEFAULT_SETTINGS, autosave_delay_ms: 10_000 });
     service.editTitle('周报');
     service.editBody('第一行');
-    expect(draftFor(noteId)).toMatchObject({ title: '周报', body: '第一行', base_version: 1 });
     expect(editor.status).toBe('unsaved');
-    await waitFor(() => editor.status === 'saved');
-    expect(draftFor(noteId)).toBeNull();
+    expect(await draftFor(noteId)).toMatchObject({ title: '周报', body: '第一行', base_version: 1 });
+    await service.saveNow();
+    expect(editor.status).toBe('saved');
+    expect(await draftFor(noteId)).toBeNull();
     expect(await core.notes.get(noteId)).toMatchObject({ title: '周报', body: '第一行', version: 2 });
   });
 
@@ -87,7 +102,7 @@ describe('editor workflows', () => {
     await service.saveNow();
     await waitFor(() => editor.status === 'saved');
     expect((await core.notes.get(noteId)).body).toBe('hello world');
-    expect(draftFor(noteId)).toBeNull();
+    expect(await draftFor(noteId)).toBeNull();
   });
 
   it('saves folder and tags, normalised', async () => {
@@ -108,7 +123,7 @@ describe('editor workflows', () => {
     expect(editor.conflict).toBe(true);
     expect(editor.status).toBe('error');
     expect(editor.body).toBe('mine');
-    expect(draftFor(noteId)?.body).toBe('mine');
+    expect((await draftFor(noteId))?.body).toBe('mine');
     // Told once the text is kept in the history.
     await waitFor(() => toasts.items.some((toast) => toast.kind === 'error'));
 
@@ -119,7 +134,7 @@ describe('editor workflows', () => {
     await service.overwriteWithMine();
     expect(editor.conflict).toBe(false);
     expect((await core.notes.get(noteId)).body).toBe('mine, still typing');
-    expect(draftFor(noteId)).toBeNull();
+    expect(await draftFor(noteId)).toBeNull();
   });
 
   it("keeps the text that lost to another tab's save in the note's history, and can show the saved version instead", async () => {
@@ -142,7 +157,7 @@ describe('editor workflows', () => {
     await service.useStoredVersion();
     expect(editor.conflict).toBe(false);
     expect(editor.body).toBe('from another tab');
-    expect(draftFor(noteId)).toBeNull();
+    expect(await draftFor(noteId)).toBeNull();
     const conflicts = (await core.history.list(noteId)).filter((version) => version.origin === 'conflict');
     const bodies = await Promise.all(
       conflicts.map(async (version) => (await core.history.get(version.version_id)).body),
@@ -153,18 +168,7 @@ describe('editor workflows', () => {
 
   it('keeps the text of a draft typed on an older version when the note is opened again', async () => {
     const note = await core.notes.create({ title: 'n', body: 'v1' });
-    memory.storage.setItem(
-      draftKey(service.draftTabId(), note.note_id),
-      JSON.stringify({
-        note_id: note.note_id,
-        title: 'n',
-        folder: '',
-        tags: [],
-        body: 'typed on v1',
-        base_version: 1,
-        saved_at: '2000-01-01T00:00:00.000Z',
-      }),
-    );
+    await core.drafts.save({ ...storedDraft(note, 'typed on v1', 1), saved_at: '2000-01-01T00:00:00.000Z' });
     await core.notes.update({ note_id: note.note_id, body: 'v2 from another tab' });
     await service.openNote(note.note_id);
     expect(editor.conflict).toBe(true);
@@ -172,27 +176,25 @@ describe('editor workflows', () => {
     expect((await core.history.get(editor.conflictVersionId as string)).body).toBe('typed on v1');
   });
 
-  it('refuses a body over 5 MiB with its size, keeps the text and its draft (in memory: too long for local storage), and saves once it is short enough', async () => {
+  it('refuses a body over 5 MiB with its size, keeps the text and its draft (stored by the core), and saves once it is short enough', async () => {
     await service.createNote();
     const noteId = editor.noteId as string;
     const tooLong = 'x'.repeat(5 * 1024 * 1024 + 200_000);
     const tooLongNotice =
       'This note is 5.2 MiB; a note holds at most 5.0 MiB. Nothing was saved: your text stays here until you shorten it or split it into several notes.';
-    const inMemoryNotice =
-      'The local draft cannot be written either: your text is kept in this tab only until it is saved. Keep the tab open.';
     service.editBody(tooLong);
     await service.saveNow();
     expect(editor.status).toBe('error');
     expect(editor.body).toBe(tooLong);
-    expect(draftFor(noteId)).toBeNull();
-    expect(toasts.items.map((toast) => toast.message).sort()).toEqual([inMemoryNotice, tooLongNotice].sort());
+    expect((await draftFor(noteId))?.body).toBe(tooLong);
+    expect(toasts.items.map((toast) => toast.message)).toEqual([tooLongNotice]);
     expect((await core.notes.get(noteId)).body).toBe('');
 
     service.editBody(tooLong.slice(0, 1000));
     await service.saveNow();
     expect(editor.status).toBe('saved');
     expect(toasts.items.map((toast) => toast.message)).not.toContain(tooLongNotice);
-    expect(draftFor(noteId)).toBeNull();
+    expect(await draftFor(noteId)).toBeNull();
     expect((await core.notes.get(noteId)).body).toHaveLength(1000);
   });
 
@@ -234,7 +236,7 @@ describe('editor workflows', () => {
     expect(editor.body).toBe('mine');
   });
 
-  it('restores a draft newer than the stored note at start-up', async () => {
+  it('moves a localStorage draft of an older version into the core and restores it at start-up', async () => {
     const note = await core.notes.create({ title: 'n', body: 'stored' });
     memory.storage.setItem(
       DRAFT_KEY_PREFIX + note.note_id,
@@ -250,7 +252,7 @@ describe('editor workflows', () => {
     );
     await service.recoverDrafts();
     expect((await core.notes.get(note.note_id)).body).toBe('typed before the crash');
-    expect(draftFor(note.note_id)).toBeNull();
+    expect(await draftFor(note.note_id)).toBeNull();
   });
 
   it('keeps a stale draft as a recovered copy instead of overwriting a later change', async () => {
@@ -270,20 +272,68 @@ describe('editor workflows', () => {
     expect((await core.notes.get(note.note_id)).body).toBe('v2 from elsewhere');
     const copies = await core.notes.list({ title_query: 'plan (recovered)' });
     expect(copies.items).toHaveLength(1);
-    expect(draftFor(note.note_id)).toBeNull();
+    expect(await draftFor(note.note_id)).toBeNull();
+  });
+
+  it("restores another tab's draft at start-up and removes only that tab's draft", async () => {
+    const note = await core.notes.create({ title: 'n', body: 'stored' });
+    await core.drafts.save({ ...storedDraft(note, 'typed in a closed tab', note.version), tab_id: 'closed' });
+    await service.recoverDrafts();
+    expect((await core.notes.get(note.note_id)).body).toBe('typed in a closed tab');
+    expect(await core.drafts.list()).toEqual([]);
+  });
+
+  it('spills an unwritten draft to localStorage when the page goes, and the next start saves it', async () => {
+    await service.createNote();
+    const noteId = editor.noteId as string;
+    settings.set({ ...DEFAULT_SETTINGS, autosave_delay_ms: 10_000 });
+    service.editBody('typed just before the reload');
+    service.spillDrafts();
+    expect(JSON.parse(memory.storage.getItem(draftKey(service.draftTabId(), noteId)) ?? '{}')).toMatchObject({
+      note_id: noteId,
+      body: 'typed just before the reload',
+    });
+    service.closeNote();
+    await service.recoverDrafts();
+    expect((await core.notes.get(noteId)).body).toBe('typed just before the reload');
+    expect(memory.map.size).toBe(0);
+    expect(await draftFor(noteId)).toBeNull();
+  });
+
+  it('keeps a draft the full storage refused in memory, says so once, and writes it once there is room', async () => {
+    const { AppError } = await import('../../contracts/errors');
+    await service.createNote();
+    const noteId = editor.noteId as string;
+    settings.set({ ...DEFAULT_SETTINGS, autosave_delay_ms: 10_000 });
+    const save = vi
+      .spyOn(core.drafts, 'save')
+      .mockRejectedValue(new AppError('STORAGE_QUOTA_EXCEEDED', 'full'));
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    service.editBody('needs room');
+    await service.flushDrafts();
+    service.editBody('needs room, still');
+    await service.flushDrafts();
+    const inMemory = toasts.items.filter((toast) => toast.message.includes('kept in this tab only'));
+    expect(inMemory).toHaveLength(1);
+    save.mockRestore();
+    warn.mockRestore();
+    expect(await core.drafts.get({ tab_id: service.draftTabId(), note_id: noteId })).toBeNull();
+    // Room again: the next flush writes the text held in memory.
+    expect((await draftFor(noteId))?.body).toBe('needs room, still');
   });
 
   it('brings back a draft left by a failed save when the note is opened again', async () => {
+    const { AppError } = await import('../../contracts/errors');
     const note = await core.notes.create({ title: 'x', body: 'stored' });
-    memory.storage.setItem(
-      DRAFT_KEY_PREFIX + note.note_id,
-      JSON.stringify({
-        ...note,
-        body: 'unsaved',
-        base_version: note.version,
-        saved_at: new Date().toISOString(),
-      }),
-    );
+    await service.openNote(note.note_id);
+    const update = vi
+      .spyOn(core.notes, 'update')
+      .mockRejectedValue(new AppError('STORAGE_QUOTA_EXCEEDED', 'full'));
+    service.editBody('unsaved');
+    await service.saveNow();
+    service.closeNote();
+    update.mockRestore();
+    expect((await draftFor(note.note_id))?.body).toBe('unsaved');
     await service.openNote(note.note_id);
     expect(editor.body).toBe('unsaved');
     await service.saveNow();
@@ -307,8 +357,8 @@ describe('editor workflows', () => {
     await service.openNote(second.note_id);
     service.editBody('typed into the first note', first.note_id);
     expect(editor.body).toBe('two');
-    expect(draftFor(first.note_id)).toBeNull();
-    expect(draftFor(second.note_id)).toBeNull();
+    expect(await draftFor(first.note_id)).toBeNull();
+    expect(await draftFor(second.note_id)).toBeNull();
     await service.saveNow();
     expect((await core.notes.get(second.note_id)).body).toBe('two');
     expect((await core.notes.get(first.note_id)).body).toBe('one');

@@ -35,10 +35,24 @@ function tabStorage(): Storage | null {
   }
 }
 
-const drafts = new DraftStore(
-  browserStorage(),
-  tabIdFrom(tabStorage(), () => crypto.randomUUID().replace(/-/g, '')),
-);
+const drafts = new DraftStore({
+  backend: core.drafts,
+  tabId: tabIdFrom(tabStorage(), () => crypto.randomUUID().replace(/-/g, '')),
+  local: browserStorage(),
+  onWriteFailed: (noteId, error) => draftWriteFailed(noteId, error),
+  onWritten: (noteId) => draftsInMemoryTold.delete(noteId),
+});
+
+/** Tab hidden: write pending drafts now. */
+export function flushDrafts(): Promise<void> {
+  return drafts.flush();
+}
+
+/** Page going away: what is not written yet goes to localStorage synchronously; back from the cache, it is taken back. */
+export function spillDrafts(persisted: boolean | null = null): void {
+  if (persisted === true) drafts.unspill();
+  else drafts.spill();
+}
 
 /** This tab's id, as its drafts are keyed (tests, diagnostics). */
 export function draftTabId(): string {
@@ -129,7 +143,7 @@ async function saveContent(current: EditSession, content: NoteContent): Promise<
   if (visible && !sameContent(editor.content, content)) {
     drafts.write(draftOf(current.noteId, editor.content, stored.version));
   } else {
-    drafts.remove(current.noteId);
+    void drafts.remove(current.noteId);
   }
   scheduleRefresh({ sidebar: sidebarChanged });
 }
@@ -155,14 +169,11 @@ function showStorageFull(noteId: string): void {
   });
 }
 
-/** The local draft could not be written (its storage is full too): say once that the text lives only in this tab. */
-function writeDraft(draft: NoteDraft): void {
-  if (drafts.write(draft)) {
-    draftsInMemoryTold.delete(draft.note_id);
-    return;
-  }
-  if (draftsInMemoryTold.has(draft.note_id)) return;
-  draftsInMemoryTold.add(draft.note_id);
+/** The draft could not be written (storage is full too): say once that the text lives only in this tab. */
+function draftWriteFailed(noteId: string, error: unknown): void {
+  console.warn('NotesAgent: could not write the draft', error);
+  if (draftsInMemoryTold.has(noteId)) return;
+  draftsInMemoryTold.add(noteId);
   toasts.show(t('storageFull.draftInMemory'), { kind: 'error', timeoutMs: 0 });
 }
 
@@ -298,14 +309,16 @@ function startSession(
 
 /** Opens a loaded note, bringing back a draft left by a failed save or a crash. */
 async function showNote(note: NoteDto): Promise<void> {
-  const draft = drafts.read(note.note_id);
+  // Known without a round trip to the core in the common case: a switch stays as short as it can be.
+  const known = drafts.known(note.note_id);
+  const draft = known === undefined ? await drafts.read(note.note_id) : known;
   if (!draft || note.deleted_at !== null || (await isNoteLockedElsewhere(note.note_id))) {
     startSession(note);
     return;
   }
   const resolution = resolveDraft(draft, note);
   if (resolution === 'discard') {
-    drafts.remove(note.note_id);
+    void drafts.remove(note.note_id);
     startSession(note);
   } else {
     startSession(note, {
@@ -327,12 +340,12 @@ function afterEdit(): void {
   const current = session?.noteId === note.note_id ? session : null;
   const content = editor.content;
   if (current && !current.autosaver.saving && sameContent(content, current.saved)) {
-    drafts.remove(note.note_id);
+    void drafts.remove(note.note_id);
     current.autosaver.markClean();
     return;
   }
-  // Synchronous, before anything else: a crash from here on loses nothing.
-  writeDraft(draftOf(note.note_id, content, current?.version ?? note.version));
+  // Recorded at once, written after a short pause (spilled synchronously if the page goes first).
+  drafts.write(draftOf(note.note_id, content, current?.version ?? note.version));
   current?.autosaver.change(content);
 }
 
@@ -508,7 +521,7 @@ export async function useStoredVersion(): Promise<void> {
     await keepLosingText(current);
     const latest = await core.notes.get(current.noteId);
     if (session !== current) return;
-    drafts.remove(current.noteId);
+    void drafts.remove(current.noteId);
     openRequest += 1;
     startSession(latest);
   } catch (error) {
@@ -526,7 +539,7 @@ export async function saveMineAsCopy(): Promise<void> {
       ...content,
       title: t('editor.copyTitle', { title: content.title || t('list.untitled') }),
     });
-    drafts.remove(current.noteId);
+    void drafts.remove(current.noteId);
     openRequest += 1;
     startSession(copy);
     await refreshAll();
@@ -567,7 +580,7 @@ export async function trashCurrentNote(): Promise<void> {
   }
   try {
     await core.notes.trash(note.note_id);
-    drafts.remove(note.note_id);
+    void drafts.remove(note.note_id);
     if (editor.noteId === note.note_id) closeNote();
     toasts.show(t('editor.trashed'), {
       kind: 'info',
@@ -590,7 +603,7 @@ export async function purgeNote(note: Pick<NoteDto, 'note_id' | 'title'>): Promi
   if (!confirmed) return;
   try {
     await core.notes.purge(note.note_id);
-    drafts.remove(note.note_id);
+    void drafts.remove(note.note_id);
     if (editor.noteId === note.note_id) closeNote();
     toasts.show(t('trash.purged'), { kind: 'success' });
     await refreshAll();
@@ -607,7 +620,16 @@ export async function purgeNote(note: Pick<NoteDto, 'note_id' | 'title'>): Promi
  */
 export async function recoverDrafts(): Promise<void> {
   let recovered = 0;
-  for (const { key, draft } of drafts.list()) {
+  // Drafts spilled at the last unload, or kept in localStorage by older versions, move into the core first.
+  await drafts.moveLocalDrafts();
+  let stored: Awaited<ReturnType<DraftStore['list']>>;
+  try {
+    stored = await drafts.list();
+  } catch (error) {
+    reportError(error);
+    return;
+  }
+  for (const draft of stored) {
     if (await isNoteLockedElsewhere(draft.note_id)) continue;
     try {
       let note: NoteDto | null = null;
@@ -628,8 +650,10 @@ export async function recoverDrafts(): Promise<void> {
         });
         recovered += 1;
       }
-      drafts.removeKey(key);
+      await drafts.removeDraft(draft.tab_id, draft.note_id);
     } catch (error) {
+      // Too long for a note: it stays, and its tab shows it again when the note is opened.
+      if (bodyTooLong(error)) continue;
       reportError(error);
     }
   }

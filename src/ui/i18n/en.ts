@@ -864,6 +864,11 @@ graph LR
   // Function plots in the preview: a slider and a number box per declared parameter.
   'plot.parameterSlider': 'Parameter {name}',
   'plot.parameterValue': 'Value of {name}',
+  // An interrupted update import: the notes it overwrote are put back at the next start.
+  'importCrash.restored': {
+    one: '{count} note it had changed was put back as it was.',
+    other: '{count} notes it had changed were put back as they were.',
+  },
 } as const satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

@@ -835,6 +835,8 @@ graph LR
   // 函数图预览：每个声明的参数一个滑块和一个数字框。
   'plot.parameterSlider': '参数 {name}',
   'plot.parameterValue': '{name} 的值',
+  // 被中断的更新导入：它覆盖过的笔记在下次启动时恢复原样。
+  'importCrash.restored': { other: '它改动过的 {count} 篇笔记已恢复原样。' },
 };
 
 export const zhCNErrors: Partial<Record<ErrorCode, string>> = {

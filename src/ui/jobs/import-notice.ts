@@ -15,7 +15,10 @@ function readTold(): Set<string> {
   }
 }
 
-/** Once per interrupted import: "the import of vault.zip was interrupted; nothing was imported". */
+/**
+ * Once per interrupted import: "the import of vault.zip was interrupted;
+ * nothing was imported", and how many notes it had overwritten were put back.
+ */
 export async function announceInterruptedImports(): Promise<void> {
   try {
     // The rollback runs in the core's start-up recovery; wait for it, then show the list without those notes.
@@ -25,7 +28,13 @@ export async function announceInterruptedImports(): Promise<void> {
     const untold = untoldInterruptedImports(failed.items, told);
     for (const job of untold) {
       const file = job.error?.details?.['file_name'];
-      toasts.show(t('importCrash.notice', { file: typeof file === 'string' ? file : '' }), {
+      const restored = job.error?.details?.['restored'];
+      const notice = t('importCrash.notice', { file: typeof file === 'string' ? file : '' });
+      const putBack =
+        typeof restored === 'number' && restored > 0
+          ? ` ${t('importCrash.restored', { count: restored })}`
+          : '';
+      toasts.show(`${notice}${putBack}`, {
         kind: 'info',
         timeoutMs: 0,
       });
