@@ -4,6 +4,7 @@ import {
   DRAFT_KEY_PREFIX,
   DraftStore,
   LEGACY_TAB_ID,
+  MAX_MIRRORED_DRAFT_CHARS,
   MAX_STORED_DRAFT_CHARS,
   TAB_ID_KEY,
   defaultDraftDelay,
@@ -245,6 +246,45 @@ describe('DraftStore', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     expect(await store.read('n1')).toBeNull();
     warn.mockRestore();
+  });
+
+  it('mirrors a small draft to localStorage on every change, so a killed tab loses no key, and drops the mirror once the core has it', async () => {
+    const { store, backend, local, timers } = setup();
+    store.write(draft({ body: 'typed 50 ms before the crash' }));
+    // No pause has passed and no unload came: the mirror alone holds the text.
+    expect(backend.saves).toBe(0);
+    expect(parseDraft(local!.getItem(draftKey('tabA', 'n1')))?.body).toBe('typed 50 ms before the crash');
+    // The next start (a new store on the same localStorage) moves it into the core.
+    const next = setup({ local, backend: new FakeBackend() });
+    expect(await next.store.moveLocalDrafts()).toBe(1);
+    expect(next.backend.rows.get('tabA/n1')?.body).toBe('typed 50 ms before the crash');
+    // In the living tab, once the core holds the newest text, the mirror goes.
+    local!.setItem(draftKey('tabA', 'n1'), JSON.stringify(draft({ body: 'typed 50 ms before the crash' })));
+    timers.fire(100);
+    await store.flush();
+    expect(backend.rows.get('tabA/n1')?.body).toBe('typed 50 ms before the crash');
+    expect(local!.getItem(draftKey('tabA', 'n1'))).toBeNull();
+    store.write(draft({ body: 'saved text' }));
+    await store.remove('n1');
+    expect(local!.getItem(draftKey('tabA', 'n1'))).toBeNull();
+  });
+
+  it('does not mirror a large draft, and drops an older mirror of it so it cannot come back over the newer text', async () => {
+    const { store, local } = setup();
+    store.write(draft({ body: 'small at first' }));
+    expect(local!.getItem(draftKey('tabA', 'n1'))).not.toBeNull();
+    store.write(draft({ body: 'x'.repeat(MAX_MIRRORED_DRAFT_CHARS + 1) }));
+    expect(local!.getItem(draftKey('tabA', 'n1'))).toBeNull();
+    expect(store.pending('n1')).toBe(true);
+  });
+
+  it('keeps typing when localStorage refuses the mirror', () => {
+    const local = new MemoryStorage();
+    local.quota = 10;
+    const { store } = setup({ local });
+    store.write(draft({ body: 'more than ten characters' }));
+    expect(local.map.size).toBe(0);
+    expect(store.pending('n1')).toBe(true);
   });
 
   it('spills unwritten drafts to localStorage at unload (not those too long for it), and takes them back on return', () => {

@@ -44,6 +44,13 @@ export interface NoteDraft extends NoteContent {
  */
 export const MAX_STORED_DRAFT_CHARS = 5 * 1024 * 1024;
 
+/**
+ * Drafts up to this size are mirrored to `localStorage` on every change
+ * (a synchronous write of a quarter of a megabyte stays well inside a frame);
+ * larger ones reach the core after the pause only.
+ */
+export const MAX_MIRRORED_DRAFT_CHARS = 256 * 1024;
+
 /** Drafts written before tabs had ids (`notesagent.draft.<note_id>`) move to this tab id. */
 export const LEGACY_TAB_ID = 'legacy';
 
@@ -187,9 +194,17 @@ export class DraftStore {
     return this.#tabId;
   }
 
-  /** Records the newest text of a note; constant time, whatever its size. */
+  /**
+   * Records the newest text of a note. A small text is also mirrored to
+   * `localStorage` at once: a tab that is killed (no unload event) before the
+   * pause is over then loses no keystroke, and the next start moves the
+   * mirror into the core. A large text is only held in memory (serialising
+   * it on every key would cost more than the key), so an older mirror of it
+   * is dropped rather than left to overwrite the newer text later.
+   */
   write(draft: NoteDraft): void {
     this.#pending.set(draft.note_id, draft);
+    this.#mirror(draft);
     if (this.#pause !== null) this.#timers.clear(this.#pause);
     this.#pause = this.#timers.set(() => {
       this.#pause = null;
@@ -229,7 +244,11 @@ export class DraftStore {
           continue;
         }
         this.#stored?.add(draft.note_id);
-        if (this.#pending.get(draft.note_id) === draft) this.#pending.delete(draft.note_id);
+        if (this.#pending.get(draft.note_id) === draft) {
+          this.#pending.delete(draft.note_id);
+          // The core holds the newest text: the mirror would only be moved over it again.
+          this.#dropMirror(draft.note_id);
+        }
         if (this.#failed.delete(draft.note_id)) this.#onWritten(draft.note_id);
       }
     });
@@ -266,6 +285,7 @@ export class DraftStore {
   remove(noteId: string): Promise<void> {
     this.#pending.delete(noteId);
     this.#failed.delete(noteId);
+    this.#dropMirror(noteId);
     return this.removeDraft(this.#tabId, noteId);
   }
 
@@ -357,6 +377,28 @@ export class DraftStore {
       }
     }
     return moved;
+  }
+
+  #mirror(draft: NoteDraft): void {
+    if (!this.#local) return;
+    if (draft.body.length + draft.title.length > MAX_MIRRORED_DRAFT_CHARS) {
+      this.#dropMirror(draft.note_id);
+      return;
+    }
+    try {
+      this.#local.setItem(draftKey(this.#tabId, draft.note_id), JSON.stringify(draft));
+    } catch {
+      // Full or blocked: the text is still in memory and goes to the core after the pause.
+      this.#dropMirror(draft.note_id);
+    }
+  }
+
+  #dropMirror(noteId: string): void {
+    try {
+      this.#local?.removeItem(draftKey(this.#tabId, noteId));
+    } catch {
+      // Blocked storage: nothing was mirrored either.
+    }
   }
 
   #enqueue<T>(step: () => Promise<T>, rethrow = false): Promise<T> {
