@@ -188,6 +188,32 @@ describe('NotesRepository change listener', () => {
     expect(errors).toHaveLength(1);
   });
 
+  it('counts the blocks of most of a notebook as one per-note sum would', async () => {
+    db = freshDatabase();
+    const notes = new NotesRepository(db);
+    const created = await notes.createMany(
+      Array.from({ length: 80 }, (_, i) => ({
+        title: `n${i}`,
+        folder: '',
+        tags: [],
+        // 1 to 4 blocks each, so a wrong subtraction shows.
+        body: Array.from({ length: (i % 4) + 1 }, (_, b) => `para ${i}.${b}`).join('\n\n'),
+      })),
+    );
+    const perNote = async (ids: string[]) => {
+      let total = 0;
+      for (const id of ids) total += await notes.countBlocks([id]);
+      return total;
+    };
+    const ids = created.map((note) => note.note_id);
+    // All, all but a few (counted as the store less those), a few, and ids that do not exist.
+    for (const asked of [ids, ids.slice(5), [...ids.slice(0, 70), 'missing'], ids.slice(0, 3)]) {
+      expect(await notes.countBlocks(asked)).toBe(await perNote(asked.filter((id) => id !== 'missing')));
+    }
+    expect(await notes.countBlocks(ids)).toBe(await db.blocks.count());
+    expect(await notes.countBlocks([])).toBe(0);
+  });
+
   it('reads the live notes with their blocks in order for the indexer', async () => {
     db = freshDatabase();
     const notes = new NotesRepository(db);
