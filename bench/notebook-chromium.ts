@@ -159,6 +159,7 @@ async function typeAndMeasure(page: Page, word: string): Promise<number[]> {
         new Promise<number>((resolve) => {
           let keydownAt = 0;
           let busy = false;
+          const before = document.querySelector('[data-testid="search-results"]');
           document.addEventListener('keydown', (event) => (keydownAt = event.timeStamp), {
             capture: true,
             once: true,
@@ -169,6 +170,7 @@ async function typeAndMeasure(page: Page, word: string): Promise<number[]> {
             // The records too: a fast answer may turn busy on and off between two callbacks.
             if (
               state === 'true' ||
+              results !== before ||
               records.some((record) => record.attributeName === 'aria-busy' && record.target === results)
             ) {
               busy = true;

@@ -100,6 +100,27 @@ describe('IndexRepository', () => {
     expect(await db.search_segments.count()).toBe(2);
   });
 
+  it('reads a generation in pages, each row once, in note order, and nothing of the others', async () => {
+    db = freshDatabase();
+    const repository = new IndexRepository(db);
+    const ids = Array.from({ length: 7 }, (_, i) => `note-${i}`);
+    await repository.putSegments([
+      ...ids.map((id) => segment(2, id)),
+      segment(1, 'note-old'),
+      segment(3, 'note-new'),
+    ]);
+    const pages: string[][] = [];
+    for await (const page of repository.segmentPages(2, 3)) pages.push(page.map((row) => row.note_id));
+    expect(pages).toEqual([ids.slice(0, 3), ids.slice(3, 6), ids.slice(6)]);
+    // A page size that divides the rows ends without an empty page.
+    const even: string[][] = [];
+    for await (const page of repository.segmentPages(2, 7)) even.push(page.map((row) => row.note_id));
+    expect(even).toEqual([ids]);
+    const none: unknown[] = [];
+    for await (const page of repository.segmentPages(9, 3)) none.push(page);
+    expect(none).toEqual([]);
+  });
+
   it('version 14 drops the whole-index rows of earlier versions and keeps the dirty marks', async () => {
     const before = MIGRATIONS.filter((migration) => migration.version < 14);
     db = freshDatabase(before);

@@ -84,6 +84,13 @@ export function capNoteDocuments<T extends { text: string }>(
 const NOTES_PER_STEP = 50;
 /** Texts per embedder call. */
 const EMBED_BATCH = 64;
+/** Stored rows (notes) read and added per step of a start. */
+const LOAD_PAGE_ROWS = 500;
+
+/** Lets queued messages (a notes list asked for at start) run before the next step. */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
 /**
  * Finished `index.update` jobs kept (newest first): one runs after every burst
  * of edits, so without pruning the jobs table and its events grow for ever.
@@ -340,7 +347,7 @@ export class SearchIndexer implements NoteChangeListener {
       this.#warn('the chosen embedding model could not be restored; using the default', error);
     }
     try {
-      const stored = await this.#store.load();
+      const stored = await this.#store.loadHead();
       for (const row of stored.dirty) {
         // A mark made in this session before loading is newer than the stored one.
         if (!this.#dirty.has(row.note_id)) this.#dirty.set(row.note_id, row.token);
@@ -350,31 +357,36 @@ export class SearchIndexer implements NoteChangeListener {
       let vectors: VectorIndex | undefined;
       const saved = stored.meta?.segments;
       if (saved) this.#generation = saved.generation;
+      const rows: Array<Pick<SearchSegmentRow, 'note_id' | 'updated_at'>> = [];
       if (saved && saved.full_text_format !== FULL_TEXT_SEGMENT_FORMAT) {
         this.#warn('the stored full-text index has another format; rebuilding it', saved.full_text_format);
       } else if (saved) {
-        try {
-          fullText = new FullTextIndex();
-          fullText.addSegments(stored.segments.flatMap((row) => (row.full_text ? [row.full_text] : [])));
-        } catch (error) {
-          fullText = undefined;
-          this.#warn('the stored full-text index cannot be used; rebuilding it', error);
+        fullText = new FullTextIndex();
+        const vectorRows: Array<{ note_id: string; vectors: NonNullable<SearchSegmentRow['vectors']> }> = [];
+        // A page at a time, yielding between pages: the worker that loads
+        // also answers the notes list, which must not wait for the whole index.
+        for await (const page of this.#store.segmentPages(saved.generation, LOAD_PAGE_ROWS)) {
+          for (const row of page) {
+            rows.push({ note_id: row.note_id, updated_at: row.updated_at });
+            if (row.vectors) vectorRows.push({ note_id: row.note_id, vectors: row.vectors });
+          }
+          try {
+            fullText?.addSegments(page.flatMap((row) => (row.full_text ? [row.full_text] : [])));
+          } catch (error) {
+            fullText = undefined;
+            this.#warn('the stored full-text index cannot be used; rebuilding it', error);
+          }
+          await nextTask();
         }
         try {
-          if (saved.vector_model) {
-            vectors = VectorIndex.fromSegments(
-              saved.vector_model,
-              stored.segments.flatMap((row) =>
-                row.vectors ? [{ note_id: row.note_id, vectors: row.vectors }] : [],
-              ),
-            );
-          }
+          if (fullText && saved.vector_model)
+            vectors = VectorIndex.fromSegments(saved.vector_model, vectorRows);
         } catch (error) {
           this.#warn('the stored vectors cannot be read; rebuilding them', error);
         }
       }
       this.#meta = stored.meta;
-      if (fullText) this.#markStale(stored.segments, stored.live);
+      if (fullText) this.#markStale(rows, stored.live);
       // Before any job can take the lock, so a rebuild's own new rows are never caught.
       if (stored.stale_rows > 0) {
         await this.#store
@@ -415,7 +427,10 @@ export class SearchIndexer implements NoteChangeListener {
    * changed, created, trashed or deleted while its dirty mark was lost (the tab
    * closed between the note's commit and the mark). Only those are re-indexed.
    */
-  #markStale(rows: readonly SearchSegmentRow[], live: ReadonlyMap<string, string>): void {
+  #markStale(
+    rows: ReadonlyArray<Pick<SearchSegmentRow, 'note_id' | 'updated_at'>>,
+    live: ReadonlyMap<string, string>,
+  ): void {
     const stored = new Map(rows.map((row) => [row.note_id, row.updated_at]));
     const stale: string[] = [];
     for (const [noteId, updatedAt] of live) if (stored.get(noteId) !== updatedAt) stale.push(noteId);
