@@ -11,12 +11,19 @@ import { audioDecodeBenchmarks } from './audio-decode';
 import { exportBenchmarks } from './export';
 import { editorBenchmarks } from './editor';
 import { compare, report, type BenchResult } from './harness';
+import { indexBuildBenchmarks } from './index-build';
+import { notebookChromiumBenchmarks } from './notebook-chromium';
 import { pluginBridgeBenchmarks } from './plugin-bridge';
 import { providerStreamBenchmarks } from './provider-stream';
 import { retrievalBenchmarks } from './retrieval';
 import { searchScaleBenchmarks } from './search-scale';
 
 const scale = Number(process.env.BENCH_SCALE ?? 1);
+// BENCH_ONLY=notebook: the 10,000-note notebook in Chromium alone.
+if (process.env.BENCH_ONLY === 'notebook') {
+  console.log(report(await notebookChromiumBenchmarks(scale)));
+  process.exit(0);
+}
 const NOTES = Math.round(10_000 * scale);
 const EVENTS = Math.round(100_000 * scale);
 let databases = 0;
@@ -146,6 +153,7 @@ results.push(...(await providerStreamBenchmarks(scale)));
 console.log('');
 results.push(...(await retrievalBenchmarks(scale)));
 results.push(...(await searchScaleBenchmarks(scale)));
+results.push(...(await indexBuildBenchmarks(scale)));
 results.push(...(await pluginBridgeBenchmarks(scale)));
 console.log('');
 results.push(...(await audioDecodeBenchmarks(scale)));
@@ -153,5 +161,7 @@ results.push(...(await audioDecodeBenchmarks(scale)));
 results.push(...(await exportBenchmarks()));
 console.log('');
 results.push(...(await editorBenchmarks(scale)));
+console.log('');
+results.push(...(await notebookChromiumBenchmarks(scale)));
 console.log('');
 console.log(report(results));

@@ -100,6 +100,27 @@ describe('IndexRepository', () => {
     expect(await db.search_segments.count()).toBe(2);
   });
 
+  it('reads a generation in pages, each row once, in note order, and nothing of the others', async () => {
+    db = freshDatabase();
+    const repository = new IndexRepository(db);
+    const ids = Array.from({ length: 7 }, (_, i) => `note-${i}`);
+    await repository.putSegments([
+      ...ids.map((id) => segment(2, id)),
+      segment(1, 'note-old'),
+      segment(3, 'note-new'),
+    ]);
+    const pages: string[][] = [];
+    for await (const page of repository.segmentPages(2, 3)) pages.push(page.map((row) => row.note_id));
+    expect(pages).toEqual([ids.slice(0, 3), ids.slice(3, 6), ids.slice(6)]);
+    // A page size that divides the rows ends without an empty page.
+    const even: string[][] = [];
+    for await (const page of repository.segmentPages(2, 7)) even.push(page.map((row) => row.note_id));
+    expect(even).toEqual([ids]);
+    const none: unknown[] = [];
+    for await (const page of repository.segmentPages(9, 3)) none.push(page);
+    expect(none).toEqual([]);
+  });
+
   it('version 14 drops the whole-index rows of earlier versions and keeps the dirty marks', async () => {
     const before = MIGRATIONS.filter((migration) => migration.version < 14);
     db = freshDatabase(before);
@@ -186,6 +207,32 @@ describe('NotesRepository change listener', () => {
       console.error = original;
     }
     expect(errors).toHaveLength(1);
+  });
+
+  it('counts the blocks of most of a notebook as one per-note sum would', async () => {
+    db = freshDatabase();
+    const notes = new NotesRepository(db);
+    const created = await notes.createMany(
+      Array.from({ length: 80 }, (_, i) => ({
+        title: `n${i}`,
+        folder: '',
+        tags: [],
+        // 1 to 4 blocks each, so a wrong subtraction shows.
+        body: Array.from({ length: (i % 4) + 1 }, (_, b) => `para ${i}.${b}`).join('\n\n'),
+      })),
+    );
+    const perNote = async (ids: string[]) => {
+      let total = 0;
+      for (const id of ids) total += await notes.countBlocks([id]);
+      return total;
+    };
+    const ids = created.map((note) => note.note_id);
+    // All, all but a few (counted as the store less those), a few, and ids that do not exist.
+    for (const asked of [ids, ids.slice(5), [...ids.slice(0, 70), 'missing'], ids.slice(0, 3)]) {
+      expect(await notes.countBlocks(asked)).toBe(await perNote(asked.filter((id) => id !== 'missing')));
+    }
+    expect(await notes.countBlocks(ids)).toBe(await db.blocks.count());
+    expect(await notes.countBlocks([])).toBe(0);
   });
 
   it('reads the live notes with their blocks in order for the indexer', async () => {

@@ -44,7 +44,30 @@ export class IndexRepository {
     this.#db = db;
   }
 
+  /** Everything kept, the live generation's rows included, read in one transaction. */
   async load(): Promise<StoredIndexes> {
+    const db = this.#db;
+    return db.transaction(
+      'r',
+      [db.search_index, db.search_index_dirty, db.search_segments, db.notes],
+      async () => {
+        const head = await this.loadHead();
+        const generation = head.meta?.segments?.generation;
+        const segments =
+          generation === undefined
+            ? []
+            : await this.#rows().between([generation, Dexie.minKey], [generation, Dexie.maxKey]).toArray();
+        return { ...head, segments };
+      },
+    );
+  }
+
+  /**
+   * Everything but the rows, in one transaction; the rows follow in pages
+   * (`segmentPages`), so a start can build the indexes a page at a time and
+   * the notes list is answered between pages.
+   */
+  async loadHead(): Promise<Omit<StoredIndexes, 'segments'>> {
     const db = this.#db;
     return db.transaction(
       'r',
@@ -52,34 +75,43 @@ export class IndexRepository {
       async () => {
         const meta = await db.search_index.get('meta');
         const generation = meta?.key === 'meta' ? meta.segments?.generation : undefined;
-        const rows = () => db.search_segments.where('[generation+note_id]');
-        const segments =
-          generation === undefined
-            ? []
-            : await rows().between([generation, Dexie.minKey], [generation, Dexie.maxKey]).toArray();
         const stale_rows =
           generation === undefined
             ? await db.search_segments.count()
-            : (await rows().below([generation, Dexie.minKey]).count()) +
-              (await rows().above([generation, Dexie.maxKey]).count());
+            : (await this.#rows().below([generation, Dexie.minKey]).count()) +
+              (await this.#rows().above([generation, Dexie.maxKey]).count());
         const dirty = await db.search_index_dirty.toArray();
-        // Keys only: the notes' bodies are not read.
+        // Keys only: the notes' bodies are not read. `trashed` is 0 or 1, so
+        // "below [0, max]" is exactly the live notes; a range open below also
+        // keeps fake-indexeddb (tests, bench) from re-walking it per step.
         const live = new Map<string, string>();
         await db.notes
           .where('[trashed+updated_at]')
-          .between([0, Dexie.minKey], [0, Dexie.maxKey])
+          .below([0, Dexie.maxKey])
           .eachKey((key, cursor) =>
             live.set(String(cursor.primaryKey), String((key as [number, string])[1])),
           );
-        return {
-          meta: meta?.key === 'meta' ? withoutKey(meta) : undefined,
-          segments,
-          dirty,
-          live,
-          stale_rows,
-        };
+        return { meta: meta?.key === 'meta' ? withoutKey(meta) : undefined, dirty, live, stale_rows };
       },
     );
+  }
+
+  /** The rows of `generation` in note order, `size` at a time, each page its own read. */
+  async *segmentPages(generation: number, size: number): AsyncGenerator<SearchSegmentRow[]> {
+    let after: string | undefined;
+    for (;;) {
+      const page = await this.#rows()
+        .between([generation, after ?? Dexie.minKey], [generation, Dexie.maxKey], after === undefined, true)
+        .limit(size)
+        .toArray();
+      if (page.length > 0) yield page;
+      if (page.length < size) return;
+      after = page[page.length - 1]!.note_id;
+    }
+  }
+
+  #rows() {
+    return this.#db.search_segments.where('[generation+note_id]');
   }
 
   async markDirty(rows: readonly IndexDirtyRow[]): Promise<void> {

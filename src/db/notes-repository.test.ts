@@ -112,6 +112,21 @@ describe('NotesRepository', () => {
       { tag: 'home', note_count: 1 },
       { tag: 'linux', note_count: 1 },
     ]);
+    // Trashed notes leave the counts; a folder or tag held only by them leaves the lists.
+    const gone = await notes.create({ title: 'Old', folder: '课程/旧', body: '', tags: ['os', 'old'] });
+    const kept = await notes.create({ title: 'Kept', folder: '课程/操作系统', body: '', tags: ['os'] });
+    await notes.setTrashed(gone.note_id, true);
+    await notes.setTrashed(kept.note_id, true);
+    expect(await notes.folders()).toEqual([
+      { path: '课程', note_count: 2 },
+      { path: '课程/操作系统', note_count: 2 },
+      { path: '课程/操作系统/调度', note_count: 1 },
+    ]);
+    expect((await notes.tags()).map((tag) => [tag.tag, tag.note_count])).toEqual([
+      ['os', 2],
+      ['home', 1],
+      ['linux', 1],
+    ]);
   });
 
   it('creates a batch in one transaction: a failure leaves nothing behind', async () => {

@@ -483,6 +483,11 @@ export class NotesRepository {
    * Every folder that holds a live note or was made by the user, plus their
    * ancestors, with recursive counts of live notes.
    */
+  /**
+   * Folders with their live note counts, from index keys alone: one list of
+   * note ids per folder, less the trashed notes. No note's row is read, so the
+   * sidebar at start costs the same whatever the notes hold.
+   */
   async folders(): Promise<FolderDto[]> {
     const counts = new Map<string, number>();
     await this.#db.folders.each((row) => {
@@ -492,30 +497,40 @@ export class NotesRepository {
         if (!counts.has(path)) counts.set(path, 0);
       }
     });
-    await this.#db.notes
-      .where('[trashed+updated_at]')
-      .between([0, Dexie.minKey], [0, Dexie.maxKey])
-      .each((row) => {
-        const parts = row.folder ? row.folder.split('/') : [];
-        for (let depth = 1; depth <= parts.length; depth++) {
-          const path = parts.slice(0, depth).join('/');
-          counts.set(path, (counts.get(path) ?? 0) + 1);
-        }
-      });
+    for (const [folder, live] of await this.#liveCountsBy('folder')) {
+      const parts = folder ? folder.split('/') : [];
+      for (let depth = 1; depth <= parts.length; depth++) {
+        const path = parts.slice(0, depth).join('/');
+        counts.set(path, (counts.get(path) ?? 0) + live);
+      }
+    }
     return [...counts]
       .map(([path, note_count]) => ({ path, note_count }))
       .sort((a, b) => a.path.localeCompare(b.path));
   }
 
+  /** Tags with their live note counts, from the `tags` index alone (see `folders`). */
   async tags(): Promise<TagDto[]> {
-    const counts = new Map<string, number>();
-    await this.#db.notes
-      .where('[trashed+updated_at]')
-      .between([0, Dexie.minKey], [0, Dexie.maxKey])
-      .each((row) => row.tags.forEach((tag) => counts.set(tag, (counts.get(tag) ?? 0) + 1)));
-    return [...counts]
+    return [...(await this.#liveCountsBy('tags'))]
       .map(([tag, note_count]) => ({ tag, note_count }))
       .sort((a, b) => b.note_count - a.note_count || a.tag.localeCompare(b.tag));
+  }
+
+  /** Live notes per distinct key of `index`; keys held only by trashed notes are left out. */
+  async #liveCountsBy(index: 'folder' | 'tags'): Promise<Map<string, number>> {
+    const { notes } = this.#db;
+    return this.#db.transaction('r', notes, async () => {
+      const trashed = new Set(
+        await notes.where('[trashed+updated_at]').above([0, Dexie.maxKey]).primaryKeys(),
+      );
+      const counts = new Map<string, number>();
+      for (const key of await notes.orderBy(index).uniqueKeys()) {
+        const ids = await notes.where(index).equals(key).primaryKeys();
+        const live = trashed.size === 0 ? ids.length : ids.filter((id) => !trashed.has(id)).length;
+        if (live > 0) counts.set(String(key), live);
+      }
+      return counts;
+    });
   }
 
   /**
@@ -539,41 +554,48 @@ export class NotesRepository {
       .primaryKeys();
   }
 
-  /** How many blocks these notes have. */
+  /**
+   * How many blocks these notes have. One bounded count per note, or for most
+   * of the notebook the store's count less the notes left out: an `anyOf` over
+   * thousands of ids walks the index once per id in some IndexedDB engines.
+   */
   async countBlocks(noteIds: readonly string[]): Promise<number> {
-    if (noteIds.length === 0) return 0;
-    return this.#db.blocks
-      .where('note_id')
-      .anyOf([...noteIds])
-      .count();
+    const wanted = new Set(noteIds);
+    if (wanted.size === 0) return 0;
+    const { notes, blocks } = this.#db;
+    return this.#db.transaction('r', notes, blocks, async () => {
+      const countOf = async (ids: Iterable<string>) =>
+        sum(await Promise.all([...ids].map((id) => blocks.where('note_id').equals(id).count())));
+      if (wanted.size < 64) return countOf(wanted);
+      const others = (await notes.toCollection().primaryKeys()).filter((id) => !wanted.has(id));
+      if (others.length >= wanted.size) return countOf(wanted);
+      return (await blocks.count()) - (await countOf(others));
+    });
   }
 
   /**
    * The live notes among `noteIds` with their blocks, read in one transaction
    * so a note and its blocks agree. Missing and trashed notes are left out:
-   * for the indexer both mean "not searchable".
+   * for the indexer both mean "not searchable". Each note's blocks are one
+   * range of `[note_id+position]`, so they come in order and no read walks
+   * other notes' keys.
    */
   async indexSources(noteIds: readonly string[]): Promise<IndexSource[]> {
     if (noteIds.length === 0) return [];
-    return this.#db.transaction('r', this.#db.notes, this.#db.blocks, async () => {
-      const rows = (await this.#db.notes.bulkGet([...noteIds])).filter(
+    const { notes, blocks } = this.#db;
+    return this.#db.transaction('r', notes, blocks, async () => {
+      const rows = (await notes.bulkGet([...noteIds])).filter(
         (row): row is NoteRow => row !== undefined && row.trashed === 0,
       );
-      if (rows.length === 0) return [];
-      const blocks = await this.#db.blocks
-        .where('note_id')
-        .anyOf(rows.map((row) => row.note_id))
-        .toArray();
-      const byNote = new Map<string, BlockRow[]>();
-      for (const block of blocks) {
-        const list = byNote.get(block.note_id) ?? [];
-        list.push(block);
-        byNote.set(block.note_id, list);
-      }
-      return rows.map((row) => ({
-        note: toNoteDto(row),
-        blocks: (byNote.get(row.note_id) ?? []).sort((a, b) => a.position - b.position),
-      }));
+      return Promise.all(
+        rows.map(async (row) => ({
+          note: toNoteDto(row),
+          blocks: await blocks
+            .where('[note_id+position]')
+            .between([row.note_id, Dexie.minKey], [row.note_id, Dexie.maxKey])
+            .toArray(),
+        })),
+      );
     });
   }
 
@@ -609,4 +631,10 @@ function changesIndexedFields(before: NoteRow, after: NoteRow): boolean {
 
 function definedOnly(patch: NotePatch): NotePatch {
   return Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as NotePatch;
+}
+
+function sum(values: readonly number[]): number {
+  let total = 0;
+  for (const value of values) total += value;
+  return total;
 }

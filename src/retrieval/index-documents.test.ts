@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { NoteDto } from '../contracts';
 import type { BlockType } from '../core/blocks';
 import type { IndexSource } from '../db';
-import { documentsOf, titleDocumentId } from './index-documents';
+import { FullTextIndex } from './full-text-index';
+import { documentsOf, noteSegmentOf, titleDocumentId } from './index-documents';
 
 const note: NoteDto = {
   note_id: 'note-1',
@@ -81,5 +82,36 @@ describe('documentsOf', () => {
 
   it('gives the title document an id no block id can take', () => {
     expect(titleDocumentId('note-1')).toBe('note-1:title');
+  });
+});
+
+describe('noteSegmentOf', () => {
+  it('is the segment the full-text index would store for the same blocks, tokenized once', () => {
+    const documents = documentsOf(
+      source([
+        { type: 'heading', text: '# Round robin robin' },
+        { type: 'paragraph', text: '进程调度 uses a quantum; the quantum is short.' },
+        { type: 'code', text: 'run(run)' },
+      ]),
+    );
+    const index = new FullTextIndex();
+    for (const document of documents) index.add(document);
+    const segment = noteSegmentOf(note.note_id, documents);
+    expect(segment).toEqual(index.noteSegment(note.note_id));
+
+    // Loaded from it, the index answers as one built block by block.
+    const loaded = new FullTextIndex();
+    loaded.addSegments([segment]);
+    for (const query of ['robin', 'quantum', '调度', 'ru']) {
+      expect(loaded.search(query, { limit: 5, prefix: true })).toEqual(
+        index.search(query, { limit: 5, prefix: true }),
+      );
+    }
+  });
+
+  it('is undefined for a note with nothing to index', () => {
+    expect(
+      noteSegmentOf(note.note_id, documentsOf(source([{ type: 'rule', text: '---' }], ''))),
+    ).toBeUndefined();
   });
 });

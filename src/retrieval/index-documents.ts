@@ -1,5 +1,6 @@
 import type { IndexSource } from '../db';
-import type { FullTextDocument } from './full-text-index';
+import type { FullTextDocument, FullTextNoteSegment } from './full-text-index';
+import { tokenize } from './tokenizer';
 
 /**
  * The id of the one document that stands for a note with a title and no text:
@@ -36,4 +37,39 @@ export function documentsOf(source: IndexSource): FullTextDocument[] {
       tags: note.tags,
     },
   ];
+}
+
+/**
+ * A note's documents as the stored per-note segment, tokenized once here: the
+ * indexer adds the segment to the full-text index (which then tokenizes
+ * nothing) and writes the same object as the note's row. Title, folder and
+ * tags are the note's, so they come from the first document; undefined for a
+ * note with nothing to index.
+ */
+export function noteSegmentOf(
+  noteId: string,
+  documents: readonly FullTextDocument[],
+): FullTextNoteSegment | undefined {
+  const first = documents[0];
+  if (first === undefined) return undefined;
+  const title = first.title ?? '';
+  const [title_terms, title_tf] = encodedTerms(title);
+  return {
+    note_id: noteId,
+    title,
+    folder: first.folder ?? '',
+    tags: [...(first.tags ?? [])],
+    title_terms,
+    title_tf,
+    blocks: documents.map((document) => [document.block_id, document.text, ...encodedTerms(document.text)]),
+  };
+}
+
+/** Each distinct term once in first-seen order, space-separated; counts only when some term repeats. */
+function encodedTerms(text: string): [string, number[]] {
+  const counts = new Map<string, number>();
+  for (const term of tokenize(text)) counts.set(term, (counts.get(term) ?? 0) + 1);
+  let repeated = false;
+  for (const count of counts.values()) if (count !== 1) repeated = true;
+  return [[...counts.keys()].join(' '), repeated ? [...counts.values()] : []];
 }

@@ -8,5 +8,5 @@ import type { IndexRepository, NotesRepository } from '../db';
 export type IndexNotesSource = Pick<NotesRepository, 'countBlocks' | 'indexSources' | 'liveNoteIds'>;
 export type IndexStore = Pick<
   IndexRepository,
-  'load' | 'markDirty' | 'save' | 'putSegments' | 'dropGenerationsExcept'
+  'load' | 'loadHead' | 'segmentPages' | 'markDirty' | 'save' | 'putSegments' | 'dropGenerationsExcept'
 >;

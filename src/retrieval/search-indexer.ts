@@ -13,8 +13,13 @@ import type { JobContext, JobRuntime } from '../core/job-runtime';
 import { newId } from '../core/ids';
 import type { IndexDirtyRow, IndexMetaRow, NoteChange, NoteChangeListener, SearchSegmentRow } from '../db';
 import type { Embedder } from './embedder';
-import { FULL_TEXT_SEGMENT_FORMAT, FullTextIndex, type FullTextDocument } from './full-text-index';
-import { documentsOf } from './index-documents';
+import {
+  FULL_TEXT_SEGMENT_FORMAT,
+  FullTextIndex,
+  type FullTextDocument,
+  type FullTextNoteSegment,
+} from './full-text-index';
+import { documentsOf, noteSegmentOf } from './index-documents';
 import type { IndexNotesSource, IndexStore } from './index-ports';
 import { VectorIndex } from './vector-index';
 
@@ -79,6 +84,13 @@ export function capNoteDocuments<T extends { text: string }>(
 const NOTES_PER_STEP = 50;
 /** Texts per embedder call. */
 const EMBED_BATCH = 64;
+/** Stored rows (notes) read and added per step of a start. */
+const LOAD_PAGE_ROWS = 500;
+
+/** Lets queued messages (a notes list asked for at start) run before the next step. */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
 /**
  * Finished `index.update` jobs kept (newest first): one runs after every burst
  * of edits, so without pruning the jobs table and its events grow for ever.
@@ -100,6 +112,8 @@ interface Target {
 interface Indexed {
   blocks: number;
   stamps: Map<string, string>;
+  /** The full-text segment of each note added to the target's full-text index, ready to store. */
+  segments: Map<string, FullTextNoteSegment>;
 }
 
 /**
@@ -333,7 +347,7 @@ export class SearchIndexer implements NoteChangeListener {
       this.#warn('the chosen embedding model could not be restored; using the default', error);
     }
     try {
-      const stored = await this.#store.load();
+      const stored = await this.#store.loadHead();
       for (const row of stored.dirty) {
         // A mark made in this session before loading is newer than the stored one.
         if (!this.#dirty.has(row.note_id)) this.#dirty.set(row.note_id, row.token);
@@ -343,31 +357,36 @@ export class SearchIndexer implements NoteChangeListener {
       let vectors: VectorIndex | undefined;
       const saved = stored.meta?.segments;
       if (saved) this.#generation = saved.generation;
+      const rows: Array<Pick<SearchSegmentRow, 'note_id' | 'updated_at'>> = [];
       if (saved && saved.full_text_format !== FULL_TEXT_SEGMENT_FORMAT) {
         this.#warn('the stored full-text index has another format; rebuilding it', saved.full_text_format);
       } else if (saved) {
-        try {
-          fullText = new FullTextIndex();
-          fullText.addSegments(stored.segments.flatMap((row) => (row.full_text ? [row.full_text] : [])));
-        } catch (error) {
-          fullText = undefined;
-          this.#warn('the stored full-text index cannot be used; rebuilding it', error);
+        fullText = new FullTextIndex();
+        const vectorRows: Array<{ note_id: string; vectors: NonNullable<SearchSegmentRow['vectors']> }> = [];
+        // A page at a time, yielding between pages: the worker that loads
+        // also answers the notes list, which must not wait for the whole index.
+        for await (const page of this.#store.segmentPages(saved.generation, LOAD_PAGE_ROWS)) {
+          for (const row of page) {
+            rows.push({ note_id: row.note_id, updated_at: row.updated_at });
+            if (row.vectors) vectorRows.push({ note_id: row.note_id, vectors: row.vectors });
+          }
+          try {
+            fullText?.addSegments(page.flatMap((row) => (row.full_text ? [row.full_text] : [])));
+          } catch (error) {
+            fullText = undefined;
+            this.#warn('the stored full-text index cannot be used; rebuilding it', error);
+          }
+          await nextTask();
         }
         try {
-          if (saved.vector_model) {
-            vectors = VectorIndex.fromSegments(
-              saved.vector_model,
-              stored.segments.flatMap((row) =>
-                row.vectors ? [{ note_id: row.note_id, vectors: row.vectors }] : [],
-              ),
-            );
-          }
+          if (fullText && saved.vector_model)
+            vectors = VectorIndex.fromSegments(saved.vector_model, vectorRows);
         } catch (error) {
           this.#warn('the stored vectors cannot be read; rebuilding them', error);
         }
       }
       this.#meta = stored.meta;
-      if (fullText) this.#markStale(stored.segments, stored.live);
+      if (fullText) this.#markStale(rows, stored.live);
       // Before any job can take the lock, so a rebuild's own new rows are never caught.
       if (stored.stale_rows > 0) {
         await this.#store
@@ -408,7 +427,10 @@ export class SearchIndexer implements NoteChangeListener {
    * changed, created, trashed or deleted while its dirty mark was lost (the tab
    * closed between the note's commit and the mark). Only those are re-indexed.
    */
-  #markStale(rows: readonly SearchSegmentRow[], live: ReadonlyMap<string, string>): void {
+  #markStale(
+    rows: ReadonlyArray<Pick<SearchSegmentRow, 'note_id' | 'updated_at'>>,
+    live: ReadonlyMap<string, string>,
+  ): void {
     const stored = new Map(rows.map((row) => [row.note_id, row.updated_at]));
     const stale: string[] = [];
     for (const [noteId, updatedAt] of live) if (stored.get(noteId) !== updatedAt) stale.push(noteId);
@@ -426,9 +448,10 @@ export class SearchIndexer implements NoteChangeListener {
   #rows(
     target: Target,
     noteIds: Iterable<string>,
-    stamps: ReadonlyMap<string, string>,
+    indexed: Omit<Indexed, 'blocks'>,
     generation: number,
   ): { put: SearchSegmentRow[]; remove: string[] } {
+    const { stamps, segments } = indexed;
     const fullText = target.fullText ?? this.#live.fullText;
     const put: SearchSegmentRow[] = [];
     const remove: string[] = [];
@@ -442,7 +465,8 @@ export class SearchIndexer implements NoteChangeListener {
         generation,
         note_id: noteId,
         updated_at: updatedAt,
-        full_text: fullText.noteSegment(noteId) ?? null,
+        // The segment the note was just indexed from; the index is asked only for notes not in this pass.
+        full_text: segments.get(noteId) ?? fullText.noteSegment(noteId) ?? null,
         vectors: target.vectors?.noteSegment(noteId) ?? null,
       });
     }
@@ -458,7 +482,7 @@ export class SearchIndexer implements NoteChangeListener {
     target: Target,
     consumed: ReadonlyMap<string, string>,
     built: 'all' | 'vectors' | null,
-    stamps: ReadonlyMap<string, string>,
+    indexed: Omit<Indexed, 'blocks'>,
   ) {
     const vectors = target.vectors;
     const now = this.#now();
@@ -477,7 +501,7 @@ export class SearchIndexer implements NoteChangeListener {
         },
       }),
     };
-    const rows = stored ? this.#rows(target, consumed.keys(), stamps, generation) : { put: [], remove: [] };
+    const rows = stored ? this.#rows(target, consumed.keys(), indexed, generation) : { put: [], remove: [] };
     await this.#dirtyWrites;
     await this.#store.save(
       { generation, ...rows, meta, ...(built !== null && { replaceOthers: true }) },
@@ -556,17 +580,12 @@ export class SearchIndexer implements NoteChangeListener {
         return { notes: 0, blocks: 0 };
       }
       try {
-        const { blocks, stamps } = await this.#index(
-          this.#live,
-          [...batch.keys()],
-          context,
-          this.#embedder.passages,
-        );
+        const indexed = await this.#index(this.#live, [...batch.keys()], context, this.#embedder.passages);
         this.#applied = Math.max(this.#applied, marks);
         this.#settle();
-        await this.#save(this.#live, batch, null, stamps);
+        await this.#save(this.#live, batch, null, indexed);
         this.#lastError = null;
-        return { notes: batch.size, blocks, ...this.#truncatedReport() };
+        return { notes: batch.size, blocks: indexed.blocks, ...this.#truncatedReport() };
       } catch (error) {
         this.#restoreDirty(batch);
         this.#fail(error);
@@ -604,7 +623,7 @@ export class SearchIndexer implements NoteChangeListener {
           const step = noteIds.slice(start, start + NOTES_PER_STEP);
           const indexed = await this.#index(next, step, context, embedder, true);
           done += indexed.blocks;
-          await this.#store.putSegments(this.#rows(next, step, indexed.stamps, generation).put);
+          await this.#store.putSegments(this.#rows(next, step, indexed, generation).put);
           await context.progress({ phase: 'indexing', current: Math.min(done, total), total });
         }
         context.signal.throwIfAborted();
@@ -616,9 +635,9 @@ export class SearchIndexer implements NoteChangeListener {
           vectors: next.vectors,
         };
         try {
-          const { stamps } = await this.#index(swapped, [...batch.keys()], context, embedder);
+          const indexed = await this.#index(swapped, [...batch.keys()], context, embedder);
           context.signal.throwIfAborted();
-          await this.#save(swapped, batch, scope, stamps);
+          await this.#save(swapped, batch, scope, indexed);
         } catch (error) {
           this.#restoreDirty(batch);
           throw error;
@@ -651,36 +670,44 @@ export class SearchIndexer implements NoteChangeListener {
   ): Promise<Indexed> {
     let indexed = 0;
     const stamps = new Map<string, string>();
+    const segments = new Map<string, FullTextNoteSegment>();
     for (let start = 0; start < noteIds.length; start += NOTES_PER_STEP) {
       const ids = noteIds.slice(start, start + NOTES_PER_STEP);
-      const documents = (await this.#notes.indexSources(ids)).flatMap((source) => {
-        stamps.set(source.note.note_id, source.note.updated_at);
+      const notes = (await this.#notes.indexSources(ids)).map((source) => {
+        const noteId = source.note.note_id;
+        stamps.set(noteId, source.note.updated_at);
         const capped = capNoteDocuments(documentsOf(source));
         if (capped.truncated) {
-          this.#truncated.add(source.note.note_id);
+          this.#truncated.add(noteId);
           console.warn(
-            `search index: only the first ${MAX_INDEXED_CHARS_PER_NOTE} characters of note ${source.note.note_id} are indexed`,
+            `search index: only the first ${MAX_INDEXED_CHARS_PER_NOTE} characters of note ${noteId} are indexed`,
           );
         } else {
-          this.#truncated.delete(source.note.note_id);
+          this.#truncated.delete(noteId);
         }
-        return capped.documents;
+        return { noteId, documents: capped.documents };
       });
+      const documents = notes.flatMap((note) => note.documents);
       // Only the model that made the vector index may add to it; old and new never mix.
       const vectors = target.vectors?.isCompatible(embedder.info) ? target.vectors : undefined;
       const embedded = vectors ? await this.#embed(embedder, documents, context.signal) : [];
       context.signal.throwIfAborted();
+      // Tokenized once per block: the segment feeds the full-text index and is the stored row.
+      const noteSegments = target.fullText
+        ? notes.flatMap(({ noteId, documents }) => noteSegmentOf(noteId, documents) ?? [])
+        : [];
       if (!fresh) {
         for (const noteId of ids) {
           target.fullText?.removeNote(noteId);
           target.vectors?.removeNote(noteId);
         }
       }
-      for (const document of documents) target.fullText?.add(document);
+      target.fullText?.addSegments(noteSegments);
+      for (const segment of noteSegments) segments.set(segment.note_id, segment);
       vectors?.upsert(documents, embedded, embedder.info);
       indexed += documents.length;
     }
-    return { blocks: indexed, stamps };
+    return { blocks: indexed, stamps, segments };
   }
 
   async #embed(

@@ -1,0 +1,345 @@
+// A notebook of 10,000 notes in the built app, in Chromium: generated here,
+// imported once through the app's own import, then measured in the page:
+// - start: navigation to a note list that can be used (the shell no longer
+//   busy, rows shown), after a reload, so the stored notes and search index are
+//   loaded, not built; beside the same start with an empty notebook (the floor,
+//   in a second browser context of the same run);
+// - opening a note: the click to the frame showing its text;
+// - switching folders: the click to the frame showing that folder's list;
+// - search as you type: each keystroke to the frame after its results are
+//   shown (the UI waits 150 ms after a key before it asks, so that is included).
+// 10,000 notes at BENCH_SCALE=1 (BENCH_NOTEBOOK_NOTES overrides); `npm run
+// bench:notebook` runs it alone, as does BENCH_ONLY=notebook with `npm run bench`.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { pathToFileURL } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { strToU8, zipSync } from 'fflate';
+// @ts-expect-error plain ESM helper shared with playwright.config.ts
+import { CHROMIUM_ARGS, findSystemChromium } from '../scripts/system-chromium.mjs';
+import { formatMs, report, type BenchResult } from './harness';
+
+const PORT = Number(process.env.BENCH_NOTEBOOK_PORT ?? 4312);
+const ORIGIN = `http://127.0.0.1:${PORT}`;
+const FOLDERS = 20;
+/** Importing and indexing 10,000 notes on a busy machine takes minutes; only the figures below are timed. */
+const IMPORT_TIMEOUT_MS = 1_500_000;
+const STARTS = 3;
+/** Typed one key at a time, each after the previous key's results are shown. */
+const TYPED = ['quetzal', 'scheduling', 'memory'];
+
+const title = (i: number) => `Note ${String(i).padStart(5, '0')}`;
+const WORDS = ['process', 'thread', 'memory', 'scheduling', 'kernel', 'paging', 'deadlock', 'cache', 'disk'];
+
+/** One Markdown file per note, in 20 folders; note 7321 of 10,000 alone holds "quetzalcoatl". */
+function notebookZip(count: number): Buffer {
+  const files: Record<string, Uint8Array> = {};
+  for (let i = 0; i < count; i++) {
+    const word = i === Math.floor(count * 0.7321) ? 'quetzalcoatl' : `topic${i % 50}`;
+    const words = `${WORDS[i % WORDS.length]} ${WORDS[(i * 7) % WORDS.length]} ${WORDS[(i * 13) % WORDS.length]}`;
+    files[`vault/folder-${String(i % FOLDERS).padStart(2, '0')}/n-${i}.md`] = strToU8(
+      `---\ntitle: ${title(i)}\n---\n# ${title(i)}\n\nA short note about ${word} and ${words}.\n\n- ${words}\n- item ${i}\n`,
+    );
+  }
+  return Buffer.from(zipSync(files, { level: 0 }));
+}
+
+function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+function median(values: readonly number[]): number {
+  return percentile(values, 50);
+}
+
+function row(name: string, baseline: string, ms: number, baselineMs: number, note?: string): BenchResult {
+  const result: BenchResult = { name, baseline, ms, baselineMs, ratio: ms / baselineMs };
+  if (note !== undefined) result.note = note;
+  console.log(
+    `  ${name}: ${formatMs(ms)} vs ${baseline} ${formatMs(baselineMs)} = ${result.ratio.toFixed(2)}×${note ? ` (${note})` : ''}`,
+  );
+  return result;
+}
+
+/**
+ * Installed before the app's scripts: records when the list first becomes
+ * usable (the shell no longer busy and a row, or the empty list's zero count,
+ * shown), then the frame after. A string, so tsx's helpers stay out of it.
+ */
+const START_PROBE = `(() => {
+  const ready = () =>
+    document.querySelector('[data-testid="shell"][aria-busy="false"]') !== null &&
+    (document.querySelector('[data-testid="note-item"]') !== null ||
+      document.querySelector('[data-testid="note-count"][data-total="0"]') !== null);
+  const observer = new MutationObserver(() => {
+    if (!ready()) return;
+    observer.disconnect();
+    requestAnimationFrame(() => setTimeout(() => { window.__listReadyAt = performance.now(); }, 0));
+  });
+  observer.observe(document, { subtree: true, childList: true, attributes: true });
+})()`;
+
+/** Reloads; ms from the navigation's start to the frame showing a usable list. */
+async function startToList(page: Page): Promise<number> {
+  await page.reload({ waitUntil: 'commit' });
+  await page.waitForFunction(() => (window as { __listReadyAt?: number }).__listReadyAt !== undefined);
+  return page.evaluate(() => (window as { __listReadyAt?: number }).__listReadyAt!);
+}
+
+type Shown = { title: string } | { folder: string; total: number };
+
+/** Ms from a click on `selector` to the frame after the page shows `shown`. */
+async function clickToFrame(page: Page, selector: string, shown: Shown): Promise<number> {
+  return page.evaluate(
+    async ([sel, want]) => {
+      const done = () => {
+        if ('title' in want) {
+          return document.querySelector<HTMLInputElement>('[data-testid="note-title"]')?.value === want.title;
+        }
+        return (
+          document.querySelector(
+            `[data-testid="folder-item"][data-folder="${want.folder}"][aria-current="true"]`,
+          ) !== null &&
+          document.querySelector('[data-testid="note-count"]')?.getAttribute('data-total') ===
+            String(want.total) &&
+          document.querySelector(
+            '[data-testid="note-list"][aria-busy="true"], [data-testid="note-list"] [aria-busy="true"]',
+          ) === null &&
+          document.querySelector('[data-testid="note-item"]') !== null
+        );
+      };
+      const target = document.querySelector<HTMLElement>(sel)!;
+      const start = performance.now();
+      const visible = new Promise<void>((resolve) => {
+        let finished = false;
+        const check = () => {
+          if (!finished && done()) {
+            finished = true;
+            observer.disconnect();
+            resolve();
+          }
+        };
+        const observer = new MutationObserver(check);
+        observer.observe(document.body, {
+          subtree: true,
+          childList: true,
+          attributes: true,
+          characterData: true,
+        });
+        // A value set as a property changes no attribute: frames are checked too.
+        const everyFrame = () => {
+          check();
+          if (!finished) requestAnimationFrame(everyFrame);
+        };
+        requestAnimationFrame(everyFrame);
+      });
+      target.click();
+      await visible;
+      await new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+      return performance.now() - start;
+    },
+    [selector, shown] as const,
+  );
+}
+
+/**
+ * Types `word` one key at a time; each sample is the keydown to the frame
+ * after the results list has been busy and is idle again (its answer shown).
+ */
+async function typeAndMeasure(page: Page, word: string): Promise<number[]> {
+  const samples: number[] = [];
+  const input = page.getByTestId('search-input');
+  await input.fill('');
+  await input.focus();
+  for (const key of word) {
+    const waited = page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          let keydownAt = 0;
+          let busy = false;
+          const before = document.querySelector('[data-testid="search-results"]');
+          document.addEventListener('keydown', (event) => (keydownAt = event.timeStamp), {
+            capture: true,
+            once: true,
+          });
+          const observer = new MutationObserver((records) => {
+            const results = document.querySelector('[data-testid="search-results"]');
+            const state = results?.getAttribute('aria-busy');
+            // The records too: a fast answer may turn busy on and off between two callbacks.
+            if (
+              state === 'true' ||
+              results !== before ||
+              records.some((record) => record.attributeName === 'aria-busy' && record.target === results)
+            ) {
+              busy = true;
+            }
+            if (busy && state === 'false') {
+              observer.disconnect();
+              requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - keydownAt), 0));
+            }
+          });
+          observer.observe(document.body, { subtree: true, childList: true, attributes: true });
+        }),
+    );
+    await page.keyboard.press(key);
+    samples.push(await waited);
+  }
+  return samples;
+}
+
+function startServer(): ChildProcess {
+  return spawn(process.execPath, ['scripts/serve.mjs', '--port', String(PORT)], { stdio: 'ignore' });
+}
+
+async function waitForServer(): Promise<void> {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    try {
+      if ((await fetch(ORIGIN)).ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await sleep(100);
+  }
+  throw new Error(`the app server on ${ORIGIN} did not start`);
+}
+
+async function appContext(browser: Browser): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 800 },
+    serviceWorkers: 'block',
+  });
+  await context.route('**/*', (route) =>
+    route.request().url().startsWith(ORIGIN) ? route.continue() : route.abort('blockedbyclient'),
+  );
+  // tsx keeps function names with a helper that the page lacks.
+  await context.addInitScript('globalThis.__name = (target) => target;');
+  await context.addInitScript(START_PROBE);
+  return context;
+}
+
+export async function notebookChromiumBenchmarks(scale: number): Promise<BenchResult[]> {
+  if (!existsSync('dist/index.html')) {
+    console.log('Notebook in Chromium: building the app first (vite build).');
+    const built = spawnSync('npx', ['vite', 'build'], { stdio: 'ignore' });
+    if (built.status !== 0) throw new Error('vite build failed');
+  }
+  const count = Number(
+    process.env.BENCH_NOTEBOOK_NOTES ?? Math.max(500, Math.round(10_000 * Math.min(1, scale))),
+  );
+  const server = startServer();
+  const executablePath: string | undefined = findSystemChromium();
+  const browser = await chromium.launch({ ...(executablePath && { executablePath }), args: CHROMIUM_ARGS });
+  const results: BenchResult[] = [];
+  try {
+    await waitForServer();
+    // The floor: the same app starting with no notes, in its own storage.
+    const empty = await (await appContext(browser)).newPage();
+    await empty.goto(ORIGIN);
+    await empty.getByTestId('note-list').waitFor();
+    const emptyStarts: number[] = [];
+    for (let i = 0; i < STARTS; i++) emptyStarts.push(await startToList(empty));
+    await empty.context().close();
+
+    const context = await appContext(browser);
+    const page = await context.newPage();
+    page.setDefaultTimeout(IMPORT_TIMEOUT_MS);
+    await page.goto(ORIGIN);
+    await page.getByTestId('note-list').waitFor();
+    const importStart = performance.now();
+    await page
+      .getByTestId('import-zip-input')
+      .setInputFiles({ name: 'notebook.zip', mimeType: 'application/zip', buffer: notebookZip(count) });
+    await page.getByTestId('import-dialog').getByTestId('import-start').click();
+    await page.locator(`[data-testid="note-count"][data-total="${count}"]`).waitFor();
+    // Searched once, so the index has taken every imported note before the starts are timed.
+    await page.getByTestId('search-input').fill('quetzalcoatl');
+    await page.getByTestId('search-result').first().waitFor();
+    await page.getByTestId('search-input').fill('');
+    const importMs = performance.now() - importStart;
+    console.log(
+      `Notebook in Chromium: ${count.toLocaleString('en-US')} notes in ${FOLDERS} folders, imported and indexed in ${formatMs(importMs)} (not a figure: set-up).`,
+    );
+
+    const starts: number[] = [];
+    for (let i = 0; i < STARTS; i++) starts.push(await startToList(page));
+    results.push(
+      row(
+        `app start → interactive note list, ${count.toLocaleString('en-US')} notes (median of ${STARTS})`,
+        'same start, empty notebook',
+        median(starts),
+        median(emptyStarts),
+        `runs ${starts.map((ms) => ms.toFixed(0)).join(' / ')} ms`,
+      ),
+    );
+
+    // Opening: a row near the top, then others; each to the frame with its title in the editor.
+    const opens: number[] = [];
+    const rows = await page
+      .getByTestId('note-item')
+      .evaluateAll((items) =>
+        items.map((item) => [
+          item.getAttribute('data-note-id'),
+          item.querySelector('.title')?.textContent?.trim(),
+        ]),
+      );
+    for (const [id, wanted] of rows.slice(1, 6)) {
+      opens.push(
+        await clickToFrame(page, `[data-testid="note-item"][data-note-id="${id}"]`, { title: wanted ?? '' }),
+      );
+    }
+
+    // Search as you type, over the whole notebook.
+    const keystrokes: number[] = [];
+    for (const word of TYPED) keystrokes.push(...(await typeAndMeasure(page, word)));
+    await page.getByTestId('search-input').fill('');
+
+    // Folders: each click to the frame where the list shows that folder's count.
+    const switches: number[] = [];
+    const perFolder = Math.round(count / FOLDERS);
+    for (let i = 0; i < 6; i++) {
+      const folder = `folder-${String((i * 3) % FOLDERS).padStart(2, '0')}`;
+      switches.push(
+        await clickToFrame(page, `[data-testid="folder-item"][data-folder="${folder}"]`, {
+          folder,
+          total: perFolder,
+        }),
+      );
+    }
+    const frame = 1000 / 60;
+    results.push(
+      row(
+        `open a note (click → text shown), ${count.toLocaleString('en-US')} notes, p95`,
+        'one 60 Hz frame',
+        percentile(opens, 95),
+        frame,
+        `p50 ${formatMs(percentile(opens, 50))}; ${opens.length} opens`,
+      ),
+      row(
+        `switch folders (click → that folder's list shown), ${count.toLocaleString('en-US')} notes, p95`,
+        'one 60 Hz frame',
+        percentile(switches, 95),
+        frame,
+        `p50 ${formatMs(percentile(switches, 50))}; ${switches.length} switches, ${perFolder} notes each`,
+      ),
+      row(
+        `search as you type (key → results shown, 150 ms debounce included), ${count.toLocaleString('en-US')} notes, p95`,
+        'the 150 ms debounce',
+        percentile(keystrokes, 95),
+        150,
+        `p50 ${formatMs(percentile(keystrokes, 50))}; ${keystrokes.length} keystrokes`,
+      ),
+    );
+    await context.close();
+  } finally {
+    await browser.close();
+    server.kill();
+  }
+  return results;
+}
+
+// `npx tsx bench/notebook-chromium.ts` (or `npm run bench:notebook`): this group alone.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  console.log(report(await notebookChromiumBenchmarks(Number(process.env.BENCH_SCALE ?? 1))));
+}
