@@ -859,6 +859,9 @@ graph LR
   // Large notebooks: the note list keeps its order while the open note is saved.
   'list.orderHeld': 'Order kept while you edit.',
   'list.reorder': 'Sort now',
+  // Large notes: the editor made for long texts, loaded when such a note opens.
+  'editor.largeEditorLoading': 'Opening the large-note editor…',
+  'editor.largeEditorFailed': 'The editor for large notes could not be loaded. Reload the page to try again.',
 } as const satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

@@ -830,6 +830,9 @@ graph LR
   // 大型笔记本：保存打开的笔记时，笔记列表保持原有顺序。
   'list.orderHeld': '编辑时保持列表顺序。',
   'list.reorder': '立即排序',
+  // 大型笔记：打开此类笔记时才加载的长文本编辑器。
+  'editor.largeEditorLoading': '正在打开大型笔记编辑器…',
+  'editor.largeEditorFailed': '无法加载大型笔记编辑器。请重新加载页面后再试。',
 };
 
 export const zhCNErrors: Partial<Record<ErrorCode, string>> = {
