@@ -108,6 +108,19 @@ async function floorPage(page: Page, text: string): Promise<void> {
   await page.evaluate(PROBE);
 }
 
+/**
+ * Makes a note and waits until the editor shows it: the body is set as a value
+ * (no key events), which during the switch would still reach the note left.
+ */
+async function newNoteShown(page: Page): Promise<void> {
+  await page.getByTestId('new-note').click();
+  await page.waitForFunction(() => {
+    const title = document.querySelector<HTMLInputElement>('[data-testid="note-title"]');
+    const body = document.querySelector<HTMLTextAreaElement>('[data-testid="note-body"]');
+    return title?.value === '' && body?.value === '';
+  });
+}
+
 /** Puts the note into the app: typed into a new note, or imported in an archive when over the 5 MiB an edit may save. */
 async function addNote(page: Page, title: string, body: string): Promise<string> {
   if (body.length > 5 * 1024 * 1024) {
@@ -122,7 +135,7 @@ async function addNote(page: Page, title: string, body: string): Promise<string>
     await item.first().waitFor({ timeout: SAVE_TIMEOUT_MS });
     return (await item.first().getAttribute('data-note-id'))!;
   }
-  await page.getByTestId('new-note').click();
+  await newNoteShown(page);
   await page.getByTestId('note-title').fill(title);
   // One input event with the whole text (Playwright's fill is slow for long text).
   await page.evaluate((text) => {
@@ -142,7 +155,7 @@ async function addNote(page: Page, title: string, body: string): Promise<string>
 /** Creates the note in the app, then opens it afresh (size decides the editor at open). */
 async function openInApp(page: Page, title: string, body: string): Promise<{ openMs: number }> {
   const noteId = await addNote(page, title, body);
-  await page.getByTestId('new-note').click();
+  await newNoteShown(page);
   await page.getByTestId('note-title').fill(`${title} (other)`);
   await page.getByTestId('save-status').and(page.locator('[data-state="saved"]')).waitFor();
   // Opening: from the click to the frame after the note's text is in the editor.

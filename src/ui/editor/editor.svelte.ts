@@ -43,7 +43,8 @@ export class EditorState {
   #held: HeldInput | null = null;
   #heldVersion = $state(0);
   #carriedFocus: HeldField | null = null;
-  /** Editors that hand typed text over after a pause (the large-note editor). */
+  /** Editors that hand typed text over after a pause (the large-note editor); not state, only called. */
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a registry of callbacks, read by no template or effect
   readonly #inputFlushers = new Set<() => void>();
 
   /** The fields as they would be saved (folder and tags normalised). */
