@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Page } from '@playwright/test';
+import { strToU8, zipSync } from 'fflate';
 // @ts-expect-error plain ESM helper shared with playwright.config.ts
 import { CHROMIUM_ARGS, findSystemChromium } from '../scripts/system-chromium.mjs';
 import { formatMs, report, type BenchResult } from './harness';
@@ -58,16 +59,38 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-/** Types `keys` characters at the caret placed at `caret`, one key per interval; returns the latencies. */
-async function typeAndMeasure(page: Page, selector: string, caret: number, keys: number): Promise<number[]> {
-  await page.evaluate(
-    ([sel, at]) => {
-      const field = document.querySelector<HTMLTextAreaElement>(sel as string)!;
-      field.focus();
-      field.setSelectionRange(at as number, at as number);
-    },
-    [selector, caret] as const,
-  );
+/** The app's body field: a textarea, or the large-note editor (CodeMirror) for notes large when opened. */
+const APP_BODY = '[data-testid="note-body"]';
+const LARGE_BODY = '[data-testid="note-body-large"]';
+
+/** Puts the caret in the middle of the large-note editor: scrolled halfway, a click on a line in view. */
+async function caretInLargeEditor(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    const scroller = document.querySelector<HTMLElement>('.cm-scroller')!;
+    scroller.scrollTop = scroller.scrollHeight / 2;
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+  });
+  const lines = page.locator('.cm-line');
+  await lines.nth(Math.floor((await lines.count()) / 2)).click();
+}
+
+/** Types `keys` characters at the caret placed at `caret` (null: already placed), one key per interval; returns the latencies. */
+async function typeAndMeasure(
+  page: Page,
+  selector: string,
+  caret: number | null,
+  keys: number,
+): Promise<number[]> {
+  if (caret !== null) {
+    await page.evaluate(
+      ([sel, at]) => {
+        const field = document.querySelector<HTMLTextAreaElement>(sel as string)!;
+        field.focus();
+        field.setSelectionRange(at as number, at as number);
+      },
+      [selector, caret] as const,
+    );
+  }
   const before = await page.evaluate(() => window.__keyPaint!.samples.length);
   for (let index = 0; index < keys; index += 1) {
     await page.keyboard.press(index % 8 === 7 ? 'Space' : 'x');
@@ -85,9 +108,34 @@ async function floorPage(page: Page, text: string): Promise<void> {
   await page.evaluate(PROBE);
 }
 
-/** Creates the note in the app, then opens it afresh (size decides the editor mode at open). */
-async function openInApp(page: Page, title: string, body: string): Promise<{ openMs: number }> {
+/**
+ * Makes a note and waits until the editor shows it: the body is set as a value
+ * (no key events), which during the switch would still reach the note left.
+ */
+async function newNoteShown(page: Page): Promise<void> {
   await page.getByTestId('new-note').click();
+  await page.waitForFunction(() => {
+    const title = document.querySelector<HTMLInputElement>('[data-testid="note-title"]');
+    const body = document.querySelector<HTMLTextAreaElement>('[data-testid="note-body"]');
+    return title?.value === '' && body?.value === '';
+  });
+}
+
+/** Puts the note into the app: typed into a new note, or imported in an archive when over the 5 MiB an edit may save. */
+async function addNote(page: Page, title: string, body: string): Promise<string> {
+  if (body.length > 5 * 1024 * 1024) {
+    const archive = zipSync({ [`bench/${title}.md`]: [strToU8(body), { level: 0 }] });
+    await page.getByTestId('import-zip-input').setInputFiles({
+      name: 'bench.zip',
+      mimeType: 'application/zip',
+      buffer: Buffer.from(archive),
+    });
+    await page.getByTestId('import-dialog').getByTestId('import-start').click();
+    const item = page.getByTestId('note-item').filter({ hasText: title });
+    await item.first().waitFor({ timeout: SAVE_TIMEOUT_MS });
+    return (await item.first().getAttribute('data-note-id'))!;
+  }
+  await newNoteShown(page);
   await page.getByTestId('note-title').fill(title);
   // One input event with the whole text (Playwright's fill is slow for long text).
   await page.evaluate((text) => {
@@ -101,8 +149,13 @@ async function openInApp(page: Page, title: string, body: string): Promise<{ ope
     .and(page.locator('[data-state="saved"]'))
     .waitFor({ timeout: SAVE_TIMEOUT_MS });
   const selected = page.locator('[data-testid="note-item"][aria-current="true"]').filter({ hasText: title });
-  const noteId = await selected.first().getAttribute('data-note-id');
-  await page.getByTestId('new-note').click();
+  return (await selected.first().getAttribute('data-note-id'))!;
+}
+
+/** Creates the note in the app, then opens it afresh (size decides the editor at open). */
+async function openInApp(page: Page, title: string, body: string): Promise<{ openMs: number }> {
+  const noteId = await addNote(page, title, body);
+  await newNoteShown(page);
   await page.getByTestId('note-title').fill(`${title} (other)`);
   await page.getByTestId('save-status').and(page.locator('[data-state="saved"]')).waitFor();
   // Opening: from the click to the frame after the note's text is in the editor.
@@ -114,7 +167,11 @@ async function openInApp(page: Page, title: string, body: string): Promise<{ ope
         let done = false;
         const check = () => {
           const body = document.querySelector<HTMLTextAreaElement>('[data-testid="note-body"]');
-          if (!done && body && body.value.length === length) {
+          const large = document.querySelector<HTMLElement>('[data-testid="note-body-large"]');
+          const shownLength = body ? body.value.length : Number(large?.dataset.length ?? -1);
+          // The large editor shows its first lines once mounted with the whole text.
+          const shown = body !== null || large?.querySelector('.cm-line') != null;
+          if (!done && shown && shownLength === length) {
             done = true;
             resolve();
           }
@@ -245,25 +302,37 @@ export async function editorBenchmarks(scale: number): Promise<BenchResult[]> {
     await floorContext.addInitScript('globalThis.__name = (target) => target;');
     const floor = await floorContext.newPage();
 
-    const cases: Array<{ name: string; body: string }> = [
+    const cases: Array<{ name: string; body: string; keys?: number }> = [
       { name: '100 formulas + 10 diagrams', body: formulaNote() },
       { name: '80,000 characters', body: proseNote(80_000) },
       { name: '0.4 MB', body: proseNote(400_000) },
       { name: '1.6 MB', body: proseNote(1_600_000) },
       { name: '3.2 MB', body: proseNote(3_200_000) },
+      // The floor takes seconds a key here: fewer keys keep the run in minutes.
+      { name: '16 MiB', body: proseNote(16 * 1024 * 1024), keys: 20 },
     ];
     let opened = false;
-    for (const { name, body } of cases.filter(
+    for (const { name, body, keys: caseKeys } of cases.filter(
       (entry) => ONLY.length === 0 || ONLY.some((part) => entry.name.includes(part)),
     )) {
+      const keyCount = Math.min(keys, caseKeys ?? keys);
       const { openMs } = await openInApp(app, name, body);
-      // The preview (when shown) finishes its first pass before typing starts.
-      await app.waitForFunction(() => !document.querySelector('.preview-block .preview-fallback'));
+      // The preview (when shown) finishes its first pass, and its diagrams are
+      // drawn, before typing starts: the figure is typing in the finished note.
+      await app.waitForFunction(
+        () =>
+          !document.querySelector('.preview-block .preview-fallback') &&
+          !document.querySelector('.mermaid-block:not([data-mermaid-state])'),
+      );
+      const large = (await app.locator(LARGE_BODY).count()) > 0;
       const caret = body.indexOf('\n\n', Math.floor(body.length / 2));
-      const ours = await typeAndMeasure(app, '[data-testid="note-body"]', caret, keys);
+      if (large) await caretInLargeEditor(app);
+      const ours = await typeAndMeasure(app, large ? LARGE_BODY : APP_BODY, large ? null : caret, keyCount);
       await floorPage(floor, body);
-      const base = await typeAndMeasure(floor, '#floor', caret, keys);
-      const mode = (await app.getByTestId('preview-off').count()) > 0 ? 'plain editor' : 'live preview';
+      const base = await typeAndMeasure(floor, '#floor', caret, keyCount);
+      const editorName = large ? 'large-note editor' : 'textarea';
+      const previewMode = (await app.getByTestId('preview-off').count()) > 0 ? 'no preview' : 'live preview';
+      const mode = `${editorName}, ${previewMode}`;
       const p95 = percentile(ours, 95);
       const p95Floor = percentile(base, 95);
       const delta = p95 - p95Floor;
@@ -279,8 +348,8 @@ export async function editorBenchmarks(scale: number): Promise<BenchResult[]> {
       };
       results.push(typed);
       printCase(typed);
-      if (!opened && name === '80,000 characters') {
-        opened = true;
+      if ((!opened && name === '80,000 characters') || large) {
+        opened ||= name === '80,000 characters';
         const plainMs = await openPlainTextarea(floor, body);
         const open: BenchResult = {
           name: `open a ${name} note (click to first frame)`,

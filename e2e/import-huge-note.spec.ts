@@ -1,28 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { strToU8, zipSync, type Zippable } from 'fflate';
-import type { Page, TestInfo } from '@playwright/test';
+import type { TestInfo } from '@playwright/test';
 import { expect, openApp, test } from './fixtures';
-
-const MIB = 1024 * 1024;
-
-/**
- * `mib` MiB of base64 text in 76-character lines: random bytes, so deflate
- * cannot shrink it below 3:4 and the archive really carries that much. Stored
- * (not deflated) in the zip, which makes it quick to build.
- */
-function hugeNote(mib: number): Uint8Array {
-  const size = mib * MIB;
-  const bytes = Buffer.from(
-    randomBytes(Math.ceil((size * 3) / 4))
-      .toString('base64')
-      .slice(0, size),
-    'latin1',
-  );
-  for (let index = 76; index < size; index += 77) bytes[index] = 0x0a;
-  bytes[size - 1] = 0x0a;
-  return bytes;
-}
+import { hugeNote, importZipFile, MIB } from './huge-notes';
 
 const NORMAL_NOTES: Record<string, string> = {
   'vault/plans/Kernel.md':
@@ -38,14 +18,6 @@ async function vaultWithHugeNote(testInfo: TestInfo, mib: number): Promise<strin
   const path = testInfo.outputPath('huge-vault.zip');
   await writeFile(path, zipSync(files));
   return path;
-}
-
-async function importZipFile(page: Page, path: string): Promise<void> {
-  await page.getByTestId('import-zip-input').setInputFiles(path);
-  const dialog = page.getByTestId('import-dialog');
-  await expect(dialog).toBeVisible();
-  await dialog.getByTestId('import-start').click();
-  await expect(dialog).toBeHidden();
 }
 
 test('an archive with a 100 MB note is refused with PAYLOAD_TOO_LARGE naming the note and the limit; the notebook stays whole and searchable', async ({
@@ -89,11 +61,11 @@ test('an archive with a 100 MB note is refused with PAYLOAD_TOO_LARGE naming the
 });
 
 /**
- * A 16 MiB note: past the plain-editor threshold (256 Ki characters) and the
- * indexer's 2 MiB cap, well inside the import limit. Opening it is the slow
- * step (the whole text goes into one textarea), hence the long waits.
+ * A 16 MiB note: past the large-note threshold (256 Ki characters) and the
+ * indexer's 2 MiB cap, well inside the import limit. It opens in the
+ * large-note editor, which lays out only the lines in view.
  */
-test('a 16 MB note imports with normal ones, the app reopens and lists them, the note opens in the plain editor, search still finds a normal note', async ({
+test('a 16 MB note imports with normal ones, the app reopens and lists them, the note opens in the large-note editor, search still finds a normal note', async ({
   page,
   requestLog,
 }, testInfo) => {
@@ -110,9 +82,7 @@ test('a 16 MB note imports with normal ones, the app reopens and lists them, the
   await page.getByTestId('note-item').filter({ hasText: 'Huge' }).click();
   await expect(page.getByTestId('preview-off')).toBeVisible({ timeout: 150_000 });
   await expect(page.getByTestId('note-title')).toHaveValue('Huge');
-  expect(
-    await page.getByTestId('note-body').evaluate((field: HTMLTextAreaElement) => field.value.length),
-  ).toBe(16 * MIB);
+  await expect(page.getByTestId('note-body-large')).toHaveAttribute('data-length', String(16 * MIB));
 
   await page.getByTestId('search-input').fill('scheduler');
   await expect(page.getByTestId('search-result').first()).toContainText('Kernel', { timeout: 60_000 });

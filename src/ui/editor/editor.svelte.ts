@@ -43,6 +43,9 @@ export class EditorState {
   #held: HeldInput | null = null;
   #heldVersion = $state(0);
   #carriedFocus: HeldField | null = null;
+  /** Editors that hand typed text over after a pause (the large-note editor); not state, only called. */
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a registry of callbacks, read by no template or effect
+  readonly #inputFlushers = new Set<() => void>();
 
   /** The fields as they would be saved (folder and tags normalised). */
   readonly content: NoteContent = $derived({
@@ -106,8 +109,23 @@ export class EditorState {
     return this.#titleFocusPending;
   }
 
+  /**
+   * An editor that hands its text over lazily registers how to hand it over
+   * now; returns the unregistration.
+   */
+  onFlushInput(flush: () => void): () => void {
+    this.#inputFlushers.add(flush);
+    return () => this.#inputFlushers.delete(flush);
+  }
+  /** Whatever was typed and not handed over yet reaches the fields now. */
+  flushInput(): void {
+    for (const flush of this.#inputFlushers) flush();
+  }
+
   /** A switch starts; `field` is where held typing lands in the new note (default: where it was typed). */
   beginSwitch(field: HeldField | null = null): void {
+    // Text typed into the note being left is its own, and is saved with it.
+    this.flushInput();
     this.#switching = true;
     this.#switchField = field;
   }

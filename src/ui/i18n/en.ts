@@ -869,6 +869,9 @@ graph LR
     one: '{count} note it had changed was put back as it was.',
     other: '{count} notes it had changed were put back as they were.',
   },
+  // Large notes: the editor made for long texts, loaded when such a note opens.
+  'editor.largeEditorLoading': 'Opening the large-note editor…',
+  'editor.largeEditorFailed': 'The editor for large notes could not be loaded. Reload the page to try again.',
 } as const satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

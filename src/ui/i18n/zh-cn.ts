@@ -837,6 +837,9 @@ graph LR
   'plot.parameterValue': '{name} 的值',
   // 被中断的更新导入：它覆盖过的笔记在下次启动时恢复原样。
   'importCrash.restored': { other: '它改动过的 {count} 篇笔记已恢复原样。' },
+  // 大型笔记：打开此类笔记时才加载的长文本编辑器。
+  'editor.largeEditorLoading': '正在打开大型笔记编辑器…',
+  'editor.largeEditorFailed': '无法加载大型笔记编辑器。请重新加载页面后再试。',
 };
 
 export const zhCNErrors: Partial<Record<ErrorCode, string>> = {

@@ -156,6 +156,20 @@ describe('renderMermaidBlocks', () => {
     expect(container.querySelector('.mermaid-block pre')).not.toBeNull();
   });
 
+  it('draws each new diagram in a task of its own: a keystroke between two aborts the rest', async () => {
+    const { renderMermaidBlocks } = await loadModule();
+    const container = await renderedPreview(
+      ['```mermaid\ngraph TD\n  A-->B\n```', '```mermaid\ngraph TD\n  C-->D\n```'].join('\n\n'),
+    );
+    const controller = new AbortController();
+    // Queued before the pass starts: it runs in the first gap the pass leaves, as a key event would.
+    setTimeout(() => controller.abort(), 0);
+    const pass = renderMermaidBlocks(container, { signal: controller.signal });
+    await expect(pass).resolves.toEqual({ rendered: 0, failed: 0 });
+    expect(mermaidMock.render).not.toHaveBeenCalled();
+    expect(container.querySelectorAll('.mermaid-block pre')).toHaveLength(2);
+  });
+
   it('reports an SVG the sanitizer empties as unsafe', async () => {
     mermaidMock.render.mockResolvedValue({ svg: '<script>alert(1)</script>' });
     const { renderMermaidBlocks, MERMAID_SVG_UNSAFE } = await loadModule();

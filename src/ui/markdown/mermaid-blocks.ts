@@ -109,13 +109,17 @@ async function renderDiagram(
   return { ok: true, svg: clean };
 }
 
+function cacheKey(theme: MermaidTheme, source: string): string {
+  return `${theme}\u0000${source}`;
+}
+
 async function cachedDiagram(
   source: string,
   theme: MermaidTheme,
   sanitizer: Sanitizer,
   document: Document,
 ): Promise<Outcome> {
-  const key = `${theme}\u0000${source}`;
+  const key = cacheKey(theme, source);
   const cached = renderCache.get(key);
   if (cached) {
     // Re-insert so the Map's insertion order doubles as least-recently-used order.
@@ -186,7 +190,14 @@ export async function renderMermaidBlocks(
 
   for (const block of blocks) {
     if (options.signal?.aborted) break;
-    const outcome = await cachedDiagram(sourceOf(block), theme, sanitizer, document);
+    const source = sourceOf(block);
+    // Laying out a diagram blocks the page for a long moment: each one gets a
+    // task of its own, so a keystroke between two is handled (and can abort the rest).
+    if (!renderCache.has(cacheKey(theme, source))) {
+      await nextTask();
+      if (options.signal?.aborted) break;
+    }
+    const outcome = await cachedDiagram(source, theme, sanitizer, document);
     // The preview may have moved on while Mermaid worked; stale results are dropped.
     if (options.signal?.aborted) break;
     if (outcome.ok) {
@@ -198,6 +209,10 @@ export async function renderMermaidBlocks(
     }
   }
   return result;
+}
+
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 function svgSize(svg: string): { width: number; height: number } {
