@@ -59,10 +59,8 @@ test('parameter sliders redraw the plot, keep the note text, and survive edits e
   page,
   requestLog,
 }) => {
-  await openApp(page);
   const body = '# Lines\n\n```function-plot\ny = a * x\nparam: a = 1\ndomain: -5, 5\n```\n';
-  await createNote(page, 'Slopes', body);
-  const preview = page.getByTestId('preview');
+  const preview = await previewNewNote(page, 'Slopes', body);
   const curve = preview.locator('.function-plot-chart path.line');
   await expect(curve).toHaveCount(1);
   const declared = await curve.getAttribute('d');

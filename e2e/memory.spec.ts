@@ -43,6 +43,7 @@ test('a fact stated in one chat is sent in the next; switched off or deleted, it
 
 test('a finished chat is digested once the next one starts: one schema request, recalled in the new chat', async ({
   page,
+  context,
   scriptServer,
 }) => {
   const digest = {
