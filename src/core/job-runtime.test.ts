@@ -125,6 +125,26 @@ describe('JobRuntime', () => {
     });
   });
 
+  it('ends failed with the storage error when the finished row itself cannot be written, never left running', async () => {
+    const { runtime, jobs } = setup();
+    const put = jobs.put.bind(jobs);
+    // A full storage: the completed row (with its result) is refused; the smaller failed row fits.
+    jobs.put = async (job) => {
+      if (job.status === 'completed')
+        throw new AppError('STORAGE_QUOTA_EXCEEDED', 'Storage for this site is full.');
+      await put(job);
+    };
+    runtime.register({ kind: 'fill', run: async () => ({ imported: 20 }) });
+    const job = await runtime.create('fill');
+    const { seen } = collect(runtime, job.job_id);
+    await runtime.idle();
+    const ended = await runtime.get(job.job_id);
+    expect(ended.status).toBe('failed');
+    expect(ended.error?.code).toBe('STORAGE_QUOTA_EXCEEDED');
+    expect(seen.map((event) => event.event)).toContain('Failed');
+    expect(seen.map((event) => event.event)).not.toContain('Completed');
+  });
+
   it('fails with a project error code and no stack', async () => {
     const { runtime } = setup();
     runtime.register({

@@ -318,7 +318,15 @@ export class JobRuntime {
     await this.#withLock(jobId, async () => {
       const job = await this.#store.get(jobId);
       if (!job || isTerminalStatus(job.status)) return;
-      await this.#finish(job, outcome.status, outcome);
+      try {
+        await this.#finish(job, outcome.status, outcome);
+      } catch (error) {
+        // Writing the end failed (a full storage refuses the finished row with
+        // its result): end it as failed with that error, a smaller write, so
+        // the job never stays "running" with nobody left to finish it.
+        if (outcome.status === 'failed' && outcome.error?.code === failureOf(error).code) throw error;
+        await this.#finish(job, 'failed', { error: failureOf(error) });
+      }
     });
   }
 
