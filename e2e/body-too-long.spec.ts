@@ -1,4 +1,4 @@
-import { createNote, expect, openApp, storedDrafts, test } from './fixtures';
+import { createNote, expect, openApp, storedBody, storedDrafts, test } from './fixtures';
 
 const MiB = 1024 * 1024;
 
@@ -28,22 +28,7 @@ test('a body over 5 MiB is refused with its size and the limit, the text stays (
 
   // The stored note is as it was. The text is on screen and in this tab's draft,
   // which the core keeps in IndexedDB: no size limit short of the quota.
-  const stored = await page.evaluate(
-    (id) =>
-      new Promise<string | undefined>((resolve, reject) => {
-        const open = indexedDB.open('notes-agent');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const get = open.result.transaction('notes').objectStore('notes').get(id);
-          get.onsuccess = () => {
-            open.result.close();
-            resolve((get.result as { body?: string } | undefined)?.body);
-          };
-          get.onerror = () => reject(get.error);
-        };
-      }),
-    noteId,
-  );
+  const stored = await storedBody(page, noteId);
   expect(stored).toBe('stored body');
   await expect(body).toHaveValue(pasted);
   const tabId = await page.evaluate(() => sessionStorage.getItem('notesagent.tab-id'));

@@ -72,6 +72,26 @@ export async function waitForServiceWorker(page: Page): Promise<void> {
   });
 }
 
+/** A note's body as the core stored it, read straight from IndexedDB. */
+export function storedBody(page: Page, noteId: string): Promise<string | undefined> {
+  return page.evaluate(
+    (id) =>
+      new Promise<string | undefined>((resolve, reject) => {
+        const open = indexedDB.open('notes-agent');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const get = open.result.transaction('notes').objectStore('notes').get(id);
+          get.onsuccess = () => {
+            open.result.close();
+            resolve((get.result as { body?: string } | undefined)?.body);
+          };
+          get.onerror = () => reject(get.error);
+        };
+      }),
+    noteId,
+  );
+}
+
 /** The drafts the core keeps of a note (every tab's), read straight from IndexedDB. */
 export async function storedDrafts(
   page: Page,

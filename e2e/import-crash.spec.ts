@@ -1,5 +1,5 @@
 import { strToU8, zipSync } from 'fflate';
-import { createNote, expect, openApp, test } from './fixtures';
+import { createNote, expect, openApp, storedBody, test } from './fixtures';
 
 /** A vault big enough that the import is still writing when the page closes; `first` leads it. */
 function bigVault(count = 500, first: Record<string, string> = {}): Buffer {
@@ -67,24 +67,7 @@ test('a page closed mid-way through an update import puts back the notes it over
   await page.getByTestId('import-dialog').getByTestId('import-on-duplicate-update').check();
   await page.getByTestId('import-dialog').getByTestId('import-start').click();
   // The import wrote over the note (read from IndexedDB), and is still running.
-  const storedBody = () =>
-    page.evaluate(
-      (id) =>
-        new Promise<string | undefined>((resolve, reject) => {
-          const open = indexedDB.open('notes-agent');
-          open.onerror = () => reject(open.error);
-          open.onsuccess = () => {
-            const get = open.result.transaction('notes').objectStore('notes').get(id!);
-            get.onsuccess = () => {
-              open.result.close();
-              resolve((get.result as { body?: string } | undefined)?.body);
-            };
-            get.onerror = () => reject(get.error);
-          };
-        }),
-      noteId,
-    );
-  await expect.poll(storedBody, { timeout: 60_000 }).toBe("the archive's plan\n");
+  await expect.poll(() => storedBody(page, noteId!), { timeout: 60_000 }).toBe("the archive's plan\n");
   await expect(page.getByTestId('job-item').first()).toHaveAttribute('data-status', 'running');
   await page.close();
 

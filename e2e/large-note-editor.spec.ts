@@ -1,28 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { strToU8, zipSync } from 'fflate';
 import type { Page } from '@playwright/test';
-import { createNote, expect, openApp, test } from './fixtures';
+import { createNote, expect, openApp, storedBody, test } from './fixtures';
 import { hugeNote, importZipFile, MIB } from './huge-notes';
-
-/** The stored body of a note, read from IndexedDB as the core wrote it. */
-function storedBody(page: Page, noteId: string): Promise<string | undefined> {
-  return page.evaluate(
-    (id) =>
-      new Promise<string | undefined>((resolve, reject) => {
-        const open = indexedDB.open('notes-agent');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const get = open.result.transaction('notes').objectStore('notes').get(id);
-          get.onsuccess = () => {
-            open.result.close();
-            resolve((get.result as { body?: string } | undefined)?.body);
-          };
-          get.onerror = () => reject(get.error);
-        };
-      }),
-    noteId,
-  );
-}
 
 /** The list row of the note titled exactly `title` (a snippet of random text could hold the word). */
 const noteItem = (page: Page, title: string) =>
