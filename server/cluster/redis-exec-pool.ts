@@ -117,6 +117,8 @@ export class RedisExecPool implements ExecPool {
   #queueWide: { waiting: number; active: number } = { waiting: 0, active: 0 };
   // Worker side.
   readonly #running = new Map<string, AbortController>();
+  /** Every task this instance's workers are processing, until it settles. */
+  readonly #processing = new Set<Promise<unknown>>();
   readonly #ideClients = new Set<IdeCallbackClient>();
   #heartbeat?: ReturnType<typeof setInterval>;
   #stopped = false;
@@ -194,7 +196,7 @@ export class RedisExecPool implements ExecPool {
       });
       queue.on('error', (error) => logger.debug('queue_error', { backend, error: error.message }));
       this.#queues.set(backend, queue);
-      const worker = new Worker<JobData>(name, (job) => this.#process(job), {
+      const worker = new Worker<JobData>(name, (job) => this.#track(this.#process(job)), {
         connection: this.#bullConnection(connection, true),
         prefix: this.#options.prefix,
         concurrency: this.#options.concurrency,
@@ -573,14 +575,17 @@ export class RedisExecPool implements ExecPool {
     this.#accepting = false;
     const queued = [...this.#owned.values()].filter((task) => !task.started);
     for (const task of queued) this.#cancel(task, 'shutdown');
-    const closingWorkers = Promise.all(this.#workers.map((worker) => worker.close()));
+    // Stop fetching, but do not wait for the workers to close: a blocking read on a
+    // connection that lived through a Redis restart may never return (disconnect()
+    // cuts those connections). What must finish is the tasks, and those are tracked here.
+    for (const worker of this.#workers) void worker.close().catch(() => undefined);
     const owned = () => Promise.all([...this.#owned.values()].map((task) => task.settled));
     let timer: ReturnType<typeof setTimeout> | undefined;
     const graceOver = new Promise<'timeout'>(
       (resolve) => (timer = setTimeout(() => resolve('timeout'), graceMs)),
     );
     const result = await Promise.race([
-      Promise.all([owned(), closingWorkers]).then(() => 'done' as const),
+      Promise.all([owned(), this.#processed()]).then(() => 'done' as const),
       graceOver,
     ]);
     clearTimeout(timer);
@@ -591,9 +596,21 @@ export class RedisExecPool implements ExecPool {
         abortedRunning++;
       }
       for (const controller of this.#running.values()) controller.abort('shutdown' satisfies AbortWhy);
-      await closingWorkers;
+      await this.#processed();
     }
     return { cancelledQueued: queued.length, abortedRunning };
+  }
+
+  #track<T>(task: Promise<T>): Promise<T> {
+    this.#processing.add(task);
+    const forget = () => this.#processing.delete(task);
+    task.then(forget, forget);
+    return task;
+  }
+
+  /** Resolves once no task is being processed here (tasks fetched meanwhile included). */
+  async #processed(): Promise<void> {
+    while (this.#processing.size > 0) await Promise.allSettled([...this.#processing]);
   }
 
   /** After shutdown and after the sockets closed (their slots are given back through this connection). */
