@@ -135,7 +135,7 @@ describe('several instances on one Redis', () => {
       status: 'ok',
       redis: 'connected',
     });
-  }, 30_000);
+  });
 
   it('IDE call-backs reach the plugin and its answers reach the task when it runs on another instance', async () => {
     const { instances, until, adapter } = await startCluster(2, { queue: { concurrency: 1 } });
@@ -178,7 +178,7 @@ describe('several instances on one Redis', () => {
     const prompt = adapter.calls.find((call) => call.request.meta.requestId === 'ut')!.request.messages[0]!
       .content;
     expect(prompt).toContain('Outline of `src/game.py`:\n- next_turn (Function)');
-  }, 30_000);
+  });
 
   it('200 connections over two instances, 5 tasks each: every task answered, FIFO per key, none run twice, the key limit held across instances', async () => {
     const { instances, log, adapter } = await startCluster(

@@ -93,6 +93,9 @@ const WORKER_LOST = errorText(
   'the instance running this task stopped before it finished; send it again',
 );
 
+/** How long disconnect() waits for BullMQ to finish closing once every connection is cut. */
+const QUEUE_CLOSE_WAIT_MS = 5_000;
+
 export class RedisExecPool implements ExecPool {
   readonly #options: RedisExecPoolOptions;
   /** Commands and publishes; fails fast while Redis is away (no offline queue). */
@@ -622,11 +625,23 @@ export class RedisExecPool implements ExecPool {
     // first: a blocking read on a connection that lived through a Redis restart may never
     // return, and closing the worker or the events reader would wait for it for ever.
     for (const client of this.#bullClients) client.disconnect();
-    await Promise.all([
+    // BullMQ duplicates a given connection for its blocking reads; those it owns, so cut them too.
+    for (const owner of [...this.#workers, ...this.#events]) void owner.disconnect().catch(() => undefined);
+    const closed = Promise.all([
       ...this.#events.map((events) => events.close().catch(() => undefined)),
       ...[...this.#queues.values()].map((queue) => queue.close().catch(() => undefined)),
       ...this.#workers.map((worker) => worker.close(true).catch(() => undefined)),
-    ]);
+    ]).then(() => 'closed' as const);
+    // A close that still waits on a dead read must not keep the process from stopping:
+    // every connection is cut already, so nothing is lost by moving on.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const bounded = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), QUEUE_CLOSE_WAIT_MS);
+    });
+    if ((await Promise.race([closed, bounded])) === 'timeout') {
+      this.#options.logger.warn('queue_close_timed_out', { wait_ms: QUEUE_CLOSE_WAIT_MS });
+    }
+    clearTimeout(timer);
     this.#subscriber.disconnect();
     await this.#commands.quit().catch(() => this.#commands.disconnect());
   }
