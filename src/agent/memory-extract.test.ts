@@ -3,6 +3,7 @@ import type { MetonaMemoryItem } from '../ir';
 import { MemoryItemStore } from './memory';
 import {
   CONVERSATION_DIGEST_SCHEMA,
+  MEMORY_FACTS_SCHEMA,
   MAX_EPISODE_CHARS,
   MEMORY_HEADING,
   conversationDigestPrompt,
@@ -137,6 +138,28 @@ describe('conversation digests', () => {
       required: ['summary', 'facts'],
       additionalProperties: false,
     });
+  });
+
+  it('writes both schemas in the subset strict OpenAI and Anthropic share', () => {
+    // Every object closed with all its properties required; no type lists (nullables as anyOf).
+    const violations: string[] = [];
+    const walk = (node: unknown, path: string): void => {
+      if (Array.isArray(node)) return node.forEach((item, i) => walk(item, `${path}[${i}]`));
+      if (typeof node !== 'object' || node === null) return;
+      const schema = node as Record<string, unknown>;
+      if (Array.isArray(schema.type)) violations.push(`${path}: type list`);
+      if (schema.type === 'object') {
+        if (schema.additionalProperties !== false) violations.push(`${path}: open object`);
+        const keys = Object.keys((schema.properties as object) ?? {}).sort();
+        if (JSON.stringify([...((schema.required as string[]) ?? [])].sort()) !== JSON.stringify(keys)) {
+          violations.push(`${path}: not every property required`);
+        }
+      }
+      for (const [key, value] of Object.entries(schema)) walk(value, `${path}.${key}`);
+    };
+    walk(CONVERSATION_DIGEST_SCHEMA, 'digest');
+    walk(MEMORY_FACTS_SCHEMA, 'facts');
+    expect(violations).toEqual([]);
   });
 
   it('reads the provider’s parsed JSON first, else the text, tolerantly', () => {

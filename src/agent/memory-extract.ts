@@ -98,7 +98,8 @@ const FACTS_PROPERTY = {
     properties: {
       content: { type: 'string' },
       importance: { type: 'number' },
-      expires_in_days: { type: ['number', 'null'] },
+      // Nullable as anyOf: Anthropic's grammar compiler refuses type lists, OpenAI takes both.
+      expires_in_days: { anyOf: [{ type: 'number' }, { type: 'null' }] },
     },
     required: ['content', 'importance', 'expires_in_days'],
     additionalProperties: false,
