@@ -34,7 +34,9 @@ export class EventLog {
 
   publish(resourceId: string, event: string, data: unknown): Promise<EventEnvelope> {
     return this.#chain(resourceId, () =>
-      this.#publishNow(resourceId, event, (timestamp) => this.#store.append(resourceId, event, data, timestamp)),
+      this.#publishNow(resourceId, event, (timestamp) =>
+        this.#store.append(resourceId, event, data, timestamp),
+      ),
     ) as Promise<EventEnvelope>;
   }
 

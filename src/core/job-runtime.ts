@@ -128,7 +128,12 @@ export class JobRuntime {
       completed_at: null,
     };
     this.#events.markNew(job.job_id);
-    await this.#commit(job.job_id, () => job, 'Queued', () => ({ status: 'queued' }));
+    await this.#commit(
+      job.job_id,
+      () => job,
+      'Queued',
+      () => ({ status: 'queued' }),
+    );
     this.#enqueue(job);
     return job;
   }
@@ -237,7 +242,12 @@ export class JobRuntime {
         requeued++;
       } else if (job.status === 'running' && handler?.resumable) {
         const queued = { ...job, status: 'queued' as const, updated_at: toIsoUtc(this.#clock()) };
-        await this.#commit(job.job_id, () => queued, 'Queued', () => ({ status: 'queued', resumed: true }));
+        await this.#commit(
+          job.job_id,
+          () => queued,
+          'Queued',
+          () => ({ status: 'queued', resumed: true }),
+        );
         this.#enqueue(queued);
         requeued++;
       } else {
@@ -463,9 +473,7 @@ export class JobRuntime {
     const ending = this.#endings.get(jobId);
     if (!ending) return;
     this.#endings.delete(jobId);
-    void this.#events
-      .subscribe(jobId, 0, () => undefined)
-      .closed.then(ending.resolve);
+    void this.#events.subscribe(jobId, 0, () => undefined).closed.then(ending.resolve);
   }
 
   #countFinished(handler: JobHandler<never, unknown>): void {

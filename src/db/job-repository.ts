@@ -15,9 +15,7 @@ export class JobRepository implements JobStore {
    */
   constructor(db: NotesAgentDatabase, events?: EventRepository) {
     this.#db = db;
-    this.commit = events
-      ? (jobId, change, draft) => this.#commit(events, jobId, change, draft)
-      : undefined;
+    this.commit = events ? (jobId, change, draft) => this.#commit(events, jobId, change, draft) : undefined;
   }
 
   async #commit(
