@@ -120,4 +120,40 @@ describe('SequenceDeduper', () => {
     expect(accepted).toEqual([true, true, false, false, true, true, false]);
     expect(deduper.lastSequence('r')).toBe(4);
   });
+
+  it('publishWith delivers what its own write stored, in order with publish, and nothing when it stored nothing', async () => {
+    const store = new MemoryEventStore();
+    const log = new EventLog(store);
+    const seen: string[] = [];
+    log.subscribe('r1', 0, (envelope) => seen.push(`${envelope.sequence} ${envelope.event}`));
+    const first = log.publish('r1', 'Queued', {});
+    const skipped = log.publishWith('r1', 'Started', async () => undefined);
+    const stored = log.publishWith('r1', 'Completed', (timestamp) =>
+      store.append('r1', 'Completed', { done: true }, timestamp),
+    );
+    expect((await first).sequence).toBe(1);
+    expect(await skipped).toBeUndefined();
+    expect(await stored).toMatchObject({ sequence: 2, data: { done: true } });
+    await tick();
+    expect(seen).toEqual(['1 Queued', '2 Completed']);
+    await expect(log.publish('r1', 'Progress', {})).rejects.toSatisfy(
+      (error) => error instanceof AppError && error.code === 'STATE_CONFLICT',
+    );
+  });
+
+  it('does not look for an end of a resource marked new', async () => {
+    const store = new MemoryEventStore();
+    let lastReads = 0;
+    const last = store.last.bind(store);
+    store.last = (resourceId) => {
+      lastReads += 1;
+      return last(resourceId);
+    };
+    const log = new EventLog(store);
+    log.markNew('fresh');
+    await log.publish('fresh', 'Queued', {});
+    expect(lastReads).toBe(0);
+    await log.publish('old', 'Queued', {});
+    expect(lastReads).toBe(1);
+  });
 });

@@ -33,8 +33,42 @@ export class EventLog {
   }
 
   publish(resourceId: string, event: string, data: unknown): Promise<EventEnvelope> {
+    return this.#chain(resourceId, () =>
+      this.#publishNow(resourceId, event, (timestamp) =>
+        this.#store.append(resourceId, event, data, timestamp),
+      ),
+    ) as Promise<EventEnvelope>;
+  }
+
+  /**
+   * Publishes an event that `persist` stores itself, together with whatever
+   * must change with it in one transaction (a job's row and its `Completed`),
+   * so a crash never keeps one without the other. `persist` gets the event's
+   * timestamp and returns the stored envelope, or undefined when it decided to
+   * store nothing; then nothing is delivered. Ordered with `publish` per resource.
+   */
+  publishWith(
+    resourceId: string,
+    event: string,
+    persist: (timestamp: string) => Promise<EventEnvelope | undefined>,
+  ): Promise<EventEnvelope | undefined> {
+    return this.#chain(resourceId, () => this.#publishNow(resourceId, event, persist));
+  }
+
+  /**
+   * The caller has just made this resource (a fresh id): it has no events, so
+   * its first publish need not read the store looking for a terminal one.
+   */
+  markNew(resourceId: string): void {
+    if (!this.#terminated.has(resourceId)) this.#knownOpen.add(resourceId);
+  }
+
+  #chain(
+    resourceId: string,
+    work: () => Promise<EventEnvelope | undefined>,
+  ): Promise<EventEnvelope | undefined> {
     const previous = this.#tails.get(resourceId) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(() => this.#publishNow(resourceId, event, data));
+    const next = previous.catch(() => undefined).then(work);
     this.#tails.set(resourceId, next);
     const forget = () => {
       if (this.#tails.get(resourceId) === next) this.#tails.delete(resourceId);
@@ -43,7 +77,11 @@ export class EventLog {
     return next;
   }
 
-  async #publishNow(resourceId: string, event: string, data: unknown): Promise<EventEnvelope> {
+  async #publishNow(
+    resourceId: string,
+    event: string,
+    persist: (timestamp: string) => Promise<EventEnvelope | undefined>,
+  ): Promise<EventEnvelope | undefined> {
     // Checked once per resource: after that this log sees every event it appends.
     if (!this.#knownOpen.has(resourceId) && (await this.isTerminated(resourceId))) {
       throw new AppError(
@@ -56,7 +94,8 @@ export class EventLog {
       );
     }
     this.#knownOpen.add(resourceId);
-    const envelope = await this.#store.append(resourceId, event, data, toIsoUtc(this.#clock()));
+    const envelope = await persist(toIsoUtc(this.#clock()));
+    if (envelope === undefined) return undefined;
     if (isTerminalEventName(event)) {
       this.#terminated.add(resourceId);
       this.#knownOpen.delete(resourceId);

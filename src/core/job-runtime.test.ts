@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AppError, type EventEnvelope } from '../contracts';
 import { EventLog } from './event-log';
 import { MemoryEventStore } from './event-store';
-import { JobRuntime, type JobContext } from './job-runtime';
+import { JobRuntime, PRUNE_FINISHED_EVERY, type JobContext } from './job-runtime';
 import { MemoryJobStore } from './job-store';
 
 function setup() {
@@ -402,5 +402,65 @@ describe('JobRuntime', () => {
       queued.job_id,
       running.job_id,
     ]);
+  });
+
+  it('keeps at most keepFinished + PRUNE_FINISHED_EVERY finished jobs of a kind, the newest always', async () => {
+    let t = 1_000;
+    const store = new MemoryJobStore();
+    const clocked = new JobRuntime(store, new EventLog(new MemoryEventStore()), () => (t += 1000));
+    const keep = 3;
+    clocked.register({ kind: 'often', keepFinished: keep, run: async () => undefined });
+    clocked.register({ kind: 'kept', run: async () => undefined });
+    const kept = await clocked.create('kept');
+    const counts: number[] = [];
+    for (let i = 0; i < 2 * PRUNE_FINISHED_EVERY + 2; i++) {
+      const job = await clocked.create('often', { i });
+      await clocked.idle();
+      const left = (await clocked.list({ kind: 'often', limit: 100, offset: 0 })).items;
+      expect(left[0]!.job_id).toBe(job.job_id);
+      expect(left.every((each) => each.status === 'completed')).toBe(true);
+      counts.push(left.length);
+    }
+    expect(Math.max(...counts)).toBe(keep + PRUNE_FINISHED_EVERY - 1);
+    // Pruned at the first end, then at every PRUNE_FINISHED_EVERY-th: not after each job.
+    const prunedAfter = counts.flatMap((count, i) => (i > 0 && count < counts[i - 1]! ? [i + 1] : []));
+    expect(prunedAfter).toEqual([PRUNE_FINISHED_EVERY + 1, 2 * PRUNE_FINISHED_EVERY + 1]);
+    expect(counts[PRUNE_FINISHED_EVERY]).toBe(keep);
+    expect(counts.at(-1)).toBe(keep + 1);
+    // Other kinds are never pruned.
+    expect((await clocked.get(kept.job_id)).status).toBe('completed');
+  });
+
+  it('resolves whenEnded for its own jobs without reading events, and for others through their events', async () => {
+    const { jobs, eventStore, runtime } = setup();
+    const release = gate();
+    runtime.register({ kind: 'held', run: () => release.opened });
+    runtime.register({ kind: 'stopped', run: untilAborted });
+    const held = await runtime.create('held');
+    const queuedBehind = await runtime.create('held');
+    const stopped = await runtime.create('stopped');
+    await started(runtime, stopped.job_id);
+    const list = eventStore.list.bind(eventStore);
+    let reads = 0;
+    eventStore.list = (...args) => {
+      reads += 1;
+      return list(...args);
+    };
+    const ends: string[] = [];
+    const watch = (jobId: string) => runtime.whenEnded(jobId).then(() => ends.push(jobId));
+    const watched = [watch(held.job_id), watch(queuedBehind.job_id), watch(stopped.job_id)];
+    await runtime.cancel(queuedBehind.job_id);
+    await runtime.cancel(stopped.job_id);
+    release.open();
+    await Promise.all(watched);
+    expect(ends.sort()).toEqual([held.job_id, queuedBehind.job_id, stopped.job_id].sort());
+    expect(reads).toBe(0);
+    expect((await runtime.get(held.job_id)).status).toBe('completed');
+    expect((await runtime.get(queuedBehind.job_id)).status).toBe('cancelled');
+
+    // Another runtime (a second tab) learns the end from the stored events.
+    const other = new JobRuntime(jobs, new EventLog(eventStore));
+    await other.whenEnded(held.job_id);
+    expect(reads).toBeGreaterThan(0);
   });
 });

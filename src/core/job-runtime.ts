@@ -49,8 +49,21 @@ export interface JobHandler<Input = Record<string, unknown>, Result = unknown> {
    * (e.g. TRANSCRIPTION_CANCELLED); the job itself stays without an error.
    */
   readonly cancelledError?: { code: ErrorCode; message: string };
+  /**
+   * Finished jobs of this kind kept (newest first), for kinds that run often
+   * in the background: older ones and their events are deleted, in batches of
+   * PRUNE_FINISHED_EVERY finished jobs, so at most `keepFinished +
+   * PRUNE_FINISHED_EVERY` are stored per runtime. Unset: all are kept.
+   */
+  readonly keepFinished?: number;
   run(context: JobContext<Input>): Promise<Result>;
 }
+
+/**
+ * Finished jobs of a `keepFinished` kind between two prunes: pruning after every
+ * job would cost two transactions per job (a read of the kind and a delete).
+ */
+export const PRUNE_FINISHED_EVERY = 20;
 
 interface RunningJob {
   controller: AbortController;
@@ -79,6 +92,11 @@ export class JobRuntime {
   readonly #runningByKind = new Map<string, number>();
   /** Writes to one job are serialised so a late progress cannot overwrite a terminal state. */
   readonly #locks = new Map<string, Promise<unknown>>();
+  /** Jobs this runtime drives, resolved when each ends (see whenEnded). */
+  readonly #endings = new Map<string, { ended: Promise<void>; resolve: () => void }>();
+  /** Finished jobs per `keepFinished` kind since its last prune; a kind not here is pruned at its first end. */
+  readonly #finishedSincePrune = new Map<string, number>();
+  #pruning: Promise<void> = Promise.resolve();
 
   constructor(store: JobStore, events: EventLog, clock: Clock = systemClock) {
     this.#store = store;
@@ -109,8 +127,13 @@ export class JobRuntime {
       updated_at: now,
       completed_at: null,
     };
-    await this.#store.put(job);
-    await this.#events.publish(job.job_id, 'Queued', { status: 'queued' });
+    this.#events.markNew(job.job_id);
+    await this.#commit(
+      job.job_id,
+      () => job,
+      'Queued',
+      () => ({ status: 'queued' }),
+    );
     this.#enqueue(job);
     return job;
   }
@@ -165,7 +188,7 @@ export class JobRuntime {
         return job;
       }
       this.#removeFromQueue(job);
-      return this.#finish(job, 'cancelled', {});
+      return (await this.#finish(jobId, 'cancelled', {})) ?? (await this.get(jobId));
     });
   }
 
@@ -191,6 +214,17 @@ export class JobRuntime {
   }
 
   /**
+   * Resolves once the job has ended (its terminal row and event stored). A
+   * job this runtime queued or runs is awaited in memory; any other (another
+   * tab's) through its events, which costs a replay read.
+   */
+  whenEnded(jobId: string): Promise<void> {
+    const ending = this.#endings.get(jobId);
+    if (ending) return ending.ended;
+    return this.#events.subscribe(jobId, 0, () => undefined).closed;
+  }
+
+  /**
    * Start-up recovery: a job left `running` by a closed tab is failed with
    * JOB_INTERRUPTED, or queued again when its kind can resume; queued jobs are
    * scheduled again.
@@ -208,15 +242,19 @@ export class JobRuntime {
         requeued++;
       } else if (job.status === 'running' && handler?.resumable) {
         const queued = { ...job, status: 'queued' as const, updated_at: toIsoUtc(this.#clock()) };
-        await this.#store.put(queued);
-        await this.#events.publish(job.job_id, 'Queued', { status: 'queued', resumed: true });
+        await this.#commit(
+          job.job_id,
+          () => queued,
+          'Queued',
+          () => ({ status: 'queued', resumed: true }),
+        );
         this.#enqueue(queued);
         requeued++;
       } else {
         const error = handler
           ? new AppError('JOB_INTERRUPTED', 'The app was closed while this job was running. Start it again.')
           : new AppError('JOB_INTERRUPTED', `Jobs of kind "${job.kind}" are not available in this version.`);
-        await this.#finish(job, 'failed', { error: error.toEnvelope().error });
+        await this.#finish(job.job_id, 'failed', { error: error.toEnvelope().error });
         failed++;
       }
     }
@@ -229,6 +267,7 @@ export class JobRuntime {
       await Promise.all([...this.#running.values()].map((running) => running.settled));
       await new Promise((resolve) => setTimeout(resolve, 0));
     }
+    await this.#pruning;
   }
 
   #isQueued(job: JobDto): boolean {
@@ -236,6 +275,11 @@ export class JobRuntime {
   }
 
   #enqueue(job: JobDto): void {
+    if (!this.#endings.has(job.job_id)) {
+      let resolve!: () => void;
+      const ended = new Promise<void>((done) => (resolve = done));
+      this.#endings.set(job.job_id, { ended, resolve });
+    }
     const queue = this.#queues.get(job.kind) ?? [];
     queue.push(job.job_id);
     this.#queues.set(job.kind, queue);
@@ -261,6 +305,7 @@ export class JobRuntime {
       this.#runningByKind.set(kind, (this.#runningByKind.get(kind) ?? 0) + 1);
       const controller = new AbortController();
       const settled = this.#execute(handler, jobId, controller).finally(() => {
+        this.#handOver(jobId);
         this.#running.delete(jobId);
         this.#runningByKind.set(kind, (this.#runningByKind.get(kind) ?? 1) - 1);
         this.#pump(kind);
@@ -275,22 +320,20 @@ export class JobRuntime {
     controller: AbortController,
   ): Promise<void> {
     const started = await this.#withLock(jobId, async () => {
-      const job = await this.#store.get(jobId);
-      if (!job || job.status !== 'queued') return undefined;
       if (controller.signal.aborted) {
-        await this.#finish(job, 'cancelled', {});
+        await this.#finish(jobId, 'cancelled', {}, (job) => job.status === 'queued');
         return undefined;
       }
-      const now = toIsoUtc(this.#clock());
-      const running: JobDto = {
-        ...job,
-        status: 'running',
-        started_at: job.started_at ?? now,
-        updated_at: now,
-      };
-      await this.#store.put(running);
-      await this.#events.publish(jobId, 'Started', { status: 'running' });
-      return running;
+      return this.#commit(
+        jobId,
+        (job) => {
+          if (!job || job.status !== 'queued') return undefined;
+          const now = toIsoUtc(this.#clock());
+          return { ...job, status: 'running', started_at: job.started_at ?? now, updated_at: now };
+        },
+        'Started',
+        () => ({ status: 'running' }),
+      );
     });
     if (!started) return;
 
@@ -315,65 +358,139 @@ export class JobRuntime {
           ? { status: 'cancelled' }
           : { status: 'failed', error: failureOf(error) };
     }
+    const unfinished = (job: JobDto) => !isTerminalStatus(job.status);
     await this.#withLock(jobId, async () => {
-      const job = await this.#store.get(jobId);
-      if (!job || isTerminalStatus(job.status)) return;
       try {
-        await this.#finish(job, outcome.status, outcome);
+        await this.#finish(jobId, outcome.status, outcome, unfinished);
       } catch (error) {
         // Writing the end failed (a full storage refuses the finished row with
         // its result): end it as failed with that error, a smaller write, so
         // the job never stays "running" with nobody left to finish it.
         if (outcome.status === 'failed' && outcome.error?.code === failureOf(error).code) throw error;
-        await this.#finish(job, 'failed', { error: failureOf(error) });
+        await this.#finish(jobId, 'failed', { error: failureOf(error) }, unfinished);
       }
     });
+    this.#countFinished(handler);
   }
 
   async #progress(jobId: string, update: ProgressUpdate, eventData?: Record<string, unknown>): Promise<void> {
-    await this.#withLock(jobId, async () => {
-      const job = await this.#store.get(jobId);
-      if (!job || job.status !== 'running') return;
-      const progress = progressOf(update);
-      await this.#store.put({ ...job, progress, updated_at: toIsoUtc(this.#clock()) });
-      await this.#events.publish(jobId, 'Progress', eventData ? { ...eventData, ...progress } : progress);
-    });
+    const progress = progressOf(update);
+    await this.#withLock(jobId, () =>
+      this.#commit(
+        jobId,
+        (job) =>
+          job?.status === 'running' ? { ...job, progress, updated_at: toIsoUtc(this.#clock()) } : undefined,
+        'Progress',
+        () => (eventData ? { ...eventData, ...progress } : progress),
+      ),
+    );
   }
 
+  /**
+   * Ends the job as `status`: its finished row and terminal event in one
+   * commit. `when` (checked against the stored row) skips a job that has
+   * already moved on; an illegal move is a STATE_CONFLICT.
+   */
   async #finish(
-    job: JobDto,
+    jobId: string,
     status: JobStatus,
     outcome: { result?: unknown; error?: ErrorEnvelope['error'] },
-  ): Promise<JobDto> {
-    if (!canTransition(job.status, status)) {
-      throw new AppError('STATE_CONFLICT', `A ${job.status} job cannot become ${status}.`, {
-        job_id: job.job_id,
-        from: job.status,
-        to: status,
-      });
-    }
-    const now = toIsoUtc(this.#clock());
-    const finished: JobDto = {
-      ...job,
-      status,
-      result: status === 'completed' ? (outcome.result ?? null) : null,
-      error: status === 'failed' ? (outcome.error ?? failureOf(undefined)) : null,
-      updated_at: now,
-      completed_at: now,
-    };
-    await this.#store.put(finished);
+    when: (job: JobDto) => boolean = () => true,
+  ): Promise<JobDto | undefined> {
     const event = status === 'completed' ? 'Completed' : status === 'failed' ? 'Failed' : 'Cancelled';
-    const cancelledError = this.#handlers.get(job.kind)?.cancelledError;
-    const data =
-      status === 'completed'
-        ? { result: finished.result }
-        : status === 'failed'
-          ? { error: finished.error }
-          : cancelledError
-            ? { error: { ...cancelledError, details: {} } }
-            : {};
-    await this.#events.publish(job.job_id, event, data);
+    const finished = await this.#commit(
+      jobId,
+      (job) => {
+        if (!job || !when(job)) return undefined;
+        if (!canTransition(job.status, status)) {
+          throw new AppError('STATE_CONFLICT', `A ${job.status} job cannot become ${status}.`, {
+            job_id: job.job_id,
+            from: job.status,
+            to: status,
+          });
+        }
+        const now = toIsoUtc(this.#clock());
+        return {
+          ...job,
+          status,
+          result: status === 'completed' ? (outcome.result ?? null) : null,
+          error: status === 'failed' ? (outcome.error ?? failureOf(undefined)) : null,
+          updated_at: now,
+          completed_at: now,
+        };
+      },
+      event,
+      (job) => {
+        const kindError = this.#handlers.get(job.kind)?.cancelledError;
+        return status === 'completed'
+          ? { result: job.result }
+          : status === 'failed'
+            ? { error: job.error }
+            : kindError
+              ? { error: { ...kindError, details: {} } }
+              : {};
+      },
+    );
+    if (finished) this.#ended(jobId);
     return finished;
+  }
+
+  /**
+   * Writes the job's new row (`change` of the stored one; undefined writes
+   * nothing) and publishes `event` for it: one transaction where the store
+   * can (JobStore.commit), else a read, a put and an append, in that order.
+   */
+  async #commit(
+    jobId: string,
+    change: (current: JobDto | undefined) => JobDto | undefined,
+    event: string,
+    data: (job: JobDto) => unknown,
+  ): Promise<JobDto | undefined> {
+    const commit = this.#store.commit;
+    if (commit) {
+      let written: JobDto | undefined;
+      await this.#events.publishWith(jobId, event, async (timestamp) => {
+        const done = await commit(jobId, change, { event, data, timestamp });
+        written = done?.job;
+        return done?.envelope;
+      });
+      return written;
+    }
+    const next = change(await this.#store.get(jobId));
+    if (next === undefined) return undefined;
+    await this.#store.put(next);
+    await this.#events.publish(jobId, event, data(next));
+    return next;
+  }
+
+  #ended(jobId: string): void {
+    this.#endings.get(jobId)?.resolve();
+    this.#endings.delete(jobId);
+  }
+
+  /** A job this runtime stops driving without ending it (another tab moved it on): its events tell the end. */
+  #handOver(jobId: string): void {
+    const ending = this.#endings.get(jobId);
+    if (!ending) return;
+    this.#endings.delete(jobId);
+    void this.#events.subscribe(jobId, 0, () => undefined).closed.then(ending.resolve);
+  }
+
+  #countFinished(handler: JobHandler<never, unknown>): void {
+    const keep = handler.keepFinished;
+    if (keep === undefined) return;
+    const count = (this.#finishedSincePrune.get(handler.kind) ?? PRUNE_FINISHED_EVERY - 1) + 1;
+    if (count < PRUNE_FINISHED_EVERY) {
+      this.#finishedSincePrune.set(handler.kind, count);
+      return;
+    }
+    this.#finishedSincePrune.set(handler.kind, 0);
+    this.#pruning = this.#pruning.then(() =>
+      this.prune(handler.kind, keep).then(
+        () => undefined,
+        (error: unknown) => console.warn(`jobs: could not prune finished ${handler.kind} jobs`, error),
+      ),
+    );
   }
 
   async #withLock<T>(jobId: string, work: () => Promise<T>): Promise<T> {

@@ -1,4 +1,4 @@
-import type { JobDto, JobStatus } from '../contracts';
+import type { EventEnvelope, JobDto, JobStatus } from '../contracts';
 
 export interface JobListQuery {
   kind?: string;
@@ -16,6 +16,24 @@ export interface JobStore {
   listByStatus(statuses: readonly JobStatus[]): Promise<JobDto[]>;
   /** Removes the jobs and their event history (pruning finished jobs). */
   delete(jobIds: readonly string[]): Promise<void>;
+  /**
+   * Optional, for stores that keep events too: in one transaction, reads the
+   * job, writes `change(current)` (undefined: nothing is written) and appends
+   * `event` for it. The row and its event are stored together or not at all;
+   * a store without it gets a read, a put and a separate append.
+   */
+  readonly commit?: (
+    jobId: string,
+    change: (current: JobDto | undefined) => JobDto | undefined,
+    event: JobEventDraft,
+  ) => Promise<{ job: JobDto; envelope: EventEnvelope } | undefined>;
+}
+
+/** An event to append with a job's row; `data` may depend on the row written. */
+export interface JobEventDraft {
+  event: string;
+  data: (job: JobDto) => unknown;
+  timestamp: string;
 }
 
 export class MemoryJobStore implements JobStore {

@@ -1,6 +1,7 @@
 import type { EventEnvelope } from '../contracts';
 import type { EventStore } from '../core/event-store';
 import { Dexie, type NotesAgentDatabase } from './database';
+import type { Table } from 'dexie';
 import type { EventRow } from './schema';
 import { mapStorageError } from './storage-errors';
 
@@ -102,6 +103,46 @@ export class EventRepository implements EventStore {
           for (const append of batch) append.reject(failure);
           return;
         }
+      }
+    }
+  }
+
+  /**
+   * Appends one event and, in the same transaction, the caller's own writes:
+   * `write` runs first, inside a transaction over `events` and `tables`, and
+   * returns its value and the event's data (which may depend on what it
+   * wrote); returning undefined stores nothing (no event either). A resource's row and
+   * the event saying it changed are then stored together or not at all, at the
+   * cost of one transaction instead of two. Collisions with another tab are
+   * retried as in a batch.
+   */
+  async appendWith<T>(
+    resourceId: string,
+    event: string,
+    timestamp: string,
+    tables: readonly Table[],
+    write: () => Promise<{ value: T; data: unknown } | undefined>,
+  ): Promise<{ value: T; envelope: EventEnvelope } | undefined> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const done = await Dexie.ignoreTransaction(() =>
+          this.#db.transaction('rw', [this.#db.events, ...tables], async () => {
+            const written = await write();
+            if (written === undefined) return undefined;
+            const { value, data } = written;
+            const last =
+              this.#lastSequence.get(resourceId) ?? (await this.#lastRow(resourceId))?.sequence ?? 0;
+            const row: EventRow = { resource_id: resourceId, sequence: last + 1, event, data, timestamp };
+            await this.#db.events.add(row);
+            return { value, row };
+          }),
+        );
+        if (done === undefined) return undefined;
+        this.#lastSequence.set(resourceId, done.row.sequence);
+        return { value: done.value, envelope: toEnvelope(done.row) };
+      } catch (error) {
+        this.#lastSequence.delete(resourceId);
+        if (!isConstraintError(error) || attempt >= MAX_COLLISION_RETRIES) throw mapStorageError(error);
       }
     }
   }

@@ -1,14 +1,36 @@
 import Dexie from 'dexie';
-import type { JobDto, JobStatus } from '../contracts';
-import type { JobListQuery, JobStore } from '../core/job-store';
+import type { EventEnvelope, JobDto, JobStatus } from '../contracts';
+import type { JobEventDraft, JobListQuery, JobStore } from '../core/job-store';
 import type { NotesAgentDatabase } from './database';
+import type { EventRepository } from './event-repository';
 import { guardQuota } from './storage-errors';
 
 export class JobRepository implements JobStore {
   readonly #db: NotesAgentDatabase;
+  readonly commit: JobStore['commit'];
 
-  constructor(db: NotesAgentDatabase) {
+  /**
+   * With `events` (the repository the job runtime's EventLog writes to), a job's
+   * row and its lifecycle event share one transaction (see JobStore.commit).
+   */
+  constructor(db: NotesAgentDatabase, events?: EventRepository) {
     this.#db = db;
+    this.commit = events ? (jobId, change, draft) => this.#commit(events, jobId, change, draft) : undefined;
+  }
+
+  async #commit(
+    events: EventRepository,
+    jobId: string,
+    change: (current: JobDto | undefined) => JobDto | undefined,
+    draft: JobEventDraft,
+  ): Promise<{ job: JobDto; envelope: EventEnvelope } | undefined> {
+    const done = await events.appendWith(jobId, draft.event, draft.timestamp, [this.#db.jobs], async () => {
+      const next = change(await this.#db.jobs.get(jobId));
+      if (next === undefined) return undefined;
+      await this.#db.jobs.put(next);
+      return { value: next, data: draft.data(next) };
+    });
+    return done && { job: done.value, envelope: done.envelope };
   }
 
   async put(job: JobDto): Promise<void> {
@@ -20,6 +42,14 @@ export class JobRepository implements JobStore {
   }
 
   async list(query: JobListQuery): Promise<{ items: JobDto[]; total: number }> {
+    if (query.kind !== undefined) {
+      // One kind (pruning, the indexer) reads its own rows by the kind index,
+      // not every job: newest first, ties as the created_at index orders them.
+      const all = (await this.#db.jobs.where('kind').equals(query.kind).toArray())
+        .filter((job) => query.status === undefined || job.status === query.status)
+        .sort((a, b) => compareDesc(a.created_at, b.created_at) || compareDesc(a.job_id, b.job_id));
+      return { items: all.slice(query.offset, query.offset + query.limit), total: all.length };
+    }
     const collection = this.#db.jobs
       .orderBy('created_at')
       .reverse()
@@ -51,4 +81,8 @@ export class JobRepository implements JobStore {
       }
     });
   }
+}
+
+function compareDesc(a: string, b: string): number {
+  return a < b ? 1 : a > b ? -1 : 0;
 }

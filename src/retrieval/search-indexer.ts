@@ -94,6 +94,7 @@ function nextTask(): Promise<void> {
 /**
  * Finished `index.update` jobs kept (newest first): one runs after every burst
  * of edits, so without pruning the jobs table and its events grow for ever.
+ * The runtime prunes in batches (see JobHandler.keepFinished).
  */
 export const KEEP_FINISHED_UPDATE_JOBS = 5;
 
@@ -196,6 +197,7 @@ export class SearchIndexer implements NoteChangeListener {
       concurrency: 1,
       // Its input is the dirty marks in IndexedDB, so it can simply run again.
       resumable: true,
+      keepFinished: KEEP_FINISHED_UPDATE_JOBS,
       run: (context) => this.#runUpdate(context),
     });
     options.runtime.register<{ scope?: unknown }, IndexJobResult & { scope: RebuildScope }>({
@@ -409,7 +411,7 @@ export class SearchIndexer implements NoteChangeListener {
     this.#loaded = true;
     if (needs !== null) {
       const build = this.#startRebuild(needs).then(
-        (job) => this.#whenEnded(job.job_id),
+        (job) => this.#runtime.whenEnded(job.job_id),
         (error: unknown) => this.#warn('could not start the index build', error),
       );
       // With no full-text index at all a search would find nothing: wait for the first build.
@@ -417,9 +419,8 @@ export class SearchIndexer implements NoteChangeListener {
     } else {
       this.#searchable = Promise.resolve();
     }
+    // Updates finished in earlier sessions are pruned at the first one that ends in this one.
     if (this.#dirty.size > 0) this.#schedule();
-    // Updates finished in earlier sessions (or by a version that kept them all).
-    void this.#pruneUpdates();
   }
 
   /**
@@ -544,25 +545,11 @@ export class SearchIndexer implements NoteChangeListener {
 
   #track(job: JobDto): void {
     if (this.#jobs.has(job.job_id)) return;
-    const ended = this.#whenEnded(job.job_id).then(async () => {
+    const ended = this.#runtime.whenEnded(job.job_id).then(() => {
       this.#jobs.delete(job.job_id);
       this.#runningJobs.delete(job.job_id);
-      if (job.kind === INDEX_UPDATE_JOB_KIND) await this.#pruneUpdates();
     });
     this.#jobs.set(job.job_id, { kind: job.kind, ended });
-  }
-
-  async #pruneUpdates(): Promise<void> {
-    try {
-      await this.#runtime.prune(INDEX_UPDATE_JOB_KIND, KEEP_FINISHED_UPDATE_JOBS);
-    } catch (error) {
-      this.#warn('could not prune finished index updates', error);
-    }
-  }
-
-  async #whenEnded(jobId: string): Promise<void> {
-    const subscription = this.#runtime.subscribe(jobId, 0, () => undefined);
-    await subscription.closed;
   }
 
   async #runUpdate(context: JobContext<Record<string, never>>): Promise<IndexJobResult> {

@@ -117,8 +117,10 @@ const NO_ASR_ENGINE: AsrEngine = {
  * Comlink; tests call it in-thread.
  */
 export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {}) {
-  const eventLog = new EventLog(new EventRepository(db));
-  const jobStore = new JobRepository(db);
+  const eventRepository = new EventRepository(db);
+  const eventLog = new EventLog(eventRepository);
+  // A job's row and its lifecycle event are written in one transaction.
+  const jobStore = new JobRepository(db, eventRepository);
   const runtime = new JobRuntime(jobStore, eventLog);
   // The indexer reads notes through its own repository; the one the services
   // write through tells it what changed, after each commit, without waiting.

@@ -16,6 +16,7 @@ import {
   type EmbeddingModelInfo,
   type Reranker,
 } from '../retrieval';
+import { PRUNE_FINISHED_EVERY } from '../core/job-runtime';
 import { KEEP_FINISHED_UPDATE_JOBS } from '../retrieval/search-indexer';
 import { closeCore, restartableCores } from './test-core';
 import { codeOf } from './test-error-code';
@@ -288,16 +289,25 @@ describe('SearchService', () => {
     expect((await api.search.status()).full_text.block_count).toBe(2);
   });
 
-  it('keeps only the last few finished index updates, and their events', async () => {
+  it('keeps only the last few finished index updates, and their events, pruned in batches', async () => {
     const core = openCore({ indexDebounceMs: 1 });
     const { api } = core;
     await core.idle();
-    for (let i = 0; i < KEEP_FINISHED_UPDATE_JOBS + 3; i++) {
+    const bound = KEEP_FINISHED_UPDATE_JOBS + PRUNE_FINISHED_EVERY;
+    let newest = '';
+    // The first update to end prunes, then every PRUNE_FINISHED_EVERY-th; three more end after the last.
+    for (let i = 0; i < 1 + PRUNE_FINISHED_EVERY + 3; i++) {
       await api.notes.create({ title: `Note ${i}`, body: `word${i}` });
       await core.idle();
+      const stored = (await api.jobs.list({ kind: INDEX_UPDATE_JOB_KIND, limit: 100 })).items;
+      // Never more than the bound, and the newest update is always kept.
+      expect(stored.length).toBeLessThanOrEqual(bound);
+      expect(stored.length).toBeGreaterThanOrEqual(Math.min(i + 1, KEEP_FINISHED_UPDATE_JOBS));
+      expect(stored[0]!.job_id).not.toBe(newest);
+      newest = stored[0]!.job_id;
     }
     const updates = await api.jobs.list({ kind: INDEX_UPDATE_JOB_KIND, limit: 100 });
-    expect(updates.items).toHaveLength(KEEP_FINISHED_UPDATE_JOBS);
+    expect(updates.items).toHaveLength(KEEP_FINISHED_UPDATE_JOBS + 3);
     expect(updates.items.every((job) => job.status === 'completed')).toBe(true);
     const jobIds = new Set((await core.db.jobs.toArray()).map((job) => job.job_id));
     const orphans = (await core.db.events.toArray()).filter(
