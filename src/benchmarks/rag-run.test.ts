@@ -131,7 +131,7 @@ describe('runRagCases', () => {
       { modes: ['fts'], repeat: 1, topK: 5, concurrency: 2 },
       {
         search: (query) =>
-          new Promise((resolve) => {
+          new Promise<Array<{ block_id: string; note_id: string }>>((resolve) => {
             seen.push(`start:${query}`);
             gates.set(query, () => resolve([]));
             waiting.get(gates.size)?.();
