@@ -11,7 +11,7 @@ const QUESTIONS: Record<string, string> = {
   Paging: 'Which cache keeps page table entries?',
 };
 
-test('proposes questions for my headings with a chosen model, cancels one proposal, accepts another and runs it two cases at a time', async ({
+test('proposes questions for my headings with a chosen model, cancels one proposal, shows a failed one, accepts another and runs it two cases at a time', async ({
   page,
   requestLog,
   scriptServer,
@@ -29,6 +29,7 @@ test('proposes questions for my headings with a chosen model, cancels one propos
         firstArrived();
         return new Promise<string>(() => undefined);
       }
+      if (proposals.length === 2) return textStream('Sure! Here are some questions you could ask.');
       const text = (body.messages as Array<{ role: string; content: string }>).at(-1)!.content;
       const questions = [...text.matchAll(/^\[(\d+)\] .* > (.*)$/gmu)].map((match) => ({
         section: Number(match[1]),
@@ -66,14 +67,23 @@ test('proposes questions for my headings with a chosen model, cancels one propos
   await expect(mine.getByTestId('bench-proposal')).toHaveCount(0);
   await expect(mine.getByTestId('bench-propose-error')).toHaveCount(0);
 
-  // Second proposal: one question per heading with text under it.
+  // Second proposal: the model answers prose, and the panel says what went wrong.
+  await mine.getByTestId('bench-propose-run').click();
+  await expect(status).toHaveAttribute('data-state', 'failed');
+  const error = mine.getByTestId('bench-propose-error');
+  await expect(error).toHaveAttribute('data-code', 'BENCHMARK_RUN_FAILED');
+  await expect(error).toContainText('The model did not answer with the questions asked for.');
+
+  // Third proposal: one question per heading with text under it.
   await mine.getByTestId('bench-propose-run').click();
   await expect(status).toHaveAttribute('data-state', 'done');
+  await expect(error).toHaveCount(0);
   const proposed = mine.getByTestId('bench-proposal');
   await expect(proposed).toHaveCount(3);
-  expect(proposals).toHaveLength(2);
+  await expect(status).toHaveText('3 questions proposed. Edit, accept or remove them.');
+  expect(proposals).toHaveLength(3);
   // Only the sections went to the model, never the rest of the notebook.
-  expect(proposals[1]).toContain('A TLB caches recent page table entries.');
+  expect(proposals[2]).toContain('A TLB caches recent page table entries.');
   const row = (heading: string) => proposed.filter({ hasText: `› ${heading}` });
   await expect(row('Banker').getByTestId('bench-proposal-query')).toHaveValue(QUESTIONS.Banker!);
 
