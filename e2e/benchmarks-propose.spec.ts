@@ -93,6 +93,7 @@ test('proposes questions for my headings with a chosen model, cancels one propos
   await row('Paging').getByTestId('bench-proposal-accept').click();
   await row('Banker').getByTestId('bench-proposal-accept').click();
   await expect(proposed).toHaveCount(0);
+  await expect(status).toHaveText('3 questions proposed. Edit, accept or remove them.');
   const cases = mine.getByTestId('bench-mine-case');
   await expect(cases).toHaveCount(2);
   await expect(cases.nth(0)).toContainText('what caches page table entries → Paging notes › Paging');
