@@ -12,8 +12,12 @@ export interface ScriptServer {
 
 export interface ScriptServerOptions {
   contextLength?: number;
-  /** The SSE body answering one chat completion; by default the agent script's next step. */
-  reply?: (body: Record<string, unknown>) => string;
+  /**
+   * The SSE body answering one chat completion; by default the agent script's
+   * next step. A promise holds the request open until it settles (a test can
+   * cancel it meanwhile).
+   */
+  reply?: (body: Record<string, unknown>) => string | Promise<string>;
 }
 
 /**
@@ -48,8 +52,12 @@ export async function startScriptServer(options: ScriptServerOptions = {}): Prom
     req.on('end', () => {
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
       bodies.push(body);
-      res.writeHead(200, { ...cors, 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
-      res.end(options.reply ? options.reply(body) : agentScriptStream(body));
+      void Promise.resolve(options.reply ? options.reply(body) : agentScriptStream(body)).then((text) => {
+        // A held request the client gave up on has no one left to answer.
+        if (res.destroyed) return;
+        res.writeHead(200, { ...cors, 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+        res.end(text);
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

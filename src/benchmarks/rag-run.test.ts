@@ -119,6 +119,40 @@ describe('runRagCases', () => {
     });
   });
 
+  it('keeps up to `concurrency` searches in flight and still reports in case order', async () => {
+    const gates = new Map<string, () => void>();
+    const waiting = new Map<number, () => void>();
+    /** Resolves once `count` searches have started. */
+    const startedCount = (count: number) =>
+      new Promise<void>((resolve) => (gates.size >= count ? resolve() : waiting.set(count, resolve)));
+    const seen: string[] = [];
+    const running = runRagCases(
+      [CASE, { ...CASE, case_id: 'c2', query: 'pear' }, { ...CASE, case_id: 'c3', query: 'plum' }],
+      { modes: ['fts'], repeat: 1, topK: 5, concurrency: 2 },
+      {
+        search: (query) =>
+          new Promise<Array<{ block_id: string; note_id: string }>>((resolve) => {
+            seen.push(`start:${query}`);
+            gates.set(query, () => resolve([]));
+            waiting.get(gates.size)?.();
+          }),
+        clock: () => 0,
+        signal: new AbortController().signal,
+        onResult: async (result, done, total) => void seen.push(`${result.case_id}@${done}/${total}`),
+      },
+    );
+    await startedCount(2);
+    // Two in flight, the third waits for a free slot.
+    expect(seen).toEqual(['start:apple', 'start:pear']);
+    gates.get('pear')!();
+    gates.get('apple')!();
+    await startedCount(3);
+    gates.get('plum')!();
+    const results = await running;
+    expect(results.map((result) => result.case_id)).toEqual(['c1', 'c2', 'c3']);
+    expect(seen.filter((entry) => entry.includes('@'))).toEqual(['c1@1/3', 'c2@2/3', 'c3@3/3']);
+  });
+
   it('stops at the signal before the next case', async () => {
     const controller = new AbortController();
     const results: string[] = [];

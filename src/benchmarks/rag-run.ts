@@ -7,6 +7,7 @@ import type {
 } from '../contracts/benchmark';
 import { MAX_SEARCH_LIMIT } from '../contracts/search-schemas';
 import { DEFAULT_RETRIEVAL_PROFILE, type EmbeddingModelInfo, type RetrievalProfile } from '../retrieval';
+import { runInOrder } from './case-queue';
 import { withCitation, type CitationOutcome } from './citations';
 import { ragMetrics } from './metrics';
 
@@ -133,7 +134,7 @@ export interface RagRunPorts<Hit extends { block_id: string; note_id: string }> 
    * mode's hits as its sources; absent when no answer model was chosen.
    */
   answer?(entry: RagCaseDto, hits: readonly Hit[]): Promise<CitationOutcome>;
-  /** Called after each case, in order, with how many of `total` are done. */
+  /** Called after each case, in case order (whatever finished first), with how many of `total` are done. */
   onResult(result: RagCaseResult, done: number, total: number): Promise<void>;
 }
 
@@ -141,34 +142,41 @@ export interface RagRunPlan {
   modes: readonly BenchmarkSearchMode[];
   repeat: number;
   topK: number;
+  /** Cases in flight at once (1 when absent); results still come in case order. */
+  concurrency?: number;
 }
 
 /**
- * Every case in every mode and repeat (mode by mode), stopping at the signal.
- * Only the search is timed: an answer's time is the model's, not retrieval's.
+ * Every case in every mode and repeat (mode by mode), up to `concurrency` at
+ * a time, stopping at the signal or the first failure. Only the search is
+ * timed: an answer's time is the model's, not retrieval's.
  */
 export async function runRagCases<Hit extends { block_id: string; note_id: string }>(
   cases: readonly RagCaseDto[],
   plan: RagRunPlan,
   ports: RagRunPorts<Hit>,
 ): Promise<RagCaseResult[]> {
-  const total = cases.length * plan.modes.length * plan.repeat;
-  const results: RagCaseResult[] = [];
-  for (const mode of plan.modes) {
-    for (let round = 1; round <= plan.repeat; round++) {
-      for (const entry of cases) {
-        ports.signal.throwIfAborted();
-        const started = ports.clock();
-        const hits = await ports.search(entry.query, mode, plan.topK);
-        const searched = ragCaseResult(entry, mode, round, hits, ports.clock() - started);
-        const result =
-          ports.answer && entry.citation_required
-            ? withCitation(searched, await ports.answer(entry, hits))
-            : searched;
-        results.push(result);
-        await ports.onResult(result, results.length, total);
-      }
-    }
-  }
-  return results;
+  const work = plan.modes.flatMap((mode) =>
+    Array.from({ length: plan.repeat }, (_, index) => index + 1).flatMap((round) =>
+      cases.map((entry) => ({ mode, round, entry })),
+    ),
+  );
+  let done = 0;
+  return runInOrder(work, {
+    concurrency: plan.concurrency ?? 1,
+    signal: ports.signal,
+    run: async ({ mode, round, entry }, _index, signal) => {
+      signal.throwIfAborted();
+      const started = ports.clock();
+      const hits = await ports.search(entry.query, mode, plan.topK);
+      const searched = ragCaseResult(entry, mode, round, hits, ports.clock() - started);
+      return ports.answer && entry.citation_required
+        ? withCitation(searched, await ports.answer(entry, hits))
+        : searched;
+    },
+    onResult: async (result) => {
+      done += 1;
+      await ports.onResult(result, done, work.length);
+    },
+  });
 }

@@ -52,9 +52,11 @@ describe('snapshots and rows', () => {
       indexVersion: { full_text: 1, vectors: 1 },
       profile: { profile_id: 'default-v2', version: 2 },
       answerModel: null,
+      concurrency: 2,
       environment: ENV,
     };
     expect(ragSnapshot(input)).toMatchObject({
+      concurrency: 2,
       dataset_id: 'agent-core-v1',
       dataset_hash: 'sha256:x',
       retrieval: { rerank: false },

@@ -112,6 +112,8 @@ export interface RagSnapshotInput {
   indexVersion: { full_text: number; vectors: number };
   profile: { profile_id: string; version: number };
   answerModel: { provider_id: string; model: string } | null;
+  /** Cases searched at most this many at a time. */
+  concurrency: number;
   environment: BenchmarkEnvironment;
 }
 
@@ -130,6 +132,7 @@ export function ragSnapshot(input: RagSnapshotInput): BenchmarkConfigSnapshot {
     profile_id: input.profile.profile_id,
     profile_version: input.profile.version,
     answer_model: input.answerModel ? { ...input.answerModel } : null,
+    concurrency: input.concurrency,
     environment: input.environment,
   };
 }

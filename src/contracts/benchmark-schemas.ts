@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_BENCHMARK_CONCURRENCY } from './benchmark';
 import { JOB_STATUSES } from './jobs';
 
 /** Limits that keep an imported dataset from exhausting the worker. */
@@ -105,6 +106,7 @@ export const createRagBenchmarkSchema = z
       .strict()
       .nullable()
       .default(null),
+    concurrency: z.number().int().min(1).max(MAX_BENCHMARK_CONCURRENCY).default(1),
     metadata: z.record(z.string(), z.unknown()).default({}),
   })
   .strict();
@@ -117,7 +119,7 @@ export const createAgentBenchmarkSchema = z
     skill_id: z.string().min(1).max(200).nullable().default(null),
     max_steps: z.number().int().min(1).max(100).default(10),
     token_budget: z.number().int().min(100).max(10_000_000).default(20_000),
-    concurrency: z.number().int().min(1).max(8).default(1),
+    concurrency: z.number().int().min(1).max(MAX_BENCHMARK_CONCURRENCY).default(1),
     metadata: z.record(z.string(), z.unknown()).default({}),
   })
   .strict();
@@ -156,5 +158,8 @@ export const proposeQuestionsSchema = z
     note_ids: z.array(z.string().min(1).max(200)).min(1).max(200).optional(),
     /** Headings asked about, at most (the first ones in note order). */
     limit: z.number().int().min(1).max(50).default(20),
+    proposal_id: idSchema.optional(),
   })
   .strict();
+
+export const proposalIdSchema = idSchema;

@@ -2,6 +2,10 @@ import type { ErrorEnvelope } from './errors';
 import type { JobProgress, JobStatus } from './jobs';
 
 /** §9: RAG and agent benchmarks. Wire DTOs; the zod schemas live in benchmarks-schemas.ts. */
+
+/** Cases a run may have in flight at once (agent and RAG runs alike). */
+export const MAX_BENCHMARK_CONCURRENCY = 8;
+
 export type BenchmarkKind = 'rag' | 'agent';
 export type BenchmarkSearchMode = 'fts' | 'vector' | 'hybrid';
 
@@ -92,6 +96,8 @@ export interface CreateRagBenchmarkInput {
   embedding?: { model_id: string; model_version?: string; dimension?: number };
   /** The model that answers for `citation_hit_rate`; without one the metric is skipped. */
   answer_model?: { provider_id: string; model: string } | null;
+  /** Project addition: cases searched (and answered) at most this many at a time; 1 by default. */
+  concurrency?: number;
   metadata?: Record<string, unknown>;
 }
 
@@ -154,7 +160,7 @@ export interface BenchmarkConfigSnapshot {
   model?: string;
   max_steps?: number;
   token_budget?: number;
-  /** Agent cases run at most this many at a time. */
+  /** Cases run at most this many at a time (agent and RAG runs). */
   concurrency?: number;
   skill_id?: string | null;
   environment?: {
@@ -251,6 +257,17 @@ export interface ProposeQuestionsInput {
   model: string;
   note_ids?: string[];
   limit?: number;
+  /**
+   * Project addition: the caller's name for this proposal, so it can be
+   * cancelled with `cancelProposal` while the model is still answering.
+   */
+  proposal_id?: string;
+}
+
+/** A cancel was accepted: the proposal's own call then fails with JOB_CANCELLED. */
+export interface ProposalCancelDto {
+  proposal_id: string;
+  status: 'cancelling';
 }
 
 /** A proposed case: the question and the block (the first under the heading) it should find. */

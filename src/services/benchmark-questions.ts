@@ -68,6 +68,7 @@ export async function proposeQuestions(
   sections: readonly HeadingSection[],
   request: ProposeQuestionsRequest,
   clock: Clock,
+  signal?: AbortSignal,
 ): Promise<ProposedQuestionDto[]> {
   if (sections.length === 0) return [];
   // The adapter is bound to the chosen model (routing and fallback included).
@@ -87,16 +88,18 @@ export async function proposeQuestions(
       params: { stream: true, temperature: 0, ...(responseFormat && { responseFormat }) },
     };
   };
+  const options = signal ? { signal } : {};
   let content: string;
   try {
     try {
-      content = (await adapter.send(build(QUESTIONS_FORMAT))).content;
+      content = (await adapter.send(build(QUESTIONS_FORMAT), options)).content;
     } catch (error) {
+      if (signal?.aborted) throw error;
       if (toMetonaError(error, adapter.providerId).providerCode !== CAPABILITY_MISMATCH) throw error;
-      content = (await adapter.send(build())).content;
+      content = (await adapter.send(build(), options)).content;
     }
   } catch (error) {
-    if (isAbortError(error)) throw error;
+    if (isAbortError(error) || signal?.aborted) throw error;
     const metona = toMetonaError(error, adapter.providerId);
     throw new AppError(
       'BENCHMARK_RUN_FAILED',

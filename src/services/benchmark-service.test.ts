@@ -1237,6 +1237,154 @@ describe('"benchmark my notes": questions proposed for headings', () => {
   });
 });
 
+/** A host whose model holds every request until it is aborted; `requested` resolves on the first. */
+function holdingHost() {
+  let seen: () => void = () => undefined;
+  const requested = new Promise<void>((resolve) => (seen = resolve));
+  const aborted: boolean[] = [];
+  const fetch = fakeHost(async (_body, _url, signal) => {
+    seen();
+    try {
+      return await untilAborted(signal);
+    } finally {
+      aborted.push(signal?.aborted ?? false);
+    }
+  });
+  return { fetch, requested, aborted };
+}
+
+describe('"benchmark my notes": cancelling a proposal', () => {
+  async function headings(core: TestCore): Promise<void> {
+    await core.api.notes.create({
+      title: 'OS',
+      body: '# Deadlock\n\nFour conditions.',
+      folder: '',
+      tags: [],
+    });
+    await core.idle();
+  }
+
+  it('cancels a proposal waiting on its model: the call fails with JOB_CANCELLED and nothing is kept', async () => {
+    const remote = holdingHost();
+    const core = await coreOn(remote);
+    await headings(core);
+    const before = await notebook(core);
+    const datasets = await core.api.benchmarks.listDatasets();
+    const proposal = core.api.benchmarks.proposeQuestions({ ...PROPOSAL_RUN, proposal_id: 'p-1' });
+    const outcome = proposal.then(
+      () => null,
+      (error: unknown) => error,
+    );
+    await remote.requested;
+    expect(await core.api.benchmarks.cancelProposal('p-1')).toEqual({
+      proposal_id: 'p-1',
+      status: 'cancelling',
+    });
+    expect(await outcome).toMatchObject({ code: 'JOB_CANCELLED', details: { proposal_id: 'p-1' } });
+    // The model's request itself was aborted, not left running.
+    expect(remote.aborted).toEqual([true]);
+    expect(await notebook(core)).toEqual(before);
+    expect(await core.api.benchmarks.listDatasets()).toEqual(datasets);
+    // Settled, the id names nothing any more.
+    await expect(core.api.benchmarks.cancelProposal('p-1')).rejects.toMatchObject({
+      code: 'RESOURCE_NOT_FOUND',
+      details: { proposal_id: 'p-1' },
+    });
+  });
+
+  it('refuses a bad id, an unknown proposal, a second proposal with a running id and a second cancel', async () => {
+    const remote = holdingHost();
+    const core = await coreOn(remote);
+    await headings(core);
+    await expect(core.api.benchmarks.cancelProposal('')).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(
+      core.api.benchmarks.proposeQuestions({ ...PROPOSAL_RUN, proposal_id: 'has spaces' }),
+    ).rejects.toMatchObject(configInvalid({ field: 'proposal_id' }));
+    await expect(core.api.benchmarks.cancelProposal('p-unknown')).rejects.toMatchObject({
+      code: 'RESOURCE_NOT_FOUND',
+    });
+    const outcome = core.api.benchmarks.proposeQuestions({ ...PROPOSAL_RUN, proposal_id: 'p-2' }).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    await remote.requested;
+    await expect(
+      core.api.benchmarks.proposeQuestions({ ...PROPOSAL_RUN, proposal_id: 'p-2' }),
+    ).rejects.toMatchObject({ code: 'STATE_CONFLICT', details: { proposal_id: 'p-2' } });
+    const first = core.api.benchmarks.cancelProposal('p-2');
+    const second = core.api.benchmarks.cancelProposal('p-2');
+    expect(await first).toMatchObject({ status: 'cancelling' });
+    await expect(second).rejects.toMatchObject({ code: 'STATE_CONFLICT' });
+    expect(await outcome).toMatchObject({ code: 'JOB_CANCELLED' });
+    // The refused duplicate sent nothing: one request, aborted.
+    expect(remote.aborted).toEqual([true]);
+  });
+
+  it('a failed proposal keeps its failure code and frees its id', async () => {
+    const failing = await coreOn(answeringHost('', 400));
+    await headings(failing);
+    await expect(
+      failing.api.benchmarks.proposeQuestions({ ...PROPOSAL_RUN, proposal_id: 'p-3' }),
+    ).rejects.toMatchObject({ code: 'BENCHMARK_RUN_FAILED', details: { provider_id: 'local' } });
+    await expect(failing.api.benchmarks.cancelProposal('p-3')).rejects.toMatchObject({
+      code: 'RESOURCE_NOT_FOUND',
+    });
+    const answer = JSON.stringify({ questions: [{ section: 1, question: 'What must hold?' }] });
+    const working = await coreOn(answeringHost(answer));
+    await headings(working);
+    const { items } = await working.api.benchmarks.proposeQuestions({ ...PROPOSAL_RUN, proposal_id: 'p-3' });
+    expect(items.map((item) => item.query)).toEqual(['What must hold?']);
+  });
+
+  it('stops at an in-process signal, before asking when it is already aborted', async () => {
+    const remote = holdingHost();
+    const core = await coreOn(remote);
+    await headings(core);
+    const early = new AbortController();
+    early.abort();
+    await expect(core.api.benchmarks.proposeQuestions(PROPOSAL_RUN, early.signal)).rejects.toMatchObject({
+      code: 'JOB_CANCELLED',
+    });
+    expect(remote.aborted).toEqual([]);
+    const controller = new AbortController();
+    const outcome = core.api.benchmarks.proposeQuestions(PROPOSAL_RUN, controller.signal).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    await remote.requested;
+    controller.abort();
+    expect(await outcome).toMatchObject({ code: 'JOB_CANCELLED', details: { proposal_id: null } });
+    expect(remote.aborted).toEqual([true]);
+  });
+});
+
+describe('RAG runs with concurrency', () => {
+  it('searches up to N cases at a time with the same results, and records N in the snapshot', async () => {
+    const core = await smallCore();
+    const one = await runSmall(core);
+    const two = await runSmall(core, { concurrency: 2 });
+    expect(two.status).toBe('completed');
+    expect(one.config_snapshot.concurrency).toBe(1);
+    expect(two.config_snapshot.concurrency).toBe(2);
+    const ranks = async (runId: string) =>
+      ((await core.api.benchmarks.report(runId)).cases as RagCaseResult[]).map((entry) => [
+        entry.case_id,
+        entry.first_hit_rank,
+      ]);
+    expect(await ranks(two.run_id)).toEqual(await ranks(one.run_id));
+  });
+
+  it('refuses a concurrency outside 1..8 with the field named', async () => {
+    const core = await smallCore();
+    for (const concurrency of [0, 9, 1.5]) {
+      await expect(
+        core.api.benchmarks.createRagRun({ dataset_id: 'small-v1', modes: ['fts'], concurrency }),
+      ).rejects.toMatchObject(configInvalid({ field: 'concurrency' }));
+    }
+    expect((await core.api.benchmarks.list()).page.total).toBe(0);
+  });
+});
+
 describe('reports: comparison and export', () => {
   it('compares two runs case by case and exports JSON and CSV', async () => {
     const core = await smallCore();

@@ -7,6 +7,7 @@ import {
   isAbortError,
   listBenchmarkRunsSchema,
   parseInput,
+  proposalIdSchema,
   proposeQuestionsSchema,
   sequenceQuerySchema,
   toIsoUtc,
@@ -25,6 +26,7 @@ import {
   type JobDto,
   type ListBenchmarkRunsInput,
   type OffsetPage,
+  type ProposalCancelDto,
   type ProposeQuestionsInput,
   type ProposedQuestionDto,
   type SequencePage,
@@ -131,6 +133,8 @@ export class BenchmarkService {
   readonly #options: BenchmarkServiceOptions;
   readonly #repository: BenchmarkRepository;
   readonly #clock: Clock;
+  /** Proposals still waiting on their model, by the caller's id, so they can be cancelled. */
+  readonly #proposals = new Map<string, AbortController>();
 
   constructor(options: BenchmarkServiceOptions) {
     this.#options = options;
@@ -199,13 +203,68 @@ export class BenchmarkService {
    * Nothing is stored: the user accepts or edits them into a dataset. Only
    * the sections' text goes to that model.
    */
-  async proposeQuestions(input: ProposeQuestionsInput): Promise<{ items: ProposedQuestionDto[] }> {
+  async proposeQuestions(
+    input: ProposeQuestionsInput,
+    signal?: AbortSignal,
+  ): Promise<{ items: ProposedQuestionDto[] }> {
     const parsed = proposeQuestionsSchema.safeParse(input);
     if (!parsed.success) throw configInvalid(parsed.error);
     const request = parsed.data;
-    await this.#checkAgentModel(request.provider_id, request.model);
-    const sections = await sectionsOf(this.#options.notes, request.note_ids, request.limit);
-    return { items: await proposeQuestions(this.#agentAdapters, sections, request, this.#clock) };
+    const id = request.proposal_id;
+    if (id !== undefined && this.#proposals.has(id)) {
+      throw new AppError('STATE_CONFLICT', 'A proposal with this id is still running.', { proposal_id: id });
+    }
+    // Comlink cannot carry a signal: a caller across the worker cancels by id instead.
+    const controller = new AbortController();
+    const onAbort = (): void => controller.abort(signal?.reason);
+    if (signal?.aborted) onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (id !== undefined) this.#proposals.set(id, controller);
+    try {
+      await this.#checkAgentModel(request.provider_id, request.model);
+      const sections = await sectionsOf(this.#options.notes, request.note_ids, request.limit);
+      controller.signal.throwIfAborted();
+      const items = await proposeQuestions(
+        this.#agentAdapters,
+        sections,
+        request,
+        this.#clock,
+        controller.signal,
+      );
+      // An answer that arrived as the user cancelled is dropped: they asked for nothing.
+      controller.signal.throwIfAborted();
+      return { items };
+    } catch (error) {
+      if (!controller.signal.aborted) throw error;
+      throw new AppError(
+        'JOB_CANCELLED',
+        'The question proposal was cancelled.',
+        { proposal_id: id ?? null },
+        { cause: error },
+      );
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      if (id !== undefined && this.#proposals.get(id) === controller) this.#proposals.delete(id);
+    }
+  }
+
+  /**
+   * Stops a proposal still waiting on its model. Accepted means the request
+   * is aborted; the proposal's own call then fails with JOB_CANCELLED.
+   */
+  async cancelProposal(proposalId: string): Promise<ProposalCancelDto> {
+    const id = parseInput(proposalIdSchema, proposalId, 'This proposal id is not valid.');
+    const controller = this.#proposals.get(id);
+    if (!controller) {
+      throw new AppError('RESOURCE_NOT_FOUND', 'No proposal with this id is running.', { proposal_id: id });
+    }
+    if (controller.signal.aborted) {
+      throw new AppError('STATE_CONFLICT', 'This proposal is already being cancelled.', {
+        proposal_id: id,
+      });
+    }
+    controller.abort(new DOMException('The question proposal was cancelled.', 'AbortError'));
+    return { proposal_id: id, status: 'cancelling' };
   }
 
   /** The provider must be usable now; its own code is kept as the cause. */
@@ -292,6 +351,7 @@ export class BenchmarkService {
         version: DEFAULT_RETRIEVAL_PROFILE.version,
       },
       answerModel: request.answer_model,
+      concurrency: request.concurrency,
       environment: this.#environment(embedder),
     });
     const row = newRunRow(newId('benchmark'), 'rag', snapshot, request.metadata, toIsoUtc(this.#clock()));
@@ -613,7 +673,7 @@ export class BenchmarkService {
       const fullText = (await isolated.indexer.view()).fullText;
       const results = await runRagCases<SearchHit>(
         dataset.cases,
-        { modes, repeat, topK: retrieval.top_k },
+        { modes, repeat, topK: retrieval.top_k, concurrency: snapshot.concurrency ?? 1 },
         {
           search: async (query, mode, limit) => (await searchForBenchmark(search, query, mode, limit)).hits,
           ...(ask && {

@@ -872,6 +872,38 @@ graph LR
   // Large notes: the editor made for long texts, loaded when such a note opens.
   'editor.largeEditorLoading': 'Opening the large-note editor…',
   'editor.largeEditorFailed': 'The editor for large notes could not be loaded. Reload the page to try again.',
+  // Benchmarks: questions a model proposes for "benchmark my notes", and cases run several at a time.
+  'bench.propose.title': 'Propose questions',
+  'bench.propose.help':
+    'A model of your choice writes one question per heading of your notes. Only those sections are sent to it. Review the questions before adding them.',
+  'bench.propose.model': 'Model',
+  'bench.propose.run': 'Propose questions',
+  'bench.propose.cancel': 'Cancel',
+  'bench.propose.noModels': 'Add a provider in Settings to have a model propose questions.',
+  'bench.propose.running': 'Asking {model} for a question per heading…',
+  'bench.propose.cancelling': 'Cancelling…',
+  'bench.propose.cancelled': 'Cancelled. Nothing was kept.',
+  'bench.propose.none': 'No heading with text under it was found in your notes.',
+  'bench.propose.done': {
+    one: '{count} question proposed. Edit, accept or remove it.',
+    other: '{count} questions proposed. Edit, accept or remove them.',
+  },
+  'bench.propose.question': 'Proposed question',
+  'bench.propose.accept': 'Accept',
+  'bench.propose.remove': 'Remove',
+  'bench.propose.acceptAll': 'Accept all',
+  'bench.propose.error.model': 'This model cannot be used now. Check its provider in Settings.',
+  'bench.propose.error.config': 'The request for questions is not valid.',
+  'bench.propose.error.noteGone': 'One of the notes no longer exists. Reload the page and try again.',
+  'bench.propose.error.invalidAnswer':
+    'The model did not answer with the questions asked for. Try again or choose another model.',
+  'bench.propose.error.failed': 'The model could not propose questions.',
+  'bench.propose.error.conflict': 'Questions are already being proposed. Wait for them or cancel.',
+  'bench.concurrency': 'Cases at once',
+  'bench.concurrencyHelp': 'How many cases run at the same time. Latencies are measured under this load.',
+  'bench.concurrencyInvalid': 'Enter a whole number from 1 to {max}.',
+  'bench.concurrencyUsed': 'Ran {count} at a time',
+  'bench.embeddingUsed': 'embeddings: {model}',
 } as const satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

@@ -840,6 +840,34 @@ graph LR
   // 大型笔记：打开此类笔记时才加载的长文本编辑器。
   'editor.largeEditorLoading': '正在打开大型笔记编辑器…',
   'editor.largeEditorFailed': '无法加载大型笔记编辑器。请重新加载页面后再试。',
+  // 基准测试：由模型为“用我的笔记做基准测试”提出问题，以及同时运行多个用例。
+  'bench.propose.title': '提出问题',
+  'bench.propose.help':
+    '由你选择的模型为笔记中的每个标题写一个问题。只有这些段落会发送给它。添加前请先检查这些问题。',
+  'bench.propose.model': '模型',
+  'bench.propose.run': '提出问题',
+  'bench.propose.cancel': '取消',
+  'bench.propose.noModels': '请先在设置中添加提供方，才能由模型提出问题。',
+  'bench.propose.running': '正在请 {model} 为每个标题提出一个问题…',
+  'bench.propose.cancelling': '正在取消…',
+  'bench.propose.cancelled': '已取消，未保留任何内容。',
+  'bench.propose.none': '你的笔记中没有下面带有正文的标题。',
+  'bench.propose.done': { other: '已提出 {count} 个问题。可编辑、接受或移除。' },
+  'bench.propose.question': '提出的问题',
+  'bench.propose.accept': '接受',
+  'bench.propose.remove': '移除',
+  'bench.propose.acceptAll': '全部接受',
+  'bench.propose.error.model': '此模型当前无法使用。请在设置中检查它的提供方。',
+  'bench.propose.error.config': '提出问题的请求无效。',
+  'bench.propose.error.noteGone': '其中一篇笔记已不存在。请重新加载页面后再试。',
+  'bench.propose.error.invalidAnswer': '模型没有按要求给出问题。请重试或换一个模型。',
+  'bench.propose.error.failed': '模型无法提出问题。',
+  'bench.propose.error.conflict': '正在提出问题。请等待完成或取消。',
+  'bench.concurrency': '同时运行的用例数',
+  'bench.concurrencyHelp': '同时运行多少个用例。延迟是在这个负载下测得的。',
+  'bench.concurrencyInvalid': '请输入 1 到 {max} 之间的整数。',
+  'bench.concurrencyUsed': '每次同时运行 {count} 个',
+  'bench.embeddingUsed': '向量模型：{model}',
 };
 
 export const zhCNErrors: Partial<Record<ErrorCode, string>> = {
