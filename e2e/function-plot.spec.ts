@@ -91,3 +91,43 @@ test('parameter sliders redraw the plot, keep the note text, and survive edits e
   await expect(slider).toHaveValue('0.5');
   expect(requestLog.foreign()).toEqual([]);
 });
+
+test('slid parameter values and their curve stay through a theme switch and an edit of the plot', async ({
+  page,
+  requestLog,
+}) => {
+  await page.emulateMedia({ colorScheme: 'light' });
+  const body = '```function-plot\ny = a * x + k\nparam: a = 1, k = 0\ndomain: -5, 5\n```\n';
+  const preview = await previewNewNote(page, 'Themed slopes', body);
+  const curve = preview.locator('.function-plot-chart path.line');
+  await expect(curve).toHaveCount(1);
+  const declared = await curve.getAttribute('d');
+  const lightStroke = await curve.evaluate((path) => getComputedStyle(path).stroke);
+
+  const slider = preview.getByRole('slider', { name: 'Parameter a' });
+  await slider.fill('-1.5');
+  await preview.getByRole('spinbutton', { name: 'Value of k' }).fill('0.25');
+  await expect(curve).not.toHaveAttribute('d', declared ?? '');
+  const slid = await curve.getAttribute('d');
+
+  // Under "follow system", the OS going dark switches the theme and redraws the chart in its colours.
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect.poll(() => curve.evaluate((path) => getComputedStyle(path).stroke)).not.toBe(lightStroke);
+  await expect(slider).toHaveValue('-1.5');
+  await expect(preview.getByRole('spinbutton', { name: 'Value of a' })).toHaveValue('-1.5');
+  await expect(preview.getByRole('slider', { name: 'Parameter k' })).toHaveValue('0.25');
+  await expect(curve).toHaveAttribute('d', slid ?? '');
+
+  // Editing the plot's own text redraws it from scratch; the slid values stay with it.
+  const edited = body.replace('y = a * x + k', 'y = a * x + k | label: line');
+  await page.getByTestId('note-body').fill(edited);
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
+  await expect(preview.locator('.function-plot-block pre')).toContainText('label: line');
+  await expect(preview.locator('.function-plot-chart')).toHaveCount(1);
+  await expect(slider).toHaveValue('-1.5');
+  await expect(curve).toHaveAttribute('d', slid ?? '');
+
+  // The note, and so every export, keeps the declared values.
+  await expect(page.getByTestId('note-body')).toHaveValue(edited);
+  expect(requestLog.foreign()).toEqual([]);
+});

@@ -8,7 +8,7 @@ import {
   type CreateDatasetFromNotesInput,
   type RagDatasetFile,
 } from '../contracts';
-import { deriveBlocks, type DerivedBlock } from '../core/blocks';
+import { blockHash, deriveBlocks, parseBlocks, type DerivedBlock } from '../core/blocks';
 
 /**
  * Datasets (§9.1–9.3): validated before they are registered, hashed over a
@@ -16,14 +16,79 @@ import { deriveBlocks, type DerivedBlock } from '../core/blocks';
  * whitespace of the file, and addressed by id only (never by path).
  */
 
-/** The blocks of a dataset note: the app's own block parser, with the dataset's ids. */
-export function datasetBlocks(note: BenchmarkNoteDto): DerivedBlock[] {
+/**
+ * The blocks of a dataset note: the app's own block parser, with the dataset's
+ * ids. A note with anchors gives each id to the block with its content hash,
+ * else to the block that now holds its first line, so a parser that cuts the
+ * body differently (or a body whose blocks were reordered) keeps every case
+ * pointing at the text it was written for. Ids in `preferred` (the cases'
+ * expected blocks) go first where two old blocks now share one.
+ */
+export function datasetBlocks(note: BenchmarkNoteDto, preferred?: ReadonlySet<string>): DerivedBlock[] {
+  if (note.block_anchors && note.block_ids)
+    return anchoredBlocks(note.body, note.note_id, note.block_ids, note.block_anchors, preferred);
   let position = 0;
   return deriveBlocks([], note.body, () => {
     const id = note.block_ids?.[position] ?? `${note.note_id}#${position}`;
     position += 1;
     return id;
   });
+}
+
+function anchoredBlocks(
+  body: string,
+  noteId: string,
+  ids: readonly string[],
+  anchors: NonNullable<BenchmarkNoteDto['block_anchors']>,
+  preferred: ReadonlySet<string> = new Set(),
+): DerivedBlock[] {
+  const blocks = parseBlocks(body).map((block) => ({ ...block, hash: blockHash(block.type, block.text) }));
+  const owner = new Array<number>(blocks.length).fill(-1);
+  const placed = new Array<boolean>(anchors.length).fill(false);
+  // 1. Same content: in order, so repeated identical blocks pair up in order.
+  const byHash = new Map<string, number[]>();
+  anchors.forEach((anchor, index) => {
+    const list = byHash.get(anchor.hash);
+    if (list) list.push(index);
+    else byHash.set(anchor.hash, [index]);
+  });
+  blocks.forEach((block, index) => {
+    const anchor = byHash.get(block.hash)?.shift();
+    if (anchor === undefined) return;
+    owner[index] = anchor;
+    placed[anchor] = true;
+  });
+  // 2. The block now holding the old block's first line, expected blocks first.
+  const rest = anchors.map((_, index) => index).filter((index) => !placed[index]);
+  rest.sort((a, b) => Number(preferred.has(ids[b] ?? '')) - Number(preferred.has(ids[a] ?? '')));
+  for (const anchor of rest) {
+    const line = anchors[anchor]!.line;
+    const index = blocks.findIndex((block) => block.start_line <= line && line <= block.end_line);
+    if (index < 0 || owner[index] !== -1) continue;
+    owner[index] = anchor;
+  }
+  // 3. Blocks no old one maps to get ids of their own, never one the note already lists.
+  const taken = new Set(ids);
+  return blocks.map((block, index) => {
+    const anchor = owner[index]!;
+    let id = anchor >= 0 ? ids[anchor]! : `${noteId}#${index}`;
+    for (let attempt = 1; anchor < 0 && taken.has(id); attempt++) id = `${noteId}#${index}-${attempt}`;
+    taken.add(id);
+    return { ...block, block_id: id, position: index };
+  });
+}
+
+/** The blocks a dataset's cases expect: where two old blocks now share one, these keep it. */
+export function expectedBlockIds(dataset: BenchmarkDatasetFile): Set<string> {
+  return new Set(dataset.kind === 'rag' ? dataset.cases.flatMap((entry) => entry.expected_block_ids) : []);
+}
+
+/** Each block's content hash and first line, beside its id (see {@link datasetBlocks}). */
+export function blockAnchors(body: string): NonNullable<BenchmarkNoteDto['block_anchors']> {
+  return parseBlocks(body).map((block) => ({
+    hash: blockHash(block.type, block.text),
+    line: block.start_line,
+  }));
 }
 
 /** Parses and checks a dataset; any problem is BENCHMARK_DATASET_INVALID naming the case and field. */
@@ -34,18 +99,30 @@ export function parseDataset(input: unknown): BenchmarkDatasetFile {
 
   const noteIds = new Set<string>();
   const blockIds = new Set<string>();
+  const expected = expectedBlockIds(dataset);
   dataset.notes.forEach((note, index) => {
     if (noteIds.has(note.note_id))
       throw invalid(`notes.${index}.note_id`, null, 'repeats an earlier note id');
     noteIds.add(note.note_id);
-    const blocks = datasetBlocks(note);
-    if (note.block_ids && note.block_ids.length !== blocks.length) {
+    if (note.block_anchors && note.block_anchors.length !== note.block_ids?.length) {
+      throw invalid(
+        `notes.${index}.block_anchors`,
+        null,
+        `lists ${note.block_anchors.length} anchors for ${note.block_ids?.length ?? 0} block ids`,
+      );
+    }
+    const blocks = datasetBlocks(note, expected);
+    // With anchors the ids follow content, so the parser may now cut more or fewer blocks.
+    if (note.block_ids && !note.block_anchors && note.block_ids.length !== blocks.length) {
       throw invalid(
         `notes.${index}.block_ids`,
         null,
         `lists ${note.block_ids.length} ids for ${blocks.length} blocks`,
       );
     }
+    if (note.block_ids && new Set(note.block_ids).size !== note.block_ids.length)
+      throw invalid(`notes.${index}.block_ids`, null, 'repeats a block id');
+    // Cases may only expect blocks the run's index will hold.
     for (const block of blocks) {
       if (blockIds.has(block.block_id)) throw invalid(`notes.${index}.block_ids`, null, 'repeats a block id');
       blockIds.add(block.block_id);
@@ -136,14 +213,27 @@ export function datasetFromNotes(
     kind: 'rag',
     version: '1.0.0',
     description: request.description,
-    notes: notes.map((note) => ({
-      note_id: note.note_id,
-      title: note.title,
-      folder: note.folder,
-      tags: [...note.tags],
-      body: note.body,
-      block_ids: [...note.block_ids],
-    })),
+    notes: notes.map((note, index) => {
+      // Cases name blocks by id; the anchors let those ids survive a re-cut body.
+      const anchors = blockAnchors(note.body);
+      // Blocks cut by another parser version than this one: positions would pair wrong contents.
+      if (anchors.length !== note.block_ids.length) {
+        throw invalid(
+          `notes.${index}.block_ids`,
+          null,
+          `lists ${note.block_ids.length} ids for ${anchors.length} blocks`,
+        );
+      }
+      return {
+        note_id: note.note_id,
+        title: note.title,
+        folder: note.folder,
+        tags: [...note.tags],
+        body: note.body,
+        block_ids: [...note.block_ids],
+        block_anchors: anchors,
+      };
+    }),
     cases: request.cases.map((entry, index) => ({
       case_id: caseId(index),
       query: entry.query,

@@ -11,7 +11,7 @@ import {
 import { seedBenchmarkNotes } from '../db/benchmark-repository';
 import type { Embedder } from '../retrieval';
 import { SearchIndexer } from '../retrieval/search-indexer';
-import { datasetBlocks } from './dataset';
+import { datasetBlocks, expectedBlockIds } from './dataset';
 
 /** The name prefix of a benchmark run's own database: never the user's notebook. */
 export const ISOLATED_DATABASE_PREFIX = 'notes-agent-benchmark-';
@@ -22,9 +22,10 @@ export function seedDataset(
   dataset: BenchmarkDatasetFile,
   now: string,
 ): Promise<void> {
+  const expected = expectedBlockIds(dataset);
   return seedBenchmarkNotes(
     db,
-    dataset.notes.map((note) => ({ ...note, blocks: datasetBlocks(note) })),
+    dataset.notes.map((note) => ({ ...note, blocks: datasetBlocks(note, expected) })),
     now,
   );
 }

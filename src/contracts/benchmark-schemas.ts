@@ -23,6 +23,16 @@ export const benchmarkNoteSchema = z.object({
   tags: z.array(z.string().max(200)).max(100).default([]),
   body: z.string().max(1_000_000),
   block_ids: z.array(idSchema).optional(),
+  block_anchors: z
+    .array(
+      z
+        .object({
+          hash: z.string().regex(/^[0-9a-f]{16}$/u, 'must be 16 hex digits'),
+          line: z.number().int().min(0),
+        })
+        .strict(),
+    )
+    .optional(),
 });
 
 export const ragCaseSchema = z.object({

@@ -40,6 +40,17 @@ export interface BenchmarkNoteDto {
   body: string;
   /** Ids of the note's blocks in order; defaults to `<note_id>#<position>`. */
   block_ids?: string[];
+  /**
+   * Beside `block_ids`, each block's content hash and first line (0-based) when
+   * the dataset was made, so its ids find their blocks again if the app's block
+   * parser later cuts the body differently: by hash, else by the line.
+   */
+  block_anchors?: BenchmarkBlockAnchorDto[];
+}
+
+export interface BenchmarkBlockAnchorDto {
+  hash: string;
+  line: number;
 }
 
 /** §9.3. */

@@ -120,6 +120,47 @@ describe('docxExporter', () => {
     expect(html).toContain('After 之后');
   });
 
+  it('writes task list items as Word checkbox controls in their state, with the item text still readable', async () => {
+    const result = await docxExporter.export(
+      documentFromMarkdown('- [x] 买牛奶 done\n- [ ] call Bob\n  - [X] nested done\n- plain item\n', 'x'),
+      testExportContext({ include_title: false }),
+    );
+    expect(result.warnings).toEqual([]);
+    const xml = new TextDecoder().decode(unzipSync(result.data)['word/document.xml']);
+    expect(xml).toMatch(
+      /<w:document [^>]*xmlns:w14="http:\/\/schemas\.microsoft\.com\/office\/word\/2010\/wordml"/,
+    );
+    const paragraphs = xml.match(/<w:p>[\s\S]*?<\/w:p>/g) ?? [];
+    const state = (text: string): string | undefined => {
+      const paragraph = paragraphs.find((candidate) => candidate.includes(text));
+      expect(paragraph, text).toBeDefined();
+      if (!paragraph?.includes('<w:sdt>')) return undefined;
+      // The control: its state, the ticked and empty symbols, and the symbol shown now.
+      expect(paragraph).toMatch(
+        /<w14:checkbox>[\s\S]*<w14:checkedState w14:val="2612"[\s\S]*<w14:uncheckedState w14:val="2610"/,
+      );
+      expect(paragraph.indexOf('<w:sdt>')).toBeLessThan(paragraph.indexOf(text));
+      const shown = /<w:sdtContent>[\s\S]*?<w:sym [^>]*w:char="(\w+)"/.exec(paragraph)?.[1];
+      const value = /<w14:checked w14:val="(\d)"/.exec(paragraph)?.[1];
+      expect(shown).toBe(value === '1' ? '2612' : '2610');
+      return value;
+    };
+    expect(state('买牛奶 done')).toBe('1');
+    expect(state('call Bob')).toBe('0');
+    expect(state('nested done')).toBe('1');
+    expect(state('plain item')).toBeUndefined();
+    expect(xml).not.toMatch(/[☐☑]/);
+    // A text reader gets every item; a DOCX reader also gets the boxes, their state and the list structure.
+    const raw = await mammoth.extractRawText({ buffer: Buffer.from(result.data) });
+    for (const text of ['买牛奶 done', 'call Bob', 'nested done', 'plain item'])
+      expect(raw.value).toContain(text);
+    expect(await toHtml(result.data)).toBe(
+      '<ul><li><input type="checkbox" checked="checked" /> 买牛奶 done</li>' +
+        '<li><input type="checkbox" /> call Bob<ul><li><input type="checkbox" checked="checked" /> nested done</li></ul></li>' +
+        '<li>plain item</li></ul>',
+    );
+  });
+
   it('warns about what it cannot write exactly', async () => {
     const result = await docxExporter.export(
       documentFromMarkdown(

@@ -1,6 +1,7 @@
 import {
   AlignmentType,
   BorderStyle,
+  CheckBox,
   Document,
   ExternalHyperlink,
   Footer,
@@ -278,11 +279,12 @@ class DocxWriter {
             const reference = ordered ? ORDERED : BULLET;
             const numbering = { reference, level: Math.min(level, 8), instance };
             if (first?.type === 'paragraph') {
-              const marker = checked === true ? '☑ ' : checked === false ? '☐ ' : '';
+              // A content control, so Word shows a box the reader can tick, not a glyph in the text.
+              const box = typeof checked === 'boolean' ? [new CheckBox({ checked }), new TextRun(' ')] : [];
               out.push(
                 new Paragraph({
                   numbering,
-                  children: [...(marker ? [new TextRun(marker)] : []), ...this.inline(first.children)],
+                  children: [...box, ...this.inline(first.children)],
                 }),
               );
               out.push(...this.blocks(rest, { reference, level: Math.min(level, 8), instance }, quote));

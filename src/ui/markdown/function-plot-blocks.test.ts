@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderMarkdownSafe } from './render-markdown';
 import {
   parameterRange,
+  PlotParameterMemory,
   renderFunctionPlots,
   renderInteractivePlot,
   type RenderHandle,
@@ -142,6 +143,110 @@ describe('function-plot parameters in the preview', () => {
     expect(parameterRange(2)).toEqual({ min: -5, max: 5, step: 0.05 });
     expect(parameterRange(-7)).toEqual({ min: -20, max: 20, step: 0.2 });
     expect(parameterRange(30)).toEqual({ min: -100, max: 100, step: 1 });
+  });
+});
+
+describe('slider values across redraws', () => {
+  const labels = { slider: (name: string) => `slide ${name}`, value: (name: string) => `type ${name}` };
+  const slide = (container: HTMLElement, name: string, value: string, index = 0) => {
+    const block = container.querySelectorAll('.function-plot-block')[index]!;
+    const slider = block.querySelector<HTMLInputElement>(`[aria-label="slide ${name}"]`)!;
+    slider.value = value;
+    slider.dispatchEvent(new Event('input'));
+  };
+  const shown = (container: HTMLElement, index = 0) => {
+    const block = container.querySelectorAll('.function-plot-block')[index]!;
+    return {
+      sliders: Array.from(
+        block.querySelectorAll<HTMLInputElement>('input[type="range"]'),
+        (input) => input.value,
+      ),
+      boxes: Array.from(
+        block.querySelectorAll<HTMLInputElement>('input[type="number"]'),
+        (input) => input.value,
+      ),
+      curve: block.querySelector('path.line')?.getAttribute('d'),
+    };
+  };
+  /** The preview rendered anew: every block is a new element, as after an edit of it. */
+  const rerender = (container: HTMLElement, markdown: string) => {
+    container.innerHTML = renderMarkdownSafe(markdown);
+  };
+
+  it('are drawn again after a theme reset, the chart with them, while the note keeps the declared ones', async () => {
+    const source = '```function-plot\ny = a * x + k\nparam: a = 1, k = 0\n```\n';
+    const container = preview(source);
+    const memory = new PlotParameterMemory();
+    let destroy = await renderFunctionPlots(container, { labels, memory });
+    const declared = shown(container);
+    slide(container, 'a', '-1.5');
+    slide(container, 'k', '0.25');
+    const slid = shown(container);
+    expect(slid.sliders).toEqual(['-1.5', '0.25']);
+    expect(slid.curve).not.toBe(declared.curve);
+
+    resetFunctionPlots(container);
+    destroy();
+    destroy = await renderFunctionPlots(container, { labels, memory });
+    expect(shown(container)).toEqual(slid);
+    expect(container.querySelector('pre code')?.textContent).toBe('y = a * x + k\nparam: a = 1, k = 0\n');
+
+    // Without the preview's memory a redraw starts from the declaration, as before.
+    resetFunctionPlots(container);
+    destroy();
+    destroy = await renderFunctionPlots(container, { labels });
+    expect(shown(container)).toEqual(declared);
+    destroy();
+  });
+
+  it('stay with a plot whose expression was edited, and give way where its declaration changed', async () => {
+    const container = preview('```function-plot\ny = a * x + k\nparam: a = 1, k = 0\n```\n');
+    const memory = new PlotParameterMemory();
+    let destroy = await renderFunctionPlots(container, { labels, memory });
+    slide(container, 'a', '-1.5');
+    slide(container, 'k', '0.25');
+
+    destroy();
+    rerender(container, '```function-plot\ny = a * x - k | label: edited\nparam: a = 1, k = 0\n```\n');
+    destroy = await renderFunctionPlots(container, { labels, memory });
+    expect(shown(container).sliders).toEqual(['-1.5', '0.25']);
+
+    // The user declared k anew: the slider takes it; a keeps what it was slid to.
+    destroy();
+    rerender(container, '```function-plot\ny = a * x - k | label: edited\nparam: a = 1, k = 3\n```\n');
+    destroy = await renderFunctionPlots(container, { labels, memory });
+    expect(shown(container).sliders).toEqual(['-1.5', '3']);
+    destroy();
+  });
+
+  it('belong to their plot when another plot is added above it', async () => {
+    const plot = '```function-plot\ny = a * x\nparam: a = 1\n```\n';
+    const container = preview(plot);
+    const memory = new PlotParameterMemory();
+    let destroy = await renderFunctionPlots(container, { labels, memory });
+    slide(container, 'a', '2');
+
+    destroy();
+    rerender(container, `\`\`\`function-plot\ny = a * x * x\nparam: a = 1\n\`\`\`\n\n${plot}`);
+    destroy = await renderFunctionPlots(container, { labels, memory });
+    expect(shown(container, 0).sliders).toEqual(['1']);
+    expect(shown(container, 1).sliders).toEqual(['2']);
+    destroy();
+  });
+
+  it('widen the slider to a typed value past its declared range', async () => {
+    const container = preview('```function-plot\ny = a * x\nparam: a = 1\n```\n');
+    const memory = new PlotParameterMemory();
+    let destroy = await renderFunctionPlots(container, { labels, memory });
+    const box = container.querySelector<HTMLInputElement>('[aria-label="type a"]')!;
+    box.value = '7';
+    box.dispatchEvent(new Event('input'));
+    resetFunctionPlots(container);
+    destroy();
+    destroy = await renderFunctionPlots(container, { labels, memory });
+    const slider = container.querySelector<HTMLInputElement>('[aria-label="slide a"]')!;
+    expect([slider.min, slider.max, slider.value]).toEqual(['-20', '20', '7']);
+    destroy();
   });
 });
 

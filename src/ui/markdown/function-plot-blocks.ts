@@ -154,11 +154,6 @@ function showError(block: HTMLElement, code: string, message: string, line?: num
   block.setAttribute(STATE_ATTRIBUTE, 'failed');
 }
 
-/**
- * Draws the `.function-plot-block` placeholders in `container`. A block that does
- * not parse keeps its source and gains a located message. Returns a function that
- * destroys every chart drawn (call it before the preview re-renders or unmounts).
- */
 /** Accessible names of a parameter's slider and number box (the preview passes translated ones). */
 export interface PlotParameterLabels {
   slider: (name: string) => string;
@@ -178,35 +173,116 @@ export function parameterRange(value: number): { min: number; max: number; step:
   return { min: -max, max, step: max / 100 };
 }
 
+interface RememberedPlot {
+  key: string;
+  /** Position among the preview's plots when last seen. */
+  ordinal: number;
+  declared: Map<string, number>;
+  values: Map<string, number>;
+}
+
+interface PlotSurvey {
+  blocks: ReadonlyMap<Element, { key: string; ordinal: number }>;
+  present: ReadonlySet<string>;
+}
+
+/** How many plots' slider values a preview keeps (the oldest go first). */
+const REMEMBERED_PLOTS = 64;
+
+/**
+ * The values the user slid each plot's parameters to, kept by the preview so a
+ * redraw (theme switch, the block re-rendered after an edit) shows them again
+ * instead of the declared ones. A plot is found by its source; one whose source
+ * changed (its expression edited) by its position, if no plot still on the page
+ * has its old source. A parameter whose declared value changed takes the new
+ * declaration: the user edited it on purpose.
+ */
+export class PlotParameterMemory {
+  readonly #plots: RememberedPlot[] = [];
+
+  /**
+   * Starts a pass over `container`: names each plot block by its source and
+   * position, and brings the positions of remembered plots up to date.
+   */
+  survey(container: HTMLElement): PlotSurvey {
+    const seen = new Map<string, number>();
+    const blocks = new Map<Element, { key: string; ordinal: number }>();
+    for (const [ordinal, block] of Array.from(container.querySelectorAll('.function-plot-block')).entries()) {
+      const source = block.querySelector('pre')?.textContent ?? '';
+      // Two plots with the same text are still two plots.
+      const occurrence = seen.get(source) ?? 0;
+      seen.set(source, occurrence + 1);
+      const key = `${occurrence}\u0000${source}`;
+      blocks.set(block, { key, ordinal });
+      const plot = this.#plots.find((candidate) => candidate.key === key);
+      if (plot) plot.ordinal = ordinal;
+    }
+    return { blocks, present: new Set(Array.from(blocks.values(), ({ key }) => key)) };
+  }
+
+  /** The live values for a plot about to be drawn (the map the sliders then write to). */
+  recall(
+    block: Element,
+    parameters: ReadonlyArray<{ name: string; value: number }>,
+    survey: PlotSurvey,
+  ): Map<string, number> {
+    const { key, ordinal } = survey.blocks.get(block) ?? { key: '', ordinal: -1 };
+    const present = survey.present;
+    let plot =
+      this.#plots.find((candidate) => candidate.key === key) ??
+      this.#plots.find((candidate) => candidate.ordinal === ordinal && !present.has(candidate.key));
+    if (plot) this.#plots.splice(this.#plots.indexOf(plot), 1);
+    const values = new Map<string, number>();
+    for (const { name, value } of parameters) {
+      const kept = plot?.declared.get(name) === value ? plot.values.get(name) : undefined;
+      values.set(name, kept ?? value);
+    }
+    plot = { key, ordinal, declared: new Map(parameters.map(({ name, value }) => [name, value])), values };
+    this.#plots.push(plot);
+    if (this.#plots.length > REMEMBERED_PLOTS) this.#plots.shift();
+    return values;
+  }
+}
+
 /**
  * A slider and a number box per declared parameter, under the chart. Moving
  * either redraws the chart with the new value; the note's text (and so every
  * export) keeps the declared values.
  */
+function withValues(plot: FunctionPlot, values: ReadonlyMap<string, number>): FunctionPlot {
+  return {
+    ...plot,
+    parameters: (plot.parameters ?? []).map(({ name, value }) => ({
+      name,
+      value: values.get(name) ?? value,
+    })),
+  };
+}
+
 function parameterControls(
   block: HTMLElement,
   plot: FunctionPlot,
+  values: Map<string, number>,
   handle: RenderHandle,
   labels: PlotParameterLabels,
 ): HTMLElement {
   const document = block.ownerDocument;
-  const values = new Map((plot.parameters ?? []).map((parameter) => [parameter.name, parameter.value]));
-  const redraw = () =>
-    void handle.update({
-      ...plot,
-      parameters: (plot.parameters ?? []).map(({ name }) => ({ name, value: values.get(name) ?? 0 })),
-    });
+  const redraw = () => void handle.update(withValues(plot, values));
   const group = document.createElement('div');
   group.className = 'plot-parameters';
   group.setAttribute('role', 'group');
-  for (const { name, value } of plot.parameters ?? []) {
+  for (const { name, value: declared } of plot.parameters ?? []) {
+    const value = values.get(name) ?? declared;
     const row = document.createElement('div');
     row.className = 'plot-parameter';
     row.setAttribute('data-parameter', name);
     const caption = document.createElement('span');
     caption.className = 'plot-parameter-name';
     caption.textContent = name;
-    const { min, max, step } = parameterRange(value);
+    // The range follows the declaration, widened when a typed value lies outside it.
+    const declaredRange = parameterRange(declared);
+    const { min, max, step } =
+      value < declaredRange.min || value > declaredRange.max ? parameterRange(value) : declaredRange;
     const slider = document.createElement('input');
     Object.assign(slider, { type: 'range', min: String(min), max: String(max), step: String(step) });
     slider.value = String(value);
@@ -234,6 +310,11 @@ function parameterControls(
   return group;
 }
 
+/**
+ * Draws the `.function-plot-block` placeholders in `container`. A block that does
+ * not parse keeps its source and gains a located message. Returns a function that
+ * destroys every chart drawn (call it before the preview re-renders or unmounts).
+ */
 export async function renderFunctionPlots(
   container: HTMLElement,
   options: {
@@ -241,8 +322,12 @@ export async function renderFunctionPlots(
     labels?: PlotParameterLabels;
     /** Where the caller keeps each drawn chart by its block, to free it once the block leaves. */
     drawn?: Map<HTMLElement, RenderHandle>;
+    /** The caller's memory of slider values, so a redraw shows what the user slid to. */
+    memory?: PlotParameterMemory;
   } = {},
 ): Promise<() => void> {
+  const memory = options.memory ?? new PlotParameterMemory();
+  const survey = memory.survey(container);
   const handles: RenderHandle[] = [];
   const destroyAll = () => handles.splice(0).forEach((handle) => handle.destroy());
   const blocks = Array.from(
@@ -266,8 +351,9 @@ export async function renderFunctionPlots(
     const target = block.ownerDocument.createElement('div');
     target.className = 'function-plot-chart';
     block.prepend(target);
+    const values = memory.recall(block, parsed.plot.parameters ?? [], survey);
     try {
-      const handle = await renderInteractivePlot(parsed.plot, target);
+      const handle = await renderInteractivePlot(withValues(parsed.plot, values), target);
       if (options.signal?.aborted) {
         // A newer pass draws this block again.
         handle.destroy();
@@ -278,7 +364,7 @@ export async function renderFunctionPlots(
       options.drawn?.set(block, handle);
       if ((parsed.plot.parameters ?? []).length > 0)
         target.after(
-          parameterControls(block, parsed.plot, handle, options.labels ?? DEFAULT_PARAMETER_LABELS),
+          parameterControls(block, parsed.plot, values, handle, options.labels ?? DEFAULT_PARAMETER_LABELS),
         );
       block.setAttribute(STATE_ATTRIBUTE, 'rendered');
     } catch (cause) {

@@ -20,6 +20,7 @@ export type {
 export { wikilinkHref } from './wikilink-plugin';
 export { SOURCE_LINE_ATTRIBUTE } from './source-line-plugin';
 export {
+  PlotParameterMemory,
   renderFunctionPlots,
   renderInteractivePlot,
   resetFunctionPlots,
