@@ -52,6 +52,15 @@ describe('BlockRenderer', () => {
     expect(after[2]?.html).toContain('data-source-line="0"');
   });
 
+  it('hands back an unchanged block as the same object, so a keyed list skips it', () => {
+    const { renderer } = counting();
+    const before = renderer.render(note);
+    const after = renderer.render(note.replace('Formula 12: $x^12 + y_12$', 'Formula 12: $x^12 + y_12$!'));
+    const reused = after.filter((block, i) => block === before[i]);
+    expect(reused).toHaveLength(before.length - 1);
+    expect(after[13]).not.toBe(before[13]);
+  });
+
   it('gives identical blocks distinct keys', () => {
     const { renderer, sources } = counting();
     const blocks = renderer.render('---\n\ntext\n\n---\n');

@@ -1,4 +1,4 @@
-import { parseBlocks } from '../../core/blocks';
+import { BlockSplitter } from './block-splitter';
 
 /** One top-level block of the preview, rendered on its own. */
 export interface PreviewBlock {
@@ -32,8 +32,8 @@ interface CacheEntry {
 const REFERENCE_DEFINITION = /^ {0,3}\[[^\]\n]+\]:[ \t]*\S/;
 
 /**
- * Incremental preview: the note is cut into top-level blocks (the same splitter
- * that gives blocks their ids) and each block's HTML is cached by its source,
+ * Incremental preview: the note is cut into top-level blocks (the same blocks
+ * that get ids; an edit re-parses only around itself) and each block's HTML is cached by its source,
  * so an edit re-renders only the blocks whose text changed. Blocks are rendered
  * with line numbers relative to their start, which keeps a block's cache entry
  * valid when lines are inserted above it.
@@ -42,6 +42,9 @@ export class BlockRenderer {
   readonly #render: (source: string) => string;
   readonly #spare: number;
   readonly #cache = new Map<string, CacheEntry>();
+  readonly #splitter = new BlockSplitter();
+  /** The last result's blocks by key: an unchanged block is handed back as the same object. */
+  #shown = new Map<string, PreviewBlock>();
   #nextId = 0;
   #renders = 0;
 
@@ -61,7 +64,7 @@ export class BlockRenderer {
    * the rest come back with `html: null` for a later pass.
    */
   render(source: string, shouldYield: () => boolean = () => false): PreviewBlock[] {
-    const parsed = parseBlocks(source);
+    const parsed = this.#splitter.split(source);
     const references = referencesOf(parsed.map((block) => block.text));
     const occurrences = new Map<number, number>();
     const blocks: PreviewBlock[] = [];
@@ -86,27 +89,25 @@ export class BlockRenderer {
         // The same text twice in a note (two `---` rules) needs two keys.
         const seen = occurrences.get(entry.id) ?? 0;
         occurrences.set(entry.id, seen + 1);
-        blocks.push({
-          key: `${entry.id}.${seen}`,
-          line: block.start_line,
-          source: block.text,
-          html: entry.html,
-        });
+        blocks.push(this.#block(`${entry.id}.${seen}`, block.start_line, block.text, entry.html));
       } else {
-        blocks.push({
-          key: `pending.${block.start_line}`,
-          line: block.start_line,
-          source: block.text,
-          html: null,
-        });
+        blocks.push(this.#block(`pending.${block.start_line}`, block.start_line, block.text, null));
       }
     }
     this.#evict(blocks.length + this.#spare);
+    this.#shown = new Map(blocks.map((block) => [block.key, block]));
     return blocks;
   }
 
   clear(): void {
     this.#cache.clear();
+  }
+
+  // The same object for an unchanged block lets a keyed list skip it entirely.
+  #block(key: string, line: number, source: string, html: string | null): PreviewBlock {
+    const shown = this.#shown.get(key);
+    if (shown && shown.line === line && shown.source === source && shown.html === html) return shown;
+    return { key, line, source, html };
   }
 
   #evict(limit: number): void {
