@@ -872,6 +872,15 @@ graph LR
   // Large notes: the editor made for long texts, loaded when such a note opens.
   'editor.largeEditorLoading': 'Opening the large-note editor…',
   'editor.largeEditorFailed': 'The editor for large notes could not be loaded. Reload the page to try again.',
+  // A draft too long to become a note, left by a tab that is gone: saved as a file or discarded.
+  'oversizedDraft.title': 'Unsaved text too long for a note',
+  'oversizedDraft.message':
+    'A tab that was closed left unsaved text for “{title}”: {size} MiB, more than a note can hold ({limit} MiB). Save it as a file to keep it, or discard it.',
+  'oversizedDraft.save': 'Save as file',
+  'oversizedDraft.discard': 'Discard',
+  'oversizedDraft.later': 'Decide later',
+  'oversizedDraft.saved': 'The text was saved as {file}.',
+  'oversizedDraft.discarded': 'The unsaved text was discarded.',
 } as const satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;
