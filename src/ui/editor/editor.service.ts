@@ -15,7 +15,7 @@ import { Autosaver } from './autosaver';
 import { downloadBytes } from '../jobs/download';
 import { DraftStore, resolveDraft, tabIdFrom, type NoteDraft } from './drafts';
 import { editor } from './editor.svelte';
-import { contentOf, isLargeBody, sameContent, type NoteContent } from './note-fields';
+import { contentOf, sameContent, type NoteContent } from './note-fields';
 import { holdNoteLock, isNoteLockedElsewhere } from './note-locks';
 import { oversizedDrafts, type OversizedDraft } from './oversized-drafts.svelte';
 
@@ -411,8 +411,6 @@ export async function openNote(noteId: string): Promise<void> {
   try {
     const note = await core.notes.get(noteId);
     if (request !== openRequest) return;
-    // Its editor's code loads while the note's draft and lock are checked (the editor reports a failure).
-    if (isLargeBody(note.body)) import('./LargeNoteEditor.svelte').catch(() => undefined);
     await showNote(note);
   } catch (error) {
     if (request !== openRequest) return;
