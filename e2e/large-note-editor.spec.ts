@@ -149,7 +149,9 @@ test('the large-note editor completes [[ with note titles and offers the plugin 
   await page.keyboard.type('See [[kern');
   const suggest = page.getByTestId('wikilink-suggest');
   const option = suggest.getByTestId('wikilink-option').filter({ hasText: 'Kernel scheduling' });
-  await expect(option).toHaveCount(1);
+  // The titles come from the core worker, which may be saving and indexing this note meanwhile.
+  const listed = { timeout: 60_000 };
+  await expect(option).toHaveCount(1, listed);
   await page.keyboard.press('Enter');
   await expect(suggest).toHaveCount(0);
   await page.keyboard.type(' now. ');
@@ -157,11 +159,11 @@ test('the large-note editor completes [[ with note titles and offers the plugin 
 
   // A click on a title works too; Escape closes the list and leaves the text as typed.
   await page.keyboard.type('[[Ker');
-  await expect(option).toHaveCount(1);
+  await expect(option).toHaveCount(1, listed);
   await page.keyboard.press('Escape');
   await expect(suggest).toHaveCount(0);
   await page.keyboard.type('n');
-  await expect(option).toHaveCount(1);
+  await expect(option).toHaveCount(1, listed);
   await option.click();
   await expect(suggest).toHaveCount(0);
   await expect(firstLine(page)).toContainText('See [[Kernel scheduling]] now. [[Kernel scheduling]]');
