@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { strToU8, zipSync } from 'fflate';
 import type { Page } from '@playwright/test';
 import { createNote, expect, openApp, storedBody, test } from './fixtures';
+import { installAndEnableSampleGreeter } from './harness/plugin-steps';
 import { hugeNote, importZipFile, MIB } from './huge-notes';
 
 /** The list row of the note titled exactly `title` (a snippet of random text could hold the word). */
@@ -117,5 +118,87 @@ test('large notes open in the large-note editor: typing, IME, undo, Ctrl+S, a sw
   ).toBeVisible();
   await expect(page.getByTestId('note-body-large')).toHaveAttribute('data-length', String(16 * MIB + 11));
   await expect(firstLine(page)).toContainText('Huge edit. ');
+  expect(requestLog.foreign()).toEqual([]);
+});
+
+test('the large-note editor completes [[ with note titles and offers the plugin commands on a right-click or the menu key', async ({
+  page,
+  requestLog,
+}, testInfo) => {
+  test.setTimeout(240_000);
+  await openApp(page);
+  await installAndEnableSampleGreeter(page);
+  await page.keyboard.press('Escape');
+  await createNote(page, 'Kernel scheduling', 'Run queues and time slices.');
+  // Just over the large-note threshold (256 Ki characters).
+  const big = strToU8(
+    Array.from({ length: 7_000 }, (_, index) => `Line ${index}: the log grows by one entry.`).join('\n\n'),
+  );
+  const path = testInfo.outputPath('linked.zip');
+  await writeFile(path, zipSync({ 'vault/Log.md': [big, { level: 0 }] }));
+  await importZipFile(page, path);
+  await expect(page.getByTestId('job-item').first()).toHaveAttribute('data-status', 'completed', {
+    timeout: 120_000,
+  });
+  await openLarge(page, 'Log', big.length);
+  const large = page.getByTestId('note-body-large');
+  const logId = (await large.getAttribute('data-note-id')) ?? '';
+
+  // `[[` and the start of a title: the list offers the note; Enter takes it and closes the link.
+  await caretAtStart(page);
+  await page.keyboard.type('See [[kern');
+  const suggest = page.getByTestId('wikilink-suggest');
+  const option = suggest.getByTestId('wikilink-option').filter({ hasText: 'Kernel scheduling' });
+  // The titles come from the core worker, which may be saving and indexing this note meanwhile.
+  const listed = { timeout: 60_000 };
+  await expect(option).toHaveCount(1, listed);
+  await page.keyboard.press('Enter');
+  await expect(suggest).toHaveCount(0);
+  await page.keyboard.type(' now. ');
+  await expect(firstLine(page)).toContainText('See [[Kernel scheduling]] now. ');
+
+  // A click on a title works too; Escape closes the list and leaves the text as typed.
+  await page.keyboard.type('[[Ker');
+  await expect(option).toHaveCount(1, listed);
+  await page.keyboard.press('Escape');
+  await expect(suggest).toHaveCount(0);
+  await page.keyboard.type('n');
+  await expect(option).toHaveCount(1, listed);
+  await option.click();
+  await expect(suggest).toHaveCount(0);
+  await expect(firstLine(page)).toContainText('See [[Kernel scheduling]] now. [[Kernel scheduling]]');
+  await expect(page.locator('.cm-content')).toBeFocused();
+
+  // Saved with the links: the stored body starts with them.
+  await page.keyboard.press('Control+s');
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved', { timeout: 120_000 });
+  const linked = 'See [[Kernel scheduling]] now. [[Kernel scheduling]]';
+  expect((await storedBody(page, logId))?.startsWith(linked)).toBe(true);
+  expect((await storedBody(page, logId))?.length).toBe(big.length + linked.length);
+
+  // The plugin menu: without a selection only the command that needs none; Escape gives the focus back.
+  await expect(large).toHaveAttribute('data-context-commands', 'ready');
+  const menu = page.getByTestId('editor-context-menu');
+  const item = (id: string) =>
+    menu.locator(`[data-testid="editor-context-menu-item"][data-command-id="sample-greeter.${id}"]`);
+  await firstLine(page).click({ button: 'right' });
+  await expect(menu).toBeVisible();
+  await expect(item('say-hello')).toBeVisible();
+  await expect(item('say-selection')).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await expect(menu).toHaveCount(0);
+  await expect(page.locator('.cm-content')).toBeFocused();
+
+  // With a selection, from the keyboard: the selection's command runs.
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.press('Shift+End');
+  await page.keyboard.press('Shift+F10');
+  await expect(menu).toBeVisible();
+  await expect(item('say-hello')).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(item('say-selection')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(menu).toHaveCount(0);
+  await expect(page.getByTestId('toast').filter({ hasText: 'Greet the selection' })).toBeVisible();
   expect(requestLog.foreign()).toEqual([]);
 });

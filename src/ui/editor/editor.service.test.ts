@@ -283,6 +283,28 @@ describe('editor workflows', () => {
     expect(await core.drafts.list()).toEqual([]);
   });
 
+  it("offers a closed tab's draft too long for a note as a file or to discard; this tab's own stays for its note", async () => {
+    const { oversizedDrafts } = await import('./oversized-drafts.svelte');
+    const note = await core.notes.create({ title: 'Log', body: 'stored' });
+    const long = 'x'.repeat(5 * 1024 * 1024 + 1);
+    await core.drafts.save({ ...storedDraft(note, long, note.version), tab_id: 'closed' });
+    await core.drafts.save(storedDraft(note, `${long}mine`, note.version));
+    await service.recoverDrafts();
+    expect(oversizedDrafts.current).toMatchObject({
+      draft: { tab_id: 'closed', note_id: note.note_id, title: 'Log' },
+      length: long.length,
+      max: 5 * 1024 * 1024,
+    });
+    // Asked once however often recovery runs.
+    await service.recoverDrafts();
+    await service.discardOversizedDraft();
+    expect(oversizedDrafts.current).toBeNull();
+    expect((await core.drafts.list()).map((draft) => draft.tab_id)).toEqual([service.draftTabId()]);
+    expect((await core.notes.get(note.note_id)).body).toBe('stored');
+    expect(toasts.items.map((toast) => toast.message)).toContain('The unsaved text was discarded.');
+    await core.drafts.remove({ tab_id: service.draftTabId(), note_id: note.note_id });
+  });
+
   it('spills an unwritten draft to localStorage when the page goes, and the next start saves it', async () => {
     await service.createNote();
     const noteId = editor.noteId as string;

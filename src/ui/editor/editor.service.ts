@@ -12,10 +12,12 @@ import { settings } from '../settings/settings.svelte';
 import { openSettings } from '../settings/settings-nav.svelte';
 import { toasts } from '../toasts/toasts.svelte';
 import { Autosaver } from './autosaver';
+import { downloadBytes } from '../jobs/download';
 import { DraftStore, resolveDraft, tabIdFrom, type NoteDraft } from './drafts';
 import { editor } from './editor.svelte';
 import { contentOf, sameContent, type NoteContent } from './note-fields';
 import { holdNoteLock, isNoteLockedElsewhere } from './note-locks';
+import { oversizedDrafts, type OversizedDraft } from './oversized-drafts.svelte';
 
 const LAST_NOTE_KEY = 'notesagent.last-note';
 
@@ -620,6 +622,7 @@ export async function purgeNote(note: Pick<NoteDto, 'note_id' | 'title'>): Promi
  */
 export async function recoverDrafts(): Promise<void> {
   let recovered = 0;
+  const oversized: OversizedDraft[] = [];
   // Drafts spilled at the last unload, or kept in localStorage by older versions, move into the core first.
   await drafts.moveLocalDrafts();
   let stored: Awaited<ReturnType<DraftStore['list']>>;
@@ -652,11 +655,16 @@ export async function recoverDrafts(): Promise<void> {
       }
       await drafts.removeDraft(draft.tab_id, draft.note_id);
     } catch (error) {
-      // Too long for a note: it stays, and its tab shows it again when the note is opened.
-      if (bodyTooLong(error)) continue;
+      // Too long for a note: this tab's own shows again when its note is opened; one
+      // from a tab that is gone would stay unseen for ever, so the user decides.
+      const size = bodyTooLong(error);
+      if (size && draft.tab_id !== drafts.tabId)
+        oversized.push({ draft, length: size.length, max: size.max });
+      if (size) continue;
       reportError(error);
     }
   }
+  oversizedDrafts.add(oversized);
   if (recovered > 0) toasts.show(t('editor.draftsRecovered', { count: recovered }), { kind: 'success' });
 }
 
@@ -674,4 +682,33 @@ export async function reopenLastNote(): Promise<void> {
     rememberLastNote(null);
     if (errorCodeOf(error) !== 'NOTE_NOT_FOUND') reportError(error);
   }
+}
+
+/** A file name from a note title: characters file systems refuse become '-'. */
+function draftFileName(title: string): string {
+  const name = title
+    .replace(/[\\/:*?"<>|\t\n\r]/g, '-')
+    .trim()
+    .slice(0, 100);
+  return `${name || t('list.untitled')}.md`;
+}
+
+/** The oversized draft asked about is downloaded as a Markdown file, then leaves the store. */
+export async function saveOversizedDraftAsFile(): Promise<void> {
+  const item = oversizedDrafts.current;
+  if (!item) return;
+  const file = draftFileName(item.draft.title);
+  downloadBytes(new TextEncoder().encode(item.draft.body), file, 'text/markdown;charset=utf-8');
+  oversizedDrafts.next();
+  await drafts.removeDraft(item.draft.tab_id, item.draft.note_id);
+  toasts.show(t('oversizedDraft.saved', { file }), { kind: 'success' });
+}
+
+/** The oversized draft asked about is dropped for good. */
+export async function discardOversizedDraft(): Promise<void> {
+  const item = oversizedDrafts.current;
+  if (!item) return;
+  oversizedDrafts.next();
+  await drafts.removeDraft(item.draft.tab_id, item.draft.note_id);
+  toasts.show(t('oversizedDraft.discarded'), { kind: 'info' });
 }

@@ -904,6 +904,15 @@ graph LR
   'bench.concurrencyInvalid': 'Enter a whole number from 1 to {max}.',
   'bench.concurrencyUsed': 'Ran {count} at a time',
   'bench.embeddingUsed': 'embeddings: {model}',
+  // A draft too long to become a note, left by a tab that is gone: saved as a file or discarded.
+  'oversizedDraft.title': 'Unsaved text too long for a note',
+  'oversizedDraft.message':
+    'A tab that was closed left unsaved text for “{title}”: {size} MiB, more than a note can hold ({limit} MiB). Save it as a file to keep it, or discard it.',
+  'oversizedDraft.save': 'Save as file',
+  'oversizedDraft.discard': 'Discard',
+  'oversizedDraft.later': 'Decide later',
+  'oversizedDraft.saved': 'The text was saved as {file}.',
+  'oversizedDraft.discarded': 'The unsaved text was discarded.',
 } as const satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

@@ -868,6 +868,15 @@ graph LR
   'bench.concurrencyInvalid': '请输入 1 到 {max} 之间的整数。',
   'bench.concurrencyUsed': '每次同时运行 {count} 个',
   'bench.embeddingUsed': '向量模型：{model}',
+  // 已关闭的标签页留下的草稿太长、无法成为笔记：另存为文件或丢弃。
+  'oversizedDraft.title': '未保存的文本太长，无法成为笔记',
+  'oversizedDraft.message':
+    '一个已关闭的标签页留下了“{title}”的未保存文本：{size} MiB，超过一篇笔记的上限（{limit} MiB）。可将其另存为文件保留，或将其丢弃。',
+  'oversizedDraft.save': '另存为文件',
+  'oversizedDraft.discard': '丢弃',
+  'oversizedDraft.later': '稍后决定',
+  'oversizedDraft.saved': '文本已保存为 {file}。',
+  'oversizedDraft.discarded': '未保存的文本已丢弃。',
 };
 
 export const zhCNErrors: Partial<Record<ErrorCode, string>> = {

@@ -1,4 +1,3 @@
-import { transfer } from 'comlink';
 import type { ImportDuplicateAction } from '../../contracts/archive';
 import type { JobDto } from '../../contracts/jobs';
 import { INDEX_REBUILD_JOB_KIND, INDEX_UPDATE_JOB_KIND } from '../../contracts/search';
@@ -86,13 +85,14 @@ export async function importFolder(
   }
 }
 
-/** "Import .zip": the bytes move to the worker without a copy. */
+/**
+ * "Import .zip": the File itself goes to the worker (a Blob is cloned as a
+ * handle, not its bytes), which stores and reads it in pieces: the page never
+ * holds the archive in memory.
+ */
 export async function importZip(file: File, onDuplicate: ImportDuplicateAction = 'skip'): Promise<void> {
   try {
-    const data = new Uint8Array(await file.arrayBuffer());
-    const job = await core.archive.importZip(
-      transfer({ data, file_name: file.name, on_duplicate: onDuplicate }, [data.buffer]),
-    );
+    const job = await core.archive.importZip({ data: file, file_name: file.name, on_duplicate: onDuplicate });
     trackJob(job, file.name);
   } catch (error) {
     reportError(error);
