@@ -7,12 +7,12 @@ import {
   TINY_MODEL_ID,
   writeTinyEmbeddingModel,
 } from '../retrieval/__fixtures__/tiny-model';
-import { TransformersEmbedderHost, type EmbedderHostApi } from '../retrieval/embedder-host';
+import { TransformersEmbedderHost } from '../retrieval/embedder-host';
 import { TransformersEmbedder } from '../retrieval/transformers-embedder';
 import { inThreadEmbeddingEngine, type EmbeddingEngine } from './embedding-engine';
 import { closeCore, restartableCores, settledJob as settled } from './test-core';
 import { codeOf } from './test-error-code';
-import { generatedModelFolder, loadGate, recordedModelEngine } from './test-model-engine';
+import { generatedModelFolder, gatedHost, recordedModelEngine } from './test-model-engine';
 
 /**
  * Choosing the embedding model, on the generated tiny model loaded by the real
@@ -248,15 +248,6 @@ describe('EmbeddingService', () => {
 
 /** A real in-thread host whose loads wait until `release()`: a download in flight. */
 function gatedEngine() {
-  const host = new TransformersEmbedderHost();
-  const gate = loadGate();
-  const gated: EmbedderHostApi = {
-    load: async (config, onProgress) => {
-      await gate.pass();
-      return host.load(config, onProgress);
-    },
-    embed: (config, texts, input) => host.embed(config, texts, input),
-    unload: () => host.unload(),
-  };
-  return { engine: inThreadEmbeddingEngine(gated), started: gate.started, release: gate.release };
+  const gate = gatedHost(new TransformersEmbedderHost(), 'load');
+  return { engine: inThreadEmbeddingEngine(gate.host), started: gate.started, release: gate.release };
 }

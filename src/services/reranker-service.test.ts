@@ -7,7 +7,7 @@ import {
   TINY_CROSS_ENCODER_ID,
   writeTinyCrossEncoder,
 } from '../retrieval/__fixtures__/tiny-model';
-import { TransformersRerankerHost, type RerankerHostApi } from '../retrieval/reranker-host';
+import { TransformersRerankerHost } from '../retrieval/reranker-host';
 import { TransformersReranker } from '../retrieval/transformers-reranker';
 import { inThreadRerankerEngine, type RerankerEngine } from './reranker-engine';
 import { RERANKER_SETTINGS_KEY } from './reranker-service';
@@ -18,7 +18,7 @@ import {
   type RestartableCore as Core,
 } from './test-core';
 import { codeOf } from './test-error-code';
-import { generatedModelFolder, loadGate, recordedModelEngine } from './test-model-engine';
+import { generatedModelFolder, gatedHost, recordedModelEngine } from './test-model-engine';
 
 /**
  * Choosing the cross-encoder reranker, on the generated tiny cross-encoder
@@ -43,17 +43,8 @@ function tinyRerankers(engine: RerankerEngine = inThreadRerankerEngine()) {
 
 /** A real in-thread host whose loads wait until `release()`: a download in flight. */
 function gatedEngine() {
-  const host = new TransformersRerankerHost();
-  const gate = loadGate();
-  const gated: RerankerHostApi = {
-    loadReranker: async (config, onProgress) => {
-      await gate.pass();
-      return host.loadReranker(config, onProgress);
-    },
-    rerank: (config, query, texts) => host.rerank(config, query, texts),
-    unloadReranker: () => host.unloadReranker(),
-  };
-  return { engine: inThreadRerankerEngine(gated), started: gate.started, release: gate.release };
+  const gate = gatedHost(new TransformersRerankerHost(), 'loadReranker');
+  return { engine: inThreadRerankerEngine(gate.host), started: gate.started, release: gate.release };
 }
 
 // BM25 puts POOLS first (the one block with the rare "thread"); the cross-encoder

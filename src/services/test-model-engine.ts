@@ -55,20 +55,26 @@ export function recordedModelEngine<Config, Loaded, Model, Spec, Source>(
 }
 
 /**
- * Holds a host's loads: a load calls `pass()`, which marks `started` and waits
- * until `release()`: a download in flight, for as long as the test wants.
+ * `host` with its `load` method held: a load marks `started`, then waits until
+ * `release()` before it runs (a download in flight, for as long as the test
+ * wants); every other method is the host's own.
  */
-export function loadGate() {
+export function gatedHost<Host extends object>(host: Host, load: keyof Host) {
   let markStarted!: () => void;
   const started = new Promise<void>((resolve) => (markStarted = resolve));
   let open!: () => void;
   const gate = new Promise<void>((resolve) => (open = resolve));
-  return {
-    started,
-    release: () => open(),
-    pass: async () => {
-      markStarted();
-      await gate;
+  const gated = new Proxy(host, {
+    get(target, key) {
+      const value: unknown = Reflect.get(target, key, target);
+      if (typeof value !== 'function') return value;
+      if (key !== load) return value.bind(target);
+      return async (...args: unknown[]) => {
+        markStarted();
+        await gate;
+        return value.apply(target, args);
+      };
     },
-  };
+  });
+  return { host: gated, started, release: () => open() };
 }
