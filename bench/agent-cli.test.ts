@@ -4,44 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptServer, type ScriptServer } from '../e2e/harness/openai-script-server';
-import type { AgentCaseResult, AgentDatasetFile, BenchmarkReportDto } from '../src/contracts';
+import type { AgentCaseResult, BenchmarkReportDto } from '../src/contracts';
 import { runAgentCli } from './agent-cli';
-import { SCRIPT_ANSWER } from '../src/services/__fixtures__/openai-agent-script';
+import { scriptedAgentDataset } from '../src/services/__fixtures__/openai-agent-script';
 
 /** Two cases the scripted model answers alike: it always writes 3 tasks, so only the first passes. */
-const DATASET: AgentDatasetFile = {
-  dataset_id: 'cli-scripted-v1',
-  kind: 'agent',
-  version: '1.0.0',
-  description: 'the CLI against the scripted server',
-  notes: [
-    {
-      note_id: 'n-deadlock',
-      title: 'Deadlock',
-      folder: '',
-      tags: [],
-      body: 'Four deadlock conditions: mutual exclusion, hold and wait, no preemption, circular wait.',
-    },
-  ],
-  cases: [
-    {
-      case_id: 'tasks-3',
-      prompt: 'deadlock review tasks',
-      allowed_tools: ['rag.search', 'notes.read', 'tasks.create'],
-      expected_tools: ['rag.search', 'notes.read', 'tasks.create'],
-      expected_conditions: { tasks_created: 3, answer_contains: [SCRIPT_ANSWER] },
-      tags: [],
-    },
-    {
-      case_id: 'tasks-1',
-      prompt: 'deadlock one task',
-      allowed_tools: ['rag.search', 'notes.read', 'tasks.create'],
-      expected_tools: ['rag.search', 'notes.read', 'tasks.create'],
-      expected_conditions: { tasks_created: 1 },
-      tags: [],
-    },
-  ],
-};
+const DATASET = scriptedAgentDataset('cli-scripted-v1', 'the CLI against the scripted server');
 
 interface CliResult {
   code: number;

@@ -2,14 +2,11 @@
 // the page (keydown timestamp to a task queued from the requestAnimationFrame
 // after the input event, i.e. after that frame was produced), in the built app
 // and in a plain <textarea> holding the same text (the floor), in the same run.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { strToU8, zipSync } from 'fflate';
-// @ts-expect-error plain ESM helper shared with playwright.config.ts
-import { CHROMIUM_ARGS, findSystemChromium } from '../scripts/system-chromium.mjs';
+import { localContext, serveAppInChromium } from './chromium';
 import { formatMs, report, type BenchResult } from './harness';
 
 const PORT = Number(process.env.BENCH_EDITOR_PORT ?? 4499);
@@ -251,46 +248,18 @@ function printCase(result: BenchResult): void {
   );
 }
 
-function startServer(): ChildProcess {
-  return spawn(process.execPath, ['scripts/serve.mjs', '--port', String(PORT)], { stdio: 'ignore' });
-}
-
-async function waitForServer(): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    try {
-      if ((await fetch(ORIGIN)).ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await sleep(100);
-  }
-  throw new Error(`the app server on ${ORIGIN} did not start`);
-}
-
 export async function editorBenchmarks(scale: number): Promise<BenchResult[]> {
-  if (!existsSync('dist/index.html')) {
-    console.log('Editor benchmarks: building the app first (vite build).');
-    const built = spawnSync('npx', ['vite', 'build'], { stdio: 'ignore' });
-    if (built.status !== 0) throw new Error('vite build failed');
-  }
   const keys = Math.max(20, Math.round(60 * Math.min(1, scale)));
   console.log(
     `Editor typing: ${keys} keys per case, one every ${KEY_INTERVAL_MS} ms, keydown to the frame after the input event ` +
       '(measured in the page), in the built app and in a plain textarea with the same text (the floor). ' +
       'Rows show p95; notes give p50 and the p95 delta (goal: within 16 ms of the floor).',
   );
-  const server = startServer();
-  const executablePath: string | undefined = findSystemChromium();
-  const browser = await chromium.launch({ ...(executablePath && { executablePath }), args: CHROMIUM_ARGS });
+  const served = await serveAppInChromium(PORT, 'Editor benchmarks');
+  const { browser } = served;
   const results: BenchResult[] = [];
   try {
-    await waitForServer();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    await context.route('**/*', (route) =>
-      route.request().url().startsWith(ORIGIN) ? route.continue() : route.abort('blockedbyclient'),
-    );
-    // tsx keeps function names with a helper that the page lacks.
-    await context.addInitScript('globalThis.__name = (target) => target;');
+    const context = await localContext(browser, ORIGIN, { viewport: { width: 1280, height: 800 } });
     const app = await context.newPage();
     // Creating a multi-megabyte note (saving it, rendering its preview) is slow on a busy machine; only typing is timed.
     app.setDefaultTimeout(SAVE_TIMEOUT_MS);
@@ -365,8 +334,7 @@ export async function editorBenchmarks(scale: number): Promise<BenchResult[]> {
     await context.close();
     await floorContext.close();
   } finally {
-    await browser.close();
-    server.kill();
+    await served.close();
   }
   return results;
 }

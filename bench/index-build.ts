@@ -18,6 +18,7 @@ import { FullTextIndex, HashEmbedder, VectorIndex, tokenize } from '../src/retri
 import { documentsOf, loadCorpus } from '../src/retrieval/__fixtures__/corpus';
 import { documentsOf as indexDocumentsOf, noteSegmentOf } from '../src/retrieval/index-documents';
 import { createCoreApi } from '../src/services/core-api';
+import { percentile, row } from './figures';
 import { formatMs, report, type BenchResult } from './harness';
 
 const EDIT_GOAL_MS = 50;
@@ -51,24 +52,10 @@ function notebook(count: number, words: readonly string[]) {
   });
 }
 
-function percentile(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
-
 async function timed<T>(work: () => T | Promise<T>): Promise<[T, number]> {
   const start = performance.now();
   const value = await work();
   return [value, performance.now() - start];
-}
-
-function row(name: string, baseline: string, ms: number, baselineMs: number, note?: string): BenchResult {
-  const result: BenchResult = { name, baseline, ms, baselineMs, ratio: ms / baselineMs };
-  if (note !== undefined) result.note = note;
-  console.log(
-    `  ${name}: ${formatMs(ms)} vs ${baseline} ${formatMs(baselineMs)} = ${result.ratio.toFixed(2)}×${note ? ` (${note})` : ''}`,
-  );
-  return result;
 }
 
 /**

@@ -10,14 +10,11 @@
 //   shown (the UI waits 150 ms after a key before it asks, so that is included).
 // 10,000 notes at BENCH_SCALE=1 (BENCH_NOTEBOOK_NOTES overrides); `npm run
 // bench:notebook` runs it alone, as does BENCH_ONLY=notebook with `npm run bench`.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { strToU8, zipSync } from 'fflate';
-// @ts-expect-error plain ESM helper shared with playwright.config.ts
-import { CHROMIUM_ARGS, findSystemChromium } from '../scripts/system-chromium.mjs';
+import { localContext, serveAppInChromium } from './chromium';
+import { percentile, row } from './figures';
 import { formatMs, report, type BenchResult } from './harness';
 
 const PORT = Number(process.env.BENCH_NOTEBOOK_PORT ?? 4312);
@@ -45,22 +42,8 @@ function notebookZip(count: number): Buffer {
   return Buffer.from(zipSync(files, { level: 0 }));
 }
 
-function percentile(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
-
 function median(values: readonly number[]): number {
   return percentile(values, 50);
-}
-
-function row(name: string, baseline: string, ms: number, baselineMs: number, note?: string): BenchResult {
-  const result: BenchResult = { name, baseline, ms, baselineMs, ratio: ms / baselineMs };
-  if (note !== undefined) result.note = note;
-  console.log(
-    `  ${name}: ${formatMs(ms)} vs ${baseline} ${formatMs(baselineMs)} = ${result.ratio.toFixed(2)}×${note ? ` (${note})` : ''}`,
-  );
-  return result;
 }
 
 /**
@@ -189,51 +172,23 @@ async function typeAndMeasure(page: Page, word: string): Promise<number[]> {
   return samples;
 }
 
-function startServer(): ChildProcess {
-  return spawn(process.execPath, ['scripts/serve.mjs', '--port', String(PORT)], { stdio: 'ignore' });
-}
-
-async function waitForServer(): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    try {
-      if ((await fetch(ORIGIN)).ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await sleep(100);
-  }
-  throw new Error(`the app server on ${ORIGIN} did not start`);
-}
-
 async function appContext(browser: Browser): Promise<BrowserContext> {
-  const context = await browser.newContext({
+  const context = await localContext(browser, ORIGIN, {
     viewport: { width: 1280, height: 800 },
     serviceWorkers: 'block',
   });
-  await context.route('**/*', (route) =>
-    route.request().url().startsWith(ORIGIN) ? route.continue() : route.abort('blockedbyclient'),
-  );
-  // tsx keeps function names with a helper that the page lacks.
-  await context.addInitScript('globalThis.__name = (target) => target;');
   await context.addInitScript(START_PROBE);
   return context;
 }
 
 export async function notebookChromiumBenchmarks(scale: number): Promise<BenchResult[]> {
-  if (!existsSync('dist/index.html')) {
-    console.log('Notebook in Chromium: building the app first (vite build).');
-    const built = spawnSync('npx', ['vite', 'build'], { stdio: 'ignore' });
-    if (built.status !== 0) throw new Error('vite build failed');
-  }
   const count = Number(
     process.env.BENCH_NOTEBOOK_NOTES ?? Math.max(500, Math.round(10_000 * Math.min(1, scale))),
   );
-  const server = startServer();
-  const executablePath: string | undefined = findSystemChromium();
-  const browser = await chromium.launch({ ...(executablePath && { executablePath }), args: CHROMIUM_ARGS });
+  const served = await serveAppInChromium(PORT, 'Notebook in Chromium');
+  const { browser } = served;
   const results: BenchResult[] = [];
   try {
-    await waitForServer();
     // The floor: the same app starting with no notes, in its own storage.
     const empty = await (await appContext(browser)).newPage();
     await empty.goto(ORIGIN);
@@ -333,8 +288,7 @@ export async function notebookChromiumBenchmarks(scale: number): Promise<BenchRe
     );
     await context.close();
   } finally {
-    await browser.close();
-    server.kill();
+    await served.close();
   }
   return results;
 }

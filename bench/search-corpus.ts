@@ -101,8 +101,4 @@ export async function oramaOf(documents: readonly FullTextDocument[], batch = 10
   return db;
 }
 
-/** The p-th percentile (nearest rank) of unsorted values. */
-export function percentile(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
+export { percentile } from './figures';

@@ -7,8 +7,8 @@ import {
   chainScript,
   docxParts,
   exportNote,
+  importMidnightTheme,
   MIDNIGHT,
-  midnightThemePackage,
   pdfImageCount,
   pdfText,
   serveTinyWhisper,
@@ -220,14 +220,7 @@ test('the acceptance chain: recording → transcript note → search → agent w
     for (const [, bytes] of pngs) expect(bytes).toBeGreaterThan(2048);
 
     // --- Community theme: import, preview in isolation, enable, export again ---
-    await page.getByTestId('open-settings').click();
-    await page.getByTestId('settings-nav-general').click();
-    const themes = page.getByTestId('theme-settings');
-    await themes.getByTestId('theme-import-zip').setInputFiles({
-      name: 'midnight-theme.zip',
-      mimeType: 'application/zip',
-      buffer: midnightThemePackage(),
-    });
+    const themes = await importMidnightTheme(page);
     const inspection = themes.getByTestId('theme-inspection');
     await expect(inspection).toContainText('Midnight');
     await expect(inspection.getByTestId('theme-compatibility')).toHaveText(
@@ -310,14 +303,7 @@ test('offline after the first visit: write, search, agent trace, HTML export and
   expect(html).toMatch(/<figure class="mermaid"><svg[^>]*>.*转写/s);
   expect(html).toMatch(/<figure class="function-plot"><svg[^>]*>.*声波/s);
 
-  await page.getByTestId('open-settings').click();
-  await page.getByTestId('settings-nav-general').click();
-  const themes = page.getByTestId('theme-settings');
-  await themes.getByTestId('theme-import-zip').setInputFiles({
-    name: 'midnight-theme.zip',
-    mimeType: 'application/zip',
-    buffer: midnightThemePackage(),
-  });
+  await importMidnightTheme(page);
   const frame = page.frameLocator('[data-testid="theme-preview"]');
   await expect(frame.locator('body')).toHaveCSS('background-color', MIDNIGHT.background);
   await expect(frame.locator('.mermaid-block svg')).toHaveCount(1);

@@ -1,5 +1,6 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { allowTasksAndExpectRun, undoAgentTasks } from './harness/agent-steps';
 import { buildLlmWorkerDouble } from './harness/build-harness';
 import { DOUBLE_ANSWER, DOUBLE_MODEL, DOUBLE_TASKS, REQUEST_LOG_PATH } from './harness/llm-double-constants';
 import { createNote, expect, openApp, test } from './fixtures';
@@ -85,27 +86,13 @@ test('the agent runs on an in-browser model with prompted tools: search, read, a
   await page.getByTestId('agent-input').fill('Make a task list in my deadlock note');
   await page.getByTestId('agent-run').click();
 
-  const permission = page.getByTestId('agent-permission');
-  await expect(permission).toBeVisible({ timeout: 30_000 });
-  await expect(permission.getByTestId('permission-summary')).toHaveText('Add 3 task(s) to “Deadlock notes”.');
-  await expect(permission.getByTestId('permission-diff')).toContainText(`+- [ ] ${DOUBLE_TASKS[0]}`);
-  await permission.getByTestId('permission-allow-once').click();
-
-  const run = page.getByTestId('agent-run-item').first();
-  await expect(run).toHaveAttribute('data-status', 'completed');
-  const timeline = page.getByTestId('agent-timeline');
-  const tools = await timeline
-    .locator('[data-testid="agent-event"][data-event="ToolCall"]')
-    .evaluateAll((items) => items.map((item) => item.textContent ?? ''));
-  expect(tools.map((line) => /Tool (\S+)/.exec(line)?.[1])).toEqual([
-    'rag.search',
-    'notes.read',
-    'tasks.create',
-  ]);
-  await expect(timeline.locator('[data-event="ModelCallStarted"]').first()).toContainText(
-    `webllm/${DOUBLE_MODEL}`,
-  );
-  await expect(timeline.locator('[data-event="RunCompleted"]')).toContainText(DOUBLE_ANSWER);
+  await allowTasksAndExpectRun(page, {
+    note: 'Deadlock notes',
+    task: DOUBLE_TASKS[0]!,
+    model: `webllm/${DOUBLE_MODEL}`,
+    answer: DOUBLE_ANSWER,
+    permissionTimeout: 30_000,
+  });
 
   // Prompted tools: no `tools` field reached the engine; the system prompt
   // describes them and asks for `<tool_call>`; results came back as user text.
@@ -120,11 +107,7 @@ test('the agent runs on an in-browser model with prompted tools: search, read, a
   expect(String(system.content)).toContain('- tasks__create: ');
   expect(String(requests[3]!.messages.at(-1)!.content)).toMatch(/^Result of tasks__create /);
 
-  await page.getByTestId('nav-all').click();
-  await page.getByTestId('note-item').filter({ hasText: 'Deadlock notes' }).click();
-  await expect(page.getByTestId('note-body')).toHaveValue(/- \[ \] Explain the four conditions/);
-  await page.getByTestId('agent-undo').click();
-  await expect(page.getByTestId('note-body')).toHaveValue(BODY);
+  await undoAgentTasks(page, { note: 'Deadlock notes', task: 'Explain the four conditions', body: BODY });
   expect(requestLog.foreign()).toEqual([]);
 });
 

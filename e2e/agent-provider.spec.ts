@@ -1,4 +1,9 @@
-import { addScriptProvider, pickScriptModel } from './harness/agent-steps';
+import {
+  addScriptProvider,
+  allowTasksAndExpectRun,
+  pickScriptModel,
+  undoAgentTasks,
+} from './harness/agent-steps';
 import { createNote, expect, openApp, test } from './fixtures';
 
 const BODY =
@@ -20,35 +25,16 @@ test('the agent runs on a configured OpenAI-compatible provider; its write shows
   await page.getByTestId('agent-input').fill('Make a task list in my deadlock note');
   await page.getByTestId('agent-run').click();
 
-  const permission = page.getByTestId('agent-permission');
-  await expect(permission).toBeVisible();
-  await expect(permission.getByTestId('permission-summary')).toHaveText('Add 3 task(s) to “Deadlock notes”.');
-  await expect(permission.getByTestId('permission-diff')).toContainText('+- [ ] Explain the four conditions');
-  await permission.getByTestId('permission-allow-once').click();
-
-  const run = page.getByTestId('agent-run-item').first();
-  await expect(run).toHaveAttribute('data-status', 'completed');
-  const timeline = page.getByTestId('agent-timeline');
-  const tools = await timeline
-    .locator('[data-testid="agent-event"][data-event="ToolCall"]')
-    .evaluateAll((items) => items.map((item) => item.textContent ?? ''));
-  expect(tools.map((line) => /Tool (\S+)/.exec(line)?.[1])).toEqual([
-    'rag.search',
-    'notes.read',
-    'tasks.create',
-  ]);
-  await expect(timeline.locator('[data-event="ModelCallStarted"]').first()).toContainText(
-    'custom/script-model',
-  );
-  await expect(timeline.locator('[data-event="RunCompleted"]')).toContainText('I added three tasks');
+  await allowTasksAndExpectRun(page, {
+    note: 'Deadlock notes',
+    task: 'Explain the four conditions',
+    model: 'custom/script-model',
+    answer: 'I added three tasks',
+  });
   // Native tool calling: the provider got the tools as functions.
   expect((server.bodies[0]?.tools as unknown[] | undefined)?.length).toBeGreaterThan(3);
 
-  await page.getByTestId('nav-all').click();
-  await page.getByTestId('note-item').filter({ hasText: 'Deadlock notes' }).click();
-  await expect(page.getByTestId('note-body')).toHaveValue(/- \[ \] Explain the four conditions/);
-  await page.getByTestId('agent-undo').click();
-  await expect(page.getByTestId('note-body')).toHaveValue(BODY);
+  await undoAgentTasks(page, { note: 'Deadlock notes', task: 'Explain the four conditions', body: BODY });
   await expect(page.getByTestId('agent-undo')).toHaveCount(0);
   expect(requestLog.foreign().filter((url) => !url.startsWith(server.url))).toEqual([]);
 });

@@ -1,7 +1,6 @@
-import type { Route } from '@playwright/test';
 import { buildTinyEmbeddingModel, vocabularyFromTexts } from '../src/retrieval/__fixtures__/tiny-model';
 import { createNote, expect, openApp, test } from './fixtures';
-import { MODEL_HOST, serveTinyModel, useModelHost } from './harness/model-host';
+import { MODEL_HOST, routeModelHost, serveTinyModel, useModelHost } from './harness/model-host';
 
 /**
  * Switching the embedding model in the app, through the real loading code: the
@@ -34,11 +33,7 @@ test('switching the embedding model downloads it, asks for a vector rebuild, and
 }) => {
   // A model download, a vector rebuild and a reload that loads the model again from the cache.
   test.setTimeout(180_000);
-  const modelRequests: string[] = [];
-  await context.route(`${MODEL_HOST}**`, (route) => {
-    modelRequests.push(route.request().url());
-    return serveModel(route);
-  });
+  const { requests: modelRequests } = await routeModelHost(context, serveModel);
   const ownRequests: string[] = [];
   page.context().on('request', (request) => ownRequests.push(request.url()));
 
@@ -116,16 +111,9 @@ test('switching the embedding model downloads it, asks for a vector rebuild, and
 
 test('a model download that fails or is cancelled leaves hash-v1 in use', async ({ page, context }) => {
   test.setTimeout(120_000);
+  // The weights never arrive while `hold` is on: a slow download to cancel.
   let hold = false;
-  const held: Route[] = [];
-  await context.route(`${MODEL_HOST}**`, async (route) => {
-    // The weights never arrive while `hold` is on: a slow download to cancel.
-    if (hold && route.request().url().endsWith('.onnx')) {
-      held.push(route);
-      return;
-    }
-    await serveModel(route);
-  });
+  const { held } = await routeModelHost(context, serveModel, () => hold);
   await openApp(page);
   await page.getByTestId('open-settings').click();
   // A host that cannot be reached: the job fails and says why.

@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { createNote, expect, openApp, test, waitForServiceWorker } from './fixtures';
+import { askNotes } from './harness/chat-steps';
 
 const hashOf = (page: Page) => new URL(page.url()).hash;
 
@@ -128,12 +129,7 @@ test.describe('desktop', () => {
   test('a citation opens its note and Back returns to the conversation', async ({ page }) => {
     await openApp(page);
     await createNote(page, 'Travel plans', 'The quokkaberry festival takes place every March in Wellington.');
-    await page.getByTestId('nav-chat').click();
-    await page.getByTestId('chat-use-notes').check();
-    await page.getByTestId('chat-input').fill('When is the quokkaberry festival?');
-    await page.getByTestId('chat-send').click();
-    const answer = page.locator('[data-testid="chat-message"][data-role="assistant"]').last();
-    await expect(answer).toHaveAttribute('data-status', 'completed');
+    const answer = await askNotes(page, 'When is the quokkaberry festival?');
     await expect.poll(() => hashOf(page)).toMatch(/^#\/chat\/.+/);
     const chatHash = hashOf(page);
 

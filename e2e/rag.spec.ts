@@ -1,4 +1,5 @@
 import { createNote, expect, openApp, sourceLineOf, test } from './fixtures';
+import { askNotes } from './harness/chat-steps';
 
 const BODY = [
   '# Travel',
@@ -16,13 +17,7 @@ test('asking the notes with the mock provider cites the note, and the citation o
   await createNote(page, 'Travel plans', BODY);
   await createNote(page, 'Groceries', 'Buy rice and tea.');
 
-  await page.getByTestId('nav-chat').click();
-  await page.getByTestId('chat-use-notes').check();
-  await page.getByTestId('chat-input').fill('When is the quokkaberry festival?');
-  await page.getByTestId('chat-send').click();
-
-  const answer = page.locator('[data-testid="chat-message"][data-role="assistant"]').last();
-  await expect(answer).toHaveAttribute('data-status', 'completed');
+  const answer = await askNotes(page, 'When is the quokkaberry festival?');
   await expect(answer.getByTestId('chat-answer')).toContainText('Travel plans');
   const marker = answer.getByTestId('chat-answer').locator('a[href="#citation-1"]');
   await expect(marker).toHaveText('[1]');

@@ -1,7 +1,7 @@
-import type { Page, Route } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { buildTinyCrossEncoder, vocabularyFromTexts } from '../src/retrieval/__fixtures__/tiny-model';
 import { createNote, expect, openApp, test } from './fixtures';
-import { MODEL_HOST, serveTinyModel, useModelHost } from './harness/model-host';
+import { MODEL_HOST, routeModelHost, serveTinyModel, useModelHost } from './harness/model-host';
 
 /**
  * Turning the cross-encoder reranker on in the app, through the real loading
@@ -42,11 +42,7 @@ test('choosing a reranker downloads it with progress, and search results are the
 }) => {
   // A model download and a reload that loads it again from the cache.
   test.setTimeout(180_000);
-  const modelRequests: string[] = [];
-  await context.route(`${MODEL_HOST}**`, (route) => {
-    modelRequests.push(route.request().url());
-    return serveModel(route);
-  });
+  const { requests: modelRequests } = await routeModelHost(context, serveModel);
 
   await openApp(page);
   for (const note of NOTES) await createNote(page, note.title, note.body);
@@ -111,15 +107,8 @@ test('choosing a reranker downloads it with progress, and search results are the
 
 test('a reranker download can be cancelled, and reranking stays off', async ({ page, context }) => {
   test.setTimeout(120_000);
-  const held: Route[] = [];
-  await context.route(`${MODEL_HOST}**`, async (route) => {
-    // The weights never arrive: a slow download to cancel.
-    if (route.request().url().endsWith('.onnx')) {
-      held.push(route);
-      return;
-    }
-    await serveModel(route);
-  });
+  // The weights never arrive: a slow download to cancel.
+  const { held } = await routeModelHost(context, serveModel, () => true);
   await openApp(page);
   await createNote(page, NOTES[0]!.title, NOTES[0]!.body);
   await page.getByTestId('open-settings').click();

@@ -1,4 +1,5 @@
 import { createNote, expect, openApp, test } from './fixtures';
+import { askNotes } from './harness/chat-steps';
 
 // Block ids change when a block is rewritten or cut differently (a new block
 // format re-derives stored blocks); a citation kept in a conversation still
@@ -11,12 +12,7 @@ test('a chat citation whose block no longer exists still opens its note', async 
     '# Travel\n\nPacking list: passport, charger, umbrella.\n\nThe quokkaberry festival takes place every March in Wellington.',
   );
 
-  await page.getByTestId('nav-chat').click();
-  await page.getByTestId('chat-use-notes').check();
-  await page.getByTestId('chat-input').fill('When is the quokkaberry festival?');
-  await page.getByTestId('chat-send').click();
-  const answer = page.locator('[data-testid="chat-message"][data-role="assistant"]').last();
-  await expect(answer).toHaveAttribute('data-status', 'completed');
+  const answer = await askNotes(page, 'When is the quokkaberry festival?');
   const citation = answer.getByTestId('chat-citation').first();
   await expect(citation).toHaveAttribute('data-block-id', /.+/);
   await expect(citation).toContainText('quokkaberry');

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { zipSync, strToU8 } from 'fflate';
 import type { CDPSession, Page } from '@playwright/test';
-import { createNote, expect, openApp, storedDrafts, test } from './fixtures';
+import { createNote, expect, openApp, storedBody, storedDrafts, test } from './fixtures';
 
 const MB = 1024 * 1024;
 
@@ -58,27 +58,6 @@ async function fillTheRest(page: Page): Promise<number> {
       }
     }
   });
-}
-
-/** The note as stored in IndexedDB, read past the app. */
-async function storedBody(page: Page, noteId: string): Promise<string | undefined> {
-  return page.evaluate(
-    (id) =>
-      new Promise<string | undefined>((resolve, reject) => {
-        const open = indexedDB.open('notes-agent');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const db = open.result;
-          const get = db.transaction('notes').objectStore('notes').get(id);
-          get.onsuccess = () => {
-            db.close();
-            resolve((get.result as { body?: string } | undefined)?.body);
-          };
-          get.onerror = () => reject(get.error);
-        };
-      }),
-    noteId,
-  );
 }
 
 // The service worker's precache would take half of the 20 MB, racing the imports for it.

@@ -31,3 +31,54 @@ export async function pickScriptModel(page: Page): Promise<void> {
   await picker.selectOption({ label: 'Script · script-model' });
   await page.getByTestId('agent-capabilities').locator('summary').click();
 }
+
+/**
+ * The agent's run that adds tasks to a note, from its permission prompt on:
+ * the prompt names the note and shows the first task in its diff, is allowed
+ * once, and the finished run shows search → read → write, the model it ran on
+ * and its answer.
+ */
+export async function allowTasksAndExpectRun(
+  page: Page,
+  {
+    note,
+    task,
+    model,
+    answer,
+    permissionTimeout,
+  }: { note: string; task: string; model: string; answer: string; permissionTimeout?: number },
+): Promise<void> {
+  const permission = page.getByTestId('agent-permission');
+  await expect(permission).toBeVisible(permissionTimeout === undefined ? {} : { timeout: permissionTimeout });
+  await expect(permission.getByTestId('permission-summary')).toHaveText(`Add 3 task(s) to “${note}”.`);
+  await expect(permission.getByTestId('permission-diff')).toContainText(`+- [ ] ${task}`);
+  await permission.getByTestId('permission-allow-once').click();
+
+  const run = page.getByTestId('agent-run-item').first();
+  await expect(run).toHaveAttribute('data-status', 'completed');
+  const timeline = page.getByTestId('agent-timeline');
+  const tools = await timeline
+    .locator('[data-testid="agent-event"][data-event="ToolCall"]')
+    .evaluateAll((items) => items.map((item) => item.textContent ?? ''));
+  expect(tools.map((line) => /Tool (\S+)/.exec(line)?.[1])).toEqual([
+    'rag.search',
+    'notes.read',
+    'tasks.create',
+  ]);
+  await expect(timeline.locator('[data-event="ModelCallStarted"]').first()).toContainText(model);
+  await expect(timeline.locator('[data-event="RunCompleted"]')).toContainText(answer);
+}
+
+/** Opens the note the agent wrote to, sees the task there, and Undo brings back `body`. */
+export async function undoAgentTasks(
+  page: Page,
+  { note, task, body }: { note: string; task: string; body: string },
+): Promise<void> {
+  await page.getByTestId('nav-all').click();
+  await page.getByTestId('note-item').filter({ hasText: note }).click();
+  await expect(page.getByTestId('note-body')).toHaveValue(
+    new RegExp(`- \\[ \\] ${task.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&')}`),
+  );
+  await page.getByTestId('agent-undo').click();
+  await expect(page.getByTestId('note-body')).toHaveValue(body);
+}

@@ -110,6 +110,19 @@ export function midnightThemePackage(): Buffer {
   return Buffer.from(zipSync({ 'midnight-theme': files }));
 }
 
+/** Settings → General: imports the Midnight theme package; returns the theme settings. */
+export async function importMidnightTheme(page: Page): Promise<Locator> {
+  await page.getByTestId('open-settings').click();
+  await page.getByTestId('settings-nav-general').click();
+  const themes = page.getByTestId('theme-settings');
+  await themes.getByTestId('theme-import-zip').setInputFiles({
+    name: 'midnight-theme.zip',
+    mimeType: 'application/zip',
+    buffer: midnightThemePackage(),
+  });
+  return themes;
+}
+
 /** Exports the open note in `format` from the editor's export menu and returns the downloaded file. */
 export async function exportNote(page: Page, format: 'html' | 'pdf' | 'docx'): Promise<Download> {
   const download = page.waitForEvent('download');

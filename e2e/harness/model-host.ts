@@ -1,4 +1,4 @@
-import { expect, type Page, type Route } from '@playwright/test';
+import { expect, type BrowserContext, type Page, type Route } from '@playwright/test';
 import type { TinyModelFiles } from '../../src/retrieval/__fixtures__/tiny-model';
 
 /** A model host no request may really reach: tests answer it with `page.route`. */
@@ -32,4 +32,28 @@ export function serveTinyModel(modelId: string, files: TinyModelFiles): (route: 
     }
     await route.fulfill({ status: 200, headers, body: Buffer.from(body) });
   };
+}
+
+/**
+ * Answers the model host for the whole context with `serve` (a
+ * `serveTinyModel` handler): returns the URLs asked of it, and the weight
+ * requests held unanswered while `hold()` is true (a download that never ends,
+ * to cancel).
+ */
+export async function routeModelHost(
+  context: BrowserContext,
+  serve: (route: Route) => Promise<void>,
+  hold: () => boolean = () => false,
+): Promise<{ requests: string[]; held: Route[] }> {
+  const requests: string[] = [];
+  const held: Route[] = [];
+  await context.route(`${MODEL_HOST}**`, async (route) => {
+    if (hold() && route.request().url().endsWith('.onnx')) {
+      held.push(route);
+      return;
+    }
+    requests.push(route.request().url());
+    await serve(route);
+  });
+  return { requests, held };
 }

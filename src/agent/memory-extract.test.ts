@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { MetonaMemoryItem } from '../ir';
 import { MemoryItemStore } from './memory';
 import {
   CONVERSATION_DIGEST_SCHEMA,
@@ -18,21 +17,7 @@ import {
   recallWithinBudget,
 } from './memory-extract';
 import { estimateTextTokens } from './token-estimate';
-
-const DAY = 24 * 60 * 60 * 1000;
-const NOW = 1_800_000_000_000;
-
-function item(id: string, content: string, fields: Partial<MetonaMemoryItem> = {}): MetonaMemoryItem {
-  return {
-    id,
-    type: 'semantic',
-    content,
-    source: 'user_input',
-    importance: 0.5,
-    createdAt: NOW - DAY,
-    ...fields,
-  };
-}
+import { DAY, NOW, memoryItem as item } from './__fixtures__/memory-items';
 
 describe('extractExplicitFacts', () => {
   it('keeps what follows "remember that", up to the end of the sentence', () => {

@@ -1,21 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { metonaMemoryItemSchema, type MetonaMemoryItem } from '../ir';
 import { MemoryItemStore, memoryTerms, pruneExpiredMemories, recallMemories } from './memory';
-
-const DAY = 24 * 60 * 60 * 1000;
-const NOW = 1_800_000_000_000;
-
-function item(id: string, content: string, fields: Partial<MetonaMemoryItem> = {}): MetonaMemoryItem {
-  return {
-    id,
-    type: 'semantic',
-    content,
-    source: 'user_input',
-    importance: 0.5,
-    createdAt: NOW - DAY,
-    ...fields,
-  };
-}
+import { DAY, NOW, memoryItem as item } from './__fixtures__/memory-items';
 
 async function store(...items: MetonaMemoryItem[]): Promise<MemoryItemStore> {
   const memories = new MemoryItemStore();

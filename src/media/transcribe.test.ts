@@ -23,6 +23,7 @@ import {
   type TranscriptSegment,
 } from '../contracts';
 import { encodeWav, sine } from './__fixtures__/synthetic-audio';
+import { cancelAtFirstProgress } from './__fixtures__/cancel-at-progress';
 
 const RATE = 16_000;
 
@@ -250,17 +251,7 @@ describe('runTranscription in the job runtime', () => {
       files: { a: { bytes: toneWav(95), mime_type: 'audio/wav', name: 'a.wav' } },
     });
     const job = await runtime.create(TRANSCRIPTION_JOB_KIND, { attachment_id: 'a' });
-    const names: string[] = [];
-    let cancelled = false;
-    const subscription = runtime.subscribe(job.job_id, 0, (envelope) => {
-      names.push(envelope.event);
-      if (envelope.event === 'Progress' && !cancelled) {
-        cancelled = true;
-        void runtime.cancel(job.job_id);
-      }
-    });
-    await subscription.closed;
-    await runtime.idle();
+    const names = await cancelAtFirstProgress(runtime, job.job_id);
 
     expect(names.at(-1)).toBe('Cancelled');
     expect(names.filter((name) => name === 'Progress')).toHaveLength(1);

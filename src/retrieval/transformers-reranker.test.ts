@@ -6,8 +6,12 @@ import { AppError, isAbortError } from '../contracts';
 import { FullTextIndex } from './full-text-index';
 import { hybridSearch } from './hybrid-search';
 import { DEFAULT_RETRIEVAL_PROFILE } from './retrieval-profile';
-import { localOnlySource, TINY_CROSS_ENCODER_ID, writeTinyCrossEncoder } from './__fixtures__/tiny-model';
-import type { RerankerModelSpec } from './reranker-models';
+import {
+  localOnlySource,
+  tinyCrossEncoderSpec,
+  TINY_CROSS_ENCODER_ID,
+  writeTinyCrossEncoder,
+} from './__fixtures__/tiny-model';
 import { TransformersReranker, type TransformersRerankerConfig } from './transformers-reranker';
 
 /**
@@ -17,15 +21,7 @@ import { TransformersReranker, type TransformersRerankerConfig } from './transfo
  * summed token rows of the query side and of the passage side.
  */
 
-const TINY_RERANKER: RerankerModelSpec = {
-  model_id: TINY_CROSS_ENCODER_ID,
-  label: 'Tiny cross-encoder (generated)',
-  languages: ['zh', 'en'],
-  revision: 'main',
-  max_tokens: 512,
-  default_dtype: { webgpu: 'fp32', wasm: 'fp32' },
-  approx_download_mb: { fp32: 0.4 },
-};
+const TINY_RERANKER = tinyCrossEncoderSpec();
 
 let root: string;
 let config: TransformersRerankerConfig;

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type {
   AgentCaseResult,
-  AgentDatasetFile,
   BenchmarkRunDto,
   CreateRagBenchmarkInput,
   EventEnvelope,
@@ -12,7 +11,7 @@ import { AppError } from '../contracts';
 import { NotesAgentDatabase } from '../db';
 import { freshDatabase } from '../db/test-database';
 import { HASH_EMBEDDER_INFO, type Embedder } from '../retrieval';
-import { SCRIPT_ANSWER, agentScriptStream } from './__fixtures__/openai-agent-script';
+import { SCRIPT_ANSWER, agentScriptStream, scriptedAgentDataset } from './__fixtures__/openai-agent-script';
 import { demoAdapterFactory, type AgentAdapterFactory } from './agent-service';
 import { ISOLATED_DATABASE_PREFIX } from './benchmark-service';
 import { createCoreApi, type CoreOptions } from './core-api';
@@ -798,39 +797,13 @@ async function coreOn(
 }
 
 /** Two cases the scripted model can pass only by calling its tools: one expects its 3 tasks, one 1. */
-const SCRIPTED: AgentDatasetFile = {
-  dataset_id: 'scripted-agent-v1',
-  kind: 'agent',
-  version: '1.0.0',
-  description: 'one note, a write case that passes and one that cannot',
-  notes: [
-    {
-      note_id: 'n-deadlock',
-      title: 'Deadlock',
-      folder: '',
-      tags: [],
-      body: 'Four deadlock conditions: mutual exclusion, hold and wait, no preemption, circular wait.',
-    },
-  ],
-  cases: [
-    {
-      case_id: 'tasks-3',
-      prompt: 'deadlock review tasks',
-      allowed_tools: ['rag.search', 'notes.read', 'tasks.create'],
-      expected_tools: ['rag.search', 'notes.read', 'tasks.create'],
-      expected_conditions: { citation_required: true, tasks_created: 3, answer_contains: [SCRIPT_ANSWER] },
-      tags: [],
-    },
-    {
-      case_id: 'tasks-1',
-      prompt: 'deadlock one task',
-      allowed_tools: ['rag.search', 'notes.read', 'tasks.create'],
-      expected_tools: ['rag.search', 'notes.read', 'tasks.create'],
-      expected_conditions: { tasks_created: 1 },
-      tags: [],
-    },
-  ],
-};
+const SCRIPTED = scriptedAgentDataset(
+  'scripted-agent-v1',
+  'one note, a write case that passes and one that cannot',
+  {
+    citationRequired: true,
+  },
+);
 
 describe('agent benchmark runs on a configured provider', () => {
   it('runs the dataset through the OpenAI-compatible provider (router retries included) in its own database', async () => {

@@ -1,19 +1,18 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { AppError, EMBEDDING_DOWNLOAD_JOB_KIND, type JobDto } from '../contracts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AppError, EMBEDDING_DOWNLOAD_JOB_KIND } from '../contracts';
 import {
   localOnlySource,
   tinyModelSpec,
   TINY_MODEL_ID,
   writeTinyEmbeddingModel,
 } from '../retrieval/__fixtures__/tiny-model';
-import { HostedEmbedder, TransformersEmbedderHost, type EmbedderHostApi } from '../retrieval/embedder-host';
-import { TransformersEmbedder, type TransformersEmbedderConfig } from '../retrieval/transformers-embedder';
+import { TransformersEmbedderHost } from '../retrieval/embedder-host';
+import { TransformersEmbedder } from '../retrieval/transformers-embedder';
 import { inThreadEmbeddingEngine, type EmbeddingEngine } from './embedding-engine';
-import { closeCore, restartableCores, type RestartableCore as Core } from './test-core';
+import { closeCore, restartableCores, settledJob as settled } from './test-core';
 import { codeOf } from './test-error-code';
+import { generatedModelFolder, gatedHost, recordedModelEngine } from './test-model-engine';
 
 /**
  * Choosing the embedding model, on the generated tiny model loaded by the real
@@ -23,18 +22,9 @@ import { codeOf } from './test-error-code';
  */
 
 const TINY = tinyModelSpec({ query_prefix: 'query: ', passage_prefix: 'passage: ' });
-let root: string;
-let models: string;
-
-beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'notes-agent-embedding-service-'));
-  models = join(root, 'models');
-  await writeTinyEmbeddingModel(models, TINY_MODEL_ID);
-});
-
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-});
+const files = generatedModelFolder('notes-agent-embedding-service-', (models) =>
+  writeTinyEmbeddingModel(models, TINY_MODEL_ID),
+);
 
 const cores = restartableCores();
 const openCore = cores.open;
@@ -42,29 +32,7 @@ afterEach(() => cores.closeAll());
 
 /** The tiny model from local files, through an engine that records what it was asked to load. */
 function tinyEmbedding(engine: EmbeddingEngine = inThreadEmbeddingEngine()) {
-  const configs: TransformersEmbedderConfig[] = [];
-  let stops = 0;
-  const recording: EmbeddingEngine = {
-    load: (config, options) => {
-      configs.push(config);
-      return engine.load(config, options);
-    },
-    restore: (config, loaded) => engine.restore(config, loaded),
-    stop: () => {
-      stops += 1;
-      engine.stop();
-    },
-  };
-  return {
-    options: { engine: recording, models: [TINY], source: localOnlySource(models) },
-    configs,
-    stops: () => stops,
-  };
-}
-
-async function settled(core: Core, job: JobDto): Promise<JobDto> {
-  await core.idle();
-  return core.api.jobs.get(job.job_id);
+  return recordedModelEngine(engine, [TINY], localOnlySource(files.models));
 }
 
 const cosine = (a: Float32Array, b: Float32Array): number =>
@@ -145,7 +113,7 @@ describe('EmbeddingService', () => {
     expect(result.hits[0]?.note_id).toBe(deadlock.note_id);
 
     // The score is the cosine of "query: …" against "passage: …": the e5 prefixes are applied.
-    const direct = await TransformersEmbedder.load({ model: TINY, source: localOnlySource(models) });
+    const direct = await TransformersEmbedder.load({ model: TINY, source: localOnlySource(files.models) });
     const [query, passage, unprefixed] = await Promise.all([
       direct.embed(['deadlock wait cycle'], { input: 'query' }),
       direct.embed([DEADLOCK.body], { input: 'passage' }),
@@ -245,7 +213,7 @@ describe('EmbeddingService', () => {
 
   it('a download that fails leaves the model in use, with the reason on the job', async () => {
     const core = openCore({
-      embedding: { ...tinyEmbedding().options, source: localOnlySource(join(root, 'nowhere')) },
+      embedding: { ...tinyEmbedding().options, source: localOnlySource(join(files.root, 'nowhere')) },
     });
     await core.api.notes.create(DEADLOCK);
     const { job } = await core.api.embedding.select({ model_id: TINY_MODEL_ID });
@@ -280,27 +248,6 @@ describe('EmbeddingService', () => {
 
 /** A real in-thread host whose loads wait until `release()`: a download in flight. */
 function gatedEngine() {
-  const host = new TransformersEmbedderHost();
-  let markStarted!: () => void;
-  const started = new Promise<void>((resolve) => (markStarted = resolve));
-  let open!: () => void;
-  const gate = new Promise<void>((resolve) => (open = resolve));
-  const gated: EmbedderHostApi = {
-    load: async (config, onProgress) => {
-      markStarted();
-      await gate;
-      return host.load(config, onProgress);
-    },
-    embed: (config, texts, input) => host.embed(config, texts, input),
-    unload: () => host.unload(),
-  };
-  return {
-    engine: {
-      load: (config, options) => HostedEmbedder.load(gated, config, options),
-      restore: (config, loaded) => new HostedEmbedder(gated, config, loaded),
-      stop: () => void gated.unload(),
-    } satisfies EmbeddingEngine,
-    started,
-    release: () => open(),
-  };
+  const gate = gatedHost(new TransformersEmbedderHost(), 'load');
+  return { engine: inThreadEmbeddingEngine(gate.host), started: gate.started, release: gate.release };
 }

@@ -1,20 +1,24 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { AppError, RERANKER_DOWNLOAD_JOB_KIND, type JobDto } from '../contracts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AppError, RERANKER_DOWNLOAD_JOB_KIND } from '../contracts';
 import {
   localOnlySource,
+  tinyCrossEncoderSpec,
   TINY_CROSS_ENCODER_ID,
   writeTinyCrossEncoder,
 } from '../retrieval/__fixtures__/tiny-model';
-import { HostedReranker, TransformersRerankerHost, type RerankerHostApi } from '../retrieval/reranker-host';
-import type { RerankerModelSpec } from '../retrieval/reranker-models';
-import { TransformersReranker, type TransformersRerankerConfig } from '../retrieval/transformers-reranker';
+import { TransformersRerankerHost } from '../retrieval/reranker-host';
+import { TransformersReranker } from '../retrieval/transformers-reranker';
 import { inThreadRerankerEngine, type RerankerEngine } from './reranker-engine';
 import { RERANKER_SETTINGS_KEY } from './reranker-service';
-import { closeCore, restartableCores, type RestartableCore as Core } from './test-core';
+import {
+  closeCore,
+  restartableCores,
+  settledJob as settled,
+  type RestartableCore as Core,
+} from './test-core';
 import { codeOf } from './test-error-code';
+import { generatedModelFolder, gatedHost, recordedModelEngine } from './test-model-engine';
 
 /**
  * Choosing the cross-encoder reranker, on the generated tiny cross-encoder
@@ -24,28 +28,9 @@ import { codeOf } from './test-error-code';
  * query's words over the one that repeats one of them: the opposite of BM25 here.
  */
 
-const TINY_RERANKER: RerankerModelSpec = {
-  model_id: TINY_CROSS_ENCODER_ID,
-  label: 'Tiny cross-encoder (generated)',
-  languages: ['zh', 'en'],
-  revision: 'main',
-  max_tokens: 512,
-  default_dtype: { webgpu: 'fp32', wasm: 'fp32' },
-  approx_download_mb: { fp32: 0.4 },
-};
+const TINY_RERANKER = tinyCrossEncoderSpec();
 
-let root: string;
-let models: string;
-
-beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'notes-agent-reranker-service-'));
-  models = join(root, 'models');
-  await writeTinyCrossEncoder(models);
-});
-
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-});
+const files = generatedModelFolder('notes-agent-reranker-service-', writeTinyCrossEncoder);
 
 const cores = restartableCores();
 const openCore = cores.open;
@@ -53,56 +38,13 @@ afterEach(() => cores.closeAll());
 
 /** The tiny cross-encoder from local files, through an engine that records loads and stops. */
 function tinyRerankers(engine: RerankerEngine = inThreadRerankerEngine()) {
-  const configs: TransformersRerankerConfig[] = [];
-  let stops = 0;
-  const recording: RerankerEngine = {
-    load: (config, options) => {
-      configs.push(config);
-      return engine.load(config, options);
-    },
-    restore: (config, loaded) => engine.restore(config, loaded),
-    stop: () => {
-      stops += 1;
-      engine.stop();
-    },
-  };
-  return {
-    options: { engine: recording, models: [TINY_RERANKER], source: localOnlySource(models) },
-    configs,
-    stops: () => stops,
-  };
+  return recordedModelEngine(engine, [TINY_RERANKER], localOnlySource(files.models));
 }
 
 /** A real in-thread host whose loads wait until `release()`: a download in flight. */
 function gatedEngine() {
-  const host = new TransformersRerankerHost();
-  let markStarted!: () => void;
-  const started = new Promise<void>((resolve) => (markStarted = resolve));
-  let open!: () => void;
-  const gate = new Promise<void>((resolve) => (open = resolve));
-  const gated: RerankerHostApi = {
-    loadReranker: async (config, onProgress) => {
-      markStarted();
-      await gate;
-      return host.loadReranker(config, onProgress);
-    },
-    rerank: (config, query, texts) => host.rerank(config, query, texts),
-    unloadReranker: () => host.unloadReranker(),
-  };
-  return {
-    engine: {
-      load: (config, options) => HostedReranker.load(gated, config, options),
-      restore: (config, loaded) => new HostedReranker(gated, config, loaded),
-      stop: () => void gated.unloadReranker(),
-    } satisfies RerankerEngine,
-    started,
-    release: () => open(),
-  };
-}
-
-async function settled(core: Core, job: JobDto): Promise<JobDto> {
-  await core.idle();
-  return core.api.jobs.get(job.job_id);
+  const gate = gatedHost(new TransformersRerankerHost(), 'loadReranker');
+  return { engine: inThreadRerankerEngine(gate.host), started: gate.started, release: gate.release };
 }
 
 // BM25 puts POOLS first (the one block with the rare "thread"); the cross-encoder
@@ -183,7 +125,10 @@ describe('RerankerService', () => {
     });
 
     // The scores are the cross-encoder's own, and they set the order.
-    const direct = await TransformersReranker.load({ model: TINY_RERANKER, source: localOnlySource(models) });
+    const direct = await TransformersReranker.load({
+      model: TINY_RERANKER,
+      source: localOnlySource(files.models),
+    });
     const [pools, cycle] = await direct.score(QUERY, [POOLS.body, CYCLE.body]);
     await direct.dispose();
     expect(cycle).toBeGreaterThan(pools!);
@@ -297,7 +242,7 @@ describe('RerankerService', () => {
 
   it('a download that fails leaves reranking off, with the reason on the job', async () => {
     const core = openCore({
-      rerankers: { ...tinyRerankers().options, source: localOnlySource(join(root, 'nowhere')) },
+      rerankers: { ...tinyRerankers().options, source: localOnlySource(join(files.root, 'nowhere')) },
     });
     await withNotes(core);
     const { job } = await core.api.rerankers.select({ model_id: TINY_CROSS_ENCODER_ID });

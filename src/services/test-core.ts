@@ -1,6 +1,6 @@
 import { NotesAgentDatabase } from '../db';
 import { freshDatabase } from '../db/test-database';
-import type { EventEnvelope } from '../contracts';
+import type { EventEnvelope, JobDto } from '../contracts';
 import { createCoreApi, type CoreOptions } from './core-api';
 
 /** The whole core in-thread over a fresh fake IndexedDB, as the worker builds it. */
@@ -73,4 +73,29 @@ export async function eventsOf(
   });
   await subscription.closed;
   return seen;
+}
+
+/** The job once the core's work is idle: finished, failed or cancelled. */
+export async function settledJob(
+  core: { idle(): Promise<void>; api: ReturnType<typeof createCoreApi>['api'] },
+  job: JobDto,
+): Promise<JobDto> {
+  await core.idle();
+  return core.api.jobs.get(job.job_id);
+}
+
+/**
+ * What a UI test's `vi.mock` puts in place of `ui/api/core-client`: a whole
+ * core in-thread (`testCore` for the test), its job events delivered from the
+ * core's own event log as the worker delivers them, or none with
+ * `jobEvents: false` (the page's job list then never hears of a job).
+ */
+export function coreClientDouble(options: CoreOptions = {}, { jobEvents = true } = {}) {
+  const current = testCore(options);
+  const subscribeJob = (jobId: string, onEvent: (envelope: unknown) => void) => {
+    if (!jobEvents) return () => {};
+    const subscription = current.api.events.subscribe(jobId, 0, onEvent);
+    return () => subscription.close();
+  };
+  return { core: current.api, subscribeJob, testCore: current };
 }

@@ -16,6 +16,7 @@ import { encodeWav, sine } from '../__fixtures__/synthetic-audio';
 import { TransformersAsrEngine } from './transformers-asr-engine';
 import { TINY_WHISPER_MODEL_ID } from './__fixtures__/tiny-whisper/tiny-whisper';
 import { writeTinyWhisper } from './__fixtures__/tiny-whisper/write-tiny-whisper';
+import { cancelAtFirstProgress } from '../__fixtures__/cancel-at-progress';
 
 /**
  * The transcription job (`runTranscription` in the job runtime) end to end on
@@ -129,17 +130,7 @@ describe('runTranscription with TransformersAsrEngine and the tiny Whisper', () 
       language: 'en',
       diarization: false,
     });
-    const names: string[] = [];
-    let cancelled = false;
-    const subscription = runtime.subscribe(job.job_id, 0, (envelope) => {
-      names.push(envelope.event);
-      if (envelope.event === 'Progress' && !cancelled) {
-        cancelled = true;
-        void runtime.cancel(job.job_id);
-      }
-    });
-    await subscription.closed;
-    await runtime.idle();
+    const names = await cancelAtFirstProgress(runtime, job.job_id);
 
     expect(names.at(-1)).toBe('Cancelled');
     expect(names.filter((name) => name === 'Progress')).toHaveLength(1);

@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  MetonaProviderError,
-  type MetonaRequest,
-  type MetonaStreamEvent,
-  type MetonaToolDef,
-} from '../../ir';
+import { MetonaProviderError, type MetonaRequest, type MetonaStreamEvent } from '../../ir';
 import { WebLlmAdapter } from './adapter';
 import type { DeviceProbe } from '../../models/device-check';
 import {
@@ -18,25 +13,12 @@ import {
   type EngineScript,
 } from './__fixtures__/engine-double';
 import { WebLlmWorkerHost } from './worker-host';
+import { weatherTool } from './__fixtures__/weather-tool';
 
 const t = 1719000000000;
 const QWEN = 'Qwen2.5-1.5B-Instruct-q4f32_1-MLC';
 const QWEN3 = 'Qwen3-1.7B-q4f32_1-MLC';
 const HERMES = 'Hermes-3-Llama-3.1-8B-q4f16_1-MLC';
-
-const weatherTool: MetonaToolDef = {
-  name: 'get_weather',
-  description: 'Current weather for a city.',
-  parameters: {
-    type: 'object',
-    properties: { city: { type: 'string', description: 'City' } },
-    required: ['city'],
-  },
-  category: 'network',
-  riskLevel: 'safe',
-  requiresPermission: false,
-  timeoutMs: 1000,
-};
 
 function request(extra: Partial<MetonaRequest> = {}): MetonaRequest {
   return {

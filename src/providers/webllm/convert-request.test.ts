@@ -1,26 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { MetonaMessage, MetonaRequest, MetonaToolDef } from '../../ir';
+import type { MetonaMessage, MetonaRequest } from '../../ir';
 import { toAppError, toMetonaError } from '../shared/errors';
 import { toWebLlmRequest } from './convert-request';
 import { WEBLLM_CATALOG, findCatalogEntry, toModelInfo } from '../../models/model-catalog';
+import { weatherTool } from './__fixtures__/weather-tool';
 
 const t = 1719000000000;
 const qwen3 = 'Qwen3-1.7B-q4f32_1-MLC';
 const hermes = 'Hermes-3-Llama-3.1-8B-q4f16_1-MLC';
-
-const weatherTool: MetonaToolDef = {
-  name: 'get_weather',
-  description: 'Current weather for a city.',
-  parameters: {
-    type: 'object',
-    properties: { city: { type: 'string', description: 'City' } },
-    required: ['city'],
-  },
-  category: 'network',
-  riskLevel: 'safe',
-  requiresPermission: false,
-  timeoutMs: 1000,
-};
 
 function request(messages: MetonaMessage[], extra: Partial<MetonaRequest> = {}): MetonaRequest {
   return {

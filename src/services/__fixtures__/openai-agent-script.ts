@@ -6,6 +6,8 @@
  * results the agent sent back, as a real model would read them.
  */
 
+import type { AgentDatasetFile } from '../../contracts';
+
 export const SCRIPT_TASKS = ['Explain the four conditions', 'Practise the banker algorithm', 'List recovery options'];
 export const SCRIPT_ANSWER = 'I added three tasks to your note.';
 
@@ -108,4 +110,53 @@ export function agentScriptStream(body: WireBody): string {
   return agentScriptReply(body)
     .map((line) => `data: ${line}\n\n`)
     .join('');
+}
+
+/**
+ * A one-note agent dataset the script can pass only by calling its tools: it
+ * always writes its 3 tasks, so case `tasks-3` passes and `tasks-1` cannot.
+ */
+export function scriptedAgentDataset(
+  dataset_id: string,
+  description: string,
+  { citationRequired = false }: { citationRequired?: boolean } = {},
+): AgentDatasetFile {
+  const tools = ['rag.search', 'notes.read', 'tasks.create'];
+  return {
+    dataset_id,
+    kind: 'agent',
+    version: '1.0.0',
+    description,
+    notes: [
+      {
+        note_id: 'n-deadlock',
+        title: 'Deadlock',
+        folder: '',
+        tags: [],
+        body: 'Four deadlock conditions: mutual exclusion, hold and wait, no preemption, circular wait.',
+      },
+    ],
+    cases: [
+      {
+        case_id: 'tasks-3',
+        prompt: 'deadlock review tasks',
+        allowed_tools: [...tools],
+        expected_tools: [...tools],
+        expected_conditions: {
+          ...(citationRequired && { citation_required: true }),
+          tasks_created: 3,
+          answer_contains: [SCRIPT_ANSWER],
+        },
+        tags: [],
+      },
+      {
+        case_id: 'tasks-1',
+        prompt: 'deadlock one task',
+        allowed_tools: [...tools],
+        expected_tools: [...tools],
+        expected_conditions: { tasks_created: 1 },
+        tags: [],
+      },
+    ],
+  };
 }

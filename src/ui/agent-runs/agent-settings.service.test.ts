@@ -6,11 +6,9 @@ import { DexieGrantStore, DexieMemoryStore } from '../../db/agent-stores';
 import type { NotesAgentDatabase } from '../../db';
 import type { core as CoreApi } from '../api/core-client';
 
-vi.mock('../api/core-client', async () => {
-  const { testCore } = await import('../../services/test-core');
-  const current = testCore();
-  return { core: current.api, subscribeJob: () => () => {}, testCore: current };
-});
+vi.mock('../api/core-client', async () =>
+  (await import('../../services/test-core')).coreClientDouble({}, { jobEvents: false }),
+);
 
 const { core, testCore } = (await import('../api/core-client')) as unknown as {
   core: typeof CoreApi;

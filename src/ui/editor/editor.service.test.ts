@@ -19,11 +19,9 @@ const memory = vi.hoisted(() => {
   return { map, storage };
 });
 
-vi.mock('../api/core-client', async () => {
-  const { testCore } = await import('../../services/test-core');
-  const current = testCore();
-  return { core: current.api, subscribeJob: () => () => {}, testCore: current };
-});
+vi.mock('../api/core-client', async () =>
+  (await import('../../services/test-core')).coreClientDouble({}, { jobEvents: false }),
+);
 
 const { core } = await import('../api/core-client');
 const { testCore } = (await import('../api/core-client')) as unknown as {

@@ -8,25 +8,19 @@ import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 const root = await mkdtemp(join(tmpdir(), 'notes-agent-embedding-ui-'));
 
 vi.mock('../api/core-client', async () => {
-  const { testCore } = await import('../../services/test-core');
+  const { coreClientDouble } = await import('../../services/test-core');
   const { inThreadEmbeddingEngine } = await import('../../services/embedding-engine');
   const { localOnlySource, tinyModelSpec, TINY_MODEL_ID, writeTinyEmbeddingModel } =
     await import('../../retrieval/__fixtures__/tiny-model');
   const models = join(root, 'models');
   await writeTinyEmbeddingModel(models, TINY_MODEL_ID);
-  const current = testCore({
+  return coreClientDouble({
     embedding: {
       engine: inThreadEmbeddingEngine(),
       models: [tinyModelSpec()],
       source: localOnlySource(models),
     },
   });
-  // Job events are delivered from the core's own event log, as the worker would.
-  const subscribeJob = (jobId: string, onEvent: (envelope: unknown) => void) => {
-    const subscription = current.api.events.subscribe(jobId, 0, onEvent);
-    return () => subscription.close();
-  };
-  return { core: current.api, subscribeJob, testCore: current };
 });
 
 const { core } = await import('../api/core-client');

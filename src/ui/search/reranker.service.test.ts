@@ -8,35 +8,19 @@ import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 const root = await mkdtemp(join(tmpdir(), 'notes-agent-reranker-ui-'));
 
 vi.mock('../api/core-client', async () => {
-  const { testCore } = await import('../../services/test-core');
+  const { coreClientDouble } = await import('../../services/test-core');
   const { inThreadRerankerEngine } = await import('../../services/reranker-engine');
-  const { localOnlySource, TINY_CROSS_ENCODER_ID, writeTinyCrossEncoder } =
+  const { localOnlySource, tinyCrossEncoderSpec, writeTinyCrossEncoder } =
     await import('../../retrieval/__fixtures__/tiny-model');
   const models = join(root, 'models');
   await writeTinyCrossEncoder(models);
-  const current = testCore({
+  return coreClientDouble({
     rerankers: {
       engine: inThreadRerankerEngine(),
-      models: [
-        {
-          model_id: TINY_CROSS_ENCODER_ID,
-          label: 'Tiny cross-encoder',
-          languages: ['en'],
-          revision: 'main',
-          max_tokens: 512,
-          default_dtype: { webgpu: 'fp32', wasm: 'fp32' },
-          approx_download_mb: { fp32: 0.4 },
-        },
-      ],
+      models: [tinyCrossEncoderSpec()],
       source: localOnlySource(models),
     },
   });
-  // Job events are delivered from the core's own event log, as the worker would.
-  const subscribeJob = (jobId: string, onEvent: (envelope: unknown) => void) => {
-    const subscription = current.api.events.subscribe(jobId, 0, onEvent);
-    return () => subscription.close();
-  };
-  return { core: current.api, subscribeJob, testCore: current };
 });
 
 const { core } = await import('../api/core-client');

@@ -1,11 +1,9 @@
 // The search workflows against the real core services, in-thread over fake-indexeddb.
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
-vi.mock('../api/core-client', async () => {
-  const { testCore } = await import('../../services/test-core');
-  const current = testCore();
-  return { core: current.api, subscribeJob: () => () => {}, testCore: current };
-});
+vi.mock('../api/core-client', async () =>
+  (await import('../../services/test-core')).coreClientDouble({}, { jobEvents: false }),
+);
 
 const { core } = await import('../api/core-client');
 const { testCore } = (await import('../api/core-client')) as unknown as {

@@ -1,4 +1,6 @@
 import type { EmbeddingModelSource, EmbeddingModelSpec } from '../../embedding-models';
+import type { RerankerModelSpec } from '../../reranker-models';
+import { TINY_CROSS_ENCODER_ID } from './tiny-cross-encoder';
 import { TINY_MODEL_DEFAULT_DIMENSION } from './tiny-embedding-model';
 
 /** The id the tests and the end-to-end runs give the tiny model. */
@@ -19,6 +21,20 @@ export function tinyModelSpec(overrides: Partial<EmbeddingModelSpec> = {}): Embe
     max_tokens: 512,
     default_dtype: { webgpu: 'fp32', wasm: 'fp32' },
     approx_download_mb: { fp32: 0.5 },
+    ...overrides,
+  };
+}
+
+/** A catalog entry for the generated tiny cross-encoder, fp32 only as well. */
+export function tinyCrossEncoderSpec(overrides: Partial<RerankerModelSpec> = {}): RerankerModelSpec {
+  return {
+    model_id: TINY_CROSS_ENCODER_ID,
+    label: 'Tiny cross-encoder (generated)',
+    languages: ['zh', 'en'],
+    revision: 'main',
+    max_tokens: 512,
+    default_dtype: { webgpu: 'fp32', wasm: 'fp32' },
+    approx_download_mb: { fp32: 0.4 },
     ...overrides,
   };
 }
