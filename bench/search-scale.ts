@@ -396,6 +396,30 @@ async function denseBenchmarks(
         `before (every float scanned): p95 ${formatMs(percentile(times.before!, 95))}, p50 ${formatMs(percentile(times.before!, 50))}`,
     ),
   );
+  // As for hash-v1 above: the fastest of three runs per query keeps the scheduler's pauses out.
+  const runs = [times.after!];
+  for (let run = 0; run < 2; run++) {
+    runs.push(
+      (
+        await queryLatencies(hybridQueries, {
+          after: (query) => hybridSearch({ query, profile, fullText, vectors: rotated, embedder }),
+        })
+      ).after!,
+    );
+  }
+  const fastest = percentile(
+    runs[0]!.map((_, i) => Math.min(...runs.map((times) => times[i]!))),
+    95,
+  );
+  results.push(
+    row(
+      `hybrid query p95 with dense 256-d vectors, fastest of 3 runs per query, ${label}`,
+      'goal',
+      fastest,
+      HYBRID_GOAL_MS,
+      fastest <= HYBRID_GOAL_MS ? 'goal met' : 'goal NOT met',
+    ),
+  );
 }
 
 /** The float scan (exact) and the int8 path against the row scan, with the int8 path's recall. */
