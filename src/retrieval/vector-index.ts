@@ -7,6 +7,8 @@ import {
   type Embedder,
   type EmbeddingModelInfo,
 } from './embedder';
+import { HASH_EMBEDDER_INFO } from './hash-embedder';
+import { QuantisedRows } from './quantised-rows';
 import { isEmptyFilter, matchesFilter, type SearchFilter } from './search-filter';
 
 export interface VectorEntry {
@@ -47,6 +49,34 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 /** Rows per tile of the in-memory layout (see VectorIndex); a power of two. */
 const TILE_ROWS = 512;
 const TILE_SHIFT = 9;
+/** Below this many rows a dense query scans the floats: it is quick, and no codes are kept. */
+export const QUANTISED_FROM_ROWS = 2048;
+/** Candidates re-ranked on the floats per hit asked for, plus a few (see #quantisedSearch). */
+const RERANK_FACTOR = 4;
+const RERANK_EXTRA = 16;
+
+export interface VectorIndexOptions {
+  /**
+   * Row count from which a dense query takes the int8 scan and an exact
+   * re-rank instead of scanning every float (default QUANTISED_FROM_ROWS;
+   * Infinity: never).
+   */
+  quantisedFrom?: number;
+}
+
+export interface VectorSearchOptions {
+  /** Scan every float even for a dense query: the exact answer the quantised path is measured against. */
+  exact?: boolean;
+}
+
+/** Memory held for the vectors, in bytes. */
+export interface VectorIndexMemory {
+  rows: number;
+  /** The float rows, with the tiles' spare room. */
+  float_bytes: number;
+  /** The int8 codes with their scan buffers; 0 until a dense query needed them. */
+  code_bytes: number;
+}
 
 const headerSchema = z.object({
   model: embeddingModelInfoSchema,
@@ -85,6 +115,18 @@ export function indexModelMismatch(stored: EmbeddingModelInfo, current: Embeddin
  * adds its products in dimension order, so the scores are bit for bit those
  * of a row-by-row dot product. Stored buffers and segments keep a row per
  * block; the tiles exist only in memory.
+ *
+ * A dense query (a downloaded model's: every dimension used) over at least
+ * `quantisedFrom` rows first estimates every row from an int8 copy of the
+ * rows (QuantisedRows, a WebAssembly SIMD scan reading a quarter of the
+ * bytes), then computes the exact score of the best RERANK_FACTOR × k +
+ * RERANK_EXTRA of them from the floats, as the scan would, and keeps the best
+ * k: the scores returned are always exact, and the hits are the exact top k
+ * unless one of them was estimated below all those candidates (the bench and
+ * the tests print and assert recall against the float scan). hash-v1 and
+ * sparse queries always take the exact path. The codes are built on the
+ * first dense query and then kept in step with every upsert and removal; they
+ * are never stored, so the stored format did not change.
  */
 export class VectorIndex {
   readonly info: EmbeddingModelInfo;
@@ -96,10 +138,28 @@ export class VectorIndex {
   readonly #meta: RowMeta[] = [];
   readonly #rows = new Map<string, number>();
   readonly #notes = new Map<string, Set<string>>();
+  #quantisedFrom: number;
+  /** The int8 codes, once a dense query built them; undefined where WebAssembly SIMD is missing. */
+  #codes: QuantisedRows | undefined;
+  /** The codes no longer match the rows (a value fell outside their range): rebuilt before the next scan. */
+  #codesStale = false;
 
-  constructor(info: EmbeddingModelInfo, initialCapacity = 64) {
+  constructor(info: EmbeddingModelInfo, initialCapacity = 64, options: VectorIndexOptions = {}) {
     this.info = Object.freeze({ ...embeddingModelInfoSchema.parse(info) });
     this.#data = new Float32Array(tilesFor(initialCapacity) * TILE_ROWS * this.info.dimension);
+    this.#quantisedFrom =
+      this.info.model_id === HASH_EMBEDDER_INFO.model_id
+        ? Infinity
+        : (options.quantisedFrom ?? QUANTISED_FROM_ROWS);
+  }
+
+  /** What the vectors hold in memory. */
+  memory(): VectorIndexMemory {
+    return {
+      rows: this.#count,
+      float_bytes: this.#data.byteLength,
+      code_bytes: this.#codes?.byteLength ?? 0,
+    };
   }
 
   get size(): number {
@@ -153,6 +213,7 @@ export class VectorIndex {
       const to = tileStart(row, dimension);
       const from = tileStart(last, dimension);
       for (let dim = 0; dim < dimension; dim++) data[to + dim * TILE_ROWS] = data[from + dim * TILE_ROWS]!;
+      if (this.#codes && !this.#codesStale) this.#codes.move(last, row);
       const movedId = this.#ids[last] ?? '';
       this.#ids[row] = movedId;
       this.#meta[row] = this.#meta[last] ?? { note_id: '', folder: '', tags: [] };
@@ -178,6 +239,8 @@ export class VectorIndex {
 
   clear(): void {
     this.#count = 0;
+    // The next rows may span other ranges: the codes are rebuilt when next needed.
+    this.#codesStale = true;
     this.#ids.length = 0;
     this.#meta.length = 0;
     this.#rows.clear();
@@ -188,7 +251,12 @@ export class VectorIndex {
    * The k rows most similar to `vector`, best first; equal scores by block id.
    * The caller vouches that `vector` came from this index's model (see `query`).
    */
-  search(vector: Float32Array, k: number, filter?: SearchFilter): VectorHit[] {
+  search(
+    vector: Float32Array,
+    k: number,
+    filter?: SearchFilter,
+    options: VectorSearchOptions = {},
+  ): VectorHit[] {
     this.#checkDimension(vector);
     const query = unit(vector);
     if (!query || k <= 0) return [];
@@ -201,6 +269,11 @@ export class VectorIndex {
         dims.push(dim);
         weights.push(query[dim]!);
       }
+    }
+    // Dense: the sparse scan below would read at least half the floats.
+    if (!options.exact && this.#count >= this.#quantisedFrom && dims.length * 2 > dimension) {
+      const codes = this.#readyCodes();
+      if (codes) return this.#quantisedSearch(codes, query, k, filter);
     }
     const data = this.#data;
     const scores = this.#scores;
@@ -247,11 +320,68 @@ export class VectorIndex {
         top.offer(first + r, score);
       }
     }
+    return this.#hits(top);
+  }
+
+  #hits(top: TopK): VectorHit[] {
     return top.sorted().map(({ row, score }) => ({
       block_id: this.#ids[row] ?? '',
       note_id: this.#meta[row]?.note_id ?? '',
       score,
     }));
+  }
+
+  /**
+   * The best `RERANK_FACTOR × k + RERANK_EXTRA` rows by the int8 estimate
+   * (those the filter lets through), then their exact scores from the floats,
+   * added in dimension order as the float scan adds them, so a row's score is
+   * bit for bit the scan's. The estimate errs by about 1/1000 of a cosine, far
+   * less than what separates the k-th best row from the candidates' last.
+   */
+  #quantisedSearch(codes: QuantisedRows, query: Float32Array, k: number, filter?: SearchFilter): VectorHit[] {
+    const everything = isEmptyFilter(filter);
+    const candidates = new TopK(
+      Math.min(this.#count, k * RERANK_FACTOR + RERANK_EXTRA),
+      (row) => this.#ids[row] ?? '',
+    );
+    codes.scan(query, this.#count, (first, scores, rows) => {
+      for (let r = 0; r < rows; r++) {
+        const score = scores[r]!;
+        if (candidates.cannotTake(score)) continue;
+        if (!everything) {
+          const meta = this.#meta[first + r];
+          if (!meta || !matchesFilter(meta, filter)) continue;
+        }
+        candidates.offer(first + r, score);
+      }
+    });
+    const data = this.#data;
+    const dimension = this.info.dimension;
+    const top = new TopK(k, (row) => this.#ids[row] ?? '');
+    for (const row of candidates.rows()) {
+      const start = tileStart(row, dimension);
+      let sum = 0;
+      for (let dim = 0; dim < dimension; dim++) {
+        const weight = query[dim]!;
+        if (weight !== 0) sum += data[start + dim * TILE_ROWS]! * weight;
+      }
+      top.offer(row, sum);
+    }
+    return this.#hits(top);
+  }
+
+  /** The codes of every row, built or rebuilt when missing or stale; undefined without WebAssembly SIMD. */
+  #readyCodes(): QuantisedRows | undefined {
+    if (this.#codes && !this.#codesStale) return this.#codes;
+    this.#codes ??= QuantisedRows.create(this.info.dimension);
+    if (!this.#codes) {
+      // No SIMD here: dense queries scan the floats for good.
+      this.#quantisedFrom = Infinity;
+      return undefined;
+    }
+    this.#codes.build(this.#data, TILE_ROWS, this.#count);
+    this.#codesStale = false;
+    return this.#codes;
   }
 
   /**
@@ -290,11 +420,12 @@ export class VectorIndex {
   static fromSegments(
     info: EmbeddingModelInfo,
     segments: ReadonlyArray<{ note_id: string; vectors: VectorNoteSegment }>,
+    options: VectorIndexOptions = {},
   ): VectorIndex {
     let count = 0;
     for (const { vectors } of segments)
       count += Array.isArray(vectors?.block_ids) ? vectors.block_ids.length : 0;
-    const index = new VectorIndex(info, count);
+    const index = new VectorIndex(info, count, options);
     const dimension = index.info.dimension;
     for (const { note_id, vectors } of segments) {
       if (
@@ -380,7 +511,7 @@ export class VectorIndex {
   }
 
   /** Loads `toBuffer()` output; anything unreadable is VECTOR_INDEX_REBUILD_REQUIRED. */
-  static fromBuffer(buffer: ArrayBuffer): VectorIndex {
+  static fromBuffer(buffer: ArrayBuffer, options: VectorIndexOptions = {}): VectorIndex {
     const unreadable = (reason: string): AppError =>
       new AppError('VECTOR_INDEX_REBUILD_REQUIRED', 'The stored vector index cannot be read; rebuild it.', {
         reason,
@@ -411,7 +542,7 @@ export class VectorIndex {
     ) {
       throw unreadable('rows do not match the header');
     }
-    const index = new VectorIndex(parsed.model, count);
+    const index = new VectorIndex(parsed.model, count, options);
     const floats = count * dimension;
     let rows: Float32Array;
     if (LITTLE_ENDIAN) rows = new Float32Array(buffer, dataOffset, floats);
@@ -461,6 +592,7 @@ export class VectorIndex {
     // Stored unit-length whatever the model's normalisation, so search is a dot product.
     const normalised = unit(vector) ?? new Float32Array(dimension);
     this.#writeRow(row, normalised, 0);
+    if (this.#codes && !this.#codesStale && !this.#codes.set(row, normalised)) this.#codesStale = true;
   }
 
   /** Copies the row's vector into `target` from `offset` on. */
@@ -544,6 +676,11 @@ class TopK {
       this.#scores[0] = score;
       this.#down(0);
     }
+  }
+
+  /** The rows held, in no order. */
+  rows(): readonly number[] {
+    return this.#rows;
   }
 
   sorted(): Array<{ row: number; score: number }> {
