@@ -5,7 +5,7 @@
 // again for a note of 20+ pages); DOCX against
 // the docx library packing the same text as plain paragraphs. Peak memory is each
 // export's highest RSS in a fresh process (bench/export-peak.ts), beside the
-// baseline's where it runs in Node too.
+// baseline's: in Node for HTML and DOCX, Chromium's processes for PDF.
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -21,6 +21,7 @@ import { testExportContext } from '../src/export/test-context';
 // @ts-expect-error plain ESM helper shared with the Playwright config
 import { CHROMIUM_ARGS, findSystemChromium } from '../scripts/system-chromium.mjs';
 import { benchNote, benchPdfExporter, type PeakCase } from './export-peak';
+import { childTreePeakMb } from './process-tree-rss';
 import { median, type BenchResult } from './harness';
 
 function heapMb(): number {
@@ -97,14 +98,17 @@ export async function exportBenchmarks(): Promise<BenchResult[]> {
       };
     };
     const { pdf, chrome, sizes } = await pdfPair(document, 3);
+    // Chromium's peak: its processes' summed RSS during one print of the same HTML, above
+    // what they held with the page loaded.
+    await page.setContent(new TextDecoder().decode((await htmlExporter.export(document, context)).data));
+    const chromePeak = await childTreePeakMb(() => page.pdf({ format: 'A4' }));
     results.push({
       name: 'export PDF, 200 blocks (pdf-lib, CJK subset)',
       baseline: 'Chromium page.pdf() of the exported HTML',
       ms: pdf.ms,
       baselineMs: chrome.ms,
       ratio: pdf.ms / chrome.ms,
-      // Chromium prints in its own processes, so only the exporter's peak is shown.
-      note: `${sizes}, heap +${pdf.heap.toFixed(0)} MB, peak RSS +${mb(await peakMb('pdf'))}`,
+      note: `${sizes}, heap +${pdf.heap.toFixed(0)} MB, peak RSS +${mb(await peakMb('pdf'))} (Chromium's processes +${mb(chromePeak)})`,
     });
     // The size claim is about a note of twenty pages or more: the same mix, longer.
     const long = await pdfPair(documentFromMarkdown(benchNote(260), '操作系统复习'), 1);
