@@ -49,6 +49,10 @@ export class LinkIndex {
     return this.#entries.size;
   }
 
+  has(noteId: string): boolean {
+    return this.#entries.has(noteId);
+  }
+
   set(note: IndexedNote): void {
     this.remove(note.note_id);
     const links = new Map<string, string>();

@@ -534,16 +534,27 @@ export class NotesRepository {
   }
 
   /**
-   * Notes, live or trashed, updated at or after `since`: how a reader in one
-   * tab follows changes another tab made (those are not reported to it).
+   * Notes, live or trashed, updated at or after `since`, as ids and times only
+   * (no bodies are read): how a reader in one tab follows changes another tab
+   * made (those are not reported to it).
    */
-  async updatedSince(since: string): Promise<NoteDto[]> {
-    const [live, trashed] = await Promise.all(
-      [0, 1].map((flag) =>
-        this.#db.notes.where('[trashed+updated_at]').between([flag, since], [flag, Dexie.maxKey]).toArray(),
-      ),
-    );
-    return [...live!, ...trashed!].map(toNoteDto);
+  async changedSince(since: string): Promise<Array<{ note_id: string; updated_at: string }>> {
+    const changed: Array<{ note_id: string; updated_at: string }> = [];
+    for (const flag of [0, 1]) {
+      await this.#db.notes
+        .where('[trashed+updated_at]')
+        .between([flag, since], [flag, Dexie.maxKey])
+        .eachKey((key, cursor) => {
+          changed.push({ note_id: String(cursor.primaryKey), updated_at: String((key as [number, string])[1]) });
+        });
+    }
+    return changed;
+  }
+
+  /** These notes, in order; a missing one is undefined. */
+  async getMany(noteIds: readonly string[]): Promise<Array<NoteDto | undefined>> {
+    const rows = await this.#db.notes.bulkGet([...noteIds]);
+    return rows.map((row) => row && toNoteDto(row));
   }
 
   /** Ids of every note not in the trash; keys only, no bodies are read. */

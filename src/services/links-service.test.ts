@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { NotesRepository } from '../db';
 import { testCore } from './test-core';
 import { codeOf } from './test-error-code';
@@ -48,6 +48,33 @@ describe('LinksService', () => {
     ]);
     await otherTab.setTrashed(linking.note_id, true);
     expect(await api.links.backlinks(target.note_id)).toEqual([]);
+  });
+
+  it('reads a note body again only when the note changed, not on every lookup', async () => {
+    const api = setup();
+    const target = await api.notes.create({ title: 'Target', body: '' });
+    const latest = await api.notes.create({ title: 'Latest', body: '[[Target]] ' + 'x'.repeat(100_000) });
+    expect(await api.links.suggest({ query: 'ta' })).toHaveLength(1);
+    const bodies = vi.spyOn(NotesRepository.prototype, 'getMany');
+    const single = vi.spyOn(NotesRepository.prototype, 'get');
+    const readIds = () => bodies.mock.calls.flatMap(([ids]) => [...ids]);
+    // The latest note sits at the inclusive edge of "changed since": it must not be re-read.
+    await api.links.suggest({ query: 'la' });
+    await api.links.resolve('Target');
+    expect((await api.links.backlinks(target.note_id)).map((link) => link.note_id)).toEqual([latest.note_id]);
+    expect(await api.links.backlinks(latest.note_id)).toEqual([]);
+    expect(readIds()).toEqual([]);
+    expect(single).not.toHaveBeenCalled();
+    // A change by this core or by another tab is read once.
+    await api.notes.update({ note_id: target.note_id, body: 'edited' });
+    await api.links.suggest({ query: 'ta' });
+    expect(readIds()).toEqual([target.note_id]);
+    await new NotesRepository(current.db).update(latest.note_id, { body: 'no link now' });
+    expect(await api.links.backlinks(target.note_id)).toEqual([]);
+    await api.links.suggest({ query: 'ta' });
+    expect(readIds()).toEqual([target.note_id, latest.note_id]);
+    bodies.mockRestore();
+    single.mockRestore();
   });
 
   it('rewrites links to a renamed note in other notes, one rename version each', async () => {

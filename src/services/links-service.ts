@@ -32,6 +32,13 @@ export class LinksService implements NoteChangeListener {
   #loaded: Promise<void> | null = null;
   /** The latest `updated_at` applied: later ones come from writes this index was not told about. */
   #seen = '';
+  /**
+   * Notes applied with `updated_at` equal to #seen. Changes are looked up from
+   * #seen inclusive (another tab may write in the same millisecond), and these
+   * are not read again for it: the latest note may be megabytes, and every
+   * `[[` keystroke asks for titles.
+   */
+  readonly #atSeen = new Set<string>();
 
   constructor(reader: NotesRepository, notes: NotesService) {
     this.#reader = reader;
@@ -54,29 +61,37 @@ export class LinksService implements NoteChangeListener {
       });
     }
     await this.#loaded;
-    if (this.#dirty.size > 0) {
-      const ids = [...this.#dirty];
-      this.#dirty.clear();
-      for (const id of ids) {
-        const note = await this.#reader.get(id);
-        if (note) this.#apply(note);
-        else this.#index.remove(id);
-      }
-    }
+    const ids = new Set(this.#dirty);
+    this.#dirty.clear();
     // Another tab's core writes to the same notes without telling this one.
-    for (const note of await this.#reader.updatedSince(this.#seen)) this.#apply(note);
+    for (const { note_id, updated_at } of await this.#reader.changedSince(this.#seen)) {
+      if (updated_at !== this.#seen || !this.#atSeen.has(note_id)) ids.add(note_id);
+    }
+    if (ids.size > 0) {
+      const wanted = [...ids];
+      const notes = await this.#reader.getMany(wanted);
+      notes.forEach((note, i) => (note ? this.#apply(note) : this.#index.remove(wanted[i]!)));
+    }
     return this.#index;
   }
 
   #apply(note: NoteDto): void {
     if (note.deleted_at === null) this.#index.set(note);
     else this.#index.remove(note.note_id);
-    if (note.updated_at > this.#seen) this.#seen = note.updated_at;
+    if (note.updated_at > this.#seen) {
+      this.#seen = note.updated_at;
+      this.#atSeen.clear();
+    }
+    if (note.updated_at === this.#seen) this.#atSeen.add(note.note_id);
   }
 
   /** Notes linking to this one; NOTE_NOT_FOUND for an unknown note. */
   async backlinks(noteId: string): Promise<BacklinkDto[]> {
-    const note = await this.#notes.get(parseInput(noteIdSchema, noteId));
+    const id = parseInput(noteIdSchema, noteId);
+    const index = await this.#fresh();
+    // A live note is in the index: no need to read its body (which may be megabytes) to know it.
+    if (index.has(id)) return index.backlinks(id);
+    const note = await this.#notes.get(id);
     if (note.deleted_at !== null) return [];
     return (await this.#fresh()).backlinks(note.note_id);
   }
