@@ -545,7 +545,10 @@ export class NotesRepository {
         .where('[trashed+updated_at]')
         .between([flag, since], [flag, Dexie.maxKey])
         .eachKey((key, cursor) => {
-          changed.push({ note_id: String(cursor.primaryKey), updated_at: String((key as [number, string])[1]) });
+          changed.push({
+            note_id: String(cursor.primaryKey),
+            updated_at: String((key as [number, string])[1]),
+          });
         });
     }
     return changed;
