@@ -5,7 +5,8 @@
 // Options: --dataset ID, --modes a,b, --top-k N, --repeat N, --rrf-k N,
 // --embedder hash-v1|tiny (the generated tiny test model, through the app's
 // TransformersEmbedder), --import FILE (register a dataset file first),
-// --out FILE (report path; default in the system temp folder),
+// --out FILE (report path; default in the system temp folder), --concurrency N
+// (cases at once, 1–8; latencies are measured under that load),
 // --answer PROVIDER/MODEL (measure citation_hit_rate: each citation-required
 // case is asked through "ask your notes"; `mock/mock-1` is the offline mock).
 import 'fake-indexeddb/auto';
@@ -31,6 +32,7 @@ const { values } = parseArgs({
     'top-k': { type: 'string', default: '10' },
     'rrf-k': { type: 'string' },
     repeat: { type: 'string', default: '1' },
+    concurrency: { type: 'string', default: '1' },
     embedder: { type: 'string', default: 'hash-v1' },
     import: { type: 'string' },
     out: { type: 'string' },
@@ -75,6 +77,7 @@ async function main(): Promise<void> {
         ...(values['rrf-k'] !== undefined ? { rrf_k: Number(values['rrf-k']) } : {}),
       },
       repeat: Number(values.repeat),
+      concurrency: Number(values.concurrency),
       answer_model: answerModel(values.answer),
     });
     await core.idle();
