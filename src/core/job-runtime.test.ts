@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AppError, type EventEnvelope } from '../contracts';
 import { EventLog } from './event-log';
 import { MemoryEventStore } from './event-store';
@@ -143,6 +143,34 @@ describe('JobRuntime', () => {
     expect(ended.error?.code).toBe('STORAGE_QUOTA_EXCEEDED');
     expect(seen.map((event) => event.event)).toContain('Failed');
     expect(seen.map((event) => event.event)).not.toContain('Completed');
+  });
+
+  it('when no end can be stored at all, the job settles, whenEnded resolves and nothing is left unhandled', async () => {
+    const { runtime, jobs } = setup();
+    const put = jobs.put.bind(jobs);
+    // The database went away mid-job: every terminal row is refused.
+    jobs.put = async (job) => {
+      if (job.status !== 'queued' && job.status !== 'running') throw new Error('Database has been closed');
+      await put(job);
+    };
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      runtime.register({ kind: 'lost', run: async () => 'done' });
+      const job = await runtime.create('lost');
+      await runtime.whenEnded(job.job_id);
+      await runtime.idle();
+      // Rejections are reported after the microtask queue drains: let one macrotask pass.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+      expect((await runtime.get(job.job_id)).status).toBe('running');
+      expect(warn).toHaveBeenCalledWith(expect.stringContaining(job.job_id), expect.anything());
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      warn.mockRestore();
+    }
   });
 
   it('fails with a project error code and no stack', async () => {

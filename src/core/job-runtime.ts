@@ -304,12 +304,27 @@ export class JobRuntime {
       const jobId = queue.shift()!;
       this.#runningByKind.set(kind, (this.#runningByKind.get(kind) ?? 0) + 1);
       const controller = new AbortController();
-      const settled = this.#execute(handler, jobId, controller).finally(() => {
-        this.#handOver(jobId);
-        this.#running.delete(jobId);
-        this.#runningByKind.set(kind, (this.#runningByKind.get(kind) ?? 1) - 1);
-        this.#pump(kind);
-      });
+      const settled = this.#execute(handler, jobId, controller)
+        .then(
+          (ran) => {
+            this.#handOver(jobId);
+            return ran;
+          },
+          (error: unknown) => {
+            // Not even its failure could be stored (the database went away): nothing more
+            // will come, and nobody awaits this promise to hear it, so say it here.
+            this.#ended(jobId);
+            console.warn(`jobs: ${jobId} could not be ended`, error);
+            return false;
+          },
+        )
+        .then((ran) => {
+          this.#running.delete(jobId);
+          this.#runningByKind.set(kind, (this.#runningByKind.get(kind) ?? 1) - 1);
+          // Counted once the job has left #running, which pruning never touches.
+          if (ran) this.#countFinished(handler);
+          this.#pump(kind);
+        });
       this.#running.set(jobId, { controller, settled });
     }
   }
@@ -318,7 +333,7 @@ export class JobRuntime {
     handler: JobHandler<never, unknown>,
     jobId: string,
     controller: AbortController,
-  ): Promise<void> {
+  ): Promise<boolean> {
     const started = await this.#withLock(jobId, async () => {
       if (controller.signal.aborted) {
         await this.#finish(jobId, 'cancelled', {}, (job) => job.status === 'queued');
@@ -335,7 +350,7 @@ export class JobRuntime {
         () => ({ status: 'running' }),
       );
     });
-    if (!started) return;
+    if (!started) return false;
 
     const context: JobContext<never> = {
       jobId,
@@ -370,7 +385,7 @@ export class JobRuntime {
         await this.#finish(jobId, 'failed', { error: failureOf(error) }, unfinished);
       }
     });
-    this.#countFinished(handler);
+    return true;
   }
 
   async #progress(jobId: string, update: ProgressUpdate, eventData?: Record<string, unknown>): Promise<void> {

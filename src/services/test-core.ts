@@ -12,6 +12,8 @@ export function testCore(options: CoreOptions = {}) {
     ...core,
     close: async () => {
       core.dispose();
+      // Jobs still running would otherwise write to a database Dexie re-opens after the delete.
+      await core.idle().catch(() => undefined);
       await db.delete();
     },
   };
