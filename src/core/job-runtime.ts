@@ -380,9 +380,19 @@ export class JobRuntime {
       } catch (error) {
         // Writing the end failed (a full storage refuses the finished row with
         // its result): end it as failed with that error, a smaller write, so
-        // the job never stays "running" with nobody left to finish it.
-        if (outcome.status === 'failed' && outcome.error?.code === failureOf(error).code) throw error;
-        await this.#finish(jobId, 'failed', { error: failureOf(error) }, unfinished);
+        // the job never stays "running" with nobody left to finish it. At the
+        // quota's edge even the failed row and its event together may not fit:
+        // then the row goes first on its own, and the event after it.
+        const failure = { error: failureOf(error) };
+        if (outcome.status !== 'failed' || outcome.error?.code !== failure.error.code) {
+          try {
+            await this.#finish(jobId, 'failed', failure, unfinished);
+            return;
+          } catch {
+            // Fall through to the separate writes.
+          }
+        }
+        await this.#finish(jobId, 'failed', failure, unfinished, { separately: true });
       }
     });
     return true;
@@ -411,6 +421,7 @@ export class JobRuntime {
     status: JobStatus,
     outcome: { result?: unknown; error?: ErrorEnvelope['error'] },
     when: (job: JobDto) => boolean = () => true,
+    options: { separately?: boolean } = {},
   ): Promise<JobDto | undefined> {
     const event = status === 'completed' ? 'Completed' : status === 'failed' ? 'Failed' : 'Cancelled';
     const finished = await this.#commit(
@@ -445,6 +456,7 @@ export class JobRuntime {
               ? { error: { ...kindError, details: {} } }
               : {};
       },
+      options.separately,
     );
     if (finished) this.#ended(jobId);
     return finished;
@@ -453,16 +465,18 @@ export class JobRuntime {
   /**
    * Writes the job's new row (`change` of the stored one; undefined writes
    * nothing) and publishes `event` for it: one transaction where the store
-   * can (JobStore.commit), else a read, a put and an append, in that order.
+   * can (JobStore.commit) unless `separately`, else a read, a put and an
+   * append, in that order.
    */
   async #commit(
     jobId: string,
     change: (current: JobDto | undefined) => JobDto | undefined,
     event: string,
     data: (job: JobDto) => unknown,
+    separately = false,
   ): Promise<JobDto | undefined> {
     const commit = this.#store.commit;
-    if (commit) {
+    if (commit && !separately) {
       let written: JobDto | undefined;
       await this.#events.publishWith(jobId, event, async (timestamp) => {
         const done = await commit(jobId, change, { event, data, timestamp });

@@ -88,6 +88,31 @@ describe('JobRuntime over IndexedDB', () => {
     ]);
   });
 
+  it('at the quota edge, where a finished row and its event together do not fit, the failed row goes alone first', async () => {
+    db = freshDatabase();
+    const put = db.jobs.put.bind(db.jobs);
+    // Every terminal row written with its event in one transaction is refused; a row alone fits.
+    vi.spyOn(db.jobs, 'put').mockImplementation((job: JobDto, key?: string) =>
+      job.status !== 'queued' &&
+      job.status !== 'running' &&
+      Dexie.currentTransaction?.storeNames.includes('events')
+        ? Dexie.Promise.reject(quota())
+        : put(job, key),
+    );
+    const runtime = runtimeOver(db);
+    runtime.register({ kind: 'fill', run: async () => ({ imported: 20 }) });
+    const job = await runtime.create('fill');
+    await runtime.idle();
+    const stored = await db.jobs.get(job.job_id);
+    expect(stored?.status).toBe('failed');
+    expect(stored?.error?.code).toBe('STORAGE_QUOTA_EXCEEDED');
+    expect(await storedEvents(db, job.job_id)).toEqual([
+      [1, 'Queued'],
+      [2, 'Started'],
+      [3, 'Failed'],
+    ]);
+  });
+
   it('writes neither the row nor the event when the event is refused', async () => {
     db = freshDatabase();
     const runtime = runtimeOver(db);
