@@ -31,6 +31,23 @@ async function storedEvents(database: NotesAgentDatabase, jobId: string) {
 
 const quota = () => new Dexie.AbortError('aborted', new DOMException('full', 'QuotaExceededError'));
 
+/** Runs a job whose completed end the storage refuses: it must end failed with the quota code, its events in order. */
+async function runFillExpectingQuotaFailure(database: NotesAgentDatabase): Promise<JobDto> {
+  const runtime = runtimeOver(database);
+  runtime.register({ kind: 'fill', run: async () => ({ imported: 20 }) });
+  const job = await runtime.create('fill');
+  await runtime.idle();
+  const stored = await database.jobs.get(job.job_id);
+  expect(stored?.status).toBe('failed');
+  expect(stored?.error?.code).toBe('STORAGE_QUOTA_EXCEEDED');
+  expect(await storedEvents(database, job.job_id)).toEqual([
+    [1, 'Queued'],
+    [2, 'Started'],
+    [3, 'Failed'],
+  ]);
+  return stored!;
+}
+
 describe('JobRuntime over IndexedDB', () => {
   it('stores each state with its event: queued, started, progress, completed', async () => {
     db = freshDatabase();
@@ -73,19 +90,8 @@ describe('JobRuntime over IndexedDB', () => {
     vi.spyOn(db.jobs, 'put').mockImplementation((job: JobDto, key?: string) =>
       job.status === 'completed' ? Dexie.Promise.reject(quota()) : put(job, key),
     );
-    const runtime = runtimeOver(db);
-    runtime.register({ kind: 'fill', run: async () => ({ imported: 20 }) });
-    const job = await runtime.create('fill');
-    await runtime.idle();
-    const stored = await db.jobs.get(job.job_id);
-    expect(stored?.status).toBe('failed');
-    expect(stored?.error?.code).toBe('STORAGE_QUOTA_EXCEEDED');
-    expect(stored?.completed_at).not.toBeNull();
-    expect(await storedEvents(db, job.job_id)).toEqual([
-      [1, 'Queued'],
-      [2, 'Started'],
-      [3, 'Failed'],
-    ]);
+    const stored = await runFillExpectingQuotaFailure(db);
+    expect(stored.completed_at).not.toBeNull();
   });
 
   it('at the quota edge, where a finished row and its event together do not fit, the failed row goes alone first', async () => {
@@ -99,18 +105,7 @@ describe('JobRuntime over IndexedDB', () => {
         ? Dexie.Promise.reject(quota())
         : put(job, key),
     );
-    const runtime = runtimeOver(db);
-    runtime.register({ kind: 'fill', run: async () => ({ imported: 20 }) });
-    const job = await runtime.create('fill');
-    await runtime.idle();
-    const stored = await db.jobs.get(job.job_id);
-    expect(stored?.status).toBe('failed');
-    expect(stored?.error?.code).toBe('STORAGE_QUOTA_EXCEEDED');
-    expect(await storedEvents(db, job.job_id)).toEqual([
-      [1, 'Queued'],
-      [2, 'Started'],
-      [3, 'Failed'],
-    ]);
+    await runFillExpectingQuotaFailure(db);
   });
 
   it('writes neither the row nor the event when the event is refused', async () => {
