@@ -96,13 +96,16 @@ describe('nonsense probes', () => {
 });
 
 describe('floorFrom', () => {
-  it('puts the floor the margin and one standard deviation above the best probe (hand-computed)', () => {
-    // mean 0.3, deviations ±0.1 → std 0.1; floor = 0.4 + 0.02 + 0.1.
-    const calibration = floorFrom([0.2, 0.4], { model: new FakeEmbedder(0).info, rows: 10 });
-    expect(calibration.null_max).toBe(0.4);
-    expect(calibration.null_p50).toBeCloseTo(0.3, 12);
-    expect(calibration.null_std).toBeCloseTo(0.1, 12);
-    expect(calibration.min_cosine).toBeCloseTo(0.52, 12);
+  it('puts the floor the margin and half a standard deviation above the best probe (hand-computed)', () => {
+    // mean 0.3, deviations ±0.1 → std 0.1; floor = 0.4 + 0.02 + 0.5 × 0.1. The probe that matched nothing is left out.
+    const calibration = floorFrom([0.2, Number.NaN, 0.4], { model: new FakeEmbedder(0).info, rows: 10 });
+    expect(calibration?.probes).toBe(2);
+    expect(calibration?.null_max).toBe(0.4);
+    expect(calibration?.null_p50).toBeCloseTo(0.3, 12);
+    expect(calibration?.null_std).toBeCloseTo(0.1, 12);
+    expect(calibration?.margin).toBeCloseTo(0.07, 12);
+    expect(calibration?.min_cosine).toBeCloseTo(0.47, 12);
+    expect(floorFrom([Number.NaN], { model: new FakeEmbedder(0).info, rows: 10 })).toBeUndefined();
   });
 });
 

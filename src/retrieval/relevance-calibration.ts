@@ -20,11 +20,13 @@ export const CALIBRATION_PROBES = 32;
 /**
  * Added to the highest probe score. The probes are a sample of nonsense, so a
  * query made of other nonsense can land a little above the best of them; the
- * margin covers that spread (see `floorFrom`).
+ * margin covers that, and grows with the spread of the probes' scores, which
+ * differs from model to model (a model that packs every cosine into 0.7-0.9
+ * has a small spread).
  */
 export const CALIBRATION_MARGIN = 0.02;
-/** The margin also grows with the probes' spread: this many standard deviations of their top scores. */
-export const CALIBRATION_SPREAD_FACTOR = 1;
+/** The margin also grows by this many standard deviations of the probes' top scores. */
+export const CALIBRATION_SPREAD_FACTOR = 0.5;
 /** Below this many indexed blocks the best nonsense score says too little: no calibrated floor. */
 export const CALIBRATION_MIN_ROWS = 8;
 /** Calibrated again when the index has grown or shrunk by this factor since. */
@@ -36,6 +38,7 @@ export const relevanceCalibrationSchema = z.object({
   model: embeddingModelInfoSchema,
   /** Indexed blocks when measured. */
   rows: z.number().int().min(0),
+  /** Probes that matched some block (the others count for nothing). */
   probes: z.number().int().min(1),
   /** The probes' best scores against the notebook: highest, 99th and 50th percentile, mean, standard deviation. */
   null_max: z.number().finite(),
@@ -137,16 +140,22 @@ function quantile(sorted: readonly number[], q: number): number {
   return sorted[low]! + (sorted[high]! - sorted[low]!) * (at - low);
 }
 
-/** The calibration from the probes' best scores (one per probe). */
+/**
+ * The calibration from the probes' best scores (one per probe). A probe that
+ * matched nothing (NaN: the model gave it the zero vector, as a model with no
+ * token for any of its characters does) says nothing about the noise and is
+ * left out; undefined when no probe matched anything.
+ */
 export function floorFrom(
   topScores: readonly number[],
   context: { model: RelevanceCalibration['model']; rows: number },
-): RelevanceCalibration {
-  const sorted = [...topScores].sort((a, b) => a - b);
-  const mean = sorted.reduce((sum, score) => sum + score, 0) / Math.max(1, sorted.length);
-  const variance = sorted.reduce((sum, score) => sum + (score - mean) ** 2, 0) / Math.max(1, sorted.length);
+): RelevanceCalibration | undefined {
+  const sorted = topScores.filter((score) => Number.isFinite(score)).sort((a, b) => a - b);
+  if (sorted.length === 0) return undefined;
+  const mean = sorted.reduce((sum, score) => sum + score, 0) / sorted.length;
+  const variance = sorted.reduce((sum, score) => sum + (score - mean) ** 2, 0) / sorted.length;
   const std = Math.sqrt(variance);
-  const nullMax = sorted[sorted.length - 1] ?? 0;
+  const nullMax = sorted[sorted.length - 1]!;
   const margin = CALIBRATION_MARGIN + CALIBRATION_SPREAD_FACTOR * std;
   return {
     calibration_version: CALIBRATION_VERSION,
@@ -180,7 +189,7 @@ export async function calibrateRelevance(
   const probes = options.probes ?? nonsenseProbes();
   const vectors = await embedder.embed([...probes], options.signal ? { signal: options.signal } : {});
   // Every block, not a sample: the floor must sit above the best any nonsense reaches.
-  const tops = vectors.map((vector) => index.search(vector, 1)[0]?.score ?? -1);
+  const tops = vectors.map((vector) => index.search(vector, 1)[0]?.score ?? Number.NaN);
   return floorFrom(tops, { model: embedder.info, rows });
 }
 
