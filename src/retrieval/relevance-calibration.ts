@@ -209,6 +209,12 @@ export function parseCalibration(value: unknown): RelevanceCalibration | undefin
   return parsed.success ? parsed.data : undefined;
 }
 
+/** A calibration stored with `index`, when it is one and still holds for it. */
+export function storedCalibration(value: unknown, index: VectorIndex): RelevanceCalibration | undefined {
+  const calibration = parseCalibration(value);
+  return calibration && calibrationHolds(calibration, index) ? calibration : undefined;
+}
+
 const pending = new WeakMap<VectorIndex, Promise<RelevanceCalibration | undefined>>();
 
 /**

@@ -21,6 +21,7 @@ import {
 } from './full-text-index';
 import { documentsOf, noteSegmentOf } from './index-documents';
 import type { IndexNotesSource, IndexStore } from './index-ports';
+import { storedCalibration } from './relevance-calibration';
 import { VectorIndex } from './vector-index';
 
 /** The indexes one query reads: taken once per query, so a swap never mixes two generations. */
@@ -383,6 +384,7 @@ export class SearchIndexer implements NoteChangeListener {
         try {
           if (fullText && saved.vector_model)
             vectors = VectorIndex.fromSegments(saved.vector_model, vectorRows);
+          if (vectors) vectors.relevanceCalibration = storedCalibration(saved.relevance_calibration, vectors);
         } catch (error) {
           this.#warn('the stored vectors cannot be read; rebuilding them', error);
         }
@@ -499,6 +501,7 @@ export class SearchIndexer implements NoteChangeListener {
           generation,
           full_text_format: FULL_TEXT_SEGMENT_FORMAT,
           vector_model: vectors ? { ...vectors.info } : null,
+          ...(vectors?.relevanceCalibration && { relevance_calibration: vectors.relevanceCalibration }),
         },
       }),
     };

@@ -480,6 +480,42 @@ describe('persistence', () => {
     expect(restartedEmbedder.texts).toBe(1);
   });
 
+  it('stores the relevance floor measured on the notebook with the index and reads it back at the next start', async () => {
+    const first = openCore({ embedder: new TestEmbedder(OTHER_MODEL) });
+    await first.api.notes.create(OS_NOTE);
+    const cooking = await first.api.notes.create(COOKING_NOTE);
+    await first.api.notes.create({
+      title: 'Garden',
+      body: [
+        'Water tomatoes early.',
+        'Mulch keeps the soil damp.',
+        'Prune basil weekly.',
+        'Compost the leaves.',
+      ].join('\n\n'),
+    });
+    await first.idle();
+    // A model with no floor of its own: the first vector search measures one, so nonsense finds nothing.
+    expect((await first.api.search.search({ query: 'qzxv blorft wug', mode: 'vector' })).hits).toEqual([]);
+    // Stored with the next save of the index.
+    await first.api.notes.update({
+      note_id: cooking.note_id,
+      body: 'Braise the pork belly slowly for an hour.',
+    });
+    await first.idle();
+    const meta = await first.db.search_index.get('meta');
+    const stored = meta?.key === 'meta' ? meta.segments?.relevance_calibration : undefined;
+    expect(stored).toMatchObject({ model: OTHER_MODEL, calibration_version: 1 });
+    await closeCore(first);
+
+    const restarted = new TestEmbedder(OTHER_MODEL);
+    const second = openCore({ embedder: restarted }, true);
+    expect((await second.api.search.search({ query: 'qzxv blorft wug', mode: 'vector' })).hits).toEqual([]);
+    const garden = await second.api.search.search({ query: 'Prune basil weekly', mode: 'vector' });
+    expect(garden.hits[0]?.snippet).toBe('Prune basil weekly.');
+    // Read back, not measured again: only the two queries were embedded.
+    expect(restarted.texts).toBe(2);
+  });
+
   it('a change not yet indexed when the tab closed is indexed on the next start', async () => {
     const first = openCore({ indexDebounceMs: 60_000 });
     const note = await first.api.notes.create({ title: 'Draft', body: 'first words' });
