@@ -7,6 +7,7 @@ import {
   CALIBRATION_MARGIN,
   CALIBRATION_MIN_ROWS,
   CALIBRATION_PROBES,
+  calibrateIndex,
   calibrateRelevance,
   calibrationHolds,
   floorFrom,
@@ -264,6 +265,25 @@ describe('calibrated relevance floor', () => {
     expect(embedder.texts).toEqual(['glorp']);
     expect(parseCalibration({ min_cosine: 'high' })).toBeUndefined();
     expect(parseCalibration(undefined)).toBeUndefined();
+  });
+
+  it('is measured into the index as a build ends, unless the model has a floor of its own', async () => {
+    const own = await indexOf(new FakeEmbedder(0.3, '1', { min_cosine: 0.25 }));
+    await calibrateIndex(own.vectors, own.embedder);
+    expect(own.vectors.relevanceCalibration).toBeUndefined();
+    expect(own.embedder.texts).toEqual([]);
+    const none = await indexOf(new FakeEmbedder(0.3));
+    await calibrateIndex(none.vectors, none.embedder);
+    expect(none.vectors.relevanceCalibration?.min_cosine).toBeCloseTo(0.32, 6);
+    const aborted = await indexOf(new FakeEmbedder(0.3));
+    const controller = new AbortController();
+    controller.abort();
+    const slow: Embedder = {
+      info: aborted.embedder.info,
+      embed: (_texts, options) => Promise.reject(options?.signal?.reason as Error),
+    };
+    await expect(calibrateIndex(aborted.vectors, slow, { signal: controller.signal })).rejects.toThrow();
+    expect(aborted.vectors.relevanceCalibration).toBeUndefined();
   });
 
   it('sets no floor on a notebook too small to measure, and embeds no probes for it', async () => {

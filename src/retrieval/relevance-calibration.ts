@@ -193,6 +193,19 @@ export async function calibrateRelevance(
   return floorFrom(tops, { model: embedder.info, rows });
 }
 
+/**
+ * An index build's last step: measures the floor into `index` when the model
+ * has none of its own, so the first search does not wait for the probes.
+ */
+export async function calibrateIndex(
+  index: VectorIndex,
+  embedder: Embedder,
+  options: { signal?: AbortSignal } = {},
+): Promise<void> {
+  if (embedder.relevance_floor) return;
+  index.relevanceCalibration = await calibrateRelevance(index, embedder, options);
+}
+
 /** Whether a stored calibration still holds for `index` (same model and probes, about the same size). */
 export function calibrationHolds(calibration: RelevanceCalibration, index: VectorIndex): boolean {
   if (calibration.calibration_version !== CALIBRATION_VERSION) return false;

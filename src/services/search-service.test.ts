@@ -480,10 +480,11 @@ describe('persistence', () => {
     expect(restartedEmbedder.texts).toBe(1);
   });
 
-  it('stores the relevance floor measured on the notebook with the index and reads it back at the next start', async () => {
-    const first = openCore({ embedder: new TestEmbedder(OTHER_MODEL) });
+  it('measures the relevance floor on the notebook when the vectors are built, stores it and reads it back at the next start', async () => {
+    const embedder = new TestEmbedder(OTHER_MODEL);
+    const first = openCore({ embedder });
     await first.api.notes.create(OS_NOTE);
-    const cooking = await first.api.notes.create(COOKING_NOTE);
+    await first.api.notes.create(COOKING_NOTE);
     await first.api.notes.create({
       title: 'Garden',
       body: [
@@ -494,17 +495,13 @@ describe('persistence', () => {
       ].join('\n\n'),
     });
     await first.idle();
-    // A model with no floor of its own: the first vector search measures one, so nonsense finds nothing.
-    expect((await first.api.search.search({ query: 'qzxv blorft wug', mode: 'vector' })).hits).toEqual([]);
-    // Stored with the next save of the index.
-    await first.api.notes.update({
-      note_id: cooking.note_id,
-      body: 'Braise the pork belly slowly for an hour.',
-    });
-    await first.idle();
     const meta = await first.db.search_index.get('meta');
     const stored = meta?.key === 'meta' ? meta.segments?.relevance_calibration : undefined;
     expect(stored).toMatchObject({ model: OTHER_MODEL, calibration_version: 1 });
+    // A model with no floor of its own: nonsense finds nothing, and the search only embeds its query.
+    const embedded = embedder.texts;
+    expect((await first.api.search.search({ query: 'qzxv blorft wug', mode: 'vector' })).hits).toEqual([]);
+    expect(embedder.texts).toBe(embedded + 1);
     await closeCore(first);
 
     const restarted = new TestEmbedder(OTHER_MODEL);
