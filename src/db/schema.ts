@@ -168,6 +168,8 @@ export type SearchIndexRow =
         generation: number;
         full_text_format: string;
         vector_model: StoredEmbeddingModel | null;
+        /** The vectors' measured relevance floor (retrieval's RelevanceCalibration); checked when read. */
+        relevance_calibration?: unknown;
       };
     };
 

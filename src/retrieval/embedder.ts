@@ -18,7 +18,7 @@ export type EmbeddingModelInfo = z.infer<typeof embeddingModelInfoSchema>;
  */
 export interface Embedder {
   readonly info: EmbeddingModelInfo;
-  /** Where its similarities stop meaning "related"; absent: no floor. */
+  /** Where its similarities stop meaning "related"; absent: calibrated on the notebook (relevance-calibration.ts). */
   readonly relevance_floor?: RelevanceFloor;
   /** One vector of `info.dimension` per text, in order. Rejects with an AbortError when aborted. */
   embed(texts: string[], options?: { signal?: AbortSignal }): Promise<Float32Array[]>;
@@ -28,7 +28,9 @@ export interface Embedder {
  * What a vector hit must reach to be shown: vector and hybrid search drop the
  * candidates below it, so a query about nothing in the notes finds nothing
  * instead of the least unrelated blocks. Every model has its own similarity
- * scale, so each one's floor lives in its catalog entry (hash-v1: its module).
+ * scale, so a measured floor lives in its catalog entry (hash-v1: its module);
+ * a model without one gets a floor calibrated on the notebook it indexes
+ * (relevance-calibration.ts).
  */
 export interface RelevanceFloor {
   /** Cosine similarity below which a block is unrelated. */

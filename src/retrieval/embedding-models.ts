@@ -48,8 +48,9 @@ export interface EmbeddingModelSpec {
   /** Approximate download per dtype, MB (see the module note). */
   approx_download_mb: Partial<Record<EmbeddingDtype, number>>;
   /**
-   * Vector hits below this are dropped (see RelevanceFloor). Absent: no floor,
-   * as for a model whose scale nobody has measured yet.
+   * Vector hits below this are dropped (see RelevanceFloor). Absent: the floor
+   * is measured on the user's notebook with the model itself when its vectors
+   * are built (relevance-calibration.ts); a floor given here wins over that.
    */
   relevance_floor?: RelevanceFloor;
 }
@@ -75,10 +76,11 @@ export const EMBEDDING_MODELS: readonly EmbeddingModelSpec[] = [
     max_tokens: 512,
     default_dtype: both('fp32', 'q8'),
     approx_download_mb: { fp32: 487, fp16: 252, q8: 135 },
-    // No relevance floor until one is measured on the evaluation corpus (the weights
-    // cannot be fetched where the tests run). e5 is trained with a temperature of
-    // 0.01, so its cosines crowd into 0.7-1.0 (its model card says so): unrelated
-    // pairs land near 0.7-0.75, so the floor to measure is likely near 0.78. A guessed
+    // No constant floor until one is measured on the evaluation corpus (the weights
+    // cannot be fetched where the tests run): meanwhile it is calibrated per notebook
+    // from nonsense probes (relevance-calibration.ts). e5 is trained with a temperature
+    // of 0.01, so its cosines crowd into 0.7-1.0 (its model card says so): unrelated
+    // pairs land near 0.7-0.75, so a measured floor is likely near 0.78. A guessed
     // floor could hide a user's real matches, which is worse than showing weak ones.
   },
   {
@@ -96,7 +98,7 @@ export const EMBEDDING_MODELS: readonly EmbeddingModelSpec[] = [
     max_tokens: 128,
     default_dtype: both('fp32', 'q8'),
     approx_download_mb: { fp32: 487, fp16: 252, q8: 135 },
-    // No floor until measured, as for e5 above: a paraphrase model spreads unrelated
+    // No constant floor until measured (calibrated per notebook meanwhile), as for e5 above: a paraphrase model spreads unrelated
     // pairs around 0 (±0.15) and puts paraphrases above 0.5.
   },
   {
@@ -115,7 +117,7 @@ export const EMBEDDING_MODELS: readonly EmbeddingModelSpec[] = [
     max_tokens: 512,
     default_dtype: both('fp32', 'q8'),
     approx_download_mb: { fp32: 96, fp16: 48, q8: 25 },
-    // No floor until measured, as for e5 above: BGE v1.5 flattened v1's 0.6-1.0
+    // No constant floor until measured (calibrated per notebook meanwhile), as for e5 above: BGE v1.5 flattened v1's 0.6-1.0
     // crowding; unrelated passages mostly score 0.2-0.35.
   },
   {
@@ -133,7 +135,7 @@ export const EMBEDDING_MODELS: readonly EmbeddingModelSpec[] = [
     max_tokens: 512,
     default_dtype: both('fp32', 'q8'),
     approx_download_mb: { fp32: 134, q8: 35 },
-    // No floor until measured, as for e5 above; as bge-small-zh, with the English
+    // No constant floor until measured (calibrated per notebook meanwhile), as for e5 above; as bge-small-zh, with the English
     // instruction prefix lifting every query's cosines a little.
   },
 ];

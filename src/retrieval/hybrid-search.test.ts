@@ -222,13 +222,23 @@ describe('hybridSearch', () => {
     }
   });
 
-  it('takes the floor from the embedder: none keeps every positive cosine, a cosine floor cuts by score', async () => {
+  it('takes the floor from the embedder: none is calibrated on the notebook, a cosine floor cuts by score', async () => {
     const inputs = await fixture();
     const hash = new HashEmbedder();
     const unfloored: Embedder = { info: hash.info, embed: (texts, options) => hash.embed(texts, options) };
-    const all = await hybridSearch({
+    const calibrated = await hybridSearch({
       ...inputs,
       embedder: unfloored,
+      query: 'qzxv blorft wug',
+      mode: 'vector',
+      profile: profile(),
+    });
+    expect(calibrated.hits).toEqual([]);
+    expect(calibrated.relevance_floor?.source).toBe('calibrated');
+    const low: Embedder = { ...unfloored, relevance_floor: { min_cosine: -1 } };
+    const all = await hybridSearch({
+      ...inputs,
+      embedder: low,
       query: 'qzxv blorft wug',
       mode: 'vector',
       profile: profile(),
@@ -244,6 +254,7 @@ describe('hybridSearch', () => {
       profile: profile(),
     });
     expect(top.hits.map((hit) => hit.block_id)).toEqual([all.hits[0]?.block_id]);
+    expect(top.relevance_floor).toEqual({ source: 'model', floor: { min_cosine: cut }, calibration: null });
   });
 
   it('matches the last word as a prefix when asked (search as you type), with highlights', async () => {

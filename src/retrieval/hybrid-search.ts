@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AppError } from '../contracts';
 import type { Embedder, RelevanceFloor } from './embedder';
 import type { FullTextHit, FullTextIndex, HighlightRange } from './full-text-index';
+import { relevanceFloorInUse, type RelevanceFloorInUse } from './relevance-calibration';
 import type { RetrievalProfile } from './retrieval-profile';
 import type { SearchFilter } from './search-filter';
 import type { VectorHit, VectorIndex } from './vector-index';
@@ -104,6 +105,8 @@ export interface HybridSearchResult {
   profile_version: number;
   /** False when the profile asks for reranking but no reranker is configured. */
   reranked: boolean;
+  /** The floor vector hits had to reach (absent in fts mode): the model's, or measured on this notebook. */
+  relevance_floor?: RelevanceFloorInUse;
   hits: SearchHit[];
 }
 
@@ -160,17 +163,19 @@ export async function hybridSearch(input: HybridSearchInput): Promise<HybridSear
           // Marked below, for the hits returned only: most of the recall is cut by `limit`.
           highlights: false,
         });
-  const vectorHits: VectorHit[] =
-    vectors && embedder
-      ? relevantOnly(
-          await vectors.query(embedder, query, profile.vector_recall, {
-            ...(filter ? { filter } : {}),
-            ...(signal ? { signal } : {}),
-          }),
-          embedder.relevance_floor,
-          fullText.termSharer(query),
-        )
-      : [];
+  let vectorHits: VectorHit[] = [];
+  if (vectors && embedder) {
+    const floor = await relevanceFloorInUse(vectors, embedder, signal ? { signal } : {});
+    result.relevance_floor = floor;
+    vectorHits = relevantOnly(
+      await vectors.query(embedder, query, profile.vector_recall, {
+        ...(filter ? { filter } : {}),
+        ...(signal ? { signal } : {}),
+      }),
+      floor.floor ?? undefined,
+      fullText.termSharer(query),
+    );
+  }
   signal?.throwIfAborted();
 
   const ftsById = new Map(ftsHits.map((hit, index) => [hit.block_id, { hit, rank: index + 1 }]));

@@ -11,5 +11,6 @@ export * from './embedder';
 export * from './hash-embedder';
 export * from './vector-index';
 export * from './hybrid-search';
+export * from './relevance-calibration';
 export * from './metrics';
 export * from './snippet';

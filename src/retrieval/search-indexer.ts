@@ -21,6 +21,7 @@ import {
 } from './full-text-index';
 import { documentsOf, noteSegmentOf } from './index-documents';
 import type { IndexNotesSource, IndexStore } from './index-ports';
+import { calibrateIndex, storedCalibration } from './relevance-calibration';
 import { VectorIndex } from './vector-index';
 
 /** The indexes one query reads: taken once per query, so a swap never mixes two generations. */
@@ -383,6 +384,7 @@ export class SearchIndexer implements NoteChangeListener {
         try {
           if (fullText && saved.vector_model)
             vectors = VectorIndex.fromSegments(saved.vector_model, vectorRows);
+          if (vectors) vectors.relevanceCalibration = storedCalibration(saved.relevance_calibration, vectors);
         } catch (error) {
           this.#warn('the stored vectors cannot be read; rebuilding them', error);
         }
@@ -499,6 +501,7 @@ export class SearchIndexer implements NoteChangeListener {
           generation,
           full_text_format: FULL_TEXT_SEGMENT_FORMAT,
           vector_model: vectors ? { ...vectors.info } : null,
+          ...(vectors?.relevanceCalibration && { relevance_calibration: vectors.relevanceCalibration }),
         },
       }),
     };
@@ -589,7 +592,7 @@ export class SearchIndexer implements NoteChangeListener {
     return this.#withLock(context.jobId, async () => {
       this.#rebuilding += 1;
       // The whole rebuild uses one model, even if the user switches meanwhile.
-      const embedder = this.#embedder.passages;
+      const { passages: embedder, queries } = this.#embedder;
       try {
         const noteIds = await this.#notes.liveNoteIds();
         const total = await this.#notes.countBlocks(noteIds);
@@ -613,6 +616,8 @@ export class SearchIndexer implements NoteChangeListener {
           await this.#store.putSegments(this.#rows(next, step, indexed, generation).put);
           await context.progress({ phase: 'indexing', current: Math.min(done, total), total });
         }
+        // Measured before the save, so the floor is stored with the vectors it was measured on.
+        await calibrateIndex(next.vectors!, queries, { signal: context.signal });
         context.signal.throwIfAborted();
         // Changes made while building go on top before the swap (they re-read the notes).
         const marks = this.#marks;

@@ -9,6 +9,7 @@ import {
 } from './embedder';
 import { HASH_EMBEDDER_INFO } from './hash-embedder';
 import { QuantisedRows } from './quantised-rows';
+import type { RelevanceCalibration } from './relevance-calibration';
 import { isEmptyFilter, matchesFilter, type SearchFilter } from './search-filter';
 
 export interface VectorEntry {
@@ -143,6 +144,7 @@ export class VectorIndex {
   #codes: QuantisedRows | undefined;
   /** The codes no longer match the rows (a value fell outside their range): rebuilt before the next scan. */
   #codesStale = false;
+  #calibration: RelevanceCalibration | undefined;
 
   constructor(info: EmbeddingModelInfo, initialCapacity = 64, options: VectorIndexOptions = {}) {
     this.info = Object.freeze({ ...embeddingModelInfoSchema.parse(info) });
@@ -172,6 +174,19 @@ export class VectorIndex {
 
   blocksOf(noteId: string): string[] {
     return [...(this.#notes.get(noteId) ?? [])];
+  }
+
+  /**
+   * The relevance floor measured on these vectors (see relevance-calibration):
+   * kept with the index so it is measured once, not per query, and stored with it.
+   */
+  get relevanceCalibration(): RelevanceCalibration | undefined {
+    return this.#calibration;
+  }
+
+  set relevanceCalibration(calibration: RelevanceCalibration | undefined) {
+    if (calibration) this.assertCompatible(calibration.model);
+    this.#calibration = calibration;
   }
 
   isCompatible(info: EmbeddingModelInfo): boolean {
@@ -239,6 +254,7 @@ export class VectorIndex {
 
   clear(): void {
     this.#count = 0;
+    this.#calibration = undefined;
     // The next rows may span other ranges: the codes are rebuilt when next needed.
     this.#codesStale = true;
     this.#ids.length = 0;

@@ -480,6 +480,39 @@ describe('persistence', () => {
     expect(restartedEmbedder.texts).toBe(1);
   });
 
+  it('measures the relevance floor on the notebook when the vectors are built, stores it and reads it back at the next start', async () => {
+    const embedder = new TestEmbedder(OTHER_MODEL);
+    const first = openCore({ embedder });
+    await first.api.notes.create(OS_NOTE);
+    await first.api.notes.create(COOKING_NOTE);
+    await first.api.notes.create({
+      title: 'Garden',
+      body: [
+        'Water tomatoes early.',
+        'Mulch keeps the soil damp.',
+        'Prune basil weekly.',
+        'Compost the leaves.',
+      ].join('\n\n'),
+    });
+    await first.idle();
+    const meta = await first.db.search_index.get('meta');
+    const stored = meta?.key === 'meta' ? meta.segments?.relevance_calibration : undefined;
+    expect(stored).toMatchObject({ model: OTHER_MODEL, calibration_version: 1 });
+    // A model with no floor of its own: nonsense finds nothing, and the search only embeds its query.
+    const embedded = embedder.texts;
+    expect((await first.api.search.search({ query: 'qzxv blorft wug', mode: 'vector' })).hits).toEqual([]);
+    expect(embedder.texts).toBe(embedded + 1);
+    await closeCore(first);
+
+    const restarted = new TestEmbedder(OTHER_MODEL);
+    const second = openCore({ embedder: restarted }, true);
+    expect((await second.api.search.search({ query: 'qzxv blorft wug', mode: 'vector' })).hits).toEqual([]);
+    const garden = await second.api.search.search({ query: 'Prune basil weekly', mode: 'vector' });
+    expect(garden.hits[0]?.snippet).toBe('Prune basil weekly.');
+    // Read back, not measured again: only the two queries were embedded.
+    expect(restarted.texts).toBe(2);
+  });
+
   it('a change not yet indexed when the tab closed is indexed on the next start', async () => {
     const first = openCore({ indexDebounceMs: 60_000 });
     const note = await first.api.notes.create({ title: 'Draft', body: 'first words' });
