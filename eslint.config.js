@@ -8,7 +8,7 @@ import globals from 'globals';
 import svelteConfig from './svelte.config.js';
 
 /**
- * Layer rules from ARCHITECTURE.md: dependencies point down
+ * Layer rules from docs/architecture.md: dependencies point down
  * ir <- contracts <- core <- domains <- services <- workers/ui.
  * Each entry forbids a layer from importing the layers above it (and Dexie
  * outside src/db). Type-only imports into the UI are allowed: types vanish at
@@ -28,7 +28,7 @@ const domains = [
   'models',
 ];
 const layer = (names) => names.map((name) => `**/${name}/**`).concat(names.map((name) => `**/${name}`));
-const dexieBan = { name: 'dexie', message: 'Only src/db/ touches IndexedDB (ARCHITECTURE.md).' };
+const dexieBan = { name: 'dexie', message: 'Only src/db/ touches IndexedDB (docs/architecture.md).' };
 
 function restrict(patterns, { allowTypeImports = false, dexie = true } = {}) {
   return {
@@ -40,7 +40,7 @@ function restrict(patterns, { allowTypeImports = false, dexie = true } = {}) {
           ? [
               {
                 group: patterns,
-                message: 'This import crosses a layer boundary (ARCHITECTURE.md).',
+                message: 'This import crosses a layer boundary (docs/architecture.md).',
                 allowTypeImports,
               },
             ]
@@ -101,7 +101,7 @@ export default tseslint.config(
           patterns: [
             {
               group: layer(domains),
-              message: 'This import crosses a layer boundary (ARCHITECTURE.md).',
+              message: 'This import crosses a layer boundary (docs/architecture.md).',
               allowTypeImports: true,
             },
             {

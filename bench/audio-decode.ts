@@ -2,12 +2,10 @@
 // 16 kHz mono in headless Chromium through the app's page-side path, against
 // the same work done by the browser alone: decodeAudioData, then a plain
 // OfflineAudioContext(1, n, 16000) render. Web Audio exists only in browsers,
-// so this group launches Chromium (the system one, Playwright's flags).
-import { chromium } from '@playwright/test';
+// so this group launches Chromium as the other browser benches do (bench/chromium.ts).
 import { buildDecodeHarness } from '../e2e/harness/build-harness';
 import type { DecodeHarness } from '../e2e/harness/decode-harness';
-// @ts-expect-error plain ESM helper shared with playwright.config.ts
-import { CHROMIUM_ARGS, findSystemChromium } from '../scripts/system-chromium.mjs';
+import { launchChromium } from './chromium';
 import type { BenchResult } from './harness';
 
 const SOURCE_RATE = 44_100;
@@ -76,7 +74,7 @@ export async function audioDecodeBenchmarks(scale: number): Promise<BenchResult[
   );
   const wav = Buffer.from(generatedRecording(seconds)).toString('base64');
   const code = await buildDecodeHarness();
-  const browser = await chromium.launch({ executablePath: findSystemChromium(), args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage();
     await page.setContent('<!doctype html><title>bench</title>');

@@ -10,7 +10,7 @@ import { chromium, type Browser, type BrowserContext, type BrowserContextOptions
 // @ts-expect-error plain ESM helper shared with playwright.config.ts
 import { CHROMIUM_ARGS, findSystemChromium } from '../scripts/system-chromium.mjs';
 
-/** Debian's Chromium with the flags in NOTES.md where installed, else the browser Playwright downloaded. */
+/** Debian's Chromium with the shared flags (scripts/system-chromium.mjs) where installed, else the browser Playwright downloaded. */
 export function launchChromium(): Promise<Browser> {
   const executablePath: string | undefined = findSystemChromium();
   return chromium.launch({ ...(executablePath && { executablePath }), args: CHROMIUM_ARGS as string[] });

@@ -9,7 +9,6 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { chromium } from '@playwright/test';
 import { Document, Packer, Paragraph } from 'docx';
 import { PDFDocument } from 'pdf-lib';
 import type { ExportDocument } from '../src/contracts/exports';
@@ -18,8 +17,7 @@ import { createMarkdownParser } from '../src/core/markdown/syntax';
 import { docxExporter } from '../src/export/docx/docx-exporter';
 import { htmlExporter } from '../src/export/html/html-exporter';
 import { testExportContext } from '../src/export/test-context';
-// @ts-expect-error plain ESM helper shared with the Playwright config
-import { CHROMIUM_ARGS, findSystemChromium } from '../scripts/system-chromium.mjs';
+import { launchChromium } from './chromium';
 import { benchNote, benchPdfExporter, type PeakCase } from './export-peak';
 import { childTreePeakMb } from './process-tree-rss';
 import { median, type BenchResult } from './harness';
@@ -72,8 +70,7 @@ export async function exportBenchmarks(): Promise<BenchResult[]> {
   });
 
   const pdfExporter = benchPdfExporter();
-  const executablePath: string | undefined = findSystemChromium();
-  const browser = await chromium.launch({ ...(executablePath && { executablePath }), args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage();
     /** Our PDF and Chromium's of the same note: time, size and pages. */

@@ -11,52 +11,17 @@
 // bench/index-build.ts` runs it alone (BENCH_SCALE as in `npm run bench`).
 import 'fake-indexeddb/auto';
 import { availableParallelism, loadavg } from 'node:os';
-import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { NotesAgentDatabase, NotesRepository, type SearchSegmentRow } from '../src/db';
-import { FullTextIndex, HashEmbedder, VectorIndex, tokenize } from '../src/retrieval';
-import { documentsOf, loadCorpus } from '../src/retrieval/__fixtures__/corpus';
+import { NotesAgentDatabase, type SearchSegmentRow } from '../src/db';
+import { FullTextIndex, HashEmbedder, VectorIndex } from '../src/retrieval';
 import { documentsOf as indexDocumentsOf, noteSegmentOf } from '../src/retrieval/index-documents';
 import { createCoreApi } from '../src/services/core-api';
-import { percentile, row } from './figures';
+import { notebookDrafts, notebookWords, writeNotebook } from './bench-notebook';
+import { percentile, row, timed } from './figures';
 import { formatMs, report, type BenchResult } from './harness';
 
 const EDIT_GOAL_MS = 50;
 const EDITS = 40;
-
-function lcg(seed: number): () => number {
-  let state = seed % 2147483647 || 1;
-  return () => (state = (state * 48271) % 2147483647);
-}
-
-/**
- * Notes of five blocks (a heading, two paragraphs, a list, code) with words
- * drawn from the retrieval corpus. Each note has its own time, a minute apart,
- * as notes written over months (or imported with their times) do.
- */
-function notebook(count: number, words: readonly string[]) {
-  const next = lcg(11);
-  const word = () => words[next() % words.length]!;
-  const sentence = (n: number) => Array.from({ length: n }, word).join(' ');
-  const start = Date.parse('2025-01-01T00:00:00.000Z');
-  return Array.from({ length: count }, (_, i) => {
-    const at = new Date(start + i * 60_000).toISOString();
-    return {
-      title: `${word()} ${word()} ${i}`,
-      folder: `folder-${i % 20}`,
-      tags: [`t${i % 7}`],
-      created_at: at,
-      updated_at: at,
-      body: `# ${sentence(3)}\n\n${sentence(24)}.\n\n${sentence(18)}.\n\n- ${sentence(4)}\n- ${sentence(4)}\n\n\`\`\`js\nconsole.log(${i});\n\`\`\`\n`,
-    };
-  });
-}
-
-async function timed<T>(work: () => T | Promise<T>): Promise<[T, number]> {
-  const start = performance.now();
-  const value = await work();
-  return [value, performance.now() - start];
-}
 
 /**
  * The floor for a first build: every note and block read at once, each block
@@ -107,23 +72,11 @@ async function floorBuild(db: NotesAgentDatabase, scratch: NotesAgentDatabase): 
 export async function indexBuildBenchmarks(scale: number): Promise<BenchResult[]> {
   const results: BenchResult[] = [];
   const count = Math.max(200, Math.round(10_000 * scale));
-  const words = [
-    ...new Set(
-      loadCorpus()
-        .flatMap(documentsOf)
-        .flatMap((document) => tokenize(document.text)),
-    ),
-  ]
-    .filter((term) => /^[a-z]{4,}$/.test(term))
-    .sort();
+  const words = notebookWords();
   const name = `bench-index-build-${process.pid}`;
   const db = new NotesAgentDatabase(name);
-  const repository = new NotesRepository(db);
-  const drafts = notebook(count, words);
-  const [, insertMs] = await timed(async () => {
-    for (let i = 0; i < drafts.length; i += 500) await repository.createMany(drafts.slice(i, i + 500));
-  });
-  const blocks = await db.blocks.count();
+  const drafts = notebookDrafts(count, words, '2025-01-01T00:00:00.000Z');
+  const { insertMs, blocks } = await writeNotebook(db, drafts);
   const label = `${count.toLocaleString('en-US')} notes, ${blocks.toLocaleString('en-US')} blocks`;
   console.log(
     `Search index build (${label} in fake-indexeddb, written in ${formatMs(insertMs)}; hash-v1 vectors, through the core API):`,

@@ -22,7 +22,7 @@ import { search as oramaSearch, type AnyOrama } from '@orama/orama';
 import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { NotesAgentDatabase, NotesRepository } from '../src/db';
+import { NotesAgentDatabase } from '../src/db';
 import {
   DEFAULT_RETRIEVAL_PROFILE,
   FullTextIndex,
@@ -36,6 +36,8 @@ import {
   type VectorHit,
 } from '../src/retrieval';
 import { createCoreApi } from '../src/services/core-api';
+import { notebookDrafts, notebookWords, writeNotebook } from './bench-notebook';
+import { fastestPerItem, row, timed } from './figures';
 import { formatMs, type BenchResult } from './harness';
 import { MEMORY_ENGINES, type MemoryFigures } from './search-memory-child';
 import { benchCorpus, lcg, miniSearchOf, oramaOf, percentile, replicate } from './search-corpus';
@@ -45,22 +47,6 @@ const HYBRID_GOAL_MS = 25;
 const EDIT_GOAL_MS = 50;
 const LIMIT = 20;
 const profile = DEFAULT_RETRIEVAL_PROFILE;
-
-const row = (name: string, baseline: string, ms: number, baselineMs: number, note?: string): BenchResult => {
-  const result: BenchResult = { name, baseline, ms, baselineMs, ratio: ms / baselineMs };
-  if (note !== undefined) result.note = note;
-  // Printed as it finishes: a run cut short still shows what it measured.
-  console.log(
-    `  ${name}: ${formatMs(ms)} vs ${baseline} ${formatMs(baselineMs)} = ${result.ratio.toFixed(2)}×${note ? ` (${note})` : ''}`,
-  );
-  return result;
-};
-
-async function timed<T>(work: () => T | Promise<T>): Promise<[T, number]> {
-  const start = performance.now();
-  const value = await work();
-  return [value, performance.now() - start];
-}
 
 async function oramaQuery(db: AnyOrama, term: string, exact: boolean): Promise<number> {
   const result = await oramaSearch(db, {
@@ -89,6 +75,17 @@ async function queryLatencies(
     }
   }
   return times;
+}
+
+/** `count` runs of queryLatencies over the same queries with one engine: each run's times in query order. */
+async function repeatedLatencies(
+  count: number,
+  queries: readonly string[],
+  engine: (query: string) => unknown,
+): Promise<number[][]> {
+  const runs: number[][] = [];
+  for (let run = 0; run < count; run++) runs.push((await queryLatencies(queries, { engine })).engine!);
+  return runs;
 }
 
 /**
@@ -240,16 +237,9 @@ async function hybridBenchmarks(
     const batch = documents.slice(i, i + 256);
     vectors.upsert(batch, await embedder.embed(batch.map((document) => document.text)), embedder.info);
   }
-  const runs: number[][] = [];
-  for (let run = 0; run < 3; run++) {
-    runs.push(
-      (
-        await queryLatencies(queries, {
-          hybrid: (query) => hybridSearch({ query, profile, fullText, vectors, embedder }),
-        })
-      ).hybrid!,
-    );
-  }
+  const runs = await repeatedLatencies(3, queries, (query) =>
+    hybridSearch({ query, profile, fullText, vectors, embedder }),
+  );
   const first = runs[0]!;
   const p95 = percentile(first, 95);
   results.push(
@@ -262,7 +252,7 @@ async function hybridBenchmarks(
     ),
   );
   // On a shared machine a query the scheduler paused lands in the p95; its fastest of three runs does not.
-  const fastest = first.map((_, i) => Math.min(...runs.map((times) => times[i]!)));
+  const fastest = fastestPerItem(runs);
   const fastestP95 = percentile(fastest, 95);
   results.push(
     row(
@@ -397,20 +387,13 @@ async function denseBenchmarks(
     ),
   );
   // As for hash-v1 above: the fastest of three runs per query keeps the scheduler's pauses out.
-  const runs = [times.after!];
-  for (let run = 0; run < 2; run++) {
-    runs.push(
-      (
-        await queryLatencies(hybridQueries, {
-          after: (query) => hybridSearch({ query, profile, fullText, vectors: rotated, embedder }),
-        })
-      ).after!,
-    );
-  }
-  const fastest = percentile(
-    runs[0]!.map((_, i) => Math.min(...runs.map((times) => times[i]!))),
-    95,
-  );
+  const runs = [
+    times.after!,
+    ...(await repeatedLatencies(2, hybridQueries, (query) =>
+      hybridSearch({ query, profile, fullText, vectors: rotated, embedder }),
+    )),
+  ];
+  const fastest = percentile(fastestPerItem(runs), 95);
   results.push(
     row(
       `hybrid query p95 with dense 256-d vectors, fastest of 3 runs per query, ${label}`,
@@ -530,30 +513,13 @@ export function memoryBenchmarks(scale: number): void {
   }
 }
 
-/** Notes of five blocks each (a heading, two paragraphs, a list, code), words drawn from the corpus. */
-function notebook(count: number, words: readonly string[]) {
-  const next = lcg(11);
-  const word = () => words[next() % words.length]!;
-  const sentence = (n: number) => Array.from({ length: n }, word).join(' ');
-  return Array.from({ length: count }, (_, i) => ({
-    title: `${word()} ${word()} ${i}`,
-    folder: `folder-${i % 20}`,
-    tags: [`t${i % 7}`],
-    body: `# ${sentence(3)}\n\n${sentence(24)}.\n\n${sentence(18)}.\n\n- ${sentence(4)}\n- ${sentence(4)}\n\n\`\`\`js\nconsole.log(${i});\n\`\`\`\n`,
-  }));
-}
-
 export async function notebookBenchmarks(scale: number, results: BenchResult[]): Promise<void> {
   const count = Math.max(200, Math.round(10_000 * scale));
-  const words = benchCorpus().vocabulary.filter((term) => /^[a-z]{4,}$/.test(term));
+  const words = notebookWords();
   const name = `bench-search-scale-${process.pid}`;
   const db = new NotesAgentDatabase(name);
-  const repository = new NotesRepository(db);
-  const drafts = notebook(count, words);
-  const [, insertMs] = await timed(async () => {
-    for (let i = 0; i < drafts.length; i += 500) await repository.createMany(drafts.slice(i, i + 500));
-  });
-  const blocks = await db.blocks.count();
+  const drafts = notebookDrafts(count, words);
+  const { repository, insertMs, blocks } = await writeNotebook(db, drafts);
   console.log(
     `Notebook: ${count.toLocaleString('en-US')} notes, ${blocks.toLocaleString('en-US')} blocks in fake-indexeddb (written in ${formatMs(insertMs)}), through the core API, hash-v1 vectors.`,
   );

@@ -1,4 +1,9 @@
-import { installAndEnableSampleGreeter } from './harness/plugin-steps';
+import {
+  expectGreeterMenuWithoutSelection,
+  greeterContextMenu,
+  installAndEnableSampleGreeter,
+  runGreetSelectionFromKeyboard,
+} from './harness/plugin-steps';
 import { createNote, expect, openApp, test } from './fixtures';
 
 test('the editor context menu lists plugin commands whose condition holds and runs them', async ({
@@ -11,31 +16,18 @@ test('the editor context menu lists plugin commands whose condition holds and ru
   await createNote(page, 'Greetings', 'Ada Lovelace wrote the first program.');
   const body = page.getByTestId('note-body');
   await expect(body).toHaveAttribute('data-context-commands', 'ready');
-  const menu = page.getByTestId('editor-context-menu');
-  const item = (id: string) =>
-    menu.locator(`[data-testid="editor-context-menu-item"][data-command-id="sample-greeter.${id}"]`);
+  const { menu, item } = greeterContextMenu(page);
 
   // No selection: the command that needs one is not offered.
   await body.click();
   await body.press('End');
-  await body.click({ button: 'right', position: { x: 12, y: 12 } });
-  await expect(menu).toBeVisible();
-  await expect(item('say-hello')).toBeVisible();
-  await expect(item('say-selection')).toHaveCount(0);
-  await page.keyboard.press('Escape');
-  await expect(menu).toHaveCount(0);
-  await expect(body).toBeFocused();
+  await expectGreeterMenuWithoutSelection(page, body, () =>
+    body.click({ button: 'right', position: { x: 12, y: 12 } }),
+  );
 
   // With a selection, from the keyboard: arrow keys move between entries.
   await body.press('Control+a');
-  await body.press('Shift+F10');
-  await expect(menu).toBeVisible();
-  await expect(item('say-hello')).toBeFocused();
-  await page.keyboard.press('ArrowDown');
-  await expect(item('say-selection')).toBeFocused();
-  await page.keyboard.press('Enter');
-  await expect(menu).toHaveCount(0);
-  await expect(page.getByTestId('toast').filter({ hasText: 'Greet the selection' })).toBeVisible();
+  await runGreetSelectionFromKeyboard(page);
 
   // A right-click on the selected text offers it too; a click elsewhere closes the menu unrun.
   await body.click({ button: 'right', position: { x: 12, y: 12 } });

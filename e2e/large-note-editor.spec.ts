@@ -2,7 +2,11 @@ import { writeFile } from 'node:fs/promises';
 import { strToU8, zipSync } from 'fflate';
 import type { Page } from '@playwright/test';
 import { createNote, expect, openApp, storedBody, test } from './fixtures';
-import { installAndEnableSampleGreeter } from './harness/plugin-steps';
+import {
+  expectGreeterMenuWithoutSelection,
+  installAndEnableSampleGreeter,
+  runGreetSelectionFromKeyboard,
+} from './harness/plugin-steps';
 import { hugeNote, importZipFile, MIB } from './huge-notes';
 
 /** The list row of the note titled exactly `title` (a snippet of random text could hold the word). */
@@ -178,27 +182,13 @@ test('the large-note editor completes [[ with note titles and offers the plugin 
 
   // The plugin menu: without a selection only the command that needs none; Escape gives the focus back.
   await expect(large).toHaveAttribute('data-context-commands', 'ready');
-  const menu = page.getByTestId('editor-context-menu');
-  const item = (id: string) =>
-    menu.locator(`[data-testid="editor-context-menu-item"][data-command-id="sample-greeter.${id}"]`);
-  await firstLine(page).click({ button: 'right' });
-  await expect(menu).toBeVisible();
-  await expect(item('say-hello')).toBeVisible();
-  await expect(item('say-selection')).toHaveCount(0);
-  await page.keyboard.press('Escape');
-  await expect(menu).toHaveCount(0);
-  await expect(page.locator('.cm-content')).toBeFocused();
+  await expectGreeterMenuWithoutSelection(page, page.locator('.cm-content'), () =>
+    firstLine(page).click({ button: 'right' }),
+  );
 
   // With a selection, from the keyboard: the selection's command runs.
   await page.keyboard.press('Control+Home');
   await page.keyboard.press('Shift+End');
-  await page.keyboard.press('Shift+F10');
-  await expect(menu).toBeVisible();
-  await expect(item('say-hello')).toBeFocused();
-  await page.keyboard.press('ArrowDown');
-  await expect(item('say-selection')).toBeFocused();
-  await page.keyboard.press('Enter');
-  await expect(menu).toHaveCount(0);
-  await expect(page.getByTestId('toast').filter({ hasText: 'Greet the selection' })).toBeVisible();
+  await runGreetSelectionFromKeyboard(page);
   expect(requestLog.foreign()).toEqual([]);
 });

@@ -1,5 +1,9 @@
 import { join } from 'node:path';
-import { openPluginSettings as openSettings, samplePackage } from './harness/plugin-steps';
+import {
+  openPluginSettings as openSettings,
+  samplePackage,
+  saveSampleGreeterSettings,
+} from './harness/plugin-steps';
 import { expect, openApp, test } from './fixtures';
 
 test('a sample plugin: install, configure, run its command and tool, disable, uninstall', async ({
@@ -22,12 +26,7 @@ test('a sample plugin: install, configure, run its command and tool, disable, un
   await plugin.getByTestId('plugin-enable').click();
   await expect(page.getByTestId('toast').filter({ hasText: 'greeting' })).toBeVisible();
 
-  await plugin.locator('#plugin-sample-greeter-greeting').fill('Hi');
-  await plugin.getByTestId('plugin-settings-save').click();
-  await expect(page.getByTestId('toast').filter({ hasText: 'Settings saved.' })).toBeVisible();
-  await plugin.locator('#plugin-sample-greeter-api_key').fill('sk-sample-secret');
-  await plugin.getByTestId('plugin-secret-save').click();
-  await expect(plugin.getByTestId('plugin-secret-status')).toHaveText('Configured');
+  await saveSampleGreeterSettings(page, plugin);
   await expect(plugin.locator('#plugin-sample-greeter-api_key')).toHaveValue('');
 
   await plugin.getByTestId('plugin-enable').click();

@@ -5,6 +5,7 @@ import {
 } from '../src/media/transformers/__fixtures__/tiny-pyannote/tiny-pyannote';
 import { buildTinyWhisper } from '../src/media/transformers/__fixtures__/tiny-whisper/tiny-whisper';
 import { expect, openApp, test } from './fixtures';
+import { fulfilModelFile } from './harness/model-host';
 import { tonesWav } from './harness/wav';
 
 // The model is the tiny Whisper-shaped model the unit tests generate
@@ -36,16 +37,8 @@ async function serveTinyWhisper(
     const model = Object.keys(models).find((id) => path.startsWith(`${MODEL_HOST}${id}/`));
     const name = model === undefined ? '' : path.slice(`${MODEL_HOST}${model}/`.length);
     const file = model === undefined ? undefined : models[model]?.[name];
-    if (file === undefined) return route.fulfill({ status: 404, body: 'not found' });
-    served.push(model === MODEL_ID ? name : `${model}/${name}`);
-    return route.fulfill({
-      status: 200,
-      body: typeof file === 'string' ? file : Buffer.from(file),
-      headers: {
-        'content-type': typeof file === 'string' ? 'application/json' : 'application/octet-stream',
-        'cross-origin-resource-policy': 'same-origin',
-      },
-    });
+    if (file !== undefined) served.push(model === MODEL_ID ? name : `${model}/${name}`);
+    return fulfilModelFile(route, file);
   });
   return served;
 }

@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import { ESLint } from 'eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-/** The layer rules of ARCHITECTURE.md are enforced by lint; these cases prove the rules bite. */
+/** The layer rules of docs/architecture.md are enforced by lint; these cases prove the rules bite. */
 const eslint = new ESLint({ cwd: process.cwd() });
 /** The cycle rule walks the real import graph from each virtual file; the layer cases do not need it. */
 const layerLint = new ESLint({

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { strFromU8, unzipSync, zipSync } from 'fflate';
 import type { Download, Locator, Page } from '@playwright/test';
 import { buildTinyWhisper } from '../../src/media/transformers/__fixtures__/tiny-whisper/tiny-whisper';
+import { fulfilModelFile } from './model-host';
 import { textStream, toolCallStream } from './openai-script-server';
 
 /** What the agent appends: a Mermaid diagram and a function plot, each with words to find in the exports. */
@@ -66,16 +67,7 @@ export async function serveTinyWhisper(page: Page, modelHost: string, modelId: s
   await page.context().route(`**${modelHost}**`, (route) => {
     const path = new URL(route.request().url()).pathname;
     const prefix = `${modelHost}${modelId}/`;
-    const file = path.startsWith(prefix) ? files[path.slice(prefix.length)] : undefined;
-    if (file === undefined) return route.fulfill({ status: 404, body: 'not found' });
-    return route.fulfill({
-      status: 200,
-      body: typeof file === 'string' ? file : Buffer.from(file),
-      headers: {
-        'content-type': typeof file === 'string' ? 'application/json' : 'application/octet-stream',
-        'cross-origin-resource-policy': 'same-origin',
-      },
-    });
+    return fulfilModelFile(route, path.startsWith(prefix) ? files[path.slice(prefix.length)] : undefined);
   });
 }
 

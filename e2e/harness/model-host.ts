@@ -14,6 +14,22 @@ export async function useModelHost(page: Page, host: string): Promise<void> {
 }
 
 /**
+ * Answers a request to the app's own model folder with `file` (JSON text or
+ * bytes, same-origin), or a real 404 when there is none.
+ */
+export function fulfilModelFile(route: Route, file: string | Uint8Array | undefined): Promise<void> {
+  if (file === undefined) return route.fulfill({ status: 404, body: 'not found' });
+  return route.fulfill({
+    status: 200,
+    body: typeof file === 'string' ? file : Buffer.from(file),
+    headers: {
+      'content-type': typeof file === 'string' ? 'application/json' : 'application/octet-stream',
+      'cross-origin-resource-policy': 'same-origin',
+    },
+  });
+}
+
+/**
  * A route handler serving `<modelId>/resolve/main/<file>` from a generated tiny
  * model; every ONNX weight variant is the one tiny graph, anything else is 404.
  */

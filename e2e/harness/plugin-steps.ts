@@ -23,6 +23,16 @@ export function pluginItem(section: Locator, pluginId: string): Locator {
   return section.locator(`[data-testid="plugin-item"][data-plugin-id="${pluginId}"]`);
 }
 
+/** Saves the sample greeter's required setting (greeting "Hi") and its secret, each confirmed. */
+export async function saveSampleGreeterSettings(page: Page, plugin: Locator): Promise<void> {
+  await plugin.locator('#plugin-sample-greeter-greeting').fill('Hi');
+  await plugin.getByTestId('plugin-settings-save').click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Settings saved.' })).toBeVisible();
+  await plugin.locator('#plugin-sample-greeter-api_key').fill('sk-sample-secret');
+  await plugin.getByTestId('plugin-secret-save').click();
+  await expect(plugin.getByTestId('plugin-secret-status')).toHaveText('Configured');
+}
+
 /**
  * Installs the sample greeter from Settings, grants its permission, saves its
  * required setting and secret and enables it. Leaves Settings open.
@@ -38,13 +48,55 @@ export async function installAndEnableSampleGreeter(page: Page): Promise<Locator
   await expect(plugin).toHaveAttribute('data-state', 'permission_required');
   await plugin.getByTestId('plugin-grant').click();
   await expect(plugin).toHaveAttribute('data-state', 'installed');
-  await plugin.locator('#plugin-sample-greeter-greeting').fill('Hi');
-  await plugin.getByTestId('plugin-settings-save').click();
-  await expect(page.getByTestId('toast').filter({ hasText: 'Settings saved.' })).toBeVisible();
-  await plugin.locator('#plugin-sample-greeter-api_key').fill('sk-sample-secret');
-  await plugin.getByTestId('plugin-secret-save').click();
-  await expect(plugin.getByTestId('plugin-secret-status')).toHaveText('Configured');
+  await saveSampleGreeterSettings(page, plugin);
   await plugin.getByTestId('plugin-enable').click();
   await expect(plugin).toHaveAttribute('data-state', 'enabled');
   return plugin;
+}
+
+/** The editor's plugin context menu and the sample greeter's entries in it. */
+export function greeterContextMenu(page: Page): { menu: Locator; item: (command: string) => Locator } {
+  const menu = page.getByTestId('editor-context-menu');
+  return {
+    menu,
+    item: (command) =>
+      menu.locator(`[data-testid="editor-context-menu-item"][data-command-id="sample-greeter.${command}"]`),
+  };
+}
+
+/**
+ * With nothing selected, `openMenu` (a right-click) offers the greeting but not
+ * the command that needs a selection; Escape closes the menu and gives the
+ * focus back to `editor`.
+ */
+export async function expectGreeterMenuWithoutSelection(
+  page: Page,
+  editor: Locator,
+  openMenu: () => Promise<void>,
+): Promise<void> {
+  const { menu, item } = greeterContextMenu(page);
+  await openMenu();
+  await expect(menu).toBeVisible();
+  await expect(item('say-hello')).toBeVisible();
+  await expect(item('say-selection')).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await expect(menu).toHaveCount(0);
+  await expect(editor).toBeFocused();
+}
+
+/**
+ * With text selected in the focused editor, from the keyboard: Shift+F10 opens
+ * the menu on its first entry, ArrowDown moves to the selection's command and
+ * Enter runs it (its toast shows) and closes the menu.
+ */
+export async function runGreetSelectionFromKeyboard(page: Page): Promise<void> {
+  const { menu, item } = greeterContextMenu(page);
+  await page.keyboard.press('Shift+F10');
+  await expect(menu).toBeVisible();
+  await expect(item('say-hello')).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(item('say-selection')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(menu).toHaveCount(0);
+  await expect(page.getByTestId('toast').filter({ hasText: 'Greet the selection' })).toBeVisible();
 }

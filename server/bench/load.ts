@@ -55,9 +55,18 @@ interface Metrics {
   memory: { rss_bytes: number; heap_used_bytes: number };
 }
 
-async function main(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'agent-bench-'));
-  const keys = Array.from({ length: Math.ceil(CONNECTIONS / PER_KEY) }, (_, i) => `bench-key-${i}`);
+/**
+ * The server's config in `dir`: one API key per PER_KEY connections (named
+ * `${keyPrefix}-${i}`), the mock provider at `delayMs`, and `queue`.
+ */
+function writeBenchConfig(
+  dir: string,
+  keyPrefix: string,
+  connections: number,
+  delayMs: number,
+  queue: { maxLength?: number; concurrency: number },
+): { keys: string[]; configPath: string } {
+  const keys = Array.from({ length: Math.ceil(connections / PER_KEY) }, (_, i) => `${keyPrefix}-${i}`);
   const configPath = join(dir, 'config.json');
   writeFileSync(
     configPath,
@@ -65,11 +74,20 @@ async function main(): Promise<void> {
       host: '127.0.0.1',
       port: 0,
       apiKeys: keys.map((key, i) => ({ name: `bench-${i}`, sha256: hashApiKey(key) })),
-      providers: { local: null, remote: [{ type: 'mock', delayMs: DELAY_MS }] },
-      queue: { maxLength: CONNECTIONS + 16, concurrency: CONCURRENCY },
+      providers: { local: null, remote: [{ type: 'mock', delayMs }] },
+      queue,
       logLevel: 'warn',
     }),
   );
+  return { keys, configPath };
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'agent-bench-'));
+  const { keys, configPath } = writeBenchConfig(dir, 'bench-key', CONNECTIONS, DELAY_MS, {
+    maxLength: CONNECTIONS + 16,
+    concurrency: CONCURRENCY,
+  });
   const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: new URL('../..', import.meta.url),
     env: { ...process.env, AGENT_SERVER_CONFIG: configPath, AGENT_SERVER_LOG_LEVEL: 'info' },
@@ -245,22 +263,9 @@ async function clusterComparison(): Promise<void> {
   process.once('exit', () => redis.killNow());
   const instances: Instance[] = [];
   try {
-    const keys = Array.from(
-      { length: Math.ceil(CLUSTER_CONNECTIONS / PER_KEY) },
-      (_, i) => `cluster-key-${i}`,
-    );
-    const configPath = join(dir, 'config.json');
-    writeFileSync(
-      configPath,
-      JSON.stringify({
-        host: '127.0.0.1',
-        port: 0,
-        apiKeys: keys.map((key, i) => ({ name: `bench-${i}`, sha256: hashApiKey(key) })),
-        providers: { local: null, remote: [{ type: 'mock', delayMs: CLUSTER_DELAY_MS }] },
-        queue: { concurrency: CLUSTER_CONCURRENCY },
-        logLevel: 'warn',
-      }),
-    );
+    const { keys, configPath } = writeBenchConfig(dir, 'cluster-key', CLUSTER_CONNECTIONS, CLUSTER_DELAY_MS, {
+      concurrency: CLUSTER_CONCURRENCY,
+    });
     const results: { instances: number; throughput: number; served: number; failures: number }[] = [];
     for (const count of [1, 2]) {
       const env = { AGENT_SERVER_REDIS_URL: redis.url };

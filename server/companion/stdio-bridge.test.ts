@@ -41,6 +41,15 @@ function fakeHost(
   );
 }
 
+/** The reference server over stdio, every one of its tools published as `everything.<tool>`. */
+function everythingHost(): Started {
+  return makeHost(
+    'everything',
+    [EVERYTHING_SERVER, 'stdio'],
+    EVERYTHING_TOOLS.map((t) => `everything.${t}`),
+  );
+}
+
 function makeHost(
   pluginId: string,
   args: string[],
@@ -86,11 +95,7 @@ function makeHost(
 
 describe('MCP bridge over stdio, against the reference server', () => {
   it('negotiates 2025-11-25, lists the tools and publishes them namespaced', async () => {
-    const { host, registry } = makeHost(
-      'everything',
-      [EVERYTHING_SERVER, 'stdio'],
-      EVERYTHING_TOOLS.map((t) => `everything.${t}`),
-    );
+    const { host, registry } = everythingHost();
     const status = await host.start();
     expect(status).toMatchObject({
       plugin_id: 'everything',
@@ -112,11 +117,7 @@ describe('MCP bridge over stdio, against the reference server', () => {
   });
 
   it('calls tools and maps the results; the host environment does not leak', async () => {
-    const { host } = makeHost(
-      'everything',
-      [EVERYTHING_SERVER, 'stdio'],
-      EVERYTHING_TOOLS.map((t) => `everything.${t}`),
-    );
+    const { host } = everythingHost();
     await host.start();
     const sum = await host.callTool('everything.get-sum', { a: 2, b: 40 });
     expect(sum.text).toContain('42');
@@ -129,11 +130,7 @@ describe('MCP bridge over stdio, against the reference server', () => {
   });
 
   it('refuses arguments that do not match the tool schema before calling', async () => {
-    const { host } = makeHost(
-      'everything',
-      [EVERYTHING_SERVER, 'stdio'],
-      EVERYTHING_TOOLS.map((t) => `everything.${t}`),
-    );
+    const { host } = everythingHost();
     await host.start();
     await expect(host.callTool('everything.get-sum', { a: 'two' })).rejects.toMatchObject({
       code: 'VALIDATION_FAILED',
@@ -141,11 +138,7 @@ describe('MCP bridge over stdio, against the reference server', () => {
   });
 
   it('cancels a long operation; the host stays ready and answers the next call', async () => {
-    const { host } = makeHost(
-      'everything',
-      [EVERYTHING_SERVER, 'stdio'],
-      EVERYTHING_TOOLS.map((t) => `everything.${t}`),
-    );
+    const { host } = everythingHost();
     await host.start();
     const controller = new AbortController();
     const call = host.callTool(

@@ -13,7 +13,7 @@ import type {
 /**
  * Wire DTOs of notes-phase2-contract.md §5 (Multimodal / Transcription). Field
  * and event names are the contract's; the routes become service methods with
- * these request and response shapes (ARCHITECTURE.md). Zod-free, so the page
+ * these request and response shapes (docs/architecture.md). Zod-free, so the page
  * can import it; the schemas live in transcription-schemas.ts.
  */
 

@@ -15,7 +15,7 @@ export interface Subscription {
 /**
  * Resource event log: persisted before delivered, monotonic sequence per
  * resource, replay with `after_sequence`, then live, then exactly one terminal
- * event (ARCHITECTURE.md, contract §4.4).
+ * event (docs/architecture.md, contract §4.4).
  */
 export class EventLog {
   readonly #store: EventStore;

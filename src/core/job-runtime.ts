@@ -78,7 +78,7 @@ export function progressOf(update: ProgressUpdate): JobProgress {
 }
 
 /**
- * Jobs (§4.2 and ARCHITECTURE.md): `create` returns at once in `queued`; a
+ * Jobs (§4.2 and docs/architecture.md): `create` returns at once in `queued`; a
  * per-kind limit decides when a job starts; progress, completion, failure and
  * cancellation are persisted and published as events; illegal moves are 409s.
  */

@@ -36,7 +36,7 @@ export type Promised<T> = {
 /**
  * What the page holds: the worker's host through Comlink (`Remote<WebLlmWorkerHost>`
  * is assignable to it), or the host itself in tests. Typed from the
- * implementation, as STYLE.md asks; not Comlink's `RemoteObject`, which turns
+ * implementation, as the house style asks; not Comlink's `RemoteObject`, which turns
  * a promised union (`Outcome`) into a union of promises that the in-thread
  * host does not match.
  */
