@@ -21,7 +21,8 @@ const GOAL_DELTA_MS = 16;
 
 declare global {
   interface Window {
-    __keyPaint?: { samples: number[]; wait: (count: number) => Promise<void> };
+    __keyPaint?: { samples: number[]; wait: (count: number) => Promise<void>; lastKeydown: () => number };
+    __catchUp?: { needle: string | null; ms: number | null; check: () => void };
   }
 }
 
@@ -48,12 +49,58 @@ const PROBE = `(() => {
   window.__keyPaint = {
     samples,
     wait: (count) => samples.length >= count ? Promise.resolve() : new Promise((resolve) => { waiter = { count, resolve }; }),
+    lastKeydown: () => keydownAt,
   };
 })()`;
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+/** The preview's pause after the last key before it follows the text (MarkdownPreview's TYPING_PAUSE_MS). */
+const PREVIEW_PAUSE_MS = 300;
+
+/**
+ * Catch-up after typing stops: one more key, then the time from its keydown
+ * to the frame after the preview shows it (the end of the line it ends, which
+ * only that key completes), measured in the page.
+ */
+async function previewCatchUp(page: Page): Promise<number> {
+  await page.evaluate(() => {
+    const preview = document.querySelector<HTMLElement>('[data-testid="preview"]')!;
+    const state: NonNullable<Window['__catchUp']> = {
+      needle: null,
+      ms: null,
+      check: () => {
+        if (state.needle === null || state.ms !== null || !preview.textContent!.includes(state.needle))
+          return;
+        state.ms = -1;
+        requestAnimationFrame(() => {
+          const channel = new MessageChannel();
+          channel.port1.onmessage = () => {
+            state.ms = performance.now() - window.__keyPaint!.lastKeydown();
+          };
+          channel.port2.postMessage(null);
+        });
+      },
+    };
+    window.__catchUp = state;
+    new MutationObserver(() => state.check()).observe(preview, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+    });
+  });
+  await page.keyboard.press('z');
+  await page.evaluate((selector) => {
+    const field = document.querySelector<HTMLTextAreaElement>(selector)!;
+    // Only typed characters (x, spaces, this z): the text around them may render differently (math, markup).
+    window.__catchUp!.needle = field.value.slice(0, field.selectionStart).slice(-12);
+    window.__catchUp!.check();
+  }, APP_BODY);
+  await page.waitForFunction(() => (window.__catchUp?.ms ?? -1) >= 0);
+  return page.evaluate(() => window.__catchUp!.ms!);
 }
 
 /** The app's body field: a textarea, or the large-note editor (CodeMirror) for notes large when opened. */
@@ -317,6 +364,19 @@ export async function editorBenchmarks(scale: number): Promise<BenchResult[]> {
       };
       results.push(typed);
       printCase(typed);
+      if (!large && previewMode === 'live preview') {
+        const catchUpMs = await previewCatchUp(app);
+        const catchUp: BenchResult = {
+          name: `preview catch-up after typing stops in a ${name} note (last key to the frame showing it)`,
+          baseline: `the preview's typing pause (${PREVIEW_PAUSE_MS} ms), its least`,
+          ms: catchUpMs,
+          baselineMs: PREVIEW_PAUSE_MS,
+          ratio: catchUpMs / PREVIEW_PAUSE_MS,
+          note: `${(catchUpMs - PREVIEW_PAUSE_MS).toFixed(1)} ms after the pause`,
+        };
+        results.push(catchUp);
+        printCase(catchUp);
+      }
       if ((!opened && name === '80,000 characters') || large) {
         opened ||= name === '80,000 characters';
         const plainMs = await openPlainTextarea(floor, body);

@@ -118,6 +118,7 @@ function setup(options: { tabId?: string; backend?: FakeBackend; local?: MemoryS
     timers,
     delayMs: () => 100,
     maxWaitMs: 2000,
+    mirrorDelayMs: 50,
     onWriteFailed: (noteId) => failed.push(noteId),
     onWritten: (noteId) => written.push(noteId),
   });
@@ -248,9 +249,14 @@ describe('DraftStore', () => {
     warn.mockRestore();
   });
 
-  it('mirrors a small draft to localStorage on every change, so a killed tab loses no key, and drops the mirror once the core has it', async () => {
+  it('mirrors a small draft to localStorage shortly after the keystroke, so a killed tab loses at most that moment, and drops the mirror once the core has it', async () => {
     const { store, backend, local, timers } = setup();
+    store.write(draft({ body: 'typed 50 ms before' }));
+    // The keystroke itself writes nothing: serialising the text would delay its frame.
+    expect(local!.getItem(draftKey('tabA', 'n1'))).toBeNull();
     store.write(draft({ body: 'typed 50 ms before the crash' }));
+    // Typing on does not push the mirror back: once its moment has passed it holds the newest text.
+    timers.fire(50);
     // No pause has passed and no unload came: the mirror alone holds the text.
     expect(backend.saves).toBe(0);
     expect(parseDraft(local!.getItem(draftKey('tabA', 'n1')))?.body).toBe('typed 50 ms before the crash');
@@ -270,19 +276,33 @@ describe('DraftStore', () => {
   });
 
   it('does not mirror a large draft, and drops an older mirror of it so it cannot come back over the newer text', async () => {
-    const { store, local } = setup();
+    const { store, local, timers } = setup();
     store.write(draft({ body: 'small at first' }));
+    timers.fire(50);
     expect(local!.getItem(draftKey('tabA', 'n1'))).not.toBeNull();
     store.write(draft({ body: 'x'.repeat(MAX_MIRRORED_DRAFT_CHARS + 1) }));
+    timers.fire(50);
     expect(local!.getItem(draftKey('tabA', 'n1'))).toBeNull();
     expect(store.pending('n1')).toBe(true);
+  });
+
+  it('mirrors nothing for text the core already holds, or that was removed, by the time the mirror is due', async () => {
+    const { store, backend, local, timers } = setup();
+    store.write(draft({ body: 'saved by a pause first' }));
+    store.write(draft({ note_id: 'n2', body: 'removed after a save' }));
+    await store.flush();
+    await store.remove('n2');
+    timers.fire(50);
+    expect(backend.rows.get('tabA/n1')?.body).toBe('saved by a pause first');
+    expect(local!.map.size).toBe(0);
   });
 
   it('keeps typing when localStorage refuses the mirror', () => {
     const local = new MemoryStorage();
     local.quota = 10;
-    const { store } = setup({ local });
+    const { store, timers } = setup({ local });
     store.write(draft({ body: 'more than ten characters' }));
+    timers.fire(50);
     expect(local.map.size).toBe(0);
     expect(store.pending('n1')).toBe(true);
   });

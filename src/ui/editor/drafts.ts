@@ -45,11 +45,19 @@ export interface NoteDraft extends NoteContent {
 export const MAX_STORED_DRAFT_CHARS = 5 * 1024 * 1024;
 
 /**
- * Drafts up to this size are mirrored to `localStorage` on every change
- * (a synchronous write of a quarter of a megabyte stays well inside a frame);
- * larger ones reach the core after the pause only.
+ * Drafts up to this size are mirrored to `localStorage` shortly after each
+ * change (a synchronous write of a quarter of a megabyte stays well inside a
+ * frame); larger ones reach the core after the pause only.
  */
 export const MAX_MIRRORED_DRAFT_CHARS = 256 * 1024;
+
+/**
+ * How long after a change the mirror is written. Serialising the whole text
+ * on the keystroke itself delayed the frame that shows the key; a little
+ * later, once that frame is out, it costs the typist nothing. Continuous
+ * typing does not push it back, so a killed tab loses at most this much.
+ */
+export const DEFAULT_MIRROR_DELAY_MS = 50;
 
 /** Drafts written before tabs had ids (`notesagent.draft.<note_id>`) move to this tab id. */
 export const LEGACY_TAB_ID = 'legacy';
@@ -130,6 +138,8 @@ export interface DraftStoreOptions {
   delayMs?: (draft: NoteDraft) => number;
   /** Continuous typing still writes at least this often. */
   maxWaitMs?: number;
+  /** The most a change waits before it is mirrored to `localStorage` (default `DEFAULT_MIRROR_DELAY_MS`). */
+  mirrorDelayMs?: number;
   timers?: DraftTimers;
   /** A write failed (storage full): the draft is held in memory and written again on the next change or flush. */
   onWriteFailed?: (noteId: string, error: unknown) => void;
@@ -160,12 +170,15 @@ export class DraftStore {
   readonly #local: DraftStorage | null;
   readonly #delayMs: (draft: NoteDraft) => number;
   readonly #maxWaitMs: number;
+  readonly #mirrorDelayMs: number;
   readonly #timers: DraftTimers;
   readonly #onWriteFailed: (noteId: string, error: unknown) => void;
   readonly #onWritten: (noteId: string) => void;
   /** The newest text of each note not yet written (or refused). */
   readonly #pending = new Map<string, NoteDraft>();
   readonly #failed = new Set<string>();
+  /** Notes whose newest pending text is not in the mirror yet. */
+  readonly #unmirrored = new Set<string>();
   /**
    * Notes this tab has a draft of in the core, once known (from `list()` at
    * start-up, then kept up to date by this tab's own writes and removals: no
@@ -176,6 +189,7 @@ export class DraftStore {
   #queue: Promise<void> = Promise.resolve();
   #pause: unknown = null;
   #maxWait: unknown = null;
+  #mirrorTimer: unknown = null;
 
   constructor(options: DraftStoreOptions) {
     this.#backend = options.backend;
@@ -183,6 +197,7 @@ export class DraftStore {
     this.#local = options.local;
     this.#delayMs = options.delayMs ?? defaultDraftDelay;
     this.#maxWaitMs = options.maxWaitMs ?? 2000;
+    this.#mirrorDelayMs = options.mirrorDelayMs ?? DEFAULT_MIRROR_DELAY_MS;
     this.#timers = options.timers ?? browserTimers;
     this.#onWriteFailed =
       options.onWriteFailed ??
@@ -195,16 +210,23 @@ export class DraftStore {
   }
 
   /**
-   * Records the newest text of a note. A small text is also mirrored to
-   * `localStorage` at once: a tab that is killed (no unload event) before the
-   * pause is over then loses no keystroke, and the next start moves the
-   * mirror into the core. A large text is only held in memory (serialising
-   * it on every key would cost more than the key), so an older mirror of it
-   * is dropped rather than left to overwrite the newer text later.
+   * Records the newest text of a note; the keystroke path does nothing more.
+   * A small text is mirrored to `localStorage` within `mirrorDelayMs`: a tab
+   * that is killed (no unload event) before the pause is over then loses at
+   * most that much typing, and the next start moves the mirror into the
+   * core. A large text is only held in memory (serialising it so often would
+   * cost more than the typing), so an older mirror of it is dropped rather
+   * than left to overwrite the newer text later.
    */
   write(draft: NoteDraft): void {
     this.#pending.set(draft.note_id, draft);
-    this.#mirror(draft);
+    this.#unmirrored.add(draft.note_id);
+    if (this.#mirrorTimer === null) {
+      this.#mirrorTimer = this.#timers.set(() => {
+        this.#mirrorTimer = null;
+        this.#mirrorPending();
+      }, this.#mirrorDelayMs);
+    }
     if (this.#pause !== null) this.#timers.clear(this.#pause);
     this.#pause = this.#timers.set(() => {
       this.#pause = null;
@@ -377,6 +399,15 @@ export class DraftStore {
       }
     }
     return moved;
+  }
+
+  /** Mirrors the newest text of every note changed since the last mirror (text already in the core needs none). */
+  #mirrorPending(): void {
+    for (const noteId of this.#unmirrored) {
+      const draft = this.#pending.get(noteId);
+      if (draft) this.#mirror(draft);
+    }
+    this.#unmirrored.clear();
   }
 
   #mirror(draft: NoteDraft): void {
