@@ -14,7 +14,9 @@ async function printHeap(page: Page, step: string): Promise<void> {
   await cdp.detach();
   const used = metrics.find((metric) => metric.name === 'JSHeapUsedSize')?.value ?? 0;
   const total = metrics.find((metric) => metric.name === 'JSHeapTotalSize')?.value ?? 0;
-  console.log(`[hundred-mb-note] ${step}: page heap ${(used / MIB).toFixed(1)} MiB used of ${(total / MIB).toFixed(1)} MiB`);
+  console.log(
+    `[hundred-mb-note] ${step}: page heap ${(used / MIB).toFixed(1)} MiB used of ${(total / MIB).toFixed(1)} MiB`,
+  );
 }
 
 const HUGE_MIB = Number(process.env.HUGE_NOTE_MIB ?? 100);
@@ -93,7 +95,9 @@ test('a notebook holding a 100 MB note opens, lists, searches and edits; the hug
   await page.keyboard.press('Control+s');
   await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'error', { timeout: 120_000 });
   await expect(
-    page.getByTestId('toast').filter({ hasText: `This note is ${HUGE_MIB}.0 MiB; a note holds at most 5.0 MiB` }),
+    page
+      .getByTestId('toast')
+      .filter({ hasText: `This note is ${HUGE_MIB}.0 MiB; a note holds at most 5.0 MiB` }),
   ).toBeVisible();
   await expect(page.getByTestId('note-body-large')).toHaveAttribute('data-length', String(huge.length + 8));
   await printHeap(page, 'after the refused save');

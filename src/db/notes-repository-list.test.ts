@@ -78,7 +78,10 @@ describe('NotesRepository.list', () => {
     expect(page.items.map((item) => item.title)).toEqual(
       Array.from({ length: 100 }, (_, i) => `Note ${149 - i}`),
     );
-    expect(page.items[0]).toMatchObject({ excerpt: expect.stringMatching(/^body 149 body 149/), body_length: 450 });
+    expect(page.items[0]).toMatchObject({
+      excerpt: expect.stringMatching(/^body 149 body 149/),
+      body_length: 450,
+    });
     expect(page.items[0]).not.toHaveProperty('body');
     expect(read).toEqual([]);
 
@@ -248,10 +251,12 @@ describe('version 18', () => {
   it('fills the meta row of every note, keeping the import batch', async () => {
     db = freshDatabase(MIGRATIONS.slice(0, -1));
     await db.open();
-    await db.table('notes').bulkAdd([
-      legacyRow('note_a', `---\ntitle: A\n---\n${'a'.repeat(100 * 1024)}`),
-      legacyRow('note_b', 'bee', { import_batch: 'job_9', trashed: 1, deleted_at: 'x' }),
-    ]);
+    await db
+      .table('notes')
+      .bulkAdd([
+        legacyRow('note_a', `---\ntitle: A\n---\n${'a'.repeat(100 * 1024)}`),
+        legacyRow('note_b', 'bee', { import_batch: 'job_9', trashed: 1, deleted_at: 'x' }),
+      ]);
     db.close();
     const upgraded = freshDatabaseNamed(db.name);
     db = upgraded;

@@ -126,7 +126,9 @@ export class NotesRepository {
 
   /** The stores a note write touches: with history, its versions too. */
   #writeTables(): string[] {
-    return this.#history ? ['notes', 'note_meta', 'blocks', NOTE_VERSIONS_TABLE] : ['notes', 'note_meta', 'blocks'];
+    return this.#history
+      ? ['notes', 'note_meta', 'blocks', NOTE_VERSIONS_TABLE]
+      : ['notes', 'note_meta', 'blocks'];
   }
 
   #notify(kind: NoteChange['kind'], noteIds: readonly string[]): void {
@@ -259,9 +261,10 @@ export class NotesRepository {
       if (row) made.set(id, noteMetaOf(row));
     }
     if (made.size > 0) {
-      await Dexie.ignoreTransaction(() => this.#storeMissingMeta([...made.values()])).catch((error: unknown) =>
-        // Derived data: the next read makes it again.
-        console.warn('could not store note meta rows', error),
+      await Dexie.ignoreTransaction(() => this.#storeMissingMeta([...made.values()])).catch(
+        (error: unknown) =>
+          // Derived data: the next read makes it again.
+          console.warn('could not store note meta rows', error),
       );
     }
     return noteIds.map((id, index) => metas[index] ?? made.get(id));

@@ -20,7 +20,10 @@ describe('capNoteDocuments', () => {
 
   it('indexes the start of a note that is one huge block', () => {
     const capped = capNoteDocuments([{ block_id: 'b1', text: `opening words ${'x'.repeat(100)}` }], 20);
-    expect(capped).toEqual({ documents: [{ block_id: 'b1', text: 'opening words xxxxxx' }], truncated: true });
+    expect(capped).toEqual({
+      documents: [{ block_id: 'b1', text: 'opening words xxxxxx' }],
+      truncated: true,
+    });
   });
 
   it('indexes at most the default limit of a 100 MB note', () => {

@@ -881,7 +881,8 @@ graph LR
   'list.noteSize': '{size} MiB',
   'list.noteSizeTitle': '这篇笔记有 {size} MiB；如今写入的笔记最多 {limit} MiB。',
   'search.indexCap': '搜索只覆盖每篇笔记的前 {limit} MiB；“{title}”（{size} MiB）只搜索到这里为止。',
-  'search.indexCapMany': '搜索只覆盖每篇笔记的前 {limit} MiB；有 {count} 篇笔记更长，只搜索到这里为止：{titles}。',
+  'search.indexCapMany':
+    '搜索只覆盖每篇笔记的前 {limit} MiB；有 {count} 篇笔记更长，只搜索到这里为止：{titles}。',
 };
 
 export const zhCNErrors: Partial<Record<ErrorCode, string>> = {
