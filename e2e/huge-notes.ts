@@ -111,3 +111,23 @@ export async function writeLegacyHugeNote(
     note,
   );
 }
+
+/** The lengths of the drafts the core keeps of a note: only numbers cross the DevTools protocol, never a huge text. */
+export function storedDraftLengths(page: Page, noteId: string): Promise<number[]> {
+  return page.evaluate(
+    (id) =>
+      new Promise<number[]>((resolve, reject) => {
+        const open = indexedDB.open('notes-agent');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const all = open.result.transaction('drafts').objectStore('drafts').index('note_id').getAll(id);
+          all.onsuccess = () => {
+            open.result.close();
+            resolve((all.result as Array<{ body: string }>).map((draft) => draft.body.length));
+          };
+          all.onerror = () => reject(all.error);
+        };
+      }),
+    noteId,
+  );
+}
