@@ -25,7 +25,18 @@ export interface NoteDto {
   pinned?: boolean;
 }
 
-export type NoteSummaryDto = Omit<NoteDto, 'body'> & { excerpt: string };
+/**
+ * A note in the list: no body, its first words and its length. `body_length`
+ * counts UTF-16 code units, as MAX_BODY_LENGTH does.
+ */
+export type NoteSummaryDto = Omit<NoteDto, 'body'> & { excerpt: string; body_length: number };
+
+/**
+ * Text the search indexes hold per note: a note of 100 MB would otherwise hold
+ * the worker and the index's memory. Beyond it a note is found by its first
+ * part only, and the app says so.
+ */
+export const MAX_INDEXED_CHARS_PER_NOTE = 2 * 1024 * 1024;
 
 export interface BlockDto {
   block_id: string;

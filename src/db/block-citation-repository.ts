@@ -44,22 +44,30 @@ export class BlockCitationRepository {
     draft: NoteDraft,
     citations: readonly BlockCitationDraft[],
   ): Promise<{ note: NoteDto; citations: BlockCitationRow[] }> {
-    return this.#db.transaction('rw', this.#db.notes, this.#db.blocks, this.#table, async () => {
-      const note = await notes.create(draft);
-      const blocks = await this.#blocksInOrder(note.note_id);
-      if (blocks.length !== citations.length) {
-        throw new Error(
-          `transcript note: ${blocks.length} blocks but ${citations.length} citations; nothing was stored`,
-        );
-      }
-      const rows = blocks.map((block, index) => ({
-        ...citations[index]!,
-        block_id: block.block_id,
-        note_id: note.note_id,
-      }));
-      await this.#table.bulkAdd(rows);
-      return { note, citations: rows };
-    });
+    // Every store a note's creation writes (its meta row too), or Dexie refuses the nested write.
+    return this.#db.transaction(
+      'rw',
+      this.#db.notes,
+      this.#db.note_meta,
+      this.#db.blocks,
+      this.#table,
+      async () => {
+        const note = await notes.create(draft);
+        const blocks = await this.#blocksInOrder(note.note_id);
+        if (blocks.length !== citations.length) {
+          throw new Error(
+            `transcript note: ${blocks.length} blocks but ${citations.length} citations; nothing was stored`,
+          );
+        }
+        const rows = blocks.map((block, index) => ({
+          ...citations[index]!,
+          block_id: block.block_id,
+          note_id: note.note_id,
+        }));
+        await this.#table.bulkAdd(rows);
+        return { note, citations: rows };
+      },
+    );
   }
 
   /** The note's citations in block order; blocks edited away since then have none. */

@@ -13,6 +13,7 @@ import {
   type IndexDirtyRow,
   type JobRow,
   type Migration,
+  type NoteMetaRow,
   type NoteRow,
   type SearchIndexRow,
   type SearchSegmentRow,
@@ -26,6 +27,7 @@ export const DATABASE_NAME = 'notes-agent';
 
 export class NotesAgentDatabase extends Dexie {
   notes!: Table<NoteRow, string>;
+  note_meta!: Table<NoteMetaRow, string>;
   folders!: Table<FolderRow, string>;
   blocks!: Table<BlockRow, string>;
   attachments!: Table<AttachmentRow, string>;

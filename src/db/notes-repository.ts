@@ -2,9 +2,10 @@ import { deriveBlocks, type DerivedBlock } from '../core/blocks';
 import { newId } from '../core/ids';
 import { DEFAULT_HISTORY_LIMITS, type HistoryLimits } from '../core/note-history';
 import type { BlockDto, FolderDto, NoteDto, NoteSort, NoteSummaryDto, TagDto } from '../contracts';
+import { MAX_INDEXED_CHARS_PER_NOTE } from '../contracts/notes';
 import { Dexie, type NotesAgentDatabase } from './database';
 import { NOTE_VERSIONS_TABLE, NoteVersionRepository, type NoteChangeSource } from './note-versions';
-import type { BlockRow, NoteRow } from './schema';
+import { noteMetaOf, type BlockRow, type NoteMetaRow, type NoteRow } from './schema';
 import { guardQuota } from './storage-errors';
 
 export interface NoteDraft {
@@ -62,13 +63,16 @@ export interface NotesRepositoryOptions {
   history?: { limits?: HistoryLimits };
 }
 
-/** A live note and its blocks in order: what the search indexer reads. */
+/**
+ * A live note (without its body) and its blocks in order: what the search
+ * indexer reads. A note longer than the indexer's cap brings its first blocks
+ * only: up to the cap and the one block that crosses it, so the indexer still
+ * sees that the note goes on.
+ */
 export interface IndexSource {
-  note: NoteDto;
+  note: Omit<NoteDto, 'body'>;
   blocks: BlockRow[];
 }
-
-const EXCERPT_LENGTH = 160;
 
 export function toNoteDto(row: NoteRow): NoteDto {
   const { trashed: _trashed, pinned, import_batch: _batch, ...dto } = row;
@@ -84,18 +88,15 @@ export function renamedPath(path: string, from: string, to: string): string | nu
   return null;
 }
 
-function toSummary(row: NoteRow): NoteSummaryDto {
-  const { body, ...rest } = toNoteDto(row);
-  return { ...rest, excerpt: excerptOf(body) };
+function toSummary(meta: NoteMetaRow): NoteSummaryDto {
+  const { trashed: _trashed, pinned, import_batch: _batch, ...rest } = meta;
+  return { ...rest, tags: [...rest.tags], pinned: pinned === 1 };
 }
 
-function excerptOf(body: string): string {
-  const text = body
-    .replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n/, '')
-    .replace(/[#>*_`~[\]()|-]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return text.length > EXCERPT_LENGTH ? `${text.slice(0, EXCERPT_LENGTH)}…` : text;
+/** A meta row as the note it describes, without the body. */
+function withoutBody(meta: NoteMetaRow): Omit<NoteDto, 'body'> {
+  const { excerpt: _excerpt, body_length: _length, ...summary } = toSummary(meta);
+  return summary;
 }
 
 function toBlockRow(noteId: string, block: DerivedBlock): BlockRow {
@@ -125,7 +126,9 @@ export class NotesRepository {
 
   /** The stores a note write touches: with history, its versions too. */
   #writeTables(): string[] {
-    return this.#history ? ['notes', 'blocks', NOTE_VERSIONS_TABLE] : ['notes', 'blocks'];
+    return this.#history
+      ? ['notes', 'note_meta', 'blocks', NOTE_VERSIONS_TABLE]
+      : ['notes', 'note_meta', 'blocks'];
   }
 
   #notify(kind: NoteChange['kind'], noteIds: readonly string[]): void {
@@ -167,8 +170,9 @@ export class NotesRepository {
       deriveBlocks([], row.body, () => newId('block')).map((block) => toBlockRow(row.note_id, block)),
     );
     await guardQuota(() =>
-      this.#db.transaction('rw', this.#db.notes, this.#db.blocks, async () => {
+      this.#db.transaction('rw', this.#db.notes, this.#db.note_meta, this.#db.blocks, async () => {
         await this.#db.notes.bulkAdd(rows);
+        await this.#db.note_meta.bulkPut(rows.map(noteMetaOf));
         await this.#db.blocks.bulkAdd(blocks);
       }),
     );
@@ -219,7 +223,7 @@ export class NotesRepository {
           version: row.version + 1,
           updated_at: now,
         };
-        await this.#db.notes.put(next);
+        await this.#putNote(next);
         if (this.#history) {
           await this.#history.versions.recordChange(row, next, source, now, this.#history.limits);
         }
@@ -232,6 +236,49 @@ export class NotesRepository {
     );
     if (indexable) this.#notify('upserted', [noteId]);
     return updated;
+  }
+
+  /** Writes a note's row and its meta row; the caller's transaction holds both stores. */
+  async #putNote(row: NoteRow): Promise<void> {
+    await this.#db.notes.put(row);
+    await this.#db.note_meta.put(noteMetaOf(row));
+  }
+
+  /**
+   * The meta rows of these notes, in order (undefined for a missing note). A
+   * note without one (an older version wrote it) is read once and gets it, in
+   * a transaction of its own that writes only where none was written meanwhile.
+   */
+  async #metaOf(noteIds: readonly string[]): Promise<Array<NoteMetaRow | undefined>> {
+    const { notes, note_meta } = this.#db;
+    const metas = await note_meta.bulkGet([...noteIds]);
+    const missing = noteIds.filter((_, index) => metas[index] === undefined);
+    if (missing.length === 0) return metas;
+    const made = new Map<string, NoteMetaRow>();
+    for (const id of missing) {
+      // One row at a time: a page of huge notes is never in memory at once.
+      const row = await notes.get(id);
+      if (row) made.set(id, noteMetaOf(row));
+    }
+    if (made.size > 0) {
+      await Dexie.ignoreTransaction(() => this.#storeMissingMeta([...made.values()])).catch(
+        (error: unknown) =>
+          // Derived data: the next read makes it again.
+          console.warn('could not store note meta rows', error),
+      );
+    }
+    return noteIds.map((id, index) => metas[index] ?? made.get(id));
+  }
+
+  async #storeMissingMeta(rows: readonly NoteMetaRow[]): Promise<void> {
+    const { notes, note_meta } = this.#db;
+    await this.#db.transaction('rw', notes, note_meta, async () => {
+      const ids = rows.map((row) => row.note_id);
+      const present = new Set(await note_meta.where(':id').anyOf(ids).primaryKeys());
+      const live = new Set(await notes.where(':id').anyOf(ids).primaryKeys());
+      // A write since the read made its own (newer) meta row; a purge left none to describe.
+      await note_meta.bulkPut(rows.filter((row) => !present.has(row.note_id) && live.has(row.note_id)));
+    });
   }
 
   async #replaceBlocks(noteId: string, body: string): Promise<void> {
@@ -250,7 +297,7 @@ export class NotesRepository {
     check?: (current: NoteDto) => void,
   ): Promise<NoteDto | undefined> {
     const note = await guardQuota(() =>
-      this.#db.transaction('rw', this.#db.notes, async () => {
+      this.#db.transaction('rw', this.#db.notes, this.#db.note_meta, async () => {
         const row = await this.#db.notes.get(noteId);
         if (!row) return undefined;
         check?.(toNoteDto(row));
@@ -262,7 +309,7 @@ export class NotesRepository {
           updated_at: now,
           version: row.version + 1,
         };
-        await this.#db.notes.put(next);
+        await this.#putNote(next);
         return toNoteDto(next);
       }),
     );
@@ -279,6 +326,7 @@ export class NotesRepository {
       await this.#history?.versions.deleteForNote(noteId);
       await this.#db.blocks.where('note_id').equals(noteId).delete();
       await this.#db.notes.delete(noteId);
+      await this.#db.note_meta.delete(noteId);
       return true;
     });
     if (existed) this.#notify('removed', [noteId]);
@@ -286,19 +334,21 @@ export class NotesRepository {
   }
 
   async deleteMany(noteIds: readonly string[]): Promise<void> {
-    await this.#db.transaction('rw', this.#db.notes, this.#db.blocks, async () => {
+    await this.#db.transaction('rw', this.#db.notes, this.#db.note_meta, this.#db.blocks, async () => {
       await this.#db.blocks
         .where('note_id')
         .anyOf([...noteIds])
         .delete();
       await this.#db.notes.bulkDelete([...noteIds]);
+      await this.#db.note_meta.bulkDelete([...noteIds]);
     });
     this.#notify('removed', noteIds);
   }
 
   /** Deletes every note an import batch wrote (live or trashed); returns how many. */
   async deleteImportBatch(batchId: string): Promise<number> {
-    const ids = await this.#db.notes.filter((row) => row.import_batch === batchId).primaryKeys();
+    // The meta rows carry the batch in an index: no note's body is read to find them.
+    const ids = await this.#db.note_meta.where('import_batch').equals(batchId).primaryKeys();
     if (ids.length > 0) await this.deleteMany(ids);
     return ids.length;
   }
@@ -315,7 +365,7 @@ export class NotesRepository {
     const sort = query.sort ?? 'updated_at';
     const titleQuery = query.title_query?.trim().toLocaleLowerCase();
     const notes = this.#db.notes;
-    return this.#db.transaction('r', notes, async () => {
+    const { items, total } = await this.#db.transaction('r', notes, async () => {
       let ids = (await notes
         .where('[trashed+updated_at]')
         .between([flag, Dexie.minKey], [flag, Dexie.maxKey])
@@ -346,13 +396,14 @@ export class NotesRepository {
             : () => 0;
       const pin = (id: string) => (pinned.has(id) ? 1 : 0);
       ids.sort((a, b) => pin(b) - pin(a) || byKey(a, b));
-      const page = ids.slice(query.offset, query.offset + query.limit);
-      const rows = await notes.bulkGet(page);
-      return {
-        items: rows.filter((row): row is NoteRow => row !== undefined).map(toSummary),
-        total: ids.length,
-      };
+      return { items: ids.slice(query.offset, query.offset + query.limit), total: ids.length };
     });
+    // Only meta rows: a page never reads a body, however large.
+    const metas = await this.#metaOf(items);
+    return {
+      items: metas.filter((meta): meta is NoteMetaRow => meta !== undefined).map(toSummary),
+      total,
+    };
   }
 
   /** Each note's key in a plain index, read from the index alone. */
@@ -380,12 +431,12 @@ export class NotesRepository {
     pinned: boolean,
     check?: (current: NoteDto) => void,
   ): Promise<NoteDto | undefined> {
-    return this.#db.transaction('rw', this.#db.notes, async () => {
+    return this.#db.transaction('rw', this.#db.notes, this.#db.note_meta, async () => {
       const row = await this.#db.notes.get(noteId);
       if (!row) return undefined;
       check?.(toNoteDto(row));
       const next: NoteRow = { ...row, pinned: pinned ? 1 : 0 };
-      await this.#db.notes.put(next);
+      await this.#putNote(next);
       return toNoteDto(next);
     });
   }
@@ -400,6 +451,7 @@ export class NotesRepository {
       for (const noteId of trashed) await this.#history?.versions.deleteForNote(noteId);
       await this.#db.blocks.where('note_id').anyOf(trashed).delete();
       await this.#db.notes.bulkDelete(trashed);
+      await this.#db.note_meta.bulkDelete(trashed);
       return trashed;
     });
     this.#notify('removed', ids);
@@ -425,12 +477,9 @@ export class NotesRepository {
     ) {
       return true;
     }
-    const inside = await this.#db.notes
-      .where('folder')
-      .startsWith(path)
-      .filter((row) => renamedPath(row.folder, path, path) !== null)
-      .count();
-    return inside > 0;
+    // Index keys only: no note's row (body) is read.
+    const inside = await this.#db.notes.where('folder').startsWith(path).keys();
+    return inside.some((folder) => renamedPath(String(folder), path, path) !== null);
   }
 
   /**
@@ -442,7 +491,8 @@ export class NotesRepository {
   async renameFolder(from: string, to: string): Promise<number | undefined> {
     const moved: string[] = [];
     let live: string[] = [];
-    const found = await this.#db.transaction('rw', this.#db.notes, this.#db.folders, async () => {
+    const { notes: noteTable, note_meta, folders } = this.#db;
+    const found = await this.#db.transaction('rw', noteTable, note_meta, folders, async () => {
       if (!(await this.#folderExists(from))) return false;
       const now = this.#now();
       const folders = await this.#db.folders.where('path').startsWith(from).toArray();
@@ -460,6 +510,7 @@ export class NotesRepository {
         next.push({ ...row, folder, version: row.version + 1, updated_at: now });
       }
       await this.#db.notes.bulkPut(next);
+      await this.#db.note_meta.bulkPut(next.map(noteMetaOf));
       moved.push(...next.map((row) => row.note_id));
       live = next.filter((row) => row.trashed === 0).map((row) => row.note_id);
       return true;
@@ -594,23 +645,45 @@ export class NotesRepository {
    * range of `[note_id+position]`, so they come in order and no read walks
    * other notes' keys.
    */
-  async indexSources(noteIds: readonly string[]): Promise<IndexSource[]> {
+  async indexSources(
+    noteIds: readonly string[],
+    maxChars: number = MAX_INDEXED_CHARS_PER_NOTE,
+  ): Promise<IndexSource[]> {
     if (noteIds.length === 0) return [];
-    const { notes, blocks } = this.#db;
-    return this.#db.transaction('r', notes, blocks, async () => {
-      const rows = (await notes.bulkGet([...noteIds])).filter(
-        (row): row is NoteRow => row !== undefined && row.trashed === 0,
+    const { notes, note_meta, blocks } = this.#db;
+    // Meta rows missing (an older version's note) are made first, outside the read below.
+    await this.#metaOf(noteIds);
+    return this.#db.transaction('r', notes, note_meta, blocks, async () => {
+      const metas = (await note_meta.bulkGet([...noteIds])).filter(
+        (meta): meta is NoteMetaRow => meta !== undefined && meta.trashed === 0,
       );
       return Promise.all(
-        rows.map(async (row) => ({
-          note: toNoteDto(row),
-          blocks: await blocks
-            .where('[note_id+position]')
-            .between([row.note_id, Dexie.minKey], [row.note_id, Dexie.maxKey])
-            .toArray(),
+        metas.map(async (meta) => ({
+          note: withoutBody(meta),
+          blocks: await this.#blocksUpTo(meta, maxChars),
         })),
       );
     });
+  }
+
+  /**
+   * The note's blocks in order; for a body over `maxChars`, only those up to
+   * it and the one that crosses it, read one at a time.
+   */
+  async #blocksUpTo(meta: NoteMetaRow, maxChars: number): Promise<BlockRow[]> {
+    const range = this.#db.blocks
+      .where('[note_id+position]')
+      .between([meta.note_id, Dexie.minKey], [meta.note_id, Dexie.maxKey]);
+    if (meta.body_length <= maxChars) return range.toArray();
+    const kept: BlockRow[] = [];
+    let total = 0;
+    await range
+      .until(() => total > maxChars)
+      .each((block) => {
+        kept.push(block);
+        total += block.text.length;
+      });
+    return kept;
   }
 
   /** Blocks by id, in the order asked; undefined where a block no longer exists. */

@@ -37,6 +37,20 @@ export interface NoteRow {
   import_batch?: string;
 }
 
+/**
+ * A note's row less its body, with what the note list shows of the body. The
+ * list, the sidebar and the indexer read these, never the notes: a note of
+ * 100 MB costs them a few hundred bytes. Written in the same transaction as
+ * every write of the note's row (version 18); a row without one (written by an
+ * older version, or straight into the store) gets it the first time it is listed.
+ */
+export interface NoteMetaRow extends Omit<NoteRow, 'body'> {
+  /** The list's preview of the body: its first words, front matter and Markdown marks left out. */
+  excerpt: string;
+  /** The body's length in UTF-16 code units, as the body limits count it. */
+  body_length: number;
+}
+
 /** A folder the user made; folders that only exist as notes' `folder` paths have no row. */
 export interface FolderRow {
   path: string;
@@ -347,7 +361,55 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 17,
     stores: { ...DRAFT_STORES, ...IMPORT_STAGING_STORES },
   },
+  {
+    // Each note's row less its body, so the note list never reads a body: one
+    // huge note (a database from before the size limits) made every list page
+    // that showed it read and copy all of it. Filled here a page of notes at a
+    // time; the repository keeps it with every write.
+    version: 18,
+    stores: { note_meta: '&note_id, import_batch' },
+    upgrade: fillNoteMeta,
+  },
 ];
+
+/** Writes the meta row of every note, a page of notes at a time. */
+export async function fillNoteMeta(transaction: Transaction): Promise<void> {
+  const notes = transaction.table<NoteRow, string>('notes');
+  const meta = transaction.table<NoteMetaRow, string>('note_meta');
+  let after: string | undefined;
+  for (;;) {
+    const page = await (after === undefined ? notes.toCollection() : notes.where(':id').above(after))
+      .limit(REDERIVE_PAGE)
+      .toArray();
+    const last = page.at(-1);
+    if (!last) return;
+    after = last.note_id;
+    await meta.bulkPut(page.map(noteMetaOf));
+  }
+}
+
+const EXCERPT_LENGTH = 160;
+/**
+ * The excerpt is made from the body's start only: a regular expression over
+ * all of a 100 MB body copied it several times for 160 characters.
+ */
+const EXCERPT_SOURCE_LENGTH = 64 * 1024;
+
+/** The meta row of a note row. */
+export function noteMetaOf(row: NoteRow): NoteMetaRow {
+  const { body, ...rest } = row;
+  return { ...rest, excerpt: excerptOf(body), body_length: body.length };
+}
+
+/** The body's first words, without front matter and Markdown marks, at most EXCERPT_LENGTH characters. */
+export function excerptOf(body: string): string {
+  const text = (body.length > EXCERPT_SOURCE_LENGTH ? body.slice(0, EXCERPT_SOURCE_LENGTH) : body)
+    .replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n/, '')
+    .replace(/[#>*_`~[\]()|-]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return text.length > EXCERPT_LENGTH ? `${text.slice(0, EXCERPT_LENGTH)}…` : text;
+}
 
 const REDERIVE_PAGE = 200;
 

@@ -9,9 +9,21 @@ describe('capNoteDocuments', () => {
     expect(capNoteDocuments(documents, 20)).toEqual({ documents, truncated: false });
   });
 
-  it('keeps the first blocks of a larger note and says it left the rest out', () => {
-    const documents = [doc('a'.repeat(10)), doc('b'.repeat(10)), doc('c'.repeat(10))];
-    expect(capNoteDocuments(documents, 25)).toEqual({ documents: documents.slice(0, 2), truncated: true });
+  it('keeps the first blocks of a larger note, the start of the one that crosses the limit, and says it left the rest out', () => {
+    const documents = [doc('a'.repeat(10)), doc('b'.repeat(10)), doc('c'.repeat(10)), doc('d')];
+    expect(capNoteDocuments(documents, 25)).toEqual({
+      documents: [...documents.slice(0, 2), doc('ccccc')],
+      truncated: true,
+    });
+    expect(capNoteDocuments(documents, 20)).toEqual({ documents: documents.slice(0, 2), truncated: true });
+  });
+
+  it('indexes the start of a note that is one huge block', () => {
+    const capped = capNoteDocuments([{ block_id: 'b1', text: `opening words ${'x'.repeat(100)}` }], 20);
+    expect(capped).toEqual({
+      documents: [{ block_id: 'b1', text: 'opening words xxxxxx' }],
+      truncated: true,
+    });
   });
 
   it('indexes at most the default limit of a 100 MB note', () => {

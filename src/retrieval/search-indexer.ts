@@ -9,6 +9,7 @@ import {
   type JobDto,
   type RebuildScope,
 } from '../contracts';
+import { MAX_INDEXED_CHARS_PER_NOTE } from '../contracts/notes';
 import type { JobContext, JobRuntime } from '../core/job-runtime';
 import { newId } from '../core/ids';
 import type { IndexDirtyRow, IndexMetaRow, NoteChange, NoteChangeListener, SearchSegmentRow } from '../db';
@@ -62,21 +63,26 @@ export interface IndexJobResult {
   truncated_notes?: string[];
 }
 
-/**
- * Text indexed per note: a note of 100 MB would otherwise hold the worker and
- * the index's memory. Beyond it a note is found by its first blocks only.
- */
-export const MAX_INDEXED_CHARS_PER_NOTE = 2 * 1024 * 1024;
+export { MAX_INDEXED_CHARS_PER_NOTE };
 
-/** The note's documents up to `limit` characters of text, in order; `truncated` says whether any were left out. */
+/**
+ * The note's documents up to `limit` characters of text, in order; the block
+ * that crosses the limit keeps its start (a note of one 100 MB paragraph is
+ * still found by its first words). `truncated` says whether any text was left out.
+ */
 export function capNoteDocuments<T extends { text: string }>(
   documents: readonly T[],
   limit = MAX_INDEXED_CHARS_PER_NOTE,
 ): { documents: T[]; truncated: boolean } {
   let total = 0;
   for (let index = 0; index < documents.length; index += 1) {
-    total += documents[index]!.text.length;
-    if (total > limit) return { documents: documents.slice(0, index), truncated: true };
+    const document = documents[index]!;
+    if (total + document.text.length > limit) {
+      const kept = documents.slice(0, index);
+      if (limit > total) kept.push({ ...document, text: document.text.slice(0, limit - total) });
+      return { documents: kept, truncated: true };
+    }
+    total += document.text.length;
   }
   return { documents: [...documents], truncated: false };
 }

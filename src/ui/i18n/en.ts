@@ -913,6 +913,13 @@ graph LR
   'oversizedDraft.later': 'Decide later',
   'oversizedDraft.saved': 'The text was saved as {file}.',
   'oversizedDraft.discarded': 'The unsaved text was discarded.',
+  // Huge notes in the list (a database from before the size limits): their size, and how far search reads them.
+  'list.noteSize': '{size} MiB',
+  'list.noteSizeTitle': 'This note is {size} MiB; a note written today holds at most {limit} MiB.',
+  'search.indexCap':
+    'Search covers the first {limit} MiB of each note; “{title}” ({size} MiB) is searched only that far.',
+  'search.indexCapMany':
+    'Search covers the first {limit} MiB of each note; {count} notes are longer and are searched only that far: {titles}.',
 } as const satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

@@ -877,6 +877,12 @@ graph LR
   'oversizedDraft.later': '稍后决定',
   'oversizedDraft.saved': '文本已保存为 {file}。',
   'oversizedDraft.discarded': '未保存的文本已丢弃。',
+  // 列表中的超大笔记（来自有大小限制之前的数据库）：其大小，以及搜索读到哪里为止。
+  'list.noteSize': '{size} MiB',
+  'list.noteSizeTitle': '这篇笔记有 {size} MiB；如今写入的笔记最多 {limit} MiB。',
+  'search.indexCap': '搜索只覆盖每篇笔记的前 {limit} MiB；“{title}”（{size} MiB）只搜索到这里为止。',
+  'search.indexCapMany':
+    '搜索只覆盖每篇笔记的前 {limit} MiB；有 {count} 篇笔记更长，只搜索到这里为止：{titles}。',
 };
 
 export const zhCNErrors: Partial<Record<ErrorCode, string>> = {

@@ -13,6 +13,7 @@ function summary(id: string, fields: Partial<NoteSummaryDto> = {}): NoteSummaryD
     updated_at: '2026-01-01T00:00:00.000Z',
     deleted_at: null,
     excerpt: '',
+    body_length: 0,
     ...fields,
   };
 }

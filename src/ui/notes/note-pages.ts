@@ -92,6 +92,7 @@ function sameSummary(a: NoteSummaryDto, b: NoteSummaryDto): boolean {
     a.updated_at === b.updated_at &&
     a.title === b.title &&
     a.excerpt === b.excerpt &&
+    a.body_length === b.body_length &&
     a.folder === b.folder &&
     (a.pinned ?? false) === (b.pinned ?? false) &&
     a.tags.length === b.tags.length &&

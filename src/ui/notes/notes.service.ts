@@ -118,8 +118,8 @@ async function refreshRowsInPlace(sidebar: boolean): Promise<void> {
 let inPlaceRefreshes = 0;
 
 function summaryFields(note: NoteDto): Omit<NoteSummaryDto, 'excerpt'> {
-  const { body: _body, ...fields } = note;
-  return fields;
+  const { body, ...fields } = note;
+  return { ...fields, body_length: body.length };
 }
 
 /** Takes the notebook's order now when saves left the list in an older one. */

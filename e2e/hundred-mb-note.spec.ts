@@ -1,0 +1,118 @@
+import type { Page } from '@playwright/test';
+import { createNote, expect, openApp, storedBody, test } from './fixtures';
+import { MIB, storedDraftLengths, writeLegacyHugeNote } from './huge-notes';
+
+/** The list row of the note titled exactly `title` (a snippet could hold the word). */
+const noteItem = (page: Page, title: string) =>
+  page.getByTestId('note-item').filter({ has: page.getByText(title, { exact: true }) });
+
+/** The page's JS heap as Chromium reports it, printed at each step (never asserted: it varies by machine). */
+async function printHeap(page: Page, step: string): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  await cdp.detach();
+  const used = metrics.find((metric) => metric.name === 'JSHeapUsedSize')?.value ?? 0;
+  const total = metrics.find((metric) => metric.name === 'JSHeapTotalSize')?.value ?? 0;
+  console.log(
+    `[hundred-mb-note] ${step}: page heap ${(used / MIB).toFixed(1)} MiB used of ${(total / MIB).toFixed(1)} MiB`,
+  );
+}
+
+const HUGE_MIB = Number(process.env.HUGE_NOTE_MIB ?? 100);
+
+/**
+ * A notebook that already holds a note far over today's limits (5 MiB through
+ * the API, 64 MiB per imported entry): a database an older version wrote, or a
+ * backup of one. No path of the app can write such a note any more, so this
+ * one test writes the row straight into IndexedDB, as that version stored it.
+ */
+test('a notebook holding a 100 MB note opens, lists, searches and edits; the huge note opens in the plain editor and saving it says the size limit', async ({
+  page,
+  requestLog,
+}) => {
+  test.setTimeout(600_000);
+  // The app creates the schema and a normal note; then the page leaves the app
+  // (its core worker goes with it) and the old row is written beside it.
+  await openApp(page);
+  await createNote(page, 'Groceries', 'Oat milk, rice, and pork belly.');
+  await page.goto('/icons/icon-maskable.svg');
+  const huge = await writeLegacyHugeNote(page, {
+    title: 'Huge log',
+    chars: HUGE_MIB * MIB,
+    head: 'The opening paragraph names the quokkamarker.',
+    tail: 'The closing paragraph names the wombatmarker.',
+  });
+  await printHeap(page, `after writing a ${HUGE_MIB} MiB note`);
+
+  // The app opens to an interactive list holding both notes.
+  await openApp(page);
+  await expect(page.getByTestId('note-item')).toHaveCount(2, { timeout: 120_000 });
+  await expect(noteItem(page, 'Huge log')).toContainText('The opening paragraph names the quokkamarker.');
+  await printHeap(page, 'app open, list shown');
+
+  // Another note opens and saves while the huge one sits in the notebook.
+  await noteItem(page, 'Groceries').click();
+  await expect(page.getByTestId('note-body')).toHaveValue('Oat milk, rice, and pork belly.');
+  await page.getByTestId('note-body').fill('Oat milk, rice, pork belly and leeks.');
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved', { timeout: 60_000 });
+
+  // Search finds the first part of the huge note; its tail lies past the indexer's cap.
+  // A query waits a moment for notes still being indexed, then answers with what is indexed, and is
+  // not run again when indexing catches up: the start indexes the note the old version left (its
+  // first 2 MiB), so the query is typed again until that is done.
+  await expect(async () => {
+    await page.getByTestId('search-input').fill('');
+    await page.getByTestId('search-input').fill('quokkamarker');
+    await expect(page.getByTestId('search-result').first()).toContainText('Huge log');
+  }).toPass({ timeout: 180_000 });
+  await expect(page.getByTestId('search-index-cap')).toContainText(
+    'Search covers the first 2.0 MiB of each note; “Huge log” (100.0 MiB) is searched only that far.',
+  );
+  await page.getByTestId('search-input').fill('wombatmarker');
+  await expect(page.getByTestId('search-no-results')).toBeVisible({ timeout: 60_000 });
+  await page.getByTestId('search-input').fill('');
+  await printHeap(page, 'after searching');
+
+  // The list says how large it is.
+  await expect(noteItem(page, 'Huge log').getByTestId('note-size')).toHaveText('100.0 MiB');
+  await expect(noteItem(page, 'Groceries').getByTestId('note-size')).toHaveCount(0);
+
+  // The huge note opens in the plain large-note editor, the preview off until asked for.
+  await noteItem(page, 'Huge log').click();
+  await expect(page.getByTestId('note-title')).toHaveValue('Huge log');
+  await expect(page.getByTestId('note-body-large')).toHaveAttribute('data-length', String(huge.length), {
+    timeout: 300_000,
+  });
+  await expect(page.getByTestId('preview-off')).toBeVisible();
+  await printHeap(page, 'huge note open');
+
+  // Typing works; saving is refused with the size limit, and the typed text stays.
+  await page.locator('.cm-line').first().click();
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.type('Edited. ');
+  await expect(page.locator('.cm-line').first()).toContainText('Edited. ');
+  await page.keyboard.press('Control+s');
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'error', { timeout: 120_000 });
+  await expect(
+    page
+      .getByTestId('toast')
+      .filter({ hasText: `This note is ${HUGE_MIB}.0 MiB; a note holds at most 5.0 MiB` }),
+  ).toBeVisible();
+  await expect(page.getByTestId('note-body-large')).toHaveAttribute('data-length', String(huge.length + 8));
+  // A draft holds at most 64 Mi characters: the text cannot be kept as one, and the app says so
+  // (it stays in this tab only). Offering it as a file at once is still to be done.
+  await expect(
+    page.getByTestId('toast').filter({ hasText: 'The local draft cannot be written either' }),
+  ).toBeVisible({ timeout: 120_000 });
+  expect(await storedDraftLengths(page, huge.noteId)).toEqual([]);
+  await printHeap(page, 'after the refused save');
+
+  // The stored note is as it was, and the small note kept its edit.
+  expect((await storedBody(page, huge.noteId))?.length).toBe(huge.length);
+  await noteItem(page, 'Groceries').click();
+  await expect(page.getByTestId('note-body')).toHaveValue('Oat milk, rice, pork belly and leeks.', {
+    timeout: 120_000,
+  });
+  expect(requestLog.foreign()).toEqual([]);
+});
