@@ -10,10 +10,16 @@ import { chromium, type Browser, type BrowserContext, type BrowserContextOptions
 // @ts-expect-error plain ESM helper shared with playwright.config.ts
 import { CHROMIUM_ARGS, findSystemChromium } from '../scripts/system-chromium.mjs';
 
-/** Debian's Chromium with the shared flags (scripts/system-chromium.mjs) where installed, else the browser Playwright downloaded. */
-export function launchChromium(): Promise<Browser> {
+/**
+ * Debian's Chromium with the shared flags (scripts/system-chromium.mjs) where installed, else the
+ * browser Playwright downloaded; `extraArgs` after them (Lighthouse's bench adds a debugging port).
+ */
+export function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   const executablePath: string | undefined = findSystemChromium();
-  return chromium.launch({ ...(executablePath && { executablePath }), args: CHROMIUM_ARGS as string[] });
+  return chromium.launch({
+    ...(executablePath && { executablePath }),
+    args: [...(CHROMIUM_ARGS as string[]), ...extraArgs],
+  });
 }
 
 /** A bench measures the built app: builds it once when dist/ has none. */
@@ -45,13 +51,17 @@ export interface ServedApp {
 }
 
 /** The built app (built first if need be) served on `port`, and a browser to open it in. */
-export async function serveAppInChromium(port: number, label: string): Promise<ServedApp> {
+export async function serveAppInChromium(
+  port: number,
+  label: string,
+  browserArgs: readonly string[] = [],
+): Promise<ServedApp> {
   ensureBuilt(label);
   const origin = `http://127.0.0.1:${port}`;
   const server = spawn(process.execPath, ['scripts/serve.mjs', '--port', String(port)], { stdio: 'ignore' });
   let browser: Browser | undefined;
   try {
-    browser = await launchChromium();
+    browser = await launchChromium(browserArgs);
     await waitForServer(origin);
   } catch (error) {
     await browser?.close();

@@ -2,52 +2,41 @@
 // `npm start` serves it: precompressed assets, long cache headers for hashed files.
 // Prints the performance, accessibility and best-practices scores and the
 // transfer size of the first visit. Builds the app first when dist/ is missing.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { chromium } from '@playwright/test';
-import * as chromeLauncher from 'chrome-launcher';
+// LIGHTHOUSE_REPORT=<file> also writes the whole report (its diagnostics: main-thread
+// work, bootup time per script, long tasks) there.
+import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import lighthouse from 'lighthouse';
-// @ts-expect-error plain ESM helper shared with playwright.config.ts
-import { CHROMIUM_ARGS, findSystemChromium } from '../scripts/system-chromium.mjs';
+import { serveAppInChromium } from './chromium';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+/** The app's port here; beside the e2e suite's and the other browser benches'. */
+const LIGHTHOUSE_APP_PORT = Number(process.env.BENCH_LIGHTHOUSE_PORT ?? 4330);
 
-function ensureBuild(): void {
-  if (existsSync(`${root}dist/index.html`)) return;
-  console.log('No build in dist/: building it first (vite build).');
-  const built = spawnSync('npx', ['vite', 'build'], { cwd: root, stdio: 'inherit' });
-  if (built.status !== 0) throw new Error('vite build failed');
-}
-
-function startServer(): Promise<{ child: ChildProcess; url: string }> {
+/** A port nothing listens on now, for Chromium's DevTools endpoint that Lighthouse drives. */
+function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [`${root}scripts/serve.mjs`, '--port', '0'], { cwd: root });
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /(http:\/\/[^\s]+\/)/.exec(out);
-      if (match) resolve({ child, url: match[1]! });
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
   });
-}
-
-/** Debian's Chromium where installed, else the browser Playwright downloaded. */
-function chromePath(): string {
-  return (findSystemChromium() as string | undefined) ?? chromium.executablePath();
 }
 
 export async function lighthouseScores(): Promise<Record<string, number>> {
-  ensureBuild();
-  const server = await startServer();
-  const chrome = await chromeLauncher.launch({
-    chromePath: chromePath(),
-    chromeFlags: ['--headless=new', ...(CHROMIUM_ARGS as string[])],
-  });
+  const debuggingPort = await freePort();
+  // The shared helper's browser (system Chromium, the suite's flags), with a DevTools port:
+  // Lighthouse opens its own tab in it over that port.
+  const app = await serveAppInChromium(LIGHTHOUSE_APP_PORT, 'Lighthouse', [
+    `--remote-debugging-port=${debuggingPort}`,
+  ]);
+  const url = `${app.origin}/`;
   try {
-    const result = await lighthouse(server.url, {
-      port: chrome.port,
+    const result = await lighthouse(url, {
+      port: debuggingPort,
       output: 'json',
       logLevel: 'error',
       onlyCategories: ['performance', 'accessibility', 'best-practices'],
@@ -56,6 +45,8 @@ export async function lighthouseScores(): Promise<Record<string, number>> {
     // A failed page load still yields a report, with zero scores: say why instead.
     if (result.lhr.runtimeError)
       throw new Error(`Lighthouse could not measure the page: ${result.lhr.runtimeError.message}`);
+    const reportPath = process.env.LIGHTHOUSE_REPORT;
+    if (reportPath) writeFileSync(reportPath, JSON.stringify(result.lhr));
     const { categories, audits } = result.lhr;
     const scores = {
       performance: Math.round((categories.performance?.score ?? 0) * 100),
@@ -65,7 +56,7 @@ export async function lighthouseScores(): Promise<Record<string, number>> {
     const transfer = Number(audits['total-byte-weight']?.numericValue ?? 0);
     const metric = (id: string) => audits[id]?.displayValue ?? '?';
     console.log(
-      `Lighthouse 12.2.3, mobile preset, ${server.url}: performance ${scores.performance}, ` +
+      `Lighthouse 12.2.3, mobile preset, ${url}: performance ${scores.performance}, ` +
         `accessibility ${scores.accessibility}, best practices ${scores['best-practices']}`,
     );
     console.log(
@@ -74,8 +65,7 @@ export async function lighthouseScores(): Promise<Record<string, number>> {
     );
     return scores;
   } finally {
-    chrome.kill();
-    server.child.kill();
+    await app.close();
   }
 }
 

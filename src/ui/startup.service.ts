@@ -5,7 +5,6 @@ import { installGlobalErrorHandlers } from './errors';
 import { resumeJobs } from './jobs/archive.service';
 import { announceInterruptedImports } from './jobs/import-notice';
 import { refreshAll } from './notes/notes.service';
-import { pwa } from './pwa.svelte';
 import { routerStarted, startRouter } from './route-sync.svelte';
 import { applyBrowserLocale, loadSettings, requestPersistentStorage } from './settings/settings.service';
 import { loadActiveTheme } from './appearance/themes.service';
@@ -20,7 +19,6 @@ export async function startApp(): Promise<() => void> {
   const removeErrorHandlers = installGlobalErrorHandlers();
   const removeLifecycleHandlers = installSaveOnLeave();
   clock.start();
-  pwa.register();
   void requestPersistentStorage();
   await loadSettings();
   void loadActiveTheme();

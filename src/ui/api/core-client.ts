@@ -15,10 +15,20 @@ function startWorker(): Worker {
   });
 }
 
-let worker = startWorker();
-let remote = Comlink.wrap<CoreWorkerApi>(worker);
-registerPageDecoder(remote);
-registerPageRenderer(remote);
+// Started on the first call, not when this module loads: the worker's script is
+// the largest download of a first visit, and the shell paints without it.
+let worker: Worker | undefined;
+let remote: Comlink.Remote<CoreWorkerApi> | undefined;
+
+function connect(): Comlink.Remote<CoreWorkerApi> {
+  if (remote) return remote;
+  worker = startWorker();
+  const started = Comlink.wrap<CoreWorkerApi>(worker);
+  remote = started;
+  registerPageDecoder(started);
+  registerPageRenderer(started);
+  return started;
+}
 
 /**
  * Exports draw Mermaid diagrams with the page's Mermaid (it needs a DOM), and
@@ -46,10 +56,9 @@ function registerPageDecoder(target: Comlink.Remote<CoreWorkerApi>): void {
     .catch((error: unknown) => console.error('audio decoder registration failed', error));
 }
 
-const remoteSubscribe = (): RemoteSubscribe => {
-  const current = remote;
+const remoteSubscribe = (current?: Comlink.Remote<CoreWorkerApi>): RemoteSubscribe => {
   return async (resourceId, afterSequence, onEvent) =>
-    current.events.subscribe(resourceId, afterSequence, Comlink.proxy(onEvent));
+    (current ?? connect()).events.subscribe(resourceId, afterSequence, Comlink.proxy(onEvent));
 };
 
 const subscriptions = new EventSubscriptions(remoteSubscribe());
@@ -59,7 +68,7 @@ const subscriptions = new EventSubscriptions(remoteSubscribe());
  * worker even after `restartCore()` replaced it, and sends plain data: a
  * Svelte `$state` value passed as it is arrives as a plain copy.
  */
-export const core = plainCalls(() => remote);
+export const core = plainCalls(connect);
 
 /** Replays, dedupes and ends after the terminal event; returns unsubscribe. */
 export function subscribeEvents(resourceId: string, onEvent: (envelope: EventEnvelope) => void): () => void {
@@ -70,10 +79,7 @@ export const subscribeJob = subscribeEvents;
 
 /** Browsers may kill a worker; a new one picks up where the subscriptions stopped. */
 export function restartCore(): void {
-  worker.terminate();
-  worker = startWorker();
-  remote = Comlink.wrap<CoreWorkerApi>(worker);
-  registerPageDecoder(remote);
-  registerPageRenderer(remote);
-  subscriptions.reconnect(remoteSubscribe());
+  worker?.terminate();
+  remote = undefined;
+  subscriptions.reconnect(remoteSubscribe(connect()));
 }
