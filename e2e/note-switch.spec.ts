@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { createNote, expect, openApp, test } from './fixtures';
+import { heldAnswers, holdCore, installCoreHold, releaseCore } from './harness/core-hold';
 
 const TRIALS = 100;
 
@@ -51,6 +52,35 @@ test('typing right after clicking another note always lands in that note', async
     );
   }
   expect(requestLog.foreign()).toEqual([]);
+});
+
+test('a click into the note being left, while the other note is still loading, keeps the focus for it', async ({
+  page,
+}) => {
+  await installCoreHold(page);
+  await openApp(page);
+  await createNote(page, 'Left', 'left');
+  const left = await shownNoteId(page);
+  await createNote(page, 'Right', 'right');
+  const right = await shownNoteId(page);
+
+  for (const [target, other] of [
+    [left, right],
+    [right, left],
+  ] as const) {
+    // The switch is asked for, and the answer with the note is held back: the body
+    // on screen is still the other note's, and the click lands in it.
+    await holdCore(page);
+    await page.locator(`[data-testid="note-item"][data-note-id="${target}"]`).click();
+    await expect.poll(() => heldAnswers(page)).toBeGreaterThan(0);
+    await page.locator(`[data-testid="note-body"][data-note-id="${other}"]`).click();
+    await releaseCore(page);
+    await expect(page.locator(`[data-testid="note-body"][data-note-id="${target}"]`)).toBeVisible();
+    await page.keyboard.type('!');
+    await expect(page.locator(`[data-testid="note-body"][data-note-id="${target}"]`)).toHaveValue(
+      target === left ? 'left!' : 'right!',
+    );
+  }
 });
 
 test('typing right after Alt+N always lands in the new note title', async ({ page, requestLog }) => {
