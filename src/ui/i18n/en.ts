@@ -913,6 +913,8 @@ graph LR
   'oversizedDraft.later': 'Decide later',
   'oversizedDraft.saved': 'The text was saved as {file}.',
   'oversizedDraft.discarded': 'The unsaved text was discarded.',
+  // Search as you type while the stored index is still loading after a start.
+  'search.indexLoading': 'The search index is still loading: these are matches from the notes read so far.',
 } as const satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

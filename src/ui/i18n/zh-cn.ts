@@ -877,6 +877,8 @@ graph LR
   'oversizedDraft.later': '稍后决定',
   'oversizedDraft.saved': '文本已保存为 {file}。',
   'oversizedDraft.discarded': '未保存的文本已丢弃。',
+  // 启动后存储的索引仍在加载时的即输即搜。
+  'search.indexLoading': '搜索索引仍在加载：以下是已读取笔记中的匹配结果。',
 };
 
 export const zhCNErrors: Partial<Record<ErrorCode, string>> = {
