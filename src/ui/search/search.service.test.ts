@@ -1,6 +1,5 @@
 // The search workflows against the real core services, in-thread over fake-indexeddb.
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { SearchResultDto } from '../../contracts/search';
 
 vi.mock('../api/core-client', async () =>
   (await import('../../services/test-core')).coreClientDouble({}, { jobEvents: false }),
@@ -90,9 +89,7 @@ describe('search workflows', () => {
     await core.notes.create({ title: 'Newer', body: 'Axolotl habitats.' });
     const typeahead = vi.spyOn(core.search, 'typeahead');
     let answerOld!: () => void;
-    typeahead.mockImplementationOnce(
-      () => new Promise<SearchResultDto | null>((resolve) => (answerOld = () => resolve(null))),
-    );
+    typeahead.mockImplementationOnce(() => new Promise<null>((resolve) => (answerOld = () => resolve(null))));
     service.setSearchQuery('axo');
     await vi.waitFor(() => expect(typeahead).toHaveBeenCalledTimes(1), settles);
     expect(search.loading).toBe(true);
