@@ -83,6 +83,8 @@ test('a 10,000-note notebook: the list renders only what is on screen, reaches t
   await page.getByTestId('search-input').fill('quetzalcoatl');
   const result = page.getByTestId('search-result').first();
   await expect(result).toContainText(title(7321));
+  // A partial answer from an index still loading is marked, and replaced once it has loaded.
+  await expect(page.getByTestId('search-index-loading')).toHaveCount(0);
   await result.click();
   await expect(page.getByTestId('note-title')).toHaveValue(title(7321));
 

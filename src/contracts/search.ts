@@ -82,6 +82,11 @@ export interface SearchResultDto {
   /** More blocks match than were ranked (SEARCH_WINDOW): the totals are lower bounds. */
   total_capped?: boolean;
   offset?: number;
+  /**
+   * Answered while the stored index was still loading (search as you type
+   * only): the hits come from the notes read so far and may be incomplete.
+   */
+  index_loading?: boolean;
   duration_ms: number;
 }
 

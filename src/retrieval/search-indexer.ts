@@ -31,6 +31,12 @@ export interface IndexView {
   /** Undefined until vectors have been built (or when the stored ones cannot be read). */
   vectors: VectorIndex | undefined;
   embedder: Embedder;
+  /**
+   * True when the stored indexes were still loading and the caller accepted
+   * that: `fullText` then holds only the notes read so far and `vectors` is
+   * undefined. See `view({ partial: true })`.
+   */
+  loading: boolean;
 }
 
 export interface SearchIndexerOptions {
@@ -160,6 +166,9 @@ export class SearchIndexer implements NoteChangeListener {
   #live: Target & { fullText: FullTextIndex } = { fullText: new FullTextIndex(), vectors: undefined };
   #loading: Promise<void> | null = null;
   #loaded = false;
+  /** While a start reads the stored rows: the full-text index they fill, and the notes removed meanwhile. */
+  #loadingFullText: FullTextIndex | undefined;
+  readonly #removedWhileLoading = new Set<string>();
   /** Resolves when there is something to search: loaded, and the first build done when nothing was stored. */
   #searchable: Promise<void> | null = null;
   #loadFailed: string | null = null;
@@ -241,12 +250,31 @@ export class SearchIndexer implements NoteChangeListener {
    * The indexes a query should read, after the changes reported so far have
    * reached them (read-your-writes), unless a rebuild is running (then the old
    * indexes answer) or catching up takes longer than the timeout.
+   *
+   * `partial`: while the stored index is still being read (seconds for a large
+   * notebook on a slow device), answer at once from the notes read so far,
+   * marked `loading`, instead of waiting for all of them. Search as you type
+   * asks this; the caller searches again once `start()` resolves.
    */
-  async view(): Promise<IndexView> {
-    await this.start();
+  async view(options: { partial?: boolean } = {}): Promise<IndexView> {
+    const loading = this.start();
+    if (options.partial && !this.#loaded) {
+      return {
+        fullText: this.#loadingFullText ?? new FullTextIndex(),
+        vectors: undefined,
+        embedder: this.#embedder.queries,
+        loading: true,
+      };
+    }
+    await loading;
     await this.#searchable;
     await this.#catchUp();
-    return { fullText: this.#live.fullText, vectors: this.#live.vectors, embedder: this.#embedder.queries };
+    return {
+      fullText: this.#live.fullText,
+      vectors: this.#live.vectors,
+      embedder: this.#embedder.queries,
+      loading: false,
+    };
   }
 
   // ---------------------------------------------------------------------------
@@ -263,6 +291,10 @@ export class SearchIndexer implements NoteChangeListener {
       for (const noteId of change.note_ids) {
         this.#live.fullText.removeNote(noteId);
         this.#live.vectors?.removeNote(noteId);
+        if (this.#loadingFullText) {
+          this.#loadingFullText.removeNote(noteId);
+          this.#removedWhileLoading.add(noteId);
+        }
       }
     }
     this.#dirtyWrites = this.#dirtyWrites
@@ -371,6 +403,7 @@ export class SearchIndexer implements NoteChangeListener {
         this.#warn('the stored full-text index has another format; rebuilding it', saved.full_text_format);
       } else if (saved) {
         fullText = new FullTextIndex();
+        this.#loadingFullText = fullText;
         const vectorRows: Array<{ note_id: string; vectors: NonNullable<SearchSegmentRow['vectors']> }> = [];
         // A page at a time, yielding between pages: the worker that loads
         // also answers the notes list, which must not wait for the whole index.
@@ -380,9 +413,15 @@ export class SearchIndexer implements NoteChangeListener {
             if (row.vectors) vectorRows.push({ note_id: row.note_id, vectors: row.vectors });
           }
           try {
-            fullText?.addSegments(page.flatMap((row) => (row.full_text ? [row.full_text] : [])));
+            // A note trashed meanwhile stays out of partial answers; its dirty mark re-indexes it after the load.
+            fullText?.addSegments(
+              page.flatMap((row) =>
+                row.full_text && !this.#removedWhileLoading.has(row.note_id) ? [row.full_text] : [],
+              ),
+            );
           } catch (error) {
             fullText = undefined;
+            this.#loadingFullText = undefined;
             this.#warn('the stored full-text index cannot be used; rebuilding it', error);
           }
           await nextTask();
@@ -416,6 +455,8 @@ export class SearchIndexer implements NoteChangeListener {
       this.#warn('loading the search index failed', error);
       needs = 'all';
     }
+    this.#loadingFullText = undefined;
+    this.#removedWhileLoading.clear();
     this.#loaded = true;
     if (needs !== null) {
       const build = this.#startRebuild(needs).then(

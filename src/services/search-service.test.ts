@@ -6,7 +6,7 @@ import {
   type EventEnvelope,
   type SearchResultDto,
 } from '../contracts';
-import { NotesAgentDatabase, NotesRepository } from '../db';
+import { IndexRepository, NotesAgentDatabase, NotesRepository } from '../db';
 import {
   DEFAULT_RETRIEVAL_PROFILE,
   FullTextIndex,
@@ -546,6 +546,142 @@ describe('persistence', () => {
     expect(warn).toHaveBeenCalled();
     const rebuilds = await second.api.jobs.list({ kind: INDEX_REBUILD_JOB_KIND });
     expect(rebuilds.items[0]?.status).toBe('completed');
+  });
+});
+
+/**
+ * Holds a start's reading of the stored index after its first row: each
+ * stored row comes as a page of its own, and the rows after the first wait
+ * for `release()`. `held` resolves once the first row has been taken in.
+ */
+function holdIndexLoad(): { held: Promise<void>; release: () => void } {
+  const original = IndexRepository.prototype.segmentPages;
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let taken!: () => void;
+  const held = new Promise<void>((resolve) => (taken = resolve));
+  vi.spyOn(IndexRepository.prototype, 'segmentPages').mockImplementation(async function* (
+    this: IndexRepository,
+    generation: number,
+    size: number,
+  ) {
+    for await (const page of original.call(this, generation, size)) {
+      for (const row of page) {
+        yield [row];
+        taken();
+        await gate;
+      }
+    }
+  });
+  return { held, release };
+}
+
+describe('search as you type', () => {
+  const KERNEL_NOTES = [
+    { title: 'Alpha', body: 'The kernel schedules threads.' },
+    { title: 'Beta', body: 'A kernel module loads drivers.' },
+  ];
+
+  it('answers at once from the notes read so far while the stored index loads, marked index_loading; a plain search waits', async () => {
+    const first = openCore();
+    for (const note of KERNEL_NOTES) await first.api.notes.create(note);
+    await first.idle();
+    await closeCore(first);
+
+    const load = holdIndexLoad();
+    const second = openCore({}, true);
+    void second.start();
+    await load.held;
+    let plainSettled = false;
+    const plain = second.api.search.search({ query: 'kernel' }).finally(() => (plainSettled = true));
+    let loaded = false;
+    const whenLoaded = second.api.search.loaded().then(() => (loaded = true));
+
+    const partial = await second.api.search.typeahead({ query: 'kern', prefix: true });
+    expect(partial).toMatchObject({ index_loading: true, mode_used: 'fts' });
+    expect(partial!.hits).toHaveLength(1);
+    expect(['Alpha', 'Beta']).toContain(partial!.hits[0]!.title);
+    // Vectors are read last: vector and hybrid typeahead wait for the whole index.
+    let hybridSettled = false;
+    const hybrid = second.api.search
+      .typeahead({ query: 'kern', mode: 'hybrid', fallback: 'fts' })
+      .finally(() => (hybridSettled = true));
+    await second.api.search.typeahead({ query: 'kerne', prefix: true });
+    expect({ plainSettled, hybridSettled, loaded }).toEqual({
+      plainSettled: false,
+      hybridSettled: false,
+      loaded: false,
+    });
+
+    load.release();
+    await whenLoaded;
+    expect((await plain).hits.map((hit) => hit.title).sort()).toEqual(['Alpha', 'Beta']);
+    expect((await plain).index_loading).toBe(false);
+    // Superseded by the 'kerne' request made after it.
+    expect(await hybrid).toBeNull();
+    const complete = await second.api.search.typeahead({ query: 'kern', prefix: true });
+    expect(complete).toMatchObject({ index_loading: false });
+    expect(complete!.hits.map((hit) => hit.title).sort()).toEqual(['Alpha', 'Beta']);
+  });
+
+  it('a note trashed while the index loads stays out of the partial answers', async () => {
+    const first = openCore();
+    const notes = [];
+    for (const note of KERNEL_NOTES) notes.push(await first.api.notes.create(note));
+    await first.idle();
+    await closeCore(first);
+
+    const load = holdIndexLoad();
+    const second = openCore({}, true);
+    void second.start();
+    await load.held;
+    for (const note of notes) await second.api.notes.trash(note.note_id);
+    expect((await second.api.search.typeahead({ query: 'kernel' }))?.hits).toEqual([]);
+    load.release();
+    await second.api.search.loaded();
+    expect((await second.api.search.typeahead({ query: 'kernel' }))?.hits).toEqual([]);
+  });
+
+  it('each request supersedes the one before: obsolete ones resolve null without embedding their query', async () => {
+    const embedder = new TestEmbedder();
+    const first = openCore({ embedder });
+    await first.api.notes.create(OS_NOTE);
+    await first.api.notes.create(COOKING_NOTE);
+    await first.idle();
+    await closeCore(first);
+
+    const load = holdIndexLoad();
+    const restarted = new TestEmbedder();
+    const second = openCore({ embedder: restarted }, true);
+    void second.start();
+    await load.held;
+    // Three keys while vector search waits for the index: only the last one is worth answering.
+    const answers = ['进', '进程', '进程调度'].map((query) =>
+      second.api.search.typeahead({ query, mode: 'vector' }),
+    );
+    load.release();
+    const [firstKey, secondKey, last] = await Promise.all(answers);
+    expect(firstKey).toBeNull();
+    expect(secondKey).toBeNull();
+    expect(last?.query).toBe('进程调度');
+    expect(last?.mode_used).toBe('vector');
+    expect(restarted.texts).toBe(1);
+
+    // A query being embedded is aborted by the next key; plain searches are never superseded.
+    const held = restarted.hold();
+    const slow = second.api.search.typeahead({ query: '死锁', mode: 'vector' });
+    const plain = second.api.search.search({ query: '死锁', mode: 'vector' });
+    await held;
+    const next = second.api.search.typeahead({ query: 'pork', mode: 'fts' });
+    expect((await next)?.hits[0]?.title).toBe('Cooking');
+    restarted.release();
+    expect(await slow).toBeNull();
+    expect((await plain).hits[0]?.title).toBe(OS_NOTE.title);
+  });
+
+  it('rejects an invalid request with VALIDATION_FAILED', async () => {
+    const core = openCore();
+    expect(await codeOf(core.api.search.typeahead({ query: 'x', limit: 0 }))).toBe('VALIDATION_FAILED');
   });
 });
 

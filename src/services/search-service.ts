@@ -52,6 +52,8 @@ export class SearchService implements NotesContextProvider {
   readonly #profile: RetrievalProfile;
 
   readonly #reranker: (() => Reranker | undefined | Promise<Reranker | undefined>) | undefined;
+  /** The search-as-you-type request in progress; the next one aborts it. */
+  #typeahead: AbortController | null = null;
 
   /**
    * `reranker`: the cross-encoder in use, if one is configured (asked per
@@ -71,11 +73,49 @@ export class SearchService implements NotesContextProvider {
     this.#reranker = options.reranker;
   }
 
-  async search(input: SearchInput): Promise<SearchResultDto> {
+  search(input: SearchInput): Promise<SearchResultDto> {
+    return this.#search(input, { partial: false });
+  }
+
+  /**
+   * Search as you type. Each call supersedes the one before: that one resolves
+   * null (its embedding and reranking are aborted, its blocks not read), so a
+   * burst of keys never queues obsolete searches in the worker. While the
+   * stored index is still loading after a start, a full-text search answers
+   * from the notes read so far with `index_loading: true` rather than waiting
+   * for all of them; the caller searches again when `loaded()` resolves.
+   */
+  async typeahead(input: SearchInput): Promise<SearchResultDto | null> {
+    this.#typeahead?.abort();
+    const controller = new AbortController();
+    this.#typeahead = controller;
+    try {
+      return await this.#search(input, { partial: true, signal: controller.signal });
+    } catch (error) {
+      if (controller.signal.aborted) return null;
+      throw error;
+    } finally {
+      if (this.#typeahead === controller) this.#typeahead = null;
+    }
+  }
+
+  /** Resolves when the stored indexes have loaded (or a first build has started). */
+  loaded(): Promise<void> {
+    return this.#indexer.start();
+  }
+
+  async #search(
+    input: SearchInput,
+    options: { partial: boolean; signal?: AbortSignal },
+  ): Promise<SearchResultDto> {
     const started = performance.now();
+    const { signal } = options;
     const request = parseInput(searchInputSchema, input, 'This search is not valid.');
-    const view = await this.#indexer.view();
+    // Only full text can answer from a part of the notes; vectors load last.
+    const view = await this.#indexer.view({ partial: options.partial && request.mode === 'fts' });
+    signal?.throwIfAborted();
     const configured = await this.#reranker?.();
+    signal?.throwIfAborted();
     // A reranker that fails (its cached files gone, the worker out of memory)
     // must not take search down with it: the hits keep the fused order and the
     // result says why they were not reranked.
@@ -90,9 +130,10 @@ export class SearchService implements NotesContextProvider {
     let fallbackReason: ErrorCode | null = null;
     let result: HybridSearchResult;
     try {
-      result = await this.#query(view, reranker, request.query, request.mode, request);
+      result = await this.#query(view, reranker, request.query, request.mode, request, signal);
     } catch (error) {
       if (
+        signal?.aborted ||
         request.fallback !== 'fts' ||
         request.mode === 'fts' ||
         !(error instanceof AppError) ||
@@ -102,12 +143,12 @@ export class SearchService implements NotesContextProvider {
       }
       modeUsed = 'fts';
       fallbackReason = error.code;
-      result = await this.#query(view, reranker, request.query, 'fts', request);
+      result = await this.#query(view, reranker, request.query, 'fts', request, signal);
     }
     const paged = pageOf(result.hits, request, this.#windowed(request));
-    const hits = (await this.#hits(view, paged.hits, request)).map((hit) =>
-      rerankError === null ? hit : { ...hit, rerank_score: null },
-    );
+    const shown = await this.#hits(view, paged.hits, request);
+    signal?.throwIfAborted();
+    const hits = shown.map((hit) => (rerankError === null ? hit : { ...hit, rerank_score: null }));
     return {
       query: request.query,
       mode: request.mode,
@@ -123,6 +164,7 @@ export class SearchService implements NotesContextProvider {
       total_notes: paged.total_notes,
       total_capped: paged.total_capped,
       offset: request.offset,
+      index_loading: view.loading,
       duration_ms: Math.round((performance.now() - started) * 10) / 10,
     };
   }
@@ -179,11 +221,13 @@ export class SearchService implements NotesContextProvider {
       group_by: string;
       offset: number;
     },
+    signal?: AbortSignal,
   ): Promise<HybridSearchResult> {
     const profile = profileForReranker(this.#profile, reranker !== undefined);
     const windowed = this.#windowed(filters);
     return hybridSearch({
       ...(reranker ? { reranker } : {}),
+      ...(signal ? { signal } : {}),
       query,
       mode,
       // Deeper recall for the pages after the first; the fused order of the

@@ -920,6 +920,8 @@ graph LR
     'Search covers the first {limit} MiB of each note; “{title}” ({size} MiB) is searched only that far.',
   'search.indexCapMany':
     'Search covers the first {limit} MiB of each note; {count} notes are longer and are searched only that far: {titles}.',
+  // Search as you type while the stored index is still loading after a start.
+  'search.indexLoading': 'The search index is still loading: these are matches from the notes read so far.',
 } as const satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

@@ -883,6 +883,8 @@ graph LR
   'search.indexCap': '搜索只覆盖每篇笔记的前 {limit} MiB；“{title}”（{size} MiB）只搜索到这里为止。',
   'search.indexCapMany':
     '搜索只覆盖每篇笔记的前 {limit} MiB；有 {count} 篇笔记更长，只搜索到这里为止：{titles}。',
+  // 启动后存储的索引仍在加载时的即输即搜。
+  'search.indexLoading': '搜索索引仍在加载：以下是已读取笔记中的匹配结果。',
 };
 
 export const zhCNErrors: Partial<Record<ErrorCode, string>> = {

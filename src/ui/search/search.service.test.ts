@@ -35,7 +35,9 @@ describe('search workflows', () => {
       body: '本周完成了进程调度的实验。',
     });
     await core.notes.create({ title: '随笔', folder: 'home', body: '进程调度也出现在家里的闲谈中。' });
-    const spy = vi.spyOn(core.search, 'search');
+    // Loaded first: a search during the load is answered twice (partial, then complete).
+    await core.search.loaded();
+    const spy = vi.spyOn(core.search, 'typeahead');
     notes.setFolder('work');
     service.setSearchQuery('进');
     service.setSearchQuery('进程');
@@ -60,6 +62,44 @@ describe('search workflows', () => {
     expect(search.result).toBeNull();
     await sleep(200);
     expect(spy).toHaveBeenCalledTimes(2);
+  });
+
+  it('while the index loads, shows the partial answer as such and searches again once it has loaded', async () => {
+    await core.notes.create({ title: 'Loading', body: 'Quetzalcoatl in the notes.' });
+    let loaded!: () => void;
+    vi.spyOn(core.search, 'loaded').mockReturnValue(new Promise<void>((resolve) => (loaded = resolve)));
+    const typeahead = vi.spyOn(core.search, 'typeahead');
+    typeahead.mockImplementationOnce(async (input) => ({
+      ...(await core.search.search(input)),
+      hits: [],
+      groups: [],
+      index_loading: true,
+    }));
+    service.setSearchQuery('quetzal');
+    await vi.waitFor(() => expect(search.result?.index_loading).toBe(true), settles);
+    expect(search.result?.hits).toEqual([]);
+    expect(typeahead).toHaveBeenCalledTimes(1);
+    loaded();
+    await vi.waitFor(() => expect(search.result?.index_loading).toBe(false), settles);
+    expect(search.result?.hits.map((hit) => hit.title)).toEqual(['Loading']);
+    expect(typeahead).toHaveBeenCalledTimes(2);
+  });
+
+  it('a request the core superseded (answered null) leaves the newer answer in place', async () => {
+    await core.notes.create({ title: 'Newer', body: 'Axolotl habitats.' });
+    const typeahead = vi.spyOn(core.search, 'typeahead');
+    let answerOld!: () => void;
+    typeahead.mockImplementationOnce(() => new Promise<null>((resolve) => (answerOld = () => resolve(null))));
+    service.setSearchQuery('axo');
+    await vi.waitFor(() => expect(typeahead).toHaveBeenCalledTimes(1), settles);
+    expect(search.loading).toBe(true);
+    service.setSearchQuery('axolotl');
+    await vi.waitFor(() => expect(search.result?.query).toBe('axolotl'), settles);
+    answerOld();
+    await Promise.resolve();
+    expect(search.result?.query).toBe('axolotl');
+    expect(search.result?.hits.map((hit) => hit.title)).toEqual(['Newer']);
+    expect(search.loading).toBe(false);
   });
 
   it('opening a result asks the preview to reveal its block', async () => {

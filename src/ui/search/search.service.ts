@@ -69,6 +69,9 @@ export function refreshSearch(): void {
  * Asks the core with `fallback: 'fts'`: when vectors cannot answer (another
  * embedding model, not built yet) the UI still shows full-text results and
  * says why, as §9.9 asks of the front end. The filters are the sidebar's.
+ * A typeahead request: the core drops the one before it (answered null), and
+ * while its stored index is still loading it answers from what it has read,
+ * marked `index_loading`; this search then runs again once the index is loaded.
  */
 export async function runSearch(): Promise<void> {
   const query = search.query.trim();
@@ -80,7 +83,7 @@ export async function runSearch(): Promise<void> {
   search.setLoading(true);
   try {
     const inNotes = notes.view === 'notes';
-    const result = await core.search.search({
+    const result = await core.search.typeahead({
       query,
       mode: search.mode,
       fallback: 'fts',
@@ -91,9 +94,14 @@ export async function runSearch(): Promise<void> {
       ...(inNotes && notes.folder !== null ? { folder: notes.folder } : {}),
       ...(inNotes && notes.tag !== null ? { tags: [notes.tag] } : {}),
     });
-    if (id !== request) return;
+    if (result === null || id !== request) return;
     search.setResult(result);
     if (result.fallback_reason === 'INDEX_MODEL_MISMATCH') void refreshIndexStatus();
+    if (result.index_loading) {
+      void core.search.loaded().then(() => {
+        if (id === request) void runSearch();
+      });
+    }
   } catch (error) {
     if (id === request) reportError(error);
   } finally {
