@@ -913,6 +913,12 @@ graph LR
   'oversizedDraft.later': 'Decide later',
   'oversizedDraft.saved': 'The text was saved as {file}.',
   'oversizedDraft.discarded': 'The unsaved text was discarded.',
+  // Benchmarks: embedding models compared in one run, and the proposal's progress per heading.
+  'bench.compareEmbeddings': 'Compare embedding models',
+  'bench.compareEmbeddingsHelp':
+    'Vector and hybrid search run once per ticked model, each indexed apart from your notebook. Only models already downloaded (Settings → Search) can run; your own choice stays as it is.',
+  'bench.embeddingsCompared': 'embedding models compared: {models}',
+  'bench.propose.progress': 'Heading {current} of {total}: {heading}',
 } as const satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

@@ -877,6 +877,12 @@ graph LR
   'oversizedDraft.later': '稍后决定',
   'oversizedDraft.saved': '文本已保存为 {file}。',
   'oversizedDraft.discarded': '未保存的文本已丢弃。',
+  // 基准测试：一次运行比较多个向量模型，以及按标题显示的问题生成进度。
+  'bench.compareEmbeddings': '比较向量模型',
+  'bench.compareEmbeddingsHelp':
+    '向量和混合检索会对每个勾选的模型各运行一次，各自在与笔记本分开的索引中进行。只能使用已下载的模型（设置 → 搜索）；你自己选择的模型保持不变。',
+  'bench.embeddingsCompared': '比较的向量模型：{models}',
+  'bench.propose.progress': '第 {current} / {total} 个标题：{heading}',
 };
 
 export const zhCNErrors: Partial<Record<ErrorCode, string>> = {
