@@ -78,7 +78,7 @@ export function engineBenchmarkEmbedders(options: EngineEmbeddersOptions): Bench
         allow_remote_models: false,
         allow_local_models: true,
         local_model_path: options.source?.local_model_path ?? '/benchmark-offline-models/',
-        use_cache: true,
+        use_cache: options.source?.use_cache ?? true,
       };
       used = true;
       const onAbort = (): void => engine.stop();
