@@ -78,8 +78,8 @@ test('compares hash-v1 and a downloaded model in one run, side by side, leaving 
 
   // Both embedders in one run: full text once, vector and hybrid per model.
   const embedders = page.getByTestId('bench-embeddings');
-  await embedders.locator(`[data-testid="bench-embedding"][value="hash-v1"]`).check();
-  await embedders.locator(`[data-testid="bench-embedding"][value="${MODEL_ID}"]`).check();
+  await embedders.getByRole('checkbox', { name: 'hash-v1', exact: true }).check();
+  await embedders.getByRole('checkbox', { name: MODEL_ID, exact: true }).check();
   await page.getByTestId('bench-run').click();
   const report = page.getByTestId('bench-report');
   await expect(report).toBeVisible({ timeout: 120_000 });
@@ -131,8 +131,8 @@ test('a model that was never downloaded fails the run with the model named', asy
   await expect(page.getByTestId('bench-dataset')).toHaveValue('my-notes');
 
   const embedders = page.getByTestId('bench-embeddings');
-  await embedders.locator(`[data-testid="bench-embedding"][value="hash-v1"]`).check();
-  await embedders.locator(`[data-testid="bench-embedding"][value="${MODEL_ID}"]`).check();
+  await embedders.getByRole('checkbox', { name: 'hash-v1', exact: true }).check();
+  await embedders.getByRole('checkbox', { name: MODEL_ID, exact: true }).check();
   await page.getByTestId('bench-run').click();
   await expect(page.getByTestId('bench-run-item').first()).toHaveAttribute('data-status', 'failed', {
     timeout: 60_000,
