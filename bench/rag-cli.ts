@@ -8,9 +8,11 @@
 // --out FILE (report path; default in the system temp folder), --concurrency N
 // (cases at once, 1–8; latencies are measured under that load),
 // --answer PROVIDER/MODEL (measure citation_hit_rate: each citation-required
-// case is asked through "ask your notes"; `mock/mock-1` is the offline mock).
+// case is asked through "ask your notes"; `mock/mock-1` is the offline mock),
+// --compare hash-v1,tiny (compare embedding models in one run: vector and
+// hybrid once per model, in the benchmark's own engine; replaces --embedder).
 import 'fake-indexeddb/auto';
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -23,7 +25,8 @@ import {
   writeTinyEmbeddingModel,
 } from '../src/retrieval/__fixtures__/tiny-model';
 import { TransformersEmbedder } from '../src/retrieval/transformers-embedder';
-import { createCoreApi } from '../src/services/core-api';
+import { createCoreApi, type CoreOptions } from '../src/services/core-api';
+import { inThreadEmbeddingEngine } from '../src/services/embedding-engine';
 
 const { values } = parseArgs({
   options: {
@@ -37,6 +40,7 @@ const { values } = parseArgs({
     import: { type: 'string' },
     out: { type: 'string' },
     answer: { type: 'string' },
+    compare: { type: 'string' },
   },
 });
 
@@ -59,13 +63,35 @@ function answerModel(value: string | undefined): { provider_id: string; model: s
   return { provider_id: value.slice(0, at), model: value.slice(at + 1) };
 }
 
+const TINY_COMPARED_ID = 'notes-agent/tiny-bench';
+
+/** `--compare`: the models by id ('tiny' is the generated tiny model), and the core options that can load them. */
+async function compared(list: string): Promise<{ ids: string[]; options: CoreOptions; root: string | null }> {
+  const names = list.split(',').map((name) => name.trim());
+  if (!names.includes('tiny')) return { ids: names, options: {}, root: null };
+  const root = await mkdtemp(join(tmpdir(), 'notes-agent-tiny-'));
+  await writeTinyEmbeddingModel(root, TINY_COMPARED_ID);
+  return {
+    ids: names.map((name) => (name === 'tiny' ? TINY_COMPARED_ID : name)),
+    options: {
+      embedding: { models: [tinyModelSpec({ model_id: TINY_COMPARED_ID })], source: localOnlySource(root) },
+      benchmarks: { embeddingEngine: inThreadEmbeddingEngine() },
+    },
+    root,
+  };
+}
+
 async function main(): Promise<void> {
   let chosen: { embedder: Embedder; dispose: () => Promise<void> } | undefined;
   if (values.embedder === 'tiny') chosen = await tinyEmbedder();
   else if (values.embedder !== 'hash-v1') throw new Error(`unknown --embedder ${values.embedder}`);
+  const comparing = values.compare !== undefined ? await compared(values.compare) : undefined;
 
   const db = new NotesAgentDatabase(`bench-rag-cli-${process.pid}`);
-  const core = createCoreApi(db, { ...(chosen ? { embedder: chosen.embedder } : {}) });
+  const core = createCoreApi(db, {
+    ...(chosen ? { embedder: chosen.embedder } : {}),
+    ...comparing?.options,
+  });
   try {
     const benchmarks = core.api.benchmarks;
     if (values.import) await benchmarks.importDataset(await readFile(values.import, 'utf8'));
@@ -79,6 +105,7 @@ async function main(): Promise<void> {
       repeat: Number(values.repeat),
       concurrency: Number(values.concurrency),
       answer_model: answerModel(values.answer),
+      ...(comparing && { embedding_models: comparing.ids }),
     });
     await core.idle();
     const report = await benchmarks.report(created.run_id);
@@ -114,7 +141,12 @@ async function main(): Promise<void> {
       m.p50_latency_ms.toFixed(2),
       m.p95_latency_ms.toFixed(2),
     ];
-    const lines = [header, ...Object.entries(cases).map(([mode, m]) => row(mode, m!))];
+    const perModel = (run.metrics.by_embedding ?? []).flatMap((entry) =>
+      Object.entries(entry.by_mode).map(([mode, m]) => row(`${mode} ${entry.model_id}`, m!)),
+    );
+    const lines = comparing
+      ? [header, ...(cases.fts ? [row('fts', cases.fts)] : []), ...perModel]
+      : [header, ...Object.entries(cases).map(([mode, m]) => row(mode, m!))];
     console.log(
       `\nBenchmark ${run.run_id}: ${run.dataset_id} (${run.dataset_hash.slice(0, 19)}…), ` +
         `embedding ${snapshot.embedding?.model_id}@${snapshot.embedding?.model_version} (${snapshot.embedding?.dimension}d)`,
@@ -127,6 +159,7 @@ async function main(): Promise<void> {
     core.dispose();
     await db.delete();
     await chosen?.dispose();
+    if (comparing?.root) await rm(comparing.root, { recursive: true, force: true });
   }
 }
 

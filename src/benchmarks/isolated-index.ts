@@ -41,7 +41,7 @@ export class IsolatedIndex {
   readonly events: EventLog;
   readonly indexer: SearchIndexer;
 
-  private constructor(db: NotesAgentDatabase, embedder: Embedder) {
+  private constructor(db: NotesAgentDatabase, embedder: Embedder, queryEmbedder: Embedder) {
     this.db = db;
     this.notes = new NotesRepository(db);
     this.events = new EventLog(new EventRepository(db));
@@ -51,6 +51,7 @@ export class IsolatedIndex {
       store: new IndexRepository(db),
       runtime,
       embedder,
+      queryEmbedder,
     });
   }
 
@@ -59,8 +60,10 @@ export class IsolatedIndex {
     dataset: BenchmarkDatasetFile,
     embedder: Embedder,
     now: string,
+    /** What embeds the queries when the model wants them apart (e5's `query: ` prefix). */
+    queryEmbedder: Embedder = embedder,
   ): Promise<IsolatedIndex> {
-    const isolated = new IsolatedIndex(db, embedder);
+    const isolated = new IsolatedIndex(db, embedder, queryEmbedder);
     try {
       await seedDataset(db, dataset, now);
       await isolated.indexer.start();

@@ -31,7 +31,9 @@ export interface RunComparison {
  */
 export function compareReports(baseline: BenchmarkReportDto, candidate: BenchmarkReportDto): RunComparison {
   const key = (result: BenchmarkCaseResult): string =>
-    result.kind === 'rag' ? `${result.mode}\u0000${result.case_id}` : result.case_id;
+    result.kind === 'rag'
+      ? `${result.mode}\u0000${result.embedding_model_id ?? ''}\u0000${result.case_id}`
+      : result.case_id;
   const first = (report: BenchmarkReportDto): Map<string, BenchmarkCaseResult> => {
     const map = new Map<string, BenchmarkCaseResult>();
     for (const result of report.cases) if (!map.has(key(result))) map.set(key(result), result);
@@ -44,7 +46,7 @@ export function compareReports(baseline: BenchmarkReportDto, candidate: Benchmar
     const old = before.get(id);
     items.push({
       case_id: result.case_id,
-      mode: result.kind === 'rag' ? result.mode : null,
+      mode: modeOf(result),
       baseline: old ? describe(old) : '',
       candidate: describe(result),
       change: old ? changeOf(old, result) : 'added',
@@ -54,7 +56,7 @@ export function compareReports(baseline: BenchmarkReportDto, candidate: Benchmar
     if (after.has(id)) continue;
     items.push({
       case_id: result.case_id,
-      mode: result.kind === 'rag' ? result.mode : null,
+      mode: modeOf(result),
       baseline: describe(result),
       candidate: '',
       change: 'removed',
@@ -63,6 +65,12 @@ export function compareReports(baseline: BenchmarkReportDto, candidate: Benchmar
   const counts: Record<CaseChange, number> = { better: 0, worse: 0, same: 0, added: 0, removed: 0 };
   for (const item of items) counts[item.change] += 1;
   return { baseline_run_id: baseline.run.run_id, candidate_run_id: candidate.run.run_id, items, counts };
+}
+
+/** A RAG case's mode, with the embedding model in a run that compared several. */
+function modeOf(result: BenchmarkCaseResult): string | null {
+  if (result.kind !== 'rag') return null;
+  return result.embedding_model_id ? `${result.mode} · ${result.embedding_model_id}` : result.mode;
 }
 
 function score(result: BenchmarkCaseResult): number {
@@ -112,7 +120,12 @@ const AGENT_COLUMNS = [
 
 /** The per-case table as CSV (RFC 4180 quoting; lists joined with spaces). */
 export function reportCsv(report: BenchmarkReportDto): string {
-  const columns: readonly string[] = report.run.kind === 'rag' ? RAG_COLUMNS : AGENT_COLUMNS;
+  const columns: readonly string[] =
+    report.run.kind === 'agent'
+      ? AGENT_COLUMNS
+      : report.run.config_snapshot.embedding_models
+        ? [...RAG_COLUMNS, 'embedding_model_id']
+        : RAG_COLUMNS;
   const rows = report.cases.map((result) =>
     columns.map((column) => csvCell((result as unknown as Record<string, unknown>)[column])).join(','),
   );

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_BENCHMARK_CONCURRENCY } from './benchmark';
+import { MAX_BENCHMARK_CONCURRENCY, MAX_BENCHMARK_EMBEDDING_MODELS } from './benchmark';
 import { JOB_STATUSES } from './jobs';
 
 /** Limits that keep an imported dataset from exhausting the worker. */
@@ -117,9 +117,32 @@ export const createRagBenchmarkSchema = z
       .nullable()
       .default(null),
     concurrency: z.number().int().min(1).max(MAX_BENCHMARK_CONCURRENCY).default(1),
+    embedding_models: z
+      .array(z.string().min(1).max(200))
+      .min(1)
+      .max(MAX_BENCHMARK_EMBEDDING_MODELS)
+      .refine((ids) => new Set(ids).size === ids.length, 'must not repeat a model')
+      .optional(),
     metadata: z.record(z.string(), z.unknown()).default({}),
   })
-  .strict();
+  .strict()
+  .superRefine((request, context) => {
+    if (request.embedding_models === undefined) return;
+    if (request.embedding !== undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: ['embedding_models'],
+        message: 'cannot be used together with embedding',
+      });
+    }
+    if (!request.modes.some((mode) => mode !== 'fts')) {
+      context.addIssue({
+        code: 'custom',
+        path: ['embedding_models'],
+        message: 'needs the vector or hybrid mode',
+      });
+    }
+  });
 
 export const createAgentBenchmarkSchema = z
   .object({

@@ -5,6 +5,8 @@ import type { JobProgress, JobStatus } from './jobs';
 
 /** Cases a run may have in flight at once (agent and RAG runs alike). */
 export const MAX_BENCHMARK_CONCURRENCY = 8;
+/** Embedding models one RAG run may compare (project addition, `embedding_models`). */
+export const MAX_BENCHMARK_EMBEDDING_MODELS = 4;
 
 export type BenchmarkKind = 'rag' | 'agent';
 export type BenchmarkSearchMode = 'fts' | 'vector' | 'hybrid';
@@ -109,6 +111,15 @@ export interface CreateRagBenchmarkInput {
   answer_model?: { provider_id: string; model: string } | null;
   /** Project addition: cases searched (and answered) at most this many at a time; 1 by default. */
   concurrency?: number;
+  /**
+   * Project addition: compare embedding models in one run. The vector and
+   * hybrid modes run once per model, in this order, each on an index of the
+   * dataset built with that model in the benchmark's own engine (the user's
+   * chosen model and notebook index are left as they are); full text runs
+   * once. Models must be on this device already (hash-v1 always is). Not
+   * together with `embedding`.
+   */
+  embedding_models?: string[];
   metadata?: Record<string, unknown>;
 }
 
@@ -148,9 +159,24 @@ export interface AgentMetrics {
   case_count: number;
 }
 
-/** RAG metrics per mode; agent metrics flat. */
+/** One embedding model's metrics in a run that compared several (project addition). */
+export interface RagEmbeddingMetrics {
+  model_id: string;
+  /** The vector and hybrid modes the run searched with this model. */
+  by_mode: Partial<Record<BenchmarkSearchMode, RagMetrics>>;
+}
+
+/**
+ * RAG metrics per mode; agent metrics flat. A run that compared embedding
+ * models has `by_embedding`, one entry per model in request order; its
+ * `by_mode` then holds full text and the first model's vector and hybrid modes.
+ */
 export type BenchmarkMetrics =
-  | { kind: 'rag'; by_mode: Partial<Record<BenchmarkSearchMode, RagMetrics>> }
+  | {
+      kind: 'rag';
+      by_mode: Partial<Record<BenchmarkSearchMode, RagMetrics>>;
+      by_embedding?: RagEmbeddingMetrics[];
+    }
   | ({ kind: 'agent' } & AgentMetrics);
 
 /** What a run ran with (§9.4): enough to tell two runs' numbers apart. RAG and agent fill their own parts. */
@@ -161,7 +187,12 @@ export interface BenchmarkConfigSnapshot {
   modes?: BenchmarkSearchMode[];
   repeat?: number;
   retrieval?: BenchmarkRetrievalSettings;
-  embedding?: { model_id: string; model_version: string; dimension: number; normalization: string };
+  embedding?: BenchmarkEmbeddingSnapshot;
+  /**
+   * The models a comparing run uses, in order: as the catalog names them when
+   * the run is created, replaced by what each one loaded as when it is used.
+   */
+  embedding_models?: BenchmarkEmbeddingSnapshot[];
   reranker?: { model_id: string; model_version: string } | null;
   index_version?: { full_text: number; vectors: number };
   profile_id?: string;
@@ -181,6 +212,13 @@ export interface BenchmarkConfigSnapshot {
     embedding_backend: string;
   };
   [key: string]: unknown;
+}
+
+export interface BenchmarkEmbeddingSnapshot {
+  model_id: string;
+  model_version: string;
+  dimension: number;
+  normalization: 'l2' | 'none';
 }
 
 /** §9.6. */
@@ -221,6 +259,11 @@ export interface RagCaseResult {
   failure_reason: string | null;
   latency_ms: number;
   cited_block_ids: string[] | null;
+  /**
+   * In a run comparing embedding models: the model a vector or hybrid case
+   * searched with; null for full text. Absent in other runs.
+   */
+  embedding_model_id?: string | null;
 }
 
 export interface AgentCaseResult {

@@ -15,7 +15,9 @@ import {
   type BenchmarkCaseResult,
   type BenchmarkDatasetDto,
   type BenchmarkDatasetFile,
+  type BenchmarkEmbeddingSnapshot,
   type BenchmarkKind,
+  type BenchmarkRetrievalSettings,
   type BenchmarkReportDto,
   type BenchmarkSearchMode,
   type BenchmarkRunDto,
@@ -29,6 +31,8 @@ import {
   type ProposalCancelDto,
   type ProposeQuestionsInput,
   type ProposedQuestionDto,
+  type RagCaseResult,
+  type RagDatasetFile,
   type SequencePage,
   type SequenceQuery,
 } from '../contracts';
@@ -70,6 +74,7 @@ import {
 } from '../benchmarks';
 import { AgentSandbox, notAgentDataset, runAgentCase } from './benchmark-agent';
 import type { AnswerModel, BenchmarkAnswers } from './benchmark-answers';
+import { engineBenchmarkEmbedders, type BenchmarkEmbedders } from './benchmark-embedders';
 import { proposeQuestions, sectionsOf } from './benchmark-questions';
 import { demoAdapterFactory, type AgentAdapterFactory } from './agent-service';
 import type { EventLog } from '../core/event-log';
@@ -79,6 +84,7 @@ import { NotesAgentDatabase, type NotesRepository } from '../db';
 import { BenchmarkRepository } from '../db/benchmark-repository';
 import type { BenchmarkRunRow } from '../db/schema';
 import { DEFAULT_RETRIEVAL_PROFILE, type Embedder, type Reranker } from '../retrieval';
+import type { EmbedderPair } from '../retrieval/search-indexer';
 import { FULL_TEXT_SNAPSHOT_VERSION } from '../retrieval/full-text-index';
 import { VECTOR_BUFFER_VERSION } from '../retrieval/vector-index';
 import { SearchService } from './search-service';
@@ -118,6 +124,11 @@ export interface BenchmarkServiceOptions {
   answers?: BenchmarkAnswers;
   /** The models agent runs may use; the offline demo ("mock") provider by default. */
   agentAdapters?: AgentAdapterFactory;
+  /**
+   * The embedding models a RAG run may compare (`embedding_models`), loaded in
+   * the benchmark's own engine; without it only hash-v1 can be named.
+   */
+  embeddingModels?: BenchmarkEmbedders;
 }
 
 interface RunJobInput {
@@ -336,6 +347,7 @@ export class BenchmarkService {
         { requested: request.embedding, index: info },
       );
     }
+    const compared = request.embedding_models?.map((modelId) => this.#describeEmbedding(modelId));
     const reranker = retrieval.rerank ? await this.#options.reranker?.() : undefined;
     const snapshot = ragSnapshot({
       dataset,
@@ -343,7 +355,8 @@ export class BenchmarkService {
       modes: request.modes,
       repeat: request.repeat,
       retrieval,
-      embedding: embedder.info,
+      // A comparing run's full text searches the first model's index: that is its `embedding`.
+      embedding: compared?.[0] ?? embedder.info,
       reranker: reranker?.info ?? null,
       indexVersion: { full_text: FULL_TEXT_SNAPSHOT_VERSION, vectors: VECTOR_BUFFER_VERSION },
       profile: {
@@ -354,8 +367,26 @@ export class BenchmarkService {
       concurrency: request.concurrency,
       environment: this.#environment(embedder),
     });
+    if (compared) snapshot.embedding_models = compared;
     const row = newRunRow(newId('benchmark'), 'rag', snapshot, request.metadata, toIsoUtc(this.#clock()));
     return this.#start(row, RAG_BENCHMARK_JOB_KIND);
+  }
+
+  /** A model a comparing run names must be one this device can load (whether it is downloaded shows when it loads). */
+  #describeEmbedding(modelId: string): BenchmarkEmbeddingSnapshot {
+    const described = this.#embedders.describe(modelId);
+    if (!described) {
+      throw new AppError(
+        'EMBEDDING_MODEL_UNAVAILABLE',
+        `There is no embedding model "${modelId}" that can be benchmarked here.`,
+        { model_id: modelId, reason: 'unknown_model', field: 'embedding_models' },
+      );
+    }
+    return described;
+  }
+
+  get #embedders(): BenchmarkEmbedders {
+    return this.#options.embeddingModels ?? engineBenchmarkEmbedders({ remoteHost: async () => null });
   }
 
   /** The answer model must be usable now, not only when the job starts. */
@@ -631,20 +662,115 @@ export class BenchmarkService {
     const modes = snapshot.modes ?? [];
     const repeat = snapshot.repeat ?? 1;
     const retrieval = snapshot.retrieval ?? resolveRetrieval({});
-    const embedder = await this.#options.embedder();
     const reranker = retrieval.rerank ? await this.#options.reranker?.() : undefined;
-    await context.progress({
-      phase: 'indexing',
-      current: 0,
-      total: dataset.cases.length * modes.length * repeat,
-      message: `Indexing ${dataset.notes.length} notes`,
+    const compared = snapshot.embedding_models;
+    // Full text once (on the first model's index); vector and hybrid once per compared model.
+    const passes = compared
+      ? compared.map((model, index) => ({
+          modelId: model.model_id as string | null,
+          modes: index === 0 ? modes : modes.filter((mode) => mode !== 'fts'),
+        }))
+      : [{ modelId: null, modes }];
+    const total = dataset.cases.length * repeat * passes.reduce((sum, pass) => sum + pass.modes.length, 0);
+    const embedders = this.#embedders;
+    const results: RagCaseResult[] = [];
+    try {
+      for (const [index, pass] of passes.entries()) {
+        context.signal.throwIfAborted();
+        await context.progress({
+          phase: 'indexing',
+          current: results.length,
+          total,
+          message:
+            pass.modelId === null
+              ? `Indexing ${dataset.notes.length} notes`
+              : `Indexing ${dataset.notes.length} notes with ${pass.modelId}`,
+        });
+        let pair: EmbedderPair;
+        if (pass.modelId === null) {
+          const embedder = await this.#options.embedder();
+          pair = { passages: embedder, queries: embedder };
+        } else {
+          pair = await embedders.load(pass.modelId, context.signal);
+          // What it loaded as, for the config snapshot: the catalog's guess is replaced.
+          const loaded = { ...pair.passages.info };
+          compared![index] = loaded;
+          if (index === 0) snapshot.embedding = loaded;
+          await this.#repository.updateRun(row.run_id, { config_snapshot: snapshot });
+        }
+        results.push(
+          ...(await this.#ragPass(context, row, dataset, pair, {
+            database: index === 0 ? row.run_id : `${row.run_id}.embedding-${index + 1}`,
+            modes: pass.modes,
+            modelId: pass.modelId,
+            wanted: pass.modelId === null ? (snapshot.embedding ?? pair.passages.info) : pair.passages.info,
+            retrieval,
+            repeat,
+            reranker,
+            done: results.length,
+            total,
+          })),
+        );
+      }
+    } finally {
+      if (compared) embedders.release();
+    }
+    const citationSkipped = snapshot.answer_model ? null : CITATION_SKIPPED_NO_MODEL;
+    const firstModel = compared?.[0]?.model_id;
+    const vectorModes = modes.filter((mode) => mode !== 'fts');
+    await this.#repository.updateRun(row.run_id, {
+      metrics: {
+        kind: 'rag',
+        by_mode: ragMetricsByMode(
+          results.filter((result) => !compared || (result.embedding_model_id ?? firstModel) === firstModel),
+          modes,
+          retrieval.top_k,
+          citationSkipped,
+        ),
+        ...(compared && {
+          by_embedding: compared.map((model) => ({
+            model_id: model.model_id,
+            by_mode: ragMetricsByMode(
+              results.filter((result) => result.embedding_model_id === model.model_id),
+              vectorModes,
+              retrieval.top_k,
+              citationSkipped,
+            ),
+          })),
+        }),
+      },
+      cases: results,
     });
+    return { cases: results.length };
+  }
 
+  /** One index of the dataset (one embedding model) in its own database, searched in `plan.modes`. */
+  async #ragPass(
+    context: JobContext<RunJobInput>,
+    row: BenchmarkRunRow,
+    dataset: RagDatasetFile,
+    pair: EmbedderPair,
+    plan: {
+      database: string;
+      modes: BenchmarkSearchMode[];
+      /** The compared model (its id goes on each vector and hybrid result); null in a one-model run. */
+      modelId: string | null;
+      wanted: BenchmarkEmbeddingSnapshot;
+      retrieval: BenchmarkRetrievalSettings;
+      repeat: number;
+      reranker: Reranker | undefined;
+      done: number;
+      total: number;
+    },
+  ): Promise<RagCaseResult[]> {
+    const snapshot = row.config_snapshot;
+    const { retrieval, reranker, modes } = plan;
     const isolated = await IsolatedIndex.open(
-      this.#isolatedDatabase(row.run_id),
+      this.#isolatedDatabase(plan.database),
       dataset,
-      embedder,
+      pair.passages,
       toIsoUtc(this.#clock()),
+      pair.queries,
     );
     try {
       context.signal.throwIfAborted();
@@ -653,14 +779,14 @@ export class BenchmarkService {
       if (indexStatus.status === 'failed') {
         throw new AppError('BENCHMARK_RUN_FAILED', 'Indexing the dataset failed.', {
           reason: indexStatus.error_message,
+          ...(plan.modelId !== null && { model_id: plan.modelId }),
         });
       }
-      const wanted = snapshot.embedding ?? embedder.info;
-      if (modes.some((mode) => mode !== 'fts') && (!vectors || !sameModel(vectors.info, wanted))) {
+      if (modes.some((mode) => mode !== 'fts') && (!vectors || !sameModel(vectors.info, plan.wanted))) {
         throw new AppError(
           'BENCHMARK_INDEX_INCOMPATIBLE',
           'The benchmark index does not match the requested embedding model.',
-          { requested: wanted, index: vectors?.info ?? null },
+          { requested: plan.wanted, index: vectors?.info ?? null },
         );
       }
       const search = new SearchService(isolated.notes, isolated.indexer, benchmarkProfile(retrieval), {
@@ -671,9 +797,13 @@ export class BenchmarkService {
         ? this.#options.answers?.open(isolated.db, isolated.events, answerModel)
         : undefined;
       const fullText = (await isolated.indexer.view()).fullText;
+      const tag = (result: RagCaseResult): RagCaseResult =>
+        plan.modelId === null
+          ? result
+          : { ...result, embedding_model_id: result.mode === 'fts' ? null : plan.modelId };
       const results = await runRagCases<SearchHit>(
         dataset.cases,
-        { modes, repeat, topK: retrieval.top_k, concurrency: snapshot.concurrency ?? 1 },
+        { modes, repeat: plan.repeat, topK: retrieval.top_k, concurrency: snapshot.concurrency ?? 1 },
         {
           search: async (query, mode, limit) => (await searchForBenchmark(search, query, mode, limit)).hits,
           ...(ask && {
@@ -693,32 +823,22 @@ export class BenchmarkService {
           }),
           clock: this.#latencyClock,
           signal: context.signal,
-          onResult: async (result, done, total) => {
-            await context.emit(CASE_RESULT_EVENT, result);
-            if (done % PROGRESS_EVERY === 0 || done === total) {
+          onResult: async (result, passDone) => {
+            const done = plan.done + passDone;
+            await context.emit(CASE_RESULT_EVENT, tag(result));
+            if (done % PROGRESS_EVERY === 0 || done === plan.total) {
+              const label = plan.modelId !== null && result.mode !== 'fts' ? `${plan.modelId} · ` : '';
               await context.progress({
                 phase: 'searching',
                 current: done,
-                total,
-                message: `${result.mode}: ${result.case_id}`,
+                total: plan.total,
+                message: `${label}${result.mode}: ${result.case_id}`,
               });
             }
           },
         },
       );
-      await this.#repository.updateRun(row.run_id, {
-        metrics: {
-          kind: 'rag',
-          by_mode: ragMetricsByMode(
-            results,
-            modes,
-            retrieval.top_k,
-            answerModel ? null : CITATION_SKIPPED_NO_MODEL,
-          ),
-        },
-        cases: results,
-      });
-      return { cases: results.length };
+      return results.map(tag);
     } finally {
       await isolated.close();
     }

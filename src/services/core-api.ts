@@ -31,7 +31,9 @@ import { providerAgentAdapters } from './agent-adapters';
 import { createAgentService, type AgentAdapterFactory } from './agent-service';
 import { AttachmentService } from './attachment-service';
 import { providerAnswers } from './benchmark-answers';
+import { engineBenchmarkEmbedders } from './benchmark-embedders';
 import { BenchmarkService, type BenchmarkServiceOptions } from './benchmark-service';
+import type { EmbeddingEngine } from './embedding-engine';
 import { ArchiveService, IMPORT_JOB_KIND } from './archive-service';
 import { rollBackInterruptedImports } from './import-staging';
 import { settingsContextStore } from './chat-context';
@@ -87,7 +89,14 @@ export interface CoreOptions {
     wasmPaths?: TransformersAsrEnvironment['wasmPaths'];
   };
   /** Benchmarks: tests inject a latency clock or the databases runs index in. */
-  benchmarks?: Pick<BenchmarkServiceOptions, 'latencyClock' | 'openIsolated' | 'environment'>;
+  benchmarks?: Pick<BenchmarkServiceOptions, 'latencyClock' | 'openIsolated' | 'environment'> & {
+    /**
+     * Where runs that compare embedding models load them: apart from the
+     * user's engine (the app: a second embed worker), so a run never unloads
+     * the model the notebook's index uses. Without one only hash-v1 is compared.
+     */
+    embeddingEngine?: EmbeddingEngine;
+  };
   /** Starts the local-model worker (web-llm); without it local models are unavailable. */
   localModels?: () => LocalModelConnection;
   /** How plugin MCP servers are reached (the worker: a dedicated plugin worker per plugin). */
@@ -225,6 +234,7 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
     ...asrOptions,
   });
   const settings = new SettingsService(settingsRepository, vault);
+  const { embeddingEngine: _benchmarkEngine, ...benchmarkOptions } = options.benchmarks ?? {};
   const themes = new ThemeService({ themes: new ThemeRepository(db), settings });
   const api = {
     notes,
@@ -266,7 +276,14 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
       reranker: () => options.reranker ?? rerankers.current(),
       agentAdapters,
       answers: providerAnswers(providers, router),
-      ...options.benchmarks,
+      embeddingModels: engineBenchmarkEmbedders({
+        engine: options.benchmarks?.embeddingEngine,
+        models: options.embedding?.models,
+        source: options.embedding?.source,
+        device: options.embedding?.device,
+        remoteHost: () => embedding.remoteHost(),
+      }),
+      ...benchmarkOptions,
     }),
   };
   return {

@@ -23,6 +23,9 @@ const core = createCoreApi(openDatabase(), {
     source: { wasm_paths: ortWasmPaths },
   },
   rerankers: { engine: embedWorkerRerankerEngine(embedWorker), source: { wasm_paths: ortWasmPaths } },
+  // Benchmarks comparing embedding models load them in a worker of their own,
+  // started by the first such run and ended when it finishes.
+  benchmarks: { embeddingEngine: embedWorkerEngine(createEmbedWorkerClient()) },
   // Whisper runs in a nested worker (asr.worker.ts), started on the first
   // transcription; a changed model source gets a fresh one.
   transcription: {

@@ -115,3 +115,24 @@ describe('benchmark metric rows', () => {
     expect(sideBySide(runs, AGENT).map((row) => row.run_id)).toEqual(['a1']);
   });
 });
+
+describe('a run that compared embedding models', () => {
+  it('has a full-text row and one row per model and mode, each labelled with its model', () => {
+    const compared = run('r3', {
+      metrics: {
+        kind: 'rag',
+        by_mode: { fts: RAG, vector: RAG },
+        by_embedding: [
+          { model_id: 'hash-v1', by_mode: { vector: RAG } },
+          { model_id: 'org/e5', by_mode: { vector: { ...RAG, hit_at_1: 1 } } },
+        ],
+      },
+    });
+    expect(metricRows(compared).map((row) => [row.model, row.mode, row.values.hit_at_1])).toEqual([
+      ['hash-v1', 'fts', 0.5],
+      ['hash-v1', 'vector', 0.5],
+      ['org/e5', 'vector', 1],
+    ]);
+    expect(new Set(metricRows(compared).map((row) => row.key)).size).toBe(3);
+  });
+});

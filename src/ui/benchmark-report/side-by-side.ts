@@ -42,10 +42,10 @@ export interface MetricRow {
  * The model a run measured: the agent's provider and model; for RAG the
  * embedding model, the reranker when one ran, and the answer model when one answered.
  */
-export function modelLabel(run: BenchmarkRunDto): string {
+export function modelLabel(run: BenchmarkRunDto, embeddingModelId?: string): string {
   const snapshot = run.config_snapshot;
   if (run.kind === 'agent') return `${snapshot.provider_id ?? '?'}/${snapshot.model ?? '?'}`;
-  const parts = [snapshot.embedding?.model_id ?? '?'];
+  const parts = [embeddingModelId ?? snapshot.embedding?.model_id ?? '?'];
   if (snapshot.reranker) parts.push(`+ ${snapshot.reranker.model_id}`);
   if (snapshot.answer_model)
     parts.push(`→ ${snapshot.answer_model.provider_id}/${snapshot.answer_model.model}`);
@@ -73,14 +73,30 @@ export function metricRows(run: BenchmarkRunDto): MetricRow[] {
       },
     ];
   }
-  return (Object.entries(metrics.by_mode) as Array<[string, RagMetrics]>).map(([mode, values]) => ({
-    key: `${run.run_id}:${mode}`,
+  const row = (label: string, mode: string, values: RagMetrics, key: string): MetricRow => ({
+    key,
     run_id: run.run_id,
-    model,
+    model: label,
     mode,
     values: pick(values, RAG_COLUMNS),
     skipped: values.skipped,
-  }));
+  });
+  const compared = metrics.by_embedding;
+  if (!compared) {
+    return (Object.entries(metrics.by_mode) as Array<[string, RagMetrics]>).map(([mode, values]) =>
+      row(model, mode, values, `${run.run_id}:${mode}`),
+    );
+  }
+  // A run that compared embedding models: full text once, then each model's modes, side by side.
+  const fullText = metrics.by_mode.fts;
+  return [
+    ...(fullText ? [row(model, 'fts', fullText, `${run.run_id}:fts`)] : []),
+    ...compared.flatMap((entry) =>
+      (Object.entries(entry.by_mode) as Array<[string, RagMetrics]>).map(([mode, values]) =>
+        row(modelLabel(run, entry.model_id), mode, values, `${run.run_id}:${entry.model_id}:${mode}`),
+      ),
+    ),
+  ];
 }
 
 /**

@@ -922,6 +922,12 @@ graph LR
     'Search covers the first {limit} MiB of each note; {count} notes are longer and are searched only that far: {titles}.',
   // Search as you type while the stored index is still loading after a start.
   'search.indexLoading': 'The search index is still loading: these are matches from the notes read so far.',
+  // Benchmarks: embedding models compared in one run, and the proposal's progress per heading.
+  'bench.compareEmbeddings': 'Compare embedding models',
+  'bench.compareEmbeddingsHelp':
+    'Vector and hybrid search run once per ticked model, each indexed apart from your notebook. Only models already downloaded (Settings → Search) can run; your own choice stays as it is.',
+  'bench.embeddingsCompared': 'embedding models compared: {models}',
+  'bench.propose.progress': 'Heading {current} of {total}: {heading}',
 } as const satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

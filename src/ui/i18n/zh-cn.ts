@@ -885,6 +885,12 @@ graph LR
     '搜索只覆盖每篇笔记的前 {limit} MiB；有 {count} 篇笔记更长，只搜索到这里为止：{titles}。',
   // 启动后存储的索引仍在加载时的即输即搜。
   'search.indexLoading': '搜索索引仍在加载：以下是已读取笔记中的匹配结果。',
+  // 基准测试：一次运行比较多个向量模型，以及按标题显示的问题生成进度。
+  'bench.compareEmbeddings': '比较向量模型',
+  'bench.compareEmbeddingsHelp':
+    '向量和混合检索会对每个勾选的模型各运行一次，各自在与笔记本分开的索引中进行。只能使用已下载的模型（设置 → 搜索）；你自己选择的模型保持不变。',
+  'bench.embeddingsCompared': '比较的向量模型：{models}',
+  'bench.propose.progress': '第 {current} / {total} 个标题：{heading}',
 };
 
 export const zhCNErrors: Partial<Record<ErrorCode, string>> = {
