@@ -31,6 +31,7 @@ import {
   type Embedder,
   type EmbeddingModelInfo,
   VectorIndex,
+  calibrateIndex,
   hybridSearch,
   type FullTextDocument,
   type VectorHit,
@@ -370,6 +371,9 @@ async function denseBenchmarks(
 
   // Before: the same vectors with the int8 scan switched off.
   const exact = VectorIndex.fromBuffer(rotated.toBuffer(), { quantisedFrom: Infinity });
+  // The relevance floor is measured once, as the app's index build does: the probes are not a query's cost.
+  await calibrateIndex(rotated, embedder);
+  exact.relevanceCalibration = rotated.relevanceCalibration;
   const hybridQueries = queries.slice(0, 120);
   const times = await queryLatencies(hybridQueries, {
     before: (query) => hybridSearch({ query, profile, fullText, vectors: exact, embedder }),
