@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { pageQuerySchema } from './pages';
+// The limits live in a module without zod: the app shell imports them.
+import { MAX_BODY_LENGTH, MAX_INDEXED_CHARS_PER_NOTE } from './note-limits';
+
+export { MAX_BODY_LENGTH, MAX_INDEXED_CHARS_PER_NOTE };
 
 export const MAX_TITLE_LENGTH = 500;
 export const MAX_FOLDER_LENGTH = 1000;
 export const MAX_TAG_LENGTH = 100;
 export const MAX_TAGS = 100;
-/** 5 MiB of Markdown per note: far above real notes, low enough to keep the editor responsive. */
-export const MAX_BODY_LENGTH = 5 * 1024 * 1024;
 
 export interface NoteDto {
   note_id: string;
@@ -30,13 +32,6 @@ export interface NoteDto {
  * counts UTF-16 code units, as MAX_BODY_LENGTH does.
  */
 export type NoteSummaryDto = Omit<NoteDto, 'body'> & { excerpt: string; body_length: number };
-
-/**
- * Text the search indexes hold per note: a note of 100 MB would otherwise hold
- * the worker and the index's memory. Beyond it a note is found by its first
- * part only, and the app says so.
- */
-export const MAX_INDEXED_CHARS_PER_NOTE = 2 * 1024 * 1024;
 
 export interface BlockDto {
   block_id: string;

@@ -1,4 +1,5 @@
-import { MAX_INDEXED_CHARS_PER_NOTE, type NoteSummaryDto } from '../../contracts/notes';
+import { MAX_INDEXED_CHARS_PER_NOTE } from '../../contracts/note-limits';
+import type { NoteSummaryDto } from '../../contracts/notes';
 
 const MIB = 1024 * 1024;
 
