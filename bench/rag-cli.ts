@@ -151,7 +151,9 @@ async function main(): Promise<void> {
       `\nBenchmark ${run.run_id}: ${run.dataset_id} (${run.dataset_hash.slice(0, 19)}…), ` +
         `embedding ${snapshot.embedding?.model_id}@${snapshot.embedding?.model_version} (${snapshot.embedding?.dimension}d)`,
     );
-    for (const line of lines) console.log(line.map((cell, i) => cell.padEnd(i === 0 ? 8 : 10)).join(' '));
+    // The first column fits its longest label ("hybrid notes-agent/tiny-bench" when comparing models).
+    const first = Math.max(8, ...lines.map((line) => line[0]!.length + 1));
+    for (const line of lines) console.log(line.map((cell, i) => cell.padEnd(i === 0 ? first : 10)).join(' '));
     const skipped = Object.values(cases)[0]?.skipped.citation_hit_rate;
     if (skipped) console.log(`citation_hit_rate skipped: ${skipped}`);
     console.log(`report: ${out}`);
