@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { createNote, expect, openApp, storedBody, storedDrafts, test } from './fixtures';
 
 const MiB = 1024 * 1024;
@@ -25,6 +26,16 @@ test('a body over 5 MiB is refused with its size and the limit, the text stays (
   await expect(
     page.getByTestId('toast').filter({ hasText: 'Some of the entered values are not valid' }),
   ).toHaveCount(0);
+
+  // The refused text can always be kept as a file, whatever else is full.
+  const download = page.waitForEvent('download');
+  await notice.getByRole('button', { name: 'Save as file' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe('Big paste.md');
+  expect(await readFile(await file.path(), 'utf8')).toBe(pasted);
+  await expect(
+    page.getByTestId('toast').filter({ hasText: 'The text was saved as Big paste.md' }),
+  ).toBeVisible();
 
   // The stored note is as it was. The text is on screen and in this tab's draft,
   // which the core keeps in IndexedDB: no size limit short of the quota.

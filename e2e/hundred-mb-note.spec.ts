@@ -1,3 +1,4 @@
+import { open, stat } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { createNote, expect, openApp, storedBody, test } from './fixtures';
 import { MIB, storedDraftLengths, writeLegacyHugeNote } from './huge-notes';
@@ -94,18 +95,27 @@ test('a notebook holding a 100 MB note opens, lists, searches and edits; the hug
   await expect(page.locator('.cm-line').first()).toContainText('Edited. ');
   await page.keyboard.press('Control+s');
   await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'error', { timeout: 120_000 });
-  await expect(
-    page
-      .getByTestId('toast')
-      .filter({ hasText: `This note is ${HUGE_MIB}.0 MiB; a note holds at most 5.0 MiB` }),
-  ).toBeVisible();
+  const tooLong = page
+    .getByTestId('toast')
+    .filter({ hasText: `This note is ${HUGE_MIB}.0 MiB; a note holds at most 5.0 MiB` });
+  await expect(tooLong).toBeVisible();
   await expect(page.getByTestId('note-body-large')).toHaveAttribute('data-length', String(huge.length + 8));
   // A draft holds at most 64 Mi characters: the text cannot be kept as one, and the app says so
-  // (it stays in this tab only). Offering it as a file at once is still to be done.
+  // (it stays in this tab only).
   await expect(
     page.getByTestId('toast').filter({ hasText: 'The local draft cannot be written either' }),
   ).toBeVisible({ timeout: 120_000 });
   expect(await storedDraftLengths(page, huge.noteId)).toEqual([]);
+  // The refusal offers the one place the text always fits: a file, with the edit in it (ASCII: bytes = characters).
+  const download = page.waitForEvent('download', { timeout: 120_000 });
+  await tooLong.getByRole('button', { name: 'Save as file' }).click();
+  const file = await (await download).path();
+  expect((await stat(file)).size).toBe(huge.length + 8);
+  const start = Buffer.alloc(8);
+  const handle = await open(file);
+  await handle.read(start, 0, 8, 0);
+  await handle.close();
+  expect(start.toString('utf8')).toBe('Edited. ');
   await printHeap(page, 'after the refused save');
 
   // The stored note is as it was, and the small note kept its edit.

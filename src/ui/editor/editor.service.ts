@@ -201,7 +201,18 @@ function showBodyTooLong(size: { length: number; max: number }): void {
   tooLongToast = toasts.show(t('editor.bodyTooLong', { size: mib(size.length), limit: mib(size.max) }), {
     kind: 'error',
     timeoutMs: 0,
+    // A text too long for a note can be too long for a draft as well (a note from before the
+    // limits): a file is the one place it can always go.
+    action: { label: t('oversizedDraft.save'), run: saveEditorTextAsFile },
   });
+}
+
+/** The note's text on screen, refused as too long, downloaded as a Markdown file. */
+function saveEditorTextAsFile(): void {
+  editor.flushInput();
+  const file = draftFileName(editor.title);
+  downloadBytes(new TextEncoder().encode(editor.body), file, 'text/markdown;charset=utf-8');
+  toasts.show(t('oversizedDraft.saved', { file }), { kind: 'success' });
 }
 
 function onSaveError(current: EditSession, error: unknown): void {
