@@ -374,8 +374,16 @@ export const MIGRATIONS: readonly Migration[] = [
 
 /** Writes the meta row of every note, a page of notes at a time. */
 export async function fillNoteMeta(transaction: Transaction): Promise<void> {
-  const notes = transaction.table<NoteRow, string>('notes');
   const meta = transaction.table<NoteMetaRow, string>('note_meta');
+  await forEachNotePage(transaction, (page) => meta.bulkPut(page.map(noteMetaOf)));
+}
+
+/** Hands an upgrade every note row, REDERIVE_PAGE at a time in id order, so no upgrade holds them all. */
+async function forEachNotePage(
+  transaction: Transaction,
+  visit: (page: NoteRow[]) => Promise<unknown>,
+): Promise<void> {
+  const notes = transaction.table<NoteRow, string>('notes');
   let after: string | undefined;
   for (;;) {
     const page = await (after === undefined ? notes.toCollection() : notes.where(':id').above(after))
@@ -384,7 +392,7 @@ export async function fillNoteMeta(transaction: Transaction): Promise<void> {
     const last = page.at(-1);
     if (!last) return;
     after = last.note_id;
-    await meta.bulkPut(page.map(noteMetaOf));
+    await visit(page);
   }
 }
 
@@ -415,16 +423,8 @@ const REDERIVE_PAGE = 200;
 
 /** Re-derives each note's stored blocks with the current `deriveBlocks`, a page of notes at a time. */
 export async function rederiveBlocks(transaction: Transaction): Promise<void> {
-  const notes = transaction.table<NoteRow, string>('notes');
   const blocks = transaction.table<BlockRow, string>('blocks');
-  let after: string | undefined;
-  for (;;) {
-    const page = await (after === undefined ? notes.toCollection() : notes.where(':id').above(after))
-      .limit(REDERIVE_PAGE)
-      .toArray();
-    const last = page.at(-1);
-    if (!last) return;
-    after = last.note_id;
+  await forEachNotePage(transaction, async (page) => {
     for (const note of page) {
       const previous = (await blocks.where('note_id').equals(note.note_id).toArray()).sort(
         (a, b) => a.position - b.position,
@@ -439,7 +439,7 @@ export async function rederiveBlocks(transaction: Transaction): Promise<void> {
       await blocks.bulkPut(next);
       await moveCitations(transaction, gone, next);
     }
-  }
+  });
 }
 
 /**
