@@ -73,6 +73,24 @@ describe('LinksService over a notebook read a page at a time', () => {
     expect(fake.overlapping).toBe(false);
   });
 
+  it('re-reads many changed notes (an import) a page at a time, and forgets the ones gone', async () => {
+    const fake = new PagedNotesFake();
+    fake.add({ note_id: 'note_target', title: 'Target', body: 'plain' });
+    const links = new LinksService(fake, notesServiceOver(fake).service, { scanChars: SCAN });
+    expect(await links.backlinks('note_target')).toEqual([]);
+    const ids = [];
+    for (let i = 0; i < 450; i++)
+      ids.push(fake.add({ note_id: `note_${i}`, title: `N ${i}`, body: '[[Target]]' }).note_id);
+    const pagesBefore = fake.pages;
+    links.notesChanged({ kind: 'upserted', note_ids: [...ids, 'note_never_written'] });
+    expect(await links.backlinks('note_target')).toHaveLength(450);
+    expect(fake.pages - pagesBefore).toBeGreaterThanOrEqual(3);
+    expect(fake.peakRows).toBeLessThanOrEqual(DEFAULT_PAGE_ROWS);
+    for (const id of ids.slice(0, 10)) fake.notes.delete(id);
+    links.notesChanged({ kind: 'removed', note_ids: ids.slice(0, 10) });
+    expect(await links.backlinks('note_target')).toHaveLength(440);
+  });
+
   it('a note that shrinks below the bound leaves the coverage; a missing one is NOTE_NOT_FOUND', async () => {
     const fake = new PagedNotesFake();
     fake.add({ note_id: 'note_huge', title: 'Huge log', body: longBody(2 * SCAN) });

@@ -96,9 +96,19 @@ export class LinksService implements NoteChangeListener {
       if (updated_at !== this.#seen || !this.#atSeen.has(note_id)) ids.add(note_id);
     }
     if (ids.size > 0) {
-      const wanted = [...ids];
-      const notes = await this.#reader.readPaged(wanted, { maxBodyChars: this.#scanChars });
-      notes.forEach((note, i) => (note ? this.#apply(note) : this.#forget(wanted[i]!)));
+      // Paged too: an import marks hundreds of notes at once.
+      const gone = new Set(ids);
+      await this.#reader.forEachNotePage(
+        [...ids],
+        (page) => {
+          for (const note of page) {
+            gone.delete(note.note_id);
+            this.#apply(note);
+          }
+        },
+        { maxBodyChars: this.#scanChars },
+      );
+      for (const id of gone) this.#forget(id);
     }
     return this.#index;
   }
