@@ -105,12 +105,15 @@ describe('LinksService over a notebook read a page at a time', () => {
 
   it('a read failing mid-build leaves no half index: the next query builds it whole', async () => {
     const fake = new PagedNotesFake();
+    fake.add({ note_id: 'note_doomed', title: 'Doomed', body: '[[Small 0]]' });
     for (let i = 0; i < 450; i++) {
       fake.add({ note_id: `note_${i}`, title: `Small ${i}`, body: i === 449 ? '[[Small 0]]' : 'text' });
     }
-    fake.failOnPage = 2;
+    fake.failOnPage = 3;
     const links = new LinksService(fake, notesServiceOver(fake).service, { scanChars: SCAN });
     await expect(links.backlinks('note_0')).rejects.toThrow('the disk went away');
+    // A note read before the failure and deleted since leaves no backlink behind.
+    fake.notes.delete('note_doomed');
     fake.failOnPage = null;
     expect((await links.backlinks('note_0')).map((link) => link.note_id)).toEqual(['note_449']);
   });

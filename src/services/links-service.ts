@@ -114,6 +114,9 @@ export class LinksService implements NoteChangeListener {
   }
 
   async #load(): Promise<void> {
+    // A load that failed part way left some notes applied; one of them may be gone since.
+    this.#index.clear();
+    this.#partly.clear();
     const ids = await this.#reader.noteIds({ trashed: false });
     await this.#reader.forEachNotePage(
       ids,
