@@ -90,7 +90,8 @@ test('a notebook holding a 100 MB note opens, lists, searches, edits, links, exp
 
   // The huge note opens in the plain large-note editor, the preview off until asked for.
   await noteItem(page, 'Huge log').click();
-  await expect(page.getByTestId('note-title')).toHaveValue('Huge log');
+  // The title shows once the note is read: 100 MB from IndexedDB.
+  await expect(page.getByTestId('note-title')).toHaveValue('Huge log', { timeout: 120_000 });
   await expect(page.getByTestId('note-body-large')).toHaveAttribute('data-length', String(huge.length), {
     timeout: 300_000,
   });
