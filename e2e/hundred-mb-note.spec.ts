@@ -1,4 +1,5 @@
-import { open, stat } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
+import { strToU8, unzipSync, zipSync } from 'fflate';
 import type { Page } from '@playwright/test';
 import { createNote, expect, openApp, storedBody, test } from './fixtures';
 import { MIB, storedDraftLengths, writeLegacyHugeNote } from './huge-notes';
@@ -28,27 +29,35 @@ const HUGE_MIB = Number(process.env.HUGE_NOTE_MIB ?? 100);
  * backup of one. No path of the app can write such a note any more, so this
  * one test writes the row straight into IndexedDB, as that version stored it.
  */
-test('a notebook holding a 100 MB note opens, lists, searches and edits; the huge note opens in the plain editor and saving it says the size limit', async ({
+/** The backlinks panel's entries, by title. */
+const backlinkTitles = (page: Page) => page.getByTestId('backlinks').getByTestId('backlink');
+
+test('a notebook holding a 100 MB note opens, lists, searches, edits, links, exports and imports; the huge note opens in the plain editor and saving it says the size limit', async ({
   page,
   requestLog,
 }) => {
-  test.setTimeout(600_000);
-  // The app creates the schema and a normal note; then the page leaves the app
-  // (its core worker goes with it) and the old row is written beside it.
+  test.setTimeout(900_000);
+  // The app creates the schema and normal notes (one links to the huge note, the
+  // huge note links to two); then the page leaves the app (its core worker goes
+  // with it) and the old row is written beside them.
   await openApp(page);
   await createNote(page, 'Groceries', 'Oat milk, rice, and pork belly.');
+  await createNote(page, 'Shopping list', 'Buy what [[Huge log]] says, tomorrow.');
+  await createNote(page, 'Pantry', 'Shelves and jars.');
+  await createNote(page, 'Cellar', 'Cool and dark.');
   await page.goto('/icons/icon-maskable.svg');
   const huge = await writeLegacyHugeNote(page, {
     title: 'Huge log',
     chars: HUGE_MIB * MIB,
-    head: 'The opening paragraph names the quokkamarker.',
-    tail: 'The closing paragraph names the wombatmarker.',
+    head: 'The opening paragraph names the quokkamarker. Stock up from [[Pantry]].',
+    // Past the first 2 MiB, where links are not read.
+    tail: 'The closing paragraph names the wombatmarker. Then go down to [[Cellar]].',
   });
   await printHeap(page, `after writing a ${HUGE_MIB} MiB note`);
 
-  // The app opens to an interactive list holding both notes.
+  // The app opens to an interactive list holding every note.
   await openApp(page);
-  await expect(page.getByTestId('note-item')).toHaveCount(2, { timeout: 120_000 });
+  await expect(page.getByTestId('note-item')).toHaveCount(5, { timeout: 120_000 });
   await expect(noteItem(page, 'Huge log')).toContainText('The opening paragraph names the quokkamarker.');
   await printHeap(page, 'app open, list shown');
 
@@ -81,11 +90,14 @@ test('a notebook holding a 100 MB note opens, lists, searches and edits; the hug
 
   // The huge note opens in the plain large-note editor, the preview off until asked for.
   await noteItem(page, 'Huge log').click();
-  await expect(page.getByTestId('note-title')).toHaveValue('Huge log');
+  // The title shows once the note is read: 100 MB from IndexedDB.
+  await expect(page.getByTestId('note-title')).toHaveValue('Huge log', { timeout: 120_000 });
   await expect(page.getByTestId('note-body-large')).toHaveAttribute('data-length', String(huge.length), {
     timeout: 300_000,
   });
   await expect(page.getByTestId('preview-off')).toBeVisible();
+  // The small note that links to it is listed as linking here.
+  await expect(backlinkTitles(page)).toHaveText(['Shopping list'], { timeout: 120_000 });
   await printHeap(page, 'huge note open');
 
   // Typing works; saving is refused with the size limit, and the typed text stays.
@@ -124,5 +136,61 @@ test('a notebook holding a 100 MB note opens, lists, searches and edits; the hug
   await expect(page.getByTestId('note-body')).toHaveValue('Oat milk, rice, pork belly and leeks.', {
     timeout: 120_000,
   });
+
+  // Links from the huge note: the one in its first part is a backlink of Pantry; the one at its end,
+  // past what is read for links, is not one of Cellar's, and Cellar's panel says why.
+  await noteItem(page, 'Pantry').click();
+  await expect(backlinkTitles(page)).toHaveText(['Huge log'], { timeout: 120_000 });
+  await expect(page.getByTestId('backlinks')).toContainText('Stock up from [[Pantry]].');
+  await noteItem(page, 'Cellar').click();
+  await expect(page.getByTestId('note-title')).toHaveValue('Cellar');
+  await expect(page.getByTestId('backlinks-scan-cap')).toHaveText(
+    'Links are read from the first 2.0 MiB of each note; links further on in “Huge log” (100.0 MiB) are not counted.',
+  );
+  await expect(backlinkTitles(page)).toHaveCount(0);
+  await printHeap(page, 'after the backlinks');
+
+  // A backup of the whole notebook: every note, the huge one whole.
+  const exported = page.waitForEvent('download', { timeout: 300_000 });
+  await page.getByTestId('export-all').click();
+  const archive = await readFile(await (await exported).path());
+  const entries = unzipSync(new Uint8Array(archive));
+  expect(Object.keys(entries).sort()).toEqual(
+    ['Cellar', 'Groceries', 'Huge log', 'Pantry', 'Shopping list'].map((title) => `NotesAgent/${title}.md`),
+  );
+  const text = (title: string) => new TextDecoder().decode(entries[`NotesAgent/${title}.md`]);
+  const hugeEntry = entries['NotesAgent/Huge log.md']!;
+  const hugeHead = text('Huge log').slice(0, 400);
+  const bodyStart = hugeHead.indexOf('\n---\n') + '\n---\n'.length;
+  // ASCII: the entry's bytes are its front matter and then the body's characters, all of them.
+  expect(hugeEntry.length - bodyStart).toBe(huge.length);
+  expect(hugeHead).toContain(`note_id: ${huge.noteId}`);
+  expect(hugeHead.slice(bodyStart)).toMatch(/^The opening paragraph names the quokkamarker\./);
+  expect(new TextDecoder().decode(hugeEntry.subarray(-200))).toContain(
+    'names the wombatmarker. Then go down to [[Cellar]].',
+  );
+  expect(text('Groceries')).toMatch(/\n---\nOat milk, rice, pork belly and leeks\.$/);
+  expect(text('Shopping list')).toContain('Buy what [[Huge log]] says, tomorrow.');
+  await printHeap(page, 'after the export');
+
+  // An archive holding a note that is already here (by its id, from the backup) and a new one:
+  // the existing note is skipped, the new one added, and the report says so.
+  const again = zipSync({
+    'Groceries.md': entries['NotesAgent/Groceries.md']!,
+    'Garden.md': strToU8('---\ntitle: Garden\n---\nTomatoes and basil.\n'),
+  });
+  await page
+    .getByTestId('import-zip-input')
+    .setInputFiles({ name: 'again.zip', mimeType: 'application/zip', buffer: Buffer.from(again) });
+  const dialog = page.getByTestId('import-dialog');
+  await dialog.getByTestId('import-on-duplicate-skip').check();
+  await dialog.getByTestId('import-start').click();
+  await expect(
+    page.getByTestId('toast').filter({ hasText: 'Import finished: 1 new, 0 updated, 1 skipped' }),
+  ).toBeVisible({ timeout: 120_000 });
+  await expect(page.getByTestId('note-item')).toHaveCount(6);
+  await noteItem(page, 'Garden').click();
+  await expect(page.getByTestId('note-body')).toHaveValue('Tomatoes and basil.\n');
+  expect((await storedBody(page, huge.noteId))?.length).toBe(huge.length);
   expect(requestLog.foreign()).toEqual([]);
 });

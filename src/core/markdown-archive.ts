@@ -182,6 +182,19 @@ function toIsoDate(value: unknown): string | undefined {
  * Windows and macOS treat `Note.md` and `note.md` as one file).
  */
 export function markdownFileFromNote(note: NoteDraft, takenPaths: Set<string>): ArchiveFile {
+  const { path, head, body } = markdownFilePartsFromNote(note, takenPaths);
+  return { path, content: head + body };
+}
+
+/**
+ * `markdownFileFromNote` with the file's text in two parts, its front matter
+ * (`head`) and the body as it is: a huge body is written out without being
+ * copied into a second string.
+ */
+export function markdownFilePartsFromNote(
+  note: NoteDraft,
+  takenPaths: Set<string>,
+): { path: string; head: string; body: string } {
   const folder = pathSegments(note.folder)
     .map((segment) => safeName(segment))
     .filter((segment) => segment !== '')
@@ -205,7 +218,8 @@ export function markdownFileFromNote(note: NoteDraft, takenPaths: Set<string>): 
   for (const [key, value] of Object.entries(note.extra)) {
     if (!Object.hasOwn(data, key)) data[key] = value;
   }
-  return { path, content: joinFrontMatter(data, note.body) };
+  // joinFrontMatter appends the body untouched: the head is the text before it.
+  return { path, head: joinFrontMatter(data, ''), body: note.body };
 }
 
 function pathKey(path: string): string {

@@ -1,4 +1,5 @@
-import type { Dexie } from './database';
+// From the package, not ./database: the schema imports this file, and ./database imports the schema.
+import Dexie from 'dexie';
 import { guardQuota } from './storage-errors';
 
 /**
@@ -62,6 +63,30 @@ export class ImportStagingRepository {
 
   forJob(jobId: string): Promise<StagedNoteRow[]> {
     return this.#table.where('job_id').equals(jobId).toArray();
+  }
+
+  /**
+   * The staged notes of a job in note id order, `pageRows` at a time: an
+   * `update` import may have overwritten hundreds of notes, each kept whole.
+   * The next page is read once `visit` has settled.
+   */
+  async forEachOfJob(
+    jobId: string,
+    visit: (page: StagedNoteRow[]) => Promise<unknown> | unknown,
+    pageRows = 50,
+  ): Promise<void> {
+    let after: string | null = null;
+    for (;;) {
+      const page: StagedNoteRow[] = await this.#table
+        .where('[job_id+note_id]')
+        .between([jobId, after ?? Dexie.minKey], [jobId, Dexie.maxKey], after === null, true)
+        .limit(pageRows)
+        .toArray();
+      const last = page.at(-1);
+      if (!last) return;
+      after = last.note_id;
+      await visit(page);
+    }
   }
 
   /** The import ended (committed or rolled back): its staged states are no longer needed. */

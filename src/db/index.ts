@@ -28,6 +28,13 @@ export {
   type StoredIndexes,
   type VectorIndexRow,
 } from './index-repository';
+export {
+  DEFAULT_PAGE_CHARS,
+  DEFAULT_PAGE_ROWS,
+  type NotePageOptions,
+  type NotePageVisitor,
+  type PagedNote,
+} from './note-pages';
 export { EventRepository } from './event-repository';
 export { JobRepository } from './job-repository';
 export { SettingsRepository } from './settings-repository';

@@ -4,6 +4,16 @@ import { DEFAULT_HISTORY_LIMITS, type HistoryLimits } from '../core/note-history
 import type { BlockDto, FolderDto, NoteDto, NoteSort, NoteSummaryDto, TagDto } from '../contracts';
 import { MAX_INDEXED_CHARS_PER_NOTE } from '../contracts/notes';
 import { Dexie, type NotesAgentDatabase } from './database';
+import {
+  DEFAULT_PAGE_CHARS,
+  DEFAULT_PAGE_ROWS,
+  bodyFromBlocks,
+  pagedSize,
+  planPages,
+  type NotePageOptions,
+  type NotePageVisitor,
+  type PagedNote,
+} from './note-pages';
 import { NOTE_VERSIONS_TABLE, NoteVersionRepository, type NoteChangeSource } from './note-versions';
 import { noteMetaOf, type BlockRow, type NoteMetaRow, type NoteRow } from './schema';
 import { guardQuota } from './storage-errors';
@@ -521,6 +531,11 @@ export class NotesRepository {
     return moved.length;
   }
 
+  /**
+   * Every note of the notebook with its body, in one array: only for small
+   * notebooks (tests, benchmark sandboxes). A pass over the user's notebook
+   * uses `forEachNotePage`, which holds a page at a time.
+   */
   async all(options: { trashed: boolean }): Promise<NoteDto[]> {
     const flag = options.trashed ? 1 : 0;
     const rows = await this.#db.notes
@@ -613,10 +628,126 @@ export class NotesRepository {
 
   /** Ids of every note not in the trash; keys only, no bodies are read. */
   async liveNoteIds(): Promise<string[]> {
+    return this.noteIds({ trashed: false });
+  }
+
+  /** Ids of the live (or trashed) notes, least recently changed first; keys only. */
+  async noteIds(options: { trashed: boolean }): Promise<string[]> {
+    const flag = options.trashed ? 1 : 0;
     return this.#db.notes
       .where('[trashed+updated_at]')
-      .between([0, Dexie.minKey], [0, Dexie.maxKey])
+      .between([flag, Dexie.minKey], [flag, Dexie.maxKey])
       .primaryKeys();
+  }
+
+  /**
+   * Ids of the live (or trashed) notes, oldest first, ties by id as
+   * `localeCompare` orders them (the order exports have always used, which
+   * decides which of two same-named notes gets the ` (2)`); keys only.
+   */
+  async noteIdsByCreation(options: { trashed: boolean }): Promise<string[]> {
+    const flag = options.trashed ? 1 : 0;
+    const keyed: Array<{ id: string; created: string }> = [];
+    await this.#db.notes
+      .where('[trashed+created_at]')
+      .between([flag, Dexie.minKey], [flag, Dexie.maxKey])
+      .eachKey((key, cursor) =>
+        keyed.push({ id: String(cursor.primaryKey), created: String((key as [number, string])[1]) }),
+      );
+    keyed.sort((a, b) => a.created.localeCompare(b.created) || a.id.localeCompare(b.id));
+    return keyed.map((entry) => entry.id);
+  }
+
+  /**
+   * The summaries (meta rows: title, lengths, no body) of these notes, in
+   * order, `pageRows` at a time; missing notes are left out.
+   */
+  async forEachSummaryPage(
+    noteIds: readonly string[],
+    visit: NotePageVisitor<NoteSummaryDto>,
+    options: Pick<NotePageOptions, 'pageRows' | 'signal'> = {},
+  ): Promise<void> {
+    const rows = options.pageRows ?? DEFAULT_PAGE_ROWS;
+    for (let start = 0; start < noteIds.length; start += rows) {
+      options.signal?.throwIfAborted();
+      const metas = await this.#metaOf(noteIds.slice(start, start + rows));
+      const page = metas.filter((meta): meta is NoteMetaRow => meta !== undefined).map(toSummary);
+      if (page.length > 0) await visit(page);
+    }
+  }
+
+  /**
+   * These notes with their bodies, in order, a page at a time: a page holds at
+   * most `pageRows` notes and `pageChars` body characters, or one note longer
+   * than that. The next page is read once `visit` has settled, so the caller
+   * holds a page (and what it keeps of it) plus the largest single note.
+   * Missing notes are left out; trashed ones come with `deleted_at` set.
+   * Each page is read in one transaction (a note and its blocks agree); the
+   * pass as a whole is not one: a note changed meanwhile comes as it is when
+   * its page is read.
+   */
+  async forEachNotePage(
+    noteIds: readonly string[],
+    visit: NotePageVisitor<PagedNote>,
+    options: NotePageOptions = {},
+  ): Promise<void> {
+    const rows = options.pageRows ?? DEFAULT_PAGE_ROWS;
+    const chars = options.pageChars ?? DEFAULT_PAGE_CHARS;
+    for (let start = 0; start < noteIds.length; start += rows) {
+      options.signal?.throwIfAborted();
+      const metas = (await this.#metaOf(noteIds.slice(start, start + rows))).filter(
+        (meta): meta is NoteMetaRow => meta !== undefined,
+      );
+      for (const planned of planPages(metas, (meta) => pagedSize(meta, options.maxBodyChars), chars, rows)) {
+        options.signal?.throwIfAborted();
+        const page = (
+          await this.readPaged(
+            planned.map((meta) => meta.note_id),
+            options,
+          )
+        ).filter((note): note is PagedNote => note !== undefined);
+        if (page.length > 0) await visit(page);
+      }
+    }
+  }
+
+  /**
+   * A few notes as a page loop reads them (see `forEachNotePage`), in order;
+   * undefined for a missing note. Bodies over `maxBodyChars` come as their
+   * first blocks: the rest is never read.
+   */
+  async readPaged(
+    noteIds: readonly string[],
+    options: Pick<NotePageOptions, 'maxBodyChars'> = {},
+  ): Promise<Array<PagedNote | undefined>> {
+    if (noteIds.length === 0) return [];
+    const max = options.maxBodyChars;
+    // Meta rows missing (an older version's note) are made first, outside the read below.
+    if (max !== undefined) await this.#metaOf(noteIds);
+    const { notes, note_meta, blocks } = this.#db;
+    return this.#db.transaction('r', notes, note_meta, blocks, async () => {
+      const metas = max === undefined ? [] : await note_meta.bulkGet([...noteIds]);
+      const long = new Map<string, NoteMetaRow>();
+      for (const meta of metas) if (meta && meta.body_length > max!) long.set(meta.note_id, meta);
+      const whole = noteIds.filter((id) => !long.has(id));
+      const rows = new Map<string, NoteRow>();
+      for (const row of await notes.bulkGet(whole)) if (row) rows.set(row.note_id, row);
+      const parts = new Map<string, PagedNote>();
+      for (const meta of long.values()) {
+        const body = bodyFromBlocks(await this.#blocksUpTo(meta, max!));
+        parts.set(meta.note_id, {
+          ...withoutBody(meta),
+          body,
+          body_length: meta.body_length,
+          body_complete: false,
+        });
+      }
+      return noteIds.map((id): PagedNote | undefined => {
+        const row = rows.get(id);
+        if (row) return { ...toNoteDto(row), body_length: row.body.length, body_complete: true };
+        return parts.get(id);
+      });
+    });
   }
 
   /**

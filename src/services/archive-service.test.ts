@@ -33,6 +33,11 @@ function zipOf(count: number, folder = 'vault'): Uint8Array {
   return writeZipArchive(files);
 }
 
+/** The export's archive as bytes (the service hands a Blob, as the page downloads it). */
+async function exportedBytes(api: ReturnType<typeof setup>): Promise<Uint8Array> {
+  return new Uint8Array(await (await api.archive.exportAll()).data.arrayBuffer());
+}
+
 async function finished(jobId: string): Promise<EventEnvelope[]> {
   const seen: EventEnvelope[] = [];
   await current.api.events.subscribe(jobId, 0, (e) => seen.push(e)).closed;
@@ -244,7 +249,7 @@ describe('ArchiveService', () => {
     expect(notes.find((n) => n.title === 'bad-yaml')?.body).toBe('---\na: [\n---\ntext');
     const meta = notes.find((n) => n.title === 'Meta');
     expect(meta?.body).toBe('---\nauthor: Ada\n---\nBody\n');
-    const exported = unzipSync((await api.archive.exportAll()).data);
+    const exported = unzipSync(await exportedBytes(api));
     const file = Object.entries(exported).find(([path]) => path.endsWith('Meta.md'));
     expect(new TextDecoder().decode(file?.[1])).toMatch(/^---\ntitle: Meta\n[^]*author: Ada\n---\nBody\n$/);
     expect(await current.db.attachments.count()).toBe(0);
@@ -296,7 +301,7 @@ describe('ArchiveService', () => {
         body: 'Version one\n',
         tags: ['a'],
       });
-      const exported = (await api.archive.exportAll()).data;
+      const exported = await exportedBytes(api);
       const file = Object.entries(unzipSync(exported))[0];
       expect(new TextDecoder().decode(file?.[1])).toContain(`note_id: ${note.note_id}`);
       await api.notes.update({ note_id: note.note_id, body: 'Version two, edited here\n' });
@@ -344,7 +349,7 @@ describe('ArchiveService', () => {
       await importZip(first);
       const before = comparable(await allNotes());
       // Exported, so their ids travel, then edited in the archive: found by id, overwritten.
-      const exported = unzipSync((await api.archive.exportAll()).data);
+      const exported = unzipSync(await exportedBytes(api));
       const edited = Object.entries(exported).map(([path, bytes]) => ({
         path,
         content: `${new TextDecoder().decode(bytes)}edited\n`,
@@ -393,7 +398,7 @@ describe('ArchiveService', () => {
       const api = setup();
       const a = await api.notes.create({ title: 'A', folder: 'x', body: 'alpha\n', tags: [] });
       const b = await api.notes.create({ title: 'B', folder: '', body: 'beta [[A]]\n', tags: ['t'] });
-      const exported = (await api.archive.exportAll()).data;
+      const exported = await exportedBytes(api);
 
       setup();
       expect((await importInto(exported)).result).toMatchObject({ created: 2 });
@@ -408,7 +413,7 @@ describe('ArchiveService', () => {
     it('keep_both gives the copies new ids and leaves the notes that hold those ids alone', async () => {
       const api = setup();
       const note = await api.notes.create({ title: 'Plan', folder: '', body: 'one\n', tags: [] });
-      const exported = (await api.archive.exportAll()).data;
+      const exported = await exportedBytes(api);
       expect((await importInto(exported, 'keep_both')).result).toMatchObject({ created: 1 });
       const all = await allNotes();
       expect(all).toHaveLength(2);
@@ -466,7 +471,7 @@ describe('ArchiveService', () => {
       for (let i = 0; i < 120; i++)
         await api.notes.create({ title: `N${i}`, folder: '', body: `b${i}\n`, tags: [] });
       const original = await ids();
-      const exported = (await api.archive.exportAll()).data;
+      const exported = await exportedBytes(api);
 
       setup();
       const job = await current.api.archive.importZip({ data: exported, file_name: 'vault.zip' });
@@ -483,7 +488,7 @@ describe('ArchiveService', () => {
       const top = await api.notes.create({ title: 'Top', folder: 'work/plans', body: 'top\n', tags: [] });
       await api.notes.create({ title: 'Low', folder: '', body: 'low\n', tags: [] });
       await api.notes.setPinned({ note_id: top.note_id, pinned: true });
-      const exported = (await api.archive.exportAll()).data;
+      const exported = await exportedBytes(api);
 
       setup();
       const job = await current.api.archive.importZip({ data: exported, file_name: 'vault.zip' });
@@ -506,7 +511,7 @@ describe('ArchiveService', () => {
       const api = setup();
       const note = await api.notes.create({ title: 'Plan', folder: '', body: 'v1\n', tags: [] });
       await api.notes.setPinned({ note_id: note.note_id, pinned: true });
-      const pinnedExport = (await api.archive.exportAll()).data;
+      const pinnedExport = await exportedBytes(api);
       await api.notes.setPinned({ note_id: note.note_id, pinned: false });
 
       const job = await api.archive.importZip({
@@ -525,7 +530,7 @@ describe('ArchiveService', () => {
       for (let i = 0; i < 60; i++)
         notes.push(await api.notes.create({ title: `N${i}`, folder: '', body: `b${i}\n`, tags: [] }));
       for (const n of notes) await api.notes.setPinned({ note_id: n.note_id, pinned: true });
-      const pinnedExport = (await api.archive.exportAll()).data;
+      const pinnedExport = await exportedBytes(api);
       for (const n of notes) await api.notes.setPinned({ note_id: n.note_id, pinned: false });
 
       const job = await api.archive.importZip({

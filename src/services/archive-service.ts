@@ -18,7 +18,7 @@ import {
   bodyWithExtraFrontMatter,
   extraFrontMatterFromBody,
   isMarkdownPath,
-  markdownFileFromNote,
+  markdownFilePartsFromNote,
   noteFromMarkdownFile,
   plainNoteFromMarkdownFile,
   readZipArchiveFrom,
@@ -31,6 +31,7 @@ import {
 import type { NoteDto } from '../contracts';
 import type { AttachmentRepository, NoteDraft, NotesRepository } from '../db';
 import type { ImportStagingRepository } from '../db/import-staging-repository';
+import { ZipBlobWriter } from '../core/markdown-archive-writer';
 import { importBatchOf } from './import-staging';
 
 export const IMPORT_JOB_KIND = 'notes.import';
@@ -59,6 +60,11 @@ interface ImportJobInput {
 /** An existing note is the same note when the title and the text are identical. */
 function sameContentKey(note: { title: string; body: string }): string {
   return contentHash(`${note.title}\u0000${note.body}`);
+}
+
+/** Title and body length: notes with different ones cannot have the same content key. */
+function shapeKey(title: string, bodyLength: number): string {
+  return `${bodyLength}\u0000${title}`;
 }
 
 function joinFolder(base: string, folder: string): string {
@@ -220,9 +226,10 @@ export class ArchiveService {
       }
       const total = drafts.length;
       await context.progress({ phase: 'importing', current: 0, total });
-      const existing = onDuplicate === 'keep_both' ? [] : await this.#notes.all({ trashed: false });
-      const byId = new Map(existing.map((note) => [note.note_id, note]));
-      const byContent = new Map(existing.map((note) => [sameContentKey(note), note]));
+      const { liveIds, byContent } =
+        onDuplicate === 'keep_both'
+          ? { liveIds: new Set<string>(), byContent: new Map<string, string>() }
+          : await this.#existingMatches(drafts, context.signal);
       const inThisArchive = new Set<string>();
       /** Ids given to notes of this archive: a second file carrying one gets a new id. */
       const claimed = new Set<string>();
@@ -235,8 +242,8 @@ export class ArchiveService {
             fresh.push({ draft, noteId });
             continue;
           }
-          const match = (noteId !== null ? byId.get(noteId) : undefined) ?? byContent.get(key);
-          if (!match) {
+          const matchId = (noteId !== null && liveIds.has(noteId) ? noteId : undefined) ?? byContent.get(key);
+          if (matchId === undefined) {
             // A second copy of a note within the same archive is a duplicate too.
             if (inThisArchive.has(key)) duplicatesSkipped += 1;
             else fresh.push({ draft, noteId });
@@ -245,6 +252,12 @@ export class ArchiveService {
             duplicatesSkipped += 1;
           } else {
             context.signal.throwIfAborted();
+            // Read only now, one note at a time: the notes matched are what this import overwrites.
+            const match = await this.#notes.get(matchId);
+            if (!match || match.deleted_at !== null) {
+              fresh.push({ draft, noteId });
+              continue;
+            }
             const { title, folder, body, tags } = draft;
             // Staged first: if the tab closes from here on, the next start puts the note back.
             await this.#staging?.stage({
@@ -268,8 +281,8 @@ export class ArchiveService {
             if (draft.pinned !== undefined && draft.pinned !== (updated.pinned ?? false)) {
               await this.#notes.setPinned(match.note_id, draft.pinned);
             }
-            byId.set(updated.note_id, updated);
-            byContent.set(key, updated);
+            liveIds.add(updated.note_id);
+            byContent.set(key, updated.note_id);
           }
         }
         const notes = await this.#notes.createMany(
@@ -313,6 +326,48 @@ export class ArchiveService {
   }
 
   /**
+   * The live notes an archive's notes could be duplicates of, without holding
+   * the notebook: which of the archive's ids are live notes (meta rows only),
+   * and the content key of each live note whose title and body length equal an
+   * archive note's (only those bodies are read, a page at a time). Same
+   * content, same title and length: no other note can match, so a huge note
+   * is never read for an archive that holds nothing as long. When two notes
+   * share a key the later-changed one is matched, as before.
+   */
+  async #existingMatches(
+    drafts: ReadonlyArray<{ draft: NoteDraft; noteId: string | null }>,
+    signal: AbortSignal,
+  ): Promise<{ liveIds: Set<string>; byContent: Map<string, string> }> {
+    const wantedIds = new Set(drafts.flatMap(({ noteId }) => (noteId === null ? [] : [noteId])));
+    const shapes = new Set(drafts.map(({ draft }) => shapeKey(draft.title, draft.body.length)));
+    const liveIds = new Set<string>();
+    const candidates: string[] = [];
+    const ids = await this.#notes.noteIds({ trashed: false });
+    await this.#notes.forEachSummaryPage(
+      ids,
+      (page) => {
+        for (const summary of page) {
+          if (summary.deleted_at !== null) continue;
+          if (wantedIds.has(summary.note_id)) liveIds.add(summary.note_id);
+          if (shapes.has(shapeKey(summary.title, summary.body_length))) candidates.push(summary.note_id);
+        }
+      },
+      { signal },
+    );
+    const byContent = new Map<string, string>();
+    await this.#notes.forEachNotePage(
+      candidates,
+      (page) => {
+        for (const note of page) {
+          if (note.deleted_at === null) byContent.set(sameContentKey(note), note.note_id);
+        }
+      },
+      { signal },
+    );
+    return { liveIds, byContent };
+  }
+
+  /**
    * A note keeps the id its archive gave it while no note (live or in the
    * trash) has it, so links and bookmarks to it work again; otherwise it gets
    * a new one, as `keep_both` copies do.
@@ -330,27 +385,43 @@ export class ArchiveService {
     });
   }
 
-  async exportAll(): Promise<{ file_name: string; data: Uint8Array }> {
-    const notes = await this.#notes.all({ trashed: false });
-    notes.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.note_id.localeCompare(b.note_id));
+  /**
+   * The whole notebook as a zip of Markdown files, for a backup or another
+   * app. Notes are read a page at a time and each is deflated into the Blob
+   * as it is read: memory holds a page of notes (the largest note, when that
+   * is larger) and a few MiB of output, never the notebook or the archive.
+   * A note changed while the export runs is written as its page read it.
+   * Nothing is returned when a read fails: no partial archive reaches a file.
+   */
+  async exportAll(): Promise<{ file_name: string; data: Blob }> {
+    const ids = await this.#notes.noteIdsByCreation({ trashed: false });
+    const writer = new ZipBlobWriter();
     const taken = new Set<string>();
-    const files = notes.map((note) => {
-      const file = markdownFileFromNote(
-        {
-          title: note.title,
-          folder: joinFolder(EXPORT_ROOT, note.folder),
-          ...withNoteId(extraFrontMatterFromBody(note.body), note.note_id),
-          tags: note.tags,
-          created_at: note.created_at,
-          updated_at: note.updated_at,
-          ...(note.pinned === true ? { pinned: true } : {}),
-        },
-        taken,
-      );
-      return file;
-    });
+    try {
+      await this.#notes.forEachNotePage(ids, (page) => {
+        for (const note of page) {
+          if (note.deleted_at !== null) continue;
+          const { path, head, body } = markdownFilePartsFromNote(
+            {
+              title: note.title,
+              folder: joinFolder(EXPORT_ROOT, note.folder),
+              ...withNoteId(extraFrontMatterFromBody(note.body), note.note_id),
+              tags: note.tags,
+              created_at: note.created_at,
+              updated_at: note.updated_at,
+              ...(note.pinned === true ? { pinned: true } : {}),
+            },
+            taken,
+          );
+          writer.add(path, [head, body]);
+        }
+      });
+    } catch (error) {
+      writer.abort();
+      throw error;
+    }
     const date = new Date().toISOString().slice(0, 10);
-    return { file_name: `notesagent-export-${date}.zip`, data: writeZipArchive(files) };
+    return { file_name: `notesagent-export-${date}.zip`, data: writer.finish() };
   }
 }
 

@@ -38,7 +38,7 @@ export async function sectionsOf(
   noteIds: readonly string[] | undefined,
   limit: number,
 ): Promise<HeadingSection[]> {
-  const chosen = [];
+  const chosen: Array<{ note_id: string; title: string }> = [];
   if (noteIds) {
     for (const noteId of noteIds) {
       const note = await notes.get(noteId);
@@ -48,7 +48,10 @@ export async function sectionsOf(
       chosen.push(note);
     }
   } else {
-    chosen.push(...(await notes.all({ trashed: false })));
+    // Titles from the meta rows: the sections come from blocks, so no body is read here.
+    await notes.forEachSummaryPage(await notes.noteIds({ trashed: false }), (page) => {
+      chosen.push(...page);
+    });
   }
   const sections: HeadingSection[] = [];
   for (const note of chosen) {

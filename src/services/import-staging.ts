@@ -83,11 +83,14 @@ export async function rollBackInterruptedImports(
     const removed = await notes.deleteImportBatch(job.job_id);
     let restored = 0;
     let kept = 0;
-    for (const row of (await staging?.forJob(job.job_id)) ?? []) {
-      const outcome = await restoreStaged(notes, row);
-      if (outcome === 'restored') restored += 1;
-      else if (outcome === 'kept') kept += 1;
-    }
+    // A page of staged notes at a time: each holds a whole note as it was.
+    await staging?.forEachOfJob(job.job_id, async (page) => {
+      for (const row of page) {
+        const outcome = await restoreStaged(notes, row);
+        if (outcome === 'restored') restored += 1;
+        else if (outcome === 'kept') kept += 1;
+      }
+    });
     if (typeof input.attachment_id === 'string') await attachments.delete(input.attachment_id);
     await jobs.put({
       ...job,

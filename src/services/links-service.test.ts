@@ -55,7 +55,7 @@ describe('LinksService', () => {
     const target = await api.notes.create({ title: 'Target', body: '' });
     const latest = await api.notes.create({ title: 'Latest', body: '[[Target]] ' + 'x'.repeat(100_000) });
     expect(await api.links.suggest({ query: 'ta' })).toHaveLength(1);
-    const bodies = vi.spyOn(NotesRepository.prototype, 'getMany');
+    const bodies = vi.spyOn(NotesRepository.prototype, 'readPaged');
     const single = vi.spyOn(NotesRepository.prototype, 'get');
     const readIds = () => bodies.mock.calls.flatMap(([ids]) => [...ids]);
     // The latest note sits at the inclusive edge of "changed since": it must not be re-read.

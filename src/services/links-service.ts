@@ -1,12 +1,37 @@
 import { z } from 'zod';
-import { MAX_TITLE_LENGTH, parseInput, type NoteDto } from '../contracts';
+import { AppError, MAX_TITLE_LENGTH, parseInput, type NoteDto } from '../contracts';
+import { MAX_BODY_LENGTH, MAX_INDEXED_CHARS_PER_NOTE } from '../contracts/note-limits';
 import { linkKey, rewriteWikilinks } from '../core/wikilinks';
 import { LinkIndex, type Backlink, type LinkedNote } from '../core/wikilinks-index';
-import type { NoteChange, NoteChangeListener, NotesRepository } from '../db';
+import type { NoteChange, NoteChangeListener, NotesRepository, PagedNote } from '../db';
 import type { NotesService } from './notes-service';
 
 export type LinkedNoteDto = LinkedNote;
 export type BacklinkDto = Backlink;
+
+/**
+ * Characters of a note read for its links: the search indexer's cap, so a
+ * note is read as far for links as for search, and one 100 MB note costs the
+ * index a bounded read (its first blocks) instead of its whole body. Links
+ * further on are not indexed; `coverage()` names the notes that applies to.
+ */
+export const LINK_SCAN_CHARS = MAX_INDEXED_CHARS_PER_NOTE;
+
+/** A note whose links are read only up to `scanned_chars`. */
+export interface PartlyScannedNoteDto {
+  note_id: string;
+  title: string;
+  body_length: number;
+}
+
+/** How far notes are read for links, and the notes longer than that. */
+export interface LinkCoverageDto {
+  scanned_chars: number;
+  partly_scanned: PartlyScannedNoteDto[];
+}
+
+/** What the index reads: pages of notes, a few notes, and which changed (all without whole bodies of huge notes). */
+export type LinksReader = Pick<NotesRepository, 'noteIds' | 'forEachNotePage' | 'readPaged' | 'changedSince'>;
 
 const noteIdSchema = z.string().min(1, 'note_id is required');
 const titleSchema = z.string().trim().min(1, 'A link needs a title.').max(MAX_TITLE_LENGTH);
@@ -18,16 +43,20 @@ const suggestSchema = z.object({
 /**
  * `[[wikilinks]]` between notes: which note a title opens, backlinks, title
  * completion, and links that follow a rename. The index lives in memory and
- * is rebuilt from the notes on first use: parsing every note is quick next to
- * opening the database, and a rebuilt index can never disagree with the notes
- * after a crash or a schema change. Note changes mark notes dirty; each query
+ * is rebuilt from the notes on first use, a page of notes at a time: parsing
+ * every note is quick next to opening the database, and a rebuilt index can
+ * never disagree with the notes after a crash or a schema change. A note is
+ * read up to LINK_SCAN_CHARS. Note changes mark notes dirty; each query
  * re-reads the dirty ones first, and the notes updated since the last one it
  * saw (changes made in another tab).
  */
 export class LinksService implements NoteChangeListener {
-  readonly #reader: NotesRepository;
+  readonly #reader: LinksReader;
   readonly #notes: NotesService;
+  readonly #scanChars: number;
   readonly #index = new LinkIndex();
+  /** Live notes read only in part, by id. */
+  readonly #partly = new Map<string, PartlyScannedNoteDto>();
   readonly #dirty = new Set<string>();
   #loaded: Promise<void> | null = null;
   /** The latest `updated_at` applied: later ones come from writes this index was not told about. */
@@ -40,9 +69,10 @@ export class LinksService implements NoteChangeListener {
    */
   readonly #atSeen = new Set<string>();
 
-  constructor(reader: NotesRepository, notes: NotesService) {
+  constructor(reader: LinksReader, notes: NotesService, options: { scanChars?: number } = {}) {
     this.#reader = reader;
     this.#notes = notes;
+    this.#scanChars = options.scanChars ?? LINK_SCAN_CHARS;
     notes.onRenamed((note, oldTitle) => this.#followRename(note, oldTitle).then(() => undefined));
   }
 
@@ -53,9 +83,7 @@ export class LinksService implements NoteChangeListener {
   async #fresh(): Promise<LinkIndex> {
     if (!this.#loaded) {
       // Marks that come in during the load are applied after it, which re-reads those notes.
-      this.#loaded = this.#reader.all({ trashed: false }).then((notes) => {
-        for (const note of notes) this.#apply(note);
-      });
+      this.#loaded = this.#load();
       this.#loaded.catch(() => {
         this.#loaded = null;
       });
@@ -68,16 +96,55 @@ export class LinksService implements NoteChangeListener {
       if (updated_at !== this.#seen || !this.#atSeen.has(note_id)) ids.add(note_id);
     }
     if (ids.size > 0) {
-      const wanted = [...ids];
-      const notes = await this.#reader.getMany(wanted);
-      notes.forEach((note, i) => (note ? this.#apply(note) : this.#index.remove(wanted[i]!)));
+      // Paged too: an import marks hundreds of notes at once.
+      const gone = new Set(ids);
+      await this.#reader.forEachNotePage(
+        [...ids],
+        (page) => {
+          for (const note of page) {
+            gone.delete(note.note_id);
+            this.#apply(note);
+          }
+        },
+        { maxBodyChars: this.#scanChars },
+      );
+      for (const id of gone) this.#forget(id);
     }
     return this.#index;
   }
 
-  #apply(note: NoteDto): void {
-    if (note.deleted_at === null) this.#index.set(note);
-    else this.#index.remove(note.note_id);
+  async #load(): Promise<void> {
+    // A load that failed part way left some notes applied; one of them may be gone since.
+    this.#index.clear();
+    this.#partly.clear();
+    const ids = await this.#reader.noteIds({ trashed: false });
+    await this.#reader.forEachNotePage(
+      ids,
+      (page) => {
+        for (const note of page) this.#apply(note);
+      },
+      { maxBodyChars: this.#scanChars },
+    );
+  }
+
+  #forget(noteId: string): void {
+    this.#index.remove(noteId);
+    this.#partly.delete(noteId);
+  }
+
+  #apply(note: PagedNote): void {
+    if (note.deleted_at === null) {
+      this.#index.set(note);
+      if (note.body_complete) this.#partly.delete(note.note_id);
+      else
+        this.#partly.set(note.note_id, {
+          note_id: note.note_id,
+          title: note.title,
+          body_length: note.body_length,
+        });
+    } else {
+      this.#forget(note.note_id);
+    }
     if (note.updated_at > this.#seen) {
       this.#seen = note.updated_at;
       this.#atSeen.clear();
@@ -91,9 +158,24 @@ export class LinksService implements NoteChangeListener {
     const index = await this.#fresh();
     // A live note is in the index: no need to read its body (which may be megabytes) to know it.
     if (index.has(id)) return index.backlinks(id);
-    const note = await this.#notes.get(id);
+    // A trashed or new note: whether it exists needs no more of its body than a line.
+    const [note] = await this.#reader.readPaged([id], { maxBodyChars: 0 });
+    if (!note) throw new AppError('NOTE_NOT_FOUND', 'This note does not exist.', { note_id: id });
     if (note.deleted_at !== null) return [];
     return (await this.#fresh()).backlinks(note.note_id);
+  }
+
+  /**
+   * How far notes are read for links, and the live notes longer than that,
+   * longest first: a link past that point in one of them is not in the
+   * backlinks, and the backlinks panel says so.
+   */
+  async coverage(): Promise<LinkCoverageDto> {
+    await this.#fresh();
+    const partly = [...this.#partly.values()].sort(
+      (a, b) => b.body_length - a.body_length || a.note_id.localeCompare(b.note_id),
+    );
+    return { scanned_chars: this.#scanChars, partly_scanned: partly };
   }
 
   /** The live note `[[title]]` opens, or null when none has that title. */
@@ -125,6 +207,8 @@ export class LinksService implements NoteChangeListener {
     let rewritten = 0;
     for (const source of index.linkingTo(oldTitle)) {
       if (source.note_id === note.note_id) continue;
+      // Longer than a note may be saved: reading it whole could not end in a save.
+      if ((this.#partly.get(source.note_id)?.body_length ?? 0) > MAX_BODY_LENGTH) continue;
       try {
         const current = await this.#notes.get(source.note_id);
         const { body, count } = rewriteWikilinks(current.body, oldTitle, note.title);

@@ -671,6 +671,11 @@ graph LR
   'links.backlinks': 'Linked from',
   'links.noBacklinks': 'No other note links here yet.',
   'links.suggestions': 'Notes to link',
+  // Notes longer than the links index reads: links past that point are not in the backlinks.
+  'links.scanCap':
+    'Links are read from the first {limit} MiB of each note; links further on in “{title}” ({size} MiB) are not counted.',
+  'links.scanCapMany':
+    'Links are read from the first {limit} MiB of each note; links further on in {count} longer notes are not counted: {titles}.',
   'history.open': 'History',
   'history.title': 'History',
   'history.help': 'Each entry is the note as it was before a change, and who made that change.',

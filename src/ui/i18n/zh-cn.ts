@@ -657,6 +657,10 @@ graph LR
   'links.backlinks': '反向链接',
   'links.noBacklinks': '还没有其他笔记链接到这里。',
   'links.suggestions': '可链接的笔记',
+  // 比链接索引读取范围更长的笔记：超出部分的链接不计入反向链接。
+  'links.scanCap': '链接只从每篇笔记的前 {limit} MiB 中读取；“{title}”（{size} MiB）之后部分的链接未计入。',
+  'links.scanCapMany':
+    '链接只从每篇笔记的前 {limit} MiB 中读取；有 {count} 篇更长的笔记之后部分的链接未计入：{titles}。',
   'history.open': '历史',
   'history.title': '历史版本',
   'history.help': '每一项是某次修改之前的笔记，以及做出该修改的来源。',

@@ -1,6 +1,6 @@
-/** Saves bytes as a file through a temporary object URL. */
-export function downloadBytes(data: Uint8Array, fileName: string, type: string): void {
-  const blob = new Blob([data as Uint8Array<ArrayBuffer>], { type });
+/** Saves bytes (or a Blob, used as it is) as a file through a temporary object URL. */
+export function downloadBytes(data: Uint8Array | Blob, fileName: string, type: string): void {
+  const blob = data instanceof Blob ? data : new Blob([data as Uint8Array<ArrayBuffer>], { type });
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
