@@ -9,6 +9,8 @@ interface TraceEvent {
   tid: number;
   ts: number;
   dur?: number;
+  /** Thread (CPU) time: unlike `dur`, not stretched when a busy machine deschedules the thread. */
+  tdur?: number;
   args?: { name?: string };
 }
 
@@ -39,7 +41,7 @@ const NAMES = [
 
 export interface TraceRow {
   name: string;
-  /** Inclusive milliseconds per key. */
+  /** Inclusive milliseconds per key, thread time where the trace has it. */
   msPerKey: number;
   /** Events per key. */
   countPerKey: number;
@@ -62,7 +64,7 @@ export function summarizeTrace(json: string, keys: number): TraceRow[] {
   for (const event of events) {
     const thread = `${event.pid}:${event.tid}`;
     if (event.ph === 'X' && event.name === 'RunTask' && mainThreads.has(thread))
-      busy.set(thread, (busy.get(thread) ?? 0) + (event.dur ?? 0));
+      busy.set(thread, (busy.get(thread) ?? 0) + (event.tdur ?? event.dur ?? 0));
   }
   const busiest = [...busy].sort((a, b) => b[1] - a[1])[0]?.[0];
   if (!busiest) return [];
@@ -76,7 +78,7 @@ export function summarizeTrace(json: string, keys: number): TraceRow[] {
   };
   for (const event of events) {
     if (`${event.pid}:${event.tid}` !== busiest || !NAMES.includes(event.name)) continue;
-    if (event.ph === 'X') add(event.name, event.dur ?? 0);
+    if (event.ph === 'X') add(event.name, event.tdur ?? event.dur ?? 0);
     else if (event.ph === 'B') open.set(event.name, [...(open.get(event.name) ?? []), event.ts]);
     else if (event.ph === 'E') {
       const starts = open.get(event.name);
@@ -98,9 +100,10 @@ export function formatTraceRows(ours: TraceRow[], floor: TraceRow[]): string {
     const row = rows.find((entry) => entry.name === name);
     return row ? `${row.msPerKey.toFixed(2)} ms ×${row.countPerKey.toFixed(1)}` : '-';
   };
-  const width = Math.max(...names.map((name) => name.length));
+  const header = 'event (CPU per key, inclusive)';
+  const width = Math.max(header.length, ...names.map((name) => name.length));
   return [
-    `    ${'event (per key, inclusive)'.padEnd(width)}  app                  plain textarea`,
+    `    ${header.padEnd(width)}  app                  plain textarea`,
     ...names.map((name) => `    ${name.padEnd(width)}  ${cell(ours, name).padEnd(20)} ${cell(floor, name)}`),
   ].join('\n');
 }
