@@ -2,12 +2,15 @@
 // the page (keydown timestamp to a task queued from the requestAnimationFrame
 // after the input event, i.e. after that frame was produced), in the built app
 // and in a plain <textarea> holding the same text (the floor), in the same run.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
-import { type Page } from '@playwright/test';
+import { type Browser, type Page } from '@playwright/test';
 import { strToU8, zipSync } from 'fflate';
 import { localContext, serveAppInChromium } from './chromium';
 import { formatMs, report, type BenchResult } from './harness';
+import { formatTraceRows, summarizeTrace, TRACE_CATEGORIES, type TraceRow } from './trace-summary';
 
 const PORT = Number(process.env.BENCH_EDITOR_PORT ?? 4499);
 const ORIGIN = `http://127.0.0.1:${PORT}`;
@@ -16,6 +19,12 @@ const KEY_INTERVAL_MS = 100;
 const SAVE_TIMEOUT_MS = 600_000;
 /** `BENCH_EDITOR_CASES=3.2`: only the cases whose name contains one of these comma-separated parts. */
 const ONLY = (process.env.BENCH_EDITOR_CASES ?? '').split(',').filter((part) => part.trim() !== '');
+/**
+ * `BENCH_EDITOR_TRACE=dir`: typing in each case is traced in Chromium (both the
+ * app and the floor); the traces go to `dir`, and where each key's main-thread
+ * time went is printed under the case.
+ */
+const TRACE_DIR = process.env.BENCH_EDITOR_TRACE;
 /** The goal: a keystroke reaches the screen at most one 60 Hz frame later than in a plain textarea. */
 const GOAL_DELTA_MS = 16;
 
@@ -142,6 +151,28 @@ async function typeAndMeasure(
     await sleep(KEY_INTERVAL_MS);
   }
   return page.evaluate((from) => window.__keyPaint!.samples.slice(from), before);
+}
+
+/** `run` traced when BENCH_EDITOR_TRACE is set: its result and the per-key summary. */
+async function traced<T>(
+  browser: Browser,
+  page: Page,
+  file: string,
+  keys: number,
+  run: () => Promise<T>,
+): Promise<{ result: T; rows: TraceRow[] }> {
+  if (!TRACE_DIR) return { result: await run(), rows: [] };
+  await browser.startTracing(page, { categories: TRACE_CATEGORIES });
+  let result: T;
+  let rows: TraceRow[];
+  try {
+    result = await run();
+  } finally {
+    const buffer = await browser.stopTracing();
+    writeFileSync(join(TRACE_DIR, file), buffer);
+    rows = summarizeTrace(buffer.toString('utf8'), keys);
+  }
+  return { result, rows };
 }
 
 async function floorPage(page: Page, text: string): Promise<void> {
@@ -343,9 +374,18 @@ export async function editorBenchmarks(scale: number): Promise<BenchResult[]> {
       const large = (await app.locator(LARGE_BODY).count()) > 0;
       const caret = body.indexOf('\n\n', Math.floor(body.length / 2));
       if (large) await caretInLargeEditor(app);
-      const ours = await typeAndMeasure(app, large ? LARGE_BODY : APP_BODY, large ? null : caret, keyCount);
+      const slug = name.replace(/[^\w]+/g, '-');
+      const { result: ours, rows: ourTrace } = await traced(browser, app, `${slug}-app.json`, keyCount, () =>
+        typeAndMeasure(app, large ? LARGE_BODY : APP_BODY, large ? null : caret, keyCount),
+      );
       await floorPage(floor, body);
-      const base = await typeAndMeasure(floor, '#floor', caret, keyCount);
+      const { result: base, rows: floorTrace } = await traced(
+        browser,
+        floor,
+        `${slug}-floor.json`,
+        keyCount,
+        () => typeAndMeasure(floor, '#floor', caret, keyCount),
+      );
       const editorName = large ? 'large-note editor' : 'textarea';
       const previewMode = (await app.getByTestId('preview-off').count()) > 0 ? 'no preview' : 'live preview';
       const mode = `${editorName}, ${previewMode}`;
@@ -364,6 +404,7 @@ export async function editorBenchmarks(scale: number): Promise<BenchResult[]> {
       };
       results.push(typed);
       printCase(typed);
+      if (TRACE_DIR) console.log(formatTraceRows(ourTrace, floorTrace));
       if (!large && previewMode === 'live preview') {
         const catchUpMs = await previewCatchUp(app);
         const catchUp: BenchResult = {

@@ -1,42 +1,49 @@
-import katex from 'katex';
 import type { MarkdownIt } from 'markdown-it';
+import { renderTex } from './formula-cache';
 
-// KaTeX output by mode and TeX: an edit elsewhere in a paragraph re-renders the
-// paragraph, but its formulas come from here. Bounded, oldest dropped first.
-const TEX_CACHE_LIMIT = 2000;
-const texCache = new Map<string, string>();
+/** One formula met while rendering, in order. */
+export interface MathSlotFormula {
+  tex: string;
+  displayMode: boolean;
+}
 
 /**
- * TeX to KaTeX HTML, cached by source. `throwOnError: false` turns TeX errors into KaTeX's red error
- * span; the catch covers KaTeX's own failures, because one bad formula must never
- * take the whole preview down.
+ * Put into markdown-it's `env` as `mathSlots`: formulas are then collected here
+ * and each leaves an empty `<span class="math-slot-<nonce>-<index>">` instead
+ * of its HTML, to be filled in with cached, sanitized HTML after the rest of the
+ * block is sanitized (render-markdown's `renderMarkdownSafe`). A class, which
+ * the sanitizer keeps anyway, so its policy needs no exception for the slots.
  */
-export function renderTex(tex: string, displayMode: boolean, escapeHtml: (text: string) => string): string {
-  const key = (displayMode ? 'D' : 'I') + tex;
-  const cached = texCache.get(key);
-  if (cached !== undefined) return cached;
-  let html: string;
-  try {
-    html = katex.renderToString(tex, { displayMode, throwOnError: false, output: 'htmlAndMathml' });
-  } catch {
-    html = `<code class="math-error">${escapeHtml(tex)}</code>`;
-  }
-  if (texCache.size >= TEX_CACHE_LIMIT) texCache.delete(texCache.keys().next().value ?? '');
-  texCache.set(key, html);
-  return html;
+export interface MathSlots {
+  nonce: string;
+  formulas: MathSlotFormula[];
+}
+
+/** The class prefix of a slot; the nonce and the index follow. */
+export const MATH_SLOT_CLASS = 'math-slot-';
+
+function slotsOf(env: unknown): MathSlots | null {
+  const slots = (env as { mathSlots?: MathSlots } | null)?.mathSlots;
+  return slots ?? null;
+}
+
+function formula(tex: string, displayMode: boolean, env: unknown): string {
+  const slots = slotsOf(env);
+  if (!slots) return renderTex(tex, displayMode);
+  const index = slots.formulas.push({ tex, displayMode }) - 1;
+  return `<span class="${MATH_SLOT_CLASS}${slots.nonce}-${index}"></span>`;
 }
 
 /** `$...$` and `$$...$$` math (parsed by the shared grammar in core/markdown), rendered with KaTeX. */
 export function mathPlugin(md: MarkdownIt): void {
-  const escape = md.utils.escapeHtml;
-  md.renderer.rules['math_inline'] = (tokens, index) =>
-    renderTex(tokens[index]?.content ?? '', false, escape);
-  md.renderer.rules['math_inline_display'] = (tokens, index) =>
-    renderTex(tokens[index]?.content ?? '', true, escape);
-  md.renderer.rules['math_block'] = (tokens, index, _options, _env, renderer) => {
+  md.renderer.rules['math_inline'] = (tokens, index, _options, env) =>
+    formula(tokens[index]?.content ?? '', false, env);
+  md.renderer.rules['math_inline_display'] = (tokens, index, _options, env) =>
+    formula(tokens[index]?.content ?? '', true, env);
+  md.renderer.rules['math_block'] = (tokens, index, _options, env, renderer) => {
     const token = tokens[index];
     if (!token) return '';
     token.attrJoin('class', 'math-block');
-    return `<div${renderer.renderAttrs(token)}>${renderTex(token.content, true, escape)}</div>\n`;
+    return `<div${renderer.renderAttrs(token)}>${formula(token.content, true, env)}</div>\n`;
   };
 }

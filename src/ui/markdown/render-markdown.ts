@@ -1,8 +1,9 @@
 import type { MarkdownIt } from 'markdown-it';
 import { createMarkdownParser } from '../../core/markdown/syntax';
 import { codeFencePlugin } from './code-fence-plugin';
+import { FormulaCache } from './formula-cache';
 import { frontMatterPlugin } from './front-matter-plugin';
-import { mathPlugin } from './math-plugin';
+import { MATH_SLOT_CLASS, mathPlugin, type MathSlots } from './math-plugin';
 import { sanitizeHtml } from './sanitize';
 import { sourceLinePlugin } from './source-line-plugin';
 import { taskListPlugin } from './task-list-plugin';
@@ -24,6 +25,15 @@ function createMarkdownIt(): MarkdownIt {
 // too slow to repeat on each keystroke.
 const markdown = createMarkdownIt();
 
+// Sanitized formulas for every preview on the page. The sanitizer is looked up
+// on first use, as sanitizeHtml does.
+const formulas = new FormulaCache({ sanitize: (html) => sanitizeHtml(html) });
+
+/** Forgets the cached formulas (tests). */
+export function clearFormulaCache(): void {
+  formulas.clear();
+}
+
 /**
  * Markdown to HTML, NOT sanitized: raw HTML from the note passes through. Only for
  * callers that sanitize themselves; components use `renderMarkdownSafe`.
@@ -32,7 +42,31 @@ export function renderMarkdown(source: string): string {
   return markdown.render(source);
 }
 
-/** Markdown to HTML that is safe to put into the page. */
+function randomNonce(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * Markdown to HTML that is safe to put into the page.
+ *
+ * Formulas are left out of the sanitizer's pass as empty slots and filled in
+ * afterwards from the formula cache, which holds only sanitized HTML. A slot is
+ * named by a nonce drawn for this call, which the note's own text (raw HTML
+ * included) cannot know, so nothing in the note can make a formula appear
+ * where it did not write one. A slot is an empty inline element in HTML
+ * content (the sanitizer drops HTML elements in foreign content), where the
+ * formula's HTML parses as it did when it was sanitized.
+ */
 export function renderMarkdownSafe(source: string): string {
-  return sanitizeHtml(renderMarkdown(source));
+  let nonce = randomNonce();
+  while (source.includes(nonce)) nonce = randomNonce();
+  const slots: MathSlots = { nonce, formulas: [] };
+  const clean = sanitizeHtml(markdown.render(source, { mathSlots: slots }));
+  if (slots.formulas.length === 0) return clean;
+  const slot = new RegExp(`<span class="${MATH_SLOT_CLASS}${nonce}-(\\d+)"></span>`, 'g');
+  return clean.replace(slot, (_match, index: string) => {
+    const formula = slots.formulas[Number(index)];
+    return formula ? formulas.html(formula.tex, formula.displayMode) : '';
+  });
 }
