@@ -128,8 +128,8 @@ interface StoredDocument {
  * One term's postings: the numbers of the documents holding it, ascending,
  * and each one's term frequency beside it. Two arrays of small integers
  * instead of a map per term: a start adds millions of postings, and an
- * append to an array is several times cheaper than a map insert (and holds a
- * fraction of its memory); a query reads them straight through. New documents
+ * append to an array is cheaper than a map insert and holds less memory; a
+ * query reads them straight through. New documents
  * take the next number, so adding is an append; a removal shifts the tail.
  */
 class PostingList {
@@ -432,16 +432,19 @@ export class FullTextIndex {
       // Terms go straight from the stored lists into the postings, with no
       // map of counts per block between: a start adds every block this way.
       const title = decodedTerms(segment.title_terms, segment.title_tf);
-      const blocks = segment.blocks.map(([block_id, text, terms, tf]) => {
-        if (this.#documents.has(block_id)) throw snapshotInvalid('a block is stored twice', { block_id });
-        return { block_id, text, body: decodedTerms(terms, tf) };
-      });
+      const blocks = segment.blocks.map(([block_id, text, terms, tf]) => ({
+        block_id,
+        text,
+        body: decodedTerms(terms, tf),
+      }));
+      if (blocks.length === 0) continue;
       // Blocks of one note share its tags (one copy, never changed in place)
       // and its title's postings, looked up once.
       const tags = [...segment.tags];
       const titleLists = title.terms.map((term) => postingsOf(this.#title, term));
       const titleOnce = title.counts.length === 0;
       for (const { block_id, text, body } of blocks) {
+        if (this.#documents.has(block_id)) throw snapshotInvalid('a block is stored twice', { block_id });
         const number = this.#nextNumber++;
         const document: StoredDocument = {
           number,
