@@ -41,6 +41,10 @@ export interface StartFigures {
   storedBytes: number;
 }
 
+function storedBytesOf(rows: unknown[]): number {
+  return Math.max(1, sizeOf(rows));
+}
+
 function sizeOf(value: unknown): number {
   if (typeof value === 'string') return value.length * 2;
   if (typeof value === 'number') return 8;
@@ -105,6 +109,12 @@ const bench = {
     };
   },
 
+  /**
+   * What reading costs per stored record against per byte: the stored rows
+   * read raw (getAll and getAllKeys), then the same bytes in a scratch
+   * database as many small buffers, as 20 large ones, and the rows grouped
+   * 100 to a record. BENCH_INDEX_LOAD_PROBE=1 prints it.
+   */
   async probe(): Promise<Record<string, number>> {
     const out: Record<string, number> = {};
     const request = <T>(r: IDBRequest<T>) =>
@@ -132,7 +142,7 @@ const bench = {
       r.onsuccess = () => resolve(r.result);
       r.onerror = () => reject(r.error);
     });
-    const bytes = 6.5 * 2 ** 20;
+    const bytes = storedBytesOf(rows as unknown[]);
     const variants: Record<string, unknown[]> = {
       rows: rows as unknown[],
       buffers: (rows as unknown[]).map(() => new ArrayBuffer(Math.round(bytes / rows.length))),
