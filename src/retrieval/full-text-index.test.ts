@@ -206,6 +206,28 @@ describe('FullTextIndex: incremental updates', () => {
     }
   });
 
+  it('after many edits of the corpus in a shuffled order, ranks as an index built from the final blocks', () => {
+    const blocks = loadCorpus().flatMap(documentsOf);
+    const churned = indexOf(blocks);
+    // Every third block removed, every fifth edited and then restored: postings leave from the middle of lists.
+    blocks.forEach((block, i) => {
+      if (i % 3 === 0) churned.remove(block.block_id);
+      else if (i % 5 === 0) churned.update({ ...block, text: `${block.text} 修改 edited` });
+    });
+    blocks.forEach((block, i) => {
+      if (i % 5 === 0 && i % 3 !== 0) churned.update(block);
+    });
+    const fresh = indexOf(blocks.filter((_, i) => i % 3 !== 0));
+    expect(churned.size).toBe(fresh.size);
+    for (const query of ['进程调度', 'deadlock conditions', 'kuber', 'edited', '修改', 'the memory']) {
+      for (const prefix of [false, true]) {
+        expect(churned.search(query, { limit: 20, prefix })).toEqual(
+          fresh.search(query, { limit: 20, prefix }),
+        );
+      }
+    }
+  });
+
   it('restoring a deleted note brings it back', () => {
     const index = indexOf([doc('a', 'restorable content', { note_id: 'n1' })]);
     index.removeNote('n1');

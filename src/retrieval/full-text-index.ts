@@ -124,8 +124,66 @@ interface StoredDocument {
   titleLength: number;
 }
 
-/** term -> document number -> term frequency */
-type Postings = Map<string, Map<number, number>>;
+/**
+ * One term's postings: the numbers of the documents holding it, ascending,
+ * and each one's term frequency beside it. Two arrays of small integers
+ * instead of a map per term: a start adds millions of postings, and an
+ * append to an array is cheaper than a map insert and holds less memory; a
+ * query reads them straight through. New documents
+ * take the next number, so adding is an append; a removal shifts the tail.
+ */
+class PostingList {
+  readonly numbers: number[] = [];
+  readonly tfs: number[] = [];
+
+  get size(): number {
+    return this.numbers.length;
+  }
+
+  add(number: number, tf: number): void {
+    const numbers = this.numbers;
+    const count = numbers.length;
+    if (count === 0 || numbers[count - 1]! < number) {
+      numbers.push(number);
+      this.tfs.push(tf);
+      return;
+    }
+    const at = lowerBound(numbers, number);
+    if (numbers[at] === number) {
+      this.tfs[at] = tf;
+      return;
+    }
+    numbers.splice(at, 0, number);
+    this.tfs.splice(at, 0, tf);
+  }
+
+  delete(number: number): boolean {
+    const at = lowerBound(this.numbers, number);
+    if (this.numbers[at] !== number) return false;
+    this.numbers.splice(at, 1);
+    this.tfs.splice(at, 1);
+    return true;
+  }
+
+  has(number: number): boolean {
+    return this.numbers[lowerBound(this.numbers, number)] === number;
+  }
+}
+
+/** The first index whose number is not below `number`. */
+function lowerBound(numbers: readonly number[], number: number): number {
+  let low = 0;
+  let high = numbers.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (numbers[middle]! < number) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** term -> its postings */
+type Postings = Map<string, PostingList>;
 
 /**
  * An in-memory BM25 inverted index over note blocks. Blocks are added, replaced
@@ -371,26 +429,38 @@ export class FullTextIndex {
   addSegments(segments: Iterable<unknown>): void {
     for (const value of segments) {
       const segment = asSegment(value);
-      const titleCounts = decodeCounts(segment.title_terms, segment.title_tf);
-      const titleLength = sumOf(titleCounts);
-      for (const [block_id, text, terms, tf] of segment.blocks) {
+      // Terms go straight from the stored lists into the postings, with no
+      // map of counts per block between: a start adds every block this way.
+      const title = decodedTerms(segment.title_terms, segment.title_tf);
+      const blocks = segment.blocks.map(([block_id, text, terms, tf]) => ({
+        block_id,
+        text,
+        body: decodedTerms(terms, tf),
+      }));
+      if (blocks.length === 0) continue;
+      // Blocks of one note share its tags (one copy, never changed in place)
+      // and its title's postings, looked up once.
+      const tags = [...segment.tags];
+      const titleLists = title.terms.map((term) => postingsOf(this.#title, term));
+      const titleOnce = title.counts.length === 0;
+      for (const { block_id, text, body } of blocks) {
         if (this.#documents.has(block_id)) throw snapshotInvalid('a block is stored twice', { block_id });
-        const bodyCounts = decodeCounts(terms, tf);
-        this.#insert(
-          {
-            number: this.#nextNumber++,
-            block_id,
-            note_id: segment.note_id,
-            text,
-            title: segment.title,
-            folder: segment.folder,
-            tags: [...segment.tags],
-            length: sumOf(bodyCounts),
-            titleLength,
-          },
-          bodyCounts,
-          titleCounts,
-        );
+        const number = this.#nextNumber++;
+        const document: StoredDocument = {
+          number,
+          block_id,
+          note_id: segment.note_id,
+          text,
+          title: segment.title,
+          folder: segment.folder,
+          tags,
+          length: body.length,
+          titleLength: title.length,
+        };
+        this.#place(document);
+        addDecoded(this.#body, body, number);
+        for (let i = 0; i < titleLists.length; i++)
+          titleLists[i]!.add(number, titleOnce ? 1 : title.counts[i]!);
       }
     }
   }
@@ -466,15 +536,23 @@ export class FullTextIndex {
   }
 
   #insert(document: StoredDocument, bodyCounts: Map<string, number>, titleCounts: Map<string, number>): void {
+    this.#place(document);
+    addPostings(this.#body, bodyCounts, document.number);
+    addPostings(this.#title, titleCounts, document.number);
+  }
+
+  /** Everything of a new document but its postings. */
+  #place(document: StoredDocument): void {
     this.#documents.set(document.block_id, document);
     this.#byNumber.set(document.number, document);
     this.#bodyLengths[document.number] = document.length;
     this.#titleLengths[document.number] = document.titleLength;
-    const blocks = this.#notes.get(document.note_id) ?? new Set<string>();
+    let blocks = this.#notes.get(document.note_id);
+    if (!blocks) {
+      blocks = new Set<string>();
+      this.#notes.set(document.note_id, blocks);
+    }
     blocks.add(document.block_id);
-    this.#notes.set(document.note_id, blocks);
-    addPostings(this.#body, bodyCounts, document.number);
-    addPostings(this.#title, titleCounts, document.number);
     this.#bodyTotal += document.length;
     this.#titleTotal += document.titleLength;
   }
@@ -509,13 +587,15 @@ export class FullTextIndex {
         // so taking it once per term gives the very same scores.
         const factor = weight * boost * idf;
         const average = averageLength || 1;
-        // forEach, not for-of: no entry array per posting, and a common term has tens of thousands.
-        entries.forEach((tf, number) => {
+        const { numbers, tfs } = entries;
+        for (let i = 0; i < numbers.length; i++) {
+          const number = numbers[i]!;
+          const tf = tfs[i]!;
           const norm = BM25_K1 * (1 - BM25_B + (BM25_B * lengths[number]!) / average);
           const score = (factor * (tf * (BM25_K1 + 1))) / (tf + norm);
           if (best === undefined) add(number, score);
           else best.set(number, Math.max(best.get(number) ?? 0, score));
-        });
+        }
       }
       best?.forEach((score, number) => add(number, score));
     }
@@ -590,14 +670,16 @@ function sumOf(counts: ReadonlyMap<string, number>): number {
 }
 
 function addPostings(postings: Postings, counts: ReadonlyMap<string, number>, number: number): void {
-  for (const [term, tf] of counts) {
-    let entries = postings.get(term);
-    if (!entries) {
-      entries = new Map();
-      postings.set(term, entries);
-    }
-    entries.set(number, tf);
+  for (const [term, tf] of counts) postingsOf(postings, term).add(number, tf);
+}
+
+function postingsOf(postings: Postings, term: string): PostingList {
+  let entries = postings.get(term);
+  if (!entries) {
+    entries = new PostingList();
+    postings.set(term, entries);
   }
+  return entries;
 }
 
 function removePostings(postings: Postings, terms: Iterable<string>, number: number): void {
@@ -678,10 +760,10 @@ function encodePostings(postings: Postings, rows: ReadonlyMap<number, number>): 
   const flat: number[] = [];
   for (const [term, entries] of postings) {
     const pairs: Array<[number, number]> = [];
-    for (const [number, tf] of entries) {
+    entries.numbers.forEach((number, i) => {
       const row = rows.get(number);
-      if (row !== undefined) pairs.push([row, tf]);
-    }
+      if (row !== undefined) pairs.push([row, entries.tfs[i]!]);
+    });
     if (pairs.length === 0) continue;
     pairs.sort((a, b) => a[0] - b[0]);
     const countAt = flat.push(0) - 1;
@@ -706,7 +788,7 @@ function decodePostings(encoded: EncodedPostings, into: Postings, rowCount: numb
     const count = flat[at++] ?? -1;
     const end = at + count;
     if (!(count > 0) || end > flat.length) throw snapshotInvalid('a posting list is malformed');
-    const entries = new Map<number, number>();
+    const entries = new PostingList();
     let row = 0;
     while (at < end) {
       const packed = flat[at++] ?? -1;
@@ -715,7 +797,7 @@ function decodePostings(encoded: EncodedPostings, into: Postings, rowCount: numb
       if (!(packed >= 0) || row >= rowCount || !(tf >= 1) || at > end) {
         throw snapshotInvalid('a posting is malformed');
       }
-      entries.set(row, tf);
+      entries.add(row, tf);
     }
     into.set(term, entries);
   }
@@ -729,17 +811,33 @@ function encodeCounts(counts: ReadonlyMap<string, number>): [string, number[]] {
   return [terms.join(' '), repeated ? [...counts.values()] : []];
 }
 
-function decodeCounts(terms: string, tf: readonly number[]): Map<string, number> {
-  const counts = new Map<string, number>();
-  if (terms === '') return counts;
+/**
+ * A stored field's terms (distinct, space-separated) and counts (empty: each
+ * once), checked, with `length` the sum of the counts: the field's length.
+ */
+interface DecodedTerms {
+  terms: string[];
+  counts: readonly number[];
+  length: number;
+}
+
+function decodedTerms(terms: string, tf: readonly number[]): DecodedTerms {
+  if (terms === '') return { terms: [], counts: [], length: 0 };
   const list = terms.split(' ');
-  if (tf.length !== 0 && tf.length !== list.length) throw snapshotInvalid('term counts do not match');
-  list.forEach((term, index) => {
-    const count = tf.length === 0 ? 1 : tf[index]!;
+  if (tf.length === 0) return { terms: list, counts: tf, length: list.length };
+  if (tf.length !== list.length) throw snapshotInvalid('term counts do not match');
+  let length = 0;
+  for (const count of tf) {
     if (!(count >= 1)) throw snapshotInvalid('a term count is malformed');
-    counts.set(term, count);
-  });
-  return counts;
+    length += count;
+  }
+  return { terms: list, counts: tf, length };
+}
+
+function addDecoded(postings: Postings, decoded: DecodedTerms, number: number): void {
+  const { terms, counts } = decoded;
+  const once = counts.length === 0;
+  for (let i = 0; i < terms.length; i++) postingsOf(postings, terms[i]!).add(number, once ? 1 : counts[i]!);
 }
 
 /** A shallow check of one stored segment, as for snapshots. */

@@ -517,7 +517,7 @@ export class SearchIndexer implements NoteChangeListener {
         updated_at: updatedAt,
         // The segment the note was just indexed from; the index is asked only for notes not in this pass.
         full_text: segments.get(noteId) ?? fullText.noteSegment(noteId) ?? null,
-        vectors: target.vectors?.noteSegment(noteId) ?? null,
+        vectors: target.vectors?.storedSegment(noteId) ?? null,
       });
     }
     return { put, remove };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../contracts';
 import type { Embedder, EmbeddingModelInfo } from './embedder';
 import { HASH_EMBEDDER_INFO, HashEmbedder } from './hash-embedder';
-import { VectorIndex, type VectorEntry } from './vector-index';
+import { VectorIndex, type VectorEntry, type VectorNoteSegment } from './vector-index';
 
 const TINY: EmbeddingModelInfo = { model_id: 'tiny', model_version: '1', dimension: 3, normalization: 'l2' };
 
@@ -350,5 +350,73 @@ describe('VectorIndex: per-note segments', () => {
     expect(codeOf([{ ...segment, vectors: { ...segment.vectors, data: vec(1, 0) } }])).toBe(
       'VECTOR_INDEX_REBUILD_REQUIRED',
     );
+  });
+
+  it('stores hash-v1 rows sparse and a dense model’s rows dense; both load to the same scores, bit for bit', async () => {
+    const embedder = new HashEmbedder();
+    const texts = [
+      ['n1', 'The kernel schedules threads by priority.'],
+      ['n1', '进程调度决定下一个运行的进程'],
+      ['n2', 'Water the tomatoes early in the morning.'],
+      ['n3', ''],
+    ] as const;
+    // Over 600 rows, so rows fall in more than one tile.
+    const entries: VectorEntry[] = [];
+    const vectors: Float32Array[] = [];
+    for (let copy = 0; copy < 160; copy++) {
+      const embedded = await embedder.embed(texts.map(([, text]) => `${text} copy${copy}`));
+      texts.forEach(([note], i) => {
+        entries.push(entry(`${note}-${copy}-${i}`, { note_id: `${note}-${copy}` }));
+        vectors.push(embedded[i]!);
+      });
+    }
+    const original = new VectorIndex(HASH_EMBEDDER_INFO, 8);
+    original.upsert(entries, vectors, HASH_EMBEDDER_INFO);
+    const notes = [...new Set(entries.map((item) => item.note_id))];
+    const stored = notes.map((note_id) => ({ note_id, vectors: original.storedSegment(note_id)! }));
+    const first = stored[0]!.vectors;
+    expect(first.dims).toBeInstanceOf(Uint16Array);
+    expect(first.data.length).toBeLessThan(first.block_ids.length * 256 * 0.5);
+    expect(first.ends).toEqual(new Uint32Array([first.ends![0]!, first.data.length]));
+    const loaded = VectorIndex.fromSegments(HASH_EMBEDDER_INFO, stored);
+    for (const note of notes) expect(loaded.noteSegment(note)).toEqual(original.noteSegment(note));
+    for (const query of await embedder.embed(['kernel threads', '进程', 'tomatoes copy7'])) {
+      expect(loaded.search(query, 20)).toEqual(original.search(query, 20));
+    }
+    // Mixed with dense rows of the same model (stored before the sparse form existed).
+    const mixed = stored.map((row, i) =>
+      i % 2 === 0 ? { ...row, vectors: original.noteSegment(row.note_id)! } : row,
+    );
+    expect(VectorIndex.fromSegments(HASH_EMBEDDER_INFO, mixed).search(vectors[5]!, 20)).toEqual(
+      original.search(vectors[5]!, 20),
+    );
+
+    const dense = tinyIndex();
+    expect(dense.storedSegment('note-x')).toEqual(dense.noteSegment('note-x'));
+    expect(dense.storedSegment('nobody')).toBeUndefined();
+  });
+
+  it('refuses a sparse row whose parts disagree with VECTOR_INDEX_REBUILD_REQUIRED', () => {
+    const good: VectorNoteSegment = {
+      block_ids: ['a', 'b'],
+      folder: '',
+      tags: [],
+      data: vec(1, 0.6, 0.8),
+      dims: new Uint16Array([0, 1, 2]),
+      ends: new Uint32Array([1, 3]),
+    };
+    const load = (vectors: VectorNoteSegment) => () =>
+      VectorIndex.fromSegments(TINY, [{ note_id: 'n', vectors }]);
+    expect(load(good)().search(vec(0, 0.6, 0.8), 1)[0]!.block_id).toBe('b');
+    for (const bad of [
+      { ...good, dims: new Uint16Array([0, 1, 3]) },
+      { ...good, dims: new Uint16Array([0, 1]) },
+      { ...good, ends: new Uint32Array([3, 1]) },
+      { ...good, ends: new Uint32Array([1, 2]) },
+      { ...good, ends: new Uint32Array([3]) },
+      { ...good, dims: [0, 1, 2] as unknown as Uint16Array },
+    ]) {
+      expect(codeOf(load(bad))).toBe('VECTOR_INDEX_REBUILD_REQUIRED');
+    }
   });
 });

@@ -35,13 +35,24 @@ interface RowMeta {
 /**
  * One note's vectors, stored on its own so an edit rewrites one note: its
  * block ids and their unit-length rows, one after another.
+ *
+ * Stored sparse when most values are zero (`storedSegment`): hash-v1's
+ * vectors, the default model's, use a few dozen of their 256 dimensions.
+ * `data` then holds only the non-zero values, block after block, `dims` the
+ * dimension of each and `ends` where each block's values end. The values are
+ * the same floats, so a sparse row reads back bit for bit; either form loads.
  */
 export interface VectorNoteSegment {
   block_ids: string[];
   folder: string;
   tags: string[];
   data: Float32Array;
+  dims?: Uint16Array;
+  ends?: Uint32Array;
 }
+
+/** Stored sparse only when that takes at most this share of the dense bytes. */
+const SPARSE_AT_MOST = 0.5;
 
 const MAGIC = 'NAVX';
 export const VECTOR_BUFFER_VERSION = 1;
@@ -429,9 +440,41 @@ export class VectorIndex {
   }
 
   /**
-   * An index of `info`'s vectors from stored segments, copied as they are
-   * (they were stored unit-length). Anything that does not fit is
-   * VECTOR_INDEX_REBUILD_REQUIRED.
+   * The note's rows as they are stored: `noteSegment`, sparse where that is
+   * much smaller (see VectorNoteSegment). A start reads every stored byte, so
+   * fewer bytes is a faster start.
+   */
+  storedSegment(noteId: string): VectorNoteSegment | undefined {
+    const dense = this.noteSegment(noteId);
+    if (!dense) return undefined;
+    const { data } = dense;
+    let values = 0;
+    for (let i = 0; i < data.length; i++) if (data[i] !== 0) values += 1;
+    // 4 bytes a value, 2 for its dimension, 4 for each block's end.
+    if (values * 6 + dense.block_ids.length * 4 > data.byteLength * SPARSE_AT_MOST) return dense;
+    const dimension = this.info.dimension;
+    const packed = new Float32Array(values);
+    const dims = new Uint16Array(values);
+    const ends = new Uint32Array(dense.block_ids.length);
+    let at = 0;
+    for (let block = 0; block < ends.length; block++) {
+      const start = block * dimension;
+      for (let dim = 0; dim < dimension; dim++) {
+        const value = data[start + dim]!;
+        if (value === 0) continue;
+        packed[at] = value;
+        dims[at] = dim;
+        at += 1;
+      }
+      ends[block] = at;
+    }
+    return { ...dense, data: packed, dims, ends };
+  }
+
+  /**
+   * An index of `info`'s vectors from stored segments (dense or sparse),
+   * copied as they are (they were stored unit-length). Anything that does not
+   * fit is VECTOR_INDEX_REBUILD_REQUIRED.
    */
   static fromSegments(
     info: EmbeddingModelInfo,
@@ -443,11 +486,18 @@ export class VectorIndex {
       count += Array.isArray(vectors?.block_ids) ? vectors.block_ids.length : 0;
     const index = new VectorIndex(info, count, options);
     const dimension = index.info.dimension;
+    // Where each row's floats are: copied a tile at a time once all are known (see #writeRows).
+    const sources: Float32Array[] = [];
+    const offsets: number[] = [];
+    const sparse: Array<{ row: number; segment: VectorNoteSegment; block: number }> = [];
     for (const { note_id, vectors } of segments) {
+      const packed = vectors?.dims !== undefined;
       if (
         !(vectors?.data instanceof Float32Array) ||
         !Array.isArray(vectors.block_ids) ||
-        vectors.data.length !== vectors.block_ids.length * dimension
+        (packed
+          ? !sparseFits(vectors, dimension)
+          : vectors.data.length !== vectors.block_ids.length * dimension)
       ) {
         throw new AppError(
           'VECTOR_INDEX_REBUILD_REQUIRED',
@@ -475,12 +525,30 @@ export class VectorIndex {
           );
         }
         const row = index.#count++;
-        index.#writeRow(row, vectors.data, offset * dimension);
+        if (packed) {
+          // Left out of the tile copy (its row stays zero there) and set value by value below.
+          sources.push(EMPTY_ROWS);
+          offsets.push(-1);
+          sparse.push({ row, segment: vectors, block: offset });
+        } else {
+          sources.push(vectors.data);
+          offsets.push(offset * dimension);
+        }
         index.#ids.push(blockId);
         index.#meta.push(meta);
         index.#rows.set(blockId, row);
         index.#track(note_id, blockId);
       });
+    }
+    index.#writeRows(sources, offsets);
+    const data = index.#data;
+    for (const { row, segment, block } of sparse) {
+      const start = tileStart(row, dimension);
+      const values = segment.data;
+      const dims = segment.dims!;
+      for (let at = block === 0 ? 0 : segment.ends![block - 1]!; at < segment.ends![block]!; at++) {
+        data[start + dims[at]! * TILE_ROWS] = values[at]!;
+      }
     }
     return index;
   }
@@ -625,6 +693,35 @@ export class VectorIndex {
     for (let dim = 0; dim < this.info.dimension; dim++) data[start + dim * TILE_ROWS] = source[offset + dim]!;
   }
 
+  /**
+   * Sets rows 0.. from `sources[row]` at `offsets[row]` (a row whose offset is
+   * negative is left as it is). A row alone writes
+   * one float per dimension, each a tile column apart, a cache miss apiece;
+   * here a run of rows of one tile is written a dimension at a time, so the
+   * writes go straight through memory and the rows being read stay in cache.
+   */
+  #writeRows(sources: readonly Float32Array[], offsets: readonly number[]): void {
+    const data = this.#data;
+    const dimension = this.info.dimension;
+    const run = 32;
+    let rows: number;
+    for (let first = 0; first < sources.length; first += rows) {
+      // Never past the tile's end: the next tile starts elsewhere.
+      rows = Math.min(run, sources.length - first, TILE_ROWS - (first & (TILE_ROWS - 1)));
+      const start = tileStart(first, dimension);
+      let dense = 0;
+      for (let r = 0; r < rows; r++) if (offsets[first + r]! >= 0) dense += 1;
+      if (dense === 0) continue;
+      for (let dim = 0; dim < dimension; dim++) {
+        const column = start + dim * TILE_ROWS;
+        for (let r = 0; r < rows; r++) {
+          const offset = offsets[first + r]!;
+          if (offset >= 0) data[column + r] = sources[first + r]![offset + dim]!;
+        }
+      }
+    }
+  }
+
   #track(noteId: string, blockId: string): void {
     const blocks = this.#notes.get(noteId) ?? new Set<string>();
     blocks.add(blockId);
@@ -640,6 +737,23 @@ export class VectorIndex {
     next.set(this.#data);
     this.#data = next;
   }
+}
+
+const EMPTY_ROWS = new Float32Array(0);
+
+/** A sparse segment whose parts agree with each other and with `dimension`. */
+function sparseFits(segment: VectorNoteSegment, dimension: number): boolean {
+  const { data, dims, ends, block_ids } = segment;
+  if (!(dims instanceof Uint16Array) || !(ends instanceof Uint32Array)) return false;
+  if (dims.length !== data.length || ends.length !== block_ids.length) return false;
+  let previous = 0;
+  for (const end of ends) {
+    if (end < previous) return false;
+    previous = end;
+  }
+  if (previous !== data.length) return false;
+  for (const dim of dims) if (dim >= dimension) return false;
+  return true;
 }
 
 function tilesFor(rows: number): number {

@@ -480,6 +480,40 @@ describe('persistence', () => {
     expect(restartedEmbedder.texts).toBe(1);
   });
 
+  it('stores hash-v1 vectors sparse; a restart loads them, or the dense rows of an earlier version, without re-indexing', async () => {
+    const first = openCore();
+    const os = await first.api.notes.create(OS_NOTE);
+    await first.api.notes.create(COOKING_NOTE);
+    await first.idle();
+    const query = { query: '进程调度决定下一个运行的进程', mode: 'vector' as const };
+    const before = await first.api.search.search(query);
+    expect(noteIdsOf(before)[0]).toBe(os.note_id);
+    const rows = await first.db.search_segments.toArray();
+    expect(rows.map((row) => row.vectors)).toEqual([
+      expect.objectContaining({ dims: expect.any(Uint16Array), ends: expect.any(Uint32Array) }),
+      expect.objectContaining({ dims: expect.any(Uint16Array), ends: expect.any(Uint32Array) }),
+    ]);
+    const rebuilds = (await first.api.jobs.list({ kind: INDEX_REBUILD_JOB_KIND })).page.total;
+    await closeCore(first);
+
+    const second = openCore({}, true);
+    const scoresOf = (result: SearchResultDto) => result.hits.map((hit) => [hit.block_id, hit.score]);
+    expect(scoresOf(await second.api.search.search(query))).toEqual(scoresOf(before));
+    // Rows written dense, as before the sparse form: read as they are.
+    const view = await second.searchIndexer.view();
+    await second.db.search_segments.toCollection().modify((row) => {
+      row.vectors = view.vectors!.noteSegment(row.note_id) ?? null;
+    });
+    expect((await second.db.search_segments.toArray())[0]!.vectors).not.toHaveProperty('dims');
+    await closeCore(second);
+
+    const indexed = watchIndexing();
+    const third = openCore({}, true);
+    expect(scoresOf(await third.api.search.search(query))).toEqual(scoresOf(before));
+    expect(indexed()).toEqual([]);
+    expect((await third.api.jobs.list({ kind: INDEX_REBUILD_JOB_KIND })).page.total).toBe(rebuilds);
+  });
+
   it('measures the relevance floor on the notebook when the vectors are built, stores it and reads it back at the next start', async () => {
     const embedder = new TestEmbedder(OTHER_MODEL);
     const first = openCore({ embedder });
