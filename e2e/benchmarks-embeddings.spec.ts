@@ -1,5 +1,7 @@
+import type { Page } from '@playwright/test';
 import { buildTinyEmbeddingModel, vocabularyFromTexts } from '../src/retrieval/__fixtures__/tiny-model';
 import { createNote, expect, openApp, test } from './fixtures';
+import { createMyNotesDataset } from './harness/benchmark-steps';
 import { MODEL_HOST, routeModelHost, serveTinyModel, useModelHost } from './harness/model-host';
 
 /**
@@ -26,6 +28,14 @@ const NOTES = [
     question: 'how hot is the water for green tea',
   },
 ];
+
+/** Starts a run over hash-v1 and the downloaded model together. */
+async function runWithBothEmbedders(page: Page): Promise<void> {
+  const embedders = page.getByTestId('bench-embeddings');
+  await embedders.getByRole('checkbox', { name: 'hash-v1', exact: true }).check();
+  await embedders.getByRole('checkbox', { name: MODEL_ID, exact: true }).check();
+  await page.getByTestId('bench-run').click();
+}
 
 const files = buildTinyEmbeddingModel({
   dimension: 384,
@@ -63,24 +73,10 @@ test('compares hash-v1 and a downloaded model in one run, side by side, leaving 
   const downloaded = modelRequests.length;
 
   // A dataset from the two notes.
-  await page.getByTestId('nav-benchmarks').click();
-  const mine = page.getByTestId('bench-my-notes');
-  await mine.locator('summary').click();
-  for (const note of NOTES) {
-    await mine.getByTestId('bench-mine-note').selectOption({ label: note.title });
-    await mine.getByTestId('bench-mine-block').selectOption({ label: note.block });
-    await mine.getByTestId('bench-mine-question').fill(note.question);
-    await mine.getByTestId('bench-mine-add').click();
-  }
-  await expect(mine.getByTestId('bench-mine-case')).toHaveCount(2);
-  await mine.getByTestId('bench-mine-create').click();
-  await expect(page.getByTestId('bench-dataset')).toHaveValue('my-notes');
+  await createMyNotesDataset(page, NOTES);
 
   // Both embedders in one run: full text once, vector and hybrid per model.
-  const embedders = page.getByTestId('bench-embeddings');
-  await embedders.getByRole('checkbox', { name: 'hash-v1', exact: true }).check();
-  await embedders.getByRole('checkbox', { name: MODEL_ID, exact: true }).check();
-  await page.getByTestId('bench-run').click();
+  await runWithBothEmbedders(page);
   const report = page.getByTestId('bench-report');
   await expect(report).toBeVisible({ timeout: 120_000 });
   await expect(page.getByTestId('bench-run-item').first()).toHaveAttribute('data-status', 'completed');
@@ -120,20 +116,8 @@ test('a model that was never downloaded fails the run with the model named', asy
   test.setTimeout(120_000);
   await openApp(page);
   await createNote(page, NOTES[0]!.title, NOTES[0]!.body);
-  await page.getByTestId('nav-benchmarks').click();
-  const mine = page.getByTestId('bench-my-notes');
-  await mine.locator('summary').click();
-  await mine.getByTestId('bench-mine-note').selectOption({ label: NOTES[0]!.title });
-  await mine.getByTestId('bench-mine-block').selectOption({ label: NOTES[0]!.block });
-  await mine.getByTestId('bench-mine-question').fill(NOTES[0]!.question);
-  await mine.getByTestId('bench-mine-add').click();
-  await mine.getByTestId('bench-mine-create').click();
-  await expect(page.getByTestId('bench-dataset')).toHaveValue('my-notes');
-
-  const embedders = page.getByTestId('bench-embeddings');
-  await embedders.getByRole('checkbox', { name: 'hash-v1', exact: true }).check();
-  await embedders.getByRole('checkbox', { name: MODEL_ID, exact: true }).check();
-  await page.getByTestId('bench-run').click();
+  await createMyNotesDataset(page, NOTES.slice(0, 1));
+  await runWithBothEmbedders(page);
   await expect(page.getByTestId('bench-run-item').first()).toHaveAttribute('data-status', 'failed', {
     timeout: 60_000,
   });

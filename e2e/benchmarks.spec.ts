@@ -1,4 +1,5 @@
 import { createNote, expect, openApp, test } from './fixtures';
+import { createMyNotesDataset } from './harness/benchmark-steps';
 
 test.setTimeout(240_000);
 
@@ -67,24 +68,18 @@ test('builds a two-case dataset from my own notes and compares the modes on it',
   );
   await createNote(page, 'Paging notes', '# Paging\n\nA TLB caches recent page table entries.\n');
 
-  await page.getByTestId('nav-benchmarks').click();
-  const mine = page.getByTestId('bench-my-notes');
-  await mine.locator('summary').click();
-  await mine.getByTestId('bench-mine-note').selectOption({ label: 'Deadlock notes' });
-  await mine
-    .getByTestId('bench-mine-block')
-    .selectOption({ label: 'The banker algorithm checks for a safe state before granting.' });
-  await mine.getByTestId('bench-mine-question').fill('banker algorithm safe state');
-  await mine.getByTestId('bench-mine-add').click();
-  await mine.getByTestId('bench-mine-note').selectOption({ label: 'Paging notes' });
-  await mine
-    .getByTestId('bench-mine-block')
-    .selectOption({ label: 'A TLB caches recent page table entries.' });
-  await mine.getByTestId('bench-mine-question').fill('what caches page table entries');
-  await mine.getByTestId('bench-mine-add').click();
-  await expect(mine.getByTestId('bench-mine-case')).toHaveCount(2);
-  await mine.getByTestId('bench-mine-create').click();
-  await expect(page.getByTestId('bench-dataset')).toHaveValue('my-notes');
+  await createMyNotesDataset(page, [
+    {
+      title: 'Deadlock notes',
+      block: 'The banker algorithm checks for a safe state before granting.',
+      question: 'banker algorithm safe state',
+    },
+    {
+      title: 'Paging notes',
+      block: 'A TLB caches recent page table entries.',
+      question: 'what caches page table entries',
+    },
+  ]);
 
   await page.getByTestId('bench-run').click();
   await expect(page.getByTestId('bench-report')).toBeVisible();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// Request shapes of agent-service-protocol.txt §2, field names as the protocol
+// Request shapes of the agent service protocol's §2 (server/README.md), field names as the protocol
 // spells them (snake_case, `filepath` in one command and `file_path` in another).
 // Unknown fields are stripped, not refused: plugins send extras such as `task_id`.
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seededRandom } from '../testing/seeded-random';
+import { seededRandom } from '../../src/core/seeded-random';
 import { TEST_KEY, startTestServer, type TestServer } from '../testing/start-test-server';
 import { TestClient } from '../testing/test-client';
 

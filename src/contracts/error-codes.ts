@@ -1,9 +1,10 @@
 /**
  * Every error code a user can see, each with what the UI needs to know about it.
- * The contract's codes (notes-phase2-contract.md §5.5, §6.5, §7.7, §8.4, §9.8,
- * §9.9, §10.5, §11.4, §12.4 and §4.5) come first, verbatim; the project's own
- * codes follow for cases the contract leaves open (validation, state conflicts,
- * jobs, notes, storage).
+ * The contract's codes (the error-code tables of its §5.5, §6.5, §7.7, §8.4,
+ * §9.8, §9.9, §10.5, §11.4, §12.4 and the envelope of §4.5; docs/architecture.md
+ * maps the sections to the code) come first, verbatim; the project's own codes
+ * follow for cases the contract leaves open (validation, state conflicts, jobs,
+ * notes, storage).
  */
 export interface ErrorCodeEntry {
   /**

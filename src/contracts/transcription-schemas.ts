@@ -13,7 +13,7 @@ import {
 import { errorEnvelopeSchema } from './validation';
 
 /**
- * Request and response schemas of notes-phase2-contract.md §5 (Multimodal /
+ * Request and response schemas of the contract's §5 (Multimodal /
  * Transcription); the types and event names are in transcription.ts.
  */
 

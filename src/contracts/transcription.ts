@@ -11,10 +11,10 @@ import type {
 } from './transcription-schemas';
 
 /**
- * Wire DTOs of notes-phase2-contract.md §5 (Multimodal / Transcription). Field
- * and event names are the contract's; the routes become service methods with
- * these request and response shapes (docs/architecture.md). Zod-free, so the page
- * can import it; the schemas live in transcription-schemas.ts.
+ * Wire DTOs of the contract's §5 (Multimodal / Transcription). Field and event
+ * names are the contract's; the routes become service methods with these request
+ * and response shapes (docs/architecture.md, "Where each contract section lives").
+ * Zod-free, so the page can import it; the schemas live in transcription-schemas.ts.
  */
 
 export type CreateTranscriptionInput = z.input<typeof createTranscriptionSchema>;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { blockHash, deriveBlocks, parseBlocks, textSimilarity, type DerivedBlock } from './blocks';
 import { parseDocumentAst } from './markdown/document-ast';
+import { seededRandom } from './seeded-random';
 
 function idSource(prefix = 'b'): () => string {
   let next = 0;
@@ -483,18 +484,8 @@ describe('deriveBlocks under random edits', () => {
     }
   }
 
-  function mulberry32(seed: number): () => number {
-    let state = seed;
-    return () => {
-      state = (state + 0x6d2b79f5) | 0;
-      let t = Math.imul(state ^ (state >>> 15), 1 | state);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
-
   it('keeps ids unique and keeps the id of every block whose text did not change', () => {
-    const random = mulberry32(20240601);
+    const random = seededRandom(20240601);
     const pick = (length: number): number => Math.floor(random() * length);
     let nextUid = 0;
     const fresh = (): ModelBlock => ({

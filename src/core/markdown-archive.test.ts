@@ -16,6 +16,7 @@ import {
   type ArchiveFile,
   type NoteDraft,
 } from './markdown-archive';
+import { seededRandom } from './seeded-random';
 import { rawZip } from './test-zips';
 
 function note(overrides: Partial<NoteDraft>): NoteDraft {
@@ -296,16 +297,6 @@ describe('zip archives', () => {
 });
 
 describe('export then import', () => {
-  function mulberry32(seed: number): () => number {
-    let state = seed;
-    return () => {
-      state = (state + 0x6d2b79f5) | 0;
-      let t = Math.imul(state ^ (state >>> 15), 1 | state);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
-
   const titles = [
     '操作系统',
     'Process scheduling',
@@ -332,7 +323,7 @@ describe('export then import', () => {
   ];
 
   it('round-trips 300 generated notes through a zip unchanged', () => {
-    const random = mulberry32(42);
+    const random = seededRandom(42);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
     const notes: NoteDraft[] = Array.from({ length: 300 }, (_, index) => {
       const lineEnding = random() < 0.2 ? '\r\n' : '\n';

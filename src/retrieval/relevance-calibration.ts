@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { seededRandom } from '../core/seeded-random';
 import { embeddingModelInfoSchema, sameEmbeddingModel, type Embedder, type RelevanceFloor } from './embedder';
 import type { VectorIndex } from './vector-index';
 
@@ -60,18 +61,6 @@ export interface RelevanceFloorInUse {
   calibration: RelevanceCalibration | null;
 }
 
-/** A small deterministic generator (mulberry32), so the probes are the same on every device. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 const ONSETS = [
   'b',
@@ -112,7 +101,8 @@ export function nonsenseProbes(
   count: number = CALIBRATION_PROBES,
   seed: number = CALIBRATION_SEED,
 ): string[] {
-  const random = generator(seed);
+  // Seeded, so the probes are the same on every device.
+  const random = seededRandom(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
   const between = (low: number, high: number): number => low + Math.floor(random() * (high - low + 1));
   const letters = (): string => Array.from({ length: between(3, 8) }, () => pick([...LETTERS])).join('');

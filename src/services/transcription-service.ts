@@ -57,7 +57,7 @@ import {
 import type { TransformersAsrEnvironment } from '../media/transformers';
 
 /**
- * Transcription (notes-phase2-contract.md §5) as the app's service: the
+ * Transcription (the contract's §5, Multimodal / Transcription) as the app's service: the
  * routes of §5.1-§5.4 become methods with the same DTOs. A job runs in the job
  * runtime (kind `transcription`, one at a time); its id is the event resource
  * (`events.subscribe(job_id, ...)`).

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelInfoDto } from '../../contracts/provider-config';
 import { local, localItem, pickerLabels, provider } from './__fixtures__/model-picker';
-import { buildModelGroups, capabilitiesOf, optionValue, parseOptionValue } from './model-options';
+import {
+  buildModelGroups,
+  capabilitiesOf,
+  optionValue,
+  parseOptionValue,
+  unlistedChoice,
+} from './model-options';
 
 const info = (
   model: string,
@@ -78,6 +84,26 @@ describe('buildModelGroups', () => {
       provider_id: 'ollama',
       model: 'odd|name',
     });
+  });
+});
+
+describe('unlistedChoice', () => {
+  const groups = buildModelGroups([provider('a', 'a-1')], { a: [info('a-1')] }, null, labels);
+
+  it('is null when nothing is picked or a group offers the pick', () => {
+    expect(unlistedChoice(groups, null)).toBeNull();
+    expect(unlistedChoice(groups, { provider_id: 'a', model: 'a-1' })).toBeNull();
+  });
+
+  it('keeps a pick the lists no longer offer, under its option value', () => {
+    expect(unlistedChoice(groups, { provider_id: 'a', model: 'retired' })).toEqual({
+      value: optionValue('a', 'retired'),
+      provider_id: 'a',
+      model: 'retired',
+    });
+    expect(unlistedChoice(groups, { provider_id: 'gone', model: 'a-1' })?.value).toBe(
+      optionValue('gone', 'a-1'),
+    );
   });
 });
 

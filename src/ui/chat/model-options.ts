@@ -110,6 +110,21 @@ export function buildModelGroups(
   return local.webgpu.available ? [group, ...remote] : [...remote, group];
 }
 
+/**
+ * The picked model when no group offers it (any more), with its option value: a picker shows it
+ * on its own, first, so a conversation or run keeps showing, and can keep, the model it has.
+ * Null when a group offers it or nothing is picked.
+ */
+export function unlistedChoice(
+  groups: readonly ModelGroup[],
+  choice: { provider_id: string; model: string } | null,
+): { value: string; provider_id: string; model: string } | null {
+  if (!choice) return null;
+  const value = optionValue(choice.provider_id, choice.model);
+  const listed = groups.some((group) => group.options.some((option) => option.value === value));
+  return listed ? null : { value, provider_id: choice.provider_id, model: choice.model };
+}
+
 /** The capabilities of the picked model, for the thinking toggle. */
 export function capabilitiesOf(
   choice: { provider_id: string; model: string } | null,

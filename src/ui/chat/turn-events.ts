@@ -1,4 +1,9 @@
-import type { ChatMessageDto, ChatTurnEventData, ChatTurnEventName } from '../../contracts/chat';
+import {
+  CHAT_TURN_EVENT_NAMES,
+  type ChatMessageDto,
+  type ChatTurnEventData,
+  type ChatTurnEventName,
+} from '../../contracts/chat';
 import type { EventEnvelope } from '../../contracts/events';
 
 /** An assistant message as the page shows it while it streams. */
@@ -19,21 +24,7 @@ type TurnEvent = {
   [E in ChatTurnEventName]: EventEnvelope<ChatTurnEventData[E], E>;
 }[ChatTurnEventName];
 
-const KNOWN = new Set<string>([
-  'TextDelta',
-  'ThinkingDelta',
-  'ToolCallStart',
-  'ToolCallDelta',
-  'ToolCallEnd',
-  'Usage',
-  'Error',
-  'Done',
-  'ProviderSwitched',
-  'AttemptDiscarded',
-  'Citation',
-  'ModelLoading',
-  'MemoryDigest',
-]);
+const KNOWN = new Set<string>(CHAT_TURN_EVENT_NAMES);
 
 /**
  * One turn event applied to the message (pure: returns a new object). Unknown

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseBlocks } from '../../core/blocks';
+import { seededRandom } from '../../core/seeded-random';
 import { BlockSplitter, type SplitBlock } from './block-splitter';
 
 const SAMPLE = [
@@ -45,17 +46,6 @@ const PIECES = [
   '\n```\ncode',
 ];
 
-/** A small deterministic generator (mulberry32): the same edits on every run. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function withoutOffsets(blocks: readonly SplitBlock[]): unknown[] {
   return blocks.map(({ offset: _offset, ...block }) => block);
 }
@@ -73,7 +63,7 @@ describe('BlockSplitter', () => {
   });
 
   it('gives the same blocks as a whole parse after every one of many random edits', () => {
-    const next = random(20261202);
+    const next = seededRandom(20261202);
     const splitter = new BlockSplitter();
     let text = SAMPLE;
     splitter.split(text);

@@ -1,4 +1,5 @@
 import onnxProto from 'onnx-proto';
+import { seededRandom } from '../../../core/seeded-random';
 import { DEFAULT_TINY_VOCABULARY, SPECIAL_TOKENS, TINY_MODEL_STOP_TOKENS, uniqueTokens } from './vocabulary';
 
 /**
@@ -176,7 +177,7 @@ function tokenVector(token: string, dimension: number, seed: string): Float32Arr
   const core = continuation ? token.slice(2) : token;
   const vector = new Float32Array(dimension);
   const addFeature = (feature: string, weight: number): void => {
-    const random = mulberry32(hash32(`${seed}\u0000${feature}`));
+    const random = seededRandom(hash32(`${seed}\u0000${feature}`));
     for (let index = 0; index < dimension; index++) {
       vector[index] = (vector[index] ?? 0) + weight * (random() * 2 - 1);
     }
@@ -283,16 +284,4 @@ function hash32(text: string): number {
   hash = Math.imul(hash, 0xc2b2ae35);
   hash ^= hash >>> 16;
   return hash >>> 0;
-}
-
-/** A small seeded PRNG with uniform output in [0, 1). */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }

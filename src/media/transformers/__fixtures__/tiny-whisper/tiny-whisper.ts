@@ -1,3 +1,4 @@
+import { seededRandom } from '../../../../core/seeded-random';
 import {
   encodeModel,
   floatTensor,
@@ -116,7 +117,8 @@ export type TinyWhisperFiles = Record<string, string | Uint8Array>;
  * needs half-precision tensors), so profiles with q8 load them too.
  */
 export function buildTinyWhisper(options: TinyWhisperOptions = {}): TinyWhisperFiles {
-  const random = mulberry32(options.seed ?? 1234);
+  // Seeded, so the weights (and the cross-attention) are the same on every run.
+  const random = seededRandom(options.seed ?? 1234);
   const encoder = encodeModel(graph(encoderGraph(random)));
   const decoder = encodeModel(graph(decoderGraph(random, options)));
   const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
@@ -571,17 +573,5 @@ function tokenizerConfig() {
     add_prefix_space: false,
     clean_up_tokenization_spaces: true,
     errors: 'replace',
-  };
-}
-
-/** A small seeded PRNG, so the weights (and the cross-attention) are the same on every run. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
   };
 }
