@@ -23,6 +23,8 @@ test('a body over 5 MiB is refused with its size and the limit, the text stays (
     .getByTestId('toast')
     .filter({ hasText: 'This note is 5.1 MiB; a note holds at most 5.0 MiB. Nothing was saved' });
   await expect(notice).toBeVisible();
+  // The notice carries the contract's code, as every error the app shows does.
+  await expect(notice).toHaveAttribute('data-code', 'VALIDATION_FAILED');
   await expect(
     page.getByTestId('toast').filter({ hasText: 'Some of the entered values are not valid' }),
   ).toHaveCount(0);
@@ -69,7 +71,9 @@ test('a body over 5 MiB is refused with its size and the limit, the text stays (
   await page.keyboard.insertText('x'.repeat(MiB));
   await expect(large).toHaveAttribute('data-length', String(pasted.length + MiB), { timeout: 60_000 });
   await page.keyboard.press('Control+s');
-  await expect(page.getByTestId('toast').filter({ hasText: 'This note is 6.1 MiB' })).toBeVisible();
+  const grown = page.getByTestId('toast').filter({ hasText: 'This note is 6.1 MiB' });
+  await expect(grown).toBeVisible();
+  await expect(grown).toHaveAttribute('data-code', 'VALIDATION_FAILED');
   await expect(page.getByTestId('toast').filter({ hasText: 'a note holds at most 5.0 MiB' })).toHaveCount(1);
   await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'error');
 

@@ -166,6 +166,7 @@ function showStorageFull(noteId: string): void {
   if (plain) toasts.dismiss(plain.id);
   toasts.show(text, {
     kind: 'error',
+    code: 'STORAGE_QUOTA_EXCEEDED',
     timeoutMs: 0,
     action: { label: t('storageFull.openStorage'), run: () => openSettings('storage') },
   });
@@ -176,7 +177,12 @@ function draftWriteFailed(noteId: string, error: unknown): void {
   console.warn('NotesAgent: could not write the draft', error);
   if (draftsInMemoryTold.has(noteId)) return;
   draftsInMemoryTold.add(noteId);
-  toasts.show(t('storageFull.draftInMemory'), { kind: 'error', timeoutMs: 0 });
+  const code = errorCodeOf(error);
+  toasts.show(t('storageFull.draftInMemory'), {
+    kind: 'error',
+    timeoutMs: 0,
+    ...(code === null ? {} : { code }),
+  });
 }
 
 /** The body is over the API's cap: its size and the cap, from the error's details. */
@@ -200,6 +206,7 @@ function showBodyTooLong(size: { length: number; max: number }): void {
   const mib = (characters: number) => (characters / (1024 * 1024)).toFixed(1);
   tooLongToast = toasts.show(t('editor.bodyTooLong', { size: mib(size.length), limit: mib(size.max) }), {
     kind: 'error',
+    code: 'VALIDATION_FAILED',
     timeoutMs: 0,
     // A text too long for a note can be too long for a draft as well (a note from before the
     // limits): a file is the one place it can always go.
@@ -272,13 +279,14 @@ async function keepAfterConflict(current: EditSession): Promise<void> {
   }
   if (session !== current) return;
   if (versionId === null) {
-    toasts.show(t('editor.conflictToast'), { kind: 'error' });
+    toasts.show(t('editor.conflictToast'), { kind: 'error', code: 'NOTE_VERSION_CONFLICT' });
     return;
   }
   const kept = versionId;
   editor.setConflictVersion(kept);
   toasts.show(t('editor.conflictKept'), {
     kind: 'error',
+    code: 'NOTE_VERSION_CONFLICT',
     timeoutMs: 0,
     action: { label: t('editor.conflictShow'), run: () => editor.requestHistory(kept) },
   });
@@ -395,7 +403,8 @@ export async function saveNow(): Promise<void> {
   const current = session;
   if (!current) return;
   if (current.autosaver.paused) {
-    if (editor.conflict) toasts.show(t('editor.conflictToast'), { kind: 'error' });
+    if (editor.conflict)
+      toasts.show(t('editor.conflictToast'), { kind: 'error', code: 'NOTE_VERSION_CONFLICT' });
     return;
   }
   explicitSave = true;
@@ -588,7 +597,8 @@ export async function trashCurrentNote(): Promise<void> {
   await current.autosaver.flush();
   if (current.autosaver.busy) {
     // The latest text is not stored yet: keep the note where the user can see it.
-    if (editor.conflict) toasts.show(t('editor.conflictToast'), { kind: 'error' });
+    if (editor.conflict)
+      toasts.show(t('editor.conflictToast'), { kind: 'error', code: 'NOTE_VERSION_CONFLICT' });
     return;
   }
   try {
