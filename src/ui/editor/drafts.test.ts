@@ -673,6 +673,21 @@ describe('DraftStore edit journal (large notes)', () => {
     expect(journalKeys(local!)).toEqual([]);
   });
 
+  it('remembers the place of only a few refused writes (each holds a whole text), and still replays exactly', async () => {
+    const { store, backend, local } = setup();
+    backend.full = true;
+    const editor = new LargeEditor(store, largeText);
+    for (let round = 0; round < 8; round += 1) {
+      editor.type(`key ${round} `, 0);
+      editor.handOver();
+      await store.flush();
+    }
+    expect(parseJournal(local!.getItem(journalKey('tabA', 'n1')))!.marks.length).toBeLessThanOrEqual(5);
+    backend.full = false;
+    expect((await nextStart(local!, backend, { n1: largeText })).replayed).toBe(1);
+    expect(backend.rows.get('tabA/n1')?.body).toBe(editor.text);
+  });
+
   it('writes the journal at once when the page goes away', () => {
     const { store, local } = setup();
     const editor = new LargeEditor(store, largeText);

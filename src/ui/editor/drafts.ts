@@ -93,6 +93,9 @@ export const JOURNAL_FOLD_WEIGHT = 64 * 1024;
  */
 export const MAX_JOURNAL_WEIGHT = 1024 * 1024;
 
+/** How many texts handed to writes not yet confirmed a journal remembers the place of. */
+const MAX_WRITTEN_MARKS = 3;
+
 /** Drafts written before tabs had ids (`notesagent.draft.<note_id>`) move to this tab id. */
 export const LEGACY_TAB_ID = 'legacy';
 
@@ -370,10 +373,12 @@ export class DraftStore {
     } else {
       journal.marks.push({ at: journal.changes.length, text, id: null });
     }
-    // Only the first, the ones a write depends on (with an id) and the newest can be needed.
-    journal.marks = journal.marks.filter(
-      (mark, index) => index === 0 || mark.id !== null || index === journal.marks.length - 1,
-    );
+    // Only the first, the newest and the last few a write depends on (with an id) can be needed;
+    // more of those pile up only while writes are refused, and each holds a whole text.
+    const newest = journal.marks.length - 1;
+    const written = journal.marks.filter((mark, index) => index > 0 && index < newest && mark.id !== null);
+    const kept = new Set(written.slice(-MAX_WRITTEN_MARKS));
+    journal.marks = journal.marks.filter((mark, index) => index === 0 || index === newest || kept.has(mark));
   }
 
   /**
