@@ -7,6 +7,17 @@ test('a body over 5 MiB is refused with its size and the limit, the text stays (
   page,
 }) => {
   test.setTimeout(300_000);
+  // Every notice shown, as it appears: a short-lived one (a few seconds) is still seen on a busy machine.
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { __toastsSeen: string[] }).__toastsSeen = seen;
+    new MutationObserver(() => {
+      for (const toast of document.querySelectorAll('[data-testid="toast"]')) {
+        const text = toast.textContent ?? '';
+        if (!seen.includes(text)) seen.push(text);
+      }
+    }).observe(document, { childList: true, subtree: true, characterData: true });
+  });
   await openApp(page);
   await createNote(page, 'Big paste', 'stored body');
   const noteId = (await page.evaluate(() => localStorage.getItem('notesagent.last-note'))) ?? '';
@@ -23,6 +34,8 @@ test('a body over 5 MiB is refused with its size and the limit, the text stays (
     .getByTestId('toast')
     .filter({ hasText: 'This note is 5.1 MiB; a note holds at most 5.0 MiB. Nothing was saved' });
   await expect(notice).toBeVisible();
+  // The notice carries the contract's code, as every error the app shows does.
+  await expect(notice).toHaveAttribute('data-code', 'VALIDATION_FAILED');
   await expect(
     page.getByTestId('toast').filter({ hasText: 'Some of the entered values are not valid' }),
   ).toHaveCount(0);
@@ -31,11 +44,17 @@ test('a body over 5 MiB is refused with its size and the limit, the text stays (
   const download = page.waitForEvent('download');
   await notice.getByRole('button', { name: 'Save as file' }).click();
   const file = await download;
+  await expect
+    .poll(() =>
+      page.evaluate(() =>
+        (window as unknown as { __toastsSeen: string[] }).__toastsSeen.some((text) =>
+          text.includes('The text was saved as Big paste.md'),
+        ),
+      ),
+    )
+    .toBe(true);
   expect(file.suggestedFilename()).toBe('Big paste.md');
   expect(await readFile(await file.path(), 'utf8')).toBe(pasted);
-  await expect(
-    page.getByTestId('toast').filter({ hasText: 'The text was saved as Big paste.md' }),
-  ).toBeVisible();
 
   // The stored note is as it was. The text is on screen and in this tab's draft,
   // which the core keeps in IndexedDB: no size limit short of the quota.
@@ -69,7 +88,9 @@ test('a body over 5 MiB is refused with its size and the limit, the text stays (
   await page.keyboard.insertText('x'.repeat(MiB));
   await expect(large).toHaveAttribute('data-length', String(pasted.length + MiB), { timeout: 60_000 });
   await page.keyboard.press('Control+s');
-  await expect(page.getByTestId('toast').filter({ hasText: 'This note is 6.1 MiB' })).toBeVisible();
+  const grown = page.getByTestId('toast').filter({ hasText: 'This note is 6.1 MiB' });
+  await expect(grown).toBeVisible();
+  await expect(grown).toHaveAttribute('data-code', 'VALIDATION_FAILED');
   await expect(page.getByTestId('toast').filter({ hasText: 'a note holds at most 5.0 MiB' })).toHaveCount(1);
   await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'error');
 

@@ -11,7 +11,7 @@ export function reportError(error: unknown): void {
   if (parts === null) return;
   const message = toastText(parts);
   if (errorInfo(error)?.code === 'INTERNAL_ERROR') console.error(error);
-  toasts.show(message, { kind: 'error' });
+  toasts.show(message, { kind: 'error', code: parts.code });
 }
 
 /** Localized text for an error without showing it (e.g. inside another message). */

@@ -1,5 +1,18 @@
 import type { NoteDto } from '../../contracts/notes';
+import {
+  JOURNAL_KEY_PREFIX,
+  changeWeight,
+  journalKey,
+  lengthDelta,
+  parseJournal,
+  replayJournal,
+  textId,
+  type JournalFields,
+  type StoredJournal,
+  type TextId,
+} from './edit-journal';
 import { sameContent, type NoteContent } from './note-fields';
+import type { TextChange } from './text-change';
 
 export const DRAFT_KEY_PREFIX = 'notesagent.draft.';
 /** sessionStorage key of this tab's id: it survives a reload, and a new tab gets its own. */
@@ -58,6 +71,30 @@ export const MAX_MIRRORED_DRAFT_CHARS = 256 * 1024;
  * typing does not push it back, so a killed tab loses at most this much.
  */
 export const DEFAULT_MIRROR_DELAY_MS = 50;
+
+/**
+ * Drafts up to this size are mirrored on the keystroke itself: serialising
+ * and storing a few thousand characters costs microseconds, and a killed tab
+ * then loses nothing it had shown. Larger ones wait `mirrorDelayMs`.
+ */
+export const MAX_SYNC_MIRRORED_DRAFT_CHARS = 16 * 1024;
+
+/**
+ * An edit journal this heavy (about what it would insert) asks the editor to
+ * hand its text over, so that it is written to the core and the journal
+ * starts again from there: what `localStorage` holds per note stays small.
+ */
+export const JOURNAL_FOLD_WEIGHT = 64 * 1024;
+
+/**
+ * Past this weight (one paste of megabytes, or a core that refuses the
+ * write that would fold it) a journal is no longer written to
+ * `localStorage`; the text is in memory and goes to the core as a draft.
+ */
+export const MAX_JOURNAL_WEIGHT = 1024 * 1024;
+
+/** How many texts handed to writes not yet confirmed a journal remembers the place of. */
+const MAX_WRITTEN_MARKS = 3;
 
 /** Drafts written before tabs had ids (`notesagent.draft.<note_id>`) move to this tab id. */
 export const LEGACY_TAB_ID = 'legacy';
@@ -147,6 +184,33 @@ export interface DraftStoreOptions {
   onWritten?: (noteId: string) => void;
 }
 
+/** A text whose place in the journal is known; its id is worked out once a write depends on it. */
+interface LiveMark {
+  at: number;
+  text: string;
+  id: TextId | null;
+}
+
+/** The edit journal of one note in memory (see `edit-journal.ts`). */
+interface LiveJournal {
+  noteId: string;
+  /** In order of `at`; the first is where the changes start. */
+  marks: LiveMark[];
+  changes: TextChange[];
+  weight: number;
+  /** The length of the newest text: a text handed over of another length is not this journal's. */
+  length: number;
+  fields: JournalFields | null;
+}
+
+/** Where a journal found in `localStorage` at start-up is replayed: the stored note, and whether to leave it. */
+export interface JournalRecovery {
+  /** The note as stored, or null when it is gone. */
+  note(noteId: string): Promise<(NoteContent & { version: number }) | null>;
+  /** True while a live tab has the note open: its journal is still being written. */
+  skip(noteId: string): Promise<boolean>;
+}
+
 /** Under 256 Ki characters a draft goes out a moment after typing stops; a larger one waits a little longer. */
 export function defaultDraftDelay(draft: NoteDraft): number {
   return draft.body.length + draft.title.length > 256 * 1024 ? 1000 : 100;
@@ -179,6 +243,10 @@ export class DraftStore {
   readonly #failed = new Set<string>();
   /** Notes whose newest pending text is not in the mirror yet. */
   readonly #unmirrored = new Set<string>();
+  /** Edit journals of large notes, fed by the editor change by change. */
+  readonly #journals = new Map<string, LiveJournal>();
+  /** Notes whose journal changed since it was last written to `localStorage`. */
+  readonly #unjournaled = new Set<string>();
   /**
    * Notes this tab has a draft of in the core, once known (from `list()` at
    * start-up, then kept up to date by this tab's own writes and removals: no
@@ -210,24 +278,42 @@ export class DraftStore {
   }
 
   /**
-   * Records the newest text of a note; the keystroke path does nothing more.
-   * A small text is mirrored to `localStorage` within `mirrorDelayMs`: a tab
-   * that is killed (no unload event) before the pause is over then loses at
-   * most that much typing, and the next start moves the mirror into the
-   * core. A large text is only held in memory (serialising it so often would
-   * cost more than the typing), so an older mirror of it is dropped rather
-   * than left to overwrite the newer text later.
+   * Records the newest text of a note. A small text (up to
+   * `MAX_SYNC_MIRRORED_DRAFT_CHARS`) is mirrored to `localStorage` at once, a
+   * medium one within `mirrorDelayMs`: a tab that is killed (no unload
+   * event) before the pause is over then loses nothing, or at most that
+   * moment of typing, and the next start moves the mirror into the core. A
+   * large text is not mirrored whole (serialising it so often would cost
+   * more than the typing; an older mirror of it is dropped rather than left
+   * to overwrite the newer text later): the large-note editor journals its
+   * changes (`edit`), and a large text typed elsewhere goes to the core when
+   * the mirror is due.
    */
   write(draft: NoteDraft): void {
     this.#pending.set(draft.note_id, draft);
-    this.#unmirrored.add(draft.note_id);
-    if (this.#mirrorTimer === null) {
-      this.#mirrorTimer = this.#timers.set(() => {
-        this.#mirrorTimer = null;
-        this.#mirrorPending();
-      }, this.#mirrorDelayMs);
+    const journal = this.#journals.get(draft.note_id);
+    if (journal) {
+      if (this.#markOf(journal, draft.body)) {
+        journal.fields = fieldsOf(draft);
+        this.#unjournaled.add(draft.note_id);
+      } else {
+        // Text the journal did not see come about (another editor took the note over): it no longer applies.
+        this.#dropJournal(draft.note_id);
+      }
     }
+    if (draftSize(draft) <= MAX_SYNC_MIRRORED_DRAFT_CHARS) {
+      this.#mirror(draft);
+      this.#unmirrored.delete(draft.note_id);
+    } else {
+      this.#unmirrored.add(draft.note_id);
+    }
+    if (this.#unmirrored.size > 0 || this.#unjournaled.size > 0) this.#scheduleMirror();
     if (this.#pause !== null) this.#timers.clear(this.#pause);
+    if (journal && journal.weight > JOURNAL_FOLD_WEIGHT && this.#journals.get(draft.note_id) === journal) {
+      // The journal is heavy: write the text it leads to now, and start it again from there.
+      void this.flush();
+      return;
+    }
     this.#pause = this.#timers.set(() => {
       this.#pause = null;
       void this.flush();
@@ -236,6 +322,84 @@ export class DraftStore {
       this.#maxWait = null;
       void this.flush();
     }, this.#maxWaitMs);
+  }
+
+  /**
+   * The editor of a large note changed its text by `changes` (in order, each
+   * in the text the previous one left). They are journaled and written to
+   * `localStorage` within `mirrorDelayMs`, as a small note's text is, at the
+   * cost of what was typed rather than of the whole text. `before` gives the
+   * text they apply to when no journal is open yet; null when a journal is
+   * not worth starting (a change from outside, not typing). True when the
+   * journal has grown heavy: the editor should hand its text over now.
+   */
+  edit(noteId: string, changes: readonly TextChange[], before: (() => string) | null): boolean {
+    if (changes.length === 0) return false;
+    let journal = this.#journals.get(noteId);
+    if (!journal) {
+      if (before === null) return false;
+      const text = before();
+      const held = this.#pending.get(noteId);
+      journal = {
+        noteId,
+        marks: [{ at: 0, text, id: null }],
+        changes: [],
+        weight: 0,
+        length: text.length,
+        fields: held ? fieldsOf(held) : null,
+      };
+      this.#journals.set(noteId, journal);
+    }
+    for (const change of changes) appendChange(journal, change);
+    this.#unjournaled.add(noteId);
+    this.#scheduleMirror();
+    return journal.weight > JOURNAL_FOLD_WEIGHT;
+  }
+
+  /** The editor is handing `text` over: the newest text of the note's journal, should a write need its place. */
+  mark(noteId: string, text: string): void {
+    const journal = this.#journals.get(noteId);
+    if (!journal) return;
+    if (text.length !== journal.length) {
+      this.#dropJournal(noteId);
+      return;
+    }
+    const last = journal.marks.at(-1)!;
+    if (last.at === journal.changes.length) {
+      if (last.text !== text) {
+        last.text = text;
+        last.id = null;
+      }
+    } else {
+      journal.marks.push({ at: journal.changes.length, text, id: null });
+    }
+    // Only the first, the newest and the last few a write depends on (with an id) can be needed;
+    // more of those pile up only while writes are refused, and each holds a whole text.
+    const newest = journal.marks.length - 1;
+    const written = journal.marks.filter((mark, index) => index > 0 && index < newest && mark.id !== null);
+    const kept = new Set(written.slice(-MAX_WRITTEN_MARKS));
+    journal.marks = journal.marks.filter((mark, index) => index === 0 || index === newest || kept.has(mark));
+  }
+
+  /**
+   * `text` is about to be stored in the note: its place in the journal is
+   * written down first, so that after a crash the journal still finds a
+   * text to start from, whichever of the save and the removal of the draft
+   * that follows landed.
+   */
+  checkpoint(noteId: string, text: string): void {
+    const journal = this.#journals.get(noteId);
+    const mark = journal && this.#markOf(journal, text);
+    if (!journal || !mark) return;
+    mark.id ??= textId(mark.text);
+    this.#writeJournal(journal);
+  }
+
+  /** `text` is stored in the note: the journal starts from it now (and goes when nothing was typed since). */
+  saved(noteId: string, text: string): void {
+    const journal = this.#journals.get(noteId);
+    const mark = journal && this.#markOf(journal, text);
+    if (journal && mark) this.#fold(journal, mark);
   }
 
   /** True while a note's draft lives only in this tab's memory (its last write was refused). */
@@ -256,6 +420,13 @@ export class DraftStore {
       for (const draft of batch) {
         // Superseded by newer text (written by a later flush) or removed meanwhile.
         if (this.#pending.get(draft.note_id) !== draft) continue;
+        // Before the write can land: the journal must know this text by then, or lose its start.
+        const journal = this.#journals.get(draft.note_id);
+        const mark = journal && this.#markOf(journal, draft.body);
+        if (journal && mark) {
+          mark.id ??= textId(mark.text);
+          this.#writeJournal(journal);
+        }
         try {
           await this.#backend.save({ tab_id: this.#tabId, ...draft });
         } catch (error) {
@@ -266,6 +437,7 @@ export class DraftStore {
           continue;
         }
         this.#stored?.add(draft.note_id);
+        if (journal && mark && this.#journals.get(draft.note_id) === journal) this.#fold(journal, mark);
         if (this.#pending.get(draft.note_id) === draft) {
           this.#pending.delete(draft.note_id);
           // The core holds the newest text: the mirror would only be moved over it again.
@@ -303,11 +475,21 @@ export class DraftStore {
     }
   }
 
-  /** Removes this tab's draft of the note (its text is saved); other tabs' drafts stay. */
-  remove(noteId: string): Promise<void> {
+  /**
+   * Removes this tab's draft of the note; other tabs' drafts stay. With
+   * `savedText` (what the note now holds), the note's journal starts from it
+   * and keeps what was typed since; without, the text is dropped on purpose
+   * and the journal goes as well.
+   */
+  remove(noteId: string, savedText?: string): Promise<void> {
     this.#pending.delete(noteId);
     this.#failed.delete(noteId);
+    this.#unmirrored.delete(noteId);
     this.#dropMirror(noteId);
+    const journal = this.#journals.get(noteId);
+    const mark = journal && savedText !== undefined ? this.#markOf(journal, savedText) : null;
+    if (journal && mark) this.#fold(journal, mark);
+    else this.#dropJournal(noteId);
     return this.removeDraft(this.#tabId, noteId);
   }
 
@@ -341,6 +523,11 @@ export class DraftStore {
    */
   spill(): void {
     if (!this.#local) return;
+    for (const noteId of this.#unjournaled) {
+      const journal = this.#journals.get(noteId);
+      if (journal) this.#writeJournal(journal);
+    }
+    this.#unjournaled.clear();
     for (const draft of this.#pending.values()) {
       if (draft.body.length + draft.title.length > MAX_STORED_DRAFT_CHARS) continue;
       try {
@@ -401,18 +588,111 @@ export class DraftStore {
     return moved;
   }
 
-  /** Mirrors the newest text of every note changed since the last mirror (text already in the core needs none). */
+  /**
+   * Replays the edit journals found in `localStorage` (a tab killed while
+   * typing in a large note) into their tab's draft in the core: the changes
+   * applied to whichever stored text the journal starts from, the tab's
+   * draft or the note. Each leaves once its text is in the draft; one the
+   * core refuses (full) waits for the next start. A journal that fits no
+   * stored text, or cannot be read, is removed. Returns how many were replayed.
+   */
+  async recoverJournals(recovery: JournalRecovery): Promise<number> {
+    const local = this.#local;
+    if (!local) return 0;
+    const found: { key: string; tabId: string; journal: StoredJournal | null }[] = [];
+    try {
+      for (let index = 0; index < local.length; index += 1) {
+        const key = local.key(index);
+        if (!key?.startsWith(JOURNAL_KEY_PREFIX)) continue;
+        const journal = parseJournal(local.getItem(key));
+        const rest = key.slice(JOURNAL_KEY_PREFIX.length);
+        const tabId =
+          journal && rest.endsWith(`.${journal.note_id}`) ? rest.slice(0, -journal.note_id.length - 1) : '';
+        found.push({ key, tabId, journal: /^[\w-]{1,64}$/.test(tabId) ? journal : null });
+      }
+    } catch {
+      return 0;
+    }
+    let replayed = 0;
+    for (const { key, tabId, journal } of found) {
+      if (journal) {
+        const noteId = journal.note_id;
+        // This tab's own journal is in memory and newer; another live tab is still writing its.
+        if (tabId === this.#tabId && this.#journals.has(noteId)) continue;
+        try {
+          if (await recovery.skip(noteId)) continue;
+          const held = await this.#backend.get({ tab_id: tabId, note_id: noteId });
+          const note = await recovery.note(noteId);
+          const stored = [held?.body, note?.body].filter((text): text is string => text !== undefined);
+          const text = replayJournal(journal, stored);
+          const fields = journal.fields ?? held ?? (note && { ...note, base_version: note.version });
+          if (text === null || !fields) {
+            console.warn(
+              'NotesAgent: an edit journal fits no stored text; its draft stays as it was',
+              noteId,
+            );
+          } else {
+            const draft: TabDraft = {
+              tab_id: tabId,
+              note_id: noteId,
+              title: fields.title,
+              folder: fields.folder,
+              tags: fields.tags,
+              body: text,
+              base_version: fields.base_version,
+              saved_at: journal.saved_at,
+            };
+            await this.#enqueue(() => this.#backend.save(draft), true);
+            replayed += 1;
+          }
+        } catch (error) {
+          console.warn('NotesAgent: could not replay an edit journal', error);
+          continue;
+        }
+      }
+      try {
+        local.removeItem(key);
+      } catch {
+        // Replayed already; replaying it again at the next start gives the same text.
+      }
+    }
+    return replayed;
+  }
+
+  #scheduleMirror(): void {
+    if (this.#mirrorTimer !== null) return;
+    this.#mirrorTimer = this.#timers.set(() => {
+      this.#mirrorTimer = null;
+      this.#mirrorPending();
+    }, this.#mirrorDelayMs);
+  }
+
+  /**
+   * Mirrors the newest text of every note changed since the last mirror (text
+   * already in the core needs none), and writes the journals changed since.
+   * A large text without a journal (typed where no change list comes, like a
+   * pasted-into textarea) goes to the core at once instead, one write at a time.
+   */
   #mirrorPending(): void {
+    for (const noteId of this.#unjournaled) {
+      const journal = this.#journals.get(noteId);
+      if (journal) this.#writeJournal(journal);
+    }
+    this.#unjournaled.clear();
+    let unjournaledLarge = false;
     for (const noteId of this.#unmirrored) {
       const draft = this.#pending.get(noteId);
-      if (draft) this.#mirror(draft);
+      if (!draft) continue;
+      this.#mirror(draft);
+      if (draftSize(draft) > MAX_MIRRORED_DRAFT_CHARS && !this.#journals.has(noteId)) unjournaledLarge = true;
     }
     this.#unmirrored.clear();
+    if (unjournaledLarge) void this.flush();
   }
 
   #mirror(draft: NoteDraft): void {
     if (!this.#local) return;
-    if (draft.body.length + draft.title.length > MAX_MIRRORED_DRAFT_CHARS) {
+    if (draftSize(draft) > MAX_MIRRORED_DRAFT_CHARS) {
       this.#dropMirror(draft.note_id);
       return;
     }
@@ -421,6 +701,82 @@ export class DraftStore {
     } catch {
       // Full or blocked: the text is still in memory and goes to the core after the pause.
       this.#dropMirror(draft.note_id);
+    }
+  }
+
+  /** The place of `text` among the journal's marks (the newest first: the likeliest). */
+  #markOf(journal: LiveJournal, text: string): LiveMark | null {
+    for (let index = journal.marks.length - 1; index >= 0; index -= 1) {
+      const mark = journal.marks[index]!;
+      if (mark.text === text) return mark;
+    }
+    return null;
+  }
+
+  /**
+   * `mark`'s text is stored (as the draft or the note): the journal starts
+   * from it. With nothing typed since, it has nothing to add and leaves
+   * `localStorage`; it stays in memory, its start known, for the next key.
+   */
+  #fold(journal: LiveJournal, mark: LiveMark): void {
+    const index = journal.marks.indexOf(mark);
+    if (index < 0) return;
+    const shift = mark.at;
+    journal.marks = journal.marks.slice(index);
+    for (const kept of journal.marks) kept.at -= shift;
+    journal.changes = journal.changes.slice(shift);
+    journal.weight = journal.changes.reduce((sum, change) => sum + changeWeight(change), 0);
+    if (journal.changes.length === 0) {
+      journal.marks = [mark];
+      this.#unjournaled.delete(journal.noteId);
+      this.#removeJournalKey(journal.noteId);
+    } else {
+      mark.id ??= textId(mark.text);
+      this.#writeJournal(journal);
+    }
+  }
+
+  /**
+   * Writes the journal to `localStorage` now. Too heavy, or refused (full):
+   * it leaves there, and the text goes to the core at once instead.
+   */
+  #writeJournal(journal: LiveJournal): void {
+    this.#unjournaled.delete(journal.noteId);
+    const local = this.#local;
+    if (!local) return;
+    if (journal.weight > MAX_JOURNAL_WEIGHT) {
+      this.#removeJournalKey(journal.noteId);
+      return;
+    }
+    const base = journal.marks[0]!;
+    base.id ??= textId(base.text);
+    const stored: StoredJournal = {
+      v: 1,
+      note_id: journal.noteId,
+      marks: journal.marks.flatMap((mark) => (mark.id === null ? [] : [{ at: mark.at, id: mark.id }])),
+      changes: journal.changes,
+      fields: journal.fields,
+      saved_at: new Date().toISOString(),
+    };
+    try {
+      local.setItem(journalKey(this.#tabId, journal.noteId), JSON.stringify(stored));
+    } catch {
+      this.#removeJournalKey(journal.noteId);
+      if (this.#pending.has(journal.noteId)) void this.flush();
+    }
+  }
+
+  #dropJournal(noteId: string): void {
+    if (!this.#journals.delete(noteId)) return;
+    this.#unjournaled.delete(noteId);
+    this.#removeJournalKey(noteId);
+  }
+
+  #removeJournalKey(noteId: string): void {
+    try {
+      this.#local?.removeItem(journalKey(this.#tabId, noteId));
+    } catch {
+      // Blocked storage: nothing was written either.
     }
   }
 
@@ -447,6 +803,40 @@ export class DraftStore {
     this.#pause = null;
     this.#maxWait = null;
   }
+}
+
+function draftSize(draft: NoteDraft): number {
+  return draft.body.length + draft.title.length;
+}
+
+function fieldsOf(draft: NoteDraft): JournalFields {
+  return { title: draft.title, folder: draft.folder, tags: draft.tags, base_version: draft.base_version };
+}
+
+/**
+ * Adds a change to the journal. Typing goes on where the last change left
+ * off, so a change inside the text the last one inserted joins it (one entry
+ * per run of typing, not per key) — unless a write depends on the text
+ * between the two.
+ */
+function appendChange(journal: LiveJournal, change: TextChange): void {
+  journal.length += lengthDelta(change);
+  const last = journal.changes.at(-1);
+  const markedHere = journal.marks.at(-1)!.at === journal.changes.length;
+  if (last && !markedHere && change.from >= last.from && change.to <= last.from + last.insert.length) {
+    journal.weight -= changeWeight(last);
+    const start = change.from - last.from;
+    const merged = {
+      from: last.from,
+      to: last.to,
+      insert: last.insert.slice(0, start) + change.insert + last.insert.slice(change.to - last.from),
+    };
+    journal.changes[journal.changes.length - 1] = merged;
+    journal.weight += changeWeight(merged);
+    return;
+  }
+  journal.changes.push({ from: change.from, to: change.to, insert: change.insert });
+  journal.weight += changeWeight(change);
 }
 
 /** The tab and draft of a `localStorage` entry; null draft when unreadable or keyed under another note. */

@@ -15,6 +15,7 @@ import { Autosaver } from './autosaver';
 import { downloadBytes } from '../jobs/download';
 import { DraftStore, resolveDraft, tabIdFrom, type NoteDraft } from './drafts';
 import { editor } from './editor.svelte';
+import type { TextChange } from './text-change';
 import { contentOf, sameContent, type NoteContent } from './note-fields';
 import { holdNoteLock, isNoteLockedElsewhere } from './note-locks';
 import { oversizedDrafts, type OversizedDraft } from './oversized-drafts.svelte';
@@ -54,6 +55,24 @@ export function flushDrafts(): Promise<void> {
 export function spillDrafts(persisted: boolean | null = null): void {
   if (persisted === true) drafts.unspill();
   else drafts.spill();
+}
+
+/**
+ * The large-note editor changed the note's text by `changes`: journaled, so a
+ * killed tab loses no more of it than of a small note's. True when the editor
+ * should hand its text over now (the journal grew heavy).
+ */
+export function journalEdit(
+  noteId: string,
+  changes: readonly TextChange[],
+  before: (() => string) | null,
+): boolean {
+  return drafts.edit(noteId, changes, before);
+}
+
+/** The large-note editor is handing `text` over (a save or draft may carry it from here). */
+export function journalMark(noteId: string, text: string): void {
+  drafts.mark(noteId, text);
 }
 
 /** This tab's id, as its drafts are keyed (tests, diagnostics). */
@@ -122,6 +141,7 @@ function endSession(): void {
 }
 
 async function saveContent(current: EditSession, content: NoteContent): Promise<void> {
+  drafts.checkpoint(current.noteId, content.body);
   const stored = await core.notes.update({
     note_id: current.noteId,
     ...content,
@@ -143,9 +163,10 @@ async function saveContent(current: EditSession, content: NoteContent): Promise<
   // The draft goes only when the editor holds exactly what was stored; text
   // typed during the save stays in the draft, now based on the new version.
   if (visible && !sameContent(editor.content, content)) {
+    drafts.saved(current.noteId, content.body);
     drafts.write(draftOf(current.noteId, editor.content, stored.version));
   } else {
-    void drafts.remove(current.noteId);
+    void drafts.remove(current.noteId, content.body);
   }
   scheduleRefresh({ sidebar: sidebarChanged });
 }
@@ -166,6 +187,7 @@ function showStorageFull(noteId: string): void {
   if (plain) toasts.dismiss(plain.id);
   toasts.show(text, {
     kind: 'error',
+    code: 'STORAGE_QUOTA_EXCEEDED',
     timeoutMs: 0,
     action: { label: t('storageFull.openStorage'), run: () => openSettings('storage') },
   });
@@ -176,7 +198,12 @@ function draftWriteFailed(noteId: string, error: unknown): void {
   console.warn('NotesAgent: could not write the draft', error);
   if (draftsInMemoryTold.has(noteId)) return;
   draftsInMemoryTold.add(noteId);
-  toasts.show(t('storageFull.draftInMemory'), { kind: 'error', timeoutMs: 0 });
+  const code = errorCodeOf(error);
+  toasts.show(t('storageFull.draftInMemory'), {
+    kind: 'error',
+    timeoutMs: 0,
+    ...(code === null ? {} : { code }),
+  });
 }
 
 /** The body is over the API's cap: its size and the cap, from the error's details. */
@@ -200,6 +227,7 @@ function showBodyTooLong(size: { length: number; max: number }): void {
   const mib = (characters: number) => (characters / (1024 * 1024)).toFixed(1);
   tooLongToast = toasts.show(t('editor.bodyTooLong', { size: mib(size.length), limit: mib(size.max) }), {
     kind: 'error',
+    code: 'VALIDATION_FAILED',
     timeoutMs: 0,
     // A text too long for a note can be too long for a draft as well (a note from before the
     // limits): a file is the one place it can always go.
@@ -272,13 +300,14 @@ async function keepAfterConflict(current: EditSession): Promise<void> {
   }
   if (session !== current) return;
   if (versionId === null) {
-    toasts.show(t('editor.conflictToast'), { kind: 'error' });
+    toasts.show(t('editor.conflictToast'), { kind: 'error', code: 'NOTE_VERSION_CONFLICT' });
     return;
   }
   const kept = versionId;
   editor.setConflictVersion(kept);
   toasts.show(t('editor.conflictKept'), {
     kind: 'error',
+    code: 'NOTE_VERSION_CONFLICT',
     timeoutMs: 0,
     action: { label: t('editor.conflictShow'), run: () => editor.requestHistory(kept) },
   });
@@ -353,7 +382,7 @@ function afterEdit(): void {
   const current = session?.noteId === note.note_id ? session : null;
   const content = editor.content;
   if (current && !current.autosaver.saving && sameContent(content, current.saved)) {
-    void drafts.remove(note.note_id);
+    void drafts.remove(note.note_id, content.body);
     current.autosaver.markClean();
     return;
   }
@@ -395,7 +424,8 @@ export async function saveNow(): Promise<void> {
   const current = session;
   if (!current) return;
   if (current.autosaver.paused) {
-    if (editor.conflict) toasts.show(t('editor.conflictToast'), { kind: 'error' });
+    if (editor.conflict)
+      toasts.show(t('editor.conflictToast'), { kind: 'error', code: 'NOTE_VERSION_CONFLICT' });
     return;
   }
   explicitSave = true;
@@ -588,7 +618,8 @@ export async function trashCurrentNote(): Promise<void> {
   await current.autosaver.flush();
   if (current.autosaver.busy) {
     // The latest text is not stored yet: keep the note where the user can see it.
-    if (editor.conflict) toasts.show(t('editor.conflictToast'), { kind: 'error' });
+    if (editor.conflict)
+      toasts.show(t('editor.conflictToast'), { kind: 'error', code: 'NOTE_VERSION_CONFLICT' });
     return;
   }
   try {
@@ -636,6 +667,18 @@ export async function recoverDrafts(): Promise<void> {
   const oversized: OversizedDraft[] = [];
   // Drafts spilled at the last unload, or kept in localStorage by older versions, move into the core first.
   await drafts.moveLocalDrafts();
+  // Edit journals of large notes (a tab killed while typing) are replayed into their tab's draft.
+  await drafts.recoverJournals({
+    note: async (noteId) => {
+      try {
+        return await core.notes.get(noteId);
+      } catch (error) {
+        if (errorCodeOf(error) === 'NOTE_NOT_FOUND') return null;
+        throw error;
+      }
+    },
+    skip: isNoteLockedElsewhere,
+  });
   let stored: Awaited<ReturnType<DraftStore['list']>>;
   try {
     stored = await drafts.list();

@@ -10,11 +10,15 @@ export interface Toast {
   kind: ToastKind;
   message: string;
   action: ToastAction | null;
+  /** The contract's error code behind an error toast (rendered as `data-code`), else null. */
+  code: string | null;
 }
 
 export interface ShowToastOptions {
   kind?: ToastKind;
   action?: ToastAction;
+  /** The contract's error code, for a toast that reports one. */
+  code?: string;
   /** 0 keeps the toast until dismissed. */
   timeoutMs?: number;
 }
@@ -40,7 +44,7 @@ export class ToastState {
     const duplicate = this.#items.find((toast) => toast.message === message && toast.kind === kind);
     const id = duplicate?.id ?? this.#nextId++;
     if (!duplicate) {
-      const toast: Toast = { id, kind, message, action: options.action ?? null };
+      const toast: Toast = { id, kind, message, action: options.action ?? null, code: options.code ?? null };
       const kept = this.#items.slice(-(MAX_TOASTS - 1));
       for (const dropped of this.#items.slice(0, this.#items.length - kept.length))
         this.#clearTimer(dropped.id);

@@ -1,0 +1,106 @@
+import { writeFile } from 'node:fs/promises';
+import { strToU8, zipSync } from 'fflate';
+import type { Page } from '@playwright/test';
+import { expect, openApp, storedBody, storedDrafts, test } from './fixtures';
+import { importZipFile } from './huge-notes';
+
+/**
+ * Holds every request the page sends to the core worker (Comlink posts them
+ * on the worker) until the page goes: the core then never sees the typed
+ * text — no draft, no save — and a tab killed afterwards has only what it
+ * wrote to localStorage itself.
+ */
+async function installRequestHold(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const state = { on: false, held: 0 };
+    (window as unknown as { __requestHold: typeof state }).__requestHold = state;
+    const post = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (this: Worker, ...args: Parameters<Worker['postMessage']>) {
+      if (state.on) {
+        state.held += 1;
+        return;
+      }
+      return post.apply(this, args as never);
+    } as Worker['postMessage'];
+  });
+}
+
+/** The inserted text of this page's edit journal of the note, as written to localStorage ('' when none). */
+function journaledText(page: Page, noteId: string): Promise<string> {
+  return page.evaluate((id) => {
+    for (let index = 0; index < localStorage.length; index += 1) {
+      const key = localStorage.key(index) ?? '';
+      if (!key.startsWith('notesagent.journal.') || !key.endsWith(`.${id}`)) continue;
+      const journal = JSON.parse(localStorage.getItem(key) ?? '{}') as { changes?: { insert: string }[] };
+      return (journal.changes ?? []).map((change) => change.insert).join('');
+    }
+    return '';
+  }, noteId);
+}
+
+const noteItem = (page: Page, title: string) =>
+  page.getByTestId('note-item').filter({ has: page.getByText(title, { exact: true }) });
+
+test('a tab killed while typing in a note over 256 K characters loses no key: the next start replays them', async ({
+  context,
+}, testInfo) => {
+  test.setTimeout(300_000);
+  const page = await context.newPage();
+  await installRequestHold(page);
+  await openApp(page);
+  const big = Array.from(
+    { length: 6_000 },
+    (_, index) => `Paragraph ${index}: the scheduler picks the next runnable thread.`,
+  ).join('\n\n');
+  expect(big.length).toBeGreaterThan(256 * 1024);
+  const path = testInfo.outputPath('large-note.zip');
+  await writeFile(path, zipSync({ 'vault/Big.md': [strToU8(big), { level: 0 }] }));
+  await importZipFile(page, path);
+  await expect(page.getByTestId('job-item').first()).toHaveAttribute('data-status', 'completed', {
+    timeout: 120_000,
+  });
+
+  await noteItem(page, 'Big').click();
+  const large = page.getByTestId('note-body-large');
+  const noteId = (await large.getAttribute('data-note-id')) ?? '';
+  expect(noteId).not.toBe('');
+  const stored = (await storedBody(page, noteId)) ?? '';
+  await expect(large).toHaveAttribute('data-length', String(stored.length), { timeout: 120_000 });
+
+  // From here the core hears nothing from this tab: what survives is what the tab wrote itself.
+  await page.evaluate(() => {
+    (window as unknown as { __requestHold: { on: boolean } }).__requestHold.on = true;
+  });
+  await page.locator('.cm-line').first().click();
+  await page.keyboard.press('Control+Home');
+  const atStart = 'Typed at the top, 调度, ';
+  await page.keyboard.type(atStart);
+  await page.keyboard.press('Control+End');
+  const atEnd = '\nand at the very end.';
+  await page.keyboard.type(atEnd);
+  await expect(large).toHaveAttribute('data-length', String(stored.length + atStart.length + atEnd.length));
+  // The journal holds the last key (a moment after it): the tab is killed then, with no unload.
+  await expect.poll(() => journaledText(page, noteId)).toBe(atStart + atEnd);
+  expect(await storedDrafts(page, noteId)).toEqual([]);
+  expect(await storedBody(page, noteId)).toBe(stored);
+  const crashed = page.waitForEvent('crash');
+  const cdp = await context.newCDPSession(page);
+  void cdp.send('Page.crash').catch(() => {});
+  await crashed;
+
+  // The next start replays the journal on the stored note: every key is there, in the note itself.
+  const next = await context.newPage();
+  await openApp(next);
+  await expect(
+    next.getByTestId('toast').filter({ hasText: 'Recovered unsaved changes in 1 note' }),
+  ).toBeVisible({ timeout: 60_000 });
+  const expected = atStart + stored + atEnd;
+  expect(await storedBody(next, noteId)).toBe(expected);
+  expect(await storedDrafts(next, noteId)).toEqual([]);
+  expect(await journaledText(next, noteId)).toBe('');
+  await noteItem(next, 'Big').click();
+  await expect(next.getByTestId('note-body-large')).toHaveAttribute('data-length', String(expected.length), {
+    timeout: 120_000,
+  });
+  await expect(next.locator('.cm-line').first()).toContainText(atStart);
+});
