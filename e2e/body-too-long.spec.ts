@@ -12,7 +12,7 @@ test('a body over 5 MiB is refused with its size and the limit, the text stays (
     const seen: string[] = [];
     (window as unknown as { __toastsSeen: string[] }).__toastsSeen = seen;
     new MutationObserver(() => {
-      for (const toast of document.querySelectorAll('[data-testid="toast"]')) {
+      for (const toast of Array.from(document.querySelectorAll('[data-testid="toast"]'))) {
         const text = toast.textContent ?? '';
         if (!seen.includes(text)) seen.push(text);
       }
