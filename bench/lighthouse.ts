@@ -3,8 +3,7 @@
 // Prints the performance, accessibility and best-practices scores and the
 // transfer size of the first visit. Builds the app first when dist/ is missing.
 // LIGHTHOUSE_REPORT=<file> also writes the whole report (its diagnostics: main-thread
-// work, bootup time per script, long tasks) there; LIGHTHOUSE_TRACE=<file> the page's
-// trace (every main-thread task with its events, what the simulation starts from).
+// work, bootup time per script, long tasks) there.
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import lighthouse from 'lighthouse';
@@ -48,9 +47,6 @@ export async function lighthouseScores(): Promise<Record<string, number>> {
       throw new Error(`Lighthouse could not measure the page: ${result.lhr.runtimeError.message}`);
     const reportPath = process.env.LIGHTHOUSE_REPORT;
     if (reportPath) writeFileSync(reportPath, JSON.stringify(result.lhr));
-    const tracePath = process.env.LIGHTHOUSE_TRACE;
-    const trace = (result.artifacts as { Trace?: unknown }).Trace;
-    if (tracePath && trace) writeFileSync(tracePath, JSON.stringify(trace));
     const { categories, audits } = result.lhr;
     const scores = {
       performance: Math.round((categories.performance?.score ?? 0) * 100),

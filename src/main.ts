@@ -1,9 +1,9 @@
 import { mount } from 'svelte';
+import './ui/markdown/styles';
 import './ui/app.css';
 import App from './ui/App.svelte';
 import { NOTE_CONTENT_CSS } from './themes/note-content';
 import { applyBrowserLocale } from './ui/settings/settings.service';
-import { afterFirstPaint } from './ui/after-paint';
 
 const target = document.getElementById('app');
 if (!target) throw new Error('NotesAgent: #app is missing from index.html');
@@ -17,6 +17,3 @@ document.head.append(noteStyles);
 // The first paint already speaks the browser's language (start-up itself runs after it).
 applyBrowserLocale();
 mount(App, { target });
-// The preview's third-party styles (KaTeX: a third of the app's CSS) style no part of the first
-// view: they arrive after it is painted, not in the stylesheet that blocks that paint.
-afterFirstPaint(() => void import('./ui/markdown/styles'));

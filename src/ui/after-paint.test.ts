@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { afterFirstPaint, browserYield, NO_PAINT_FALLBACK_MS, type PaintScheduler } from './after-paint';
+import { describe, expect, it } from 'vitest';
+import { afterFirstPaint, NO_PAINT_FALLBACK_MS, type PaintScheduler } from './after-paint';
 
 /** A scheduler whose paints, frames and tasks happen only when the test says so. */
 function manualScheduler(reportsPaint: boolean) {
@@ -64,35 +64,5 @@ describe('afterFirstPaint', () => {
     afterFirstPaint(() => (calls += 1), scheduler);
     runTasks(NO_PAINT_FALLBACK_MS);
     expect(calls).toBe(1);
-  });
-});
-
-describe('browserYield', () => {
-  const host = globalThis as { scheduler?: { yield?: () => Promise<void> } };
-  const saved = host.scheduler;
-  afterEach(() => {
-    if (saved === undefined) delete host.scheduler;
-    else host.scheduler = saved;
-  });
-
-  it("uses the browser's scheduler.yield where there is one", async () => {
-    let yields = 0;
-    host.scheduler = {
-      yield: () => {
-        yields += 1;
-        return Promise.resolve();
-      },
-    };
-    await browserYield();
-    expect(yields).toBe(1);
-  });
-
-  it('without it, resumes in a later task: queued microtasks run first', async () => {
-    delete host.scheduler;
-    const order: string[] = [];
-    const yielded = browserYield().then(() => order.push('resumed'));
-    void Promise.resolve().then(() => order.push('microtask'));
-    await yielded;
-    expect(order).toEqual(['microtask', 'resumed']);
   });
 });

@@ -63,29 +63,3 @@ export function afterFirstPaint(run: () => void, scheduler: PaintScheduler = bro
 export function whenIdle(run: () => void, scheduler: PaintScheduler = browserScheduler): void {
   scheduler.idle(run);
 }
-
-/** How start-up hands the main thread back between its steps; the browser's by default. */
-export type Yielder = () => Promise<void>;
-
-interface SchedulerWithYield {
-  yield?: () => Promise<void>;
-}
-
-/**
- * Resolves in a new task, so what start-up did so far (a rendered list, a reopened note) is
- * painted and input is handled before its next step runs, instead of every step landing in one
- * long task. `scheduler.yield()` keeps the rest of start-up ahead of other queued work; where the
- * browser lacks it, a message to a channel is the quickest new task (a timeout may wait 4 ms or more).
- */
-export const browserYield: Yielder = () => {
-  const scheduler = (globalThis as { scheduler?: SchedulerWithYield }).scheduler;
-  if (typeof scheduler?.yield === 'function') return scheduler.yield();
-  return new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
-    channel.port2.postMessage(null);
-  });
-};

@@ -1,5 +1,4 @@
 import { tick } from 'svelte';
-import { browserYield, type Yielder } from './after-paint';
 import { clock } from './clock.svelte';
 import { flushDrafts, recoverDrafts, reopenLastNote, saveNow, spillDrafts } from './editor/editor.service';
 import { installGlobalErrorHandlers } from './errors';
@@ -13,11 +12,9 @@ import { loadActiveTheme } from './appearance/themes.service';
 /**
  * Start-up, in the order that keeps typed text safe: settings first (locale,
  * autosave delay), then drafts a crash left behind are saved, and only then
- * the lists load and the last note re-opens. Each step that renders (the locale and theme, the
- * lists and sidebar, the address and the reopened note) ends its own task: on a slow phone one
- * task for all of them keeps a tap waiting for hundreds of milliseconds.
+ * the lists load and the last note re-opens.
  */
-export async function startApp(yieldToMain: Yielder = browserYield): Promise<() => void> {
+export async function startApp(): Promise<() => void> {
   applyBrowserLocale();
   const removeErrorHandlers = installGlobalErrorHandlers();
   const removeLifecycleHandlers = installSaveOnLeave();
@@ -25,15 +22,12 @@ export async function startApp(yieldToMain: Yielder = browserYield): Promise<() 
   void requestPersistentStorage();
   await loadSettings();
   void loadActiveTheme();
-  await yieldToMain();
   await recoverDrafts();
   await refreshAll();
-  await yieldToMain();
-  // The address (a bookmark, a reload) says what to show; without a note in it the last one reopens.
-  const router = startRouter();
-  await yieldToMain();
   void resumeJobs();
   void announceInterruptedImports();
+  // The address (a bookmark, a reload) says what to show; without a note in it the last one reopens.
+  const router = startRouter();
   if (!router.openedNote) await reopenLastNote();
   // State settled by start-up replaced the first history entry; from here on changes add entries.
   await tick();
