@@ -5,6 +5,7 @@ import {
   journalKey,
   lengthDelta,
   parseJournal,
+  readStoredJson,
   replayJournal,
   textId,
   type JournalFields,
@@ -107,14 +108,8 @@ function isStringArray(value: unknown): value is string[] {
 }
 
 export function parseDraft(text: string | null): NoteDraft | null {
-  if (text === null) return null;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  return draftFrom(value);
+  const value = readStoredJson(text);
+  return value === undefined ? null : draftFrom(value);
 }
 
 function draftFrom(value: unknown): NoteDraft | null {

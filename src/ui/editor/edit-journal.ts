@@ -143,15 +143,19 @@ function isFields(value: unknown): value is JournalFields {
   );
 }
 
+/** Stored JSON read back; undefined when absent or unreadable (a tab killed mid-write, another app's key). */
+export function readStoredJson(text: string | null): unknown {
+  if (text === null) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A journal read back from storage; null when unreadable or of another shape. */
 export function parseJournal(text: string | null): StoredJournal | null {
-  if (text === null) return null;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return null;
-  }
+  const value = readStoredJson(text);
   if (typeof value !== 'object' || value === null) return null;
   const journal = value as Record<string, unknown>;
   if (
