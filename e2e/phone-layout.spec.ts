@@ -101,6 +101,9 @@ test.describe('phone 390×844', () => {
 
     await go(page, 'nav-benchmarks');
     await expect(shell).toHaveAttribute('data-view', 'benchmarks');
+    // Measure the finished view: the embedder choices arrive after the first paint.
+    await expect(page.getByTestId('benchmarks-view')).toHaveAttribute('data-ready', 'true');
+    await expect(page.getByTestId('bench-embeddings')).toBeVisible();
     expect(await overflowing(page), 'benchmarks').toEqual([]);
 
     await go(page, 'nav-trash');
