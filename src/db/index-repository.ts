@@ -211,8 +211,8 @@ export class IndexRepository {
   }
 
   /**
-   * Rows of a generation being built, as packs of up to PACK_NOTES; not read until a `save` with `replaceOthers` makes it
-   * the live one.
+   * Rows of a generation being built, written as packs of up to PACK_NOTES;
+   * not read until a `save` with `replaceOthers` makes it the live one.
    */
   async putSegments(rows: readonly SearchSegmentRow[]): Promise<void> {
     if (rows.length === 0) return;

@@ -153,11 +153,13 @@ interface Indexed {
  * Keeps the full-text and vector indexes in step with the notes.
  *
  * - Start: the indexes saved last time are loaded (the fast path), one stored
- *   row per note; a note whose row does not match it (a change whose dirty mark
- *   was lost) is re-indexed, and only when there are none, or they cannot be
- *   read, a rebuild job builds them from the notes.
+ *   row per note, read a pack of rows at a time; a note whose row does not
+ *   match it (a change whose dirty mark was lost) is re-indexed, and only when
+ *   there are none, or they cannot be read, a rebuild job builds them from the
+ *   notes. A store with many unpacked or hidden rows is packed after the load.
  * - Saving writes the rows of the notes just indexed, the meta row and the
- *   cleared dirty marks in one transaction, never the whole index.
+ *   cleared dirty marks in one transaction, never the whole index; every
+ *   RECENT_ROWS_LIMIT notes saved so, their rows are appended as a pack.
  * - Note changes arrive through `notesChanged` (the notes repository calls it
  *   after each commit). A change is marked dirty in memory and in IndexedDB, a
  *   trashed or deleted note leaves the in-memory indexes at once, and a
