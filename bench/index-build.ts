@@ -16,6 +16,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { IndexRepository, NotesAgentDatabase, type SearchSegmentRow } from '../src/db';
 import { PACK_NOTES } from '../src/db/index-repository';
+import type { SearchPackRow } from '../src/db/schema';
 import { FullTextIndex, HashEmbedder, VectorIndex } from '../src/retrieval';
 import { documentsOf as indexDocumentsOf, noteSegmentOf } from '../src/retrieval/index-documents';
 import { createCoreApi } from '../src/services/core-api';
@@ -68,7 +69,7 @@ async function floorBuild(db: NotesAgentDatabase, scratch: NotesAgentDatabase): 
   }
   // Stored as the app stores them: PACK_NOTES rows to a record, 500 rows a transaction.
   for (let i = 0; i < rows.length; i += 500) {
-    const packs = [];
+    const packs: SearchPackRow[] = [];
     for (let start = i; start < Math.min(i + 500, rows.length); start += PACK_NOTES) {
       packs.push({
         generation: 1,
