@@ -16,6 +16,7 @@ import {
   type NoteMetaRow,
   type NoteRow,
   type SearchIndexRow,
+  type SearchPackRow,
   type SearchSegmentRow,
   type SecretRow,
   type SettingRow,
@@ -39,6 +40,7 @@ export class NotesAgentDatabase extends Dexie {
   search_index!: Table<SearchIndexRow, SearchIndexRow['key']>;
   search_index_dirty!: Table<IndexDirtyRow, string>;
   search_segments!: Table<SearchSegmentRow, [number, string]>;
+  search_packs!: Table<SearchPackRow, [number, number]>;
   providers!: Table<ProviderRow, string>;
   conversations!: Table<ConversationRow, string>;
   messages!: Table<MessageRow, string>;

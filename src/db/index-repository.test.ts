@@ -1,7 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { NotesAgentDatabase } from './database';
 import { MIGRATIONS } from './schema';
-import { IndexRepository } from './index-repository';
+import {
+  emptyTally,
+  IndexRepository,
+  PACK_NOTES,
+  SEGMENT_STORE_FORMAT,
+  type SegmentTally,
+} from './index-repository';
 import { NotesRepository, type NoteChange } from './notes-repository';
 import { freshDatabase } from './test-database';
 
@@ -79,12 +85,12 @@ describe('IndexRepository', () => {
     db = freshDatabase();
     const store = new IndexRepository(db);
     await store.save({ generation: 1, put: [segment(1, 'a')], remove: [], meta: segmentsMeta(1) }, []);
-    // Left over by a rebuild that never finished, and one being built now.
+    // Left over by a rebuild that never finished, and one being built now: a pack each.
     await store.putSegments([segment(7, 'stale')]);
     await store.putSegments([segment(2, 'a'), segment(2, 'b')]);
     const during = await store.load();
     expect(during.segments.map((row) => [row.generation, row.note_id])).toEqual([[1, 'a']]);
-    expect(during.stale_rows).toBe(3);
+    expect(during.stale_rows).toBe(2);
 
     await store.save(
       { generation: 2, put: [segment(2, 'c')], remove: ['b'], meta: segmentsMeta(2), replaceOthers: true },
@@ -94,31 +100,231 @@ describe('IndexRepository', () => {
       [2, 'a'],
       [2, 'c'],
     ]);
-    expect(await db.search_segments.count()).toBe(2);
+    // The rebuild's pack, c's row and b's tombstone (b is in that pack).
+    expect(await db.search_packs.count()).toBe(1);
+    expect((await db.search_segments.toArray()).map((row) => [row.note_id, row.removed ?? false])).toEqual([
+      ['b', true],
+      ['c', false],
+    ]);
     await store.putSegments([segment(3, 'x')]);
     await store.dropGenerationsExcept(2);
+    expect(await db.search_packs.count()).toBe(1);
     expect(await db.search_segments.count()).toBe(2);
   });
 
-  it('reads a generation in pages, each row once, in note order, and nothing of the others', async () => {
+  it('reads the recent rows in pages in note order, then the packs newest first, each note once', async () => {
     db = freshDatabase();
     const repository = new IndexRepository(db);
     const ids = Array.from({ length: 7 }, (_, i) => `note-${i}`);
-    await repository.putSegments([
-      ...ids.map((id) => segment(2, id)),
-      segment(1, 'note-old'),
-      segment(3, 'note-new'),
-    ]);
+    await repository.putSegments([segment(2, 'packed-a'), segment(2, 'packed-b'), segment(2, 'note-3')]);
+    await repository.putSegments([segment(2, 'packed-c'), segment(1, 'note-old'), segment(3, 'note-new')]);
+    await repository.save(
+      { generation: 2, put: ids.map((id) => segment(2, id, 'u2')), remove: [], meta: segmentsMeta(2) },
+      [],
+    );
     const pages: string[][] = [];
     for await (const page of repository.segmentPages(2, 3)) pages.push(page.map((row) => row.note_id));
-    expect(pages).toEqual([ids.slice(0, 3), ids.slice(3, 6), ids.slice(6)]);
+    expect(pages).toEqual([
+      ids.slice(0, 3),
+      ids.slice(3, 6),
+      ids.slice(6),
+      ['packed-c'],
+      // note-3's packed row is hidden by its recent one.
+      ['packed-a', 'packed-b'],
+    ]);
     // A page size that divides the rows ends without an empty page.
     const even: string[][] = [];
     for await (const page of repository.segmentPages(2, 7)) even.push(page.map((row) => row.note_id));
-    expect(even).toEqual([ids]);
+    expect(even).toEqual([ids, ['packed-c'], ['packed-a', 'packed-b']]);
     const none: unknown[] = [];
     for await (const page of repository.segmentPages(9, 3)) none.push(page);
     expect(none).toEqual([]);
+  });
+
+  it('a recent row hides the packed one, a tombstone hides the note, a later pack hides an earlier', async () => {
+    db = freshDatabase();
+    const store = new IndexRepository(db);
+    await store.putSegments([segment(1, 'a'), segment(1, 'b'), segment(1, 'c'), segment(1, 'd')]);
+    await store.putSegments([segment(1, 'b', 'u2')]);
+    await store.save(
+      { generation: 1, put: [segment(1, 'c', 'u3')], remove: ['a'], meta: segmentsMeta(1) },
+      [],
+    );
+    const tally = emptyTally();
+    const rows: Array<[string, string]> = [];
+    for await (const page of store.segmentPages(1, 500, tally)) {
+      rows.push(...page.map((row): [string, string] => [row.note_id, row.updated_at]));
+    }
+    expect(rows.sort()).toEqual([
+      ['b', 'u2'],
+      ['c', 'u3'],
+      ['d', 'u1'],
+    ]);
+    expect({ ...tally, recent: tally.recent.sort() }).toEqual<SegmentTally>({
+      recent: ['a', 'c'],
+      packs: 2,
+      packed: 5,
+      hidden: 3,
+    });
+  });
+
+  describe('packing', () => {
+    /** Live rows a, c (recent), b (in the second pack), d (in the first), and a tombstone for e. */
+    async function mixedStore() {
+      const store = new IndexRepository(db);
+      await store.save({ generation: 1, put: [], remove: [], meta: segmentsMeta(1) }, []);
+      await store.putSegments([segment(1, 'a'), segment(1, 'b'), segment(1, 'd'), segment(1, 'e')]);
+      await store.putSegments([segment(1, 'b', 'u2')]);
+      await store.save(
+        {
+          generation: 1,
+          put: [segment(1, 'a', 'u3'), segment(1, 'c')],
+          remove: ['e'],
+          meta: segmentsMeta(1),
+        },
+        [],
+      );
+      return store;
+    }
+    const liveRows = async (store: IndexRepository) =>
+      (await store.load()).segments.map((row) => [row.note_id, row.updated_at]);
+    const LIVE = [
+      ['a', 'u3'],
+      ['b', 'u2'],
+      ['c', 'u1'],
+      ['d', 'u1'],
+    ];
+
+    it('compact appends the recent rows as a pack and deletes them, reading the same; and stamps the format', async () => {
+      db = freshDatabase();
+      const store = await mixedStore();
+      expect(await liveRows(store)).toEqual(LIVE);
+      await store.compact(1);
+      expect(await db.search_segments.count()).toBe(0);
+      expect((await db.search_packs.toArray()).map((pack) => pack.rows.map((row) => row.note_id))).toEqual([
+        ['a', 'b', 'd', 'e'],
+        ['b'],
+        // The tombstone stays: e's first packed row is still there to hide.
+        ['a', 'c', 'e'],
+      ]);
+      expect(await liveRows(store)).toEqual(LIVE);
+      expect((await store.load()).meta?.segments?.format).toBe(SEGMENT_STORE_FORMAT);
+    });
+
+    it('repack rewrites the packs with the live rows only', async () => {
+      db = freshDatabase();
+      const store = await mixedStore();
+      await store.repack(1);
+      expect(await db.search_segments.count()).toBe(0);
+      const packs = await db.search_packs.toArray();
+      expect(packs.flatMap((pack) => pack.rows.map((row) => [row.note_id, row.updated_at])).sort()).toEqual(
+        LIVE,
+      );
+      expect(await liveRows(store)).toEqual(LIVE);
+      const tally = emptyTally();
+      for await (const _page of store.segmentPages(1, 500, tally));
+      expect(tally).toEqual({ recent: [], packs: 1, packed: 4, hidden: 0 });
+    });
+
+    it('repack fills whole packs and keeps every note of a large store', async () => {
+      db = freshDatabase();
+      const store = new IndexRepository(db);
+      await store.save({ generation: 1, put: [], remove: [], meta: segmentsMeta(1) }, []);
+      const ids = Array.from({ length: PACK_NOTES * 2 + 30 }, (_, i) => `n${String(i).padStart(4, '0')}`);
+      for (let i = 0; i < ids.length; i += 10) {
+        await store.putSegments(ids.slice(i, i + 10).map((id) => segment(1, id)));
+      }
+      await store.save(
+        { generation: 1, put: [segment(1, ids[5]!, 'u2')], remove: [ids[6]!], meta: segmentsMeta(1) },
+        [],
+      );
+      await store.repack(1);
+      expect((await db.search_packs.toArray()).map((pack) => pack.rows.length)).toEqual([
+        PACK_NOTES,
+        PACK_NOTES,
+        29,
+      ]);
+      const rows = (await store.load()).segments;
+      expect(rows.map((row) => row.note_id)).toEqual(ids.filter((id) => id !== ids[6]));
+      expect(rows.find((row) => row.note_id === ids[5])?.updated_at).toBe('u2');
+    });
+
+    it('compact on a store with no packs yet drops the tombstones', async () => {
+      db = freshDatabase();
+      const store = new IndexRepository(db);
+      await store.save(
+        { generation: 1, put: [segment(1, 'a'), segment(1, 'b')], remove: ['gone'], meta: segmentsMeta(1) },
+        [],
+      );
+      await store.compact(1);
+      expect((await db.search_packs.toArray()).map((pack) => pack.rows.map((row) => row.note_id))).toEqual([
+        ['a', 'b'],
+      ]);
+    });
+
+    it('does nothing for a generation that is no longer the live one', async () => {
+      db = freshDatabase();
+      const store = await mixedStore();
+      await store.save(
+        { generation: 2, put: [], remove: [], meta: segmentsMeta(2), replaceOthers: true },
+        [],
+      );
+      await store.putSegments([segment(1, 'late')]);
+      await store.compact(1);
+      await store.repack(1);
+      expect(await db.search_packs.count()).toBe(1);
+      expect((await store.load()).meta?.segments?.format).toBeUndefined();
+    });
+
+    for (const how of ['compact', 'repack'] as const) {
+      it(`a ${how} that fails after writing its packs leaves every row as it was`, async () => {
+        db = freshDatabase();
+        // Fails the recent rows' delete, after the packs were written in the same transaction.
+        db.use({
+          stack: 'dbcore',
+          name: 'fail-recent-delete',
+          create: (down) => ({
+            ...down,
+            table: (name) => {
+              const table = down.table(name);
+              return {
+                ...table,
+                mutate: (request) =>
+                  name === 'search_segments' &&
+                  (request.type === 'delete' || request.type === 'deleteRange') &&
+                  failing
+                    ? Promise.reject(new Error('simulated crash'))
+                    : table.mutate(request),
+              };
+            },
+          }),
+        });
+        let failing = false;
+        const store = await mixedStore();
+        const packs = await db.search_packs.toArray();
+        const recent = await db.search_segments.toArray();
+        failing = true;
+        await expect(store[how](1)).rejects.toThrow('simulated crash');
+        failing = false;
+        expect(await db.search_packs.toArray()).toEqual(packs);
+        expect(await db.search_segments.toArray()).toEqual(recent);
+        expect(await liveRows(store)).toEqual(LIVE);
+      });
+    }
+
+    it('a pack written from recent rows that were never deleted still reads each note once, newest', async () => {
+      db = freshDatabase();
+      const store = await mixedStore();
+      // As if the pack's write had committed and the recent rows' delete had not.
+      const recent = await db.search_segments.toArray();
+      await store.putSegments(recent);
+      expect(await db.search_segments.count()).toBe(recent.length);
+      expect(await liveRows(store)).toEqual(LIVE);
+      await store.compact(1);
+      expect(await liveRows(store)).toEqual(LIVE);
+      await store.repack(1);
+      expect(await liveRows(store)).toEqual(LIVE);
+    });
   });
 
   it('version 14 drops the whole-index rows of earlier versions and keeps the dirty marks', async () => {
@@ -138,6 +344,22 @@ describe('IndexRepository', () => {
     expect(loaded.segments).toEqual([]);
     expect(await db.search_index.get('full_text')).toBeUndefined();
     expect(loaded.dirty).toEqual([{ note_id: 'n1', token: 't1' }]);
+  });
+
+  it('version 19 adds the packs and keeps the per-note rows of version 18, which load as they are', async () => {
+    db = freshDatabase(MIGRATIONS.filter((migration) => migration.version < 19));
+    await db.search_index.put({ key: 'meta', ...segmentsMeta(1) });
+    await db.search_segments.bulkPut([segment(1, 'a'), segment(1, 'b')]);
+    db.close();
+    db = new NotesAgentDatabase(db.name);
+    expect(db.verno).toBe(19);
+    const loaded = await new IndexRepository(db).load();
+    expect(loaded.segments.map((row) => row.note_id)).toEqual(['a', 'b']);
+    expect(loaded.meta?.segments?.format).toBeUndefined();
+    expect(await db.search_packs.count()).toBe(0);
+    await new IndexRepository(db).compact(1);
+    expect((await new IndexRepository(db).load()).segments.map((row) => row.note_id)).toEqual(['a', 'b']);
+    expect(await db.search_packs.count()).toBe(1);
   });
 
   it('lists the live notes with their updated_at, without the trashed ones', async () => {

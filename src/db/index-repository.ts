@@ -1,11 +1,35 @@
 import Dexie from 'dexie';
 import type { NotesAgentDatabase } from './database';
-import type { IndexDirtyRow, SearchIndexRow, SearchSegmentRow } from './schema';
+import type { IndexDirtyRow, SearchIndexRow, SearchPackRow, SearchSegmentRow } from './schema';
 
 type Row<K extends SearchIndexRow['key']> = Omit<Extract<SearchIndexRow, { key: K }>, 'key'>;
 export type FullTextIndexRow = Row<'full_text'>;
 export type VectorIndexRow = Row<'vectors'>;
 export type IndexMetaRow = Row<'meta'>;
+
+/**
+ * How the rows are stored, in the meta row (`segments.format`): packs plus
+ * recent per-note rows. A meta row without it was written when every row was
+ * per note; that store reads the same way (all rows recent) and is packed once.
+ */
+export const SEGMENT_STORE_FORMAT = 'packs-1';
+/** Notes' rows per pack: a start pays per record read, and a hundred rows cost little more than one. */
+export const PACK_NOTES = 100;
+
+/** What reading a generation's rows found, for deciding whether to pack them (see `segmentPages`). */
+export interface SegmentTally {
+  /** Notes with a recent (per-note) row, tombstones included. */
+  recent: string[];
+  packs: number;
+  /** Rows in packs, hidden ones included. */
+  packed: number;
+  /** Packed rows hidden by a newer row, and packed tombstones: what a repack would drop. */
+  hidden: number;
+}
+
+export function emptyTally(): SegmentTally {
+  return { recent: [], packs: 0, packed: 0, hidden: 0 };
+}
 
 /** Everything the search indexer keeps between sessions. */
 export interface StoredIndexes {
@@ -24,7 +48,7 @@ export interface SegmentsToSave {
   generation: number;
   /** Rows of notes (re-)indexed. */
   put: readonly SearchSegmentRow[];
-  /** Notes that left the indexes (trashed, deleted). */
+  /** Notes that left the indexes (trashed, deleted): a tombstone row hides any packed row. */
   remove: readonly string[];
   meta: IndexMetaRow;
   /** A rebuild's last write: the generation becomes the live one and every other goes. */
@@ -36,6 +60,14 @@ export interface SegmentsToSave {
  * waiting to be re-indexed. The indexes are derived from notes and blocks and
  * can always be rebuilt; this repository only keeps them so a start does not
  * have to, and so an edit writes only the note it changed.
+ *
+ * Rows are kept in packs of PACK_NOTES notes (a start reads a hundred records,
+ * not ten thousand) plus the recent rows, one per note, that edits write. Now
+ * and then the recent rows are appended as a new pack (`compact`) and, when
+ * packs hold many hidden rows, rewritten whole (`repack`), each in one
+ * transaction. Reading resolves duplicates the same way every time, recent row
+ * first, then packs newest first, so even a pack and the recent rows it was
+ * made from, both present, load each note once.
  */
 export class IndexRepository {
   readonly #db: NotesAgentDatabase;
@@ -49,14 +81,15 @@ export class IndexRepository {
     const db = this.#db;
     return db.transaction(
       'r',
-      [db.search_index, db.search_index_dirty, db.search_segments, db.notes],
+      [db.search_index, db.search_index_dirty, db.search_segments, db.search_packs, db.notes],
       async () => {
         const head = await this.loadHead();
         const generation = head.meta?.segments?.generation;
-        const segments =
-          generation === undefined
-            ? []
-            : await this.#rows().between([generation, Dexie.minKey], [generation, Dexie.maxKey]).toArray();
+        const segments: SearchSegmentRow[] = [];
+        if (generation !== undefined) {
+          for await (const page of this.segmentPages(generation, 1000)) segments.push(...page);
+          segments.sort((a, b) => (a.note_id < b.note_id ? -1 : a.note_id > b.note_id ? 1 : 0));
+        }
         return { ...head, segments };
       },
     );
@@ -71,15 +104,18 @@ export class IndexRepository {
     const db = this.#db;
     return db.transaction(
       'r',
-      [db.search_index, db.search_index_dirty, db.search_segments, db.notes],
+      [db.search_index, db.search_index_dirty, db.search_segments, db.search_packs, db.notes],
       async () => {
         const meta = await db.search_index.get('meta');
         const generation = meta?.key === 'meta' ? meta.segments?.generation : undefined;
-        const stale_rows =
-          generation === undefined
-            ? await db.search_segments.count()
-            : (await this.#rows().below([generation, Dexie.minKey]).count()) +
-              (await this.#rows().above([generation, Dexie.maxKey]).count());
+        let stale_rows = 0;
+        for (const where of [this.#rows(), this.#packs()]) {
+          stale_rows +=
+            generation === undefined
+              ? await where.above([Dexie.minKey, Dexie.minKey]).count()
+              : (await where.below([generation, Dexie.minKey]).count()) +
+                (await where.above([generation, Dexie.maxKey]).count());
+        }
         const dirty = await db.search_index_dirty.toArray();
         // Keys only: the notes' bodies are not read. `trashed` is 0 or 1, so
         // "below [0, max]" is exactly the live notes; a range open below also
@@ -96,17 +132,69 @@ export class IndexRepository {
     );
   }
 
-  /** The rows of `generation` in note order, `size` at a time, each page its own read. */
-  async *segmentPages(generation: number, size: number): AsyncGenerator<SearchSegmentRow[]> {
+  /**
+   * The live rows of `generation`, about `size` at a time, each page its own
+   * read: the recent rows first (in note order), then the packs newest first.
+   * A note is yielded once, from its newest row; tombstones are not yielded.
+   * `tally`, when given, is filled with what was read.
+   */
+  segmentPages(
+    generation: number,
+    size: number,
+    tally: SegmentTally = emptyTally(),
+  ): AsyncGenerator<SearchSegmentRow[]> {
+    return this.#resolved(generation, size, tally);
+  }
+
+  /** `segmentPages`; with `packsBelow`, only the packs numbered below it. */
+  async *#resolved(
+    generation: number,
+    size: number,
+    tally: SegmentTally,
+    packsBelow?: number,
+  ): AsyncGenerator<SearchSegmentRow[]> {
+    const seen = new Set<string>();
     let after: string | undefined;
     for (;;) {
       const page = await this.#rows()
         .between([generation, after ?? Dexie.minKey], [generation, Dexie.maxKey], after === undefined, true)
         .limit(size)
         .toArray();
-      if (page.length > 0) yield page;
-      if (page.length < size) return;
+      const rows: SearchSegmentRow[] = [];
+      for (const row of page) {
+        seen.add(row.note_id);
+        tally.recent.push(row.note_id);
+        if (!row.removed) rows.push(row);
+      }
+      if (rows.length > 0) yield rows;
+      if (page.length < size) break;
       after = page[page.length - 1]!.note_id;
+    }
+    const perRead = Math.max(1, Math.round(size / PACK_NOTES));
+    let below = packsBelow;
+    for (;;) {
+      const packs = await this.#packs()
+        .between([generation, Dexie.minKey], [generation, below ?? Dexie.maxKey], true, false)
+        .reverse()
+        .limit(perRead)
+        .toArray();
+      const rows: SearchSegmentRow[] = [];
+      for (const pack of packs) {
+        tally.packs += 1;
+        tally.packed += pack.rows.length;
+        for (const row of pack.rows) {
+          if (seen.has(row.note_id) || row.removed) {
+            tally.hidden += 1;
+            seen.add(row.note_id);
+            continue;
+          }
+          seen.add(row.note_id);
+          rows.push({ generation, ...row });
+        }
+      }
+      if (rows.length > 0) yield rows;
+      if (packs.length < perRead) return;
+      below = packs[packs.length - 1]!.pack;
     }
   }
 
@@ -114,16 +202,31 @@ export class IndexRepository {
     return this.#db.search_segments.where('[generation+note_id]');
   }
 
+  #packs() {
+    return this.#db.search_packs.where('[generation+pack]');
+  }
+
   async markDirty(rows: readonly IndexDirtyRow[]): Promise<void> {
     if (rows.length > 0) await this.#db.search_index_dirty.bulkPut([...rows]);
   }
 
   /**
-   * Rows of a generation being built; not read until a `save` with
-   * `replaceOthers` makes it the live one.
+   * Rows of a generation being built, written as packs of up to PACK_NOTES;
+   * not read until a `save` with `replaceOthers` makes it the live one.
    */
   async putSegments(rows: readonly SearchSegmentRow[]): Promise<void> {
-    if (rows.length > 0) await this.#db.search_segments.bulkPut([...rows]);
+    if (rows.length === 0) return;
+    const byGeneration = new Map<number, SearchSegmentRow[]>();
+    for (const row of rows) {
+      const group = byGeneration.get(row.generation);
+      if (group) group.push(row);
+      else byGeneration.set(row.generation, [row]);
+    }
+    await this.#db.transaction('rw', this.#db.search_packs, async () => {
+      for (const [generation, group] of byGeneration) {
+        await this.#appendPacks(generation, group, await this.#nextPack(generation));
+      }
+    });
   }
 
   /**
@@ -134,41 +237,152 @@ export class IndexRepository {
    */
   async save(save: SegmentsToSave, consumed: readonly IndexDirtyRow[]): Promise<void> {
     const db = this.#db;
-    await db.transaction('rw', db.search_index, db.search_index_dirty, db.search_segments, async () => {
-      if (save.put.length > 0) await db.search_segments.bulkPut([...save.put]);
-      if (save.remove.length > 0) {
-        await db.search_segments.bulkDelete(save.remove.map((noteId) => [save.generation, noteId]));
-      }
-      if (save.replaceOthers) await this.#dropOthers(save.generation);
-      await db.search_index.put({ key: 'meta', ...save.meta });
-      if (consumed.length === 0) return;
-      const current = await db.search_index_dirty.bulkGet(consumed.map((row) => row.note_id));
-      const tokens = new Map(consumed.map((row) => [row.note_id, row.token]));
-      const done = current
-        .filter((row): row is IndexDirtyRow => row !== undefined && tokens.get(row.note_id) === row.token)
-        .map((row) => row.note_id);
-      await db.search_index_dirty.bulkDelete(done);
+    await db.transaction(
+      'rw',
+      db.search_index,
+      db.search_index_dirty,
+      db.search_segments,
+      db.search_packs,
+      async () => {
+        if (save.put.length > 0) await db.search_segments.bulkPut([...save.put]);
+        if (save.remove.length > 0) {
+          await db.search_segments.bulkPut(
+            save.remove.map((note_id) => ({
+              generation: save.generation,
+              note_id,
+              updated_at: '',
+              full_text: null,
+              vectors: null,
+              removed: true as const,
+            })),
+          );
+        }
+        if (save.replaceOthers) await this.#dropOthers(save.generation);
+        await db.search_index.put({ key: 'meta', ...save.meta });
+        if (consumed.length === 0) return;
+        const current = await db.search_index_dirty.bulkGet(consumed.map((row) => row.note_id));
+        const tokens = new Map(consumed.map((row) => [row.note_id, row.token]));
+        const done = current
+          .filter((row): row is IndexDirtyRow => row !== undefined && tokens.get(row.note_id) === row.token)
+          .map((row) => row.note_id);
+        await db.search_index_dirty.bulkDelete(done);
+      },
+    );
+  }
+
+  /**
+   * Appends the recent rows of the live `generation` as new packs and deletes
+   * them, in one transaction: a crash leaves either both or neither (and were
+   * both ever left, reading would still take each note once, from its recent
+   * row). Also stamps the meta row with SEGMENT_STORE_FORMAT, which is how a
+   * store of per-note rows from before packs is converted, once.
+   */
+  async compact(generation: number): Promise<void> {
+    const db = this.#db;
+    await db.transaction('rw', db.search_index, db.search_segments, db.search_packs, async () => {
+      const meta = await this.#liveMeta(generation);
+      if (!meta) return;
+      const recent = await this.#rows()
+        .between([generation, Dexie.minKey], [generation, Dexie.maxKey])
+        .toArray();
+      const next = await this.#nextPack(generation);
+      // With no packs yet there is no older row for a tombstone to hide.
+      await this.#appendPacks(generation, next === 1 ? recent.filter((row) => !row.removed) : recent, next);
+      await db.search_segments.bulkDelete(recent.map((row) => [generation, row.note_id]));
+      await this.#stampFormat(meta);
     });
+  }
+
+  /**
+   * Rewrites the live `generation` as packs of its live rows only, dropping
+   * hidden packed rows and tombstones, the recent rows included; one
+   * transaction, reading the old packs a page at a time.
+   */
+  async repack(generation: number): Promise<void> {
+    const db = this.#db;
+    await db.transaction('rw', db.search_index, db.search_segments, db.search_packs, async () => {
+      const meta = await this.#liveMeta(generation);
+      if (!meta) return;
+      const first = await this.#nextPack(generation);
+      let next = first;
+      let buffer: SearchSegmentRow[] = [];
+      // Reads stay below `first`, so the packs written meanwhile are never read back.
+      for await (const page of this.#resolved(generation, PACK_NOTES * 5, emptyTally(), first)) {
+        buffer.push(...page);
+        if (buffer.length < PACK_NOTES) continue;
+        const whole = buffer.length - (buffer.length % PACK_NOTES);
+        next = await this.#appendPacks(generation, buffer.slice(0, whole), next);
+        buffer = buffer.slice(whole);
+      }
+      await this.#appendPacks(generation, buffer, next);
+      await this.#packs().between([generation, Dexie.minKey], [generation, first], true, false).delete();
+      await this.#rows().between([generation, Dexie.minKey], [generation, Dexie.maxKey]).delete();
+      await this.#stampFormat(meta);
+    });
+  }
+
+  /** The meta row when `generation` is still the live one. */
+  async #liveMeta(generation: number): Promise<IndexMetaRow | undefined> {
+    const meta = await this.#db.search_index.get('meta');
+    return meta?.key === 'meta' && meta.segments?.generation === generation ? withoutKey(meta) : undefined;
+  }
+
+  async #stampFormat(meta: IndexMetaRow): Promise<void> {
+    if (!meta.segments || meta.segments.format === SEGMENT_STORE_FORMAT) return;
+    await this.#db.search_index.put({
+      key: 'meta',
+      ...meta,
+      segments: { ...meta.segments, format: SEGMENT_STORE_FORMAT },
+    });
+  }
+
+  async #nextPack(generation: number): Promise<number> {
+    const last = await this.#packs().between([generation, Dexie.minKey], [generation, Dexie.maxKey]).last();
+    return (last?.pack ?? 0) + 1;
+  }
+
+  /** Writes `rows` as packs numbered from `next`; returns the next free number. */
+  async #appendPacks(generation: number, rows: readonly SearchSegmentRow[], next: number): Promise<number> {
+    const packs: SearchPackRow[] = [];
+    for (let start = 0; start < rows.length; start += PACK_NOTES) {
+      packs.push({
+        generation,
+        pack: next + packs.length,
+        rows: rows.slice(start, start + PACK_NOTES).map(({ generation: _generation, ...row }) => row),
+      });
+    }
+    if (packs.length > 0) await this.#db.search_packs.bulkPut(packs);
+    return next + packs.length;
   }
 
   /** Drops the rows of every generation but `generation` (left-overs of an interrupted rebuild). */
   async dropGenerationsExcept(generation: number): Promise<void> {
-    await this.#db.transaction('rw', this.#db.search_segments, () => this.#dropOthers(generation));
+    const db = this.#db;
+    await db.transaction('rw', db.search_segments, db.search_packs, () => this.#dropOthers(generation));
   }
 
   async clear(): Promise<void> {
     const db = this.#db;
-    await db.transaction('rw', db.search_index, db.search_index_dirty, db.search_segments, async () => {
-      await db.search_index.clear();
-      await db.search_index_dirty.clear();
-      await db.search_segments.clear();
-    });
+    await db.transaction(
+      'rw',
+      db.search_index,
+      db.search_index_dirty,
+      db.search_segments,
+      db.search_packs,
+      async () => {
+        await db.search_index.clear();
+        await db.search_index_dirty.clear();
+        await db.search_segments.clear();
+        await db.search_packs.clear();
+      },
+    );
   }
 
   async #dropOthers(generation: number): Promise<void> {
-    const rows = this.#db.search_segments;
-    await rows.where('[generation+note_id]').below([generation, Dexie.minKey]).delete();
-    await rows.where('[generation+note_id]').above([generation, Dexie.maxKey]).delete();
+    for (const where of [() => this.#rows(), () => this.#packs()]) {
+      await where().below([generation, Dexie.minKey]).delete();
+      await where().above([generation, Dexie.maxKey]).delete();
+    }
   }
 }
 

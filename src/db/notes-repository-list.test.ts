@@ -249,7 +249,7 @@ describe('note meta rows', () => {
 
 describe('version 18', () => {
   it('fills the meta row of every note, keeping the import batch', async () => {
-    db = freshDatabase(MIGRATIONS.slice(0, -1));
+    db = freshDatabase(MIGRATIONS.filter((migration) => migration.version < 18));
     await db.open();
     await db
       .table('notes')

@@ -180,6 +180,12 @@ export type SearchIndexRow =
        */
       segments?: {
         generation: number;
+        /**
+         * How the rows are stored (SEGMENT_STORE_FORMAT in the index
+         * repository): absent in rows written before packs, whose rows are all
+         * per note; such a store loads as it is and is packed once.
+         */
+        format?: string;
         full_text_format: string;
         vector_model: StoredEmbeddingModel | null;
         /** The vectors' measured relevance floor (retrieval's RelevanceCalibration); checked when read. */
@@ -192,6 +198,12 @@ export type SearchIndexRow =
  * beside the live one and switches the meta row to it in its last
  * transaction; rows of any other generation are left-overs of an interrupted
  * rebuild and are dropped.
+ *
+ * Rows live in packs (`search_packs`, a hundred notes to a record: IndexedDB
+ * charges a start per record read) and, when written since the last packing,
+ * one per note in `search_segments` (the recent rows, which an edit rewrites
+ * alone). A recent row hides the note's packed row; a later pack hides an
+ * earlier one's.
  */
 export interface SearchSegmentRow {
   generation: number;
@@ -202,6 +214,15 @@ export interface SearchSegmentRow {
   full_text: unknown;
   /** `VectorIndex.noteSegment()`; null when the note has no vectors. */
   vectors: { block_ids: string[]; folder: string; tags: string[]; data: Float32Array } | null;
+  /** The note left the indexes since it was packed: hides its packed row, and is never loaded. */
+  removed?: true;
+}
+
+/** Up to PACK_NOTES notes' rows of one generation in one record; a higher `pack` is newer. */
+export interface SearchPackRow {
+  generation: number;
+  pack: number;
+  rows: Array<Omit<SearchSegmentRow, 'generation'>>;
 }
 
 /**
@@ -369,6 +390,13 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 18,
     stores: { note_meta: '&note_id, import_batch' },
     upgrade: fillNoteMeta,
+  },
+  {
+    // Search: the per-note index rows packed a hundred notes to a record, so a
+    // start reads a hundred records instead of ten thousand. New store only: a
+    // store of per-note rows loads as it is and is packed once after that start.
+    version: 19,
+    stores: { search_packs: '[generation+pack]' },
   },
 ];
 

@@ -8,5 +8,13 @@ import type { IndexRepository, NotesRepository } from '../db';
 export type IndexNotesSource = Pick<NotesRepository, 'countBlocks' | 'indexSources' | 'liveNoteIds'>;
 export type IndexStore = Pick<
   IndexRepository,
-  'load' | 'loadHead' | 'segmentPages' | 'markDirty' | 'save' | 'putSegments' | 'dropGenerationsExcept'
+  | 'load'
+  | 'loadHead'
+  | 'segmentPages'
+  | 'markDirty'
+  | 'save'
+  | 'putSegments'
+  | 'dropGenerationsExcept'
+  | 'compact'
+  | 'repack'
 >;

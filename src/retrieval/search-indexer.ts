@@ -13,6 +13,7 @@ import { MAX_INDEXED_CHARS_PER_NOTE } from '../contracts/notes';
 import type { JobContext, JobRuntime } from '../core/job-runtime';
 import { newId } from '../core/ids';
 import type { IndexDirtyRow, IndexMetaRow, NoteChange, NoteChangeListener, SearchSegmentRow } from '../db';
+import { emptyTally, PACK_NOTES, SEGMENT_STORE_FORMAT, type SegmentTally } from '../db/index-repository';
 import type { Embedder } from './embedder';
 import {
   FULL_TEXT_SEGMENT_FORMAT,
@@ -99,6 +100,24 @@ const NOTES_PER_STEP = 50;
 const EMBED_BATCH = 64;
 /** Stored rows (notes) read and added per step of a start. */
 const LOAD_PAGE_ROWS = 500;
+/**
+ * Recent (per-note) rows kept before they are packed: each costs a start one
+ * record read, a pack of a hundred about the same as one.
+ */
+export const RECENT_ROWS_LIMIT = 100;
+
+/**
+ * Whether the rows a start read should be packed: a store of per-note rows
+ * from before packs (once), too many recent rows (`compact`: append them as a
+ * pack), or packs holding many hidden rows or many small packs (`repack`).
+ */
+export function packingNeeded(tally: SegmentTally, format: string | undefined): 'compact' | 'repack' | null {
+  const live = tally.packed - tally.hidden;
+  if (tally.hidden > PACK_NOTES && tally.hidden > live / 4) return 'repack';
+  if (tally.packs > 2 * Math.ceil(live / PACK_NOTES) + 4) return 'repack';
+  if (format !== SEGMENT_STORE_FORMAT || tally.recent.length >= RECENT_ROWS_LIMIT) return 'compact';
+  return null;
+}
 
 /** Lets queued messages (a notes list asked for at start) run before the next step. */
 function nextTask(): Promise<void> {
@@ -134,11 +153,13 @@ interface Indexed {
  * Keeps the full-text and vector indexes in step with the notes.
  *
  * - Start: the indexes saved last time are loaded (the fast path), one stored
- *   row per note; a note whose row does not match it (a change whose dirty mark
- *   was lost) is re-indexed, and only when there are none, or they cannot be
- *   read, a rebuild job builds them from the notes.
+ *   row per note, read a pack of rows at a time; a note whose row does not
+ *   match it (a change whose dirty mark was lost) is re-indexed, and only when
+ *   there are none, or they cannot be read, a rebuild job builds them from the
+ *   notes. A store with many unpacked or hidden rows is packed after the load.
  * - Saving writes the rows of the notes just indexed, the meta row and the
- *   cleared dirty marks in one transaction, never the whole index.
+ *   cleared dirty marks in one transaction, never the whole index; every
+ *   RECENT_ROWS_LIMIT notes saved so, their rows are appended as a pack.
  * - Note changes arrive through `notesChanged` (the notes repository calls it
  *   after each commit). A change is marked dirty in memory and in IndexedDB, a
  *   trashed or deleted note leaves the in-memory indexes at once, and a
@@ -175,6 +196,8 @@ export class SearchIndexer implements NoteChangeListener {
   #meta: IndexMetaRow | undefined;
   /** The stored generation the live indexes are saved in (see SearchSegmentRow). */
   #generation = 0;
+  /** Notes with a recent (unpacked) stored row in the live generation. */
+  readonly #recent = new Set<string>();
   #lastError: string | null = null;
 
   /** note_id -> token of its latest mark. */
@@ -351,6 +374,8 @@ export class SearchIndexer implements NoteChangeListener {
       await this.#dirtyWrites;
       await Promise.all([...this.#jobs.values()].map((job) => job.ended));
     }
+    // Packing the stored rows holds the lock too, without being a job.
+    await this.#lock.catch(() => undefined);
   }
 
   async #catchUp(): Promise<void> {
@@ -381,6 +406,7 @@ export class SearchIndexer implements NoteChangeListener {
 
   async #load(): Promise<void> {
     let needs: RebuildScope | null = null;
+    let packing: 'compact' | 'repack' | null = null;
     try {
       const restored = await this.#restoreEmbedder?.();
       if (restored) this.#embedder = restored;
@@ -399,7 +425,10 @@ export class SearchIndexer implements NoteChangeListener {
       const saved = stored.meta?.segments;
       if (saved) this.#generation = saved.generation;
       const rows: Array<Pick<SearchSegmentRow, 'note_id' | 'updated_at'>> = [];
-      if (saved && saved.full_text_format !== FULL_TEXT_SEGMENT_FORMAT) {
+      const tally = emptyTally();
+      if (saved?.format !== undefined && saved.format !== SEGMENT_STORE_FORMAT) {
+        this.#warn('the stored index is kept in another format; rebuilding it', saved.format);
+      } else if (saved && saved.full_text_format !== FULL_TEXT_SEGMENT_FORMAT) {
         this.#warn('the stored full-text index has another format; rebuilding it', saved.full_text_format);
       } else if (saved) {
         fullText = new FullTextIndex();
@@ -407,7 +436,7 @@ export class SearchIndexer implements NoteChangeListener {
         const vectorRows: Array<{ note_id: string; vectors: NonNullable<SearchSegmentRow['vectors']> }> = [];
         // A page at a time, yielding between pages: the worker that loads
         // also answers the notes list, which must not wait for the whole index.
-        for await (const page of this.#store.segmentPages(saved.generation, LOAD_PAGE_ROWS)) {
+        for await (const page of this.#store.segmentPages(saved.generation, LOAD_PAGE_ROWS, tally)) {
           for (const row of page) {
             rows.push({ note_id: row.note_id, updated_at: row.updated_at });
             if (row.vectors) vectorRows.push({ note_id: row.note_id, vectors: row.vectors });
@@ -446,6 +475,8 @@ export class SearchIndexer implements NoteChangeListener {
         // Dirty notes (changed since the save) are caught up before the first query reads them.
         this.#live = { fullText, vectors };
         if (!vectors) needs = 'vectors';
+        for (const noteId of tally.recent) this.#recent.add(noteId);
+        packing = packingNeeded(tally, saved?.format);
       } else {
         needs = 'all';
       }
@@ -467,6 +498,8 @@ export class SearchIndexer implements NoteChangeListener {
       this.#searchable = needs === 'all' ? build : Promise.resolve();
     } else {
       this.#searchable = Promise.resolve();
+      // In the background and under the lock, so no update or rebuild writes meanwhile.
+      if (packing !== null) void this.#withLock(null, () => this.#pack(packing));
     }
     // Updates finished in earlier sessions are pruned at the first one that ends in this one.
     if (this.#dirty.size > 0) this.#schedule();
@@ -546,6 +579,7 @@ export class SearchIndexer implements NoteChangeListener {
       ...(stored && {
         segments: {
           generation,
+          format: SEGMENT_STORE_FORMAT,
           full_text_format: FULL_TEXT_SEGMENT_FORMAT,
           vector_model: vectors ? { ...vectors.info } : null,
           ...(vectors?.relevanceCalibration && { relevance_calibration: vectors.relevanceCalibration }),
@@ -559,8 +593,27 @@ export class SearchIndexer implements NoteChangeListener {
       [...consumed].map(([note_id, token]) => ({ note_id, token })),
     );
     this.#meta = meta;
+    if (built !== null) this.#recent.clear();
+    for (const noteId of consumed.keys()) if (stored) this.#recent.add(noteId);
     this.#generation = generation;
     this.#loadFailed = null;
+  }
+
+  /**
+   * Packs the recent rows of the live generation (or rewrites its packs
+   * whole). Only ever a cost, never a loss: it is one transaction, and the
+   * rows read the same either way; a failure leaves them recent for next time.
+   */
+  async #pack(how: 'compact' | 'repack'): Promise<void> {
+    if (this.#disposed || this.#meta?.segments === undefined) return;
+    try {
+      await (how === 'compact'
+        ? this.#store.compact(this.#generation)
+        : this.#store.repack(this.#generation));
+      this.#recent.clear();
+    } catch (error) {
+      this.#warn('could not pack the stored index', error);
+    }
   }
 
   // ---------------------------------------------------------------------------
@@ -622,6 +675,7 @@ export class SearchIndexer implements NoteChangeListener {
         this.#settle();
         await this.#save(this.#live, batch, null, indexed);
         this.#lastError = null;
+        if (this.#recent.size >= RECENT_ROWS_LIMIT) await this.#pack('compact');
         return { notes: batch.size, blocks: indexed.blocks, ...this.#truncatedReport() };
       } catch (error) {
         this.#restoreDirty(batch);
@@ -655,12 +709,18 @@ export class SearchIndexer implements NoteChangeListener {
         const generation = this.#generation + 1;
         await this.#store.dropGenerationsExcept(this.#generation);
         let done = 0;
+        // Written a pack at a time: a start pays per record read.
+        let unwritten: SearchSegmentRow[] = [];
         for (let start = 0; start < noteIds.length; start += NOTES_PER_STEP) {
           context.signal.throwIfAborted();
           const step = noteIds.slice(start, start + NOTES_PER_STEP);
           const indexed = await this.#index(next, step, context, embedder, true);
           done += indexed.blocks;
-          await this.#store.putSegments(this.#rows(next, step, indexed, generation).put);
+          unwritten.push(...this.#rows(next, step, indexed, generation).put);
+          if (unwritten.length >= PACK_NOTES || start + NOTES_PER_STEP >= noteIds.length) {
+            await this.#store.putSegments(unwritten);
+            unwritten = [];
+          }
           await context.progress({ phase: 'indexing', current: Math.min(done, total), total });
         }
         // Measured before the save, so the floor is stored with the vectors it was measured on.
@@ -790,16 +850,17 @@ export class SearchIndexer implements NoteChangeListener {
     this.#lastError = toErrorEnvelope(error, 'Indexing failed.').error.message;
   }
 
-  async #withLock<T>(jobId: string, work: () => Promise<T>): Promise<T> {
+  /** Runs `work` after the lock's holders; `jobId` null: not a job (packing), not reported in the status. */
+  async #withLock<T>(jobId: string | null, work: () => Promise<T>): Promise<T> {
     const previous = this.#lock;
     const next = previous
       .catch(() => undefined)
       .then(async () => {
-        this.#runningJobs.add(jobId);
+        if (jobId !== null) this.#runningJobs.add(jobId);
         try {
           return await work();
         } finally {
-          this.#runningJobs.delete(jobId);
+          if (jobId !== null) this.#runningJobs.delete(jobId);
         }
       });
     this.#lock = next;

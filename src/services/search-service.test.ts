@@ -7,6 +7,7 @@ import {
   type SearchResultDto,
 } from '../contracts';
 import { IndexRepository, NotesAgentDatabase, NotesRepository } from '../db';
+import { SEGMENT_STORE_FORMAT } from '../db/index-repository';
 import {
   DEFAULT_RETRIEVAL_PROFILE,
   FullTextIndex,
@@ -720,10 +721,12 @@ describe('search as you type', () => {
 });
 
 describe('incremental persistence', () => {
+  /** The stored rows as a start reads them: packed or recent, each note once. */
   const rowsOf = async (db: NotesAgentDatabase) =>
-    new Map((await db.search_segments.toArray()).map((row) => [row.note_id, row]));
+    new Map((await new IndexRepository(db).load()).segments.map((row) => [row.note_id, row]));
+  const searchTables = (writes: Write[]) => writes.filter((write) => write.table.startsWith('search_'));
 
-  it("an edit rewrites only that note's row, a trash deletes only its row", async () => {
+  it("an edit rewrites only that note's row, a trash writes only its tombstone", async () => {
     let recorder!: ReturnType<typeof recordWrites>;
     const core = openCore({}, false, (db) => (recorder = recordWrites(db)));
     const notes = [];
@@ -740,8 +743,9 @@ describe('incremental persistence', () => {
     expect(recorder.writes.filter((write) => write.table === 'search_segments')).toEqual([
       { table: 'search_segments', type: 'put', notes: [edited.note_id] },
     ]);
-    // Besides the row: the meta row, and the note's dirty mark set and cleared.
+    // Besides the row: the meta row, and the note's dirty mark set and cleared; no pack.
     expect(recorder.writes.filter((write) => write.table === 'search_index')).toHaveLength(1);
+    expect(recorder.writes.filter((write) => write.table === 'search_packs')).toEqual([]);
     const after = await rowsOf(core.db);
     for (const [noteId, row] of after) {
       if (noteId === edited.note_id) expect(row.updated_at).not.toBe(before.get(noteId)!.updated_at);
@@ -751,10 +755,88 @@ describe('incremental persistence', () => {
     recorder.writes.length = 0;
     await core.api.notes.trash(notes[3]!.note_id);
     await core.idle();
+    // A tombstone, not a delete: it hides the note's row wherever that is (in a pack, say).
     expect(recorder.writes.filter((write) => write.table === 'search_segments')).toEqual([
-      { table: 'search_segments', type: 'delete', notes: [notes[3]!.note_id] },
+      { table: 'search_segments', type: 'put', notes: [notes[3]!.note_id] },
     ]);
+    expect(recorder.writes.filter((write) => write.table === 'search_packs')).toEqual([]);
     expect((await rowsOf(core.db)).size).toBe(29);
+    expect((await rowsOf(core.db)).has(notes[3]!.note_id)).toBe(false);
+  });
+
+  it('after a rebuild the rows are packed; an edit then writes its own row only, and a restart reads it over the pack', async () => {
+    let recorder!: ReturnType<typeof recordWrites>;
+    const first = openCore({}, false, (db) => (recorder = recordWrites(db)));
+    const notes = [];
+    for (let i = 0; i < 5; i++)
+      notes.push(await first.api.notes.create({ title: `P${i}`, body: `packed ${i}` }));
+    await first.idle();
+    await first.api.search.rebuild({ scope: 'all' });
+    await first.idle();
+    expect(await first.db.search_segments.count()).toBe(0);
+    expect((await first.db.search_packs.toArray()).map((pack) => pack.rows.length)).toEqual([5]);
+
+    recorder.writes.length = 0;
+    await first.api.notes.update({ note_id: notes[2]!.note_id, body: 'rewritten words' });
+    await first.idle();
+    expect(searchTables(recorder.writes)).toEqual([
+      { table: 'search_index_dirty', type: 'put', notes: [notes[2]!.note_id] },
+      { table: 'search_segments', type: 'put', notes: [notes[2]!.note_id] },
+      { table: 'search_index', type: 'put', notes: ['?'] },
+      { table: 'search_index_dirty', type: 'delete', notes: [notes[2]!.note_id] },
+    ]);
+    await closeCore(first);
+
+    const indexed = watchIndexing();
+    const second = openCore({}, true);
+    expect(noteIdsOf(await second.api.search.search({ query: 'rewritten' }))).toEqual([notes[2]!.note_id]);
+    expect(noteIdsOf(await second.api.search.search({ query: 'packed 2' }))).not.toContain(notes[2]!.note_id);
+    expect((await second.api.search.search({ query: 'packed 4' })).hits[0]?.note_id).toBe(notes[4]!.note_id);
+    await second.idle();
+    expect(indexed()).toEqual([]);
+  });
+
+  it('a store of per-note rows from before packs loads without a rebuild, is packed once, and the next start writes nothing', async () => {
+    const first = openCore();
+    const notes = [];
+    for (let i = 0; i < 4; i++)
+      notes.push(await first.api.notes.create({ title: `Old ${i}`, body: `legacy ${i}` }));
+    await first.idle();
+    const rebuilds = (await first.api.jobs.list({ kind: INDEX_REBUILD_JOB_KIND })).page.total;
+    const saved = await rowsOf(first.db);
+    await closeCore(first);
+
+    // Written as before packs: every row per note, and no format in the meta row.
+    const db = new NotesAgentDatabase(cores.databaseName()!);
+    await db.search_packs.clear();
+    await db.search_segments.clear();
+    await db.search_segments.bulkPut([...saved.values()]);
+    const meta = await db.search_index.get('meta');
+    if (meta?.key !== 'meta' || !meta.segments) throw new Error('no stored index');
+    const { format: _format, ...segments } = meta.segments;
+    await db.search_index.put({ ...meta, segments });
+    db.close();
+
+    const indexed = watchIndexing();
+    const second = openCore({}, true);
+    expect(noteIdsOf(await second.api.search.search({ query: 'legacy 3' }))[0]).toBe(notes[3]!.note_id);
+    await second.idle();
+    expect(indexed()).toEqual([]);
+    expect((await second.api.jobs.list({ kind: INDEX_REBUILD_JOB_KIND })).page.total).toBe(rebuilds);
+    expect(await second.db.search_segments.count()).toBe(0);
+    expect(await second.db.search_packs.count()).toBe(1);
+    const packedMeta = await second.db.search_index.get('meta');
+    expect(packedMeta?.key === 'meta' && packedMeta.segments?.format).toBe(SEGMENT_STORE_FORMAT);
+    expect(await rowsOf(second.db)).toEqual(saved);
+    await closeCore(second);
+
+    let recorder!: ReturnType<typeof recordWrites>;
+    const third = openCore({}, true, (db) => (recorder = recordWrites(db)));
+    expect(noteIdsOf(await third.api.search.search({ query: 'legacy 1' }))[0]).toBe(notes[1]!.note_id);
+    await third.idle();
+    expect(searchTables(recorder.writes)).toEqual([]);
+    expect(indexed()).toEqual([]);
+    expect((await third.api.jobs.list({ kind: INDEX_REBUILD_JOB_KIND })).page.total).toBe(rebuilds);
   });
 
   it('a restart re-indexes only the notes changed while their dirty mark was lost', async () => {
@@ -819,10 +901,13 @@ describe('incremental persistence', () => {
 
   it('a rebuild interrupted halfway leaves the saved index answering; the next start drops its rows', async () => {
     const first = openCore();
-    for (let i = 0; i < 60; i++) await first.api.notes.create({ title: `Note ${i}`, body: `gamma ${i}` });
+    for (let i = 0; i < 110; i++) await first.api.notes.create({ title: `Note ${i}`, body: `gamma ${i}` });
     await first.idle();
     const saved = await rowsOf(first.db);
-    expect(saved.size).toBe(60);
+    expect(saved.size).toBe(110);
+    // More notes than the recent rows kept: the session has packed them as it went.
+    const packsBefore = await first.db.search_packs.count();
+    expect(packsBefore).toBeGreaterThan(0);
 
     // The rebuild's second step of notes never comes back (the tab is closing).
     const original = NotesRepository.prototype.indexSources;
@@ -832,14 +917,18 @@ describe('incremental persistence', () => {
       ids,
     ) {
       calls += 1;
-      return calls === 2 ? Promise.reject(new Error('tab closed')) : original.call(this, ids);
+      return calls === 3 ? Promise.reject(new Error('tab closed')) : original.call(this, ids);
     });
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const job = await first.api.search.rebuild({ scope: 'all' });
     await first.idle();
     expect((await first.api.jobs.get(job.job_id)).status).toBe('failed');
-    // Its first step's rows were written beside the saved ones, under a new generation.
-    expect(await first.db.search_segments.count()).toBe(60 + 50);
+    // Its first two steps' rows were written beside the saved ones, as a pack of a new generation.
+    expect(await first.db.search_packs.count()).toBe(packsBefore + 1);
+    expect((await first.db.search_packs.toArray()).at(-1)).toMatchObject({
+      generation: 2,
+      rows: { length: 100 },
+    });
     expect(noteIdsOf(await first.api.search.search({ query: 'gamma 42' }))[0]).toBe(
       [...saved.values()].find((row) => (row.full_text as { title: string }).title === 'Note 42')?.note_id,
     );
@@ -852,6 +941,7 @@ describe('incremental persistence', () => {
     await second.idle();
     expect(indexed()).toEqual([]);
     expect(await rowsOf(second.db)).toEqual(saved);
+    expect(await second.db.search_packs.count()).toBe(packsBefore);
   });
 });
 
