@@ -3,7 +3,7 @@ import './ui/markdown/styles';
 import './ui/app.css';
 import App from './ui/App.svelte';
 import { NOTE_CONTENT_CSS } from './themes/note-content';
-import { applyBrowserLocale } from './ui/settings/settings.service';
+import { applyFirstPaintLocale } from './ui/settings/settings.service';
 
 const target = document.getElementById('app');
 if (!target) throw new Error('NotesAgent: #app is missing from index.html');
@@ -14,6 +14,6 @@ const noteStyles = document.createElement('style');
 noteStyles.textContent = NOTE_CONTENT_CSS;
 document.head.append(noteStyles);
 
-// The first paint already speaks the browser's language (start-up itself runs after it).
-applyBrowserLocale();
-mount(App, { target });
+// The first paint already speaks the browser's language (start-up itself runs after it):
+// a language other than English fetches its table first, English is in the shell.
+void applyFirstPaintLocale().then(() => mount(App, { target }));

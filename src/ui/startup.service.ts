@@ -6,7 +6,7 @@ import { resumeJobs } from './jobs/archive.service';
 import { announceInterruptedImports } from './jobs/import-notice';
 import { refreshAll } from './notes/notes.service';
 import { routerStarted, startRouter } from './route-sync.svelte';
-import { applyBrowserLocale, loadSettings, requestPersistentStorage } from './settings/settings.service';
+import { applyFirstPaintLocale, loadSettings, requestPersistentStorage } from './settings/settings.service';
 import { loadActiveTheme } from './appearance/themes.service';
 
 /**
@@ -15,7 +15,7 @@ import { loadActiveTheme } from './appearance/themes.service';
  * the lists load and the last note re-opens.
  */
 export async function startApp(): Promise<() => void> {
-  applyBrowserLocale();
+  void applyFirstPaintLocale();
   const removeErrorHandlers = installGlobalErrorHandlers();
   const removeLifecycleHandlers = installSaveOnLeave();
   clock.start();

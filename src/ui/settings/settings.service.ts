@@ -1,4 +1,4 @@
-import type { SettingsDto, UpdateSettingsInput } from '../../contracts/settings';
+import { LOCALES, type Locale, type SettingsDto, type UpdateSettingsInput } from '../../contracts/settings';
 import { core } from '../api/core-client';
 import { reportError } from '../errors';
 import { detectLocale, i18n } from '../i18n';
@@ -11,15 +11,52 @@ function browserLanguages(): readonly string[] {
   return navigator.languages?.length ? navigator.languages : [navigator.language];
 }
 
-/** Language (explicit, else from the browser) and theme take effect at once. */
+/**
+ * Switches the UI language; one whose table is not loaded yet switches once it is. When it
+ * cannot load (offline before the service worker cached it), the toast says so and the
+ * language stays as it was.
+ */
+function switchLocale(locale: Locale): Promise<void> {
+  return i18n.setLocale(locale).catch(reportError);
+}
+
+/**
+ * The language the user chose in settings, kept beside them for the next start: settings
+ * come from the core after the first paint, which should already be in that language.
+ */
+const LOCALE_CHOICE_KEY = 'notesagent.locale';
+
+function rememberLocaleChoice(locale: Locale | null): void {
+  try {
+    if (locale === null) localStorage.removeItem(LOCALE_CHOICE_KEY);
+    else localStorage.setItem(LOCALE_CHOICE_KEY, locale);
+  } catch {
+    // Only spares a switch after the first paint; a blocked storage costs nothing else.
+  }
+}
+
+function rememberedLocaleChoice(): Locale | null {
+  try {
+    const value = localStorage.getItem(LOCALE_CHOICE_KEY);
+    return (LOCALES as readonly (string | null)[]).includes(value) ? (value as Locale) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Language (explicit, else from the browser) and theme take effect (a language not yet loaded, once it is). */
 export function applySettings(value: SettingsDto): void {
-  i18n.setLocale(value.locale ?? detectLocale(browserLanguages()));
+  rememberLocaleChoice(value.locale);
+  void switchLocale(value.locale ?? detectLocale(browserLanguages()));
   applyBuiltinTheme(value.theme);
 }
 
-/** Before settings load: speak the browser's language so the first paint is right. */
-export function applyBrowserLocale(): void {
-  i18n.setLocale(detectLocale(browserLanguages()));
+/**
+ * Before settings load: speak the language chosen last time, else the browser's, so the first
+ * paint is right. Resolves once it is in effect (at once for English, which the shell carries).
+ */
+export function applyFirstPaintLocale(): Promise<void> {
+  return switchLocale(rememberedLocaleChoice() ?? detectLocale(browserLanguages()));
 }
 
 export async function loadSettings(): Promise<void> {
