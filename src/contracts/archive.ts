@@ -36,5 +36,32 @@ export interface ImportResult {
   }[];
 }
 
+/**
+ * Why an exported backup would be refused by this app's import, found while
+ * exporting: one note too large or compressing like a zip bomb, or the
+ * notes together too many or too large. The file is written all the same.
+ */
+export type ReimportProblem =
+  | {
+      reason: 'entry_too_large' | 'ratio_too_high';
+      note_id: string;
+      title: string;
+      /** The entry's path in the archive. */
+      path: string;
+      /** Its size in UTF-8 bytes. */
+      bytes: number;
+      /** The import limit it is over (bytes, or the ratio's N for N:1). */
+      limit: number;
+    }
+  | { reason: 'total_too_large' | 'too_many_entries'; count: number; bytes: number; limit: number };
+
+/** An exported backup. */
+export interface NotebookExport {
+  file_name: string;
+  data: Blob;
+  /** What would stop the file from importing again; empty when it imports whole. */
+  reimport_problems: ReimportProblem[];
+}
+
 export type ImportFilesInput = z.input<typeof importFilesSchema>;
 export type ImportZipInput = z.input<typeof importZipSchema>;

@@ -7,6 +7,8 @@ export const MAX_BENCHMARK_CASES = 5000;
 export const MAX_BENCHMARK_NOTES = 20_000;
 export const MAX_BENCHMARK_QUERY_LENGTH = 2000;
 export const MAX_BENCHMARK_REPEAT = 20;
+/** Characters of one dataset note's body. */
+export const MAX_BENCHMARK_NOTE_BODY = 1_000_000;
 
 const idSchema = z
   .string()
@@ -21,7 +23,7 @@ export const benchmarkNoteSchema = z.object({
   title: z.string().max(1000),
   folder: z.string().max(1000).default(''),
   tags: z.array(z.string().max(200)).max(100).default([]),
-  body: z.string().max(1_000_000),
+  body: z.string().max(MAX_BENCHMARK_NOTE_BODY),
   block_ids: z.array(idSchema).optional(),
   block_anchors: z
     .array(

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseBlocks } from '../core/blocks';
 import { parseWikilinks } from '../core/wikilinks';
-import { bodyFromBlocks, pagedSize, planPages } from './note-pages';
+import { blocksWithin, bodyFromBlocks, pagedSize, plannedNotePages, planPages } from './note-pages';
 
 describe('planPages', () => {
   const size = (n: number) => n;
@@ -47,5 +47,66 @@ describe('bodyFromBlocks', () => {
     const blocks = parseBlocks('one\n\ntwo\n\nthree');
     expect(bodyFromBlocks(blocks.slice(0, 2))).toBe('one\n\ntwo');
     expect(bodyFromBlocks([])).toBe('');
+  });
+});
+
+describe('blocksWithin', () => {
+  const blocks = parseBlocks('one\n\ntwo\n\nthree');
+
+  it('keeps the leading blocks whose rebuilt body fits, and that body', () => {
+    expect(blocksWithin(blocks, 8)).toEqual({ blocks: blocks.slice(0, 2), body: 'one\n\ntwo' });
+    expect(blocksWithin(blocks, 7).body).toBe('one');
+    expect(blocksWithin(blocks, 100)).toEqual({ blocks, body: bodyFromBlocks(blocks) });
+  });
+
+  it('keeps nothing when the first block alone is too long', () => {
+    expect(blocksWithin(blocks, 2)).toEqual({ blocks: [], body: '' });
+  });
+});
+
+describe('plannedNotePages', () => {
+  const sizes = new Map([
+    ['a', 3],
+    ['b', 3],
+    ['c', 50],
+    ['d', 1],
+    ['e', 1],
+  ]);
+  const sizesOf = async (ids: string[]) =>
+    ids.map((id) => (sizes.has(id) ? { note_id: id, body_length: sizes.get(id)! } : undefined));
+  const collect = async (ids: string[], options: Parameters<typeof plannedNotePages>[2]) => {
+    const pages: string[][] = [];
+    for await (const page of plannedNotePages(ids, sizesOf, options)) pages.push(page);
+    return pages;
+  };
+
+  it('looks sizes up a row bound at a time and plans each slice, leaving missing notes out', async () => {
+    expect(await collect(['a', 'b', 'gone', 'c', 'd', 'e'], { pageChars: 6, pageRows: 3 })).toEqual([
+      ['a', 'b'],
+      ['c'],
+      ['d', 'e'],
+    ]);
+  });
+
+  it('counts a long note by what is read of it', async () => {
+    expect(await collect(['a', 'c', 'd'], { pageChars: 10, pageRows: 10, maxBodyChars: 4 })).toEqual([
+      ['a', 'c', 'd'],
+    ]);
+  });
+
+  it('stops between pages once cancelled', async () => {
+    const controller = new AbortController();
+    const pages: string[][] = [];
+    const run = (async () => {
+      for await (const page of plannedNotePages(['a', 'b', 'c'], sizesOf, {
+        pageChars: 3,
+        signal: controller.signal,
+      })) {
+        pages.push(page);
+        controller.abort(new Error('cancelled'));
+      }
+    })();
+    await expect(run).rejects.toThrow('cancelled');
+    expect(pages).toEqual([['a']]);
   });
 });

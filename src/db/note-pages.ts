@@ -63,20 +63,75 @@ export function planPages<T>(
   return pages;
 }
 
+/** What planning a page needs of a note: a meta row or a summary has it. */
+export interface PlannedNote {
+  note_id: string;
+  body_length: number;
+}
+
+/**
+ * The pages a page loop reads, as note ids: sizes are looked up `pageRows` ids
+ * at a time and each such slice is cut by `planPages`; missing notes are left
+ * out. The repository and the services' test fake both page through this, so
+ * a test pages exactly as the app does. The next page is planned once the
+ * caller asks for it; a cancelled signal stops between pages.
+ */
+export async function* plannedNotePages(
+  noteIds: readonly string[],
+  sizesOf: (noteIds: string[]) => Promise<ReadonlyArray<PlannedNote | undefined>>,
+  options: NotePageOptions = {},
+): AsyncGenerator<string[]> {
+  const rows = options.pageRows ?? DEFAULT_PAGE_ROWS;
+  const chars = options.pageChars ?? DEFAULT_PAGE_CHARS;
+  for (let start = 0; start < noteIds.length; start += rows) {
+    options.signal?.throwIfAborted();
+    const present = (await sizesOf(noteIds.slice(start, start + rows))).filter(
+      (note): note is PlannedNote => note !== undefined,
+    );
+    for (const page of planPages(present, (note) => pagedSize(note, options.maxBodyChars), chars, rows)) {
+      options.signal?.throwIfAborted();
+      yield page.map((note) => note.note_id);
+    }
+  }
+}
+
 /**
  * Rebuilds the start of a body from its first blocks: each block's text at
  * its `start_line`, the lines between blocks left empty.
  */
 export function bodyFromBlocks(blocks: ReadonlyArray<{ text: string; start_line: number }>): string {
+  return rebuild(blocks, Infinity).body;
+}
+
+/**
+ * The leading blocks whose rebuilt body (`bodyFromBlocks`) is at most
+ * `maxChars` long, and that body: a copy of a long note that must fit a
+ * bound ends at its last whole block within it.
+ */
+export function blocksWithin<T extends { text: string; start_line: number }>(
+  blocks: readonly T[],
+  maxChars: number,
+): { blocks: T[]; body: string } {
+  return rebuild(blocks, maxChars);
+}
+
+function rebuild<T extends { text: string; start_line: number }>(
+  blocks: readonly T[],
+  maxChars: number,
+): { blocks: T[]; body: string } {
+  const kept: T[] = [];
   let text = '';
   /** The line the text ends on. */
   let at = 0;
   for (const [index, block] of blocks.entries()) {
     if (index > 0 && block.start_line <= at) continue;
-    text += '\n'.repeat(block.start_line - at) + block.text;
+    const gap = block.start_line - at;
+    if (text.length + gap + block.text.length > maxChars) break;
+    text += '\n'.repeat(gap) + block.text;
     at = block.start_line + countLines(block.text) - 1;
+    kept.push(block);
   }
-  return text;
+  return { blocks: kept, body: text };
 }
 
 function countLines(text: string): number {

@@ -5,11 +5,9 @@ import type { BlockDto, FolderDto, NoteDto, NoteSort, NoteSummaryDto, TagDto } f
 import { MAX_INDEXED_CHARS_PER_NOTE } from '../contracts/notes';
 import { Dexie, type NotesAgentDatabase } from './database';
 import {
-  DEFAULT_PAGE_CHARS,
   DEFAULT_PAGE_ROWS,
   bodyFromBlocks,
-  pagedSize,
-  planPages,
+  plannedNotePages,
   type NotePageOptions,
   type NotePageVisitor,
   type PagedNote,
@@ -691,23 +689,11 @@ export class NotesRepository {
     visit: NotePageVisitor<PagedNote>,
     options: NotePageOptions = {},
   ): Promise<void> {
-    const rows = options.pageRows ?? DEFAULT_PAGE_ROWS;
-    const chars = options.pageChars ?? DEFAULT_PAGE_CHARS;
-    for (let start = 0; start < noteIds.length; start += rows) {
-      options.signal?.throwIfAborted();
-      const metas = (await this.#metaOf(noteIds.slice(start, start + rows))).filter(
-        (meta): meta is NoteMetaRow => meta !== undefined,
+    for await (const planned of plannedNotePages(noteIds, (ids) => this.#metaOf(ids), options)) {
+      const page = (await this.readPaged(planned, options)).filter(
+        (note): note is PagedNote => note !== undefined,
       );
-      for (const planned of planPages(metas, (meta) => pagedSize(meta, options.maxBodyChars), chars, rows)) {
-        options.signal?.throwIfAborted();
-        const page = (
-          await this.readPaged(
-            planned.map((meta) => meta.note_id),
-            options,
-          )
-        ).filter((note): note is PagedNote => note !== undefined);
-        if (page.length > 0) await visit(page);
-      }
+      if (page.length > 0) await visit(page);
     }
   }
 

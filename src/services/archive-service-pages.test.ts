@@ -2,9 +2,9 @@ import { unzipSync } from 'fflate';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { EventEnvelope } from '../contracts';
 import type { JobRuntime } from '../core/job-runtime';
-import { markdownFileFromNote, writeZipArchive } from '../core/markdown-archive';
+import { DEFAULT_IMPORT_LIMITS, markdownFileFromNote, writeZipArchive } from '../core/markdown-archive';
 import { DEFAULT_PAGE_ROWS, NotesRepository, type AttachmentRepository } from '../db';
-import { ArchiveService } from './archive-service';
+import { ArchiveService, reimportProblems } from './archive-service';
 import { testCore } from './test-core';
 import { PagedNotesFake } from './test-paged-notes';
 
@@ -68,6 +68,82 @@ describe('exporting a notebook a page at a time', () => {
     fake.failOnPage = 2;
     await expect(exporterOver(fake).exportAll()).rejects.toThrow('the disk went away');
     expect(fake.pages).toBe(1);
+  });
+});
+
+describe('an export that the import would refuse', () => {
+  const MIB = 1024 * 1024;
+
+  it('names a note over the import’s entry limit, written whole all the same; a normal export has no problem', async () => {
+    const fake = new PagedNotesFake();
+    fake.add({ note_id: 'note_small', title: 'Small', body: 'Fine.\n' });
+    expect((await exporterOver(fake).exportAll()).reimport_problems).toEqual([]);
+
+    // Varied lines, so it is refused for its size, not its ratio.
+    const line = (i: number) => `${i} ${(i * 7919).toString(36)} log entry\n`;
+    let body = '';
+    for (let i = 0; body.length <= DEFAULT_IMPORT_LIMITS.max_entry_bytes; i++) body += line(i).repeat(1000);
+    fake.add({ note_id: 'note_huge', title: 'Huge log', body });
+    const { data, reimport_problems } = await exporterOver(fake).exportAll();
+    expect(reimport_problems).toHaveLength(1);
+    const [problem] = reimport_problems;
+    expect(problem).toMatchObject({
+      reason: 'entry_too_large',
+      note_id: 'note_huge',
+      title: 'Huge log',
+      path: 'NotesAgent/Huge log.md',
+      limit: 64 * MIB,
+    });
+    const entry = unzipSync(new Uint8Array(await data.arrayBuffer()))['NotesAgent/Huge log.md']!;
+    expect(problem && 'bytes' in problem && problem.bytes).toBe(entry.length);
+    expect(entry.length).toBeGreaterThan(body.length);
+  }, 120_000);
+
+  it('checks each entry’s size and ratio and the entries’ count and total against the import’s limits', () => {
+    const limits = {
+      ...DEFAULT_IMPORT_LIMITS,
+      max_entries: 3,
+      max_entry_bytes: 100,
+      max_total_bytes: 250,
+      max_ratio: 10,
+      ratio_floor_bytes: 50,
+    };
+    const entry = (id: string, bytes: number, written: number) => ({
+      note_id: id,
+      title: id,
+      path: `NotesAgent/${id}.md`,
+      bytes,
+      written,
+    });
+    // Within every limit: exactly at the entry limit, a ratio of exactly 10:1, small ones below the ratio floor.
+    expect(reimportProblems([entry('a', 100, 10), entry('b', 40, 1), entry('c', 100, 50)], limits)).toEqual(
+      [],
+    );
+    expect(
+      reimportProblems(
+        [entry('big', 101, 90), entry('bomb', 99, 9), entry('tiny', 49, 1), entry('d', 10, 10)],
+        limits,
+      ),
+    ).toEqual([
+      {
+        reason: 'entry_too_large',
+        note_id: 'big',
+        title: 'big',
+        path: 'NotesAgent/big.md',
+        bytes: 101,
+        limit: 100,
+      },
+      {
+        reason: 'ratio_too_high',
+        note_id: 'bomb',
+        title: 'bomb',
+        path: 'NotesAgent/bomb.md',
+        bytes: 99,
+        limit: 10,
+      },
+      { reason: 'too_many_entries', count: 4, bytes: 259, limit: 3 },
+      { reason: 'total_too_large', count: 4, bytes: 259, limit: 250 },
+    ]);
   });
 });
 

@@ -9,12 +9,16 @@ import {
   type ImportResult,
   type ImportZipInput,
   type JobDto,
+  type NotebookExport,
+  type ReimportProblem,
 } from '../contracts';
 import { contentHash } from '../core/content-hash';
 import { blobSource } from '../core/zip-reader';
 import type { JobContext, JobRuntime } from '../core/job-runtime';
 import {
   ArchiveFormatError,
+  DEFAULT_IMPORT_LIMITS,
+  type ImportLimits,
   bodyWithExtraFrontMatter,
   extraFrontMatterFromBody,
   isMarkdownPath,
@@ -32,6 +36,7 @@ import type { NoteDto } from '../contracts';
 import type { AttachmentRepository, NoteDraft, NotesRepository } from '../db';
 import type { ImportStagingRepository } from '../db/import-staging-repository';
 import { ZipBlobWriter } from '../core/markdown-archive-writer';
+import { utf8Length } from '../core/utf8-length';
 import { importBatchOf } from './import-staging';
 
 export const IMPORT_JOB_KIND = 'notes.import';
@@ -392,11 +397,21 @@ export class ArchiveService {
    * is larger) and a few MiB of output, never the notebook or the archive.
    * A note changed while the export runs is written as its page read it.
    * Nothing is returned when a read fails: no partial archive reaches a file.
+   *
+   * Every note is written whole, also one larger than the import takes
+   * (`DEFAULT_IMPORT_LIMITS`): such a backup is not importable again as it
+   * is, and `reimport_problems` says which note and why, so the user learns
+   * it now rather than when restoring. The import's limits are not relaxed
+   * for a backup's own notes: nothing in an archive proves it came from an
+   * export (its front matter can be written by anyone, a zip bomb's too),
+   * and an import holds the notes it read until it writes them, so a larger
+   * entry limit would be a larger memory bound for every archive.
    */
-  async exportAll(): Promise<{ file_name: string; data: Blob }> {
+  async exportAll(): Promise<NotebookExport> {
     const ids = await this.#notes.noteIdsByCreation({ trashed: false });
     const writer = new ZipBlobWriter();
     const taken = new Set<string>();
+    const sizes: ExportedEntry[] = [];
     try {
       await this.#notes.forEachNotePage(ids, (page) => {
         for (const note of page) {
@@ -413,7 +428,15 @@ export class ArchiveService {
             },
             taken,
           );
+          const before = writer.bytesWritten;
           writer.add(path, [head, body]);
+          sizes.push({
+            note_id: note.note_id,
+            title: note.title,
+            path,
+            bytes: utf8Length(head) + utf8Length(body),
+            written: writer.bytesWritten - before,
+          });
         }
       });
     } catch (error) {
@@ -421,8 +444,67 @@ export class ArchiveService {
       throw error;
     }
     const date = new Date().toISOString().slice(0, 10);
-    return { file_name: `notesagent-export-${date}.zip`, data: writer.finish() };
+    return {
+      file_name: `notesagent-export-${date}.zip`,
+      data: writer.finish(),
+      reimport_problems: reimportProblems(sizes),
+    };
   }
+}
+
+/** A note as written into an export: its entry's size and the archive bytes it took. */
+export interface ExportedEntry {
+  note_id: string;
+  title: string;
+  path: string;
+  /** UTF-8 bytes of the entry's text. */
+  bytes: number;
+  /**
+   * Archive bytes the entry took: its compressed data and its local header and
+   * data descriptor, so the ratio found from it is at most the import's (a few
+   * dozen bytes on an entry above the ratio's 1 MiB floor).
+   */
+  written: number;
+}
+
+/**
+ * What of an export the import would refuse, by the import's own limits: an
+ * entry's size and ratio, the entries' count and total. Path depth and length
+ * are not checked: an export's paths are a folder and a title, and the app
+ * keeps both within those limits.
+ */
+export function reimportProblems(
+  entries: readonly ExportedEntry[],
+  limits: Readonly<ImportLimits> = DEFAULT_IMPORT_LIMITS,
+): ReimportProblem[] {
+  const problems: ReimportProblem[] = [];
+  let total = 0;
+  for (const entry of entries) {
+    total += entry.bytes;
+    const named = { note_id: entry.note_id, title: entry.title, path: entry.path, bytes: entry.bytes };
+    if (entry.bytes > limits.max_entry_bytes) {
+      problems.push({ reason: 'entry_too_large', ...named, limit: limits.max_entry_bytes });
+    } else if (entry.bytes > limits.ratio_floor_bytes && entry.bytes > entry.written * limits.max_ratio) {
+      problems.push({ reason: 'ratio_too_high', ...named, limit: limits.max_ratio });
+    }
+  }
+  if (entries.length > limits.max_entries) {
+    problems.push({
+      reason: 'too_many_entries',
+      count: entries.length,
+      bytes: total,
+      limit: limits.max_entries,
+    });
+  }
+  if (total > limits.max_total_bytes) {
+    problems.push({
+      reason: 'total_too_large',
+      count: entries.length,
+      bytes: total,
+      limit: limits.max_total_bytes,
+    });
+  }
+  return problems;
 }
 
 /** The note's id goes first in its front matter's extra keys, where an import looks for it. */

@@ -7,7 +7,7 @@ import type {
   RagCaseResult,
   RagDatasetFile,
 } from '../contracts';
-import { AppError } from '../contracts';
+import { AppError, MAX_BENCHMARK_NOTE_BODY } from '../contracts';
 import { NotesAgentDatabase } from '../db';
 import { freshDatabase } from '../db/test-database';
 import { HASH_EMBEDDER_INFO, type Embedder } from '../retrieval';
@@ -650,6 +650,48 @@ describe('benchmark my notes', () => {
       core.api.benchmarks.createDatasetFromNotes({
         dataset_id: 'x',
         cases: [{ block_id: 'block_gone', query: 'q' }],
+      }),
+    ).rejects.toMatchObject({ code: 'BENCHMARK_DATASET_INVALID', details: { field: 'cases.0.block_id' } });
+  });
+
+  it('copies a note over the dataset bound up to its last whole block within it, and runs', async () => {
+    const core = makeCore();
+    // Long paragraphs: few blocks for the test's in-memory database to index.
+    const paragraph = `${'A line of the capybara log. '.repeat(70)}\n\n`;
+    const body = `# Log\n\nThe first paragraph names the quokka.\n\n${paragraph.repeat(560)}The last names the wombat.\n`;
+    expect(body.length).toBeGreaterThan(MAX_BENCHMARK_NOTE_BODY);
+    const log = await core.api.notes.create({ title: 'Log', body, folder: '', tags: [] });
+    await core.api.notes.create({
+      title: 'Paging',
+      body: 'A TLB caches page table entries.',
+      folder: '',
+      tags: [],
+    });
+    await core.idle();
+    const blocks = await core.db.blocks.where('note_id').equals(log.note_id).sortBy('position');
+    const first = blocks.find((block) => block.text.includes('quokka'))!;
+    const last = blocks.find((block) => block.text.includes('wombat'))!;
+
+    await core.api.benchmarks.createDatasetFromNotes({
+      dataset_id: 'my-log',
+      cases: [{ block_id: first.block_id, query: 'which animal does the first paragraph name' }],
+    });
+    const dataset = await core.api.benchmarks.getDataset('my-log');
+    const copy = dataset.notes.find((note) => note.note_id === log.note_id)!;
+    expect(copy.body.length).toBeLessThanOrEqual(MAX_BENCHMARK_NOTE_BODY);
+    expect(body.startsWith(copy.body)).toBe(true);
+    expect(copy.body.endsWith(paragraph.slice(0, -2))).toBe(true);
+    expect(copy.block_ids).toEqual(blocks.slice(0, copy.block_ids!.length).map((block) => block.block_id));
+    const run = await finished(
+      core,
+      await core.api.benchmarks.createRagRun({ dataset_id: 'my-log', modes: ['fts'] }),
+    );
+    expect(run.status).toBe('completed');
+
+    await expect(
+      core.api.benchmarks.createDatasetFromNotes({
+        dataset_id: 'my-log-2',
+        cases: [{ block_id: last.block_id, query: 'which animal does the last paragraph name' }],
       }),
     ).rejects.toMatchObject({ code: 'BENCHMARK_DATASET_INVALID', details: { field: 'cases.0.block_id' } });
   });

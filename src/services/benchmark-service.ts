@@ -75,6 +75,7 @@ import {
 import { AgentSandbox, notAgentDataset, runAgentCase } from './benchmark-agent';
 import type { AnswerModel, BenchmarkAnswers } from './benchmark-answers';
 import { engineBenchmarkEmbedders, type BenchmarkEmbedders } from './benchmark-embedders';
+import { notebookForDataset } from './benchmark-notebook';
 import { proposeQuestions, sectionsOf } from './benchmark-questions';
 import { demoAdapterFactory, type AgentAdapterFactory } from './agent-service';
 import type { EventLog } from '../core/event-log';
@@ -194,17 +195,14 @@ export class BenchmarkService {
    * "Benchmark my notes": a RAG dataset whose corpus is a copy of the user's
    * live notes (block ids kept) and whose cases are the blocks they picked
    * with the questions they wrote. Runs search the copy, never the notebook.
+   * The notes are read a page at a time and each is copied up to
+   * `DATASET_NOTE_CHARS` (see `notebookForDataset`).
    */
   async createDatasetFromNotes(input: CreateDatasetFromNotesInput): Promise<BenchmarkDatasetDto> {
     const request = parseInput(createDatasetFromNotesSchema, input, 'This dataset is not valid.');
     const repository = this.#options.notes;
     const picked = await repository.blocksById(request.cases.map((entry) => entry.block_id));
-    const notes = await Promise.all(
-      (await repository.all({ trashed: false })).map(async (note) => ({
-        ...note,
-        block_ids: (await repository.blocks(note.note_id)).map((block) => block.block_id),
-      })),
-    );
+    const { notes } = await notebookForDataset(repository, picked);
     return this.#register(datasetFromNotes(request, notes, picked));
   }
 

@@ -44,4 +44,34 @@ describe('StorageService', () => {
     expect(usage.trash).toEqual({ count: 1, bytes: 4 });
     expect(usage.attachments).toEqual({ count: 1, bytes: wav.byteLength });
   });
+
+  it('gives the same figures as encoding every text, for mixed ASCII and Chinese notes, the trash and versions', async () => {
+    const { api, db } = openCore();
+    const texts = [
+      ['Plain', 'Just ASCII text.\n\nTwo paragraphs.'],
+      ['绿茶', '绿茶和乌龙茶，both teas. 😀'],
+      ['Mixed 中文', `${'中文 and English. '.repeat(2000)}\n`],
+      ['Empty', ''],
+    ];
+    const created = [];
+    for (const [title, body] of texts) created.push(await api.notes.create({ title: title!, body: body! }));
+    await api.notes.update({ note_id: created[0]!.note_id, body: '改过的 text', expected_version: 1 });
+    await api.notes.trash(created[1]!.note_id);
+
+    // What the figures were before: every title and body encoded to bytes.
+    const encoded = (...parts: string[]) =>
+      parts.reduce((sum, part) => sum + new TextEncoder().encode(part).length, 0);
+    const old = { notes: 0, trash: 0, versions: 0 };
+    for (const row of await db.notes.toArray())
+      old[row.trashed === 1 ? 'trash' : 'notes'] += encoded(row.title, row.body);
+    const versions = await db.table<{ title: string; body: string }>('note_versions').toArray();
+    for (const row of versions) old.versions += encoded(row.title, row.body);
+
+    const usage = await api.storage.usage();
+    expect(usage.notes).toEqual({ count: 3, bytes: old.notes });
+    expect(usage.trash).toEqual({ count: 1, bytes: old.trash });
+    expect(usage.note_versions).toEqual({ count: versions.length, bytes: old.versions });
+    expect(versions.length).toBeGreaterThan(0);
+    expect(old.notes).toBeGreaterThan(usage.notes.count * 10);
+  });
 });

@@ -1,11 +1,17 @@
 import type { StorageUsageDto, StoredKindDto } from '../contracts/settings-storage';
+import { utf8Length } from '../core/utf8-length';
 import type { NotesAgentDatabase } from '../db';
 import { NOTE_VERSIONS_TABLE } from '../db/note-versions';
 
-const encoder = new TextEncoder();
-const textBytes = (...texts: string[]) => texts.reduce((sum, text) => sum + encoder.encode(text).length, 0);
-
-/** Counts and sizes of what the app stores, for Settings → Storage. Reads only. */
+/**
+ * Counts and sizes of what the app stores, for Settings → Storage. Reads only.
+ *
+ * Text is sized as the UTF-8 bytes of title and body. The meta rows hold a
+ * body's length in UTF-16 code units, not its bytes, so bodies are read: one
+ * row at a time through a cursor, each counted in place (`utf8Length`) rather
+ * than encoded, so a note of 100 MB costs its own row while it is counted and
+ * nothing more, never a byte copy of it or the notebook at once.
+ */
 export class StorageService {
   readonly #db: NotesAgentDatabase;
 
@@ -19,7 +25,7 @@ export class StorageService {
     await this.#db.notes.each((note) => {
       const kind = note.trashed === 1 ? trash : notes;
       kind.count += 1;
-      kind.bytes += textBytes(note.title, note.body);
+      kind.bytes += utf8Length(note.title) + utf8Length(note.body);
     });
     const attachments: StoredKindDto = { count: 0, bytes: 0 };
     await this.#db.attachments.each((attachment) => {
@@ -29,7 +35,7 @@ export class StorageService {
     const note_versions: StoredKindDto = { count: 0, bytes: 0 };
     await this.#db.table<{ title: string; body: string }>(NOTE_VERSIONS_TABLE).each((version) => {
       note_versions.count += 1;
-      note_versions.bytes += textBytes(version.title, version.body);
+      note_versions.bytes += utf8Length(version.title) + utf8Length(version.body);
     });
     return { notes, trash, attachments, note_versions };
   }

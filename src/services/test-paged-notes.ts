@@ -1,6 +1,8 @@
-import type { NoteDto, NoteSummaryDto } from '../contracts';
-import type { NotePageOptions, NotePageVisitor, PagedNote } from '../db';
-import { DEFAULT_PAGE_CHARS, DEFAULT_PAGE_ROWS, pagedSize, planPages } from '../db/note-pages';
+import type { BlockDto, NoteDto, NoteSummaryDto } from '../contracts';
+import { deriveBlocks } from '../core/blocks';
+import type { IndexSource, NotePageOptions, NotePageVisitor, PagedNote } from '../db';
+import { DEFAULT_PAGE_ROWS, plannedNotePages } from '../db/note-pages';
+import type { BlockRow } from '../db/schema';
 
 /**
  * An in-memory stand-in for the page loops of `NotesRepository`, which
@@ -19,10 +21,13 @@ export class PagedNotesFake {
   /** How often each note was handed out with its whole body. */
   readonly wholeReads = new Map<string, number>();
   wholeNotebookReads = 0;
+  /** The most block characters one `indexSources` call handed out for a note. */
+  peakSourceChars = 0;
   overlapping = false;
   /** Thrown instead of reading page `failOnPage` (1-based), to test failures mid-pass. */
   failOnPage: number | null = null;
   #visiting = false;
+  readonly #blocks = new Map<string, { body: string; blocks: BlockRow[] }>();
 
   add(note: Partial<NoteDto> & { note_id: string; title: string; body: string }): NoteDto {
     const full: NoteDto = {
@@ -111,28 +116,63 @@ export class PagedNotesFake {
     visit: NotePageVisitor<PagedNote>,
     options: NotePageOptions = {},
   ): Promise<void> {
-    const present = noteIds.flatMap((id) => {
-      const note = this.notes.get(id);
-      return note ? [{ id, body_length: note.body.length }] : [];
-    });
-    const planned = planPages(
-      present,
-      (item) => pagedSize(item, options.maxBodyChars),
-      options.pageChars ?? DEFAULT_PAGE_CHARS,
-      options.pageRows ?? DEFAULT_PAGE_ROWS,
-    );
-    for (const items of planned) {
-      options.signal?.throwIfAborted();
+    const sizesOf = async (ids: string[]) =>
+      ids.map((id) => {
+        const note = this.notes.get(id);
+        return note && { note_id: id, body_length: note.body.length };
+      });
+    for await (const planned of plannedNotePages(noteIds, sizesOf, options)) {
       if (this.failOnPage === this.pages + 1) throw new Error('the disk went away');
-      const page = (
-        await this.readPaged(
-          items.map((item) => item.id),
-          options,
-        )
-      ).filter((note): note is PagedNote => note !== undefined);
+      const page = (await this.readPaged(planned, options)).filter(
+        (note): note is PagedNote => note !== undefined,
+      );
       const chars = page.reduce((sum, note) => sum + note.body.length, 0);
       await this.#hand(page, chars, () => visit(page));
     }
+  }
+
+  /**
+   * The live notes among `noteIds` with their blocks (cut by the app's block
+   * parser), a long body's only up to `maxChars` and the block that crosses
+   * it, as the repository reads them. The block characters handed out count
+   * towards `peakSourceChars`.
+   */
+  async indexSources(noteIds: readonly string[], maxChars: number): Promise<IndexSource[]> {
+    return noteIds.flatMap((id) => {
+      const note = this.notes.get(id);
+      if (!note || note.deleted_at !== null) return [];
+      const kept: BlockRow[] = [];
+      let total = 0;
+      for (const block of this.blocksOf(id)) {
+        if (total > maxChars) break;
+        kept.push(block);
+        total += block.text.length;
+      }
+      this.peakSourceChars = Math.max(this.peakSourceChars, total);
+      const { body: _body, ...rest } = note;
+      return [{ note: rest, blocks: kept }];
+    });
+  }
+
+  async blocksById(blockIds: readonly string[]): Promise<Array<BlockDto | undefined>> {
+    const all = new Map<string, BlockDto>();
+    for (const id of this.notes.keys()) for (const block of this.blocksOf(id)) all.set(block.block_id, block);
+    return blockIds.map((id) => all.get(id));
+  }
+
+  /** A note's blocks, ids `<note_id>-b<position>`. */
+  blocksOf(noteId: string): BlockRow[] {
+    const note = this.notes.get(noteId);
+    if (!note) return [];
+    const known = this.#blocks.get(noteId);
+    if (known?.body === note.body) return known.blocks;
+    let position = 0;
+    const blocks = deriveBlocks([], note.body, () => `${noteId}-b${position++}`).map((block) => ({
+      ...block,
+      note_id: noteId,
+    }));
+    this.#blocks.set(noteId, { body: note.body, blocks });
+    return blocks;
   }
 
   #readWhole(note: NoteDto): void {

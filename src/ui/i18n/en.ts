@@ -31,6 +31,14 @@ export const en = {
   'archive.reading': 'Reading files…',
   'archive.noMarkdownFiles': 'No Markdown files (.md, .markdown) were found in that folder.',
   'archive.exported': 'Exported {file}',
+  'archive.reimport.entryTooLarge':
+    '“{title}” is {size} MiB; an import takes notes of at most {limit} MiB, so this backup will not import again as it is. The note is in the file whole.',
+  'archive.reimport.ratioTooHigh':
+    '“{title}” compresses more than {limit}:1, which import refuses as it refuses zip bombs, so this backup will not import again as it is. The note is in the file whole.',
+  'archive.reimport.tooManyEntries':
+    'This backup holds {count} notes; an import takes at most {limit}, so it will not import again as it is.',
+  'archive.reimport.totalTooLarge':
+    'The notes in this backup come to {size} MiB; an import takes at most {limit} MiB in all, so it will not import again as it is.',
 
   'list.allNotes': 'All notes',
   'list.trash': 'Trash',

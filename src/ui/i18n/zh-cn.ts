@@ -31,6 +31,14 @@ export const zhCN: Dictionary = {
   'archive.reading': '正在读取文件…',
   'archive.noMarkdownFiles': '该文件夹中没有 Markdown 文件（.md、.markdown）。',
   'archive.exported': '已导出 {file}',
+  'archive.reimport.entryTooLarge':
+    '“{title}”有 {size} MiB；导入时每篇笔记最多 {limit} MiB，因此这个备份无法按原样再次导入。该笔记已完整写入文件。',
+  'archive.reimport.ratioTooHigh':
+    '“{title}”的压缩比超过 {limit}:1，导入会像拒绝压缩炸弹一样拒绝它，因此这个备份无法按原样再次导入。该笔记已完整写入文件。',
+  'archive.reimport.tooManyEntries':
+    '这个备份有 {count} 篇笔记；导入最多接受 {limit} 篇，因此无法按原样再次导入。',
+  'archive.reimport.totalTooLarge':
+    '这个备份中的笔记合计 {size} MiB；导入最多接受 {limit} MiB，因此无法按原样再次导入。',
 
   'list.allNotes': '全部笔记',
   'list.trash': '回收站',

@@ -1,9 +1,10 @@
-import type { ImportDuplicateAction } from '../../contracts/archive';
+import type { ImportDuplicateAction, ReimportProblem } from '../../contracts/archive';
 import type { JobDto } from '../../contracts/jobs';
 import { INDEX_REBUILD_JOB_KIND, INDEX_UPDATE_JOB_KIND } from '../../contracts/search';
 import { core } from '../api/core-client';
 import { errorMessage, reportError } from '../errors';
 import { t } from '../i18n';
+import { mibText } from '../notes/note-size';
 import { refreshAll } from '../notes/notes.service';
 import { toasts } from '../toasts/toasts.svelte';
 import { downloadBytes } from './download';
@@ -109,9 +110,13 @@ export async function cancelJob(jobId: string): Promise<void> {
 
 export async function exportAll(): Promise<void> {
   try {
-    const { file_name, data } = await core.archive.exportAll();
+    const { file_name, data, reimport_problems } = await core.archive.exportAll();
     downloadBytes(data, file_name, 'application/zip');
     toasts.show(t('archive.exported', { file: file_name }), { kind: 'success' });
+    // Said now, while the notebook is still here: learnt when restoring, it would be too late.
+    for (const problem of reimport_problems) {
+      toasts.show(reimportProblemText(problem), { kind: 'error', timeoutMs: 0 });
+    }
   } catch (error) {
     reportError(error);
   }
@@ -132,5 +137,28 @@ export async function resumeJobs(): Promise<void> {
     }
   } catch (error) {
     reportError(error);
+  }
+}
+
+function reimportProblemText(problem: ReimportProblem): string {
+  switch (problem.reason) {
+    case 'entry_too_large':
+      return t('archive.reimport.entryTooLarge', {
+        title: problem.title,
+        size: mibText(problem.bytes),
+        limit: mibText(problem.limit),
+      });
+    case 'ratio_too_high':
+      return t('archive.reimport.ratioTooHigh', { title: problem.title, limit: String(problem.limit) });
+    case 'too_many_entries':
+      return t('archive.reimport.tooManyEntries', {
+        count: String(problem.count),
+        limit: String(problem.limit),
+      });
+    case 'total_too_large':
+      return t('archive.reimport.totalTooLarge', {
+        size: mibText(problem.bytes),
+        limit: mibText(problem.limit),
+      });
   }
 }
