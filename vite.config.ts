@@ -4,6 +4,35 @@ import { VitePWA } from 'vite-plugin-pwa';
 // @ts-expect-error plain ESM build helper, also used by the tests of scripts/serve.mjs
 import { precompressPlugin } from './scripts/precompress.mjs';
 
+type ModuleGraph = (id: string) => { isEntry: boolean; importers: readonly string[] } | null;
+
+/**
+ * Whether a module is imported (statically, through any chain) by the page's entry: the
+ * code every visit evaluates before its first paint. `known` keeps answers between calls.
+ */
+function loadsWithShell(id: string, getModuleInfo: ModuleGraph, known: Map<string, boolean>): boolean {
+  const answered = known.get(id);
+  if (answered !== undefined) return answered;
+  const seen = new Set([id]);
+  const queue = [id];
+  for (const current of queue) {
+    if (known.get(current) === false) continue;
+    const info = getModuleInfo(current);
+    if (known.get(current) === true || info?.isEntry) {
+      known.set(id, true);
+      return true;
+    }
+    for (const importer of info?.importers ?? []) {
+      if (seen.has(importer)) continue;
+      seen.add(importer);
+      queue.push(importer);
+    }
+  }
+  // No importer of any of them leads to the entry.
+  for (const module of seen) known.set(module, false);
+  return false;
+}
+
 // Cross-origin isolation lets multi-threaded WASM (transformers.js, web-llm) use
 // SharedArrayBuffer; it must hold for dev, preview and the offline service worker.
 const isolationHeaders = {
@@ -69,7 +98,36 @@ export default defineConfig({
     precompressPlugin(),
   ],
   worker: { format: 'es' },
-  build: { target: 'es2022', sourcemap: false, chunkSizeWarningLimit: 4096 },
+  build: {
+    target: 'es2022',
+    sourcemap: false,
+    chunkSizeWarningLimit: 4096,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            {
+              // Everything the first view needs in one chunk beside the entry, instead of a
+              // dozen small ones split off where a lazy view shares a module with the shell:
+              // on HTTP/1.1 each costs a request that queues for one of six connections.
+              debugName: 'shell',
+              name: (() => {
+                const known = new Map<string, boolean>();
+                return (id, context) => {
+                  const getModuleInfo = (moduleId: string) => context.getModuleInfo(moduleId);
+                  return !/\.css$|[?&]svelte&type=style/.test(id) &&
+                    getModuleInfo(id)?.isEntry !== true &&
+                    loadsWithShell(id, getModuleInfo, known)
+                    ? 'shell'
+                    : null;
+                };
+              })(),
+            },
+          ],
+        },
+      },
+    },
+  },
   server: { headers: isolationHeaders },
   preview: { headers: isolationHeaders },
   test: {

@@ -14,6 +14,6 @@ const noteStyles = document.createElement('style');
 noteStyles.textContent = NOTE_CONTENT_CSS;
 document.head.append(noteStyles);
 
-// The first paint already speaks the browser's language (start-up itself runs after it):
+// The first paint already speaks the user's language (start-up itself runs after it):
 // a language other than English fetches its table first, English is in the shell.
 void applyFirstPaintLocale().then(() => mount(App, { target }));
