@@ -8,8 +8,8 @@
 // `npx tsx bench/index-load-chromium.ts` runs it alone (BENCH_SCALE as in `npm run bench`).
 import { loadavg } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build, type Rolldown } from 'vite';
 import type { Browser } from '@playwright/test';
+import { bundleEntry } from '../e2e/harness/build-harness';
 import { launchChromium } from './chromium';
 import { notebookDrafts, notebookWords } from './bench-notebook';
 import { percentile, row } from './figures';
@@ -36,19 +36,8 @@ type PageBench = {
  * library build, not written). `root`: another checkout's (the "before" of a
  * change, BENCH_INDEX_LOAD_BEFORE), with this page copied into its bench/.
  */
-async function pageScript(root = fileURLToPath(new URL('..', import.meta.url))): Promise<string> {
-  const output = (await build({
-    configFile: false,
-    logLevel: 'silent',
-    build: {
-      write: false,
-      minify: false,
-      lib: { entry: `${root}/bench/index-load-page.ts`, formats: ['es'], fileName: 'page' },
-    },
-  })) as Rolldown.RolldownOutput[];
-  const chunk = output[0]!.output.find((item) => item.type === 'chunk');
-  if (!chunk) throw new Error('the index-load page did not bundle');
-  return chunk.code;
+function pageScript(root = fileURLToPath(new URL('..', import.meta.url))): Promise<string> {
+  return bundleEntry(`${root}/bench/index-load-page.ts`, 'es', 'page');
 }
 
 type Bench = PageBench & { probe(): Promise<Record<string, number>> };
