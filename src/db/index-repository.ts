@@ -79,20 +79,16 @@ export class IndexRepository {
   /** Everything kept, the live generation's rows included, read in one transaction. */
   async load(): Promise<StoredIndexes> {
     const db = this.#db;
-    return db.transaction(
-      'r',
-      [db.search_index, db.search_index_dirty, db.search_segments, db.search_packs, db.notes],
-      async () => {
-        const head = await this.loadHead();
-        const generation = head.meta?.segments?.generation;
-        const segments: SearchSegmentRow[] = [];
-        if (generation !== undefined) {
-          for await (const page of this.segmentPages(generation, 1000)) segments.push(...page);
-          segments.sort((a, b) => (a.note_id < b.note_id ? -1 : a.note_id > b.note_id ? 1 : 0));
-        }
-        return { ...head, segments };
-      },
-    );
+    return db.transaction('r', [...this.#tables(), db.notes], async () => {
+      const head = await this.loadHead();
+      const generation = head.meta?.segments?.generation;
+      const segments: SearchSegmentRow[] = [];
+      if (generation !== undefined) {
+        for await (const page of this.segmentPages(generation, 1000)) segments.push(...page);
+        segments.sort((a, b) => (a.note_id < b.note_id ? -1 : a.note_id > b.note_id ? 1 : 0));
+      }
+      return { ...head, segments };
+    });
   }
 
   /**
@@ -102,34 +98,28 @@ export class IndexRepository {
    */
   async loadHead(): Promise<Omit<StoredIndexes, 'segments'>> {
     const db = this.#db;
-    return db.transaction(
-      'r',
-      [db.search_index, db.search_index_dirty, db.search_segments, db.search_packs, db.notes],
-      async () => {
-        const meta = await db.search_index.get('meta');
-        const generation = meta?.key === 'meta' ? meta.segments?.generation : undefined;
-        let stale_rows = 0;
-        for (const where of [this.#rows(), this.#packs()]) {
-          stale_rows +=
-            generation === undefined
-              ? await where.above([Dexie.minKey, Dexie.minKey]).count()
-              : (await where.below([generation, Dexie.minKey]).count()) +
-                (await where.above([generation, Dexie.maxKey]).count());
-        }
-        const dirty = await db.search_index_dirty.toArray();
-        // Keys only: the notes' bodies are not read. `trashed` is 0 or 1, so
-        // "below [0, max]" is exactly the live notes; a range open below also
-        // keeps fake-indexeddb (tests, bench) from re-walking it per step.
-        const live = new Map<string, string>();
-        await db.notes
-          .where('[trashed+updated_at]')
-          .below([0, Dexie.maxKey])
-          .eachKey((key, cursor) =>
-            live.set(String(cursor.primaryKey), String((key as [number, string])[1])),
-          );
-        return { meta: meta?.key === 'meta' ? withoutKey(meta) : undefined, dirty, live, stale_rows };
-      },
-    );
+    return db.transaction('r', [...this.#tables(), db.notes], async () => {
+      const meta = await db.search_index.get('meta');
+      const generation = meta?.key === 'meta' ? meta.segments?.generation : undefined;
+      let stale_rows = 0;
+      for (const where of [this.#rows(), this.#packs()]) {
+        stale_rows +=
+          generation === undefined
+            ? await where.above([Dexie.minKey, Dexie.minKey]).count()
+            : (await where.below([generation, Dexie.minKey]).count()) +
+              (await where.above([generation, Dexie.maxKey]).count());
+      }
+      const dirty = await db.search_index_dirty.toArray();
+      // Keys only: the notes' bodies are not read. `trashed` is 0 or 1, so
+      // "below [0, max]" is exactly the live notes; a range open below also
+      // keeps fake-indexeddb (tests, bench) from re-walking it per step.
+      const live = new Map<string, string>();
+      await db.notes
+        .where('[trashed+updated_at]')
+        .below([0, Dexie.maxKey])
+        .eachKey((key, cursor) => live.set(String(cursor.primaryKey), String((key as [number, string])[1])));
+      return { meta: meta?.key === 'meta' ? withoutKey(meta) : undefined, dirty, live, stale_rows };
+    });
   }
 
   /**
@@ -198,6 +188,12 @@ export class IndexRepository {
     }
   }
 
+  /** Every table this repository keeps. */
+  #tables() {
+    const db = this.#db;
+    return [db.search_index, db.search_index_dirty, db.search_segments, db.search_packs] as const;
+  }
+
   #rows() {
     return this.#db.search_segments.where('[generation+note_id]');
   }
@@ -237,37 +233,30 @@ export class IndexRepository {
    */
   async save(save: SegmentsToSave, consumed: readonly IndexDirtyRow[]): Promise<void> {
     const db = this.#db;
-    await db.transaction(
-      'rw',
-      db.search_index,
-      db.search_index_dirty,
-      db.search_segments,
-      db.search_packs,
-      async () => {
-        if (save.put.length > 0) await db.search_segments.bulkPut([...save.put]);
-        if (save.remove.length > 0) {
-          await db.search_segments.bulkPut(
-            save.remove.map((note_id) => ({
-              generation: save.generation,
-              note_id,
-              updated_at: '',
-              full_text: null,
-              vectors: null,
-              removed: true as const,
-            })),
-          );
-        }
-        if (save.replaceOthers) await this.#dropOthers(save.generation);
-        await db.search_index.put({ key: 'meta', ...save.meta });
-        if (consumed.length === 0) return;
-        const current = await db.search_index_dirty.bulkGet(consumed.map((row) => row.note_id));
-        const tokens = new Map(consumed.map((row) => [row.note_id, row.token]));
-        const done = current
-          .filter((row): row is IndexDirtyRow => row !== undefined && tokens.get(row.note_id) === row.token)
-          .map((row) => row.note_id);
-        await db.search_index_dirty.bulkDelete(done);
-      },
-    );
+    await db.transaction('rw', this.#tables(), async () => {
+      if (save.put.length > 0) await db.search_segments.bulkPut([...save.put]);
+      if (save.remove.length > 0) {
+        await db.search_segments.bulkPut(
+          save.remove.map((note_id) => ({
+            generation: save.generation,
+            note_id,
+            updated_at: '',
+            full_text: null,
+            vectors: null,
+            removed: true as const,
+          })),
+        );
+      }
+      if (save.replaceOthers) await this.#dropOthers(save.generation);
+      await db.search_index.put({ key: 'meta', ...save.meta });
+      if (consumed.length === 0) return;
+      const current = await db.search_index_dirty.bulkGet(consumed.map((row) => row.note_id));
+      const tokens = new Map(consumed.map((row) => [row.note_id, row.token]));
+      const done = current
+        .filter((row): row is IndexDirtyRow => row !== undefined && tokens.get(row.note_id) === row.token)
+        .map((row) => row.note_id);
+      await db.search_index_dirty.bulkDelete(done);
+    });
   }
 
   /**
@@ -363,19 +352,9 @@ export class IndexRepository {
 
   async clear(): Promise<void> {
     const db = this.#db;
-    await db.transaction(
-      'rw',
-      db.search_index,
-      db.search_index_dirty,
-      db.search_segments,
-      db.search_packs,
-      async () => {
-        await db.search_index.clear();
-        await db.search_index_dirty.clear();
-        await db.search_segments.clear();
-        await db.search_packs.clear();
-      },
-    );
+    await db.transaction('rw', this.#tables(), async () => {
+      for (const table of this.#tables()) await table.clear();
+    });
   }
 
   async #dropOthers(generation: number): Promise<void> {
