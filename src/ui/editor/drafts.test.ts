@@ -5,6 +5,7 @@ import {
   DRAFT_KEY_PREFIX,
   DraftStore,
   JOURNAL_FOLD_WEIGHT,
+  JOURNALED_TEXT_CHARS,
   LEGACY_TAB_ID,
   MAX_JOURNAL_WEIGHT,
   MAX_MIRRORED_DRAFT_CHARS,
@@ -26,6 +27,8 @@ import {
 class MemoryStorage implements DraftStorage {
   readonly map = new Map<string, string>();
   quota = Number.POSITIVE_INFINITY;
+  /** Characters handed to `setItem` so far: what the writes cost. */
+  written = 0;
   get length() {
     return this.map.size;
   }
@@ -37,6 +40,7 @@ class MemoryStorage implements DraftStorage {
   }
   setItem(key: string, value: string) {
     if (value.length > this.quota) throw new DOMException('full', 'QuotaExceededError');
+    this.written += value.length;
     this.map.set(key, value);
   }
   removeItem(key: string) {
@@ -71,7 +75,10 @@ class FakeBackend implements DraftBackend {
   readonly rows = new Map<string, TabDraft>();
   full = false;
   saves = 0;
+  /** While set, a write waits for it: a write in flight while typing goes on. */
+  gate: Promise<void> | null = null;
   async save(draft: TabDraft) {
+    if (this.gate) await this.gate;
     this.saves += 1;
     if (this.full) throw new AppError('STORAGE_QUOTA_EXCEEDED', 'full');
     this.rows.set(`${draft.tab_id}/${draft.note_id}`, structuredClone(draft));
@@ -336,15 +343,17 @@ describe('DraftStore', () => {
     expect(store.pending('n1')).toBe(true);
   });
 
-  it('spills unwritten drafts to localStorage at unload (not those too long for it), and takes them back on return', () => {
+  it('spills unwritten drafts to localStorage at unload (not those too long for it), and takes back on return those no mirror holds', () => {
     const { store, local } = setup();
     store.write(draft({ body: 'typed just before the unload' }));
     store.write(draft({ note_id: 'n2', body: 'x'.repeat(MAX_STORED_DRAFT_CHARS + 1) }));
+    store.write(draft({ note_id: 'n3', body: 'y'.repeat(MAX_MIRRORED_DRAFT_CHARS + 1) }));
     store.spill();
-    expect([...local!.map.keys()]).toEqual([draftKey('tabA', 'n1')]);
+    expect([...local!.map.keys()].sort()).toEqual([draftKey('tabA', 'n1'), draftKey('tabA', 'n3')]);
     expect(parseDraft(local!.getItem(draftKey('tabA', 'n1')))?.body).toBe('typed just before the unload');
     store.unspill();
-    expect(local!.map.size).toBe(0);
+    // The small text's spill is its mirror: a tab killed after the return still finds it.
+    expect([...local!.map.keys()]).toEqual([draftKey('tabA', 'n1')]);
   });
 
   it('moves spilled drafts and those of older versions into the core once, dropping unreadable ones', async () => {
@@ -697,6 +706,499 @@ describe('DraftStore edit journal (large notes)', () => {
       { from: 0, to: 0, insert: 'just before the unload' },
     ]);
   });
+});
+
+/** The textarea as the store sees it: each change hands over the text before and after. */
+class TextareaEditor {
+  text: string;
+  /** The stored note's version the text is typed on. */
+  version = 3;
+  constructor(
+    readonly store: DraftStore,
+    text: string,
+    readonly noteId = 'n1',
+  ) {
+    this.text = text;
+  }
+  /** Replaces `from`..`to` with `insert`, as one input event. */
+  change(from: number, to: number, insert: string): void {
+    const before = this.text;
+    this.text = before.slice(0, from) + insert + before.slice(to);
+    this.store.typed(
+      before,
+      draft({
+        note_id: this.noteId,
+        body: this.text,
+        base_version: this.version,
+        saved_at: new Date().toISOString(),
+      }),
+    );
+  }
+  /** Types `keys` one by one at `at` (the end by default). */
+  type(keys: string, at = this.text.length): void {
+    for (const [index, key] of [...keys].entries()) this.change(at + index, at + index, key);
+  }
+}
+
+/** A text over the journal threshold and under the mirror's bound: the textarea's long note. */
+const mediumText = 'Paragraph: the scheduler picks the next runnable thread.\n'.repeat(600);
+
+/** A copy of localStorage and of the core as a killed tab leaves them (writes not yet made are lost). */
+function snapshot(local: MemoryStorage, backend: FakeBackend) {
+  const localCopy = new MemoryStorage();
+  for (const [key, value] of local.map) localCopy.map.set(key, value);
+  const backendCopy = new FakeBackend();
+  for (const [key, row] of backend.rows) backendCopy.rows.set(key, structuredClone(row));
+  return { local: localCopy, backend: backendCopy };
+}
+
+interface StoredNote {
+  title: string;
+  folder: string;
+  tags: string[];
+  body: string;
+  version: number;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+/**
+ * The next start after a crash, as `recoverDrafts` runs it: drafts in
+ * localStorage moved into the core, journals replayed, then each of this
+ * tab's drafts resolved against the stored note. Returns the note's text
+ * afterwards and the text of a recovered copy (null when none).
+ */
+async function recoverAfterCrash(
+  local: MemoryStorage,
+  backend: FakeBackend,
+  stored: StoredNote | null,
+  noteId = 'n1',
+): Promise<{ note: string | null; copy: string | null; resolution: string | null; replayed: number }> {
+  const next = setup({ tabId: 'tabNext', local, backend });
+  await next.store.moveLocalDrafts();
+  const replayed = await next.store.recoverJournals({
+    note: async (id) => (id === noteId && stored ? { ...stored } : null),
+    skip: async () => false,
+  });
+  const held = (await next.store.list()).find((row) => row.tab_id === 'tabA' && row.note_id === noteId);
+  if (!held) return { note: stored?.body ?? null, copy: null, resolution: null, replayed };
+  const resolution = resolveDraft(held, stored);
+  await next.store.removeDraft(held.tab_id, held.note_id);
+  if (resolution === 'restore') return { note: held.body, copy: null, resolution, replayed };
+  if (resolution === 'copy') return { note: stored?.body ?? null, copy: held.body, resolution, replayed };
+  return { note: stored?.body ?? null, copy: null, resolution, replayed };
+}
+
+const storedNote = (body: string, overrides: Partial<StoredNote> = {}): StoredNote => ({
+  title: 'Title',
+  folder: 'work',
+  tags: ['a'],
+  body,
+  version: 3,
+  updated_at: '2026-03-10T11:00:00.000Z',
+  deleted_at: null,
+  ...overrides,
+});
+
+describe('DraftStore.typed (the textarea)', () => {
+  it('keeps the whole-text path for a text up to the threshold: mirrored on the key, no journal', () => {
+    const { store, local } = setup();
+    const small = 's'.repeat(JOURNALED_TEXT_CHARS - 10);
+    const editor = new TextareaEditor(store, small);
+    editor.type('typed');
+    expect(parseDraft(local!.getItem(draftKey('tabA', 'n1')))?.body).toBe(editor.text);
+    expect(journalKeys(local!)).toEqual([]);
+    expect(store.pending('n1')).toBe(true);
+  });
+
+  it('journals a text over the threshold: after the start is kept once, a key costs what was typed, not the note', () => {
+    const { store, backend, local, timers } = setup();
+    const editor = new TextareaEditor(store, mediumText);
+    editor.type('F');
+    // The first key keeps the start (the text before it) once, with the journal.
+    expect(parseDraft(local!.getItem(draftKey('tabA', 'n1')))?.body).toBe(mediumText);
+    expect(journalKeys(local!)).toHaveLength(1);
+    // Each key writes the journal (a few hundred characters), not the text (tens of thousands).
+    let heaviest = 0;
+    const measured = (run: () => void) => {
+      const before = local!.written;
+      run();
+      heaviest = Math.max(heaviest, local!.written - before);
+    };
+    for (const key of 'irst words') measured(() => editor.type(key, editor.text.indexOf('F') + 1));
+    for (const key of ' and the end') measured(() => editor.type(key));
+    measured(() => editor.change(10, 14, ''));
+    measured(() => timers.fire(50));
+    expect(heaviest).toBeGreaterThan(0);
+    expect(heaviest).toBeLessThan(500);
+    expect(mediumText.length).toBeGreaterThan(30_000);
+    expect(parseDraft(local!.getItem(draftKey('tabA', 'n1')))?.body).toBe(mediumText);
+    expect(backend.saves).toBe(0);
+
+    // Killed here: nothing reached the core; the next start gives back exactly the typed text.
+    const crashed = snapshot(local!, backend);
+    return recoverAfterCrash(crashed.local, crashed.backend, storedNote(mediumText)).then((after) => {
+      expect(after.note).toBe(editor.text);
+      expect(after.resolution).toBe('restore');
+      expect(journalKeys(crashed.local)).toEqual([]);
+    });
+  });
+
+  it('joins a run of typing into one change in the journal', () => {
+    const { store, local, timers } = setup();
+    const editor = new TextareaEditor(store, mediumText);
+    editor.type('helo', 10);
+    editor.change(13, 14, '');
+    editor.type('lo', 13);
+    timers.fire(50);
+    expect(parseJournal(local!.getItem(journalKey('tabA', 'n1')))!.changes).toEqual([
+      { from: 10, to: 10, insert: 'hello' },
+    ]);
+  });
+
+  it('drops the mirrored start once the draft lands in the core, and starts the journal from there', async () => {
+    const { store, backend, local, timers } = setup();
+    const editor = new TextareaEditor(store, mediumText);
+    editor.type('written ', 0);
+    timers.fire(100);
+    await store.list();
+    expect(backend.rows.get('tabA/n1')?.body).toBe(editor.text);
+    // A stale mirror here would be moved over the newer draft at the next start.
+    expect(local!.getItem(draftKey('tabA', 'n1'))).toBeNull();
+    expect(journalKeys(local!)).toEqual([]);
+    editor.type('more');
+    timers.fire(50);
+    expect(parseJournal(local!.getItem(journalKey('tabA', 'n1')))!.changes).toEqual([
+      { from: editor.text.length - 4, to: editor.text.length - 4, insert: 'more' },
+    ]);
+    const crashed = snapshot(local!, backend);
+    expect((await recoverAfterCrash(crashed.local, crashed.backend, storedNote(mediumText))).note).toBe(
+      editor.text,
+    );
+  });
+
+  it('drops the mirrored start when a draft lands while typing goes on, so it is not moved over the newer draft', async () => {
+    const { store, backend, local, timers } = setup();
+    const editor = new TextareaEditor(store, mediumText);
+    editor.type('first ', 0);
+    let release = () => {};
+    backend.gate = new Promise<void>((resolve) => (release = resolve));
+    timers.fire(100);
+    await Promise.resolve();
+    // Typed while the write is in flight.
+    editor.type('second ', 6);
+    release();
+    backend.gate = null;
+    await store.list();
+    expect(backend.rows.get('tabA/n1')?.body).toBe(`first ${mediumText}`);
+    expect(local!.getItem(draftKey('tabA', 'n1'))).toBeNull();
+    const crashed = snapshot(local!, backend);
+    expect((await recoverAfterCrash(crashed.local, crashed.backend, storedNote(mediumText))).note).toBe(
+      editor.text,
+    );
+  });
+
+  it('mirrors the start once after each save of the note, so a save over it by another tab loses nothing', async () => {
+    const { store, backend, local, timers } = setup();
+    const editor = new TextareaEditor(store, mediumText);
+    editor.type('saved ', 0);
+    // The note is saved with this text (as the autosaver does), nothing typed during the save.
+    const saved = editor.text;
+    store.checkpoint('n1', saved);
+    editor.version = 4;
+    await store.remove('n1', saved);
+    expect(local!.getItem(draftKey('tabA', 'n1'))).toBeNull();
+    expect(journalKeys(local!)).toEqual([]);
+    // The next key keeps the saved text once more.
+    editor.type(' typed after the save');
+    expect(parseDraft(local!.getItem(draftKey('tabA', 'n1')))?.body).toBe(saved);
+    timers.fire(50);
+    // Another tab saved over the note meanwhile: the kept start still gives back every key, as a copy.
+    const crashed = snapshot(local!, backend);
+    const after = await recoverAfterCrash(
+      crashed.local,
+      crashed.backend,
+      storedNote('another tab’s text', { version: 9, updated_at: '2999-01-01T00:00:00.000Z' }),
+    );
+    expect(after.resolution).toBe('copy');
+    expect(after.copy).toBe(editor.text);
+    expect(after.note).toBe('another tab’s text');
+  });
+
+  it('keeps what was typed during a save: the start becomes the saved text, mirrored at once', async () => {
+    const { store, backend, local, timers } = setup();
+    const editor = new TextareaEditor(store, mediumText);
+    editor.type('saving ', 0);
+    const saving = editor.text;
+    store.checkpoint('n1', saving);
+    editor.type('during ', 7);
+    store.saved('n1', saving);
+    editor.version = 4;
+    store.write(draft({ body: editor.text, base_version: 4, saved_at: new Date().toISOString() }));
+    expect(parseDraft(local!.getItem(draftKey('tabA', 'n1')))?.body).toBe(saving);
+    expect(parseJournal(local!.getItem(journalKey('tabA', 'n1')))!.changes).toEqual([
+      { from: 7, to: 7, insert: 'during ' },
+    ]);
+    timers.fire(50);
+    const crashed = snapshot(local!, backend);
+    const after = await recoverAfterCrash(
+      crashed.local,
+      crashed.backend,
+      storedNote(saving, { version: 4, updated_at: '2000-01-01T00:00:00.000Z' }),
+    );
+    expect(after.note).toBe(editor.text);
+  });
+
+  it('the note deleted elsewhere: the journal is replayed on the kept start and the text comes back as a copy', async () => {
+    const { store, backend, local, timers } = setup();
+    const editor = new TextareaEditor(store, mediumText);
+    editor.type('typed before the crash ', 0);
+    timers.fire(50);
+    const crashed = snapshot(local!, backend);
+    const after = await recoverAfterCrash(crashed.local, crashed.backend, null);
+    expect(after.replayed).toBe(1);
+    expect(after.resolution).toBe('copy');
+    expect(after.copy).toBe(editor.text);
+  });
+
+  it('the note changed elsewhere (a conflict): the typed text is kept as a copy, the other text stays', async () => {
+    const { store, backend, local, timers } = setup();
+    const editor = new TextareaEditor(store, mediumText);
+    editor.type('mine ', 0);
+    timers.fire(50);
+    const crashed = snapshot(local!, backend);
+    const theirs = storedNote(`theirs ${mediumText}`, { version: 5, updated_at: '2999-01-01T00:00:00.000Z' });
+    const after = await recoverAfterCrash(crashed.local, crashed.backend, theirs);
+    expect(after.resolution).toBe('copy');
+    expect(after.copy).toBe(editor.text);
+    expect(after.note).toBe(theirs.body);
+  });
+
+  it('invalid input: a change with no note id records nothing; a stored journal or draft without one is removed', async () => {
+    const { store, local, timers } = setup();
+    store.typed(mediumText, draft({ note_id: '', body: `${mediumText}x` }));
+    timers.fire(50);
+    expect(local!.map.size).toBe(0);
+    expect(store.pending('')).toBe(false);
+
+    const backend = new FakeBackend();
+    const broken = new MemoryStorage();
+    broken.setItem(
+      journalKey('tabA', 'n1'),
+      JSON.stringify({ v: 1, marks: [], changes: [], fields: null, saved_at: 'x' }),
+    );
+    broken.setItem(draftKey('tabA', 'n1'), JSON.stringify({ ...draft(), note_id: undefined }));
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const after = await recoverAfterCrash(broken, backend, storedNote(mediumText));
+    warn.mockRestore();
+    expect(after.replayed).toBe(0);
+    expect(after.note).toBe(mediumText);
+    expect(broken.map.size).toBe(0);
+    expect(backend.rows.size).toBe(0);
+  });
+
+  it('writes a text over the mirror bound to the core once, then journals it', async () => {
+    const { store, backend, local, timers } = setup();
+    const editor = new TextareaEditor(store, 'x'.repeat(MAX_MIRRORED_DRAFT_CHARS + 10));
+    const start = editor.text;
+    editor.type('abc', 5);
+    expect(local!.getItem(draftKey('tabA', 'n1'))).toBeNull();
+    await Promise.resolve();
+    timers.fire(50);
+    // Only the start went to the core, once; the keys are in the journal.
+    await store.list();
+    expect(backend.saves).toBe(1);
+    expect(backend.rows.get('tabA/n1')?.body).toBe(start);
+    expect(journalKeys(local!)).toHaveLength(1);
+    const crashed = snapshot(local!, backend);
+    const after = await recoverAfterCrash(
+      crashed.local,
+      crashed.backend,
+      storedNote('saved over by another tab', { version: 9, updated_at: '2999-01-01T00:00:00.000Z' }),
+    );
+    expect(after.copy).toBe(editor.text);
+  });
+
+  it('at unload writes the journal, not the whole text, and keeps the mirrored start when the page comes back', async () => {
+    const { store, backend, local } = setup();
+    const editor = new TextareaEditor(store, mediumText);
+    editor.type('before the unload ', 0);
+    const before = local!.written;
+    store.spill();
+    expect(local!.written - before).toBeLessThan(1000);
+    store.unspill();
+    expect(parseDraft(local!.getItem(draftKey('tabA', 'n1')))?.body).toBe(mediumText);
+    editor.type('after the return');
+    store.spill();
+    const crashed = snapshot(local!, backend);
+    expect((await recoverAfterCrash(crashed.local, crashed.backend, storedNote(mediumText))).note).toBe(
+      editor.text,
+    );
+  });
+
+  it('a text shrinking under the threshold goes back to the whole-text mirror, and its journal goes', async () => {
+    const { store, backend, local, timers } = setup();
+    const editor = new TextareaEditor(store, mediumText);
+    editor.type('x', 0);
+    timers.fire(50);
+    expect(journalKeys(local!)).toHaveLength(1);
+    editor.change(100, editor.text.length, '');
+    expect(journalKeys(local!)).toEqual([]);
+    expect(parseDraft(local!.getItem(draftKey('tabA', 'n1')))?.body).toBe(editor.text);
+    const crashed = snapshot(local!, backend);
+    expect((await recoverAfterCrash(crashed.local, crashed.backend, storedNote(mediumText))).note).toBe(
+      editor.text,
+    );
+  });
+});
+
+/** mulberry32: a small seeded PRNG, so a failing run can be replayed exactly. */
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let value = state;
+    value = Math.imul(value ^ (value >>> 15), value | 1);
+    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
+    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('DraftStore.typed under random editing', () => {
+  it.each([1, 2, 3, 4])(
+    'seed %i: 400 random inserts, deletions, pauses, saves and crashes; every crash gives back exactly the typed text',
+    async (seed) => {
+      const random = seeded(seed);
+      const pick = (limit: number) => Math.floor(random() * limit);
+      const alphabet = 'abc xyz\n调度😀#[]';
+      const word = (length: number) =>
+        Array.from({ length }, () => [...alphabet][pick([...alphabet].length)]).join('');
+      // The clock moves on a millisecond per step: saves and drafts are ordered as in a real session.
+      let now = Date.parse('2026-06-01T00:00:00.000Z');
+      vi.useFakeTimers({ toFake: ['Date'], now });
+      try {
+        let { store, backend, local, timers } = setup();
+        let note = storedNote(mediumText.slice(0, 12_000 + pick(12_000)), {
+          updated_at: new Date(now).toISOString(),
+        });
+        let editor = new TextareaEditor(store, note.body);
+        editor.version = note.version;
+        let crashes = 0;
+        /** Lets a write held in flight land (see `gate`). */
+        const held: { release: (() => void) | null } = { release: null };
+        const settle = async () => {
+          held.release?.();
+          held.release = null;
+          await store.list();
+        };
+        // A paste makes the journal heavy until the note's next save folds it: like a medium
+        // text's mirror, a heavy journal is written within the delay rather than on the key.
+        let pastedSinceSave = false;
+        for (let step = 0; step < 400; step += 1) {
+          now += 1;
+          vi.setSystemTime(now);
+          const roll = random();
+          const length = editor.text.length;
+          if (roll < 0.4) {
+            // A key, a few keys, now and then a paste.
+            const at = random() < 0.6 ? length : pick(length + 1);
+            const insert = random() < 0.05 ? word(500 + pick(20_000)) : word(1 + pick(3));
+            if (insert.length < 4) editor.type(insert, at);
+            else editor.change(at, at, insert);
+            if (insert.length >= 4) pastedSinceSave = true;
+          } else if (roll < 0.55) {
+            const from = pick(length + 1);
+            const to = Math.min(length, from + (random() < 0.1 ? pick(8_000) : 1 + pick(4)));
+            editor.change(from, to, '');
+          } else if (roll < 0.65) {
+            timers.fire(50);
+          } else if (roll < 0.73) {
+            // The pause: the draft goes to the core; sometimes it is still in flight while typing
+            // goes on, sometimes the tab dies before it lands.
+            if (held.release === null && random() < 0.4) {
+              backend.gate = new Promise<void>((resolve) => {
+                held.release = () => {
+                  backend.gate = null;
+                  resolve();
+                };
+              });
+              timers.fire(100);
+              await Promise.resolve();
+            } else {
+              timers.fire(100);
+              if (random() < 0.5) await settle();
+            }
+          } else if (roll < 0.8) {
+            // The autosaver saves the note; sometimes typing goes on during the save.
+            const saving = editor.text;
+            pastedSinceSave = false;
+            store.checkpoint('n1', saving);
+            const during = random() < 0.4;
+            if (during) editor.type(word(1 + pick(5)), pick(editor.text.length + 1));
+            note = {
+              ...note,
+              body: saving,
+              version: note.version + 1,
+              updated_at: new Date(now).toISOString(),
+            };
+            now += 1;
+            vi.setSystemTime(now);
+            editor.version = note.version;
+            if (during && editor.text !== saving) {
+              store.saved('n1', saving);
+              store.write(
+                draft({
+                  body: editor.text,
+                  base_version: note.version,
+                  saved_at: new Date(now).toISOString(),
+                }),
+              );
+            } else {
+              void store.remove('n1', saving);
+            }
+            if (random() < 0.5) await settle();
+          } else {
+            // The page goes (spilled at pagehide) and comes back from the back-forward cache, or not;
+            // or it is killed (with the journal due or not yet). The next start must give back the text.
+            let gone = false;
+            if (roll < 0.85) {
+              store.spill();
+              if (random() < 0.5) {
+                store.unspill();
+                continue;
+              }
+              gone = true;
+            }
+            crashes += 1;
+            if (pastedSinceSave || random() < 0.5) timers.fire(50);
+            const crashed = snapshot(local!, backend);
+            const after = await recoverAfterCrash(crashed.local, crashed.backend, note);
+            expect(after.note, `seed ${seed}, step ${step}`).toBe(editor.text);
+            if (gone || random() < 0.4) {
+              // Reloaded: a new tab goes on from the recovered note.
+              held.release?.();
+              held.release = null;
+              note = {
+                ...note,
+                body: after.note!,
+                version: after.resolution === 'restore' ? note.version + 1 : note.version,
+                updated_at: new Date(now).toISOString(),
+              };
+              ({ store, backend, local, timers } = setup({
+                local: crashed.local,
+                backend: crashed.backend,
+              }));
+              editor = new TextareaEditor(store, note.body);
+              editor.version = note.version;
+            }
+          }
+        }
+        expect(crashes).toBeGreaterThan(20);
+      } finally {
+        vi.useRealTimers();
+      }
+    },
+  );
 });
 
 describe('defaultDraftDelay', () => {

@@ -13,7 +13,7 @@ import {
   type TextId,
 } from './edit-journal';
 import { sameContent, type NoteContent } from './note-fields';
-import type { TextChange } from './text-change';
+import { textChange, type TextChange } from './text-change';
 
 export const DRAFT_KEY_PREFIX = 'notesagent.draft.';
 /** sessionStorage key of this tab's id: it survives a reload, and a new tab gets its own. */
@@ -79,6 +79,14 @@ export const DEFAULT_MIRROR_DELAY_MS = 50;
  * then loses nothing it had shown. Larger ones wait `mirrorDelayMs`.
  */
 export const MAX_SYNC_MIRRORED_DRAFT_CHARS = 16 * 1024;
+
+/**
+ * A note typed in the textarea whose text is longer than this journals its
+ * changes (`typed`) instead of having the whole text mirrored after each
+ * key: the cost of a key then stays what was typed, however long the note.
+ * Up to this size the whole text is mirrored on the key itself.
+ */
+export const JOURNALED_TEXT_CHARS = MAX_SYNC_MIRRORED_DRAFT_CHARS;
 
 /**
  * An edit journal this heavy (about what it would insert) asks the editor to
@@ -196,6 +204,14 @@ interface LiveJournal {
   /** The length of the newest text: a text handed over of another length is not this journal's. */
   length: number;
   fields: JournalFields | null;
+  /** Fed by `typed` (the textarea): its start is kept where a crash finds it, so the newest text needs no mirror. */
+  typed: boolean;
+  /**
+   * Where the journal's start is kept beyond the note itself (which another
+   * tab may save over): mirrored to `localStorage`, written to the core as
+   * this tab's draft, or not yet (null).
+   */
+  baseKept: 'mirror' | 'core' | null;
 }
 
 /** Where a journal found in `localStorage` at start-up is replayed: the stored note, and whether to leave it. */
@@ -242,6 +258,8 @@ export class DraftStore {
   readonly #journals = new Map<string, LiveJournal>();
   /** Notes whose journal changed since it was last written to `localStorage`. */
   readonly #unjournaled = new Set<string>();
+  /** Notes whose text the last `spill` wrote to `localStorage` and no mirror would hold (taken back by `unspill`). */
+  readonly #spilled = new Set<string>();
   /**
    * Notes this tab has a draft of in the core, once known (from `list()` at
    * start-up, then kept up to date by this tab's own writes and removals: no
@@ -287,10 +305,17 @@ export class DraftStore {
   write(draft: NoteDraft): void {
     this.#pending.set(draft.note_id, draft);
     const journal = this.#journals.get(draft.note_id);
+    /** The textarea's journal, and the start it keeps, lead to this text: no whole copy of it is needed. */
+    let journaled = false;
     if (journal) {
       if (this.#markOf(journal, draft.body)) {
         journal.fields = fieldsOf(draft);
         this.#unjournaled.add(draft.note_id);
+        if (journal.typed) {
+          if (journal.baseKept === null && journal.changes.length > 0)
+            this.#keepBase(journal, journal.fields);
+          journaled = journal.baseKept !== null;
+        }
       } else {
         // Text the journal did not see come about (another editor took the note over): it no longer applies.
         this.#dropJournal(draft.note_id);
@@ -298,6 +323,8 @@ export class DraftStore {
     }
     if (draftSize(draft) <= MAX_SYNC_MIRRORED_DRAFT_CHARS) {
       this.#mirror(draft);
+      this.#unmirrored.delete(draft.note_id);
+    } else if (journaled) {
       this.#unmirrored.delete(draft.note_id);
     } else {
       this.#unmirrored.add(draft.note_id);
@@ -342,6 +369,8 @@ export class DraftStore {
         weight: 0,
         length: text.length,
         fields: held ? fieldsOf(held) : null,
+        typed: false,
+        baseKept: null,
       };
       this.#journals.set(noteId, journal);
     }
@@ -349,6 +378,70 @@ export class DraftStore {
     this.#unjournaled.add(noteId);
     this.#scheduleMirror();
     return journal.weight > JOURNAL_FOLD_WEIGHT;
+  }
+
+  /**
+   * The textarea changed a note's text from `before` to `draft.body` (a key,
+   * a paste, a cut). Up to `JOURNALED_TEXT_CHARS` this is `write`: the whole
+   * text is mirrored on the key. A longer text is journaled instead, at the
+   * cost of what changed rather than of the note: the one span that differs
+   * (common start and end kept, one pass) joins the note's edit journal,
+   * written to `localStorage` on the key (within `mirrorDelayMs` once it
+   * weighs over `MAX_SYNC_MIRRORED_DRAFT_CHARS`), and folded into the
+   * draft as the large-note editor's is. The text the journal starts from is
+   * kept once where the next start finds it — mirrored whole, or over
+   * `MAX_MIRRORED_DRAFT_CHARS` written to the core as this tab's draft —
+   * when the journal starts and again after each save of the note (another
+   * tab may save over the note): a crash then replays the journal on it and
+   * gives back exactly the text typed.
+   */
+  typed(before: string, draft: NoteDraft): void {
+    const noteId = draft.note_id;
+    // A change with no note to belong to: nothing is recorded (nor half of it).
+    if (noteId === '') return;
+    let journal = this.#journals.get(noteId);
+    if (draftSize(draft) <= JOURNALED_TEXT_CHARS) {
+      // Small (again): the whole text is mirrored on the key; a journal would only add to it.
+      if (journal?.typed) this.#dropJournal(noteId);
+      this.write(draft);
+      return;
+    }
+    if (journal && !endsAt(journal, before)) {
+      // The text changed where the journal did not see it (a reload, another editor): start again from here.
+      this.#dropJournal(noteId);
+      journal = undefined;
+    }
+    if (!journal) {
+      journal = {
+        noteId,
+        marks: [{ at: 0, text: before, id: null }],
+        changes: [],
+        weight: 0,
+        length: before.length,
+        fields: fieldsOf(draft),
+        typed: true,
+        baseKept: null,
+      };
+      this.#journals.set(noteId, journal);
+    }
+    journal.typed = true;
+    const change = textChange(before, draft.body);
+    if (change) {
+      const last = journal.marks.at(-1)!;
+      // No write depends on the text the previous key left (it has no id): this key may join its change.
+      if (journal.marks.length > 1 && last.at === journal.changes.length && last.id === null)
+        journal.marks.pop();
+      appendChange(journal, change);
+      this.#unjournaled.add(noteId);
+      this.#scheduleMirror();
+    }
+    this.mark(noteId, draft.body);
+    this.write(draft);
+    // As a small text is mirrored: a light journal goes out on the key itself (a killed tab then
+    // loses nothing it showed), a heavier one within `mirrorDelayMs`.
+    if (this.#unjournaled.has(noteId) && this.#journals.get(noteId) === journal) {
+      if (journal.weight <= MAX_SYNC_MIRRORED_DRAFT_CHARS) this.#writeJournal(journal);
+    }
   }
 
   /** The editor is handing `text` over: the newest text of the note's journal, should a write need its place. */
@@ -394,7 +487,7 @@ export class DraftStore {
   saved(noteId: string, text: string): void {
     const journal = this.#journals.get(noteId);
     const mark = journal && this.#markOf(journal, text);
-    if (journal && mark) this.#fold(journal, mark);
+    if (journal && mark && this.#fold(journal, mark)) this.#startsFromNote(journal);
   }
 
   /** True while a note's draft lives only in this tab's memory (its last write was refused). */
@@ -432,7 +525,14 @@ export class DraftStore {
           continue;
         }
         this.#stored?.add(draft.note_id);
-        if (journal && mark && this.#journals.get(draft.note_id) === journal) this.#fold(journal, mark);
+        if (journal && mark && this.#journals.get(draft.note_id) === journal && this.#fold(journal, mark)) {
+          if (journal.typed) {
+            // The journal starts from the text the core now holds: the start mirrored before is
+            // older, and moved over the core's at the next start it would leave the journal nothing to fit.
+            this.#dropMirror(draft.note_id);
+            journal.baseKept = 'core';
+          }
+        }
         if (this.#pending.get(draft.note_id) === draft) {
           this.#pending.delete(draft.note_id);
           // The core holds the newest text: the mirror would only be moved over it again.
@@ -483,8 +583,8 @@ export class DraftStore {
     this.#dropMirror(noteId);
     const journal = this.#journals.get(noteId);
     const mark = journal && savedText !== undefined ? this.#markOf(journal, savedText) : null;
-    if (journal && mark) this.#fold(journal, mark);
-    else this.#dropJournal(noteId);
+    if (journal && mark && this.#fold(journal, mark)) this.#startsFromNote(journal);
+    else if (!journal || !mark) this.#dropJournal(noteId);
     return this.removeDraft(this.#tabId, noteId);
   }
 
@@ -525,24 +625,38 @@ export class DraftStore {
     this.#unjournaled.clear();
     for (const draft of this.#pending.values()) {
       if (draft.body.length + draft.title.length > MAX_STORED_DRAFT_CHARS) continue;
+      // A textarea's journal, written just now, and its mirrored start hold this text already.
+      if (this.#journaledWithMirror(draft)) continue;
       try {
         this.#local.setItem(draftKey(this.#tabId, draft.note_id), JSON.stringify(draft));
+        const journal = this.#journals.get(draft.note_id);
+        if (draftSize(draft) > MAX_MIRRORED_DRAFT_CHARS || journal?.typed) this.#spilled.add(draft.note_id);
+        // The spill took the place of a mirrored start: it is kept again on the next change.
+        if (journal?.baseKept === 'mirror') journal.baseKept = null;
       } catch {
         // Full: nothing more can be done while the page unloads.
       }
     }
   }
 
-  /** The page is back (from the back-forward cache): its drafts are written from memory again, not from the spill. */
+  /**
+   * The page is back (from the back-forward cache): its drafts are written
+   * from memory again. A spilled text the mirror would hold stays, as the
+   * mirror (taking it away would leave a killed tab only the older text in
+   * the core); a larger one goes, lest it come back over newer text, and so
+   * does one a textarea's journal goes on from (moved into the core at the
+   * next start, it would take the place of the text the journal starts from).
+   */
   unspill(): void {
     if (!this.#local) return;
-    for (const noteId of this.#pending.keys()) {
+    for (const noteId of this.#spilled) {
       try {
         this.#local.removeItem(draftKey(this.#tabId, noteId));
       } catch {
         // A spill left behind is moved at the next start; the text in memory is newer and written after it.
       }
     }
+    this.#spilled.clear();
   }
 
   /**
@@ -699,6 +813,17 @@ export class DraftStore {
     }
   }
 
+  /** Whether a textarea's journal in `localStorage` and its mirrored start lead to this draft's text. */
+  #journaledWithMirror(draft: NoteDraft): boolean {
+    const journal = this.#journals.get(draft.note_id);
+    if (!journal?.typed || journal.baseKept !== 'mirror' || !this.#markOf(journal, draft.body)) return false;
+    try {
+      return this.#local?.getItem(journalKey(this.#tabId, draft.note_id)) != null;
+    } catch {
+      return false;
+    }
+  }
+
   /** The place of `text` among the journal's marks (the newest first: the likeliest). */
   #markOf(journal: LiveJournal, text: string): LiveMark | null {
     for (let index = journal.marks.length - 1; index >= 0; index -= 1) {
@@ -713,9 +838,9 @@ export class DraftStore {
    * from it. With nothing typed since, it has nothing to add and leaves
    * `localStorage`; it stays in memory, its start known, for the next key.
    */
-  #fold(journal: LiveJournal, mark: LiveMark): void {
+  #fold(journal: LiveJournal, mark: LiveMark): boolean {
     const index = journal.marks.indexOf(mark);
-    if (index < 0) return;
+    if (index < 0) return false;
     const shift = mark.at;
     journal.marks = journal.marks.slice(index);
     for (const kept of journal.marks) kept.at -= shift;
@@ -729,6 +854,64 @@ export class DraftStore {
       mark.id ??= textId(mark.text);
       this.#writeJournal(journal);
     }
+    return true;
+  }
+
+  /**
+   * A textarea's journal now starts from the text the note holds. Another
+   * tab may save over the note, so that start is kept apart once more when
+   * something is typed on it (at once if something was); with nothing typed
+   * since, an older start kept before is stale and goes.
+   */
+  #startsFromNote(journal: LiveJournal): void {
+    if (!journal.typed) return;
+    journal.baseKept = null;
+    this.#dropMirror(journal.noteId);
+    if (journal.changes.length > 0 && journal.fields) this.#keepBase(journal, journal.fields);
+  }
+
+  /**
+   * Keeps the text a textarea's journal starts from where the next start
+   * finds it: mirrored whole to `localStorage` (the journal written with
+   * it, so the first key is as safe as its start), or, too long for that or
+   * refused, written once to the core as this tab's draft — unless the
+   * journal has moved on to a text the core holds by the time it is the
+   * write's turn.
+   */
+  #keepBase(journal: LiveJournal, fields: JournalFields): void {
+    const base = journal.marks[0]!;
+    const kept: NoteDraft = {
+      note_id: journal.noteId,
+      title: fields.title,
+      folder: fields.folder,
+      tags: fields.tags,
+      body: base.text,
+      base_version: fields.base_version,
+      saved_at: new Date().toISOString(),
+    };
+    if (this.#local && draftSize(kept) <= MAX_MIRRORED_DRAFT_CHARS) {
+      try {
+        this.#local.setItem(draftKey(this.#tabId, journal.noteId), JSON.stringify(kept));
+        journal.baseKept = 'mirror';
+        this.#writeJournal(journal);
+        return;
+      } catch {
+        // Full: the core keeps it instead.
+        this.#dropMirror(journal.noteId);
+      }
+    }
+    journal.baseKept = 'core';
+    base.id ??= textId(base.text);
+    void this.#enqueue(async () => {
+      if (this.#journals.get(journal.noteId) !== journal || journal.marks[0] !== base) return;
+      try {
+        await this.#backend.save({ tab_id: this.#tabId, ...kept });
+        this.#stored?.add(journal.noteId);
+      } catch (error) {
+        // The journal still fits the note, as long as no other tab saves over it.
+        console.warn('NotesAgent: could not keep the start of an edit journal', error);
+      }
+    });
   }
 
   /**
@@ -806,6 +989,12 @@ function draftSize(draft: NoteDraft): number {
 
 function fieldsOf(draft: NoteDraft): JournalFields {
   return { title: draft.title, folder: draft.folder, tags: draft.tags, base_version: draft.base_version };
+}
+
+/** Whether `text` is the newest text of the journal, as a textarea journal marks each one. */
+function endsAt(journal: LiveJournal, text: string): boolean {
+  const last = journal.marks.at(-1)!;
+  return last.at === journal.changes.length && last.text.length === text.length && last.text === text;
 }
 
 /**

@@ -376,7 +376,8 @@ async function leaveCurrentNote(): Promise<void> {
   await session?.autosaver.flush();
 }
 
-function afterEdit(): void {
+/** `typedFrom`: the body before a textarea's change, so the draft can journal just that change. */
+function afterEdit(typedFrom?: string): void {
   const note = editor.note;
   if (!note || editor.readOnly) return;
   const current = session?.noteId === note.note_id ? session : null;
@@ -387,7 +388,9 @@ function afterEdit(): void {
     return;
   }
   // Recorded at once, written after a short pause (spilled synchronously if the page goes first).
-  drafts.write(draftOf(note.note_id, content, current?.version ?? note.version));
+  const draft = draftOf(note.note_id, content, current?.version ?? note.version);
+  if (typedFrom === undefined) drafts.write(draft);
+  else drafts.typed(typedFrom, draft);
   current?.autosaver.change(content);
 }
 
@@ -417,6 +420,20 @@ export function editBody(value: string, noteId: string | null = editor.noteId): 
   if (noteId !== editor.noteId) return;
   editor.setBody(value);
   afterEdit();
+}
+
+/**
+ * The textarea's body changed (a key, a paste, an inserted link). Unlike
+ * `editBody` (the large-note editor, which journals its own change lists),
+ * the draft store is told the text before as well: in a long note it then
+ * records the one span that changed, not a copy of the whole text per key.
+ */
+export function typeBody(value: string, noteId: string | null = editor.noteId): void {
+  // An editor is bound to its note: input from one that is no longer shown is dropped.
+  if (noteId !== editor.noteId) return;
+  const before = editor.body;
+  editor.setBody(value);
+  afterEdit(before);
 }
 
 /** Ctrl/⌘+S, blur, tab hidden: save now. */
