@@ -104,3 +104,74 @@ test('a tab killed while typing in a note over 256 K characters loses no key: th
   });
   await expect(next.locator('.cm-line').first()).toContainText(atStart);
 });
+
+/** This page's mirrored draft of the note in localStorage: the text a textarea's journal starts from. */
+function mirroredBody(page: Page, noteId: string): Promise<string | null> {
+  return page.evaluate((id) => {
+    for (let index = 0; index < localStorage.length; index += 1) {
+      const key = localStorage.key(index) ?? '';
+      if (!key.startsWith('notesagent.draft.') || !key.endsWith(`.${id}`)) continue;
+      return (JSON.parse(localStorage.getItem(key) ?? '{}') as { body?: string }).body ?? null;
+    }
+    return null;
+  }, noteId);
+}
+
+test('a tab killed while typing in a long note in the textarea (over 16 K characters) loses no key: the next start replays the journal', async ({
+  context,
+}) => {
+  test.setTimeout(180_000);
+  const page = await context.newPage();
+  await installRequestHold(page);
+  await openApp(page);
+  const long = Array.from(
+    { length: 700 },
+    (_, index) => `Line ${index}: the scheduler picks the next runnable thread.`,
+  ).join('\n');
+  expect(long.length).toBeGreaterThan(16 * 1024);
+  expect(long.length).toBeLessThan(256 * 1024);
+  await page.getByTestId('new-note').click();
+  await page.getByTestId('note-title').fill('Long typed note');
+  const body = page.getByTestId('note-body');
+  await body.fill(long);
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
+  const noteId = (await body.getAttribute('data-note-id')) ?? '';
+  expect(noteId).not.toBe('');
+  expect(await storedBody(page, noteId)).toBe(long);
+
+  // From here the core hears nothing from this tab: what survives is what the tab wrote itself.
+  await page.evaluate(() => {
+    (window as unknown as { __requestHold: { on: boolean } }).__requestHold.on = true;
+  });
+  await body.click();
+  await page.keyboard.press('Control+Home');
+  const atStart = 'Typed at the top, 调度, ';
+  await page.keyboard.type(atStart);
+  await page.keyboard.press('Control+End');
+  const atEnd = '\nand at the very end.';
+  await page.keyboard.type(atEnd);
+  const expected = atStart + long + atEnd;
+  await expect(body).toHaveValue(expected);
+  // The keys are in the journal; the whole text was copied once, as the start, not after each key.
+  await expect.poll(() => journaledText(page, noteId)).toBe(atStart + atEnd);
+  expect(await mirroredBody(page, noteId)).toBe(long);
+  expect(await storedDrafts(page, noteId)).toEqual([]);
+  expect(await storedBody(page, noteId)).toBe(long);
+  const crashed = page.waitForEvent('crash');
+  const cdp = await context.newCDPSession(page);
+  void cdp.send('Page.crash').catch(() => {});
+  await crashed;
+
+  // The next start replays the journal on the mirrored start: every key is there, in the note itself.
+  const next = await context.newPage();
+  await openApp(next);
+  await expect(
+    next.getByTestId('toast').filter({ hasText: 'Recovered unsaved changes in 1 note' }),
+  ).toBeVisible({ timeout: 60_000 });
+  expect(await storedBody(next, noteId)).toBe(expected);
+  expect(await storedDrafts(next, noteId)).toEqual([]);
+  expect(await journaledText(next, noteId)).toBe('');
+  expect(await mirroredBody(next, noteId)).toBeNull();
+  await noteItem(next, 'Long typed note').click();
+  await expect(next.getByTestId('note-body')).toHaveValue(expected);
+});
