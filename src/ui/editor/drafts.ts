@@ -433,7 +433,6 @@ export class DraftStore {
         journal.marks.pop();
       appendChange(journal, change);
       this.#unjournaled.add(noteId);
-      this.#scheduleMirror();
     }
     this.mark(noteId, draft.body);
     this.write(draft);

@@ -103,6 +103,34 @@ describe('editor workflows', () => {
     expect(await draftFor(noteId)).toBeNull();
   });
 
+  it('journals a long note typed in the textarea: a key writes the change, the text is copied once; typed back to the stored text, both go', async () => {
+    await service.createNote();
+    const noteId = editor.noteId as string;
+    settings.set({ ...DEFAULT_SETTINGS, autosave_delay_ms: 10_000 });
+    const long = 'A line of a long note typed in the textarea.\n'.repeat(800);
+    service.typeBody(long);
+    await service.saveNow();
+    expect(editor.status).toBe('saved');
+    const journalKey = `notesagent.journal.${service.draftTabId()}.${noteId}`;
+    const mirror = () =>
+      JSON.parse(memory.map.get(draftKey(service.draftTabId(), noteId)) ?? 'null') as {
+        body: string;
+      } | null;
+
+    service.typeBody(`${long}x`);
+    service.typeBody(`${long}xy`);
+    // On the key: the journal holds what was typed, the mirror the stored text it applies to.
+    expect(JSON.parse(memory.map.get(journalKey) ?? '{}').changes).toEqual([
+      { from: long.length, to: long.length, insert: 'xy' },
+    ]);
+    expect(mirror()?.body).toBe(long);
+
+    service.typeBody(long);
+    expect(memory.map.has(journalKey)).toBe(false);
+    expect(mirror()).toBeNull();
+    expect(editor.status).toBe('saved');
+  });
+
   it('saves folder and tags, normalised', async () => {
     await service.createNote();
     const noteId = editor.noteId as string;

@@ -383,7 +383,8 @@ function afterEdit(typedFrom?: string): void {
   const current = session?.noteId === note.note_id ? session : null;
   const content = editor.content;
   if (current && !current.autosaver.saving && sameContent(content, current.saved)) {
-    void drafts.remove(note.note_id, content.body);
+    // Typed back to the stored text: a textarea's journal never saw this change, so it goes with the draft.
+    void drafts.remove(note.note_id, typedFrom === undefined ? content.body : undefined);
     current.autosaver.markClean();
     return;
   }
