@@ -898,6 +898,36 @@ describe('DraftStore.typed (the textarea)', () => {
     );
   });
 
+  it('keeps the mirrored start when a draft lands after the note was saved (its removal follows it)', async () => {
+    const { store, backend, local, timers } = setup();
+    const editor = new TextareaEditor(store, mediumText);
+    editor.type('saved ', 0);
+    let release = () => {};
+    backend.gate = new Promise<void>((resolve) => (release = resolve));
+    // The pause's draft write is in flight when the note's save lands and the draft is to go.
+    timers.fire(100);
+    await Promise.resolve();
+    const saved = editor.text;
+    store.checkpoint('n1', saved);
+    editor.version = 4;
+    void store.remove('n1', saved);
+    editor.type(' typed after the save');
+    expect(parseDraft(local!.getItem(draftKey('tabA', 'n1')))?.body).toBe(saved);
+    release();
+    backend.gate = null;
+    await store.list();
+    // The draft landed and was removed after it: the note and the mirror are where the start is.
+    expect(backend.rows.has('tabA/n1')).toBe(false);
+    expect(parseDraft(local!.getItem(draftKey('tabA', 'n1')))?.body).toBe(saved);
+    const crashed = snapshot(local!, backend);
+    const after = await recoverAfterCrash(
+      crashed.local,
+      crashed.backend,
+      storedNote('saved over by another tab', { version: 9, updated_at: '2999-01-01T00:00:00.000Z' }),
+    );
+    expect(after.copy).toBe(editor.text);
+  });
+
   it('mirrors the start once after each save of the note, so a save over it by another tab loses nothing', async () => {
     const { store, backend, local, timers } = setup();
     const editor = new TextareaEditor(store, mediumText);

@@ -258,6 +258,8 @@ export class DraftStore {
   readonly #journals = new Map<string, LiveJournal>();
   /** Notes whose journal changed since it was last written to `localStorage`. */
   readonly #unjournaled = new Set<string>();
+  /** How many times this tab's draft of each note was asked to go: a write landing after such a request does not stay. */
+  readonly #removals = new Map<string, number>();
   /** Notes whose text the last `spill` wrote to `localStorage` and no mirror would hold (taken back by `unspill`). */
   readonly #spilled = new Set<string>();
   /**
@@ -509,6 +511,7 @@ export class DraftStore {
         if (this.#pending.get(draft.note_id) !== draft) continue;
         // Before the write can land: the journal must know this text by then, or lose its start.
         const journal = this.#journals.get(draft.note_id);
+        const removals = this.#removals.get(draft.note_id) ?? 0;
         const mark = journal && this.#markOf(journal, draft.body);
         if (journal && mark) {
           mark.id ??= textId(mark.text);
@@ -525,9 +528,10 @@ export class DraftStore {
         }
         this.#stored?.add(draft.note_id);
         if (journal && mark && this.#journals.get(draft.note_id) === journal && this.#fold(journal, mark)) {
-          if (journal.typed) {
-            // The journal starts from the text the core now holds: the start mirrored before is
-            // older, and moved over the core's at the next start it would leave the journal nothing to fit.
+          // The journal starts from the text the core now holds (unless a removal of the draft, asked
+          // for meanwhile, follows): the start mirrored before is older, and moved over the core's at
+          // the next start it would leave the journal nothing to fit.
+          if (journal.typed && (this.#removals.get(draft.note_id) ?? 0) === removals) {
             this.#dropMirror(draft.note_id);
             journal.baseKept = 'core';
           }
@@ -576,6 +580,7 @@ export class DraftStore {
    * and the journal goes as well.
    */
   remove(noteId: string, savedText?: string): Promise<void> {
+    this.#removals.set(noteId, (this.#removals.get(noteId) ?? 0) + 1);
     this.#pending.delete(noteId);
     this.#failed.delete(noteId);
     this.#unmirrored.delete(noteId);
