@@ -1,4 +1,5 @@
 import Dexie from 'dexie';
+import { AppError } from '../contracts/errors';
 import type { NotesAgentDatabase } from './database';
 import type { IndexDirtyRow, SearchIndexRow, SearchPackRow, SearchSegmentRow } from './schema';
 
@@ -126,7 +127,9 @@ export class IndexRepository {
    * The live rows of `generation`, about `size` at a time, each page its own
    * read: the recent rows first (in note order), then the packs newest first.
    * A note is yielded once, from its newest row; tombstones are not yielded.
-   * `tally`, when given, is filled with what was read.
+   * `tally`, when given, is filled with what was read. A row or pack of the
+   * wrong shape is refused with STATE_CONFLICT: the index must be rebuilt,
+   * since skipping it would leave its notes unsearchable with nothing stale.
    */
   segmentPages(
     generation: number,
@@ -152,6 +155,7 @@ export class IndexRepository {
         .toArray();
       const rows: SearchSegmentRow[] = [];
       for (const row of page) {
+        checkRow(row, { generation });
         seen.add(row.note_id);
         tally.recent.push(row.note_id);
         if (!row.removed) rows.push(row);
@@ -170,6 +174,8 @@ export class IndexRepository {
         .toArray();
       const rows: SearchSegmentRow[] = [];
       for (const pack of packs) {
+        if (!Array.isArray(pack.rows)) throw damaged({ generation, pack: pack.pack });
+        for (const row of pack.rows) checkRow(row, { generation, pack: pack.pack });
         tally.packs += 1;
         tally.packed += pack.rows.length;
         for (const row of pack.rows) {
@@ -363,6 +369,29 @@ export class IndexRepository {
       await where().above([generation, Dexie.maxKey]).delete();
     }
   }
+}
+
+function damaged(where: { generation: number; pack?: number; note_id?: string }): AppError {
+  return new AppError('STATE_CONFLICT', 'The stored search index is damaged; rebuild it.', where);
+}
+
+/**
+ * Throws unless `value` has a stored row's shape. Only what reading relies
+ * on is checked: the note and its stamp (a row without them would hide a note
+ * or mark it stale for ever), and that both parts are present, null included;
+ * the parts' contents are checked by the indexes that read them.
+ */
+function checkRow(value: unknown, where: { generation: number; pack?: number }): void {
+  const row = value as Partial<SearchSegmentRow> | null;
+  if (typeof row !== 'object' || row === null || typeof row.note_id !== 'string') throw damaged(where);
+  if (row.removed === true) return;
+  if (
+    typeof row.updated_at !== 'string' ||
+    row.full_text === undefined ||
+    row.vectors === undefined ||
+    typeof row.vectors !== 'object'
+  )
+    throw damaged({ ...where, note_id: row.note_id });
 }
 
 function withoutKey<T extends { key: unknown }>(row: T): Omit<T, 'key'> {

@@ -3,6 +3,7 @@ import {
   INDEX_REBUILD_JOB_KIND,
   INDEX_UPDATE_JOB_KIND,
   isAbortError,
+  isAppError,
   toErrorEnvelope,
   type IndexState,
   type IndexStatusDto,
@@ -434,26 +435,36 @@ export class SearchIndexer implements NoteChangeListener {
         fullText = new FullTextIndex();
         this.#loadingFullText = fullText;
         const vectorRows: Array<{ note_id: string; vectors: NonNullable<SearchSegmentRow['vectors']> }> = [];
-        // A page at a time, yielding between pages: the worker that loads
-        // also answers the notes list, which must not wait for the whole index.
-        for await (const page of this.#store.segmentPages(saved.generation, LOAD_PAGE_ROWS, tally)) {
-          for (const row of page) {
-            rows.push({ note_id: row.note_id, updated_at: row.updated_at });
-            if (row.vectors) vectorRows.push({ note_id: row.note_id, vectors: row.vectors });
+        try {
+          // A page at a time, yielding between pages: the worker that loads
+          // also answers the notes list, which must not wait for the whole index.
+          for await (const page of this.#store.segmentPages(saved.generation, LOAD_PAGE_ROWS, tally)) {
+            for (const row of page) {
+              rows.push({ note_id: row.note_id, updated_at: row.updated_at });
+              if (row.vectors) vectorRows.push({ note_id: row.note_id, vectors: row.vectors });
+            }
+            try {
+              // A note trashed meanwhile stays out of partial answers; its dirty mark re-indexes it after the load.
+              fullText?.addSegments(
+                page.flatMap((row) =>
+                  row.full_text && !this.#removedWhileLoading.has(row.note_id) ? [row.full_text] : [],
+                ),
+              );
+            } catch (error) {
+              fullText = undefined;
+              this.#loadingFullText = undefined;
+              this.#warn('the stored full-text index cannot be used; rebuilding it', error);
+            }
+            await nextTask();
           }
-          try {
-            // A note trashed meanwhile stays out of partial answers; its dirty mark re-indexes it after the load.
-            fullText?.addSegments(
-              page.flatMap((row) =>
-                row.full_text && !this.#removedWhileLoading.has(row.note_id) ? [row.full_text] : [],
-              ),
-            );
-          } catch (error) {
-            fullText = undefined;
-            this.#loadingFullText = undefined;
-            this.#warn('the stored full-text index cannot be used; rebuilding it', error);
-          }
-          await nextTask();
+        } catch (error) {
+          // A stored row or pack of the wrong shape: skipping it would leave its
+          // notes unsearchable, so the whole index is rebuilt. Anything else is
+          // IndexedDB itself failing (below).
+          if (!isAppError(error) || error.code !== 'STATE_CONFLICT') throw error;
+          fullText = undefined;
+          this.#loadingFullText = undefined;
+          this.#warn('the stored index is damaged; rebuilding it', error);
         }
         try {
           if (fullText && saved.vector_model)
