@@ -82,24 +82,27 @@ export class IndexRepository {
     const db = this.#db;
     return db.transaction('r', [...this.#tables(), db.notes], async () => {
       const head = await this.loadHead();
+      const live = await this.liveStamps();
       const generation = head.meta?.segments?.generation;
       const segments: SearchSegmentRow[] = [];
       if (generation !== undefined) {
         for await (const page of this.segmentPages(generation, 1000)) segments.push(...page);
         segments.sort((a, b) => (a.note_id < b.note_id ? -1 : a.note_id > b.note_id ? 1 : 0));
       }
-      return { ...head, segments };
+      return { ...head, live, segments };
     });
   }
 
   /**
-   * Everything but the rows, in one transaction; the rows follow in pages
-   * (`segmentPages`), so a start can build the indexes a page at a time and
-   * the notes list is answered between pages.
+   * What a start needs first, in one transaction: the meta row, the dirty
+   * marks and the count of stale rows, nothing that grows with the notebook.
+   * The rows follow in pages (`segmentPages`), so a start can build the
+   * indexes a page at a time and the notes list is answered between pages;
+   * the notes' stamps (`liveStamps`) can be read meanwhile.
    */
-  async loadHead(): Promise<Omit<StoredIndexes, 'segments'>> {
+  async loadHead(): Promise<Omit<StoredIndexes, 'segments' | 'live'>> {
     const db = this.#db;
-    return db.transaction('r', [...this.#tables(), db.notes], async () => {
+    return db.transaction('r', this.#tables(), async () => {
       const meta = await db.search_index.get('meta');
       const generation = meta?.key === 'meta' ? meta.segments?.generation : undefined;
       let stale_rows = 0;
@@ -111,16 +114,26 @@ export class IndexRepository {
               (await where.above([generation, Dexie.maxKey]).count());
       }
       const dirty = await db.search_index_dirty.toArray();
-      // Keys only: the notes' bodies are not read. `trashed` is 0 or 1, so
-      // "below [0, max]" is exactly the live notes; a range open below also
-      // keeps fake-indexeddb (tests, bench) from re-walking it per step.
-      const live = new Map<string, string>();
-      await db.notes
-        .where('[trashed+updated_at]')
-        .below([0, Dexie.maxKey])
-        .eachKey((key, cursor) => live.set(String(cursor.primaryKey), String((key as [number, string])[1])));
-      return { meta: meta?.key === 'meta' ? withoutKey(meta) : undefined, dirty, live, stale_rows };
+      return { meta: meta?.key === 'meta' ? withoutKey(meta) : undefined, dirty, stale_rows };
     });
+  }
+
+  /**
+   * Every live (not trashed) note and its `updated_at`, for checking the
+   * stored rows against the notes. Its own read, so a start runs it beside
+   * the rows' pages: a note changed after it was read is reported to the
+   * indexer as a change anyway.
+   */
+  async liveStamps(): Promise<Map<string, string>> {
+    const live = new Map<string, string>();
+    // Keys only: the notes' bodies are not read. `trashed` is 0 or 1, so
+    // "below [0, max]" is exactly the live notes; a range open below also
+    // keeps fake-indexeddb (tests, bench) from re-walking it per step.
+    await this.#db.notes
+      .where('[trashed+updated_at]')
+      .below([0, Dexie.maxKey])
+      .eachKey((key, cursor) => live.set(String(cursor.primaryKey), String((key as [number, string])[1])));
+    return live;
   }
 
   /**

@@ -9,7 +9,7 @@ import { JobRepository } from '../db/job-repository';
 import { NotesRepository } from '../db/notes-repository';
 import { freshDatabase } from '../db/test-database';
 import { HashEmbedder } from './hash-embedder';
-import { SearchIndexer } from './search-indexer';
+import { SearchIndexer, type IndexView } from './search-indexer';
 
 /** The indexer as the core wires it, over `db`: notes written through `notes` are reported to it. */
 function openIndexer(db: NotesAgentDatabase, store = new IndexRepository(db)) {
@@ -55,13 +55,70 @@ async function close(it: Opened): Promise<void> {
   it.indexer.dispose();
 }
 
-/** The notes a full-text query finds in the complete (not partial) view. */
-async function found(it: Opened, query: string): Promise<string[]> {
-  const view = await it.indexer.view();
+/** The notes a view's full-text index finds for `query`, in id order. */
+function notesIn(view: IndexView, query: string): string[] {
   return [...new Set(view.fullText.search(query, { limit: 20 }).map((hit) => hit.note_id))].sort();
 }
 
+/** The notes a full-text query finds in the complete (not partial) view. */
+async function found(it: Opened, query: string): Promise<string[]> {
+  return notesIn(await it.indexer.view(), query);
+}
+
 const note = (title: string, body: string) => ({ title, folder: '', tags: [], body });
+
+/**
+ * Holds a start's two reads apart. The stored rows come one to a page, and
+ * those after the first wait for `releaseRows()`; the walk over the notes'
+ * stamps waits for `releaseStamps()` before it reads. `events` says in which
+ * order the reads began and ended.
+ */
+function holdLoad() {
+  const events: string[] = [];
+  const gate = () => {
+    let open!: () => void;
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    return { opened, open };
+  };
+  const rows = gate();
+  const stamps = gate();
+  const firstRowTaken = gate();
+  const rowsRead = gate();
+  const pages = IndexRepository.prototype.segmentPages;
+  vi.spyOn(IndexRepository.prototype, 'segmentPages').mockImplementation(async function* (
+    this: IndexRepository,
+    generation: number,
+    size: number,
+  ) {
+    events.push('rows started');
+    for await (const page of pages.call(this, generation, size)) {
+      for (const row of page) {
+        yield [row];
+        firstRowTaken.open();
+        await rows.opened;
+      }
+    }
+    events.push('rows read');
+    rowsRead.open();
+  });
+  const liveStamps = IndexRepository.prototype.liveStamps;
+  vi.spyOn(IndexRepository.prototype, 'liveStamps').mockImplementation(async function (
+    this: IndexRepository,
+  ) {
+    events.push('stamps started');
+    await stamps.opened;
+    const read = await liveStamps.call(this);
+    events.push('stamps read');
+    return read;
+  });
+  return {
+    events,
+    firstRowTaken: firstRowTaken.opened,
+    rowsRead: rowsRead.opened,
+    releaseRows: rows.open,
+    releaseStamps: stamps.open,
+  };
+}
 
 describe('loading a damaged stored index', () => {
   it('a pack whose rows lost their full-text part is rebuilt, and its notes are found again', async () => {
@@ -107,5 +164,86 @@ describe('loading a damaged stored index', () => {
     expect(await found(second, 'savanna')).toEqual([zebra!.note_id]);
     await second.indexer.flush();
     expect(await second.rebuilds()).toBe(rebuildsBefore);
+  });
+});
+
+describe('a start', () => {
+  const KERNEL_NOTES = [
+    note('Alpha', 'The kernel schedules threads.'),
+    note('Beta', 'A kernel module loads drivers.'),
+  ];
+
+  it("reads the notes' stamps beside the stored rows; a partial view answers meanwhile, a plain view waits for both", async () => {
+    const first = session();
+    await first.indexer.start();
+    const [alpha, beta] = await first.notes.createMany(KERNEL_NOTES);
+    await close(first);
+    const rebuildsBefore = await first.rebuilds();
+
+    const load = holdLoad();
+    const second = session(first.db);
+    void second.indexer.start();
+    await load.firstRowTaken;
+    // The walk began before the rows were all read, and is not waited for by a partial answer.
+    expect(load.events).toEqual(['stamps started', 'rows started']);
+    const early = await second.indexer.view({ partial: true });
+    expect(early.loading).toBe(true);
+    expect(notesIn(early, 'kernel')).toHaveLength(1);
+    const plain = second.indexer.view().then((view) => {
+      load.events.push('plain view');
+      return view;
+    });
+
+    load.releaseRows();
+    await load.rowsRead;
+    // Every row is in, but the stamps are not: still loading, still partial.
+    const rowsIn = await second.indexer.view({ partial: true });
+    expect(rowsIn.loading).toBe(true);
+    expect(notesIn(rowsIn, 'kernel')).toEqual([alpha!.note_id, beta!.note_id].sort());
+
+    load.releaseStamps();
+    const complete = await plain;
+    expect(load.events).toEqual(['stamps started', 'rows started', 'rows read', 'stamps read', 'plain view']);
+    expect(complete.loading).toBe(false);
+    expect(notesIn(complete, 'kernel')).toEqual([alpha!.note_id, beta!.note_id].sort());
+    expect((await second.indexer.view({ partial: true })).loading).toBe(false);
+    // Nothing was stale: nothing re-indexed, nothing rebuilt.
+    expect((await second.indexer.status()).pending_notes).toBe(0);
+    expect(await second.rebuilds()).toBe(rebuildsBefore);
+  });
+
+  it('keeps the edits made while it reads: a plain view shows them, and so does the next start', async () => {
+    const first = session();
+    await first.indexer.start();
+    const [alpha, beta] = await first.notes.createMany(KERNEL_NOTES);
+    await close(first);
+    const rebuildsBefore = await first.rebuilds();
+
+    const load = holdLoad();
+    const second = session(first.db);
+    void second.indexer.start();
+    await load.firstRowTaken;
+    await second.notes.update(alpha!.note_id, { body: 'The scheduler runs threads.' });
+    await second.notes.setTrashed(beta!.note_id, true);
+    const [delta] = await second.notes.createMany([note('Delta', 'A kernel in lockdown mode.')]);
+    // The trashed note leaves the partial answers at once; the others wait for the load.
+    expect(notesIn(await second.indexer.view({ partial: true }), 'drivers')).toEqual([]);
+    const plain = second.indexer.view();
+    load.releaseRows();
+    load.releaseStamps();
+
+    const view = await plain;
+    expect(view.loading).toBe(false);
+    expect(notesIn(view, 'kernel')).toEqual([delta!.note_id]);
+    expect(notesIn(view, 'scheduler')).toEqual([alpha!.note_id]);
+    expect(notesIn(view, 'drivers')).toEqual([]);
+    await close(second);
+    vi.restoreAllMocks();
+
+    const third = session(first.db);
+    expect(await found(third, 'kernel')).toEqual([delta!.note_id]);
+    expect(await found(third, 'scheduler')).toEqual([alpha!.note_id]);
+    expect((await third.indexer.status()).pending_notes).toBe(0);
+    expect(await third.rebuilds()).toBe(rebuildsBefore);
   });
 });

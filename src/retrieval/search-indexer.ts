@@ -427,11 +427,17 @@ export class SearchIndexer implements NoteChangeListener {
       if (saved) this.#generation = saved.generation;
       const rows: Array<Pick<SearchSegmentRow, 'note_id' | 'updated_at'>> = [];
       const tally = emptyTally();
+      let stamps: Promise<Map<string, string>> | undefined;
       if (saved?.format !== undefined && saved.format !== SEGMENT_STORE_FORMAT) {
         this.#warn('the stored index is kept in another format; rebuilding it', saved.format);
       } else if (saved && saved.full_text_format !== FULL_TEXT_SEGMENT_FORMAT) {
         this.#warn('the stored full-text index has another format; rebuilding it', saved.full_text_format);
       } else if (saved) {
+        // The notes' stamps are read beside the rows, not after them: only the
+        // check of one against the other (below) needs both. Its failure is
+        // thrown there, not reported unhandled meanwhile.
+        stamps = this.#store.liveStamps();
+        stamps.catch(() => undefined);
         fullText = new FullTextIndex();
         this.#loadingFullText = fullText;
         const vectorRows: Array<{ note_id: string; vectors: NonNullable<SearchSegmentRow['vectors']> }> = [];
@@ -475,7 +481,7 @@ export class SearchIndexer implements NoteChangeListener {
         }
       }
       this.#meta = stored.meta;
-      if (fullText) this.#markStale(rows, stored.live);
+      if (fullText && stamps) this.#markStale(rows, await stamps);
       // Before any job can take the lock, so a rebuild's own new rows are never caught.
       if (stored.stale_rows > 0) {
         await this.#store
