@@ -247,3 +247,35 @@ describe('a start', () => {
     expect(await third.rebuilds()).toBe(rebuildsBefore);
   });
 });
+
+describe('flush', () => {
+  it('waits for the vectors rebuild a start began, so the rebuilt vectors are stored before it returns', async () => {
+    const first = session();
+    await first.indexer.start();
+    const [alpha] = await first.notes.createMany([note('Alpha', 'The kernel schedules threads.')]);
+    await close(first);
+    const rebuildsBefore = await first.rebuilds();
+    // Stored without vectors (as when they could not be read): the start keeps the full text and rebuilds them.
+    await first.db.search_index.toCollection().modify((row) => {
+      if (row.key === 'meta' && row.segments) row.segments.vector_model = null;
+    });
+
+    const second = session(first.db);
+    await second.indexer.start();
+    await second.indexer.flush();
+    expect(await second.rebuilds()).toBe(rebuildsBefore + 1);
+    const meta = await second.db.search_index.get('meta');
+    expect(meta?.key === 'meta' && meta.segments?.vector_model?.model_id).toBe('hash-v1');
+    expect((await second.indexer.status()).vector_index?.block_count).toBe(1);
+    second.indexer.dispose();
+    await second.runtime.idle();
+
+    // The next start loads the vectors the flush waited for: no rebuild.
+    const third = session(first.db);
+    const view = await third.indexer.view();
+    expect(view.vectors?.size).toBe(1);
+    expect(notesIn(view, 'kernel')).toEqual([alpha!.note_id]);
+    await third.indexer.flush();
+    expect(await third.rebuilds()).toBe(rebuildsBefore + 1);
+  });
+});

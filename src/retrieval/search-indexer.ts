@@ -193,6 +193,12 @@ export class SearchIndexer implements NoteChangeListener {
   readonly #removedWhileLoading = new Set<string>();
   /** Resolves when there is something to search: loaded, and the first build done when nothing was stored. */
   #searchable: Promise<void> | null = null;
+  /**
+   * Resolves when the rebuild a start began (of everything, or of the vectors
+   * alone) has ended. Until its job is created no one else knows of it, so
+   * `flush` waits for this, not only for the jobs it can see.
+   */
+  #startBuild: Promise<void> = Promise.resolve();
   #loadFailed: string | null = null;
   #meta: IndexMetaRow | undefined;
   /** The stored generation the live indexes are saved in (see SearchSegmentRow). */
@@ -370,6 +376,7 @@ export class SearchIndexer implements NoteChangeListener {
   async flush(): Promise<void> {
     await this.start();
     await this.#searchable;
+    await this.#startBuild;
     for (let round = 0; round < 10 && (this.#dirty.size > 0 || this.#jobs.size > 0); round++) {
       await this.#flushNow();
       await this.#dirtyWrites;
@@ -511,6 +518,7 @@ export class SearchIndexer implements NoteChangeListener {
         (job) => this.#runtime.whenEnded(job.job_id),
         (error: unknown) => this.#warn('could not start the index build', error),
       );
+      this.#startBuild = build;
       // With no full-text index at all a search would find nothing: wait for the first build.
       this.#searchable = needs === 'all' ? build : Promise.resolve();
     } else {
