@@ -12,7 +12,8 @@ import { HashEmbedder } from './hash-embedder';
 import { SearchIndexer, type IndexView } from './search-indexer';
 
 /** The indexer as the core wires it, over `db`: notes written through `notes` are reported to it. */
-function openIndexer(db: NotesAgentDatabase, store = new IndexRepository(db)) {
+function openIndexer(db: NotesAgentDatabase) {
+  const store = new IndexRepository(db);
   const events = new EventRepository(db);
   const runtime = new JobRuntime(new JobRepository(db, events), new EventLog(events));
   const indexer = new SearchIndexer({
@@ -41,18 +42,17 @@ afterEach(async () => {
 });
 
 /** A session over a fresh database, or with `db`, a restart over the same data. */
-function session(db?: NotesAgentDatabase, store?: (db: NotesAgentDatabase) => IndexRepository): Opened {
-  const database = db ? new NotesAgentDatabase(db.name) : freshDatabase();
-  const it = openIndexer(database, store?.(database));
-  opened.push(it);
-  return it;
+function session(db?: NotesAgentDatabase): Opened {
+  const started = openIndexer(db ? new NotesAgentDatabase(db.name) : freshDatabase());
+  opened.push(started);
+  return started;
 }
 
 /** Ends a session once its work is done and stored; its database stays open for the test to look at. */
-async function close(it: Opened): Promise<void> {
-  await it.indexer.flush();
-  await it.runtime.idle();
-  it.indexer.dispose();
+async function close(ended: Opened): Promise<void> {
+  await ended.indexer.flush();
+  await ended.runtime.idle();
+  ended.indexer.dispose();
 }
 
 /** The notes a view's full-text index finds for `query`, in id order. */
@@ -61,8 +61,8 @@ function notesIn(view: IndexView, query: string): string[] {
 }
 
 /** The notes a full-text query finds in the complete (not partial) view. */
-async function found(it: Opened, query: string): Promise<string[]> {
-  return notesIn(await it.indexer.view(), query);
+async function found(started: Opened, query: string): Promise<string[]> {
+  return notesIn(await started.indexer.view(), query);
 }
 
 const note = (title: string, body: string) => ({ title, folder: '', tags: [], body });
