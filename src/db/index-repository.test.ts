@@ -362,6 +362,35 @@ describe('IndexRepository', () => {
     expect(await db.search_packs.count()).toBe(1);
   });
 
+  it('refuses a pack or a row of the wrong shape with STATE_CONFLICT instead of reading past it', async () => {
+    db = freshDatabase();
+    const store = new IndexRepository(db);
+    await store.putSegments([segment(1, 'a'), segment(1, 'b')]);
+    await store.save({ generation: 1, put: [segment(1, 'c')], remove: ['b'], meta: segmentsMeta(1) }, []);
+    const codeOfLoad = () =>
+      store.load().then(
+        () => 'loaded',
+        (error: { code?: string }) => error.code ?? 'other',
+      );
+    expect(await codeOfLoad()).toBe('loaded');
+    const [pack] = await db.search_packs.toArray();
+    const damage = async (rows: unknown) => db.search_packs.put({ ...pack!, rows } as typeof pack & {});
+    // Rows without their full-text part would load as notes with nothing to find, and nothing stale.
+    const withoutFullText = pack!.rows.map(({ full_text: _full_text, ...row }) => row);
+    for (const rows of [undefined, {}, 'rows', [null], [{ updated_at: 'u1' }], withoutFullText]) {
+      await damage(rows);
+      expect(await codeOfLoad()).toBe('STATE_CONFLICT');
+    }
+    await damage(pack!.rows);
+    await db.search_segments.put({ ...segment(1, 'c'), updated_at: 7 } as unknown as ReturnType<
+      typeof segment
+    >);
+    expect(await codeOfLoad()).toBe('STATE_CONFLICT');
+    // A tombstone carries nothing but its note.
+    await db.search_segments.put({ ...segment(1, 'c'), full_text: null, vectors: null, removed: true });
+    expect((await store.load()).segments.map((row) => row.note_id)).toEqual(['a']);
+  });
+
   it('lists the live notes with their updated_at, without the trashed ones', async () => {
     db = freshDatabase();
     const notes = new NotesRepository(db);

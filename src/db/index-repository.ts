@@ -1,4 +1,5 @@
 import Dexie from 'dexie';
+import { AppError } from '../contracts/errors';
 import type { NotesAgentDatabase } from './database';
 import type { IndexDirtyRow, SearchIndexRow, SearchPackRow, SearchSegmentRow } from './schema';
 
@@ -81,24 +82,27 @@ export class IndexRepository {
     const db = this.#db;
     return db.transaction('r', [...this.#tables(), db.notes], async () => {
       const head = await this.loadHead();
+      const live = await this.liveStamps();
       const generation = head.meta?.segments?.generation;
       const segments: SearchSegmentRow[] = [];
       if (generation !== undefined) {
         for await (const page of this.segmentPages(generation, 1000)) segments.push(...page);
         segments.sort((a, b) => (a.note_id < b.note_id ? -1 : a.note_id > b.note_id ? 1 : 0));
       }
-      return { ...head, segments };
+      return { ...head, live, segments };
     });
   }
 
   /**
-   * Everything but the rows, in one transaction; the rows follow in pages
-   * (`segmentPages`), so a start can build the indexes a page at a time and
-   * the notes list is answered between pages.
+   * What a start needs first, in one transaction: the meta row, the dirty
+   * marks and the count of stale rows, nothing that grows with the notebook.
+   * The rows follow in pages (`segmentPages`), so a start can build the
+   * indexes a page at a time and the notes list is answered between pages;
+   * the notes' stamps (`liveStamps`) can be read meanwhile.
    */
-  async loadHead(): Promise<Omit<StoredIndexes, 'segments'>> {
+  async loadHead(): Promise<Omit<StoredIndexes, 'segments' | 'live'>> {
     const db = this.#db;
-    return db.transaction('r', [...this.#tables(), db.notes], async () => {
+    return db.transaction('r', this.#tables(), async () => {
       const meta = await db.search_index.get('meta');
       const generation = meta?.key === 'meta' ? meta.segments?.generation : undefined;
       let stale_rows = 0;
@@ -110,23 +114,35 @@ export class IndexRepository {
               (await where.above([generation, Dexie.maxKey]).count());
       }
       const dirty = await db.search_index_dirty.toArray();
-      // Keys only: the notes' bodies are not read. `trashed` is 0 or 1, so
-      // "below [0, max]" is exactly the live notes; a range open below also
-      // keeps fake-indexeddb (tests, bench) from re-walking it per step.
-      const live = new Map<string, string>();
-      await db.notes
-        .where('[trashed+updated_at]')
-        .below([0, Dexie.maxKey])
-        .eachKey((key, cursor) => live.set(String(cursor.primaryKey), String((key as [number, string])[1])));
-      return { meta: meta?.key === 'meta' ? withoutKey(meta) : undefined, dirty, live, stale_rows };
+      return { meta: meta?.key === 'meta' ? withoutKey(meta) : undefined, dirty, stale_rows };
     });
+  }
+
+  /**
+   * Every live (not trashed) note and its `updated_at`, for checking the
+   * stored rows against the notes. Its own read, so a start runs it beside
+   * the rows' pages: a note changed after it was read is reported to the
+   * indexer as a change anyway.
+   */
+  async liveStamps(): Promise<Map<string, string>> {
+    const live = new Map<string, string>();
+    // Keys only: the notes' bodies are not read. `trashed` is 0 or 1, so
+    // "below [0, max]" is exactly the live notes; a range open below also
+    // keeps fake-indexeddb (tests, bench) from re-walking it per step.
+    await this.#db.notes
+      .where('[trashed+updated_at]')
+      .below([0, Dexie.maxKey])
+      .eachKey((key, cursor) => live.set(String(cursor.primaryKey), String((key as [number, string])[1])));
+    return live;
   }
 
   /**
    * The live rows of `generation`, about `size` at a time, each page its own
    * read: the recent rows first (in note order), then the packs newest first.
    * A note is yielded once, from its newest row; tombstones are not yielded.
-   * `tally`, when given, is filled with what was read.
+   * `tally`, when given, is filled with what was read. A row or pack of the
+   * wrong shape is refused with STATE_CONFLICT: the index must be rebuilt,
+   * since skipping it would leave its notes unsearchable with nothing stale.
    */
   segmentPages(
     generation: number,
@@ -152,6 +168,7 @@ export class IndexRepository {
         .toArray();
       const rows: SearchSegmentRow[] = [];
       for (const row of page) {
+        checkRow(row, { generation });
         seen.add(row.note_id);
         tally.recent.push(row.note_id);
         if (!row.removed) rows.push(row);
@@ -170,6 +187,8 @@ export class IndexRepository {
         .toArray();
       const rows: SearchSegmentRow[] = [];
       for (const pack of packs) {
+        if (!Array.isArray(pack.rows)) throw damaged({ generation, pack: pack.pack });
+        for (const row of pack.rows) checkRow(row, { generation, pack: pack.pack });
         tally.packs += 1;
         tally.packed += pack.rows.length;
         for (const row of pack.rows) {
@@ -363,6 +382,29 @@ export class IndexRepository {
       await where().above([generation, Dexie.maxKey]).delete();
     }
   }
+}
+
+function damaged(where: { generation: number; pack?: number; note_id?: string }): AppError {
+  return new AppError('STATE_CONFLICT', 'The stored search index is damaged; rebuild it.', where);
+}
+
+/**
+ * Throws unless `value` has a stored row's shape. Only what reading relies
+ * on is checked: the note and its stamp (a row without them would hide a note
+ * or mark it stale for ever), and that both parts are present, null included;
+ * the parts' contents are checked by the indexes that read them.
+ */
+function checkRow(value: unknown, where: { generation: number; pack?: number }): void {
+  const row = value as Partial<SearchSegmentRow> | null;
+  if (typeof row !== 'object' || row === null || typeof row.note_id !== 'string') throw damaged(where);
+  if (row.removed === true) return;
+  if (
+    typeof row.updated_at !== 'string' ||
+    row.full_text === undefined ||
+    row.vectors === undefined ||
+    typeof row.vectors !== 'object'
+  )
+    throw damaged({ ...where, note_id: row.note_id });
 }
 
 function withoutKey<T extends { key: unknown }>(row: T): Omit<T, 'key'> {

@@ -10,6 +10,7 @@ export type IndexStore = Pick<
   IndexRepository,
   | 'load'
   | 'loadHead'
+  | 'liveStamps'
   | 'segmentPages'
   | 'markDirty'
   | 'save'

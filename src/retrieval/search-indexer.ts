@@ -3,6 +3,7 @@ import {
   INDEX_REBUILD_JOB_KIND,
   INDEX_UPDATE_JOB_KIND,
   isAbortError,
+  isAppError,
   toErrorEnvelope,
   type IndexState,
   type IndexStatusDto,
@@ -192,6 +193,12 @@ export class SearchIndexer implements NoteChangeListener {
   readonly #removedWhileLoading = new Set<string>();
   /** Resolves when there is something to search: loaded, and the first build done when nothing was stored. */
   #searchable: Promise<void> | null = null;
+  /**
+   * Resolves when the rebuild a start began (of everything, or of the vectors
+   * alone) has ended. Until its job is created no one else knows of it, so
+   * `flush` waits for this, not only for the jobs it can see.
+   */
+  #startBuild: Promise<void> = Promise.resolve();
   #loadFailed: string | null = null;
   #meta: IndexMetaRow | undefined;
   /** The stored generation the live indexes are saved in (see SearchSegmentRow). */
@@ -369,6 +376,7 @@ export class SearchIndexer implements NoteChangeListener {
   async flush(): Promise<void> {
     await this.start();
     await this.#searchable;
+    await this.#startBuild;
     for (let round = 0; round < 10 && (this.#dirty.size > 0 || this.#jobs.size > 0); round++) {
       await this.#flushNow();
       await this.#dirtyWrites;
@@ -426,34 +434,50 @@ export class SearchIndexer implements NoteChangeListener {
       if (saved) this.#generation = saved.generation;
       const rows: Array<Pick<SearchSegmentRow, 'note_id' | 'updated_at'>> = [];
       const tally = emptyTally();
+      let stamps: Promise<Map<string, string>> | undefined;
       if (saved?.format !== undefined && saved.format !== SEGMENT_STORE_FORMAT) {
         this.#warn('the stored index is kept in another format; rebuilding it', saved.format);
       } else if (saved && saved.full_text_format !== FULL_TEXT_SEGMENT_FORMAT) {
         this.#warn('the stored full-text index has another format; rebuilding it', saved.full_text_format);
       } else if (saved) {
+        // The notes' stamps are read beside the rows, not after them: only the
+        // check of one against the other (below) needs both. Its failure is
+        // thrown there, not reported unhandled meanwhile.
+        stamps = this.#store.liveStamps();
+        stamps.catch(() => undefined);
         fullText = new FullTextIndex();
         this.#loadingFullText = fullText;
         const vectorRows: Array<{ note_id: string; vectors: NonNullable<SearchSegmentRow['vectors']> }> = [];
-        // A page at a time, yielding between pages: the worker that loads
-        // also answers the notes list, which must not wait for the whole index.
-        for await (const page of this.#store.segmentPages(saved.generation, LOAD_PAGE_ROWS, tally)) {
-          for (const row of page) {
-            rows.push({ note_id: row.note_id, updated_at: row.updated_at });
-            if (row.vectors) vectorRows.push({ note_id: row.note_id, vectors: row.vectors });
+        try {
+          // A page at a time, yielding between pages: the worker that loads
+          // also answers the notes list, which must not wait for the whole index.
+          for await (const page of this.#store.segmentPages(saved.generation, LOAD_PAGE_ROWS, tally)) {
+            for (const row of page) {
+              rows.push({ note_id: row.note_id, updated_at: row.updated_at });
+              if (row.vectors) vectorRows.push({ note_id: row.note_id, vectors: row.vectors });
+            }
+            try {
+              // A note trashed meanwhile stays out of partial answers; its dirty mark re-indexes it after the load.
+              fullText?.addSegments(
+                page.flatMap((row) =>
+                  row.full_text && !this.#removedWhileLoading.has(row.note_id) ? [row.full_text] : [],
+                ),
+              );
+            } catch (error) {
+              fullText = undefined;
+              this.#loadingFullText = undefined;
+              this.#warn('the stored full-text index cannot be used; rebuilding it', error);
+            }
+            await nextTask();
           }
-          try {
-            // A note trashed meanwhile stays out of partial answers; its dirty mark re-indexes it after the load.
-            fullText?.addSegments(
-              page.flatMap((row) =>
-                row.full_text && !this.#removedWhileLoading.has(row.note_id) ? [row.full_text] : [],
-              ),
-            );
-          } catch (error) {
-            fullText = undefined;
-            this.#loadingFullText = undefined;
-            this.#warn('the stored full-text index cannot be used; rebuilding it', error);
-          }
-          await nextTask();
+        } catch (error) {
+          // A stored row or pack of the wrong shape: skipping it would leave its
+          // notes unsearchable, so the whole index is rebuilt. Anything else is
+          // IndexedDB itself failing (below).
+          if (!isAppError(error) || error.code !== 'STATE_CONFLICT') throw error;
+          fullText = undefined;
+          this.#loadingFullText = undefined;
+          this.#warn('the stored index is damaged; rebuilding it', error);
         }
         try {
           if (fullText && saved.vector_model)
@@ -464,7 +488,7 @@ export class SearchIndexer implements NoteChangeListener {
         }
       }
       this.#meta = stored.meta;
-      if (fullText) this.#markStale(rows, stored.live);
+      if (fullText && stamps) this.#markStale(rows, await stamps);
       // Before any job can take the lock, so a rebuild's own new rows are never caught.
       if (stored.stale_rows > 0) {
         await this.#store
@@ -494,6 +518,7 @@ export class SearchIndexer implements NoteChangeListener {
         (job) => this.#runtime.whenEnded(job.job_id),
         (error: unknown) => this.#warn('could not start the index build', error),
       );
+      this.#startBuild = build;
       // With no full-text index at all a search would find nothing: wait for the first build.
       this.#searchable = needs === 'all' ? build : Promise.resolve();
     } else {
