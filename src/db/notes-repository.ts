@@ -814,6 +814,14 @@ export class NotesRepository {
     });
   }
 
+  /** How many blocks the note has, counted from index keys: no block is read. */
+  async blockCount(noteId: string): Promise<number> {
+    return this.#db.blocks
+      .where('[note_id+position]')
+      .between([noteId, Dexie.minKey], [noteId, Dexie.maxKey])
+      .count();
+  }
+
   async blocks(noteId: string): Promise<BlockDto[]> {
     const rows = await this.#db.blocks
       .where('[note_id+position]')
