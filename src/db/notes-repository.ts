@@ -97,7 +97,7 @@ export function renamedPath(path: string, from: string, to: string): string | nu
 }
 
 function toSummary(meta: NoteMetaRow): NoteSummaryDto {
-  const { trashed: _trashed, pinned, import_batch: _batch, ...rest } = meta;
+  const { trashed: _trashed, pinned, import_batch: _batch, body_bytes: _bytes, ...rest } = meta;
   return { ...rest, tags: [...rest.tags], pinned: pinned === 1 };
 }
 
