@@ -214,6 +214,12 @@ test('a notebook holding a 100 MB note opens, lists, searches, edits, links, exp
   await createMyNotesDataset(page, [
     { title: 'Groceries', block: 'Oat milk, rice, pork belly and leeks.', question: 'oat milk and leeks' },
   ]);
+  // The page says the huge note is held only in part, and no other note.
+  const cut = page.getByTestId('bench-mine-cut-note');
+  await expect(cut).toHaveCount(1);
+  await expect(cut).toHaveAttribute('data-note-id', huge.noteId);
+  await expect(cut).toContainText(`“Huge log”: `);
+  await expect(cut).toContainText(` of ${huge.length.toLocaleString('en')} characters kept`);
   await page.getByTestId('bench-run').click();
   await expect(page.getByTestId('bench-report')).toBeVisible({ timeout: 300_000 });
   await page.getByTestId('bench-filter-mode').selectOption('fts');

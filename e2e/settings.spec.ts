@@ -73,7 +73,7 @@ test('memories have one page: Agent settings links to Memory instead of listing 
 
 test('Storage lists what uses space and empties the trash', async ({ page }) => {
   await openApp(page);
-  await createNote(page, 'Keep', 'kept');
+  await createNote(page, 'Keep 茶', '留下 🍵 kept');
   await createNote(page, 'Disposable', 'text');
   await page.getByTestId('trash-note').click();
   await expect(page.getByTestId('note-item').filter({ hasText: 'Disposable' })).toHaveCount(0);
@@ -81,7 +81,11 @@ test('Storage lists what uses space and empties the trash', async ({ page }) => 
   await openSettingsPage(page, 'storage');
   const kind = (name: string) => page.locator(`[data-testid="storage-kind"][data-kind="${name}"]`);
   await expect(kind('notes')).toHaveAttribute('data-count', '1');
+  // UTF-8 bytes of title and body: a Chinese character is three, the emoji four.
+  const bytes = (text: string) => new TextEncoder().encode(text).length;
+  await expect(kind('notes')).toHaveAttribute('data-bytes', String(bytes('Keep 茶') + bytes('留下 🍵 kept')));
   await expect(kind('trash')).toHaveAttribute('data-count', '1');
+  await expect(kind('trash')).toHaveAttribute('data-bytes', String(bytes('Disposable') + bytes('text')));
   await expect(kind('attachments')).toHaveAttribute('data-count', '0');
   await expect(kind('note-versions')).toBeVisible();
   await kind('trash').getByTestId('storage-empty-trash').click();

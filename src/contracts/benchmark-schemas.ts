@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { MAX_BENCHMARK_CONCURRENCY, MAX_BENCHMARK_EMBEDDING_MODELS } from './benchmark';
+import {
+  MAX_BENCHMARK_CONCURRENCY,
+  MAX_BENCHMARK_EMBEDDING_MODELS,
+  MAX_BENCHMARK_NOTE_BODY,
+  type BenchmarkCutNoteDto,
+} from './benchmark';
 import { JOB_STATUSES } from './jobs';
 
 /** Limits that keep an imported dataset from exhausting the worker. */
@@ -7,8 +12,6 @@ export const MAX_BENCHMARK_CASES = 5000;
 export const MAX_BENCHMARK_NOTES = 20_000;
 export const MAX_BENCHMARK_QUERY_LENGTH = 2000;
 export const MAX_BENCHMARK_REPEAT = 20;
-/** Characters of one dataset note's body. */
-export const MAX_BENCHMARK_NOTE_BODY = 1_000_000;
 
 const idSchema = z
   .string()
@@ -198,3 +201,25 @@ export const proposeQuestionsSchema = z
   .strict();
 
 export const proposalIdSchema = idSchema;
+
+const countSchema = z.number().int().min(0);
+
+/** A note "benchmark my notes" copied only in part (`BenchmarkCutNoteDto`). */
+export const benchmarkCutNoteSchema = z
+  .object({
+    note_id: z.string().min(1).max(200),
+    title: z.string(),
+    body_length: countSchema,
+    kept_chars: countSchema.max(MAX_BENCHMARK_NOTE_BODY),
+    kept_block_count: countSchema,
+    block_count: countSchema,
+  })
+  .strict()
+  .refine((note) => note.kept_chars < note.body_length, {
+    message: 'keeps the whole body: the note was not cut',
+    path: ['kept_chars'],
+  })
+  .refine((note) => note.kept_block_count <= note.block_count, {
+    message: 'keeps more blocks than the note has',
+    path: ['kept_block_count'],
+  }) satisfies z.ZodType<BenchmarkCutNoteDto>;

@@ -1,12 +1,17 @@
 import type { ErrorEnvelope } from './errors';
 import type { JobProgress, JobStatus } from './jobs';
 
-/** §9: RAG and agent benchmarks. Wire DTOs; the zod schemas live in benchmarks-schemas.ts. */
+/** §9: RAG and agent benchmarks. Wire DTOs; the zod schemas live in benchmark-schemas.ts. */
 
 /** Cases a run may have in flight at once (agent and RAG runs alike). */
 export const MAX_BENCHMARK_CONCURRENCY = 8;
 /** Embedding models one RAG run may compare (project addition, `embedding_models`). */
 export const MAX_BENCHMARK_EMBEDDING_MODELS = 4;
+/**
+ * Characters of one dataset note's body. "Benchmark my notes" copies a longer
+ * note only up to its last whole block within it and lists it in `cut_notes`.
+ */
+export const MAX_BENCHMARK_NOTE_BODY = 1_000_000;
 
 export type BenchmarkKind = 'rag' | 'agent';
 export type BenchmarkSearchMode = 'fts' | 'vector' | 'hybrid';
@@ -303,6 +308,29 @@ export interface CreateDatasetFromNotesInput {
   dataset_id: string;
   description?: string;
   cases: Array<{ block_id: string; query: string }>;
+}
+
+/**
+ * A note a "benchmark my notes" dataset holds only in part: its body is over
+ * `MAX_BENCHMARK_NOTE_BODY`, so the copy ends at its last whole block within
+ * that bound. Cases can only name blocks of the kept part.
+ */
+export interface BenchmarkCutNoteDto {
+  note_id: string;
+  title: string;
+  /** The note's body length, in UTF-16 code units as the body limits count it. */
+  body_length: number;
+  /** Characters of the body the dataset's copy holds. */
+  kept_chars: number;
+  /** The note's blocks the copy holds (its first ones). */
+  kept_block_count: number;
+  /** The note's blocks in all. */
+  block_count: number;
+}
+
+/** What "benchmark my notes" registered, and which notes it copied only in part (none: empty). */
+export interface BenchmarkNotesDatasetDto extends BenchmarkDatasetDto {
+  cut_notes: BenchmarkCutNoteDto[];
 }
 
 /** Asks the chosen model for a question per heading of the user's notes ("benchmark my notes"). */

@@ -97,7 +97,7 @@ export function renamedPath(path: string, from: string, to: string): string | nu
 }
 
 function toSummary(meta: NoteMetaRow): NoteSummaryDto {
-  const { trashed: _trashed, pinned, import_batch: _batch, ...rest } = meta;
+  const { trashed: _trashed, pinned, import_batch: _batch, body_bytes: _bytes, ...rest } = meta;
   return { ...rest, tags: [...rest.tags], pinned: pinned === 1 };
 }
 
@@ -812,6 +812,14 @@ export class NotesRepository {
       const { level: _level, ...block } = row;
       return block;
     });
+  }
+
+  /** How many blocks the note has, counted from index keys: no block is read. */
+  async blockCount(noteId: string): Promise<number> {
+    return this.#db.blocks
+      .where('[note_id+position]')
+      .between([noteId, Dexie.minKey], [noteId, Dexie.maxKey])
+      .count();
   }
 
   async blocks(noteId: string): Promise<BlockDto[]> {

@@ -13,6 +13,7 @@ import type {
 import type { ThemeManifest } from '../contracts/themes';
 import { deriveBlocks, type BlockType } from '../core/blocks';
 import { newId } from '../core/ids';
+import { utf8Length } from '../core/utf8-length';
 import { AGENT_STORES } from './agent-stores';
 import { DRAFT_STORES } from './draft-repository';
 import { IMPORT_STAGING_STORES } from './import-staging-repository';
@@ -49,6 +50,11 @@ export interface NoteMetaRow extends Omit<NoteRow, 'body'> {
   excerpt: string;
   /** The body's length in UTF-16 code units, as the body limits count it. */
   body_length: number;
+  /**
+   * The body's size in UTF-8 bytes, as Settings → Storage shows it, so that
+   * page reads meta rows and never a body. Filled for every note by version 20.
+   */
+  body_bytes: number;
 }
 
 /** A folder the user made; folders that only exist as notes' `folder` paths have no row. */
@@ -398,12 +404,64 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 19,
     stores: { search_packs: '[generation+pack]' },
   },
+  {
+    // Each meta row holds its body's UTF-8 size, so Settings → Storage sums
+    // meta rows instead of reading every body. Filled here a bounded page of
+    // notes at a time; the repository keeps it with every write.
+    version: 20,
+    stores: {},
+    upgrade: fillBodyBytes,
+  },
 ];
 
 /** Writes the meta row of every note, a page of notes at a time. */
 export async function fillNoteMeta(transaction: Transaction): Promise<void> {
   const meta = transaction.table<NoteMetaRow, string>('note_meta');
   await forEachNotePage(transaction, (page) => meta.bulkPut(page.map(noteMetaOf)));
+}
+
+/**
+ * Body characters one page of `fillBodyBytes` reads at most (a longer note
+ * is read alone): the page's meta rows give the lengths before any body is read.
+ */
+const BODY_BYTES_PAGE_CHARS = 16 * 1024 * 1024;
+
+/**
+ * Rewrites every note's meta row from its note row, so each gets `body_bytes`
+ * (and a note without a meta row gets one). Ids are listed REDERIVE_PAGE at a
+ * time from keys; their rows are read in runs of at most
+ * BODY_BYTES_PAGE_CHARS body characters by the meta rows' lengths, so the
+ * upgrade holds a bounded page of bodies, never the notebook.
+ */
+export async function fillBodyBytes(transaction: Transaction): Promise<void> {
+  const notes = transaction.table<NoteRow, string>('notes');
+  const meta = transaction.table<NoteMetaRow, string>('note_meta');
+  let after: string | undefined;
+  for (;;) {
+    const ids = await (after === undefined ? notes.toCollection() : notes.where(':id').above(after))
+      .limit(REDERIVE_PAGE)
+      .primaryKeys();
+    const last = ids.at(-1);
+    if (last === undefined) return;
+    after = last;
+    const lengths = (await meta.bulkGet(ids)).map((row) => row?.body_length ?? Infinity);
+    let run: string[] = [];
+    let chars = 0;
+    const flush = async (): Promise<void> => {
+      if (run.length === 0) return;
+      const rows = (await notes.bulkGet(run)).filter((row): row is NoteRow => row !== undefined);
+      await meta.bulkPut(rows.map(noteMetaOf));
+      run = [];
+      chars = 0;
+    };
+    for (const [index, id] of ids.entries()) {
+      const length = lengths[index]!;
+      if (run.length > 0 && chars + length > BODY_BYTES_PAGE_CHARS) await flush();
+      run.push(id);
+      chars += length;
+    }
+    await flush();
+  }
 }
 
 /** Hands an upgrade every note row, REDERIVE_PAGE at a time in id order, so no upgrade holds them all. */
@@ -434,7 +492,7 @@ const EXCERPT_SOURCE_LENGTH = 64 * 1024;
 /** The meta row of a note row. */
 export function noteMetaOf(row: NoteRow): NoteMetaRow {
   const { body, ...rest } = row;
-  return { ...rest, excerpt: excerptOf(body), body_length: body.length };
+  return { ...rest, excerpt: excerptOf(body), body_length: body.length, body_bytes: utf8Length(body) };
 }
 
 /** The body's first words, without front matter and Markdown marks, at most EXCERPT_LENGTH characters. */

@@ -53,8 +53,16 @@ describe('notebookForDataset: what "benchmark my notes" copies', () => {
     const stored = fake.blocksOf('note_huge');
     expect(huge.block_ids).toEqual(stored.slice(0, huge.block_ids.length).map((block) => block.block_id));
     expect(cut).toEqual([
-      { note_id: 'note_huge', title: 'Huge log', body_length: hugeBody.length, kept_chars: huge.body.length },
+      {
+        note_id: 'note_huge',
+        title: 'Huge log',
+        body_length: hugeBody.length,
+        kept_chars: huge.body.length,
+        kept_block_count: huge.block_ids.length,
+        block_count: stored.length,
+      },
     ]);
+    expect(huge.block_ids.length).toBeLessThan(stored.length);
     const small = notes.find((note) => note.note_id === 'note_7')!;
     expect(small).toMatchObject({
       body: '# Small 7\n\nText of note 7.\n',
@@ -118,7 +126,7 @@ describe('notebookForDataset: what "benchmark my notes" copies', () => {
     expect(notes).toEqual([
       { note_id: 'note_wall', title: 'Wall', folder: '', tags: [], body: '', block_ids: [] },
     ]);
-    expect(cut).toMatchObject([{ note_id: 'note_wall', kept_chars: 0 }]);
+    expect(cut).toMatchObject([{ note_id: 'note_wall', kept_chars: 0, kept_block_count: 0, block_count: 1 }]);
     const block = fake.blocksOf('note_wall')[0]!;
     expect(
       await codeOf(notebookForDataset(fake, [{ note_id: 'note_wall', block_id: block.block_id }], CAP)),

@@ -1,11 +1,14 @@
-import { AppError, MAX_BENCHMARK_NOTE_BODY } from '../contracts';
+import { AppError, MAX_BENCHMARK_NOTE_BODY, type BenchmarkCutNoteDto } from '../contracts';
 import type { NotebookNote } from '../benchmarks/dataset';
 import { parseBlocks } from '../core/blocks';
 import type { NotesRepository } from '../db';
 import { blocksWithin } from '../db/note-pages';
 
 /** What "benchmark my notes" reads of the notebook. */
-export type NotebookReader = Pick<NotesRepository, 'noteIds' | 'forEachNotePage' | 'indexSources'>;
+export type NotebookReader = Pick<
+  NotesRepository,
+  'noteIds' | 'forEachNotePage' | 'indexSources' | 'blockCount'
+>;
 
 /**
  * Characters of a note a "benchmark my notes" dataset copies: the dataset
@@ -17,12 +20,7 @@ export type NotebookReader = Pick<NotesRepository, 'noteIds' | 'forEachNotePage'
 export const DATASET_NOTE_CHARS = MAX_BENCHMARK_NOTE_BODY;
 
 /** A note copied only in part, and where the copy ends. */
-export interface CutNote {
-  note_id: string;
-  title: string;
-  body_length: number;
-  kept_chars: number;
-}
+export type CutNote = BenchmarkCutNoteDto;
 
 /**
  * The live notes as a dataset copies them, read a page at a time: memory holds
@@ -67,6 +65,9 @@ export async function notebookForDataset(
           title: note.title,
           body_length: note.body_length,
           kept_chars: kept.body.length,
+          kept_block_count: kept.blocks.length,
+          // Counted from the block index: the blocks past the cut are never read.
+          block_count: await notes.blockCount(note.note_id),
         });
       }
     },

@@ -7,7 +7,8 @@ import type {
   RagCaseResult,
   RagDatasetFile,
 } from '../contracts';
-import { AppError, MAX_BENCHMARK_NOTE_BODY } from '../contracts';
+import { AppError, MAX_BENCHMARK_NOTE_BODY, benchmarkCutNoteSchema } from '../contracts';
+import { codeOf } from './test-error-code';
 import { NotesAgentDatabase } from '../db';
 import { freshDatabase } from '../db/test-database';
 import { HASH_EMBEDDER_INFO, type Embedder } from '../retrieval';
@@ -634,6 +635,8 @@ describe('benchmark my notes', () => {
       ],
     });
     expect(dataset).toMatchObject({ dataset_id: 'my-notes', kind: 'rag', case_count: 2, source: 'imported' });
+    // Every note fits the dataset bound: nothing was cut.
+    expect(dataset.cut_notes).toEqual([]);
     const run = await finished(
       core,
       await core.api.benchmarks.createRagRun({ dataset_id: 'my-notes', modes: ['fts', 'hybrid'] }),
@@ -672,12 +675,25 @@ describe('benchmark my notes', () => {
     const first = blocks.find((block) => block.text.includes('quokka'))!;
     const last = blocks.find((block) => block.text.includes('wombat'))!;
 
-    await core.api.benchmarks.createDatasetFromNotes({
+    const created = await core.api.benchmarks.createDatasetFromNotes({
       dataset_id: 'my-log',
       cases: [{ block_id: first.block_id, query: 'which animal does the first paragraph name' }],
     });
     const dataset = await core.api.benchmarks.getDataset('my-log');
     const copy = dataset.notes.find((note) => note.note_id === log.note_id)!;
+    // The user is told which note was cut and how much of it the dataset holds; the short note is not listed.
+    expect(created.cut_notes).toEqual([
+      {
+        note_id: log.note_id,
+        title: 'Log',
+        body_length: body.length,
+        kept_chars: copy.body.length,
+        kept_block_count: copy.block_ids!.length,
+        block_count: blocks.length,
+      },
+    ]);
+    expect(benchmarkCutNoteSchema.parse(created.cut_notes[0])).toEqual(created.cut_notes[0]);
+    expect(copy.block_ids!.length).toBeLessThan(blocks.length);
     expect(copy.body.length).toBeLessThanOrEqual(MAX_BENCHMARK_NOTE_BODY);
     expect(body.startsWith(copy.body)).toBe(true);
     expect(copy.body.endsWith(paragraph.slice(0, -2))).toBe(true);
@@ -694,6 +710,56 @@ describe('benchmark my notes', () => {
         cases: [{ block_id: last.block_id, query: 'which animal does the last paragraph name' }],
       }),
     ).rejects.toMatchObject({ code: 'BENCHMARK_DATASET_INVALID', details: { field: 'cases.0.block_id' } });
+  });
+});
+
+describe('benchmark my notes: refused requests', () => {
+  async function oneNote(core: ReturnType<typeof makeCore>) {
+    const note = await core.api.notes.create({ title: 'Paging', body: 'A TLB caches page table entries.' });
+    await core.idle();
+    const [block] = await core.db.blocks.where('note_id').equals(note.note_id).sortBy('position');
+    return { note, block: block! };
+  }
+
+  it('refuses an invalid request and registers nothing', async () => {
+    const core = makeCore();
+    const { block } = await oneNote(core);
+    for (const input of [
+      { dataset_id: 'no cases', cases: [] },
+      { dataset_id: 'has spaces', cases: [{ block_id: block.block_id, query: 'q' }] },
+      { dataset_id: 'blank-question', cases: [{ block_id: block.block_id, query: '   ' }] },
+    ]) {
+      expect(await codeOf(core.api.benchmarks.createDatasetFromNotes(input))).toBe('VALIDATION_FAILED');
+    }
+    expect(
+      (await core.api.benchmarks.listDatasets()).items.filter((item) => item.source === 'imported'),
+    ).toEqual([]);
+  });
+
+  it('refuses a case whose note is gone (trashed, or its block deleted), naming the case, and registers nothing', async () => {
+    const core = makeCore();
+    const { note, block } = await oneNote(core);
+    const other = await oneNote(core);
+    await core.api.notes.trash(note.note_id);
+    await expect(
+      core.api.benchmarks.createDatasetFromNotes({
+        dataset_id: 'trashed-note',
+        cases: [
+          { block_id: other.block.block_id, query: 'what caches page table entries' },
+          { block_id: block.block_id, query: 'what caches page table entries' },
+        ],
+      }),
+    ).rejects.toMatchObject({ code: 'BENCHMARK_DATASET_INVALID' });
+    await core.api.notes.purge(note.note_id);
+    await expect(
+      core.api.benchmarks.createDatasetFromNotes({
+        dataset_id: 'purged-note',
+        cases: [{ block_id: block.block_id, query: 'what caches page table entries' }],
+      }),
+    ).rejects.toMatchObject({ code: 'BENCHMARK_DATASET_INVALID', details: { field: 'cases.0.block_id' } });
+    expect(
+      (await core.api.benchmarks.listDatasets()).items.filter((item) => item.source === 'imported'),
+    ).toEqual([]);
   });
 });
 

@@ -17,6 +17,7 @@ import {
   type BenchmarkDatasetFile,
   type BenchmarkEmbeddingSnapshot,
   type BenchmarkKind,
+  type BenchmarkNotesDatasetDto,
   type BenchmarkRetrievalSettings,
   type BenchmarkReportDto,
   type BenchmarkSearchMode,
@@ -196,14 +197,16 @@ export class BenchmarkService {
    * live notes (block ids kept) and whose cases are the blocks they picked
    * with the questions they wrote. Runs search the copy, never the notebook.
    * The notes are read a page at a time and each is copied up to
-   * `DATASET_NOTE_CHARS` (see `notebookForDataset`).
+   * `DATASET_NOTE_CHARS` (see `notebookForDataset`); the notes copied only in
+   * part come back in `cut_notes`, so the user is told, not left to find out.
    */
-  async createDatasetFromNotes(input: CreateDatasetFromNotesInput): Promise<BenchmarkDatasetDto> {
+  async createDatasetFromNotes(input: CreateDatasetFromNotesInput): Promise<BenchmarkNotesDatasetDto> {
     const request = parseInput(createDatasetFromNotesSchema, input, 'This dataset is not valid.');
     const repository = this.#options.notes;
     const picked = await repository.blocksById(request.cases.map((entry) => entry.block_id));
-    const { notes } = await notebookForDataset(repository, picked);
-    return this.#register(datasetFromNotes(request, notes, picked));
+    const { notes, cut } = await notebookForDataset(repository, picked);
+    const dataset = await this.#register(datasetFromNotes(request, notes, picked));
+    return { ...dataset, cut_notes: cut };
   }
 
   /**

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { DBCore } from 'dexie';
 import type { NotesAgentDatabase } from '../db';
 import { freshDatabase } from '../db/test-database';
 import { encodeWav, sine } from '../media/__fixtures__/synthetic-audio';
@@ -9,6 +10,39 @@ const opened: Array<{ db: NotesAgentDatabase; dispose: () => void; idle: () => P
 function openCore() {
   const db = freshDatabase();
   const core = { ...createCoreApi(db, { indexDebounceMs: 1 }), db };
+  opened.push(core);
+  return core;
+}
+
+/**
+ * A core whose database counts every read of the `notes` store that hands out
+ * rows (a key-only read counts nothing): a row is the whole body.
+ */
+function openCountingCore() {
+  const db = freshDatabase();
+  const reads = { rows: 0, on: false };
+  db.use({
+    stack: 'dbcore',
+    name: 'count-note-row-reads',
+    create: (down: DBCore): DBCore => ({
+      ...down,
+      table: (name) => {
+        const table = down.table(name);
+        if (name !== 'notes') return table;
+        const count = (rows: number) => {
+          if (reads.on) reads.rows += rows;
+        };
+        return {
+          ...table,
+          get: (request) => (count(1), table.get(request)),
+          getMany: (request) => (count(request.keys.length), table.getMany(request)),
+          query: (request) => (count(request.values ? 1 : 0), table.query(request)),
+          openCursor: (request) => (count(request.values ? 1 : 0), table.openCursor(request)),
+        };
+      },
+    }),
+  });
+  const core = { ...createCoreApi(db, { indexDebounceMs: 1 }), db, reads };
   opened.push(core);
   return core;
 }
@@ -43,6 +77,40 @@ describe('StorageService', () => {
     expect(usage.notes).toEqual({ count: 1, bytes: 3 + 6 });
     expect(usage.trash).toEqual({ count: 1, bytes: 4 });
     expect(usage.attachments).toEqual({ count: 1, bytes: wav.byteLength });
+  });
+
+  it('sizes the notes from their meta rows: no note row (no body) is read', async () => {
+    const core = openCountingCore();
+    const bodies = ['绿茶和乌龙茶 🍵', `${'中文 and English 😀. '.repeat(5000)}\n`, 'plain'];
+    for (const [index, body] of bodies.entries())
+      await core.api.notes.create({ title: `标题 ${index}`, body });
+    const gone = await core.api.notes.create({ title: 'Old 😀', body: '旧' });
+    await core.api.notes.trash(gone.note_id);
+    await core.idle();
+    const encoded = (text: string) => new TextEncoder().encode(text).length;
+
+    core.reads.on = true;
+    const usage = await core.api.storage.usage();
+    core.reads.on = false;
+    expect(core.reads.rows).toBe(0);
+    expect(usage.notes).toEqual({
+      count: 3,
+      bytes: bodies.reduce((sum, body, index) => sum + encoded(`标题 ${index}`) + encoded(body), 0),
+    });
+    expect(usage.trash).toEqual({ count: 1, bytes: encoded('Old 😀') + encoded('旧') });
+  });
+
+  it('still counts a note without a meta row (read alone), and not a meta row whose note is gone', async () => {
+    const { api, db } = openCore();
+    const kept = await api.notes.create({ title: 'Kept', body: '留下 🍵' });
+    const bare = await api.notes.create({ title: 'Bare', body: '没有元数据' });
+    await db.note_meta.delete(bare.note_id);
+    await db.note_meta.put({ ...(await db.note_meta.get(kept.note_id))!, note_id: 'note_purged' });
+    const encoded = (text: string) => new TextEncoder().encode(text).length;
+    expect((await api.storage.usage()).notes).toEqual({
+      count: 2,
+      bytes: encoded('Kept') + encoded('留下 🍵') + encoded('Bare') + encoded('没有元数据'),
+    });
   });
 
   it('gives the same figures as encoding every text, for mixed ASCII and Chinese notes, the trash and versions', async () => {

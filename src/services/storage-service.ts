@@ -6,11 +6,12 @@ import { NOTE_VERSIONS_TABLE } from '../db/note-versions';
 /**
  * Counts and sizes of what the app stores, for Settings → Storage. Reads only.
  *
- * Text is sized as the UTF-8 bytes of title and body. The meta rows hold a
- * body's length in UTF-16 code units, not its bytes, so bodies are read: one
- * row at a time through a cursor, each counted in place (`utf8Length`) rather
- * than encoded, so a note of 100 MB costs its own row while it is counted and
- * nothing more, never a byte copy of it or the notebook at once.
+ * Text is sized as the UTF-8 bytes of title and body. A note's body size is
+ * its meta row's `body_bytes`, kept with every write, so the notes are sized
+ * from meta rows and note keys: no body is read, however large. A note with
+ * no meta row (written straight into the store) is read alone and counted in
+ * place (`utf8Length`), never encoded. Versions still carry their bodies and
+ * are counted the same way, one row at a time through a cursor.
  */
 export class StorageService {
   readonly #db: NotesAgentDatabase;
@@ -20,13 +21,7 @@ export class StorageService {
   }
 
   async usage(): Promise<StorageUsageDto> {
-    const notes: StoredKindDto = { count: 0, bytes: 0 };
-    const trash: StoredKindDto = { count: 0, bytes: 0 };
-    await this.#db.notes.each((note) => {
-      const kind = note.trashed === 1 ? trash : notes;
-      kind.count += 1;
-      kind.bytes += utf8Length(note.title) + utf8Length(note.body);
-    });
+    const { notes, trash } = await this.#noteUsage();
     const attachments: StoredKindDto = { count: 0, bytes: 0 };
     await this.#db.attachments.each((attachment) => {
       attachments.count += 1;
@@ -38,5 +33,31 @@ export class StorageService {
       note_versions.bytes += utf8Length(version.title) + utf8Length(version.body);
     });
     return { notes, trash, attachments, note_versions };
+  }
+
+  /** Live notes and the trash, from the meta rows of the notes that exist. */
+  async #noteUsage(): Promise<{ notes: StoredKindDto; trash: StoredKindDto }> {
+    const notes: StoredKindDto = { count: 0, bytes: 0 };
+    const trash: StoredKindDto = { count: 0, bytes: 0 };
+    const add = (trashed: 0 | 1, bytes: number): void => {
+      const kind = trashed === 1 ? trash : notes;
+      kind.count += 1;
+      kind.bytes += bytes;
+    };
+    const { notes: noteTable, note_meta } = this.#db;
+    await this.#db.transaction('r', noteTable, note_meta, async () => {
+      const uncounted = new Set(await noteTable.toCollection().primaryKeys());
+      await note_meta.each((meta) => {
+        // A meta row of a purged note counts for nothing; one without a size is sized from its note below.
+        if (!uncounted.has(meta.note_id) || !Number.isFinite(meta.body_bytes)) return;
+        uncounted.delete(meta.note_id);
+        add(meta.trashed, utf8Length(meta.title) + meta.body_bytes);
+      });
+      for (const id of uncounted) {
+        const row = await noteTable.get(id);
+        if (row) add(row.trashed, utf8Length(row.title) + utf8Length(row.body));
+      }
+    });
+    return { notes, trash };
   }
 }

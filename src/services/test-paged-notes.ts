@@ -160,6 +160,10 @@ export class PagedNotesFake {
     return blockIds.map((id) => all.get(id));
   }
 
+  async blockCount(noteId: string): Promise<number> {
+    return this.blocksOf(noteId).length;
+  }
+
   /** A note's blocks, ids `<note_id>-b<position>`. */
   blocksOf(noteId: string): BlockRow[] {
     const note = this.notes.get(noteId);

@@ -672,6 +672,13 @@ graph LR
   'bench.mine.add': 'Add case',
   'bench.mine.datasetId': 'Dataset id',
   'bench.mine.create': 'Create dataset',
+  // A dataset note holds at most {limit} characters; longer notes are copied up to their last whole block.
+  'bench.mine.cut': {
+    one: 'Dataset {dataset} holds one note only in part: a dataset keeps at most {limit} characters of a note, ending at a whole block. Questions about the rest of it cannot be asked.',
+    other:
+      'Dataset {dataset} holds {count} notes only in part: a dataset keeps at most {limit} characters of a note, ending at a whole block. Questions about the rest of them cannot be asked.',
+  },
+  'bench.mine.cutNote': '“{title}”: {kept} of {total} characters kept ({keptBlocks} of {blocks} blocks).',
   // Links between notes and note history
   'links.missingTitle': 'Create the linked note?',
   'links.missingMessage': 'No note is titled “{title}” yet. Create it?',

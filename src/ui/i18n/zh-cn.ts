@@ -658,6 +658,11 @@ graph LR
   'bench.mine.add': '添加用例',
   'bench.mine.datasetId': '数据集 ID',
   'bench.mine.create': '创建数据集',
+  // 数据集中每篇笔记最多保留 {limit} 个字符；更长的笔记复制到该范围内最后一个完整的块为止。
+  'bench.mine.cut':
+    '数据集 {dataset} 中有 {count} 篇笔记只保留了一部分：数据集每篇笔记最多保留 {limit} 个字符，截止到完整的块。其余部分无法用于提问。',
+  'bench.mine.cutNote':
+    '“{title}”：保留了 {total} 个字符中的 {kept} 个（{blocks} 个块中的 {keptBlocks} 个）。',
   // Links between notes and note history
   'links.missingTitle': '创建链接的笔记？',
   'links.missingMessage': '还没有标题为“{title}”的笔记。要创建吗？',
