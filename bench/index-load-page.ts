@@ -15,7 +15,8 @@ import { SearchIndexer } from '../src/retrieval/search-indexer';
 
 const NAME = 'bench-index-load';
 
-function open(db: NotesAgentDatabase) {
+/** The app's indexer over `db`, as the core worker wires it (also used by bench/index-load.ts in Node). */
+export function openIndexer(db: NotesAgentDatabase) {
   const events = new EventRepository(db);
   const runtime = new JobRuntime(new JobRepository(db, events), new EventLog(events));
   const indexer = new SearchIndexer({
@@ -65,7 +66,7 @@ const bench = {
     const notes = new NotesRepository(db);
     for (let i = 0; i < drafts.length; i += 500) await notes.createMany(drafts.slice(i, i + 500));
     const started = performance.now();
-    const { indexer, runtime } = open(db);
+    const { indexer, runtime } = openIndexer(db);
     await indexer.start();
     await indexer.flush();
     await runtime.idle();
@@ -91,7 +92,7 @@ const bench = {
     db.close();
 
     const fresh = new NotesAgentDatabase(NAME);
-    const { indexer } = open(fresh);
+    const { indexer } = openIndexer(fresh);
     readStart = performance.now();
     await indexer.start();
     const view = await indexer.view();

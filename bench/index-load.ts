@@ -12,35 +12,15 @@
 import 'fake-indexeddb/auto';
 import { availableParallelism, loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
-import { EventLog } from '../src/core/event-log';
-import { JobRuntime } from '../src/core/job-runtime';
-import {
-  EventRepository,
-  IndexRepository,
-  JobRepository,
-  NotesAgentDatabase,
-  NotesRepository,
-} from '../src/db';
+import { NotesAgentDatabase, NotesRepository } from '../src/db';
 import { FullTextIndex, HashEmbedder, VectorIndex, type FullTextDocument } from '../src/retrieval';
-import { SearchIndexer } from '../src/retrieval/search-indexer';
 import { notebookDrafts, notebookWords, writeNotebook } from './bench-notebook';
 import { row, timed } from './figures';
 import { formatMs, report, type BenchResult } from './harness';
+import { openIndexer } from './index-load-page';
 import { miniSearchOf } from './search-corpus';
 
 const RUNS = 3;
-
-function openIndexer(db: NotesAgentDatabase) {
-  const events = new EventRepository(db);
-  const runtime = new JobRuntime(new JobRepository(db, events), new EventLog(events));
-  const indexer = new SearchIndexer({
-    notes: new NotesRepository(db),
-    store: new IndexRepository(db),
-    runtime,
-    embedder: new HashEmbedder(),
-  });
-  return { indexer, runtime };
-}
 
 /** `1m 5m 15m` load averages, as `uptime` prints them. */
 function loadAverage(): string {
