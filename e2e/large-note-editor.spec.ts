@@ -13,13 +13,19 @@ import { hugeNote, importZipFile, MIB } from './huge-notes';
 const noteItem = (page: Page, title: string) =>
   page.getByTestId('note-item').filter({ has: page.getByText(title, { exact: true }) });
 
+/**
+ * Hang guards, not speed limits: on a 2-core machine at load 20 (the three-times run beside the
+ * unit suite) one Ctrl+S of the 0.75 MB note stayed "saving" past 120 s, with the service worker
+ * precaching the app through the test's request log at the same time; on an idle machine the
+ * whole test takes about a minute.
+ */
+const STEP = { timeout: 300_000 };
+
 /** Opens the note titled `title` and waits for the large-note editor to hold all of its text. */
 async function openLarge(page: Page, title: string, length: number): Promise<void> {
   await noteItem(page, title).click();
   await expect(page.getByTestId('note-title')).toHaveValue(title);
-  await expect(page.getByTestId('note-body-large')).toHaveAttribute('data-length', String(length), {
-    timeout: 120_000,
-  });
+  await expect(page.getByTestId('note-body-large')).toHaveAttribute('data-length', String(length), STEP);
 }
 
 /** The caret at the very start of the text. */
@@ -34,7 +40,7 @@ test('large notes open in the large-note editor: typing, IME, undo, Ctrl+S, a sw
   page,
   requestLog,
 }, testInfo) => {
-  test.setTimeout(400_000);
+  test.setTimeout(1_200_000);
   await openApp(page);
   await createNote(page, 'Small', 'A short note stays in the textarea.');
   // Over the large-note threshold (256 Ki characters), paragraphs of prose as a long note has.
@@ -54,9 +60,7 @@ test('large notes open in the large-note editor: typing, IME, undo, Ctrl+S, a sw
     }),
   );
   await importZipFile(page, path);
-  await expect(page.getByTestId('job-item').first()).toHaveAttribute('data-status', 'completed', {
-    timeout: 120_000,
-  });
+  await expect(page.getByTestId('job-item').first()).toHaveAttribute('data-status', 'completed', STEP);
 
   // A 0.75 MB note: the large-note editor, the preview on demand; a small note keeps the textarea.
   await openLarge(page, 'Big', big.length);
@@ -65,9 +69,11 @@ test('large notes open in the large-note editor: typing, IME, undo, Ctrl+S, a sw
   await expect(page.getByTestId('preview-off')).toBeVisible();
   await expect(page.getByTestId('note-body')).toHaveCount(0);
 
-  // Typing lands at the caret; undo takes it back and redo brings it again.
+  // Typing lands at the caret; undo takes it back and redo brings it again. The words go in as
+  // one input, as a paste or an IME commit does: the editor makes one undo step of typed keys
+  // only when they come less than half a second apart, and a busy machine can space them wider.
   await caretAtStart(page);
-  await page.keyboard.type('undo me ');
+  await page.keyboard.insertText('undo me ');
   await expect(firstLine(page)).toContainText('undo me ');
   await page.keyboard.press('Control+z');
   await expect(firstLine(page)).not.toContainText('undo me');
@@ -86,7 +92,7 @@ test('large notes open in the large-note editor: typing, IME, undo, Ctrl+S, a sw
 
   // Ctrl+S saves what was typed a moment ago: the stored body starts with it.
   await page.keyboard.press('Control+s');
-  await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved', { timeout: 120_000 });
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved', STEP);
   const saved = await storedBody(page, bigId);
   expect(saved?.length).toBe(big.length + 21);
   expect(saved?.startsWith('调度 Typed at the top. ')).toBe(true);
@@ -95,12 +101,10 @@ test('large notes open in the large-note editor: typing, IME, undo, Ctrl+S, a sw
   await page.keyboard.type('Before the switch. ');
   await noteItem(page, 'Small').click();
   // The switch saves the note left first: megabytes take a while on a busy machine.
-  await expect(page.getByTestId('note-body')).toHaveValue('A short note stays in the textarea.', {
-    timeout: 120_000,
-  });
+  await expect(page.getByTestId('note-body')).toHaveValue('A short note stays in the textarea.', STEP);
   await expect(page.getByTestId('note-body-large')).toHaveCount(0);
   await expect
-    .poll(async () => (await storedBody(page, bigId))?.slice(0, 40), { timeout: 120_000 })
+    .poll(async () => (await storedBody(page, bigId))?.slice(0, 40), STEP)
     .toBe('调度 Typed at the top. Before the switch. '.slice(0, 40));
 
   // After a reload the note opens with the text typed into it.
@@ -116,7 +120,7 @@ test('large notes open in the large-note editor: typing, IME, undo, Ctrl+S, a sw
   await page.keyboard.type('Huge edit. ');
   await expect(firstLine(page)).toContainText('Huge edit. ');
   await page.keyboard.press('Control+s');
-  await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'error', { timeout: 60_000 });
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'error', STEP);
   await expect(
     page.getByTestId('toast').filter({ hasText: 'This note is 16.0 MiB; a note holds at most 5.0 MiB' }),
   ).toBeVisible();
@@ -129,7 +133,7 @@ test('the large-note editor completes [[ with note titles and offers the plugin 
   page,
   requestLog,
 }, testInfo) => {
-  test.setTimeout(240_000);
+  test.setTimeout(900_000);
   await openApp(page);
   await installAndEnableSampleGreeter(page);
   await page.keyboard.press('Escape');
@@ -141,9 +145,7 @@ test('the large-note editor completes [[ with note titles and offers the plugin 
   const path = testInfo.outputPath('linked.zip');
   await writeFile(path, zipSync({ 'vault/Log.md': [big, { level: 0 }] }));
   await importZipFile(page, path);
-  await expect(page.getByTestId('job-item').first()).toHaveAttribute('data-status', 'completed', {
-    timeout: 120_000,
-  });
+  await expect(page.getByTestId('job-item').first()).toHaveAttribute('data-status', 'completed', STEP);
   await openLarge(page, 'Log', big.length);
   const large = page.getByTestId('note-body-large');
   const logId = (await large.getAttribute('data-note-id')) ?? '';
@@ -154,7 +156,7 @@ test('the large-note editor completes [[ with note titles and offers the plugin 
   const suggest = page.getByTestId('wikilink-suggest');
   const option = suggest.getByTestId('wikilink-option').filter({ hasText: 'Kernel scheduling' });
   // The titles come from the core worker, which may be saving and indexing this note meanwhile.
-  const listed = { timeout: 60_000 };
+  const listed = STEP;
   await expect(option).toHaveCount(1, listed);
   await page.keyboard.press('Enter');
   await expect(suggest).toHaveCount(0);
@@ -175,7 +177,7 @@ test('the large-note editor completes [[ with note titles and offers the plugin 
 
   // Saved with the links: the stored body starts with them.
   await page.keyboard.press('Control+s');
-  await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved', { timeout: 120_000 });
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved', STEP);
   const linked = 'See [[Kernel scheduling]] now. [[Kernel scheduling]]';
   expect((await storedBody(page, logId))?.startsWith(linked)).toBe(true);
   expect((await storedBody(page, logId))?.length).toBe(big.length + linked.length);
