@@ -263,7 +263,7 @@ test('offline after the first visit: write, search, agent trace, HTML export and
   context,
   requestLog,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(360_000);
   await openApp(page);
   await waitForServiceWorker(page);
   await context.setOffline(true);

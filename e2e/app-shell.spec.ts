@@ -63,7 +63,7 @@ test('switching the language in settings works offline and is remembered for the
   requestLog,
 }) => {
   // The service worker precaches the whole build (about 13 MB) before it takes over.
-  test.setTimeout(120_000);
+  test.setTimeout(360_000);
   await openApp(page);
   await waitForServiceWorker(page);
   // A page the service worker controls (the first one is not): the Chinese table then comes

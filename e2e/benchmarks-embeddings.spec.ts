@@ -113,7 +113,7 @@ test('compares hash-v1 and a downloaded model in one run, side by side, leaving 
 });
 
 test('a model that was never downloaded fails the run with the model named', async ({ page, requestLog }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(360_000);
   await openApp(page);
   await createNote(page, NOTES[0]!.title, NOTES[0]!.body);
   await createMyNotesDataset(page, NOTES.slice(0, 1));

@@ -110,7 +110,7 @@ test('switching the embedding model downloads it, asks for a vector rebuild, and
 });
 
 test('a model download that fails or is cancelled leaves hash-v1 in use', async ({ page, context }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(360_000);
   // The weights never arrive while `hold` is on: a slow download to cancel.
   let hold = false;
   const { held } = await routeModelHost(context, serveModel, () => hold);

@@ -24,7 +24,7 @@ test('an archive with a 100 MB note is refused with PAYLOAD_TOO_LARGE naming the
   page,
   requestLog,
 }, testInfo) => {
-  test.setTimeout(120_000);
+  test.setTimeout(360_000);
   await openApp(page);
   // The notebook already holds notes; the refused import must leave them as they are.
   await page.getByTestId('import-zip-input').setInputFiles({

@@ -108,9 +108,7 @@ test('Settings → Local models: a download shows byte progress, cancels, comple
   await expect(model.getByTestId('local-model-progress-text')).toContainText(
     /Downloading Qwen2\.5 0\.5B.*MB of/,
   );
-  await expect
-    .poll(async () => Number(await progress.getAttribute('data-percent')), { timeout: 10_000 })
-    .toBeGreaterThan(0);
+  await expect.poll(async () => Number(await progress.getAttribute('data-percent'))).toBeGreaterThan(0);
   const percentAtCancel = Number(await progress.getAttribute('data-percent'));
   expect(percentAtCancel).toBeLessThan(100);
   // The job panel shows the same job.
@@ -127,7 +125,7 @@ test('Settings → Local models: a download shows byte progress, cancels, comple
   // Again, to the end: web-llm's cache now holds the model.
   hub.shardDelayMs = 50;
   await model.getByTestId('local-model-start').click();
-  await expect(model).toHaveAttribute('data-cached', 'true', { timeout: 15_000 });
+  await expect(model).toHaveAttribute('data-cached', 'true');
   await expect(model.getByTestId('local-model-cached')).toContainText(/Downloaded · 1(\.0)? MB/);
   // Cancelled shards were deleted, so every shard was fetched again.
   expect(hub.shardRequests.length - requestedBeforeRetry).toBe(SHARDS);
@@ -182,7 +180,7 @@ test('chat picker: local models first; a q4f16 model is refused naming its q4f32
   await expect(offer).toContainText('is not downloaded yet');
   await expect(offer).toContainText(/MB download · .* GPU memory/);
   await offer.getByTestId('local-model-start').click();
-  await expect(offer).toHaveCount(0, { timeout: 15_000 });
+  await expect(offer).toHaveCount(0);
   await expect(page.getByTestId('chat-send')).toBeEnabled();
   await expect(picker.locator(`option[value="webllm|${F32}"]`)).not.toContainText('not downloaded');
 

@@ -28,7 +28,7 @@ test('a built core worker transcribes WAV and page-decoded WebM with Whisper in 
   page,
   requestLog,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(360_000);
   const coreWorker = readdirSync(join('dist', 'assets')).find((name) => /^core\.worker-.*\.js$/.test(name));
   expect(coreWorker).toBeDefined();
   await openApp(page);
