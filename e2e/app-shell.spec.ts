@@ -22,6 +22,34 @@ plainTest('the app shell carries no schema library: zod stays in the worker', as
   expect(carrying).toEqual([]);
 });
 
+// The note editor's panels that typing does not need load on their own (src/ui/editor/lazy-panels.ts,
+// the export menu's list): each marker is a string only that panel's code carries. The typing path
+// (the body's textarea, drafts, autosave) must stay in the shell, so a key typed at once lands.
+const ON_DEMAND_PANELS: Readonly<Record<string, string>> = {
+  'the Markdown preview': 'data-testid="preview"',
+  'the version history': 'history-version',
+  "the export menu's list": 'export-recent-download',
+  'the context menu': 'editor-context-menu-item',
+  'the [[ completion (textarea-caret)': 'mozInnerScreenX',
+  'the backlinks list': 'backlinks-scan-cap',
+  'the audio citations': 'note-audio-citations',
+  'the audio player': 'audio-player',
+  "an agent's undo": 'agent-undo',
+};
+
+plainTest(
+  "the app shell has the note's textarea and leaves the editor's other panels for later",
+  async () => {
+    const scripts = await shellScripts();
+    const carries = (marker: string) => scripts.some(({ text }) => text.includes(marker));
+    expect(carries('data-testid="note-body"')).toBe(true);
+    const carried = Object.entries(ON_DEMAND_PANELS)
+      .filter(([, marker]) => carries(marker))
+      .map(([panel]) => panel);
+    expect(carried).toEqual([]);
+  },
+);
+
 // English is in the shell as every language's fallback; the Chinese table (about 15 KiB
 // compressed) is fetched only where it is spoken.
 const CHINESE_TABLE = /\/assets\/zh-cn-[\w-]+\.js$/;
