@@ -22,6 +22,9 @@ test('typing right after clicking another note always lands in that note', async
   // By title, the list keeps its order while notes are saved: with "last changed" the two rows
   // swap under the pointer after each save, and a click can land on the row that moved there.
   await page.getByTestId('note-sort').selectOption('title');
+  // The list re-sorts once the core answers: clicking before that aims at a row that moves
+  // (the first trial then clicked "Right", already open, at load 15).
+  await expect(page.getByTestId('note-item').first()).toHaveAttribute('data-note-id', left);
 
   for (let trial = 0; trial < TRIALS; trial += 1) {
     const target = trial % 2 === 0 ? left : right;
