@@ -481,11 +481,10 @@ describe('DraftStore edit journal (large notes)', () => {
     const { store, backend, local, timers } = setup();
     const editor = new LargeEditor(store, largeText);
     editor.type('first ', 0);
-    // The journal's first write kept its start (the note's text, too long for the mirror) in the core.
-    timers.fire(50);
+    editor.handOver();
+    // Handing the text over kept the journal's start (the note's text, too long for the mirror) in the core.
     await store.list();
     expect(backend.rows.get('tabA/n1')?.body).toBe(largeText);
-    editor.handOver();
     editor.type('second ', 6);
     timers.fire(50);
     // The pause is over: the handed-over text is written; its place is known before the write goes.
@@ -574,8 +573,9 @@ describe('DraftStore edit journal (large notes)', () => {
     await store.remove('n1', saved);
     expect(backend.rows.has('tabA/n1')).toBe(false);
     expect(journalKeys(local!)).toEqual([]);
-    // Typed after the save; the tab is killed before the pause hands the text over.
+    // Typed after the save and handed over at the pause; the tab is killed before the draft's write.
     editor.type(' typed after the save', saved.length, { base_version: 4 });
+    editor.handOver();
     timers.fire(50);
     await store.list();
     // Another tab saved over the note meanwhile: the kept start still gives back every key, as a copy.
@@ -591,15 +591,21 @@ describe('DraftStore edit journal (large notes)', () => {
     const calm = snapshot(local!, backend);
     const ours = storedNote(saved, { version: 4, updated_at: '2000-01-01T00:00:00.000Z' });
     expect((await recoverAfterCrash(calm.local, calm.backend, ours)).note).toBe(editor.text);
-    // The saved text was kept once more as this tab's draft (too long for the mirror), typed on the saved version.
-    expect(backend.rows.get('tabA/n1')).toMatchObject({ body: saved, base_version: 4 });
+    // The saved text was kept once more as this tab's draft (too long for the mirror).
+    expect(backend.rows.get('tabA/n1')?.body).toBe(saved);
     expect(local!.getItem(draftKey('tabA', 'n1'))).toBeNull();
   });
 
-  it('keeps the start once when the journal starts, so a save over the note by another tab before the first pause loses nothing', async () => {
+  it('keeps the start once when the journal starts, so a save over the note by another tab before the first draft loses nothing', async () => {
     const { store, backend, local, timers } = setup();
     const editor = new LargeEditor(store, largeText);
     editor.type('first keys ', 0);
+    // No write of megabytes while keys come: the start goes to the core once the text is handed over.
+    timers.fire(50);
+    await store.list();
+    expect(backend.saves).toBe(0);
+    editor.handOver();
+    editor.type('and more');
     timers.fire(50);
     await store.list();
     const crashed = snapshot(local!, backend);
@@ -673,8 +679,7 @@ describe('DraftStore edit journal (large notes)', () => {
     timers.fire(50);
     expect(journalKeys(local)).toEqual([]);
     await store.list();
-    // The start kept at the first key, then the text handed over.
-    expect(backend.saves).toBe(2);
+    expect(backend.saves).toBe(1);
   });
 
   it('two tabs keep a journal each; each is replayed into its own tab draft, and one whose note a live tab holds is left', async () => {
@@ -697,8 +702,7 @@ describe('DraftStore edit journal (large notes)', () => {
     expect(replayed).toBe(2);
     expect(backend.rows.get('tabA/n1')?.body).toBe(inA.text);
     expect(backend.rows.get('tabB/n1')?.body).toBe(inB.text);
-    // Left as the live tab keeps it: only its start is in the core.
-    expect(backend.rows.get('tabB/n2')?.body).toBe(largeText);
+    expect(backend.rows.has('tabB/n2')).toBe(false);
     expect(journalKeys(local)).toEqual([journalKey('tabB', 'n2')]);
   });
 
@@ -709,9 +713,7 @@ describe('DraftStore edit journal (large notes)', () => {
     const editor = new LargeEditor(store, largeText);
     editor.type('lost start', 0);
     timers.fire(50);
-    await store.list();
     local.setItem(journalKey('tabZ', 'n9'), '{nope');
-    // The kept start was written over since (as a later draft of another text would).
     await backend.save({ tab_id: 'tabA', ...draft({ body: 'the draft as it was' }) });
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const { replayed } = await nextStart(local, backend, { n1: 'neither the start', n9: null });

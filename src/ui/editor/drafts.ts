@@ -356,10 +356,11 @@ export class DraftStore {
    * not worth starting (a change from outside, not typing). `fields` gives
    * the note's other fields as they are now (asked for only while the start
    * is still to be kept). As the textarea's, the text the journal starts
-   * from is kept once where the next start finds it (see `typed`) — with the
-   * journal's first write, when the journal starts and again after each
-   * save of the note. True when the journal has grown heavy: the editor
-   * should hand its text over now.
+   * from is kept once where the next start finds it (see `typed`), when the
+   * journal starts and again after each save of the note: mirrored with the
+   * journal's first write, or, too long for the mirror, written to the core
+   * when the text is first handed over (a pause in typing). True when the
+   * journal has grown heavy: the editor should hand its text over now.
    */
   edit(
     noteId: string,
@@ -386,7 +387,7 @@ export class DraftStore {
       this.#journals.set(noteId, journal);
     }
     for (const change of changes) appendChange(journal, change);
-    // The start is kept with the journal's first write (see `#mirrorPending`), as typed on now (a save since moved the version on).
+    // The start is kept (see `#mirrorPending`, `write`) as typed on now: a save since moved the version on.
     if (journal.baseKept === null && fields) journal.fields = fields() ?? journal.fields;
     this.#unjournaled.add(noteId);
     this.#scheduleMirror();
@@ -801,8 +802,10 @@ export class DraftStore {
     for (const noteId of this.#unjournaled) {
       const journal = this.#journals.get(noteId);
       if (!journal) continue;
-      // Kept here rather than on the key: naming a start of megabytes means hashing it.
-      this.#keepBaseOnce(journal);
+      // A start the mirror holds is kept with the journal's first write (not on the key: naming it
+      // means hashing it). A longer one goes to the core once the text is handed over (`write`), in a
+      // pause of typing: a write of megabytes while keys come would hold them up.
+      if (fitsMirror(journal)) this.#keepBaseOnce(journal);
       this.#writeJournal(journal);
     }
     this.#unjournaled.clear();
@@ -1010,6 +1013,11 @@ export class DraftStore {
 
 function draftSize(draft: NoteDraft): number {
   return draft.body.length + draft.title.length;
+}
+
+/** Whether the journal's start, kept as a draft, is short enough for the `localStorage` mirror. */
+function fitsMirror(journal: LiveJournal): boolean {
+  return journal.marks[0]!.text.length + (journal.fields?.title.length ?? 0) <= MAX_MIRRORED_DRAFT_CHARS;
 }
 
 function fieldsOf(draft: NoteDraft): JournalFields {
