@@ -63,6 +63,13 @@ test('a dataset built from my notes says which note it holds only in part, and h
     await mine.getByTestId('bench-mine-add').click();
   };
   await pick('Field log', 'The opening paragraph names the quokka.', 'Which animal opens the log?');
+  // The picker offers only the blocks the dataset keeps, and says how many lie past them.
+  const past = blockCount - (2 + keptFillers);
+  await expect(mine.getByTestId('bench-mine-block').locator('option')).toHaveCount(1 + 2 + keptFillers);
+  await expect(mine.getByTestId('bench-mine-block').locator('option', { hasText: 'wombat' })).toHaveCount(0);
+  await expect(mine.getByTestId('bench-mine-blocks-past')).toHaveText(
+    `${past} more blocks are past the part a dataset keeps (the first ${number(DATASET_NOTE_CHARS)} characters of a note) and cannot be picked.`,
+  );
   await pick('Paging', 'A TLB caches recent page table entries.', 'What caches page table entries?');
   await expect(mine.getByTestId('bench-mine-case')).toHaveCount(2);
   await mine.getByTestId('bench-mine-id').fill('my-field-log');
@@ -92,6 +99,10 @@ test('a dataset built from my notes says which note it holds only in part, and h
   await expect(notice).toContainText('数据集 my-field-log 中有 1 篇笔记只保留了一部分');
   await expect(listed).toHaveText(
     `“Field log”：保留了 ${number(body.length)} 个字符中的 ${number(keptChars)} 个（${blockCount} 个块中的 ${2 + keptFillers} 个）。`,
+  );
+  await mine.getByTestId('bench-mine-note').selectOption({ label: 'Field log' });
+  await expect(mine.getByTestId('bench-mine-blocks-past')).toHaveText(
+    `还有 ${past} 个块超出了数据集保留的部分（每篇笔记的前 ${number(DATASET_NOTE_CHARS)} 个字符），无法选择。`,
   );
   // A dataset copies every live note, so one whose cases are all on the short note holds the long one cut too.
   await pick('Paging', 'A TLB caches recent page table entries.', '什么缓存页表项？');

@@ -35,6 +35,8 @@ export interface LegacyHugeNote {
   noteId: string;
   /** The body's length in characters. */
   length: number;
+  /** The note's blocks (its paragraphs). */
+  blocks: number;
 }
 
 /**
@@ -102,7 +104,7 @@ export async function writeLegacyHugeNote(
           );
           transaction.oncomplete = () => {
             db.close();
-            resolve({ noteId, length: body.length });
+            resolve({ noteId, length: body.length, blocks: paragraphs.length });
           };
           transaction.onerror = () => reject(transaction.error);
           transaction.onabort = () => reject(transaction.error);

@@ -209,21 +209,38 @@ test('a notebook holding a 100 MB note opens, lists, searches, edits, links, exp
     await expect(open).toHaveCount(0, { timeout: 1_000 });
   }).toPass({ timeout: 180_000 });
 
-  // Benchmark my notes with the huge note in the notebook: the dataset is made (the huge note copied
-  // in part, see the unit tests) and a run over it finds the picked block.
+  // Benchmark my notes with the huge note in the notebook: the picker lists the huge note's blocks a
+  // dataset keeps (its first 1,000,000 characters: the opening paragraph and 15 of 64 Ki characters),
+  // read without its body; a case on its opening block and one on a small note make the dataset (the
+  // huge note copied in part), and a run over it finds both blocks.
+  const keptBlocks = 16;
   await createMyNotesDataset(page, [
     { title: 'Groceries', block: 'Oat milk, rice, pork belly and leeks.', question: 'oat milk and leeks' },
+    {
+      title: 'Huge log',
+      block: 'The opening paragraph names the quokkamarker. Stock up from [[Pantry]].',
+      question: 'quokkamarker',
+    },
   ]);
+  const mine = page.getByTestId('bench-my-notes');
+  // Still the huge note in the picker: its kept blocks only, and a line for the rest.
+  await expect(mine.getByTestId('bench-mine-block').locator('option')).toHaveCount(1 + keptBlocks);
+  await expect(mine.getByTestId('bench-mine-blocks-past')).toHaveText(
+    `${(huge.blocks - keptBlocks).toLocaleString('en')} more blocks are past the part a dataset keeps (the first 1,000,000 characters of a note) and cannot be picked.`,
+  );
   // The page says the huge note is held only in part, and no other note.
   const cut = page.getByTestId('bench-mine-cut-note');
   await expect(cut).toHaveCount(1);
   await expect(cut).toHaveAttribute('data-note-id', huge.noteId);
   await expect(cut).toContainText(`“Huge log”: `);
   await expect(cut).toContainText(` of ${huge.length.toLocaleString('en')} characters kept`);
+  await expect(cut).toContainText(`(${keptBlocks} of ${huge.blocks.toLocaleString('en')} blocks)`);
   await page.getByTestId('bench-run').click();
   await expect(page.getByTestId('bench-report')).toBeVisible({ timeout: 300_000 });
   await page.getByTestId('bench-filter-mode').selectOption('fts');
-  await expect(page.getByTestId('bench-case-row')).toHaveAttribute('data-passed', 'true');
+  const caseRows = page.getByTestId('bench-case-row');
+  await expect(caseRows).toHaveCount(2);
+  for (const row of await caseRows.all()) await expect(row).toHaveAttribute('data-passed', 'true');
   await printHeap(page, 'after benchmarking my notes');
 
   // Settings → Storage counts every note and its UTF-8 bytes: the huge note's (ASCII) are its characters.

@@ -1,9 +1,13 @@
 import { z } from 'zod';
 import {
+  BENCHMARK_BLOCK_LABEL_CHARS,
+  DEFAULT_BENCHMARK_PICKER_BLOCKS,
   MAX_BENCHMARK_CONCURRENCY,
   MAX_BENCHMARK_EMBEDDING_MODELS,
   MAX_BENCHMARK_NOTE_BODY,
+  MAX_BENCHMARK_PICKER_BLOCKS,
   type BenchmarkCutNoteDto,
+  type BenchmarkNoteBlocksDto,
 } from './benchmark';
 import { JOB_STATUSES } from './jobs';
 
@@ -223,3 +227,44 @@ export const benchmarkCutNoteSchema = z
     message: 'keeps more blocks than the note has',
     path: ['kept_block_count'],
   }) satisfies z.ZodType<BenchmarkCutNoteDto>;
+
+/** "Benchmark my notes": which note's blocks the picker lists, and how many at most. */
+export const benchmarkNoteBlocksInputSchema = z
+  .object({
+    note_id: z.string().min(1, 'must not be empty').max(200),
+    limit: z.number().int().min(1).max(MAX_BENCHMARK_PICKER_BLOCKS).default(DEFAULT_BENCHMARK_PICKER_BLOCKS),
+  })
+  .strict();
+
+/** The picker's blocks of one note (`BenchmarkNoteBlocksDto`). */
+export const benchmarkNoteBlocksSchema = z
+  .object({
+    note_id: z.string().min(1).max(200),
+    title: z.string(),
+    items: z
+      .array(
+        z
+          .object({
+            block_id: z.string().min(1).max(200),
+            label: z.string().max(BENCHMARK_BLOCK_LABEL_CHARS),
+          })
+          .strict(),
+      )
+      .max(MAX_BENCHMARK_PICKER_BLOCKS),
+    kept_block_count: countSchema,
+    block_count: countSchema,
+    cut: benchmarkCutNoteSchema.nullable(),
+  })
+  .strict()
+  .refine((dto) => dto.items.length <= dto.kept_block_count, {
+    message: 'lists more blocks than the dataset keeps',
+    path: ['items'],
+  })
+  .refine((dto) => dto.kept_block_count <= dto.block_count, {
+    message: 'keeps more blocks than the note has',
+    path: ['kept_block_count'],
+  })
+  .refine((dto) => dto.cut !== null || dto.kept_block_count === dto.block_count, {
+    message: 'a note kept whole keeps every block',
+    path: ['cut'],
+  }) satisfies z.ZodType<BenchmarkNoteBlocksDto>;

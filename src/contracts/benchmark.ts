@@ -328,6 +328,46 @@ export interface BenchmarkCutNoteDto {
   block_count: number;
 }
 
+/** Blocks of one note the "benchmark my notes" picker lists when the caller names no limit. */
+export const DEFAULT_BENCHMARK_PICKER_BLOCKS = 500;
+/** The most blocks of one note the picker may ask for at once. */
+export const MAX_BENCHMARK_PICKER_BLOCKS = 2000;
+/** Characters of a block's text its label in the picker shows, at most. */
+export const BENCHMARK_BLOCK_LABEL_CHARS = 80;
+
+/** The blocks of a note a "benchmark my notes" case can name (project addition). */
+export interface BenchmarkNoteBlocksInput {
+  note_id: string;
+  /** Blocks listed at most: the first ones (default `DEFAULT_BENCHMARK_PICKER_BLOCKS`). */
+  limit?: number;
+}
+
+/** A block a case can name, as the picker shows it. */
+export interface BenchmarkBlockChoiceDto {
+  block_id: string;
+  /** The start of the block's text, whitespace folded: at most `BENCHMARK_BLOCK_LABEL_CHARS` characters, ending in `…` when cut. */
+  label: string;
+}
+
+/**
+ * The blocks of one note that a dataset built from notes keeps, so a case
+ * can name them: the first `limit` of them, by label only. A note over
+ * `MAX_BENCHMARK_NOTE_BODY` is kept only up to its last whole block within
+ * it (`cut`); its blocks past that are not listed, as a case on one is refused.
+ */
+export interface BenchmarkNoteBlocksDto {
+  note_id: string;
+  title: string;
+  /** In note order; fewer than `kept_block_count` when the limit stopped the list. */
+  items: BenchmarkBlockChoiceDto[];
+  /** The note's blocks a dataset keeps (all of them unless the note is cut). */
+  kept_block_count: number;
+  /** The note's blocks in all. */
+  block_count: number;
+  /** How a dataset cuts the note; null when it keeps it whole. */
+  cut: BenchmarkCutNoteDto | null;
+}
+
 /** What "benchmark my notes" registered, and which notes it copied only in part (none: empty). */
 export interface BenchmarkNotesDatasetDto extends BenchmarkDatasetDto {
   cut_notes: BenchmarkCutNoteDto[];

@@ -7,3 +7,10 @@ export const MAX_BODY_LENGTH = 5 * 1024 * 1024;
  * part only, and the app says so.
  */
 export const MAX_INDEXED_CHARS_PER_NOTE = 2 * 1024 * 1024;
+
+/**
+ * The most a draft holds (title and body together): a draft may be longer
+ * than a note (`MAX_BODY_LENGTH`) — that is when it matters most — but not
+ * without end. The same bound as the largest archive an import reads.
+ */
+export const MAX_DRAFT_CHARS = 64 * 1024 * 1024;

@@ -822,6 +822,19 @@ export class NotesRepository {
       .count();
   }
 
+  /**
+   * The note's first `limit` blocks in order: one range of `[note_id+position]`
+   * read with a limit, so a note of thousands of blocks costs only those.
+   */
+  async firstBlocks(noteId: string, limit: number): Promise<BlockDto[]> {
+    const rows = await this.#db.blocks
+      .where('[note_id+position]')
+      .between([noteId, Dexie.minKey], [noteId, Dexie.maxKey])
+      .limit(limit)
+      .toArray();
+    return rows.map(({ level: _level, ...block }) => block);
+  }
+
   async blocks(noteId: string): Promise<BlockDto[]> {
     const rows = await this.#db.blocks
       .where('[note_id+position]')

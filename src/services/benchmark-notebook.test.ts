@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_BENCHMARK_NOTE_BODY } from '../contracts';
+import { MAX_BENCHMARK_NOTE_BODY, benchmarkNoteBlocksSchema } from '../contracts';
 import { datasetBlocks, datasetFromNotes } from '../benchmarks/dataset';
 import { DEFAULT_PAGE_CHARS, DEFAULT_PAGE_ROWS } from '../db';
-import { DATASET_NOTE_CHARS, notebookForDataset } from './benchmark-notebook';
+import {
+  DATASET_NOTE_CHARS,
+  blockLabel,
+  noteBlocksForDataset,
+  notebookForDataset,
+} from './benchmark-notebook';
 import { PagedNotesFake } from './test-paged-notes';
 import { codeOf } from './test-error-code';
 
@@ -138,5 +143,87 @@ describe('notebookForDataset: what "benchmark my notes" copies', () => {
     const { fake } = notebook();
     fake.failOnPage = 2;
     await expect(notebookForDataset(fake, [], CAP)).rejects.toThrow('the disk went away');
+  });
+});
+
+describe('noteBlocksForDataset: the blocks the dataset picker lists', () => {
+  it('lists a note a dataset keeps whole by its first blocks, reading only those rows', async () => {
+    const fake = new PagedNotesFake();
+    const body = Array.from({ length: 1200 }, (_, index) => `Line ${index} of the log.`).join('\n\n');
+    fake.add({ note_id: 'note_log', title: 'Log', body });
+    const listed = await noteBlocksForDataset(fake, 'note_log', { limit: 100, maxChars: CAP * 10 });
+    expect(benchmarkNoteBlocksSchema.parse(listed)).toEqual(listed);
+    expect(listed).toMatchObject({
+      note_id: 'note_log',
+      title: 'Log',
+      kept_block_count: 1200,
+      block_count: 1200,
+      cut: null,
+    });
+    expect(listed!.items).toHaveLength(100);
+    expect(listed!.items[7]).toEqual({ block_id: 'note_log-b7', label: 'Line 7 of the log.' });
+    // The first 100 rows, not the note's 1,200, and never its body.
+    expect(fake.blockRowsRead).toBe(100);
+    expect(fake.wholeReads.size).toBe(0);
+  });
+
+  it('lists only the blocks a cut note keeps, the ones a case may name, with the counts the dataset reports', async () => {
+    const { fake } = notebook();
+    const listed = (await noteBlocksForDataset(fake, 'note_huge', { limit: 1000, maxChars: CAP }))!;
+    expect(benchmarkNoteBlocksSchema.parse(listed)).toEqual(listed);
+    const { notes, cut } = await notebookForDataset(fake, [], CAP);
+    const copy = notes.find((note) => note.note_id === 'note_huge')!;
+    // The same cut as the dataset's, and the same blocks.
+    expect(listed.cut).toEqual(cut[0]);
+    expect(listed.items.map((item) => item.block_id)).toEqual(copy.block_ids);
+    expect(listed.kept_block_count).toBe(copy.block_ids.length);
+    expect(listed.block_count).toBe(fake.blocksOf('note_huge').length);
+    expect(listed.block_count - listed.kept_block_count).toBeGreaterThan(1000);
+    expect(listed.items[0]!.label).toBe('# Huge log');
+    expect(listed.items[1]!.label).toBe('The opening paragraph names the quokka.');
+    // Every listed block makes a valid case; the last one too.
+    const last = listed.items.at(-1)!;
+    await expect(
+      notebookForDataset(fake, [{ note_id: 'note_huge', block_id: last.block_id }], CAP),
+    ).resolves.toBeDefined();
+  });
+
+  it('reads a huge note only up to the cut: never its body, never its blocks past it', async () => {
+    const { fake } = notebook();
+    const all = fake.blocksOf('note_huge').length;
+    fake.blockRowsRead = 0;
+    const listed = (await noteBlocksForDataset(fake, 'note_huge', { limit: 5, maxChars: CAP }))!;
+    expect(listed.items).toHaveLength(5);
+    // The rows whose text reaches the cut (and the one crossing it): a tenth of the note's here.
+    expect(fake.blockRowsRead).toBeGreaterThanOrEqual(listed.kept_block_count);
+    expect(fake.blockRowsRead).toBeLessThan(all / 10);
+    expect(fake.peakSourceChars).toBeLessThan(CAP + 100);
+    expect(fake.wholeReads.size).toBe(0);
+    expect(fake.wholeNotebookReads).toBe(0);
+  });
+
+  it('says nothing of a note that is missing or in the trash', async () => {
+    const { fake } = notebook();
+    expect(await noteBlocksForDataset(fake, 'note_nowhere', { limit: 10 })).toBeUndefined();
+    expect(await noteBlocksForDataset(fake, 'note_gone', { limit: 10 })).toBeUndefined();
+  });
+});
+
+describe('blockLabel', () => {
+  it('shows a short text as it is, on one line', () => {
+    expect(blockLabel('  A TLB caches\n  page table entries.  ', 80)).toBe(
+      'A TLB caches page table entries.',
+    );
+    expect(blockLabel('', 80)).toBe('');
+  });
+
+  it('cuts a long text to the bound, saying it goes on, and never splits a character', () => {
+    const label = blockLabel('word '.repeat(1_000_000), 80);
+    expect(label).toHaveLength(80);
+    expect(label.endsWith('word…') || label.endsWith('wor…') || label.endsWith('w…')).toBe(true);
+    const emoji = blockLabel(`${'a'.repeat(78)}😀 and more`, 80);
+    expect(emoji).toBe(`${'a'.repeat(78)}…`);
+    // Whitespace that folds away still leaves a text that goes on.
+    expect(blockLabel(`start${' '.repeat(400)}end`, 80)).toBe('start…');
   });
 });

@@ -1,13 +1,28 @@
-import { AppError, MAX_BENCHMARK_NOTE_BODY, type BenchmarkCutNoteDto } from '../contracts';
+import {
+  AppError,
+  BENCHMARK_BLOCK_LABEL_CHARS,
+  MAX_BENCHMARK_NOTE_BODY,
+  type BenchmarkBlockChoiceDto,
+  type BenchmarkCutNoteDto,
+  type BenchmarkNoteBlocksDto,
+  type NoteSummaryDto,
+} from '../contracts';
 import type { NotebookNote } from '../benchmarks/dataset';
 import { parseBlocks } from '../core/blocks';
 import type { NotesRepository } from '../db';
 import { blocksWithin } from '../db/note-pages';
+import type { BlockRow } from '../db/schema';
 
 /** What "benchmark my notes" reads of the notebook. */
 export type NotebookReader = Pick<
   NotesRepository,
   'noteIds' | 'forEachNotePage' | 'indexSources' | 'blockCount'
+>;
+
+/** What the block picker reads of one note: its meta row, block counts and its first blocks. */
+export type NoteBlocksReader = Pick<
+  NotesRepository,
+  'forEachSummaryPage' | 'indexSources' | 'blockCount' | 'firstBlocks'
 >;
 
 /**
@@ -58,23 +73,115 @@ export async function notebookForDataset(
           copied.push({ ...fields, body: note.body, block_ids: blocks.map((block) => block.block_id) });
           continue;
         }
-        const kept = blocksWithin(blocks, maxChars);
-        copied.push({ ...fields, body: kept.body, block_ids: idsByLine(note.note_id, kept) });
-        cut.push({
-          note_id: note.note_id,
-          title: note.title,
-          body_length: note.body_length,
-          kept_chars: kept.body.length,
-          kept_block_count: kept.blocks.length,
-          // Counted from the block index: the blocks past the cut are never read.
-          block_count: await notes.blockCount(note.note_id),
-        });
+        const copy = cutCopy(note.note_id, blocks, maxChars);
+        copied.push({ ...fields, body: copy.body, block_ids: copy.block_ids });
+        cut.push(await cutNoteOf(notes, note, copy));
       }
     },
     { maxBodyChars: maxChars },
   );
   checkPickedWithinCopies(picked, copied, cut, maxChars);
   return { notes: copied, cut };
+}
+
+/**
+ * What a dataset keeps of a note over `maxChars`, from its first stored
+ * blocks (up to the bound and the one that crosses it): the copy's body,
+ * ending at its last whole block within the bound, the copy's block ids, and
+ * the stored blocks it holds.
+ */
+function cutCopy(
+  noteId: string,
+  blocks: readonly BlockRow[],
+  maxChars: number,
+): { body: string; block_ids: string[]; kept: BlockRow[] } {
+  const kept = blocksWithin(blocks, maxChars);
+  return { body: kept.body, block_ids: idsByLine(noteId, kept), kept: kept.blocks };
+}
+
+/** The cut note as the user is told of it; its blocks are counted from the block index, those past the cut never read. */
+async function cutNoteOf(
+  notes: Pick<NotesRepository, 'blockCount'>,
+  note: { note_id: string; title: string; body_length: number },
+  copy: { body: string; kept: readonly BlockRow[] },
+): Promise<CutNote> {
+  return {
+    note_id: note.note_id,
+    title: note.title,
+    body_length: note.body_length,
+    kept_chars: copy.body.length,
+    kept_block_count: copy.kept.length,
+    block_count: await notes.blockCount(note.note_id),
+  };
+}
+
+/**
+ * The blocks of one live note that a case can name, as the dataset picker
+ * lists them: those a dataset built now would keep (see `notebookForDataset`:
+ * a note over `maxChars` only up to its last whole block within it), the
+ * first `limit` of them, each as its id and a short label. What is read is
+ * bounded whatever the note's size: its meta row, the block counts from the
+ * index keys, and the first `limit` block rows — or, for a note over
+ * `maxChars`, its blocks up to the bound (and the one that crosses it); the
+ * note's body and its blocks past that are never read. Undefined when the
+ * note is missing or in the trash (a dataset copies neither).
+ */
+export async function noteBlocksForDataset(
+  notes: NoteBlocksReader,
+  noteId: string,
+  options: { limit: number; maxChars?: number; labelChars?: number },
+): Promise<BenchmarkNoteBlocksDto | undefined> {
+  const maxChars = options.maxChars ?? DATASET_NOTE_CHARS;
+  const label = (block: { block_id: string; text: string }): BenchmarkBlockChoiceDto => ({
+    block_id: block.block_id,
+    label: blockLabel(block.text, options.labelChars ?? BENCHMARK_BLOCK_LABEL_CHARS),
+  });
+  let note: NoteSummaryDto | undefined;
+  await notes.forEachSummaryPage([noteId], (page) => {
+    note = page[0];
+  });
+  if (!note || note.deleted_at !== null) return undefined;
+  const fields = { note_id: note.note_id, title: note.title };
+  // Read apart from the blocks below: a note changed in between lists what the dataset checks again when made.
+  const blockCount = await notes.blockCount(noteId);
+  if (note.body_length <= maxChars) {
+    const first = await notes.firstBlocks(noteId, options.limit);
+    return {
+      ...fields,
+      items: first.map(label),
+      kept_block_count: blockCount,
+      block_count: blockCount,
+      cut: null,
+    };
+  }
+  const [source] = await notes.indexSources([noteId], maxChars);
+  // Trashed since its meta row was read.
+  if (!source) return undefined;
+  const copy = cutCopy(noteId, source.blocks, maxChars);
+  // A case is checked against the copy's ids: only stored blocks the copy names can be picked.
+  const named = new Set(copy.block_ids);
+  const pickable = copy.kept.filter((block) => named.has(block.block_id));
+  const cut = await cutNoteOf(notes, note, copy);
+  return {
+    ...fields,
+    items: pickable.slice(0, options.limit).map(label),
+    kept_block_count: pickable.length,
+    block_count: cut.block_count,
+    cut,
+  };
+}
+
+/** The start of a block's text as one line: whitespace folded, at most `chars` characters with the `…` that says it goes on. */
+export function blockLabel(text: string, chars: number): string {
+  // Only as much of the text as a label can show is looked at: a block can be megabytes.
+  const window = text.slice(0, chars * 4);
+  const folded = window.replace(/\s+/gu, ' ').trim();
+  if (folded.length <= chars && window.length === text.length) return folded;
+  let end = Math.min(folded.length, chars - 1);
+  // Never between the two halves of a character outside the BMP.
+  const last = folded.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return `${folded.slice(0, end).trimEnd()}…`;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { DBCore, DBCoreCursor, DBCoreTable } from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
 import type {
   AgentCaseResult,
@@ -7,7 +8,12 @@ import type {
   RagCaseResult,
   RagDatasetFile,
 } from '../contracts';
-import { AppError, MAX_BENCHMARK_NOTE_BODY, benchmarkCutNoteSchema } from '../contracts';
+import {
+  AppError,
+  MAX_BENCHMARK_NOTE_BODY,
+  benchmarkCutNoteSchema,
+  benchmarkNoteBlocksSchema,
+} from '../contracts';
 import { codeOf } from './test-error-code';
 import { NotesAgentDatabase } from '../db';
 import { freshDatabase } from '../db/test-database';
@@ -760,6 +766,214 @@ describe('benchmark my notes: refused requests', () => {
     expect(
       (await core.api.benchmarks.listDatasets()).items.filter((item) => item.source === 'imported'),
     ).toEqual([]);
+  });
+});
+
+/**
+ * Counts the rows a core reads from the `blocks` and `notes` stores (gets,
+ * queries and cursors alike), from before the database opens.
+ */
+function makeCountingCore(): { core: TestCore; rows: { blocks: number; notes: number } } {
+  const rows = { blocks: 0, notes: 0 };
+  const db = freshDatabase();
+  db.use({
+    stack: 'dbcore',
+    name: 'count-rows-read',
+    create: (down: DBCore) => ({
+      ...down,
+      table: (name: string): DBCoreTable => {
+        const table = down.table(name);
+        if (name !== 'blocks' && name !== 'notes') return table;
+        const add = (count: number) => (rows[name] += count);
+        return {
+          ...table,
+          get: async (request) => {
+            const value: unknown = await table.get(request);
+            if (value !== undefined) add(1);
+            return value;
+          },
+          getMany: async (request) => {
+            const values: unknown[] = await table.getMany(request);
+            add(values.filter((value) => value !== undefined).length);
+            return values;
+          },
+          query: async (request) => {
+            const result = await table.query(request);
+            if (request.values) add(result.result.length);
+            return result;
+          },
+          openCursor: async (request) => {
+            const cursor = await table.openCursor(request);
+            if (!cursor || !request.values) return cursor;
+            return Object.create(cursor, {
+              start: {
+                value: (onNext: () => void) =>
+                  cursor.start(() => {
+                    add(1);
+                    onNext();
+                  }),
+              },
+            }) as DBCoreCursor;
+          },
+        };
+      },
+    }),
+  });
+  const core = { db, ...createCoreApi(db, { indexDebounceMs: 0 }) };
+  cores.push(core);
+  return { core, rows };
+}
+
+/** A note over the dataset bound of long paragraphs (few blocks for the in-memory database to index). */
+function overTheCut(paragraphs: number): { body: string; paragraph: string } {
+  const paragraph = `${'A line of the capybara log. '.repeat(70)}\n\n`;
+  const body = `# Log\n\nThe first paragraph names the quokka.\n\n${paragraph.repeat(paragraphs)}The last names the wombat.\n`;
+  return { body, paragraph };
+}
+
+describe('benchmark my notes: the blocks the picker lists', () => {
+  it('lists a note by its blocks, each by id and a short label, with the counts', async () => {
+    const core = makeCore();
+    const note = await core.api.notes.create({
+      title: 'Deadlock',
+      body: `# Deadlock\n\nCoffman conditions: mutual exclusion, hold and wait.\n\n${'Banker algorithm avoids it. '.repeat(10)}`,
+    });
+    await core.idle();
+    const stored = await core.db.blocks.where('note_id').equals(note.note_id).sortBy('position');
+    const listed = await core.api.benchmarks.noteBlocks({ note_id: note.note_id });
+    expect(benchmarkNoteBlocksSchema.parse(listed)).toEqual(listed);
+    expect(listed).toEqual({
+      note_id: note.note_id,
+      title: 'Deadlock',
+      items: [
+        { block_id: stored[0]!.block_id, label: '# Deadlock' },
+        { block_id: stored[1]!.block_id, label: 'Coffman conditions: mutual exclusion, hold and wait.' },
+        {
+          block_id: stored[2]!.block_id,
+          label: 'Banker algorithm avoids it. Banker algorithm avoids it. Banker algorithm avoids…',
+        },
+      ],
+      kept_block_count: 3,
+      block_count: 3,
+      cut: null,
+    });
+    // A limit lists the first blocks only, and says how many there are.
+    const first = await core.api.benchmarks.noteBlocks({ note_id: note.note_id, limit: 1 });
+    expect(first.items.map((item) => item.block_id)).toEqual([stored[0]!.block_id]);
+    expect(first).toMatchObject({ kept_block_count: 3, block_count: 3 });
+  });
+
+  it('refuses a note that does not exist or is in the trash with RESOURCE_NOT_FOUND', async () => {
+    const core = makeCore();
+    await expect(core.api.benchmarks.noteBlocks({ note_id: 'note_nowhere' })).rejects.toMatchObject({
+      code: 'RESOURCE_NOT_FOUND',
+      details: { note_id: 'note_nowhere' },
+    });
+    const note = await core.api.notes.create({ title: 'Gone', body: 'Soon in the trash.' });
+    await core.api.notes.trash(note.note_id);
+    expect(await codeOf(core.api.benchmarks.noteBlocks({ note_id: note.note_id }))).toBe(
+      'RESOURCE_NOT_FOUND',
+    );
+  });
+
+  it('refuses invalid input with VALIDATION_FAILED', async () => {
+    const core = makeCore();
+    const note = await core.api.notes.create({ title: 'Paging', body: 'A TLB caches page table entries.' });
+    for (const input of [
+      { note_id: '' },
+      { note_id: note.note_id, limit: 0 },
+      { note_id: note.note_id, limit: 2.5 },
+      { note_id: note.note_id, limit: 1_000_000 },
+      { note_id: note.note_id, extra: true },
+      {},
+    ]) {
+      expect(
+        await codeOf(
+          core.api.benchmarks.noteBlocks(input as Parameters<typeof core.api.benchmarks.noteBlocks>[0]),
+        ),
+      ).toBe('VALIDATION_FAILED');
+    }
+  });
+
+  it('lists only the blocks a dataset keeps of a note over the cut, and the counts the dataset reports', async () => {
+    const core = makeCore();
+    const { body } = overTheCut(560);
+    expect(body.length).toBeGreaterThan(MAX_BENCHMARK_NOTE_BODY);
+    const log = await core.api.notes.create({ title: 'Log', body });
+    await core.idle();
+    const stored = await core.db.blocks.where('note_id').equals(log.note_id).sortBy('position');
+    const listed = await core.api.benchmarks.noteBlocks({ note_id: log.note_id, limit: 2000 });
+    expect(benchmarkNoteBlocksSchema.parse(listed)).toEqual(listed);
+    expect(listed.items[1]!.label).toBe('The first paragraph names the quokka.');
+    expect(listed.block_count).toBe(stored.length);
+    expect(listed.kept_block_count).toBe(listed.items.length);
+    expect(listed.kept_block_count).toBeLessThan(stored.length);
+    expect(listed.items.map((item) => item.block_id)).toEqual(
+      stored.slice(0, listed.kept_block_count).map((block) => block.block_id),
+    );
+    // The wombat's block lies past the cut: it is not offered.
+    const wombat = stored.find((block) => block.text.includes('wombat'))!;
+    expect(listed.items.some((item) => item.block_id === wombat.block_id)).toBe(false);
+
+    // The same cut the dataset then reports, and the last block offered makes a valid case.
+    const created = await core.api.benchmarks.createDatasetFromNotes({
+      dataset_id: 'my-log',
+      cases: [{ block_id: listed.items.at(-1)!.block_id, query: 'the last capybara line kept' }],
+    });
+    expect(listed.cut).toEqual(created.cut_notes[0]);
+    expect(listed.cut).toMatchObject({
+      kept_block_count: listed.kept_block_count,
+      block_count: stored.length,
+    });
+    // The next block is the first one past the cut: a case on it is refused.
+    await expect(
+      core.api.benchmarks.createDatasetFromNotes({
+        dataset_id: 'my-log-2',
+        cases: [{ block_id: stored[listed.kept_block_count]!.block_id, query: 'past the cut' }],
+      }),
+    ).rejects.toMatchObject({ code: 'BENCHMARK_DATASET_INVALID' });
+  });
+
+  it('reads a bounded number of rows however long the note: never its body, never its blocks past the cut or the limit', async () => {
+    const { core, rows } = makeCountingCore();
+    // Over the cut: 1,500 paragraphs of about 2,000 characters (3 MB), of which a dataset keeps about 500.
+    const log = await core.api.notes.create({ title: 'Log', body: overTheCut(1500).body });
+    // Under the cut, in many blocks: 4,000 short lines.
+    const lines = await core.api.notes.create({
+      title: 'Lines',
+      body: Array.from({ length: 4000 }, (_, index) => `Line ${index}.`).join('\n\n'),
+    });
+    await core.idle();
+    const stored = await core.db.blocks.where('note_id').equals(log.note_id).sortBy('position');
+    const logBlocks = stored.length;
+    /** The blocks whose text reaches the cut, the one crossing it included. */
+    let upToCut = 0;
+    for (let chars = 0; chars <= MAX_BENCHMARK_NOTE_BODY; upToCut += 1) chars += stored[upToCut]!.text.length;
+
+    // The counter sees a whole-note read: the old picker's (`notes.blocks`) reads every block and the body.
+    rows.blocks = 0;
+    rows.notes = 0;
+    expect(await core.api.notes.blocks(log.note_id)).toHaveLength(logBlocks);
+    expect(rows).toEqual({ blocks: logBlocks, notes: 1 });
+
+    rows.blocks = 0;
+    rows.notes = 0;
+    const listed = await core.api.benchmarks.noteBlocks({ note_id: log.note_id, limit: 50 });
+    expect(listed.items).toHaveLength(50);
+    expect(listed.block_count).toBe(logBlocks);
+    // The blocks up to the cut and the one crossing it; the body is not read.
+    expect(rows.notes).toBe(0);
+    expect(rows.blocks).toBeGreaterThanOrEqual(listed.kept_block_count);
+    expect(rows.blocks).toBeLessThanOrEqual(upToCut + 1);
+    expect(rows.blocks).toBeLessThan(logBlocks / 2);
+
+    rows.blocks = 0;
+    rows.notes = 0;
+    const short = await core.api.benchmarks.noteBlocks({ note_id: lines.note_id, limit: 50 });
+    expect(short).toMatchObject({ kept_block_count: 4000, block_count: 4000, cut: null });
+    expect(short.items).toHaveLength(50);
+    // A note kept whole: only the rows listed.
+    expect(rows).toEqual({ blocks: 50, notes: 0 });
   });
 });
 

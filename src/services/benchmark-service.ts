@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   AppError,
+  benchmarkNoteBlocksInputSchema,
   createAgentBenchmarkSchema,
   createDatasetFromNotesSchema,
   createRagBenchmarkSchema,
@@ -17,6 +18,8 @@ import {
   type BenchmarkDatasetFile,
   type BenchmarkEmbeddingSnapshot,
   type BenchmarkKind,
+  type BenchmarkNoteBlocksDto,
+  type BenchmarkNoteBlocksInput,
   type BenchmarkNotesDatasetDto,
   type BenchmarkRetrievalSettings,
   type BenchmarkReportDto,
@@ -76,7 +79,7 @@ import {
 import { AgentSandbox, notAgentDataset, runAgentCase } from './benchmark-agent';
 import type { AnswerModel, BenchmarkAnswers } from './benchmark-answers';
 import { engineBenchmarkEmbedders, type BenchmarkEmbedders } from './benchmark-embedders';
-import { notebookForDataset } from './benchmark-notebook';
+import { noteBlocksForDataset, notebookForDataset } from './benchmark-notebook';
 import { proposeQuestions, sectionsOf } from './benchmark-questions';
 import { demoAdapterFactory, type AgentAdapterFactory } from './agent-service';
 import type { EventLog } from '../core/event-log';
@@ -207,6 +210,25 @@ export class BenchmarkService {
     const { notes, cut } = await notebookForDataset(repository, picked);
     const dataset = await this.#register(datasetFromNotes(request, notes, picked));
     return { ...dataset, cut_notes: cut };
+  }
+
+  /**
+   * "Benchmark my notes": the blocks of one note a case can name, for the
+   * picker — those a dataset made now keeps (a note over
+   * `MAX_BENCHMARK_NOTE_BODY` only up to its last whole block within it),
+   * the first `limit` of them, each by id and a short label, with how many
+   * the dataset keeps and the note has. A huge note costs a bounded read:
+   * never its body, never its blocks past the cut (see `noteBlocksForDataset`).
+   */
+  async noteBlocks(input: BenchmarkNoteBlocksInput): Promise<BenchmarkNoteBlocksDto> {
+    const request = parseInput(benchmarkNoteBlocksInputSchema, input, 'This note cannot be listed.');
+    const blocks = await noteBlocksForDataset(this.#options.notes, request.note_id, { limit: request.limit });
+    if (!blocks) {
+      throw new AppError('RESOURCE_NOT_FOUND', 'This note does not exist or is in the trash.', {
+        note_id: request.note_id,
+      });
+    }
+    return blocks;
   }
 
   /**

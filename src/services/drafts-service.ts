@@ -1,16 +1,12 @@
 import { z } from 'zod';
 import { AppError, parseInput } from '../contracts';
+import { MAX_DRAFT_CHARS } from '../contracts/note-limits';
 import type { DraftRepository, DraftRow } from '../db/draft-repository';
 
 /** A tab's unsaved text of a note, as the editor keeps it (crash safety). */
 export type NoteDraftDto = DraftRow;
 
-/**
- * The most a draft holds (title and body together): a draft may be longer
- * than a note (5 Mi characters) — that is when it matters most — but not
- * without end. The same bound as the largest archive an import reads.
- */
-export const MAX_DRAFT_CHARS = 64 * 1024 * 1024;
+export { MAX_DRAFT_CHARS };
 
 const tabIdSchema = z.string().regex(/^[\w-]{1,64}$/, 'tab_id is 1 to 64 letters, digits, "_" or "-"');
 const keySchema = z.object({

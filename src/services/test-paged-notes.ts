@@ -23,6 +23,8 @@ export class PagedNotesFake {
   wholeNotebookReads = 0;
   /** The most block characters one `indexSources` call handed out for a note. */
   peakSourceChars = 0;
+  /** Block rows handed out in all (`indexSources`, `firstBlocks`, `blocksById`). */
+  blockRowsRead = 0;
   overlapping = false;
   /** Thrown instead of reading page `failOnPage` (1-based), to test failures mid-pass. */
   failOnPage: number | null = null;
@@ -149,6 +151,7 @@ export class PagedNotesFake {
         total += block.text.length;
       }
       this.peakSourceChars = Math.max(this.peakSourceChars, total);
+      this.blockRowsRead += kept.length;
       const { body: _body, ...rest } = note;
       return [{ note: rest, blocks: kept }];
     });
@@ -157,7 +160,15 @@ export class PagedNotesFake {
   async blocksById(blockIds: readonly string[]): Promise<Array<BlockDto | undefined>> {
     const all = new Map<string, BlockDto>();
     for (const id of this.notes.keys()) for (const block of this.blocksOf(id)) all.set(block.block_id, block);
-    return blockIds.map((id) => all.get(id));
+    const found = blockIds.map((id) => all.get(id));
+    this.blockRowsRead += found.filter((block) => block !== undefined).length;
+    return found;
+  }
+
+  async firstBlocks(noteId: string, limit: number): Promise<BlockDto[]> {
+    const first = this.blocksOf(noteId).slice(0, limit);
+    this.blockRowsRead += first.length;
+    return first;
   }
 
   async blockCount(noteId: string): Promise<number> {

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../contracts/errors';
-import { journalKey, parseJournal } from './edit-journal';
+import { journalKey, parseJournal, type JournalFields } from './edit-journal';
 import {
   DRAFT_KEY_PREFIX,
   DraftStore,
@@ -405,12 +405,21 @@ class LargeEditor {
   ) {
     this.text = text;
   }
-  /** Types `keys` at `at` (the end by default), one change per key; true when the store asked for the text. */
-  type(keys: string, at = this.text.length): boolean {
+  /**
+   * Types `keys` at `at` (the end by default), one change per key, on the note as `fields` says
+   * (its other fields and the version typed on); true when the store asked for the text.
+   */
+  type(keys: string, at = this.text.length, fields: Partial<JournalFields> = {}): boolean {
     let heavy = false;
+    const now = { title: 'Title', folder: 'work', tags: ['a'], base_version: 3, ...fields };
     for (const [index, key] of [...keys].entries()) {
       const before = this.text;
-      heavy = this.store.edit(this.noteId, [{ from: at + index, to: at + index, insert: key }], () => before);
+      heavy = this.store.edit(
+        this.noteId,
+        [{ from: at + index, to: at + index, insert: key }],
+        () => before,
+        () => now,
+      );
       this.text = before.slice(0, at + index) + key + before.slice(at + index);
     }
     return heavy;
@@ -459,11 +468,12 @@ describe('DraftStore edit journal (large notes)', () => {
     expect(written.length).toBeLessThan(2000);
     expect(backend.saves).toBe(0);
 
-    // The tab is killed here: nothing reached the core. The next start finds every key.
+    // The tab is killed here: no typed text reached the core (at most the start, kept once). The next
+    // start finds every key, typed on the version the editor said.
     const { replayed } = await nextStart(local!, backend, { n1: largeText });
     expect(replayed).toBe(1);
     expect(backend.rows.get('tabA/n1')?.body).toBe(editor.text);
-    expect(backend.rows.get('tabA/n1')?.base_version).toBe(7);
+    expect(backend.rows.get('tabA/n1')?.base_version).toBe(3);
     expect(journalKeys(local!)).toEqual([]);
   });
 
@@ -472,6 +482,9 @@ describe('DraftStore edit journal (large notes)', () => {
     const editor = new LargeEditor(store, largeText);
     editor.type('first ', 0);
     editor.handOver();
+    // Handing the text over kept the journal's start (the note's text, too long for the mirror) in the core.
+    await store.list();
+    expect(backend.rows.get('tabA/n1')?.body).toBe(largeText);
     editor.type('second ', 6);
     timers.fire(50);
     // The pause is over: the handed-over text is written; its place is known before the write goes.
@@ -523,6 +536,9 @@ describe('DraftStore edit journal (large notes)', () => {
     timers.fire(50);
     const kept = parseJournal(local!.getItem(journalKey('tabA', 'n1')))!;
     expect(kept.changes).toEqual([{ from: 6, to: 6, insert: 'during ' }]);
+    // The saved text, which the journal now starts from, is kept at once (another tab may save over the note).
+    await store.list();
+    expect(backend.rows.get('tabA/n1')?.body).toBe(saving);
     const { replayed } = await nextStart(local!, backend, { n1: saving });
     expect(replayed).toBe(1);
     expect(backend.rows.get('tabA/n1')?.body).toBe(editor.text);
@@ -546,6 +562,62 @@ describe('DraftStore edit journal (large notes)', () => {
     expect(asked).toBe(false);
   });
 
+  it('keeps the start once after each save of the note, so a save over it by another tab loses nothing', async () => {
+    const { store, backend, local, timers } = setup();
+    const editor = new LargeEditor(store, largeText);
+    editor.type('saved ', 0);
+    editor.handOver();
+    // The note is saved with this text (as the autosaver does), nothing typed during the save.
+    const saved = editor.text;
+    store.checkpoint('n1', saved);
+    await store.remove('n1', saved);
+    expect(backend.rows.has('tabA/n1')).toBe(false);
+    expect(journalKeys(local!)).toEqual([]);
+    // Typed after the save and handed over at the pause; the tab is killed before the draft's write.
+    editor.type(' typed after the save', saved.length, { base_version: 4 });
+    editor.handOver();
+    timers.fire(50);
+    await store.list();
+    // Another tab saved over the note meanwhile: the kept start still gives back every key, as a copy.
+    const crashed = snapshot(local!, backend);
+    const theirs = storedNote('another tab’s text', { version: 9, updated_at: '2999-01-01T00:00:00.000Z' });
+    const after = await recoverAfterCrash(crashed.local, crashed.backend, theirs);
+    expect(after.replayed).toBe(1);
+    expect(after.resolution).toBe('copy');
+    expect(after.copy).toBe(editor.text);
+    expect(after.note).toBe(theirs.body);
+
+    // Nothing saved over it: the typed text is restored over the saved note.
+    const calm = snapshot(local!, backend);
+    const ours = storedNote(saved, { version: 4, updated_at: '2000-01-01T00:00:00.000Z' });
+    expect((await recoverAfterCrash(calm.local, calm.backend, ours)).note).toBe(editor.text);
+    // The saved text was kept once more as this tab's draft (too long for the mirror).
+    expect(backend.rows.get('tabA/n1')?.body).toBe(saved);
+    expect(local!.getItem(draftKey('tabA', 'n1'))).toBeNull();
+  });
+
+  it('keeps the start once when the journal starts, so a save over the note by another tab before the first draft loses nothing', async () => {
+    const { store, backend, local, timers } = setup();
+    const editor = new LargeEditor(store, largeText);
+    editor.type('first keys ', 0);
+    // No write of megabytes while keys come: the start goes to the core once the text is handed over.
+    timers.fire(50);
+    await store.list();
+    expect(backend.saves).toBe(0);
+    editor.handOver();
+    editor.type('and more');
+    timers.fire(50);
+    await store.list();
+    const crashed = snapshot(local!, backend);
+    const theirs = storedNote('another tab’s text', { version: 9, updated_at: '2999-01-01T00:00:00.000Z' });
+    const after = await recoverAfterCrash(crashed.local, crashed.backend, theirs);
+    expect(after.replayed).toBe(1);
+    expect(after.copy).toBe(editor.text);
+    // The note's text as the journal found it was kept as this tab's draft, once.
+    expect(backend.rows.get('tabA/n1')?.body).toBe(largeText);
+    expect(backend.saves).toBe(1);
+  });
+
   it('asks for the text once the journal is heavy, writes it to the core at once and starts again', async () => {
     const { store, backend, local, timers } = setup();
     const editor = new LargeEditor(store, largeText);
@@ -561,9 +633,9 @@ describe('DraftStore edit journal (large notes)', () => {
     timers.fire(50);
     expect(local!.getItem(journalKey('tabA', 'n1'))!.length).toBeGreaterThan(JOURNAL_FOLD_WEIGHT / 2);
     editor.handOver();
-    // No pause: the write went at once.
+    // No pause: the write went at once (after the start, kept once at the first key).
     await store.list();
-    expect(backend.saves).toBe(1);
+    expect(backend.saves).toBe(2);
     expect(backend.rows.get('tabA/n1')?.body).toBe(editor.text);
     expect(journalKeys(local!)).toEqual([]);
   });

@@ -1,3 +1,4 @@
+import { MAX_DRAFT_CHARS } from '../../contracts/note-limits';
 import type { NoteDto } from '../../contracts/notes';
 import {
   JOURNAL_KEY_PREFIX,
@@ -204,12 +205,13 @@ interface LiveJournal {
   /** The length of the newest text: a text handed over of another length is not this journal's. */
   length: number;
   fields: JournalFields | null;
-  /** Fed by `typed` (the textarea): its start is kept where a crash finds it, so the newest text needs no mirror. */
+  /** Fed by `typed` (the textarea) rather than by `edit` (the large-note editor). */
   typed: boolean;
   /**
    * Where the journal's start is kept beyond the note itself (which another
    * tab may save over): mirrored to `localStorage`, written to the core as
-   * this tab's draft, or not yet (null).
+   * this tab's draft, or not yet (null). Kept once when something is typed
+   * on it, by either editor; the newest text then needs no whole copy.
    */
   baseKept: 'mirror' | 'core' | null;
 }
@@ -307,17 +309,14 @@ export class DraftStore {
   write(draft: NoteDraft): void {
     this.#pending.set(draft.note_id, draft);
     const journal = this.#journals.get(draft.note_id);
-    /** The textarea's journal, and the start it keeps, lead to this text: no whole copy of it is needed. */
+    /** The journal, and the start it keeps, lead to this text: no whole copy of it is needed. */
     let journaled = false;
     if (journal) {
       if (this.#markOf(journal, draft.body)) {
         journal.fields = fieldsOf(draft);
         this.#unjournaled.add(draft.note_id);
-        if (journal.typed) {
-          if (journal.baseKept === null && journal.changes.length > 0)
-            this.#keepBase(journal, journal.fields);
-          journaled = journal.baseKept !== null;
-        }
+        this.#keepBaseOnce(journal);
+        journaled = journal.baseKept !== null;
       } else {
         // Text the journal did not see come about (another editor took the note over): it no longer applies.
         this.#dropJournal(draft.note_id);
@@ -354,10 +353,21 @@ export class DraftStore {
    * `localStorage` within `mirrorDelayMs`, as a small note's text is, at the
    * cost of what was typed rather than of the whole text. `before` gives the
    * text they apply to when no journal is open yet; null when a journal is
-   * not worth starting (a change from outside, not typing). True when the
+   * not worth starting (a change from outside, not typing). `fields` gives
+   * the note's other fields as they are now (asked for only while the start
+   * is still to be kept). As the textarea's, the text the journal starts
+   * from is kept once where the next start finds it (see `typed`), when the
+   * journal starts and again after each save of the note: mirrored with the
+   * journal's first write, or, too long for the mirror, written to the core
+   * when the text is first handed over (a pause in typing). True when the
    * journal has grown heavy: the editor should hand its text over now.
    */
-  edit(noteId: string, changes: readonly TextChange[], before: (() => string) | null): boolean {
+  edit(
+    noteId: string,
+    changes: readonly TextChange[],
+    before: (() => string) | null,
+    fields: (() => JournalFields | null) | null = null,
+  ): boolean {
     if (changes.length === 0) return false;
     let journal = this.#journals.get(noteId);
     if (!journal) {
@@ -377,6 +387,8 @@ export class DraftStore {
       this.#journals.set(noteId, journal);
     }
     for (const change of changes) appendChange(journal, change);
+    // The start is kept (see `#mirrorPending`, `write`) as typed on now: a save since moved the version on.
+    if (journal.baseKept === null && fields) journal.fields = fields() ?? journal.fields;
     this.#unjournaled.add(noteId);
     this.#scheduleMirror();
     return journal.weight > JOURNAL_FOLD_WEIGHT;
@@ -531,7 +543,7 @@ export class DraftStore {
           // The journal starts from the text the core now holds (unless a removal of the draft, asked
           // for meanwhile, follows): the start mirrored before is older, and moved over the core's at
           // the next start it would leave the journal nothing to fit.
-          if (journal.typed && (this.#removals.get(draft.note_id) ?? 0) === removals) {
+          if ((this.#removals.get(draft.note_id) ?? 0) === removals) {
             this.#dropMirror(draft.note_id);
             journal.baseKept = 'core';
           }
@@ -629,12 +641,12 @@ export class DraftStore {
     this.#unjournaled.clear();
     for (const draft of this.#pending.values()) {
       if (draft.body.length + draft.title.length > MAX_STORED_DRAFT_CHARS) continue;
-      // A textarea's journal, written just now, and its mirrored start hold this text already.
+      // The journal, written just now, and its mirrored start hold this text already.
       if (this.#journaledWithMirror(draft)) continue;
       try {
         this.#local.setItem(draftKey(this.#tabId, draft.note_id), JSON.stringify(draft));
         const journal = this.#journals.get(draft.note_id);
-        if (draftSize(draft) > MAX_MIRRORED_DRAFT_CHARS || journal?.typed) this.#spilled.add(draft.note_id);
+        if (draftSize(draft) > MAX_MIRRORED_DRAFT_CHARS || journal) this.#spilled.add(draft.note_id);
         // The spill took the place of a mirrored start: it is kept again on the next change.
         if (journal?.baseKept === 'mirror') journal.baseKept = null;
       } catch {
@@ -648,7 +660,7 @@ export class DraftStore {
    * from memory again. A spilled text the mirror would hold stays, as the
    * mirror (taking it away would leave a killed tab only the older text in
    * the core); a larger one goes, lest it come back over newer text, and so
-   * does one a textarea's journal goes on from (moved into the core at the
+   * does one a journal goes on from (moved into the core at the
    * next start, it would take the place of the text the journal starts from).
    */
   unspill(): void {
@@ -789,7 +801,12 @@ export class DraftStore {
   #mirrorPending(): void {
     for (const noteId of this.#unjournaled) {
       const journal = this.#journals.get(noteId);
-      if (journal) this.#writeJournal(journal);
+      if (!journal) continue;
+      // A start the mirror holds is kept with the journal's first write (not on the key: naming it
+      // means hashing it). A longer one goes to the core once the text is handed over (`write`), in a
+      // pause of typing: a write of megabytes while keys come would hold them up.
+      if (fitsMirror(journal)) this.#keepBaseOnce(journal);
+      this.#writeJournal(journal);
     }
     this.#unjournaled.clear();
     let unjournaledLarge = false;
@@ -817,10 +834,10 @@ export class DraftStore {
     }
   }
 
-  /** Whether a textarea's journal in `localStorage` and its mirrored start lead to this draft's text. */
+  /** Whether a journal in `localStorage` and its mirrored start lead to this draft's text. */
   #journaledWithMirror(draft: NoteDraft): boolean {
     const journal = this.#journals.get(draft.note_id);
-    if (!journal?.typed || journal.baseKept !== 'mirror' || !this.#markOf(journal, draft.body)) return false;
+    if (journal?.baseKept !== 'mirror' || !this.#markOf(journal, draft.body)) return false;
     try {
       return this.#local?.getItem(journalKey(this.#tabId, draft.note_id)) != null;
     } catch {
@@ -862,25 +879,31 @@ export class DraftStore {
   }
 
   /**
-   * A textarea's journal now starts from the text the note holds. Another
-   * tab may save over the note, so that start is kept apart once more when
+   * The journal now starts from the text the note holds. Another tab may
+   * save over the note, so that start is kept apart once more when
    * something is typed on it (at once if something was); with nothing typed
    * since, an older start kept before is stale and goes.
    */
   #startsFromNote(journal: LiveJournal): void {
-    if (!journal.typed) return;
     journal.baseKept = null;
     this.#dropMirror(journal.noteId);
-    if (journal.changes.length > 0 && journal.fields) this.#keepBase(journal, journal.fields);
+    this.#keepBaseOnce(journal);
+  }
+
+  /** Keeps the journal's start (see `#keepBase`) if something is typed on it and it is not kept yet. */
+  #keepBaseOnce(journal: LiveJournal): void {
+    if (journal.baseKept === null && journal.changes.length > 0 && journal.fields)
+      this.#keepBase(journal, journal.fields);
   }
 
   /**
-   * Keeps the text a textarea's journal starts from where the next start
+   * Keeps the text a journal starts from where the next start
    * finds it: mirrored whole to `localStorage` (the journal written with
    * it, so the first key is as safe as its start), or, too long for that or
    * refused, written once to the core as this tab's draft — unless the
    * journal has moved on to a text the core holds by the time it is the
-   * write's turn.
+   * write's turn. A start over the core's bound on a draft is not written
+   * (it would only be refused): such a journal fits the note only.
    */
   #keepBase(journal: LiveJournal, fields: JournalFields): void {
     const base = journal.marks[0]!;
@@ -904,6 +927,7 @@ export class DraftStore {
         this.#dropMirror(journal.noteId);
       }
     }
+    if (draftSize(kept) > MAX_DRAFT_CHARS) return;
     journal.baseKept = 'core';
     base.id ??= textId(base.text);
     void this.#enqueue(async () => {
@@ -989,6 +1013,11 @@ export class DraftStore {
 
 function draftSize(draft: NoteDraft): number {
   return draft.body.length + draft.title.length;
+}
+
+/** Whether the journal's start, kept as a draft, is short enough for the `localStorage` mirror. */
+function fitsMirror(journal: LiveJournal): boolean {
+  return journal.marks[0]!.text.length + (journal.fields?.title.length ?? 0) <= MAX_MIRRORED_DRAFT_CHARS;
 }
 
 function fieldsOf(draft: NoteDraft): JournalFields {

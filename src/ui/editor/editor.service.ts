@@ -15,6 +15,7 @@ import { Autosaver } from './autosaver';
 import { downloadBytes } from '../jobs/download';
 import { DraftStore, resolveDraft, tabIdFrom, type NoteDraft } from './drafts';
 import { editor } from './editor.svelte';
+import type { JournalFields } from './edit-journal';
 import type { TextChange } from './text-change';
 import { contentOf, sameContent, type NoteContent } from './note-fields';
 import { holdNoteLock, isNoteLockedElsewhere } from './note-locks';
@@ -67,7 +68,20 @@ export function journalEdit(
   changes: readonly TextChange[],
   before: (() => string) | null,
 ): boolean {
-  return drafts.edit(noteId, changes, before);
+  return drafts.edit(noteId, changes, before, () => journalFields(noteId));
+}
+
+/** The open note's other fields as typed, and the version the text is typed on: what its draft would carry. */
+function journalFields(noteId: string): JournalFields | null {
+  const note = editor.note;
+  if (!note || note.note_id !== noteId) return null;
+  const { title, folder, tags } = editor.content;
+  return { title, folder, tags: [...tags], base_version: typedOnVersion(note) };
+}
+
+/** The stored version the editor's text is typed on: the open session's, else the note's as shown. */
+function typedOnVersion(note: NoteDto): number {
+  return session?.noteId === note.note_id ? session.version : note.version;
 }
 
 /** The large-note editor is handing `text` over (a save or draft may carry it from here). */
@@ -389,7 +403,7 @@ function afterEdit(typedFrom?: string): void {
     return;
   }
   // Recorded at once, written after a short pause (spilled synchronously if the page goes first).
-  const draft = draftOf(note.note_id, content, current?.version ?? note.version);
+  const draft = draftOf(note.note_id, content, typedOnVersion(note));
   if (typedFrom === undefined) drafts.write(draft);
   else drafts.typed(typedFrom, draft);
   current?.autosaver.change(content);

@@ -679,6 +679,16 @@ graph LR
       'Dataset {dataset} holds {count} notes only in part: a dataset keeps at most {limit} characters of a note, ending at a whole block. Questions about the rest of them cannot be asked.',
   },
   'bench.mine.cutNote': '“{title}”: {kept} of {total} characters kept ({keptBlocks} of {blocks} blocks).',
+  // The block picker lists only the blocks a dataset keeps of the chosen note, and at most so many.
+  'bench.mine.blocksPast': {
+    one: '1 more block is past the part a dataset keeps (the first {limit} characters of a note) and cannot be picked.',
+    other:
+      '{more} more blocks are past the part a dataset keeps (the first {limit} characters of a note) and cannot be picked.',
+  },
+  'bench.mine.blocksFirst': {
+    one: 'Showing the first block of {kept}.',
+    other: 'Showing the first {shown} of {kept} blocks.',
+  },
   // Links between notes and note history
   'links.missingTitle': 'Create the linked note?',
   'links.missingMessage': 'No note is titled “{title}” yet. Create it?',

@@ -663,6 +663,10 @@ graph LR
     '数据集 {dataset} 中有 {count} 篇笔记只保留了一部分：数据集每篇笔记最多保留 {limit} 个字符，截止到完整的块。其余部分无法用于提问。',
   'bench.mine.cutNote':
     '“{title}”：保留了 {total} 个字符中的 {kept} 个（{blocks} 个块中的 {keptBlocks} 个）。',
+  // 块列表只列出数据集保留的块，且有数量上限。
+  'bench.mine.blocksPast':
+    '还有 {more} 个块超出了数据集保留的部分（每篇笔记的前 {limit} 个字符），无法选择。',
+  'bench.mine.blocksFirst': '只显示前 {shown} 个块（共 {kept} 个）。',
   // Links between notes and note history
   'links.missingTitle': '创建链接的笔记？',
   'links.missingMessage': '还没有标题为“{title}”的笔记。要创建吗？',
