@@ -112,9 +112,10 @@ test('switching the language in settings works offline and is remembered for the
   await expect(page.getByTestId('new-note')).toContainText('新建笔记');
   await expect(page.getByTestId('shell')).toHaveAttribute('aria-busy', 'false');
 
-  // Back to the browser's language.
-  await page.getByTestId('open-settings').click();
-  await page.getByTestId('settings-nav-general').click();
+  // Back to the browser's language. The reload kept the Settings page open (it has its own
+  // address), once its code has loaded: a click on the gear meanwhile would race the dialog.
+  await expect(page).toHaveURL(/#\/settings\/general$/);
+  await expect(page.getByTestId('settings-nav-general')).toBeVisible();
   await page.getByTestId('locale-select').selectOption('');
   await expect(page.getByTestId('new-note')).toContainText('New note');
   await page.reload();

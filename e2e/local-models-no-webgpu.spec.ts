@@ -41,8 +41,10 @@ test('without a WebGPU adapter, local models are listed last and disabled; the d
   await page.getByTestId('device-notice-dismiss').click();
   await expect(page.getByTestId('device-notice')).toHaveCount(0);
   await page.reload();
-  await page.getByTestId('open-settings').click();
-  await page.getByTestId('settings-nav-local-models').click();
+  // The Settings page has its own address, so the reload opens it again once its code has
+  // loaded: a click on the gear meanwhile would race the dialog.
+  await expect(page).toHaveURL(/#\/settings\/local-models$/);
+  await expect(page.getByTestId('settings-nav-local-models')).toBeVisible();
   await expect(
     page.getByTestId('local-models-settings').locator('[data-testid="local-model"]').first(),
   ).toBeVisible();
