@@ -97,6 +97,33 @@ test.describe('desktop', () => {
     await expect.poll(() => hashOf(page)).not.toContain('#/settings');
   });
 
+  test('Settings opened while the app is still starting gets its address too', async ({ page, context }) => {
+    // The core worker's script is held until the gear is clicked, so start-up cannot end first.
+    let releaseCore!: () => void;
+    const coreHeld = new Promise<void>((resolve) => (releaseCore = resolve));
+    await context.route(/\/assets\/core\.worker-[^/]*\.js$/, async (route) => {
+      await coreHeld;
+      await route.continue();
+    });
+    await page.goto('/');
+    await page.getByTestId('open-settings').click();
+    await expect(page.getByTestId('settings')).toBeVisible();
+    await expect(page.getByTestId('shell')).toHaveAttribute('aria-busy', 'true');
+    releaseCore();
+    await expect(page.getByTestId('shell')).toHaveAttribute('aria-busy', 'false');
+    await expect(page.getByTestId('settings')).toBeVisible();
+    await expect.poll(() => hashOf(page)).toMatch(/^#\/settings/);
+
+    await page.getByTestId('settings-nav-storage').click();
+    await expect.poll(() => hashOf(page)).toBe('#/settings/storage');
+    await page.reload();
+    await expect(page.getByTestId('settings')).toHaveAttribute('data-page', 'storage');
+    // Back closes it, to the notebook it was opened over.
+    await page.goBack();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await expect.poll(() => hashOf(page)).toBe('#/notes');
+  });
+
   test('folder and tag filters and a search are in the address and survive a reload', async ({ page }) => {
     await openApp(page);
     await createNote(page, 'Kernel notes', 'kubernetes scheduling');

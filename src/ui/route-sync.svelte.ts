@@ -51,6 +51,11 @@ function notebookRoute(noteId: string | null = editor.noteId): Route {
   return notesRoute({ noteId, folder: notes.folder, tag: notes.tag });
 }
 
+/** Settings at the page shown, or at its page list. */
+function settingsRoute(): Route {
+  return { view: 'settings', page: settingsNav.pageShown ? settingsNav.page : null };
+}
+
 function mainRouteFromState(view: MainView = layout.view): Route {
   switch (view) {
     case 'notes':
@@ -225,7 +230,7 @@ function installStateWatchers(): void {
     (open) => {
       const route = currentRoute();
       if (open && route.view !== 'settings') {
-        record({ view: 'settings', page: settingsNav.pageShown ? settingsNav.page : null });
+        record(settingsRoute());
         settingsPushedOver = !starting;
       } else if (!open && route.view === 'settings') {
         if (settingsPushedOver) history.back();
@@ -264,6 +269,13 @@ export function startRouter(): { openedNote: boolean; stop: () => void } {
   // A note opened before the router started (a tap while the app was loading) is the address.
   const openedMeanwhile = route.view === 'notes' && route.noteId === null && editor.noteId !== null;
   record(openedMeanwhile ? notebookRoute() : route, true);
+  // Settings opened while the app was loading (its gear works before start-up ends) gets its
+  // address over the notebook's, as if opened now: a reload keeps it, Back closes it. The
+  // watcher cannot see it, having started with Settings already open.
+  if (layout.settingsOpen && route.view !== 'settings') {
+    record(settingsRoute(), false);
+    settingsPushedOver = true;
+  }
   return {
     openedNote: routeNoteId(route) !== null,
     stop: () => {
