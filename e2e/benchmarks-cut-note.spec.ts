@@ -113,3 +113,51 @@ test('a dataset built from my notes says which note it holds only in part, and h
   await expect(notice).toContainText('数据集 my-paging 中有 1 篇笔记只保留了一部分');
   expect(requestLog.foreign()).toEqual([]);
 });
+
+/** `DEFAULT_BENCHMARK_PICKER_BLOCKS`: the blocks of one note the picker lists. */
+const PICKER_BLOCKS = 500;
+
+test('a note with more blocks than the picker lists says it shows only the first of them', async ({
+  page,
+  requestLog,
+}) => {
+  // Short paragraphs, each a block: far under the dataset's character bound, so every block is kept.
+  const items = 620;
+  const body = `# Glossary\n\n${Array.from({ length: items }, (_, index) => `Term ${index + 1} is defined here.`).join('\n\n')}\n`;
+  const blockCount = 1 + items;
+  await openApp(page);
+  await createNote(page, 'Glossary', body);
+
+  await page.getByTestId('nav-benchmarks').click();
+  const mine = page.getByTestId('bench-my-notes');
+  await mine.locator('summary').click();
+  await mine.getByTestId('bench-mine-note').selectOption({ label: 'Glossary' });
+  const options = mine.getByTestId('bench-mine-block').locator('option');
+  // The empty choice, then the first blocks in note order: the heading and terms 1 to 499.
+  await expect(options).toHaveCount(1 + PICKER_BLOCKS);
+  await expect(options.nth(1)).toHaveText('# Glossary');
+  await expect(options.last()).toHaveText(`Term ${PICKER_BLOCKS - 1} is defined here.`);
+  await expect(options.filter({ hasText: `Term ${PICKER_BLOCKS} is defined here.` })).toHaveCount(0);
+  await expect(mine.getByTestId('bench-mine-blocks-first')).toHaveText(
+    `Showing the first ${PICKER_BLOCKS} of ${blockCount} blocks.`,
+  );
+  // Nothing lies past the dataset's part of this note, so the picker does not say so.
+  await expect(mine.getByTestId('bench-mine-blocks-past')).toHaveCount(0);
+
+  // A block from the list makes a case as any other.
+  await mine.getByTestId('bench-mine-block').selectOption({ label: 'Term 42 is defined here.' });
+  await mine.getByTestId('bench-mine-question').fill('Which term is the forty-second?');
+  await mine.getByTestId('bench-mine-add').click();
+  await expect(mine.getByTestId('bench-mine-case')).toHaveCount(1);
+
+  await page.getByTestId('open-settings').click();
+  await page.getByTestId('settings-nav-general').click();
+  await page.getByTestId('locale-select').selectOption('zh-CN');
+  await expect(page.getByTestId('settings-nav-general')).toHaveText('通用');
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('settings')).toBeHidden();
+  await expect(mine.getByTestId('bench-mine-blocks-first')).toHaveText(
+    `只显示前 ${PICKER_BLOCKS} 个块（共 ${blockCount} 个）。`,
+  );
+  expect(requestLog.foreign()).toEqual([]);
+});
