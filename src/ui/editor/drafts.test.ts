@@ -1304,8 +1304,12 @@ describe('DraftStore.typed under random editing', () => {
 });
 
 describe('defaultDraftDelay', () => {
-  it('waits longer before writing a large text', () => {
-    expect(defaultDraftDelay(draft())).toBeLessThan(defaultDraftDelay(draft({ body: 'x'.repeat(300_000) })));
+  it('waits longer before writing a text the tab journals or mirrors meanwhile', () => {
+    const short = defaultDraftDelay(draft({ title: '', body: 'x'.repeat(JOURNALED_TEXT_CHARS) }));
+    expect(short).toBeLessThan(
+      defaultDraftDelay(draft({ title: '', body: 'x'.repeat(JOURNALED_TEXT_CHARS + 1) })),
+    );
+    expect(short).toBeLessThan(defaultDraftDelay(draft({ body: 'x'.repeat(300_000) })));
   });
 });
 
