@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { strToU8, zipSync } from 'fflate';
 import { createNote, expect, openApp, test } from './fixtures';
 
@@ -22,6 +23,16 @@ function fieldLog(): string {
 }
 
 const number = (value: number): string => value.toLocaleString('en');
+
+/** Settings open over the benchmarks view, which keeps its state, and close again. */
+async function switchToChinese(page: Page): Promise<void> {
+  await page.getByTestId('open-settings').click();
+  await page.getByTestId('settings-nav-general').click();
+  await page.getByTestId('locale-select').selectOption('zh-CN');
+  await expect(page.getByTestId('settings-nav-general')).toHaveText('通用');
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('settings')).toBeHidden();
+}
 
 test('a dataset built from my notes says which note it holds only in part, and how much of it', async ({
   page,
@@ -89,13 +100,8 @@ test('a dataset built from my notes says which note it holds only in part, and h
   // The dataset was registered and chosen all the same.
   await expect(page.getByTestId('bench-dataset')).toHaveValue('my-field-log');
 
-  // The same notice in Chinese: settings open over the benchmarks view, which keeps it.
-  await page.getByTestId('open-settings').click();
-  await page.getByTestId('settings-nav-general').click();
-  await page.getByTestId('locale-select').selectOption('zh-CN');
-  await expect(page.getByTestId('settings-nav-general')).toHaveText('通用');
-  await page.keyboard.press('Escape');
-  await expect(page.getByTestId('settings')).toBeHidden();
+  // The same notice in Chinese.
+  await switchToChinese(page);
   await expect(notice).toContainText('数据集 my-field-log 中有 1 篇笔记只保留了一部分');
   await expect(listed).toHaveText(
     `“Field log”：保留了 ${number(body.length)} 个字符中的 ${number(keptChars)} 个（${blockCount} 个块中的 ${2 + keptFillers} 个）。`,
@@ -150,12 +156,7 @@ test('a note with more blocks than the picker lists says it shows only the first
   await mine.getByTestId('bench-mine-add').click();
   await expect(mine.getByTestId('bench-mine-case')).toHaveCount(1);
 
-  await page.getByTestId('open-settings').click();
-  await page.getByTestId('settings-nav-general').click();
-  await page.getByTestId('locale-select').selectOption('zh-CN');
-  await expect(page.getByTestId('settings-nav-general')).toHaveText('通用');
-  await page.keyboard.press('Escape');
-  await expect(page.getByTestId('settings')).toBeHidden();
+  await switchToChinese(page);
   await expect(mine.getByTestId('bench-mine-blocks-first')).toHaveText(
     `只显示前 ${PICKER_BLOCKS} 个块（共 ${blockCount} 个）。`,
   );
