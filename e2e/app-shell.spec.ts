@@ -55,14 +55,15 @@ plainTest(
 const CHINESE_TABLE = /\/assets\/zh-cn-[\w-]+\.js$/;
 
 /**
- * The Chinese table's downloads by the page itself. The service worker precaches every
- * language in the background on a first visit, so the context's log may or may not hold its
- * copy by the time a test looks; that copy is the offline cache, not the page's download.
+ * The Chinese table's downloads by the page itself. The page's log, not the context's: the
+ * service worker precaches every language in the background on a first visit, and the context
+ * may or may not have seen that copy (the offline cache, not the page's download) by the time
+ * a test looks.
  */
 function pageChineseTableRequests(page: Page): string[] {
   const urls: string[] = [];
   page.on('request', (request) => {
-    if (request.serviceWorker() === null && CHINESE_TABLE.test(request.url())) urls.push(request.url());
+    if (CHINESE_TABLE.test(request.url())) urls.push(request.url());
   });
   return urls;
 }
@@ -124,9 +125,8 @@ test('switching the language in settings works offline and is remembered for the
   await expect(page.getByTestId('new-note')).toContainText('新建笔记');
   await expect(page.getByTestId('shell')).toHaveAttribute('aria-busy', 'false');
 
-  // Back to the browser's language, on the Settings page opened by its address: the reload may
-  // have reopened it from there already (once its code loads), and a click on the gear
-  // meanwhile would race that dialog.
+  // Back to the browser's language, on the Settings page by its address: the reload reopens the
+  // page the address names once its code loads, and a click on the gear would meet that dialog.
   await page.evaluate(() => {
     location.hash = '#/settings/general';
   });

@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { strToU8, zipSync } from 'fflate';
+import { DEFAULT_BENCHMARK_PICKER_BLOCKS } from '../src/contracts/benchmark';
 import { createNote, expect, openApp, test } from './fixtures';
 
 /** `MAX_BENCHMARK_NOTE_BODY`: characters of a note a benchmark dataset holds. */
@@ -120,9 +121,6 @@ test('a dataset built from my notes says which note it holds only in part, and h
   expect(requestLog.foreign()).toEqual([]);
 });
 
-/** `DEFAULT_BENCHMARK_PICKER_BLOCKS`: the blocks of one note the picker lists. */
-const PICKER_BLOCKS = 500;
-
 test('a note with more blocks than the picker lists says it shows only the first of them', async ({
   page,
   requestLog,
@@ -140,12 +138,14 @@ test('a note with more blocks than the picker lists says it shows only the first
   await mine.getByTestId('bench-mine-note').selectOption({ label: 'Glossary' });
   const options = mine.getByTestId('bench-mine-block').locator('option');
   // The empty choice, then the first blocks in note order: the heading and terms 1 to 499.
-  await expect(options).toHaveCount(1 + PICKER_BLOCKS);
+  await expect(options).toHaveCount(1 + DEFAULT_BENCHMARK_PICKER_BLOCKS);
   await expect(options.nth(1)).toHaveText('# Glossary');
-  await expect(options.last()).toHaveText(`Term ${PICKER_BLOCKS - 1} is defined here.`);
-  await expect(options.filter({ hasText: `Term ${PICKER_BLOCKS} is defined here.` })).toHaveCount(0);
+  await expect(options.last()).toHaveText(`Term ${DEFAULT_BENCHMARK_PICKER_BLOCKS - 1} is defined here.`);
+  await expect(
+    options.filter({ hasText: `Term ${DEFAULT_BENCHMARK_PICKER_BLOCKS} is defined here.` }),
+  ).toHaveCount(0);
   await expect(mine.getByTestId('bench-mine-blocks-first')).toHaveText(
-    `Showing the first ${PICKER_BLOCKS} of ${blockCount} blocks.`,
+    `Showing the first ${DEFAULT_BENCHMARK_PICKER_BLOCKS} of ${blockCount} blocks.`,
   );
   // Nothing lies past the dataset's part of this note, so the picker does not say so.
   await expect(mine.getByTestId('bench-mine-blocks-past')).toHaveCount(0);
@@ -158,7 +158,7 @@ test('a note with more blocks than the picker lists says it shows only the first
 
   await switchToChinese(page);
   await expect(mine.getByTestId('bench-mine-blocks-first')).toHaveText(
-    `只显示前 ${PICKER_BLOCKS} 个块（共 ${blockCount} 个）。`,
+    `只显示前 ${DEFAULT_BENCHMARK_PICKER_BLOCKS} 个块（共 ${blockCount} 个）。`,
   );
   expect(requestLog.foreign()).toEqual([]);
 });

@@ -42,8 +42,8 @@ test('without a WebGPU adapter, local models are listed last and disabled; the d
   await expect(page.getByTestId('device-notice')).toHaveCount(0);
   await page.reload();
   await expect(page.getByTestId('note-list')).toBeVisible();
-  // The Settings page by its address: the reload may have reopened it from there already (once
-  // its code loads), and a click on the gear meanwhile would race that dialog.
+  // The Settings page by its address: the reload reopens the page the address names once its
+  // code loads, and a click on the gear would meet that dialog.
   await page.evaluate(() => {
     location.hash = '#/settings/local-models';
   });
