@@ -51,3 +51,35 @@ test('formulas in the preview follow edits around them and inside them, and carr
   expect(await preview.locator('.math-slot-0-0').evaluate((slot) => slot.childElementCount)).toBe(0);
   expect(await page.evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined();
 });
+
+test('the preview says it is busy until it shows the text typed (the typing pause and the pass), and no longer', async ({
+  page,
+}) => {
+  await openApp(page);
+  await createNote(
+    page,
+    'Busy preview',
+    ['Energy $E = mc^2$ here.', '', '$$', '\\frac{a}{b}', '$$'].join('\n'),
+  );
+  const preview = page.getByTestId('preview');
+  await expect(preview.locator('.katex annotation')).toHaveText(['E = mc^2', '\\frac{a}{b}']);
+  await expect(preview).toHaveAttribute('aria-busy', 'false');
+
+  // Every value the attribute takes from here on, in order.
+  await preview.evaluate((element) => {
+    const seen: string[] = [];
+    (window as { __busy?: string[] }).__busy = seen;
+    new MutationObserver(() => seen.push(element.getAttribute('aria-busy') ?? '')).observe(element, {
+      attributes: true,
+      attributeFilter: ['aria-busy'],
+    });
+  });
+  await caretAfter(page, 'here.');
+  // One input event: however slow the machine, no pause can fall between its keys.
+  await page.keyboard.insertText(' Typed.');
+  await expect(preview.locator('p').filter({ hasText: 'here. Typed.' })).toHaveCount(1);
+  await expect(preview).toHaveAttribute('aria-busy', 'false');
+  const seen = await page.evaluate(() => (window as { __busy?: string[] }).__busy!);
+  // Busy from the key until the text is shown, then not.
+  expect(seen).toEqual(['true', 'false']);
+});

@@ -928,6 +928,34 @@ describe('DraftStore.typed (the textarea)', () => {
     ]);
   });
 
+  it('does not post a journaled text to the core while typing goes on: the pause writes it, or a crash replays the journal', async () => {
+    const { store, backend, local, timers } = setup();
+    const editor = new TextareaEditor(store, mediumText);
+    editor.type('steady typing', 0);
+    // No longest-wait timer: only the pause, and the mirror of the journal.
+    expect([...timers.waiting.values()].map((timer) => timer.ms).sort()).toEqual([100, 50]);
+    timers.fire(2000);
+    timers.fire(50);
+    expect(backend.saves).toBe(0);
+    const crashed = snapshot(local!, backend);
+    const after = await recoverAfterCrash(crashed.local, crashed.backend, storedNote(mediumText));
+    expect(after.note).toBe(editor.text);
+    // Once typing pauses, the text goes to the core as before.
+    timers.fire(100);
+    await store.flush();
+    expect(backend.saves).toBe(1);
+    expect(backend.rows.get('tabA/n1')?.body).toBe(editor.text);
+  });
+
+  it('still posts a small text at the longest wait while typing goes on (it has no journal)', async () => {
+    const { store, backend, timers } = setup();
+    const editor = new TextareaEditor(store, 'short note');
+    editor.type('more', 0);
+    timers.fire(2000);
+    await store.flush();
+    expect(backend.rows.get('tabA/n1')?.body).toBe(editor.text);
+  });
+
   it('drops the mirrored start once the draft lands in the core, and starts the journal from there', async () => {
     const { store, backend, local, timers } = setup();
     const editor = new TextareaEditor(store, mediumText);

@@ -177,7 +177,7 @@ export interface DraftStoreOptions {
   local: DraftStorage | null;
   /** Quiet time after the last change before the draft is written; longer for a large text. */
   delayMs?: (draft: NoteDraft) => number;
-  /** Continuous typing still writes at least this often. */
+  /** Continuous typing still writes at least this often, unless the text is journaled (see `typed`). */
   maxWaitMs?: number;
   /** The most a change waits before it is mirrored to `localStorage` (default `DEFAULT_MIRROR_DELAY_MS`). */
   mirrorDelayMs?: number;
@@ -240,8 +240,9 @@ export function defaultDraftDelay(draft: NoteDraft): number {
  * per tab and note: two tabs typing in one note keep a draft each, and
  * neither overwrites the other's. The keystroke path only records the newest
  * text in memory; it is written after a short pause (and at least every
- * `maxWaitMs` while typing goes on), one write at a time in order, so a
- * removal after a save never races a write. A write the storage refuses
+ * `maxWaitMs` while typing goes on, unless its changes are journaled), one
+ * write at a time in order, so a removal after a save never races a write.
+ * A write the storage refuses
  * (quota) leaves the text in memory, said so through `onWriteFailed`, and is
  * tried again on the next change or flush. When the page goes away, text
  * not yet written is spilled to `localStorage` synchronously (if it fits);
@@ -347,6 +348,10 @@ export class DraftStore {
       this.#pause = null;
       void this.flush();
     }, this.#delayMs(draft));
+    // A journaled text is safe without the core: its journal is in `localStorage` within
+    // `mirrorDelayMs`, and folds into a write once heavy. Posting the whole text every
+    // `maxWaitMs` while typing went on only landed between a brisk typist's keys.
+    if (journaled) return;
     this.#maxWait ??= this.#timers.set(() => {
       this.#maxWait = null;
       void this.flush();
