@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { afterFirstPaint, NO_PAINT_FALLBACK_MS, type PaintScheduler } from './after-paint';
+import { afterFirstPaint, inSteps, NO_PAINT_FALLBACK_MS, type PaintScheduler } from './after-paint';
 
 /** A scheduler whose paints, frames and tasks happen only when the test says so. */
 function manualScheduler(reportsPaint: boolean) {
@@ -13,6 +13,7 @@ function manualScheduler(reportsPaint: boolean) {
     },
     frame: (run) => frames.push(run),
     task: (run, delayMs) => tasks.push({ run, delayMs }),
+    next: (run) => tasks.push({ run, delayMs: 0 }),
     idle: (run) => tasks.push({ run, delayMs: 0 }),
   };
   const runAll = (queue: (() => void)[]) => queue.splice(0).forEach((run) => run());
@@ -64,5 +65,53 @@ describe('afterFirstPaint', () => {
     afterFirstPaint(() => (calls += 1), scheduler);
     runTasks(NO_PAINT_FALLBACK_MS);
     expect(calls).toBe(1);
+  });
+});
+
+describe('inSteps', () => {
+  /** Each `next` task waits in `queue` until the test runs it. */
+  function nextQueue() {
+    const queue: (() => void)[] = [];
+    const scheduler: PaintScheduler = {
+      firstPaint: () => false,
+      frame: () => {},
+      task: () => {},
+      next: (run) => queue.push(run),
+      idle: () => {},
+    };
+    const runOne = () => queue.shift()!();
+    return { scheduler, queue, runOne };
+  }
+
+  it('runs the steps in order, one per task, none on the call itself', () => {
+    const { scheduler, queue, runOne } = nextQueue();
+    const calls: number[] = [];
+    inSteps([() => calls.push(1), () => calls.push(2), () => calls.push(3)], scheduler);
+    expect(calls).toEqual([]);
+    expect(queue).toHaveLength(1);
+    runOne();
+    expect(calls).toEqual([1]);
+    // The next step is queued only once this one is done: each has a task of its own.
+    expect(queue).toHaveLength(1);
+    runOne();
+    runOne();
+    expect(calls).toEqual([1, 2, 3]);
+    expect(queue).toHaveLength(0);
+  });
+
+  it('runs none of the steps left once stopped (the app unmounted meanwhile)', () => {
+    const { scheduler, runOne } = nextQueue();
+    const calls: number[] = [];
+    const stop = inSteps([() => calls.push(1), () => calls.push(2)], scheduler);
+    runOne();
+    stop();
+    runOne();
+    expect(calls).toEqual([1]);
+  });
+
+  it('queues nothing for no steps', () => {
+    const { scheduler, queue } = nextQueue();
+    inSteps([], scheduler);
+    expect(queue).toHaveLength(0);
   });
 });
