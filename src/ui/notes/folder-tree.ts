@@ -77,8 +77,7 @@ export function buildFolderTree(folders: readonly FolderDto[]): FolderNode[] {
   }
 
   const finish = (nodes: MutableNode[]): FolderNode[] => {
-    collator ??= new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
-    const names = collator;
+    const names = (collator ??= new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' }));
     nodes.sort((a, b) => names.compare(a.name, b.name));
     return nodes.map(({ name, path, reported, children }) => {
       const finished = finish(children);
