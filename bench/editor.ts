@@ -2,7 +2,7 @@
 // the page (keydown timestamp to a task queued from the requestAnimationFrame
 // after the input event, i.e. after that frame was produced), in the built app
 // and in a plain <textarea> holding the same text (the floor), in the same run.
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
@@ -174,6 +174,7 @@ async function traced<T>(
     result = await run();
   } finally {
     const buffer = await browser.stopTracing();
+    mkdirSync(TRACE_DIR, { recursive: true });
     writeFileSync(join(TRACE_DIR, file), buffer);
     rows = summarizeTrace(buffer.toString('utf8'), keys);
   }

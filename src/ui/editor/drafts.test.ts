@@ -171,8 +171,8 @@ describe('DraftStore', () => {
     expect(store.known('n2')).toBeNull();
   });
 
-  it('still writes during continuous typing, at the longest wait', async () => {
-    const { store, backend, timers } = setup();
+  it('still writes during continuous typing, at the longest wait, a text only memory holds', async () => {
+    const { store, backend, timers } = setup({ local: null });
     for (const body of ['a', 'ab', 'abc']) store.write(draft({ body }));
     timers.fire(2000);
     await store.read('n1');
@@ -264,8 +264,35 @@ describe('DraftStore', () => {
     const { store, local, timers } = setup();
     store.write(draft({ body: 'typed just before the crash' }));
     expect(parseDraft(local!.getItem(draftKey('tabA', 'n1')))?.body).toBe('typed just before the crash');
-    expect(timers.waiting.size).toBe(2);
+    // The mirror holds it: no longest wait posts it to the core while typing goes on.
+    expect([...timers.waiting.values()].map((timer) => timer.ms)).toEqual([100]);
+  });
+
+  it('tells the pause whether the mirror holds the text, and arms the longest wait when it does not', async () => {
+    const backend = new FakeBackend();
+    const timers = new ManualTimers();
+    const local = new MemoryStorage();
+    const asked: boolean[] = [];
+    const store = new DraftStore({
+      backend,
+      tabId: 'tabA',
+      local,
+      timers,
+      delayMs: (_draft, mirrored) => (asked.push(mirrored), mirrored ? 1000 : 100),
+      maxWaitMs: 2000,
+    });
+    store.write(draft({ body: 'mirrored' }));
+    expect(asked).toEqual([true]);
+    expect([...timers.waiting.values()].map((timer) => timer.ms)).toEqual([1000]);
+    // localStorage full: only memory holds the next text, so it goes to the core soon.
+    local.quota = 10;
+    store.write(draft({ body: 'refused by the mirror' }));
+    expect(asked).toEqual([true, false]);
+    expect(local.getItem(draftKey('tabA', 'n1'))).toBeNull();
     expect([...timers.waiting.values()].map((timer) => timer.ms).sort()).toEqual([100, 2000]);
+    timers.fire(100);
+    await store.flush();
+    expect(backend.rows.get('tabA/n1')?.body).toBe('refused by the mirror');
   });
 
   it('mirrors a medium draft to localStorage shortly after the keystroke, so a killed tab loses at most that moment, and drops the mirror once the core has it', async () => {
@@ -1338,6 +1365,10 @@ describe('defaultDraftDelay', () => {
       defaultDraftDelay(draft({ title: '', body: 'x'.repeat(JOURNALED_TEXT_CHARS + 1) })),
     );
     expect(short).toBeLessThan(defaultDraftDelay(draft({ body: 'x'.repeat(300_000) })));
+    // A short text in the mirror is as safe as a journaled one: it waits as long.
+    expect(defaultDraftDelay(draft({ title: '', body: 'x' }), true)).toBe(
+      defaultDraftDelay(draft({ title: '', body: 'x'.repeat(JOURNALED_TEXT_CHARS + 1) })),
+    );
   });
 });
 

@@ -175,9 +175,12 @@ export interface DraftStoreOptions {
   tabId: string;
   /** `localStorage`: where drafts of older versions wait to move, and where unwritten ones go at unload. */
   local: DraftStorage | null;
-  /** Quiet time after the last change before the draft is written; longer for a large text. */
-  delayMs?: (draft: NoteDraft) => number;
-  /** Continuous typing still writes at least this often, unless the text is journaled (see `typed`). */
+  /**
+   * Quiet time after the last change before the draft is written; `mirrored`: the whole text is
+   * in `localStorage` already (see `defaultDraftDelay`).
+   */
+  delayMs?: (draft: NoteDraft, mirrored: boolean) => number;
+  /** Continuous typing still writes at least this often, unless the text is journaled (see `typed`) or mirrored. */
   maxWaitMs?: number;
   /** The most a change waits before it is mirrored to `localStorage` (default `DEFAULT_MIRROR_DELAY_MS`). */
   mirrorDelayMs?: number;
@@ -225,14 +228,17 @@ export interface JournalRecovery {
 }
 
 /**
- * A short draft goes to the core a moment after typing stops. A longer one waits a second:
- * posting its whole text to the core worker costs the page milliseconds, and 100 ms after
- * each key that write kept landing between a brisk typist's keys (README, editor typing).
- * What is typed meanwhile is not at risk: above this size the tab journals its changes,
- * or mirrors the text, within `mirrorDelayMs`.
+ * A draft goes to the core a second after typing stops, unless only memory holds it. Posting
+ * the whole text to the core worker costs the page milliseconds (and the worker and
+ * IndexedDB more); written 100 ms after each key it landed between a brisk typist's keys
+ * (README, editor typing), and a pause of that length comes between most keys. What is typed
+ * meanwhile is not at risk: the tab mirrors a short text to `localStorage` on the key
+ * (`mirrored`), and journals a longer one's changes, or mirrors it, within `mirrorDelayMs`.
+ * A short text the mirror could not take (no `localStorage`, or it is full) goes to the core
+ * a moment after typing stops.
  */
-export function defaultDraftDelay(draft: NoteDraft): number {
-  return draftSize(draft) > JOURNALED_TEXT_CHARS ? 1000 : 100;
+export function defaultDraftDelay(draft: NoteDraft, mirrored = false): number {
+  return mirrored || draftSize(draft) > JOURNALED_TEXT_CHARS ? 1000 : 100;
 }
 
 /**
@@ -240,7 +246,7 @@ export function defaultDraftDelay(draft: NoteDraft): number {
  * per tab and note: two tabs typing in one note keep a draft each, and
  * neither overwrites the other's. The keystroke path only records the newest
  * text in memory; it is written after a short pause (and at least every
- * `maxWaitMs` while typing goes on, unless its changes are journaled), one
+ * `maxWaitMs` while typing goes on, unless its text is journaled or mirrored), one
  * write at a time in order, so a removal after a save never races a write.
  * A write the storage refuses
  * (quota) leaves the text in memory, said so through `onWriteFailed`, and is
@@ -252,7 +258,7 @@ export class DraftStore {
   readonly #backend: DraftBackend;
   readonly #tabId: string;
   readonly #local: DraftStorage | null;
-  readonly #delayMs: (draft: NoteDraft) => number;
+  readonly #delayMs: (draft: NoteDraft, mirrored: boolean) => number;
   readonly #maxWaitMs: number;
   readonly #mirrorDelayMs: number;
   readonly #timers: DraftTimers;
@@ -329,8 +335,10 @@ export class DraftStore {
         this.#dropJournal(draft.note_id);
       }
     }
+    /** The whole text is in `localStorage` now: a killed tab loses none of it, written to the core or not. */
+    let mirrored = false;
     if (draftSize(draft) <= MAX_SYNC_MIRRORED_DRAFT_CHARS) {
-      this.#mirror(draft);
+      mirrored = this.#mirror(draft);
       this.#unmirrored.delete(draft.note_id);
     } else if (journaled) {
       this.#unmirrored.delete(draft.note_id);
@@ -344,14 +352,18 @@ export class DraftStore {
       void this.flush();
       return;
     }
-    this.#pause = this.#timers.set(() => {
-      this.#pause = null;
-      void this.flush();
-    }, this.#delayMs(draft));
+    this.#pause = this.#timers.set(
+      () => {
+        this.#pause = null;
+        void this.flush();
+      },
+      this.#delayMs(draft, mirrored),
+    );
     // A journaled text is safe without the core: its journal is in `localStorage` within
-    // `mirrorDelayMs`, and folds into a write once heavy. Posting the whole text every
-    // `maxWaitMs` while typing went on only landed between a brisk typist's keys.
-    if (journaled) return;
+    // `mirrorDelayMs`, and folds into a write once heavy; a mirrored one is there already.
+    // Posting the whole text every `maxWaitMs` while typing went on only landed between a
+    // brisk typist's keys.
+    if (journaled || mirrored) return;
     this.#maxWait ??= this.#timers.set(() => {
       this.#maxWait = null;
       void this.flush();
@@ -831,17 +843,20 @@ export class DraftStore {
     if (unjournaledLarge) void this.flush();
   }
 
-  #mirror(draft: NoteDraft): void {
-    if (!this.#local) return;
+  /** Mirrors the draft to `localStorage`; false when it is not there (none, too large, or refused). */
+  #mirror(draft: NoteDraft): boolean {
+    if (!this.#local) return false;
     if (draftSize(draft) > MAX_MIRRORED_DRAFT_CHARS) {
       this.#dropMirror(draft.note_id);
-      return;
+      return false;
     }
     try {
       this.#local.setItem(draftKey(this.#tabId, draft.note_id), JSON.stringify(draft));
+      return true;
     } catch {
       // Full or blocked: the text is still in memory and goes to the core after the pause.
       this.#dropMirror(draft.note_id);
+      return false;
     }
   }
 
