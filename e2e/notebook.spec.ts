@@ -12,6 +12,19 @@ test('a new note survives a reload', async ({ page, requestLog }) => {
   expect(requestLog.foreign()).toEqual([]);
 });
 
+test("an empty note's body prompts for Markdown, again once its text is deleted", async ({ page }) => {
+  await openApp(page);
+  await createNote(page, 'Prompted', 'x');
+  const body = page.getByTestId('note-body');
+  await expect(body).not.toHaveAttribute('placeholder');
+  await body.press('End');
+  await body.press('Backspace');
+  await expect(body).toHaveValue('');
+  await expect(body).toHaveAttribute('placeholder', 'Write Markdown here…');
+  await page.getByTestId('new-note').click();
+  await expect(page.getByTestId('note-body')).toHaveAttribute('placeholder', 'Write Markdown here…');
+});
+
 test('trash and restore a note', async ({ page }) => {
   await openApp(page);
   await createNote(page, 'Disposable', 'text');
