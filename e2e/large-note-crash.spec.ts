@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { strToU8, zipSync } from 'fflate';
-import type { Page } from '@playwright/test';
+import type { BrowserContext, Locator, Page } from '@playwright/test';
 import { expect, openApp, storedBody, storedDrafts, test } from './fixtures';
 import { importZipFile } from './huge-notes';
 
@@ -38,6 +38,46 @@ function journaledText(page: Page, noteId: string): Promise<string> {
   }, noteId);
 }
 
+/** Holds every request to the core from now on (see `installRequestHold`). */
+async function holdRequests(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    (window as unknown as { __requestHold: { on: boolean } }).__requestHold.on = true;
+  });
+}
+
+/** Kills the tab (no unload) and opens the app again, which says it recovered one note. */
+async function crashAndReopen(context: BrowserContext, page: Page): Promise<Page> {
+  const crashed = page.waitForEvent('crash');
+  const cdp = await context.newCDPSession(page);
+  void cdp.send('Page.crash').catch(() => {});
+  await crashed;
+  const next = await context.newPage();
+  await openApp(next);
+  await expect(
+    next.getByTestId('toast').filter({ hasText: 'Recovered unsaved changes in 1 note' }),
+  ).toBeVisible({ timeout: 60_000 });
+  return next;
+}
+
+/** A new note typed in the textarea and saved, with no draft of it left in the core. */
+async function savedNote(
+  page: Page,
+  title: string,
+  text: string,
+): Promise<{ body: Locator; noteId: string }> {
+  await page.getByTestId('new-note').click();
+  await page.getByTestId('note-title').fill(title);
+  const body = page.getByTestId('note-body');
+  await body.fill(text);
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
+  const noteId = (await body.getAttribute('data-note-id')) ?? '';
+  expect(noteId).not.toBe('');
+  expect(await storedBody(page, noteId)).toBe(text);
+  // The draft of the filled text is gone too (its write and removal may still be on their way).
+  await expect.poll(() => storedDrafts(page, noteId)).toEqual([]);
+  return { body, noteId };
+}
+
 const noteItem = (page: Page, title: string) =>
   page.getByTestId('note-item').filter({ has: page.getByText(title, { exact: true }) });
 
@@ -68,9 +108,7 @@ test('a tab killed while typing in a note over 256 K characters loses no key: th
   await expect(large).toHaveAttribute('data-length', String(stored.length), { timeout: 120_000 });
 
   // From here the core hears nothing from this tab: what survives is what the tab wrote itself.
-  await page.evaluate(() => {
-    (window as unknown as { __requestHold: { on: boolean } }).__requestHold.on = true;
-  });
+  await holdRequests(page);
   await page.locator('.cm-line').first().click();
   await page.keyboard.press('Control+Home');
   const atStart = 'Typed at the top, 调度, ';
@@ -83,17 +121,8 @@ test('a tab killed while typing in a note over 256 K characters loses no key: th
   await expect.poll(() => journaledText(page, noteId)).toBe(atStart + atEnd);
   expect(await storedDrafts(page, noteId)).toEqual([]);
   expect(await storedBody(page, noteId)).toBe(stored);
-  const crashed = page.waitForEvent('crash');
-  const cdp = await context.newCDPSession(page);
-  void cdp.send('Page.crash').catch(() => {});
-  await crashed;
-
   // The next start replays the journal on the stored note: every key is there, in the note itself.
-  const next = await context.newPage();
-  await openApp(next);
-  await expect(
-    next.getByTestId('toast').filter({ hasText: 'Recovered unsaved changes in 1 note' }),
-  ).toBeVisible({ timeout: 60_000 });
+  const next = await crashAndReopen(context, page);
   const expected = atStart + stored + atEnd;
   expect(await storedBody(next, noteId)).toBe(expected);
   expect(await storedDrafts(next, noteId)).toEqual([]);
@@ -130,21 +159,10 @@ test('a tab killed while typing in a long note in the textarea (over 16 K charac
   ).join('\n');
   expect(long.length).toBeGreaterThan(16 * 1024);
   expect(long.length).toBeLessThan(256 * 1024);
-  await page.getByTestId('new-note').click();
-  await page.getByTestId('note-title').fill('Long typed note');
-  const body = page.getByTestId('note-body');
-  await body.fill(long);
-  await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
-  const noteId = (await body.getAttribute('data-note-id')) ?? '';
-  expect(noteId).not.toBe('');
-  expect(await storedBody(page, noteId)).toBe(long);
-  // The draft of the filled text is gone too (its write and removal may still be on their way).
-  await expect.poll(() => storedDrafts(page, noteId)).toEqual([]);
+  const { body, noteId } = await savedNote(page, 'Long typed note', long);
 
   // From here the core hears nothing from this tab: what survives is what the tab wrote itself.
-  await page.evaluate(() => {
-    (window as unknown as { __requestHold: { on: boolean } }).__requestHold.on = true;
-  });
+  await holdRequests(page);
   await body.click();
   await page.keyboard.press('Control+Home');
   const atStart = 'Typed at the top, 调度, ';
@@ -160,17 +178,8 @@ test('a tab killed while typing in a long note in the textarea (over 16 K charac
   // Nothing typed reached the core (a write of the filled text sent before the hold may have landed).
   for (const stored of await storedDrafts(page, noteId)) expect(stored.body).toBe(long);
   expect(await storedBody(page, noteId)).toBe(long);
-  const crashed = page.waitForEvent('crash');
-  const cdp = await context.newCDPSession(page);
-  void cdp.send('Page.crash').catch(() => {});
-  await crashed;
-
   // The next start replays the journal on the mirrored start: every key is there, in the note itself.
-  const next = await context.newPage();
-  await openApp(next);
-  await expect(
-    next.getByTestId('toast').filter({ hasText: 'Recovered unsaved changes in 1 note' }),
-  ).toBeVisible({ timeout: 60_000 });
+  const next = await crashAndReopen(context, page);
   expect(await storedBody(next, noteId)).toBe(expected);
   expect(await storedDrafts(next, noteId)).toEqual([]);
   expect(await journaledText(next, noteId)).toBe('');
@@ -185,19 +194,10 @@ test('a tab killed right after typing in a short note loses no key: the copy eac
   const page = await context.newPage();
   await installRequestHold(page);
   await openApp(page);
-  await page.getByTestId('new-note').click();
-  await page.getByTestId('note-title').fill('Short typed note');
-  const body = page.getByTestId('note-body');
-  await body.fill('stored text');
-  await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
-  const noteId = (await body.getAttribute('data-note-id')) ?? '';
-  expect(noteId).not.toBe('');
-  await expect.poll(() => storedDrafts(page, noteId)).toEqual([]);
+  const { body, noteId } = await savedNote(page, 'Short typed note', 'stored text');
 
   // From here the core hears nothing from this tab: no draft and no save reach it.
-  await page.evaluate(() => {
-    (window as unknown as { __requestHold: { on: boolean } }).__requestHold.on = true;
-  });
+  await holdRequests(page);
   await body.click();
   await page.keyboard.press('Control+End');
   const typed = ', and more typed, 调度.';
@@ -208,16 +208,8 @@ test('a tab killed right after typing in a short note loses no key: the copy eac
   expect(await mirroredBody(page, noteId)).toBe(expected);
   expect(await storedDrafts(page, noteId)).toEqual([]);
   expect(await storedBody(page, noteId)).toBe('stored text');
-  const crashed = page.waitForEvent('crash');
-  const cdp = await context.newCDPSession(page);
-  void cdp.send('Page.crash').catch(() => {});
-  await crashed;
-
-  const next = await context.newPage();
-  await openApp(next);
-  await expect(
-    next.getByTestId('toast').filter({ hasText: 'Recovered unsaved changes in 1 note' }),
-  ).toBeVisible({ timeout: 60_000 });
+  // The next start saves what the tab left in localStorage.
+  const next = await crashAndReopen(context, page);
   expect(await storedBody(next, noteId)).toBe(expected);
   expect(await storedDrafts(next, noteId)).toEqual([]);
   expect(await mirroredBody(next, noteId)).toBeNull();
