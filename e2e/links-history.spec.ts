@@ -51,6 +51,47 @@ test('wikilinks: complete with [[, open the note, backlinks, rename follows, mis
   expect(requestLog.foreign()).toEqual([]);
 });
 
+test('a wikilink opened as an address (a new tab, a bookmark) opens its note; an unknown title offers to create it', async ({
+  page,
+  requestLog,
+}) => {
+  await openApp(page);
+  await createNote(page, '中文笔记', 'See [[Math and diagrams]].');
+  await createNote(page, 'Math and diagrams', 'The second note.');
+  const chinese = page.getByTestId('note-item').filter({ hasText: '中文笔记' });
+  const chineseId = await chinese.getAttribute('data-note-id');
+
+  // Where the preview's link points, opened afresh (the last note open was another one).
+  await chinese.click();
+  const link = page.getByTestId('preview').locator('a.wikilink', { hasText: 'Math and diagrams' });
+  const address = (await link.getAttribute('href'))!;
+  expect(address).toBe('#/wiki/Math%20and%20diagrams');
+  await page.goto(`/${address}`);
+  await expect(page.getByTestId('note-title')).toHaveValue('Math and diagrams');
+  const mathId = await page
+    .locator('[data-testid="note-item"][aria-current="true"]')
+    .getAttribute('data-note-id');
+  // The lookup's address is replaced by the note's own.
+  await expect(page).toHaveURL(new RegExp(`#/notes/${mathId}$`));
+
+  // Typed into the address bar of the open app: the hash changes, the note opens.
+  await page.evaluate(() => (location.hash = `#/wiki/${encodeURIComponent('中文笔记')}`));
+  await expect(page.getByTestId('note-title')).toHaveValue('中文笔记');
+  await expect(page).toHaveURL(new RegExp(`#/notes/${chineseId}$`));
+  // Back goes to the note before, not to the lookup.
+  await page.goBack();
+  await expect(page.getByTestId('note-title')).toHaveValue('Math and diagrams');
+
+  // A title no note has: the same offer a click on such a link makes.
+  await page.goto(`/#/wiki/${encodeURIComponent('Missing topic')}`);
+  await expect(page.getByRole('dialog').filter({ hasText: 'Missing topic' })).toBeVisible();
+  await page.getByTestId('confirm-accept').click();
+  await expect(page.getByTestId('note-title')).toHaveValue('Missing topic');
+  await expect(page).toHaveURL(/#\/notes\/[^/?]+$/);
+  await expect(page.getByTestId('note-item')).toHaveCount(3);
+  expect(requestLog.foreign()).toEqual([]);
+});
+
 test('history: versions with origin, the diff, restore, and undoing the restore', async ({ page }) => {
   await openApp(page);
   await createNote(page, 'Journal', 'first line');
@@ -72,6 +113,9 @@ test('history: versions with origin, the diff, restore, and undoing the restore'
   await dialog.getByTestId('history-restore').click();
   await expect(body).toHaveValue('');
   await expect(page.getByTestId('note-title')).toHaveValue('');
+  // The list shows the restored note, not the one it replaced.
+  const row = page.locator('[data-testid="note-item"][aria-current="true"]');
+  await expect(row).not.toContainText('Journal');
 
   // The restore is a version of its own, so it can be undone the same way.
   await expect(versions).toHaveCount(2);
@@ -82,4 +126,6 @@ test('history: versions with origin, the diff, restore, and undoing the restore'
   await expect(body).toHaveValue('third line');
   await expect(page.getByTestId('note-title')).toHaveValue('Journal');
   await expect(versions).toHaveCount(3);
+  await expect(row).toContainText('Journal');
+  await expect(row).toContainText('third line');
 });

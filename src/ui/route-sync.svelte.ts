@@ -2,6 +2,7 @@ import { untrack } from 'svelte';
 import { chat } from './chat/chat.svelte';
 import { openNote as showNoteInEditor, refreshOpenNote } from './editor/editor.service';
 import { editor } from './editor/editor.svelte';
+import { openWikiAddress } from './editor/links.service';
 import { layout, type MainView } from './layout.svelte';
 import { currentRoute, setRouteApplier, takeAppliedEarly } from './navigation';
 import { applyPendingOrder, refreshList } from './notes/notes.service';
@@ -29,6 +30,7 @@ const VIEW_OF_ROUTE: Record<Route['view'], MainView | null> = {
   recordings: 'transcription',
   benchmarks: 'benchmarks',
   settings: null,
+  wiki: 'notes',
 };
 
 /** Set while a hash is being applied at start-up: state written back then replaces the entry. */
@@ -137,6 +139,10 @@ export function applyRoute(route: Route): void {
     case 'chat':
       layout.setView('chat');
       if (chat.conversationId !== route.conversationId) void openConversation(route.conversationId);
+      return;
+    case 'wiki':
+      showNotebook('notes', notes.folder, notes.tag);
+      void openWikiAddress(route.title);
       return;
     default: {
       const view = VIEW_OF_ROUTE[route.view];
@@ -277,7 +283,8 @@ export function startRouter(): { openedNote: boolean; stop: () => void } {
     settingsPushedOver = true;
   }
   return {
-    openedNote: routeNoteId(route) !== null,
+    // A wikilink's address names a note too: the last note must not reopen over it.
+    openedNote: routeNoteId(route) !== null || route.view === 'wiki',
     stop: () => {
       window.removeEventListener('hashchange', onHashChange);
       setRouteApplier(null);

@@ -9,6 +9,7 @@ import {
   sameRoute,
   type Route,
 } from './router';
+import { wikilinkHref } from './markdown/wikilink-plugin';
 
 describe('parseRoute', () => {
   it('reads every view', () => {
@@ -24,6 +25,20 @@ describe('parseRoute', () => {
     expect(parseRoute('#/benchmarks')).toEqual({ view: 'benchmarks' });
     expect(parseRoute('#/settings')).toEqual({ view: 'settings', page: null });
     expect(parseRoute('#/settings/providers')).toEqual({ view: 'settings', page: 'providers' });
+    expect(parseRoute('#/wiki/%E4%B8%AD%E6%96%87%E7%AC%94%E8%AE%B0')).toEqual({
+      view: 'wiki',
+      title: '中文笔记',
+    });
+  });
+
+  it('reads a wikilink address, whose title may hold a slash (encoded), and none without a title', () => {
+    expect(parseRoute(wikilinkHref('Kubernetes/Ingress 入门'))).toEqual({
+      view: 'wiki',
+      title: 'Kubernetes/Ingress 入门',
+    });
+    expect(parseRoute('#/wiki/a%2Fb%20c')).toEqual({ view: 'wiki', title: 'a/b c' });
+    expect(parseRoute('#/wiki')).toEqual(HOME);
+    expect(parseRoute('#/wiki/%20')).toEqual(HOME);
   });
 
   it('reads the list filters beside a note', () => {
@@ -67,6 +82,7 @@ describe('formatRoute', () => {
       { view: 'recordings' },
       { view: 'benchmarks' },
       { view: 'settings', page: 'storage' },
+      { view: 'wiki', title: 'Kubernetes/Ingress 入门?' },
     ];
     for (const route of routes) expect(parseRoute(formatRoute(route))).toEqual(route);
   });

@@ -8,6 +8,8 @@
  *   #/trash, #/trash/<id>        the trash     #/search?q=<text>    search results
  *   #/chat, #/chat/<id>          chat          #/agent, #/recordings, #/benchmarks
  *   #/settings, #/settings/<page>
+ *   #/wiki/<title>               a `[[wikilink]]`'s note by title (opened in a new tab, a
+ *                                bookmark): replaced by the note's address once resolved
  */
 export type Route =
   | { view: 'notes'; noteId: string | null; folder: string | null; tag: string | null }
@@ -17,7 +19,8 @@ export type Route =
   | { view: 'agent' }
   | { view: 'recordings' }
   | { view: 'benchmarks' }
-  | { view: 'settings'; page: string | null };
+  | { view: 'settings'; page: string | null }
+  | { view: 'wiki'; title: string };
 
 export type RouteView = Route['view'];
 
@@ -80,6 +83,8 @@ export function parseRoute(hash: string): Route {
       return { view: 'chat', conversationId: id ?? null };
     case 'settings':
       return { view: 'settings', page: id ?? null };
+    case 'wiki':
+      return id === undefined || id.trim() === '' ? HOME : { view: 'wiki', title: id };
     case 'agent':
     case 'recordings':
     case 'benchmarks':
@@ -116,6 +121,8 @@ export function formatRoute(route: Route): string {
       return `#${withId('/chat', route.conversationId)}`;
     case 'settings':
       return `#${withId('/settings', route.page)}`;
+    case 'wiki':
+      return `#${withId('/wiki', route.title)}`;
     default:
       return `#/${route.view}`;
   }

@@ -2,7 +2,9 @@ import { core } from '../api/core-client';
 import { confirmation } from '../dialogs/confirm.svelte';
 import { reportError } from '../errors';
 import { t } from '../i18n';
+import { currentRoute, navigate } from '../navigation';
 import { refreshAll } from '../notes/notes.service';
+import { notesRoute, sameRoute, type Route } from '../router';
 import { editor } from './editor.svelte';
 import { openNote, saveNow } from './editor.service';
 
@@ -29,6 +31,41 @@ export async function followWikilink(title: string): Promise<void> {
     const note = await core.notes.create({ title, folder: editor.content.folder });
     await openNote(note.note_id);
     await refreshAll();
+  } catch (error) {
+    reportError(error);
+  }
+}
+
+/**
+ * `#/wiki/<title>` opened as an address (a wikilink opened in a new tab, a bookmark): the
+ * note with that title opens and its own address replaces the wikilink's, so Back does not
+ * land on the lookup again. A title no note has offers to create that note, as a click does.
+ */
+export async function openWikiAddress(title: string): Promise<void> {
+  const asked: Route = { view: 'wiki', title };
+  // The user went elsewhere while the title was looked up: that place stays.
+  const stillAsked = () => sameRoute(currentRoute(), asked);
+  try {
+    const target = await core.links.resolve(title);
+    if (!stillAsked()) return;
+    if (target) {
+      navigate(notesRoute({ noteId: target.note_id }), { replace: true });
+      return;
+    }
+    const create = await confirmation.ask({
+      title: t('links.missingTitle'),
+      message: t('links.missingMessage', { title }),
+      confirmLabel: t('links.create'),
+      danger: false,
+    });
+    if (!stillAsked()) return;
+    if (!create) {
+      navigate(notesRoute({ noteId: editor.noteId }), { replace: true });
+      return;
+    }
+    const note = await core.notes.create({ title, folder: '' });
+    await refreshAll();
+    if (stillAsked()) navigate(notesRoute({ noteId: note.note_id }), { replace: true });
   } catch (error) {
     reportError(error);
   }
