@@ -243,4 +243,19 @@ test("an unreachable provider's error names its URL and the likely causes, and l
   await help.getByTestId('provider-error-settings').click();
   await expect(page.getByTestId('settings-page-providers')).toBeVisible();
   await expect(page.locator('[data-testid="provider-item"][data-provider-id="custom"]')).toBeVisible();
+  await page.keyboard.press('Escape');
+
+  // The agent's failed run says the same, in words rather than an error code.
+  await page.getByTestId('nav-agent').click();
+  await page.getByTestId('agent-model').selectOption({ label: 'Offline box · some-model' });
+  await page.getByTestId('agent-input').fill('List my notes');
+  await page.getByTestId('agent-run').click();
+  const failure = page.getByTestId('agent-run-error');
+  await expect(failure).toHaveAttribute('data-code', 'PROVIDER_UNAVAILABLE', { timeout: 60_000 });
+  await expect(failure).not.toContainText('PROVIDER_UNAVAILABLE');
+  const agentHelp = page.getByTestId('agent-timeline').getByTestId('provider-error-help');
+  await expect(agentHelp).toContainText(`Could not reach ${baseUrl}`);
+  await expect(agentHelp).toContainText('CORS');
+  await agentHelp.getByTestId('provider-error-settings').click();
+  await expect(page.getByTestId('settings-page-providers')).toBeVisible();
 });
