@@ -106,8 +106,7 @@ test('an OpenAI-compatible provider on a local replay server answers in the UI',
     await page.getByTestId('nav-chat').click();
     await page.getByTestId('chat-model').selectOption({ label: 'Replay · replay-model' });
     await page.getByTestId('chat-input').fill('Say hi');
-    // Enter sends too (the job panel may cover the corner of the send button).
-    await page.getByTestId('chat-input').press('Enter');
+    await page.getByTestId('chat-send').click();
     const answer = page.locator('[data-testid="chat-message"][data-role="assistant"]').last();
     await expect(answer).toHaveAttribute('data-status', 'completed');
     await expect(answer.getByTestId('chat-answer')).not.toBeEmpty();

@@ -163,3 +163,21 @@ test('importing the same zip twice: skip adds nothing and says so, update report
   await expect(page.getByTestId('note-list')).toBeVisible();
   await expect(page.getByTestId('note-item')).toHaveCount(12);
 });
+
+test('the job panel stays clear of the chat composer', async ({ page }) => {
+  await openApp(page);
+  await importZip(page, vaultZip(3));
+  const panel = page.getByTestId('job-panel');
+  await expect(panel.getByTestId('job-item').first()).toHaveAttribute('data-status', 'completed');
+
+  await page.getByTestId('nav-chat').click();
+  await page.getByTestId('chat-input').fill('Hello');
+  await expect(panel).toBeVisible();
+  const composerTop = await page
+    .getByTestId('chat-input')
+    .evaluate((input) => input.closest('form')!.getBoundingClientRect().top);
+  const panelBottom = (await panel.boundingBox())!;
+  expect(panelBottom.y + panelBottom.height).toBeLessThanOrEqual(composerTop);
+  // Nothing lies over the send button: a trial click checks it would receive the click.
+  await page.getByTestId('chat-send').click({ trial: true });
+});

@@ -63,11 +63,19 @@ test.describe('phone 390×844', () => {
     expect(await overflowing(page), 'note list').toEqual([]);
 
     await page.getByTestId('topbar-new-note').click();
-    await page.getByTestId('note-title').fill('A note on a phone');
+    await page.getByTestId('note-title').fill('Kubernetes fundamentals');
     await page.getByTestId('note-body').fill('| a | b |\n|---|---|\n| 1 | 2 |\n\n```js\nconst x = 1;\n```');
     await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
     await expect(shell).toHaveAttribute('data-pane', 'editor');
     expect(await overflowing(page), 'editor').toEqual([]);
+    // The title reads whole: it has a row of its own, not what the note's buttons leave.
+    const title = await page
+      .getByTestId('note-title')
+      .evaluate((input) => ({ width: input.clientWidth, text: input.scrollWidth }));
+    expect(title.width).toBeGreaterThan(PHONE.width * 0.7);
+    expect(title.text).toBeLessThanOrEqual(title.width);
+    await expect(page.getByTestId('history-open')).toBeInViewport();
+    await expect(page.getByTestId('trash-note')).toBeInViewport();
 
     await openMenu(page);
     expect(await overflowing(page), 'menu').toEqual([]);

@@ -124,12 +124,18 @@ test('a note with many matching blocks is listed once with "N more matches", and
   await page.getByTestId('search-input').fill('kubernetes');
   await expect(page.getByTestId('search-total')).toHaveAttribute('data-total-notes', '25');
   await expect(page.getByTestId('search-total')).toHaveAttribute('data-total-hits', '28');
+  await expect(page.getByTestId('search-total')).toHaveText('28 matches in 25 notes');
   await expect(page.getByTestId('search-group')).toHaveCount(20);
   await expect(page.getByTestId('search-page')).toHaveText('Page 1 of 2');
 
   const cluster = page.getByTestId('search-group').filter({ hasText: 'Cluster' });
   await expect(cluster.getByTestId('search-result')).toHaveCount(1);
   await expect(cluster.getByTestId('search-snippet').first()).toContainText('kubernetes kubernetes services');
+  // One note, one match: both counts in the singular.
+  await page.getByTestId('search-input').fill('ingress');
+  await expect(page.getByTestId('search-total')).toHaveText('1 match in 1 note');
+  await page.getByTestId('search-input').fill('kubernetes');
+  await expect(page.getByTestId('search-total')).toHaveAttribute('data-total-hits', '28');
   await cluster.getByTestId('search-more-in-note').click();
   await expect(cluster.getByTestId('search-result')).toHaveCount(4);
   await expect(cluster.getByTestId('search-more-in-note')).toHaveAttribute('aria-expanded', 'true');

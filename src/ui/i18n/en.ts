@@ -794,11 +794,16 @@ graph LR
   'storage.modelsCleared': 'Downloaded models cleared.',
   // End of the settings block.
   // Search results by note, paging, and importing what is already here.
+  // {notes} is searchPages.noteCount: its own plural ("1 match in 1 note").
   'searchPages.total': {
-    one: '{count} match in {notes} notes',
-    other: '{count} matches in {notes} notes',
+    one: '{count} match in {notes}',
+    other: '{count} matches in {notes}',
   },
-  'searchPages.totalCapped': 'More than {count} matches in {notes} notes',
+  'searchPages.totalCapped': 'More than {count} matches in {notes}',
+  'searchPages.noteCount': {
+    one: '{count} note',
+    other: '{count} notes',
+  },
   'searchPages.moreInNote': {
     one: '{count} more match in this note',
     other: '{count} more matches in this note',

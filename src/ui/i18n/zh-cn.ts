@@ -764,8 +764,9 @@ graph LR
   'storage.modelsCleared': '已清除下载的模型。',
   // End of the settings block.
   // Search results by note, paging, and importing what is already here.
-  'searchPages.total': { other: '{notes} 篇笔记中有 {count} 处匹配' },
-  'searchPages.totalCapped': '{notes} 篇笔记中有超过 {count} 处匹配',
+  'searchPages.total': { other: '{notes}中有 {count} 处匹配' },
+  'searchPages.totalCapped': '{notes}中有超过 {count} 处匹配',
+  'searchPages.noteCount': { other: '{count} 篇笔记' },
   'searchPages.moreInNote': { other: '此笔记中还有 {count} 处匹配' },
   'searchPages.fewerInNote': '收起匹配',
   'searchPages.previous': '上一页',
