@@ -90,6 +90,43 @@ describe('EventLog', () => {
     expect(replayed).toEqual(['Queued', 'Completed']);
   });
 
+  it('delivers an end that cannot be stored to those listening, after the events before it, and stores nothing', async () => {
+    const store = new MemoryEventStore();
+    const log = new EventLog(store);
+    await log.publish('job', 'Queued', {});
+    await log.publish('job', 'Progress', { n: 1 });
+    const seen: EventEnvelope[] = [];
+    const subscription = log.subscribe('job', 0, (envelope) => seen.push(envelope));
+    await tick();
+    const ended = await log.deliverUnstored('job', 'Failed', { error: { code: 'STORAGE_QUOTA_EXCEEDED' } });
+    await subscription.closed;
+    expect(seen.map((envelope) => [envelope.sequence, envelope.event])).toEqual([
+      [1, 'Queued'],
+      [2, 'Progress'],
+      [3, 'Failed'],
+    ]);
+    expect(ended).toMatchObject({ sequence: 3, data: { error: { code: 'STORAGE_QUOTA_EXCEEDED' } } });
+    expect((await store.list('job', 0, 10)).map((e) => e.event)).toEqual(['Queued', 'Progress']);
+    // Ended here: no more events, and no second end.
+    await expect(log.publish('job', 'Progress', {})).rejects.toSatisfy(
+      (error) => error instanceof AppError && error.code === 'STATE_CONFLICT',
+    );
+    expect(await log.deliverUnstored('job', 'Failed', {})).toBeUndefined();
+  });
+
+  it('numbers an unstored end past what was delivered when the store cannot be read', async () => {
+    const store = new MemoryEventStore();
+    const log = new EventLog(store);
+    await log.publish('job', 'Queued', {});
+    await log.publish('job', 'Progress', {});
+    const seen: number[] = [];
+    log.subscribe('job', 0, (envelope) => seen.push(envelope.sequence));
+    await tick();
+    store.last = () => Promise.reject(new Error('Database has been closed'));
+    await log.deliverUnstored('job', 'Failed', {});
+    expect(seen).toEqual([1, 2, 3]);
+  });
+
   it('pages events with next_sequence and has_more', async () => {
     const log = new EventLog(new MemoryEventStore());
     for (let i = 0; i < 5; i++) await log.publish('r', 'Progress', { i });

@@ -24,6 +24,8 @@ export class EventLog {
   /** Resources known to have ended; a publish after the end is a bug upstream. */
   readonly #terminated = new Set<string>();
   readonly #knownOpen = new Set<string>();
+  /** The last sequence delivered per open resource (an unstored end follows it). */
+  readonly #lastDelivered = new Map<string, number>();
   /** Publishes per resource are chained so delivery order equals sequence order. */
   readonly #tails = new Map<string, Promise<unknown>>();
 
@@ -53,6 +55,34 @@ export class EventLog {
     persist: (timestamp: string) => Promise<EventEnvelope | undefined>,
   ): Promise<EventEnvelope | undefined> {
     return this.#chain(resourceId, () => this.#publishNow(resourceId, event, persist));
+  }
+
+  /**
+   * The one exception to "persisted before delivered": a resource whose end cannot be
+   * stored (storage full, the database gone) still ends for those listening now, so no
+   * view waits on it forever. The stored log keeps no end; the owner settles the stored
+   * resource at its next start (the job runtime marks such a job interrupted). Ordered
+   * after every publish before it; nothing is delivered if the resource has ended.
+   */
+  deliverUnstored(resourceId: string, event: string, data: unknown): Promise<EventEnvelope | undefined> {
+    return this.#chain(resourceId, async () => {
+      if (this.#terminated.has(resourceId)) return undefined;
+      // Past the last event delivered here or stored, whichever is later (the store may be gone).
+      const stored = await this.#store.last(resourceId).then(
+        (last) => last?.sequence ?? 0,
+        () => 0,
+      );
+      const envelope: EventEnvelope = {
+        id: 0,
+        sequence: Math.max(stored, this.#lastDelivered.get(resourceId) ?? 0) + 1,
+        event,
+        resource_id: resourceId,
+        data,
+        timestamp: toIsoUtc(this.#clock()),
+      };
+      this.#deliver(resourceId, event, envelope);
+      return envelope;
+    });
   }
 
   /**
@@ -96,12 +126,19 @@ export class EventLog {
     this.#knownOpen.add(resourceId);
     const envelope = await persist(toIsoUtc(this.#clock()));
     if (envelope === undefined) return undefined;
+    this.#deliver(resourceId, event, envelope);
+    return envelope;
+  }
+
+  #deliver(resourceId: string, event: string, envelope: EventEnvelope): void {
     if (isTerminalEventName(event)) {
       this.#terminated.add(resourceId);
       this.#knownOpen.delete(resourceId);
+      this.#lastDelivered.delete(resourceId);
+    } else {
+      this.#lastDelivered.set(resourceId, envelope.sequence);
     }
     for (const listener of [...(this.#listeners.get(resourceId) ?? [])]) listener(envelope);
-    return envelope;
   }
 
   async isTerminated(resourceId: string): Promise<boolean> {

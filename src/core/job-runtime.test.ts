@@ -160,6 +160,7 @@ describe('JobRuntime', () => {
     try {
       runtime.register({ kind: 'lost', run: async () => 'done' });
       const job = await runtime.create('lost');
+      const { seen, subscription } = collect(runtime, job.job_id);
       await runtime.whenEnded(job.job_id);
       await runtime.idle();
       // Rejections are reported after the microtask queue drains: let one macrotask pass.
@@ -167,8 +168,47 @@ describe('JobRuntime', () => {
       expect(unhandled).toEqual([]);
       expect((await runtime.get(job.job_id)).status).toBe('running');
       expect(warn).toHaveBeenCalledWith(expect.stringContaining(job.job_id), expect.anything());
+      // Whoever watches the job hears it end (it showed "running" for good): unstored, once.
+      await subscription.closed;
+      expect(seen.map((event) => event.event)).toEqual(['Queued', 'Started', 'Failed']);
+      expect(seen.at(-1)!.data).toMatchObject({ error: { code: 'JOB_FAILED' } });
     } finally {
       process.off('unhandledRejection', onUnhandled);
+      warn.mockRestore();
+    }
+  });
+
+  it('at a storage full to the last byte, the job ends for its watchers with STORAGE_QUOTA_EXCEEDED', async () => {
+    const { runtime, jobs, eventStore } = setup();
+    const put = jobs.put.bind(jobs);
+    const full = () => new AppError('STORAGE_QUOTA_EXCEEDED', 'Storage for this site is full.');
+    // No terminal row fits, and no event either: every end write is refused.
+    jobs.put = async (job) => {
+      if (job.status !== 'queued' && job.status !== 'running') throw full();
+      await put(job);
+    };
+    const append = eventStore.append.bind(eventStore);
+    eventStore.append = async (resourceId, event, data, timestamp) => {
+      if (event === 'Failed' || event === 'Completed') throw full();
+      return append(resourceId, event, data, timestamp);
+    };
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      runtime.register({ kind: 'fill', run: async () => ({ imported: 20 }) });
+      const job = await runtime.create('fill');
+      const { seen, subscription } = collect(runtime, job.job_id);
+      await subscription.closed;
+      expect(seen.at(-1)).toMatchObject({
+        event: 'Failed',
+        data: { error: { code: 'STORAGE_QUOTA_EXCEEDED' } },
+      });
+      // Nothing half-written: the stored row is still the running one, for the next start to settle.
+      expect((await runtime.get(job.job_id)).status).toBe('running');
+      expect((await eventStore.list(job.job_id, 0, 10)).map((event) => event.event)).toEqual([
+        'Queued',
+        'Started',
+      ]);
+    } finally {
       warn.mockRestore();
     }
   });

@@ -311,10 +311,15 @@ export class JobRuntime {
             return ran;
           },
           (error: unknown) => {
-            // Not even its failure could be stored (the database went away): nothing more
-            // will come, and nobody awaits this promise to hear it, so say it here.
+            // Not even its failure could be stored (storage full to the last byte, the database
+            // gone): nothing more will come, and nobody awaits this promise to hear it, so say
+            // it here, and end the job for those watching it (unstored): a view showed it
+            // running for good. The stored row stays running until the next start's recover().
             this.#ended(jobId);
             console.warn(`jobs: ${jobId} could not be ended`, error);
+            void this.#events
+              .deliverUnstored(jobId, 'Failed', { error: failureOf(error) })
+              .catch(() => undefined);
             return false;
           },
         )
