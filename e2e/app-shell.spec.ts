@@ -96,6 +96,32 @@ test.describe('a Chinese browser', () => {
     await expect(page.getByTestId('shell')).toHaveAttribute('aria-busy', 'false');
     expect(downloads).toHaveLength(1);
   });
+
+  test('names the built-in themes, the built-in embedder and the agent tools in Chinese', async ({
+    page,
+  }) => {
+    await openApp(page);
+    await page.getByTestId('open-settings').click();
+    await page.getByTestId('settings-nav-general').click();
+    const theme = (id: string) =>
+      page.locator(`[data-testid="theme-row"][data-theme-id="${id}"] .theme-name`);
+    await expect(theme('light')).toHaveText('浅色');
+    await expect(theme('dark')).toHaveText('深色');
+    await page.getByTestId('settings-nav-search').click();
+    await expect(page.getByTestId('embedding-model').locator('option[value="hash-v1"]')).toHaveText(
+      'hash-v1（内置，无需下载）',
+    );
+    await page.keyboard.press('Escape');
+
+    await page.getByTestId('nav-agent').click();
+    await page.getByTestId('agent-capabilities').locator('summary').click();
+    await expect(page.locator('[data-testid="agent-tool"][data-tool="notes.search"]')).toContainText(
+      '按标题或正文中的词语查找笔记。',
+    );
+    await expect(page.locator('[data-testid="agent-tool"][data-tool="tasks.create"]')).not.toContainText(
+      'Add tasks',
+    );
+  });
 });
 
 test('switching the language in settings works offline and is remembered for the next start', async ({

@@ -341,6 +341,18 @@ export const en = {
   'agent.capabilities.body':
     'The agent searches and reads your notes, writes notes and task lists, evaluates arithmetic and remembers facts, using the tools below. Tools that change notes ask you first.',
   'agent.capabilities.asks': 'asks first',
+  // What each built-in tool does, for the person (the model reads the tool's own description).
+  'agent.tool.notesSearch': 'Finds notes by words in their title or text.',
+  'agent.tool.notesRead': 'Reads one note, block by block.',
+  'agent.tool.notesList': 'Lists notes, newest first, in one folder or with one tag.',
+  'agent.tool.notesCreate': 'Creates a note with a title and Markdown text.',
+  'agent.tool.notesUpdate': 'Changes a note (appends text or replaces one block) and shows the diff.',
+  'agent.tool.ragSearch': 'Searches the notebook for passages relevant to a question, to cite them.',
+  'agent.tool.memorySave': 'Remembers a fact or preference for later conversations.',
+  'agent.tool.mathEvaluate': 'Evaluates an arithmetic expression exactly.',
+  'agent.tool.timeNow': 'Tells the current date and time, in a time zone or the local one.',
+  'agent.tool.tasksCreate': 'Adds tasks as a Markdown checklist, to a note or to a new one.',
+  'agent.tool.tasksList': 'Lists the checklist tasks of one note or of the latest notes.',
   'agent.denied': 'You denied {tool}, so nothing was changed.',
   'agent.event.ProviderSwitched': 'Switched from {from} to {to}',
   'agent.event.AttemptDiscarded': 'Attempt {attempt} failed; its partial output was discarded',
@@ -409,7 +421,7 @@ export const en = {
 
   'embedding.heading': 'Embedding model',
   'embedding.modelLabel': 'Model for vector search',
-  'embedding.builtin': '{label}',
+  'embedding.builtin': '{label} (built in, no download)',
   'embedding.option': '{label} · {dimension} dimensions · about {size} MB',
   'embedding.use': 'Use this model',
   'embedding.inUse': 'In use',
