@@ -42,7 +42,14 @@ test('wikilinks: complete with [[, open the note, backlinks, rename follows, mis
   // A link to a note that does not exist offers to create it.
   await body.fill('See [[Alpha Prime]] and [[Gamma]]');
   await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
-  await page.getByTestId('preview').locator('a.wikilink', { hasText: 'Gamma' }).click();
+  // It looks missing before the click, and says what a click does; the other link does not.
+  const gamma = page.getByTestId('preview').locator('a.wikilink', { hasText: 'Gamma' });
+  await expect(gamma).toHaveAttribute('data-missing', '');
+  await expect(gamma).toHaveAttribute('title', 'No note is called “Gamma” yet: click to create it.');
+  await expect(
+    page.getByTestId('preview').locator('a.wikilink', { hasText: 'Alpha Prime' }),
+  ).not.toHaveAttribute('data-missing');
+  await gamma.click();
   await page.getByTestId('confirm-accept').click();
   await expect(page.getByTestId('note-title')).toHaveValue('Gamma');
   await expect(page.getByTestId('backlink').filter({ hasText: 'Beta' })).toHaveCount(1);

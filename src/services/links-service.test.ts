@@ -125,6 +125,22 @@ describe('LinksService', () => {
     expect((await api.links.resolve('Al'))?.note_id).toBe(existing.note_id);
   });
 
+  it('names the link titles no live note has', async () => {
+    const api = setup();
+    await api.notes.create({ title: 'Alpha plan', body: '' });
+    const gone = await api.notes.create({ title: 'Gone', body: '' });
+    await api.notes.trash(gone.note_id);
+    expect(await api.links.missing(['alpha PLAN', 'Gone', 'Nowhere', 'Nowhere', ' Alpha plan '])).toEqual([
+      'Gone',
+      'Nowhere',
+    ]);
+    expect(await api.links.missing([])).toEqual([]);
+    expect(await codeOf(api.links.missing(['ok', ' ']))).toBe('VALIDATION_FAILED');
+    expect(await codeOf(api.links.missing(Array.from({ length: 1001 }, (_, i) => `t${i}`)))).toBe(
+      'VALIDATION_FAILED',
+    );
+  });
+
   it('rejects invalid input with VALIDATION_FAILED and unknown notes with NOTE_NOT_FOUND', async () => {
     const api = setup();
     expect(await codeOf(api.links.resolve('   '))).toBe('VALIDATION_FAILED');

@@ -35,6 +35,9 @@ export type LinksReader = Pick<NotesRepository, 'noteIds' | 'forEachNotePage' | 
 
 const noteIdSchema = z.string().min(1, 'note_id is required');
 const titleSchema = z.string().trim().min(1, 'A link needs a title.').max(MAX_TITLE_LENGTH);
+/** Titles one `missing` call may ask about (a note with more distinct links asks in parts). */
+export const MAX_MISSING_QUERY = 1000;
+const missingSchema = z.array(titleSchema).max(MAX_MISSING_QUERY);
 const suggestSchema = z.object({
   query: z.string().max(MAX_TITLE_LENGTH),
   limit: z.number().int().min(1).max(50).default(8),
@@ -182,6 +185,16 @@ export class LinksService implements NoteChangeListener {
   async resolve(title: string): Promise<LinkedNoteDto | null> {
     const wanted = parseInput(titleSchema, title);
     return (await this.#fresh()).resolve(wanted) ?? null;
+  }
+
+  /**
+   * Of these link titles, those no live note has (a preview shows such links as
+   * missing). At most MAX_MISSING_QUERY titles a call: one note's links.
+   */
+  async missing(titles: readonly string[]): Promise<string[]> {
+    const wanted = parseInput(missingSchema, titles);
+    const index = await this.#fresh();
+    return [...new Set(wanted)].filter((title) => !index.resolve(title.trim()));
   }
 
   /** Titles for `[[` completion. */

@@ -36,6 +36,11 @@ export async function followWikilink(title: string): Promise<void> {
   }
 }
 
+/** Of these link titles, those no note has (the preview shows their links as missing). */
+export function missingLinks(titles: string[]): Promise<string[]> {
+  return core.links.missing(titles);
+}
+
 /**
  * `#/wiki/<title>` opened as an address (a wikilink opened in a new tab, a bookmark): the
  * note with that title opens and its own address replaces the wikilink's, so Back does not

@@ -702,6 +702,7 @@ graph LR
     other: 'Showing the first {shown} of {kept} blocks.',
   },
   // Links between notes and note history
+  'links.missingHint': 'No note is called “{title}” yet: click to create it.',
   'links.missingTitle': 'Create the linked note?',
   'links.missingMessage': 'No note is titled “{title}” yet. Create it?',
   'links.create': 'Create note',

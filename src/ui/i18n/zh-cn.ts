@@ -679,6 +679,7 @@ graph LR
     '还有 {more} 个块超出了数据集保留的部分（每篇笔记的前 {limit} 个字符），无法选择。',
   'bench.mine.blocksFirst': '只显示前 {shown} 个块（共 {kept} 个）。',
   // Links between notes and note history
+  'links.missingHint': '还没有名为“{title}”的笔记：点击即可创建。',
   'links.missingTitle': '创建链接的笔记？',
   'links.missingMessage': '还没有标题为“{title}”的笔记。要创建吗？',
   'links.create': '创建笔记',
