@@ -97,7 +97,7 @@ test.describe('a Chinese browser', () => {
     expect(downloads).toHaveLength(1);
   });
 
-  test('names the built-in themes, the built-in embedder and the agent tools in Chinese', async ({
+  test('names the built-in themes, the built-in embedder and the agent tools in Chinese, and the chat header fits them', async ({
     page,
   }) => {
     await openApp(page);
@@ -121,6 +121,19 @@ test.describe('a Chinese browser', () => {
     await expect(page.locator('[data-testid="agent-tool"][data-tool="tasks.create"]')).not.toContainText(
       'Add tasks',
     );
+
+    // The chat's header keeps its labels on one line beside the model's long name.
+    await page.getByTestId('nav-chat').click();
+    // Lines a label's text takes: the distinct tops of its text's boxes.
+    const lines = (selector: string) =>
+      page.locator(selector).evaluate((element) => {
+        const range = document.createRange();
+        range.selectNodeContents(element);
+        return new Set(Array.from(range.getClientRects(), (box) => Math.round(box.top))).size;
+      });
+    await expect(page.getByTestId('chat-model')).toBeVisible();
+    expect(await lines('[data-testid="chat-system-prompt"] summary')).toBe(1);
+    expect(await lines('.thread-header .memory-toggle span')).toBe(1);
   });
 });
 
