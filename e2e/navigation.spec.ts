@@ -199,6 +199,33 @@ test.describe('desktop', () => {
     expect(requestLog.urls.some((url) => url.includes('#'))).toBe(false);
     expect(requestLog.foreign()).toEqual([]);
   });
+
+  test('an address naming a note that no longer exists says so and then names what is shown', async ({
+    page,
+  }) => {
+    await openApp(page);
+    await createNote(page, 'Still here', 'text');
+    const id = await noteIdOf(page, 'Still here');
+    const gone = page.getByTestId('toast').filter({ hasText: 'That note no longer exists.' });
+
+    // Followed while a note is open: that note stays, and so does its address.
+    await page.evaluate(() => (location.hash = '#/notes/note_deleted_long_ago'));
+    await expect(gone).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`#/notes/${id}$`));
+    await expect(page.getByTestId('note-title')).toHaveValue('Still here');
+
+    // Opened afresh in a new tab (an old bookmark): the notebook's own address, and a reload
+    // shows no error.
+    const fresh = await page.context().newPage();
+    await fresh.goto('/#/notes/note_deleted_long_ago');
+    const freshGone = fresh.getByTestId('toast').filter({ hasText: 'That note no longer exists.' });
+    await expect(freshGone).toBeVisible();
+    await expect(fresh).toHaveURL(/#\/notes$/);
+    await fresh.reload();
+    await expect(fresh.getByTestId('note-item')).toHaveCount(1);
+    await expect(freshGone).toHaveCount(0);
+    await fresh.close();
+  });
 });
 
 test.describe('phone', () => {

@@ -58,3 +58,15 @@ export function openNote(noteId: string): void {
   else if (route.view === 'trash') navigate({ view: 'trash', noteId });
   else navigate(notesRoute({ noteId }));
 }
+
+/**
+ * The address named a note that could not be opened (it no longer exists): it names the note
+ * still shown instead (or the list), so a reload or Back does not meet the error again.
+ */
+export function replaceMissingNote(missingId: string, shownId: string | null): void {
+  // No address bar (a test without a page): nothing to correct.
+  if (typeof location === 'undefined') return;
+  const route = currentRoute();
+  if ((route.view === 'notes' || route.view === 'trash') && route.noteId === missingId)
+    navigate({ ...route, noteId: shownId }, { replace: true });
+}

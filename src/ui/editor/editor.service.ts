@@ -6,6 +6,7 @@ import { errorCodeOf } from '../error-message';
 import { reportError } from '../errors';
 import { errorText, t } from '../i18n';
 import { layout } from '../layout.svelte';
+import { replaceMissingNote } from '../navigation';
 import { notes } from '../notes/notes.svelte';
 import { refreshAll, scheduleRefresh } from '../notes/notes.service';
 import { settings } from '../settings/settings.svelte';
@@ -489,7 +490,10 @@ export async function openNote(noteId: string): Promise<void> {
     if (request !== openRequest) return;
     editor.endSwitch();
     reportError(error);
-    if (errorCodeOf(error) === 'NOTE_NOT_FOUND') void refreshAll();
+    if (errorCodeOf(error) === 'NOTE_NOT_FOUND') {
+      void refreshAll();
+      replaceMissingNote(noteId, editor.noteId);
+    }
   }
 }
 
