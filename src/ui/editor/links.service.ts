@@ -8,6 +8,16 @@ import { notesRoute, sameRoute, type Route } from '../router';
 import { editor } from './editor.svelte';
 import { openNote, saveNow } from './editor.service';
 
+/** The offer a link to no note makes, clicked or opened as an address. */
+function offerToCreate(title: string): Promise<boolean> {
+  return confirmation.ask({
+    title: t('links.missingTitle'),
+    message: t('links.missingMessage', { title }),
+    confirmLabel: t('links.create'),
+    danger: false,
+  });
+}
+
 /**
  * A `[[wikilink]]` in the preview was followed: the core resolves the title
  * and the note opens; a link to no note offers to create it (in the folder of
@@ -21,12 +31,7 @@ export async function followWikilink(title: string): Promise<void> {
       await openNote(target.note_id);
       return;
     }
-    const create = await confirmation.ask({
-      title: t('links.missingTitle'),
-      message: t('links.missingMessage', { title }),
-      confirmLabel: t('links.create'),
-      danger: false,
-    });
+    const create = await offerToCreate(title);
     if (!create) return;
     const note = await core.notes.create({ title, folder: editor.content.folder });
     await openNote(note.note_id);
@@ -57,12 +62,7 @@ export async function openWikiAddress(title: string): Promise<void> {
       navigate(notesRoute({ noteId: target.note_id }), { replace: true });
       return;
     }
-    const create = await confirmation.ask({
-      title: t('links.missingTitle'),
-      message: t('links.missingMessage', { title }),
-      confirmLabel: t('links.create'),
-      danger: false,
-    });
+    const create = await offerToCreate(title);
     if (!stillAsked()) return;
     if (!create) {
       navigate(notesRoute({ noteId: editor.noteId }), { replace: true });
