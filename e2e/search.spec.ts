@@ -90,6 +90,44 @@ test('search as you type completes the last word: "kuber" finds the Kubernetes n
   await expect(results.first().locator('mark').first()).toHaveText('Kubernetes');
 });
 
+test('results show the text as read, not its Markdown, and a match in the title shows the note from its start', async ({
+  page,
+}) => {
+  await openApp(page);
+  const body = [
+    'Start here: **page** the on-call first.',
+    '',
+    '## Restore the `etcd` backup',
+    '',
+    '| step | command |',
+    '| --- | --- |',
+    '| restore | [etcdctl](https://etcd.io/docs) snapshot restore |',
+  ].join('\n');
+  await createNote(page, 'Runbook', body);
+  await createNote(page, 'Groceries', 'Buy rice and cucumbers.');
+
+  await page.getByTestId('search-input').fill('etcdctl');
+  const result = page.getByTestId('search-result');
+  await expect(result).toHaveCount(1);
+  await expect(result.getByTestId('search-snippet')).toHaveText(
+    'step · command restore · etcdctl snapshot restore',
+  );
+  await expect(result.getByTestId('search-snippet').locator('mark')).toHaveText(['etcdctl']);
+
+  // The title alone matches: every block ties, and the note's first one is shown, the title marked.
+  await page.getByTestId('search-input').fill('runbook');
+  const group = page.getByTestId('search-group');
+  await expect(group).toHaveCount(1);
+  await expect(group.getByTestId('search-snippet')).toHaveText('Start here: page the on-call first.');
+  await expect(group.getByTestId('search-result-title').locator('mark')).toHaveText(['Runbook']);
+  await group.getByTestId('search-more-in-note').click();
+  await expect(group.getByTestId('search-snippet')).toHaveText([
+    'Start here: page the on-call first.',
+    'Restore the etcd backup',
+    'step · command restore · etcdctl snapshot restore',
+  ]);
+});
+
 test('a nonsense query finds nothing in full-text, vector and hybrid mode', async ({ page }) => {
   await openApp(page);
   await createNote(page, '操作系统笔记', OS_BODY);

@@ -36,13 +36,15 @@ export interface SearchHitDto {
   note_id: string;
   block_id: string;
   title: string;
+  /** Matches inside `title`: sorted, not overlapping. Absent from an older core. */
+  title_highlights?: HighlightRangeDto[];
   folder: string;
   tags: string[];
   block_type: string;
   /** 0-based lines of the block in the note body; the preview marks blocks with `data-source-line`. */
   start_line: number;
   end_line: number;
-  /** A window of the block text around the first match. */
+  /** A window of the block's readable text (no Markdown marks) around the first match. */
   snippet: string;
   /** Matches inside `snippet`: sorted, not overlapping. */
   highlights: HighlightRangeDto[];

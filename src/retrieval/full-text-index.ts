@@ -388,11 +388,10 @@ export class FullTextIndex {
 
   /** `highlights` for one query and many blocks: the query is analysed once. */
   highlighter(query: string, options: { prefix?: boolean } = {}): (blockId: string) => HighlightRange[] {
-    const tokens = analyze(query);
-    const terms = highlightTermsOf(tokens, options.prefix === true ? typedPrefix(query, tokens) : undefined);
+    const highlight = textHighlighter(query, options);
     return (blockId) => {
       const document = this.#documents.get(blockId);
-      return document ? highlightRanges(document.text, terms) : [];
+      return document ? highlight(document.text) : [];
     };
   }
 
@@ -696,6 +695,19 @@ function removePostings(postings: Postings, terms: Iterable<string>, number: num
  * bigram is only marked through that bigram, so "死锁" does not light up every
  * 死 and 锁 in the block; a lone character (a one-character query) still is.
  */
+/**
+ * `highlights` for any text, such as a block shown in another form (its
+ * readable text) or a title: the query is analysed once.
+ */
+export function textHighlighter(
+  query: string,
+  options: { prefix?: boolean } = {},
+): (text: string) => HighlightRange[] {
+  const tokens = analyze(query);
+  const terms = highlightTermsOf(tokens, options.prefix === true ? typedPrefix(query, tokens) : undefined);
+  return (text) => highlightRanges(text, terms);
+}
+
 function highlightTermsOf(tokens: readonly Token[], prefix?: string): HighlightTerms {
   const covered = new Set<string>();
   for (const token of tokens) {

@@ -407,6 +407,44 @@ describe('SearchService', () => {
     );
   });
 
+  it('shows the readable text of a block, marked where it matches, and the marks in the title', async () => {
+    const { api } = openCore();
+    await api.notes.create({
+      title: 'Deploying Kubernetes',
+      body: 'Intro line.\n\n## Setting up **kubernetes** with [kubeadm](https://kubernetes.io/docs/kubeadm)\n\n- [ ] check the [[Cluster|cluster]] `kubectl get nodes`',
+    });
+    const result = await api.search.search({ query: 'kubeadm', group_by: 'note' });
+    const marked = (text: string, ranges: readonly { start: number; end: number }[]) =>
+      ranges.map((range) => text.slice(range.start, range.end));
+    const [hit] = result.hits;
+    expect(hit?.snippet).toBe('Setting up kubernetes with kubeadm');
+    expect(marked(hit!.snippet, hit!.highlights)).toEqual(['kubeadm']);
+    expect(hit?.title_highlights).toEqual([]);
+
+    const list = (await api.search.search({ query: 'kubectl' })).hits[0];
+    expect(list?.snippet).toBe('check the cluster kubectl get nodes');
+    expect(marked(list!.snippet, list!.highlights)).toEqual(['kubectl']);
+
+    const titled = (await api.search.search({ query: 'deploy', prefix: true })).hits[0];
+    expect(marked(titled!.title, titled!.title_highlights ?? [])).toEqual(['Deploying']);
+  });
+
+  it('a match in the title alone shows the beginning of the note', async () => {
+    const { api } = openCore();
+    const body = Array.from({ length: 12 }, (_, index) => `Paragraph ${index} of the runbook.`).join('\n\n');
+    const note = await api.notes.create({ title: 'Failover drill', body });
+    const result = await api.search.search({ query: 'failover', group_by: 'note' });
+    const [group] = result.groups ?? [];
+    expect(group?.note_id).toBe(note.note_id);
+    expect(group?.hits).toHaveLength(12);
+    expect(group?.hits.map((hit) => hit.start_line)).toEqual(
+      Array.from({ length: 12 }, (_, index) => index * 2),
+    );
+    expect(group?.hits[0]?.snippet).toBe('Paragraph 0 of the runbook.');
+    expect(group?.hits[0]?.highlights).toEqual([]);
+    expect(group?.hits[0]?.title_highlights).toEqual([{ start: 0, end: 8 }]);
+  });
+
   it('rejects invalid requests with VALIDATION_FAILED', async () => {
     const { api } = openCore();
     expect(await codeOf(api.search.search({ query: 'x', mode: 'semantic' as 'fts' }))).toBe(

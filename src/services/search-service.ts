@@ -21,11 +21,13 @@ import {
   hybridSearch,
   makeSnippet,
   profileForReranker,
+  textHighlighter,
   type HybridSearchResult,
   type SearchHit,
   type Reranker,
   type RetrievalProfile,
 } from '../retrieval';
+import { readableText } from '../core/markdown/readable-text';
 import { titleDocumentId } from '../retrieval/index-documents';
 import type { IndexView, SearchIndexer } from '../retrieval/search-indexer';
 import type { NotesContextProvider, NotesContextSource } from './notes-context';
@@ -261,6 +263,7 @@ export class SearchService implements NotesContextProvider {
     request: { query: string; prefix: boolean },
   ): Promise<SearchHitDto[]> {
     const blocks = await this.#notes.blocksById(hits.map((hit) => hit.block_id));
+    const highlight = textHighlighter(request.query, { prefix: request.prefix });
     return hits.flatMap((hit, index): SearchHitDto[] => {
       const document = view.fullText.get(hit.block_id);
       // A title-only note's one document points at the top of the note.
@@ -270,13 +273,16 @@ export class SearchService implements NotesContextProvider {
           ? { type: 'title', start_line: 0, end_line: 0 }
           : undefined);
       if (!block || !document) return [];
-      const highlights = view.fullText.highlights(hit.block_id, request.query, { prefix: request.prefix });
-      const snippet = makeSnippet(document.text, highlights, SNIPPET_LENGTH);
+      // Marked on the text a reader sees: the ranges of the typed Markdown would not fit it.
+      const text = readableText(document.text);
+      const snippet = makeSnippet(text, highlight(text), SNIPPET_LENGTH);
+      const title = document.title ?? '';
       return [
         {
           note_id: hit.note_id,
           block_id: hit.block_id,
-          title: document.title ?? '',
+          title,
+          title_highlights: title === '' ? [] : highlight(title),
           folder: document.folder ?? '',
           tags: [...(document.tags ?? [])],
           block_type: block.type,
@@ -340,7 +346,29 @@ function groupsOf(hits: readonly SearchHitDto[]): SearchGroupDto[] {
         hits: [hit],
       });
   }
+  for (const group of groups) group.hits = inReadingOrderWhenTied(group.hits);
   return groups;
+}
+
+/**
+ * Blocks that score the same keep the note's order. A match in the title alone
+ * scores every block of the note the same, and the index breaks ties by block
+ * id, which would show an arbitrary block first instead of the note's beginning.
+ */
+function inReadingOrderWhenTied(hits: readonly SearchHitDto[]): SearchHitDto[] {
+  const ordered: SearchHitDto[] = [];
+  let run: SearchHitDto[] = [];
+  const flush = (): void => {
+    ordered.push(...run.sort((a, b) => a.start_line - b.start_line));
+    run = [];
+  };
+  for (const hit of hits) {
+    const first = run[0];
+    if (first && (first.score !== hit.score || first.rerank_score !== hit.rerank_score)) flush();
+    run.push(hit);
+  }
+  flush();
+  return ordered;
 }
 
 /**
