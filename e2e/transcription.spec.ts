@@ -199,6 +199,7 @@ test('once its model has been used, audio is transcribed with the network off', 
   await page.reload();
   expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
   await page.getByTestId('nav-transcription').click();
+  const trace = await traceDetail(page);
   // Other audio: the same bytes would be stored once, under the first upload's name.
   await page
     .getByTestId('audio-file-input')
@@ -209,6 +210,10 @@ test('once its model has been used, audio is transcribed with the network off', 
   await expect(detail).toHaveAttribute('data-status', 'completed');
   await expect(detail.getByTestId('segment').first()).toContainText('hello tiny whisper.');
   await expect(detail.getByTestId('segment').nth(1)).toContainText('world again,');
+  // The model is read from this device, and the page says so rather than "Downloading".
+  const loading = (await trace()).flatMap((snapshot) => snapshot.modelLoading ?? []);
+  expect(loading.some((text) => text.startsWith('Loading the model from this device'))).toBe(true);
+  expect(loading.filter((text) => text.startsWith('Downloading'))).toEqual([]);
   expect(asked).toEqual([]);
   expect(requestLog.foreign()).toEqual([]);
 });

@@ -66,6 +66,12 @@ export interface ModelLoadingEventData {
   total_bytes: number | null;
   /** Over all files whose size is known so far; null while unknown. */
   percent: number | null;
+  /**
+   * Where the files come from: `network` once any is downloaded, `device` while
+   * every one so far is read from this device (the browser's cache, a folder);
+   * null before the first file starts. Absent from an older worker.
+   */
+  source?: 'network' | 'device' | null;
 }
 
 export interface DiarizationStartedEventData {

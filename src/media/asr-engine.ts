@@ -39,6 +39,8 @@ export interface AsrLoadProgress {
   total?: number;
   /** 0..100 for the file. */
   progress?: number;
+  /** On `download`: whether the file comes over the network or from this device (a cache, a folder). */
+  source?: 'network' | 'device';
 }
 
 export interface AsrLoadOptions {

@@ -146,6 +146,33 @@ describe('runTranscription in the job runtime', () => {
     expect(completed.result.segments).toEqual(result.segments);
   });
 
+  it('says where the model comes from: this device while every file so far is read here, the network once one is downloaded', async () => {
+    const audio = { att_1: { bytes: toneWav(5), mime_type: 'audio/wav', name: 'a.wav' } };
+    const sources = async (files: Array<{ file: string; total: number; source: 'network' | 'device' }>) => {
+      const { runtime } = setup({ files: audio, engine: new AsrEngineDouble({ files }) });
+      const { events } = await run(runtime, { attachment_id: 'att_1' });
+      return events
+        .filter((e) => e.event === 'ModelLoading')
+        .map((e) => e.data as ModelLoadingEventData)
+        .map((data) => `${data.status}:${data.source}`);
+    };
+    const cached = await sources([
+      { file: 'config.json', total: 100, source: 'device' },
+      { file: 'onnx/encoder_model.onnx', total: 1_000, source: 'device' },
+    ]);
+    expect(cached[0]).toBe('initiate:null');
+    expect(cached.slice(1).every((entry) => entry.endsWith(':device'))).toBe(true);
+    expect(cached.at(-1)).toBe('ready:device');
+
+    const partly = await sources([
+      { file: 'config.json', total: 100, source: 'device' },
+      { file: 'onnx/encoder_model.onnx', total: 1_000, source: 'network' },
+    ]);
+    expect(partly).toContain('progress:device');
+    expect(partly.indexOf('download:network')).toBeGreaterThan(partly.lastIndexOf('progress:device'));
+    expect(partly.at(-1)).toBe('ready:network');
+  });
+
   it('decodes 44.1 kHz stereo, passes language and word timestamps, and gives no warning without diarization', async () => {
     const { runtime, engine } = setup({
       files: { a: { bytes: toneWav(12, 44_100, 2), mime_type: 'audio/x-wav', name: 'a.wav' } },

@@ -209,7 +209,10 @@ async function loadModel(
 class ModelLoadingReporter {
   readonly #context: JobContext<unknown>;
   readonly #profile: AsrProfile;
-  readonly #files = new Map<string, { loaded: number; total: number | null; percent: number }>();
+  readonly #files = new Map<
+    string,
+    { loaded: number; total: number | null; percent: number; source?: 'network' | 'device' }
+  >();
   #chain: Promise<void> = Promise.resolve();
   #failure: unknown;
 
@@ -227,6 +230,7 @@ class ModelLoadingReporter {
       if (progress.total !== undefined) file.total = progress.total;
       if (progress.loaded !== undefined) file.loaded = progress.loaded;
       if (progress.status === 'done' && file.total !== null) file.loaded = file.total;
+      if (progress.source !== undefined) file.source = progress.source;
       this.#files.set(name, file);
       if (progress.status === 'progress') {
         const percent = file.total ? Math.floor((100 * file.loaded) / file.total) : -1;
@@ -242,6 +246,7 @@ class ModelLoadingReporter {
       loaded_bytes: file?.loaded ?? null,
       total_bytes: file?.total ?? null,
       percent: this.#percent(),
+      source: this.#source(),
     });
   }
 
@@ -259,6 +264,7 @@ class ModelLoadingReporter {
       loaded_bytes: null,
       total_bytes: null,
       percent: 100,
+      source: this.#source(),
     });
     await this.settled();
   }
@@ -272,6 +278,16 @@ class ModelLoadingReporter {
       total += file.total;
     }
     return total > 0 ? Math.round((loaded / total) * 1000) / 10 : null;
+  }
+
+  /** `network` once any file is downloaded; `device` while every file so far was read here. */
+  #source(): 'network' | 'device' | null {
+    let source: 'network' | 'device' | null = null;
+    for (const file of this.#files.values()) {
+      if (file.source === 'network') return 'network';
+      if (file.source === 'device') source = 'device';
+    }
+    return source;
   }
 
   #publish(data: ModelLoadingEventData): void {

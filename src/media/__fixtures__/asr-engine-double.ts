@@ -48,7 +48,7 @@ export interface AsrEngineDoubleOptions {
   failAtWindow?: number;
   failure?: Error;
   /** Files whose download load() reports, with their sizes in bytes. */
-  files?: ReadonlyArray<{ file: string; total: number }>;
+  files?: ReadonlyArray<{ file: string; total: number; source?: 'network' | 'device' }>;
 }
 
 export interface AsrDoubleCall {
@@ -84,10 +84,10 @@ export class AsrEngineDouble implements AsrEngine {
       { file: 'onnx/encoder_model_quantized.onnx', total: 10_100_000 },
       { file: 'onnx/decoder_model_merged_quantized.onnx', total: 30_700_000 },
     ];
-    for (const [position, { file, total }] of files.entries()) {
+    for (const [position, { file, total, source }] of files.entries()) {
       onProgress?.({ status: 'initiate', file });
       if (position === 0 && this.#options.failLoad) throw this.#options.failLoad;
-      onProgress?.({ status: 'download', file });
+      onProgress?.(source === undefined ? { status: 'download', file } : { status: 'download', file, source });
       for (const fraction of [0.25, 0.5, 0.75, 1]) {
         await pause(0, signal);
         const loaded = Math.round(total * fraction);

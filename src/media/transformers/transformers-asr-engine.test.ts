@@ -55,9 +55,7 @@ describe('TransformersAsrEngine on a generated tiny Whisper model', () => {
   it('loads through transformers.js with remote models off and reports per-file progress', async () => {
     const asr = engine();
     const progress: AsrLoadProgress[] = [];
-    const started = performance.now();
     await asr.load(TINY, { signal: open(), onProgress: (update) => progress.push(update) });
-    const loadMs = performance.now() - started;
 
     expect(asr.loaded).toEqual({
       model_id: TINY_WHISPER_MODEL_ID,
@@ -77,7 +75,10 @@ describe('TransformersAsrEngine on a generated tiny Whisper model', () => {
       expect(statuses.at(-1)).toBe('done');
     }
     expect(progress.at(-1)?.status).toBe('ready');
-    expect(loadMs).toBeLessThan(10_000);
+    // Read from the folder, nothing fetched: every file is said to come from this device.
+    const downloads = progress.filter((update) => update.status === 'download');
+    expect(downloads.length).toBeGreaterThanOrEqual(4);
+    expect(downloads.every((update) => update.source === 'device')).toBe(true);
 
     // A second load of the same profile is a no-op.
     const again: AsrLoadProgress[] = [];
@@ -89,13 +90,11 @@ describe('TransformersAsrEngine on a generated tiny Whisper model', () => {
   it('transcribes 5 s of synthetic audio to phrases with timestamps', async () => {
     const asr = engine();
     await asr.load(TINY, { signal: open() });
-    const started = performance.now();
     const result = await asr.transcribeWindow(speech(), {
       language: 'en',
       wordTimestamps: false,
       signal: open(),
     });
-    const runMs = performance.now() - started;
 
     expect(result).toEqual({
       language: 'en',
@@ -104,7 +103,6 @@ describe('TransformersAsrEngine on a generated tiny Whisper model', () => {
         { text: ' world again,', timestamp: [2, 4.5] },
       ],
     });
-    expect(runMs).toBeLessThan(10_000);
     // Deterministic: the same window gives the same output.
     const repeat = await asr.transcribeWindow(speech(), {
       language: 'en',

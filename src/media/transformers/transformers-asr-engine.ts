@@ -16,6 +16,7 @@ import type {
   AsrTranscribeOptions,
   AsrWindowResult,
 } from '../asr-engine';
+import { watchFetchedFiles } from './fetched-files';
 import type { AsrDtype, AsrProfile } from '../asr-models';
 import {
   loadTransformers,
@@ -246,6 +247,8 @@ export class TransformersAsrEngine implements AsrEngine {
       );
     }
     this.#configure(library);
+    const fetched = watchFetchedFiles(library.env);
+    fetched.reset();
     const attempt = async (target: TransformersDevice): Promise<LoadedModel> => {
       const dtype = profile.dtype[dtypeSlot(target)];
       const pipeline = await library.pipeline('automatic-speech-recognition', profile.model_id, {
@@ -253,7 +256,12 @@ export class TransformersAsrEngine implements AsrEngine {
         dtype,
         progress_callback: (info) => {
           const progress = toLoadProgress(info);
-          if (progress) report(progress);
+          if (!progress) return;
+          // transformers.js fetches a file before it reports `download`, so this is known here.
+          if (progress.status === 'download' && progress.file !== undefined) {
+            progress.source = fetched.fetched(progress.file) ? 'network' : 'device';
+          }
+          report(progress);
         },
       });
       return { key: loadKey(profile, target), profile, device: target, dtype, pipeline };

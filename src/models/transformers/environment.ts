@@ -35,6 +35,8 @@ export interface TransformersEnvLike {
   useFSCache?: boolean;
   cacheDir: string | null;
   backends: { onnx: { wasm?: { wasmPaths?: unknown } } };
+  /** Every file request goes through it (a cache hit does not). */
+  fetch?: (input: string | URL, init?: unknown) => Promise<unknown>;
 }
 
 type EnvironmentDefaults = Omit<TransformersEnvLike, 'backends'> & { wasmPaths: unknown };

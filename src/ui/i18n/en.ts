@@ -378,6 +378,7 @@ export const en = {
   'transcription.status.cancelled': 'Cancelled',
   'transcription.modelLoading': 'Downloading the model: {percent}%',
   'transcription.modelLoadingUnknown': 'Loading the model…',
+  'transcription.modelLoadingLocal': 'Loading the model from this device: {percent}%',
   'transcription.progress': '{percent}% transcribed',
   'transcription.segments': 'Segments',
   'transcription.noSegments': 'Segments appear here as they are transcribed.',

@@ -365,6 +365,7 @@ export const zhCN: Dictionary = {
   'transcription.status.cancelled': '已取消',
   'transcription.modelLoading': '正在下载模型：{percent}%',
   'transcription.modelLoadingUnknown': '正在加载模型…',
+  'transcription.modelLoadingLocal': '正在从本机加载模型：{percent}%',
   'transcription.progress': '已转写 {percent}%',
   'transcription.segments': '分段',
   'transcription.noSegments': '转写出的分段会显示在这里。',

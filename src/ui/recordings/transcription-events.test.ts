@@ -54,14 +54,22 @@ describe('applyTranscriptionEvent', () => {
     const loading = fold(
       [
         event('Started'),
-        event('ModelLoading', { status: 'progress', file: 'encoder_model.onnx', percent: 42.5 }),
+        event('ModelLoading', {
+          status: 'progress',
+          file: 'encoder_model.onnx',
+          percent: 42.5,
+          source: 'device',
+        }),
       ],
       queued,
     );
     expect(loading).toMatchObject({
       status: 'running',
-      modelLoading: { percent: 42.5, file: 'encoder_model.onnx' },
+      modelLoading: { percent: 42.5, file: 'encoder_model.onnx', source: 'device' },
     });
+    // From a worker that does not say, or says something unknown: the source is not claimed.
+    const unsaid = fold([event('ModelLoading', { status: 'progress', percent: 10, source: 'moon' })], queued);
+    expect(unsaid.modelLoading).toMatchObject({ percent: 10, source: null });
 
     const ready = fold([event('ModelLoading', { status: 'ready', percent: 100 })], loading);
     expect(ready.modelLoading).toBeNull();

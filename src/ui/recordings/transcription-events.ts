@@ -9,7 +9,7 @@ export interface TranscriptionLive {
   /** Share of the audio transcribed, 0-100; null before the first window. */
   percent: number | null;
   /** The model download while it lasts (first use); null when not loading. */
-  modelLoading: { percent: number | null; file: string | null } | null;
+  modelLoading: { percent: number | null; file: string | null; source: 'network' | 'device' | null } | null;
   /** Final segments so far, sorted by start time; the whole transcript once completed. */
   segments: TranscriptSegment[];
   warnings: string[];
@@ -105,6 +105,7 @@ export function applyTranscriptionEvent(live: TranscriptionLive, envelope: Event
             : {
                 percent: finite(data.percent) === null ? null : clamp(finite(data.percent)!),
                 file: typeof data.file === 'string' ? data.file : null,
+                source: data.source === 'network' || data.source === 'device' ? data.source : null,
               },
       };
     case 'TranscriptionStarted':
