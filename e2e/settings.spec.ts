@@ -97,6 +97,44 @@ test('Storage lists what uses space and empties the trash', async ({ page }) => 
   await expect(page.getByTestId('note-item').filter({ hasText: 'Disposable' })).toHaveCount(0);
 });
 
+test('Storage shows chat models, model files and the app apart, and each button deletes only its own', async ({
+  page,
+}) => {
+  await openApp(page);
+  // Two files as transformers.js keeps them, and a stand-in for a web-llm cache.
+  await page.evaluate(async () => {
+    const files = await caches.open('transformers-cache');
+    const body = (size: number) =>
+      new Response(new Uint8Array(size), { headers: { 'content-length': String(size) } });
+    await files.put('https://models.example/org/whisper/resolve/main/config.json', body(1_000));
+    await files.put('https://models.example/org/whisper/resolve/main/onnx/encoder.onnx', body(250_000));
+    await (await caches.open('webllm/model')).put('https://models.example/chat/params.bin', body(10));
+  });
+  await openSettingsPage(page, 'storage');
+  const kind = (name: string) => page.locator(`[data-testid="storage-kind"][data-kind="${name}"]`);
+  await expect(kind('model-files')).toHaveAttribute('data-count', '2');
+  await expect(kind('model-files')).toHaveAttribute('data-bytes', '251000');
+  await expect(kind('model-files')).toContainText('Downloaded model files (search, speech, speaker labels)');
+  await expect(kind('models')).toContainText('Downloaded in-browser chat models');
+  await expect(kind('caches')).toContainText('The app, kept for offline use');
+  // One button a row, each saying what it deletes; the app's own files have none.
+  await expect(kind('model-files').getByRole('button')).toHaveText('Delete model files');
+  await expect(kind('models').getByRole('button')).toHaveText('Delete chat models');
+  await expect(kind('caches').getByRole('button')).toHaveCount(0);
+
+  await kind('model-files').getByTestId('storage-clear-model-files').click();
+  await expect(page.locator('#confirm-title')).toHaveText('Delete model files');
+  await expect(page.getByText(/the search, speech and speaker-label models\?/)).toBeVisible();
+  await page.getByTestId('confirm-accept').click();
+  await expect(kind('model-files')).toHaveAttribute('data-count', '0');
+  await expect(kind('model-files').getByRole('button')).toBeDisabled();
+  const left = await page.evaluate(async () => ({
+    files: await caches.has('transformers-cache'),
+    chat: await caches.has('webllm/model'),
+  }));
+  expect(left).toEqual({ files: false, chat: true });
+});
+
 test.describe('on a phone', () => {
   test.use({ viewport: { width: 390, height: 844 } });
 

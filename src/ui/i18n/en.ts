@@ -797,15 +797,20 @@ graph LR
   'storage.attachments': 'Attachments (audio and files)',
   'storage.noteVersions': 'Note versions',
   'storage.models': 'Downloaded in-browser chat models',
-  'storage.caches': 'Caches (downloaded model files, app files)',
+  'storage.modelFiles': 'Downloaded model files (search, speech, speaker labels)',
+  'storage.caches': 'The app, kept for offline use, and other caches',
   'storage.countSize': '{count} · {size}',
   'storage.emptyTrash': 'Empty trash',
   'storage.emptyTrashConfirm': 'Delete every note in the trash for good? This cannot be undone.',
   'storage.trashEmptied': 'Deleted {count} notes from the trash.',
-  'storage.clearModels': 'Clear downloaded models',
-  'storage.clearModelsConfirm':
-    'Delete every downloaded model (chat, embeddings, reranker, speech, speaker labels)? They download again when next needed; your notes stay.',
-  'storage.modelsCleared': 'Downloaded models cleared.',
+  'storage.clearChatModels': 'Delete chat models',
+  'storage.clearChatModelsConfirm':
+    'Delete every downloaded in-browser chat model? It downloads again when next chosen; your notes and chats stay.',
+  'storage.chatModelsCleared': 'Downloaded chat models deleted.',
+  'storage.clearModelFiles': 'Delete model files',
+  'storage.clearModelFilesConfirm':
+    'Delete the downloaded files of the search, speech and speaker-label models? They download again when next needed; your notes, transcripts and search index stay.',
+  'storage.modelFilesCleared': 'Downloaded model files deleted.',
   // End of the settings block.
   // Search results by note, paging, and importing what is already here.
   // {notes} is searchPages.noteCount: its own plural ("1 match in 1 note").

@@ -766,15 +766,20 @@ graph LR
   'storage.attachments': '附件（音频和文件）',
   'storage.noteVersions': '笔记历史版本',
   'storage.models': '已下载的浏览器内聊天模型',
-  'storage.caches': '缓存（已下载的模型文件、应用文件）',
+  'storage.modelFiles': '已下载的模型文件（搜索、语音、说话人标注）',
+  'storage.caches': '离线使用的应用文件及其他缓存',
   'storage.countSize': '{count} 项 · {size}',
   'storage.emptyTrash': '清空回收站',
   'storage.emptyTrashConfirm': '永久删除回收站中的所有笔记？此操作无法撤销。',
   'storage.trashEmptied': '已从回收站删除 {count} 篇笔记。',
-  'storage.clearModels': '清除已下载的模型',
-  'storage.clearModelsConfirm':
-    '删除所有已下载的模型（聊天、嵌入、重排序、语音、说话人标注）？下次需要时会重新下载；笔记不受影响。',
-  'storage.modelsCleared': '已清除下载的模型。',
+  'storage.clearChatModels': '删除聊天模型',
+  'storage.clearChatModelsConfirm':
+    '删除所有已下载的浏览器内聊天模型？下次选用时会重新下载；笔记和对话不受影响。',
+  'storage.chatModelsCleared': '已删除下载的聊天模型。',
+  'storage.clearModelFiles': '删除模型文件',
+  'storage.clearModelFilesConfirm':
+    '删除搜索、语音和说话人标注模型的已下载文件？下次需要时会重新下载；笔记、转写和搜索索引不受影响。',
+  'storage.modelFilesCleared': '已删除下载的模型文件。',
   // End of the settings block.
   // Search results by note, paging, and importing what is already here.
   'searchPages.total': { other: '{notes}中有 {count} 处匹配' },

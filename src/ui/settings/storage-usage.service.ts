@@ -4,19 +4,23 @@ import { reportError } from '../errors';
 import { t } from '../i18n';
 import { toasts } from '../toasts/toasts.svelte';
 
-/** Cache Storage caches that hold only downloaded model files (transformers.js, web-llm). */
-const MODEL_CACHE = /^(transformers-cache$|webllm\/)/;
+/** The Cache Storage caches of web-llm (chat models, their libraries). */
+const CHAT_MODEL_CACHE = /^webllm\//;
+/** transformers.js' one cache: embeddings, reranker, Whisper, speaker labels. */
+const MODEL_FILES_CACHE = 'transformers-cache';
 
 export interface StorageBreakdown {
   usage: StorageUsageDto | null;
   /** Bytes of in-browser chat models downloaded, and how many. */
   models: { count: number; bytes: number } | null;
+  /** transformers.js' downloaded files (search, speech, speaker models): how many and their bytes. */
+  modelFiles: { count: number; bytes: number } | null;
   /** The browser's own split of this site's usage (Chromium: indexedDB, caches, …), when it gives one. */
   details: Record<string, number> | null;
 }
 
 export async function loadStorageBreakdown(): Promise<StorageBreakdown> {
-  const [usage, models, estimate] = await Promise.all([
+  const [usage, models, modelFiles, estimate] = await Promise.all([
     core.storage.usage().catch((error: unknown) => {
       reportError(error);
       return null;
@@ -29,12 +33,33 @@ export async function loadStorageBreakdown(): Promise<StorageBreakdown> {
       // No local-model worker here: nothing downloaded to list.
       () => null,
     ),
+    modelFileUsage().catch(() => null),
     typeof navigator !== 'undefined' && navigator.storage?.estimate
       ? navigator.storage.estimate().catch(() => null)
       : Promise.resolve(null),
   ]);
   const details = (estimate as { usageDetails?: Record<string, number> } | null)?.usageDetails ?? null;
-  return { usage, models, details };
+  return { usage, models, modelFiles, details };
+}
+
+async function modelFileUsage(): Promise<{ count: number; bytes: number } | null> {
+  if (typeof caches === 'undefined') return null;
+  // `open` would create the cache; a notebook that never downloaded a model has none.
+  if (!(await caches.has(MODEL_FILES_CACHE))) return { count: 0, bytes: 0 };
+  const cache = await caches.open(MODEL_FILES_CACHE);
+  const requests = await cache.keys();
+  let bytes = 0;
+  for (const request of requests) {
+    const response = await cache.match(request);
+    if (response) bytes += await responseBytes(response);
+  }
+  return { count: requests.length, bytes };
+}
+
+async function responseBytes(response: Response): Promise<number> {
+  const length = Number(response.headers.get('content-length'));
+  if (Number.isFinite(length) && length > 0) return length;
+  return (await response.blob()).size;
 }
 
 /** Deletes every note in the trash for good. Returns how many. */
@@ -56,20 +81,27 @@ export async function emptyTrash(): Promise<number> {
   return deleted;
 }
 
-/**
- * Frees every downloaded model: in-browser chat models through their service (it keeps its
- * own records right) and the transformers.js files (embeddings, reranker, Whisper, speaker
- * labels), which download again when next needed.
- */
-export async function clearModelCaches(): Promise<void> {
+/** Deletes the downloaded in-browser chat models (web-llm); they download again when next chosen. */
+export async function clearChatModels(): Promise<void> {
   try {
     const list = await core.localModels.list().catch(() => null);
+    // Through their service, which keeps its own records right.
     for (const item of list?.items.filter((entry) => entry.cached) ?? [])
       await core.localModels.delete(item.model);
     if (typeof caches !== 'undefined') {
-      for (const name of await caches.keys()) if (MODEL_CACHE.test(name)) await caches.delete(name);
+      for (const name of await caches.keys()) if (CHAT_MODEL_CACHE.test(name)) await caches.delete(name);
     }
-    toasts.show(t('storage.modelsCleared'), { kind: 'success' });
+    toasts.show(t('storage.chatModelsCleared'), { kind: 'success' });
+  } catch (error) {
+    reportError(error);
+  }
+}
+
+/** Deletes transformers.js' model files (embeddings, reranker, Whisper, speaker labels); they download again when next needed. */
+export async function clearModelFiles(): Promise<void> {
+  try {
+    if (typeof caches !== 'undefined') await caches.delete(MODEL_FILES_CACHE);
+    toasts.show(t('storage.modelFilesCleared'), { kind: 'success' });
   } catch (error) {
     reportError(error);
   }
