@@ -77,3 +77,55 @@ test('an "always allow" grant shows in settings and can be revoked', async ({ pa
   await expect(grant).toHaveCount(0);
   await expect(page.getByTestId('agent-grants-empty')).toBeVisible();
 });
+
+test('a run has its own address: Back returns to it, a bookmark opens it, a gone run says so', async ({
+  page,
+}) => {
+  await openApp(page);
+  await createNote(
+    page,
+    'Deadlock notes',
+    '# Deadlock\n\n## Four conditions\n\nMutual exclusion, hold and wait.\n',
+  );
+  await page.getByTestId('nav-agent').click();
+  await expect(page).toHaveURL(/#\/agent$/);
+  await page.getByTestId('agent-input').fill('Find my deadlock note and create three review tasks from it');
+  await page.getByTestId('agent-run').click();
+  await page.getByTestId('agent-permission').getByTestId('permission-allow-once').click();
+  const run = page.getByTestId('agent-run-item').first();
+  await expect(run).toHaveAttribute('data-status', 'completed');
+  const runId = (await run.getAttribute('data-run-id'))!;
+  await expect(page).toHaveURL(new RegExp(`#/agent/${runId}$`));
+  const timeline = page.getByTestId('agent-timeline').getByTestId('agent-event');
+  const events = await timeline.count();
+
+  // Away to the recordings and Back: the same run, its whole timeline.
+  await page.getByTestId('nav-transcription').click();
+  await expect(page).toHaveURL(/#\/recordings$/);
+  await page.goBack();
+  await expect(page).toHaveURL(new RegExp(`#/agent/${runId}$`));
+  await expect(run).toHaveAttribute('aria-current', 'true');
+  await expect(timeline).toHaveCount(events);
+  await expect(timeline.last()).toHaveAttribute('data-event', 'RunCompleted');
+
+  // A bookmark in a fresh tab opens the run.
+  const other = await page.context().newPage();
+  await other.goto(`/#/agent/${runId}`);
+  await expect(other.getByTestId('agent-run-item').first()).toHaveAttribute('aria-current', 'true');
+  await expect(other.getByTestId('agent-timeline').getByTestId('agent-event')).toHaveCount(events);
+
+  // A run that does not exist: the error, and the address names what is shown instead.
+  await other.goto('/#/agent/run_gone');
+  await expect(
+    other.getByTestId('toast').filter({ hasText: 'That agent run no longer exists.' }),
+  ).toBeVisible();
+  await expect(other).toHaveURL(new RegExp(`#/agent/${runId}$`));
+  await expect(other.getByTestId('agent-timeline').getByTestId('agent-event')).toHaveCount(events);
+  const fresh = await page.context().newPage();
+  await fresh.goto('/#/agent/run_gone');
+  await expect(
+    fresh.getByTestId('toast').filter({ hasText: 'That agent run no longer exists.' }),
+  ).toBeVisible();
+  await expect(fresh).toHaveURL(/#\/agent$/);
+  await expect(fresh.getByTestId('agent-run-item').first()).not.toHaveAttribute('aria-current', 'true');
+});

@@ -1,4 +1,5 @@
 import { untrack } from 'svelte';
+import { agentView } from './agent-runs/agent.svelte';
 import { chat } from './chat/chat.svelte';
 import { openNote as showNoteInEditor, refreshOpenNote } from './editor/editor.service';
 import { editor } from './editor/editor.svelte';
@@ -64,6 +65,8 @@ function mainRouteFromState(view: MainView = layout.view): Route {
       return notebookRoute();
     case 'chat':
       return { view: 'chat', conversationId: chat.conversationId };
+    case 'agent':
+      return { view: 'agent', runId: agentView.selectedRunId };
     case 'transcription':
       return { view: 'recordings' };
     default:
@@ -75,6 +78,12 @@ async function openConversation(conversationId: string | null): Promise<void> {
   // The chat's code loads with its view, so the notebook's start-up stays small.
   const { openConversation } = await import('./chat/chat.service');
   await openConversation(conversationId);
+}
+
+async function showAgentRun(runId: string | null): Promise<void> {
+  // The agent's code loads with its view, as the chat's does.
+  const { showRun } = await import('./agent-runs/agent.service');
+  await showRun(runId);
 }
 
 function showNotebook(list: 'notes' | 'trash', folder: string | null, tag: string | null): void {
@@ -144,6 +153,10 @@ export function applyRoute(route: Route): void {
       showNotebook('notes', notes.folder, notes.tag);
       void openWikiAddress(route.title);
       return;
+    case 'agent':
+      layout.setView('agent');
+      if (agentView.selectedRunId !== route.runId) void showAgentRun(route.runId);
+      return;
     default: {
       const view = VIEW_OF_ROUTE[route.view];
       if (view !== null) layout.setView(view);
@@ -206,6 +219,14 @@ function installStateWatchers(): void {
     },
   );
   // Typing a search: the first character makes an entry, the next ones update it.
+  watch(
+    () => agentView.selectedRunId,
+    (runId) => {
+      if (layout.view !== 'agent') return;
+      const route = currentRoute();
+      if (route.view === 'agent' && route.runId !== runId) record({ view: 'agent', runId });
+    },
+  );
   watch(
     () => search.query,
     (query) => {

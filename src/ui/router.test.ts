@@ -20,7 +20,8 @@ describe('parseRoute', () => {
     expect(parseRoute('#/search?q=kuber')).toEqual({ view: 'search', query: 'kuber' });
     expect(parseRoute('#/chat')).toEqual({ view: 'chat', conversationId: null });
     expect(parseRoute('#/chat/conv_9')).toEqual({ view: 'chat', conversationId: 'conv_9' });
-    expect(parseRoute('#/agent')).toEqual({ view: 'agent' });
+    expect(parseRoute('#/agent')).toEqual({ view: 'agent', runId: null });
+    expect(parseRoute('#/agent/run_1')).toEqual({ view: 'agent', runId: 'run_1' });
     expect(parseRoute('#/recordings')).toEqual({ view: 'recordings' });
     expect(parseRoute('#/benchmarks')).toEqual({ view: 'benchmarks' });
     expect(parseRoute('#/settings')).toEqual({ view: 'settings', page: null });
@@ -49,7 +50,7 @@ describe('parseRoute', () => {
   });
 
   it('treats an empty or unknown hash as the notebook', () => {
-    for (const hash of ['', '#', '#/', '/', '#/nowhere', '#/notes/a/b', '#/agent/x', '#/notes/%E0%A4%A']) {
+    for (const hash of ['', '#', '#/', '/', '#/nowhere', '#/notes/a/b', '#/agent/x/y', '#/notes/%E0%A4%A']) {
       expect(parseRoute(hash)).toEqual(HOME);
     }
   });
@@ -68,7 +69,8 @@ describe('formatRoute', () => {
     expect(formatRoute({ view: 'search', query: '' })).toBe('#/search');
     expect(formatRoute({ view: 'search', query: 'a&b' })).toBe('#/search?q=a%26b');
     expect(formatRoute({ view: 'chat', conversationId: null })).toBe('#/chat');
-    expect(formatRoute({ view: 'agent' })).toBe('#/agent');
+    expect(formatRoute({ view: 'agent', runId: null })).toBe('#/agent');
+    expect(formatRoute({ view: 'agent', runId: 'run 1' })).toBe('#/agent/run%201');
   });
 
   it('round-trips every route, ids with odd characters included', () => {
@@ -78,7 +80,8 @@ describe('formatRoute', () => {
       { view: 'trash', noteId: 'n 1' },
       { view: 'search', query: '数据库 索引?' },
       { view: 'chat', conversationId: 'conv_1' },
-      { view: 'agent' },
+      { view: 'agent', runId: null },
+      { view: 'agent', runId: 'run_1' },
       { view: 'recordings' },
       { view: 'benchmarks' },
       { view: 'settings', page: 'storage' },

@@ -6,7 +6,8 @@
  *   #/notes                      all notes     #/notes/<id>         a note
  *   #/notes?folder=a/b&tag=x     filtered list #/notes/<id>?folder= a note, list still filtered
  *   #/trash, #/trash/<id>        the trash     #/search?q=<text>    search results
- *   #/chat, #/chat/<id>          chat          #/agent, #/recordings, #/benchmarks
+ *   #/chat, #/chat/<id>          chat          #/agent, #/agent/<run id>  the agent, a run
+ *   #/recordings, #/benchmarks
  *   #/settings, #/settings/<page>
  *   #/wiki/<title>               a `[[wikilink]]`'s note by title (opened in a new tab, a
  *                                bookmark): replaced by the note's address once resolved
@@ -16,7 +17,7 @@ export type Route =
   | { view: 'trash'; noteId: string | null }
   | { view: 'search'; query: string }
   | { view: 'chat'; conversationId: string | null }
-  | { view: 'agent' }
+  | { view: 'agent'; runId: string | null }
   | { view: 'recordings' }
   | { view: 'benchmarks' }
   | { view: 'settings'; page: string | null }
@@ -86,6 +87,7 @@ export function parseRoute(hash: string): Route {
     case 'wiki':
       return id === undefined || id.trim() === '' ? HOME : { view: 'wiki', title: id };
     case 'agent':
+      return { view: 'agent', runId: id ?? null };
     case 'recordings':
     case 'benchmarks':
       return id === undefined ? { view: head } : HOME;
@@ -119,6 +121,8 @@ export function formatRoute(route: Route): string {
       return `#${withQuery('/search', [['q', route.query]])}`;
     case 'chat':
       return `#${withId('/chat', route.conversationId)}`;
+    case 'agent':
+      return `#${withId('/agent', route.runId)}`;
     case 'settings':
       return `#${withId('/settings', route.page)}`;
     case 'wiki':

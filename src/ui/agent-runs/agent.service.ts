@@ -8,6 +8,7 @@ import { loadLocalModels } from '../local-models/local-models.service';
 import { localModels } from '../local-models/local-models.svelte';
 import { DEMO_PROVIDER, defaultAgentChoice } from './agent-models';
 import { agentView } from './agent.svelte';
+import { currentRoute, navigate } from '../navigation';
 import { isTerminalRunEvent } from './timeline';
 
 type PermissionAnswer = 'allow_once' | 'always_allow' | 'deny';
@@ -90,6 +91,29 @@ export function openRun(runId: string): void {
     agentView.appendEvent(envelope);
     if (isTerminalRunEvent(envelope.event)) void refreshRun(runId, envelope.event);
   });
+}
+
+/**
+ * The run an address names (a bookmark, Back, Forward), or none. A run that does not
+ * exist says so, and the address is replaced by the agent's, so a reload does not meet it again.
+ */
+export async function showRun(runId: string | null): Promise<void> {
+  if (runId === null) {
+    unsubscribe?.();
+    unsubscribe = null;
+    agentView.select(null);
+    return;
+  }
+  try {
+    agentView.upsertRun(await agentApi().get(runId));
+  } catch (error) {
+    reportError(error);
+    const route = currentRoute();
+    if (route.view === 'agent' && route.runId === runId)
+      navigate({ view: 'agent', runId: agentView.selectedRunId }, { replace: true });
+    return;
+  }
+  openRun(runId);
 }
 
 export async function startRun(options: Omit<StartAgentRunInput, 'prompt'> = {}): Promise<void> {
