@@ -218,7 +218,7 @@ function installStateWatchers(): void {
       }
     },
   );
-  // Typing a search: the first character makes an entry, the next ones update it.
+  // Opening or starting a run is an entry of its own, as a conversation is.
   watch(
     () => agentView.selectedRunId,
     (runId) => {
@@ -227,6 +227,7 @@ function installStateWatchers(): void {
       if (route.view === 'agent' && route.runId !== runId) record({ view: 'agent', runId });
     },
   );
+  // Typing a search: the first character makes an entry, the next ones update it.
   watch(
     () => search.query,
     (query) => {

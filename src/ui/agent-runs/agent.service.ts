@@ -95,7 +95,8 @@ export function openRun(runId: string): void {
 
 /**
  * The run an address names (a bookmark, Back, Forward), or none. A run that does not
- * exist says so, and the address is replaced by the agent's, so a reload does not meet it again.
+ * exist says so, and the address is replaced by that of what is shown, so a reload or
+ * Back does not meet the error again.
  */
 export async function showRun(runId: string | null): Promise<void> {
   if (runId === null) {
