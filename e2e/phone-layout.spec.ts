@@ -81,7 +81,7 @@ test.describe('phone 390×844', () => {
     expect(await overflowing(page), 'menu').toEqual([]);
     await page.keyboard.press('Escape');
 
-    // Chat: the conversation list is on screen beside the thread.
+    // Chat: the thread has the screen; the conversation list unfolds from a button.
     await go(page, 'nav-chat');
     await expect(shell).toHaveAttribute('data-view', 'chat');
     await page.getByTestId('chat-input').fill('Hello from a phone');
@@ -91,9 +91,20 @@ test.describe('phone 390×844', () => {
       'completed',
     );
     await expect(page.getByTestId('chat-new')).toBeInViewport();
-    await expect(page.getByTestId('chat-conversation').first()).toBeInViewport();
+    const toggle = page.getByTestId('chat-conversations-toggle');
+    await expect(toggle).toHaveText('Conversations (1)');
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await expect(page.getByTestId('chat-conversation')).toBeHidden();
     await expect(page.getByTestId('chat-input')).toBeInViewport();
     expect(await overflowing(page), 'chat').toEqual([]);
+    await toggle.click();
+    await expect(page.getByTestId('chat-search')).toBeInViewport();
+    await expect(page.getByTestId('chat-conversation').first()).toBeInViewport();
+    expect(await overflowing(page), 'chat list').toEqual([]);
+    // Picking a conversation folds the list away again.
+    await page.getByTestId('chat-conversation').first().click();
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await expect(page.getByTestId('chat-input')).toBeInViewport();
 
     // Agent: one column, the input and the timeline stacked.
     await go(page, 'nav-agent');

@@ -197,6 +197,7 @@ export const en = {
   'chat.title': 'Chat',
   'chat.newConversation': 'New chat',
   'chat.conversations': 'Conversations',
+  'chat.conversationsCount': 'Conversations ({count})',
   'chat.noConversations': 'No conversations yet',
   'chat.deleteConversation': 'Delete conversation',
   'chat.empty': 'Ask anything. The mock model answers offline; add a real provider in Settings.',

@@ -187,6 +187,7 @@ export const zhCN: Dictionary = {
   'chat.title': '对话',
   'chat.newConversation': '新对话',
   'chat.conversations': '对话列表',
+  'chat.conversationsCount': '对话列表（{count}）',
   'chat.noConversations': '还没有对话',
   'chat.deleteConversation': '删除对话',
   'chat.empty': '随便问点什么。模拟模型可离线回答；可在设置中添加真实的服务商。',
