@@ -1,19 +1,30 @@
+import type { Page } from '@playwright/test';
 import { createNote, expect, openApp, test } from './fixtures';
+
+const SHORT_NOTE = '# Deadlock\n\n## Four conditions\n\nMutual exclusion, hold and wait.\n';
+
+/** Opens the app with the note "Deadlock notes" written, in the Agent view. */
+async function openAgentWithNote(page: Page, body: string): Promise<void> {
+  await openApp(page);
+  await createNote(page, 'Deadlock notes', body);
+  await page.getByTestId('nav-agent').click();
+}
+
+/** Asks the demo agent for review tasks from that note: it finds it, then asks before writing. */
+async function askForTasks(page: Page): Promise<void> {
+  await page.getByTestId('agent-input').fill('Find my deadlock note and create three review tasks from it');
+  await page.getByTestId('agent-run').click();
+}
 
 test('the agent finds a note, asks before writing three tasks, and its run replays after a reload', async ({
   page,
   requestLog,
 }) => {
-  await openApp(page);
-  await createNote(
+  await openAgentWithNote(
     page,
-    'Deadlock notes',
     '# Deadlock\n\n## Four conditions\n\nMutual exclusion, hold and wait, no preemption, circular wait.\n\n## Banker algorithm\n\nCheck for a safe state before granting.\n\n## Recovery\n\nKill a process or preempt resources.\n',
   );
-
-  await page.getByTestId('nav-agent').click();
-  await page.getByTestId('agent-input').fill('Find my deadlock note and create three review tasks from it');
-  await page.getByTestId('agent-run').click();
+  await askForTasks(page);
 
   // The write waits for the user.
   const permission = page.getByTestId('agent-permission');
@@ -49,16 +60,8 @@ test('the agent finds a note, asks before writing three tasks, and its run repla
 });
 
 test('an "always allow" grant shows in settings and can be revoked', async ({ page }) => {
-  await openApp(page);
-  await createNote(
-    page,
-    'Deadlock notes',
-    '# Deadlock\n\n## Four conditions\n\nMutual exclusion, hold and wait.\n',
-  );
-
-  await page.getByTestId('nav-agent').click();
-  await page.getByTestId('agent-input').fill('Find my deadlock note and create three review tasks from it');
-  await page.getByTestId('agent-run').click();
+  await openAgentWithNote(page, SHORT_NOTE);
+  await askForTasks(page);
   const permission = page.getByTestId('agent-permission');
   await expect(permission).toBeVisible();
   await permission.getByTestId('permission-always').click();
@@ -81,16 +84,9 @@ test('an "always allow" grant shows in settings and can be revoked', async ({ pa
 test('a run has its own address: Back returns to it, a bookmark opens it, a gone run says so', async ({
   page,
 }) => {
-  await openApp(page);
-  await createNote(
-    page,
-    'Deadlock notes',
-    '# Deadlock\n\n## Four conditions\n\nMutual exclusion, hold and wait.\n',
-  );
-  await page.getByTestId('nav-agent').click();
+  await openAgentWithNote(page, SHORT_NOTE);
   await expect(page).toHaveURL(/#\/agent$/);
-  await page.getByTestId('agent-input').fill('Find my deadlock note and create three review tasks from it');
-  await page.getByTestId('agent-run').click();
+  await askForTasks(page);
   await page.getByTestId('agent-permission').getByTestId('permission-allow-once').click();
   const run = page.getByTestId('agent-run-item').first();
   await expect(run).toHaveAttribute('data-status', 'completed');

@@ -1,4 +1,5 @@
 import { MetonaProviderError } from '../ir';
+import { cachedResponseBytes } from '../core/cached-response-bytes';
 import type { ModelDownloadProgress, WebLlmCachePort } from '../providers/webllm/engine-port';
 import { modelFileMissingError, modelHostFailedError } from '../providers/webllm/map-error';
 
@@ -47,12 +48,6 @@ interface ChatConfig {
 function tokenizerFile(config: ChatConfig): string | undefined {
   const files = config.tokenizer_files ?? [];
   return ['tokenizer.json', 'tokenizer.model'].find((file) => files.includes(file));
-}
-
-async function responseBytes(response: Response): Promise<number> {
-  const length = Number(response.headers.get('content-length'));
-  if (Number.isFinite(length) && length > 0) return length;
-  return (await response.blob()).size;
 }
 
 export interface BrowserModelCacheOptions {
@@ -155,7 +150,7 @@ export function createBrowserModelCache(options: BrowserModelCacheOptions): WebL
         for (const request of await cache.keys()) {
           if (!request.url.startsWith(base) && request.url !== location.modelLib) continue;
           const response = await cache.match(request);
-          if (response) total += await responseBytes(response);
+          if (response) total += await cachedResponseBytes(response);
         }
       }
       return total;
@@ -190,7 +185,7 @@ export function createBrowserModelCache(options: BrowserModelCacheOptions): WebL
         signal.throwIfAborted();
         const existing = await cached(scope, url);
         if (existing) {
-          loadedBytes += await responseBytes(existing);
+          loadedBytes += await cachedResponseBytes(existing);
           return;
         }
         const file = url.slice(url.lastIndexOf('/') + 1);

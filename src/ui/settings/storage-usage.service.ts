@@ -1,3 +1,4 @@
+import { cachedResponseBytes } from '../../core/cached-response-bytes';
 import type { StorageUsageDto } from '../../contracts/settings-storage';
 import { core } from '../api/core-client';
 import { reportError } from '../errors';
@@ -51,15 +52,9 @@ async function modelFileUsage(): Promise<{ count: number; bytes: number } | null
   let bytes = 0;
   for (const request of requests) {
     const response = await cache.match(request);
-    if (response) bytes += await responseBytes(response);
+    if (response) bytes += await cachedResponseBytes(response);
   }
   return { count: requests.length, bytes };
-}
-
-async function responseBytes(response: Response): Promise<number> {
-  const length = Number(response.headers.get('content-length'));
-  if (Number.isFinite(length) && length > 0) return length;
-  return (await response.blob()).size;
 }
 
 /** Deletes every note in the trash for good. Returns how many. */
