@@ -164,6 +164,40 @@ test('importing the same zip twice: skip adds nothing and says so, update report
   await expect(page.getByTestId('note-item')).toHaveCount(12);
 });
 
+test('a vault edited in another app and imported again: skip says what differs, update takes the edit in place', async ({
+  page,
+}) => {
+  await openApp(page);
+  const vault = (alpha: string) =>
+    Buffer.from(
+      zipSync({
+        'vault/projects/alpha.md': strToU8(alpha),
+        'vault/projects/beta.md': strToU8('# Beta\n\nunchanged\n'),
+      }),
+    );
+  await importZip(page, vault('# Alpha\n\nfirst draft\n'));
+  await expect(
+    page.getByTestId('toast').filter({ hasText: 'Import finished: 2 new, 0 updated, 0 skipped' }),
+  ).toBeVisible();
+  const edited = vault('# Alpha\n\nedited in Obsidian\n');
+
+  await importZip(page, edited, 'skip');
+  await expect(
+    page.getByTestId('toast').filter({
+      hasText:
+        'Import finished: 0 new, 0 updated, 2 skipped. 1 of the skipped differ from the notebook’s version',
+    }),
+  ).toBeVisible();
+
+  await importZip(page, edited, 'update');
+  await expect(
+    page.getByTestId('toast').filter({ hasText: 'Import finished: 0 new, 2 updated, 0 skipped' }),
+  ).toBeVisible();
+  await expect(page.getByTestId('note-item')).toHaveCount(2);
+  await page.getByTestId('note-item').filter({ hasText: 'alpha' }).click();
+  await expect(page.getByTestId('note-body')).toHaveValue('# Alpha\n\nedited in Obsidian\n');
+});
+
 test('the job panel stays clear of the chat composer', async ({ page }) => {
   await openApp(page);
   await importZip(page, vaultZip(3));

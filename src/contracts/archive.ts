@@ -5,7 +5,8 @@ import type { importFilesSchema, importZipSchema } from './archive-schemas';
 
 /**
  * What an import does with a note already in the notebook (same `note_id` in
- * its front matter, or the same title and text): leave the existing note
+ * its front matter; the same title and text; or, for a file without a
+ * `note_id`, the one note with its folder and title): leave the existing note
  * (`skip`), overwrite it with the archive's version (`update`), or add the
  * archive's as another note (`keep_both`, the behaviour before duplicates were detected).
  */
@@ -24,6 +25,8 @@ export interface ImportResult {
   updated: number;
   /** Files left out because the note is already here (`on_duplicate: 'skip'`). */
   duplicates_skipped: number;
+  /** Of `duplicates_skipped`, those whose text in the archive differs from the notebook's. */
+  skipped_changed: number;
   /**
    * Everything skipped, renamed or repaired, one per entry: `path` as written in
    * the archive, `renamed_to` where the note was stored under another path.

@@ -237,6 +237,7 @@ describe('ArchiveService', () => {
       created: 6,
       updated: 0,
       duplicates_skipped: 0,
+      skipped_changed: 0,
       warnings: [
         { path: 'v/../../up.md', reason: 'path_outside_archive', action: 'renamed', renamed_to: 'v/up.md' },
         { path: 'v/same.md', reason: 'duplicate_path', action: 'renamed', renamed_to: 'v/same (2).md' },
@@ -329,6 +330,97 @@ describe('ArchiveService', () => {
       const same = { title: 'Twin', folder: '', body: 'same text', tags: [], extra: {} };
       const zip = writeZipArchive([markdownFileFromNote(same, taken), markdownFileFromNote(same, taken)]);
       expect((await importZip(zip)).result).toMatchObject({ created: 1, duplicates_skipped: 1 });
+    });
+
+    describe('a vault from another app, edited and imported again', () => {
+      /** alpha.md and beta.md as an Obsidian vault has them: no id of ours. */
+      const vault = (alpha: string) =>
+        writeZipArchive([
+          { path: 'vault/projects/alpha.md', content: alpha },
+          { path: 'vault/projects/beta.md', content: '# Beta\n\nunchanged\n' },
+        ]);
+      const first = vault('# Alpha\n\nfirst draft\n');
+      const edited = vault('# Alpha\n\nfirst draft, then edited in Obsidian\n');
+      const alphaNote = async () => {
+        const notes = (await allNotes()).filter((note) => note.title === 'alpha');
+        expect(notes).toHaveLength(1);
+        return notes[0] as NoteDto;
+      };
+
+      it('update finds alpha.md by its folder and title and overwrites that note; its old text stays in the history', async () => {
+        const api = setup();
+        await importZip(first);
+        const before = await alphaNote();
+        expect(before.folder).toBe('projects');
+        expect((await importZip(edited, 'update')).result).toMatchObject({
+          created: 0,
+          updated: 2,
+          duplicates_skipped: 0,
+          skipped_changed: 0,
+        });
+        const after = await alphaNote();
+        expect(after.note_id).toBe(before.note_id);
+        expect(after.body).toBe('# Alpha\n\nfirst draft, then edited in Obsidian\n');
+        expect((await api.notes.list()).page.total).toBe(2);
+        const versions = await api.history.list(after.note_id);
+        const bodies = await Promise.all(
+          versions.map(async (v) => (await api.history.get(v.version_id)).body),
+        );
+        expect(bodies).toContain('# Alpha\n\nfirst draft\n');
+      });
+
+      it('skip leaves the note and reports the skipped file that differs', async () => {
+        setup();
+        await importZip(first);
+        expect((await importZip(edited, 'skip')).result).toMatchObject({
+          created: 0,
+          updated: 0,
+          duplicates_skipped: 2,
+          skipped_changed: 1,
+        });
+        expect((await alphaNote()).body).toBe('# Alpha\n\nfirst draft\n');
+      });
+
+      it('keep_both adds the edited file as another note', async () => {
+        setup();
+        await importZip(first);
+        expect((await importZip(edited, 'keep_both')).result).toMatchObject({ created: 2 });
+        expect((await allNotes()).filter((note) => note.title === 'alpha')).toHaveLength(2);
+      });
+
+      it('a place two notes share matches neither: the edited file is added, nothing is overwritten', async () => {
+        const api = setup();
+        await importZip(first);
+        const other = await api.notes.create({
+          title: 'alpha',
+          folder: 'projects',
+          body: 'a second alpha\n',
+        });
+        expect((await importZip(edited, 'update')).result).toMatchObject({ created: 1, updated: 1 });
+        const alphas = (await allNotes()).filter((note) => note.title === 'alpha').map((note) => note.body);
+        expect(alphas.sort()).toEqual(
+          [
+            '# Alpha\n\nfirst draft\n',
+            '# Alpha\n\nfirst draft, then edited in Obsidian\n',
+            'a second alpha\n',
+          ].sort(),
+        );
+        expect((await api.notes.get(other.note_id)).body).toBe('a second alpha\n');
+      });
+
+      it('a note exported from this notebook is matched by its id, never by its place', async () => {
+        const api = setup();
+        const mine = await api.notes.create({ title: 'alpha', folder: 'projects', body: 'mine\n' });
+        // Another notebook's export: an id this notebook does not have, at the same place.
+        const foreign = writeZipArchive([
+          {
+            path: 'NotesAgent/projects/alpha.md',
+            content: '---\ntitle: alpha\nnote_id: note_fromanothernotebook\n---\ntheirs\n',
+          },
+        ]);
+        expect((await importZip(foreign, 'update')).result).toMatchObject({ created: 1, updated: 0 });
+        expect((await api.notes.get(mine.note_id)).body).toBe('mine\n');
+      });
     });
 
     it('rejects an unknown duplicate choice with VALIDATION_FAILED before creating a job', async () => {

@@ -67,9 +67,23 @@ function sameContentKey(note: { title: string; body: string }): string {
   return contentHash(`${note.title}\u0000${note.body}`);
 }
 
+/**
+ * A file from another app (an Obsidian vault) has no id of ours: its path is
+ * its identity, so an edited `alpha.md` is the note in the same folder with
+ * the same title. Only a place held by one note on each side counts.
+ */
+function placeKey(note: { folder: string; title: string }): string {
+  return `${note.folder}\u0000${note.title}`;
+}
+
 /** Title and body length: notes with different ones cannot have the same content key. */
 function shapeKey(title: string, bodyLength: number): string {
   return `${bodyLength}\u0000${title}`;
+}
+
+/** A live note and a content key it has: a duplicate skipped with this key is not a changed one. */
+function sameNoteKey(noteId: string, contentKey: string): string {
+  return `${noteId}\u0000${contentKey}`;
 }
 
 function joinFolder(base: string, folder: string): string {
@@ -174,6 +188,8 @@ export class ArchiveService {
     /** What each updated note was before, to put back when the import does not complete. */
     const overwritten: NoteDto[] = [];
     let duplicatesSkipped = 0;
+    /** Of those, the ones whose text differs from the notebook's: the user may want "update". */
+    let skippedChanged = 0;
     try {
       await context.progress({ phase: 'reading', current: 0, total: null, message: attachment.name });
       let files: ArchiveFile[];
@@ -231,9 +247,14 @@ export class ArchiveService {
       }
       const total = drafts.length;
       await context.progress({ phase: 'importing', current: 0, total });
-      const { liveIds, byContent } =
+      const { liveIds, byContent, byPlace, unchanged } =
         onDuplicate === 'keep_both'
-          ? { liveIds: new Set<string>(), byContent: new Map<string, string>() }
+          ? {
+              liveIds: new Set<string>(),
+              byContent: new Map<string, string>(),
+              byPlace: new Map<string, string>(),
+              unchanged: new Set<string>(),
+            }
           : await this.#existingMatches(drafts, context.signal);
       const inThisArchive = new Set<string>();
       /** Ids given to notes of this archive: a second file carrying one gets a new id. */
@@ -247,7 +268,10 @@ export class ArchiveService {
             fresh.push({ draft, noteId });
             continue;
           }
-          const matchId = (noteId !== null && liveIds.has(noteId) ? noteId : undefined) ?? byContent.get(key);
+          const matchId =
+            (noteId !== null && liveIds.has(noteId) ? noteId : undefined) ??
+            byContent.get(key) ??
+            (noteId === null ? byPlace.get(placeKey(draft)) : undefined);
           if (matchId === undefined) {
             // A second copy of a note within the same archive is a duplicate too.
             if (inThisArchive.has(key)) duplicatesSkipped += 1;
@@ -255,6 +279,7 @@ export class ArchiveService {
             inThisArchive.add(key);
           } else if (onDuplicate === 'skip') {
             duplicatesSkipped += 1;
+            if (!unchanged.has(sameNoteKey(matchId, key))) skippedChanged += 1;
           } else {
             context.signal.throwIfAborted();
             // Read only now, one note at a time: the notes matched are what this import overwrites.
@@ -309,6 +334,7 @@ export class ArchiveService {
         created: created.length,
         updated: overwritten.length,
         duplicates_skipped: duplicatesSkipped,
+        skipped_changed: skippedChanged,
         warnings,
       };
     } catch (error) {
@@ -332,21 +358,37 @@ export class ArchiveService {
 
   /**
    * The live notes an archive's notes could be duplicates of, without holding
-   * the notebook: which of the archive's ids are live notes (meta rows only),
-   * and the content key of each live note whose title and body length equal an
-   * archive note's (only those bodies are read, a page at a time). Same
-   * content, same title and length: no other note can match, so a huge note
-   * is never read for an archive that holds nothing as long. When two notes
-   * share a key the later-changed one is matched, as before.
+   * the notebook: which of the archive's ids are live notes (meta rows only);
+   * the content key of each live note whose title and body length equal an
+   * archive note's (only those bodies are read, a page at a time); and, for
+   * archive notes without an id of ours, the one live note in the same folder
+   * with the same title. Same content, same title and length: no other note
+   * can match, so a huge note is never read for an archive that holds nothing
+   * as long. When two notes share a content key the later-changed one is
+   * matched, as before; a place two notes (or two files) share matches none.
    */
   async #existingMatches(
     drafts: ReadonlyArray<{ draft: NoteDraft; noteId: string | null }>,
     signal: AbortSignal,
-  ): Promise<{ liveIds: Set<string>; byContent: Map<string, string> }> {
+  ): Promise<{
+    liveIds: Set<string>;
+    byContent: Map<string, string>;
+    byPlace: Map<string, string>;
+    unchanged: Set<string>;
+  }> {
     const wantedIds = new Set(drafts.flatMap(({ noteId }) => (noteId === null ? [] : [noteId])));
     const shapes = new Set(drafts.map(({ draft }) => shapeKey(draft.title, draft.body.length)));
+    /** Places of the archive's foreign files; null where two files share one. */
+    const places = new Map<string, null | true>();
+    for (const { draft, noteId } of drafts) {
+      if (noteId !== null) continue;
+      const place = placeKey(draft);
+      places.set(place, places.has(place) ? null : true);
+    }
     const liveIds = new Set<string>();
     const candidates: string[] = [];
+    /** The live note at each wanted place; null where two notes share it. */
+    const atPlace = new Map<string, string | null>();
     const ids = await this.#notes.noteIds({ trashed: false });
     await this.#notes.forEachSummaryPage(
       ids,
@@ -355,21 +397,29 @@ export class ArchiveService {
           if (summary.deleted_at !== null) continue;
           if (wantedIds.has(summary.note_id)) liveIds.add(summary.note_id);
           if (shapes.has(shapeKey(summary.title, summary.body_length))) candidates.push(summary.note_id);
+          const place = placeKey(summary);
+          if (places.get(place) === true) atPlace.set(place, atPlace.has(place) ? null : summary.note_id);
         }
       },
       { signal },
     );
     const byContent = new Map<string, string>();
+    const unchanged = new Set<string>();
     await this.#notes.forEachNotePage(
       candidates,
       (page) => {
         for (const note of page) {
-          if (note.deleted_at === null) byContent.set(sameContentKey(note), note.note_id);
+          if (note.deleted_at !== null) continue;
+          const key = sameContentKey(note);
+          byContent.set(key, note.note_id);
+          unchanged.add(sameNoteKey(note.note_id, key));
         }
       },
       { signal },
     );
-    return { liveIds, byContent };
+    const byPlace = new Map<string, string>();
+    for (const [place, noteId] of atPlace) if (noteId !== null) byPlace.set(place, noteId);
+    return { liveIds, byContent, byPlace, unchanged };
   }
 
   /**

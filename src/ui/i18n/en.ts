@@ -834,13 +834,15 @@ graph LR
   'searchPages.page': 'Page {page} of {pages}',
   'importDedupe.title': 'Import {file}',
   'importDedupe.question':
-    'When a note in the archive is already in the notebook (same id, or same title and text):',
+    'When a note in the archive is already in the notebook (same id, same title and text, or a file at the same folder and title):',
   'importDedupe.skip': 'Skip it (keep the notebook’s version)',
   'importDedupe.update': 'Update it with the archive’s version',
   'importDedupe.keepBoth': 'Keep both (import it as another note)',
   'importDedupe.start': 'Import',
   'importDedupe.cancel': 'Cancel',
   'importDedupe.report': 'Import finished: {created} new, {updated} updated, {skipped} skipped',
+  'importDedupe.reportChanged':
+    'Import finished: {created} new, {updated} updated, {skipped} skipped. {changed} of the skipped differ from the notebook’s version: import again with “Update” to take the archive’s.',
   // --- Notebook organising: sort, pin, folders, empty trash ---
   'list.sortLabel': 'Sort notes',
   'list.sort.updated_at': 'Last changed',

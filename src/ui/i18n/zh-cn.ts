@@ -792,13 +792,16 @@ graph LR
   'searchPages.next': '下一页',
   'searchPages.page': '第 {page} / {pages} 页',
   'importDedupe.title': '导入 {file}',
-  'importDedupe.question': '归档中的笔记已在笔记本中（相同 ID，或标题和正文相同）时：',
+  'importDedupe.question':
+    '归档中的笔记已在笔记本中（相同 ID、标题和正文相同，或文件的文件夹和标题相同）时：',
   'importDedupe.skip': '跳过（保留笔记本中的版本）',
   'importDedupe.update': '用归档中的版本更新',
   'importDedupe.keepBoth': '两者都保留（作为另一篇笔记导入）',
   'importDedupe.start': '导入',
   'importDedupe.cancel': '取消',
   'importDedupe.report': '导入完成：新增 {created} 篇，更新 {updated} 篇，跳过 {skipped} 篇',
+  'importDedupe.reportChanged':
+    '导入完成：新增 {created} 篇，更新 {updated} 篇，跳过 {skipped} 篇。其中 {changed} 篇与笔记本中的版本不同：选择“用归档中的版本更新”再导入一次即可采用归档中的版本。',
   // --- Notebook organising: sort, pin, folders, empty trash ---
   'list.sortLabel': '笔记排序',
   'list.sort.updated_at': '最近修改',

@@ -21,7 +21,9 @@ function onJobFinished(job: TrackedJob): void {
     const report = dedupeReport(job.result);
     // Renamed or repaired entries name an example; otherwise the new / updated / skipped report.
     if (report && (summary === null || summary.changed === 0)) {
-      toasts.show(t('importDedupe.report', report), { kind: 'success' });
+      toasts.show(t(report.changed > 0 ? 'importDedupe.reportChanged' : 'importDedupe.report', report), {
+        kind: 'success',
+      });
     } else if (summary) {
       const key =
         summary.changed > 0
@@ -48,12 +50,18 @@ function onJobFinished(job: TrackedJob): void {
   }
 }
 
-/** An import's new / updated / skipped counts; null for other jobs (and imports queued before they existed). */
-function dedupeReport(result: unknown): { created: number; updated: number; skipped: number } | null {
+/**
+ * An import's new / updated / skipped counts, and how many skipped ones differ
+ * from the notebook's version; null for other jobs (and imports queued before
+ * they existed).
+ */
+function dedupeReport(
+  result: unknown,
+): { created: number; updated: number; skipped: number; changed: number } | null {
   if (typeof result !== 'object' || result === null) return null;
-  const { created, updated, skipped } = result as Record<string, unknown>;
+  const { created, updated, skipped, skipped_changed: changed } = result as Record<string, unknown>;
   if (typeof created !== 'number' || typeof updated !== 'number' || typeof skipped !== 'number') return null;
-  return { created, updated, skipped };
+  return { created, updated, skipped, changed: typeof changed === 'number' ? changed : 0 };
 }
 
 export function trackJob(job: JobDto, label: string | null = null): void {
