@@ -2,8 +2,10 @@ import { defineConfig } from '@playwright/test';
 // @ts-expect-error plain ESM helper shared with scripts/ensure-deps.mjs
 import { CHROMIUM_ARGS, findSystemChromium } from './scripts/system-chromium.mjs';
 
-// PW_PORT lets several checkouts run their browser tests side by side.
+// PW_PORT lets several checkouts run their browser tests side by side; PW_DIST serves another
+// build (`vite build --outDir <dir> --emptyOutDir`) so two builds of one checkout do not collide.
 const port = Number(process.env.PW_PORT ?? 4310);
+const dist = process.env.PW_DIST ? ` --dir ${JSON.stringify(process.env.PW_DIST)}` : '';
 const executablePath: string | undefined = findSystemChromium();
 
 const args: string[] = CHROMIUM_ARGS;
@@ -26,7 +28,7 @@ export default defineConfig({
     trace: 'retain-on-failure',
   },
   webServer: {
-    command: `node scripts/serve.mjs --port ${port}`,
+    command: `node scripts/serve.mjs --port ${port}${dist}`,
     url: `http://127.0.0.1:${port}/`,
     reuseExistingServer: !process.env.CI,
     timeout: 30_000,
