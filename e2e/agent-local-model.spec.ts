@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { allowTasksAndExpectRun, undoAgentTasks } from './harness/agent-steps';
 import { buildLlmWorkerDouble } from './harness/build-harness';
 import { DOUBLE_ANSWER, DOUBLE_MODEL, DOUBLE_TASKS, REQUEST_LOG_PATH } from './harness/llm-double-constants';
-import { createNote, expect, openApp, test } from './fixtures';
+import { createNote, DIST_DIR, expect, openApp, test } from './fixtures';
 
 // The agent on an in-browser model that has no native tool calling, through
 // the UI: the page, the core worker and everything in them are the product's;
@@ -120,7 +120,7 @@ test('the product build carries no trace of the engine double', () => {
       else files.push(path);
     }
   };
-  walk('dist');
+  walk(DIST_DIR);
   // The chunk the first test patches is there, under the name the route expects, and starts the LLM worker.
   const core = files.filter((path) => CORE_WORKER_CHUNK.test(`/${path.replace(/\\/g, '/')}`));
   expect(core).toHaveLength(1);

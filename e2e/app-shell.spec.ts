@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { expect, test as plainTest, type Page } from '@playwright/test';
-import { openApp, test, waitForServiceWorker } from './fixtures';
+import { DIST_DIR, openApp, test, waitForServiceWorker } from './fixtures';
 
-const DIST = join(process.cwd(), 'dist');
+const DIST = resolve(DIST_DIR);
 
 /** The scripts a first visit loads before start-up: the entry and what index.html preloads. */
 async function shellScripts(): Promise<{ path: string; text: string }[]> {

@@ -1,6 +1,9 @@
 import { test as base, expect, type Locator, type Page } from '@playwright/test';
 import { scriptServerFixture, type StartScriptServer } from './harness/openai-script-server';
 
+/** The build the tests serve: `dist`, or the one PW_DIST names (see playwright.config.ts). */
+export const DIST_DIR: string = process.env.PW_DIST ?? 'dist';
+
 export interface RequestLog {
   urls: string[];
   foreign(): string[];

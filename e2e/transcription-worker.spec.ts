@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeTinyWhisper } from '../src/media/transformers/__fixtures__/tiny-whisper/write-tiny-whisper';
-import { expect, openApp, test } from './fixtures';
+import { DIST_DIR, expect, openApp, test } from './fixtures';
 
 /**
  * The transcription wiring of the built app in Chromium, below the UI: a core
@@ -13,7 +13,7 @@ import { expect, openApp, test } from './fixtures';
  * decoder through the decoder port.
  */
 
-const models = join('dist', 'models');
+const models = join(DIST_DIR, 'models');
 
 test.beforeAll(async () => {
   // Stands in for onnx-community/whisper-tiny, the default profile's model.
@@ -29,7 +29,7 @@ test('a built core worker transcribes WAV and page-decoded WebM with Whisper in 
   requestLog,
 }) => {
   test.setTimeout(360_000);
-  const coreWorker = readdirSync(join('dist', 'assets')).find((name) => /^core\.worker-.*\.js$/.test(name));
+  const coreWorker = readdirSync(join(DIST_DIR, 'assets')).find((name) => /^core\.worker-.*\.js$/.test(name));
   expect(coreWorker).toBeDefined();
   await openApp(page);
   // A click gives the page the user activation Web Audio wants before it starts.
