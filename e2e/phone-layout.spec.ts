@@ -142,6 +142,30 @@ test.describe('phone 390×844', () => {
     expect(requestLog.foreign()).toEqual([]);
   });
 
+  test('the export menu opens inside the screen, also once it lists recent exports', async ({ page }) => {
+    await openApp(page);
+    await page.getByTestId('topbar-new-note').click();
+    await page.getByTestId('note-title').fill('操作系统/复习 OS review');
+    await page.getByTestId('note-body').fill('# 进程调度 Process scheduling\n\nFCFS runs in $O(n)$ time.');
+    await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
+    await page.getByTestId('export-note').click();
+    for (const format of ['html', 'pdf', 'docx']) {
+      await expect(page.getByTestId(`export-format-${format}`)).toBeInViewport({ ratio: 1 });
+    }
+    expect(await overflowing(page), 'export menu').toEqual([]);
+
+    const download = page.waitForEvent('download');
+    await page.getByTestId('export-format-html').click();
+    await download;
+    await page.getByTestId('export-note').click();
+    // The recent file's long name widens the menu; it still fits.
+    await expect(page.getByTestId('export-recent-download')).toBeVisible();
+    for (const format of ['html', 'pdf', 'docx']) {
+      await expect(page.getByTestId(`export-format-${format}`)).toBeInViewport({ ratio: 1 });
+    }
+    expect(await overflowing(page), 'export menu with recent exports').toEqual([]);
+  });
+
   test('the installed app may turn to portrait', async ({ request }) => {
     const manifest = (await (await request.get('/manifest.webmanifest')).json()) as {
       orientation?: string;
