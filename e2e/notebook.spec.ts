@@ -82,3 +82,15 @@ test('Markdown cannot run script', async ({ page }) => {
   expect(await preview.locator('[onerror], script, iframe').count()).toBe(0);
   expect(await preview.locator('a[href^="javascript" i]').count()).toBe(0);
 });
+
+test('the note list shows a note’s first words as read, not its Markdown', async ({ page }) => {
+  await openApp(page);
+  await createNote(
+    page,
+    '复习 OS review',
+    '# 进程调度 Process scheduling\n\nFCFS runs in $O(n)$ time, see [the notes](https://example.com/os).\n',
+  );
+  await expect(
+    page.getByTestId('note-item').filter({ hasText: '复习 OS review' }).locator('.excerpt'),
+  ).toHaveText('进程调度 Process scheduling FCFS runs in O(n) time, see the notes.');
+});

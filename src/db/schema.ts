@@ -13,6 +13,7 @@ import type {
 import type { ThemeManifest } from '../contracts/themes';
 import { deriveBlocks, type BlockType } from '../core/blocks';
 import { newId } from '../core/ids';
+import { noteExcerpt } from '../core/markdown/note-excerpt';
 import { utf8Length } from '../core/utf8-length';
 import { AGENT_STORES } from './agent-stores';
 import { DRAFT_STORES } from './draft-repository';
@@ -482,28 +483,14 @@ async function forEachNotePage(
   }
 }
 
-const EXCERPT_LENGTH = 160;
-/**
- * The excerpt is made from the body's start only: a regular expression over
- * all of a 100 MB body copied it several times for 160 characters.
- */
-const EXCERPT_SOURCE_LENGTH = 64 * 1024;
-
 /** The meta row of a note row. */
 export function noteMetaOf(row: NoteRow): NoteMetaRow {
   const { body, ...rest } = row;
   return { ...rest, excerpt: excerptOf(body), body_length: body.length, body_bytes: utf8Length(body) };
 }
 
-/** The body's first words, without front matter and Markdown marks, at most EXCERPT_LENGTH characters. */
-export function excerptOf(body: string): string {
-  const text = (body.length > EXCERPT_SOURCE_LENGTH ? body.slice(0, EXCERPT_SOURCE_LENGTH) : body)
-    .replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n/, '')
-    .replace(/[#>*_`~[\]()|-]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return text.length > EXCERPT_LENGTH ? `${text.slice(0, EXCERPT_LENGTH)}…` : text;
-}
+/** The body's first words as the note list shows them (see `noteExcerpt`). */
+export const excerptOf = noteExcerpt;
 
 const REDERIVE_PAGE = 200;
 
