@@ -118,6 +118,15 @@ test.describe('desktop', () => {
     };
     expect(luminance(styles.pre)).toBeLessThan(60);
     expect(luminance(styles.preText)).toBeGreaterThan(180);
+
+    // The export menu is dark too: it was white with the dark theme's near-white text.
+    await page.getByTestId('export-note').click();
+    const menu = await page.getByRole('menu').evaluate((element) => {
+      const item = element.querySelector('button')!;
+      return { background: getComputedStyle(element).backgroundColor, text: getComputedStyle(item).color };
+    });
+    expect(luminance(menu.background)).toBeLessThan(60);
+    expect(luminance(menu.text)).toBeGreaterThan(180);
   });
 });
 
