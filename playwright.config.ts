@@ -12,6 +12,8 @@ const args: string[] = CHROMIUM_ARGS;
 
 export default defineConfig({
   testDir: 'e2e',
+  // A run empties its output folder first: side-by-side runs (PW_PORT) keep theirs apart.
+  outputDir: process.env.PW_PORT ? `test-results/port-${process.env.PW_PORT}` : 'test-results',
   // Hang guards, not speed limits: tests wait on the page's own state, and these only end a test
   // that will never get there. They are sized for this 2-core machine at load 20 (the three-times
   // run beside the unit suite), where the service worker's first install alone took 34 s; on an
