@@ -88,9 +88,15 @@ test('a theme package: preview in isolation, enable, reload offline, uninstall',
   // Installed is not yet in use.
   expect(await bodyBackground(page)).toBe(builtinBackground);
 
+  await expect(page.getByTestId('theme-scheme-select')).toBeEnabled();
   await paperRow.getByTestId('theme-enable').click();
   await expect(paperRow).toHaveAttribute('data-enabled', 'true');
   await expect(page.locator('body')).toHaveCSS('background-color', PAPER_BG);
+  // The light-or-dark choice above says the package replaces it, instead of still offering it.
+  await expect(page.getByTestId('theme-scheme-select')).toBeDisabled();
+  await expect(page.getByTestId('theme-package-on')).toHaveText(
+    'The theme “Paper” is on and replaces this choice. Turn it off under Themes below to choose here again.',
+  );
 
   // Survives a reload with the network gone.
   await context.setOffline(true);
@@ -115,6 +121,8 @@ test('a theme package: preview in isolation, enable, reload offline, uninstall',
     .click();
   await expect(again.locator('[data-testid="theme-row"][data-theme-id="paper"]')).toHaveCount(0);
   await expect(page.locator('body')).toHaveCSS('background-color', builtinBackground);
+  await expect(again.getByTestId('theme-package-on')).toHaveCount(0);
+  await expect(page.getByTestId('theme-scheme-select')).toBeEnabled();
   await expect(page.locator('html')).not.toHaveAttribute('data-theme-package', /.*/);
 
   expect(requestLog.foreign()).toEqual([]);

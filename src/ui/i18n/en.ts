@@ -173,7 +173,9 @@ export const en = {
   'settings.title': 'Settings',
   'settings.language': 'Language',
   'settings.languageAuto': 'Automatic (browser language)',
-  'settings.theme': 'Theme',
+  'settings.theme': 'Light or dark',
+  'settings.themePackageOn':
+    'The theme “{name}” is on and replaces this choice. Turn it off under Themes below to choose here again.',
   'settings.themeSystem': 'Follow system',
   'settings.themeLight': 'Light',
   'settings.themeDark': 'Dark',
