@@ -22,6 +22,13 @@ test('a plot with parameters is drawn, and follows its pane when the window is r
   const chart = preview.locator('.function-plot-chart');
   await expect(chart.locator('path.line')).toHaveCount(1);
   await expect(preview.locator('.plot-error')).toHaveCount(0);
+  // The curve's label is shown, as the exports show it, in the curve's colour.
+  await expect(chart.locator('.plot-legend li')).toHaveText(['wave']);
+  const colours = await chart.evaluate((element) => ({
+    line: getComputedStyle(element.querySelector('path.line')!).stroke,
+    swatch: getComputedStyle(element.querySelector('.plot-legend-swatch')!).backgroundColor,
+  }));
+  expect(colours.swatch).toBe(colours.line);
 
   const wide = await widths(chart);
   expect(Math.abs(wide.svg - wide.container)).toBeLessThanOrEqual(1);

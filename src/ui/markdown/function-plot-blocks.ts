@@ -59,6 +59,30 @@ function loadFunctionPlot(): Promise<typeof functionPlotLibrary> {
 }
 
 /**
+ * Which curve is which, as the exports show it: each function's colour and
+ * its `label:` (else `y = …`). The library draws no legend of its own.
+ */
+function plotLegend(
+  doc: Document,
+  plot: FunctionPlot,
+  colorOf: (index: number) => string | undefined,
+): HTMLElement {
+  const legend = doc.createElement('ul');
+  legend.className = 'plot-legend';
+  plot.expressions.forEach((entry, index) => {
+    const item = doc.createElement('li');
+    const swatch = doc.createElement('span');
+    swatch.className = 'plot-legend-swatch';
+    swatch.setAttribute('aria-hidden', 'true');
+    const color = colorOf(index);
+    if (color) swatch.style.background = color;
+    item.append(swatch, entry.label ?? `y = ${entry.expression}`);
+    legend.append(item);
+  });
+  return legend;
+}
+
+/**
  * §12.3 renderInteractive: draws `plot` into `target` with pan and zoom. The
  * functions are our compiled expressions (core/expression), handed to the
  * library as callbacks, so its own string evaluator never sees note text.
@@ -75,6 +99,8 @@ export async function renderInteractivePlot(plot: FunctionPlot, target: HTMLElem
     target.replaceChildren();
     // Read at each draw: a theme switch (or redraw) picks up the current tokens.
     const palette = themeSeriesColors(target);
+    const seriesColor = (index: number): string | undefined =>
+      current.expressions[index]?.color ?? palette[index % palette.length];
     functionPlot({
       target,
       width,
@@ -97,7 +123,7 @@ export async function renderInteractivePlot(plot: FunctionPlot, target: HTMLElem
           }
         : {}),
       data: compilePlotFunctions(current).map((fn, index) => {
-        const color = current.expressions[index]?.color ?? palette[index % palette.length];
+        const color = seriesColor(index);
         return {
           fn: (scope: { x?: number }) => fn(Number(scope.x)),
           graphType: 'polyline' as const,
@@ -105,6 +131,7 @@ export async function renderInteractivePlot(plot: FunctionPlot, target: HTMLElem
         };
       }),
     });
+    target.append(plotLegend(target.ownerDocument, current, seriesColor));
   };
   draw();
   // The chart has a fixed pixel width: follow the container (pane drag, window
