@@ -157,6 +157,51 @@ test('the same note exports to a PDF with selectable Chinese and English text', 
   expect(requestLog.foreign()).toEqual([]);
 });
 
+const REVIEW_BODY = `## 进程调度 Process scheduling
+
+Call \`fcfs(jobs)\` for the average wait.
+
+\`\`\`python
+def fcfs(jobs):
+    # 计算平均等待时间
+    t = 0
+    return sum(t := t + j for j in jobs) / len(jobs)
+\`\`\`
+
+## 表格 Table
+
+| 名称 | 时间 |
+|:--|--:|
+| FCFS | 10 |
+`;
+
+test('a PDF keeps code indentation in a monospaced font and Chinese bookmarks', async ({
+  page,
+  requestLog,
+}) => {
+  await openApp(page);
+  await createNote(page, '操作系统/复习 OS review', REVIEW_BODY);
+  const download = page.waitForEvent('download');
+  await startExport(page, 'pdf');
+  const path = await (await download).path();
+  const lines = execFileSync('pdftotext', ['-layout', path, '-'], { encoding: 'utf8' }).split('\n');
+  const indent = (start: string) => {
+    const line = lines.find((item) => item.trimStart().startsWith(start)) ?? '';
+    return line.length - line.trimStart().length;
+  };
+  expect(indent('# 计算平均等待时间') - indent('def fcfs(jobs):')).toBe(4);
+  expect(indent('return sum(') - indent('def fcfs(jobs):')).toBe(4);
+  // The monospaced font is the app's own asset, loaded in the worker and embedded as a subset.
+  expect(execFileSync('pdffonts', [path], { encoding: 'utf8' })).toMatch(
+    /[A-Z]{6}\+KaTeX_Typewriter-Regular/,
+  );
+  // The bookmarks read back in Chinese, not as the low bytes of each character.
+  const xml = execFileSync('pdftohtml', ['-xml', '-i', '-stdout', '-q', path], { encoding: 'utf8' });
+  const outline = Array.from(xml.matchAll(/<item[^>]*>([^<]*)<\/item>/g), (match) => match[1]);
+  expect(outline).toEqual(['进程调度 Process scheduling', '表格 Table']);
+  expect(requestLog.foreign()).toEqual([]);
+});
+
 test('the same note exports to a Word file with headings, table and images', async ({ page, requestLog }) => {
   await openApp(page);
   await createNote(page, '操作系统复习', NOTE_BODY);

@@ -1,35 +1,13 @@
 import { createHarfBuzzSubsetter, type FontSubsetter } from './font-subset';
-import type { FontLoader } from './pdf-exporter';
+import { cachedFontLoader, type FontLoader } from './font-loader';
 
 /**
  * The CJK font for PDF export (Noto Sans SC, ~10 MB): fetched only when a PDF is
  * exported and kept in Cache Storage, so later exports work offline. It covers
- * Latin as well, so one font sets a whole mixed-language note; only the glyphs a
+ * Latin as well, so one font sets a whole mixed-language note (code takes the
+ * monospaced font of font-loader.ts where it has the glyph); only the glyphs a
  * document uses are embedded (subset by HarfBuzz, whose WASM is cached the same way).
  */
-
-const FONT_CACHE = 'notesagent-export-fonts-v1';
-
-export function cachedFontLoader(url: string, what = 'The PDF font'): FontLoader {
-  let loading: Promise<Uint8Array> | undefined;
-  return () => {
-    loading ??= (async () => {
-      const cache = typeof caches === 'undefined' ? undefined : await caches.open(FONT_CACHE);
-      let response = await cache?.match(url);
-      if (!response) {
-        response = await fetch(url);
-        if (!response.ok) throw new Error(`${what} could not be loaded (HTTP ${response.status}).`);
-        await cache?.put(url, response.clone());
-      }
-      return new Uint8Array(await response.arrayBuffer());
-    })().catch((error: unknown) => {
-      // A failed download (offline on first use) may work next time.
-      loading = undefined;
-      throw error;
-    });
-    return loading;
-  };
-}
 
 /** The font file as the app serves it (an asset emitted by the bundler, outside the shell's precache). */
 export async function defaultFontLoader(): Promise<FontLoader> {

@@ -1,8 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { documentFromMarkdown } from '../../core/markdown/document-ast';
 import { themeStylesheet } from '../../themes/theme-css';
@@ -11,17 +7,26 @@ import type { MermaidStaticPort } from '../static-render';
 import { testExportContext, testRasterizer } from '../test-context';
 import { createHarfBuzzSubsetter } from './font-subset';
 import { createPdfExporter } from './pdf-exporter';
+import {
+  FONT_PATH as fontPath,
+  MONO_FONT_PATH,
+  WASM_PATH as wasmPath,
+  fileLoader,
+  poppler,
+  render,
+  words,
+  type Raster,
+} from './testing/poppler';
 
-const require = createRequire(import.meta.url);
-const fontPath = require.resolve('@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf');
-const wasmPath = require.resolve('harfbuzzjs/dist/harfbuzz-subset.wasm');
 let fontReads = 0;
 const loadFont = async () => async () => {
   fontReads += 1;
   return new Uint8Array(readFileSync(fontPath));
 };
-const exporter = createPdfExporter(loadFont, async () =>
-  createHarfBuzzSubsetter(async () => readFileSync(wasmPath)),
+const exporter = createPdfExporter(
+  loadFont,
+  async () => createHarfBuzzSubsetter(async () => readFileSync(wasmPath)),
+  fileLoader(MONO_FONT_PATH),
 );
 
 const NOTE = `# 操作系统复习
@@ -44,17 +49,6 @@ y = sin(x) | label: sine
 Read more at [the docs](https://example.com/docs).
 `;
 
-function poppler(
-  tool: 'pdftotext' | 'pdffonts' | 'pdfinfo' | 'pdfimages',
-  data: Uint8Array,
-  ...args: string[]
-): string {
-  const dir = mkdtempSync(join(tmpdir(), 'notes-pdf-'));
-  const file = join(dir, 'note.pdf');
-  writeFileSync(file, data);
-  return execFileSync(tool, [...args, file, ...(tool === 'pdftotext' ? ['-'] : [])], { encoding: 'utf8' });
-}
-
 async function exportPdf(
   markdown: string,
   options: Parameters<typeof testExportContext>[0] = {},
@@ -62,41 +56,6 @@ async function exportPdf(
 ) {
   const context = { ...testExportContext(options), ...(theme && { theme }) };
   return exporter.export(documentFromMarkdown(markdown, '操作系统复习'), context);
-}
-
-interface Raster {
-  width: number;
-  height: number;
-  pixel(x: number, y: number): [number, number, number];
-}
-
-/** Each page as poppler draws it (binary PPM: a short text header, then RGB bytes). */
-function render(data: Uint8Array, dpi: number): Raster[] {
-  const dir = mkdtempSync(join(tmpdir(), 'notes-pdf-'));
-  const file = join(dir, 'note.pdf');
-  writeFileSync(file, data);
-  execFileSync('pdftoppm', ['-r', String(dpi), file, join(dir, 'page')]);
-  return readdirSync(dir)
-    .filter((name) => name.endsWith('.ppm'))
-    .sort()
-    .map((name) => {
-      const bytes = readFileSync(join(dir, name));
-      const header = bytes
-        .subarray(0, 40)
-        .toString('latin1')
-        .match(/^P6\s+(\d+)\s+(\d+)\s+255\s/);
-      if (!header) throw new Error(`${name} is not a binary PPM`);
-      const width = Number(header[1]);
-      const offset = header[0].length;
-      return {
-        width,
-        height: Number(header[2]),
-        pixel: (x, y) => {
-          const at = offset + (y * width + x) * 3;
-          return [bytes[at] ?? 0, bytes[at + 1] ?? 0, bytes[at + 2] ?? 0];
-        },
-      };
-    });
 }
 
 const luminance = ([r, g, b]: [number, number, number]) => 0.2126 * r + 0.7152 * g + 0.0722 * b;
@@ -109,21 +68,6 @@ function ink(page: Raster, dpi: number, box: { x0: number; y0: number; x1: numbe
     for (let x = Math.floor(box.x0 * scale); x < Math.ceil(box.x1 * scale) && x < page.width; x++)
       if (luminance(page.pixel(x, y)) < 128) count += 1;
   return count;
-}
-
-/** Each word poppler finds on the first page, with its box in points. */
-function words(data: Uint8Array): Array<{ text: string; x0: number; y0: number; x1: number; y1: number }> {
-  const html = poppler('pdftotext', data, '-bbox', '-f', '1', '-l', '1');
-  return Array.from(
-    html.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g),
-    (match) => ({
-      text: match[5] ?? '',
-      x0: Number(match[1]),
-      y0: Number(match[2]),
-      x1: Number(match[3]),
-      y1: Number(match[4]),
-    }),
-  );
 }
 
 /**

@@ -13,17 +13,13 @@ import {
   PDFDict,
   PDFDocument,
   PDFName,
-  PDFNumber,
   PDFString,
-  rgb,
   type PDFFont,
   type PDFImage,
   type PDFPage,
-  type PDFRef,
   type RGB,
 } from 'pdf-lib';
 import type { DocumentNode, ExportDocument, ExportPageSize } from '../../contracts/exports';
-import { parseFunctionPlot, samplePlot } from '../../core/function-plot';
 import { plainText } from '../../core/markdown/document-ast';
 import {
   assertRepresentable,
@@ -38,11 +34,15 @@ import { typesetFormulas } from '../math/formulas';
 import { multiply, type Matrix } from '../math/matrix';
 import type { MathDrawing } from '../math/tex-drawing';
 import { rasterizeVisuals, renderVisuals } from '../visuals';
-import { DEFAULT_PDF_PALETTE, paletteFromThemeCss, type PdfPalette } from './pdf-palette';
+import { CODE_LINE_HEIGHT, drawCodeBlock, type MonoFont } from './code-block';
+import { defaultMonoFontLoader, type FontLoader } from './font-loader';
 import type { FontSubsetter } from './font-subset';
+import { codeText, embedMonoFont } from './mono-font';
+import { addOutline, type OutlineItem } from './pdf-outline';
+import { DEFAULT_PDF_PALETTE, paletteFromThemeCss, type PdfPalette } from './pdf-palette';
+import { drawPlot, plotBlockHeight, plotParses } from './pdf-plot';
 
-/** Reads the CJK font's bytes (cjk-font.ts in the app; a file in tests). */
-export type FontLoader = () => Promise<Uint8Array>;
+export type { FontLoader } from './font-loader';
 
 /** Characters the layout may draw besides the note's own: list markers, page numbers, plot axes. */
 const LAYOUT_CHARACTERS = `${Array.from({ length: 0x7f - 0x20 }, (_, index) => String.fromCharCode(0x20 + index)).join('')}•`;
@@ -67,6 +67,8 @@ interface Style {
   strike?: boolean;
   underline?: boolean;
   link?: string;
+  /** Code: set in the monospaced font where it has the glyph, on the code background. */
+  code?: boolean;
 }
 
 interface Run {
@@ -76,6 +78,13 @@ interface Run {
   math?: MathDrawing;
 }
 
+/** A stretch of a piece in one font. */
+interface Part {
+  text: string;
+  font: PDFFont;
+  width: number;
+}
+
 /** One word, one CJK character or one formula: the units a line may break between. */
 interface Piece {
   text: string;
@@ -83,7 +92,11 @@ interface Piece {
   width: number;
   space: boolean;
   math?: MathDrawing;
+  /** More than one only in code, where a word may mix the monospaced font and the CJK one. */
+  parts: Part[];
 }
+
+type Align = 'left' | 'right' | 'center';
 
 /** What goes left of a list item's first line: its bullet or number, or a task's box. */
 type Prefix = { text: string; style: Style } | { checked: boolean; style: Style };
@@ -111,7 +124,7 @@ class Layout {
   readonly width: number;
   readonly height: number;
   readonly pages: PDFPage[] = [];
-  readonly outline: Array<{ title: string; level: number; page: PDFPage; y: number }> = [];
+  readonly outline: OutlineItem[] = [];
   readonly links: Array<{ page: PDFPage; x: number; y: number; width: number; height: number; url: string }> =
     [];
   page!: PDFPage;
@@ -123,6 +136,8 @@ class Layout {
   pictures: ReadonlyMap<string, Picture> | undefined;
   /** Typeset formulas by node id; a formula missing here is set as its TeX source. */
   formulas: ReadonlyMap<string, MathDrawing> = new Map();
+  /** Absent when the note has no code or the font could not be loaded: code is then set in `font`. */
+  mono: MonoFont | undefined;
 
   constructor(
     pdf: PDFDocument,
@@ -170,8 +185,29 @@ class Layout {
     this.y -= points;
   }
 
-  measure(text: string, size: number): number {
-    return this.font.widthOfTextAtSize(text, size);
+  measure(text: string, size: number, font: PDFFont = this.font): number {
+    return font.widthOfTextAtSize(text, size);
+  }
+
+  /** `text` split where its font changes: code takes the monospaced font for what it covers. */
+  parts(text: string, style: Style): Part[] {
+    const { mono } = this;
+    if (!style.code || !mono) return [{ text, font: this.font, width: this.measure(text, style.size) }];
+    const parts: Part[] = [];
+    for (const character of text) {
+      const font = mono.covers.has(character.codePointAt(0) ?? 0) ? mono.font : this.font;
+      const last = parts[parts.length - 1];
+      if (last?.font === font) last.text += character;
+      else parts.push({ text: character, font, width: 0 });
+    }
+    for (const part of parts) part.width = this.measure(part.text, style.size, part.font);
+    return parts;
+  }
+
+  piece(text: string, style: Style, space: boolean): Piece {
+    const parts = this.parts(text, style);
+    const width = parts.reduce((sum, part) => sum + part.width, 0);
+    return { text, style, width, space, parts };
   }
 
   /** Runs broken into pieces: Latin words stay whole, CJK characters break anywhere. */
@@ -180,24 +216,26 @@ class Layout {
     for (const run of runs) {
       if (run.math) {
         const width = run.math.width * mathScale(run.style.size);
-        pieces.push({ text: run.text, style: run.style, width, space: false, math: run.math });
+        pieces.push({ text: run.text, style: run.style, width, space: false, math: run.math, parts: [] });
         continue;
       }
       for (const part of run.text.match(PIECE) ?? []) {
         if (part === '\n') {
-          pieces.push({ text: '\n', style: run.style, width: 0, space: true });
+          pieces.push({ text: '\n', style: run.style, width: 0, space: true, parts: [] });
           continue;
         }
         const space = /^\s+$/.test(part);
-        const text = space ? ' ' : part;
-        pieces.push({ text, style: run.style, width: this.measure(text, run.style.size), space });
+        pieces.push(this.piece(space ? ' ' : part, run.style, space));
       }
     }
     return pieces;
   }
 
   /** Lays out a paragraph of runs, wrapping at `available`; a too-long word is split by characters. */
-  paragraph(runs: readonly Run[], options: { lineHeight?: number; firstLinePrefix?: Prefix } = {}): void {
+  paragraph(
+    runs: readonly Run[],
+    options: { lineHeight?: number; firstLinePrefix?: Prefix; align?: Align } = {},
+  ): void {
     const size = runs[0]?.style.size ?? BODY_SIZE;
     const lineHeight = options.lineHeight ?? size * LINE_GAP;
     this.wrap(runs).forEach((line, index) => {
@@ -226,12 +264,22 @@ class Layout {
           color: prefix.style.color,
         });
       }
-      let x = this.left;
+      let x = this.left + this.alignOffset(line, options.align);
       for (const piece of line) {
         this.drawPiece(piece, x, baseline);
         x += piece.width;
       }
     });
+  }
+
+  /** How far right a line starts so that it ends at the column's right edge, or sits centred. */
+  alignOffset(line: readonly Piece[], align: Align | undefined): number {
+    if (align !== 'right' && align !== 'center') return 0;
+    let end = line.length;
+    while (end > 0 && line[end - 1]?.space) end -= 1;
+    const width = line.slice(0, end).reduce((sum, piece) => sum + piece.width, 0);
+    const room = Math.max(0, this.available - width);
+    return align === 'right' ? room : room / 2;
   }
 
   /**
@@ -281,10 +329,10 @@ class Layout {
       if (piece.width > this.available && !piece.math) {
         // A URL or hash longer than the line: split it where it must be.
         for (const character of Array.from(piece.text)) {
-          const w = this.measure(character, piece.style.size);
-          if (width + w > this.available) pushLine();
-          (lines[lines.length - 1] ?? []).push({ ...piece, text: character, width: w });
-          width += w;
+          const split = this.piece(character, piece.style, false);
+          if (width + split.width > this.available) pushLine();
+          (lines[lines.length - 1] ?? []).push(split);
+          width += split.width;
         }
         continue;
       }
@@ -296,13 +344,25 @@ class Layout {
 
   drawPiece(piece: Piece, x: number, y: number): void {
     const { style } = piece;
+    if (style.code)
+      this.page.drawRectangle({
+        x,
+        y: y - style.size * 0.3,
+        width: piece.width,
+        height: style.size * 1.22,
+        color: this.palette.codeBackground,
+      });
     if (piece.math) {
       this.formula(piece.math, x, y, mathScale(style.size), style.color);
     } else if (!piece.space) {
-      const options = { x, y, size: style.size, font: this.font, color: style.color };
-      this.page.drawText(piece.text, style.italic ? { ...options, xSkew: degrees(12) } : options);
-      // One regular font: bold is the same glyphs drawn twice, a hair apart.
-      if (style.bold) this.page.drawText(piece.text, { ...options, x: x + style.size * 0.035 });
+      let partX = x;
+      for (const part of piece.parts) {
+        const options = { x: partX, y, size: style.size, font: part.font, color: style.color };
+        this.page.drawText(part.text, style.italic ? { ...options, xSkew: degrees(12) } : options);
+        // One regular font: bold is the same glyphs drawn twice, a hair apart.
+        if (style.bold) this.page.drawText(part.text, { ...options, x: partX + style.size * 0.035 });
+        partX += part.width;
+      }
     }
     if (style.underline || style.strike) {
       const lineY = style.strike ? y + style.size * 0.3 : y - style.size * 0.12;
@@ -392,8 +452,8 @@ class Layout {
     this.y -= 6;
   }
 
-  /** A picture centred at its CSS size (0.75 pt a pixel), shrunk to fit the column and the page. */
-  picture(picture: Picture): void {
+  /** A picture's size on the page: its CSS size (0.75 pt a pixel), shrunk to fit the column and the page. */
+  pictureSize(picture: Picture): { width: number; height: number } {
     let width = Math.min(this.available, picture.width * 0.75);
     let height = (width * picture.height) / Math.max(1, picture.width);
     const tallest = this.height - MARGIN * 2 - 12;
@@ -401,6 +461,12 @@ class Layout {
       width *= tallest / height;
       height = tallest;
     }
+    return { width, height };
+  }
+
+  /** A picture centred in the column. */
+  picture(picture: Picture): void {
+    const { width, height } = this.pictureSize(picture);
     this.gap(6);
     this.ensure(height);
     this.page.drawImage(picture.image, {
@@ -413,31 +479,8 @@ class Layout {
     this.gap(8);
   }
 
-  /** Pre-formatted text on a tinted background, split across pages line by line. */
   code(text: string): void {
-    const size = BODY_SIZE * 0.9;
-    const lineHeight = size * 1.4;
-    const lines = text.replace(/\n$/, '').split('\n');
-    this.gap(4);
-    for (const line of lines) {
-      this.ensure(lineHeight);
-      this.page.drawRectangle({
-        x: this.left,
-        y: this.y - lineHeight,
-        width: this.available,
-        height: lineHeight,
-        color: this.palette.codeBackground,
-      });
-      this.indent += 8;
-      this.paragraph(
-        [{ text: line.replace(/\t/g, '    ') || ' ', style: { size, color: this.palette.codeText } }],
-        {
-          lineHeight,
-        },
-      );
-      this.indent -= 8;
-    }
-    this.gap(6);
+    drawCodeBlock(this, text);
   }
 }
 
@@ -480,7 +523,7 @@ function inlineRuns(nodes: readonly DocumentNode[], style: Style, layout: Layout
         runs.push({ text: node.text ?? '', style: { ...style, underline: true } });
         break;
       case 'code_inline':
-        runs.push({ text: node.text ?? '', style: { ...style, color: palette.inlineCode } });
+        runs.push({ text: node.text ?? '', style: { ...style, color: palette.inlineCode, code: true } });
         break;
       case 'math_inline': {
         const drawing = layout.formulas.get(node.node_id);
@@ -505,90 +548,6 @@ function inlineRuns(nodes: readonly DocumentNode[], style: Style, layout: Layout
   return runs;
 }
 
-function drawPlot(layout: Layout, node: DocumentNode, warnings: WarningList): void {
-  const parsed = parseFunctionPlot(node.text ?? '');
-  const error = parsed.diagnostics.find((item) => item.severity === 'error');
-  if (!parsed.plot || error) {
-    warnings.add(
-      `${error?.code ?? 'FUNCTION_PLOT_PARSE_FAILED'}: Function plot kept as source: ${error?.message ?? ''}`,
-    );
-    layout.code(node.text ?? '');
-    return;
-  }
-  const sampled = samplePlot(parsed.plot, 300);
-  const width = Math.min(layout.available, 420);
-  const height = width * 0.6;
-  layout.ensure(height + 24);
-  layout.gap(8);
-  const x0 = layout.left + (layout.available - width) / 2;
-  const top = layout.y;
-  const [dx0, dx1] = sampled.domain;
-  const [dy0, dy1] = sampled.range;
-  const sx = (x: number) => ((x - dx0) / (dx1 - dx0)) * width;
-  const sy = (y: number) => Math.min(Math.max((1 - (y - dy0) / (dy1 - dy0)) * height, -2), height + 2);
-  layout.page.drawRectangle({
-    x: x0,
-    y: top - height,
-    width,
-    height,
-    borderColor: layout.palette.tableBorder,
-    borderWidth: 0.8,
-  });
-  if (dy0 <= 0 && dy1 >= 0)
-    layout.page.drawSvgPath(`M0 ${sy(0)}H${width}`, {
-      x: x0,
-      y: top,
-      borderColor: layout.palette.muted,
-      borderWidth: 0.6,
-    });
-  if (dx0 <= 0 && dx1 >= 0)
-    layout.page.drawSvgPath(`M${sx(0)} 0V${height}`, {
-      x: x0,
-      y: top,
-      borderColor: layout.palette.muted,
-      borderWidth: 0.6,
-    });
-  sampled.series.forEach((series, index) => {
-    const color = hexColor(series.color) ?? layout.palette.link;
-    for (const segment of series.segments) {
-      const d = segment
-        .map(([x, y], i) => `${i === 0 ? 'M' : 'L'}${sx(x).toFixed(2)} ${sy(y).toFixed(2)}`)
-        .join('');
-      layout.page.drawSvgPath(d, { x: x0, y: top, borderColor: color, borderWidth: 1.4 });
-    }
-    layout.page.drawText(series.label, {
-      x: x0 + 8,
-      y: top - 14 - index * 12,
-      size: 8.5,
-      font: layout.font,
-      color,
-    });
-  });
-  layout.page.drawText(`${dx0}`, {
-    x: x0,
-    y: top - height - 11,
-    size: 8,
-    font: layout.font,
-    color: layout.palette.muted,
-  });
-  const right = `${dx1}`;
-  layout.page.drawText(right, {
-    x: x0 + width - layout.measure(right, 8),
-    y: top - height - 11,
-    size: 8,
-    font: layout.font,
-    color: layout.palette.muted,
-  });
-  layout.y = top - height - 18;
-}
-
-function hexColor(value: string): RGB | undefined {
-  const match = /^#([0-9a-f]{6})$/i.exec(value);
-  if (!match) return undefined;
-  const n = Number.parseInt(match[1] ?? '0', 16);
-  return rgb(((n >> 16) & 255) / 255, ((n >> 8) & 255) / 255, (n & 255) / 255);
-}
-
 function table(layout: Layout, node: DocumentNode, warnings: WarningList): void {
   const rows = node.children;
   const columns = Math.max(1, ...rows.map((row) => row.children.length));
@@ -600,6 +559,10 @@ function table(layout: Layout, node: DocumentNode, warnings: WarningList): void 
     const cells = row.children.map((cell) =>
       inlineRuns(cell.children, { size, color: layout.palette.text, bold: header }, layout),
     );
+    const aligns = row.children.map((cell) => {
+      const align = cell.attributes['align'];
+      return align === 'right' || align === 'center' ? align : undefined;
+    });
     // Each cell is laid out in its own column; the row is as tall as its tallest cell.
     const baseIndent = layout.indent;
     layout.ensure(size * LINE_GAP + 6);
@@ -627,7 +590,9 @@ function table(layout: Layout, node: DocumentNode, warnings: WarningList): void 
       layout.y = rowTop - 3;
       layout.indent = baseIndent + index * columnWidth + 4;
       layout.columnWidth = columnWidth - 8;
-      layout.paragraph(runs.length ? runs : [{ text: ' ', style: { size, color: layout.palette.text } }]);
+      layout.paragraph(runs.length ? runs : [{ text: ' ', style: { size, color: layout.palette.text } }], {
+        align: aligns[index],
+      });
       if (layout.page === rowPage) lowest = Math.min(lowest, layout.y);
       else overflowed = true;
     });
@@ -652,172 +617,161 @@ function table(layout: Layout, node: DocumentNode, warnings: WarningList): void 
   layout.gap(6);
 }
 
-function blocks(layout: Layout, nodes: readonly DocumentNode[], warnings: WarningList, tight = false): void {
-  for (const node of nodes) {
-    const attributes = node.attributes;
-    switch (node.type) {
-      case 'heading': {
-        const level = Number(attributes['level'] ?? 1);
-        const size = HEADING_SIZES[level] ?? BODY_SIZE;
-        layout.gap(size * 0.6);
-        layout.ensure(size * 3);
-        layout.outline.push({ title: node.text ?? plainText(node), level, page: layout.page, y: layout.y });
-        layout.paragraph(
-          inlineRuns(node.children, { size, color: layout.palette.heading, bold: true }, layout),
-        );
-        layout.gap(size * 0.3);
-        break;
-      }
-      case 'paragraph':
-        layout.paragraph(inlineRuns(node.children, { size: BODY_SIZE, color: layout.palette.text }, layout));
-        if (!tight) layout.gap(BODY_SIZE * 0.6);
-        break;
-      case 'list': {
-        const ordered = attributes['ordered'] === true;
-        let number = Number(attributes['start'] ?? 1);
-        layout.indent += 18;
-        for (const item of node.children) {
-          const checked = item.attributes['checked'];
-          const style = { size: BODY_SIZE, color: layout.palette.text };
-          const prefix: Prefix =
-            typeof checked === 'boolean' ? { checked, style } : { text: ordered ? `${number}.` : '•', style };
-          number += 1;
-          const [first, ...rest] = item.children;
-          if (first?.type === 'paragraph') {
-            layout.paragraph(
-              inlineRuns(first.children, { size: BODY_SIZE, color: layout.palette.text }, layout),
-              { firstLinePrefix: prefix },
-            );
-            if (attributes['tight'] !== true) layout.gap(BODY_SIZE * 0.4);
-            blocks(layout, rest, warnings, attributes['tight'] === true);
-          } else {
-            layout.paragraph([{ text: ' ', style }], { firstLinePrefix: prefix });
-            blocks(layout, item.children, warnings, attributes['tight'] === true);
-          }
-        }
-        layout.indent -= 18;
-        if (!tight) layout.gap(BODY_SIZE * 0.5);
-        break;
-      }
-      case 'blockquote': {
-        const startY = layout.y;
-        const startPage = layout.page;
-        layout.indent += 14;
-        blocks(layout, node.children, warnings);
-        layout.indent -= 14;
-        if (layout.page === startPage) {
-          layout.page.drawLine({
-            start: { x: layout.left + 4, y: startY },
-            end: { x: layout.left + 4, y: layout.y + 4 },
-            thickness: 2.5,
-            color: layout.palette.quoteBar,
-          });
-        }
-        break;
-      }
-      case 'code_block':
-        layout.code(node.text ?? '');
-        break;
-      case 'math_block': {
-        const drawing = layout.formulas.get(node.node_id);
-        if (drawing) layout.displayFormula(drawing);
-        else layout.code(`Formula (TeX)\n${node.text ?? ''}`);
-        break;
-      }
-      case 'mermaid': {
-        const picture = layout.pictures?.get(node.node_id);
-        if (picture) {
-          layout.picture(picture);
-          break;
-        }
-        // With a page to draw them, the reason a diagram is not drawn was already warned about.
-        if (!layout.pictures) warnings.add('PDF: Mermaid diagrams are shown as their source.');
-        layout.code(node.text ?? '');
-        break;
-      }
-      case 'function_plot':
-        drawPlot(layout, node, warnings);
-        break;
-      case 'table':
-        table(layout, node, warnings);
-        break;
-      case 'thematic_break':
-        layout.rule();
-        break;
-      case 'html_block':
-        warnings.add('PDF: raw HTML is left out.');
-        break;
-      case 'front_matter':
-        break;
-      default:
-        blocks(layout, node.children, warnings, tight);
+/**
+ * About how much of the page the start of `node` needs: a heading is kept with it
+ * (keep-with-next). Two lines of text, the first rows of a table or code, or the
+ * whole of what cannot be split (a plot, a picture, a formula).
+ */
+function leadIn(layout: Layout, node: DocumentNode | undefined): number {
+  if (!node) return 0;
+  const body = BODY_SIZE * LINE_GAP;
+  const codeLines = (text: string) =>
+    4 + Math.min(2, text.replace(/\n$/, '').split('\n').length) * CODE_LINE_HEIGHT;
+  switch (node.type) {
+    case 'paragraph': {
+      const runs = [{ text: plainText(node), style: { size: BODY_SIZE, color: layout.palette.text } }];
+      return Math.min(2, layout.wrap(runs).length) * body;
     }
+    case 'heading': {
+      const size = HEADING_SIZES[Number(node.attributes['level'] ?? 1)] ?? BODY_SIZE;
+      return size * (0.6 + LINE_GAP + 0.3) + 2 * body;
+    }
+    case 'code_block':
+      return codeLines(node.text ?? '');
+    case 'table':
+      return 4 + Math.min(2, node.children.length) * (BODY_SIZE * 0.95 * LINE_GAP + 6);
+    case 'function_plot':
+      return plotBlockHeight(layout.available, node) ?? codeLines(node.text ?? '');
+    case 'mermaid': {
+      const picture = layout.pictures?.get(node.node_id);
+      return picture ? layout.pictureSize(picture).height + 6 : codeLines(node.text ?? '');
+    }
+    case 'math_block': {
+      const drawing = layout.formulas.get(node.node_id);
+      if (!drawing) return codeLines(`Formula (TeX)\n${node.text ?? ''}`);
+      const scale = Math.min(mathScale(BODY_SIZE * 1.15), layout.available / Math.max(1, drawing.width));
+      return (drawing.ascent + drawing.descent) * scale + 6;
+    }
+    case 'thematic_break':
+      return 12;
+    case 'front_matter':
+    case 'html_block':
+      return 0;
+    default:
+      return node.children[0] ? leadIn(layout, node.children[0]) : body;
   }
 }
 
-/** Headings as the PDF outline (bookmarks), nested by level. */
-function addOutline(pdf: PDFDocument, layout: Layout): void {
-  if (layout.outline.length === 0) return;
-  const context = pdf.context;
-  const outlineRef = context.nextRef();
-  type Entry = {
-    ref: PDFRef;
-    title: string;
-    level: number;
-    page: PDFPage;
-    y: number;
-    children: Entry[];
-    parent?: Entry;
-  };
-  const root: Entry = {
-    ref: outlineRef,
-    title: '',
-    level: 0,
-    page: layout.pages[0] as PDFPage,
-    y: 0,
-    children: [],
-  };
-  const stack: Entry[] = [root];
-  for (const item of layout.outline) {
-    while ((stack[stack.length - 1]?.level ?? 0) >= item.level) stack.pop();
-    const parent = stack[stack.length - 1] ?? root;
-    const entry: Entry = { ...item, ref: context.nextRef(), children: [], parent };
-    parent.children.push(entry);
-    stack.push(entry);
-  }
-  const count = (entry: Entry): number => entry.children.reduce((sum, child) => sum + 1 + count(child), 0);
-  const write = (entry: Entry): void => {
-    entry.children.forEach((child, index) => {
-      const dict = context.obj({
-        Title: PDFString.of(child.title.slice(0, 200)),
-        Parent: entry.ref,
-        Dest: [child.page.ref, PDFName.of('XYZ'), null, PDFNumber.of(child.y), null],
-      });
-      const previous = entry.children[index - 1];
-      const next = entry.children[index + 1];
-      if (previous) dict.set(PDFName.of('Prev'), previous.ref);
-      if (next) dict.set(PDFName.of('Next'), next.ref);
-      const first = child.children[0];
-      const last = child.children[child.children.length - 1];
-      if (first && last) {
-        dict.set(PDFName.of('First'), first.ref);
-        dict.set(PDFName.of('Last'), last.ref);
-        dict.set(PDFName.of('Count'), PDFNumber.of(count(child)));
+function blocks(layout: Layout, nodes: readonly DocumentNode[], warnings: WarningList, tight = false): void {
+  nodes.forEach((node, index) => block(layout, node, nodes[index + 1], warnings, tight));
+}
+
+function block(
+  layout: Layout,
+  node: DocumentNode,
+  next: DocumentNode | undefined,
+  warnings: WarningList,
+  tight = false,
+): void {
+  const attributes = node.attributes;
+  switch (node.type) {
+    case 'heading': {
+      const level = Number(attributes['level'] ?? 1);
+      const size = HEADING_SIZES[level] ?? BODY_SIZE;
+      const runs = inlineRuns(node.children, { size, color: layout.palette.heading, bold: true }, layout);
+      layout.gap(size * 0.6);
+      const own = layout.wrap(runs).length * size * LINE_GAP + size * 0.3;
+      // A heading alone at a page's foot leads nowhere: it goes over with the start of what follows.
+      layout.ensure(Math.min(own + leadIn(layout, next), layout.height - MARGIN * 2));
+      layout.outline.push({ title: node.text ?? plainText(node), level, page: layout.page, y: layout.y });
+      layout.paragraph(runs);
+      layout.gap(size * 0.3);
+      break;
+    }
+    case 'paragraph':
+      layout.paragraph(inlineRuns(node.children, { size: BODY_SIZE, color: layout.palette.text }, layout));
+      if (!tight) layout.gap(BODY_SIZE * 0.6);
+      break;
+    case 'list': {
+      const ordered = attributes['ordered'] === true;
+      let number = Number(attributes['start'] ?? 1);
+      layout.indent += 18;
+      for (const item of node.children) {
+        const checked = item.attributes['checked'];
+        const style = { size: BODY_SIZE, color: layout.palette.text };
+        const prefix: Prefix =
+          typeof checked === 'boolean' ? { checked, style } : { text: ordered ? `${number}.` : '•', style };
+        number += 1;
+        const [first, ...rest] = item.children;
+        if (first?.type === 'paragraph') {
+          layout.paragraph(
+            inlineRuns(first.children, { size: BODY_SIZE, color: layout.palette.text }, layout),
+            { firstLinePrefix: prefix },
+          );
+          if (attributes['tight'] !== true) layout.gap(BODY_SIZE * 0.4);
+          blocks(layout, rest, warnings, attributes['tight'] === true);
+        } else {
+          layout.paragraph([{ text: ' ', style }], { firstLinePrefix: prefix });
+          blocks(layout, item.children, warnings, attributes['tight'] === true);
+        }
       }
-      context.assign(child.ref, dict);
-      write(child);
-    });
-  };
-  write(root);
-  const first = root.children[0];
-  const last = root.children[root.children.length - 1];
-  if (!first || !last) return;
-  context.assign(
-    outlineRef,
-    context.obj({ Type: 'Outlines', First: first.ref, Last: last.ref, Count: PDFNumber.of(count(root)) }),
-  );
-  pdf.catalog.set(PDFName.of('Outlines'), outlineRef);
-  pdf.catalog.set(PDFName.of('PageMode'), PDFName.of('UseOutlines'));
+      layout.indent -= 18;
+      if (!tight) layout.gap(BODY_SIZE * 0.5);
+      break;
+    }
+    case 'blockquote': {
+      const startY = layout.y;
+      const startPage = layout.page;
+      layout.indent += 14;
+      blocks(layout, node.children, warnings);
+      layout.indent -= 14;
+      if (layout.page === startPage) {
+        layout.page.drawLine({
+          start: { x: layout.left + 4, y: startY },
+          end: { x: layout.left + 4, y: layout.y + 4 },
+          thickness: 2.5,
+          color: layout.palette.quoteBar,
+        });
+      }
+      break;
+    }
+    case 'code_block':
+      layout.code(node.text ?? '');
+      break;
+    case 'math_block': {
+      const drawing = layout.formulas.get(node.node_id);
+      if (drawing) layout.displayFormula(drawing);
+      else layout.code(`Formula (TeX)\n${node.text ?? ''}`);
+      break;
+    }
+    case 'mermaid': {
+      const picture = layout.pictures?.get(node.node_id);
+      if (picture) {
+        layout.picture(picture);
+        break;
+      }
+      // With a page to draw them, the reason a diagram is not drawn was already warned about.
+      if (!layout.pictures) warnings.add('PDF: Mermaid diagrams are shown as their source.');
+      layout.code(node.text ?? '');
+      break;
+    }
+    case 'function_plot':
+      if (!drawPlot(layout, node, warnings)) layout.code(node.text ?? '');
+      break;
+    case 'table':
+      table(layout, node, warnings);
+      break;
+    case 'thematic_break':
+      layout.rule();
+      break;
+    case 'html_block':
+      warnings.add('PDF: raw HTML is left out.');
+      break;
+    case 'front_matter':
+      break;
+    default:
+      blocks(layout, node.children, warnings, tight);
+  }
 }
 
 function addLinks(pdf: PDFDocument, layout: Layout): void {
@@ -877,14 +831,22 @@ export function documentCodePoints(root: DocumentNode, extra: readonly string[])
 
 /**
  * `loadFont` gives the full CJK font, `loadSubsetter` the subsetter (font-subset.ts
- * over the hb-subset WASM); each is loaded on the first PDF export and kept.
+ * over the hb-subset WASM), `loadMonoFont` the font for code (font-loader.ts); each
+ * is loaded on the first PDF export that needs it and kept.
  */
 export function createPdfExporter(
   loadFont: () => Promise<FontLoader>,
   loadSubsetter: () => Promise<FontSubsetter>,
+  loadMonoFont: () => Promise<FontLoader> = defaultMonoFontLoader,
 ): DocumentExporter {
   let loader: Promise<FontLoader> | undefined;
   let subsetter: Promise<FontSubsetter> | undefined;
+  let monoLoader: Promise<FontLoader> | undefined;
+  const mono = () =>
+    (monoLoader ??= loadMonoFont().catch((error: unknown) => {
+      monoLoader = undefined;
+      throw error;
+    }));
   return {
     format: 'pdf',
     extension: 'pdf',
@@ -910,14 +872,16 @@ export function createPdfExporter(
           )
         : [];
       let subsetBytes: Uint8Array;
+      let subset: FontSubsetter;
       try {
         subsetter ??= loadSubsetter();
+        subset = await subsetter;
         const codePoints = documentCodePoints(document.root, [
           document.title,
           ...metadata,
           LAYOUT_CHARACTERS,
         ]);
-        subsetBytes = await (await subsetter)(fontBytes, codePoints);
+        subsetBytes = await subset(fontBytes, codePoints);
       } catch (error) {
         subsetter = undefined;
         throw new ExportError(
@@ -948,6 +912,12 @@ export function createPdfExporter(
         layout.pictures = pictures;
       }
       layout.formulas = await typesetFormulas(document.root, warnings, 'PDF', context.signal);
+      const drawn = (node: DocumentNode) =>
+        node.type === 'function_plot'
+          ? plotParses(node)
+          : layout.formulas.has(node.node_id) || layout.pictures?.has(node.node_id) === true;
+      layout.mono = await embedMonoFont(pdf, mono, subset, codeText(document.root, drawn), warnings);
+      context.signal.throwIfAborted();
       if (context.options.include_title) {
         layout.paragraph([{ text: document.title, style: { size: 22, color: palette.heading, bold: true } }]);
         layout.gap(12);
@@ -960,7 +930,7 @@ export function createPdfExporter(
       const children = document.root.children;
       for (let index = 0; index < children.length; index++) {
         context.signal.throwIfAborted();
-        blocks(layout, [children[index] as DocumentNode], warnings);
+        block(layout, children[index] as DocumentNode, children[index + 1], warnings);
         context.progress?.('writing', index + 1, children.length);
       }
       const total = layout.pages.length;
@@ -974,10 +944,13 @@ export function createPdfExporter(
           color: palette.muted,
         });
       });
-      addOutline(pdf, layout);
+      addOutline(pdf, layout.outline, layout.pages[0] as PDFPage);
       addLinks(pdf, layout);
-      await font.embed();
-      tagSubsetFont(pdf, font, document.title);
+      for (const embedded of [font, layout.mono?.font]) {
+        if (!embedded) continue;
+        await embedded.embed();
+        tagSubsetFont(pdf, embedded, document.title);
+      }
       const data = await pdf.save();
       return { data, warnings: warnings.toArray() };
     },
