@@ -1,3 +1,4 @@
+import { YAMLError } from 'yaml';
 import { AppError } from '../contracts/errors';
 import {
   pluginManifestSchema,
@@ -11,6 +12,7 @@ import {
   readZipPackage,
   type PackageContents,
   type PackageFolderEntry,
+  type PackageProblem,
 } from '../packages';
 import { parseCommands, type PluginCommand } from './commands';
 import { EMPTY_SETTINGS_SCHEMA, parseSettingsSchema } from './plugin-settings';
@@ -33,13 +35,116 @@ export const RESERVED_PLUGIN_IDS: ReadonlySet<string> = new Set([
 
 const SIZE_PROBLEMS = new Set(['too_many_entries', 'entry_too_large', 'total_too_large', 'ratio_too_high']);
 
+/**
+ * `details.reason` of a refused package: the UI words each one itself, in the
+ * reader's language, from the reason and the structured details beside it
+ * (`entry`, `limit`, `file`, `line`, `column`, `fields`, ...), so no English
+ * sentence of the core has to reach a Chinese screen.
+ */
+export type PluginRefusalReason =
+  | 'not_zip'
+  | 'entry_unreadable'
+  | Exclude<PackageProblem, 'not_an_archive' | 'manifest_missing' | 'manifest_invalid'>
+  | 'manifest_missing'
+  | 'manifest_yaml'
+  | 'manifest_too_large'
+  | 'manifest_encoding'
+  | 'manifest_not_mapping'
+  | 'manifest_invalid'
+  | 'reserved_id'
+  | 'tool_namespace'
+  | 'network_permission'
+  | 'server_missing'
+  | 'executable_outside';
+
+/** One field of a manifest that failed its schema, as `details.fields` carries it. */
+export interface ManifestFieldProblem {
+  /** Dotted path in the manifest (`backend.entry`, `permissions.0`). */
+  path: string;
+  problem: 'required' | 'unknown' | 'one_of' | 'invalid';
+  /** The accepted values, for `one_of`. */
+  allowed?: string[];
+  /** The schema's own wording (English), for API callers and logs; the UI words `problem` itself. */
+  message: string;
+}
+
+type RefusalCode =
+  | 'PLUGIN_PACKAGE_INVALID'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'PLUGIN_MANIFEST_INVALID'
+  | 'PLUGIN_SETTINGS_SCHEMA_INVALID'
+  | 'PLUGIN_COMMAND_INVALID';
+
+function refusal(
+  code: RefusalCode,
+  reason: PluginRefusalReason,
+  message: string,
+  details: Record<string, unknown> = {},
+): AppError {
+  return new AppError(code, message, { reason, ...details });
+}
+
 /** Size and bomb limits are 413 PAYLOAD_TOO_LARGE; paths, links and bad archives PLUGIN_PACKAGE_INVALID. */
 export function packageProblem(error: PackageReadError): AppError {
   const details = { problem: error.problem, entry: error.entry, limit: error.limit };
+  // The reader says not_an_archive both for a file that is no zip at all and for one
+  // entry it cannot inflate (encrypted, damaged, an unknown method): different fixes.
+  const reason =
+    error.problem !== 'not_an_archive'
+      ? error.problem
+      : error.entry === null
+        ? 'not_zip'
+        : 'entry_unreadable';
   if (SIZE_PROBLEMS.has(error.problem)) {
-    return new AppError('PAYLOAD_TOO_LARGE', `The plugin package is too large: ${error.message}`, details);
+    return refusal('PAYLOAD_TOO_LARGE', reason, `The plugin package is too large: ${error.message}`, details);
   }
-  return new AppError('PLUGIN_PACKAGE_INVALID', `The plugin package was refused: ${error.message}`, details);
+  return refusal(
+    'PLUGIN_PACKAGE_INVALID',
+    reason,
+    `The plugin package was refused: ${error.message}`,
+    details,
+  );
+}
+
+/**
+ * A package YAML file (the manifest, its settings or command list) that is
+ * absent or unreadable, told apart by what the reader found: a syntax error
+ * keeps the parser's line and column, which is what the author needs to fix it.
+ */
+function fileRefusal(
+  code: 'PLUGIN_MANIFEST_INVALID' | 'PLUGIN_SETTINGS_SCHEMA_INVALID' | 'PLUGIN_COMMAND_INVALID',
+  file: string,
+  error: PackageReadError,
+): AppError {
+  const refuse = (reason: PluginRefusalReason, message: string, extra: Record<string, unknown> = {}) =>
+    refusal(code, reason, message, { file, path: file, problem: error.problem, ...extra });
+  if (error.problem === 'manifest_missing') {
+    return refuse('manifest_missing', `The package has no ${file} at its root.`);
+  }
+  if (error.limit !== null) {
+    return refuse('manifest_too_large', `${file} is larger than ${error.limit} bytes.`, {
+      limit: error.limit,
+    });
+  }
+  const cause = error.cause;
+  // The reader wraps the parser's error: YAMLError (with its position), or the
+  // ReferenceError of a refused alias; a TypeError is the strict UTF-8 decoder.
+  if (cause instanceof YAMLError || cause instanceof SyntaxError || cause instanceof ReferenceError) {
+    const position = cause instanceof YAMLError ? cause.linePos?.[0] : undefined;
+    const where = position ? ` at line ${position.line}, column ${position.col}` : '';
+    return refuse(
+      'manifest_yaml',
+      `${file} could not be parsed${where}: ${firstLine(cause.message)}`,
+      position ? { line: position.line, column: position.col } : {},
+    );
+  }
+  if (cause instanceof TypeError) return refuse('manifest_encoding', `${file} is not UTF-8 text.`);
+  return refuse('manifest_not_mapping', `${file} must hold a mapping of fields.`);
+}
+
+/** The parser's message repeats the source with a caret below it; the first line says it all. */
+function firstLine(message: string): string {
+  return message.split('\n', 1)[0]!.replace(/ at line \d+, column \d+:?$/, '');
 }
 
 /** A picked .zip (`bytes`) or folder (`entries`), with the package reader's refusals as contract errors. */
@@ -89,28 +194,27 @@ export function checkPluginPackage(pkg: PackageContents): CheckedPluginPackage {
 }
 
 function parseManifest(pkg: PackageContents): PluginManifest {
-  let raw: unknown;
+  let raw: Record<string, unknown>;
   try {
     raw = readManifest(pkg, PLUGIN_MANIFEST_FILE);
   } catch (error) {
-    if (error instanceof PackageReadError) {
-      throw new AppError('PLUGIN_MANIFEST_INVALID', `The package has no readable ${PLUGIN_MANIFEST_FILE}.`, {
-        problem: error.problem,
-      });
-    }
+    if (error instanceof PackageReadError)
+      throw fileRefusal('PLUGIN_MANIFEST_INVALID', PLUGIN_MANIFEST_FILE, error);
     throw error;
   }
   const parsed = pluginManifestSchema.safeParse(raw);
   if (!parsed.success) {
-    throw new AppError('PLUGIN_MANIFEST_INVALID', `${PLUGIN_MANIFEST_FILE} is not valid.`, {
-      fields: parsed.error.issues
-        .slice(0, 10)
-        .map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message })),
-    });
+    const fields = manifestFieldProblems(raw, parsed.error.issues);
+    throw refusal(
+      'PLUGIN_MANIFEST_INVALID',
+      'manifest_invalid',
+      `${PLUGIN_MANIFEST_FILE} is not valid: ${fields.map((field) => `${field.path}: ${field.problem}`).join('; ')}.`,
+      { file: PLUGIN_MANIFEST_FILE, fields },
+    );
   }
   const manifest = parsed.data;
   if (RESERVED_PLUGIN_IDS.has(manifest.id)) {
-    throw new AppError('PLUGIN_MANIFEST_INVALID', `The plugin id "${manifest.id}" is reserved.`, {
+    throw refusal('PLUGIN_MANIFEST_INVALID', 'reserved_id', `The plugin id "${manifest.id}" is reserved.`, {
       plugin_id: manifest.id,
     });
   }
@@ -120,11 +224,66 @@ function parseManifest(pkg: PackageContents): PluginManifest {
       !tool.startsWith(`${manifest.id}.`),
   );
   if (badTool !== undefined) {
-    throw new AppError('PLUGIN_MANIFEST_INVALID', `The tool "${badTool}" is not in the plugin's namespace.`, {
-      tool: badTool,
-    });
+    throw refusal(
+      'PLUGIN_MANIFEST_INVALID',
+      'tool_namespace',
+      `The tool "${badTool}" is not in the plugin's namespace.`,
+      { tool: badTool, plugin_id: manifest.id },
+    );
   }
   return manifest;
+}
+
+interface SchemaIssue {
+  code: string;
+  path: PropertyKey[];
+  message: string;
+  keys?: string[];
+  values?: unknown[];
+  options?: unknown[];
+}
+
+/**
+ * The schema's issues as fields a person can act on: a missing one is
+ * "required" (told from the raw value, since the schema only says "expected
+ * string, received undefined"), an extra key "unknown", a closed list "one_of".
+ */
+export function manifestFieldProblems(raw: unknown, issues: readonly SchemaIssue[]): ManifestFieldProblem[] {
+  const fields: ManifestFieldProblem[] = [];
+  const seen = new Set<string>();
+  const add = (field: ManifestFieldProblem) => {
+    if (seen.has(field.path) || fields.length >= 10) return;
+    seen.add(field.path);
+    fields.push(field);
+  };
+  for (const issue of issues) {
+    const path = issue.path.map(String);
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys ?? []) {
+        add({ path: [...path, key].join('.'), problem: 'unknown', message: issue.message });
+      }
+      continue;
+    }
+    const allowed = issue.values ?? issue.options;
+    const problem =
+      valueAt(raw, path) === undefined ? 'required' : allowed && allowed.length > 0 ? 'one_of' : 'invalid';
+    add({
+      path: path.join('.'),
+      problem,
+      ...(problem === 'one_of' && { allowed: allowed!.map(String) }),
+      message: issue.message,
+    });
+  }
+  return fields;
+}
+
+function valueAt(raw: unknown, path: readonly string[]): unknown {
+  let value = raw;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
 }
 
 function readPackageFile(
@@ -135,11 +294,7 @@ function readPackageFile(
   try {
     return readManifest(pkg, path);
   } catch (error) {
-    if (error instanceof PackageReadError)
-      throw new AppError(code, `The package file "${path}" is missing or not valid.`, {
-        path,
-        problem: error.problem,
-      });
+    if (error instanceof PackageReadError) throw fileRefusal(code, path, error);
     throw error;
   }
 }
@@ -148,8 +303,9 @@ function runtimeFiles(pkg: PackageContents, manifest: PluginManifest): Record<st
   const files: Record<string, Uint8Array> = {};
   const backend = manifest.backend;
   if (backend.transport === 'streamable_http' && !manifest.permissions.includes('network')) {
-    throw new AppError(
+    throw refusal(
       'PLUGIN_MANIFEST_INVALID',
+      'network_permission',
       'A plugin with a remote MCP server must declare the network permission.',
       { plugin_id: manifest.id },
     );
@@ -157,9 +313,12 @@ function runtimeFiles(pkg: PackageContents, manifest: PluginManifest): Record<st
   if (backend.transport === 'worker') {
     const bytes = pkg.files.get(backend.entry);
     if (!bytes) {
-      throw new AppError('PLUGIN_MANIFEST_INVALID', `The package has no server module "${backend.entry}".`, {
-        path: backend.entry,
-      });
+      throw refusal(
+        'PLUGIN_MANIFEST_INVALID',
+        'server_missing',
+        `The package has no server module "${backend.entry}".`,
+        { path: backend.entry },
+      );
     }
     files[backend.entry] = bytes;
   }
@@ -167,8 +326,9 @@ function runtimeFiles(pkg: PackageContents, manifest: PluginManifest): Record<st
     // A path executable must be a file of this package (§7.1).
     const relative = backend.command.replace(/^\.\//, '');
     if (relative.startsWith('/') || relative.split('/').includes('..') || !pkg.files.has(relative)) {
-      throw new AppError(
+      throw refusal(
         'PLUGIN_MANIFEST_INVALID',
+        'executable_outside',
         'The server executable must be a file inside the plugin package.',
         { command: backend.command },
       );

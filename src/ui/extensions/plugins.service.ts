@@ -12,6 +12,7 @@ import { layout } from '../layout.svelte';
 import { openSettings } from '../settings/settings-nav.svelte';
 import { toasts } from '../toasts/toasts.svelte';
 import { t } from '../i18n';
+import { pluginRefusal } from './plugin-refusal';
 import { pluginsState } from './plugins.svelte';
 
 /** Reads the installed plugins, their published tools and each one's settings. */
@@ -29,15 +30,25 @@ export async function refreshPlugins(): Promise<void> {
   }
 }
 
-/** The picked file goes to the worker as bytes, is staged by opaque id, then installed. */
+/**
+ * The picked file goes to the worker as bytes, is staged by opaque id, then
+ * installed. A refusal stays beside the install button (a toast would sit
+ * under the Settings dialog) until the next attempt clears it.
+ */
 export async function installPluginFile(file: File): Promise<void> {
+  pluginsState.setRefusal(null);
+  pluginsState.setInstalling(true);
   try {
     const bytes = new Uint8Array(await file.arrayBuffer());
     const { package_id } = await core.plugins.stagePackage({ name: file.name, bytes });
     const plugin = await core.plugins.install({ package_id });
     toasts.show(t('plugins.installed', { name: plugin.name }), { kind: 'success' });
   } catch (error) {
-    reportError(error);
+    const refusal = pluginRefusal(error);
+    if (refusal?.code === 'INTERNAL_ERROR') console.error(error);
+    pluginsState.setRefusal(refusal);
+  } finally {
+    pluginsState.setInstalling(false);
   }
   await refreshPlugins();
 }

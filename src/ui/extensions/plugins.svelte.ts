@@ -4,6 +4,7 @@ import type {
   PluginSettingsDto,
   PluginToolDto,
 } from '../../contracts/plugin-types';
+import type { PluginRefusal } from './plugin-refusal';
 
 /** What the plugin settings and the command palette show; filled by `plugins.service.ts`. */
 export class PluginsState {
@@ -13,6 +14,25 @@ export class PluginsState {
   #commands = $state.raw<PluginCommandDto[]>([]);
   #paletteOpen = $state(false);
   #companion = $state.raw<{ paired: boolean; url: string | null }>({ paired: false, url: null });
+  #refusal = $state.raw<PluginRefusal | null>(null);
+  #installing = $state(false);
+
+  /** Why the last install failed, shown beside the install button until the next attempt. */
+  get refusal(): PluginRefusal | null {
+    return this.#refusal;
+  }
+
+  setRefusal(refusal: PluginRefusal | null): void {
+    this.#refusal = refusal;
+  }
+
+  get installing(): boolean {
+    return this.#installing;
+  }
+
+  setInstalling(installing: boolean): void {
+    this.#installing = installing;
+  }
 
   get companion(): { paired: boolean; url: string | null } {
     return this.#companion;
@@ -72,6 +92,8 @@ export class PluginsState {
     this.#commands = [];
     this.#paletteOpen = false;
     this.#companion = { paired: false, url: null };
+    this.#refusal = null;
+    this.#installing = false;
   }
 }
 

@@ -1,0 +1,184 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '../../contracts/errors';
+import { I18nState } from '../i18n/i18n.svelte';
+import { permissionLabel, pluginRefusal, refusalText, type PluginRefusal } from './plugin-refusal';
+
+const english = new I18nState();
+const chinese = new I18nState();
+beforeAll(() => chinese.setLocale('zh-CN'));
+
+const refusal = (code: string, details: Record<string, unknown>): PluginRefusal => ({
+  code,
+  message: 'The plugin package was refused: The file is not a zip archive.',
+  details,
+});
+
+/**
+ * Latin words left in a Chinese message once the names it quotes (file, field and
+ * permission ids, paths) and the units and formats that have no Chinese name are removed.
+ */
+function englishWords(text: string, quoted: readonly string[]): string[] {
+  let rest = text;
+  for (const name of [...quoted].sort((a, b) => b.length - a.length)) rest = rest.split(name).join(' ');
+  return (rest.match(/[A-Za-z]{2,}/g) ?? []).filter(
+    (word) => !['zip', 'UTF', 'MCP', 'ID', 'KiB', 'MiB'].includes(word),
+  );
+}
+
+describe('refusalText', () => {
+  it('a YAML syntax error names the file, the line and the column in both languages', () => {
+    const yaml = refusal('PLUGIN_MANIFEST_INVALID', {
+      reason: 'manifest_yaml',
+      file: 'plugin.yaml',
+      line: 1,
+      column: 17,
+    });
+    expect(refusalText(yaml, english)).toBe(
+      'plugin.yaml could not be parsed: syntax error at line 1, column 17.',
+    );
+    expect(refusalText(yaml, chinese)).toBe('无法解析 plugin.yaml：第 1 行第 17 列有语法错误。');
+  });
+
+  it('missing and invalid fields are listed by name, in the reader’s language', () => {
+    const fields = refusal('PLUGIN_MANIFEST_INVALID', {
+      reason: 'manifest_invalid',
+      file: 'plugin.yaml',
+      fields: [
+        { path: 'version', problem: 'required', message: 'Invalid input: expected string' },
+        { path: 'backend', problem: 'required', message: 'Invalid input: expected object' },
+        { path: 'plugin_id', problem: 'unknown', message: 'Unrecognized key' },
+        {
+          path: 'backend.transport',
+          problem: 'one_of',
+          allowed: ['worker', 'stdio'],
+          message: 'Invalid discriminator value',
+        },
+        { path: 'id', problem: 'invalid', message: 'lower-case letters, digits and dashes' },
+      ],
+    });
+    expect(refusalText(fields, english)).toBe(
+      'plugin.yaml has missing or invalid fields: version: required; backend: required; ' +
+        'plugin_id: unknown field; backend.transport: must be one of worker, stdio; id: not valid.',
+    );
+    expect(refusalText(fields, chinese)).toBe(
+      'plugin.yaml 中有缺失或无效的字段：version：必填；backend：必填；plugin_id：未知字段；' +
+        'backend.transport：必须是 worker、stdio 之一；id：无效。',
+    );
+  });
+
+  it('a file that is not a zip reads wholly in Chinese, without the core’s English detail', () => {
+    const notZip = refusal('PLUGIN_PACKAGE_INVALID', { reason: 'not_zip', problem: 'not_an_archive' });
+    expect(refusalText(notZip, chinese)).toBe('该文件不是 zip 压缩包。');
+    expect(refusalText(notZip, english)).toBe('The file is not a zip archive.');
+  });
+
+  it('words every reason of the package check with no placeholder left and no English in Chinese', () => {
+    const details = {
+      entry: 'lib/server.js',
+      file: 'plugin.yaml',
+      path: 'server.js',
+      tool: 'other.echo',
+      plugin_id: 'demo',
+      command: './bin/server',
+      limit: 256 * 1024,
+      line: 3,
+      column: 7,
+      fields: [{ path: 'version', problem: 'required', message: 'x' }],
+    };
+    const reasons = [
+      'not_zip',
+      'entry_unreadable',
+      'path_outside_package',
+      'symlink',
+      'path_too_deep',
+      'name_too_long',
+      'duplicate_path',
+      'too_many_entries',
+      'entry_too_large',
+      'total_too_large',
+      'ratio_too_high',
+      'manifest_missing',
+      'manifest_yaml',
+      'manifest_too_large',
+      'manifest_encoding',
+      'manifest_not_mapping',
+      'manifest_invalid',
+      'reserved_id',
+      'tool_namespace',
+      'network_permission',
+      'server_missing',
+      'executable_outside',
+    ];
+    const quoted = [
+      'lib/server.js',
+      'plugin.yaml',
+      'server.js',
+      'other.echo',
+      'demo',
+      './bin/server',
+      'version',
+    ];
+    for (const reason of reasons) {
+      const shown = { reason, ...details };
+      const zh = refusalText(refusal('PLUGIN_MANIFEST_INVALID', shown), chinese);
+      const en = refusalText(refusal('PLUGIN_MANIFEST_INVALID', shown), english);
+      expect({ reason, zh, en }).not.toMatchObject({ zh: expect.stringMatching(/\{\w+\}/) });
+      expect({ reason, en }).not.toMatchObject({ en: expect.stringMatching(/\{\w+\}/) });
+      expect({ reason, words: englishWords(zh, quoted) }).toEqual({ reason, words: [] });
+      // Each reason has its own words, not the code's generic line.
+      expect({ reason, zh }).not.toEqual({ reason, zh: '插件清单缺失或无效。' });
+    }
+    expect(
+      refusalText(refusal('PAYLOAD_TOO_LARGE', { reason: 'total_too_large', limit: 64 << 20 }), english),
+    ).toBe('The package is larger than 64 MiB when unpacked.');
+  });
+
+  it('a reason it does not know (free English text from another check) falls back to the code’s text', () => {
+    const command = refusal('PLUGIN_COMMAND_INVALID', { reason: 'the target is not a tool of this plugin' });
+    expect(refusalText(command, chinese)).toBe('该插件命令无效。');
+    expect(refusalText(command, english)).not.toContain('target');
+  });
+
+  it('a known reason whose details lack a value falls back too, rather than show “{entry}”', () => {
+    const symlink = refusal('PLUGIN_PACKAGE_INVALID', { reason: 'symlink' });
+    expect(refusalText(symlink, chinese)).toBe('该文件不是有效的插件包。');
+  });
+
+  it('a syntax error without a position (a refused alias) still names the file', () => {
+    const alias = refusal('PLUGIN_MANIFEST_INVALID', { reason: 'manifest_yaml', file: 'plugin.yaml' });
+    expect(refusalText(alias, chinese)).toBe('无法解析 plugin.yaml。');
+  });
+
+  it('a settings schema’s fields follow the code’s text', () => {
+    const settings = refusal('PLUGIN_SETTINGS_SCHEMA_INVALID', {
+      plugin_id: 'demo',
+      fields: [{ path: 'fields.0.maximum', message: 'a finite number' }],
+    });
+    expect(refusalText(settings, chinese)).toBe(
+      '插件的设置描述无法被本应用使用。 字段：fields.0.maximum：无效。',
+    );
+  });
+});
+
+describe('pluginRefusal', () => {
+  it('keeps the code and the structured details, and stays silent for an abort', () => {
+    const error = new AppError('PLUGIN_MANIFEST_INVALID', 'plugin.yaml is not valid', {
+      reason: 'manifest_invalid',
+    });
+    expect(pluginRefusal(error)).toEqual({
+      code: 'PLUGIN_MANIFEST_INVALID',
+      message: 'plugin.yaml is not valid',
+      details: { reason: 'manifest_invalid' },
+    });
+    expect(pluginRefusal(new DOMException('stop', 'AbortError'))).toBeNull();
+    expect(pluginRefusal(new Error('boom'))).toMatchObject({ code: 'INTERNAL_ERROR', details: {} });
+  });
+});
+
+describe('permissionLabel', () => {
+  it('names the known permissions in the reader’s language and leaves an unknown id as it is', () => {
+    expect(permissionLabel('secrets.use', chinese)).toBe('使用其密钥');
+    expect(permissionLabel('notes.read', english)).toBe('Read notes');
+    expect(permissionLabel('camera', chinese)).toBe('camera');
+  });
+});
