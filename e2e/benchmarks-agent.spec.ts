@@ -16,7 +16,7 @@ test('runs the agent benchmark on the demo and on a configured model, opens a fa
   await expect(page.getByTestId('bench-dataset')).toHaveValue('agent-core-v1');
 
   // First run: the offline demo, through the real agent runtime in the run's own database.
-  await page.getByTestId('bench-agent-model').selectOption({ label: 'Mock (scripted demo) · mock-1' });
+  await page.getByTestId('bench-agent-model').selectOption({ label: 'Demo (scripted, offline)' });
   await page.getByTestId('bench-run').click();
   const report = page.getByTestId('bench-report');
   await expect(report).toHaveAttribute('data-kind', 'agent', { timeout: 120_000 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BenchmarkRunDto, RagMetrics } from '../../contracts/benchmark';
-import { metricRows, modelLabel, sideBySide } from './side-by-side';
+import { chartColumnsOf, metricRows, modeKey, modelLabel, RAG_COLUMNS, sideBySide } from './side-by-side';
 
 const RAG: RagMetrics = {
   hit_at_1: 0.5,
@@ -134,5 +134,40 @@ describe('a run that compared embedding models', () => {
       ['org/e5', 'vector', 1],
     ]);
     expect(new Set(metricRows(compared).map((row) => row.key)).size).toBe(3);
+  });
+});
+
+describe('chartColumnsOf', () => {
+  it('leaves out a rate no row measured, and every column that is not a rate', () => {
+    const rows = metricRows(run('a'));
+    expect(chartColumnsOf(RAG_COLUMNS, rows).map((column) => column.key)).toEqual([
+      'hit_at_1',
+      'hit_at_5',
+      'recall_at_k',
+      'mrr',
+    ]);
+  });
+
+  it('keeps a rate one row of several measured', () => {
+    const rows = [
+      ...metricRows(run('a')),
+      ...metricRows(
+        run('b', {
+          metrics: { kind: 'rag', by_mode: { fts: { ...RAG, citation_hit_rate: 0.5, skipped: {} } } },
+        }),
+      ),
+    ];
+    expect(chartColumnsOf(RAG_COLUMNS, rows).map((column) => column.key)).toContain('citation_hit_rate');
+  });
+});
+
+describe('modeKey', () => {
+  it('names a mode as the search box does, and nothing it does not know', () => {
+    expect(['fts', 'vector', 'hybrid', 'other'].map(modeKey)).toEqual([
+      'search.mode.fts',
+      'search.mode.vector',
+      'search.mode.hybrid',
+      null,
+    ]);
   });
 });

@@ -1,30 +1,37 @@
-import type { AgentMetrics, BenchmarkKind, BenchmarkRunDto, RagMetrics } from '../../contracts/benchmark';
+import type {
+  AgentMetrics,
+  BenchmarkKind,
+  BenchmarkRunDto,
+  BenchmarkSearchMode,
+  RagMetrics,
+} from '../../contracts/benchmark';
+import type { MessageKey } from '../i18n';
 
-/** One metric column: its key in the metrics, its heading, and whether it is a 0..1 rate (charted). */
+/** One metric column: its key in the metrics, its heading's message, and whether it is a 0..1 rate (charted). */
 export interface MetricColumn {
   key: string;
-  label: string;
+  label: MessageKey;
   rate: boolean;
 }
 
 export const RAG_COLUMNS: readonly MetricColumn[] = [
-  { key: 'hit_at_1', label: 'hit@1', rate: true },
-  { key: 'hit_at_5', label: 'hit@5', rate: true },
-  { key: 'recall_at_k', label: 'recall@k', rate: true },
-  { key: 'mrr', label: 'MRR', rate: true },
-  { key: 'citation_hit_rate', label: 'citation', rate: true },
-  { key: 'p50_latency_ms', label: 'p50 ms', rate: false },
-  { key: 'p95_latency_ms', label: 'p95 ms', rate: false },
+  { key: 'hit_at_1', label: 'bench.col.hit1', rate: true },
+  { key: 'hit_at_5', label: 'bench.col.hit5', rate: true },
+  { key: 'recall_at_k', label: 'bench.col.recall', rate: true },
+  { key: 'mrr', label: 'bench.col.mrr', rate: true },
+  { key: 'citation_hit_rate', label: 'bench.col.citation', rate: true },
+  { key: 'p50_latency_ms', label: 'bench.col.p50', rate: false },
+  { key: 'p95_latency_ms', label: 'bench.col.p95', rate: false },
 ];
 
 export const AGENT_COLUMNS: readonly MetricColumn[] = [
-  { key: 'task_success_rate', label: 'success', rate: true },
-  { key: 'tool_selection_accuracy', label: 'tool selection', rate: true },
-  { key: 'tool_argument_accuracy', label: 'arguments', rate: true },
-  { key: 'invalid_tool_call_rate', label: 'invalid calls', rate: true },
-  { key: 'average_steps', label: 'steps', rate: false },
-  { key: 'average_latency_ms', label: 'latency ms', rate: false },
-  { key: 'average_token_usage', label: 'tokens', rate: false },
+  { key: 'task_success_rate', label: 'bench.col.success', rate: true },
+  { key: 'tool_selection_accuracy', label: 'bench.col.toolSelection', rate: true },
+  { key: 'tool_argument_accuracy', label: 'bench.col.arguments', rate: true },
+  { key: 'invalid_tool_call_rate', label: 'bench.col.invalidCalls', rate: true },
+  { key: 'average_steps', label: 'bench.col.steps', rate: false },
+  { key: 'average_latency_ms', label: 'bench.col.latency', rate: false },
+  { key: 'average_token_usage', label: 'bench.col.tokens', rate: false },
 ];
 
 /** One row of a metrics table: a run's model (and mode, for RAG) with its numbers. */
@@ -123,4 +130,25 @@ function pick(
     values[column.key] = typeof value === 'number' ? value : null;
   }
   return values;
+}
+
+/**
+ * The columns the chart draws: the rates some row has a value for. A metric no
+ * row measured (citations, when no answer model was chosen) would be an empty group.
+ */
+export function chartColumnsOf(columns: readonly MetricColumn[], rows: readonly MetricRow[]): MetricColumn[] {
+  return columns.filter(
+    (column) => column.rate && rows.some((row) => typeof row.values[column.key] === 'number'),
+  );
+}
+
+const MODE_KEYS: Readonly<Record<BenchmarkSearchMode, MessageKey>> = {
+  fts: 'search.mode.fts',
+  vector: 'search.mode.vector',
+  hybrid: 'search.mode.hybrid',
+};
+
+/** The search box's name for a mode ("Full text"), so the report says what the search says. */
+export function modeKey(mode: string): MessageKey | null {
+  return Object.hasOwn(MODE_KEYS, mode) ? MODE_KEYS[mode as BenchmarkSearchMode] : null;
 }
