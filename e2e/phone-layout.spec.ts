@@ -166,6 +166,37 @@ test.describe('phone 390×844', () => {
     expect(await overflowing(page), 'export menu with recent exports').toEqual([]);
   });
 
+  test('a menu opened while the app loads stays open; an item picked in it then closes it', async ({
+    page,
+  }) => {
+    // Start-up waits for the core worker: holding its script keeps the app loading.
+    const held: Array<() => void> = [];
+    await page.route(/\/assets\/core\.worker-[^/]*\.js$/, async (route) => {
+      await new Promise<void>((resolve) => held.push(resolve));
+      await route.continue();
+    });
+    const release = () => held.splice(0).forEach((resume) => resume());
+    const menu = page.getByRole('button', { name: 'Open menu' });
+
+    await page.goto('/');
+    await expect.poll(() => held.length).toBeGreaterThan(0);
+    await menu.click();
+    await expect(page.locator('#sidebar')).toBeVisible();
+    release();
+    await expect(page.getByTestId('shell')).toHaveAttribute('aria-busy', 'false');
+    await expect(page.locator('#sidebar')).toBeVisible();
+
+    await page.goto('about:blank');
+    await page.goto('/');
+    await expect.poll(() => held.length).toBeGreaterThan(0);
+    await menu.click();
+    await page.getByTestId('nav-benchmarks').click();
+    release();
+    await expect(page.getByTestId('shell')).toHaveAttribute('aria-busy', 'false');
+    await expect(page.getByTestId('shell')).toHaveAttribute('data-view', 'benchmarks');
+    await expect(page.locator('#sidebar')).toBeHidden();
+  });
+
   test('the installed app may turn to portrait', async ({ request }) => {
     const manifest = (await (await request.get('/manifest.webmanifest')).json()) as {
       orientation?: string;

@@ -36,6 +36,13 @@ const VIEW_OF_ROUTE: Record<Route['view'], MainView | null> = {
 
 /** Set while a hash is being applied at start-up: state written back then replaces the entry. */
 let starting = false;
+/**
+ * The address the page was loaded at. A different one at start-up means a
+ * menu item was picked while the app was loading: that pick closes the menu,
+ * as it would have later.
+ */
+const addressAtLoad = typeof location === 'undefined' ? '' : location.hash;
+let pickedWhileStarting = false;
 /** The entry Settings was opened over, when this page pushed it: closing goes back to it. */
 let settingsPushedOver = false;
 
@@ -116,8 +123,9 @@ function showNoteOrList(noteId: string | null): void {
 
 /** Applies a route to the UI state. */
 export function applyRoute(route: Route): void {
-  // A menu opened while the app was starting (a quick tap on a phone) stays open.
-  if (!initialApply) layout.setSidebarOpen(false);
+  // A menu opened while the app was starting (a quick tap on a phone) stays open,
+  // unless an item in it was picked meanwhile.
+  if (!initialApply || pickedWhileStarting) layout.setSidebarOpen(false);
   if (route.view === 'settings') {
     // `#/settings/<page>` opens that page; a bare `#/settings` leaves the choice to the page list.
     if (isSettingsPage(route.page)) settingsNav.show(route.page);
@@ -289,10 +297,12 @@ export function startRouter(): { openedNote: boolean; stop: () => void } {
   const route = currentRoute();
   starting = true;
   initialApply = true;
+  pickedWhileStarting = location.hash !== addressAtLoad;
   try {
     applyRoute(route);
   } finally {
     initialApply = false;
+    pickedWhileStarting = false;
   }
   // A note opened before the router started (a tap while the app was loading) is the address.
   const openedMeanwhile = route.view === 'notes' && route.noteId === null && editor.noteId !== null;
