@@ -258,9 +258,24 @@ describe('benchmark datasets', () => {
     ]);
   });
 
+  it('names the notes of a RAG dataset without their bodies; an agent dataset has none', async () => {
+    const core = makeCore();
+    const rag = await core.api.benchmarks.getDataset('rag-core-v1');
+    if (rag.kind !== 'rag') throw new Error('rag-core-v1 is a RAG dataset');
+    const titles = await core.api.benchmarks.noteTitles('rag-core-v1');
+    expect(titles).toEqual(rag.notes.map(({ note_id, title }) => ({ note_id, title })));
+    expect(titles.length).toBeGreaterThan(0);
+    expect(Object.keys(titles[0]!).sort()).toEqual(['note_id', 'title']);
+    expect(await core.api.benchmarks.noteTitles('agent-core-v1')).toEqual([]);
+    await expect(core.api.benchmarks.noteTitles('')).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+  });
+
   it('answers BENCHMARK_DATASET_NOT_FOUND for an unknown id', async () => {
     const core = makeCore();
     await expect(core.api.benchmarks.getDataset('nope')).rejects.toMatchObject({
+      code: 'BENCHMARK_DATASET_NOT_FOUND',
+    });
+    await expect(core.api.benchmarks.noteTitles('nope')).rejects.toMatchObject({
       code: 'BENCHMARK_DATASET_NOT_FOUND',
     });
     await expect(core.api.benchmarks.createRagRun({ dataset_id: 'nope' })).rejects.toMatchObject({

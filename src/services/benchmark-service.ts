@@ -187,6 +187,16 @@ export class BenchmarkService {
   }
 
   /**
+   * The titles of a RAG dataset's notes, to name retrieved blocks in the
+   * report: a dataset built from the notebook holds whole notes, which the
+   * page need not receive for that. An agent dataset has none.
+   */
+  async noteTitles(datasetId: string): Promise<{ note_id: string; title: string }[]> {
+    const dataset = await this.#dataset(parseInput(datasetIdSchema, datasetId));
+    return dataset.kind === 'rag' ? dataset.notes.map(({ note_id, title }) => ({ note_id, title })) : [];
+  }
+
+  /**
    * Registers a dataset from a file's text. It is validated whole before
    * anything is stored; its id must not be a shipped one. Importing an id again
    * replaces that dataset (runs keep the hash they ran on).
