@@ -401,16 +401,17 @@ function escapeXml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
-function niceStep(span: number, targetTicks: number): number {
-  const raw = span / targetTicks;
+/**
+ * Round tick values for an axis from `low` to `high`: about `target` steps of
+ * 1, 2 or 5 times a power of ten. Shared by the SVG plot (HTML, DOCX) and the
+ * PDF's, so every export numbers its axes alike.
+ */
+export function plotTicks([low, high]: readonly [number, number], target: number): number[] {
+  const raw = (high - low) / target;
+  if (!(raw > 0) || !Number.isFinite(raw)) return [];
   const power = 10 ** Math.floor(Math.log10(raw));
   const fraction = raw / power;
-  const nice = fraction < 1.5 ? 1 : fraction < 3 ? 2 : fraction < 7 ? 5 : 10;
-  return nice * power;
-}
-
-function ticks([low, high]: [number, number], target: number): number[] {
-  const step = niceStep(high - low, target);
+  const step = (fraction < 1.5 ? 1 : fraction < 3 ? 2 : fraction < 7 ? 5 : 10) * power;
   const result: number[] = [];
   for (let value = Math.ceil(low / step) * step; value <= high + step * 1e-9; value += step) {
     result.push(Math.abs(value) < step * 1e-9 ? 0 : value);
@@ -418,7 +419,7 @@ function ticks([low, high]: [number, number], target: number): number[] {
   return result;
 }
 
-function formatTick(value: number): string {
+export function formatTick(value: number): string {
   return Number(value.toPrecision(6)).toString();
 }
 
@@ -461,8 +462,8 @@ export function renderFunctionPlotSvg(plot: FunctionPlot, options: PlotSvgOption
   const title = sampled.series.map((series) => series.label).join(', ');
   parts.push(`<title>${escapeXml(title)}</title>`);
   parts.push(`<rect x="0" y="0" width="${width}" height="${height}" fill="${theme.background}"/>`);
-  const xTicks = ticks(sampled.domain, 8);
-  const yTicks = ticks(sampled.range, 6);
+  const xTicks = plotTicks(sampled.domain, 8);
+  const yTicks = plotTicks(sampled.range, 6);
   if (plot.axes.grid) {
     const grid = [
       ...xTicks.map((x) => `M${n(sx(x))} ${margin.top}V${margin.top + plotHeight}`),

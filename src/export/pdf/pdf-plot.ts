@@ -13,7 +13,7 @@ import {
   type RGB,
 } from 'pdf-lib';
 import type { DocumentNode, FunctionPlot } from '../../contracts/exports';
-import { parseFunctionPlot, samplePlot } from '../../core/function-plot';
+import { formatTick, parseFunctionPlot, plotTicks, samplePlot } from '../../core/function-plot';
 import type { WarningList } from '../exporter';
 import type { PdfPalette } from './pdf-palette';
 
@@ -31,26 +31,6 @@ export interface PlotSurface {
 
 const TICK_SIZE = 7.5;
 const LABEL_SIZE = 8.5;
-
-/**
- * Round tick values, as the HTML and DOCX plots (core/function-plot.ts) place
- * them: about `target` steps of 1, 2 or 5 times a power of ten.
- */
-export function plotTicks([low, high]: readonly [number, number], target: number): number[] {
-  const raw = (high - low) / target;
-  if (!(raw > 0) || !Number.isFinite(raw)) return [];
-  const power = 10 ** Math.floor(Math.log10(raw));
-  const fraction = raw / power;
-  const step = (fraction < 1.5 ? 1 : fraction < 3 ? 2 : fraction < 7 ? 5 : 10) * power;
-  const result: number[] = [];
-  for (let value = Math.ceil(low / step) * step; value <= high + step * 1e-9; value += step)
-    result.push(Math.abs(value) < step * 1e-9 ? 0 : value);
-  return result;
-}
-
-export function formatTick(value: number): string {
-  return Number(value.toPrecision(6)).toString();
-}
 
 /** The figure's size: the plot area at 0.6 of its width, tick labels and axis titles around it. */
 function figure(available: number, plot: FunctionPlot) {
