@@ -848,7 +848,10 @@ graph LR
   'storage.countSize': '{count} · {size}',
   'storage.emptyTrash': 'Empty trash',
   'storage.emptyTrashConfirm': 'Delete every note in the trash for good? This cannot be undone.',
-  'storage.trashEmptied': 'Deleted {count} notes from the trash.',
+  'storage.trashEmptied': {
+    one: 'Deleted {count} note from the trash.',
+    other: 'Deleted {count} notes from the trash.',
+  },
   'storage.clearChatModels': 'Delete chat models',
   'storage.clearChatModelsConfirm':
     'Delete every downloaded in-browser chat model? It downloads again when next chosen; your notes and chats stay.',

@@ -813,7 +813,10 @@ graph LR
   'storage.countSize': '{count} 项 · {size}',
   'storage.emptyTrash': '清空回收站',
   'storage.emptyTrashConfirm': '永久删除回收站中的所有笔记？此操作无法撤销。',
-  'storage.trashEmptied': '已从回收站删除 {count} 篇笔记。',
+  'storage.trashEmptied': {
+    one: '已从回收站删除 {count} 篇笔记。',
+    other: '已从回收站删除 {count} 篇笔记。',
+  },
   'storage.clearChatModels': '删除聊天模型',
   'storage.clearChatModelsConfirm':
     '删除所有已下载的浏览器内聊天模型？下次选用时会重新下载；笔记和对话不受影响。',
