@@ -5,13 +5,19 @@ import { createNote, expect, openApp, storedBody, storedDrafts, test } from './f
 
 const MB = 1024 * 1024;
 
-/** Notes of incompressible text, so each import takes real room on disk. */
+/**
+ * Notes of incompressible text, so each import takes real room on disk. Each round's file names
+ * are its own: the archive's one top folder is dropped on import, and a file landing where a note
+ * of the same title already is would be skipped as a duplicate, writing nothing.
+ */
 function filler(round: number, notes = 20, noteBytes = 100 * 1024): Buffer {
   const files: Record<string, Uint8Array> = {};
   for (let i = 0; i < notes; i++) {
     const paragraphs: string[] = [];
     for (let size = 0; size < noteBytes; size += 2048) paragraphs.push(randomBytes(1536).toString('base64'));
-    files[`fill-${round}/note-${i}.md`] = strToU8(`# Fill ${round}.${i}\n\n${paragraphs.join('\n\n')}\n`);
+    files[`fill-${round}/note-${round}-${i}.md`] = strToU8(
+      `# Fill ${round}.${i}\n\n${paragraphs.join('\n\n')}\n`,
+    );
   }
   return Buffer.from(zipSync(files, { level: 0 }));
 }
