@@ -171,6 +171,24 @@ describe('pdfExporter', () => {
     expect(data.byteLength).toBeLessThan(200_000);
   });
 
+  it('links open the address the note gave: Chinese paths and hosts, an unbalanced parenthesis', async () => {
+    const { data } = await exportPdf(
+      '参见 <https://example.com/a(b\\c> [文档](https://例子.com/文档?q=调度#章节) and [Scheduling](https://en.wikipedia.org/wiki/Scheduling_(computing)).',
+    );
+    const urls = poppler('pdfinfo', data, '-url')
+      .split('\n')
+      .map((line) => line.trim().split(/\s+/).at(-1))
+      .filter((url) => url?.includes('://'));
+    // One link area a word: a Chinese link text breaks into several, all to the same address.
+    expect([...new Set(urls)]).toEqual([
+      'https://example.com/a(b%5Cc',
+      'https://xn--fsqu00a.com/%E6%96%87%E6%A1%A3?q=%E8%B0%83%E5%BA%A6#%E7%AB%A0%E8%8A%82',
+      'https://en.wikipedia.org/wiki/Scheduling_(computing)',
+    ]);
+    // Opened, the percent-encoded address is the one typed.
+    expect(decodeURI(new URL(urls.at(-2)!).pathname)).toBe('/文档');
+  });
+
   it('follows the page size and numbers the pages', async () => {
     const long = Array.from(
       { length: 120 },

@@ -12,8 +12,8 @@ import {
   PDFArray,
   PDFDict,
   PDFDocument,
+  PDFHexString,
   PDFName,
-  PDFString,
   type PDFFont,
   type PDFImage,
   type PDFPage,
@@ -38,6 +38,7 @@ import { CODE_LINE_HEIGHT, drawCodeBlock, type MonoFont } from './code-block';
 import { defaultMonoFontLoader, type FontLoader } from './font-loader';
 import type { FontSubsetter } from './font-subset';
 import { codeText, embedMonoFont } from './mono-font';
+import { uriHexDigits } from './pdf-link';
 import { addOutline, type OutlineItem } from './pdf-outline';
 import { DEFAULT_PDF_PALETTE, paletteFromThemeCss, type PdfPalette } from './pdf-palette';
 import { drawPlot, plotBlockHeight, plotParses } from './pdf-plot';
@@ -782,7 +783,7 @@ function addLinks(pdf: PDFDocument, layout: Layout): void {
         Subtype: 'Link',
         Rect: [link.x, link.y, link.x + link.width, link.y + link.height],
         Border: [0, 0, 0],
-        A: { Type: 'Action', S: 'URI', URI: PDFString.of(link.url) },
+        A: { Type: 'Action', S: 'URI', URI: PDFHexString.of(uriHexDigits(link.url)) },
       }),
     );
     const annots = link.page.node.Annots();
