@@ -448,6 +448,25 @@ describe('editor workflows', () => {
     expect((await core.notes.get(first.note_id)).body).toBe('kept');
   });
 
+  it('holds a title and then a body typed while a new note is made as title and body', async () => {
+    const first = await core.notes.create({ title: 'first', body: 'kept' });
+    await service.openNote(first.note_id);
+    const creating = service.createNote();
+    // Into the title, then (Tab, a click) into the body still shown: the title ends there.
+    editor.hold('title', 'Paging notes');
+    editor.hold('body', '# Paging');
+    editor.hold('body', '\n\nA TLB');
+    await creating;
+    expect(editor.takeHeld()).toEqual({ field: 'title', text: 'Paging notes\n# Paging\n\nA TLB' });
+    // Alt+N with the focus in the old body: all of it is the title, however many keys.
+    const again = service.createNote();
+    editor.hold('body', 'a');
+    editor.hold('body', 'b');
+    await again;
+    expect(editor.takeHeld()).toEqual({ field: 'title', text: 'ab' });
+    expect((await core.notes.get(first.note_id)).body).toBe('kept');
+  });
+
   it('still saves what reached the old note after the switch flushed it', async () => {
     const first = await core.notes.create({ title: 'first' });
     const second = await core.notes.create({ title: 'second' });

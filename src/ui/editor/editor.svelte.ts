@@ -41,6 +41,8 @@ export class EditorState {
   #switching = $state(false);
   #switchField: HeldField | null = null;
   #held: HeldInput | null = null;
+  /** The field the last held text was typed in. */
+  #heldFrom: HeldField | null = null;
   #heldVersion = $state(0);
   #carriedFocus: HeldField | null = null;
   /** Editors that hand typed text over after a pause (the large-note editor); not state, only called. */
@@ -136,9 +138,20 @@ export class EditorState {
   }
   hold(field: HeldField, text: string): void {
     if (text === '') return;
-    this.#held = this.#held
-      ? { field: this.#held.field, text: this.#held.text + text }
-      : { field: this.#switchField ?? field, text };
+    if (!this.#held) {
+      this.#held = { field: this.#switchField ?? field, text };
+    } else {
+      // Typed into the title, then into the body (Tab, a click): the new note's title ends
+      // there, as an Enter would end it. Typing on in the field it began in (Alt+N with the
+      // focus in the old body) is all title.
+      const movedToBody =
+        field === 'body' &&
+        this.#heldFrom === 'title' &&
+        this.#held.field === 'title' &&
+        !this.#held.text.includes('\n');
+      this.#held = { field: this.#held.field, text: this.#held.text + (movedToBody ? '\n' : '') + text };
+    }
+    this.#heldFrom = field;
     this.#heldVersion += 1;
   }
   /** Backspace during a switch takes back held text (the note on screen takes no edits). */
@@ -158,6 +171,7 @@ export class EditorState {
   takeHeld(): HeldInput | null {
     const held = this.#held;
     this.#held = null;
+    this.#heldFrom = null;
     return held;
   }
 
