@@ -181,6 +181,24 @@ describe('PluginService: install, permissions, enable', () => {
     expect((await service.tools()).items).toEqual([]);
   });
 
+  it('lets go of a refused package: installing it again asks for the file again', async () => {
+    const { service } = open();
+    const shell = sampleFiles({
+      'plugin.yaml':
+        'id: shell-plugin\nname: S\nversion: 1.0.0\nbackend: { type: mcp, transport: stdio, command: "sh -c \'x\'" }\n',
+    });
+    const { package_id } = await service.stagePackage({
+      name: 'shell.zip',
+      bytes: zipSync({ 'sample-greeter': shell }),
+    });
+    await expect(service.install({ package_id })).rejects.toMatchObject({ code: 'PLUGIN_MANIFEST_INVALID' });
+    await expect(service.install({ package_id })).rejects.toMatchObject({
+      code: 'RESOURCE_NOT_FOUND',
+      message: 'The staged package was not found; pick the file again.',
+    });
+    expect((await service.list()).items).toEqual([]);
+  });
+
   it('refuses packages that are unsafe or malformed, installing nothing', async () => {
     const { service } = open();
     const traversal = zipSync({ 'plugin.yaml': text('id: x'), '../evil.js': text('x') });

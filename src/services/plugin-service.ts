@@ -161,7 +161,14 @@ export class PluginService {
         package_id,
       });
     }
-    const checked = checkPluginPackage(pkg);
+    let checked: ReturnType<typeof checkPluginPackage>;
+    try {
+      checked = checkPluginPackage(pkg);
+    } catch (error) {
+      // Refused as it is, it can never be installed: its bytes need not wait for another try.
+      this.#staged.drop(package_id);
+      throw error;
+    }
     const { row, settings } = installRows(checked, toIsoUtc(this.#clock()));
     if (!(await this.#storage(() => this.#deps.repository.add(row, settings)))) {
       throw new AppError('PLUGIN_ALREADY_INSTALLED', `The plugin "${row.plugin_id}" is already installed.`, {
