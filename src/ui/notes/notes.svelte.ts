@@ -112,7 +112,12 @@ export class NotesState {
 
   setFolder(folder: string | null): void {
     this.#folder = folder;
-    for (const path of this.#collapsed) if (folder?.startsWith(`${path}/`)) this.#collapsed.delete(path);
+    if (folder !== null) this.revealFolder(folder);
+  }
+
+  /** Expands the folders around `folder`, so its row is in the tree. */
+  revealFolder(folder: string): void {
+    for (const path of this.#collapsed) if (folder.startsWith(`${path}/`)) this.#collapsed.delete(path);
   }
 
   setTag(tag: string | null): void {

@@ -46,20 +46,20 @@ export async function emptyTrash(): Promise<void> {
   }
 }
 
-/** Makes an empty folder; true when it was made. */
-export async function createFolder(path: string): Promise<boolean> {
+/** Makes an empty folder; its path as stored when it was made, else null. */
+export async function createFolder(path: string): Promise<string | null> {
   try {
-    await core.notes.createFolder(path);
+    const folder = await core.notes.createFolder(path);
     await refreshSidebar();
-    return true;
+    return folder.path;
   } catch (error) {
     reportError(error);
-    return false;
+    return null;
   }
 }
 
 /** Renames a folder or moves it (a new full path); the filter and the open note follow it. */
-export async function renameFolder(from: string, to: string): Promise<boolean> {
+export async function renameFolder(from: string, to: string): Promise<string | null> {
   try {
     // The open note may be in it: its text is saved first, so the move is not a conflict.
     await saveNow();
@@ -72,10 +72,10 @@ export async function renameFolder(from: string, to: string): Promise<boolean> {
     }
     await refreshAll();
     await refreshOpenNote();
-    return true;
+    return path;
   } catch (error) {
     reportError(error);
-    return false;
+    return null;
   }
 }
 

@@ -48,10 +48,10 @@ export function setSearchMode(mode: SearchMode): void {
   void runSearch();
 }
 
-/** Another page of notes (RESULT_LIMIT notes a page). */
-export function setSearchPage(page: number): void {
+/** Another page of notes (RESULT_LIMIT notes a page); resolves once its search is answered. */
+export function setSearchPage(page: number): Promise<void> {
   search.setPage(Math.max(0, page));
-  void runSearch();
+  return runSearch();
 }
 
 export const SEARCH_PAGE_SIZE = RESULT_LIMIT;

@@ -1,0 +1,117 @@
+import { strToU8, zipSync } from 'fflate';
+import type { Locator, Page } from '@playwright/test';
+import { createNote, expect, openApp, test } from './fixtures';
+
+const item = (page: Page, title: string) => page.getByTestId('note-item').filter({ hasText: title });
+const folder = (page: Page, path: string) =>
+  page.locator(`[data-testid="folder-item"][data-folder="${path}"]`);
+
+const LONG_EN = 'Kubernetes deployment strategies for the winter release';
+const LONG_ZH = '关于操作系统进程调度与内存管理的详细读书笔记整理';
+
+async function importTitles(page: Page, titles: string[]): Promise<void> {
+  const files = Object.fromEntries(
+    titles.map((title, i) => [`vault/n-${i}.md`, strToU8(`---\ntitle: ${title}\n---\nbody ${i}\n`)]),
+  );
+  await page
+    .getByTestId('import-zip-input')
+    .setInputFiles({ name: 'vault.zip', mimeType: 'application/zip', buffer: Buffer.from(zipSync(files)) });
+  await page.getByTestId('import-dialog').getByTestId('import-start').click();
+  await expect(page.getByTestId('note-count')).toHaveAttribute('data-total', String(titles.length));
+}
+
+/**
+ * How far the title's text reaches past the start of the row's buttons, in
+ * pixels (0 when it ends before them): the text is cut, with its ellipsis, at
+ * the end of the title's content box.
+ */
+function titleOverlap(row: Locator): Promise<number> {
+  return row.evaluate((entry) => {
+    const title = entry.querySelector('.note-item .title')!;
+    const actions = entry.parentElement!.querySelector('.row-actions')!;
+    const box = title.getBoundingClientRect();
+    const textEnd = box.right - parseFloat(getComputedStyle(title).paddingRight);
+    return Math.max(0, textEnd - actions.getBoundingClientRect().left);
+  });
+}
+
+test.describe('phone', () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test('a long title ends before the pin and move buttons instead of running under them', async ({
+    page,
+  }) => {
+    await openApp(page);
+    await importTitles(page, [LONG_EN, LONG_ZH, 'short']);
+    for (const title of [LONG_EN, LONG_ZH]) {
+      await expect(item(page, title).locator('xpath=..').getByTestId('note-pin')).toBeVisible();
+      expect(await titleOverlap(item(page, title))).toBe(0);
+    }
+  });
+});
+
+test.describe('desktop', () => {
+  test.use({ viewport: { width: 1280, height: 800 } });
+
+  test('a pinned note with a long title keeps its title clear of the buttons it always shows', async ({
+    page,
+  }) => {
+    await openApp(page);
+    await importTitles(page, [LONG_EN, 'short']);
+    await item(page, LONG_EN).hover();
+    await expect.poll(() => titleOverlap(item(page, LONG_EN))).toBe(0);
+    await item(page, LONG_EN).locator('xpath=..').getByTestId('note-pin').click();
+    await expect(item(page, LONG_EN)).toHaveAttribute('data-pinned', 'true');
+    // Away from the row, and with the focus gone from its buttons, the pinned note still shows them.
+    await page.getByTestId('note-count').click();
+    await expect(page.locator('.row-actions:focus-within')).toHaveCount(0);
+    await expect.poll(() => titleOverlap(item(page, LONG_EN))).toBe(0);
+  });
+
+  test('the keyboard keeps its place: a folder made or renamed takes the focus, and so does the move button after a move', async ({
+    page,
+  }) => {
+    await openApp(page);
+    await createNote(page, '周报', '本周完成了进程调度的实验。');
+
+    // "+" then typing: the name field has the focus, Enter makes the folder, and the focus is on it.
+    await page.getByTestId('new-folder').click();
+    await expect(page.getByTestId('new-folder-name')).toBeFocused();
+    await page.keyboard.type('课程');
+    await page.keyboard.press('Enter');
+    await expect(folder(page, '课程')).toBeFocused();
+
+    // Escape leaves the new-folder form for the button that opened it.
+    await page.getByTestId('new-folder').focus();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('new-folder-name')).toHaveCount(0);
+    await expect(page.getByTestId('new-folder')).toBeFocused();
+
+    // Rename: the renamed folder has the focus, under its new parent.
+    await folder(page, '课程').focus();
+    await page.keyboard.press('Tab');
+    await expect(page.getByTestId('folder-rename')).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('folder-rename-input')).toBeFocused();
+    await page.getByTestId('folder-rename-input').fill('大学/课程');
+    await page.keyboard.press('Enter');
+    await expect(folder(page, '大学/课程')).toBeFocused();
+    // Escape out of a rename goes back to the folder.
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Escape');
+    await expect(folder(page, '大学/课程')).toBeFocused();
+
+    // Moving a note by the row's picker: the focus comes back to the row's move button.
+    const move = page.getByTestId('note-move').first();
+    await move.focus();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    await expect(page.getByTestId('note-move-select')).toBeFocused();
+    await page.getByTestId('note-move-select').selectOption('大学/课程');
+    await expect(page.getByTestId('note-move-select')).toHaveCount(0);
+    await expect(folder(page, '大学/课程')).toContainText('1');
+    await expect(move).toBeFocused();
+  });
+});
