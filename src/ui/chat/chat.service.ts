@@ -1,4 +1,10 @@
-import type { ChatCitationDto, ChatMessageDto, ChatTurnDto, ChatTurnEventData } from '../../contracts/chat';
+import type {
+  ChatCitationDto,
+  ChatMessageDto,
+  ChatTurnDto,
+  ChatTurnEventData,
+  ConversationDto,
+} from '../../contracts/chat';
 import type { EventEnvelope } from '../../contracts/events';
 import { core, subscribeEvents } from '../api/core-client';
 import { editor } from '../editor/editor.svelte';
@@ -9,7 +15,7 @@ import { refreshAll } from '../notes/notes.service';
 import { t } from '../i18n';
 import { openNote as openNoteAt } from '../navigation';
 import { toasts } from '../toasts/toasts.svelte';
-import { chat, type PendingImage } from './chat.svelte';
+import { CONVERSATION_PAGE, chat, type PendingImage } from './chat.svelte';
 import { applyTurnEvent, toLiveMessage } from './turn-events';
 import type { LocalModelDto } from '../../contracts/local-models';
 import { loadLocalModels } from '../local-models/local-models.service';
@@ -24,14 +30,12 @@ let listRequest = 0;
 export async function loadChat(): Promise<void> {
   const request = ++listRequest;
   try {
-    const [providers, conversations] = await Promise.all([
-      core.providers.list(),
-      core.chat.listConversations({ limit: 100, ...(chat.query.trim() && { query: chat.query.trim() }) }),
-    ]);
+    const [providers, conversations] = await Promise.all([core.providers.list(), listConversations()]);
     if (request !== listRequest) return;
     const enabled = providers.items.filter((provider) => provider.enabled);
     chat.setProviders(enabled);
     chat.setConversations(conversations.items);
+    chat.setConversationTotal(conversations.total);
     const current = chat.choice;
     const exists =
       current !== null &&
@@ -44,6 +48,31 @@ export async function loadChat(): Promise<void> {
   } catch (error) {
     reportError(error);
   }
+}
+
+/**
+ * The first `chat.listWanted` conversations matching the search, a page at a time (the contract
+ * caps a page at 200), so a reload after a rename keeps all that "Show more" had listed.
+ */
+async function listConversations(): Promise<{ items: ConversationDto[]; total: number }> {
+  const query = chat.query.trim();
+  const items: ConversationDto[] = [];
+  for (;;) {
+    const page = await core.chat.listConversations({
+      limit: Math.min(CONVERSATION_PAGE, chat.listWanted - items.length),
+      offset: items.length,
+      ...(query && { query }),
+    });
+    items.push(...page.items);
+    const total = page.page.total;
+    if (page.items.length === 0 || items.length >= Math.min(chat.listWanted, total)) return { items, total };
+  }
+}
+
+/** Lists another page of conversations. */
+export async function showMoreConversations(): Promise<void> {
+  chat.setListWanted(chat.conversations.length + CONVERSATION_PAGE);
+  await loadChat();
 }
 
 /** Every model each enabled provider reports, and the in-browser models; a provider that cannot list keeps its default. */
@@ -184,6 +213,7 @@ function clearPendingImages(): void {
 /** Runs the search over titles and messages. */
 export async function searchConversations(query: string): Promise<void> {
   chat.setQuery(query);
+  chat.setListWanted(CONVERSATION_PAGE);
   await loadChat();
 }
 

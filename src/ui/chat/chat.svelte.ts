@@ -15,6 +15,9 @@ export interface ModelChoice {
   model: string;
 }
 
+/** Conversations the list shows at first, and adds on each "Show more". */
+export const CONVERSATION_PAGE = 100;
+
 /** What the chat view shows: conversations, the open one's messages, the picked model. */
 export class ChatState {
   #conversations = $state.raw<ConversationDto[]>([]);
@@ -33,6 +36,9 @@ export class ChatState {
   #current = $state.raw<ConversationDto | null>(null);
   #pendingImages = $state.raw<PendingImage[]>([]);
   #refusal = $state<string | null>(null);
+  #drafts = $state.raw<Record<string, string>>({});
+  #conversationTotal = $state(0);
+  #listWanted = $state(CONVERSATION_PAGE);
 
   get conversations(): readonly ConversationDto[] {
     return this.#conversations;
@@ -113,6 +119,32 @@ export class ChatState {
   setRefusal(refusal: string | null): void {
     this.#refusal = refusal;
   }
+  /**
+   * What the user is typing, per conversation ('' keys a new chat). It lives here, not in the
+   * view: opening a citation leaves the Chat view, and Back must find the question half-written.
+   */
+  draftOf(conversationId: string | null): string {
+    return this.#drafts[conversationId ?? ''] ?? '';
+  }
+  setDraft(conversationId: string | null, text: string): void {
+    const key = conversationId ?? '';
+    const { [key]: _old, ...rest } = this.#drafts;
+    this.#drafts = text === '' ? rest : { ...rest, [key]: text };
+  }
+  /** How many conversations match the search, listed or not. */
+  get conversationTotal(): number {
+    return this.#conversationTotal;
+  }
+  setConversationTotal(total: number): void {
+    this.#conversationTotal = total;
+  }
+  /** How many conversations the list shows: a page more each time the user asks for more. */
+  get listWanted(): number {
+    return this.#listWanted;
+  }
+  setListWanted(count: number): void {
+    this.#listWanted = count;
+  }
   /** Where older messages of the open conversation were summarised away (null: none). */
   get contextNotice(): { through_position: number; mode: 'summary' | 'dropped' } | null {
     return this.#contextNotice;
@@ -163,6 +195,9 @@ export class ChatState {
     this.#current = null;
     this.#pendingImages = [];
     this.#refusal = null;
+    this.#drafts = {};
+    this.#conversationTotal = 0;
+    this.#listWanted = CONVERSATION_PAGE;
   }
 }
 

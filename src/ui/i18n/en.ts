@@ -970,6 +970,11 @@ graph LR
   'plot.parameterSlider': 'Parameter {name}',
   'plot.parameterValue': 'Value of {name}',
   // An interrupted update import: the notes it overwrote are put back at the next start.
+  // Chat: an answer with nothing back yet, the list's next page, Esc on Stop.
+  'chat.waiting': 'Waiting for {model} to answer…',
+  'chat.waitedSeconds': '{seconds} s',
+  'chat.showMore': 'Show more ({count} not listed)',
+  'chat.stopHint': 'Stop the answer (Esc)',
   'importCrash.restored': {
     one: '{count} note it had changed was put back as it was.',
     other: '{count} notes it had changed were put back as they were.',

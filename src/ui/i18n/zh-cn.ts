@@ -924,6 +924,11 @@ graph LR
   'plot.parameterSlider': '参数 {name}',
   'plot.parameterValue': '{name} 的值',
   // 被中断的更新导入：它覆盖过的笔记在下次启动时恢复原样。
+  // 对话：还没有任何回复的回答、列表的下一页、停止按钮的 Esc。
+  'chat.waiting': '正在等待 {model} 回答…',
+  'chat.waitedSeconds': '{seconds} 秒',
+  'chat.showMore': '显示更多（还有 {count} 个未列出）',
+  'chat.stopHint': '停止回答（Esc）',
   'importCrash.restored': { other: '它改动过的 {count} 篇笔记已恢复原样。' },
   // 大型笔记：打开此类笔记时才加载的长文本编辑器。
   'editor.largeEditorLoading': '正在打开大型笔记编辑器…',
