@@ -114,4 +114,23 @@ test.describe('desktop', () => {
     await expect(folder(page, '大学/课程')).toContainText('1');
     await expect(move).toBeFocused();
   });
+
+  test('pinning by keyboard keeps the focus on the note pinned, so a second Space unpins the same note', async ({
+    page,
+  }) => {
+    await openApp(page);
+    for (const title of ['Alpha', 'Beta', 'Gamma']) await createNote(page, title, `${title} body`);
+    const pin = (title: string) => item(page, title).locator('xpath=..').getByTestId('note-pin');
+    // Newest first: Alpha is last, and pinning moves it to the top.
+    await expect(page.getByTestId('note-item').last()).toContainText('Alpha');
+    await pin('Alpha').focus();
+    await page.keyboard.press('Space');
+    await expect(item(page, 'Alpha')).toHaveAttribute('data-pinned', 'true');
+    await expect(page.getByTestId('note-item').first()).toContainText('Alpha');
+    await expect(pin('Alpha')).toBeFocused();
+    await page.keyboard.press('Space');
+    await expect(item(page, 'Alpha')).not.toHaveAttribute('data-pinned', 'true');
+    await expect(page.locator('[data-testid="note-item"][data-pinned="true"]')).toHaveCount(0);
+    await expect(pin('Alpha')).toBeFocused();
+  });
 });
