@@ -25,3 +25,42 @@ test('a recording shows its elapsed time, stops, and is uploaded as a transcript
   await expect(job).toContainText(/^Recording \d{4}-\d{2}-\d{2} \d{2}-\d{2}-\d{2}\.webm/);
   await expect(page.getByTestId('audio-element')).toBeVisible();
 });
+
+test('leaving Transcription while recording keeps the recording and transcribes it', async ({ page }) => {
+  await openApp(page);
+  await page.getByTestId('nav-transcription').click();
+  await page.getByTestId('recorder-start').click();
+  await expect(page.getByTestId('recorder-elapsed')).not.toHaveText('Recording 0:00');
+
+  // Off to the notes mid-lecture: the microphone stops, the recording is kept.
+  await page.getByTestId('nav-all').click();
+  const toast = page.getByText(
+    'The recording stopped when you left Transcription; it was kept and is being transcribed.',
+  );
+  await expect(toast).toBeVisible();
+  await page.getByRole('button', { name: 'Open', exact: true }).click();
+
+  const job = page.getByTestId('transcription-job').first();
+  await expect(job).toContainText(/^Recording \d{4}-\d{2}-\d{2} \d{2}-\d{2}-\d{2}\.webm/);
+  await expect(page.getByTestId('transcription-detail-name')).toHaveText(/^Recording .*\.webm$/);
+  await expect(page.getByTestId('audio-element')).toBeVisible();
+  await expect(page.getByTestId('recorder-start')).toBeEnabled();
+});
+
+test('closing the tab while recording asks first', async ({ page }) => {
+  await openApp(page);
+  await page.getByTestId('nav-transcription').click();
+  await page.getByTestId('recorder-start').click();
+  const elapsed = page.getByTestId('recorder-elapsed');
+  await expect(elapsed).not.toHaveText('Recording 0:00');
+
+  const asked = page.waitForEvent('dialog');
+  await page.close({ runBeforeUnload: true });
+  const dialog = await asked;
+  expect(dialog.type()).toBe('beforeunload');
+  await dialog.dismiss();
+  expect(page.isClosed()).toBe(false);
+  // Still recording.
+  await expect(page.getByTestId('recorder-stop')).toBeVisible();
+  await expect(elapsed).toBeVisible();
+});

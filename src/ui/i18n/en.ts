@@ -422,6 +422,9 @@ export const en = {
   'recorder.failure.microphone_busy': 'The microphone is in use by another program or could not be started.',
   'recorder.failure.unsupported': 'This browser cannot record audio.',
   'recorder.failure.failed': 'Recording failed.',
+  'recorder.savedOnLeave':
+    'The recording stopped when you left Transcription; it was kept and is being transcribed.',
+  'recorder.open': 'Open',
 
   'embedding.heading': 'Embedding model',
   'embedding.modelLabel': 'Model for vector search',
@@ -828,6 +831,8 @@ graph LR
   'transcription.retry': 'Retry',
   'transcription.delete': 'Delete',
   'transcription.checkModelHost': 'Check the model host in Settings → Local models',
+  'transcription.preparing': 'Reading the audio…',
+  'transcription.errorDetails': 'Details',
   'providers.unreachable': 'Could not reach {url}.',
   'providers.cause.mixed':
     'This page is served over https and the browser blocks calls to a plain http address.',
@@ -966,15 +971,15 @@ graph LR
   'list.reorder': 'Sort now',
   // Chat: the first answer of a new conversation waits while earlier chats are summarised into memory.
   'chat.digesting': 'Summarising your earlier chat…',
-  // Function plots in the preview: a slider and a number box per declared parameter.
-  'plot.parameterSlider': 'Parameter {name}',
-  'plot.parameterValue': 'Value of {name}',
-  // An interrupted update import: the notes it overwrote are put back at the next start.
   // Chat: an answer with nothing back yet, the list's next page, Esc on Stop.
   'chat.waiting': 'Waiting for {model} to answer…',
   'chat.waitedSeconds': '{seconds} s',
   'chat.showMore': 'Show more ({count} not listed)',
   'chat.stopHint': 'Stop the answer (Esc)',
+  // Function plots in the preview: a slider and a number box per declared parameter.
+  'plot.parameterSlider': 'Parameter {name}',
+  'plot.parameterValue': 'Value of {name}',
+  // An interrupted update import: the notes it overwrote are put back at the next start.
   'importCrash.restored': {
     one: '{count} note it had changed was put back as it was.',
     other: '{count} notes it had changed were put back as they were.',

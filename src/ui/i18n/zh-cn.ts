@@ -407,6 +407,8 @@ export const zhCN: Dictionary = {
   'recorder.failure.microphone_busy': '麦克风正被其他程序占用，或无法启动。',
   'recorder.failure.unsupported': '此浏览器无法录音。',
   'recorder.failure.failed': '录音失败。',
+  'recorder.savedOnLeave': '离开转写页面时录音已停止；录音已保存，正在转写。',
+  'recorder.open': '打开',
 
   'embedding.heading': '向量模型',
   'embedding.modelLabel': '向量搜索使用的模型',
@@ -794,6 +796,8 @@ graph LR
   'transcription.retry': '重试',
   'transcription.delete': '删除',
   'transcription.checkModelHost': '在 设置 → 本地模型 中检查下载源',
+  'transcription.preparing': '正在读取音频…',
+  'transcription.errorDetails': '详细信息',
   'providers.unreachable': '无法连接 {url}。',
   'providers.cause.mixed': '本页面通过 https 提供，浏览器会阻止对 http 地址的请求。',
   'providers.cause.down': '服务器未运行，或本设备无法访问它。',
@@ -920,15 +924,15 @@ graph LR
   'list.reorder': '立即排序',
   // 对话：新对话的第一个回答要等之前的对话总结进记忆。
   'chat.digesting': '正在总结你之前的对话…',
-  // 函数图预览：每个声明的参数一个滑块和一个数字框。
-  'plot.parameterSlider': '参数 {name}',
-  'plot.parameterValue': '{name} 的值',
-  // 被中断的更新导入：它覆盖过的笔记在下次启动时恢复原样。
   // 对话：还没有任何回复的回答、列表的下一页、停止按钮的 Esc。
   'chat.waiting': '正在等待 {model} 回答…',
   'chat.waitedSeconds': '{seconds} 秒',
   'chat.showMore': '显示更多（还有 {count} 个未列出）',
   'chat.stopHint': '停止回答（Esc）',
+  // 函数图预览：每个声明的参数一个滑块和一个数字框。
+  'plot.parameterSlider': '参数 {name}',
+  'plot.parameterValue': '{name} 的值',
+  // 被中断的更新导入：它覆盖过的笔记在下次启动时恢复原样。
   'importCrash.restored': { other: '它改动过的 {count} 篇笔记已恢复原样。' },
   // 大型笔记：打开此类笔记时才加载的长文本编辑器。
   'editor.largeEditorLoading': '正在打开大型笔记编辑器…',

@@ -24,31 +24,61 @@ function attachments(): Remote<CoreApi['attachments']> {
   return core.attachments;
 }
 
-/** One event subscription per job that is still queued or running. */
+/**
+ * One event subscription per job that is still queued or running. They outlive the
+ * page: a job keeps running in the worker while the user is in a note, and its
+ * segments arrive only in `Progress` events (the stored row has none until it ends),
+ * so a subscription dropped on leaving would lose what was transcribed meanwhile.
+ * Each ends with its job's terminal event.
+ */
 const following = new Map<string, () => void>();
 
 function follow(job: TranscriptionJob): void {
+  // Already followed: its events are newer than any snapshot.
+  if (following.has(job.job_id)) return;
   const previous = view.liveOf(job.job_id);
   // A newer snapshot replaces what the events built, but never un-finishes a job.
   if (!previous || previous.status === 'queued' || previous.status === 'running') {
-    view.setLive({ ...liveFromJob(job), sequence: previous?.sequence ?? -1 });
+    // From sequence -1: the replay rebuilds every segment so far (merged by id).
+    view.setLive({ ...liveFromJob(job), segments: previous?.segments ?? job.segments, sequence: -1 });
   }
-  if (
-    following.has(job.job_id) ||
-    job.status === 'completed' ||
-    job.status === 'failed' ||
-    job.status === 'cancelled'
-  )
-    return;
+  if (job.status === 'completed' || job.status === 'failed' || job.status === 'cancelled') return;
   const unsubscribe = subscribeEvents(job.job_id, (envelope) => {
     view.updateLive(job.job_id, (live) => applyTranscriptionEvent(live, envelope));
     if (isTerminalTranscriptionEvent(envelope.event)) {
-      following.get(job.job_id)?.();
-      following.delete(job.job_id);
+      unfollow(job.job_id);
       void refreshJob(job.job_id);
     }
   });
   following.set(job.job_id, unsubscribe);
+  guardUnload();
+}
+
+function unfollow(jobId: string): void {
+  following.get(jobId)?.();
+  following.delete(jobId);
+  guardUnload();
+}
+
+/**
+ * A job dies with the tab (it is settled as JOB_INTERRUPTED at the next start), so
+ * closing or reloading while one is queued or running asks first: an hour of lecture
+ * takes a while to transcribe again.
+ */
+function onBeforeUnload(event: BeforeUnloadEvent): void {
+  event.preventDefault();
+  // Older Chromium asks only when returnValue is set.
+  event.returnValue = '';
+}
+
+let unloadGuarded = false;
+
+function guardUnload(): void {
+  const wanted = following.size > 0;
+  if (wanted === unloadGuarded || typeof window === 'undefined') return;
+  unloadGuarded = wanted;
+  if (wanted) window.addEventListener('beforeunload', onBeforeUnload);
+  else window.removeEventListener('beforeunload', onBeforeUnload);
 }
 
 /** The stored job after its end: the full transcript, warnings and error. */
@@ -74,6 +104,9 @@ export async function loadTranscriptionPage(): Promise<void> {
     view.setCatalog(profiles, settings, diarizationModels);
     view.setJobs(page.items);
     page.items.forEach(follow);
+    // Back on the page: the job shown before leaving gets its audio (freed on leaving) again.
+    const shown = view.selectedJobId;
+    if (shown !== null && view.jobs.some((job) => job.job_id === shown)) void openJob(shown);
     await loadAudioNames(page.items);
   } catch (error) {
     reportError(error);
@@ -127,9 +160,21 @@ export async function openJob(jobId: string): Promise<void> {
   }
 }
 
-/** Upload (stored once, by content) then a queued job at once; the job's events do the rest. */
-export async function transcribeFile(file: File): Promise<void> {
-  if (view.uploading) return;
+let uploads: Promise<unknown> = Promise.resolve();
+
+/**
+ * Upload (stored once, by content) then a queued job at once; the job's events do the
+ * rest. Resolves with the new job's id, or null when it was refused (and reported).
+ * One upload at a time, in order: a recording stopped while a dropped file uploads
+ * waits for it instead of being dropped.
+ */
+export function transcribeFile(file: File): Promise<string | null> {
+  const run = uploads.then(() => uploadAndTranscribe(file));
+  uploads = run;
+  return run;
+}
+
+async function uploadAndTranscribe(file: File): Promise<string | null> {
   view.setUploading(file.name);
   try {
     const attachment = await attachments().upload({
@@ -149,8 +194,10 @@ export async function transcribeFile(file: File): Promise<void> {
     view.upsertJob(job);
     follow(job);
     await openJob(job.job_id);
+    return job.job_id;
   } catch (error) {
     reportError(error);
+    return null;
   } finally {
     view.setUploading(null);
   }
@@ -165,21 +212,22 @@ export async function cancelJob(jobId: string): Promise<void> {
 }
 
 /** A failed or cancelled job goes away for good (the core refuses others). */
-export async function deleteJob(jobId: string): Promise<void> {
+export async function deleteJob(jobId: string): Promise<boolean> {
   try {
     await transcriptions().delete(jobId);
-    following.get(jobId)?.();
-    following.delete(jobId);
+    unfollow(jobId);
     view.removeJob(jobId);
+    return true;
   } catch (error) {
     reportError(error);
+    return false;
   }
 }
 
-/** The same audio and options again, as a new job (after the model host was fixed, say). */
-export async function retryJob(jobId: string): Promise<void> {
+/** The same audio and options again, as a new job (after the model host was fixed, say); its id, or null. */
+export async function retryJob(jobId: string): Promise<string | null> {
   const job = view.jobs.find((candidate) => candidate.job_id === jobId);
-  if (!job) return;
+  if (!job) return null;
   try {
     const again = await transcriptions().create({
       attachment_id: job.attachment_id,
@@ -191,8 +239,10 @@ export async function retryJob(jobId: string): Promise<void> {
     view.upsertJob(again);
     follow(again);
     await openJob(again.job_id);
+    return again.job_id;
   } catch (error) {
     reportError(error);
+    return null;
   }
 }
 
@@ -224,10 +274,8 @@ export async function saveModelSource(patch: UpdateAsrSettingsInput): Promise<bo
   }
 }
 
-/** Leaving the page: stop following jobs (they keep running in the worker) and free the audio. */
+/** Leaving the page frees the audio; running jobs stay followed (see `following`). */
 export function closeTranscriptionPage(): void {
-  for (const unsubscribe of following.values()) unsubscribe();
-  following.clear();
   view.setAudioUrl(null);
 }
 
