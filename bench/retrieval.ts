@@ -14,7 +14,10 @@ import {
   HashEmbedder,
   TITLE_BOOST,
   VectorIndex,
+  analyze,
   hybridSearch,
+  planQuery,
+  planTerms,
   tokenize,
   type FullTextDocument,
 } from '../src/retrieval';
@@ -89,11 +92,14 @@ function tokenizeOnly(documents: readonly FullTextDocument[]): TermSets {
 
 /**
  * Brute-force BM25: one pass over every block's term list (body, then title)
- * picks up the query terms and their document frequencies, then the matched
- * blocks are scored with FullTextIndex's formula, terms summed in query order.
+ * picks up the query terms and their document frequencies, then the blocks
+ * that satisfy the query's plan (query-plan.ts) are scored with
+ * FullTextIndex's formula, terms summed in the plan's order.
  */
 function bruteForceSearch(sets: TermSets, query: string, limit: number): string[] {
-  const terms = [...new Set(tokenize(query))];
+  const plan = planQuery(analyze(query));
+  const terms = planTerms(plan);
+  const slotOf = new Map(terms.map((term, q) => [term, q]));
   const count = sets.ids.length;
   if (terms.length === 0 || count === 0) return [];
   const width = terms.length;
@@ -124,7 +130,14 @@ function bruteForceSearch(sets: TermSets, query: string, limit: number): string[
     }
   }
   const idf = Array.from(df, (frequency) => Math.log(1 + (count - frequency + 0.5) / (frequency + 0.5)));
-  const ranked = matched.map((doc, m) => {
+  const holds = (m: number, q: number): boolean =>
+    tfs[m * width * 2 + q]! > 0 || tfs[m * width * 2 + width + q]! > 0;
+  const satisfies = (m: number): boolean =>
+    plan.clauses.some(
+      (clause) => clause.terms.filter((term) => holds(m, slotOf.get(term)!)).length >= clause.required,
+    );
+  const ranked = matched.flatMap((doc, m) => {
+    if (!satisfies(m)) return [];
     let score = 0;
     for (let field = 0; field < 2; field++) {
       const fields = fieldList[field]!;
@@ -136,7 +149,7 @@ function bruteForceSearch(sets: TermSets, query: string, limit: number): string[
         if (tf > 0) score += (boost * idf[field * width + q]! * (tf * (BM25_K1 + 1))) / (tf + norm);
       }
     }
-    return { id: sets.ids[doc]!, score };
+    return [{ id: sets.ids[doc]!, score }];
   });
   ranked.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return ranked.slice(0, limit).map((item) => item.id);

@@ -59,6 +59,34 @@ test('a Chinese query finds the note offline, highlighted, and opens it at the b
   expect(requestLog.foreign()).toEqual([]);
 });
 
+test('a Chinese word finds the notes that hold it, not every note sharing one of its characters', async ({
+  page,
+}) => {
+  await openApp(page);
+  await importNotes(page, [
+    ['进程', '进程是资源分配的基本单位。'],
+    ['优化', '进一步优化这个过程，程序会更快。'],
+    ['数据库', '数据库的索引建在区分度高的列上。'],
+    ['仓库', '数据分析的结果放在仓库里。'],
+  ]);
+  const results = page.getByTestId('search-result');
+  const titles = page.getByTestId('search-result-title');
+  for (const mode of ['fts', 'hybrid'] as const) {
+    await page.getByTestId('search-mode').selectOption(mode);
+    await page.getByTestId('search-input').fill('进程');
+    await expect(page.getByTestId('search-total')).toHaveText('1 match in 1 note');
+    await expect(titles).toHaveText(['进程']);
+    await expect(results.first().locator('mark')).toHaveText(['进程', '进程']);
+
+    await page.getByTestId('search-input').fill('数据库');
+    await expect(page.getByTestId('search-total')).toHaveText('1 match in 1 note');
+    await expect(titles).toHaveText(['数据库']);
+  }
+  // One character is still a word of its own.
+  await page.getByTestId('search-input').fill('程');
+  await expect(page.getByTestId('search-total')).toHaveText('2 matches in 2 notes');
+});
+
 test('Settings shows the index status and rebuilds the index with progress', async ({ page }) => {
   await openApp(page);
   await createNote(page, 'Kernel', 'The scheduler picks the next task.');

@@ -95,6 +95,48 @@ describe('FullTextIndex: BM25 ranking', () => {
   });
 });
 
+describe('FullTextIndex: Chinese words match as words', () => {
+  const index = indexOf([
+    doc('process', '进程是资源分配的单位。'),
+    doc('further', '进一步优化这个过程。'),
+    doc('database', '数据库的索引要建在区分度高的列上。'),
+    doc('data', '数据分析放在仓库里。'),
+    doc('scheduling', '进程的调度由内核完成。'),
+    doc('deadlock', '死锁的四个必要条件：互斥、占有并等待、不可抢占、循环等待。'),
+    doc('door', '门锁坏了，死机了。'),
+    doc('titled', 'Notes from the lecture.', { title: '进程与线程' }),
+    doc('data-title', '数据', { title: '数据' }),
+  ]);
+
+  it('a word does not match blocks that hold its characters apart', () => {
+    expect(ids(index, '进程').sort()).toEqual(['process', 'scheduling', 'titled']);
+    expect(ids(index, '死锁')).toEqual(['deadlock']);
+  });
+
+  it('a word of three or four characters needs nearly all of its bigrams', () => {
+    expect(ids(index, '数据库')).toEqual(['database']);
+    // 进程 and 调度 are there, 程调 is not: two of three.
+    expect(ids(index, '进程调度')).toEqual(['scheduling']);
+  });
+
+  it('a term in the body and the title counts once', () => {
+    // "data-title" holds 数据 twice but not 据库.
+    expect(ids(index, '数据库')).not.toContain('data-title');
+  });
+
+  it('a longer question matches by any of its bigrams, best first', () => {
+    expect(ids(index, '死锁发生需要什么条件')[0]).toBe('deadlock');
+  });
+
+  it('a single character still matches by itself', () => {
+    expect(ids(index, '锁').sort()).toEqual(['deadlock', 'door']);
+  });
+
+  it('English words in the query still match any block that holds one', () => {
+    expect(ids(index, 'lecture 数据库').sort()).toEqual(['database', 'titled']);
+  });
+});
+
 describe('FullTextIndex: filters', () => {
   const index = indexOf([
     doc('os', 'scheduler notes', { folder: 'cs/os', tags: ['os', 'exam'] }),
@@ -135,11 +177,11 @@ describe('FullTextIndex: highlights', () => {
     expect(hit?.highlights.map(({ start, end }) => text.slice(start, end))).toEqual(['死锁']);
   });
 
-  it('falls back to single characters when only those match', () => {
-    const text = '门锁坏了';
+  it('marks no stray characters of a block that holds the word only in pieces', () => {
+    const text = '门锁坏了，死机了';
     const index = indexOf([doc('a', text)]);
-    const [hit] = index.search('死锁', { limit: 1 });
-    expect(hit?.highlights.map(({ start, end }) => text.slice(start, end))).toEqual(['锁']);
+    expect(index.highlights('a', '死锁')).toEqual([]);
+    expect(index.highlights('a', '锁').map(({ start, end }) => text.slice(start, end))).toEqual(['锁']);
   });
 
   it('maps highlights back through full-width text', () => {
@@ -371,7 +413,10 @@ describe('FullTextIndex: search as you type (prefix)', () => {
   it('sharesTerm: true when the block holds a query term, false for made-up words and unknown blocks', () => {
     const index = indexOf([doc('tcp', 'TCP handshake'), doc('zh', '死锁的条件')]);
     expect(index.sharesTerm('tcp', 'handshake protocol')).toBe(true);
-    expect(index.sharesTerm('zh', '死亡')).toBe(true);
+    expect(index.sharesTerm('zh', '死锁')).toBe(true);
+    expect(index.sharesTerm('zh', '锁')).toBe(true);
+    // One character of a Chinese word is not the word.
+    expect(index.sharesTerm('zh', '死亡')).toBe(false);
     expect(index.sharesTerm('tcp', 'qzxv blorft')).toBe(false);
     expect(index.sharesTerm('missing', 'handshake')).toBe(false);
   });

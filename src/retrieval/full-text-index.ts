@@ -1,6 +1,7 @@
 import { AppError } from '../contracts';
 import { matchesFilter, type SearchFilter } from './search-filter';
 import { BLOCK_FORMAT } from '../core/blocks';
+import { planQuery, planTerms, type QueryPlan } from './query-plan';
 import { analyze, tokenize, TOKENIZER_VERSION, type Token } from './tokenizer';
 
 /** One block as the full-text index sees it; title, folder and tags are its note's. */
@@ -298,25 +299,20 @@ export class FullTextIndex {
   search(query: string, options: FullTextSearchOptions): FullTextHit[] {
     const queryTokens = analyze(query);
     const prefix = options.prefix === true ? typedPrefix(query, queryTokens) : undefined;
-    // Each distinct term once: a word repeated in the query is not more important.
-    const groups: TermGroup[] = [...new Set(queryTokens.map((token) => token.term))].map((term) => [
-      { term, weight: 1 },
-    ]);
-    if (prefix !== undefined) {
-      const group = groups.find((candidate) => candidate[0]?.term === prefix);
-      group?.push(...this.#completions(prefix).map((term) => ({ term, weight: PREFIX_MATCH_WEIGHT })));
-    }
+    const plan = planQuery(queryTokens);
+    const groups = this.#termGroups(plan, prefix);
     const count = this.#documents.size;
-    if (groups.length === 0 || count === 0 || options.limit <= 0) return [];
+    if (groups.size === 0 || count === 0 || options.limit <= 0) return [];
 
     // Scores by document number; `touched` lists the numbers with one (every BM25 term is > 0).
     const scores: Scores = { values: new Float64Array(this.#nextNumber), touched: [] };
-    this.#accumulate(scores, this.#body, groups, this.#bodyTotal / count, 1, this.#bodyLengths);
+    const scored = [...groups.values()];
+    this.#accumulate(scores, this.#body, scored, this.#bodyTotal / count, 1, this.#bodyLengths);
     if (this.#titleTotal > 0) {
       this.#accumulate(
         scores,
         this.#title,
-        groups,
+        scored,
         this.#titleTotal / count,
         TITLE_BOOST,
         this.#titleLengths,
@@ -325,8 +321,10 @@ export class FullTextIndex {
 
     // The best `limit` only, kept in order: sorting every matching block would
     // cost more than scoring them when a common term matches most of the notes.
+    const matching = this.#matching(plan, groups, [this.#body, this.#title]);
     const top: Ranked[] = [];
     for (const number of scores.touched) {
+      if (matching !== undefined && matching[number] !== 1) continue;
       const score = scores.values[number]!;
       if (top.length === options.limit && !ranksBefore(score, number, top[top.length - 1]!, this.#byNumber)) {
         continue;
@@ -342,6 +340,56 @@ export class FullTextIndex {
       score,
       highlights: options.highlights === false ? [] : highlightRanges(document.text, highlightTerms),
     }));
+  }
+
+  /**
+   * One scoring group per distinct term of the plan (a word repeated in the
+   * query is not more important); a typed prefix's group holds its completions.
+   */
+  #termGroups(plan: QueryPlan, prefix: string | undefined): Map<string, TermGroup> {
+    const groups = new Map<string, TermGroup>(planTerms(plan).map((term) => [term, [{ term, weight: 1 }]]));
+    if (prefix !== undefined) {
+      groups
+        .get(prefix)
+        ?.push(...this.#completions(prefix).map((term) => ({ term, weight: PREFIX_MATCH_WEIGHT })));
+    }
+    return groups;
+  }
+
+  /**
+   * Which documents satisfy a clause of the plan (1 in the array), from the
+   * postings of the given fields; undefined when every scored document does,
+   * as for any query without a Chinese run of two or more characters.
+   */
+  #matching(plan: QueryPlan, groups: ReadonlyMap<string, TermGroup>, fields: readonly Postings[]) {
+    if (plan.bonus.length === 0 && plan.clauses.every((clause) => clause.required === 1)) return undefined;
+    const matching = new Uint8Array(this.#nextNumber);
+    // Per clause, how many of its terms each document holds; `counted` keeps a
+    // term that is in both the body and the title from counting twice.
+    const held = new Uint32Array(this.#nextNumber);
+    const counted = new Int32Array(this.#nextNumber).fill(-1);
+    let stamp = 0;
+    for (const clause of plan.clauses) {
+      const reached: number[] = [];
+      for (const term of clause.terms) {
+        stamp++;
+        for (const { term: member } of groups.get(term) ?? []) {
+          for (const postings of fields) {
+            const numbers = postings.get(member)?.numbers ?? [];
+            for (let i = 0; i < numbers.length; i++) {
+              const number = numbers[i]!;
+              if (counted[number] === stamp) continue;
+              counted[number] = stamp;
+              if (held[number] === 0) reached.push(number);
+              held[number] = held[number]! + 1;
+              if (held[number] === clause.required) matching[number] = 1;
+            }
+          }
+        }
+      }
+      for (const number of reached) held[number] = 0;
+    }
+    return matching;
   }
 
   /**
@@ -365,19 +413,27 @@ export class FullTextIndex {
       .map(([term]) => term);
   }
 
-  /** True when the block's text holds any of the query's terms (a Chinese character counts). */
+  /**
+   * True when the block's text matches the query as full text would (a
+   * word, or most of a Chinese run's bigrams), leaving the title aside.
+   */
   sharesTerm(blockId: string, query: string): boolean {
     return this.termSharer(query)(blockId);
   }
 
   /** `sharesTerm` for one query and many blocks: the query is analysed once. */
   termSharer(query: string): (blockId: string) => boolean {
-    const postings = [...new Set(analyze(query).map((token) => token.term))]
+    const plan = planQuery(analyze(query));
+    const groups = this.#termGroups(plan, undefined);
+    const matching = this.#matching(plan, groups, [this.#body]);
+    const postings = [...groups.keys()]
       .map((term) => this.#body.get(term))
       .filter((entries) => entries !== undefined);
     return (blockId) => {
       const document = this.#documents.get(blockId);
-      return document !== undefined && postings.some((entries) => entries.has(document.number));
+      if (document === undefined) return false;
+      if (matching !== undefined) return matching[document.number] === 1;
+      return postings.some((entries) => entries.has(document.number));
     };
   }
 
@@ -691,11 +747,6 @@ function removePostings(postings: Postings, terms: Iterable<string>, number: num
 }
 
 /**
- * Terms worth marking in a result. A Chinese character that is part of a query
- * bigram is only marked through that bigram, so "死锁" does not light up every
- * 死 and 锁 in the block; a lone character (a one-character query) still is.
- */
-/**
  * `highlights` for any text, such as a block shown in another form (its
  * readable text) or a title: the query is analysed once.
  */
@@ -708,23 +759,27 @@ export function textHighlighter(
   return (text) => highlightRanges(text, terms);
 }
 
+/**
+ * Terms worth marking in a result: the terms a block matches by (see
+ * query-plan.ts). A Chinese character that is part of a query bigram is never
+ * marked on its own, so "死锁" does not light up every 死 and 锁 in the block,
+ * nor the stray characters of a block found by meaning (a vector hit); a lone
+ * character (a one-character query) still is.
+ */
 function highlightTermsOf(tokens: readonly Token[], prefix?: string): HighlightTerms {
   const covered = new Set<string>();
   for (const token of tokens) {
     if (token.kind === 'cjk_bigram') for (const character of token.term) covered.add(character);
   }
-  const strong = new Set<string>();
-  const all = new Set<string>();
+  const terms = new Set<string>();
   for (const token of tokens) {
-    all.add(token.term);
-    if (token.kind !== 'cjk_unigram' || !covered.has(token.term)) strong.add(token.term);
+    if (token.kind !== 'cjk_unigram' || !covered.has(token.term)) terms.add(token.term);
   }
-  return prefix === undefined ? { strong, all } : { strong, all, prefix };
+  return prefix === undefined ? { terms } : { terms, prefix };
 }
 
 interface HighlightTerms {
-  strong: Set<string>;
-  all: Set<string>;
+  terms: Set<string>;
   /** A typed prefix: every word it begins is marked too. */
   prefix?: string;
 }
@@ -733,11 +788,7 @@ function highlightRanges(text: string, terms: HighlightTerms): HighlightRange[] 
   // A dictionary word (three or more characters) is covered by its bigrams,
   // whose touching ranges merge into the word's own: the segmenter, the
   // slowest part of analysing a text, adds nothing to the marks.
-  const tokens = analyze(text, { dictionaryWords: false });
-  let ranges = matchedRanges(tokens, terms.strong, terms.prefix);
-  // A block can match on scattered characters only; mark those rather than nothing.
-  if (ranges.length === 0) ranges = matchedRanges(tokens, terms.all, terms.prefix);
-  return ranges;
+  return matchedRanges(analyze(text, { dictionaryWords: false }), terms.terms, terms.prefix);
 }
 
 function matchedRanges(
