@@ -124,6 +124,29 @@ test.describe('desktop', () => {
     await expect.poll(() => hashOf(page)).toBe('#/notes');
   });
 
+  test('a search typed while the app is still starting is kept and answered', async ({ page, context }) => {
+    await openApp(page);
+    await createNote(page, 'Kernel notes', 'kubernetes scheduling');
+    // The core worker's script is held until the query is typed, so start-up cannot end first.
+    let releaseCore!: () => void;
+    const coreHeld = new Promise<void>((resolve) => (releaseCore = resolve));
+    await context.route(/\/assets\/core\.worker-[^/]*\.js$/, async (route) => {
+      await coreHeld;
+      await route.continue();
+    });
+    // Opened at the list's address, which used to clear the search when start-up applied it.
+    await page.goto('about:blank');
+    await page.goto('/#/notes');
+    await page.getByTestId('search-input').fill('kubernetes');
+    await expect(page.getByTestId('shell')).toHaveAttribute('aria-busy', 'true');
+    releaseCore();
+    await expect(page.getByTestId('shell')).toHaveAttribute('aria-busy', 'false');
+    await expect(page.getByTestId('search-result').first()).toContainText('Kernel notes');
+    await expect(page.getByTestId('search-input')).toHaveValue('kubernetes');
+    // The last note reopens beside the results, as a note opened from them would.
+    await expect(page.getByTestId('note-title')).toHaveValue('Kernel notes');
+  });
+
   test('folder and tag filters and a search are in the address and survive a reload', async ({ page }) => {
     await openApp(page);
     await createNote(page, 'Kernel notes', 'kubernetes scheduling');

@@ -140,8 +140,9 @@ export function applyRoute(route: Route): void {
   switch (route.view) {
     case 'notes':
       showNotebook('notes', route.folder, route.tag);
-      // A list address leaves search; a note opened from the results keeps them.
-      if (route.noteId === null && search.query !== '') setSearchQuery('');
+      // A list address leaves search; a note opened from the results keeps them. A search
+      // typed while the app was loading is the user's, not the address's: it stays.
+      if (route.noteId === null && search.query !== '' && !initialApply) setSearchQuery('');
       showNoteOrList(route.noteId);
       return;
     case 'trash':
@@ -304,8 +305,10 @@ export function startRouter(): { openedNote: boolean; stop: () => void } {
     initialApply = false;
     pickedWhileStarting = false;
   }
-  // A note opened before the router started (a tap while the app was loading) is the address.
-  const openedMeanwhile = route.view === 'notes' && route.noteId === null && editor.noteId !== null;
+  // A note opened or a search typed before the router started (while the app was
+  // loading) is the address.
+  const openedMeanwhile =
+    route.view === 'notes' && route.noteId === null && (editor.noteId !== null || search.active);
   record(openedMeanwhile ? notebookRoute() : route, true);
   // Settings opened while the app was loading (its gear works before start-up ends) gets its
   // address over the notebook's, as if opened now: a reload keeps it, Back closes it. The

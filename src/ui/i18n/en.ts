@@ -1037,6 +1037,8 @@ graph LR
     'Search covers the first {limit} MiB of each note; {count} notes are longer and are searched only that far: {titles}.',
   // Search as you type while the stored index is still loading after a start.
   'search.indexLoading': 'The search index is still loading: these are matches from the notes read so far.',
+  'search.indexLoadingNone':
+    'The search index is still loading: nothing matches in the notes read so far. The search runs again once it has loaded.',
   // Benchmarks: embedding models compared in one run, and the proposal's progress per heading.
   'bench.compareEmbeddings': 'Compare embedding models',
   'bench.compareEmbeddingsHelp':

@@ -982,6 +982,7 @@ graph LR
     '搜索只覆盖每篇笔记的前 {limit} MiB；有 {count} 篇笔记更长，只搜索到这里为止：{titles}。',
   // 启动后存储的索引仍在加载时的即输即搜。
   'search.indexLoading': '搜索索引仍在加载：以下是已读取笔记中的匹配结果。',
+  'search.indexLoadingNone': '搜索索引仍在加载：已读取的笔记中暂无匹配，加载完成后会重新搜索。',
   // 基准测试：一次运行比较多个向量模型，以及按标题显示的问题生成进度。
   'bench.compareEmbeddings': '比较向量模型',
   'bench.compareEmbeddingsHelp':
