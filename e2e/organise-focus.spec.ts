@@ -115,6 +115,52 @@ test.describe('desktop', () => {
     await expect(move).toBeFocused();
   });
 
+  test('the move picker by keyboard: arrows choose a folder, Enter moves the note, Escape moves nothing', async ({
+    page,
+  }) => {
+    await openApp(page);
+    const files = {
+      'vault/Alpha/a.md': strToU8('---\ntitle: In Alpha\n---\nbody\n'),
+      'vault/Beta/b.md': strToU8('---\ntitle: In Beta\n---\nbody\n'),
+      'vault/loose.md': strToU8('---\ntitle: Loose\n---\nbody\n'),
+    };
+    await page
+      .getByTestId('import-zip-input')
+      .setInputFiles({ name: 'vault.zip', mimeType: 'application/zip', buffer: Buffer.from(zipSync(files)) });
+    await page.getByTestId('import-dialog').getByTestId('import-start').click();
+    await expect(page.getByTestId('note-count')).toHaveAttribute('data-total', '3');
+    const alpha = page.locator('[data-testid="folder-item"][data-folder$="Alpha"]');
+    const beta = page.locator('[data-testid="folder-item"][data-folder$="Beta"]');
+    await expect(alpha).toContainText('1');
+    await expect(beta).toContainText('1');
+
+    const move = item(page, 'Loose').locator('xpath=..').getByTestId('note-move');
+    const picker = page.getByTestId('note-move-select');
+    // A closed select changes its value on an arrow key: that is a choice, not yet a move.
+    await move.focus();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    await expect(picker).toBeFocused();
+    await page.keyboard.press('ArrowDown');
+    await expect(picker).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(picker).toHaveCount(0);
+    await expect(move).toBeFocused();
+    await expect(alpha).toContainText('1');
+
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await expect(picker).toBeFocused();
+    await expect(beta).toContainText('1');
+    await page.keyboard.press('Enter');
+    await expect(picker).toHaveCount(0);
+    await expect(beta).toContainText('2');
+    await expect(alpha).toContainText('1');
+    await expect(move).toBeFocused();
+  });
+
   test('pinning by keyboard keeps the focus on the note pinned, so a second Space unpins the same note', async ({
     page,
   }) => {
