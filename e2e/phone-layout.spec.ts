@@ -1,3 +1,4 @@
+import { strToU8, zipSync } from 'fflate';
 import type { Page } from '@playwright/test';
 import { expect, openApp, test } from './fixtures';
 
@@ -140,6 +141,38 @@ test.describe('phone 390×844', () => {
     expect(await overflowing(page), 'settings').toEqual([]);
 
     expect(requestLog.foreign()).toEqual([]);
+  });
+
+  test('the job panel does not hide the last notes: the list scrolls them out from under it', async ({
+    page,
+  }) => {
+    await openApp(page);
+    const files = Object.fromEntries(
+      Array.from({ length: 30 }, (_, i) => [
+        `vault/n-${String(i).padStart(2, '0')}.md`,
+        strToU8(`---\ntitle: Note ${String(i).padStart(2, '0')}\n---\nbody ${i}\n`),
+      ]),
+    );
+    await page
+      .getByTestId('import-zip-input')
+      .setInputFiles({ name: 'vault.zip', mimeType: 'application/zip', buffer: Buffer.from(zipSync(files)) });
+    await page.getByTestId('import-dialog').getByTestId('import-start').click();
+    await expect(page.getByTestId('note-count')).toHaveAttribute('data-total', '30');
+    // The finished import stays in the panel until cleared.
+    const panel = page.getByTestId('job-panel');
+    await expect(panel).toBeVisible();
+    await page.getByTestId('note-sort').selectOption('title');
+    const last = page.getByTestId('note-item').filter({ hasText: 'Note 29' });
+    const list = page.getByTestId('note-list');
+    await expect
+      .poll(async () => {
+        // Rows are measured as they come into view: scroll to the end until it holds.
+        await list.evaluate((element) => element.scrollTo({ top: element.scrollHeight }));
+        const row = await last.boundingBox();
+        const over = await panel.boundingBox();
+        return row !== null && over !== null && row.y + row.height <= over.y;
+      })
+      .toBe(true);
   });
 
   test('the export menu opens inside the screen, also once it lists recent exports', async ({ page }) => {
