@@ -88,6 +88,9 @@ test('the next page of results is shown from its start, its first result focused
   await expect(first).toBeFocused();
   await expect(first).toBeInViewport();
   await expect(page.getByTestId('search-total')).toBeInViewport();
+  // The page shown is said at the top too, not only in the pager below.
+  await expect(page.getByTestId('search-page-top')).toHaveText('· Page 2 of 3');
+  await expect(page.getByTestId('search-page-top')).toBeInViewport();
 
   // By keyboard to the last page: its Next button is disabled, and the focus is not lost with it.
   await page.getByTestId('search-next').focus();
