@@ -1,5 +1,5 @@
 import { createNote, expect, openApp, test } from './fixtures';
-import { askNotes } from './harness/chat-steps';
+import { askChat, askNotes } from './harness/chat-steps';
 
 test('a half-written question survives opening a citation and coming Back, and stays with its conversation', async ({
   page,
@@ -31,4 +31,43 @@ test('a half-written question survives opening a citation and coming Back, and s
   await expect(input).toHaveValue('');
   await page.getByTestId('chat-new').click();
   await expect(input).toHaveValue('Another topic');
+});
+
+test('a half-written question survives a reload, in its own conversation only, and is gone once sent', async ({
+  page,
+}) => {
+  await openApp(page);
+  await page.getByTestId('nav-chat').click();
+  const input = page.getByTestId('chat-input');
+  const conversations = page.getByTestId('chat-conversation');
+  await askChat(page, 'First topic', 1);
+  await page.getByTestId('chat-new').click();
+  await askChat(page, 'Second topic', 1);
+  await expect(conversations).toHaveCount(2);
+
+  // The second conversation (on top) gets a draft; so does a new chat.
+  await input.fill('Half-written follow-up 关于第二个话题');
+  await page.getByTestId('chat-new').click();
+  await input.fill('A question for a new chat');
+  await conversations.filter({ hasText: 'Second topic' }).click();
+  await expect(input).toHaveValue('Half-written follow-up 关于第二个话题');
+
+  await page.reload();
+  await expect(page.getByTestId('chat-message').first()).toHaveText(/Second topic/);
+  await expect(input).toHaveValue('Half-written follow-up 关于第二个话题');
+  await conversations.filter({ hasText: 'First topic' }).click();
+  await expect(page.getByTestId('chat-message').first()).toHaveText(/First topic/);
+  await expect(input).toHaveValue('');
+  await page.getByTestId('chat-new').click();
+  await expect(input).toHaveValue('A question for a new chat');
+
+  // Sent, it is not brought back by the next reload.
+  await conversations.filter({ hasText: 'Second topic' }).click();
+  await expect(input).toHaveValue('Half-written follow-up 关于第二个话题');
+  await input.press('Enter');
+  await expect(page.locator('[data-testid="chat-message"][data-role="assistant"]')).toHaveCount(2);
+  await expect(input).toHaveValue('');
+  await page.reload();
+  await expect(page.getByTestId('chat-message')).toHaveCount(4);
+  await expect(input).toHaveValue('');
 });

@@ -8,7 +8,8 @@ test('a fact stated in one chat is sent in the next; switched off or deleted, it
   scriptServer,
 }) => {
   const server = await scriptServer({ contextLength: 8192, reply: () => textStream('Noted.') });
-  const lastBody = () => JSON.stringify(server.bodies.at(-1));
+  // The last answer's request: the digest of the chat before (in a response format) may follow it.
+  const lastBody = () => JSON.stringify(server.bodies.findLast((body) => body.response_format === undefined));
   await openApp(page);
   await addScriptProvider(page, server.url, { apiKey: null });
 
@@ -41,7 +42,7 @@ test('a fact stated in one chat is sent in the next; switched off or deleted, it
   expect(lastBody()).not.toContain('Prof. Li');
 });
 
-test('a finished chat is digested once the next one starts: one schema request, recalled in the new chat', async ({
+test('a new chat answers without waiting for the chat before to be digested; the digest then shows in Memories and is recalled', async ({
   page,
   context,
   scriptServer,
@@ -54,11 +55,16 @@ test('a finished chat is digested once the next one starts: one schema request, 
     contextLength: 8192,
     reply: (body) => textStream(body.response_format ? JSON.stringify(digest) : 'Sounds good.'),
   });
-  // The digest is held until the page has said why the answer waits.
+  // The digest is held until the new chat's answer has streamed: a slow provider's digest.
   let releaseDigest = () => {};
   const digestHeld = new Promise<void>((resolve) => (releaseDigest = resolve));
+  let digestAsked = () => {};
+  const asked = new Promise<void>((resolve) => (digestAsked = resolve));
   await context.route(`${server.url}/**`, async (route) => {
-    if (route.request().postData()?.includes('"response_format"')) await digestHeld;
+    if (route.request().postData()?.includes('"response_format"')) {
+      digestAsked();
+      await digestHeld;
+    }
     await route.continue();
   });
   const digests = () => server.bodies.filter((body) => body.response_format !== undefined);
@@ -71,30 +77,20 @@ test('a finished chat is digested once the next one starts: one schema request, 
   await ask('Which huts serve dinner?', 2);
   // Turns of one chat cost no memory request.
   expect(server.bodies).toHaveLength(2);
-  expect(digests()).toHaveLength(0);
-
-  await page.getByTestId('chat-new').click();
-  await page.getByTestId('chat-input').fill('What should I pack for the Alps trip?');
-  await page.getByTestId('chat-input').press('Enter');
-  await expect(page.getByTestId('chat-digest-status')).toHaveText('Summarising your earlier chat…');
-  releaseDigest();
-  const answers = page.locator('[data-testid="chat-message"][data-role="assistant"]');
-  await expect(answers).toHaveCount(1);
-  await expect(answers.first()).toHaveAttribute('data-status', 'completed');
-  await expect(page.getByTestId('chat-digest-status')).toHaveCount(0);
-  expect(server.bodies).toHaveLength(4);
-  expect(digests()).toHaveLength(1);
-  expect(digests()[0]!.response_format).toMatchObject({
-    type: 'json_schema',
-    json_schema: { name: 'conversation_digest' },
-  });
-  expect(JSON.stringify(digests()[0]!.messages)).toContain('Which huts serve dinner?');
-  // The new chat's own request carries the digest, not the old chat's messages.
-  const turn = JSON.stringify(server.bodies.at(-1));
-  expect(turn).toContain('hiking trip to the Alps for July');
-  expect(turn).not.toContain('Which huts serve dinner?');
 
   await page.getByTestId('chat-memory-panel').click();
+  await expect(page.getByTestId('memory-empty')).toBeVisible();
+  await page.getByTestId('chat-new').click();
+  await ask('What should I pack for the Alps trip?', 1);
+  // The answer came while the digest was still held, and said nothing of it.
+  await expect(page.getByTestId('chat-digest-status')).toHaveCount(0);
+  await asked;
+  expect(server.bodies).toHaveLength(3);
+  expect(digests()).toHaveLength(0);
+  expect(JSON.stringify(server.bodies.at(-1))).not.toContain('Which huts serve dinner?');
+
+  releaseDigest();
+  // The open memory list shows the digest once it is stored.
   const items = page.getByTestId('memory-item');
   await expect(items).toHaveCount(2);
   await expect(items.filter({ hasText: 'The user is vegetarian' }).getByTestId('memory-source')).toHaveText(
@@ -104,4 +100,17 @@ test('a finished chat is digested once the next one starts: one schema request, 
   await expect(items.filter({ hasText: 'hiking trip to the Alps' }).getByTestId('memory-source')).toHaveText(
     'summary of a chat',
   );
+  expect(digests()).toHaveLength(1);
+  expect(digests()[0]!.response_format).toMatchObject({
+    type: 'json_schema',
+    json_schema: { name: 'conversation_digest' },
+  });
+  expect(JSON.stringify(digests()[0]!.messages)).toContain('Which huts serve dinner?');
+
+  // The new chat's next request recalls the digest, not the old chat's messages.
+  await ask('Which boots for the Alps trip?', 2);
+  const turn = JSON.stringify(server.bodies.at(-1));
+  expect(turn).toContain('hiking trip to the Alps for July');
+  expect(turn).not.toContain('Which huts serve dinner?');
+  expect(digests()).toHaveLength(1);
 });

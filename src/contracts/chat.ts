@@ -201,10 +201,11 @@ export interface ChatTurnEventData {
    */
   ModelLoading: { provider: string; model: string; progress: number; text: string };
   /**
-   * A new conversation's first answer waits while earlier chats are
-   * summarised into memory (one request each): `running` before the first,
-   * `finished` after the last, whether they succeeded or not. Absent when
-   * nothing needed summarising.
+   * Earlier chats summarised into memory before an answer (one request each):
+   * `running` before the first, `finished` after the last. Turns stored
+   * before the summaries moved behind the first answer (in the background,
+   * where no turn waits) carry it; new turns do not, and the name stays so
+   * that those replay as they were.
    */
   MemoryDigest: { status: 'running' | 'finished' };
 }

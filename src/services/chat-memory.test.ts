@@ -6,11 +6,16 @@ import { testCore } from './test-core';
 const fixture = (name: string) =>
   fileURLToPath(new URL(`../providers/openai-compatible/__fixtures__/${name}.chunks.txt`, import.meta.url));
 
-/** The system message of the last chat request the server received. */
+/**
+ * The system message of the last answer's request the server received: a digest of the chat
+ * before (in a response format) may be sent after it, in the background.
+ */
 function lastSystemPrompt(server: ReplayServer): string {
-  const body = server.lastRequest('/v1/chat/completions')?.body as {
-    messages: { role: string; content: string }[];
-  };
+  const body = server.requests.findLast(
+    (request) =>
+      request.path.startsWith('/v1/chat/completions') &&
+      !(request.body as { response_format?: unknown }).response_format,
+  )?.body as { messages: { role: string; content: string }[] };
   return body.messages.find((message) => message.role === 'system')?.content ?? '';
 }
 
@@ -72,7 +77,7 @@ describe('chat with memory', () => {
     expect(await core.api.agent.memories()).toEqual([]);
   });
 
-  it('digests a finished chat when the next one starts: one request for summary and facts, in the schema', async () => {
+  it('digests a finished chat once the next one has answered: one request for summary and facts, in the schema', async () => {
     const bodies: Record<string, unknown>[] = [];
     const sse = (content: string) =>
       [JSON.stringify({ choices: [{ index: 0, delta: { content }, finish_reason: 'stop' }] }), '[DONE]']
@@ -95,26 +100,23 @@ describe('chat with memory', () => {
     const system = (body: Record<string, unknown> | undefined) =>
       (body?.messages as { role: string; content: string }[]).find((m) => m.role === 'system')?.content ?? '';
 
-    const opening = await core.api.chat.send({
-      content: 'Help me plan a hiking trip to the Alps in July. I am vegetarian.',
-      provider_id: 'openai',
-    });
-    await core.api.chat.settled(opening.turn_id);
-    const first = opening.conversation_id;
-    // Nothing earlier to summarise: no status.
-    expect(await eventsOf(opening.turn_id)).toEqual(['Done']);
+    const first = await ask('Help me plan a hiking trip to the Alps in July. I am vegetarian.');
     await ask('Which huts serve dinner?', first);
-    expect(bodies).toHaveLength(2); // no model call per turn for memory
+    await core.api.chat.idle();
+    expect(bodies).toHaveLength(2); // no model call per turn for memory, nothing earlier to digest
 
     const next = await core.api.chat.send({
       content: 'What should I pack for the Alps trip?',
       provider_id: 'openai',
     });
     await core.api.chat.settled(next.turn_id);
+    await core.api.chat.idle();
     expect(bodies).toHaveLength(4);
-    // The page can say why the first answer waits: the status brackets the digest request.
-    expect(await eventsOf(next.turn_id)).toEqual(['MemoryDigest:running', 'MemoryDigest:finished', 'Done']);
-    const [digestBody, turnBody] = bodies.slice(2);
+    // The answer did not wait: its events say nothing of memory.
+    expect(await eventsOf(next.turn_id)).toEqual(['Done']);
+    const [turnBody, digestBody] = bodies.slice(2);
+    expect(turnBody).not.toHaveProperty('response_format');
+    expect(system(turnBody)).not.toContain('hiking trip to the Alps');
     expect(digestBody!.response_format).toMatchObject({
       type: 'json_schema',
       json_schema: { name: 'conversation_digest', strict: true },
@@ -122,21 +124,53 @@ describe('chat with memory', () => {
     const prompt = JSON.stringify(digestBody!.messages);
     expect(prompt).toContain('Which huts serve dinner?');
     expect(prompt).toContain('I am vegetarian');
-    // The new chat's first request already recalls the digest.
-    expect(turnBody).not.toHaveProperty('response_format');
-    expect(system(turnBody)).toContain('hiking trip to the Alps');
     const stored = await core.api.memory.list();
     expect(stored.map((item) => [item.type, item.content, item.sessionId]).sort()).toEqual([
       ['episodic', digest.summary, first],
       ['semantic', 'The user is vegetarian', first],
     ]);
+    // The new chat's next answer recalls the digest.
+    await ask('Which boots for the Alps trip?', next.conversation_id);
+    expect(system(bodies[4])).toContain('hiking trip to the Alps');
+    expect(bodies).toHaveLength(5);
 
     // Another new chat digests only the chat just left; the first one is not sent again.
     await ask('And what about the weather?');
-    expect(bodies).toHaveLength(6);
-    expect(JSON.stringify(bodies[4]!.messages)).toContain('What should I pack');
-    expect(JSON.stringify(bodies[4]!.messages)).not.toContain('Which huts serve dinner');
+    await core.api.chat.idle();
+    expect(bodies).toHaveLength(7);
     expect(bodies[5]).not.toHaveProperty('response_format');
+    expect(JSON.stringify(bodies[6]!.messages)).toContain('What should I pack');
+    expect(JSON.stringify(bodies[6]!.messages)).not.toContain('Which huts serve dinner');
+  });
+
+  it('the first answer streams while the digest of the chat before is still held', async () => {
+    let releaseDigest: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (releaseDigest = resolve));
+    let digestAsked: () => void = () => undefined;
+    const asked = new Promise<void>((resolve) => (digestAsked = resolve));
+    const sse = (content: string) =>
+      `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content }, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`;
+    core = testCore({
+      providers: {
+        fetch: async (_input, init) => {
+          const body = JSON.parse(String(init?.body)) as Record<string, unknown>;
+          if (!body.response_format) return new Response(sse('ok'));
+          digestAsked();
+          await held;
+          return new Response(sse(JSON.stringify({ summary: 'The user lives in Berlin.', facts: [] })));
+        },
+      },
+    });
+    await core.api.providers.create({ preset: 'openai', base_url: 'http://provider.test/v1' });
+    await ask('I live in Berlin.');
+    const turn = await core.api.chat.send({ content: 'Hello again', provider_id: 'openai' });
+    // Settles while the digest is held: the answer does not wait for it.
+    expect((await core.api.chat.settled(turn.turn_id)).status).toBe('completed');
+    await asked;
+    expect(await core.api.memory.list()).toEqual([]);
+    releaseDigest();
+    await core.api.chat.idle();
+    expect((await core.api.memory.list()).map((item) => item.content)).toEqual(['The user lives in Berlin.']);
   });
 
   it('a model without a response format is asked in plain text; a failed digest does not fail the turn', async () => {
@@ -164,23 +198,59 @@ describe('chat with memory', () => {
     const sent = await core.api.chat.send({ content: 'Hello again', provider_id: 'deepseek' });
     const answer = await core.api.chat.settled(sent.turn_id);
     expect(answer.status).toBe('completed');
-    // A failed digest still ends its status before the answer.
-    expect(await eventsOf(sent.turn_id)).toEqual(['MemoryDigest:running', 'MemoryDigest:finished', 'Done']);
+    await core.api.chat.idle();
+    expect(await eventsOf(sent.turn_id)).toEqual(['Done']);
     // DeepSeek has no json_schema: the adapter refuses before sending, the digest goes as text.
-    expect(calls).toEqual(['turn', 'digest', 'turn']);
+    expect(calls).toEqual(['turn', 'turn', 'digest']);
     expect(await core.api.memory.list()).toEqual([]);
   });
 
-  it('a turn stopped while the previous chat is being digested is cancelled and stores nothing', async () => {
+  it('a stopped first answer asks for no digest: the chat before is left for the next time', async () => {
+    const calls: string[] = [];
+    let answerAsked: () => void = () => undefined;
+    const asked = new Promise<void>((resolve) => (answerAsked = resolve));
+    core = testCore({
+      providers: {
+        fetch: async (_input, init) => {
+          const body = JSON.parse(String(init?.body)) as Record<string, unknown>;
+          calls.push(body.response_format ? 'digest' : 'turn');
+          if (body.response_format || JSON.stringify(body.messages).includes('I am vegetarian')) {
+            const chunk = JSON.stringify({
+              choices: [{ index: 0, delta: { content: 'ok' }, finish_reason: 'stop' }],
+            });
+            return new Response(`data: ${chunk}\n\ndata: [DONE]\n\n`);
+          }
+          answerAsked();
+          // Held until the turn is stopped: the abort reaches this request.
+          return new Promise<Response>((_resolve, reject) =>
+            init?.signal?.addEventListener('abort', () => reject(new DOMException('Stopped', 'AbortError'))),
+          );
+        },
+      },
+    });
+    await core.api.providers.create({ preset: 'openai', base_url: 'http://provider.test/v1' });
+    const first = await ask('I am vegetarian.');
+    const turn = await core.api.chat.send({ content: 'New topic', provider_id: 'openai' });
+    await asked;
+    await core.api.chat.cancel(turn.turn_id);
+    expect((await core.api.chat.settled(turn.turn_id)).status).toBe('cancelled');
+    await core.api.chat.idle();
+    expect(calls).toEqual(['turn', 'turn']);
+    expect(await core.api.memory.list()).toEqual([]);
+    expect(await core.api.memory.digestedThrough(first)).toBe(-1);
+  });
+
+  it('memory switched off for a chat being digested stops the request and stores nothing', async () => {
     let digestStarted: () => void = () => undefined;
     const started = new Promise<void>((resolve) => (digestStarted = resolve));
+    let digestSignal: AbortSignal | undefined;
     core = testCore({
       providers: {
         fetch: async (_input, init) => {
           const body = JSON.parse(String(init?.body)) as Record<string, unknown>;
           if (body.response_format) {
+            digestSignal = init?.signal ?? undefined;
             digestStarted();
-            // Held until the turn is stopped: the abort reaches this request.
             return new Promise<Response>((_resolve, reject) =>
               init?.signal?.addEventListener('abort', () =>
                 reject(new DOMException('Stopped', 'AbortError')),
@@ -196,13 +266,12 @@ describe('chat with memory', () => {
     });
     await core.api.providers.create({ preset: 'openai', base_url: 'http://provider.test/v1' });
     const first = await ask('I am vegetarian.');
-    const turn = await core.api.chat.send({ content: 'New topic', provider_id: 'openai' });
+    await ask('New topic');
     await started;
-    await core.api.chat.cancel(turn.turn_id);
-    expect((await core.api.chat.settled(turn.turn_id)).status).toBe('cancelled');
-    expect(await eventsOf(turn.turn_id)).toEqual(['MemoryDigest:running', 'MemoryDigest:finished', 'Done']);
+    await core.api.memory.setConversationMemory({ conversation_id: first, enabled: false });
+    await core.api.chat.idle();
+    expect(digestSignal?.aborted).toBe(true);
     expect(await core.api.memory.list()).toEqual([]);
-    // Left for the next time.
     expect(await core.api.memory.digestedThrough(first)).toBe(-1);
   });
 });

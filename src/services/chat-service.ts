@@ -223,6 +223,7 @@ export class ChatService {
   readonly #context: ChatContextStore;
   readonly #memory: ChatMemory | undefined;
   readonly #running = new Map<string, RunningTurn>();
+  #digests: Promise<void> = Promise.resolve();
 
   constructor(
     conversations: ConversationRepository,
@@ -615,9 +616,14 @@ export class ChatService {
     return stale.length;
   }
 
-  /** Resolves when no turn is running (tests, shutdown). */
+  /** Resolves when no turn is running and no digest of earlier chats is under way (tests, shutdown). */
   async idle(): Promise<void> {
-    await Promise.allSettled([...this.#running.values()].map((turn) => turn.settled));
+    for (;;) {
+      const digests = this.#digests;
+      await Promise.allSettled([...[...this.#running.values()].map((turn) => turn.settled), digests]);
+      // A turn that ended meanwhile may have queued a digest.
+      if (this.#running.size === 0 && this.#digests === digests) return;
+    }
   }
 
   #conflictIfRunning(conversationId: string): void {
@@ -763,6 +769,7 @@ export class ChatService {
     vision: boolean,
   ): void {
     const controller = new AbortController();
+    const opensConversation = history.length === 1;
     const settled = this.#run(
       provider,
       conversation.model,
@@ -777,6 +784,29 @@ export class ChatService {
       controller,
       settled,
     });
+    // A new conversation's first answer never waits on memory: with a slow provider the digest
+    // of earlier chats took as long again. They are digested once it has ended (not beside it:
+    // a local model answers one request at a time, and a remote one may count requests), so
+    // what they hold is recalled from the next answer on. A stopped answer leaves them for the
+    // next new conversation, as before.
+    if (opensConversation && this.#memory) {
+      void settled.then(
+        (message) => {
+          if (message.status !== 'cancelled') this.#queueDigest(assistant.conversation_id);
+        },
+        () => undefined,
+      );
+    }
+  }
+
+  /**
+   * Digests run one after another, so that two new conversations started in a row never
+   * send the same earlier chat twice.
+   */
+  #queueDigest(currentId: string): void {
+    this.#digests = this.#digests
+      .then(() => this.#digestFinished(currentId))
+      .catch((error: unknown) => console.error('earlier chats could not be kept in memory', error));
   }
 
   async #run(
@@ -922,11 +952,6 @@ export class ChatService {
           ? [fallback.fallback.adapter.getContextWindow(provider.fallback.model)]
           : []),
       );
-      // The first turn of a new conversation: earlier chats become memories it can recall.
-      if (history.length === 1)
-        await this.#digestFinished(placeholder.conversation_id, signal, (status) =>
-          publish('MemoryDigest', { status }),
-        );
       const memorySection = await this.#memory
         ?.section(
           placeholder.conversation_id,
@@ -1010,52 +1035,48 @@ export class ChatService {
   /**
    * Earlier conversations with messages not yet in memory, digested one model
    * call each (summary and facts together) with the model they were held
-   * with. A failure is logged and leaves that chat for the next time; only a
-   * stop reaches the turn. The answer waits on these calls, so `onStatus`
-   * hears when the first starts and when the last has ended.
+   * with. A failure is logged and leaves that chat for the next time; so does
+   * a digest stopped by its chat's memory switch or deletion (JOB_CANCELLED).
+   * A chat with an answer streaming is left alone: its last message is not
+   * written yet.
    */
-  async #digestFinished(
-    currentId: string,
-    signal: AbortSignal,
-    onStatus: (status: 'running' | 'finished') => void,
-  ): Promise<void> {
+  async #digestFinished(currentId: string): Promise<void> {
     const memory = this.#memory;
     if (!memory) return;
     let asked = 0;
-    try {
-      for (const conversation of await this.#conversations.list(DIGEST_LIMIT * 4, 0)) {
-        if (asked >= DIGEST_LIMIT) return;
-        const id = conversation.conversation_id;
-        if (id === currentId) continue;
-        const messages = await this.#conversations.messages(id);
-        const through = messages.at(-1)?.position;
-        if (through === undefined || !(await memory.needsDigest(id, through))) continue;
-        const provider = await this.#providers.config(conversation.provider_id).catch(() => undefined);
-        if (!provider?.enabled) continue;
-        try {
-          const target = await this.#target(provider, conversation.model);
-          const window = await this.#providers.contextWindowFor(provider, conversation.model, target.adapter);
-          const since = await memory.digestedThrough(id);
-          const transcript = digestTranscript(
-            messages.filter((row) => row.position > since),
-            Math.floor(window * DIGEST_TRANSCRIPT_SHARE),
-          );
-          if (transcript === '') continue;
-          if (asked === 0) onStatus('running');
-          asked += 1;
-          await memory.digestConversation(
-            { conversation_id: id, through_position: through, transcript },
-            this.#digestCall(id, target),
-            signal,
-          );
-        } catch (error) {
-          if (signal.aborted) throw error;
-          console.error('the chat could not be kept in memory', error);
-        }
+    for (const conversation of await this.#conversations.list(DIGEST_LIMIT * 4, 0)) {
+      if (asked >= DIGEST_LIMIT) return;
+      const id = conversation.conversation_id;
+      if (id === currentId || this.#isRunning(id)) continue;
+      const messages = await this.#conversations.messages(id);
+      const through = messages.at(-1)?.position;
+      if (through === undefined || !(await memory.needsDigest(id, through))) continue;
+      const provider = await this.#providers.config(conversation.provider_id).catch(() => undefined);
+      if (!provider?.enabled) continue;
+      try {
+        const target = await this.#target(provider, conversation.model);
+        const window = await this.#providers.contextWindowFor(provider, conversation.model, target.adapter);
+        const since = await memory.digestedThrough(id);
+        const transcript = digestTranscript(
+          messages.filter((row) => row.position > since),
+          Math.floor(window * DIGEST_TRANSCRIPT_SHARE),
+        );
+        if (transcript === '') continue;
+        asked += 1;
+        await memory.digestConversation(
+          { conversation_id: id, through_position: through, transcript },
+          this.#digestCall(id, target),
+        );
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'JOB_CANCELLED') continue;
+        console.error('the chat could not be kept in memory', error);
       }
-    } finally {
-      if (asked > 0) onStatus('finished');
     }
+  }
+
+  #isRunning(conversationId: string): boolean {
+    for (const turn of this.#running.values()) if (turn.conversationId === conversationId) return true;
+    return false;
   }
 
   /** The digest's model call: in the asked format, or as plain text where the model has none. */

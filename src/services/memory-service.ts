@@ -125,6 +125,8 @@ const episodeSchema = z.object({
 export class MemoryService {
   readonly #deps: MemoryServiceDeps;
   readonly #clock: Clock;
+  /** Digests waiting on their model call, by conversation: its switch turned off or its deletion stops them. */
+  readonly #digesting = new Map<string, AbortController>();
 
   constructor(deps: MemoryServiceDeps) {
     this.#deps = deps;
@@ -178,7 +180,10 @@ export class MemoryService {
     }
     const key = `${SWITCH_PREFIX}${valid.conversation_id}`;
     if (valid.enabled) await this.#deps.switches.delete(key);
-    else await this.#deps.switches.put(key, true);
+    else {
+      await this.#deps.switches.put(key, true);
+      this.#digesting.get(valid.conversation_id)?.abort();
+    }
     return valid;
   }
 
@@ -189,6 +194,7 @@ export class MemoryService {
 
   /** Forgets the switch of a deleted conversation; its memories stay (the user deletes those). */
   async forgetConversation(conversationId: string): Promise<void> {
+    this.#digesting.get(conversationId)?.abort();
     await this.#deps.switches.delete(`${SWITCH_PREFIX}${conversationId}`);
     await this.#deps.switches.delete(`${DIGEST_PREFIX}${conversationId}`);
   }
@@ -211,7 +217,9 @@ export class MemoryService {
    * nothing and asks nothing. A failed or stopped call stores nothing and
    * leaves the conversation to be digested again; a reply without a readable
    * digest counts as done, so a model that cannot answer in JSON is not asked
-   * again for the same messages.
+   * again for the same messages. The call runs in the background of the chat,
+   * so memory switched off or the conversation deleted for good meanwhile stops it
+   * (JOB_CANCELLED) and nothing is stored.
    */
   async digestConversation(
     input: z.input<typeof digestSchema>,
@@ -223,14 +231,20 @@ export class MemoryService {
     if (!(await this.#deps.conversationExists(id))) throw conversationNotFound(id);
     if (!(await this.needsDigest(id, valid.through_position))) return { facts: [] };
     let answer: MemoryDigestAnswer;
+    const controller = new AbortController();
+    const stop = () => controller.abort();
+    signal?.addEventListener('abort', stop, { once: true });
+    if (signal?.aborted) stop();
+    this.#digesting.get(id)?.abort();
+    this.#digesting.set(id, controller);
+    const stopped = () =>
+      new AppError('JOB_CANCELLED', 'The chat summary was stopped.', { conversation_id: id });
     try {
-      signal?.throwIfAborted();
-      answer = await call(conversationDigestPrompt(valid.transcript), DIGEST_FORMAT, signal);
-      signal?.throwIfAborted();
+      controller.signal.throwIfAborted();
+      answer = await call(conversationDigestPrompt(valid.transcript), DIGEST_FORMAT, controller.signal);
+      controller.signal.throwIfAborted();
     } catch (error) {
-      if (isAbortError(error) || signal?.aborted) {
-        throw new AppError('JOB_CANCELLED', 'The chat summary was stopped.', {});
-      }
+      if (isAbortError(error) || controller.signal.aborted) throw stopped();
       if (error instanceof AppError) throw error;
       throw new AppError(
         'PROVIDER_UNAVAILABLE',
@@ -238,7 +252,12 @@ export class MemoryService {
         {},
         { cause: error },
       );
+    } finally {
+      signal?.removeEventListener('abort', stop);
+      if (this.#digesting.get(id) === controller) this.#digesting.delete(id);
     }
+    // Switched off or deleted between the check and the abort's registration: still nothing stored.
+    if (!(await this.enabled(id)) || !(await this.#deps.conversationExists(id))) throw stopped();
     const digest = parseConversationDigest(answer.structuredOutput, answer.content);
     const stored: MetonaMemoryItem[] = [];
     try {

@@ -21,6 +21,8 @@ import type { LocalModelDto } from '../../contracts/local-models';
 import { loadLocalModels } from '../local-models/local-models.service';
 import { localModels } from '../local-models/local-models.svelte';
 import { LOCAL_PROVIDER, capabilitiesOf } from './model-options';
+import { refreshMemories } from '../memory/memory.service';
+import { memories } from '../memory/memory.svelte';
 
 let stopTurn: (() => void) | null = null;
 // Search answers can arrive out of order while the user types: only the latest is shown.
@@ -408,8 +410,24 @@ function follow(message: ChatMessageDto): void {
       if (chat.activeTurn === turnId) chat.setActiveTurn(null);
       void refreshMessage(message.conversation_id, turnId);
       void refreshContextNotice(message.conversation_id);
+      if (message.position === 1) void refreshMemoriesAfterDigest();
     }
   });
+}
+
+/**
+ * A new conversation's first answer has the earlier chats digested into memory after it, in the
+ * background: a memory list already shown is read again once that is done.
+ */
+async function refreshMemoriesAfterDigest(): Promise<void> {
+  if (!memories.loaded) return;
+  try {
+    await core.chat.idle();
+  } catch {
+    // The list is read again when it is next opened.
+    return;
+  }
+  await refreshMemories();
 }
 
 /** A turn may have summarised older messages: the thread marks where. */

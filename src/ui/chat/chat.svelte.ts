@@ -2,6 +2,15 @@ import type { ChatMessageDto, ConversationDto } from '../../contracts/chat';
 import type { ThinkingEffort } from '../../contracts/chat';
 import type { ModelInfoDto, ProviderDto } from '../../contracts/provider-config';
 import type { LiveMessage } from './turn-events';
+import { loadChatDrafts, saveChatDraft } from './chat-drafts';
+
+function browserStorage(): Storage | null {
+  try {
+    return typeof localStorage === 'undefined' ? null : localStorage;
+  } catch {
+    return null;
+  }
+}
 
 /** An image attached to the next message: stored already, shown from an object URL. */
 export interface PendingImage {
@@ -36,7 +45,7 @@ export class ChatState {
   #current = $state.raw<ConversationDto | null>(null);
   #pendingImages = $state.raw<PendingImage[]>([]);
   #refusal = $state<string | null>(null);
-  #drafts = $state.raw<Record<string, string>>({});
+  #drafts = $state.raw<Record<string, string>>(loadChatDrafts(browserStorage()));
   #conversationTotal = $state(0);
   #listWanted = $state(CONVERSATION_PAGE);
 
@@ -121,7 +130,8 @@ export class ChatState {
   }
   /**
    * What the user is typing, per conversation ('' keys a new chat). It lives here, not in the
-   * view: opening a citation leaves the Chat view, and Back must find the question half-written.
+   * view: opening a citation leaves the Chat view, and Back must find the question half-written;
+   * and in `localStorage`, so that a reload finds it too.
    */
   draftOf(conversationId: string | null): string {
     return this.#drafts[conversationId ?? ''] ?? '';
@@ -130,6 +140,7 @@ export class ChatState {
     const key = conversationId ?? '';
     const { [key]: _old, ...rest } = this.#drafts;
     this.#drafts = text === '' ? rest : { ...rest, [key]: text };
+    saveChatDraft(browserStorage(), conversationId, text, Date.now());
   }
   /** How many conversations match the search, listed or not. */
   get conversationTotal(): number {

@@ -976,6 +976,12 @@ graph LR
   'chat.waitedSeconds': '{seconds} s',
   'chat.showMore': 'Show more ({count} not listed)',
   'chat.stopHint': 'Stop the answer (Esc)',
+  // Chat: what the empty thread says depends on the model picked (a real provider, one in the browser, the mock).
+  'chat.emptyRemote': 'Ask {model} anything. Your messages are sent to {provider}.',
+  'chat.emptyLocal': 'Ask {model} anything. It runs in this browser: your messages stay on this device.',
+  'chat.emptyMockPick':
+    'Ask anything. The mock model answers offline with scripted text; pick another model above for real answers.',
+  'chat.emptyNoModel': 'No model to chat with yet. Add a provider in Settings.',
   // Function plots in the preview: a slider and a number box per declared parameter.
   'plot.parameterSlider': 'Parameter {name}',
   'plot.parameterValue': 'Value of {name}',

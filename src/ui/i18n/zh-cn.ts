@@ -315,9 +315,9 @@ export const zhCN: Dictionary = {
   'memory.expires': '{date} 过期',
   'memory.delete': '删除',
   'memory.deleteLabel': '删除记忆：{content}',
-  'memory.toggle': '记忆',
+  'memory.toggle': '使用记忆',
   'memory.toggleHint': '在此对话中调用记忆，并记住你要求记住的内容',
-  'memory.show': '记忆',
+  'memory.show': '查看记忆',
   'memory.hide': '隐藏记忆',
 
   // Context window: the per-model field in a provider's settings
@@ -929,6 +929,11 @@ graph LR
   'chat.waitedSeconds': '{seconds} 秒',
   'chat.showMore': '显示更多（还有 {count} 个未列出）',
   'chat.stopHint': '停止回答（Esc）',
+  // 对话：空对话的提示取决于所选模型（真实服务商、浏览器内模型或模拟模型）。
+  'chat.emptyRemote': '向 {model} 提问吧。你的消息会发送给 {provider}。',
+  'chat.emptyLocal': '向 {model} 提问吧。它在此浏览器中运行，你的消息不会离开这台设备。',
+  'chat.emptyMockPick': '随便问点什么。模拟模型只会离线给出预设的回答；如需真实回答，请在上方选择其他模型。',
+  'chat.emptyNoModel': '还没有可以对话的模型。请在设置中添加服务商。',
   // 函数图预览：每个声明的参数一个滑块和一个数字框。
   'plot.parameterSlider': '参数 {name}',
   'plot.parameterValue': '{name} 的值',
