@@ -335,7 +335,7 @@ test('cancelling a running transcription ends it as cancelled, without a note fo
   await expect(page.getByTestId('transcription-job')).toHaveCount(0);
 });
 
-test('a model that could not be downloaded says so, points at the model host, retries there, and the failed job can be deleted', async ({
+test('a model that could not be downloaded says so, points at the model host, and Retry there replaces the failed job', async ({
   page,
 }) => {
   test.setTimeout(150_000);
@@ -363,14 +363,15 @@ test('a model that could not be downloaded says so, points at the model host, re
   await page.keyboard.press('Escape');
   await detail.getByTestId('transcription-retry').click();
   await expect(detail).toHaveAttribute('data-status', 'completed', { timeout: 120_000 });
-  await expect(page.getByTestId('transcription-job')).toHaveCount(2);
 
-  // The failed one is deleted; the retry stays.
-  const failed = page.locator('[data-testid="transcription-job"][data-status="failed"]');
-  await failed.click();
-  await expect(detail).toHaveAttribute('data-status', 'failed');
-  await detail.getByTestId('transcription-delete').click();
-  await expect(page.getByTestId('transcription-job')).toHaveCount(1);
-  await expect(page.getByTestId('transcription-job').first()).toHaveAttribute('data-status', 'completed');
-  await expect(failed).toHaveCount(0);
+  // One recording, one entry: the retry took the failed job's place, under the same name.
+  const jobs = page.getByTestId('transcription-job');
+  await expect(jobs).toHaveCount(1);
+  await expect(jobs.first()).toHaveAttribute('data-status', 'completed');
+  await expect(jobs.first()).toContainText('short.wav');
+  await expect(detail.getByTestId('transcription-detail-name')).toHaveText('short.wav');
+  await page.reload();
+  await page.getByTestId('nav-transcription').click();
+  await expect(jobs).toHaveCount(1);
+  await expect(jobs.first()).toHaveAttribute('data-status', 'completed');
 });

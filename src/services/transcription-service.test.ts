@@ -94,8 +94,10 @@ describe('TranscriptionService', () => {
       [2, 2],
     ]);
 
-    const job = await core.api.transcriptions.get(created.job_id);
+    const { metadata, ...job } = await core.api.transcriptions.get(created.job_id);
+    // The contract's job, and beside it the request's metadata (none asked for here).
     expect(transcriptionJobSchema.parse(job)).toEqual(job);
+    expect(metadata).toEqual({});
     expect(job).toMatchObject({ status: 'completed', language: 'en', warnings: ['DIARIZATION_UNAVAILABLE'] });
     expect(job.segments.length).toBeGreaterThan(4);
     expect(progress.flatMap((p) => p.segments)).toEqual(job.segments);
@@ -543,5 +545,108 @@ describe('TranscriptionService', () => {
     await stuckCore.idle();
     // The old tab's late failure does not overwrite the settled state.
     expect(await reopened.api.transcriptions.get(stuck.job_id)).toEqual(interrupted);
+  });
+
+  it('retry queues the same request again in place of the failed job, which is gone', async () => {
+    const double = new AsrEngineDouble();
+    let loads = 0;
+    // The first load fails (a model host that was wrong), the next ones work.
+    const engine: AsrEngine = {
+      load: (profile, options) =>
+        ++loads === 1 ? Promise.reject(new Error('fetch failed')) : double.load(profile, options),
+      transcribeWindow: (samples, options) => double.transcribeWindow(samples, options),
+    };
+    const core = openCore({ transcription: { engine } });
+    const audio = await upload(core, 2);
+    const failed = await core.api.transcriptions.create({
+      attachment_id: audio.attachment_id,
+      language: 'de',
+      diarization: false,
+      metadata: { audio_name: 'monday.wav' },
+    });
+    await eventsOf(core, failed.job_id);
+    await expectCode(core.api.transcriptions.retry('job_missing'), 'JOB_NOT_FOUND');
+
+    const again = await core.api.transcriptions.retry(failed.job_id);
+    expect(again).toMatchObject({
+      attachment_id: audio.attachment_id,
+      status: 'queued',
+      language: 'de',
+      diarization_enabled: false,
+      metadata: { audio_name: 'monday.wav' },
+    });
+    expect(again.job_id).not.toBe(failed.job_id);
+    await expectCode(core.api.transcriptions.get(failed.job_id), 'JOB_NOT_FOUND');
+    await eventsOf(core, again.job_id);
+    const { items } = await core.api.transcriptions.list();
+    expect(items.map((job) => [job.job_id, job.status])).toEqual([[again.job_id, 'completed']]);
+    // Only a job that ended badly is retried.
+    await expectCode(core.api.transcriptions.retry(again.job_id), 'STATE_CONFLICT');
+  });
+
+  it('a retry that cannot be queued keeps the failed job', async () => {
+    const { core } = withEngine({ failLoad: new Error('fetch failed') });
+    const audio = await upload(core, 2);
+    const failed = await core.api.transcriptions.create({ attachment_id: audio.attachment_id });
+    await eventsOf(core, failed.job_id);
+    await core.db.attachments.clear();
+    await expectCode(core.api.transcriptions.retry(failed.job_id), 'ATTACHMENT_NOT_FOUND');
+    expect((await core.api.transcriptions.list()).items.map((job) => job.job_id)).toEqual([failed.job_id]);
+  });
+
+  it('names a job and its note after the file uploaded for it, though identical audio is stored once', async () => {
+    const { core } = withEngine();
+    const first = await upload(core, 2, 'monday.wav');
+    const second = await upload(core, 2, 'tuesday.wav');
+    expect(second.attachment_id).toBe(first.attachment_id);
+    const job = await core.api.transcriptions.create({
+      attachment_id: second.attachment_id,
+      metadata: { audio_name: 'tuesday.wav' },
+    });
+    expect(job.metadata).toEqual({ audio_name: 'tuesday.wav' });
+    await eventsOf(core, job.job_id);
+    expect((await core.api.transcriptions.list()).items[0]?.metadata).toEqual({ audio_name: 'tuesday.wav' });
+    expect((await core.api.transcriptions.toNote(job.job_id)).title).toBe('tuesday');
+  });
+
+  it('lists the notes made from a job, oldest first, leaving out trashed ones', async () => {
+    const { core } = withEngine();
+    const audio = await upload(core, 2);
+    const job = await core.api.transcriptions.create({ attachment_id: audio.attachment_id });
+    await eventsOf(core, job.job_id);
+    expect(await core.api.transcriptions.listNotes(job.job_id)).toEqual([]);
+
+    const [first, second] = await Promise.all([
+      core.api.transcriptions.toNote(job.job_id, { title: 'Lecture 1' }),
+      core.api.transcriptions.toNote(job.job_id, { title: 'Lecture 1, plain', include_timestamps: false }),
+    ]);
+    expect(await core.api.transcriptions.listNotes(job.job_id)).toEqual(
+      expect.arrayContaining([
+        { note_id: first!.note_id, title: 'Lecture 1' },
+        { note_id: second!.note_id, title: 'Lecture 1, plain' },
+      ]),
+    );
+    await core.api.notes.trash(first!.note_id);
+    expect(await core.api.transcriptions.listNotes(job.job_id)).toEqual([
+      { note_id: second!.note_id, title: 'Lecture 1, plain' },
+    ]);
+    await expectCode(core.api.transcriptions.listNotes('job_missing'), 'JOB_NOT_FOUND');
+  });
+
+  it('each Progress says how much of the audio is transcribed: the end of the window just done', async () => {
+    const { core } = withEngine();
+    const audio = await upload(core, 60);
+    const job = await core.api.transcriptions.create({ attachment_id: audio.attachment_id });
+    const events = await eventsOf(core, job.job_id);
+    const progress = events.filter((e) => e.event === 'Progress').map((e) => e.data);
+    // 60 s in 30 s windows every 25 s: 0-30, 25-55, 50-60.
+    expect(progress).toEqual([
+      expect.objectContaining({ current: 1, total: 3, processed_seconds: 30, duration_seconds: 60 }),
+      expect.objectContaining({ current: 2, total: 3, processed_seconds: 55, duration_seconds: 60 }),
+      expect.objectContaining({ current: 3, total: 3, processed_seconds: 60, duration_seconds: 60 }),
+    ]);
+    // Event data only: the stored progress keeps the contract's fields.
+    const stored = await core.api.jobs.get(job.job_id);
+    expect(stored.progress).not.toHaveProperty('processed_seconds');
   });
 });

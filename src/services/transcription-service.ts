@@ -12,6 +12,7 @@ import {
   type BlockCitationDto,
   type CreateTranscriptionInput,
   type DiarizationModelDto,
+  type JobDto,
   type ListTranscriptionsInput,
   type NoteDto,
   type OffsetPage,
@@ -33,6 +34,8 @@ import {
   ASR_PROFILES,
   ASR_SETTINGS_KEY,
   AudioDecoderChain,
+  DEFAULT_OVERLAP_SECONDS,
+  DEFAULT_WINDOW_SECONDS,
   DIARIZATION_MODELS,
   DEFAULT_ASR_SETTINGS,
   TRANSCRIPTION_JOB_KIND,
@@ -112,6 +115,22 @@ export interface TranscriptionServiceDeps {
   wasmPaths?: TransformersAsrEnvironment['wasmPaths'];
 }
 
+/**
+ * A job as the contract shows it, plus the §5.1 `metadata` it was created with. The page keeps
+ * the name of the file the user picked there (`audio_name`): identical audio is stored once,
+ * under the first upload's name, so the attachment cannot say what this upload was called.
+ */
+export type TranscriptionJobView = TranscriptionJob & { metadata: Record<string, unknown> };
+
+/** A note made from a transcript (§5.4), as the job's page links to it. */
+export interface TranscriptNoteRef {
+  note_id: string;
+  title: string;
+}
+
+/** Settings key holding the ids of the notes made from a job, oldest first. */
+const NOTES_KEY_PREFIX = 'transcription.notes.';
+
 const jobIdSchema = z.string().min(1, 'job_id is required').max(200);
 const noteIdSchema = z.string().min(1, 'note_id is required').max(200);
 
@@ -122,6 +141,8 @@ export class TranscriptionService {
   #diarizer: { key: string; diarizer: Diarizer & { dispose?(): Promise<void> } } | null = null;
   #pageDecoder: AudioDecoder | null = null;
   #engine: { key: string; engine: AsrEngine & { dispose?(): Promise<void> } } | null = null;
+  readonly #retrying = new Set<string>();
+  #noteWrites: Promise<void> = Promise.resolve();
 
   constructor(deps: TranscriptionServiceDeps) {
     this.#deps = deps;
@@ -139,7 +160,7 @@ export class TranscriptionService {
   // --- §5.1 create -----------------------------------------------------------
 
   /** Returns the job at once, `queued`; the work and its events follow. */
-  async create(input: CreateTranscriptionInput): Promise<TranscriptionJob> {
+  async create(input: CreateTranscriptionInput): Promise<TranscriptionJobView> {
     const settings = await this.getSettings();
     // A request that names no profile gets the one chosen in the settings.
     const raw: unknown =
@@ -163,19 +184,19 @@ export class TranscriptionService {
       );
     }
     const job = await this.#deps.runtime.create(TRANSCRIPTION_JOB_KIND, { ...request });
-    return toTranscriptionJob(job);
+    return jobView(job);
   }
 
   // --- §5.3 list, get, cancel ------------------------------------------------
 
-  async list(input: ListTranscriptionsInput = {}): Promise<OffsetPage<TranscriptionJob>> {
+  async list(input: ListTranscriptionsInput = {}): Promise<OffsetPage<TranscriptionJobView>> {
     const query = parseInput(listTranscriptionsSchema, input);
     const page = await this.#deps.runtime.list({ ...query, kind: TRANSCRIPTION_JOB_KIND });
-    return { items: page.items.map(toTranscriptionJob), page: page.page };
+    return { items: page.items.map(jobView), page: page.page };
   }
 
-  async get(jobId: string): Promise<TranscriptionJob> {
-    return toTranscriptionJob(await this.#job(jobId));
+  async get(jobId: string): Promise<TranscriptionJobView> {
+    return jobView(await this.#job(jobId));
   }
 
   async cancel(jobId: string): Promise<OperationResponse> {
@@ -200,6 +221,32 @@ export class TranscriptionService {
     await this.#deps.runtime.delete(job.job_id);
   }
 
+  /**
+   * Runs a failed or cancelled transcription again (same audio, language, profile and
+   * metadata) as a new job that takes its place: the old one is deleted once the new one
+   * is queued, so the list keeps one entry per recording instead of a failed one beside
+   * each retry. Refused (STATE_CONFLICT) for a job that has not ended badly, and while a
+   * retry of the same job is under way (a double click must not queue it twice).
+   */
+  async retry(jobId: string): Promise<TranscriptionJobView> {
+    const job = await this.#job(jobId);
+    if ((job.status !== 'failed' && job.status !== 'cancelled') || this.#retrying.has(job.job_id)) {
+      throw new AppError('STATE_CONFLICT', 'Only a failed or cancelled transcription can be retried.', {
+        job_id: job.job_id,
+        status: job.status,
+      });
+    }
+    this.#retrying.add(job.job_id);
+    try {
+      // Through create: the audio and the profile are checked again, and a refusal keeps the old job.
+      const again = await this.create(job.input as CreateTranscriptionInput);
+      await this.#deps.runtime.delete(job.job_id);
+      return again;
+    } finally {
+      this.#retrying.delete(job.job_id);
+    }
+  }
+
   /** Whether a queued or running transcription reads this attachment (it cannot be deleted then). */
   async usesAttachment(attachmentId: string): Promise<boolean> {
     for (const status of ['queued', 'running'] as const) {
@@ -222,15 +269,42 @@ export class TranscriptionService {
    * citation of every block are written in one transaction.
    */
   async toNote(jobId: string, input: TranscriptNoteInput = {}): Promise<NoteDto> {
-    const job = toTranscriptionJob(await this.#job(jobId));
-    const audio = await this.#deps.attachments.info(job.attachment_id);
-    const draft = transcriptToNote(job, input, audio ? { audioName: audio.name } : {});
+    const row = await this.#job(jobId);
+    const job = toTranscriptionJob(row);
+    const audioName = uploadedName(row) ?? (await this.#deps.attachments.info(job.attachment_id))?.name;
+    const draft = transcriptToNote(job, input, audioName !== undefined ? { audioName } : {});
     const { note } = await this.#deps.citations.createNoteWithCitations(
       this.#deps.notes,
       { title: draft.title, folder: draft.folder, body: draft.body, tags: [] },
       draft.block_citations.map((citation) => ({ ...citation, job_id: job.job_id })),
     );
+    // After the note's transaction: a failure here loses the link back, never the note.
+    await this.#rememberNote(job.job_id, note.note_id).catch(() => undefined);
     return note;
+  }
+
+  /**
+   * The notes made from a job (§5.4) that still exist outside the trash, oldest first, so
+   * the job can open its note instead of offering to make the same note again.
+   */
+  async listNotes(jobId: string): Promise<TranscriptNoteRef[]> {
+    const job = await this.#job(jobId);
+    const ids = (await this.#deps.settings.get<string[]>(`${NOTES_KEY_PREFIX}${job.job_id}`)) ?? [];
+    const notes = await Promise.all(ids.map((id) => this.#deps.notes.get(id)));
+    return notes.flatMap((note) =>
+      note && note.deleted_at === null ? [{ note_id: note.note_id, title: note.title }] : [],
+    );
+  }
+
+  /** Serialised: two notes made at once from one job must both be remembered. */
+  #rememberNote(jobId: string, noteId: string): Promise<void> {
+    const key = `${NOTES_KEY_PREFIX}${jobId}`;
+    const write = this.#noteWrites.then(async () => {
+      const ids = (await this.#deps.settings.get<string[]>(key)) ?? [];
+      await this.#deps.settings.put(key, [...ids, noteId]);
+    });
+    this.#noteWrites = write.catch(() => undefined);
+    return write;
   }
 
   /** The citations of a note's blocks, in block order (NOTE_NOT_FOUND for an unknown note). */
@@ -339,7 +413,7 @@ export class TranscriptionService {
     const settings = await this.getSettings();
     const engine = await this.#engineFor(settings);
     const diarizer = await this.#diarizerFor(settings, engine);
-    return runTranscription(context, {
+    return runTranscription(withAudioTime(context, this.#deps.windowing), {
       loadAudio: async (attachmentId) => {
         const row = await this.#deps.attachments.get(attachmentId);
         return row
@@ -408,6 +482,59 @@ export class TranscriptionService {
   #hasProfile(profileId: string): boolean {
     return this.#profiles.some((profile) => profile.profile_id === profileId);
   }
+}
+
+function jobView(job: JobDto): TranscriptionJobView {
+  const input = job.input as { metadata?: unknown };
+  const metadata =
+    typeof input.metadata === 'object' && input.metadata !== null && !Array.isArray(input.metadata)
+      ? (input.metadata as Record<string, unknown>)
+      : {};
+  return { ...toTranscriptionJob(job), metadata };
+}
+
+/** The name the page gave the audio when it created the job (`metadata.audio_name`), if any. */
+function uploadedName(job: JobDto): string | undefined {
+  const name = jobView(job).metadata.audio_name;
+  return typeof name === 'string' && name.trim() !== '' ? name : undefined;
+}
+
+/**
+ * Adds where in the audio each `Progress` event is: `processed_seconds` of `duration_seconds`.
+ * A count of 30 s windows means little to someone whose lecture is an hour long. Windows
+ * start every `window - overlap` seconds, so after window n the audio up to its end is done;
+ * the duration is the one `TranscriptionStarted` announced.
+ */
+export function withAudioTime(
+  context: JobContext<unknown>,
+  windowing: WindowingOptions = {},
+): JobContext<unknown> {
+  const windowSeconds = windowing.windowSeconds ?? DEFAULT_WINDOW_SECONDS;
+  const stride = windowSeconds - (windowing.overlapSeconds ?? DEFAULT_OVERLAP_SECONDS);
+  let duration: number | null = null;
+  return {
+    jobId: context.jobId,
+    input: context.input,
+    signal: context.signal,
+    emit: (event, data) => {
+      if (event === 'TranscriptionStarted') {
+        const seconds = (data as { duration_seconds?: unknown } | null)?.duration_seconds;
+        duration = typeof seconds === 'number' && Number.isFinite(seconds) ? seconds : null;
+      }
+      return context.emit(event, data);
+    },
+    progress: (update, eventData) => {
+      if (duration === null || update.phase !== 'transcribing' || update.current < 1) {
+        return context.progress(update, eventData);
+      }
+      const processed = Math.min(duration, (update.current - 1) * stride + windowSeconds);
+      return context.progress(update, {
+        ...eventData,
+        processed_seconds: processed,
+        duration_seconds: duration,
+      });
+    },
+  };
 }
 
 /** Without the page's decoder (no tab connected, or tests), only WAV is readable. */

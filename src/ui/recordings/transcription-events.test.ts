@@ -5,6 +5,7 @@ import {
   applyTranscriptionEvent,
   liveFromJob,
   mergeSegments,
+  secondsLeft,
   type TranscriptionLive,
 } from './transcription-events';
 
@@ -36,9 +37,14 @@ const segment = (id: string, start: number, end: number, text = id): TranscriptS
 });
 
 let sequence = 0;
-function event(name: string, data: unknown = {}, resource_id = job.job_id): EventEnvelope {
+function event(
+  name: string,
+  data: unknown = {},
+  resource_id = job.job_id,
+  timestamp = '2026-08-31T10:30:01Z',
+): EventEnvelope {
   sequence += 1;
-  return { resource_id, sequence, event: name, data, timestamp: '2026-08-31T10:30:01Z' } as EventEnvelope;
+  return { resource_id, sequence, event: name, data, timestamp } as EventEnvelope;
 }
 
 function fold(events: EventEnvelope[], start: TranscriptionLive = liveFromJob(job)): TranscriptionLive {
@@ -153,6 +159,94 @@ describe('applyTranscriptionEvent', () => {
     expect(cancelled.status).toBe('cancelled');
     const late = applyTranscriptionEvent(cancelled, event('Progress', { percent: 90 }));
     expect(late).toMatchObject({ status: 'cancelled', percent: null });
+  });
+});
+
+describe('model loading', () => {
+  const loading = (status: string, file: string, percent: number | null) =>
+    event('ModelLoading', { status, file, percent, source: 'network' });
+
+  it('says the model is being prepared once every file seen has arrived, weights among them', () => {
+    sequence = 0;
+    const download = fold([
+      event('Started'),
+      loading('initiate', 'config.json', null),
+      loading('done', 'config.json', 100),
+    ]);
+    // Only the configuration so far: the weights are still to come, not "preparing".
+    expect(download.modelLoading).toMatchObject({ percent: 100, preparing: false });
+
+    const weights = fold(
+      [
+        loading('initiate', 'onnx/encoder_model_quantized.onnx', 100),
+        loading('initiate', 'onnx/decoder_model_merged_quantized.onnx', 100),
+        loading('progress', 'onnx/encoder_model_quantized.onnx', 40),
+        loading('done', 'onnx/encoder_model_quantized.onnx', 100),
+      ],
+      download,
+    );
+    // The decoder has not said its size yet: 100 % of what is known, and still downloading.
+    expect(weights.modelLoading).toMatchObject({ percent: 100, preparing: false });
+
+    const arrived = fold([loading('done', 'onnx/decoder_model_merged_quantized.onnx', 100)], weights);
+    expect(arrived.modelLoading).toMatchObject({ percent: 100, preparing: true, source: 'network' });
+    expect(fold([event('ModelLoading', { status: 'ready', percent: 100 })], arrived).modelLoading).toBeNull();
+  });
+
+  it('counts external weight data as weights', () => {
+    sequence = 0;
+    const live = fold([
+      loading('initiate', 'onnx/model.onnx', null),
+      loading('initiate', 'onnx/model.onnx_data', null),
+      loading('done', 'onnx/model.onnx', 20),
+    ]);
+    expect(live.modelLoading?.preparing).toBe(false);
+    expect(fold([loading('done', 'onnx/model.onnx_data', 100)], live).modelLoading?.preparing).toBe(true);
+  });
+});
+
+describe('audio time', () => {
+  it('follows processed of total seconds, and estimates the rest from the events’ own times', () => {
+    sequence = 0;
+    const started = fold([
+      event('Started'),
+      event('TranscriptionStarted', { duration_seconds: 3600 }, job.job_id, '2026-08-31T10:30:00Z'),
+    ]);
+    expect(started).toMatchObject({ audio: { processed: 0, duration: 3600 }, secondsLeft: null });
+
+    // 30 s of audio took 10 s: the other 3570 s take about 1190 s.
+    const first = fold(
+      [
+        event(
+          'Progress',
+          { current: 1, total: 144, processed_seconds: 30, duration_seconds: 3600 },
+          job.job_id,
+          '2026-08-31T10:30:10Z',
+        ),
+      ],
+      started,
+    );
+    expect(first.audio).toEqual({ processed: 30, duration: 3600 });
+    expect(first.secondsLeft).toBeCloseTo(1190);
+
+    const done = fold([event('Completed', {})], first);
+    expect(done.secondsLeft).toBeNull();
+  });
+
+  it('keeps a bare percentage for a core that does not say where in the audio it is', () => {
+    sequence = 0;
+    const live = fold([event('Started'), event('Progress', { current: 1, total: 2, percent: 50 })]);
+    expect(live).toMatchObject({ percent: 50, audio: null, secondsLeft: null });
+  });
+
+  it('estimates nothing without a start, before any audio is done, or from a clock that went back', () => {
+    const audio = { processed: 30, duration: 60 };
+    expect(secondsLeft(audio, null, '2026-08-31T10:30:10Z')).toBeNull();
+    expect(
+      secondsLeft({ processed: 0, duration: 60 }, '2026-08-31T10:30:00Z', '2026-08-31T10:30:10Z'),
+    ).toBeNull();
+    expect(secondsLeft(audio, '2026-08-31T10:30:10Z', '2026-08-31T10:30:00Z')).toBeNull();
+    expect(secondsLeft(audio, '2026-08-31T10:30:00Z', '2026-08-31T10:30:03Z')).toBeCloseTo(3);
   });
 });
 

@@ -9,14 +9,39 @@ export interface TranscriptionLive {
   /** Share of the audio transcribed, 0-100; null before the first window. */
   percent: number | null;
   /** The model download while it lasts (first use); null when not loading. */
-  modelLoading: { percent: number | null; file: string | null; source: 'network' | 'device' | null } | null;
+  modelLoading: ModelLoadingLive | null;
+  /**
+   * Where in the audio the transcription is, seconds, from the `Progress` events; null
+   * before the first window or from a core that does not say.
+   */
+  audio: { processed: number; duration: number } | null;
+  /** Estimated seconds still to transcribe, from the pace between the events' own timestamps; null while unknown. */
+  secondsLeft: number | null;
   /** Final segments so far, sorted by start time; the whole transcript once completed. */
   segments: TranscriptSegment[];
   warnings: string[];
   error: { code: string; message: string } | null;
   /** Highest event sequence applied. */
   sequence: number;
+  /** When `TranscriptionStarted` was published (its envelope's timestamp), for the pace. */
+  transcribingSince: string | null;
 }
+
+export interface ModelLoadingLive {
+  percent: number | null;
+  file: string | null;
+  source: 'network' | 'device' | null;
+  /** Each file seen, and whether it has arrived (`done`). */
+  files: Readonly<Record<string, boolean>>;
+  /**
+   * Every file seen has arrived, weights among them: what remains is building the model
+   * (an ONNX session), which reports nothing until `ready`. "Downloading: 100%" read as stuck.
+   */
+  preparing: boolean;
+}
+
+/** The model's weights: ONNX graphs and their external data. */
+const WEIGHTS = /\.onnx(?:_data(?:_\d+)?)?$/;
 
 export function liveFromJob(job: TranscriptionJob): TranscriptionLive {
   return {
@@ -24,10 +49,13 @@ export function liveFromJob(job: TranscriptionJob): TranscriptionLive {
     status: job.status,
     percent: job.status === 'completed' ? 100 : percentOf(job.progress),
     modelLoading: null,
+    audio: null,
+    secondsLeft: null,
     segments: job.segments,
     warnings: job.warnings,
     error: job.error ? { code: job.error.code, message: job.error.message } : null,
     sequence: -1,
+    transcribingSince: null,
   };
 }
 
@@ -99,25 +127,30 @@ export function applyTranscriptionEvent(live: TranscriptionLive, envelope: Event
       return {
         ...next,
         status: 'running',
-        modelLoading:
-          data.status === 'ready'
-            ? null
-            : {
-                percent: finite(data.percent) === null ? null : clamp(finite(data.percent)!),
-                file: typeof data.file === 'string' ? data.file : null,
-                source: data.source === 'network' || data.source === 'device' ? data.source : null,
-              },
+        modelLoading: data.status === 'ready' ? null : modelLoadingOf(live.modelLoading, data),
       };
-    case 'TranscriptionStarted':
-      return { ...next, status: 'running', modelLoading: null, percent: live.percent ?? 0 };
+    case 'TranscriptionStarted': {
+      const duration = finite(data.duration_seconds);
+      return {
+        ...next,
+        status: 'running',
+        modelLoading: null,
+        percent: live.percent ?? 0,
+        audio: duration !== null && duration > 0 ? { processed: 0, duration } : live.audio,
+        transcribingSince: envelope.timestamp,
+      };
+    }
     case 'Progress': {
       const incoming = Array.isArray(data.segments) ? data.segments.filter(isSegment) : [];
+      const audio = audioOf(data) ?? live.audio;
       return {
         ...next,
         status: 'running',
         modelLoading: null,
         percent: percentOf(data) ?? live.percent,
         segments: mergeSegments(live.segments, incoming),
+        audio,
+        secondsLeft: secondsLeft(audio, live.transcribingSince, envelope.timestamp) ?? live.secondsLeft,
       };
     }
     case 'Completed':
@@ -129,6 +162,7 @@ export function applyTranscriptionEvent(live: TranscriptionLive, envelope: Event
         status: TERMINAL[envelope.event]!,
         modelLoading: null,
         percent: envelope.event === 'Completed' ? 100 : live.percent,
+        secondsLeft: null,
         error:
           typeof error.code === 'string'
             ? { code: error.code, message: typeof error.message === 'string' ? error.message : '' }
@@ -138,6 +172,44 @@ export function applyTranscriptionEvent(live: TranscriptionLive, envelope: Event
     default:
       return next;
   }
+}
+
+function modelLoadingOf(previous: ModelLoadingLive | null, data: Record<string, unknown>): ModelLoadingLive {
+  const file = typeof data.file === 'string' ? data.file : null;
+  const files = { ...previous?.files };
+  if (file !== null) files[file] = data.status === 'done' || files[file] === true;
+  const names = Object.keys(files);
+  const percent = finite(data.percent);
+  return {
+    percent: percent === null ? null : clamp(percent),
+    file,
+    source: data.source === 'network' || data.source === 'device' ? data.source : null,
+    files,
+    preparing: names.some((name) => WEIGHTS.test(name)) && names.every((name) => files[name]),
+  };
+}
+
+function audioOf(data: Record<string, unknown>): { processed: number; duration: number } | null {
+  const processed = finite(data.processed_seconds);
+  const duration = finite(data.duration_seconds);
+  if (processed === null || duration === null || duration <= 0) return null;
+  return { processed: Math.min(duration, Math.max(0, processed)), duration };
+}
+
+/**
+ * The rest of the audio at the pace so far: transcription time since `TranscriptionStarted`
+ * over the audio done. Event timestamps, not the page's clock, so a page opened mid-job
+ * (events replayed at once) estimates the same.
+ */
+export function secondsLeft(
+  audio: { processed: number; duration: number } | null,
+  since: string | null,
+  now: string,
+): number | null {
+  if (!audio || since === null || audio.processed <= 0) return null;
+  const elapsed = (Date.parse(now) - Date.parse(since)) / 1000;
+  if (!Number.isFinite(elapsed) || elapsed < 0) return null;
+  return (elapsed / audio.processed) * (audio.duration - audio.processed);
 }
 
 export function isTerminalTranscriptionEvent(name: string): boolean {

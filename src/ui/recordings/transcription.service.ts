@@ -151,11 +151,24 @@ export async function openJob(jobId: string): Promise<void> {
   view.select(jobId);
   const job = view.jobs.find((candidate) => candidate.job_id === jobId);
   if (!job) return;
+  if (job.status === 'completed') void loadJobNotes(jobId);
   try {
     const blob = await attachments().blob(job.attachment_id);
     if (request === openRequest) view.setAudioUrl(URL.createObjectURL(blob));
   } catch (error) {
     if (request === openRequest) view.setAudioUrl(null);
+    reportError(error);
+  }
+}
+
+/**
+ * The notes already made from a completed job: the job links to them rather than
+ * inviting the same note twice. A failure to read them leaves the form as it was.
+ */
+async function loadJobNotes(jobId: string): Promise<void> {
+  try {
+    view.setNotes(jobId, await transcriptions().listNotes(jobId));
+  } catch (error) {
     reportError(error);
   }
 }
@@ -190,6 +203,8 @@ async function uploadAndTranscribe(file: File): Promise<string | null> {
       diarization: view.diarization && Boolean(view.settings?.diarization_model),
       word_timestamps: false,
       ...(view.profileId ? { profile_id: view.profileId } : {}),
+      // Identical audio is stored once, under the first upload's name; the job keeps this one's.
+      metadata: { audio_name: file.name },
     });
     view.upsertJob(job);
     follow(job);
@@ -224,18 +239,14 @@ export async function deleteJob(jobId: string): Promise<boolean> {
   }
 }
 
-/** The same audio and options again, as a new job (after the model host was fixed, say); its id, or null. */
+/**
+ * The same request again (after the model host was fixed, say), as a job that replaces the
+ * failed one in the list; its id, or null.
+ */
 export async function retryJob(jobId: string): Promise<string | null> {
-  const job = view.jobs.find((candidate) => candidate.job_id === jobId);
-  if (!job) return null;
   try {
-    const again = await transcriptions().create({
-      attachment_id: job.attachment_id,
-      language: job.language,
-      diarization: job.diarization_enabled && Boolean(view.settings?.diarization_model),
-      word_timestamps: false,
-      ...(view.profileId ? { profile_id: view.profileId } : {}),
-    });
+    const again = await transcriptions().retry(jobId);
+    view.removeJob(jobId);
     view.upsertJob(again);
     follow(again);
     await openJob(again.job_id);
@@ -253,6 +264,7 @@ export async function createNoteFromJob(
 ): Promise<NoteDto | null> {
   try {
     const note = await transcriptions().toNote(jobId, options);
+    view.setNotes(jobId, [...view.notesOf(jobId), { note_id: note.note_id, title: note.title }]);
     await refreshAll();
     // Through the address, so Back returns to the recording.
     openNoteAt(note.note_id);

@@ -4,11 +4,21 @@ import type {
   DiarizationModelDto,
   TranscriptionJob,
 } from '../../contracts/transcription';
+import { jobAudioName } from './job-labels';
 import type { TranscriptionLive } from './transcription-events';
+
+/** A job as the core lists it: the contract's fields and the metadata it was created with. */
+export type TranscriptionJobRow = TranscriptionJob & { metadata?: Record<string, unknown> };
+
+/** A note made from a job's transcript. */
+export interface JobNote {
+  note_id: string;
+  title: string;
+}
 
 /** The transcription page: jobs (newest first), what each shows live, the selected one and its audio. */
 export class TranscriptionViewState {
-  #jobs = $state.raw<TranscriptionJob[]>([]);
+  #jobs = $state.raw<TranscriptionJobRow[]>([]);
   #live = $state.raw<Record<string, TranscriptionLive>>({});
   #selectedJobId = $state<string | null>(null);
   #audioUrl = $state<string | null>(null);
@@ -20,15 +30,16 @@ export class TranscriptionViewState {
   #profileId = $state('');
   #diarization = $state(true);
   #audioNames = $state.raw<Record<string, string>>({});
+  #notes = $state.raw<Record<string, JobNote[]>>({});
 
   readonly selected: TranscriptionLive | null = $derived(
     this.#selectedJobId === null ? null : (this.#live[this.#selectedJobId] ?? null),
   );
-  readonly selectedJob: TranscriptionJob | null = $derived(
+  readonly selectedJob: TranscriptionJobRow | null = $derived(
     this.#jobs.find((job) => job.job_id === this.#selectedJobId) ?? null,
   );
 
-  get jobs(): TranscriptionJob[] {
+  get jobs(): TranscriptionJobRow[] {
     return this.#jobs;
   }
   get selectedJobId(): string | null {
@@ -61,8 +72,17 @@ export class TranscriptionViewState {
   }
 
   /** The audio file's name for a job's row; the attachment id until it is known. */
-  nameOf(job: TranscriptionJob): string {
-    return this.#audioNames[job.attachment_id] ?? job.attachment_id;
+  nameOf(job: TranscriptionJobRow): string {
+    return jobAudioName(job, this.#audioNames);
+  }
+
+  /** The notes made from a job's transcript that still exist; [] until known. */
+  notesOf(jobId: string): JobNote[] {
+    return this.#notes[jobId] ?? [];
+  }
+
+  setNotes(jobId: string, notes: JobNote[]): void {
+    this.#notes = { ...this.#notes, [jobId]: notes };
   }
 
   setAudioNames(names: Record<string, string>): void {
@@ -73,11 +93,11 @@ export class TranscriptionViewState {
     return this.#live[jobId] ?? null;
   }
 
-  setJobs(jobs: TranscriptionJob[]): void {
+  setJobs(jobs: TranscriptionJobRow[]): void {
     this.#jobs = jobs;
   }
 
-  upsertJob(job: TranscriptionJob): void {
+  upsertJob(job: TranscriptionJobRow): void {
     const others = this.#jobs.filter((existing) => existing.job_id !== job.job_id);
     this.#jobs = [job, ...others].sort((a, b) => b.created_at.localeCompare(a.created_at));
   }
