@@ -326,6 +326,17 @@ test('cancelling a running transcription ends it as cancelled, without a note fo
   await expect(page.getByTestId('transcription-detail')).toHaveAttribute('data-status', 'cancelled');
   await expect(page.getByTestId('audio-element')).toBeVisible();
 
+  // It can be run again without picking the file again, in its place: one entry, running.
+  await page.getByTestId('transcription-retry').click();
+  await expect(page.getByTestId('transcription-job')).toHaveCount(1);
+  await expect(page.getByTestId('transcription-job').filter({ hasText: 'long.wav' })).toHaveAttribute(
+    'data-status',
+    /queued|running/,
+  );
+  await expect(detail).toHaveAttribute('data-status', 'running', { timeout: 30_000 });
+  await page.getByTestId('transcription-cancel').click();
+  await expect(detail).toHaveAttribute('data-status', 'cancelled', { timeout: 30_000 });
+
   // A cancelled transcription can be deleted, for good.
   await page.getByTestId('transcription-delete').click();
   await expect(page.getByTestId('transcription-job')).toHaveCount(0);

@@ -829,6 +829,7 @@ graph LR
   'transcription.diarizationNeedsModel':
     'Choose a speaker labels model in Settings → Transcription to label speakers.',
   'transcription.retry': 'Retry',
+  'transcription.transcribeAgain': 'Transcribe again',
   'transcription.delete': 'Delete',
   'transcription.checkModelHost': 'Check the model host in Settings → Local models',
   'transcription.preparing': 'Reading the audio…',

@@ -794,6 +794,7 @@ graph LR
   'transcription.settingsLink': '转写设置（说话人标注、下载）',
   'transcription.diarizationNeedsModel': '请先在 设置 → 转写 中选择说话人标注模型。',
   'transcription.retry': '重试',
+  'transcription.transcribeAgain': '重新转写',
   'transcription.delete': '删除',
   'transcription.checkModelHost': '在 设置 → 本地模型 中检查下载源',
   'transcription.preparing': '正在读取音频…',
