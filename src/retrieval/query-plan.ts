@@ -77,7 +77,7 @@ export function planQuery(tokens: readonly Token[]): QueryPlan {
   for (const run of runs) {
     const bigrams = [...new Set(run.terms.cjk_bigram)];
     const terms = bigrams.length > 0 ? bigrams : [...new Set(run.terms.cjk_unigram)];
-    const key = `${terms.join(' ')}`;
+    const key = terms.join(' ');
     if (terms.length > 0 && !planned.has(key)) {
       planned.add(key);
       clauses.push({ terms, required: bigrams.length > 0 ? requiredBigrams(terms.length) : 1 });
