@@ -1,8 +1,19 @@
-import type { Page } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import { createNote, expect, openApp, test, waitForServiceWorker } from './fixtures';
 import { askNotes } from './harness/chat-steps';
 
 const hashOf = (page: Page) => new URL(page.url()).hash;
+
+/** Holds the core worker's script until the returned function is called: start-up cannot end before. */
+async function holdCoreScript(context: BrowserContext): Promise<() => void> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await context.route(/\/assets\/core\.worker-[^/]*\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
 
 async function noteIdOf(page: Page, title: string): Promise<string> {
   const item = page.getByTestId('note-item').filter({ hasText: title });
@@ -99,12 +110,7 @@ test.describe('desktop', () => {
 
   test('Settings opened while the app is still starting gets its address too', async ({ page, context }) => {
     // The core worker's script is held until the gear is clicked, so start-up cannot end first.
-    let releaseCore!: () => void;
-    const coreHeld = new Promise<void>((resolve) => (releaseCore = resolve));
-    await context.route(/\/assets\/core\.worker-[^/]*\.js$/, async (route) => {
-      await coreHeld;
-      await route.continue();
-    });
+    const releaseCore = await holdCoreScript(context);
     await page.goto('/');
     await page.getByTestId('open-settings').click();
     await expect(page.getByTestId('settings')).toBeVisible();
@@ -128,12 +134,7 @@ test.describe('desktop', () => {
     await openApp(page);
     await createNote(page, 'Kernel notes', 'kubernetes scheduling');
     // The core worker's script is held until the query is typed, so start-up cannot end first.
-    let releaseCore!: () => void;
-    const coreHeld = new Promise<void>((resolve) => (releaseCore = resolve));
-    await context.route(/\/assets\/core\.worker-[^/]*\.js$/, async (route) => {
-      await coreHeld;
-      await route.continue();
-    });
+    const releaseCore = await holdCoreScript(context);
     // Opened at the list's address, which used to clear the search when start-up applied it.
     await page.goto('about:blank');
     await page.goto('/#/notes');

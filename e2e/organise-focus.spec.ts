@@ -1,6 +1,6 @@
-import { strToU8, zipSync } from 'fflate';
 import type { Locator, Page } from '@playwright/test';
 import { createNote, expect, openApp, test } from './fixtures';
+import { importNotes, importVault, noteFile } from './harness/vault-import';
 
 const item = (page: Page, title: string) => page.getByTestId('note-item').filter({ hasText: title });
 const folder = (page: Page, path: string) =>
@@ -10,14 +10,10 @@ const LONG_EN = 'Kubernetes deployment strategies for the winter release';
 const LONG_ZH = '关于操作系统进程调度与内存管理的详细读书笔记整理';
 
 async function importTitles(page: Page, titles: string[]): Promise<void> {
-  const files = Object.fromEntries(
-    titles.map((title, i) => [`vault/n-${i}.md`, strToU8(`---\ntitle: ${title}\n---\nbody ${i}\n`)]),
+  await importNotes(
+    page,
+    titles.map((title, i) => [title, `body ${i}`]),
   );
-  await page
-    .getByTestId('import-zip-input')
-    .setInputFiles({ name: 'vault.zip', mimeType: 'application/zip', buffer: Buffer.from(zipSync(files)) });
-  await page.getByTestId('import-dialog').getByTestId('import-start').click();
-  await expect(page.getByTestId('note-count')).toHaveAttribute('data-total', String(titles.length));
 }
 
 /**
@@ -119,16 +115,15 @@ test.describe('desktop', () => {
     page,
   }) => {
     await openApp(page);
-    const files = {
-      'vault/Alpha/a.md': strToU8('---\ntitle: In Alpha\n---\nbody\n'),
-      'vault/Beta/b.md': strToU8('---\ntitle: In Beta\n---\nbody\n'),
-      'vault/loose.md': strToU8('---\ntitle: Loose\n---\nbody\n'),
-    };
-    await page
-      .getByTestId('import-zip-input')
-      .setInputFiles({ name: 'vault.zip', mimeType: 'application/zip', buffer: Buffer.from(zipSync(files)) });
-    await page.getByTestId('import-dialog').getByTestId('import-start').click();
-    await expect(page.getByTestId('note-count')).toHaveAttribute('data-total', '3');
+    await importVault(
+      page,
+      {
+        'vault/Alpha/a.md': noteFile('In Alpha', 'body'),
+        'vault/Beta/b.md': noteFile('In Beta', 'body'),
+        'vault/loose.md': noteFile('Loose', 'body'),
+      },
+      3,
+    );
     const alpha = page.locator('[data-testid="folder-item"][data-folder$="Alpha"]');
     const beta = page.locator('[data-testid="folder-item"][data-folder$="Beta"]');
     await expect(alpha).toContainText('1');

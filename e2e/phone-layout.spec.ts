@@ -1,6 +1,6 @@
-import { strToU8, zipSync } from 'fflate';
 import type { Page } from '@playwright/test';
 import { expect, openApp, test } from './fixtures';
+import { importNotes } from './harness/vault-import';
 
 const PHONE = { width: 390, height: 844 };
 
@@ -147,17 +147,10 @@ test.describe('phone 390×844', () => {
     page,
   }) => {
     await openApp(page);
-    const files = Object.fromEntries(
-      Array.from({ length: 30 }, (_, i) => [
-        `vault/n-${String(i).padStart(2, '0')}.md`,
-        strToU8(`---\ntitle: Note ${String(i).padStart(2, '0')}\n---\nbody ${i}\n`),
-      ]),
+    await importNotes(
+      page,
+      Array.from({ length: 30 }, (_, i) => [`Note ${String(i).padStart(2, '0')}`, `body ${i}`] as const),
     );
-    await page
-      .getByTestId('import-zip-input')
-      .setInputFiles({ name: 'vault.zip', mimeType: 'application/zip', buffer: Buffer.from(zipSync(files)) });
-    await page.getByTestId('import-dialog').getByTestId('import-start').click();
-    await expect(page.getByTestId('note-count')).toHaveAttribute('data-total', '30');
     // The finished import stays in the panel until cleared.
     const panel = page.getByTestId('job-panel');
     await expect(panel).toBeVisible();

@@ -1,18 +1,5 @@
-import { strToU8, zipSync } from 'fflate';
-import type { Page } from '@playwright/test';
 import { createNote, expect, openApp, sourceLineOf, test } from './fixtures';
-
-/** Notes arrive faster through an import than typed one by one. */
-async function importNotes(page: Page, notes: Array<[string, string]>): Promise<void> {
-  const files = Object.fromEntries(
-    notes.map(([title, body], i) => [`vault/n-${i}.md`, strToU8(`---\ntitle: ${title}\n---\n${body}\n`)]),
-  );
-  await page
-    .getByTestId('import-zip-input')
-    .setInputFiles({ name: 'vault.zip', mimeType: 'application/zip', buffer: Buffer.from(zipSync(files)) });
-  await page.getByTestId('import-dialog').getByTestId('import-start').click();
-  await expect(page.getByTestId('note-item')).toHaveCount(notes.length);
-}
+import { importNotes } from './harness/vault-import';
 
 const OS_BODY = [
   '# 操作系统',
