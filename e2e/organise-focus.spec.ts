@@ -1,8 +1,10 @@
 import type { Locator, Page } from '@playwright/test';
 import { createNote, expect, openApp, test } from './fixtures';
-import { importNotes, importVault, noteFile } from './harness/vault-import';
+import { importNotes, importVault } from './harness/vault-import';
 
 const item = (page: Page, title: string) => page.getByTestId('note-item').filter({ hasText: title });
+const dated = (title: string, updated: string) =>
+  `---\ntitle: ${title}\nupdated_at: ${updated}T00:00:00Z\n---\nbody\n`;
 const folder = (page: Page, path: string) =>
   page.locator(`[data-testid="folder-item"][data-folder="${path}"]`);
 
@@ -118,12 +120,15 @@ test.describe('desktop', () => {
     await importVault(
       page,
       {
-        'vault/Alpha/a.md': noteFile('In Alpha', 'body'),
-        'vault/Beta/b.md': noteFile('In Beta', 'body'),
-        'vault/loose.md': noteFile('Loose', 'body'),
+        'vault/Alpha/a.md': dated('In Alpha', '2026-01-03'),
+        'vault/Beta/b.md': dated('In Beta', '2026-01-02'),
+        'vault/loose.md': dated('Loose', '2026-01-01'),
       },
       3,
     );
+    // Loose is the oldest, so the move (which updates it) takes it to the top of the list:
+    // the focus has to follow it there.
+    await expect(page.getByTestId('note-item').last()).toContainText('Loose');
     const alpha = page.locator('[data-testid="folder-item"][data-folder$="Alpha"]');
     const beta = page.locator('[data-testid="folder-item"][data-folder$="Beta"]');
     await expect(alpha).toContainText('1');
@@ -153,6 +158,7 @@ test.describe('desktop', () => {
     await expect(picker).toHaveCount(0);
     await expect(beta).toContainText('2');
     await expect(alpha).toContainText('1');
+    await expect(page.getByTestId('note-item').first()).toContainText('Loose');
     await expect(move).toBeFocused();
   });
 
