@@ -277,6 +277,7 @@ test("an unreachable provider's error names its URL and the likely causes, and l
   await expect(help).toContainText('The server is not running');
   await expect(help).toContainText('CORS');
   await expect(help).toContainText('The base URL is wrong');
+  await expect(help).toHaveAttribute('data-kind', 'providers.unreachable');
 
   await help.getByTestId('provider-error-settings').click();
   await expect(page.getByTestId('settings-page-providers')).toBeVisible();
@@ -296,4 +297,72 @@ test("an unreachable provider's error names its URL and the likely causes, and l
   await expect(agentHelp).toContainText('CORS');
   await agentHelp.getByTestId('provider-error-settings').click();
   await expect(page.getByTestId('settings-page-providers')).toBeVisible();
+});
+
+test('a provider that answers with a server error says so, without the checklist for an unreachable address', async ({
+  page,
+  context,
+}) => {
+  const baseUrl = 'https://busy.notes-agent.test/v1';
+  let requests = 0;
+  // The server is there (CORS and all) and answers every request with a 500.
+  await context.route(`${baseUrl}/**`, async (route: Route) => {
+    const cors = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Headers': '*' };
+    if (route.request().method() === 'OPTIONS') return route.fulfill({ status: 204, headers: cors });
+    requests += 1;
+    return route.fulfill({
+      status: 500,
+      headers: { ...cors, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ error: { message: 'upstream crashed', type: 'server_error' } }),
+    });
+  });
+  await openApp(page);
+  await openSettingsPage(page, 'providers');
+  await page.getByTestId('provider-add').click();
+  await page.getByTestId('provider-preset').selectOption('custom');
+  await page.getByTestId('provider-name').fill('Busy box');
+  await page.getByTestId('provider-base-url').fill(baseUrl);
+  await page.getByTestId('provider-model').fill('some-model');
+  await page.getByTestId('provider-test').click();
+  await expect(page.getByTestId('provider-test-result')).toHaveAttribute('data-ok', 'false');
+  const testHelp = page.getByTestId('provider-test-help');
+  await expect(testHelp).toContainText(`${baseUrl} answered, but with a server error`);
+  await expect(testHelp).toContainText('try again in a moment');
+  await expect(testHelp).not.toContainText('CORS');
+  await expect(testHelp).not.toContainText('Could not reach');
+  await page.getByTestId('provider-save').click();
+  await expect(page.locator('[data-testid="provider-item"][data-provider-id="custom"]')).toBeVisible();
+  await page.keyboard.press('Escape');
+
+  await page.getByTestId('nav-chat').click();
+  await page.getByTestId('chat-model').selectOption({ label: 'Busy box · some-model' });
+  await page.getByTestId('chat-input').fill('Hello?');
+  await page.getByTestId('chat-input').press('Enter');
+  const answer = page.locator('[data-testid="chat-message"][data-role="assistant"]').last();
+  await expect(answer).toHaveAttribute('data-status', 'failed', { timeout: 60_000 });
+  expect(requests).toBeGreaterThan(1);
+  await expect(answer.getByTestId('chat-error')).toHaveText('The AI provider is not available.');
+  const help = answer.getByTestId('provider-error-help');
+  await expect(help).toHaveAttribute('data-kind', 'providers.serverError');
+  await expect(help).toContainText(`${baseUrl} answered, but with a server error`);
+  await expect(help).not.toContainText('CORS');
+  await expect(help.getByTestId('provider-error-settings')).toBeVisible();
+
+  // The stored answer keeps it: after a reload the help is the same.
+  await page.reload();
+  await expect(answer.getByTestId('provider-error-help')).toHaveAttribute(
+    'data-kind',
+    'providers.serverError',
+  );
+
+  await page.getByTestId('nav-agent').click();
+  await page.getByTestId('agent-model').selectOption({ label: 'Busy box · some-model' });
+  await page.getByTestId('agent-input').fill('List my notes');
+  await page.getByTestId('agent-run').click();
+  await expect(page.getByTestId('agent-run-error')).toHaveAttribute('data-code', 'PROVIDER_UNAVAILABLE', {
+    timeout: 60_000,
+  });
+  const agentHelp = page.getByTestId('agent-timeline').getByTestId('provider-error-help');
+  await expect(agentHelp).toContainText(`${baseUrl} answered, but with a server error`);
+  await expect(agentHelp).not.toContainText('CORS');
 });

@@ -56,7 +56,12 @@ export interface ChatMessageDto {
   usage: ChatUsageDto | null;
   latency_ms: number | null;
   tokens_per_second: number | null;
-  error: { code: ErrorCode; message: string } | null;
+  /**
+   * `metona_code` is the IR's `MetonaErrorCode` behind `code` (absent on older rows): PROVIDER_UNAVAILABLE
+   * is both "the request never arrived" (network_error) and "the server answered 5xx"
+   * (model_overloaded), and the two need different next steps.
+   */
+  error: { code: ErrorCode; message: string; metona_code?: string } | null;
   created_at: string;
   completed_at: string | null;
   /** The sources given to an answer with `use_notes`; absent or empty otherwise (and on older rows). */
@@ -175,7 +180,13 @@ export interface ChatTurnEventData {
   ToolCallDelta: { tool_call_id: string; arguments_delta: string };
   ToolCallEnd: { tool_call_id: string; name: string; arguments: Record<string, unknown> };
   Usage: ChatUsageDto;
-  Error: { code: ErrorCode; message: string; retryable: boolean; provider?: string };
+  Error: {
+    code: ErrorCode;
+    message: string;
+    retryable: boolean;
+    provider?: string;
+    metona_code?: string;
+  };
   Done: {
     status: 'completed' | 'failed' | 'cancelled';
     finish_reason?: ChatFinishReason;

@@ -130,5 +130,6 @@ export interface ProviderTestResultDto {
   ok: boolean;
   latency_ms: number;
   model_count: number | null;
-  error: { code: ErrorCode; message: string } | null;
+  /** `metona_code`: as on a chat message's error, the provider failure behind `code`. */
+  error: { code: ErrorCode; message: string; metona_code?: string } | null;
 }

@@ -233,6 +233,21 @@ describe('ChatService', () => {
     expect(server.requests.length).toBe(4);
   });
 
+  it('keeps what failed behind a provider error with the message: a 5xx is a server that answered', async () => {
+    server = new ReplayServer(() => ({ file: fixture('openai-http-500'), framing: 'sse' }));
+    await server.start();
+    core = testCore({ providers: { router: { sleep: instant } } });
+    await core.api.providers.create({ preset: 'openai', base_url: `${server.url}/v1` });
+    const turn = await core.api.chat.send({ content: 'Hello', provider_id: 'openai' });
+    const message = await core.api.chat.settled(turn.turn_id);
+    expect(message.status).toBe('failed');
+    expect(message.error).toMatchObject({ code: 'PROVIDER_UNAVAILABLE', metona_code: 'model_overloaded' });
+    const events = await eventsOf(core, turn.turn_id);
+    expect(events.find((event) => event.event === 'Error')?.data).toMatchObject({
+      metona_code: 'model_overloaded',
+    });
+  });
+
   it('marks a turn a closed tab left streaming as failed on recovery', async () => {
     core = testCore();
     const turn = await core.api.chat.send({ content: '/scenario long' });

@@ -862,7 +862,11 @@ export class ChatService {
           break;
         case 'Error':
           event.data.message = redact(event.data.message);
-          message.error = { code: event.data.code, message: event.data.message };
+          message.error = {
+            code: event.data.code,
+            message: event.data.message,
+            ...(event.data.metona_code !== undefined && { metona_code: event.data.metona_code }),
+          };
           break;
         case 'Done':
           message.status = event.data.status === 'completed' ? 'completed' : event.data.status;

@@ -148,6 +148,23 @@ describe('ProviderService', () => {
     const result = await core.api.providers.test({ preset: 'openai', api_key: KEY });
     expect(result.ok).toBe(false);
     expect(result.error?.code).toBe('PROVIDER_AUTH_FAILED');
+    expect(result.error?.metona_code).toBe('auth_invalid');
     expect(JSON.stringify(result)).not.toContain(KEY);
+  });
+
+  it('tells a server that answered 5xx from one that could not be reached (both PROVIDER_UNAVAILABLE)', async () => {
+    core = testCore({ providers: { fetch: async () => new Response('upstream crashed', { status: 500 }) } });
+    const answered = await core.api.providers.test({ preset: 'openai', api_key: KEY });
+    expect(answered.error).toMatchObject({ code: 'PROVIDER_UNAVAILABLE', metona_code: 'model_overloaded' });
+    await core.close();
+    core = testCore({
+      providers: {
+        fetch: async () => {
+          throw new TypeError('Failed to fetch');
+        },
+      },
+    });
+    const unreachable = await core.api.providers.test({ preset: 'openai', api_key: KEY });
+    expect(unreachable.error).toMatchObject({ code: 'PROVIDER_UNAVAILABLE', metona_code: 'network_error' });
   });
 });

@@ -249,14 +249,18 @@ export class ProviderService {
       const models = await withTimeout(adapter.listModels(), TEST_TIMEOUT_MS);
       return { ok: true, latency_ms: this.#clock() - started, model_count: models.length, error: null };
     } catch (error) {
-      const appError =
-        error instanceof AppError ? error : toAppError(toMetonaError(error, adapter.providerId));
+      const metona = error instanceof AppError ? null : toMetonaError(error, adapter.providerId);
+      const appError = metona ? toAppError(metona) : (error as AppError);
       const redact = redactor(valid.api_key ? [valid.api_key] : []);
       return {
         ok: false,
         latency_ms: this.#clock() - started,
         model_count: null,
-        error: { code: appError.code, message: redact(appError.message) },
+        error: {
+          code: appError.code,
+          message: redact(appError.message),
+          ...(metona && { metona_code: metona.code }),
+        },
       };
     }
   }

@@ -845,6 +845,10 @@ graph LR
   'transcription.openNote': 'Open note “{title}”',
   'transcription.createAnother': 'Create another note',
   'providers.unreachable': 'Could not reach {url}.',
+  'providers.serverError': '{url} answered, but with a server error: the request reached it.',
+  'providers.cause.overloaded': 'The provider is overloaded or having an outage: try again in a moment.',
+  'providers.cause.otherModel':
+    'If it keeps failing, choose another model or provider, or check the server’s own log when it is yours.',
   'providers.cause.mixed':
     'This page is served over https and the browser blocks calls to a plain http address.',
   'providers.cause.down': 'The server is not running or not reachable from this device.',
@@ -1144,7 +1148,7 @@ export const enErrors: Partial<Record<ErrorCode, string>> = {
   THEME_ALREADY_INSTALLED: 'A theme with the same id is already installed.',
   THEME_NOT_FOUND: 'That theme is not installed.',
   THEME_BUILTIN_PROTECTED: 'Built-in themes cannot be uninstalled.',
-  PROVIDER_UNAVAILABLE: 'The AI provider is not reachable.',
+  PROVIDER_UNAVAILABLE: 'The AI provider is not available.',
   PROVIDER_TIMEOUT: 'The AI provider took too long to answer.',
   PROVIDER_AUTH_FAILED: 'The AI provider rejected the API key.',
   PROVIDER_RATE_LIMITED: 'The AI provider is rate-limiting requests. Try again shortly.',

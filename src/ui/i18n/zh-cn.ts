@@ -810,6 +810,9 @@ graph LR
   'transcription.openNote': '打开笔记“{title}”',
   'transcription.createAnother': '再生成一篇笔记',
   'providers.unreachable': '无法连接 {url}。',
+  'providers.serverError': '{url} 已收到请求，但返回了服务器错误。',
+  'providers.cause.overloaded': '服务过载或正在故障中：请稍后再试。',
+  'providers.cause.otherModel': '如果一直失败，请换一个模型或服务商；若是你自己的服务器，请查看它的日志。',
   'providers.cause.mixed': '本页面通过 https 提供，浏览器会阻止对 http 地址的请求。',
   'providers.cause.down': '服务器未运行，或本设备无法访问它。',
   'providers.cause.cors':
@@ -1082,7 +1085,7 @@ export const zhCNErrors: Partial<Record<ErrorCode, string>> = {
   THEME_ALREADY_INSTALLED: '已安装了相同 ID 的主题。',
   THEME_NOT_FOUND: '该主题未安装。',
   THEME_BUILTIN_PROTECTED: '内置主题不能卸载。',
-  PROVIDER_UNAVAILABLE: '无法连接 AI 服务。',
+  PROVIDER_UNAVAILABLE: 'AI 服务暂不可用。',
   PROVIDER_TIMEOUT: 'AI 服务响应超时。',
   PROVIDER_AUTH_FAILED: 'AI 服务拒绝了 API 密钥。',
   PROVIDER_RATE_LIMITED: 'AI 服务请求过于频繁，请稍后再试。',

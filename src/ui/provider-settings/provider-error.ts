@@ -10,6 +10,8 @@ export function isUnreachable(code: string): boolean {
 export interface ProviderErrorHelp {
   /** The address that failed. */
   url: string;
+  /** What to say first: the address could not be reached, or it answered with a server error. */
+  headline: MessageKey;
   /** The likely causes, most likely first. */
   causes: MessageKey[];
 }
@@ -17,15 +19,28 @@ export interface ProviderErrorHelp {
 /**
  * What to tell a person whose provider did not answer: the URL that failed and what usually
  * causes that. A browser app cannot tell a server that is down from a CORS refusal (both are
- * a failed fetch), so every likely cause is named. Null for other errors, or when the
- * provider (and so its URL) is not known.
+ * a failed fetch), so every likely cause is named. A server that answered 5xx or "overloaded"
+ * (`metonaCode` model_overloaded) was reached: the checklist for an unreachable address would
+ * send its user hunting for a CORS problem that is not there. Null for other errors, or when
+ * the provider (and so its URL) is not known.
  */
-export function providerErrorHelp(code: string, baseUrl: string | null): ProviderErrorHelp | null {
+export function providerErrorHelp(
+  code: string,
+  baseUrl: string | null,
+  metonaCode?: string,
+): ProviderErrorHelp | null {
   if (!isUnreachable(code) || !baseUrl) return null;
+  if (metonaCode === 'model_overloaded') {
+    return {
+      url: baseUrl,
+      headline: 'providers.serverError',
+      causes: ['providers.cause.overloaded', 'providers.cause.otherModel'],
+    };
+  }
   const causes: MessageKey[] = ['providers.cause.down', 'providers.cause.cors', 'providers.cause.url'];
   // A page served over https may not call an http address (mixed content): say so first.
   if (isMixedContent(baseUrl)) causes.unshift('providers.cause.mixed');
-  return { url: baseUrl, causes };
+  return { url: baseUrl, headline: 'providers.unreachable', causes };
 }
 
 function isMixedContent(baseUrl: string): boolean {
