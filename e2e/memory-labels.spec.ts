@@ -24,3 +24,14 @@ test.describe('in Chinese', () => {
     await expect(page.getByTestId('memory-item')).toHaveCount(1);
   });
 });
+
+test('in English too, the memory switch and the memory list button are told apart', async ({ page }) => {
+  await openApp(page);
+  await page.getByTestId('nav-chat').click();
+  await askChat(page, 'Remember that my tutor is Professor Li.', 1);
+  await expect(page.getByTestId('chat-memory-toggle')).toHaveAccessibleName('Use memory');
+  const panel = page.getByRole('button', { name: 'Show memories' });
+  await panel.click();
+  await expect(page.getByTestId('memory-item').filter({ hasText: 'my tutor is Professor Li' })).toBeVisible();
+  await expect(page.getByTestId('chat-memory-panel')).toHaveText('Hide memories');
+});

@@ -327,9 +327,9 @@ export const en = {
   'memory.expires': 'expires {date}',
   'memory.delete': 'Delete',
   'memory.deleteLabel': 'Delete memory: {content}',
-  'memory.toggle': 'Memory',
+  'memory.toggle': 'Use memory',
   'memory.toggleHint': 'Recall memories in this conversation and remember what you ask it to',
-  'memory.show': 'Memories',
+  'memory.show': 'Show memories',
   'memory.hide': 'Hide memories',
 
   // Context window: the per-model field in a provider's settings
