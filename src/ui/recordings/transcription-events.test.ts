@@ -6,6 +6,7 @@ import {
   liveFromJob,
   mergeSegments,
   secondsLeft,
+  secondsLeftAt,
   type TranscriptionLive,
 } from './transcription-events';
 
@@ -228,9 +229,17 @@ describe('audio time', () => {
     );
     expect(first.audio).toEqual({ processed: 30, duration: 3600 });
     expect(first.secondsLeft).toBeCloseTo(1190);
+    expect(first.estimatedAt).toBe('2026-08-31T10:30:10Z');
+
+    // Between windows the page counts down from the estimate (never below zero); a page clock
+    // behind the event's time (it ticks every 30 s) shows the estimate as it is.
+    expect(secondsLeftAt(first, Date.parse('2026-08-31T10:31:10Z'))).toBeCloseTo(1130);
+    expect(secondsLeftAt(first, Date.parse('2026-08-31T10:30:00Z'))).toBeCloseTo(1190);
+    expect(secondsLeftAt(first, Date.parse('2026-08-31T11:30:00Z'))).toBe(0);
 
     const done = fold([event('Completed', {})], first);
     expect(done.secondsLeft).toBeNull();
+    expect(secondsLeftAt(done, Date.parse('2026-08-31T10:31:10Z'))).toBeNull();
   });
 
   it('keeps a bare percentage for a core that does not say where in the audio it is', () => {

@@ -17,6 +17,8 @@ export interface TranscriptionLive {
   audio: { processed: number; duration: number } | null;
   /** Estimated seconds still to transcribe, from the pace between the events' own timestamps; null while unknown. */
   secondsLeft: number | null;
+  /** The timestamp of the event `secondsLeft` was estimated at: the page counts down from it (`secondsLeftAt`). */
+  estimatedAt: string | null;
   /** Final segments so far, sorted by start time; the whole transcript once completed. */
   segments: TranscriptSegment[];
   warnings: string[];
@@ -51,6 +53,7 @@ export function liveFromJob(job: TranscriptionJob): TranscriptionLive {
     modelLoading: null,
     audio: null,
     secondsLeft: null,
+    estimatedAt: null,
     segments: job.segments,
     warnings: job.warnings,
     error: job.error ? { code: job.error.code, message: job.error.message } : null,
@@ -143,6 +146,7 @@ export function applyTranscriptionEvent(live: TranscriptionLive, envelope: Event
     case 'Progress': {
       const incoming = Array.isArray(data.segments) ? data.segments.filter(isSegment) : [];
       const audio = audioOf(data) ?? live.audio;
+      const left = secondsLeft(audio, live.transcribingSince, envelope.timestamp);
       return {
         ...next,
         status: 'running',
@@ -150,7 +154,7 @@ export function applyTranscriptionEvent(live: TranscriptionLive, envelope: Event
         percent: percentOf(data) ?? live.percent,
         segments: mergeSegments(live.segments, incoming),
         audio,
-        secondsLeft: secondsLeft(audio, live.transcribingSince, envelope.timestamp) ?? live.secondsLeft,
+        ...(left !== null && { secondsLeft: left, estimatedAt: envelope.timestamp }),
       };
     }
     case 'Completed':
@@ -163,6 +167,7 @@ export function applyTranscriptionEvent(live: TranscriptionLive, envelope: Event
         modelLoading: null,
         percent: envelope.event === 'Completed' ? 100 : live.percent,
         secondsLeft: null,
+        estimatedAt: null,
         error:
           typeof error.code === 'string'
             ? { code: error.code, message: typeof error.message === 'string' ? error.message : '' }
@@ -210,6 +215,21 @@ export function secondsLeft(
   const elapsed = (Date.parse(now) - Date.parse(since)) / 1000;
   if (!Number.isFinite(elapsed) || elapsed < 0) return null;
   return (elapsed / audio.processed) * (audio.duration - audio.processed);
+}
+
+/**
+ * The estimate counted down to `nowMs`: a window of a long lecture can take a minute on a slow
+ * machine, and an estimate that stands still that long reads as stuck. Never below zero; the
+ * next window's event corrects it either way.
+ */
+export function secondsLeftAt(
+  live: Pick<TranscriptionLive, 'secondsLeft' | 'estimatedAt'>,
+  nowMs: number,
+): number | null {
+  if (live.secondsLeft === null || live.estimatedAt === null) return live.secondsLeft;
+  const since = (nowMs - Date.parse(live.estimatedAt)) / 1000;
+  if (!Number.isFinite(since) || since <= 0) return live.secondsLeft;
+  return Math.max(0, live.secondsLeft - since);
 }
 
 export function isTerminalTranscriptionEvent(name: string): boolean {
