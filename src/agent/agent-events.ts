@@ -1,6 +1,6 @@
 import type { EventEnvelope, ErrorCode } from '../contracts';
 import type { MetonaErrorCode, MetonaFinishReason, MetonaRiskLevel } from '../ir';
-import type { ToolStatus } from './tool-registry';
+import type { PreviewAction, ToolStatus } from './tool-registry';
 
 /**
  * Agent run events (contract §6.1 and §6.3): the first-phase names plus the
@@ -139,6 +139,8 @@ export interface AgentEventData {
     summary?: string;
     /** For note writes: the unified diff the call will apply. */
     diff?: string;
+    /** `summary` as data, for a prompt in the user's language. */
+    action?: PreviewAction;
   };
   PermissionResolved: {
     request_id: string;

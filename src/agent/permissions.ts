@@ -3,7 +3,12 @@ import { newId, systemClock, type Clock } from '../core/ids';
 import type { MetonaRiskLevel } from '../ir';
 import type { AgentEventData, PermissionDecision } from './agent-events';
 import { SecretRedactor } from './redaction';
-import { truncateText, type AuthorizationOutcome, type RegisteredTool } from './tool-registry';
+import {
+  truncateText,
+  type AuthorizationOutcome,
+  type PreviewAction,
+  type RegisteredTool,
+} from './tool-registry';
 
 export type { PermissionDecision } from './agent-events';
 
@@ -21,6 +26,8 @@ export interface PermissionRequest {
   summary?: string;
   /** For note writes: the unified diff the call would apply. */
   diff?: string;
+  /** `summary` as data (the page words it in the user's language). */
+  action?: PreviewAction;
 }
 
 /** Asks the user; the app's implementation shows allow once / always allow / deny. */
@@ -217,7 +224,9 @@ export class PermissionGate {
    * The tool's own account of the call. A preview that fails (the note is
    * gone) leaves the prompt with the arguments; the call itself reports why.
    */
-  async #preview(input: AuthorizeInput): Promise<{ summary?: string; diff?: string }> {
+  async #preview(
+    input: AuthorizeInput,
+  ): Promise<{ summary?: string; diff?: string; action?: PreviewAction }> {
     const preview = input.tool.spec.preview;
     if (!preview) return {};
     try {
@@ -226,6 +235,12 @@ export class PermissionGate {
       return {
         summary: truncateText(redact(result.summary.replace(/\s+/g, ' ').trim()), SUMMARY_CHARS),
         ...(result.diff !== undefined && { diff: truncateText(redact(result.diff), DIFF_CHARS) }),
+        ...(result.action && {
+          action: {
+            ...result.action,
+            title: truncateText(redact(result.action.title.replace(/\s+/g, ' ').trim()), SUMMARY_CHARS),
+          },
+        }),
       };
     } catch {
       return {};

@@ -65,7 +65,14 @@ export interface AgentToolSpec<S extends z.ZodObject = z.ZodObject> {
 export interface ToolPreview {
   summary: string;
   diff?: string;
+  /** The same as `summary`, as data: the page words it in the user's language. */
+  action?: PreviewAction;
 }
+
+/** What a write would do, for the permission prompt (`summary` is its English for the trace). */
+export type PreviewAction =
+  | { kind: 'note_create' | 'note_append' | 'note_replace'; title: string }
+  | { kind: 'tasks_add' | 'tasks_create'; title: string; count: number };
 
 /** Keeps the parameter type of `execute` tied to the schema at the definition site. */
 export function defineTool<S extends z.ZodObject>(spec: AgentToolSpec<S>): AgentToolSpec {

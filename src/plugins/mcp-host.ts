@@ -190,9 +190,13 @@ export class McpHost {
         inner = await this.#options.connect();
       } catch (error) {
         if (isAppError(error)) throw error;
-        throw hostError('PLUGIN_HOST_START_FAILED', `The plugin "${this.pluginId}" could not be started.`, {
-          plugin_id: this.pluginId,
-        });
+        // The module's own error (it threw while loading) is all its author has to go on.
+        const reason = error instanceof TransportFault ? error.message.slice(0, 300) : null;
+        throw hostError(
+          'PLUGIN_HOST_START_FAILED',
+          `The plugin "${this.pluginId}" could not be started${reason ? `: ${reason}` : '.'}`,
+          { plugin_id: this.pluginId, ...(reason ? { reason } : {}) },
+        );
       }
       const transport = new ObservedTransport(inner, this.#clock);
       this.#transport = transport;

@@ -147,7 +147,11 @@ export function notesTools(notes: NotesPort): AgentToolSpec[] {
     requiresPermission: true,
     permission: NOTES_WRITE_PERMISSION,
     async preview({ title, body }) {
-      return { summary: `Create the note “${title}”.`, diff: unifiedDiff('', body, title) };
+      return {
+        summary: `Create the note “${title}”.`,
+        diff: unifiedDiff('', body, title),
+        action: { kind: 'note_create', title },
+      };
     },
     async execute({ title, body, folder, tags }) {
       const note = await notes.create({ title, body, folder, tags });
@@ -220,9 +224,11 @@ export function notesTools(notes: NotesPort): AgentToolSpec[] {
     async preview(args, { signal }) {
       const { note, edit } = await planUpdate(args, signal);
       const verb = args.mode === 'append' ? 'Append to' : 'Replace a block in';
+      const title = note.title || note.note_id;
       return {
-        summary: `${verb} “${note.title || note.note_id}”.`,
+        summary: `${verb} “${title}”.`,
         diff: unifiedDiff(note.body, edit.body, diffName(note)),
+        action: { kind: args.mode === 'append' ? 'note_append' : 'note_replace', title },
       };
     },
     async execute(args, { signal, runId }) {

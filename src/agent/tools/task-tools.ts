@@ -37,6 +37,7 @@ export function taskTools(notes: NotesPort): AgentToolSpec[] {
         return {
           summary: `Create the note “${note_title}” with ${tasks.length} task(s).`,
           diff: unifiedDiff('', `${text}\n`, note_title),
+          action: { kind: 'tasks_create', title: note_title, count: tasks.length },
         };
       }
       const current = await readNoteOrThrow(notes, note_id, signal);
@@ -44,6 +45,7 @@ export function taskTools(notes: NotesPort): AgentToolSpec[] {
       return {
         summary: `Add ${tasks.length} task(s) to “${current.title || current.note_id}”.`,
         diff: unifiedDiff(current.body, edit.body, diffName(current)),
+        action: { kind: 'tasks_add', title: current.title || current.note_id, count: tasks.length },
       };
     },
     async execute({ tasks, note_id, note_title, heading }, { signal, runId }) {

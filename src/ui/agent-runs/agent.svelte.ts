@@ -1,7 +1,14 @@
 import type { EventEnvelope } from '../../contracts/events';
 import type { ModelInfoDto, ProviderDto } from '../../contracts/provider-config';
 import type { AgentRunDto, AgentToolInfoDto } from '../../contracts/agent-runs';
-import { buildTimeline, isTerminalRunEvent, pendingPermission, type TimelineItem } from './timeline';
+import {
+  buildTimeline,
+  isTerminalRunEvent,
+  pendingPermission,
+  runPhase,
+  type RunPhase,
+  type TimelineItem,
+} from './timeline';
 
 /** The agent view: the prompt, past runs, and the selected run's events. */
 export class AgentViewState {
@@ -17,6 +24,8 @@ export class AgentViewState {
 
   readonly timeline: TimelineItem[] = $derived(buildTimeline(this.#events));
   readonly permission = $derived(pendingPermission(this.#events));
+  /** What the selected run waits on now; null when it is not running. */
+  readonly phase: RunPhase | null = $derived(runPhase(this.#events, this.timeline));
   readonly selectedRun: AgentRunDto | null = $derived(
     this.#runs.find((run) => run.run_id === this.#selectedRunId) ?? null,
   );
@@ -95,6 +104,11 @@ export class AgentViewState {
   appendEvent(envelope: EventEnvelope): void {
     if (envelope.resource_id !== this.#selectedRunId) return;
     if (this.#events.some((existing) => existing.sequence === envelope.sequence)) return;
+    // The list's row was read when the run was queued; its own events say it has started.
+    if (envelope.event === 'RunStarted') {
+      const row = this.#runs.find((run) => run.run_id === envelope.resource_id);
+      if (row?.status === 'queued') this.upsertRun({ ...row, status: 'running' });
+    }
     const last = this.#events.at(-1);
     this.#events =
       last === undefined || last.sequence < envelope.sequence

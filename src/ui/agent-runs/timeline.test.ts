@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../../contracts/events';
-import { buildTimeline, diffLines, pendingPermission } from './timeline';
+import { buildTimeline, diffLines, pendingPermission, runPhase } from './timeline';
 
 let sequence = 0;
 function envelope(event: string, data: Record<string, unknown>): EventEnvelope {
@@ -90,5 +90,55 @@ describe('failover and diffs in the timeline', () => {
       'add',
       'remove',
     ]);
+  });
+});
+
+describe('runPhase', () => {
+  it('names what a live run waits on: the model, the user’s answer, a tool; nothing once it ended', () => {
+    sequence = 0;
+    const phaseAfter = (events: EventEnvelope[]) => runPhase(events, buildTimeline(events));
+    const started = [envelope('RunStarted', { input: 'hi' })];
+    expect(phaseAfter([])).toBeNull();
+    expect(phaseAfter(started)).toEqual({ kind: 'working' });
+    const calling = [
+      ...started,
+      envelope('ModelCallStarted', { model_call_id: 'm1', step: 1, provider_id: 'custom', model: 'm' }),
+    ];
+    expect(phaseAfter(calling)).toEqual({ kind: 'model', provider_id: 'custom', model: 'm' });
+    const tool = [
+      ...calling,
+      envelope('ModelCallCompleted', { model_call_id: 'm1', duration_ms: 5 }),
+      envelope('ToolCall', { tool_call_id: 't1', name: 'notes.create', step: 1 }),
+    ];
+    expect(phaseAfter(tool)).toEqual({ kind: 'tool', tool: 'notes.create' });
+    const asking = [
+      ...tool,
+      envelope('PermissionRequired', {
+        request_id: 'p1',
+        permission: 'notes.write',
+        tool: 'notes.create',
+        action: { kind: 'note_create', title: '进程调度摘要' },
+      }),
+    ];
+    expect(phaseAfter(asking)).toEqual({ kind: 'approval', tool: 'notes.create' });
+    expect(pendingPermission(asking)?.action).toEqual({
+      kind: 'note_create',
+      title: '进程调度摘要',
+      count: 0,
+    });
+    expect(phaseAfter([...asking, envelope('RunCancelled', { reason: 'user' })])).toBeNull();
+  });
+
+  it('ignores a preview action of an unknown kind (the prompt falls back to the tool’s own line)', () => {
+    sequence = 0;
+    const events = [
+      envelope('PermissionRequired', {
+        request_id: 'p1',
+        tool: 'x.y',
+        summary: 'Do it.',
+        action: { kind: 'rm' },
+      }),
+    ];
+    expect(pendingPermission(events)?.action).toBeNull();
   });
 });

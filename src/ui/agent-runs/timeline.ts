@@ -62,7 +62,40 @@ export interface PendingPermission {
   summary: string;
   /** The unified diff a note write would apply; empty when none. */
   diff: string;
+  /** `summary` as data, to word it in the UI's language; null for tools without one. */
+  action: PermissionAction | null;
 }
+
+export interface PermissionAction {
+  kind: 'note_create' | 'note_append' | 'note_replace' | 'tasks_add' | 'tasks_create';
+  title: string;
+  count: number;
+}
+
+const ACTION_KINDS: ReadonlySet<string> = new Set([
+  'note_create',
+  'note_append',
+  'note_replace',
+  'tasks_add',
+  'tasks_create',
+]);
+
+function actionOf(value: unknown): PermissionAction | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { kind, title, count } = value as Record<string, unknown>;
+  if (typeof kind !== 'string' || !ACTION_KINDS.has(kind) || typeof title !== 'string') return null;
+  return { kind: kind as PermissionAction['kind'], title, count: typeof count === 'number' ? count : 0 };
+}
+
+/**
+ * What a live run is doing now, so a run that waits says on what: the user's
+ * answer, the model, or a tool. Null once it has ended (or before its first event).
+ */
+export type RunPhase =
+  | { kind: 'approval'; tool: string }
+  | { kind: 'model'; provider_id: string; model: string }
+  | { kind: 'tool'; tool: string }
+  | { kind: 'working' };
 
 const TERMINAL = new Set(['RunCompleted', 'RunFailed', 'RunCancelled']);
 
@@ -197,10 +230,25 @@ export function pendingPermission(events: readonly EventEnvelope[]): PendingPerm
         arguments_summary: text(data.arguments_summary),
         summary: text(data.summary),
         diff: text(data.diff),
+        action: actionOf(data.action),
       };
     }
   }
   return pending && !answered.has(pending.request_id) ? pending : null;
+}
+
+export function runPhase(
+  events: readonly EventEnvelope[],
+  timeline: readonly TimelineItem[],
+): RunPhase | null {
+  if (events.length === 0 || events.some((envelope) => TERMINAL.has(envelope.event))) return null;
+  const permission = pendingPermission(events);
+  if (permission) return { kind: 'approval', tool: permission.tool };
+  const last = timeline.at(-1);
+  if (last?.kind === 'model_call' && last.status === 'running')
+    return { kind: 'model', provider_id: last.provider_id, model: last.model };
+  if (last?.kind === 'tool_call' && last.status === null) return { kind: 'tool', tool: last.name };
+  return { kind: 'working' };
 }
 
 export function isTerminalRunEvent(name: string): boolean {
