@@ -251,6 +251,33 @@ describe('pdfExporter', () => {
     expect(painted).toBeGreaterThan(150 * 75 * 0.9);
   });
 
+  it('draws the images a note holds, and says why one from the web is its alt text', async () => {
+    // 8 × 4 pixels of one red.
+    const png =
+      'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAgAAAAECAIAAAA8r+mnAAAAEUlEQVR4nGM4o6SEFTFQTwIAuf4iAWrHAc4AAAAASUVORK5CYII=';
+    const markdown = `Before\n\n![调度图](${png})\n\nText ![inline](${png}) after.\n\n![远程图](https://example.com/a.png)\n`;
+    const { data, warnings } = await exportPdf(markdown, { include_title: false });
+    expect(warnings).toEqual([
+      'PDF: images that are not stored in the note (links to the web) are shown as their alt text.',
+    ]);
+    const images = poppler('pdfimages', data, '-list')
+      .split('\n')
+      .filter((line) => /^\s*1\s+\d+\s+image\s+8\s+4\s+rgb/.test(line));
+    expect(images).toHaveLength(2);
+    const text = poppler('pdftotext', data);
+    expect(text).not.toContain('[调度图]');
+    expect(text).not.toContain('[inline]');
+    expect(text).toMatch(/Before[\s\S]*Text[\s\S]*after\.[\s\S]*\[远程图\]/);
+  });
+
+  it('warns, as the HTML and DOCX exports do, of a plotted function with no value to draw', async () => {
+    const { data, warnings } = await exportPdf('```function-plot\ny = 0/0\ny = x | label: line\n```\n', {
+      include_title: false,
+    });
+    expect(warnings).toEqual(['y = 0/0 has no finite value in the domain.']);
+    expect(poppler('pdftotext', data)).toContain('line');
+  });
+
   it('draws formulas as vector paths where the text flows, not as their TeX source', async () => {
     const markdown =
       'Before\n\n$$\n\\int_0^1 x^2\\,dx = \\frac{1}{3}\n$$\n\nEnergy $E=mc^2$ here.\n\nAfter\n';

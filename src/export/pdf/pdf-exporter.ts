@@ -135,6 +135,8 @@ class Layout {
   columnWidth: number | undefined;
   /** Mermaid diagrams by node id; absent where no page could draw them. */
   pictures: ReadonlyMap<string, Picture> | undefined;
+  /** The note's own images (data: URLs pdf-lib can embed) by node id. */
+  images: ReadonlyMap<string, Picture> = new Map();
   /** Typeset formulas by node id; a formula missing here is set as its TeX source. */
   formulas: ReadonlyMap<string, MathDrawing> = new Map();
   /** Absent when the note has no code or the font could not be loaded: code is then set in `font`. */
@@ -533,7 +535,7 @@ function inlineRuns(nodes: readonly DocumentNode[], style: Style, layout: Layout
         break;
       }
       case 'image':
-        warnings.add('PDF: inline images are shown as their alt text.');
+        warnings.add(imageWarning(node, layout));
         runs.push({
           text: `[${String(node.attributes['alt'] ?? '')}]`,
           style: { ...style, color: palette.muted },
@@ -547,6 +549,71 @@ function inlineRuns(nodes: readonly DocumentNode[], style: Style, layout: Layout
     }
   }
   return runs;
+}
+
+/** A data: URL's image, in a format pdf-lib embeds. */
+const EMBEDDABLE_IMAGE = /^data:image\/(png|jpe?g);base64,([a-z0-9+/=\s]+)$/i;
+
+/** Why an image is set as its alt text. */
+function imageWarning(node: DocumentNode, layout: Layout): string {
+  const src = String(node.attributes['src'] ?? '');
+  // An export runs offline and never fetches: only images inside the note can go in.
+  if (!/^data:/i.test(src))
+    return 'PDF: images that are not stored in the note (links to the web) are shown as their alt text.';
+  if (!EMBEDDABLE_IMAGE.test(src)) return 'PDF: images other than PNG and JPEG are shown as their alt text.';
+  return layout.images.has(node.node_id)
+    ? 'PDF: images inside tables and list items are shown as their alt text.'
+    : 'PDF: an image that could not be read is shown as its alt text.';
+}
+
+/**
+ * A paragraph's inline nodes cut at its drawable images: runs of inline content
+ * and pictures, in order. Space and line breaks next to a picture are dropped.
+ */
+function splitAtImages(
+  nodes: readonly DocumentNode[],
+  images: ReadonlyMap<string, Picture>,
+): Array<{ inline: DocumentNode[] } | { picture: Picture }> {
+  const parts: Array<{ inline: DocumentNode[] } | { picture: Picture }> = [];
+  let inline: DocumentNode[] = [];
+  const blank = (node: DocumentNode) =>
+    node.type === 'soft_break' || node.type === 'line_break' || (node.type === 'text' && !node.text?.trim());
+  const flush = () => {
+    if (inline.some((node) => !blank(node))) parts.push({ inline });
+    inline = [];
+  };
+  for (const node of nodes) {
+    const picture = node.type === 'image' ? images.get(node.node_id) : undefined;
+    if (!picture) {
+      inline.push(node);
+      continue;
+    }
+    flush();
+    parts.push({ picture });
+  }
+  flush();
+  return parts;
+}
+
+/** Every PNG or JPEG the note holds as a data: URL, embedded once per node. */
+async function embedNoteImages(pdf: PDFDocument, root: DocumentNode): Promise<Map<string, Picture>> {
+  const images = new Map<string, Picture>();
+  const visit = async (node: DocumentNode) => {
+    const match = node.type === 'image' ? EMBEDDABLE_IMAGE.exec(String(node.attributes['src'] ?? '')) : null;
+    if (match) {
+      try {
+        const bytes = Uint8Array.from(atob((match[2] ?? '').replace(/\s+/g, '')), (c) => c.charCodeAt(0));
+        const image =
+          (match[1] ?? '').toLowerCase() === 'png' ? await pdf.embedPng(bytes) : await pdf.embedJpg(bytes);
+        images.set(node.node_id, { image, width: image.width, height: image.height });
+      } catch {
+        // Not a readable PNG or JPEG: it stays its alt text, with a warning where it is set.
+      }
+    }
+    for (const child of node.children) await visit(child);
+  };
+  await visit(root);
+  return images;
 }
 
 function table(layout: Layout, node: DocumentNode, warnings: WarningList): void {
@@ -630,6 +697,8 @@ function leadIn(layout: Layout, node: DocumentNode | undefined): number {
     4 + Math.min(2, text.replace(/\n$/, '').split('\n').length) * CODE_LINE_HEIGHT;
   switch (node.type) {
     case 'paragraph': {
+      const [first] = splitAtImages(node.children, layout.images);
+      if (first && 'picture' in first) return layout.pictureSize(first.picture).height + 6;
       const runs = [{ text: plainText(node), style: { size: BODY_SIZE, color: layout.palette.text } }];
       return Math.min(2, layout.wrap(runs).length) * body;
     }
@@ -690,7 +759,12 @@ function block(
       break;
     }
     case 'paragraph':
-      layout.paragraph(inlineRuns(node.children, { size: BODY_SIZE, color: layout.palette.text }, layout));
+      // An image the note holds is drawn at its own size between the text around it.
+      for (const part of splitAtImages(node.children, layout.images)) {
+        if ('picture' in part) layout.picture(part.picture);
+        else
+          layout.paragraph(inlineRuns(part.inline, { size: BODY_SIZE, color: layout.palette.text }, layout));
+      }
       if (!tight) layout.gap(BODY_SIZE * 0.6);
       break;
     case 'list': {
@@ -912,6 +986,7 @@ export function createPdfExporter(
           pictures.set(nodeId, { image: await pdf.embedPng(raster.png), ...raster });
         layout.pictures = pictures;
       }
+      layout.images = await embedNoteImages(pdf, document.root);
       layout.formulas = await typesetFormulas(document.root, warnings, 'PDF', context.signal);
       const drawn = (node: DocumentNode) =>
         node.type === 'function_plot'

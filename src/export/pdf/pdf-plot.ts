@@ -159,6 +159,8 @@ export function drawPlot(surface: PlotSurface, node: DocumentNode, warnings: War
   );
   sampled.series.forEach((series) => {
     const color = hexColor(series.color) ?? palette.link;
+    // The same words as the HTML and DOCX plots': a curve missing from the file is said.
+    if (series.segments.length === 0) warnings.add(`${series.label} has no finite value in the domain.`);
     for (const segment of series.segments) {
       const d = segment
         .map(([x, y], i) => `${i === 0 ? 'M' : 'L'}${sx(x).toFixed(2)} ${sy(y).toFixed(2)}`)

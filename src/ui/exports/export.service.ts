@@ -7,6 +7,7 @@ import { reportError } from '../errors';
 import { downloadBytes } from '../jobs/download';
 import { toasts } from '../toasts/toasts.svelte';
 import { t } from '../i18n';
+import { translateWarning } from './export-warnings';
 
 const TERMINAL = new Set(['Completed', 'Failed', 'Cancelled']);
 
@@ -62,7 +63,8 @@ export async function exportNote(
     }
     const file = await core.exports.file(job.job_id);
     downloadBytes(file.data, file.file_name, file.mime_type);
-    const first = finished.warnings[0];
+    const warning = finished.warnings[0];
+    const first = warning === undefined ? undefined : translateWarning(warning, t);
     toasts.show(
       first === undefined
         ? t('export.done', { file: file.file_name })

@@ -983,6 +983,26 @@ graph LR
   'export.progress.writing': 'Exporting {format}: {current} of {total} parts written…',
   'export.recent': 'Recent exports',
   'export.download': 'Download {file} again',
+  'export.warning.rawHtml': '{format}: raw HTML in the note is left out.',
+  'export.warning.webImage':
+    '{format}: pictures linked from the web are shown as their alt text (an export never downloads).',
+  'export.warning.imageFormat': '{format}: pictures other than PNG and JPEG are shown as their alt text.',
+  'export.warning.imageInline':
+    '{format}: pictures inside tables and list items are shown as their alt text.',
+  'export.warning.imageUnreadable': '{format}: a picture that could not be read is shown as its alt text.',
+  'export.warning.tallRow': '{format}: a table row taller than a page is cut at the page end.',
+  'export.warning.mermaidSource': '{format}: Mermaid diagrams are shown as their source.',
+  'export.warning.svgOnly':
+    '{format}: diagrams and plots are SVG pictures; Word before 2016 shows a blank box instead.',
+  'export.warning.formula':
+    '{format}: a formula could not be typeset ({reason}); it is shown as its TeX source.',
+  'export.warning.picture': '{format}: a diagram could not be drawn as a picture ({reason}).',
+  'export.warning.monoFont':
+    '{format}: the font for code could not be loaded ({reason}); code is set in the text font.',
+  'export.warning.noValue': '{label} has no value to draw in the plot and is left out.',
+  'export.warning.diagramSource': 'A diagram (line {line}) is kept as its source: {message}',
+  'export.warning.plotSource': 'A function plot (line {line}) is kept as its source: {message}',
+  'export.warning.plotSourceUnplaced': 'A function plot is kept as its source: {message}',
   // Benchmarks: agent runs, answer models, models side by side
   'bench.kind': 'Benchmark',
   'bench.kind.rag': 'Retrieval (RAG)',

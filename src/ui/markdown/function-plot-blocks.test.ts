@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderMarkdownSafe } from './render-markdown';
 import {
+  drawsSomewhere,
   parameterRange,
   PlotParameterMemory,
   renderFunctionPlots,
@@ -71,6 +72,37 @@ describe('function-plot blocks in the preview', () => {
     const error = container.querySelector('.plot-error');
     expect(error?.getAttribute('data-error-code')).toBe('FUNCTION_PLOT_PARSE_FAILED');
     expect(error?.textContent).toMatch(/\(line 2, column 15\): Parameter "a" is declared twice/);
+    destroy();
+  });
+});
+
+describe('functions without a value to draw', () => {
+  it('are told apart by the points the chart samples', () => {
+    expect(drawsSomewhere(() => Number.NaN, [-10, 10], 50)).toBe(false);
+    expect(drawsSomewhere(Math.sqrt, [-5, -1], 50)).toBe(false);
+    expect(drawsSomewhere(Math.sqrt, [-5, 0], 50)).toBe(true);
+    expect(drawsSomewhere((x) => 1 / (x - x), [-1, 1], 50)).toBe(true);
+  });
+
+  it('leave a plot with nothing to draw as source, saying why in words', async () => {
+    const container = preview('```function-plot\ny = 0/0\n```\n');
+    const destroy = await renderFunctionPlots(container);
+    const error = container.querySelector('.plot-error');
+    expect(error?.getAttribute('data-error-code')).toBe('FUNCTION_PLOT_RENDER_FAILED');
+    expect(error?.textContent).toBe(
+      'Plot could not be drawn: y = 0/0 has no value to draw between -10 and 10.',
+    );
+    destroy();
+  });
+
+  it('are left out of a chart that draws the others, with a note', async () => {
+    const container = preview('```function-plot\ny = sqrt(x)\ny = x\ndomain: -5, -1\n```\n');
+    const destroy = await renderFunctionPlots(container);
+    expect(container.querySelector('.plot-error')).toBeNull();
+    expect(container.querySelectorAll('.function-plot-chart path.line')).toHaveLength(1);
+    expect(container.querySelector('.plot-warning')?.textContent).toBe(
+      'Not drawn: y = sqrt(x) has no value between -5 and -1.',
+    );
     destroy();
   });
 });

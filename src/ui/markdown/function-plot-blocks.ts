@@ -1,4 +1,4 @@
-import { compilePlotFunctions, parseFunctionPlot } from '../../core/function-plot';
+import { compilePlotFunctions, DEFAULT_PLOT_DOMAIN, parseFunctionPlot } from '../../core/function-plot';
 import type { FunctionPlot } from '../../contracts/exports';
 import type functionPlotLibrary from 'function-plot';
 
@@ -83,6 +83,26 @@ function plotLegend(
 }
 
 /**
+ * Whether `fn` has a value the chart can draw at any of the `samples` points
+ * from `low` to `high`: the same points function-plot samples (its linspace).
+ * The library fails on a function with none (it reads the first point of an
+ * empty series), so such a function is left out of the drawing.
+ */
+export function drawsSomewhere(
+  fn: (x: number) => number,
+  [low, high]: readonly number[],
+  samples: number,
+): boolean {
+  const lo = low ?? 0;
+  const step = ((high ?? lo) - lo) / Math.max(1, samples - 1);
+  for (let index = 0; index < samples; index++) if (!Number.isNaN(fn(lo + step * index))) return true;
+  return false;
+}
+
+/** Thrown when no function of a plot has a value in its domain: nothing could be drawn. */
+class NothingToDraw extends Error {}
+
+/**
  * §12.3 renderInteractive: draws `plot` into `target` with pan and zoom. The
  * functions are our compiled expressions (core/expression), handed to the
  * library as callbacks, so its own string evaluator never sees note text.
@@ -101,19 +121,36 @@ export async function renderInteractivePlot(plot: FunctionPlot, target: HTMLElem
     const palette = themeSeriesColors(target);
     const seriesColor = (index: number): string | undefined =>
       current.expressions[index]?.color ?? palette[index % palette.length];
-    functionPlot({
+    // The exports' domain when the block names none, so the preview shows what the file will.
+    const domain = current.domain ?? DEFAULT_PLOT_DOMAIN;
+    // Fixed, so drawsSomewhere tests the very points the library samples.
+    const samples = width * 2;
+    const functions = compilePlotFunctions(current);
+    const series = functions.map((fn, index) => {
+      const color = seriesColor(index);
+      return {
+        fn: (scope: { x?: number }) => fn(Number(scope.x)),
+        graphType: 'polyline' as const,
+        nSamples: samples,
+        ...(color && { color }),
+      };
+    });
+    const drawable = (range: readonly number[]) =>
+      series.filter((_, index) => drawsSomewhere(functions[index]!, range, samples));
+    const shown = drawable(domain);
+    if (shown.length === 0) {
+      const names = current.expressions.map((entry) => `y = ${entry.expression}`).join(', ');
+      throw new NothingToDraw(`${names} has no value to draw between ${domain[0]} and ${domain[1]}.`);
+    }
+    const chart = functionPlot({
       target,
       width,
       height,
       grid: current.axes.grid,
-      ...(current.axes.xLabel !== undefined || current.domain
-        ? {
-            xAxis: {
-              ...(current.axes.xLabel && { label: current.axes.xLabel }),
-              ...(current.domain && { domain: [...current.domain] }),
-            },
-          }
-        : {}),
+      xAxis: {
+        ...(current.axes.xLabel && { label: current.axes.xLabel }),
+        domain: [...domain],
+      },
       ...(current.axes.yLabel !== undefined || current.range
         ? {
             yAxis: {
@@ -122,16 +159,23 @@ export async function renderInteractivePlot(plot: FunctionPlot, target: HTMLElem
             },
           }
         : {}),
-      data: compilePlotFunctions(current).map((fn, index) => {
-        const color = seriesColor(index);
-        return {
-          fn: (scope: { x?: number }) => fn(Number(scope.x)),
-          graphType: 'polyline' as const,
-          ...(color && { color }),
-        };
-      }),
+      data: shown,
+    });
+    // Panning or zooming to where a function has no value must not break the chart:
+    // each redraw keeps only the functions with a value in the view.
+    chart.on('before:draw', () => {
+      const view = chart.meta.xScale?.domain();
+      if (view) chart.options.data = drawable(view);
     });
     target.append(plotLegend(target.ownerDocument, current, seriesColor));
+    const missing = current.expressions.filter((_, index) => !shown.includes(series[index]!));
+    if (missing.length > 0) {
+      const note = target.ownerDocument.createElement('p');
+      note.className = 'plot-warning';
+      note.setAttribute('role', 'note');
+      note.textContent = `Not drawn: ${missing.map((entry) => `y = ${entry.expression}`).join(', ')} has no value between ${domain[0]} and ${domain[1]}.`;
+      target.append(note);
+    }
   };
   draw();
   // The chart has a fixed pixel width: follow the container (pane drag, window
@@ -396,7 +440,12 @@ export async function renderFunctionPlots(
       block.setAttribute(STATE_ATTRIBUTE, 'rendered');
     } catch (cause) {
       target.remove();
-      showError(block, 'FUNCTION_PLOT_RENDER_FAILED', cause instanceof Error ? cause.message : '');
+      // Only our own message: the library's (a TypeError from inside d3) tells a reader nothing.
+      showError(
+        block,
+        'FUNCTION_PLOT_RENDER_FAILED',
+        cause instanceof NothingToDraw ? cause.message : 'the chart library failed to draw it.',
+      );
     }
   }
   return destroyAll;

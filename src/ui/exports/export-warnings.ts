@@ -1,0 +1,103 @@
+import type { MessageKey, MessageParams } from '../i18n';
+
+/**
+ * The exporters' warnings are English sentences (ExportJob.warnings, §10.1, is a
+ * list of strings). These patterns name each kind, so the toast can say it in the
+ * user's language; a warning matching none is shown as it is. A part quoted from
+ * the note or a renderer (a label, a parser's message) stays as written.
+ */
+const PATTERNS: ReadonlyArray<{
+  pattern: RegExp;
+  key: MessageKey;
+  params: (match: RegExpExecArray) => MessageParams;
+}> = [
+  {
+    pattern: /^(\w+): raw HTML is left out\.$/,
+    key: 'export.warning.rawHtml',
+    params: ([, format]) => ({ format: format ?? '' }),
+  },
+  {
+    pattern:
+      /^(\w+): images that are not stored in the note \(links to the web\) are shown as their alt text\.$/,
+    key: 'export.warning.webImage',
+    params: ([, format]) => ({ format: format ?? '' }),
+  },
+  {
+    pattern: /^(\w+): images other than PNG and JPEG are shown as their alt text\.$/,
+    key: 'export.warning.imageFormat',
+    params: ([, format]) => ({ format: format ?? '' }),
+  },
+  {
+    pattern: /^(\w+): images inside tables and list items are shown as their alt text\.$/,
+    key: 'export.warning.imageInline',
+    params: ([, format]) => ({ format: format ?? '' }),
+  },
+  {
+    pattern: /^(\w+): an image that could not be read is shown as its alt text\.$/,
+    key: 'export.warning.imageUnreadable',
+    params: ([, format]) => ({ format: format ?? '' }),
+  },
+  {
+    pattern: /^(\w+): a table row taller than a page is cut at the page end\.$/,
+    key: 'export.warning.tallRow',
+    params: ([, format]) => ({ format: format ?? '' }),
+  },
+  {
+    pattern: /^(\w+): Mermaid diagrams are shown as their source\.$/,
+    key: 'export.warning.mermaidSource',
+    params: ([, format]) => ({ format: format ?? '' }),
+  },
+  {
+    pattern:
+      /^(\w+): diagrams and plots are SVG images; Word versions before 2016 show a blank box instead\.$/,
+    key: 'export.warning.svgOnly',
+    params: ([, format]) => ({ format: format ?? '' }),
+  },
+  {
+    pattern: /^(\w+): a formula could not be typeset \((.*)\); it is shown as its TeX source\.$/s,
+    key: 'export.warning.formula',
+    params: ([, format, reason]) => ({ format: format ?? '', reason: reason ?? '' }),
+  },
+  {
+    pattern: /^(\w+): a diagram could not be drawn as a picture \((.*)\)\.$/s,
+    key: 'export.warning.picture',
+    params: ([, format, reason]) => ({ format: format ?? '', reason: reason ?? '' }),
+  },
+  {
+    pattern: /^(\w+): the monospaced font could not be loaded \((.*)\); code is set in the text font\.$/s,
+    key: 'export.warning.monoFont',
+    params: ([, format, reason]) => ({ format: format ?? '', reason: reason ?? '' }),
+  },
+  {
+    pattern: /^(.+) has no finite value in the domain\.$/s,
+    key: 'export.warning.noValue',
+    params: ([, label]) => ({ label: label ?? '' }),
+  },
+  {
+    pattern: /^[A-Z_]+: Diagram \(line (\d+)(?:, column \d+)?\) kept as source: (.*)$/s,
+    key: 'export.warning.diagramSource',
+    params: ([, line, message]) => ({ line: line ?? '', message: message ?? '' }),
+  },
+  {
+    pattern: /^[A-Z_]+: Function plot \(line (\d+)(?:, column \d+)?\) kept as source: (.*)$/s,
+    key: 'export.warning.plotSource',
+    params: ([, line, message]) => ({ line: line ?? '', message: message ?? '' }),
+  },
+  {
+    pattern: /^[A-Z_]+: Function plot kept as source: (.*)$/s,
+    key: 'export.warning.plotSourceUnplaced',
+    params: ([, message]) => ({ message: message ?? '' }),
+  },
+];
+
+/** `warning` in the user's language through `translate` (i18n's `t`), or as it is. */
+export function translateWarning(
+  warning: string,
+  translate: (key: MessageKey, params: MessageParams) => string,
+): string {
+  for (const { pattern, key, params } of PATTERNS) {
+    const match = pattern.exec(warning);
+    if (match) return translate(key, params(match));
+  }
+  return warning;
+}
