@@ -86,6 +86,14 @@ describe('BlockRenderer', () => {
     expect(blocks[1]?.html?.trim()).toBe('');
   });
 
+  it('shows a line that only looks like a definition once, in its own block', () => {
+    const { renderer } = counting();
+    const blocks = renderer.render('# 进程调度\n\nFCFS[^1] and RR.\n\n[^1]: 教材第 3 章 p. 42.\n');
+    expect(blocks).toHaveLength(3);
+    expect(blocks.filter((block) => block.html?.includes('教材第 3 章'))).toHaveLength(1);
+    expect(blocks[2]?.html).toContain('教材第 3 章');
+  });
+
   it('keeps the output of rendering the whole note', () => {
     const { renderer } = counting();
     const source =

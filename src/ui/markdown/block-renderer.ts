@@ -65,7 +65,7 @@ export class BlockRenderer {
    */
   render(source: string, shouldYield: () => boolean = () => false): PreviewBlock[] {
     const parsed = this.#splitter.split(source);
-    const references = referencesOf(parsed.map((block) => block.text));
+    const references = this.#referencesOf(parsed.map((block) => block.text));
     const occurrences = new Map<number, number>();
     const blocks: PreviewBlock[] = [];
     let fresh = 0;
@@ -101,6 +101,35 @@ export class BlockRenderer {
 
   clear(): void {
     this.#cache.clear();
+    this.#definitions.clear();
+  }
+
+  /** Whether a block that looks like definitions is one: markdown-it renders a real one to nothing. */
+  readonly #definitions = new Map<string, boolean>();
+
+  /**
+   * The note's link reference definitions, appended to every block so a block's links resolve.
+   * Only blocks made of definitions alone: anything else would show up in every block. A line
+   * that merely looks like one ("[^1]: a footnote", "[x]: two words") is a paragraph, and was
+   * repeated under every block of the preview.
+   */
+  #referencesOf(texts: readonly string[]): string {
+    const definitions: string[] = [];
+    for (const text of texts) {
+      if (
+        !REFERENCE_DEFINITION.test(text) ||
+        !text.split(/\r?\n|\r/).every((line) => REFERENCE_DEFINITION.test(line))
+      )
+        continue;
+      let only = this.#definitions.get(text);
+      if (only === undefined) {
+        only = this.#render(text).trim() === '';
+        if (this.#definitions.size >= 256) this.#definitions.clear();
+        this.#definitions.set(text, only);
+      }
+      if (only) definitions.push(text);
+    }
+    return definitions.join('\n\n');
   }
 
   // The same object for an unchanged block lets a keyed list skip it entirely.
@@ -116,17 +145,4 @@ export class BlockRenderer {
       this.#cache.delete(key);
     }
   }
-}
-
-function referencesOf(texts: readonly string[]): string {
-  const definitions: string[] = [];
-  for (const text of texts) {
-    // Only blocks made of definitions alone: anything else would show up in every block.
-    if (
-      REFERENCE_DEFINITION.test(text) &&
-      text.split(/\r?\n|\r/).every((line) => REFERENCE_DEFINITION.test(line))
-    )
-      definitions.push(text);
-  }
-  return definitions.join('\n\n');
 }
