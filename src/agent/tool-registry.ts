@@ -72,7 +72,15 @@ export interface ToolPreview {
 /** What a write would do, for the permission prompt (`summary` is its English for the trace). */
 export type PreviewAction =
   | { kind: 'note_create' | 'note_append' | 'note_replace'; title: string }
-  | { kind: 'tasks_add' | 'tasks_create'; title: string; count: number };
+  | { kind: 'tasks_add' | 'tasks_create'; title: string; count: number }
+  | {
+      kind: 'note_organise';
+      title: string;
+      /** The folder the note moves to ('' the top level); null when it stays. */
+      folder: string | null;
+      tags_added: string[];
+      tags_removed: string[];
+    };
 
 /** Keeps the parameter type of `execute` tied to the schema at the definition site. */
 export function defineTool<S extends z.ZodObject>(spec: AgentToolSpec<S>): AgentToolSpec {

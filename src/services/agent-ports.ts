@@ -108,6 +108,21 @@ export class AppNotesPort implements NotesPort {
     return this.#record(await this.#notes.update(input, source));
   }
 
+  /**
+   * Folder and tags through the same update as a user's move or tag edit. The
+   * note's history keeps title and body only, so this change has no version
+   * of its own to undo.
+   */
+  async organise(
+    input: { note_id: string; folder?: string; tags?: string[]; expected_version: number },
+    change?: NoteChange,
+  ): Promise<NoteRecord> {
+    const source = change
+      ? { origin: 'agent' as const, run_id: change.run_id, tool: change.tool }
+      : { origin: 'agent' as const };
+    return this.#record(await this.#notes.update(input, source));
+  }
+
   async #record(note: NoteDto): Promise<NoteRecord> {
     const blocks = await this.#notes.blocks(note.note_id);
     return {

@@ -30,13 +30,14 @@ async function setup() {
 }
 
 describe('built-in tools', () => {
-  it('registers the eleven tools, writes behind permissions', async () => {
+  it('registers the twelve tools, writes behind permissions', async () => {
     const { registry } = await setup();
     expect(registry.names().sort()).toEqual([
       'math.evaluate',
       'memory.save',
       'notes.create',
       'notes.list',
+      'notes.organise',
       'notes.read',
       'notes.search',
       'notes.update',
@@ -52,6 +53,7 @@ describe('built-in tools', () => {
     expect(writers).toEqual([
       ['notes.create', 'notes.write'],
       ['notes.update', 'notes.write'],
+      ['notes.organise', 'notes.write'],
       ['tasks.create', 'notes.write'],
       ['memory.save', 'memory.write'],
     ]);

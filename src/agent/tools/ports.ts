@@ -64,6 +64,15 @@ export interface NotesPort {
     input: { note_id: string; body: string; expected_version: number },
     change?: NoteChange,
   ): Promise<NoteRecord>;
+  /**
+   * Sets the folder and/or the whole tag list, leaving title and body alone
+   * (`notes.organise`). Optional only because test doubles outside the tools
+   * predate it; the tool reports NOT_IMPLEMENTED where it is missing.
+   */
+  organise?(
+    input: { note_id: string; folder?: string; tags?: string[]; expected_version: number },
+    change?: NoteChange,
+  ): Promise<NoteRecord>;
 }
 
 /** Who changes a note: the app keeps the state before an agent's change so it can be undone. */

@@ -141,4 +141,32 @@ describe('runPhase', () => {
     ];
     expect(pendingPermission(events)?.action).toBeNull();
   });
+
+  it('keeps a move-and-tag action’s folder and tags, dropping what is not a string', () => {
+    sequence = 0;
+    const asking = (action: Record<string, unknown>) => [
+      envelope('PermissionRequired', { request_id: 'p1', tool: 'notes.organise', summary: 'Move.', action }),
+    ];
+    expect(
+      pendingPermission(
+        asking({
+          kind: 'note_organise',
+          title: '进程调度',
+          folder: '操作系统',
+          tags_added: ['数据库', 3],
+          tags_removed: ['旧'],
+        }),
+      )?.action,
+    ).toEqual({
+      kind: 'note_organise',
+      title: '进程调度',
+      folder: '操作系统',
+      tags_added: ['数据库'],
+      tags_removed: ['旧'],
+    });
+    // Tags only: the note stays in its folder.
+    expect(
+      pendingPermission(asking({ kind: 'note_organise', title: 'n', tags_added: ['a'] }))?.action,
+    ).toEqual({ kind: 'note_organise', title: 'n', folder: null, tags_added: ['a'], tags_removed: [] });
+  });
 });

@@ -66,11 +66,20 @@ export interface PendingPermission {
   action: PermissionAction | null;
 }
 
-export interface PermissionAction {
-  kind: 'note_create' | 'note_append' | 'note_replace' | 'tasks_add' | 'tasks_create';
-  title: string;
-  count: number;
-}
+export type PermissionAction =
+  | {
+      kind: 'note_create' | 'note_append' | 'note_replace' | 'tasks_add' | 'tasks_create';
+      title: string;
+      count: number;
+    }
+  | {
+      kind: 'note_organise';
+      title: string;
+      /** The folder the note moves to ('' the top level); null when it stays. */
+      folder: string | null;
+      tags_added: string[];
+      tags_removed: string[];
+    };
 
 const ACTION_KINDS: ReadonlySet<string> = new Set([
   'note_create',
@@ -80,11 +89,28 @@ const ACTION_KINDS: ReadonlySet<string> = new Set([
   'tasks_create',
 ]);
 
+const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+
 function actionOf(value: unknown): PermissionAction | null {
   if (typeof value !== 'object' || value === null) return null;
-  const { kind, title, count } = value as Record<string, unknown>;
-  if (typeof kind !== 'string' || !ACTION_KINDS.has(kind) || typeof title !== 'string') return null;
-  return { kind: kind as PermissionAction['kind'], title, count: typeof count === 'number' ? count : 0 };
+  const { kind, title, count, folder, tags_added, tags_removed } = value as Record<string, unknown>;
+  if (typeof title !== 'string') return null;
+  if (kind === 'note_organise') {
+    return {
+      kind,
+      title,
+      folder: typeof folder === 'string' ? folder : null,
+      tags_added: strings(tags_added),
+      tags_removed: strings(tags_removed),
+    };
+  }
+  if (typeof kind !== 'string' || !ACTION_KINDS.has(kind)) return null;
+  return {
+    kind: kind as Exclude<PermissionAction['kind'], 'note_organise'>,
+    title,
+    count: typeof count === 'number' ? count : 0,
+  };
 }
 
 /**

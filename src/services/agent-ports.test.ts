@@ -1,0 +1,52 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { NotesRepository } from '../db';
+import type { NotesAgentDatabase } from '../db/database';
+import { NoteVersionRepository } from '../db/note-versions';
+import { freshDatabase } from '../db/test-database';
+import { AppNotesPort } from './agent-ports';
+import { NotesService } from './notes-service';
+import type { SearchService } from './search-service';
+import { codeOf } from './test-error-code';
+
+let db: NotesAgentDatabase | undefined;
+afterEach(async () => db?.delete());
+
+function setup() {
+  db = freshDatabase();
+  const repository = new NotesRepository(db, {
+    history: { limits: { coalesceMs: 0, perNote: 50, total: 2000 } },
+  });
+  const notes = new NotesService(repository);
+  const port = new AppNotesPort(notes, {} as SearchService);
+  return { notes, port, versions: new NoteVersionRepository(db) };
+}
+
+describe('AppNotesPort.organise', () => {
+  it('sets folder and tags through the notes service, leaving the text and its blocks alone', async () => {
+    const { notes, port, versions } = setup();
+    const note = await notes.create({ title: '进程调度', body: '# 进程调度\n\nFCFS\n', tags: ['os'] });
+    const before = await port.read(note.note_id);
+
+    const moved = await port.organise(
+      { note_id: note.note_id, folder: ' 课程 / 操作系统 ', tags: ['os', '数据库'], expected_version: 1 },
+      { run_id: 'run_1', tool: 'notes.organise' },
+    );
+    expect(moved).toMatchObject({ folder: '课程/操作系统', tags: ['os', '数据库'], version: 2 });
+    expect(moved.body).toBe('# 进程调度\n\nFCFS\n');
+    expect(moved.blocks.map((block) => block.block_id)).toEqual(
+      before?.blocks.map((block) => block.block_id),
+    );
+    expect((await notes.folders()).map((folder) => folder.path)).toContain('课程/操作系统');
+
+    // The note's history keeps title and body only: nothing for "Undo agent change" to restore.
+    expect(await versions.forNote(note.note_id)).toEqual([]);
+  });
+
+  it('refuses a stale version, as a user edit would be', async () => {
+    const { notes, port } = setup();
+    const note = await notes.create({ title: 'n', body: 'x' });
+    await notes.update({ note_id: note.note_id, body: 'y' });
+    const stale = await codeOf(port.organise({ note_id: note.note_id, folder: 'a', expected_version: 1 }));
+    expect(stale).toBe('NOTE_VERSION_CONFLICT');
+  });
+});
