@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AppError, folderSchema, tagsSchema } from '../../contracts';
 import { MetonaRiskLevel, MetonaToolCategory } from '../../ir';
 import { defineTool, type AgentToolSpec } from '../tool-registry';
-import { NOTES_WRITE_PERMISSION, readNoteOrThrow } from './notes-tools';
+import { expectedVersionSchema, NOTES_WRITE_PERMISSION, readNoteAtVersion } from './notes-tools';
 import type { NoteRecord, NotesPort } from './ports';
 
 interface OrganiseArgs {
@@ -59,14 +59,7 @@ function describePlan(plan: OrganisePlan, tense: 'will' | 'did'): string {
  */
 export function notesOrganiseTool(notes: NotesPort): AgentToolSpec {
   const plan = async (args: OrganiseArgs, signal: AbortSignal): Promise<OrganisePlan> => {
-    const note = await readNoteOrThrow(notes, args.note_id, signal);
-    if (args.expected_version !== undefined && args.expected_version !== note.version) {
-      throw new AppError(
-        'NOTE_VERSION_CONFLICT',
-        `The note is at version ${note.version}, not ${args.expected_version}; read it again.`,
-        { note_id: args.note_id, version: note.version },
-      );
-    }
+    const note = await readNoteAtVersion(notes, args.note_id, args.expected_version, signal);
     return planOrganise(note, args);
   };
 
@@ -81,12 +74,7 @@ export function notesOrganiseTool(notes: NotesPort): AgentToolSpec {
         folder: folderSchema.optional().describe('The folder to move the note into; "" for the top level'),
         add_tags: tagsSchema.default([]).describe('Tags to add (without #)'),
         remove_tags: tagsSchema.default([]).describe('Tags to remove'),
-        expected_version: z
-          .number()
-          .int()
-          .min(1)
-          .optional()
-          .describe('The version you read; the change is refused if the note changed since'),
+        expected_version: expectedVersionSchema,
       })
       .superRefine((args, ctx) => {
         if (args.folder === undefined && args.add_tags.length === 0 && args.remove_tags.length === 0) {

@@ -19,6 +19,32 @@ export async function readNoteOrThrow(
   return note;
 }
 
+/** The note, refused with NOTE_VERSION_CONFLICT when it moved past the version the model read. */
+export async function readNoteAtVersion(
+  notes: NotesPort,
+  noteId: string,
+  expectedVersion: number | undefined,
+  signal?: AbortSignal,
+): Promise<NoteRecord> {
+  const note = await readNoteOrThrow(notes, noteId, signal);
+  if (expectedVersion !== undefined && expectedVersion !== note.version) {
+    throw new AppError(
+      'NOTE_VERSION_CONFLICT',
+      `The note is at version ${note.version}, not ${expectedVersion}; read it again.`,
+      { note_id: noteId, version: note.version },
+    );
+  }
+  return note;
+}
+
+/** `expected_version` of a write tool's arguments. */
+export const expectedVersionSchema = z
+  .number()
+  .int()
+  .min(1)
+  .optional()
+  .describe('The version you read; the change is refused if the note changed since');
+
 export function diffName(note: Pick<NoteRecord, 'title' | 'note_id'>): string {
   return `${(note.title || note.note_id).replace(/[\r\n]/g, ' ')}.md`;
 }
@@ -175,14 +201,7 @@ export function notesTools(notes: NotesPort): AgentToolSpec[] {
     signal: AbortSignal,
   ) => {
     const { note_id, mode, text, block_id, expected_version } = args;
-    const note = await readNoteOrThrow(notes, note_id, signal);
-    if (expected_version !== undefined && expected_version !== note.version) {
-      throw new AppError(
-        'NOTE_VERSION_CONFLICT',
-        `The note is at version ${note.version}, not ${expected_version}; read it again.`,
-        { note_id, version: note.version },
-      );
-    }
+    const note = await readNoteAtVersion(notes, note_id, expected_version, signal);
     if (mode === 'append') return { note, edit: appendBlock(note.body, text) };
     const block = note.blocks.find((candidate) => candidate.block_id === block_id);
     if (!block) {
@@ -205,12 +224,7 @@ export function notesTools(notes: NotesPort): AgentToolSpec[] {
         mode: z.enum(['append', 'replace']).describe('append: add at the end; replace: replace block_id'),
         text: z.string().min(1).max(100_000).describe('Markdown to add, or the block’s new text'),
         block_id: z.string().min(1).optional().describe('The block to replace (mode replace)'),
-        expected_version: z
-          .number()
-          .int()
-          .min(1)
-          .optional()
-          .describe('The version you read; the change is refused if the note changed since'),
+        expected_version: expectedVersionSchema,
       })
       .superRefine((args, ctx) => {
         if (args.mode === 'replace' && args.block_id === undefined) {
