@@ -119,5 +119,22 @@ test.describe('in Chinese', () => {
     await page.getByTestId('note-item').filter({ hasText: '进程调度' }).click();
     await expect(page.getByTestId('note-folder')).toHaveValue('');
     await expect(page.getByTestId('note-tags')).toHaveValue('操作系统');
+
+    // The history says where the note was; one click undoes the agent's move and tags.
+    await page.getByTestId('history-open').click();
+    const history = page.getByTestId('history-dialog');
+    await history.locator('[data-testid="history-version"][data-origin="agent"]').click();
+    await expect(history.getByTestId('history-place')).toHaveText(
+      '这次修改之前，笔记位于“课程”，标签：#草稿。恢复后会回到那里。',
+    );
+    await page.keyboard.press('Escape');
+    await expect(history).toBeHidden();
+    await page.getByTestId('agent-undo').click();
+    await expect(page.getByTestId('note-folder')).toHaveValue('课程');
+    await expect(page.getByTestId('note-tags')).toHaveValue('草稿');
+    await expect(folder(page, '课程')).toContainText('1');
+    await expect(tag(page, '草稿')).toBeVisible();
+    await expect(tag(page, '操作系统')).toHaveCount(0);
+    await expect(page.getByTestId('agent-undo')).toHaveCount(0);
   });
 });

@@ -6,8 +6,8 @@ import { guardQuota } from './storage-errors';
 /**
  * Earlier states of notes. Every change to a note's title or body stores the
  * note as it was just before (typing coalesced into one version per burst),
- * so any change can be looked at and restored; agent writes are undone from
- * their own version.
+ * so any change can be looked at and restored; agent writes (text, folder or
+ * tags) are undone from their own version.
  */
 export const NOTE_VERSION_STORES = {
   note_versions: '&version_id, note_id, [note_id+created_at], run_id',
@@ -38,6 +38,8 @@ export interface VersionedNote {
   note_id: string;
   title: string;
   body: string;
+  folder: string;
+  tags: readonly string[];
   version: number;
 }
 
@@ -49,6 +51,13 @@ export interface NoteVersionRow {
   /** The note as it was before the change. */
   title: string;
   body: string;
+  /**
+   * Where the note was and how it was tagged, kept only when the change moved
+   * or re-tagged it (absent otherwise, and in versions stored before this), so
+   * restoring the version puts back exactly what that change altered.
+   */
+  folder?: string;
+  tags?: string[];
   /** The note's version counter before the change. */
   note_version: number;
   /** The counter the change produced; undo applies only while the note is still at it. */
@@ -59,6 +68,30 @@ export interface NoteVersionRow {
   created_at: string;
   /** Set once the change was undone. */
   undone_at: string | null;
+}
+
+/** Origins whose change of folder or tags alone is kept as a version of its own. */
+const KEEPS_ORGANISING: ReadonlySet<NoteVersionOrigin> = new Set(['agent', 'plugin', 'import', 'restore']);
+
+function sameTags(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((tag, index) => tag === b[index]);
+}
+
+/** What restoring `row` writes: the note as that version keeps it. */
+export function restoredState(row: NoteVersionRow): {
+  note_id: string;
+  title: string;
+  body: string;
+  folder?: string;
+  tags?: string[];
+} {
+  return {
+    note_id: row.note_id,
+    title: row.title,
+    body: row.body,
+    ...(row.folder !== undefined && { folder: row.folder }),
+    ...(row.tags !== undefined && { tags: [...row.tags] }),
+  };
 }
 
 export class NoteVersionRepository {
@@ -101,7 +134,12 @@ export class NoteVersionRepository {
     now: string,
     limits: HistoryLimits,
   ): Promise<string | null> {
-    if (before.title === after.title && before.body === after.body) return null;
+    const textChanged = before.title !== after.title || before.body !== after.body;
+    const organised = before.folder !== after.folder || !sameTags(before.tags, after.tags);
+    // A user's move or tag edit is undone by moving back; an agent's or a
+    // plugin's must be undoable in one click, and a restore undoable in turn,
+    // so those keep a version too.
+    if (!textChanged && !(organised && KEEPS_ORGANISING.has(source.origin))) return null;
     const latest = await this.#table
       .where('[note_id+created_at]')
       .between([before.note_id, ''], [before.note_id, '\uffff'])
@@ -114,6 +152,7 @@ export class NoteVersionRepository {
       origin: source.origin,
       title: before.title,
       body: before.body,
+      ...(organised && { folder: before.folder, tags: [...before.tags] }),
       note_version: before.version,
       changed_to_version: after.version,
       run_id: source.run_id ?? null,

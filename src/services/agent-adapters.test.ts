@@ -197,6 +197,31 @@ describe('the agent on a configured provider', () => {
     expect((await notes.get(note.note_id)).body).toContain('My own line.');
   });
 
+  it("undoes the agent's move and re-tagging, putting folder and tags back", async () => {
+    const { core, note } = await setUp(0);
+    const { agent, notes } = core.api;
+    await notes.update({ note_id: note.note_id, folder: '收件箱', tags: ['草稿'] });
+    const before = await notes.get(note.note_id);
+    // What notes.organise writes through the agent's notes port.
+    await notes.update(
+      { note_id: note.note_id, folder: '操作系统', tags: ['数据库'], expected_version: before.version },
+      { origin: 'agent', run_id: 'run_1', tool: 'notes.organise' },
+    );
+    expect(await agent.noteChanges(note.note_id)).toMatchObject([
+      { run_id: 'run_1', tool: 'notes.organise', undoable: true },
+    ]);
+
+    const restored = await agent.undoNoteChange(note.note_id);
+    expect(restored).toMatchObject({
+      folder: '收件箱',
+      tags: ['草稿'],
+      body: before.body,
+      title: before.title,
+    });
+    expect((await notes.folders()).map((folder) => folder.path)).not.toContain('操作系统');
+    expect((await agent.noteChanges(note.note_id))[0]!.undoable).toBe(false);
+  });
+
   it('a denied write leaves the note and its history alone', async () => {
     const { core, note } = await setUp(0);
     const { agent, notes } = core.api;

@@ -38,8 +38,17 @@ describe('AppNotesPort.organise', () => {
     );
     expect((await notes.folders()).map((folder) => folder.path)).toContain('课程/操作系统');
 
-    // The note's history keeps title and body only: nothing for "Undo agent change" to restore.
-    expect(await versions.forNote(note.note_id)).toEqual([]);
+    // The agent's change keeps where the note was, for "Undo agent change".
+    expect(await versions.forNote(note.note_id)).toMatchObject([
+      {
+        origin: 'agent',
+        run_id: 'run_1',
+        tool: 'notes.organise',
+        folder: '',
+        tags: ['os'],
+        body: '# 进程调度\n\nFCFS\n',
+      },
+    ]);
   });
 
   it('refuses a stale version, as a user edit would be', async () => {

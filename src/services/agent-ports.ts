@@ -109,9 +109,9 @@ export class AppNotesPort implements NotesPort {
   }
 
   /**
-   * Folder and tags through the same update as a user's move or tag edit. The
-   * note's history keeps title and body only, so this change has no version
-   * of its own to undo.
+   * Folder and tags through the same update as a user's move or tag edit; as
+   * an agent change it keeps the earlier folder and tags in a version of its
+   * own, so the note view can undo it like a text change.
    */
   async organise(
     input: { note_id: string; folder?: string; tags?: string[]; expected_version: number },

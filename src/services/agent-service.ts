@@ -55,7 +55,7 @@ import type { IMetonaProviderAdapter, MetonaMemoryItem } from '../ir';
 import { MOCK_MODEL, MOCK_PROVIDER_ID } from '../providers/mock';
 import { DemoAgentAdapter } from './agent-demo-provider';
 import { AppNotesPort, AppSearchPort, vaultSecretValues } from './agent-ports';
-import { NoteVersionRepository, type NoteVersionRow } from '../db/note-versions';
+import { NoteVersionRepository, restoredState, type NoteVersionRow } from '../db/note-versions';
 import type { AgentNoteChangeDto, AgentToolInfoDto, NoteDto } from '../contracts';
 import type { NotesService } from './notes-service';
 import type { SearchService } from './search-service';
@@ -439,7 +439,7 @@ export class AgentService {
     }
     // A restore in the note's history, so undoing the agent can itself be undone.
     const restored = await noteWriter.update(
-      { note_id: id, body: latest.body, expected_version: note.version },
+      { ...restoredState(latest), expected_version: note.version },
       { origin: 'restore' },
     );
     await versions.update(latest.version_id, { undone_at: toIsoUtc(this.#clock()) });

@@ -53,7 +53,7 @@ describe('NoteHistoryService', () => {
     await notes.update({ note_id: note.note_id, body: 'mine again' });
     advance(10 * MINUTE);
     await notes.update({ note_id: note.note_id, body: 'later' });
-    // Folder and tag changes are not part of a version.
+    // The user's own folder and tag changes are not part of a version.
     await notes.update({ note_id: note.note_id, tags: ['x'] });
 
     const versions = await history.list(note.note_id);
@@ -98,6 +98,50 @@ describe('NoteHistoryService', () => {
       'restore',
       'user',
     ]);
+  });
+
+  it("keeps an agent's move or re-tagging as a version, and restoring it puts folder and tags back", async () => {
+    const { notes, history, advance } = setup();
+    const note = await notes.create({ title: '进程调度', body: 'FCFS', folder: '收件箱', tags: ['草稿'] });
+    advance(MINUTE);
+    const moved = await notes.update(
+      { note_id: note.note_id, folder: '操作系统', tags: ['os', '数据库'] },
+      { origin: 'agent', run_id: 'run_1', tool: 'notes.organise' },
+    );
+    const [kept] = await history.list(note.note_id);
+    expect(kept).toMatchObject({
+      origin: 'agent',
+      tool: 'notes.organise',
+      folder: '收件箱',
+      tags: ['草稿'],
+      note_version: 1,
+      changed_to_version: moved.version,
+    });
+    expect((await history.get(kept!.version_id)).diff).not.toMatch(/^[-+][^-+]/m);
+
+    advance(MINUTE);
+    const restored = await history.restore({ version_id: kept!.version_id, expected_version: moved.version });
+    expect(restored).toMatchObject({ folder: '收件箱', tags: ['草稿'], body: 'FCFS', title: '进程调度' });
+    // Restoring is itself undoable: its version keeps where the agent had put the note.
+    const [restoreVersion] = await history.list(note.note_id);
+    expect(restoreVersion).toMatchObject({ origin: 'restore', folder: '操作系统', tags: ['os', '数据库'] });
+  });
+
+  it("restoring a text version leaves the note's current folder and tags alone", async () => {
+    const { notes, history, advance } = setup();
+    const note = await notes.create({ title: 'Plan', body: 'v1', folder: 'A', tags: ['a'] });
+    advance(MINUTE);
+    await notes.update({ note_id: note.note_id, body: 'v2' });
+    advance(MINUTE);
+    const moved = await notes.update({ note_id: note.note_id, folder: 'B', tags: ['b'] });
+    const versions = await history.list(note.note_id);
+    expect(versions).toHaveLength(1);
+    expect(versions[0]).not.toHaveProperty('folder');
+    const restored = await history.restore({
+      version_id: versions[0]!.version_id,
+      expected_version: moved.version,
+    });
+    expect(restored).toMatchObject({ body: 'v1', folder: 'B', tags: ['b'] });
   });
 
   it('prunes the oldest versions per note and across notes', async () => {

@@ -4,7 +4,7 @@ import { MAX_BODY_LENGTH, MAX_TITLE_LENGTH } from '../contracts/notes';
 import { unifiedDiff } from '../agent/tools';
 import { newId } from '../core/ids';
 import { DEFAULT_HISTORY_LIMITS, type HistoryLimits } from '../core/note-history';
-import type { NoteVersionRepository, NoteVersionRow } from '../db/note-versions';
+import { restoredState, type NoteVersionRepository, type NoteVersionRow } from '../db/note-versions';
 import type { NotesService } from './notes-service';
 
 /** One entry of a note's history: the note as it was before a change by `origin`. */
@@ -122,17 +122,16 @@ export class NoteHistoryService {
     };
   }
 
-  /** Puts the version's title and body back; STATE_CONFLICT in the trash, NOTE_VERSION_CONFLICT when stale. */
+  /**
+   * Puts the version's title and body back, and its folder and tags when the
+   * change after it moved or re-tagged the note; STATE_CONFLICT in the trash,
+   * NOTE_VERSION_CONFLICT when stale.
+   */
   async restore(input: z.input<typeof restoreSchema>): Promise<NoteDto> {
     const { version_id, expected_version } = parseInput(restoreSchema, input);
     const row = await this.#row(version_id);
     return this.#notes.update(
-      {
-        note_id: row.note_id,
-        title: row.title,
-        body: row.body,
-        ...(expected_version !== undefined && { expected_version }),
-      },
+      { ...restoredState(row), ...(expected_version !== undefined && { expected_version }) },
       { origin: 'restore' },
     );
   }

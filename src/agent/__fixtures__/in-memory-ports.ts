@@ -121,14 +121,7 @@ export class InMemoryNotes implements NotesPort {
   }
 
   async update(input: { note_id: string; body: string; expected_version: number }): Promise<NoteRecord> {
-    const note = this.#notes.get(input.note_id);
-    if (!note) throw new AppError('NOTE_NOT_FOUND', 'The note was not found.', { note_id: input.note_id });
-    if (note.record.version !== input.expected_version) {
-      throw new AppError('NOTE_VERSION_CONFLICT', 'The note was changed meanwhile.', {
-        note_id: input.note_id,
-        version: note.record.version,
-      });
-    }
+    const note = this.#at(input.note_id, input.expected_version);
     note.blocks = deriveBlocks(note.blocks, input.body, () => this.#newId('block'));
     note.record = {
       ...note.record,
@@ -137,6 +130,36 @@ export class InMemoryNotes implements NotesPort {
       updated_at: toIsoUtc(this.#clock()),
     };
     return this.#record(note);
+  }
+
+  async organise(input: {
+    note_id: string;
+    folder?: string;
+    tags?: string[];
+    expected_version: number;
+  }): Promise<NoteRecord> {
+    const note = this.#at(input.note_id, input.expected_version);
+    note.record = {
+      ...note.record,
+      ...(input.folder !== undefined && { folder: input.folder }),
+      ...(input.tags !== undefined && { tags: [...input.tags] }),
+      version: note.record.version + 1,
+      updated_at: toIsoUtc(this.#clock()),
+    };
+    return this.#record(note);
+  }
+
+  /** The stored note, when it is still at `expectedVersion` (the app's optimistic check). */
+  #at(noteId: string, expectedVersion: number): StoredNote {
+    const note = this.#notes.get(noteId);
+    if (!note) throw new AppError('NOTE_NOT_FOUND', 'The note was not found.', { note_id: noteId });
+    if (note.record.version !== expectedVersion) {
+      throw new AppError('NOTE_VERSION_CONFLICT', 'The note was changed meanwhile.', {
+        note_id: noteId,
+        version: note.record.version,
+      });
+    }
+    return note;
   }
 }
 

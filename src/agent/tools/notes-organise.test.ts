@@ -187,23 +187,4 @@ describe('notes.organise', () => {
     expect(cancelled.status).toBe('cancelled');
     expect(notes.notes.get('n1')?.folder).toBe('');
   });
-
-  it('reports NOT_IMPLEMENTED where the notes cannot be organised', async () => {
-    const plain = new FolderTagNotes();
-    plain.add({ note_id: 'n1', title: 'Plain', folder: '', tags: [] });
-    const { read, search, list, create, update } = plain;
-    const port: NotesPort = {
-      read: read.bind(plain),
-      search: search.bind(plain),
-      list: list.bind(plain),
-      create: create.bind(plain),
-      update: update.bind(plain),
-    };
-    const { run } = setup(port);
-    const done = await run({ note_id: 'n1', folder: 'x' });
-    expect(done).toMatchObject({
-      status: 'error',
-      result: { error: 'Moving and tagging notes is not available here.' },
-    });
-  });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError, folderSchema, tagsSchema } from '../../contracts';
+import { folderSchema, tagsSchema } from '../../contracts';
 import { MetonaRiskLevel, MetonaToolCategory } from '../../ir';
 import { defineTool, type AgentToolSpec } from '../tool-registry';
 import { expectedVersionSchema, NOTES_WRITE_PERMISSION, readNoteAtVersion } from './notes-tools';
@@ -112,9 +112,6 @@ export function notesOrganiseTool(notes: NotesPort): AgentToolSpec {
       const unchanged = planned.folder === null && planned.added.length === 0 && planned.removed.length === 0;
       let updated = note;
       if (!unchanged) {
-        if (!notes.organise) {
-          throw new AppError('NOT_IMPLEMENTED', 'Moving and tagging notes is not available here.');
-        }
         signal.throwIfAborted();
         updated = await notes.organise(
           {

@@ -66,10 +66,9 @@ export interface NotesPort {
   ): Promise<NoteRecord>;
   /**
    * Sets the folder and/or the whole tag list, leaving title and body alone
-   * (`notes.organise`). Optional only because test doubles outside the tools
-   * predate it; the tool reports NOT_IMPLEMENTED where it is missing.
+   * (`notes.organise`); guarded by `expected_version` like `update`.
    */
-  organise?(
+  organise(
     input: { note_id: string; folder?: string; tags?: string[]; expected_version: number },
     change?: NoteChange,
   ): Promise<NoteRecord>;

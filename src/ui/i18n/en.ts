@@ -809,6 +809,10 @@ graph LR
   'history.restore': 'Restore this version',
   'history.restored': 'Version restored. The text before it is in the history, so this can be undone.',
   'history.close': 'Close',
+  'history.placeBefore':
+    'Before this change the note was in {folder} with tags: {tags}. Restoring puts it back there.',
+  'history.placeTopLevel': 'no folder (the top level)',
+  'history.placeNoTags': 'none',
   // Settings pages, the one model host, errors with a next step.
   'settings.pages': 'Settings pages',
   'settings.back': 'All settings',

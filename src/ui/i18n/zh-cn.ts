@@ -780,6 +780,9 @@ graph LR
   'history.restore': '恢复此版本',
   'history.restored': '已恢复该版本。恢复前的文本也在历史中，可以撤销。',
   'history.close': '关闭',
+  'history.placeBefore': '这次修改之前，笔记位于{folder}，标签：{tags}。恢复后会回到那里。',
+  'history.placeTopLevel': '顶层（无文件夹）',
+  'history.placeNoTags': '无',
   // Settings pages, the one model host, errors with a next step.
   'settings.pages': '设置页面',
   'settings.back': '全部设置',
