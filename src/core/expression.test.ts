@@ -80,3 +80,54 @@ describe('compileExpression', () => {
     expect(fn.evaluate(inherited)).toBeNaN();
   });
 });
+
+describe('implicit multiplication, as students write it', () => {
+  const at = (source: string, x: number, variables = ['x']) =>
+    compileExpression(source, { variables }).evaluate({ x, a: 3 });
+
+  it.each([
+    ['2x', 4, 8],
+    ['3(x+1)', 2, 9],
+    ['2sin(x)', Math.PI / 2, 2],
+    ['x(x-1)', 5, 20],
+    ['(x+1)(x-1)', 3, 8],
+    ['(x+1)x', 2, 6],
+    ['2 x', 4, 8],
+    ['-2x^2', 3, -18],
+    ['2x^2 + 3x - 1', 2, 13],
+    ['2pi', 1, 2 * Math.PI],
+    ['(e^2)x', 1, Math.E ** 2],
+    ['2x/4', 4, 2],
+    ['max(2x, 1)', 3, 6],
+  ])('%s at x=%d is %d', (source, x, value) => {
+    expect(at(source, x)).toBeCloseTo(value, 10);
+  });
+
+  it('multiplies a declared parameter written before a bracket, as with x', () => {
+    expect(at('a(x+1)', 1, ['x', 'a'])).toBe(6);
+  });
+
+  it('never splits a name: sin, xy and ax stay one name each', () => {
+    expect(at('sin(x)', Math.PI / 2)).toBe(1);
+    expect(errorOf(() => compileExpression('xy', { variables: ['x', 'y'] })).message).toMatch(
+      /^Unknown name "xy"/,
+    );
+    expect(errorOf(() => compileExpression('ax', { variables: ['x', 'a'] })).message).toMatch(
+      /^Unknown name "ax"/,
+    );
+  });
+
+  it.each([
+    ['x y', /^Unexpected "y" at 3/],
+    ['2 3', /^Unexpected "3" at 3/],
+    ['sin x', /^Expected "\(" but found "x" at 5/],
+    ['1/2x', /^Write the product after "\/" or "%" in brackets, e\.g\. 1\/\(2x\) or \(1\/2\)x, at 4/],
+    ['(x+1)/2(x-1)', /in brackets, e\.g\. 1\/\(2x\)/],
+    ['e^2x', /^Write the exponent in brackets, e\.g\. e\^\(2x\) or \(e\^2\)x, at 4/],
+    ['-x^2(x+1)', /^Write the exponent in brackets/],
+  ])('still refuses %j, which is a typo or ambiguous', (source, message) => {
+    const error = errorOf(() => compileExpression(source, { variables: ['x', 'y'] }));
+    expect(error.kind).toBe('syntax');
+    expect(error.message).toMatch(message);
+  });
+});

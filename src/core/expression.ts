@@ -174,7 +174,7 @@ function tokenize(source: string): Token[] {
  * Grammar (lowest precedence first; `^` is right-associative and binds tighter
  * than a unary sign, so -2^2 = -4 and 2^-1 = 0.5):
  *   expression := term (('+' | '-') term)*
- *   term       := signed (('*' | '/' | '%') signed)*
+ *   term       := signed (('*' | '/' | '%')? signed)*   (no sign: implicit '*', see #juxtaposed)
  *   signed     := ('+' | '-') signed | power
  *   power      := primary ('^' signed)?
  *   primary    := number | constant | variable
@@ -185,6 +185,8 @@ class Parser {
   readonly #variables: ReadonlySet<string>;
   #index = 0;
   #depth = 0;
+  /** `^` nodes written without brackets around them, which a juxtaposed factor may not follow. */
+  readonly #barePowers = new WeakSet<ExpressionNode>();
 
   constructor(tokens: Token[], variables: ReadonlySet<string>) {
     this.#tokens = tokens;
@@ -258,19 +260,64 @@ class Parser {
   }
 
   #term(): ExpressionNode {
-    let tree = this.#signed();
-    while (this.#isOperator('*') || this.#isOperator('/') || this.#isOperator('%')) {
-      const operator = this.#next();
-      if (operator.kind !== 'operator') break;
-      const right = this.#signed();
-      tree = {
-        kind: 'binary',
-        operator: operator.value === '*' ? '*' : operator.value === '/' ? '/' : '%',
-        left: tree,
-        right,
-      };
+    let factor = this.#signed();
+    let tree = factor;
+    let divided = false;
+    for (;;) {
+      if (this.#isOperator('*') || this.#isOperator('/') || this.#isOperator('%')) {
+        const operator = this.#next();
+        if (operator.kind !== 'operator') break;
+        divided ||= operator.value !== '*';
+        factor = this.#signed();
+        tree = {
+          kind: 'binary',
+          operator: operator.value === '*' ? '*' : operator.value === '/' ? '/' : '%',
+          left: tree,
+          right: factor,
+        };
+        continue;
+      }
+      const next = this.#peek();
+      if (!this.#juxtaposed()) break;
+      // Students write `1/2x` meaning 1/(2x) and `e^2x` meaning e^(2x); reading either
+      // another way would draw a different curve without a word, so both are refused.
+      if (divided) {
+        throw new ExpressionError(
+          `Write the product after "/" or "%" in brackets, e.g. 1/(2x) or (1/2)x, at ${next.position + 1}`,
+          next.position,
+        );
+      }
+      if (this.#endsInPower(factor)) {
+        throw new ExpressionError(
+          `Write the exponent in brackets, e.g. e^(2x) or (e^2)x, at ${next.position + 1}`,
+          next.position,
+        );
+      }
+      factor = this.#signed();
+      tree = { kind: 'binary', operator: '*', left: tree, right: factor };
     }
     return tree;
+  }
+
+  /**
+   * Whether the next token multiplies what came before without a sign: `2x`,
+   * `2sin(x)`, `3(x+1)`, `x(x-1)`, `(x+1)(x-1)`, `(x+1)x`. Two names (`x y`) or
+   * two numbers (`2 3`) side by side stay errors: they are more likely a typo
+   * than a product. A name is never split: `xy` is one (unknown) name.
+   */
+  #juxtaposed(): boolean {
+    const next = this.#peek();
+    const previous = this.#tokens[this.#index - 1];
+    if (!previous) return false;
+    const afterValue = previous.kind === 'number' || (previous.kind === 'operator' && previous.value === ')');
+    if (next.kind === 'name') return afterValue;
+    if (next.kind === 'operator' && next.value === '(') return afterValue || previous.kind === 'name';
+    return false;
+  }
+
+  #endsInPower(node: ExpressionNode): boolean {
+    if (node.kind === 'negate') return this.#endsInPower(node.operand);
+    return this.#barePowers.has(node);
   }
 
   #signed(): ExpressionNode {
@@ -291,7 +338,9 @@ class Parser {
     const base = this.#primary();
     if (!this.#isOperator('^')) return base;
     this.#next();
-    return { kind: 'binary', operator: '^', left: base, right: this.#signed() };
+    const node: ExpressionNode = { kind: 'binary', operator: '^', left: base, right: this.#signed() };
+    this.#barePowers.add(node);
+    return node;
   }
 
   #primary(): ExpressionNode {
@@ -300,6 +349,8 @@ class Parser {
     if (token.kind === 'operator' && token.value === '(') {
       const tree = this.#expression();
       this.#expect(')');
+      // `(e^2)x` is what the brackets are for: no longer a bare power.
+      this.#barePowers.delete(tree);
       return tree;
     }
     if (token.kind === 'name') {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   FUNCTION_PLOT_EXPRESSION_UNSAFE,
   FUNCTION_PLOT_PARSE_FAILED,
+  closestName,
   compilePlotFunctions,
   MAX_PLOT_PARAMETERS,
   parseFunctionPlot,
@@ -202,5 +203,27 @@ describe('function-plot parameters', () => {
       parameters: [{ name: 'a', value: 1 }],
     };
     expect(() => compilePlotFunctions(plot)).toThrow(/Unknown name "globalThis"/);
+  });
+});
+
+describe('a mistyped setting or option', () => {
+  it('is named with the setting the student most likely meant, and the plot is still drawn', () => {
+    const result = parseFunctionPlot('y = 2x\ndomian: [0, 5]\nxlable: t\ny = x | lable: line\nzoom: 2');
+    expect(result.plot?.expressions.map((entry) => entry.expression)).toEqual(['2x', 'x']);
+    expect(result.plot?.domain).toBeUndefined();
+    expect(result.diagnostics.map(({ severity, message, line }) => [severity, message, line])).toEqual([
+      ['warning', 'Unknown setting "domian" is ignored; did you mean "domain"?', 2],
+      ['warning', 'Unknown setting "xlable" is ignored; did you mean "x-label"?', 3],
+      ['warning', 'Unknown option "lable: line" is ignored; did you mean "label"?', 4],
+      ['warning', 'Unknown setting "zoom" is ignored.', 5],
+    ]);
+  });
+
+  it('is matched only when close: one or two slips, never a different word', () => {
+    expect(closestName('domian', ['domain', 'range'])).toBe('domain');
+    expect(closestName('rnge', ['domain', 'range'])).toBe('range');
+    expect(closestName('gird', ['grid'])).toBe('grid');
+    expect(closestName('size', ['domain', 'range', 'grid'])).toBeUndefined();
+    expect(closestName('x', ['grid'])).toBeUndefined();
   });
 });

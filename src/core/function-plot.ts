@@ -126,6 +126,52 @@ function parseParameters(
   }
 }
 
+/** Settings a line may name, as written in the docs (`x-label`, not `xlabel`). */
+const KNOWN_SETTINGS = ['domain', 'range', 'x-label', 'y-label', 'grid', 'param'];
+const KNOWN_OPTIONS = ['label', 'color'];
+
+/** Edits (insert, delete, replace, swap two neighbours) from `a` to `b`. */
+function editDistance(a: string, b: string): number {
+  const rows = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const row = rows[i]!;
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      row[j] = Math.min(rows[i - 1]![j]! + 1, row[j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        row[j] = Math.min(row[j]!, rows[i - 2]![j - 2]! + 1);
+    }
+  }
+  return rows[a.length]![b.length]!;
+}
+
+/**
+ * The known name `typed` is most likely a slip of (`domian` → `domain`), or
+ * undefined when none is close enough to be worth suggesting.
+ */
+export function closestName(typed: string, known: readonly string[]): string | undefined {
+  const plain = (name: string) => name.toLowerCase().replace(/-/g, '');
+  const word = plain(typed);
+  let best: { name: string; distance: number } | undefined;
+  for (const name of known) {
+    const distance = editDistance(word, plain(name));
+    if (distance <= Math.min(2, Math.floor(plain(name).length / 2)) && (!best || distance < best.distance))
+      best = { name, distance };
+  }
+  return best?.name;
+}
+
+function unknownOption(option: string): string {
+  const written = option.trim();
+  const name = /^([A-Za-z][A-Za-z-]*)\s*:/.exec(written)?.[1];
+  const meant = name === undefined ? undefined : closestName(name, KNOWN_OPTIONS);
+  return meant
+    ? `Unknown option "${written}" is ignored; did you mean "${meant}"?`
+    : `Unknown option "${written}" is ignored; use label: or color:.`;
+}
+
 /** The names an expression of `plot` may use: `x` and its parameters. */
 export function plotVariables(plot: Pick<FunctionPlot, 'parameters'>): string[] {
   return ['x', ...(plot.parameters ?? []).map((parameter) => parameter.name)];
@@ -228,17 +274,21 @@ export function parseFunctionPlot(source: string): FunctionPlotParseResult {
           } else settings.axes.grid = grid;
           return;
         }
-        default:
+        default: {
+          const meant = closestName(key, KNOWN_SETTINGS);
           diagnostics.push(
             diagnostic(
               'warning',
               FUNCTION_PLOT_PARSE_FAILED,
-              `Unknown setting "${setting.name}" is ignored.`,
+              meant
+                ? `Unknown setting "${setting.name}" is ignored; did you mean "${meant}"?`
+                : `Unknown setting "${setting.name}" is ignored.`,
               line,
               indent + 1,
             ),
           );
           return;
+        }
       }
     }
 
@@ -290,7 +340,7 @@ export function parseFunctionPlot(source: string): FunctionPlotParseResult {
             FUNCTION_PLOT_PARSE_FAILED,
             name === 'color'
               ? `Colour "${value}" is ignored: use #rgb, #rrggbb or a colour name.`
-              : `Unknown option "${option.trim()}" is ignored; use label: or color:.`,
+              : unknownOption(option),
             line,
             offset + 1,
           ),

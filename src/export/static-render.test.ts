@@ -24,6 +24,11 @@ describe('createStaticRenderer', () => {
     expect(renderer.cacheSize).toBe(3);
   });
 
+  it('passes a mistyped plot setting on as a warning of the export, with the likely meant one', async () => {
+    const result = await createStaticRenderer().render(request('y = 2x\ndomian: [0, 5]'));
+    expect(result.warnings).toEqual(['Unknown setting "domian" is ignored; did you mean "domain"?']);
+  });
+
   it('reports plot errors with their §12.4 code and position, and caches no failure', async () => {
     const renderer = createStaticRenderer();
     const failure = renderer.render(request('y = x\ny = globalThis'));

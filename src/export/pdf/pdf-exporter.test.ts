@@ -278,6 +278,13 @@ describe('pdfExporter', () => {
     expect(poppler('pdftotext', data)).toContain('line');
   });
 
+  it('warns, as the HTML and DOCX exports do, of a mistyped plot setting it ignored', async () => {
+    const { warnings } = await exportPdf('```function-plot\ny = 2x\ndomian: [0, 5]\n```\n', {
+      include_title: false,
+    });
+    expect(warnings).toEqual(['Unknown setting "domian" is ignored; did you mean "domain"?']);
+  });
+
   it('draws formulas as vector paths where the text flows, not as their TeX source', async () => {
     const markdown =
       'Before\n\n$$\n\\int_0^1 x^2\\,dx = \\frac{1}{3}\n$$\n\nEnergy $E=mc^2$ here.\n\nAfter\n';

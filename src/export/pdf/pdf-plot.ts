@@ -72,6 +72,8 @@ export function drawPlot(surface: PlotSurface, node: DocumentNode, warnings: War
     );
     return false;
   }
+  // As the HTML and DOCX plots do: a mistyped setting is named, not dropped in silence.
+  for (const item of parsed.diagnostics) warnings.add(item.message);
   const { plot } = parsed;
   const sampled = samplePlot(plot, 300);
   const { width, areaHeight, height } = figure(surface.available, plot);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { translateWarning } from './export-warnings';
+import { summarizeWarnings, translateWarning } from './export-warnings';
 
 const echo = (key: string, params: Readonly<Record<string, string | number>>) =>
   `${key} ${JSON.stringify(params)}`;
@@ -34,5 +34,40 @@ describe('translateWarning', () => {
 
   it('passes a warning of no known kind on as it is', () => {
     expect(translateWarning('Something new happened.', echo)).toBe('Something new happened.');
+  });
+});
+
+describe('summarizeWarnings', () => {
+  const words: Record<string, string> = {
+    'export.warningsJoin': '；',
+    'export.warningsMore': '{list}；另有 {more} 条',
+    'export.warningsList': '已导出 {file}，有 {count} 条警告：{list}',
+    'export.warning.rawHtml': '{format}：原始 HTML 被略去。',
+    'plot.warning.unknownSettingGuess': '未知设置“{name}”已忽略——你是不是想写“{meant}”？',
+  };
+  const zh = (key: string, params: Readonly<Record<string, string | number>>) =>
+    (words[key] ?? key).replace(/\{(\w+)\}/g, (_, name: string) => String(params[name]));
+
+  it('names every warning of an export with three, each in the user language', () => {
+    const { message, all } = summarizeWarnings(
+      'notes.pdf',
+      [
+        'PDF: raw HTML is left out.',
+        'Unknown setting "domian" is ignored; did you mean "domain"?',
+        'Something new happened.',
+      ],
+      zh,
+    );
+    expect(message).toBe(
+      '已导出 notes.pdf，有 3 条警告：PDF：原始 HTML 被略去。；未知设置“domian”已忽略——你是不是想写“domain”？；Something new happened.',
+    );
+    expect(all).toHaveLength(3);
+  });
+
+  it('spells out the first three of more and counts the rest, keeping the whole list', () => {
+    const warnings = ['one', 'two', 'three', 'four', 'five'];
+    const { message, all } = summarizeWarnings('n.html', warnings, zh);
+    expect(message).toBe('已导出 n.html，有 5 条警告：one；two；three；另有 2 条');
+    expect(all).toEqual(warnings);
   });
 });

@@ -1,4 +1,5 @@
 import type { MessageKey, MessageParams } from '../i18n';
+import { translatePlotWarning } from '../markdown/plot-warnings';
 
 /**
  * The exporters' warnings are English sentences (ExportJob.warnings, §10.1, is a
@@ -99,5 +100,26 @@ export function translateWarning(
     const match = pattern.exec(warning);
     if (match) return translate(key, params(match));
   }
-  return warning;
+  return translatePlotWarning(warning, translate) ?? warning;
+}
+
+/** How many warnings the toast spells out; the rest are behind "Show all". */
+export const WARNINGS_IN_TOAST = 3;
+
+/**
+ * The toast's message for an export that finished with `warnings`: every one of
+ * them in the user's language when there are few, else the first few and how
+ * many more. `all` is the whole translated list, for the "Show all" panel.
+ */
+export function summarizeWarnings(
+  file: string,
+  warnings: readonly string[],
+  translate: (key: MessageKey, params: MessageParams) => string,
+): { message: string; all: string[] } {
+  const all = warnings.map((warning) => translateWarning(warning, translate));
+  const separator = translate('export.warningsJoin', {});
+  let list = all.slice(0, WARNINGS_IN_TOAST).join(separator);
+  if (all.length > WARNINGS_IN_TOAST)
+    list = translate('export.warningsMore', { list, more: all.length - WARNINGS_IN_TOAST });
+  return { message: translate('export.warningsList', { file, count: all.length, list }), all };
 }

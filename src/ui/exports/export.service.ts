@@ -7,7 +7,7 @@ import { reportError } from '../errors';
 import { downloadBytes } from '../jobs/download';
 import { toasts } from '../toasts/toasts.svelte';
 import { t } from '../i18n';
-import { translateWarning } from './export-warnings';
+import { summarizeWarnings, WARNINGS_IN_TOAST } from './export-warnings';
 
 const TERMINAL = new Set(['Completed', 'Failed', 'Cancelled']);
 
@@ -41,6 +41,8 @@ export async function exportNote(
   format: ExportFormat,
   onJob: (jobId: string) => void,
   onProgress?: (progress: JobProgress) => void,
+  /** Shows the whole list of warnings, translated, when the toast names only the first few. */
+  onWarnings?: (file: string, warnings: string[]) => void,
 ): Promise<void> {
   try {
     // The file looks like the app does now: the enabled theme, package or built-in.
@@ -63,14 +65,21 @@ export async function exportNote(
     }
     const file = await core.exports.file(job.job_id);
     downloadBytes(file.data, file.file_name, file.mime_type);
-    const warning = finished.warnings[0];
-    const first = warning === undefined ? undefined : translateWarning(warning, t);
-    toasts.show(
-      first === undefined
-        ? t('export.done', { file: file.file_name })
-        : t('export.warnings', { file: file.file_name, count: finished.warnings.length, first }),
-      { kind: first === undefined ? 'success' : 'info' },
-    );
+    if (finished.warnings.length === 0) {
+      toasts.show(t('export.done', { file: file.file_name }), { kind: 'success' });
+      return;
+    }
+    const { message, all } = summarizeWarnings(file.file_name, finished.warnings, t);
+    const hidden = all.length > WARNINGS_IN_TOAST;
+    toasts.show(message, {
+      kind: 'info',
+      // A list takes longer to read than the usual toast stays.
+      timeoutMs: 12_000,
+      ...(hidden &&
+        onWarnings && {
+          action: { label: t('export.showWarnings'), run: () => onWarnings(file.file_name, all) },
+        }),
+    });
   } catch (error) {
     reportError(error);
   }

@@ -1014,6 +1014,14 @@ graph LR
   'export.warning.diagramSource': 'A diagram (line {line}) is kept as its source: {message}',
   'export.warning.plotSource': 'A function plot (line {line}) is kept as its source: {message}',
   'export.warning.plotSourceUnplaced': 'A function plot is kept as its source: {message}',
+  'export.warningsList': {
+    one: 'Exported {file} with 1 warning: {list}',
+    other: 'Exported {file} with {count} warnings: {list}',
+  },
+  'export.warningsJoin': '; ',
+  'export.warningsMore': '{list}; and {more} more',
+  'export.showWarnings': 'Show all',
+  'export.warningsTitle': 'Warnings of {file}',
   // Benchmarks: agent runs, answer models, models side by side
   'bench.kind': 'Benchmark',
   'bench.kind.rag': 'Retrieval (RAG)',
@@ -1053,6 +1061,21 @@ graph LR
   // Function plots in the preview: a slider and a number box per declared parameter.
   'plot.parameterSlider': 'Parameter {name}',
   'plot.parameterValue': 'Value of {name}',
+  'plot.failed': 'Plot could not be drawn:',
+  'plot.failedAt': 'Plot could not be drawn (line {line}):',
+  'plot.failedAtColumn': 'Plot could not be drawn (line {line}, column {column}):',
+  'plot.nothingToDraw': '{functions} has no value to draw between {low} and {high}.',
+  'plot.notDrawn': 'Not drawn: {functions} has no value between {low} and {high}.',
+  'plot.libraryFailed': 'the chart library failed to draw it.',
+  'plot.warningAt': 'Line {line}: {message}',
+  'plot.warning.unknownSettingGuess': 'unknown setting “{name}” is ignored — did you mean “{meant}”?',
+  'plot.warning.unknownSetting': 'unknown setting “{name}” is ignored.',
+  'plot.warning.unknownOptionGuess': 'unknown option “{name}” is ignored — did you mean “{meant}”?',
+  'plot.warning.unknownOption': 'unknown option “{name}” is ignored; use label: or color:.',
+  'plot.warning.color': 'colour “{value}” is ignored: use #rgb, #rrggbb or a colour name.',
+  'preview.diagramFailed': 'Diagram could not be rendered:',
+  'preview.diagramFailedBare': 'Diagram could not be rendered.',
+  'preview.diagramUnsafe': 'The diagram was removed by the sanitizer.',
   // An interrupted update import: the notes it overwrote are put back at the next start.
   'importCrash.restored': {
     one: '{count} note it had changed was put back as it was.',

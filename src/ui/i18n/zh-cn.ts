@@ -961,6 +961,13 @@ graph LR
   'export.warning.diagramSource': '第 {line} 行的图保留为源码：{message}',
   'export.warning.plotSource': '第 {line} 行的函数图像保留为源码：{message}',
   'export.warning.plotSourceUnplaced': '一个函数图像保留为源码：{message}',
+  'export.warningsList': {
+    other: '已导出 {file}，有 {count} 条警告：{list}',
+  },
+  'export.warningsJoin': '；',
+  'export.warningsMore': '{list}；另有 {more} 条',
+  'export.showWarnings': '查看全部',
+  'export.warningsTitle': '{file} 的警告',
   // Benchmarks: agent runs, answer models, models side by side
   'bench.kind': '评测类型',
   'bench.kind.rag': '检索（RAG）',
@@ -998,6 +1005,21 @@ graph LR
   // 函数图预览：每个声明的参数一个滑块和一个数字框。
   'plot.parameterSlider': '参数 {name}',
   'plot.parameterValue': '{name} 的值',
+  'plot.failed': '函数图像无法绘制：',
+  'plot.failedAt': '函数图像无法绘制（第 {line} 行）：',
+  'plot.failedAtColumn': '函数图像无法绘制（第 {line} 行，第 {column} 列）：',
+  'plot.nothingToDraw': '{functions} 在 {low} 到 {high} 之间没有可绘制的值。',
+  'plot.notDrawn': '未绘制：{functions} 在 {low} 到 {high} 之间没有值。',
+  'plot.libraryFailed': '图表库绘制失败。',
+  'plot.warningAt': '第 {line} 行：{message}',
+  'plot.warning.unknownSettingGuess': '未知设置“{name}”已忽略——你是不是想写“{meant}”？',
+  'plot.warning.unknownSetting': '未知设置“{name}”已忽略。',
+  'plot.warning.unknownOptionGuess': '未知选项“{name}”已忽略——你是不是想写“{meant}”？',
+  'plot.warning.unknownOption': '未知选项“{name}”已忽略；可用 label: 或 color:。',
+  'plot.warning.color': '颜色“{value}”已忽略：请用 #rgb、#rrggbb 或颜色名。',
+  'preview.diagramFailed': '图表无法渲染：',
+  'preview.diagramFailedBare': '图表无法渲染。',
+  'preview.diagramUnsafe': '图表含有不安全的内容，已被清理器移除。',
   // 被中断的更新导入：它覆盖过的笔记在下次启动时恢复原样。
   'importCrash.restored': { other: '它改动过的 {count} 篇笔记已恢复原样。' },
   // 大型笔记：打开此类笔记时才加载的长文本编辑器。

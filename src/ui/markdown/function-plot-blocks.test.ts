@@ -76,6 +76,57 @@ describe('function-plot blocks in the preview', () => {
   });
 });
 
+describe('plot messages in the user language', () => {
+  const chinese = {
+    failed: (line?: number, column?: number) =>
+      line === undefined ? '函数图像无法绘制：' : `函数图像无法绘制（第 ${line} 行，第 ${column} 列）：`,
+    nothingToDraw: (functions: string, low: number, high: number) =>
+      `${functions} 在 ${low} 到 ${high} 之间没有可绘制的值。`,
+    notDrawn: (functions: string) => `未绘制：${functions}`,
+    warning: (message: string, line?: number) => `第 ${line} 行：${message}`,
+  };
+
+  it('head a broken block with the translated words and keep the parser message below as detail', async () => {
+    const container = preview('```function-plot\ny = 2x\ny = x +\n```\n\n```function-plot\ny = 0/0\n```\n');
+    const destroy = await renderFunctionPlots(container, { labels: chinese });
+    const [parse, empty] = Array.from(container.querySelectorAll('.plot-error'));
+    expect(parse?.querySelector('.plot-error-title')?.textContent).toBe(
+      '函数图像无法绘制（第 2 行，第 8 列）：',
+    );
+    expect(parse?.querySelector('.plot-error-detail')?.textContent).toBe(
+      'Expected a number, a name or "(" but found the end of the expression',
+    );
+    expect(empty?.querySelector('.plot-error-title')?.textContent).toBe('函数图像无法绘制：');
+    expect(empty?.querySelector('.plot-error-detail')?.textContent).toBe(
+      'y = 0/0 在 -10 到 10 之间没有可绘制的值。',
+    );
+    destroy();
+  });
+
+  it('say under the chart that a mistyped setting is ignored, and what was likely meant', async () => {
+    const container = preview('```function-plot\ny = 2x\ndomian: [0, 5]\n```\n');
+    const destroy = await renderFunctionPlots(container, { labels: chinese });
+    expect(container.querySelectorAll('.function-plot-chart path.line')).toHaveLength(1);
+    const notes = container.querySelector('.function-plot-chart + .plot-diagnostics');
+    expect(notes?.textContent).toBe('第 2 行：Unknown setting "domian" is ignored; did you mean "domain"?');
+    destroy();
+  });
+
+  it('draw no warning list for a block without warnings, and none twice after a reset', async () => {
+    const container = preview('```function-plot\ny = x\nzoom: 2\n```\n\n```function-plot\ny = x\n```\n');
+    await renderFunctionPlots(container);
+    resetFunctionPlots(container);
+    const destroy = await renderFunctionPlots(container);
+    const [first, second] = Array.from(container.querySelectorAll('.function-plot-block'));
+    expect(first?.querySelectorAll('.plot-diagnostics li')).toHaveLength(1);
+    expect(first?.querySelector('.plot-diagnostics')?.textContent).toBe(
+      'Line 2: Unknown setting "zoom" is ignored.',
+    );
+    expect(second?.querySelector('.plot-diagnostics')).toBeNull();
+    destroy();
+  });
+});
+
 describe('functions without a value to draw', () => {
   it('are told apart by the points the chart samples', () => {
     expect(drawsSomewhere(() => Number.NaN, [-10, 10], 50)).toBe(false);

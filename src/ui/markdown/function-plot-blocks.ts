@@ -37,7 +37,8 @@ export function themeSeriesColors(element: Element): string[] {
  * draws them again (after a theme switch, in its colours).
  */
 export function resetFunctionPlots(container: HTMLElement): void {
-  for (const chart of container.querySelectorAll('.function-plot-chart, .plot-parameters')) chart.remove();
+  for (const chart of container.querySelectorAll('.function-plot-chart, .plot-parameters, .plot-diagnostics'))
+    chart.remove();
   for (const block of container.querySelectorAll(`.function-plot-block[${STATE_ATTRIBUTE}]`))
     block.removeAttribute(STATE_ATTRIBUTE);
 }
@@ -100,14 +101,25 @@ export function drawsSomewhere(
 }
 
 /** Thrown when no function of a plot has a value in its domain: nothing could be drawn. */
-class NothingToDraw extends Error {}
+class NothingToDraw extends Error {
+  constructor(
+    readonly functions: string,
+    readonly domain: readonly [number, number],
+  ) {
+    super(`${functions} has no value to draw between ${domain[0]} and ${domain[1]}.`);
+  }
+}
 
 /**
  * §12.3 renderInteractive: draws `plot` into `target` with pan and zoom. The
  * functions are our compiled expressions (core/expression), handed to the
  * library as callbacks, so its own string evaluator never sees note text.
  */
-export async function renderInteractivePlot(plot: FunctionPlot, target: HTMLElement): Promise<RenderHandle> {
+export async function renderInteractivePlot(
+  plot: FunctionPlot,
+  target: HTMLElement,
+  labels: Pick<PlotLabels, 'notDrawn'> = DEFAULT_LABELS,
+): Promise<RenderHandle> {
   const functionPlot = await loadFunctionPlot();
   let current = plot;
   const fitWidth = (available: number) => Math.max(200, Math.floor(available || 480));
@@ -140,7 +152,7 @@ export async function renderInteractivePlot(plot: FunctionPlot, target: HTMLElem
     const shown = drawable(domain);
     if (shown.length === 0) {
       const names = current.expressions.map((entry) => `y = ${entry.expression}`).join(', ');
-      throw new NothingToDraw(`${names} has no value to draw between ${domain[0]} and ${domain[1]}.`);
+      throw new NothingToDraw(names, domain);
     }
     const chart = functionPlot({
       target,
@@ -173,7 +185,11 @@ export async function renderInteractivePlot(plot: FunctionPlot, target: HTMLElem
       const note = target.ownerDocument.createElement('p');
       note.className = 'plot-warning';
       note.setAttribute('role', 'note');
-      note.textContent = `Not drawn: ${missing.map((entry) => `y = ${entry.expression}`).join(', ')} has no value between ${domain[0]} and ${domain[1]}.`;
+      note.textContent = labels.notDrawn(
+        missing.map((entry) => `y = ${entry.expression}`).join(', '),
+        domain[0],
+        domain[1],
+      );
       target.append(note);
     }
   };
@@ -211,30 +227,76 @@ export async function renderInteractivePlot(plot: FunctionPlot, target: HTMLElem
   };
 }
 
-function showError(block: HTMLElement, code: string, message: string, line?: number, column?: number): void {
+/**
+ * The words of a plot's messages in the user's language (the preview passes
+ * translated ones). What the parser says about the block's own text stays as
+ * the technical detail under the heading.
+ */
+export interface PlotLabels {
+  /** Accessible names of a parameter's slider and number box. */
+  slider: (name: string) => string;
+  value: (name: string) => string;
+  /** The heading of a block that could not be drawn, where the parser located the problem. */
+  failed: (line?: number, column?: number) => string;
+  /** No function of the block has a value between `low` and `high`. */
+  nothingToDraw: (functions: string, low: number, high: number) => string;
+  /** Some functions are left out of a drawn chart. */
+  notDrawn: (functions: string, low: number, high: number) => string;
+  /** The chart library failed (its own message tells a reader nothing). */
+  libraryFailed: string;
+  /** A warning about the block's text (a mistyped setting), at `line` of the block when known. */
+  warning: (message: string, line?: number) => string;
+}
+
+const DEFAULT_LABELS: PlotLabels = {
+  slider: (name) => `Parameter ${name}`,
+  value: (name) => `Value of ${name}`,
+  failed: (line, column) =>
+    `Plot could not be drawn${line !== undefined ? ` (line ${line}${column !== undefined ? `, column ${column}` : ''})` : ''}:`,
+  nothingToDraw: (functions, low, high) => `${functions} has no value to draw between ${low} and ${high}.`,
+  notDrawn: (functions, low, high) => `Not drawn: ${functions} has no value between ${low} and ${high}.`,
+  libraryFailed: 'the chart library failed to draw it.',
+  warning: (message, line) => (line === undefined ? message : `Line ${line}: ${message}`),
+};
+
+function showError(block: HTMLElement, code: string, heading: string, detail: string): void {
   block.querySelector('.plot-error')?.remove();
-  const note = block.ownerDocument.createElement('p');
+  const document = block.ownerDocument;
+  const note = document.createElement('p');
   note.className = 'plot-error';
   note.setAttribute('data-error-code', code);
   note.setAttribute('role', 'note');
-  const where =
-    line !== undefined ? ` (line ${line}${column !== undefined ? `, column ${column}` : ''})` : '';
-  // textContent: the message quotes the note's own text.
-  note.textContent = `Plot could not be drawn${where}: ${message}`;
+  const title = document.createElement('span');
+  title.className = 'plot-error-title';
+  title.textContent = heading;
+  // textContent: the detail quotes the note's own text.
+  const more = document.createElement('span');
+  more.className = 'plot-error-detail';
+  more.textContent = detail;
+  note.append(title, ' ', more);
   block.append(note);
   block.setAttribute(STATE_ATTRIBUTE, 'failed');
 }
 
-/** Accessible names of a parameter's slider and number box (the preview passes translated ones). */
-export interface PlotParameterLabels {
-  slider: (name: string) => string;
-  value: (name: string) => string;
+/** The block's warnings (a mistyped setting) under its chart, so nothing is ignored silently. */
+function showWarnings(
+  block: HTMLElement,
+  under: Element,
+  warnings: ReadonlyArray<{ message: string; line?: number }>,
+  labels: PlotLabels,
+): void {
+  block.querySelector('.plot-diagnostics')?.remove();
+  if (warnings.length === 0) return;
+  const list = block.ownerDocument.createElement('ul');
+  list.className = 'plot-diagnostics';
+  list.setAttribute('role', 'note');
+  for (const { message, line } of warnings) {
+    const item = block.ownerDocument.createElement('li');
+    item.textContent = labels.warning(message, line);
+    list.append(item);
+  }
+  under.after(list);
 }
-
-const DEFAULT_PARAMETER_LABELS: PlotParameterLabels = {
-  slider: (name) => `Parameter ${name}`,
-  value: (name) => `Value of ${name}`,
-};
 
 /** The slider's range: symmetric around 0, reaching at least twice the declared value. */
 export function parameterRange(value: number): { min: number; max: number; step: number } {
@@ -335,7 +397,7 @@ function parameterControls(
   plot: FunctionPlot,
   values: Map<string, number>,
   handle: RenderHandle,
-  labels: PlotParameterLabels,
+  labels: Pick<PlotLabels, 'slider' | 'value'>,
 ): HTMLElement {
   const document = block.ownerDocument;
   const redraw = () => void handle.update(withValues(plot, values));
@@ -390,7 +452,8 @@ export async function renderFunctionPlots(
   container: HTMLElement,
   options: {
     signal?: AbortSignal;
-    labels?: PlotParameterLabels;
+    /** Words in the user's language; any not given are English. */
+    labels?: Partial<PlotLabels>;
     /** Where the caller keeps each drawn chart by its block, to free it once the block leaves. */
     drawn?: Map<HTMLElement, RenderHandle>;
     /** The caller's memory of slider values, so a redraw shows what the user slid to. */
@@ -398,6 +461,7 @@ export async function renderFunctionPlots(
   } = {},
 ): Promise<() => void> {
   const memory = options.memory ?? new PlotParameterMemory();
+  const labels: PlotLabels = { ...DEFAULT_LABELS, ...options.labels };
   const survey = memory.survey(container);
   const handles: RenderHandle[] = [];
   const destroyAll = () => handles.splice(0).forEach((handle) => handle.destroy());
@@ -413,9 +477,8 @@ export async function renderFunctionPlots(
       showError(
         block,
         error?.code ?? 'FUNCTION_PLOT_PARSE_FAILED',
+        labels.failed(error?.line, error?.column),
         error?.message ?? '',
-        error?.line,
-        error?.column,
       );
       continue;
     }
@@ -424,7 +487,7 @@ export async function renderFunctionPlots(
     block.prepend(target);
     const values = memory.recall(block, parsed.plot.parameters ?? [], survey);
     try {
-      const handle = await renderInteractivePlot(withValues(parsed.plot, values), target);
+      const handle = await renderInteractivePlot(withValues(parsed.plot, values), target, labels);
       if (options.signal?.aborted) {
         // A newer pass draws this block again.
         handle.destroy();
@@ -433,10 +496,17 @@ export async function renderFunctionPlots(
       }
       handles.push(handle);
       options.drawn?.set(block, handle);
-      if ((parsed.plot.parameters ?? []).length > 0)
-        target.after(
-          parameterControls(block, parsed.plot, values, handle, options.labels ?? DEFAULT_PARAMETER_LABELS),
-        );
+      const controls =
+        (parsed.plot.parameters ?? []).length > 0
+          ? parameterControls(block, parsed.plot, values, handle, labels)
+          : undefined;
+      if (controls) target.after(controls);
+      showWarnings(
+        block,
+        controls ?? target,
+        parsed.diagnostics.filter((item) => item.severity === 'warning'),
+        labels,
+      );
       block.setAttribute(STATE_ATTRIBUTE, 'rendered');
     } catch (cause) {
       target.remove();
@@ -444,7 +514,10 @@ export async function renderFunctionPlots(
       showError(
         block,
         'FUNCTION_PLOT_RENDER_FAILED',
-        cause instanceof NothingToDraw ? cause.message : 'the chart library failed to draw it.',
+        labels.failed(),
+        cause instanceof NothingToDraw
+          ? labels.nothingToDraw(cause.functions, cause.domain[0], cause.domain[1])
+          : labels.libraryFailed,
       );
     }
   }

@@ -13,6 +13,7 @@ export {
 } from './mermaid-blocks';
 export type {
   MermaidErrorCode,
+  MermaidLabels,
   MermaidTheme,
   RenderMermaidOptions,
   RenderMermaidResult,
@@ -26,6 +27,7 @@ export {
   resetFunctionPlots,
   themeSeriesColors,
 } from './function-plot-blocks';
-export type { RenderHandle } from './function-plot-blocks';
+export type { PlotLabels, RenderHandle } from './function-plot-blocks';
+export { translatePlotWarning } from './plot-warnings';
 export { BlockRenderer } from './block-renderer';
 export type { BlockRendererOptions, PreviewBlock } from './block-renderer';

@@ -105,6 +105,18 @@ describe('renderMermaidBlocks', () => {
     expect(error?.textContent).not.toContain('Expecting');
   });
 
+  it('heads a failed diagram with the words it is given, Mermaid message below as detail', async () => {
+    mermaidMock.render.mockRejectedValue(new Error('Parse error on line 2:\n...'));
+    const { renderMermaidBlocks } = await loadModule();
+    const container = await renderedPreview('```mermaid\ngraph TD\n  A-->\n```');
+    await renderMermaidBlocks(container, {
+      labels: { failedWith: '图表无法渲染：', failed: '图表无法渲染。', unsafe: '已移除。' },
+    });
+    const error = container.querySelector('.mermaid-error');
+    expect(error?.querySelector('.mermaid-error-title')?.textContent).toBe('图表无法渲染：');
+    expect(error?.querySelector('.mermaid-error-detail')?.textContent).toBe('Parse error on line 2:');
+  });
+
   it('reports a failed chunk load as a render failure without throwing, and retries next time', async () => {
     const { renderMermaidBlocks, MERMAID_RENDER_FAILED } = await loadModule();
     mermaidMock.loaded.mockImplementationOnce(() => {

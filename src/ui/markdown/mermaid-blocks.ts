@@ -7,8 +7,26 @@ import type { Sanitizer } from './sanitize';
 
 export type MermaidTheme = 'default' | 'dark';
 
+/** The words of a failed diagram's message in the user's language (the preview passes translated ones). */
+export interface MermaidLabels {
+  /** The heading, followed by Mermaid's own message as the technical detail. */
+  failedWith: string;
+  /** The whole message when Mermaid gave none. */
+  failed: string;
+  /** The detail when the sanitizer removed the diagram (MERMAID_SVG_UNSAFE). */
+  unsafe: string;
+}
+
+const DEFAULT_LABELS: MermaidLabels = {
+  failedWith: 'Diagram could not be rendered:',
+  failed: 'Diagram could not be rendered.',
+  unsafe: 'The diagram was removed by the sanitizer.',
+};
+
 export interface RenderMermaidOptions {
   theme?: MermaidTheme;
+  /** Words in the user's language; any not given are English. */
+  labels?: Partial<MermaidLabels>;
   /** Aborting stops before the next diagram and leaves the remaining placeholders untouched. */
   signal?: AbortSignal;
 }
@@ -154,14 +172,25 @@ function showDiagram(block: HTMLElement, svg: string): void {
   block.setAttribute(STATE_ATTRIBUTE, 'rendered');
 }
 
-function showError(block: HTMLElement, code: MermaidErrorCode, message: string): void {
+function showError(block: HTMLElement, code: MermaidErrorCode, message: string, labels: MermaidLabels): void {
   block.querySelector('.mermaid-error')?.remove();
-  const note = block.ownerDocument.createElement('p');
+  const document = block.ownerDocument;
+  const note = document.createElement('p');
   note.className = 'mermaid-error';
   note.setAttribute('data-error-code', code);
   note.setAttribute('role', 'note');
-  // textContent: the message can quote the note's own source.
-  note.textContent = message ? `Diagram could not be rendered: ${message}` : 'Diagram could not be rendered.';
+  const detail = code === MERMAID_SVG_UNSAFE ? labels.unsafe : message;
+  const title = document.createElement('span');
+  title.className = 'mermaid-error-title';
+  title.textContent = detail ? labels.failedWith : labels.failed;
+  note.append(title);
+  if (detail) {
+    // textContent: the message can quote the note's own source.
+    const more = document.createElement('span');
+    more.className = 'mermaid-error-detail';
+    more.textContent = detail;
+    note.append(' ', more);
+  }
   block.append(note);
   block.setAttribute(STATE_ATTRIBUTE, 'failed');
 }
@@ -187,6 +216,7 @@ export async function renderMermaidBlocks(
   if (!window) throw new Error('renderMermaidBlocks needs a container inside a document with a window.');
   const sanitizer = sanitizerFor(window);
   const theme = options.theme ?? 'default';
+  const labels: MermaidLabels = { ...DEFAULT_LABELS, ...options.labels };
 
   for (const block of blocks) {
     if (options.signal?.aborted) break;
@@ -204,7 +234,7 @@ export async function renderMermaidBlocks(
       showDiagram(block, outcome.svg);
       result.rendered++;
     } else {
-      showError(block, outcome.code, outcome.message);
+      showError(block, outcome.code, outcome.message, labels);
       result.failed++;
     }
   }
