@@ -57,7 +57,7 @@ test.describe('in Chinese', () => {
     await expect(phase).toHaveText('');
     const timeline = page.getByTestId('agent-timeline');
     await expect(timeline.locator('[data-event="PermissionResolved"]')).toHaveText(
-      '权限 notes.write：未作答（运行已停止）',
+      '权限“修改笔记”：未作答（运行已停止）',
     );
     const call = timeline.locator('[data-event="ToolCall"]');
     await expect(call.locator('[data-status]')).toHaveText(/^已停止 · \d+ 毫秒$/);

@@ -75,6 +75,7 @@ test('an "always allow" grant shows in settings and can be revoked', async ({ pa
   await page.getByTestId('settings-nav-agent').click();
   const grant = page.getByTestId('agent-grant');
   await expect(grant).toHaveCount(1);
+  await expect(grant.getByTestId('agent-grant-name')).toHaveText('Change notes');
   await expect(page.getByTestId('agent-grants-empty')).toHaveCount(0);
   await grant.getByTestId('agent-grant-revoke').click();
   await expect(grant).toHaveCount(0);

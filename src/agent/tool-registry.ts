@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { isAppError } from '../contracts';
+import { isAppError, type PreviewAction } from '../contracts';
 import { systemClock, type Clock } from '../core/ids';
 import {
   metonaToolDefSchema,
@@ -62,25 +62,15 @@ export interface AgentToolSpec<S extends z.ZodObject = z.ZodObject> {
   preview?(args: z.output<S>, context: { signal: AbortSignal }): Promise<ToolPreview>;
 }
 
+// Re-exported: the agent's modules import it with the tool types; its home is the contract.
+export type { PreviewAction };
+
 export interface ToolPreview {
   summary: string;
   diff?: string;
   /** The same as `summary`, as data: the page words it in the user's language. */
   action?: PreviewAction;
 }
-
-/** What a write would do, for the permission prompt (`summary` is its English for the trace). */
-export type PreviewAction =
-  | { kind: 'note_create' | 'note_append' | 'note_replace'; title: string }
-  | { kind: 'tasks_add' | 'tasks_create'; title: string; count: number }
-  | {
-      kind: 'note_organise';
-      title: string;
-      /** The folder the note moves to ('' the top level); null when it stays. */
-      folder: string | null;
-      tags_added: string[];
-      tags_removed: string[];
-    };
 
 /** Keeps the parameter type of `execute` tied to the schema at the definition site. */
 export function defineTool<S extends z.ZodObject>(spec: AgentToolSpec<S>): AgentToolSpec {

@@ -48,6 +48,22 @@ export interface AgentToolInfoDto {
   permission: string;
 }
 
+/**
+ * What a note write would do, as data (a tool's preview and the `action` of
+ * `PermissionRequired`): the approval prompt words it in the user's language.
+ */
+export type PreviewAction =
+  | { kind: 'note_create' | 'note_append' | 'note_replace'; title: string }
+  | { kind: 'tasks_add' | 'tasks_create'; title: string; count: number }
+  | {
+      kind: 'note_organise';
+      title: string;
+      /** The folder the note moves to ('' the top level); null when it stays. */
+      folder: string | null;
+      tags_added: string[];
+      tags_removed: string[];
+    };
+
 /** An agent change to a note that the note view offers to undo. */
 export interface AgentNoteChangeDto {
   version_id: string;

@@ -124,7 +124,6 @@ describe('runPhase', () => {
     expect(pendingPermission(asking)?.action).toEqual({
       kind: 'note_create',
       title: '进程调度摘要',
-      count: 0,
     });
     expect(phaseAfter([...asking, envelope('RunCancelled', { reason: 'user' })])).toBeNull();
   });

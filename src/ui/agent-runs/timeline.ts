@@ -1,3 +1,4 @@
+import type { PreviewAction } from '../../contracts/agent-runs';
 import type { EventEnvelope } from '../../contracts/events';
 
 /**
@@ -63,36 +64,16 @@ export interface PendingPermission {
   /** The unified diff a note write would apply; empty when none. */
   diff: string;
   /** `summary` as data, to word it in the UI's language; null for tools without one. */
-  action: PermissionAction | null;
+  action: PreviewAction | null;
 }
 
-export type PermissionAction =
-  | {
-      kind: 'note_create' | 'note_append' | 'note_replace' | 'tasks_add' | 'tasks_create';
-      title: string;
-      count: number;
-    }
-  | {
-      kind: 'note_organise';
-      title: string;
-      /** The folder the note moves to ('' the top level); null when it stays. */
-      folder: string | null;
-      tags_added: string[];
-      tags_removed: string[];
-    };
-
-const ACTION_KINDS: ReadonlySet<string> = new Set([
-  'note_create',
-  'note_append',
-  'note_replace',
-  'tasks_add',
-  'tasks_create',
-]);
+const NOTE_KINDS: ReadonlySet<string> = new Set(['note_create', 'note_append', 'note_replace']);
+const TASK_KINDS: ReadonlySet<string> = new Set(['tasks_add', 'tasks_create']);
 
 const strings = (value: unknown): string[] =>
   Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 
-function actionOf(value: unknown): PermissionAction | null {
+function actionOf(value: unknown): PreviewAction | null {
   if (typeof value !== 'object' || value === null) return null;
   const { kind, title, count, folder, tags_added, tags_removed } = value as Record<string, unknown>;
   if (typeof title !== 'string') return null;
@@ -105,9 +86,11 @@ function actionOf(value: unknown): PermissionAction | null {
       tags_removed: strings(tags_removed),
     };
   }
-  if (typeof kind !== 'string' || !ACTION_KINDS.has(kind)) return null;
+  if (typeof kind !== 'string') return null;
+  if (NOTE_KINDS.has(kind)) return { kind: kind as 'note_create' | 'note_append' | 'note_replace', title };
+  if (!TASK_KINDS.has(kind)) return null;
   return {
-    kind: kind as Exclude<PermissionAction['kind'], 'note_organise'>,
+    kind: kind as 'tasks_add' | 'tasks_create',
     title,
     count: typeof count === 'number' ? count : 0,
   };

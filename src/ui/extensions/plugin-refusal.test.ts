@@ -1,7 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../contracts/errors';
 import { I18nState } from '../i18n/i18n.svelte';
-import { permissionLabel, pluginRefusal, refusalText, type PluginRefusal } from './plugin-refusal';
+import {
+  permissionLabel,
+  pluginErrorNextStep,
+  pluginRefusal,
+  refusalText,
+  type PluginRefusal,
+} from './plugin-refusal';
 
 const english = new I18nState();
 const chinese = new I18nState();
@@ -180,5 +186,26 @@ describe('permissionLabel', () => {
     expect(permissionLabel('secrets.use', chinese)).toBe('使用其密钥');
     expect(permissionLabel('notes.read', english)).toBe('Read notes');
     expect(permissionLabel('camera', chinese)).toBe('camera');
+  });
+});
+
+describe('a plugin whose tools do not match its manifest (MCP_TOOL_SCHEMA_INVALID)', () => {
+  it('says the tools were refused and that only the plugin’s author can fix it, in both languages', () => {
+    expect(english.errorText('MCP_TOOL_SCHEMA_INVALID', '')).toBe(
+      'The plugin’s tools do not match its manifest or cannot be used, so none of them were added.',
+    );
+    expect(chinese.errorText('MCP_TOOL_SCHEMA_INVALID', '')).toBe(
+      '插件提供的工具与其清单不符或无法使用，因此它的工具都没有添加。',
+    );
+    expect(pluginErrorNextStep('MCP_TOOL_SCHEMA_INVALID', english)).toBe(
+      'Only a fixed version of the plugin from its author can solve this: the detail below names the tool and what is wrong with it.',
+    );
+    expect(pluginErrorNextStep('MCP_TOOL_SCHEMA_INVALID', chinese)).toBe(
+      '只有插件作者发布修正后的版本才能解决：下方详情写明了出错的工具及原因。',
+    );
+  });
+
+  it('adds no next step to an error whose text already says what to do', () => {
+    expect(pluginErrorNextStep('PLUGIN_HOST_START_FAILED', english)).toBeNull();
   });
 });

@@ -154,3 +154,18 @@ export function permissionLabel(permission: string, translator: Pick<RefusalTran
     ? translator.t(PERMISSION_KEYS[permission as keyof typeof PERMISSION_KEYS])
     : permission;
 }
+
+/**
+ * What the user can do about a plugin's error, where the code alone does not say it. A
+ * refused tool list cannot be fixed in settings: granting or restarting lists the same tools.
+ */
+const NEXT_STEP_KEYS: Readonly<Record<string, MessageKey>> = {
+  MCP_TOOL_SCHEMA_INVALID: 'errors.mcp.toolSchemaInvalid.next',
+};
+
+export function pluginErrorNextStep(
+  code: string,
+  translator: Pick<RefusalTranslator, 't'> = i18n,
+): string | null {
+  return Object.hasOwn(NEXT_STEP_KEYS, code) ? translator.t(NEXT_STEP_KEYS[code]!) : null;
+}

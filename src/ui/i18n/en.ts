@@ -266,6 +266,8 @@ export const en = {
   'language.en': 'English',
 
   'errors.generic': 'Something went wrong. Please try again.',
+  'errors.mcp.toolSchemaInvalid.next':
+    'Only a fixed version of the plugin from its author can solve this: the detail below names the tool and what is wrong with it.',
 
   'agent.title': 'Agent',
   'agent.inputLabel': 'Ask the agent',
@@ -286,7 +288,7 @@ export const en = {
   'agent.event.ModelCallFailed': 'Model call failed',
   'agent.event.ToolCall': 'Tool {name}',
   'agent.event.PermissionRequired': 'Permission needed: {permission}',
-  'agent.event.PermissionResolved': 'Permission {permission}: {decision}',
+  'agent.event.PermissionResolved': 'Permission “{permission}”: {decision}',
   'agent.event.Citation': 'Source: {title}',
   'agent.event.RunCompleted': 'Answer',
   'agent.event.RunFailed': 'Run failed',
@@ -296,7 +298,6 @@ export const en = {
   'agent.thinking': 'Thinking',
   'agent.tokens': '{count} tokens',
   'agent.duration': '{ms} ms',
-  'agent.permission.prompt': '{tool} wants to use the permission “{permission}”.',
   'agent.permission.allowOnce': 'Allow once',
   'agent.permission.always': 'Always allow',
   'agent.permission.deny': 'Deny',
@@ -379,6 +380,9 @@ export const en = {
   'agent.preview.note_organise_none': 'Leave “{title}” as it is (it already has this folder and these tags).',
   'agent.preview.sentenceJoin': ' ',
   'agent.permission.what': 'What it does: {description}',
+  'agent.permission.request': '{tool} asks for permission: {permission}.',
+  'agent.permission.idTitle': 'Permission id: {permission}',
+  'agent.permission.name.pluginTools': 'Use the tools of the plugin “{plugin}”',
   'agent.decision.cancelled': 'not answered (the run was stopped)',
   'agent.toolCancelled': 'The run was stopped before {tool} ran, so nothing was changed.',
   'agent.toolStatus.running': 'running…',
@@ -714,7 +718,6 @@ graph LR
   'export.cancel': 'Cancel export',
   'export.done': 'Exported {file}',
   'export.cancelled': 'Export cancelled',
-  'export.warnings': 'Exported {file} with {count} warning(s): {first}',
   // Benchmarks
   'bench.title': 'Benchmarks',
   'bench.dataset': 'Dataset',
@@ -1014,6 +1017,7 @@ graph LR
   'export.warning.diagramSource': 'A diagram (line {line}) is kept as its source: {message}',
   'export.warning.plotSource': 'A function plot (line {line}) is kept as its source: {message}',
   'export.warning.plotSourceUnplaced': 'A function plot is kept as its source: {message}',
+  // Export toast with several warnings: all of them, a few inline and the rest behind "Show all".
   'export.warningsList': {
     one: 'Exported {file} with 1 warning: {list}',
     other: 'Exported {file} with {count} warnings: {list}',
@@ -1061,6 +1065,7 @@ graph LR
   // Function plots in the preview: a slider and a number box per declared parameter.
   'plot.parameterSlider': 'Parameter {name}',
   'plot.parameterValue': 'Value of {name}',
+  // Function plots and diagrams in the preview: why one is not drawn (the parser's own words follow as detail).
   'plot.failed': 'Plot could not be drawn:',
   'plot.failedAt': 'Plot could not be drawn (line {line}):',
   'plot.failedAtColumn': 'Plot could not be drawn (line {line}, column {column}):',
@@ -1257,7 +1262,8 @@ export const enErrors: Partial<Record<ErrorCode, string>> = {
   PLUGIN_HOST_UNHEALTHY: 'The plugin host stopped responding.',
   MCP_INITIALIZE_FAILED: 'The MCP server could not be started.',
   MCP_CAPABILITY_UNSUPPORTED: 'The MCP server does not support this.',
-  MCP_TOOL_SCHEMA_INVALID: 'An MCP tool describes its input in a way this app cannot use.',
+  MCP_TOOL_SCHEMA_INVALID:
+    'The plugin’s tools do not match its manifest or cannot be used, so none of them were added.',
   MCP_TOOL_CALL_FAILED: 'The MCP tool call failed.',
   MCP_TOOL_RESULT_TOO_LARGE: 'The MCP tool returned more than this app accepts.',
   MCP_TRUST_APPROVAL_REQUIRED: 'This MCP server needs your approval first.',

@@ -254,6 +254,8 @@ export const zhCN: Dictionary = {
   'language.en': 'English',
 
   'errors.generic': '出了点问题，请重试。',
+  'errors.mcp.toolSchemaInvalid.next':
+    '只有插件作者发布修正后的版本才能解决：下方详情写明了出错的工具及原因。',
 
   'agent.title': '智能体',
   'agent.inputLabel': '向智能体提问',
@@ -274,7 +276,7 @@ export const zhCN: Dictionary = {
   'agent.event.ModelCallFailed': '模型调用失败',
   'agent.event.ToolCall': '工具 {name}',
   'agent.event.PermissionRequired': '需要权限：{permission}',
-  'agent.event.PermissionResolved': '权限 {permission}：{decision}',
+  'agent.event.PermissionResolved': '权限“{permission}”：{decision}',
   'agent.event.Citation': '来源：{title}',
   'agent.event.RunCompleted': '回答',
   'agent.event.RunFailed': '运行失败',
@@ -284,7 +286,6 @@ export const zhCN: Dictionary = {
   'agent.thinking': '思考',
   'agent.tokens': '{count} 个 token',
   'agent.duration': '{ms} 毫秒',
-  'agent.permission.prompt': '{tool} 请求使用权限“{permission}”。',
   'agent.permission.allowOnce': '允许一次',
   'agent.permission.always': '始终允许',
   'agent.permission.deny': '拒绝',
@@ -365,6 +366,9 @@ export const zhCN: Dictionary = {
   'agent.preview.note_organise_none': '“{title}”保持不变（已在该文件夹并带有这些标签）。',
   'agent.preview.sentenceJoin': '',
   'agent.permission.what': '作用：{description}',
+  'agent.permission.request': '{tool} 请求权限：{permission}。',
+  'agent.permission.idTitle': '权限 ID：{permission}',
+  'agent.permission.name.pluginTools': '使用插件“{plugin}”的工具',
   'agent.decision.cancelled': '未作答（运行已停止）',
   'agent.toolCancelled': '运行在 {tool} 执行前已停止，因此没有做任何更改。',
   'agent.toolStatus.running': '运行中…',
@@ -694,7 +698,6 @@ graph LR
   'export.cancel': '取消导出',
   'export.done': '已导出 {file}',
   'export.cancelled': '已取消导出',
-  'export.warnings': '已导出 {file}，有 {count} 条警告：{first}',
   // Benchmarks
   'bench.title': '基准测试',
   'bench.dataset': '数据集',
@@ -961,6 +964,7 @@ graph LR
   'export.warning.diagramSource': '第 {line} 行的图保留为源码：{message}',
   'export.warning.plotSource': '第 {line} 行的函数图像保留为源码：{message}',
   'export.warning.plotSourceUnplaced': '一个函数图像保留为源码：{message}',
+  // Export toast with several warnings: all of them, a few inline and the rest behind "Show all".
   'export.warningsList': {
     other: '已导出 {file}，有 {count} 条警告：{list}',
   },
@@ -1005,6 +1009,7 @@ graph LR
   // 函数图预览：每个声明的参数一个滑块和一个数字框。
   'plot.parameterSlider': '参数 {name}',
   'plot.parameterValue': '{name} 的值',
+  // Function plots and diagrams in the preview: why one is not drawn (the parser's own words follow as detail).
   'plot.failed': '函数图像无法绘制：',
   'plot.failedAt': '函数图像无法绘制（第 {line} 行）：',
   'plot.failedAtColumn': '函数图像无法绘制（第 {line} 行，第 {column} 列）：',
@@ -1186,7 +1191,7 @@ export const zhCNErrors: Partial<Record<ErrorCode, string>> = {
   PLUGIN_HOST_UNHEALTHY: '插件宿主无响应。',
   MCP_INITIALIZE_FAILED: '无法启动 MCP 服务器。',
   MCP_CAPABILITY_UNSUPPORTED: 'MCP 服务器不支持此功能。',
-  MCP_TOOL_SCHEMA_INVALID: 'MCP 工具的输入描述无法被本应用使用。',
+  MCP_TOOL_SCHEMA_INVALID: '插件提供的工具与其清单不符或无法使用，因此它的工具都没有添加。',
   MCP_TOOL_CALL_FAILED: 'MCP 工具调用失败。',
   MCP_TOOL_RESULT_TOO_LARGE: 'MCP 工具返回的内容超出本应用的上限。',
   MCP_TRUST_APPROVAL_REQUIRED: '需要先批准此 MCP 服务器。',

@@ -1,0 +1,75 @@
+import { addScriptProvider, pickScriptModel } from './harness/agent-steps';
+import { textStream, toolCallStream } from './harness/openai-script-server';
+import { installAndEnableSampleGreeter } from './harness/plugin-steps';
+import { createNote, expect, openApp, test } from './fixtures';
+
+const answered = (body: Record<string, unknown>) =>
+  ((body as { messages?: Array<{ role: string }> }).messages ?? []).some(
+    (message) => message.role === 'tool',
+  );
+
+test.describe('in Chinese', () => {
+  test.use({ locale: 'zh-CN' });
+
+  test('the approval prompt names the permission in Chinese, its id only as a detail', async ({
+    page,
+    scriptServer,
+  }) => {
+    const server = await scriptServer({
+      reply: (body) =>
+        answered(body)
+          ? textStream('已创建。')
+          : toolCallStream('notes__create', {
+              title: '进程调度摘要',
+              body: '# 进程调度摘要\n\n- 时间片轮转\n',
+            }),
+    });
+    await openApp(page);
+    await createNote(page, '进程调度', '# 进程调度\n\nFCFS、SJF、RR。\n');
+    await addScriptProvider(page, server.url);
+    await page.getByTestId('nav-agent').click();
+    await page.getByTestId('agent-model').selectOption({ label: 'Script · script-model' });
+    await page.getByTestId('agent-input').fill('把我关于进程调度的笔记总结成一篇新笔记');
+    await page.getByTestId('agent-run').click();
+
+    const permission = page.getByTestId('agent-permission');
+    await expect(permission).toHaveAccessibleName('notes.create 请求权限：修改笔记。 notes.write');
+    await expect(permission.getByTestId('permission-request')).toHaveText(
+      'notes.create 请求权限：修改笔记。',
+    );
+    const id = permission.getByTestId('permission-id');
+    await expect(id).toHaveText('notes.write');
+    await expect(id).toHaveAttribute('title', '权限 ID：notes.write');
+
+    await permission.getByTestId('permission-allow-once').click();
+    await expect(page.getByTestId('agent-run-item').first()).toHaveAttribute('data-status', 'completed');
+  });
+});
+
+test('a plugin tool that declares no permission is asked for by its plugin’s name', async ({
+  page,
+  scriptServer,
+}) => {
+  const server = await scriptServer({
+    reply: (body) =>
+      answered(body) ? textStream('Greeted.') : toolCallStream('sample-greeter__greet', { name: 'Ada' }),
+  });
+  await openApp(page);
+  await installAndEnableSampleGreeter(page);
+  await page.keyboard.press('Escape');
+  await addScriptProvider(page, server.url);
+  await pickScriptModel(page);
+  await page.getByTestId('agent-input').fill('Greet Ada with the greeter plugin');
+  await page.getByTestId('agent-run').click();
+
+  const permission = page.getByTestId('agent-permission');
+  await expect(permission).toHaveAccessibleName(
+    /asks for permission: Use the tools of the plugin “sample-greeter”/,
+  );
+  await expect(permission.getByTestId('permission-request')).toHaveText(
+    'sample-greeter.greet asks for permission: Use the tools of the plugin “sample-greeter”.',
+  );
+  await expect(permission.getByTestId('permission-id')).toHaveText('sample-greeter.tools');
+  await permission.getByTestId('permission-deny').click();
+  await expect(page.getByTestId('agent-run-item').first()).toHaveAttribute('data-status', 'completed');
+});
