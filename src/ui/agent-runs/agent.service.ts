@@ -9,6 +9,7 @@ import { localModels } from '../local-models/local-models.svelte';
 import { DEMO_PROVIDER, defaultAgentChoice } from './agent-models';
 import { agentView } from './agent.svelte';
 import { currentRoute, navigate } from '../navigation';
+import { refreshAll } from '../notes/notes.service';
 import { isTerminalRunEvent } from './timeline';
 
 type PermissionAnswer = 'allow_once' | 'always_allow' | 'deny';
@@ -130,12 +131,39 @@ export async function startRun(options: Omit<StartAgentRunInput, 'prompt'> = {})
     });
     agentView.setInput('');
     agentView.upsertRun(run);
+    followWrites(run.run_id);
     openRun(run.run_id);
   } catch (error) {
     reportError(error);
   } finally {
     agentView.setBusy(false);
   }
+}
+
+/** The tools that write notes: the notebook's list and sidebar are not told of their writes. */
+const NOTE_WRITERS = new Set(['notes.create', 'notes.update', 'notes.organise', 'tasks.create']);
+
+/**
+ * Refreshes the note list and the sidebar (folders, tags) after each note write of
+ * a run, until the run ends, whichever view is shown meanwhile: leaving the Agent
+ * view stops following its timeline, not the run, whose new note, move or tag
+ * must show in the notebook the user went to.
+ */
+function followWrites(runId: string): void {
+  let stop: (() => void) | null = null;
+  let ended = false;
+  stop = subscribeEvents(runId, (envelope: EventEnvelope) => {
+    if (envelope.event === 'ToolResult') {
+      const { name, success } = envelope.data as { name?: unknown; success?: unknown };
+      if (success === true && typeof name === 'string' && NOTE_WRITERS.has(name)) void refreshAll();
+    }
+    if (isTerminalRunEvent(envelope.event)) {
+      ended = true;
+      stop?.();
+    }
+  });
+  // A run can end before the subscription is even returned (events replayed at once).
+  if (ended) stop();
 }
 
 export async function cancelRun(): Promise<void> {
