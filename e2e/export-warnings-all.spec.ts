@@ -19,7 +19,9 @@ test.describe('in Chinese', () => {
     await download;
     const toast = page.getByTestId('toast').filter({ hasText: '已导出 讲义 lecture.pdf' });
     await expect(toast).toContainText('已导出 讲义 lecture.pdf，有 5 条警告：');
-    await expect(toast).toContainText('；另有 2 条');
+    await expect(toast).toContainText('。另有 2 条。');
+    await expect(toast).not.toContainText('。；');
+    await expect(toast).not.toContainText('？；');
     await expect(toast).not.toContainText('Unknown');
 
     await toast.getByRole('button', { name: '查看全部', exact: true }).click();

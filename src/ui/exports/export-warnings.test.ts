@@ -40,7 +40,9 @@ describe('translateWarning', () => {
 describe('summarizeWarnings', () => {
   const words: Record<string, string> = {
     'export.warningsJoin': '；',
+    'export.warningsJoinSentences': '',
     'export.warningsMore': '{list}；另有 {more} 条',
+    'export.warningsMoreAfterSentence': '{list}另有 {more} 条。',
     'export.warningsList': '已导出 {file}，有 {count} 条警告：{list}',
     'export.warning.rawHtml': '{format}：原始 HTML 被略去。',
     'plot.warning.unknownSettingGuess': '未知设置“{name}”已忽略——你是不是想写“{meant}”？',
@@ -59,7 +61,7 @@ describe('summarizeWarnings', () => {
       zh,
     );
     expect(message).toBe(
-      '已导出 notes.pdf，有 3 条警告：PDF：原始 HTML 被略去。；未知设置“domian”已忽略——你是不是想写“domain”？；Something new happened.',
+      '已导出 notes.pdf，有 3 条警告：PDF：原始 HTML 被略去。未知设置“domian”已忽略——你是不是想写“domain”？Something new happened.',
     );
     expect(all).toHaveLength(3);
   });
@@ -69,5 +71,14 @@ describe('summarizeWarnings', () => {
     const { message, all } = summarizeWarnings('n.html', warnings, zh);
     expect(message).toBe('已导出 n.html，有 5 条警告：one；two；three；另有 2 条');
     expect(all).toEqual(warnings);
+  });
+
+  it('puts no "；" after a warning that ends its sentence, also before the count of the rest', () => {
+    const warnings = ['PDF: raw HTML is left out.', 'two', 'PDF: raw HTML is left out.', 'four'];
+    const { message } = summarizeWarnings('n.pdf', warnings, zh);
+    expect(message).toBe(
+      '已导出 n.pdf，有 4 条警告：PDF：原始 HTML 被略去。two；PDF：原始 HTML 被略去。另有 1 条。',
+    );
+    expect(message).not.toMatch(/[。？]；/);
   });
 });

@@ -118,8 +118,20 @@ export function summarizeWarnings(
 ): { message: string; all: string[] } {
   const all = warnings.map((warning) => translateWarning(warning, translate));
   const separator = translate('export.warningsJoin', {});
-  let list = all.slice(0, WARNINGS_IN_TOAST).join(separator);
-  if (all.length > WARNINGS_IN_TOAST)
-    list = translate('export.warningsMore', { list, more: all.length - WARNINGS_IN_TOAST });
+  const afterSentence = translate('export.warningsJoinSentences', {});
+  // A warning that ends its sentence ("…？") takes no "；" after it: the next one just follows.
+  let list = '';
+  for (const [index, warning] of all.slice(0, WARNINGS_IN_TOAST).entries()) {
+    if (index > 0) list += endsSentence(list) ? afterSentence : separator;
+    list += warning;
+  }
+  if (all.length > WARNINGS_IN_TOAST) {
+    const key = endsSentence(list) ? 'export.warningsMoreAfterSentence' : 'export.warningsMore';
+    list = translate(key, { list, more: all.length - WARNINGS_IN_TOAST });
+  }
   return { message: translate('export.warningsList', { file, count: all.length, list }), all };
+}
+
+function endsSentence(text: string): boolean {
+  return /[.。?？!！]$/u.test(text);
 }

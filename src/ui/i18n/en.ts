@@ -1024,6 +1024,8 @@ graph LR
   },
   'export.warningsJoin': '; ',
   'export.warningsMore': '{list}; and {more} more',
+  'export.warningsJoinSentences': ' ',
+  'export.warningsMoreAfterSentence': '{list} And {more} more.',
   'export.showWarnings': 'Show all',
   'export.warningsTitle': 'Warnings of {file}',
   // Benchmarks: agent runs, answer models, models side by side

@@ -970,6 +970,8 @@ graph LR
   },
   'export.warningsJoin': '；',
   'export.warningsMore': '{list}；另有 {more} 条',
+  'export.warningsJoinSentences': '',
+  'export.warningsMoreAfterSentence': '{list}另有 {more} 条。',
   'export.showWarnings': '查看全部',
   'export.warningsTitle': '{file} 的警告',
   // Benchmarks: agent runs, answer models, models side by side
