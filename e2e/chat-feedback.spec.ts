@@ -25,7 +25,11 @@ test('a slow provider: the thread jumps to the question just sent, and the answe
   await askChat(page, 'Tell me a long story', 1);
 
   // Scrolled up to read the start of the long answer, the user asks the next question.
+  // First the whole answer is laid out and the thread has followed it to its end: a
+  // scroll before that is undone by the thread following the answer as it grows.
   const messages = page.getByTestId('chat-message');
+  await expect(messages.nth(1).getByTestId('chat-answer')).toContainText('Paragraph 30 of a long answer.');
+  await expect(messages.nth(1).getByTestId('chat-usage')).toBeInViewport();
   await messages.first().scrollIntoViewIfNeeded();
   await expect(messages.nth(1).getByTestId('chat-usage')).not.toBeInViewport();
   await page.getByTestId('chat-input').fill('Slow question: what next?');
