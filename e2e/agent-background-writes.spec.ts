@@ -1,13 +1,6 @@
 import { addScriptProvider, pickScriptModel } from './harness/agent-steps';
-import { textStream, toolCallStream } from './harness/openai-script-server';
+import { textStream, toolCallStream, toolMessages } from './harness/openai-script-server';
 import { createNote, expect, openApp, test } from './fixtures';
-
-interface WireBody {
-  messages?: Array<{ role: string; content?: string | null }>;
-}
-
-const toolMessages = (body: Record<string, unknown>) =>
-  ((body as WireBody).messages ?? []).filter((message) => message.role === 'tool');
 
 test('a run that goes on after the user left the Agent view shows its new note in the notebook', async ({
   page,

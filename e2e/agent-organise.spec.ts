@@ -1,14 +1,7 @@
 import type { Page } from '@playwright/test';
 import { addScriptProvider, pickScriptModel } from './harness/agent-steps';
-import { textStream, toolCallStream } from './harness/openai-script-server';
+import { textStream, toolCallStream, toolMessages } from './harness/openai-script-server';
 import { createNote, expect, openApp, test } from './fixtures';
-
-interface WireBody {
-  messages?: Array<{ role: string; content?: string | null }>;
-}
-
-const toolMessages = (body: Record<string, unknown>) =>
-  ((body as WireBody).messages ?? []).filter((message) => message.role === 'tool');
 
 /**
  * A model that lists the notes, then asks to organise the one titled `title`

@@ -1,12 +1,9 @@
 import { addScriptProvider, pickScriptModel } from './harness/agent-steps';
-import { textStream, toolCallStream } from './harness/openai-script-server';
+import { textStream, toolCallStream, toolMessages } from './harness/openai-script-server';
 import { installAndEnableSampleGreeter } from './harness/plugin-steps';
 import { createNote, expect, openApp, test } from './fixtures';
 
-const answered = (body: Record<string, unknown>) =>
-  ((body as { messages?: Array<{ role: string }> }).messages ?? []).some(
-    (message) => message.role === 'tool',
-  );
+const answered = (body: Record<string, unknown>) => toolMessages(body).length > 0;
 
 test.describe('in Chinese', () => {
   test.use({ locale: 'zh-CN' });

@@ -1,14 +1,7 @@
 import { addScriptProvider, pickScriptModel } from './harness/agent-steps';
-import { textStream, toolCallStream } from './harness/openai-script-server';
+import { textStream, toolCallStream, toolMessages } from './harness/openai-script-server';
 import { installAndEnableSampleGreeter } from './harness/plugin-steps';
 import { createNote, expect, openApp, test } from './fixtures';
-
-interface WireBody {
-  messages?: Array<{ role: string; content?: string | null }>;
-}
-
-const toolMessages = (body: Record<string, unknown>) =>
-  ((body as WireBody).messages ?? []).filter((message) => message.role === 'tool');
 
 test.describe('in Chinese', () => {
   test.use({ locale: 'zh-CN' });

@@ -96,6 +96,14 @@ export async function scriptServerFixture(
   }
 }
 
+/** The tool results a request sends back to the model: what a script decides its next step by. */
+export function toolMessages(
+  body: Record<string, unknown>,
+): Array<{ role: string; content?: string | null }> {
+  const messages = (body as { messages?: Array<{ role: string; content?: string | null }> }).messages ?? [];
+  return messages.filter((message) => message.role === 'tool');
+}
+
 /** A plain streamed answer (no tools), as an SSE body. */
 export function textStream(text: string, model = 'script-model'): string {
   const chunk = (delta: Record<string, unknown>, finish: string | null) =>

@@ -2,6 +2,7 @@ import { keepsVersion, overflow, type HistoryLimits, type NoteChangeOrigin } fro
 import { newId } from '../core/ids';
 import type { Dexie } from './database';
 import { guardQuota } from './storage-errors';
+import { sameTags } from '../core/tag-lists';
 
 /**
  * Earlier states of notes. Every change to a note's title or body stores the
@@ -72,10 +73,6 @@ export interface NoteVersionRow {
 
 /** Origins whose change of folder or tags alone is kept as a version of its own. */
 const KEEPS_ORGANISING: ReadonlySet<NoteVersionOrigin> = new Set(['agent', 'plugin', 'import', 'restore']);
-
-function sameTags(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((tag, index) => tag === b[index]);
-}
 
 /** What restoring `row` writes: the note as that version keeps it. */
 export function restoredState(row: NoteVersionRow): {

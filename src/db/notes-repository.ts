@@ -15,6 +15,7 @@ import {
 import { NOTE_VERSIONS_TABLE, NoteVersionRepository, type NoteChangeSource } from './note-versions';
 import { noteMetaOf, type BlockRow, type NoteMetaRow, type NoteRow } from './schema';
 import { guardQuota } from './storage-errors';
+import { sameTags } from '../core/tag-lists';
 
 export interface NoteDraft {
   title: string;
@@ -849,8 +850,7 @@ function changesIndexedFields(before: NoteRow, after: NoteRow): boolean {
     before.body !== after.body ||
     before.title !== after.title ||
     before.folder !== after.folder ||
-    before.tags.length !== after.tags.length ||
-    before.tags.some((tag, index) => tag !== after.tags[index])
+    !sameTags(before.tags, after.tags)
   );
 }
 

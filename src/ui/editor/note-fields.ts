@@ -1,4 +1,5 @@
 import type { NoteDto } from '../../contracts/notes';
+import { sameTags } from '../../core/tag-lists';
 
 /** What the editor saves: the user-editable part of a note. */
 export interface NoteContent {
@@ -36,13 +37,7 @@ export function contentOf(note: Pick<NoteDto, 'title' | 'folder' | 'tags' | 'bod
 }
 
 export function sameContent(a: NoteContent, b: NoteContent): boolean {
-  return (
-    a.title === b.title &&
-    a.folder === b.folder &&
-    a.body === b.body &&
-    a.tags.length === b.tags.length &&
-    a.tags.every((tag, index) => tag === b.tags[index])
-  );
+  return a.title === b.title && a.folder === b.folder && a.body === b.body && sameTags(a.tags, b.tags);
 }
 
 /** Above this many characters a note is edited in a plain editor; the preview comes on demand. */

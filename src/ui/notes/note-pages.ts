@@ -1,4 +1,5 @@
 import type { NoteSummaryDto } from '../../contracts/notes';
+import { sameTags } from '../../core/tag-lists';
 
 /**
  * The note list as the screen sees it: one slot per note in the notebook's
@@ -95,7 +96,6 @@ function sameSummary(a: NoteSummaryDto, b: NoteSummaryDto): boolean {
     a.body_length === b.body_length &&
     a.folder === b.folder &&
     (a.pinned ?? false) === (b.pinned ?? false) &&
-    a.tags.length === b.tags.length &&
-    a.tags.every((tag, index) => tag === b.tags[index])
+    sameTags(a.tags, b.tags)
   );
 }
