@@ -25,14 +25,35 @@ export interface ShowToastOptions {
 
 const DEFAULT_TIMEOUT: Record<ToastKind, number> = { info: 4000, success: 4000, error: 8000 };
 const MAX_TOASTS = 5;
+/**
+ * A toast let go with less than this left stays this long: someone who moved the pointer away
+ * in its last second still sees it go rather than vanish under the pointer.
+ */
+export const MIN_TIME_AFTER_HOLD_MS = 2000;
 
-/** Transient notifications. Showing a message that is already on screen restarts its timer instead. */
+/** Why a toast is held open: the pointer is over it, or the keyboard focus is in it. */
+export type ToastHold = 'pointer' | 'focus';
+
+interface Countdown {
+  /** Time left when the toast was held; the full timeout before it ever runs. */
+  remaining: number;
+  /** When the running timer fires (Date.now()); null while held. */
+  deadline: number | null;
+  timer: ReturnType<typeof setTimeout> | null;
+  holds: Set<ToastHold>;
+}
+
+/**
+ * Transient notifications. Showing a message that is already on screen restarts its timer instead.
+ * A toast does not close while the pointer is over it or the focus is in it (WCAG 2.2.2): its
+ * time stops, and goes on from where it stopped once both have left.
+ */
 export class ToastState {
   #items = $state.raw<Toast[]>([]);
   #nextId = 1;
   // Bookkeeping only, never rendered: a plain Map on purpose.
   // eslint-disable-next-line svelte/prefer-svelte-reactivity
-  readonly #timers = new Map<number, ReturnType<typeof setTimeout>>();
+  readonly #countdowns = new Map<number, Countdown>();
 
   get items(): readonly Toast[] {
     return this.#items;
@@ -50,13 +71,33 @@ export class ToastState {
         this.#clearTimer(dropped.id);
       this.#items = [...kept, toast];
     }
+    const holds = this.#countdowns.get(id)?.holds ?? new Set<ToastHold>();
     this.#clearTimer(id);
-    if (timeout > 0)
-      this.#timers.set(
-        id,
-        setTimeout(() => this.dismiss(id), timeout),
-      );
+    if (timeout > 0) {
+      const countdown: Countdown = { remaining: timeout, deadline: null, timer: null, holds };
+      this.#countdowns.set(id, countdown);
+      if (holds.size === 0) this.#start(id, countdown, timeout);
+    }
     return id;
+  }
+
+  /** Stops the toast's time while `reason` lasts; a toast that stays until dismissed is unaffected. */
+  hold(id: number, reason: ToastHold): void {
+    const countdown = this.#countdowns.get(id);
+    if (!countdown) return;
+    countdown.holds.add(reason);
+    if (countdown.timer === null || countdown.deadline === null) return;
+    clearTimeout(countdown.timer);
+    countdown.remaining = Math.max(0, countdown.deadline - Date.now());
+    countdown.timer = null;
+    countdown.deadline = null;
+  }
+
+  /** Ends one reason for holding; the time goes on once no reason is left. */
+  release(id: number, reason: ToastHold): void {
+    const countdown = this.#countdowns.get(id);
+    if (!countdown || !countdown.holds.delete(reason) || countdown.holds.size > 0) return;
+    this.#start(id, countdown, Math.max(countdown.remaining, MIN_TIME_AFTER_HOLD_MS));
   }
 
   dismiss(id: number): void {
@@ -65,15 +106,21 @@ export class ToastState {
   }
 
   reset(): void {
-    for (const id of this.#timers.keys()) this.#clearTimer(id);
+    for (const id of [...this.#countdowns.keys()]) this.#clearTimer(id);
     this.#items = [];
     this.#nextId = 1;
   }
 
+  #start(id: number, countdown: Countdown, ms: number): void {
+    countdown.remaining = ms;
+    countdown.deadline = Date.now() + ms;
+    countdown.timer = setTimeout(() => this.dismiss(id), ms);
+  }
+
   #clearTimer(id: number): void {
-    const timer = this.#timers.get(id);
-    if (timer !== undefined) clearTimeout(timer);
-    this.#timers.delete(id);
+    const timer = this.#countdowns.get(id)?.timer;
+    if (timer !== undefined && timer !== null) clearTimeout(timer);
+    this.#countdowns.delete(id);
   }
 }
 

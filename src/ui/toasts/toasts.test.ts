@@ -1,0 +1,98 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { MIN_TIME_AFTER_HOLD_MS, ToastState } from './toasts.svelte';
+
+describe('ToastState', () => {
+  let state: ToastState;
+
+  beforeEach(() => {
+    vi.useFakeTimers();
+    state = new ToastState();
+  });
+
+  afterEach(() => {
+    state.reset();
+    vi.useRealTimers();
+  });
+
+  const messages = (): string[] => state.items.map((toast) => toast.message);
+
+  it('closes a toast after its time', () => {
+    state.show('Moved to trash', { timeoutMs: 4000 });
+    vi.advanceTimersByTime(3999);
+    expect(messages()).toEqual(['Moved to trash']);
+    vi.advanceTimersByTime(1);
+    expect(messages()).toEqual([]);
+  });
+
+  it('does not close a toast while the pointer is over it, and goes on with the time it had left', () => {
+    const id = state.show('Moved to trash', { timeoutMs: 10_000 });
+    vi.advanceTimersByTime(4000);
+    state.hold(id, 'pointer');
+    vi.advanceTimersByTime(60_000);
+    expect(messages()).toEqual(['Moved to trash']);
+
+    state.release(id, 'pointer');
+    vi.advanceTimersByTime(5999);
+    expect(messages()).toEqual(['Moved to trash']);
+    vi.advanceTimersByTime(1);
+    expect(messages()).toEqual([]);
+  });
+
+  it('stays while either the pointer or the focus holds it', () => {
+    const id = state.show('Export finished', { timeoutMs: 4000 });
+    state.hold(id, 'pointer');
+    state.hold(id, 'focus');
+    state.release(id, 'pointer');
+    vi.advanceTimersByTime(60_000);
+    expect(messages()).toEqual(['Export finished']);
+
+    state.release(id, 'focus');
+    vi.advanceTimersByTime(4000);
+    expect(messages()).toEqual([]);
+  });
+
+  it('gives a toast let go in its last moment a little time before it closes', () => {
+    const id = state.show('Saved', { timeoutMs: 4000 });
+    vi.advanceTimersByTime(3990);
+    state.hold(id, 'pointer');
+    state.release(id, 'pointer');
+    vi.advanceTimersByTime(MIN_TIME_AFTER_HOLD_MS - 1);
+    expect(messages()).toEqual(['Saved']);
+    vi.advanceTimersByTime(1);
+    expect(messages()).toEqual([]);
+  });
+
+  it('keeps holding a toast that is shown again while held', () => {
+    const id = state.show('Not saved', { kind: 'error', timeoutMs: 4000 });
+    state.hold(id, 'focus');
+    expect(state.show('Not saved', { kind: 'error', timeoutMs: 4000 })).toBe(id);
+    vi.advanceTimersByTime(60_000);
+    expect(messages()).toEqual(['Not saved']);
+    state.release(id, 'focus');
+    vi.advanceTimersByTime(4000);
+    expect(messages()).toEqual([]);
+  });
+
+  it('leaves a toast that stays until dismissed alone, and ignores unknown ids and reasons', () => {
+    const id = state.show('Storage is full', { kind: 'error', timeoutMs: 0 });
+    state.hold(id, 'pointer');
+    state.release(id, 'pointer');
+    state.release(id, 'focus');
+    state.hold(999, 'pointer');
+    state.release(999, 'pointer');
+    vi.advanceTimersByTime(60_000);
+    expect(messages()).toEqual(['Storage is full']);
+    state.dismiss(id);
+    expect(messages()).toEqual([]);
+  });
+
+  it('a dismissed held toast does not come back when let go', () => {
+    const id = state.show('Moved to trash', { timeoutMs: 4000 });
+    state.hold(id, 'pointer');
+    state.dismiss(id);
+    state.release(id, 'pointer');
+    vi.advanceTimersByTime(60_000);
+    expect(messages()).toEqual([]);
+    expect(state.show('Moved to trash', { timeoutMs: 4000 })).not.toBe(id);
+  });
+});
