@@ -71,6 +71,8 @@ export class ToastState {
         this.#clearTimer(dropped.id);
       this.#items = [...kept, toast];
     }
+    // Bookkeeping only, never rendered.
+    // eslint-disable-next-line svelte/prefer-svelte-reactivity
     const holds = this.#countdowns.get(id)?.holds ?? new Set<ToastHold>();
     this.#clearTimer(id);
     if (timeout > 0) {
