@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DocumentNode } from '../../contracts/exports';
 import { documentFromMarkdown, parseDocumentAst, plainText, walkDocument } from './document-ast';
+import { footnoteNumbers } from './syntax';
 
 function types(root: DocumentNode): string[] {
   const seen: string[] = [];
@@ -152,5 +153,33 @@ describe('parseDocumentAst', () => {
     const broken = documentFromMarkdown('---\n: [\n---\nbody\n', 'T');
     expect(broken.metadata).toEqual({});
     expect(broken.root.children[0]?.type).toBe('front_matter');
+  });
+});
+
+describe('footnotes', () => {
+  it('are exported as written, one-word definitions included', () => {
+    const root = parseDocumentAst(
+      'FCFS[^1] and RR[^rr].\n\n[^1]: Tanenbaum\n[^rr]: Round robin, 时间片轮转。\n',
+    );
+    expect(root.children.map((child) => [child.type, plainText(child)])).toEqual([
+      ['paragraph', 'FCFS[^1] and RR[^rr].'],
+      ['paragraph', '[^1]: Tanenbaum'],
+      ['paragraph', '[^rr]: Round robin, 时间片轮转。'],
+    ]);
+  });
+
+  it('are numbered by first reference, then unreferenced definitions, skipping code and unknown labels', () => {
+    const blocks = [
+      'B[^b] then A[^a], B again[^b], unknown[^zz], `[^c]` in code.',
+      '```\n[^c] in a fence\n```',
+      '    [^c] indented code',
+      '[^a]: first\n[^b]: second\n[^c]: never referenced',
+    ];
+    expect([...footnoteNumbers(blocks)]).toEqual([
+      ['b', 1],
+      ['a', 2],
+      ['c', 3],
+    ]);
+    expect(footnoteNumbers(['No footnotes here.']).size).toBe(0);
   });
 });

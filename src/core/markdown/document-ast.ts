@@ -2,7 +2,7 @@ import type { Token } from 'markdown-it';
 import type { DocumentNode, DocumentNodeType, ExportDocument, SourcePosition } from '../../contracts/exports';
 import { contentHash } from '../content-hash';
 import { splitFrontMatter } from '../front-matter';
-import { createMarkdownParser, type TaskCheckboxMeta, type WikilinkMeta } from './syntax';
+import { createMarkdownParser, type FootnoteMeta, type TaskCheckboxMeta, type WikilinkMeta } from './syntax';
 
 /** Fence languages that become their own nodes instead of code. */
 export const MERMAID_LANGUAGE = 'mermaid';
@@ -285,10 +285,14 @@ export function parseDocumentAst(
   const root = node('document', {}, { position: { start_line: 0, end_line: lines.length } });
   const stack: DocumentNode[] = [root];
   let inHead = false;
+  // The Document AST (§10.3) has no footnote node: a definition is exported as written.
+  let footnoteMarker: string | null = null;
 
   for (const token of tokens) {
     const parent = stack[stack.length - 1] ?? root;
-    if (token.type === 'thead_open') inHead = true;
+    if (token.type === 'footnote_open')
+      footnoteMarker = `[^${(token.meta as unknown as FootnoteMeta).label}]: `;
+    else if (token.type === 'thead_open') inHead = true;
     else if (token.type === 'thead_close') inHead = false;
     else if (token.type === 'tbody_open' || token.type === 'tbody_close') continue;
     else if (token.nesting === 1) {
@@ -310,6 +314,9 @@ export function parseDocumentAst(
         );
       }
     } else if (token.type === 'inline') {
+      if (footnoteMarker !== null)
+        parent.children.push(node('text', {}, { position: parent.position, text: footnoteMarker }));
+      footnoteMarker = null;
       parent.children.push(...buildInline(token.children ?? [], parent.position));
     } else {
       const leaf = leafBlock(token);

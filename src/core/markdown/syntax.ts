@@ -37,7 +37,12 @@ export function createMarkdownParser(options: { extensions?: boolean } = {}): Ma
   // output; typographer is off so quotes and dashes stay as typed.
   const md = markdownIt({ html: true, linkify: extensions, typographer: false });
   if (!extensions) return md;
-  return md.use(frontMatterSyntax).use(mathSyntax).use(wikilinkSyntax).use(taskListSyntax);
+  return md
+    .use(frontMatterSyntax)
+    .use(mathSyntax)
+    .use(wikilinkSyntax)
+    .use(taskListSyntax)
+    .use(footnoteSyntax);
 }
 
 // ---------------------------------------------------------------------------
@@ -351,4 +356,150 @@ function findParentList(tokens: Token[], from: number, itemLevel: number): Token
     }
   }
   return undefined;
+}
+
+// ---------------------------------------------------------------------------
+// Footnotes
+// ---------------------------------------------------------------------------
+
+/** A footnote reference (`footnote_ref`) or definition (`footnote_open`): the label as written. */
+// Type aliases, not interfaces: markdown-it's `meta` and `env` are index-signature records.
+export type FootnoteMeta = {
+  label: string;
+};
+
+/**
+ * The parse's footnotes by label, to their number. A caller that renders a note block by
+ * block passes the whole note's numbers (`footnoteNumbers`); a whole-note parse fills it in
+ * from the definitions it meets. A reference is one only when its label is in here.
+ */
+export type FootnoteEnv = {
+  footnotes?: Map<string, number>;
+};
+
+// A label is what Pandoc and GitHub accept in practice: no spaces, no brackets.
+const FOOTNOTE_LABEL = String.raw`\[\^([^\]\s]{1,100})\]`;
+const FOOTNOTE_DEFINITION = new RegExp(`^${FOOTNOTE_LABEL}:`);
+const FOOTNOTE_REFERENCE = new RegExp(`^${FOOTNOTE_LABEL}`);
+
+function footnoteMap(env: unknown): Map<string, number> {
+  const holder = env as FootnoteEnv;
+  holder.footnotes ??= new Map();
+  return holder.footnotes;
+}
+
+/**
+ * `[^label]: text` defines a footnote where it is written: the text (up to a blank line, or to
+ * what would end a paragraph) is a paragraph inside `footnote_open`/`footnote_close`. Before
+ * `reference`, which would otherwise take a one-word `[^1]: text` as a link definition and
+ * show nothing at all.
+ */
+function footnoteDefinitionRule(
+  state: StateBlock,
+  startLine: number,
+  endLine: number,
+  silent: boolean,
+): boolean {
+  if (isCodeIndented(state, startLine)) return false;
+  const match = FOOTNOTE_DEFINITION.exec(lineText(state, startLine));
+  const label = match?.[1];
+  if (!match || label === undefined) return false;
+  if (silent) return true;
+
+  const terminators = state.md.block.ruler.getRules('paragraph');
+  let next = startLine + 1;
+  for (; next < endLine && !state.isEmpty(next); next++) {
+    // Indented or lazily continued lines belong to the definition, as to a paragraph.
+    if ((state.sCount[next] ?? 0) - state.blkIndent > 3) continue;
+    if (terminators.some((rule) => rule(state, next, endLine, true))) break;
+  }
+
+  const numbers = footnoteMap(state.env);
+  if (!numbers.has(label)) numbers.set(label, numbers.size + 1);
+  const meta: FootnoteMeta = { label };
+  const open = state.push('footnote_open', 'div', 1);
+  open.meta = meta;
+  open.map = [startLine, next];
+  open.block = true;
+  const paragraphOpen = state.push('paragraph_open', 'p', 1);
+  paragraphOpen.map = [startLine, next];
+  const inline = state.push('inline', '', 0);
+  inline.content = state
+    .getLines(startLine, next, state.blkIndent, false)
+    .trimStart()
+    .slice(match[0].length)
+    .trim();
+  inline.map = [startLine, next];
+  inline.children = [];
+  state.push('paragraph_close', 'p', -1);
+  const close = state.push('footnote_close', 'div', -1);
+  close.meta = meta;
+  state.line = next;
+  return true;
+}
+
+/** `[^label]` whose label is defined in the note: a `footnote_ref` token; otherwise text. */
+function footnoteReferenceRule(state: StateInline, silent: boolean): boolean {
+  const { src, pos: start } = state;
+  if (src.charCodeAt(start) !== OPEN_BRACKET || src.charCodeAt(start + 1) !== 0x5e /* ^ */) return false;
+  if (state.linkLevel > 0) return false;
+  const match = FOOTNOTE_REFERENCE.exec(src.slice(start, Math.min(state.posMax, start + 104)));
+  const label = match?.[1];
+  if (!match || label === undefined || !(state.env as FootnoteEnv).footnotes?.has(label)) return false;
+  if (!silent) {
+    const token = state.push('footnote_ref', '', 0);
+    token.meta = { label } satisfies FootnoteMeta;
+    // What an exporter that does not know footnotes keeps: the reference as written.
+    token.content = match[0];
+  }
+  state.pos = start + match[0].length;
+  return true;
+}
+
+/** Footnotes as Pandoc, GitHub and Obsidian write them: `text[^1]` and `[^1]: the note`. */
+export function footnoteSyntax(md: MarkdownIt): void {
+  md.block.ruler.before('reference', 'footnote_definition', footnoteDefinitionRule, {
+    alt: ['paragraph', 'reference', 'blockquote'],
+  });
+  md.inline.ruler.before('link', 'footnote_ref', footnoteReferenceRule);
+}
+
+/**
+ * Footnote numbers for a note cut into blocks, as a reader counts them: by the order of
+ * first reference, then the defined but unreferenced ones in the order they are defined.
+ * Only labels with a definition get a number. Code (fenced, indented, inline) is skipped
+ * the way the parser skips it, roughly: a `[^1]` inside backticks is not a reference.
+ */
+export function footnoteNumbers(blocks: readonly string[]): Map<string, number> {
+  const defined: string[] = [];
+  const referenced: string[] = [];
+  for (const block of blocks) {
+    if (!block.includes('[^')) continue;
+    let fenced: string | null = null;
+    for (const line of block.split(/\r\n|\r|\n/)) {
+      const fence = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+      if (fenced !== null) {
+        if (fence !== undefined && fence[0] === fenced[0] && fence.length >= fenced.length) fenced = null;
+        continue;
+      }
+      if (fence !== undefined) {
+        fenced = fence;
+        continue;
+      }
+      if (/^(?: {4}|\t)/.test(line)) continue;
+      let text = line.replace(/`+[^`]*`+/g, '');
+      const definition = /^ {0,3}\[\^([^\]\s]{1,100})\]:/.exec(text);
+      if (definition?.[1] !== undefined) {
+        defined.push(definition[1]);
+        text = text.slice(definition[0].length);
+      }
+      for (const reference of text.matchAll(/\[\^([^\]\s]{1,100})\]/g))
+        if (reference[1] !== undefined) referenced.push(reference[1]);
+    }
+  }
+  const known = new Set(defined);
+  const numbers = new Map<string, number>();
+  for (const label of [...referenced, ...defined])
+    if (known.has(label) && !numbers.has(label)) numbers.set(label, numbers.size + 1);
+  return numbers;
 }

@@ -6,9 +6,9 @@ import { renderMarkdownSafe } from './render-markdown';
 function counting(): { renderer: BlockRenderer; sources: string[] } {
   const sources: string[] = [];
   const renderer = new BlockRenderer({
-    render: (source) => {
+    render: (source, footnotes) => {
       sources.push(source);
-      return renderMarkdownSafe(source);
+      return renderMarkdownSafe(source, footnotes);
     },
   });
   return { renderer, sources };
@@ -92,6 +92,27 @@ describe('BlockRenderer', () => {
     expect(blocks).toHaveLength(3);
     expect(blocks.filter((block) => block.html?.includes('教材第 3 章'))).toHaveLength(1);
     expect(blocks[2]?.html).toContain('教材第 3 章');
+  });
+
+  it('numbers footnotes over the whole note, and renders again only the blocks a renumbering touches', () => {
+    const { renderer, sources } = counting();
+    const source =
+      '# 进程调度\n\nFCFS[^fcfs] and RR[^rr].\n\nUnrelated text.\n\n[^rr]: Round robin.\n\n[^fcfs]: 先来先服务。\n';
+    const numbers = (blocks: ReturnType<BlockRenderer['render']>): string[] =>
+      blocks.flatMap((block) =>
+        [...(block.html ?? '').matchAll(/data-footnote(?:-ref|-back)="([^"]+)"[^>]*>(\d+)</g)].map(
+          (match) => `${match[1]}=${match[2]}`,
+        ),
+      );
+    expect(numbers(renderer.render(source))).toEqual(['fcfs=1', 'rr=2', 'rr=2', 'fcfs=1']);
+
+    sources.length = 0;
+    const edited = source.replace('# 进程调度', '# 进程调度\n\nRR first[^rr].');
+    const blocks = renderer.render(edited);
+    expect(numbers(blocks)).toEqual(['rr=1', 'fcfs=2', 'rr=1', 'rr=1', 'fcfs=2']);
+    // The new block, the paragraph whose numbers changed and both definitions; not the heading or "Unrelated".
+    expect(sources).toHaveLength(4);
+    expect(sources.some((text) => text.includes('Unrelated') || text.startsWith('# '))).toBe(false);
   });
 
   it('keeps the output of rendering the whole note', () => {

@@ -1,3 +1,4 @@
+import { footnoteNumbers } from '../../core/markdown/syntax';
 import { BlockSplitter } from './block-splitter';
 
 /** One top-level block of the preview, rendered on its own. */
@@ -16,8 +17,11 @@ export interface PreviewBlock {
 }
 
 export interface BlockRendererOptions {
-  /** Markdown to sanitized HTML for one block (render-markdown's `renderMarkdownSafe`). */
-  render: (source: string) => string;
+  /**
+   * Markdown to sanitized HTML for one block (render-markdown's `renderMarkdownSafe`), with the
+   * numbers of the footnotes the block refers to or defines, counted over the whole note.
+   */
+  render: (source: string, footnotes?: ReadonlyMap<string, number>) => string;
   /** Rendered blocks kept beyond those of the current note (typing back an old text hits). */
   spare?: number;
 }
@@ -30,6 +34,26 @@ interface CacheEntry {
 // A link reference definition (`[label]: destination`) may be used by any block
 // of the note, so each block is rendered with all of them appended.
 const REFERENCE_DEFINITION = /^ {0,3}\[[^\]\n]+\]:[ \t]*\S/;
+const FOOTNOTE_LABEL = /\[\^([^\]\s]{1,100})\]/g;
+
+/**
+ * The numbers of the footnotes `text` mentions, and a key for them: a block is rendered again
+ * when a footnote it shows is renumbered (one referenced earlier was added), and only then.
+ */
+function footnotesOf(
+  text: string,
+  numbers: ReadonlyMap<string, number>,
+): { footnotes: Map<string, number> | undefined; key: string } {
+  if (numbers.size === 0 || !text.includes('[^')) return { footnotes: undefined, key: '' };
+  const footnotes = new Map<string, number>();
+  for (const match of text.matchAll(FOOTNOTE_LABEL)) {
+    const label = match[1];
+    const number = label === undefined ? undefined : numbers.get(label);
+    if (label !== undefined && number !== undefined) footnotes.set(label, number);
+  }
+  const key = [...footnotes].map(([label, number]) => `${label}=${number}`).join('\u0001');
+  return { footnotes, key };
+}
 
 /**
  * Incremental preview: the note is cut into top-level blocks (the same blocks
@@ -39,7 +63,7 @@ const REFERENCE_DEFINITION = /^ {0,3}\[[^\]\n]+\]:[ \t]*\S/;
  * valid when lines are inserted above it.
  */
 export class BlockRenderer {
-  readonly #render: (source: string) => string;
+  readonly #render: BlockRendererOptions['render'];
   readonly #spare: number;
   readonly #cache = new Map<string, CacheEntry>();
   readonly #splitter = new BlockSplitter();
@@ -65,13 +89,17 @@ export class BlockRenderer {
    */
   render(source: string, shouldYield: () => boolean = () => false): PreviewBlock[] {
     const parsed = this.#splitter.split(source);
-    const references = this.#referencesOf(parsed.map((block) => block.text));
+    const texts = parsed.map((block) => block.text);
+    const references = this.#referencesOf(texts);
+    const numbers = footnoteNumbers(texts);
     const occurrences = new Map<number, number>();
     const blocks: PreviewBlock[] = [];
     let fresh = 0;
     let yielded = false;
     for (const block of parsed) {
-      const cacheKey = references ? `${block.text}\u0000${references}` : block.text;
+      const { footnotes, key: footnoteKey } = footnotesOf(block.text, numbers);
+      let cacheKey = references ? `${block.text}\u0000${references}` : block.text;
+      if (footnoteKey) cacheKey += `\u0002${footnoteKey}`;
       let entry = this.#cache.get(cacheKey);
       if (entry) {
         // Refreshed as most recently used.
@@ -81,7 +109,7 @@ export class BlockRenderer {
         // At least one block per pass, so a pass always makes progress.
         fresh += 1;
         const text = references ? `${block.text}\n\n${references}` : block.text;
-        entry = { id: this.#nextId++, html: this.#render(text) };
+        entry = { id: this.#nextId++, html: this.#render(text, footnotes) };
         this.#renders += 1;
         this.#cache.set(cacheKey, entry);
       }

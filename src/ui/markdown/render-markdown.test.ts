@@ -218,3 +218,33 @@ describe('renderMarkdown: task lists', () => {
     expect(render('- see [ ] here\n\n[ ] not a list').querySelector('input')).toBeNull();
   });
 });
+
+describe('renderMarkdown: footnotes', () => {
+  it('numbers references by first use and links them to their definitions and back', () => {
+    const doc = render(
+      'Paging[^p] and segmentation[^1].\n\n[^1]: 教材 p. 42\n[^p]: Paging splits memory\n  into **frames**.\n',
+    );
+    const references = [...doc.querySelectorAll('sup.footnote-ref a')];
+    expect(references.map((link) => [link.getAttribute('data-footnote-ref'), link.textContent])).toEqual([
+      ['p', '1'],
+      ['1', '2'],
+    ]);
+    const definitions = [...doc.querySelectorAll('div.footnote')];
+    expect(definitions.map((definition) => definition.getAttribute('data-footnote'))).toEqual(['1', 'p']);
+    expect(definitions[0]?.querySelector('a.footnote-number')?.textContent).toBe('2');
+    expect(definitions[0]?.textContent).toContain('教材 p. 42');
+    expect(definitions[1]?.querySelector('strong')?.textContent).toBe('frames');
+  });
+
+  it('keeps a one-word definition (markdown-it would take it for a link definition and show nothing)', () => {
+    const doc = render('See[^1].\n\n[^1]: Tanenbaum\n');
+    expect(doc.querySelector('div.footnote')?.textContent).toContain('Tanenbaum');
+    expect(doc.querySelector('sup.footnote-ref')?.textContent).toBe('1');
+  });
+
+  it('leaves a reference without a definition, and one in code, as written', () => {
+    const doc = render('Missing[^x] and `[^1]`.\n\n[^1]: defined\n');
+    expect(doc.querySelector('p')?.textContent).toBe('Missing[^x] and [^1].');
+    expect(doc.querySelectorAll('sup.footnote-ref')).toHaveLength(0);
+  });
+});

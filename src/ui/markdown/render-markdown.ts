@@ -1,6 +1,7 @@
 import type { MarkdownIt } from 'markdown-it';
-import { createMarkdownParser } from '../../core/markdown/syntax';
+import { createMarkdownParser, footnoteNumbers, type FootnoteEnv } from '../../core/markdown/syntax';
 import { codeFencePlugin } from './code-fence-plugin';
+import { footnotePlugin } from './footnote-plugin';
 import { FormulaCache } from './formula-cache';
 import { frontMatterPlugin } from './front-matter-plugin';
 import { MATH_SLOT_CLASS, mathPlugin, type MathSlots } from './math-plugin';
@@ -18,6 +19,7 @@ function createMarkdownIt(): MarkdownIt {
     .use(wikilinkPlugin)
     .use(taskListPlugin)
     .use(codeFencePlugin)
+    .use(footnotePlugin)
     .use(sourceLinePlugin);
 }
 
@@ -39,7 +41,7 @@ export function clearFormulaCache(): void {
  * callers that sanitize themselves; components use `renderMarkdownSafe`.
  */
 export function renderMarkdown(source: string): string {
-  return markdown.render(source);
+  return markdown.render(source, { footnotes: footnoteNumbers([source]) } satisfies FootnoteEnv);
 }
 
 function randomNonce(): string {
@@ -57,12 +59,20 @@ function randomNonce(): string {
  * where it did not write one. A slot is an empty inline element in HTML
  * content (the sanitizer drops HTML elements in foreign content), where the
  * formula's HTML parses as it did when it was sanitized.
+ *
+ * `footnotes` numbers the footnotes when `source` is one block of a longer note (the block
+ * renderer passes the whole note's numbers); by default they are counted in `source`.
  */
-export function renderMarkdownSafe(source: string): string {
+export function renderMarkdownSafe(source: string, footnotes?: ReadonlyMap<string, number>): string {
   let nonce = randomNonce();
   while (source.includes(nonce)) nonce = randomNonce();
   const slots: MathSlots = { nonce, formulas: [] };
-  const clean = sanitizeHtml(markdown.render(source, { mathSlots: slots }));
+  // A copy: a definition the parse meets is added to the parse's own map.
+  const env: FootnoteEnv & { mathSlots: MathSlots } = {
+    mathSlots: slots,
+    footnotes: new Map(footnotes ?? footnoteNumbers([source])),
+  };
+  const clean = sanitizeHtml(markdown.render(source, env));
   if (slots.formulas.length === 0) return clean;
   const slot = new RegExp(`<span class="${MATH_SLOT_CLASS}${nonce}-(\\d+)"></span>`, 'g');
   return clean.replace(slot, (_match, index: string) => {

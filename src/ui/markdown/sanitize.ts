@@ -42,8 +42,18 @@ const HTML_CONFIG: Config = {
   // Only the data attributes the preview itself emits; arbitrary data-* from a note
   // could drive other code on the page.
   ALLOW_DATA_ATTR: false,
-  // data-remote-src/data-alt: the remote-image placeholder (loaded only on click).
-  ADD_ATTR: ['data-source-line', 'data-mermaid-source', 'data-wikilink', 'data-remote-src', 'data-alt'],
+  // data-remote-src/data-alt: the remote-image placeholder (loaded only on click);
+  // data-footnote*: a footnote's reference, definition and way back (scrolled by the preview).
+  ADD_ATTR: [
+    'data-source-line',
+    'data-mermaid-source',
+    'data-wikilink',
+    'data-remote-src',
+    'data-alt',
+    'data-footnote-ref',
+    'data-footnote',
+    'data-footnote-back',
+  ],
   FORBID_TAGS: FORBIDDEN_HTML_TAGS,
   FORBID_ATTR: ['srcdoc', 'action', 'formaction', 'ping'],
   ALLOW_UNKNOWN_PROTOCOLS: false,
