@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EXPORT_FORMATS, EXPORT_PAGE_SIZES } from './exports';
+import { EXPORT_CODE_THEMES, EXPORT_FORMATS, EXPORT_PAGE_SIZES } from './exports';
 import { JOB_STATUSES } from './jobs';
 import { MAX_PAGE_LIMIT, DEFAULT_PAGE_LIMIT } from './pages';
 
@@ -18,10 +18,10 @@ export const exportOptionsSchema = z
     include_metadata: z.boolean().default(false),
     page_size: z.enum(EXPORT_PAGE_SIZES).default('A4'),
     code_theme: z
-      .string()
-      .min(1)
-      .max(64)
-      .regex(/^[\w.-]+$/, 'a code theme id')
+      .enum(EXPORT_CODE_THEMES, {
+        error: (issue) =>
+          `unknown code theme ${JSON.stringify(String(issue.input).slice(0, 64))}; use one of ${EXPORT_CODE_THEMES.join(', ')}`,
+      })
       .default('github-light'),
   })
   .strict();

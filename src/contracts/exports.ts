@@ -18,6 +18,10 @@ export const EXPORT_MIME_TYPES: Readonly<Record<ExportFormat, string>> = {
 export const EXPORT_PAGE_SIZES = ['A4', 'Letter', 'A5', 'Legal'] as const;
 export type ExportPageSize = (typeof EXPORT_PAGE_SIZES)[number];
 
+/** §10.1 `code_theme`: highlight.js's GitHub colours, or `none` for code in the text colour. */
+export const EXPORT_CODE_THEMES = ['github-light', 'github-dark', 'none'] as const;
+export type ExportCodeTheme = (typeof EXPORT_CODE_THEMES)[number];
+
 export interface ExportOptions {
   theme_id: string;
   include_title: boolean;

@@ -179,6 +179,19 @@ describe('ExportService', () => {
     await expect(
       api.exports.create({ source, format: 'html', options: { theme_id: '../../etc' } }),
     ).rejects.toMatchObject({ code: 'EXPORT_OPTIONS_INVALID' });
+    // An unknown code theme is refused, naming the known ones, not printed plain.
+    const unknownTheme = api.exports.create({
+      source,
+      format: 'pdf',
+      options: { code_theme: 'monokai' as 'none' },
+    });
+    await expect(unknownTheme).rejects.toMatchObject({
+      code: 'EXPORT_OPTIONS_INVALID',
+      message: expect.stringMatching(
+        /code_theme: unknown code theme "monokai"; use one of github-light, github-dark, none/,
+      ),
+      details: { field: 'options.code_theme', code_themes: 'github-light, github-dark, none' },
+    });
     await expect(
       api.exports.create({ source: { type: 'note', note_id: 'note_missing' }, format: 'html' }),
     ).rejects.toMatchObject({ code: 'EXPORT_SOURCE_NOT_FOUND', status: 404 });

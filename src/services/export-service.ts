@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { AppError, isAppError, offsetPage, toIsoUtc, type JobDto } from '../contracts';
 import {
+  EXPORT_CODE_THEMES,
   EXPORT_FORMATS,
   EXPORT_MIME_TYPES,
   type ExportFileInfo,
@@ -154,6 +155,8 @@ function createError(error: z.ZodError): AppError {
       `The export options are not valid: ${issue?.path.join('.')}: ${issue?.message}`,
       {
         field: issue?.path.join('.') ?? 'options',
+        // The caller can offer the known themes instead of guessing at them.
+        ...(issue?.path[1] === 'code_theme' && { code_themes: EXPORT_CODE_THEMES.join(', ') }),
       },
     );
   }

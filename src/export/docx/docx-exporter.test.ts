@@ -179,6 +179,29 @@ describe('docxExporter', () => {
     expect(html).toContain('[web]');
   });
 
+  it('writes fenced code as a run per token in the code theme (w:color), and plain with `none`', async () => {
+    const note = '```python\ndef f():\n    return "hi"\n```\n';
+    const documentXml = async (code_theme: string) => {
+      const result = await docxExporter.export(
+        documentFromMarkdown(note, 'x'),
+        testExportContext({ code_theme }),
+      );
+      return new TextDecoder().decode(unzipSync(result.data)['word/document.xml']);
+    };
+    const run = (xml: string, text: string) =>
+      xml.match(new RegExp(`<w:r>(?:(?!</w:r>).)*<w:t[^>]*>${text}</w:t></w:r>`))?.[0] ?? '';
+    const light = await documentXml('github-light');
+    expect(run(light, 'def')).toContain('<w:color w:val="D73A49"/>');
+    expect(run(light, '&quot;hi&quot;|"hi"')).toContain('<w:color w:val="032F62"/>');
+    expect(light).toContain('w:fill="F6F8FA"');
+    const dark = await documentXml('github-dark');
+    expect(run(dark, 'def')).toContain('<w:color w:val="FF7B72"/>');
+    expect(dark).toContain('w:fill="0D1117"');
+    const plain = await documentXml('none');
+    expect(plain).not.toContain('<w:color');
+    expect(plain).toContain('>def f():</w:t>');
+  });
+
   it('fails with EXPORT_UNSUPPORTED_CONTENT when nothing of the note can be written', async () => {
     const run = docxExporter.export(
       documentFromMarkdown(

@@ -23,6 +23,8 @@ import {
 } from 'docx';
 import type { DocumentNode, ExportDocument, ExportPageSize } from '../../contracts/exports';
 import { EXPORT_MIME_TYPES } from '../../contracts/exports';
+import { styledCode, styledLines, type CodeTheme } from '../../core/code-highlight-themes';
+import { exportCodeTheme } from '../code-theme';
 import {
   assertRepresentable,
   WarningList,
@@ -92,6 +94,8 @@ class DocxWriter {
   /** Office Math XML by node id; a formula missing here is written as its TeX source. */
   readonly formulas: ReadonlyMap<string, string>;
   #orderedInstance = 0;
+  /** The export's `code_theme`: fenced code is written in its colours. */
+  codeTheme: CodeTheme | undefined;
 
   constructor(
     warnings: WarningList,
@@ -228,7 +232,11 @@ class DocxWriter {
     });
   }
 
-  code(text: string): Paragraph[] {
+  /** `language` is given for fenced code only: diagram and formula sources stay plain. */
+  code(text: string, language?: string): Paragraph[] {
+    const theme = this.codeTheme;
+    if (language !== undefined && theme && theme.id !== 'none')
+      return this.colouredCode(text.replace(/\n$/, ''), language, theme);
     return text
       .replace(/\n$/, '')
       .split('\n')
@@ -240,6 +248,29 @@ class DocxWriter {
             children: [new TextRun({ text: line, font: CODE_FONT, size: 19 })],
           }),
       );
+  }
+
+  /** One paragraph per line on the theme's background, a run (`w:color`) per highlighted token. */
+  colouredCode(text: string, language: string, theme: CodeTheme): Paragraph[] {
+    const hex = (color: string | undefined) => (color ?? '#000000').replace('#', '').toUpperCase();
+    return styledLines(styledCode(text, language, theme)).map(
+      (runs) =>
+        new Paragraph({
+          shading: { type: ShadingType.CLEAR, fill: hex(theme.background), color: 'auto' },
+          spacing: { before: 0, after: 0 },
+          children: (runs.length ? runs : [{ text: '', style: undefined }]).map(
+            (run) =>
+              new TextRun({
+                text: run.text,
+                font: CODE_FONT,
+                size: 19,
+                color: hex(run.style?.color ?? theme.foreground),
+                ...(run.style?.bold && { bold: true }),
+                ...(run.style?.italic && { italics: true }),
+              }),
+          ),
+        }),
+    );
   }
 
   blocks(
@@ -300,9 +331,11 @@ class DocxWriter {
         case 'blockquote':
           out.push(...this.blocks(node.children, undefined, quote + 1));
           break;
-        case 'code_block':
-          out.push(...this.code(node.text ?? ''));
+        case 'code_block': {
+          const language = node.attributes['language'];
+          out.push(...this.code(node.text ?? '', typeof language === 'string' ? language : ''));
           break;
+        }
         case 'math_block': {
           const math = this.math(node, true);
           if (math) {
@@ -412,6 +445,7 @@ export const docxExporter: DocumentExporter = {
     const formulas = await formulasAsOmml(document.root, warnings, 'DOCX');
     context.signal.throwIfAborted();
     const writer = new DocxWriter(warnings, visuals, rasters, formulas);
+    writer.codeTheme = exportCodeTheme(context);
     const children: FileChild[] = [];
     if (context.options.include_title)
       children.push(new Paragraph({ heading: HeadingLevel.TITLE, children: [new TextRun(document.title)] }));

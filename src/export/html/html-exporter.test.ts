@@ -135,6 +135,38 @@ describe('htmlExporter', () => {
     await expect(run).rejects.toMatchObject({ code: 'EXPORT_RENDER_FAILED' });
   });
 
+  it('colours fenced code in the code theme, inline, and `none` keeps it plain', async () => {
+    const note = 'x\n\n```python\ndef f():\n    return "<hi>"\n```\n\n```brainfuck\n+[-]\n```\n';
+    const { html: light } = await exportHtml(note);
+    expect(light).toContain('<span style="color:#d73a49">def</span>');
+    expect(light).toContain('<span style="color:#032f62">&quot;&lt;hi&gt;&quot;</span>');
+    // As light as the page: the page's own code background stays.
+    expect(light).toContain('<pre class="code-theme-github-light"><code class="language-python">');
+    // A language without a grammar keeps its text uncoloured.
+    expect(light).toContain('<code class="language-brainfuck">+[-]\n</code></pre>');
+    // Dark code on a light page brings its own background, or it would not read.
+    const { html: dark } = await exportHtml(note, { code_theme: 'github-dark' });
+    expect(dark).toContain('<span style="color:#ff7b72">def</span>');
+    expect(dark).toContain('<pre class="code-theme-github-dark" style="background:#0d1117;color:#c9d1d9">');
+    expect(dark).toContain('style="color:inherit;background:none">+[-]\n</code></pre>');
+    // ...and light code on a dark page likewise.
+    const { html: lightOnDark } = await exportHtml(note, { theme_id: 'dark' });
+    expect(lightOnDark).toContain('style="background:#f6f8fa;color:#24292e"');
+    const { html: darkOnDark } = await exportHtml(note, { theme_id: 'dark', code_theme: 'github-dark' });
+    expect(darkOnDark).toContain('<pre class="code-theme-github-dark"><code class="language-python">');
+    const { html: plain } = await exportHtml(note, { code_theme: 'none' });
+    expect(plain).toContain(
+      '<pre><code class="language-python">def f():\n    return "&lt;hi&gt;"\n</code></pre>',
+    );
+    expect(plain).not.toContain('#d73a49');
+  });
+
+  it('keeps a fence that tries to close the code and inject markup as text', async () => {
+    const { html } = await exportHtml('```python\n"</span></code></pre><script>alert(1)</script>"\n```\n');
+    expect(html).not.toMatch(/<script/i);
+    expect(html).toContain('&lt;/span&gt;&lt;/code&gt;&lt;/pre&gt;&lt;script&gt;');
+  });
+
   it('stops when cancelled', async () => {
     const controller = new AbortController();
     controller.abort();

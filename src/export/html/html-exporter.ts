@@ -8,6 +8,8 @@ import {
   type ExportContext,
   type ExportResult,
 } from '../exporter';
+import { styledCode, type CodeStyle, type CodeTheme } from '../../core/code-highlight-themes';
+import { codeBlockColours, exportCodeTheme } from '../code-theme';
 import { renderVisuals } from '../visuals';
 import { escapeHtml, renderHtmlBody } from './render-html';
 
@@ -57,6 +59,37 @@ const SANITIZE_OPTIONS: sanitizeHtml.IOptions = {
     input: (tagName, attribs) => ({ tagName, attribs: { ...attribs, disabled: '' } }),
   },
 };
+
+function styleAttribute(style: CodeStyle | undefined): string {
+  if (!style) return '';
+  const rules = [`color:${style.color}`];
+  if (style.bold) rules.push('font-weight:bold');
+  if (style.italic) rules.push('font-style:italic');
+  return ` style="${rules.join(';')}"`;
+}
+
+/**
+ * A code block with its colours inline, so they hold whatever stylesheet the file
+ * is opened with (the app theme's own `.hljs-*` rules included). It goes through a
+ * trusted slot: every piece of the note's text in it is escaped here.
+ */
+function colouredCodeBlock(
+  text: string,
+  language: string,
+  theme: CodeTheme,
+  block: { background: string; foreground: string } | undefined,
+): string {
+  const spans = styledCode(text, language, theme)
+    .map((run) => {
+      const escaped = escapeHtml(run.text);
+      return run.style ? `<span${styleAttribute(run.style)}>${escaped}</span>` : escaped;
+    })
+    .join('');
+  const cls = language !== '' ? ` class="language-${escapeHtml(language)}"` : '';
+  const style = block ? ` style="background:${block.background};color:${block.foreground}"` : '';
+  const codeStyle = block ? ' style="color:inherit;background:none"' : '';
+  return `<pre class="code-theme-${theme.id}"${style}><code${cls}${codeStyle}>${spans}</code></pre>`;
+}
 
 export function sanitizeExportHtml(html: string): string {
   return sanitizeHtml(html, SANITIZE_OPTIONS);
@@ -142,8 +175,13 @@ export async function renderHtmlDocument(
   // note cannot forge one.
   const nonce = crypto.randomUUID();
   const slots: string[] = [];
+  const codeStyle = exportCodeTheme(context);
   const body = renderHtmlBody(document.root, {
     visuals,
+    ...(codeStyle.id !== 'none' && {
+      codeBlock: (text: string, language: string) =>
+        colouredCodeBlock(text, language, codeStyle, codeBlockColours(codeStyle, context)),
+    }),
     onBlock: (current, total) => context.progress?.('writing', current, total),
     slot: (trusted) => {
       slots.push(trusted);

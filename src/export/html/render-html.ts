@@ -13,6 +13,11 @@ export interface HtmlRenderOptions {
   slot?: (trustedHtml: string) => string;
   /** Called after each top-level node is rendered: `current` of `total`. */
   onBlock?: (current: number, total: number) => void;
+  /**
+   * A fenced block's own HTML (coloured code, trusted: its text escaped by the
+   * caller); undefined keeps markdown-it's plain `<pre><code>`.
+   */
+  codeBlock?: (text: string, language: string) => string | undefined;
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
@@ -98,6 +103,8 @@ export function renderHtmlBody(root: DocumentNode, options: HtmlRenderOptions = 
         return `<blockquote>\n${children(node)}</blockquote>\n`;
       case 'code_block': {
         const language = a['language'];
+        const coloured = options.codeBlock?.(node.text ?? '', typeof language === 'string' ? language : '');
+        if (coloured !== undefined) return `${slot(coloured)}\n`;
         const cls =
           typeof language === 'string' && language !== '' ? attribute('class', `language-${language}`) : '';
         return `<pre><code${cls}>${escapeHtml(node.text ?? '')}</code></pre>\n`;

@@ -33,4 +33,27 @@ describe('code lines', () => {
     const lines = wrapCodeLine('# 计算平均等待时间', 7);
     expect(lines.map((line) => text(line.cells))).toEqual(['# 计算', '平均等', '待时间']);
   });
+
+  it("keeps each run's colour on its cells, through tab stops and wrapping", () => {
+    const runs = [
+      { text: '\tdef', color: '#d73a49' },
+      { text: ' 计算(x):' },
+      { text: ' "a long string"', color: '#032f62' },
+    ];
+    expect(codeCells(runs).slice(0, 5)).toEqual([
+      { text: ' ', columns: 1, color: '#d73a49' },
+      { text: ' ', columns: 1, color: '#d73a49' },
+      { text: ' ', columns: 1, color: '#d73a49' },
+      { text: ' ', columns: 1, color: '#d73a49' },
+      { text: 'd', columns: 1, color: '#d73a49' },
+    ]);
+    const lines = wrapCodeLine(runs, 16);
+    expect(lines.map((line) => text(line.cells)).join('')).toBe('    def 计算(x): "a long string"');
+    const last = lines.at(-1)!;
+    expect(last.continued).toBe(true);
+    expect(last.cells.filter((cell) => cell.text !== ' ').every((cell) => cell.color === '#032f62')).toBe(
+      true,
+    );
+    expect(lines[0]?.cells.find((cell) => cell.text === '计')?.color).toBeUndefined();
+  });
 });

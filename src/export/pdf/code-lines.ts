@@ -8,6 +8,14 @@ export interface CodeCell {
   text: string;
   /** 1, or 2 for a wide character. */
   columns: number;
+  /** `#rrggbb` from the code theme; absent, the block's text colour. */
+  color?: string;
+}
+
+/** A piece of a source line in one colour (a highlighted token). */
+export interface CodeRun {
+  text: string;
+  color?: string;
 }
 
 export interface CodeLine {
@@ -28,19 +36,25 @@ export function isWide(character: string): boolean {
   return WIDE.test(character);
 }
 
-/** One source line as cells, its tabs expanded to spaces up to the next stop. */
-export function codeCells(line: string): CodeCell[] {
+/**
+ * One source line as cells, its tabs expanded to spaces up to the next stop. Given
+ * as runs, each cell keeps its run's colour (tab stops count across runs).
+ */
+export function codeCells(line: string | readonly CodeRun[]): CodeCell[] {
   const cells: CodeCell[] = [];
   let column = 0;
-  for (const character of line) {
-    if (character === '\t') {
-      const spaces = TAB_SIZE - (column % TAB_SIZE);
-      for (let index = 0; index < spaces; index++) cells.push({ text: ' ', columns: 1 });
-      column += spaces;
-    } else if (character !== '\r') {
-      const columns = isWide(character) ? 2 : 1;
-      cells.push({ text: character, columns });
-      column += columns;
+  for (const run of typeof line === 'string' ? [{ text: line }] : line) {
+    const color = run.color !== undefined ? { color: run.color } : {};
+    for (const character of run.text) {
+      if (character === '\t') {
+        const spaces = TAB_SIZE - (column % TAB_SIZE);
+        for (let index = 0; index < spaces; index++) cells.push({ text: ' ', columns: 1, ...color });
+        column += spaces;
+      } else if (character !== '\r') {
+        const columns = isWide(character) ? 2 : 1;
+        cells.push({ text: character, columns, ...color });
+        column += columns;
+      }
     }
   }
   return cells;
@@ -68,7 +82,7 @@ function breakable(cells: readonly CodeCell[], at: number): boolean {
  * space or beside the last CJK character that fits, or mid-word where none does; the spaces stay at the end of the
  * piece before, so every character of the source is drawn exactly once.
  */
-export function wrapCodeLine(line: string, width: number): CodeLine[] {
+export function wrapCodeLine(line: string | readonly CodeRun[], width: number): CodeLine[] {
   const cells = codeCells(line);
   const hanging = Math.min(leadingColumns(cells), Math.floor(width / 2));
   const lines: CodeLine[] = [];

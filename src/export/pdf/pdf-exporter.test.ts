@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { unzlibSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { documentFromMarkdown } from '../../core/markdown/document-ast';
 import { themeStylesheet } from '../../themes/theme-css';
@@ -80,6 +81,55 @@ function lightest(page: Raster): [number, number, number] {
     for (let x = 1; x < page.width - 1; x++) {
       const pixel = page.pixel(x, y);
       if (luminance(pixel) > luminance(best)) best = pixel;
+    }
+  return best;
+}
+
+/** Every fill colour (`r g b rg`) the PDF's content streams set, as `#rrggbb`. */
+function fillColours(data: Uint8Array): Set<string> {
+  const bytes = Buffer.from(data);
+  const colours = new Set<string>();
+  const text = bytes.toString('latin1');
+  for (const match of text.matchAll(/stream\r?\n/g)) {
+    const start = (match.index ?? 0) + match[0].length;
+    const end = text.indexOf('endstream', start);
+    let content: string;
+    try {
+      content = Buffer.from(unzlibSync(bytes.subarray(start, end))).toString('latin1');
+    } catch {
+      content = text.slice(start, end);
+    }
+    for (const [, r, g, b] of content.matchAll(/([\d.]+) ([\d.]+) ([\d.]+) rg/g))
+      colours.add(
+        `#${[r, g, b]
+          .map((channel) =>
+            Math.round(Number(channel) * 255)
+              .toString(16)
+              .padStart(2, '0'),
+          )
+          .join('')}`,
+      );
+  }
+  return colours;
+}
+
+/** The pixel in a word's box nearest to `hex`, as a distance (0: exactly that colour). */
+function nearest(
+  page: Raster,
+  dpi: number,
+  word: { x0: number; y0: number; x1: number; y1: number },
+  hex: string,
+) {
+  const target = [1, 3, 5].map((at) => Number.parseInt(hex.slice(at, at + 2), 16));
+  const scale = dpi / 72;
+  let best = Infinity;
+  for (let y = Math.floor(word.y0 * scale); y < Math.ceil(word.y1 * scale); y++)
+    for (let x = Math.floor(word.x0 * scale); x < Math.ceil(word.x1 * scale); x++) {
+      const pixel = page.pixel(x, y);
+      best = Math.min(
+        best,
+        pixel.reduce((sum, channel, index) => sum + Math.abs(channel - (target[index] ?? 0)), 0),
+      );
     }
   return best;
 }
@@ -473,5 +523,36 @@ describe('pdfExporter', () => {
       for (let x = 0; x < (plain as Raster).width; x++)
         darkest = Math.min(darkest, luminance((plain as Raster).pixel(x, y)));
     expect(darkest).toBeLessThan(60);
+  });
+
+  it('draws fenced code a colour per token in the code theme, on its background, still as text', async () => {
+    const note = '```python\ndef fib(n):\n    return "hi" if n else fib(n - 1)  # 计算\n```\n';
+    const light = (await exportPdf(note)).data;
+    expect([...fillColours(light)]).toEqual(expect.arrayContaining(['#d73a49', '#032f62', '#6a737d']));
+    const text = poppler('pdftotext', light);
+    expect(text).toContain('def fib(n):');
+    expect(text).toContain('return "hi" if n else fib(n - 1)');
+    expect(text).toContain('计算');
+    const [page] = render(light, 150);
+    const def = words(light).find((word) => word.text === 'def');
+    expect(def).toBeDefined();
+    expect(nearest(page as Raster, 150, def!, '#d73a49')).toBeLessThan(40);
+
+    const dark = (await exportPdf(note, { code_theme: 'github-dark' })).data;
+    expect([...fillColours(dark)]).toEqual(expect.arrayContaining(['#ff7b72', '#a5d6ff', '#0d1117']));
+    const [darkPage] = render(dark, 150);
+    const darkDef = words(dark).find((word) => word.text === 'def')!;
+    // Left of the first word is the block's padding: the dark code background.
+    expect(
+      (darkPage as Raster).pixel(
+        Math.floor((darkDef.x0 - 4) * (150 / 72)),
+        Math.floor(((darkDef.y0 + darkDef.y1) / 2) * (150 / 72)),
+      ),
+    ).toEqual([0x0d, 0x11, 0x17]);
+    expect(nearest(darkPage as Raster, 150, darkDef, '#ff7b72')).toBeLessThan(40);
+
+    const plain = (await exportPdf(note, { code_theme: 'none' })).data;
+    expect([...fillColours(plain)]).not.toContain('#d73a49');
+    expect(poppler('pdftotext', plain)).toContain('def fib(n):');
   });
 });

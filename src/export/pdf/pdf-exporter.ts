@@ -20,7 +20,9 @@ import {
   type RGB,
 } from 'pdf-lib';
 import type { DocumentNode, ExportDocument, ExportPageSize } from '../../contracts/exports';
+import type { CodeTheme } from '../../core/code-highlight-themes';
 import { plainText } from '../../core/markdown/document-ast';
+import { codeBlockColours, exportCodeTheme } from '../code-theme';
 import {
   assertRepresentable,
   ExportError,
@@ -141,6 +143,9 @@ class Layout {
   formulas: ReadonlyMap<string, MathDrawing> = new Map();
   /** Absent when the note has no code or the font could not be loaded: code is then set in `font`. */
   mono: MonoFont | undefined;
+  /** The export's `code_theme`: fenced code is drawn in its colours. */
+  codeTheme: CodeTheme | undefined;
+  codeBlock: { background: string; foreground: string } | undefined;
 
   constructor(
     pdf: PDFDocument,
@@ -482,8 +487,8 @@ class Layout {
     this.gap(8);
   }
 
-  code(text: string): void {
-    drawCodeBlock(this, text);
+  code(text: string, language = ''): void {
+    drawCodeBlock(this, text, language);
   }
 }
 
@@ -810,9 +815,11 @@ function block(
       }
       break;
     }
-    case 'code_block':
-      layout.code(node.text ?? '');
+    case 'code_block': {
+      const language = node.attributes['language'];
+      layout.code(node.text ?? '', typeof language === 'string' ? language : '');
       break;
+    }
     case 'math_block': {
       const drawing = layout.formulas.get(node.node_id);
       if (drawing) layout.displayFormula(drawing);
@@ -978,6 +985,8 @@ export function createPdfExporter(
           ? paletteFromThemeCss('', true)
           : DEFAULT_PDF_PALETTE;
       const layout = new Layout(pdf, font, PAGE_SIZES[context.options.page_size], warnings, palette);
+      layout.codeTheme = exportCodeTheme(context);
+      layout.codeBlock = codeBlockColours(layout.codeTheme, context);
       if (context.rasterizer) {
         // Mermaid needs the page to draw; function plots are drawn below as vector paths.
         const visuals = await renderVisuals(document.root, context, warnings, { only: new Set(['mermaid']) });

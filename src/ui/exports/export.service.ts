@@ -1,5 +1,5 @@
 import type { EventEnvelope } from '../../contracts/events';
-import type { ExportFormat, ExportJob } from '../../contracts/exports';
+import type { ExportCodeTheme, ExportFormat, ExportJob } from '../../contracts/exports';
 import type { JobProgress } from '../../contracts/jobs';
 import { appearance } from '../appearance/appearance.svelte';
 import { core, subscribeJob } from '../api/core-client';
@@ -23,6 +23,11 @@ function terminalEvent(jobId: string, onProgress?: (progress: JobProgress) => vo
   });
 }
 
+/** The code colours that match what the user sees: a dark theme gets the dark GitHub colours. */
+export function defaultCodeTheme(): ExportCodeTheme {
+  return appearance.dark ? 'github-dark' : 'github-light';
+}
+
 export async function availableFormats(): Promise<ExportFormat[]> {
   try {
     return await core.exports.formats();
@@ -43,13 +48,16 @@ export async function exportNote(
   onProgress?: (progress: JobProgress) => void,
   /** Shows the whole list of warnings, translated, when the toast names only the first few. */
   onWarnings?: (file: string, warnings: string[]) => void,
+  /** The user's own choice; by default the one matching the theme on screen. */
+  codeTheme?: ExportCodeTheme,
 ): Promise<void> {
   try {
-    // The file looks like the app does now: the enabled theme, package or built-in.
+    // The file looks like the app does now: the enabled theme, package or built-in,
+    // and code in the GitHub colours of the same lightness.
     const job = await core.exports.create({
       source: { type: 'note', note_id: noteId },
       format,
-      options: { theme_id: appearance.themeId },
+      options: { theme_id: appearance.themeId, code_theme: codeTheme ?? defaultCodeTheme() },
     });
     onJob(job.job_id);
     const end = await terminalEvent(job.job_id, onProgress);

@@ -997,6 +997,11 @@ graph LR
   'export.progress.writing': 'Exporting {format}: {current} of {total} parts written…',
   'export.recent': 'Recent exports',
   'export.download': 'Download {file} again',
+  'export.code.label': 'Code colours',
+  'export.code.auto': 'Match the theme',
+  'export.code.githubLight': 'GitHub light',
+  'export.code.githubDark': 'GitHub dark',
+  'export.code.none': 'None (plain)',
   'export.warning.rawHtml': '{format}: raw HTML in the note is left out.',
   'export.warning.webImage':
     '{format}: pictures linked from the web are shown as their alt text (an export never downloads).',
