@@ -32,6 +32,12 @@ export interface NoteChangeSource {
   origin: NoteChangeOrigin;
   run_id?: string | null;
   tool?: string | null;
+  /**
+   * The change created the note (its version keeps the blank note, written in
+   * the creation's transaction): the note view can undo it by moving the note
+   * to the trash.
+   */
+  creation?: boolean;
 }
 
 /** The note fields a version keeps. */
@@ -69,6 +75,8 @@ export interface NoteVersionRow {
   created_at: string;
   /** Set once the change was undone. */
   undone_at: string | null;
+  /** The change filled a note its writer had just created (see `NoteChangeSource.creation`). */
+  creation?: true;
 }
 
 /** Origins whose change of folder or tags alone is kept as a version of its own. */
@@ -156,6 +164,7 @@ export class NoteVersionRepository {
       tool: source.tool ?? null,
       created_at: now,
       undone_at: null,
+      ...(source.creation === true && { creation: true as const }),
     });
     await this.#prune(before.note_id, limits);
     return versionId;

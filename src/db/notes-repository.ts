@@ -153,13 +153,20 @@ export class NotesRepository {
     }
   }
 
-  async create(draft: NoteDraft): Promise<NoteDto> {
-    const [note] = await this.createMany([draft]);
+  /**
+   * `source` (with history) keeps the blank note the change started from as a version marked
+   * `creation`, in the same transaction: what lets the note view undo an agent's new note.
+   */
+  async create(draft: NoteDraft, source?: NoteChangeSource): Promise<NoteDto> {
+    const [note] = await this.createMany([draft], source ? { source } : {});
     return note!;
   }
 
   /** One transaction for the whole batch: an import either lands a batch or nothing of it. */
-  async createMany(drafts: readonly NoteDraft[], options: { importBatch?: string } = {}): Promise<NoteDto[]> {
+  async createMany(
+    drafts: readonly NoteDraft[],
+    options: { importBatch?: string; source?: NoteChangeSource } = {},
+  ): Promise<NoteDto[]> {
     const now = this.#now();
     const rows: NoteRow[] = drafts.map((draft) => ({
       note_id: draft.note_id ?? newId('note'),
@@ -178,12 +185,29 @@ export class NotesRepository {
     const blocks = rows.flatMap((row) =>
       deriveBlocks([], row.body, () => newId('block')).map((block) => toBlockRow(row.note_id, block)),
     );
+    const history = options.source && this.#history;
+    const source = options.source;
     await guardQuota(() =>
-      this.#db.transaction('rw', this.#db.notes, this.#db.note_meta, this.#db.blocks, async () => {
-        await this.#db.notes.bulkAdd(rows);
-        await this.#db.note_meta.bulkPut(rows.map(noteMetaOf));
-        await this.#db.blocks.bulkAdd(blocks);
-      }),
+      this.#db.transaction(
+        'rw',
+        history ? this.#writeTables() : ['notes', 'note_meta', 'blocks'],
+        async () => {
+          await this.#db.notes.bulkAdd(rows);
+          await this.#db.note_meta.bulkPut(rows.map(noteMetaOf));
+          await this.#db.blocks.bulkAdd(blocks);
+          if (!history || !source) return;
+          for (const row of rows) {
+            const blank: NoteRow = { ...row, title: '', body: '', version: 0 };
+            await history.versions.recordChange(
+              blank,
+              row,
+              { ...source, creation: true },
+              now,
+              history.limits,
+            );
+          }
+        },
+      ),
     );
     this.#notify(
       'upserted',

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { MAX_BODY_LENGTH } from '../contracts/notes';
 import { NotesRepository } from '../db';
 import type { NotesAgentDatabase } from '../db/database';
 import { NoteVersionRepository } from '../db/note-versions';
@@ -57,5 +58,44 @@ describe('AppNotesPort.organise', () => {
     await notes.update({ note_id: note.note_id, body: 'y' });
     const stale = await codeOf(port.organise({ note_id: note.note_id, folder: 'a', expected_version: 1 }));
     expect(stale).toBe('NOTE_VERSION_CONFLICT');
+  });
+});
+
+describe('AppNotesPort.create', () => {
+  it('keeps the creation as an agent version of a blank note, so it can be undone', async () => {
+    const { notes, port, versions } = setup();
+    const created = await port.create(
+      { title: '进程调度', body: '# 进程调度\n\nFCFS、SJF、RR。\n', folder: '操作系统', tags: ['os'] },
+      { run_id: 'run_1', tool: 'notes.create' },
+    );
+
+    const stored = await notes.get(created.note_id);
+    expect(stored).toMatchObject({ title: '进程调度', folder: '操作系统', tags: ['os'] });
+    expect(stored.body).toBe('# 进程调度\n\nFCFS、SJF、RR。\n');
+    expect(created.version).toBe(stored.version);
+    // One write: no blank note was ever stored on its own.
+    expect(stored.version).toBe(1);
+    expect(created.blocks.length).toBeGreaterThan(0);
+    expect(await versions.forNote(created.note_id)).toMatchObject([
+      {
+        origin: 'agent',
+        creation: true,
+        title: '',
+        body: '',
+        run_id: 'run_1',
+        tool: 'notes.create',
+        changed_to_version: stored.version,
+      },
+    ]);
+  });
+
+  it('leaves no blank note behind when the text is refused', async () => {
+    const { notes, port } = setup();
+    const refused = await codeOf(
+      port.create({ title: 'Huge', body: 'x'.repeat(MAX_BODY_LENGTH + 1), folder: '', tags: [] }),
+    );
+    expect(refused).toBe('VALIDATION_FAILED');
+    expect((await notes.list()).items).toEqual([]);
+    expect((await notes.list({ trashed: true })).items).toEqual([]);
   });
 });

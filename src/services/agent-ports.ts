@@ -89,8 +89,21 @@ export class AppNotesPort implements NotesPort {
     };
   }
 
-  async create(input: { title: string; body: string; folder: string; tags: string[] }): Promise<NoteRecord> {
-    return this.#record(await this.#notes.create(input));
+  /**
+   * Created with a version of the blank note marked `creation` (one transaction), so the note
+   * view can undo the creation (to the trash) for as long as nothing else changed the note.
+   */
+  async create(
+    input: { title: string; body: string; folder: string; tags: string[] },
+    change?: NoteChange,
+  ): Promise<NoteRecord> {
+    return this.#record(
+      await this.#notes.create(input, {
+        origin: 'agent',
+        run_id: change?.run_id ?? null,
+        tool: change?.tool ?? null,
+      }),
+    );
   }
 
   /**

@@ -5,8 +5,10 @@ import { NotesRepository } from '../db';
 import type { NotesAgentDatabase } from '../db/database';
 import { NoteVersionRepository } from '../db/note-versions';
 import { freshDatabase } from '../db/test-database';
+import { AppNotesPort } from './agent-ports';
 import { NoteHistoryService } from './note-history-service';
 import { NotesService } from './notes-service';
+import type { SearchService } from './search-service';
 import { codeOf } from './test-error-code';
 
 const MINUTE = 60_000;
@@ -353,5 +355,55 @@ describe('NoteHistoryService.keepConflict', () => {
       'conflict',
       'user',
     ]);
+  });
+});
+
+describe('NoteHistoryService.undoAgentCreation', () => {
+  async function agentCreated(notes: NotesService) {
+    const port = new AppNotesPort(notes, {} as SearchService);
+    return port.create(
+      { title: '进程调度', body: '# 进程调度\n\nFCFS\n', folder: '', tags: [] },
+      { run_id: 'run_1', tool: 'notes.create' },
+    );
+  }
+
+  it('moves a note the agent created, untouched since, to the trash', async () => {
+    const { notes, history } = setup();
+    const created = await agentCreated(notes);
+
+    const trashed = await history.undoAgentCreation(created.note_id);
+    expect(trashed.deleted_at).not.toBeNull();
+    expect((await notes.list()).items).toEqual([]);
+    const [version] = await history.list(created.note_id);
+    expect(version).toMatchObject({ origin: 'agent', creation: true });
+    expect(version?.undone_at).not.toBeNull();
+    // Back from the trash it is the agent's note again, and the creation is not undone twice.
+    await notes.restore(created.note_id);
+    expect((await notes.get(created.note_id)).body).toBe('# 进程调度\n\nFCFS\n');
+    expect(await codeOf(history.undoAgentCreation(created.note_id))).toBe('RESOURCE_NOT_FOUND');
+  });
+
+  it('refuses once the user edited the note, keeping it and their text', async () => {
+    const { notes, history, advance } = setup();
+    const created = await agentCreated(notes);
+    advance(MINUTE);
+    await notes.update({ note_id: created.note_id, body: '# 进程调度\n\nmy own notes\n' });
+
+    expect(await codeOf(history.undoAgentCreation(created.note_id))).toBe('STATE_CONFLICT');
+    const note = await notes.get(created.note_id);
+    expect(note.deleted_at).toBeNull();
+    expect(note.body).toBe('# 进程调度\n\nmy own notes\n');
+  });
+
+  it('refuses for a note the user created', async () => {
+    const { notes, history } = setup();
+    const note = await notes.create({ title: 'Mine', body: 'x' });
+    await notes.update(
+      { note_id: note.note_id, body: 'agent' },
+      { origin: 'agent', run_id: 'r', tool: 'notes.update' },
+    );
+
+    expect(await codeOf(history.undoAgentCreation(note.note_id))).toBe('RESOURCE_NOT_FOUND');
+    expect((await notes.get(note.note_id)).deleted_at).toBeNull();
   });
 });

@@ -136,6 +136,35 @@ export class NoteHistoryService {
     );
   }
 
+  /**
+   * Undoes the agent's creation of a note by moving the note to the trash
+   * (restorable from there, like any deleted note). Only while the creation
+   * is the note's latest agent change and nothing changed the note since:
+   * STATE_CONFLICT once it was edited (the edit would go with the note),
+   * RESOURCE_NOT_FOUND when the agent did not create it.
+   */
+  async undoAgentCreation(noteId: string): Promise<NoteDto> {
+    const note = await this.#notes.get(parseInput(idSchema, noteId));
+    const latest = (await this.#versions.forNote(note.note_id)).find(
+      (row) => row.origin === 'agent' && row.undone_at === null,
+    );
+    if (latest?.creation !== true) {
+      throw new AppError('RESOURCE_NOT_FOUND', 'The agent has no creation of this note to undo.', {
+        note_id: note.note_id,
+      });
+    }
+    if (note.deleted_at !== null || latest.changed_to_version !== note.version) {
+      throw new AppError(
+        'STATE_CONFLICT',
+        'The note was changed after the agent created it, so removing it would lose that change.',
+        { note_id: note.note_id, version: note.version, changed_to_version: latest.changed_to_version },
+      );
+    }
+    const trashed = await this.#notes.trash(note.note_id);
+    await this.#versions.update(latest.version_id, { undone_at: this.#now() });
+    return trashed;
+  }
+
   async #row(versionId: string): Promise<NoteVersionRow> {
     const row = await this.#versions.get(versionId);
     if (!row) {

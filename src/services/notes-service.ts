@@ -72,9 +72,10 @@ export class NotesService {
     this.#onRenamed = listener;
   }
 
-  async create(input: CreateNoteInput): Promise<NoteDto> {
+  /** `source`: who created it, when it is not the user (the note's history keeps the creation). */
+  async create(input: CreateNoteInput, source?: NoteChangeSource): Promise<NoteDto> {
     checkBodyLength(input);
-    return this.#notes.create(parseInput(createNoteSchema, input));
+    return this.#notes.create(parseInput(createNoteSchema, input), source);
   }
 
   async get(noteId: string): Promise<NoteDto> {

@@ -179,8 +179,8 @@ export function notesTools(notes: NotesPort): AgentToolSpec[] {
         action: { kind: 'note_create', title },
       };
     },
-    async execute({ title, body, folder, tags }) {
-      const note = await notes.create({ title, body, folder, tags });
+    async execute({ title, body, folder, tags }, { runId }) {
+      const note = await notes.create({ title, body, folder, tags }, { run_id: runId, tool: 'notes.create' });
       const diff = unifiedDiff('', note.body, diffName(note));
       return {
         result: { note_id: note.note_id, title: note.title, version: note.version, diff },

@@ -54,7 +54,11 @@ export interface NotesPort {
     options: { folder?: string; tag?: string; limit: number; offset: number },
     signal?: AbortSignal,
   ): Promise<{ items: NoteListItem[]; total: number }>;
-  create(input: { title: string; body: string; folder: string; tags: string[] }): Promise<NoteRecord>;
+  /** `change` says which run and tool created it, for the note's history (the creation can be undone). */
+  create(
+    input: { title: string; body: string; folder: string; tags: string[] },
+    change?: NoteChange,
+  ): Promise<NoteRecord>;
   /**
    * Replaces the body. `expected_version` guards against a concurrent edit
    * (NOTE_VERSION_CONFLICT); block edits (append / replace a block) are

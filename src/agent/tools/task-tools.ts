@@ -56,7 +56,10 @@ export function taskTools(notes: NotesPort): AgentToolSpec[] {
       let note: NoteRecord;
       let firstTaskLine: number;
       if (note_id === undefined) {
-        note = await notes.create({ title: note_title, body: `${text}\n`, folder: '', tags: [] });
+        note = await notes.create(
+          { title: note_title, body: `${text}\n`, folder: '', tags: [] },
+          { run_id: runId, tool: 'tasks.create' },
+        );
         firstTaskLine = headingLines.length;
       } else {
         const current = await readNoteOrThrow(notes, note_id, signal);

@@ -10,6 +10,7 @@ import { DEMO_PROVIDER, defaultAgentChoice } from './agent-models';
 import { agentView } from './agent.svelte';
 import { currentRoute, navigate } from '../navigation';
 import { refreshAll } from '../notes/notes.service';
+import { showBackgroundWrite } from '../editor/editor.service';
 import { isTerminalRunEvent } from './timeline';
 
 type PermissionAnswer = 'allow_once' | 'always_allow' | 'deny';
@@ -155,7 +156,11 @@ function followWrites(runId: string): void {
   stop = subscribeEvents(runId, (envelope: EventEnvelope) => {
     if (envelope.event === 'ToolResult') {
       const { name, success } = envelope.data as { name?: unknown; success?: unknown };
-      if (success === true && typeof name === 'string' && NOTE_WRITERS.has(name)) void refreshAll();
+      if (success === true && typeof name === 'string' && NOTE_WRITERS.has(name)) {
+        void refreshAll();
+        // The open note may be the one written: the editor shows it (or keeps unsaved text beside it).
+        void showBackgroundWrite();
+      }
     }
     if (isTerminalRunEvent(envelope.event)) {
       ended = true;

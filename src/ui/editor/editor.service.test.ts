@@ -490,4 +490,69 @@ describe('editor workflows', () => {
     await service.restoreNote(noteId);
     expect((await core.notes.get(noteId)).deleted_at).toBeNull();
   });
+  it('shows an agent write to the open note in place when nothing is unsaved, and saves on top of it', async () => {
+    await service.createNote();
+    const noteId = editor.noteId as string;
+    service.editBody('first');
+    await service.saveNow();
+    await core.notes.update(
+      { note_id: noteId, body: 'first\n\nfrom the agent' },
+      { origin: 'agent', run_id: 'run_1', tool: 'notes.update' },
+    );
+    await service.showBackgroundWrite();
+    expect(editor.noteId).toBe(noteId);
+    expect(editor.body).toBe('first\n\nfrom the agent');
+    expect(editor.note?.version).toBe(3);
+    expect(editor.conflict).toBe(false);
+
+    service.editBody('first\n\nfrom the agent\n\nmine');
+    await service.saveNow();
+    expect(editor.status).toBe('saved');
+    expect((await core.notes.get(noteId)).body).toBe('first\n\nfrom the agent\n\nmine');
+  });
+
+  it('leaves a note being opened alone when a background write is shown meanwhile', async () => {
+    const first = await core.notes.create({ title: 'first', body: 'one' });
+    const second = await core.notes.create({ title: 'second', body: 'two' });
+    await service.openNote(first.note_id);
+    await core.notes.update({ note_id: first.note_id, body: 'one, by the agent' }, { origin: 'agent' });
+    const shown = service.showBackgroundWrite();
+    const opening = service.openNote(second.note_id);
+    await Promise.all([shown, opening]);
+    expect(editor.noteId).toBe(second.note_id);
+    expect(editor.body).toBe('two');
+    expect(editor.switching).toBe(false);
+  });
+
+  it('keeps unsaved text on screen and in the history when a background write changes the open note', async () => {
+    await service.createNote();
+    const noteId = editor.noteId as string;
+    settings.set({ ...DEFAULT_SETTINGS, autosave_delay_ms: 10_000 });
+    service.editBody('mine, not saved yet');
+    await core.notes.update({ note_id: noteId, body: 'from the agent' }, { origin: 'agent' });
+    await service.showBackgroundWrite();
+    expect(editor.conflict).toBe(true);
+    expect(editor.body).toBe('mine, not saved yet');
+    await waitFor(() => editor.conflictVersionId !== null);
+    expect((await core.history.get(editor.conflictVersionId as string)).body).toBe('mine, not saved yet');
+    expect((await core.notes.get(noteId)).body).toBe('from the agent');
+  });
+
+  it('undoes the agent’s creation of the open note into the trash, with Undo in its toast', async () => {
+    const blank = await core.notes.create({ title: '' });
+    await core.notes.update(
+      { note_id: blank.note_id, title: '进程调度', body: 'FCFS', expected_version: 1 },
+      { origin: 'agent', run_id: 'run_1', tool: 'notes.create', creation: true },
+    );
+    await service.openNote(blank.note_id);
+    await service.undoAgentCreation();
+    expect(editor.noteId).toBeNull();
+    expect((await core.notes.get(blank.note_id)).deleted_at).not.toBeNull();
+    const toast = toasts.items.find((item) => item.action !== null);
+    expect(toast?.message).toBe('The note the agent created was moved to the trash.');
+    toast?.action?.run();
+    await waitFor(() => editor.noteId === blank.note_id);
+    expect((await core.notes.get(blank.note_id)).deleted_at).toBeNull();
+    expect(editor.body).toBe('FCFS');
+  });
 });

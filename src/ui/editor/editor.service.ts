@@ -522,6 +522,45 @@ async function reloadIfChangedElsewhere(noteId: string, request: number): Promis
   }
 }
 
+/**
+ * Something in the background (an agent run) wrote notes while this one is
+ * open. Unlike `refreshOpenNote` this never starts an open of its own, so it
+ * cannot overtake one the user started: it gives up when a switch or any
+ * open began meanwhile. A clean editor shows the stored note in place; one
+ * with unsaved text keeps it and goes into the conflict flow at once, which
+ * keeps that text in the note's history, so neither text is lost.
+ */
+export async function showBackgroundWrite(): Promise<void> {
+  const current = session;
+  if (!current || editor.switching || current.conflictBase !== null) return;
+  const request = openRequest;
+  let note: NoteDto;
+  try {
+    note = await core.notes.get(current.noteId);
+  } catch {
+    // Gone or unreadable: the note list's refresh tells the user; the editor keeps what it shows.
+    return;
+  }
+  if (request !== openRequest || session !== current || editor.switching || editor.noteId !== note.note_id)
+    return;
+  // A save under way ends on its own: stored, or refused as a conflict.
+  if (note.version === current.version || note.deleted_at !== null || current.autosaver.saving) return;
+  // A large note's editor hands typed text over lazily: it counts as unsaved too.
+  editor.flushInput();
+  if (sameContent(editor.content, current.saved)) {
+    current.version = note.version;
+    current.saved = contentOf(note);
+    current.autosaver.markClean();
+    editor.showStored(note);
+    return;
+  }
+  current.autosaver.pause();
+  current.conflictBase = current.version;
+  editor.setConflict(true);
+  editor.setStatus('error');
+  void keepAfterConflict(current);
+}
+
 /** Back in the notebook after the chat or agent view: refresh the open note if it changed. */
 export async function refreshOpenNote(): Promise<void> {
   const noteId = editor.noteId;
@@ -647,7 +686,20 @@ export async function restoreNote(noteId: string, options: { open?: boolean } = 
   }
 }
 
-export async function trashCurrentNote(): Promise<void> {
+export function trashCurrentNote(): Promise<void> {
+  return trashOpenNote((noteId) => core.notes.trash(noteId), t('editor.trashed'));
+}
+
+/**
+ * "Undo agent change" on a note the agent created: it goes to the trash like a
+ * deleted note (same toast, same Undo), through the history service, which
+ * refuses once anything changed the note after the agent wrote it.
+ */
+export function undoAgentCreation(): Promise<void> {
+  return trashOpenNote((noteId) => core.history.undoAgentCreation(noteId), t('agentNote.creationUndone'));
+}
+
+async function trashOpenNote(trash: (noteId: string) => Promise<unknown>, message: string): Promise<void> {
   const current = session;
   const note = editor.note;
   if (!current || !note) return;
@@ -659,10 +711,10 @@ export async function trashCurrentNote(): Promise<void> {
     return;
   }
   try {
-    await core.notes.trash(note.note_id);
+    await trash(note.note_id);
     void drafts.remove(note.note_id);
     if (editor.noteId === note.note_id) closeNote();
-    toasts.show(t('editor.trashed'), {
+    toasts.show(message, {
       kind: 'info',
       timeoutMs: 6000,
       action: { label: t('editor.undo'), run: () => void restoreNote(note.note_id, { open: true }) },

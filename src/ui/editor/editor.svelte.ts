@@ -188,6 +188,21 @@ export class EditorState {
     this.#conflictVersionId = null;
   }
 
+  /**
+   * The stored note changed under an editor holding no unsaved text (a
+   * background write): the fields show it in place, status and switch left as
+   * they are.
+   */
+  showStored(note: NoteDto): void {
+    if (note.note_id !== this.noteId) return;
+    const content = contentOf(note);
+    this.#note = note;
+    this.#title = content.title;
+    this.#folder = content.folder;
+    this.#tagsText = formatTags(content.tags);
+    this.#body = content.body;
+  }
+
   /** A save landed (or the stored copy was re-read): the fields stay as typed. */
   setStoredNote(note: NoteDto): void {
     if (note.note_id === this.noteId) this.#note = note;

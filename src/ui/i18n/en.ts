@@ -363,6 +363,8 @@ export const en = {
   'agent.event.AttemptDiscarded': 'Attempt {attempt} failed; its partial output was discarded',
   'agent.undo': 'Undo agent change',
   'agent.undone': 'The agent’s change was undone.',
+  'agentNote.undoCreationHint': 'Moves the note the agent created to the trash',
+  'agentNote.creationUndone': 'The note the agent created was moved to the trash.',
   'agent.status.approval': 'Waiting for your approval',
   'agent.phase.approval': 'Waiting for your approval to run {tool}.',
   'agent.phase.model': 'Waiting for {model} to answer…',

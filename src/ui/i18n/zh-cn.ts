@@ -349,6 +349,8 @@ export const zhCN: Dictionary = {
   'agent.event.AttemptDiscarded': '第 {attempt} 次尝试失败，已丢弃其部分输出',
   'agent.undo': '撤销智能体的修改',
   'agent.undone': '已撤销智能体的修改。',
+  'agentNote.undoCreationHint': '把智能体创建的这条笔记移到回收站',
+  'agentNote.creationUndone': '智能体创建的笔记已移到回收站。',
   'agent.status.approval': '等待你的批准',
   'agent.phase.approval': '正在等待你批准运行 {tool}。',
   'agent.phase.model': '正在等待 {model} 回答…',
