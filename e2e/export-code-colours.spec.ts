@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
-import { unzlibSync } from 'fflate';
+import { pdfFillColours } from '../src/export/pdf/testing/fill-colours';
 import { createNote, expect, openApp, test } from './fixtures';
 
 const NOTE_BODY = `# 递归
@@ -19,33 +19,6 @@ async function exportFile(page: Page, format: 'html' | 'pdf', codeTheme?: string
   await page.getByTestId(`export-format-${format}`).click();
   const file = await download;
   return file.path();
-}
-
-/** Every fill colour (`r g b rg`) set in the PDF's content streams, as `#rrggbb`. */
-function pdfFillColours(data: Buffer): Set<string> {
-  const text = data.toString('latin1');
-  const colours = new Set<string>();
-  for (const match of text.matchAll(/stream\r?\n/g)) {
-    const start = (match.index ?? 0) + match[0].length;
-    const end = text.indexOf('endstream', start);
-    let content: string;
-    try {
-      content = Buffer.from(unzlibSync(data.subarray(start, end))).toString('latin1');
-    } catch {
-      content = text.slice(start, end);
-    }
-    for (const [, ...channels] of content.matchAll(/([\d.]+) ([\d.]+) ([\d.]+) rg/g))
-      colours.add(
-        `#${channels
-          .map((channel) =>
-            Math.round(Number(channel) * 255)
-              .toString(16)
-              .padStart(2, '0'),
-          )
-          .join('')}`,
-      );
-  }
-  return colours;
 }
 
 test('an exported HTML file colours code as the preview does, light and then dark', async ({

@@ -380,7 +380,11 @@ export type FootnoteEnv = {
 // A label is what Pandoc and GitHub accept in practice: no spaces, no brackets.
 const FOOTNOTE_LABEL = String.raw`\[\^([^\]\s]{1,100})\]`;
 const FOOTNOTE_DEFINITION = new RegExp(`^${FOOTNOTE_LABEL}:`);
+// The same, on a raw line: up to three spaces of indent, as a block rule allows.
+const FOOTNOTE_DEFINITION_LINE = new RegExp(`^ {0,3}${FOOTNOTE_LABEL}:`);
 const FOOTNOTE_REFERENCE = new RegExp(`^${FOOTNOTE_LABEL}`);
+/** Every `[^label]` in a text (references and definitions alike); the label is group 1. */
+export const FOOTNOTE_LABELS = new RegExp(FOOTNOTE_LABEL, 'g');
 
 function footnoteMap(env: unknown): Map<string, number> {
   const holder = env as FootnoteEnv;
@@ -488,12 +492,12 @@ export function footnoteNumbers(blocks: readonly string[]): Map<string, number> 
       }
       if (/^(?: {4}|\t)/.test(line)) continue;
       let text = line.replace(/`+[^`]*`+/g, '');
-      const definition = /^ {0,3}\[\^([^\]\s]{1,100})\]:/.exec(text);
+      const definition = FOOTNOTE_DEFINITION_LINE.exec(text);
       if (definition?.[1] !== undefined) {
         defined.push(definition[1]);
         text = text.slice(definition[0].length);
       }
-      for (const reference of text.matchAll(/\[\^([^\]\s]{1,100})\]/g))
+      for (const reference of text.matchAll(FOOTNOTE_LABELS))
         if (reference[1] !== undefined) referenced.push(reference[1]);
     }
   }

@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { unzlibSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { documentFromMarkdown } from '../../core/markdown/document-ast';
 import { themeStylesheet } from '../../themes/theme-css';
@@ -8,6 +7,7 @@ import type { MermaidStaticPort } from '../static-render';
 import { testExportContext, testRasterizer } from '../test-context';
 import { createHarfBuzzSubsetter } from './font-subset';
 import { createPdfExporter } from './pdf-exporter';
+import { pdfFillColours } from './testing/fill-colours';
 import {
   FONT_PATH as fontPath,
   MONO_FONT_PATH,
@@ -83,34 +83,6 @@ function lightest(page: Raster): [number, number, number] {
       if (luminance(pixel) > luminance(best)) best = pixel;
     }
   return best;
-}
-
-/** Every fill colour (`r g b rg`) the PDF's content streams set, as `#rrggbb`. */
-function fillColours(data: Uint8Array): Set<string> {
-  const bytes = Buffer.from(data);
-  const colours = new Set<string>();
-  const text = bytes.toString('latin1');
-  for (const match of text.matchAll(/stream\r?\n/g)) {
-    const start = (match.index ?? 0) + match[0].length;
-    const end = text.indexOf('endstream', start);
-    let content: string;
-    try {
-      content = Buffer.from(unzlibSync(bytes.subarray(start, end))).toString('latin1');
-    } catch {
-      content = text.slice(start, end);
-    }
-    for (const [, r, g, b] of content.matchAll(/([\d.]+) ([\d.]+) ([\d.]+) rg/g))
-      colours.add(
-        `#${[r, g, b]
-          .map((channel) =>
-            Math.round(Number(channel) * 255)
-              .toString(16)
-              .padStart(2, '0'),
-          )
-          .join('')}`,
-      );
-  }
-  return colours;
 }
 
 /** The pixel in a word's box nearest to `hex`, as a distance (0: exactly that colour). */
@@ -528,7 +500,7 @@ describe('pdfExporter', () => {
   it('draws fenced code a colour per token in the code theme, on its background, still as text', async () => {
     const note = '```python\ndef fib(n):\n    return "hi" if n else fib(n - 1)  # 计算\n```\n';
     const light = (await exportPdf(note)).data;
-    expect([...fillColours(light)]).toEqual(expect.arrayContaining(['#d73a49', '#032f62', '#6a737d']));
+    expect([...pdfFillColours(light)]).toEqual(expect.arrayContaining(['#d73a49', '#032f62', '#6a737d']));
     const text = poppler('pdftotext', light);
     expect(text).toContain('def fib(n):');
     expect(text).toContain('return "hi" if n else fib(n - 1)');
@@ -539,7 +511,7 @@ describe('pdfExporter', () => {
     expect(nearest(page as Raster, 150, def!, '#d73a49')).toBeLessThan(40);
 
     const dark = (await exportPdf(note, { code_theme: 'github-dark' })).data;
-    expect([...fillColours(dark)]).toEqual(expect.arrayContaining(['#ff7b72', '#a5d6ff', '#0d1117']));
+    expect([...pdfFillColours(dark)]).toEqual(expect.arrayContaining(['#ff7b72', '#a5d6ff', '#0d1117']));
     const [darkPage] = render(dark, 150);
     const darkDef = words(dark).find((word) => word.text === 'def')!;
     // Left of the first word is the block's padding: the dark code background.
@@ -552,7 +524,7 @@ describe('pdfExporter', () => {
     expect(nearest(darkPage as Raster, 150, darkDef, '#ff7b72')).toBeLessThan(40);
 
     const plain = (await exportPdf(note, { code_theme: 'none' })).data;
-    expect([...fillColours(plain)]).not.toContain('#d73a49');
+    expect([...pdfFillColours(plain)]).not.toContain('#d73a49');
     expect(poppler('pdftotext', plain)).toContain('def fib(n):');
   });
 });

@@ -1,4 +1,4 @@
-import { footnoteNumbers } from '../../core/markdown/syntax';
+import { FOOTNOTE_LABELS, footnoteNumbers } from '../../core/markdown/syntax';
 import { BlockSplitter } from './block-splitter';
 
 /** One top-level block of the preview, rendered on its own. */
@@ -34,7 +34,6 @@ interface CacheEntry {
 // A link reference definition (`[label]: destination`) may be used by any block
 // of the note, so each block is rendered with all of them appended.
 const REFERENCE_DEFINITION = /^ {0,3}\[[^\]\n]+\]:[ \t]*\S/;
-const FOOTNOTE_LABEL = /\[\^([^\]\s]{1,100})\]/g;
 
 /**
  * The numbers of the footnotes `text` mentions, and a key for them: a block is rendered again
@@ -46,7 +45,7 @@ function footnotesOf(
 ): { footnotes: Map<string, number> | undefined; key: string } {
   if (numbers.size === 0 || !text.includes('[^')) return { footnotes: undefined, key: '' };
   const footnotes = new Map<string, number>();
-  for (const match of text.matchAll(FOOTNOTE_LABEL)) {
+  for (const match of text.matchAll(FOOTNOTE_LABELS)) {
     const label = match[1];
     const number = label === undefined ? undefined : numbers.get(label);
     if (label !== undefined && number !== undefined) footnotes.set(label, number);
