@@ -275,14 +275,20 @@ describe('TranscriptionService', () => {
   });
 
   it('lists newest first in offset pages, filtered by status', async () => {
-    const { core } = withEngine();
+    // The third job's only window waits until it has been cancelled, so it can
+    // never complete first however busy the machine is.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const { core } = withEngine({ holdWindow: (index) => (index === 2 ? held : undefined) });
     const audio = await upload(core, 2);
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
       ids.push((await core.api.transcriptions.create({ attachment_id: audio.attachment_id })).job_id);
+      // Distinct created_at milliseconds, which order the list.
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
-    await core.api.transcriptions.cancel(ids[2]!).catch(() => undefined);
+    await core.api.transcriptions.cancel(ids[2]!);
+    release();
     await core.idle();
     // Other job kinds never show up here.
     await core.api.archive.importFiles({ files: [{ path: 'a.md', content: '# A' }] });

@@ -42,6 +42,11 @@ export interface AsrEngineDoubleOptions {
   jitterSeconds?: number;
   /** Per-window work time; aborting cuts it short. */
   delayMs?: number;
+  /**
+   * Window `index` (0-based over the engine's life) waits for this promise
+   * before it answers, so a test can hold a job mid-run; aborting cuts it short.
+   */
+  holdWindow?: (index: number) => Promise<void> | undefined;
   /** load() rejects with this after announcing the first file. */
   failLoad?: Error;
   /** transcribeWindow() rejects with `failure` on this call (0-based). */
@@ -110,6 +115,8 @@ export class AsrEngineDouble implements AsrEngine {
     if (this.#loaded === null) throw new Error('transcribeWindow before load');
     try {
       await pause(this.#options.delayMs ?? 0, options.signal);
+      const hold = this.#options.holdWindow?.(index);
+      if (hold) await untilAborted(hold, options.signal);
     } catch (error) {
       this.abortedWindows++;
       throw error;
@@ -212,6 +219,18 @@ function isSilent(samples: Float32Array): boolean {
 }
 
 /** Waits `ms` (0 = a macrotask turn); rejects with an AbortError as soon as `signal` aborts. */
+function untilAborted(hold: Promise<void>, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(new DOMException('The operation was aborted.', 'AbortError'));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    hold.then(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, reject);
+  });
+}
+
 function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     const abortError = () => new DOMException('The operation was aborted.', 'AbortError');
