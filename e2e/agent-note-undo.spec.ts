@@ -94,6 +94,75 @@ test('once the user has written in the agent’s new note, it is no longer offer
   expect(await trashedInStore(page, '进程调度')).toBe(false);
 });
 
+test('a note the agent created and then edited in one run: Undo takes back the edit, then the note', async ({
+  page,
+  scriptServer,
+}) => {
+  const ADDED = '## 小结\n\n多级反馈队列兼顾两者。';
+  const server = await scriptServer({
+    reply: (body) => {
+      const results = toolMessages(body);
+      if (results.length === 0) return toolCallStream('notes__create', { title: '进程调度', body: BODY });
+      if (results.length === 1) {
+        const noteId = /note_[0-9a-f]{32}/.exec(results[0]?.content ?? '')?.[0] ?? '';
+        return toolCallStream('notes__update', { note_id: noteId, mode: 'append', text: ADDED });
+      }
+      return textStream('Created 进程调度 and added a summary.');
+    },
+  });
+  await openApp(page);
+  await addScriptProvider(page, server.url);
+  await pickScriptModel(page);
+  await page.getByTestId('agent-input').fill('Make a note 进程调度, then add a summary');
+  await page.getByTestId('agent-run').click();
+  // Two writes, two prompts: the second is a new request, never the first one still on screen.
+  const first = page.getByTestId('agent-permission');
+  const firstId = await first.getAttribute('data-request-id');
+  await first.getByTestId('permission-allow-once').click();
+  await page
+    .locator(`[data-testid="agent-permission"]:not([data-request-id="${firstId}"])`)
+    .getByTestId('permission-allow-once')
+    .click();
+  await expect(page.getByTestId('agent-run-item').first()).toHaveAttribute('data-status', 'completed');
+  await page.getByTestId('nav-all').click();
+  await page.getByTestId('note-item').filter({ hasText: '进程调度' }).click();
+  const body = page.getByTestId('note-body');
+  await expect(body).toHaveValue(/多级反馈队列兼顾两者。/);
+
+  // First the edit: the note is back to what the agent created, and Undo now offers the creation.
+  const undo = page.getByTestId('agent-undo');
+  await expect(undo).toHaveAttribute('data-undoes', 'change');
+  await undo.click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'The agent’s change was undone.' })).toBeVisible();
+  await expect(body).toHaveValue(BODY);
+  await expect(undo).toHaveAttribute('data-undoes', 'creation');
+  await expect(undo).toHaveAttribute('title', 'Moves the note the agent created to the trash');
+
+  // The history names each step; the creation's blank note is explained, not offered for restore.
+  await page.getByTestId('history-open').click();
+  const dialog = page.getByTestId('history-dialog');
+  await expect(dialog.getByTestId('history-version').locator('.origin')).toHaveText([
+    'Restore',
+    'Agent',
+    'Agent (created the note)',
+  ]);
+  await dialog.getByTestId('history-version').last().click();
+  await expect(dialog.getByTestId('history-creation')).toHaveText(
+    'The blank note before the agent wrote it. To remove the note, use “Undo agent change” or move it to the trash.',
+  );
+  await expect(dialog.getByTestId('history-diff')).toContainText('+# 进程调度');
+  await expect(dialog.getByTestId('history-restore')).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Close' }).click();
+
+  // Then the creation: to the trash, with the usual Undo.
+  await undo.click();
+  await expect(
+    page.getByTestId('toast').filter({ hasText: 'The note the agent created was moved to the trash.' }),
+  ).toBeVisible();
+  await expect(page.getByTestId('note-item').filter({ hasText: '进程调度' })).toHaveCount(0);
+  await expect.poll(() => trashedInStore(page, '进程调度')).toBe(true);
+});
+
 test.describe('in Chinese', () => {
   test.use({ locale: 'zh-CN' });
 

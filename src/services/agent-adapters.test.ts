@@ -11,6 +11,7 @@ import { SCRIPT_ANSWER, SCRIPT_TASKS, agentScriptStream } from './__fixtures__/o
 import { DEMO_LIMITS_ANSWER } from './agent-demo-provider';
 import type { AgentService } from './agent-service';
 import { testCore } from './test-core';
+import { codeOf } from './test-error-code';
 
 type Core = ReturnType<typeof testCore>;
 const cores: Core[] = [];
@@ -220,6 +221,55 @@ describe('the agent on a configured provider', () => {
     });
     expect((await notes.folders()).map((folder) => folder.path)).not.toContain('操作系统');
     expect((await agent.noteChanges(note.note_id))[0]!.undoable).toBe(false);
+  });
+
+  it('walks back through consecutive agent changes, down to removing a note it created', async () => {
+    const { core } = await setUp(0);
+    const { agent, notes, history } = core.api;
+    const agentWrite = { origin: 'agent' as const, run_id: 'run_1', tool: 'notes.update' };
+    // What notes.create and then notes.update write through the agent's notes port, in one run.
+    const created = await notes.create(
+      { title: '进程调度', body: '# 进程调度\n\nFCFS\n' },
+      { origin: 'agent', run_id: 'run_1', tool: 'notes.create' },
+    );
+    const edited = await notes.update(
+      { note_id: created.note_id, body: '# 进程调度\n\nFCFS, SJF\n', expected_version: created.version },
+      agentWrite,
+    );
+    await notes.update(
+      { note_id: created.note_id, body: '# 进程调度\n\nFCFS, SJF, RR\n', expected_version: edited.version },
+      agentWrite,
+    );
+    const undoable = async () =>
+      (await agent.noteChanges(created.note_id)).filter((change) => change.undoable).map((c) => c.tool);
+    expect(await undoable()).toEqual(['notes.update']);
+
+    expect((await agent.undoNoteChange(created.note_id)).body).toBe('# 进程调度\n\nFCFS, SJF\n');
+    expect(await undoable()).toEqual(['notes.update']);
+    expect((await agent.undoNoteChange(created.note_id)).body).toBe('# 进程调度\n\nFCFS\n');
+    // Back at what the creation wrote: the next undo is the creation's, which trashes the note.
+    expect(await undoable()).toEqual(['notes.create']);
+    expect(await codeOf(agent.undoNoteChange(created.note_id))).toBe('STATE_CONFLICT');
+    expect((await history.undoAgentCreation(created.note_id)).deleted_at).not.toBeNull();
+    expect(await undoable()).toEqual([]);
+  });
+
+  it('stops walking back at a change someone else made in between', async () => {
+    const { core, note } = await setUp(0);
+    const { agent, notes } = core.api;
+    const agentWrite = { origin: 'agent' as const, run_id: 'run_1', tool: 'notes.update' };
+    const first = await notes.update({ note_id: note.note_id, body: 'agent one' }, agentWrite);
+    const mine = await notes.update({ note_id: note.note_id, body: 'mine', expected_version: first.version });
+    await notes.update(
+      { note_id: note.note_id, body: 'agent two', expected_version: mine.version },
+      agentWrite,
+    );
+
+    expect((await agent.undoNoteChange(note.note_id)).body).toBe('mine');
+    // The first agent change lies under the user's edit: undoing it would drop "mine".
+    expect((await agent.noteChanges(note.note_id)).some((change) => change.undoable)).toBe(false);
+    expect(await codeOf(agent.undoNoteChange(note.note_id))).toBe('STATE_CONFLICT');
+    expect((await notes.get(note.note_id)).body).toBe('mine');
   });
 
   it('a denied write leaves the note and its history alone', async () => {

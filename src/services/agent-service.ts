@@ -430,6 +430,18 @@ export class AgentService {
         note_id: id,
       });
     }
+    if (latest.creation === true) {
+      // Putting back the blank note would leave an empty note behind; the note view undoes a
+      // creation by moving the note to the trash instead (NoteHistoryService.undoAgentCreation).
+      throw new AppError(
+        'STATE_CONFLICT',
+        'The agent created this note: undo that by moving it to the trash.',
+        {
+          note_id: id,
+          version_id: latest.version_id,
+        },
+      );
+    }
     if (!isUndoable(latest, note)) {
       throw new AppError(
         'STATE_CONFLICT',
@@ -443,7 +455,27 @@ export class AgentService {
       { origin: 'restore' },
     );
     await versions.update(latest.version_id, { undone_at: toIsoUtc(this.#clock()) });
+    await this.#reopenPreviousChange(versions, latest, restored.version);
     return restored;
+  }
+
+  /**
+   * When the undone change came straight after an earlier agent change (nothing else wrote
+   * the note between them), the note now holds exactly what that earlier change produced:
+   * it becomes the one "Undo" takes back next, so repeated undos walk back through a run's
+   * edits, down to removing a note the agent created. Its counter moves to the restore's.
+   */
+  async #reopenPreviousChange(
+    versions: NoteVersionRepository,
+    undone: NoteVersionRow,
+    restoredVersion: number,
+  ): Promise<void> {
+    const previous = (await versions.forNote(undone.note_id)).find(
+      (row) => row.origin === 'agent' && row.undone_at === null,
+    );
+    if (previous && previous.changed_to_version === undone.note_version) {
+      await versions.update(previous.version_id, { changed_to_version: restoredVersion });
+    }
   }
 
   #undoDeps(): { versions: NoteVersionRepository; noteWriter: Pick<NotesService, 'get' | 'update'> } {

@@ -804,6 +804,9 @@ graph LR
   'history.empty': 'No earlier versions yet. They are kept as you edit.',
   'history.origin.user': 'You',
   'history.origin.agent': 'Agent',
+  'history.origin.agentCreated': 'Agent (created the note)',
+  'history.creationVersion':
+    'The blank note before the agent wrote it. To remove the note, use “Undo agent change” or move it to the trash.',
   'history.origin.plugin': 'Plugin',
   'history.origin.import': 'Import',
   'history.origin.rename': 'Link update after a rename',

@@ -775,6 +775,9 @@ graph LR
   'history.empty': '还没有更早的版本。编辑时会自动保留。',
   'history.origin.user': '你',
   'history.origin.agent': '智能体',
+  'history.origin.agentCreated': '智能体（新建了此笔记）',
+  'history.creationVersion':
+    '这是智能体写入之前的空白笔记。要移除这条笔记，请用“撤销智能体的修改”或把它移到回收站。',
   'history.origin.plugin': '插件',
   'history.origin.import': '导入',
   'history.origin.rename': '重命名后更新链接',
