@@ -45,6 +45,10 @@ test('the agent calls an enabled plugin tool behind a permission prompt and lose
     const permission = page.getByTestId('agent-permission');
     await expect(permission).toContainText('sample-greeter.greet');
     await expect(permission.getByTestId('permission-arguments')).toContainText('Ada');
+    // The phase line names the tool as the user knows it: its MCP name and its plugin's name.
+    await expect(page.getByTestId('agent-run-phase')).toHaveText(
+      'Waiting for your approval to run “greet” from the plugin “Sample Greeter”.',
+    );
     await permission.getByTestId('permission-allow-once').click();
 
     await expect(page.getByTestId('agent-run-item').first()).toHaveAttribute('data-status', 'completed');

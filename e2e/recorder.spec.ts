@@ -64,3 +64,19 @@ test('closing the tab while recording asks first', async ({ page }) => {
   await expect(page.getByTestId('recorder-stop')).toBeVisible();
   await expect(elapsed).toBeVisible();
 });
+
+test.describe('in Chinese', () => {
+  test.use({ locale: 'zh-CN' });
+
+  test('a recording made on a Chinese page is named in Chinese', async ({ page }) => {
+    await openApp(page);
+    await page.getByTestId('nav-transcription').click();
+    await page.getByTestId('recorder-start').click();
+    await expect(page.getByTestId('recorder-elapsed')).not.toHaveText('正在录音 0:00');
+    await page.getByTestId('recorder-stop').click();
+    const job = page.getByTestId('transcription-job').first();
+    await expect(job).toContainText(/^录音 \d{4}-\d{2}-\d{2} \d{2}-\d{2}-\d{2}\.webm/);
+    await expect(page.getByTestId('transcription-detail-name')).toHaveText(/^录音 .*\.webm$/);
+    await expect(page.getByTestId('transcription-view')).not.toContainText('Recording');
+  });
+});

@@ -60,6 +60,8 @@ export interface PluginToolDto {
   name: string;
   plugin_id: string;
   tool_name: string;
+  /** The name a person reads (MCP `title`, or `annotations.title` from older servers), when given. */
+  title?: string;
   description: string;
   permission: string | null;
   input_schema: Record<string, unknown>;

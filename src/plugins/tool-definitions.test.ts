@@ -110,3 +110,48 @@ describe('tools/list → project tool definitions', () => {
     );
   });
 });
+
+describe('what the page needs to word a refused tool list', () => {
+  const problemOf = (listed: ListedTool[]) => {
+    try {
+      checkListedTools(listed, expectations);
+    } catch (error) {
+      return (error as { details: Record<string, unknown> }).details;
+    }
+    throw new Error('the list was accepted');
+  };
+
+  it.each([
+    ['schema_invalid', [tool('search', { inputSchema: { type: 'object', properties: { q: { type: 7 } } } })]],
+    ['schema_not_object', [tool('search', { inputSchema: { type: 'string' } })]],
+    ['name_duplicate', [tool('search'), tool('search')]],
+    ['permission_unknown', [tool('search', { _meta: { [PERMISSION_META_KEY]: 'root' } })]],
+    ['permission_undeclared', [tool('search', { _meta: { [PERMISSION_META_KEY]: 'notes.write' } })]],
+  ])('gives the problem %s as a stable id, with the tool', (problem, listed) => {
+    expect(problemOf([...listed, tool('write')])).toMatchObject({ problem, tool: 'search' });
+  });
+
+  it('says the lists differ, naming no tool, when the server and the manifest disagree', () => {
+    const details = problemOf([tool('search')]);
+    expect(details).toMatchObject({ problem: 'manifest_mismatch' });
+    expect(details).not.toHaveProperty('tool');
+  });
+});
+
+describe('a tool’s title', () => {
+  it('keeps the MCP title, else the annotations’ title, and drops blank or overlong ones', () => {
+    const tools = checkListedTools(
+      [
+        tool('search', { title: '  Search   the web ' }),
+        tool('write', { annotations: { title: 'Write it' } }),
+      ],
+      expectations,
+    );
+    expect(tools.map((t) => t.title)).toEqual(['Search the web', 'Write it']);
+    const untitled = checkListedTools(
+      [tool('search', { title: '   ' }), tool('write', { title: 'x'.repeat(81) })],
+      expectations,
+    );
+    expect(untitled.map((t) => t.title)).toEqual([undefined, undefined]);
+  });
+});

@@ -12,6 +12,9 @@ const MAX_QUALIFIED_NAME = 64;
 /** What `tools/list` gives, before any check (the MCP `Tool` shape, loosely). */
 export interface ListedTool {
   name: string;
+  /** MCP 2025-06-18: the name a person reads; older servers put it in `annotations.title`. */
+  title?: string | undefined;
+  annotations?: { title?: unknown } | undefined;
   description?: string | undefined;
   inputSchema: unknown;
   _meta?: Record<string, unknown> | undefined;
@@ -21,6 +24,34 @@ export interface ListedTool {
 export interface PluginTool extends PluginToolDto {
   readonly compiled: CompiledSchema;
 }
+
+const MAX_TITLE_CHARS = 80;
+
+/** The name a person reads: `title`, else `annotations.title`; blank or overlong titles are dropped. */
+function titleOf(entry: ListedTool): string | undefined {
+  for (const value of [entry.title, entry.annotations?.title]) {
+    if (typeof value !== 'string') continue;
+    const title = value.replace(/\s+/g, ' ').trim();
+    if (title !== '' && title.length <= MAX_TITLE_CHARS) return title;
+  }
+  return undefined;
+}
+
+/**
+ * Why a tool list was refused, as a stable id (`details.problem`): the page words
+ * it in the reader's language, the English `reason` is for logs.
+ */
+export type ToolListProblem =
+  | 'too_many_tools'
+  | 'name_invalid'
+  | 'name_too_long'
+  | 'name_duplicate'
+  | 'description_too_long'
+  | 'schema_not_object'
+  | 'schema_invalid'
+  | 'permission_unknown'
+  | 'permission_undeclared'
+  | 'manifest_mismatch';
 
 export interface ToolExpectations {
   pluginId: string;
@@ -32,13 +63,13 @@ export interface ToolExpectations {
   permissions: readonly string[];
 }
 
-function invalid(pluginId: string, reason: string, tool?: string): AppError {
+function invalid(pluginId: string, problem: ToolListProblem, reason: string, tool?: string): AppError {
   return new AppError(
     'MCP_TOOL_SCHEMA_INVALID',
     tool
       ? `The plugin "${pluginId}" offers the tool "${tool}" with ${reason}.`
       : `The plugin "${pluginId}" offers tools that do not match its manifest: ${reason}.`,
-    { plugin_id: pluginId, ...(tool !== undefined && { tool }), reason },
+    { plugin_id: pluginId, ...(tool !== undefined && { tool }), problem, reason },
   );
 }
 
@@ -50,31 +81,32 @@ function invalid(pluginId: string, reason: string, tool?: string): AppError {
 export function checkListedTools(listed: readonly ListedTool[], expected: ToolExpectations): PluginTool[] {
   const { pluginId } = expected;
   if (listed.length > MAX_TOOLS_PER_PLUGIN)
-    throw invalid(pluginId, `more than ${MAX_TOOLS_PER_PLUGIN} tools`);
+    throw invalid(pluginId, 'too_many_tools', `more than ${MAX_TOOLS_PER_PLUGIN} tools`);
   const tools: PluginTool[] = [];
   const seen = new Set<string>();
   for (const entry of listed) {
     const toolName = typeof entry.name === 'string' ? entry.name : '';
     if (!TOOL_NAME.test(toolName))
-      throw invalid(pluginId, 'a name that is not allowed', toolName.slice(0, 60));
+      throw invalid(pluginId, 'name_invalid', 'a name that is not allowed', toolName.slice(0, 60));
     const name = `${pluginId}.${toolName}`;
-    if (name.length > MAX_QUALIFIED_NAME) throw invalid(pluginId, 'a name that is too long', toolName);
-    if (seen.has(name)) throw invalid(pluginId, 'a duplicate name', toolName);
+    if (name.length > MAX_QUALIFIED_NAME)
+      throw invalid(pluginId, 'name_too_long', 'a name that is too long', toolName);
+    if (seen.has(name)) throw invalid(pluginId, 'name_duplicate', 'a duplicate name', toolName);
     seen.add(name);
     const description = typeof entry.description === 'string' ? entry.description : '';
     if (description.length > MAX_DESCRIPTION_CHARS)
-      throw invalid(pluginId, 'a description that is too long', toolName);
+      throw invalid(pluginId, 'description_too_long', 'a description that is too long', toolName);
 
     const schema = entry.inputSchema as JsonObject | undefined;
     if (typeof schema !== 'object' || schema === null || Array.isArray(schema) || schema.type !== 'object') {
-      throw invalid(pluginId, 'an input schema that is not an object schema', toolName);
+      throw invalid(pluginId, 'schema_not_object', 'an input schema that is not an object schema', toolName);
     }
     let compiled: CompiledSchema;
     try {
       compiled = compileSchema(schema);
     } catch (error) {
       const reason = error instanceof SchemaProblem ? error.message : 'an input schema that does not compile';
-      throw invalid(pluginId, `an invalid input schema (${reason})`, toolName);
+      throw invalid(pluginId, 'schema_invalid', `an invalid input schema (${reason})`, toolName);
     }
 
     const meta = entry._meta;
@@ -82,11 +114,12 @@ export function checkListedTools(listed: readonly ListedTool[], expected: ToolEx
     if (meta !== undefined && meta !== null && PERMISSION_META_KEY in meta) {
       const declared = meta[PERMISSION_META_KEY];
       if (typeof declared !== 'string' || !(PLUGIN_PERMISSIONS as readonly string[]).includes(declared)) {
-        throw invalid(pluginId, 'an unknown permission', toolName);
+        throw invalid(pluginId, 'permission_unknown', 'an unknown permission', toolName);
       }
       if (!expected.permissions.includes(declared)) {
         throw invalid(
           pluginId,
+          'permission_undeclared',
           `the permission "${declared}", which the manifest does not declare`,
           toolName,
         );
@@ -101,6 +134,7 @@ export function checkListedTools(listed: readonly ListedTool[], expected: ToolEx
       permission,
       input_schema: schema,
       compiled,
+      ...(titleOf(entry) !== undefined && { title: titleOf(entry)! }),
     });
   }
 
@@ -112,7 +146,7 @@ export function checkListedTools(listed: readonly ListedTool[], expected: ToolEx
       ...(missing.length > 0 ? [`missing ${missing.join(', ')}`] : []),
       ...(extra.length > 0 ? [`undeclared ${extra.join(', ')}`] : []),
     ];
-    throw invalid(pluginId, parts.join('; '));
+    throw invalid(pluginId, 'manifest_mismatch', parts.join('; '));
   }
   return tools;
 }

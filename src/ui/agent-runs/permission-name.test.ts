@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { I18nState } from '../i18n/i18n.svelte';
-import { permissionName } from './permission-name';
+import { permissionName, toolName } from './permission-name';
 
 const english = new I18nState();
 const chinese = new I18nState();
@@ -24,5 +24,38 @@ describe('permissionName', () => {
   it('keeps an id it has no words for as it is', () => {
     expect(permissionName('calendar.write', chinese)).toBe('calendar.write');
     expect(permissionName('.tools', english)).toBe('.tools');
+  });
+});
+
+describe('toolName', () => {
+  const names = {
+    plugins: [
+      { plugin_id: 'word-counter', name: 'Word Counter' },
+      { plugin_id: 'sample-greeter', name: 'Sample Greeter' },
+    ],
+    tools: [
+      { name: 'word-counter.count', plugin_id: 'word-counter', tool_name: 'count', title: 'Count words' },
+      { name: 'sample-greeter.greet', plugin_id: 'sample-greeter', tool_name: 'greet' },
+    ],
+  };
+
+  it('names a plugin tool by its title and its plugin, in the reader’s language', () => {
+    expect(toolName('word-counter.count', names, english)).toBe(
+      '“Count words” from the plugin “Word Counter”',
+    );
+    expect(toolName('word-counter.count', names, chinese)).toBe('插件“Word Counter”的“Count words”');
+  });
+
+  it('falls back to the tool’s MCP name when it gave no title', () => {
+    expect(toolName('sample-greeter.greet', names, chinese)).toBe('插件“Sample Greeter”的“greet”');
+  });
+
+  it('still names the plugin of a tool it no longer publishes (a run replayed after a disable)', () => {
+    expect(toolName('sample-greeter.wave', names, english)).toBe('“wave” from the plugin “Sample Greeter”');
+  });
+
+  it('keeps built-in tools and tools of unknown plugins as their id', () => {
+    expect(toolName('notes.create', names, chinese)).toBe('notes.create');
+    expect(toolName('gone.lookup', { plugins: [], tools: [] }, english)).toBe('gone.lookup');
   });
 });

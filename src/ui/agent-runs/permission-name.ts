@@ -21,3 +21,29 @@ export function permissionName(
   }
   return permission;
 }
+
+/** What the page knows of installed plugins and their published tools (`pluginsState`). */
+export interface PluginToolNames {
+  plugins: readonly { plugin_id: string; name: string }[];
+  tools: readonly { name: string; plugin_id: string; tool_name: string; title?: string }[];
+}
+
+/**
+ * A tool as a person knows it, for the run's phase line: a plugin's tool by its
+ * title (its MCP name when it gave none) and the plugin's name. A built-in tool,
+ * or one of a plugin this page does not know, keeps its id.
+ */
+export function toolName(
+  tool: string,
+  names: PluginToolNames,
+  translator: { t(key: MessageKey, params?: MessageParams): string } = i18n,
+): string {
+  const published = names.tools.find((candidate) => candidate.name === tool);
+  const plugin = published
+    ? names.plugins.find((candidate) => candidate.plugin_id === published.plugin_id)
+    : names.plugins.find((candidate) => tool.startsWith(`${candidate.plugin_id}.`));
+  const pluginId = published?.plugin_id ?? plugin?.plugin_id;
+  if (pluginId === undefined) return tool;
+  const label = published?.title || published?.tool_name || tool.slice(pluginId.length + 1);
+  return translator.t('plugins.toolLabel', { tool: label, plugin: plugin?.name || pluginId });
+}

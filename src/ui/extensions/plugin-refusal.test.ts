@@ -5,7 +5,9 @@ import {
   permissionLabel,
   pluginErrorNextStep,
   pluginRefusal,
+  refusalNextStep,
   refusalText,
+  toolProblemText,
   type PluginRefusal,
 } from './plugin-refusal';
 
@@ -207,5 +209,67 @@ describe('a plugin whose tools do not match its manifest (MCP_TOOL_SCHEMA_INVALI
 
   it('adds no next step to an error whose text already says what to do', () => {
     expect(pluginErrorNextStep('PLUGIN_HOST_START_FAILED', english)).toBeNull();
+  });
+});
+
+describe('toolProblemText', () => {
+  // `details` as `checkListedTools` (src/plugins/tool-definitions.ts) gives them.
+  const schemaInvalid = {
+    plugin_id: 'bad-schema',
+    tool: 'lookup',
+    problem: 'schema_invalid',
+    reason: 'an invalid input schema (schema is invalid: data/properties/word/minLength must be integer)',
+  };
+
+  it('names the tool and what is wrong with its schema, in both languages, without the English reason', () => {
+    expect(toolProblemText('MCP_TOOL_SCHEMA_INVALID', schemaInvalid, chinese)).toBe(
+      '工具“lookup”描述输入参数所用的结构不是有效的 JSON Schema。',
+    );
+    expect(toolProblemText('MCP_TOOL_SCHEMA_INVALID', schemaInvalid, english)).toBe(
+      'The tool “lookup” describes its input with a schema that is not valid JSON Schema.',
+    );
+    expect(
+      toolProblemText('MCP_TOOL_SCHEMA_INVALID', { ...schemaInvalid, problem: 'schema_not_object' }, chinese),
+    ).toBe('工具“lookup”的输入参数没有描述为对象。');
+  });
+
+  it('says the listed tools differ from the manifest without naming one', () => {
+    const details = {
+      plugin_id: 'bad-schema',
+      problem: 'manifest_mismatch',
+      reason: 'missing bad-schema.lookup',
+    };
+    expect(toolProblemText('MCP_TOOL_SCHEMA_INVALID', details, chinese)).toBe(
+      '插件服务列出的工具与其清单声明的工具不一致。',
+    );
+  });
+
+  it('says nothing for another code, an unknown problem or a problem without its tool', () => {
+    expect(toolProblemText('PLUGIN_HOST_START_FAILED', schemaInvalid, english)).toBeNull();
+    expect(
+      toolProblemText('MCP_TOOL_SCHEMA_INVALID', { ...schemaInvalid, problem: 'novel' }, english),
+    ).toBeNull();
+    expect(toolProblemText('MCP_TOOL_SCHEMA_INVALID', { problem: 'schema_invalid' }, english)).toBeNull();
+  });
+});
+
+describe('refusalNextStep', () => {
+  const installed = [{ plugin_id: 'sample-greeter', name: 'Sample Greeter', version: '1.0.0' }];
+
+  it('a second install names the plugin in the way and how to replace it, in both languages', () => {
+    const second = refusal('PLUGIN_ALREADY_INSTALLED', { plugin_id: 'sample-greeter' });
+    expect(refusalNextStep(second, installed, chinese)).toBe(
+      '已安装“Sample Greeter” 1.0.0。如要改为安装这个包，请先卸载它：它的设置和密钥会一并删除。',
+    );
+    expect(refusalNextStep(second, installed, english)).toContain('uninstall it first');
+  });
+
+  it('says nothing when the plugin is not in the list or for another refusal', () => {
+    expect(
+      refusalNextStep(refusal('PLUGIN_ALREADY_INSTALLED', { plugin_id: 'other' }), installed, english),
+    ).toBeNull();
+    expect(
+      refusalNextStep(refusal('PLUGIN_PACKAGE_INVALID', { plugin_id: 'sample-greeter' }), installed, english),
+    ).toBeNull();
   });
 });

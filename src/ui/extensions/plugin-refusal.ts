@@ -169,3 +169,51 @@ export function pluginErrorNextStep(
 ): string | null {
   return Object.hasOwn(NEXT_STEP_KEYS, code) ? translator.t(NEXT_STEP_KEYS[code]!) : null;
 }
+
+/** `details.problem` of MCP_TOOL_SCHEMA_INVALID (`src/plugins/tool-definitions.ts`) and its words. */
+const TOOL_PROBLEM_KEYS = {
+  too_many_tools: 'plugins.toolProblem.too_many_tools',
+  name_invalid: 'plugins.toolProblem.name_invalid',
+  name_too_long: 'plugins.toolProblem.name_too_long',
+  name_duplicate: 'plugins.toolProblem.name_duplicate',
+  description_too_long: 'plugins.toolProblem.description_too_long',
+  schema_not_object: 'plugins.toolProblem.schema_not_object',
+  schema_invalid: 'plugins.toolProblem.schema_invalid',
+  permission_unknown: 'plugins.toolProblem.permission_unknown',
+  permission_undeclared: 'plugins.toolProblem.permission_undeclared',
+  manifest_mismatch: 'plugins.toolProblem.manifest_mismatch',
+} as const satisfies Record<string, MessageKey>;
+
+/**
+ * Which tool a refused tool list stumbled on, and how, in the reader's language;
+ * null when the details do not say (an older core, or another code).
+ */
+export function toolProblemText(
+  code: string,
+  details: Readonly<Record<string, unknown>>,
+  translator: Pick<RefusalTranslator, 't'> = i18n,
+): string | null {
+  if (code !== 'MCP_TOOL_SCHEMA_INVALID') return null;
+  const { problem, tool } = details;
+  if (typeof problem !== 'string' || !Object.hasOwn(TOOL_PROBLEM_KEYS, problem)) return null;
+  const text = translator.t(TOOL_PROBLEM_KEYS[problem as keyof typeof TOOL_PROBLEM_KEYS], {
+    tool: typeof tool === 'string' ? tool : '',
+  });
+  return text.includes('“”') ? null : text;
+}
+
+/**
+ * What to do about a refused package, where the code alone leaves the user stuck:
+ * a second install of an installed plugin names the one in the way.
+ */
+export function refusalNextStep(
+  refusal: PluginRefusal,
+  plugins: readonly { plugin_id: string; name: string; version: string }[],
+  translator: Pick<RefusalTranslator, 't'> = i18n,
+): string | null {
+  if (refusal.code !== 'PLUGIN_ALREADY_INSTALLED') return null;
+  const installed = plugins.find((plugin) => plugin.plugin_id === refusal.details.plugin_id);
+  return installed
+    ? translator.t('plugins.alreadyInstalled.next', { name: installed.name, version: installed.version })
+    : null;
+}

@@ -13,6 +13,7 @@ import { openSettings } from '../settings/settings-nav.svelte';
 import { toasts } from '../toasts/toasts.svelte';
 import { t } from '../i18n';
 import { pluginRefusal } from './plugin-refusal';
+import { settingsErrorText } from './plugin-settings-errors';
 import { pluginsState } from './plugins.svelte';
 
 /** Reads the installed plugins, their published tools and each one's settings. */
@@ -27,6 +28,19 @@ export async function refreshPlugins(): Promise<void> {
     pluginsState.setCompanion(await core.plugins.companion());
   } catch (error) {
     reportError(error);
+  }
+}
+
+/**
+ * The plugins and their published tools without their settings: enough for a
+ * view that names a plugin's tool. Failing leaves the names as they were (ids).
+ */
+export async function refreshPluginNames(): Promise<void> {
+  try {
+    const [{ items }, tools] = await Promise.all([core.plugins.list(), core.plugins.tools()]);
+    pluginsState.setPlugins(items, tools.items);
+  } catch (error) {
+    console.warn('Could not read the plugin names', error);
   }
 }
 
@@ -53,13 +67,30 @@ export async function installPluginFile(file: File): Promise<void> {
   await refreshPlugins();
 }
 
+/**
+ * A plugin's settings and secret refusals name fields by the form's labels in the
+ * UI's language (the core's message names keys, in English); others go the usual way.
+ */
+function reportPluginError(error: unknown): void {
+  const refusal = pluginRefusal(error);
+  const pluginId = typeof refusal?.details.plugin_id === 'string' ? refusal.details.plugin_id : null;
+  const text =
+    refusal &&
+    settingsErrorText(refusal, {
+      pluginName: pluginsState.plugins.find((plugin) => plugin.plugin_id === pluginId)?.name ?? null,
+      fields: (pluginId !== null && pluginsState.settingsOf(pluginId)?.fields) || [],
+    });
+  if (refusal && text) toasts.show(text, { kind: 'error', code: refusal.code });
+  else reportError(error);
+}
+
 async function step(work: () => Promise<unknown>): Promise<boolean> {
   let ok = true;
   try {
     await work();
   } catch (error) {
     ok = false;
-    reportError(error);
+    reportPluginError(error);
   }
   await refreshPlugins();
   return ok;
@@ -71,9 +102,23 @@ export const pairCompanion = (url: string, code: string) =>
 
 export const grantPermissions = (pluginId: string, permissions: string[]) =>
   step(() => core.plugins.grantPermissions({ plugin_id: pluginId, permissions }));
-export const enablePlugin = (pluginId: string) => step(() => core.plugins.enable({ plugin_id: pluginId }));
+/** Starting a host can fail with details the plugin row does not keep: they are remembered for the page. */
+const startingHost = (pluginId: string, start: () => Promise<unknown>) =>
+  step(async () => {
+    try {
+      await start();
+    } catch (error) {
+      const refusal = pluginRefusal(error);
+      if (refusal) pluginsState.setErrorDetails(pluginId, refusal.code, refusal.details);
+      throw error;
+    }
+  });
+
+export const enablePlugin = (pluginId: string) =>
+  startingHost(pluginId, () => core.plugins.enable({ plugin_id: pluginId }));
 export const disablePlugin = (pluginId: string) => step(() => core.plugins.disable({ plugin_id: pluginId }));
-export const restartPlugin = (pluginId: string) => step(() => core.plugins.restart({ plugin_id: pluginId }));
+export const restartPlugin = (pluginId: string) =>
+  startingHost(pluginId, () => core.plugins.restart({ plugin_id: pluginId }));
 
 export async function uninstallPlugin(pluginId: string, name: string): Promise<void> {
   const confirmed = await confirmation.ask({
@@ -219,6 +264,6 @@ export async function runCommand(commandId: string, title: string, context: Comm
     });
     applyEffect(result.effect, title);
   } catch (error) {
-    reportError(error);
+    reportPluginError(error);
   }
 }

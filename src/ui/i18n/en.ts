@@ -1193,6 +1193,34 @@ graph LR
   'bench.reason.noAnswerModel': 'no answer model was chosen',
   'bench.compareEmbeddingsHint':
     'Leave them all unticked to run with your own embedding model ({model}). Tick models to compare them: vector and hybrid search then run once per ticked model.',
+  'plugins.toolLabel': '“{tool}” from the plugin “{plugin}”',
+  'plugins.toolProblem.too_many_tools': 'The plugin offers more tools than this app accepts.',
+  'plugins.toolProblem.name_invalid':
+    'The plugin offers a tool named “{tool}”, which is not an allowed tool name.',
+  'plugins.toolProblem.name_too_long': 'The name of the tool “{tool}” is too long.',
+  'plugins.toolProblem.name_duplicate': 'The plugin offers the tool “{tool}” twice.',
+  'plugins.toolProblem.description_too_long': 'The description of the tool “{tool}” is too long.',
+  'plugins.toolProblem.schema_not_object': 'The tool “{tool}” does not describe its input as an object.',
+  'plugins.toolProblem.schema_invalid':
+    'The tool “{tool}” describes its input with a schema that is not valid JSON Schema.',
+  'plugins.toolProblem.permission_unknown': 'The tool “{tool}” asks for a permission this app does not know.',
+  'plugins.toolProblem.permission_undeclared':
+    'The tool “{tool}” asks for a permission that the plugin’s manifest does not declare.',
+  'plugins.toolProblem.manifest_mismatch':
+    'The tools the plugin’s server lists are not the ones its manifest declares.',
+  'plugins.settings.required': 'Fill in the required settings of “{plugin}” first: {fields}.',
+  'plugins.secret.required': 'Save the required secrets of “{plugin}” first: {fields}.',
+  'plugins.secret.valueInvalid':
+    'Enter the secret “{field}” first: it may not be blank or longer than 16 KiB.',
+  'plugins.settings.fieldInvalid': 'The value of “{field}” is not valid.',
+  'plugins.settings.fieldRange': '“{field}” must be a number from {minimum} to {maximum}.',
+  'plugins.alreadyInstalled.next':
+    '“{name}” {version} is installed already. To install this package instead, uninstall it first: its settings and secrets are removed with it.',
+  'recorder.fileNameWord': 'Recording',
+  'transcription.unreadableUpload':
+    '“{name}” could not be read as audio: it may be damaged or only partly downloaded.',
+  'transcription.unreadableUploadNext':
+    'Choose another file, or convert this one to WAV or MP3 first and upload that.',
 } as const satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

@@ -1127,6 +1127,27 @@ graph LR
   'bench.reason.noAnswerModel': '没有选择回答模型',
   'bench.compareEmbeddingsHint':
     '全部不勾选时，使用你自己的向量模型（{model}）运行。勾选模型即可比较：向量和混合检索会对每个勾选的模型各运行一次。',
+  'plugins.toolLabel': '插件“{plugin}”的“{tool}”',
+  'plugins.toolProblem.too_many_tools': '插件提供的工具数量超出了本应用的上限。',
+  'plugins.toolProblem.name_invalid': '插件提供的工具名“{tool}”不是允许的工具名。',
+  'plugins.toolProblem.name_too_long': '工具“{tool}”的名称过长。',
+  'plugins.toolProblem.name_duplicate': '插件重复提供了工具“{tool}”。',
+  'plugins.toolProblem.description_too_long': '工具“{tool}”的说明过长。',
+  'plugins.toolProblem.schema_not_object': '工具“{tool}”的输入参数没有描述为对象。',
+  'plugins.toolProblem.schema_invalid': '工具“{tool}”描述输入参数所用的结构不是有效的 JSON Schema。',
+  'plugins.toolProblem.permission_unknown': '工具“{tool}”要求的权限本应用不认识。',
+  'plugins.toolProblem.permission_undeclared': '工具“{tool}”要求的权限没有在插件清单中声明。',
+  'plugins.toolProblem.manifest_mismatch': '插件服务列出的工具与其清单声明的工具不一致。',
+  'plugins.settings.required': '请先填写插件“{plugin}”的必填设置：{fields}。',
+  'plugins.secret.required': '请先保存插件“{plugin}”的必填密钥：{fields}。',
+  'plugins.secret.valueInvalid': '请先输入密钥“{field}”：不能为空，也不能超过 16 KiB。',
+  'plugins.settings.fieldInvalid': '“{field}”的值无效。',
+  'plugins.settings.fieldRange': '“{field}”须为 {minimum} 到 {maximum} 之间的数字。',
+  'plugins.alreadyInstalled.next':
+    '已安装“{name}” {version}。如要改为安装这个包，请先卸载它：它的设置和密钥会一并删除。',
+  'recorder.fileNameWord': '录音',
+  'transcription.unreadableUpload': '无法把“{name}”读取为音频：文件可能已损坏，或没有下载完整。',
+  'transcription.unreadableUploadNext': '请换一个文件，或先把它转换为 WAV 或 MP3 再上传。',
 };
 
 export const zhCNErrors: Partial<Record<ErrorCode, string>> = {

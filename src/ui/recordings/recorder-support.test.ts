@@ -25,6 +25,11 @@ describe('recordingFileName', () => {
   it('falls back to .webm for a type it does not know', () => {
     expect(recordingFileName('', startedAt)).toBe('Recording 2026-08-31 09-05-07.webm');
   });
+
+  it('starts with the word in the reader’s language, and never with nothing', () => {
+    expect(recordingFileName('audio/webm', startedAt, '录音')).toBe('录音 2026-08-31 09-05-07.webm');
+    expect(recordingFileName('audio/mp4', startedAt, '  ')).toBe('Recording 2026-08-31 09-05-07.m4a');
+  });
 });
 
 describe('recorderFailure', () => {

@@ -24,13 +24,17 @@ const EXTENSIONS: Record<string, string> = {
   'video/mp4': 'm4a',
 };
 
-/** `Recording 2026-08-31 10-30-00.webm`, from the recorder's actual MIME type and the local start time. */
-export function recordingFileName(mimeType: string, startedAt: Date): string {
+/**
+ * `Recording 2026-08-31 10-30-00.webm`, from the recorder's actual MIME type and the local start
+ * time. `label` is the word in the reader's language ("录音"): the name is the job's and, later,
+ * the note's title, so it should not be the one English word on a Chinese page.
+ */
+export function recordingFileName(mimeType: string, startedAt: Date, label = 'Recording'): string {
   const extension = EXTENSIONS[mimeType.split(';')[0]?.trim().toLowerCase() ?? ''] ?? 'webm';
   const pad = (value: number) => String(value).padStart(2, '0');
   const date = `${startedAt.getFullYear()}-${pad(startedAt.getMonth() + 1)}-${pad(startedAt.getDate())}`;
   const time = `${pad(startedAt.getHours())}-${pad(startedAt.getMinutes())}-${pad(startedAt.getSeconds())}`;
-  return `Recording ${date} ${time}.${extension}`;
+  return `${label.trim() || 'Recording'} ${date} ${time}.${extension}`;
 }
 
 export type RecorderFailure =

@@ -12,6 +12,7 @@ import { openNote as openNoteAt } from '../navigation';
 import { reportError } from '../errors';
 import { refreshAll } from '../notes/notes.service';
 import { transcriptionView as view } from './transcription.svelte';
+import { uploadRefusal } from './upload-refusal';
 import { applyTranscriptionEvent, isTerminalTranscriptionEvent, liveFromJob } from './transcription-events';
 
 const JOB_PAGE = 50;
@@ -189,6 +190,7 @@ export function transcribeFile(file: File): Promise<string | null> {
 
 async function uploadAndTranscribe(file: File): Promise<string | null> {
   view.setUploading(file.name);
+  view.setRefusedUpload(null);
   try {
     const attachment = await attachments().upload({
       name: file.name,
@@ -211,7 +213,11 @@ async function uploadAndTranscribe(file: File): Promise<string | null> {
     await openJob(job.job_id);
     return job.job_id;
   } catch (error) {
-    reportError(error);
+    // A damaged file is the user's to replace: said where they picked it, and it stays there
+    // (a toast went away, half in English, without naming the file).
+    const refused = uploadRefusal(error, file.name);
+    if (refused) view.setRefusedUpload(refused);
+    else reportError(error);
     return null;
   } finally {
     view.setUploading(null);

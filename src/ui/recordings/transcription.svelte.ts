@@ -16,6 +16,13 @@ export interface JobNote {
   title: string;
 }
 
+/** An upload the core could not read as audio: shown beside the drop zone until the next pick. */
+export interface RefusedUpload {
+  name: string;
+  /** The core's own words (which format the file claimed to be); English. */
+  detail: string;
+}
+
 /** The transcription page: jobs (newest first), what each shows live, the selected one and its audio. */
 export class TranscriptionViewState {
   #jobs = $state.raw<TranscriptionJobRow[]>([]);
@@ -23,6 +30,7 @@ export class TranscriptionViewState {
   #selectedJobId = $state<string | null>(null);
   #audioUrl = $state<string | null>(null);
   #uploading = $state<string | null>(null);
+  #refusedUpload = $state.raw<RefusedUpload | null>(null);
   #profiles = $state.raw<AsrProfileDto[]>([]);
   #diarizationModels = $state.raw<DiarizationModelDto[]>([]);
   #settings = $state.raw<AsrSettings | null>(null);
@@ -50,6 +58,9 @@ export class TranscriptionViewState {
   }
   get uploading(): string | null {
     return this.#uploading;
+  }
+  get refusedUpload(): RefusedUpload | null {
+    return this.#refusedUpload;
   }
   get profiles(): AsrProfileDto[] {
     return this.#profiles;
@@ -136,6 +147,10 @@ export class TranscriptionViewState {
     this.#uploading = name;
   }
 
+  setRefusedUpload(refused: RefusedUpload | null): void {
+    this.#refusedUpload = refused;
+  }
+
   setCatalog(
     profiles: AsrProfileDto[],
     settings: AsrSettings,
@@ -167,6 +182,7 @@ export class TranscriptionViewState {
     this.#live = {};
     this.#selectedJobId = null;
     this.#uploading = null;
+    this.#refusedUpload = null;
   }
 }
 
