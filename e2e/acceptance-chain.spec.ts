@@ -128,7 +128,7 @@ test('the acceptance chain: recording → transcript note → search → agent w
     await page.getByTestId('agent-run').click();
 
     const permission = page.getByTestId('agent-permission');
-    await expect(permission).toContainText('sample-greeter.greet');
+    await expect(permission).toContainText('“greet” from the plugin “Sample Greeter” asks for permission');
     await expect(permission.getByTestId('permission-arguments')).toContainText('Ada');
     await permission.getByTestId('permission-allow-once').click();
     await expect(permission.getByTestId('permission-summary')).toHaveText(`Append to “${NOTE_TITLE}”.`);

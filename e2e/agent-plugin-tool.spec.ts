@@ -43,7 +43,7 @@ test('the agent calls an enabled plugin tool behind a permission prompt and lose
     await page.getByTestId('agent-run').click();
 
     const permission = page.getByTestId('agent-permission');
-    await expect(permission).toContainText('sample-greeter.greet');
+    await expect(permission).toContainText('“greet” from the plugin “Sample Greeter” asks for permission');
     await expect(permission.getByTestId('permission-arguments')).toContainText('Ada');
     // The phase line names the tool as the user knows it: its MCP name and its plugin's name.
     await expect(page.getByTestId('agent-run-phase')).toHaveText(

@@ -43,7 +43,7 @@ test.describe('in Chinese', () => {
   });
 });
 
-test('a plugin tool that declares no permission is asked for by its plugin’s name', async ({
+test('a plugin tool that declares no permission is asked for by its and its plugin’s names', async ({
   page,
   scriptServer,
 }) => {
@@ -60,11 +60,12 @@ test('a plugin tool that declares no permission is asked for by its plugin’s n
   await page.getByTestId('agent-run').click();
 
   const permission = page.getByTestId('agent-permission');
+  // The tool and the plugin by the names the plugin page shows; the ids only as a detail.
   await expect(permission).toHaveAccessibleName(
-    /asks for permission: Use the tools of the plugin “sample-greeter”/,
+    /asks for permission: Use the tools of the plugin “Sample Greeter”/,
   );
   await expect(permission.getByTestId('permission-request')).toHaveText(
-    'sample-greeter.greet asks for permission: Use the tools of the plugin “sample-greeter”.',
+    '“greet” from the plugin “Sample Greeter” asks for permission: Use the tools of the plugin “Sample Greeter”.',
   );
   await expect(permission.getByTestId('permission-id')).toHaveText('sample-greeter.tools');
   await permission.getByTestId('permission-deny').click();

@@ -59,3 +59,13 @@ describe('toolName', () => {
     expect(toolName('gone.lookup', { plugins: [], tools: [] }, english)).toBe('gone.lookup');
   });
 });
+
+describe('permissionName with the installed plugins', () => {
+  it('names a plugin’s default permission by the plugin’s name, its id once it is gone', () => {
+    const names = { plugins: [{ plugin_id: 'sample-greeter', name: 'Sample Greeter' }] };
+    expect(permissionName('sample-greeter.tools', chinese, names)).toBe(
+      chinese.t('agent.permission.name.pluginTools', { plugin: 'Sample Greeter' }),
+    );
+    expect(permissionName('gone.tools', english, names)).toBe('Use the tools of the plugin “gone”');
+  });
+});

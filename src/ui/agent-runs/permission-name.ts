@@ -12,11 +12,14 @@ const PLUGIN_TOOLS_SUFFIX = '.tools';
 export function permissionName(
   permission: string,
   translator: { t(key: MessageKey, params?: MessageParams): string } = i18n,
+  names: Pick<PluginToolNames, 'plugins'> = { plugins: [] },
 ): string {
   const label = permissionLabel(permission, translator);
   if (label !== permission) return label;
   if (permission.endsWith(PLUGIN_TOOLS_SUFFIX) && permission.length > PLUGIN_TOOLS_SUFFIX.length) {
-    const plugin = permission.slice(0, -PLUGIN_TOOLS_SUFFIX.length);
+    const pluginId = permission.slice(0, -PLUGIN_TOOLS_SUFFIX.length);
+    // By the name the plugin page shows, while the plugin is installed.
+    const plugin = names.plugins.find((candidate) => candidate.plugin_id === pluginId)?.name || pluginId;
     return translator.t('agent.permission.name.pluginTools', { plugin });
   }
   return permission;
