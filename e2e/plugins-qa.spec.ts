@@ -44,7 +44,7 @@ test.describe('in Chinese', () => {
     await page.getByTestId('agent-run').click();
     const permission = page.getByTestId('agent-permission');
     await expect(permission).toBeFocused();
-    // The raw id stays in the prompt for whoever reads logs; the phase line speaks the user's words.
+    // The phase line speaks the user's words too (the prompt keeps only the permission id as a detail).
     await expect(page.getByTestId('agent-run-phase')).toHaveText(
       '正在等待你批准运行 插件“Word Counter”的“Count words”。',
     );
