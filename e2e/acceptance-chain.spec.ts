@@ -13,6 +13,7 @@ import {
   pdfText,
   serveTinyWhisper,
   tourShot,
+  useTranscriptionModelHost,
 } from './harness/chain-steps';
 import { startScriptServer } from './harness/openai-script-server';
 import { installAndEnableSampleGreeter } from './harness/plugin-steps';
@@ -33,18 +34,8 @@ const MODEL_ID = 'onnx-community/whisper-tiny';
 const AUDIO = join(process.cwd(), 'e2e', 'audio');
 const NOTE_TITLE = '进程调度 Lecture';
 
-/** Settings → Local models: the one model host; Settings → Transcription: nothing from elsewhere. */
 async function useTinyModel(page: Page): Promise<void> {
-  await page.getByTestId('open-settings').click();
-  await page.getByTestId('settings-nav-local-models').click();
-  await page.getByTestId('model-host').fill(MODEL_HOST);
-  await page.getByTestId('model-host-save').click();
-  await expect(page.getByTestId('model-host-saved')).toBeVisible();
-  await page.getByTestId('settings-nav-transcription').click();
-  await page.getByTestId('transcription-allow-remote').uncheck();
-  await page.getByTestId('transcription-save-source').click();
-  await expect(page.getByTestId('transcription-source-saved')).toBeVisible();
-  await page.keyboard.press('Escape');
+  await useTranscriptionModelHost(page, MODEL_HOST);
   await page.getByTestId('nav-transcription').click();
 }
 

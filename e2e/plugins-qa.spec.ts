@@ -1,19 +1,13 @@
 import { join } from 'node:path';
 import { addScriptProvider } from './harness/agent-steps';
 import { textStream, toolCallStream, toolMessages } from './harness/openai-script-server';
-import { openPluginSettings, pluginItem, samplePackage } from './harness/plugin-steps';
+import { installPluginPackage, samplePackage } from './harness/plugin-steps';
 import { expect, openApp, test } from './fixtures';
 import type { Locator, Page } from '@playwright/test';
 
 /** Installs a sample package from `e2e/plugins/<folder>` that needs no grant, settings or secret. */
 async function installSample(page: Page, folder: string): Promise<Locator> {
-  const section = await openPluginSettings(page);
-  await section.getByTestId('plugin-install-input').setInputFiles({
-    name: `${folder}.zip`,
-    mimeType: 'application/zip',
-    buffer: samplePackage(join(process.cwd(), 'e2e/plugins', folder)),
-  });
-  const plugin = pluginItem(section, folder);
+  const plugin = await installPluginPackage(page, folder);
   await expect(plugin).toHaveAttribute('data-state', 'installed');
   return plugin;
 }
@@ -80,13 +74,7 @@ test.describe('in Chinese', () => {
     page,
   }) => {
     await openApp(page);
-    const section = await openPluginSettings(page);
-    await section.getByTestId('plugin-install-input').setInputFiles({
-      name: 'sample-greeter.zip',
-      mimeType: 'application/zip',
-      buffer: samplePackage(),
-    });
-    const plugin = pluginItem(section, 'sample-greeter');
+    const plugin = await installPluginPackage(page);
     await plugin.getByTestId('plugin-grant').click();
     await expect(plugin).toHaveAttribute('data-state', 'installed');
     const toasts = page.getByTestId('toast');

@@ -1,7 +1,6 @@
 import type { Page } from '@playwright/test';
-import { buildTinyWhisper } from '../src/media/transformers/__fixtures__/tiny-whisper/tiny-whisper';
 import { expect, openApp, test } from './fixtures';
-import { fulfilModelFile } from './harness/model-host';
+import { serveTinyWhisper, useTranscriptionModelHost } from './harness/chain-steps';
 import { tonesWav } from './harness/wav';
 
 // A Chinese student's pass over the Transcription page (zh-CN UI): a damaged download
@@ -13,15 +12,6 @@ const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch:
 
 test.use({ locale: 'zh-CN' });
 
-async function serveTinyWhisper(page: Page): Promise<void> {
-  const files = buildTinyWhisper();
-  await page.context().route(`**${MODEL_HOST}**`, (route) => {
-    const path = new URL(route.request().url()).pathname;
-    const prefix = `${MODEL_HOST}${MODEL_ID}/`;
-    return fulfilModelFile(route, path.startsWith(prefix) ? files[path.slice(prefix.length)] : undefined);
-  });
-}
-
 async function openTranscription(page: Page): Promise<void> {
   const menu = page.getByRole('button', { name: '打开菜单' });
   if (await menu.isVisible()) await menu.click();
@@ -31,16 +21,7 @@ async function openTranscription(page: Page): Promise<void> {
 
 /** Settings: the model from this app's /models/, never downloaded from elsewhere; then Transcription. */
 async function useTinyModel(page: Page): Promise<void> {
-  await page.getByTestId('open-settings').click();
-  await page.getByTestId('settings-nav-local-models').click();
-  await page.getByTestId('model-host').fill(MODEL_HOST);
-  await page.getByTestId('model-host-save').click();
-  await expect(page.getByTestId('model-host-saved')).toBeVisible();
-  await page.getByTestId('settings-nav-transcription').click();
-  await page.getByTestId('transcription-allow-remote').uncheck();
-  await page.getByTestId('transcription-save-source').click();
-  await expect(page.getByTestId('transcription-source-saved')).toBeVisible();
-  await page.keyboard.press('Escape');
+  await useTranscriptionModelHost(page, MODEL_HOST);
   await openTranscription(page);
 }
 
@@ -102,7 +83,7 @@ test('a lecture cancelled with the keyboard leaves the focus on “重新转写�
 }) => {
   test.setTimeout(240_000);
   await page.setViewportSize({ width: 1280, height: 800 });
-  await serveTinyWhisper(page);
+  await serveTinyWhisper(page, MODEL_HOST, MODEL_ID);
   await openApp(page);
   await useTinyModel(page);
   // 40 s: two windows of the tiny model, long enough to be cancelled while running.

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { strFromU8, unzipSync, zipSync } from 'fflate';
-import type { Download, Locator, Page } from '@playwright/test';
+import { expect, type Download, type Locator, type Page } from '@playwright/test';
 import { buildTinyWhisper } from '../../src/media/transformers/__fixtures__/tiny-whisper/tiny-whisper';
 import { fulfilModelFile } from './model-host';
 import { textStream, toolCallStream } from './openai-script-server';
@@ -59,6 +59,23 @@ export function chainScript(raw: Record<string, unknown>): string {
     default:
       return textStream(CHAIN_ANSWER);
   }
+}
+
+/**
+ * Settings → Local models: the one model host; Settings → Transcription: nothing from
+ * elsewhere. Closes Settings; the caller goes on to Transcription its own way.
+ */
+export async function useTranscriptionModelHost(page: Page, modelHost: string): Promise<void> {
+  await page.getByTestId('open-settings').click();
+  await page.getByTestId('settings-nav-local-models').click();
+  await page.getByTestId('model-host').fill(modelHost);
+  await page.getByTestId('model-host-save').click();
+  await expect(page.getByTestId('model-host-saved')).toBeVisible();
+  await page.getByTestId('settings-nav-transcription').click();
+  await page.getByTestId('transcription-allow-remote').uncheck();
+  await page.getByTestId('transcription-save-source').click();
+  await expect(page.getByTestId('transcription-source-saved')).toBeVisible();
+  await page.keyboard.press('Escape');
 }
 
 /** The tiny Whisper-shaped model, served under the model host the app is configured with. */

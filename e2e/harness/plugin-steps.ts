@@ -34,17 +34,25 @@ export async function saveSampleGreeterSettings(page: Page, plugin: Locator): Pr
 }
 
 /**
+ * Installs the package in `e2e/plugins/<pluginId>` from Settings (opened first) and gives
+ * its row in the plugin list; the caller waits for the state it expects.
+ */
+export async function installPluginPackage(page: Page, pluginId = 'sample-greeter'): Promise<Locator> {
+  const section = await openPluginSettings(page);
+  await section.getByTestId('plugin-install-input').setInputFiles({
+    name: `${pluginId}.zip`,
+    mimeType: 'application/zip',
+    buffer: samplePackage(join(process.cwd(), 'e2e/plugins', pluginId)),
+  });
+  return pluginItem(section, pluginId);
+}
+
+/**
  * Installs the sample greeter from Settings, grants its permission, saves its
  * required setting and secret and enables it. Leaves Settings open.
  */
 export async function installAndEnableSampleGreeter(page: Page): Promise<Locator> {
-  const section = await openPluginSettings(page);
-  await section.getByTestId('plugin-install-input').setInputFiles({
-    name: 'sample-greeter.zip',
-    mimeType: 'application/zip',
-    buffer: samplePackage(),
-  });
-  const plugin = pluginItem(section, 'sample-greeter');
+  const plugin = await installPluginPackage(page);
   await expect(plugin).toHaveAttribute('data-state', 'permission_required');
   await plugin.getByTestId('plugin-grant').click();
   await expect(plugin).toHaveAttribute('data-state', 'installed');

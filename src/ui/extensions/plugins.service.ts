@@ -3,6 +3,7 @@ import type {
   CommandEffect,
   CommandLocation,
   PluginCommandDto,
+  PluginDto,
   PluginSettingValue,
 } from '../../contracts/plugin-types';
 import { core } from '../api/core-client';
@@ -16,11 +17,17 @@ import { pluginRefusal } from './plugin-refusal';
 import { settingsErrorText } from './plugin-settings-errors';
 import { pluginsState } from './plugins.svelte';
 
+/** The installed plugins and their published tools, into the page's state. */
+async function readPluginsAndTools(): Promise<PluginDto[]> {
+  const [{ items }, tools] = await Promise.all([core.plugins.list(), core.plugins.tools()]);
+  pluginsState.setPlugins(items, tools.items);
+  return items;
+}
+
 /** Reads the installed plugins, their published tools and each one's settings. */
 export async function refreshPlugins(): Promise<void> {
   try {
-    const [{ items }, tools] = await Promise.all([core.plugins.list(), core.plugins.tools()]);
-    pluginsState.setPlugins(items, tools.items);
+    const items = await readPluginsAndTools();
     const settings = await Promise.all(
       items.map((plugin) => core.plugins.getSettings({ plugin_id: plugin.plugin_id })),
     );
@@ -37,8 +44,7 @@ export async function refreshPlugins(): Promise<void> {
  */
 export async function refreshPluginNames(): Promise<void> {
   try {
-    const [{ items }, tools] = await Promise.all([core.plugins.list(), core.plugins.tools()]);
-    pluginsState.setPlugins(items, tools.items);
+    await readPluginsAndTools();
   } catch (error) {
     console.warn('Could not read the plugin names', error);
   }
