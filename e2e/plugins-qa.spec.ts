@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { addScriptProvider } from './harness/agent-steps';
 import { textStream, toolCallStream, toolMessages } from './harness/openai-script-server';
-import { installPluginPackage, samplePackage } from './harness/plugin-steps';
+import { installPluginPackage, openPluginSettings, pluginItem, samplePackage } from './harness/plugin-steps';
 import { expect, openApp, test } from './fixtures';
 import type { Locator, Page } from '@playwright/test';
 
@@ -68,6 +68,14 @@ test.describe('in Chinese', () => {
       '工具“lookup”描述输入参数所用的结构不是有效的 JSON Schema。',
     );
     await expect(plugin).toHaveAttribute('data-state', 'error');
+
+    // The stored plugin keeps what was wrong: after a reload the page still says which tool and why.
+    await page.reload();
+    const again = pluginItem(await openPluginSettings(page), 'bad-schema');
+    await expect(again).toHaveAttribute('data-state', 'error');
+    await expect(again.getByTestId('plugin-error-problem')).toHaveText(
+      '工具“lookup”描述输入参数所用的结构不是有效的 JSON Schema。',
+    );
   });
 
   test('enabling before the settings and secret are filled says in Chinese which fields, by their labels', async ({

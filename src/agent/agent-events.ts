@@ -148,8 +148,11 @@ export interface AgentEventData {
     tool: string;
     tool_call_id: string;
     decision: PermissionDecision;
-    /** `grant`: a stored "always allow" answered without a prompt (no PermissionRequired before it). */
-    source: 'user' | 'grant' | 'unavailable' | 'cancelled';
+    /**
+     * `grant`: a stored "always allow" answered without a prompt (no PermissionRequired before it).
+     * `withdrawn`: the tool went away while the prompt waited (its plugin was turned off or removed).
+     */
+    source: 'user' | 'grant' | 'unavailable' | 'cancelled' | 'withdrawn';
   };
   /** The router gave up on the primary and moved to the provider's fallback (chat's event of the same name). */
   ProviderSwitched: {

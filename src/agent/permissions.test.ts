@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { MetonaRiskLevel, MetonaToolCategory } from '../ir';
 import { ScriptedPrompt } from './__fixtures__/agent-harness';
-import { MemoryGrantStore, PermissionGate, summarizeArguments, type PermissionPrompt } from './permissions';
+import {
+  MemoryGrantStore,
+  PermissionGate,
+  PermissionWithdrawnError,
+  summarizeArguments,
+  type PermissionPrompt,
+} from './permissions';
 import { SecretRedactor } from './redaction';
 import { ToolRegistry, defineTool, type RegisteredTool } from './tool-registry';
 
@@ -99,6 +105,20 @@ describe('PermissionGate', () => {
       allowed: false,
     });
     expect(events.at(-1)?.data).toMatchObject({ decision: 'deny', source: 'unavailable' });
+  });
+
+  it('records a prompt withdrawn because its tool went away, not as the user denying it', async () => {
+    const gone: PermissionPrompt = {
+      ask: (request) => Promise.reject(new PermissionWithdrawnError(request.tool)),
+    };
+    const { events, emit } = collect();
+    const outcome = await new PermissionGate({ prompt: gone }).authorize(input(writeTool(), emit));
+    expect(outcome).toMatchObject({
+      allowed: false,
+      withdrawn: true,
+      reason: expect.stringMatching(/removed/),
+    });
+    expect(events.at(-1)?.data).toMatchObject({ decision: 'deny', source: 'withdrawn' });
   });
 
   it('stops waiting when the run is cancelled', async () => {

@@ -30,9 +30,23 @@ export interface PermissionRequest {
   action?: PreviewAction;
 }
 
+/**
+ * What a prompt rejects with when the request's tool went away while it waited (its plugin
+ * was turned off or uninstalled): nobody can allow a tool that no longer exists.
+ */
+export class PermissionWithdrawnError extends Error {
+  constructor(readonly tool: string) {
+    super(`The tool "${tool}" is no longer available.`);
+    this.name = 'PermissionWithdrawnError';
+  }
+}
+
 /** Asks the user; the app's implementation shows allow once / always allow / deny. */
 export interface PermissionPrompt {
-  /** Rejects or ignores the decision once `signal` aborts (the run was cancelled). */
+  /**
+   * Rejects or ignores the decision once `signal` aborts (the run was cancelled); rejects with
+   * `PermissionWithdrawnError` when the tool is gone before the user answered.
+   */
   ask(request: PermissionRequest, signal: AbortSignal): Promise<PermissionDecision>;
 }
 
@@ -185,7 +199,15 @@ export class PermissionGate {
     let decision: PermissionDecision | undefined;
     try {
       decision = await this.#ask(request, input.signal);
-    } catch {
+    } catch (error) {
+      if (error instanceof PermissionWithdrawnError && !input.signal.aborted) {
+        await emit('PermissionResolved', { ...base, decision: 'deny', source: 'withdrawn' });
+        return {
+          allowed: false,
+          withdrawn: true,
+          reason: `The tool ${tool.definition.name} was removed while it waited for permission (its plugin was turned off or uninstalled). The call was not executed; continue without it.`,
+        };
+      }
       if (!input.signal.aborted) {
         // The prompt itself failed: no consent was given.
         await emit('PermissionResolved', { ...base, decision: 'deny', source: 'unavailable' });

@@ -179,4 +179,16 @@ describe('ToolRegistry', () => {
     expect(asked).toEqual([{ text: 'x', times: 1 }]);
     expect(executions()).toBe(0);
   });
+
+  it('reports a call whose tool was withdrawn while it waited as withdrawn, not run', async () => {
+    const { tool, executions } = echoTool();
+    const outcome = await new ToolRegistry()
+      .register(tool)
+      .execute(
+        call('test.echo', { text: 'x' }),
+        options({ authorize: async () => ({ allowed: false, reason: 'gone', withdrawn: true }) }),
+      );
+    expect(outcome).toMatchObject({ status: 'withdrawn', result: { success: false, error: 'gone' } });
+    expect(executions()).toBe(0);
+  });
 });

@@ -88,7 +88,16 @@ export interface RegisteredTool {
 }
 
 export type ToolStatus =
-  'ok' | 'error' | 'invalid_arguments' | 'unknown_tool' | 'not_allowed' | 'denied' | 'timeout' | 'cancelled';
+  | 'ok'
+  | 'error'
+  | 'invalid_arguments'
+  | 'unknown_tool'
+  | 'not_allowed'
+  | 'denied'
+  /** The tool went away (its plugin was turned off or removed) while its call waited for permission. */
+  | 'withdrawn'
+  | 'timeout'
+  | 'cancelled';
 
 export interface ToolExecution {
   status: ToolStatus;
@@ -99,7 +108,7 @@ export interface ToolExecution {
 }
 
 export type AuthorizationOutcome =
-  { allowed: true } | { allowed: false; reason: string; cancelled?: boolean };
+  { allowed: true } | { allowed: false; reason: string; cancelled?: boolean; withdrawn?: boolean };
 
 export interface ToolExecuteOptions {
   signal: AbortSignal;
@@ -257,7 +266,8 @@ export class ToolRegistry {
     if (options.authorize) {
       const outcome = await options.authorize(tool, args, call);
       if (!outcome.allowed) {
-        return failed(outcome.cancelled ? 'cancelled' : 'denied', outcome.reason, { args });
+        const status = outcome.cancelled ? 'cancelled' : outcome.withdrawn ? 'withdrawn' : 'denied';
+        return failed(status, outcome.reason, { args });
       }
     }
     if (options.signal.aborted) return failed('cancelled', 'The run was cancelled.', { args });

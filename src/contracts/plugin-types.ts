@@ -67,6 +67,13 @@ export interface PluginToolDto {
   input_schema: Record<string, unknown>;
 }
 
+/** Why a plugin is in its error state; `details` as its AppError had them (tool, problem, field). */
+export interface PluginErrorDto {
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
 export interface PluginDto {
   plugin_id: string;
   name: string;
@@ -80,7 +87,7 @@ export interface PluginDto {
   commands: string[];
   installed_at: string;
   updated_at: string;
-  error: { code: string; message: string } | null;
+  error: PluginErrorDto | null;
 }
 
 export const SETTING_FIELD_TYPES = ['string', 'number', 'boolean', 'select', 'secret'] as const;

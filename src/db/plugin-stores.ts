@@ -1,4 +1,4 @@
-import type { PluginSettingValue, PluginState } from '../contracts/plugin-types';
+import type { PluginErrorDto, PluginSettingValue, PluginState } from '../contracts/plugin-types';
 import type { NotesAgentDatabase } from './database';
 
 /**
@@ -29,7 +29,7 @@ export interface PluginRow {
   files: Record<string, Uint8Array>;
   installed_at: string;
   updated_at: string;
-  error: { code: string; message: string } | null;
+  error: PluginErrorDto | null;
 }
 
 export interface PluginSettingsRow {

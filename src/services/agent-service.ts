@@ -22,6 +22,7 @@ import {
 import {
   AgentLoop,
   PermissionGate,
+  PermissionWithdrawnError,
   SecretRedactor,
   ToolRegistry,
   createBuiltInTools,
@@ -149,7 +150,9 @@ export interface LiveToolSource {
 
 interface PendingPermission {
   runId: string;
+  tool: string;
   resolve: (decision: PermissionDecision) => void;
+  withdraw: () => void;
 }
 
 function runNotFound(runId: string): AppError {
@@ -209,7 +212,10 @@ export class AgentService {
     });
   }
 
-  /** Old live tools out, new ones in; a name that clashes with a built-in tool is skipped. */
+  /**
+   * Old live tools out, new ones in; a name that clashes with a built-in tool is skipped. A
+   * prompt still waiting for a tool that is gone now is withdrawn: allowing it could only fail.
+   */
   #syncLiveTools(specs: AgentToolSpec[]): void {
     for (const name of this.#liveToolNames) this.#registry.unregister(name);
     this.#liveToolNames = [];
@@ -221,6 +227,11 @@ export class AgentService {
       } catch (error) {
         console.warn('a plugin tool was not registered', spec.name, error);
       }
+    }
+    for (const [requestId, pending] of this.#pending) {
+      if (this.#registry.get(pending.tool)) continue;
+      this.#pending.delete(requestId);
+      pending.withdraw();
     }
   }
 
@@ -651,14 +662,24 @@ export class AgentService {
   #prompt(): PermissionPrompt {
     return {
       ask: (request: PermissionRequest, signal: AbortSignal) =>
-        new Promise<PermissionDecision>((resolve) => {
+        new Promise<PermissionDecision>((resolve, reject) => {
           const early = this.#early.get(request.request_id);
           if (early !== undefined) {
             this.#early.delete(request.request_id);
             resolve(early);
             return;
           }
-          this.#pending.set(request.request_id, { runId: request.run_id, resolve });
+          // The tool may have gone between the request's event and this wait.
+          if (!this.#registry.get(request.tool)) {
+            reject(new PermissionWithdrawnError(request.tool));
+            return;
+          }
+          this.#pending.set(request.request_id, {
+            runId: request.run_id,
+            tool: request.tool,
+            resolve,
+            withdraw: () => reject(new PermissionWithdrawnError(request.tool)),
+          });
           signal.addEventListener('abort', () => this.#pending.delete(request.request_id), { once: true });
         }),
     };

@@ -53,31 +53,36 @@ async function follow(agent: AgentService, runId: string, decision: 'allow_once'
   return streamed;
 }
 
+/** A core with the sample greeter installed, configured and enabled. */
+async function coreWithGreeter() {
+  const core = createCoreApi(freshDatabase(), {
+    indexDebounceMs: 0,
+    plugins: {
+      worker: (code, permissions) => connectPluginWorker(inProcessPluginWorker, code, permissions),
+    },
+    agentAdapters: async () => ({ adapter: new ScriptedAdapter(greetScript), model: MOCK_MODEL }),
+  });
+  cores.push(core);
+  const { plugins } = core.api;
+  const files: Zippable = {};
+  for (const name of readdirSync(SAMPLE_DIR))
+    files[name] = new Uint8Array(readFileSync(join(SAMPLE_DIR, name)));
+  const { package_id } = await plugins.stagePackage({ name: 'sample.zip', bytes: zipSync(files) });
+  await plugins.install({ package_id });
+  await plugins.grantPermissions({ plugin_id: 'sample-greeter', permissions: ['secrets.use'] });
+  await plugins.updateSettings({
+    plugin_id: 'sample-greeter',
+    schema_version: 1,
+    values: { greeting: 'Hi' },
+  });
+  await plugins.putSecret({ plugin_id: 'sample-greeter', key: 'api_key', secret: 'sk-1' });
+  await plugins.enable({ plugin_id: 'sample-greeter' });
+  return core;
+}
+
 describe('the agent uses enabled plugin tools', () => {
   it('calls a plugin tool behind the same permission prompt as built-in tools, and loses it on disable', async () => {
-    const core = createCoreApi(freshDatabase(), {
-      indexDebounceMs: 0,
-      plugins: {
-        worker: (code, permissions) => connectPluginWorker(inProcessPluginWorker, code, permissions),
-      },
-      agentAdapters: async () => ({ adapter: new ScriptedAdapter(greetScript), model: MOCK_MODEL }),
-    });
-    cores.push(core);
-    const { plugins, agent } = core.api;
-    const files: Zippable = {};
-    for (const name of readdirSync(SAMPLE_DIR))
-      files[name] = new Uint8Array(readFileSync(join(SAMPLE_DIR, name)));
-    const { package_id } = await plugins.stagePackage({ name: 'sample.zip', bytes: zipSync(files) });
-    await plugins.install({ package_id });
-    await plugins.grantPermissions({ plugin_id: 'sample-greeter', permissions: ['secrets.use'] });
-    await plugins.updateSettings({
-      plugin_id: 'sample-greeter',
-      schema_version: 1,
-      values: { greeting: 'Hi' },
-    });
-    await plugins.putSecret({ plugin_id: 'sample-greeter', key: 'api_key', secret: 'sk-1' });
-    await plugins.enable({ plugin_id: 'sample-greeter' });
-
+    const { plugins, agent } = (await coreWithGreeter()).api;
     const run = await agent.start({ prompt: 'greet Ada' });
     const events = await follow(agent, run.run_id, 'allow_once');
     const required = events.find((event) => event.event === 'PermissionRequired');
@@ -96,5 +101,36 @@ describe('the agent uses enabled plugin tools', () => {
     expect(afterEvents.find((event) => event.event === 'ToolResult')?.data).toMatchObject({
       status: 'unknown_tool',
     });
+  });
+
+  it('withdraws a waiting prompt when the plugin is uninstalled: the call does not run and the run goes on', async () => {
+    const { plugins, agent } = (await coreWithGreeter()).api;
+    const run = await agent.start({ prompt: 'greet Ada' });
+    const streamed: EventEnvelope[] = [];
+    let requestId = '';
+    const subscription = agent.subscribe(run.run_id, 0, (envelope) => {
+      streamed.push(envelope);
+      if (envelope.event === 'PermissionRequired') {
+        requestId = (envelope.data as { request_id: string }).request_id;
+        void plugins.uninstall({ plugin_id: 'sample-greeter' });
+      }
+    });
+    await subscription.closed;
+
+    const names = streamed.map((event) => event.event);
+    expect(names.indexOf('PermissionResolved')).toBeGreaterThan(names.indexOf('PermissionRequired'));
+    expect(streamed.find((event) => event.event === 'PermissionResolved')?.data).toMatchObject({
+      request_id: requestId,
+      decision: 'deny',
+      source: 'withdrawn',
+    });
+    const result = streamed.find((event) => event.event === 'ToolResult')?.data;
+    expect(result).toMatchObject({ name: 'sample-greeter.greet', status: 'withdrawn', success: false });
+    expect(JSON.stringify(result)).not.toContain('Hello');
+    expect(names.at(-1)).toBe('RunCompleted');
+    // The answer came too late to matter: the request is no longer open.
+    await expect(
+      agent.resolvePermission({ run_id: run.run_id, request_id: requestId, decision: 'allow_once' }),
+    ).rejects.toMatchObject({ code: 'STATE_CONFLICT' });
   });
 });

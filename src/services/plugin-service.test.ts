@@ -418,10 +418,12 @@ describe('PluginService: command targets', () => {
     const { service } = open();
     const server = readFileSync(join(SAMPLE_DIR, 'server.js'), 'utf8').replaceAll('_notesagent', 'envelope');
     await configuredSample(service, sampleFiles({ 'server.js': server }));
-    await expect(service.enable(SAMPLE)).rejects.toMatchObject({
-      code: 'PLUGIN_COMMAND_TARGET_SCHEMA_MISMATCH',
-    });
-    expect(await service.get(SAMPLE)).toMatchObject({ state: 'error' });
+    const refused = await service.enable(SAMPLE).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: 'PLUGIN_COMMAND_TARGET_SCHEMA_MISMATCH' });
+    const details = (refused as { details: Record<string, unknown> }).details;
+    expect(Object.keys(details).length).toBeGreaterThan(0);
+    // The stored plugin keeps the details, so the page can say what was wrong after a reload.
+    expect(await service.get(SAMPLE)).toMatchObject({ state: 'error', error: { details } });
     expect((await service.tools()).items).toEqual([]);
   });
 });

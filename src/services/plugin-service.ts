@@ -11,6 +11,7 @@ import {
   type CommandLocation,
   type PluginCommandDto,
   type PluginDto,
+  type PluginErrorDto,
   type PluginHostStatusDto,
   type PluginSecretStatusDto,
   type PluginSettingsDto,
@@ -114,6 +115,17 @@ const commandListSchema = z
   })
   .strict();
 const secretKeyInput = z.object({ plugin_id: pluginIdSchema, key: z.string().min(1).max(64) }).strict();
+
+/** Details beyond this size are dropped from the stored row: they are for one line on the page. */
+const MAX_STORED_ERROR_DETAILS_CHARS = 2_000;
+
+/** The error a plugin row keeps, with its details so the page can word it again after a reload. */
+function storedError(error: AppError): PluginErrorDto {
+  const details = error.details;
+  const keep =
+    Object.keys(details).length > 0 && JSON.stringify(details).length <= MAX_STORED_ERROR_DETAILS_CHARS;
+  return { code: error.code, message: error.message, ...(keep && { details }) };
+}
 
 /**
  * The plugin API the UI calls (contract §7): it parses the input, keeps the
@@ -265,13 +277,13 @@ export class PluginService {
         onUnhealthy: (error) => {
           void this.#update(plugin, {
             state: 'error',
-            error: { code: error.code, message: error.message },
+            error: storedError(error),
           }).catch(() => {});
         },
       });
     } catch (failure) {
       if (!isAppError(failure)) throw failure;
-      await this.#update(plugin, { state: 'error', error: { code: failure.code, message: failure.message } });
+      await this.#update(plugin, { state: 'error', error: storedError(failure) });
       throw failure;
     }
     await this.#update(plugin, { state: 'enabled', error: null });

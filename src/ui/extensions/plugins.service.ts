@@ -108,23 +108,9 @@ export const pairCompanion = (url: string, code: string) =>
 
 export const grantPermissions = (pluginId: string, permissions: string[]) =>
   step(() => core.plugins.grantPermissions({ plugin_id: pluginId, permissions }));
-/** Starting a host can fail with details the plugin row does not keep: they are remembered for the page. */
-const startingHost = (pluginId: string, start: () => Promise<unknown>) =>
-  step(async () => {
-    try {
-      await start();
-    } catch (error) {
-      const refusal = pluginRefusal(error);
-      if (refusal) pluginsState.setErrorDetails(pluginId, refusal.code, refusal.details);
-      throw error;
-    }
-  });
-
-export const enablePlugin = (pluginId: string) =>
-  startingHost(pluginId, () => core.plugins.enable({ plugin_id: pluginId }));
+export const enablePlugin = (pluginId: string) => step(() => core.plugins.enable({ plugin_id: pluginId }));
 export const disablePlugin = (pluginId: string) => step(() => core.plugins.disable({ plugin_id: pluginId }));
-export const restartPlugin = (pluginId: string) =>
-  startingHost(pluginId, () => core.plugins.restart({ plugin_id: pluginId }));
+export const restartPlugin = (pluginId: string) => step(() => core.plugins.restart({ plugin_id: pluginId }));
 
 export async function uninstallPlugin(pluginId: string, name: string): Promise<void> {
   const confirmed = await confirmation.ask({

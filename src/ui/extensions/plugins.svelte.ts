@@ -16,23 +16,11 @@ export class PluginsState {
   #companion = $state.raw<{ paired: boolean; url: string | null }>({ paired: false, url: null });
   #refusal = $state.raw<PluginRefusal | null>(null);
   #installing = $state(false);
-  #errorDetails = $state.raw<Record<string, { code: string; details: Readonly<Record<string, unknown>> }>>(
-    {},
-  );
 
-  /**
-   * The details of the error a plugin's last enable or restart ended in, which the
-   * stored plugin row does not keep (it has code and message only); kept while the
-   * plugin still shows that error.
-   */
+  /** The details of the error a plugin shows (its stored row keeps them), or null. */
   errorDetailsOf(pluginId: string): Readonly<Record<string, unknown>> | null {
     const plugin = this.#plugins.find((candidate) => candidate.plugin_id === pluginId);
-    const entry = this.#errorDetails[pluginId];
-    return entry && plugin?.error?.code === entry.code ? entry.details : null;
-  }
-
-  setErrorDetails(pluginId: string, code: string, details: Readonly<Record<string, unknown>>): void {
-    this.#errorDetails = { ...this.#errorDetails, [pluginId]: { code, details } };
+    return plugin?.error?.details ?? null;
   }
 
   /** Why the last install failed, shown beside the install button until the next attempt. */
@@ -112,7 +100,6 @@ export class PluginsState {
     this.#companion = { paired: false, url: null };
     this.#refusal = null;
     this.#installing = false;
-    this.#errorDetails = {};
   }
 }
 

@@ -386,7 +386,10 @@ export const en = {
   'agent.permission.idTitle': 'Permission id: {permission}',
   'agent.permission.name.pluginTools': 'Use the tools of the plugin “{plugin}”',
   'agent.decision.cancelled': 'not answered (the run was stopped)',
+  'agent.decision.withdrawn': 'not answered (the tool was removed: its plugin was turned off or uninstalled)',
   'agent.toolCancelled': 'The run was stopped before {tool} ran, so nothing was changed.',
+  'agent.toolWithdrawn':
+    '{tool} was removed while it waited for your approval (its plugin was turned off or uninstalled), so it did not run.',
   'agent.toolStatus.running': 'running…',
   'agent.toolStatus.ok': 'done',
   'agent.toolStatus.error': 'failed',
@@ -396,6 +399,7 @@ export const en = {
   'agent.toolStatus.denied': 'denied',
   'agent.toolStatus.timeout': 'timed out',
   'agent.toolStatus.cancelled': 'stopped',
+  'agent.toolStatus.withdrawn': 'removed',
 
   'transcription.title': 'Transcription',
   'transcription.new': 'New transcription',

@@ -372,7 +372,9 @@ export const zhCN: Dictionary = {
   'agent.permission.idTitle': '权限 ID：{permission}',
   'agent.permission.name.pluginTools': '使用插件“{plugin}”的工具',
   'agent.decision.cancelled': '未作答（运行已停止）',
+  'agent.decision.withdrawn': '未作答（该工具已移除：其插件已停用或卸载）',
   'agent.toolCancelled': '运行在 {tool} 执行前已停止，因此没有做任何更改。',
+  'agent.toolWithdrawn': '{tool} 在等待你批准时被移除（其插件已停用或卸载），因此没有执行。',
   'agent.toolStatus.running': '运行中…',
   'agent.toolStatus.ok': '完成',
   'agent.toolStatus.error': '失败',
@@ -382,6 +384,7 @@ export const zhCN: Dictionary = {
   'agent.toolStatus.denied': '已拒绝',
   'agent.toolStatus.timeout': '超时',
   'agent.toolStatus.cancelled': '已停止',
+  'agent.toolStatus.withdrawn': '已移除',
 
   'transcription.title': '转写',
   'transcription.new': '新建转写',
