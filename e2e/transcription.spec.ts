@@ -147,7 +147,11 @@ test('upload → live progress and segments → note with audio citations that s
     .toBeGreaterThanOrEqual(2);
   await expect(segments.nth(1)).toHaveAttribute('aria-current', 'true');
 
-  // Transcript → note; the note opens with its audio citations.
+  // Transcript → note; the note opens with its audio citations. No segment names a speaker,
+  // so there are no speakers to include.
+  const noteForm = page.getByTestId('transcript-note-form');
+  await expect(noteForm.getByRole('checkbox')).toHaveCount(1);
+  await expect(noteForm.getByRole('checkbox', { name: 'Include timestamps' })).toBeChecked();
   await page.getByTestId('transcript-note-title').fill('Lecture 1');
   await page.getByTestId('transcript-note-folder').fill('Courses/OS');
   await page.getByTestId('transcript-create-note').click();
@@ -249,6 +253,8 @@ test('with a speaker labels model set, each segment carries the speaker the mode
   await expect(segments.nth(1)).toContainText('world again,');
   await expect(detail.getByTestId('transcription-warning')).toHaveCount(0);
   expect(served).toContain(`${PYANNOTE_ID}/onnx/model.onnx`);
+  // The speakers can go into the note (or be left out).
+  await expect(page.getByTestId('transcript-include-speakers')).toBeChecked();
 
   // The choice is stored with the transcription settings.
   await page.reload();
