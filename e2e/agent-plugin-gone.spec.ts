@@ -1,6 +1,5 @@
-import { addScriptProvider, pickScriptModel } from './harness/agent-steps';
 import { textStream, toolCallStream, toolMessages } from './harness/openai-script-server';
-import { installAndEnableSampleGreeter, openPluginSettings, pluginItem } from './harness/plugin-steps';
+import { greeterOnScriptModel, openPluginSettings, pluginItem } from './harness/plugin-steps';
 import { expect, openApp, test } from './fixtures';
 
 test('uninstalling a plugin while its tool waits for approval withdraws the prompt; the run goes on without it', async ({
@@ -15,10 +14,7 @@ test('uninstalling a plugin while its tool waits for approval withdraws the prom
         : toolCallStream('sample-greeter__greet', { name: 'Ada' }),
   });
   await openApp(page);
-  await installAndEnableSampleGreeter(page);
-  await page.keyboard.press('Escape');
-  await addScriptProvider(page, server.url);
-  await pickScriptModel(page);
+  await greeterOnScriptModel(page, server.url);
   await page.getByTestId('agent-input').fill('Greet Ada with the greeter plugin');
   await page.getByTestId('agent-run').click();
   const permission = page.getByTestId('agent-permission');

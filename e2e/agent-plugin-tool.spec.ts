@@ -1,6 +1,5 @@
-import { addScriptProvider, pickScriptModel } from './harness/agent-steps';
 import { startScriptServer, textStream, toolCallStream } from './harness/openai-script-server';
-import { installAndEnableSampleGreeter, openPluginSettings, pluginItem } from './harness/plugin-steps';
+import { greeterOnScriptModel, openPluginSettings, pluginItem } from './harness/plugin-steps';
 import { expect, openApp, test } from './fixtures';
 
 interface WireBody {
@@ -32,10 +31,7 @@ test('the agent calls an enabled plugin tool behind a permission prompt and lose
   await context.route(`${server.url}/**`, (route) => route.continue());
   try {
     await openApp(page);
-    await installAndEnableSampleGreeter(page);
-    await page.keyboard.press('Escape');
-    await addScriptProvider(page, server.url);
-    await pickScriptModel(page);
+    await greeterOnScriptModel(page, server.url);
     const listed = page.locator('[data-testid="agent-tool"][data-tool="sample-greeter.greet"]');
     await expect(listed).toBeVisible();
 

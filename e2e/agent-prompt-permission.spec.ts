@@ -1,6 +1,6 @@
-import { addScriptProvider, pickScriptModel } from './harness/agent-steps';
+import { addScriptProvider } from './harness/agent-steps';
 import { textStream, toolCallStream, toolMessages } from './harness/openai-script-server';
-import { installAndEnableSampleGreeter } from './harness/plugin-steps';
+import { greeterOnScriptModel } from './harness/plugin-steps';
 import { createNote, expect, openApp, test } from './fixtures';
 
 const answered = (body: Record<string, unknown>) => toolMessages(body).length > 0;
@@ -52,10 +52,7 @@ test('a plugin tool that declares no permission is asked for by its and its plug
       answered(body) ? textStream('Greeted.') : toolCallStream('sample-greeter__greet', { name: 'Ada' }),
   });
   await openApp(page);
-  await installAndEnableSampleGreeter(page);
-  await page.keyboard.press('Escape');
-  await addScriptProvider(page, server.url);
-  await pickScriptModel(page);
+  await greeterOnScriptModel(page, server.url);
   await page.getByTestId('agent-input').fill('Greet Ada with the greeter plugin');
   await page.getByTestId('agent-run').click();
 

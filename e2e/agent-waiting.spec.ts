@@ -1,6 +1,6 @@
-import { addScriptProvider, pickScriptModel } from './harness/agent-steps';
+import { addScriptProvider } from './harness/agent-steps';
 import { textStream, toolCallStream, toolMessages } from './harness/openai-script-server';
-import { installAndEnableSampleGreeter } from './harness/plugin-steps';
+import { greeterOnScriptModel } from './harness/plugin-steps';
 import { createNote, expect, openApp, test } from './fixtures';
 
 test.describe('in Chinese', () => {
@@ -77,10 +77,7 @@ test('a plugin tool’s prompt says what the tool does, and it is answered from 
     },
   });
   await openApp(page);
-  await installAndEnableSampleGreeter(page);
-  await page.keyboard.press('Escape');
-  await addScriptProvider(page, server.url);
-  await pickScriptModel(page);
+  await greeterOnScriptModel(page, server.url);
 
   const input = page.getByTestId('agent-input');
   await input.fill('Greet 小明 with the greeter plugin');

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { zipSync, type Zippable } from 'fflate';
 import { expect, type Locator, type Page } from '@playwright/test';
+import { addScriptProvider, pickScriptModel } from './agent-steps';
 
 export const SAMPLE_PLUGIN_DIR = join(process.cwd(), 'e2e/plugins/sample-greeter');
 
@@ -107,4 +108,15 @@ export async function runGreetSelectionFromKeyboard(page: Page): Promise<void> {
   await page.keyboard.press('Enter');
   await expect(menu).toHaveCount(0);
   await expect(page.getByTestId('toast').filter({ hasText: 'Greet the selection' })).toBeVisible();
+}
+
+/**
+ * The sample greeter enabled, the scripted provider at `serverUrl` added and its model picked
+ * in the Agent view: ready for a run that calls the greeter's tool.
+ */
+export async function greeterOnScriptModel(page: Page, serverUrl: string): Promise<void> {
+  await installAndEnableSampleGreeter(page);
+  await page.keyboard.press('Escape');
+  await addScriptProvider(page, serverUrl);
+  await pickScriptModel(page);
 }
