@@ -80,6 +80,8 @@ test('copy, edit-and-resend after a confirm, regenerate, and save an answer as a
     await expect(saved).toBeVisible();
     await saved.getByRole('button', { name: 'Open' }).click();
     await expect(page.getByTestId('note-title')).toHaveValue('What is 2+3?');
+    // The keyboard goes along to the note (the toast and its button are gone).
+    await expect(page.getByTestId('note-title')).toBeFocused();
     await expect(page.getByTestId('note-body')).toHaveValue('Answer 4: What is 2+3?');
   } finally {
     await server.close();

@@ -250,6 +250,8 @@ for (const { name, use, texts } of [
       await detail.getByTestId('transcript-note-title').fill('Seminar 1');
       await detail.getByTestId('transcript-create-note').click();
       await expect(page.getByTestId('note-title')).toHaveValue('Seminar 1');
+      // The keyboard goes along to the note made (the form left the page with its view).
+      await expect(page.getByTestId('note-title')).toBeFocused();
 
       // Back to the recording: its note is one tap away, and nothing invites the same note again.
       await page.goBack();
@@ -263,6 +265,7 @@ for (const { name, use, texts } of [
 
       await open.click();
       await expect(page.getByTestId('note-title')).toHaveValue('Seminar 1');
+      await expect(page.getByTestId('note-title')).toBeFocused();
       // One note was made, not two.
       expect(await storedTitles(page)).toEqual(['Seminar 1']);
 

@@ -315,8 +315,12 @@ export async function saveAnswerAsNote(turnId: string): Promise<void> {
       kind: 'success',
       action: {
         label: t('chat.openNote'),
-        // Through the address, so Back returns to the conversation.
-        run: () => openNoteAt(note.note_id),
+        // Through the address, so Back returns to the conversation; the focus goes with the
+        // user to the note (the toast and its button close).
+        run: () => {
+          editor.requestTitleFocus();
+          openNoteAt(note.note_id);
+        },
       },
     });
     void refreshAll();

@@ -8,6 +8,7 @@ import type {
 } from '../../contracts/transcription';
 import type { CoreApi } from '../../services/core-api';
 import { core, subscribeEvents } from '../api/core-client';
+import { editor } from '../editor/editor.svelte';
 import { openNote as openNoteAt } from '../navigation';
 import { reportError } from '../errors';
 import { refreshAll } from '../notes/notes.service';
@@ -272,7 +273,9 @@ export async function createNoteFromJob(
     const note = await transcriptions().toNote(jobId, options);
     view.setNotes(jobId, [...view.notesOf(jobId), { note_id: note.note_id, title: note.title }]);
     await refreshAll();
-    // Through the address, so Back returns to the recording.
+    // Through the address, so Back returns to the recording; the focus goes with the user
+    // to the new note (this form leaves the page with the view).
+    editor.requestTitleFocus();
     openNoteAt(note.note_id);
     return note;
   } catch (error) {
