@@ -124,7 +124,9 @@ test('an import says which entries it renamed or repaired, and a bomb is refused
     ),
   );
   await expect(
-    page.getByTestId('toast').filter({ hasText: 'Imported 3 notes, skipped 0; 2 renamed or repaired' }),
+    page.getByTestId('toast').filter({
+      hasText: 'Import finished: 3 new, 0 updated, 0 skipped. 2 files were renamed, repaired or left out',
+    }),
   ).toBeVisible();
   await expect(page.getByTestId('note-item')).toHaveCount(3);
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppError, EventEnvelope, NoteDto } from '../contracts';
-import { deflateSync, strToU8, unzipSync } from 'fflate';
+import { deflateSync, strToU8, unzipSync, zipSync } from 'fflate';
 import { markdownFileFromNote, writeZipArchive } from '../core/markdown-archive';
 import { rawZip } from '../core/test-zips';
 import { testCore } from './test-core';
@@ -177,6 +177,20 @@ describe('ArchiveService', () => {
     });
     expect((await api.jobs.get(job.job_id)).status).toBe('failed');
     expect((await api.notes.list()).page.total).toBe(0);
+    expect(await current.db.attachments.count()).toBe(0);
+  });
+
+  it('says a readable zip without notes has no Markdown, not that it is no zip', async () => {
+    const api = setup();
+    const job = await api.archive.importZip({
+      data: zipSync({ 'vault/cover.png': new Uint8Array([0x89, 0x50, 0x4e, 0x47]) }),
+      file_name: 'images.zip',
+    });
+    const events = await finished(job.job_id);
+    expect(events.at(-1)).toMatchObject({
+      event: 'Failed',
+      data: { error: { code: 'IMPORT_ARCHIVE_INVALID', details: { reason: 'no_markdown' } } },
+    });
     expect(await current.db.attachments.count()).toBe(0);
   });
 

@@ -147,7 +147,10 @@ export class ArchiveService {
     );
     const size = data instanceof Blob ? data.size : data.byteLength;
     if (size > MAX_IMPORT_BYTES) {
-      throw new AppError('PAYLOAD_TOO_LARGE', 'The archive is larger than 512 MB.', { size });
+      throw new AppError('PAYLOAD_TOO_LARGE', 'The archive is larger than 512 MB.', {
+        size,
+        limit: MAX_IMPORT_BYTES,
+      });
     }
     return this.#createImport(data, file_name, target_folder, on_duplicate);
   }
@@ -211,7 +214,10 @@ export class ArchiveService {
         throw archiveError(error);
       }
       if (files.length === 0) {
-        throw new AppError('IMPORT_ARCHIVE_INVALID', 'The archive has no Markdown (.md) files.', {});
+        // A readable zip with nothing to import: its own reason, so the user is not told the file is no zip.
+        throw new AppError('IMPORT_ARCHIVE_INVALID', 'The archive has no Markdown (.md) files.', {
+          reason: 'no_markdown',
+        });
       }
       const drafts: { path: string; draft: NoteDraft; noteId: string | null }[] = [];
       for (const [index, file] of files.entries()) {

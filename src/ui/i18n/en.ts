@@ -1225,6 +1225,61 @@ graph LR
     '“{name}” could not be read as audio: it may be damaged or only partly downloaded.',
   'transcription.unreadableUploadNext':
     'Choose another file, or convert this one to WAV or MP3 first and upload that.',
+  // --- Vault import: failures by reason with a next step, the full import report ---
+  'vaultImport.nothingImported': 'Nothing was imported.',
+  'vaultImport.scope':
+    'Only Markdown (.md) notes are imported; images, PDFs and other attachments in the archive are left out.',
+  'vaultImport.cancelled': 'Import of {file} cancelled; nothing was imported.',
+  'vaultImport.failed': 'Import of {file} failed: {reason}',
+  'vaultImport.failureNext': '{text} {next}',
+  'vaultImport.fail.archiveTooLarge': 'The file is {size} MiB; an archive may have at most {limit} MiB.',
+  'vaultImport.fail.notZip': 'This file is not a readable .zip archive.',
+  'vaultImport.fail.notZipNext':
+    'Choose a .zip made by Obsidian or your system’s “Compress”; to import a folder, use “Import folder”.',
+  'vaultImport.fail.noMarkdown': 'The archive holds no Markdown (.md) notes.',
+  'vaultImport.fail.noMarkdownNext': 'Check that you zipped the vault folder with its .md files.',
+  'vaultImport.fail.brokenEntry': 'The entry {entry} is damaged and cannot be read.',
+  'vaultImport.fail.brokenEntryNext': 'Zip the vault again and import the new file.',
+  'vaultImport.fail.entryTooLarge':
+    'The note {entry} is larger than {limit} MiB, the most one note may have.',
+  'vaultImport.fail.entryTooLargeNext':
+    'Split it into smaller notes or leave it out of the zip, then import again.',
+  'vaultImport.fail.totalTooLarge': 'The archive unpacks to more than {limit} MiB (reached at {entry}).',
+  'vaultImport.fail.totalTooLargeNext':
+    'Split the vault into several smaller zips and import them one by one.',
+  'vaultImport.fail.ratioTooHigh': 'The entry {entry} expands more than {limit}:1, as zip bombs do.',
+  'vaultImport.fail.ratioTooHighNext':
+    'If the note is real, zip it without maximum compression and import again.',
+  'vaultImport.fail.tooManyEntries': 'The archive has more than {limit} entries.',
+  'vaultImport.fail.tooManyEntriesNext':
+    'Split the vault into several smaller zips and import them one by one.',
+  'vaultImport.fail.pathTooDeep': 'The entry {entry} is more than {limit} folders deep.',
+  'vaultImport.fail.pathTooLongNext': 'Move it to a shallower folder or shorten the name, then zip again.',
+  'vaultImport.fail.nameTooLong': 'The path of {entry} is longer than {limit} characters.',
+  'vaultImport.report.withList': '{counts}. {list}',
+  'vaultImport.report.seeList': {
+    one: '{count} file was renamed, repaired or left out: see the import report in Background jobs.',
+    other: '{count} files were renamed, repaired or left out: see the import report in Background jobs.',
+  },
+  'vaultImport.report.toggle': { one: 'Import report ({count})', other: 'Import report ({count})' },
+  'vaultImport.report.renamed': '{path} → {to}',
+  'vaultImport.report.reason.path_outside_archive':
+    'its path pointed outside the archive (“..”); moved inside',
+  'vaultImport.report.reason.duplicate_path': 'another file had the same name; renamed',
+  'vaultImport.report.reason.not_utf8': 'not UTF-8 text; unreadable characters were replaced with �',
+  'vaultImport.report.reason.encrypted': 'encrypted; left out',
+  'vaultImport.report.reason.symlink': 'a symbolic link; left out',
+  'vaultImport.report.reason.unsupported_compression':
+    'packed with a compression this app cannot read; left out',
+  'vaultImport.report.reason.not_markdown': 'not a Markdown note (an image or other attachment); left out',
+  'vaultImport.report.reason.invalid_front_matter':
+    'its front matter could not be read; kept as text at the top of the note',
+  'vaultImport.report.reason.front_matter_too_large':
+    'its front matter is too large; kept as text at the top of the note',
+  'vaultImport.report.reason.other': '{reason}; {action}',
+  'vaultImport.report.action.skipped': 'left out',
+  'vaultImport.report.action.renamed': 'renamed',
+  'vaultImport.report.action.repaired': 'repaired',
 } as const satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

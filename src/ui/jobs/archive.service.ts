@@ -8,7 +8,8 @@ import { mibText } from '../notes/note-size';
 import { refreshAll } from '../notes/notes.service';
 import { toasts } from '../toasts/toasts.svelte';
 import { downloadBytes } from './download';
-import { importSummary, type TrackedJob } from './job-events';
+import { archiveTooLargeText, importFailure, importReport } from './import-report';
+import { importSummary, jobKindLabel, type TrackedJob } from './job-events';
 import { jobs } from './jobs.svelte';
 import { isImportableMarkdownPath } from './markdown-files';
 
@@ -16,36 +17,61 @@ const INDEX_JOB_KINDS: readonly string[] = [INDEX_UPDATE_JOB_KIND, INDEX_REBUILD
 
 /** What every watched job does when it ends: say so, and show the new notes. */
 function onJobFinished(job: TrackedJob): void {
+  const file = job.label ?? '';
   if (job.status === 'completed') {
-    const summary = importSummary(job.result);
-    const report = dedupeReport(job.result);
-    // Renamed or repaired entries name an example; otherwise the new / updated / skipped report.
-    if (report && (summary === null || summary.changed === 0)) {
-      toasts.show(t(report.changed > 0 ? 'importDedupe.reportChanged' : 'importDedupe.report', report), {
-        kind: 'success',
-      });
-    } else if (summary) {
-      const key =
-        summary.changed > 0
-          ? 'jobs.importedWithChanges'
-          : summary.skipped > 0
-            ? 'jobs.importedWithSkipped'
-            : 'jobs.imported';
-      const values = {
-        count: summary.imported,
-        skipped: summary.skipped,
-        changed: summary.changed,
-        first: summary.first ?? '',
-      };
-      toasts.show(t(key, values), { kind: 'success' });
+    const report = importReport(job.result);
+    const dedupe = dedupeReport(job.result);
+    if (report && dedupe) {
+      // New, updated and skipped are always said; every renamed, repaired or left-out
+      // file is listed in the job's report, which the toast points to.
+      const counts = t(dedupe.changed > 0 ? 'importDedupe.reportChanged' : 'importDedupe.report', dedupe);
+      const text =
+        report.entries.length > 0
+          ? t('vaultImport.report.withList', {
+              // The joining sentence stop is the language's own.
+              counts: counts.replace(/[.。]$/u, ''),
+              list: t('vaultImport.report.seeList', { count: report.entries.length }),
+            })
+          : counts;
+      toasts.show(text, { kind: 'success' });
+    } else {
+      const summary = importSummary(job.result);
+      if (summary) {
+        const key =
+          summary.changed > 0
+            ? 'jobs.importedWithChanges'
+            : summary.skipped > 0
+              ? 'jobs.importedWithSkipped'
+              : 'jobs.imported';
+        const values = {
+          count: summary.imported,
+          skipped: summary.skipped,
+          changed: summary.changed,
+          first: summary.first ?? '',
+        };
+        toasts.show(t(key, values), { kind: 'success' });
+      }
     }
     void refreshAll();
+  } else if (job.status === 'failed' && job.error && jobKindLabel(job.kind) !== 'import') {
+    toasts.show(t('jobs.failed', { reason: errorMessage(job.error) ?? t('errors.generic') }), {
+      kind: 'error',
+    });
+    void refreshAll();
   } else if (job.status === 'failed' && job.error) {
-    const reason = errorMessage(job.error) ?? t('errors.generic');
-    toasts.show(t('jobs.failed', { reason }), { kind: 'error' });
+    // By the archive's reason, in the reader's language, with what to do next: the core's
+    // message is English and a generic "too large" does not say which note.
+    const { text, next } = importFailure(job.error);
+    const reason = t('vaultImport.failureNext', { text, next: next ?? t('vaultImport.nothingImported') });
+    toasts.show(t('vaultImport.failed', { file, reason }), { kind: 'error', code: job.error.code });
     void refreshAll();
   } else if (job.status === 'cancelled') {
-    toasts.show(t('jobs.cancelled'), { kind: 'info' });
+    toasts.show(
+      jobKindLabel(job.kind) === 'import' ? t('vaultImport.cancelled', { file }) : t('jobs.cancelled'),
+      {
+        kind: 'info',
+      },
+    );
     void refreshAll();
   }
 }
@@ -65,7 +91,12 @@ function dedupeReport(
 }
 
 export function trackJob(job: JobDto, label: string | null = null): void {
-  jobs.track(job, { label, onFinished: onJobFinished });
+  // An import resumed after a reload is still named by its file, in the panel and in what it ends with.
+  const fileName = job.input['file_name'];
+  jobs.track(job, {
+    label: label ?? (typeof fileName === 'string' ? fileName : null),
+    onFinished: onJobFinished,
+  });
 }
 
 function relativePath(file: File): string {
@@ -104,7 +135,9 @@ export async function importZip(file: File, onDuplicate: ImportDuplicateAction =
     const job = await core.archive.importZip({ data: file, file_name: file.name, on_duplicate: onDuplicate });
     trackJob(job, file.name);
   } catch (error) {
-    reportError(error);
+    const tooLarge = archiveTooLargeText(error, file.name);
+    if (tooLarge === null) reportError(error);
+    else toasts.show(tooLarge, { kind: 'error', code: 'PAYLOAD_TOO_LARGE' });
   }
 }
 

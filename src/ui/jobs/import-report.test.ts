@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { archiveTooLargeText, importFailure, importReport, reportEntryText } from './import-report';
+
+describe('importFailure', () => {
+  it('names the entry and the limit of a bomb, with a next step, instead of a bare "too large"', () => {
+    const failure = importFailure({
+      code: 'PAYLOAD_TOO_LARGE',
+      message: 'The entry b/x.md expands more than 1000:1, as zip bombs do.',
+      details: { reason: 'ratio_too_high', entry: 'b/x.md', limit: 1000 },
+    });
+    expect(failure.text).toBe('The entry b/x.md expands more than 1000:1, as zip bombs do.');
+    expect(failure.next).toMatch(/zip it without maximum compression/);
+  });
+
+  it('gives a note over the size limit in MiB', () => {
+    const failure = importFailure({
+      code: 'PAYLOAD_TOO_LARGE',
+      message: '',
+      details: { reason: 'entry_too_large', entry: 'v/huge.md', limit: 64 * 1024 * 1024 },
+    });
+    expect(failure.text).toContain('v/huge.md is larger than 64 MiB');
+  });
+
+  it('tells a zip without notes apart from a file that is no zip', () => {
+    const noNotes = importFailure({
+      code: 'IMPORT_ARCHIVE_INVALID',
+      message: '',
+      details: { reason: 'no_markdown' },
+    });
+    const noZip = importFailure({
+      code: 'IMPORT_ARCHIVE_INVALID',
+      message: '',
+      details: { reason: 'invalid_zip' },
+    });
+    expect(noNotes.text).toMatch(/no Markdown/);
+    expect(noZip.text).toMatch(/not a readable .zip/);
+    expect(noZip.next).toMatch(/Import folder/);
+  });
+
+  it('falls back to the text by code for other failures', () => {
+    const failure = importFailure({ code: 'JOB_INTERRUPTED', message: 'x', details: {} });
+    expect(failure.text).toBe('The job was interrupted when the page closed.');
+    expect(failure.next).toBeNull();
+  });
+});
+
+describe('importReport', () => {
+  it('keeps every renamed, repaired or skipped entry, not only the first', () => {
+    const report = importReport({
+      imported: 2,
+      skipped: 1,
+      created: 2,
+      updated: 0,
+      warnings: [
+        { path: 'v/../up.md', reason: 'path_outside_archive', action: 'renamed', renamed_to: 'up.md' },
+        { path: 'v/a.md', reason: 'duplicate_path', action: 'renamed', renamed_to: 'v/a (2).md' },
+        { path: 'v/bad.md', reason: 'not_utf8', action: 'repaired' },
+        { path: 'v/secret.md', reason: 'encrypted', action: 'skipped' },
+      ],
+    });
+    expect(report?.entries.map((entry) => reportEntryText(entry))).toEqual([
+      { file: 'v/../up.md → up.md', why: 'its path pointed outside the archive (“..”); moved inside' },
+      { file: 'v/a.md → v/a (2).md', why: 'another file had the same name; renamed' },
+      { file: 'v/bad.md', why: 'not UTF-8 text; unreadable characters were replaced with �' },
+      { file: 'v/secret.md', why: 'encrypted; left out' },
+    ]);
+  });
+
+  it('is null for results of other jobs', () => {
+    expect(importReport({ imported: 3 })).toBeNull();
+    expect(importReport(null)).toBeNull();
+  });
+});
+
+describe('archiveTooLargeText', () => {
+  it('names the file, its size and the limit, with a next step', () => {
+    const text = archiveTooLargeText(
+      {
+        code: 'PAYLOAD_TOO_LARGE',
+        message: 'The archive is larger than 512 MB.',
+        details: { size: 513 * 1024 * 1024, limit: 512 * 1024 * 1024 },
+      },
+      'vault.zip',
+    );
+    expect(text).toBe(
+      'Import of vault.zip failed: The file is 513 MiB; an archive may have at most 512 MiB. Split the vault into several smaller zips and import them one by one.',
+    );
+  });
+
+  it('leaves other errors to the generic report', () => {
+    expect(archiveTooLargeText({ code: 'PAYLOAD_TOO_LARGE', message: '', details: {} }, 'v.zip')).toBeNull();
+    expect(
+      archiveTooLargeText({ code: 'STORAGE_QUOTA_EXCEEDED', details: { size: 1, limit: 1 } }, 'v.zip'),
+    ).toBeNull();
+  });
+});
