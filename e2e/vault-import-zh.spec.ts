@@ -86,6 +86,31 @@ test.describe('vault import in Chinese on a phone', () => {
     expect(overflow).toBeLessThanOrEqual(0);
   });
 
+  test('pictures and PDFs left out are named in the report; the vault app’s own settings are not', async ({
+    page,
+  }) => {
+    await openApp(page);
+    const withPictures = zipOf([
+      ['课程/操作系统.md', strToU8('# 操作系统\n\n![[images/调度.png]]\n')],
+      ['课程/images/调度.png', new Uint8Array([0x89, 0x50, 0x4e, 0x47])],
+      ['课程/讲义.pdf', strToU8('%PDF-1.4')],
+      ['课程/.obsidian/app.json', strToU8('{}')],
+    ]);
+    await pickZip(page, '课程.zip', withPictures);
+    await expect(
+      page.getByTestId('toast').filter({
+        hasText:
+          '导入完成：新增 1 篇，更新 0 篇，跳过 0 篇。有 2 个文件被重命名、修复或未导入：详见“后台任务”中的导入报告。',
+      }),
+    ).toBeVisible();
+    const report = page.getByTestId('job-item').filter({ hasText: '课程.zip' }).getByTestId('import-report');
+    await report.locator('summary').click();
+    await expect(report.getByTestId('import-report-entry')).toHaveText([
+      '课程/images/调度.png 不是 Markdown 笔记（图片或其他附件），未导入',
+      '课程/讲义.pdf 不是 Markdown 笔记（图片或其他附件），未导入',
+    ]);
+  });
+
   test('a refused archive says why in Chinese, names the entry and says what to do, in the toast and the job', async ({
     page,
   }) => {

@@ -28,6 +28,12 @@ export interface ImportResult {
   /** Of `duplicates_skipped`, those whose text in the archive differs from the notebook's. */
   skipped_changed: number;
   /**
+   * Files that are not notes (images, PDFs…), not imported and not counted in `skipped`; the
+   * first 1,000 are in `warnings` (reason `not_markdown`). Hidden files and folders such as
+   * `.obsidian/` are another app's settings and are neither counted nor listed.
+   */
+  left_out: number;
+  /**
    * Everything skipped, renamed or repaired, one per entry: `path` as written in
    * the archive, `renamed_to` where the note was stored under another path.
    */

@@ -11,6 +11,7 @@ import {
   extraFrontMatterFromBody,
   readZipArchive,
   readZipArchiveChecked,
+  MAX_LISTED_LEFT_OUT,
   stripCommonRoot,
   writeZipArchive,
   type ArchiveFile,
@@ -244,6 +245,33 @@ describe('zip archives', () => {
       { path: '导出/课程/操作系统.md', content: '# 操作系统' },
       { path: '导出/bad-bytes.md', content: 'a\uFFFDb' },
     ]);
+  });
+
+  it('lists the files that are not notes as left out, but not another app’s hidden settings', () => {
+    const zip = zipSync({
+      '库/笔记.md': strToU8('# 笔记'),
+      '库/images/封面.png': new Uint8Array([0x89, 0x50, 0x4e, 0x47]),
+      '库/资料/讲义.pdf': strToU8('%PDF-1.4'),
+      '库/.obsidian/app.json': strToU8('{}'),
+      '库/.DS_Store': new Uint8Array([0]),
+      '__MACOSX/库/._笔记.md': new Uint8Array([0, 1, 2]),
+    });
+    const read = readZipArchiveChecked(zip);
+    expect(read.files.map((file) => file.path)).toEqual(['库/笔记.md']);
+    expect(read.left_out).toBe(2);
+    expect(read.issues).toEqual([
+      { path: '库/images/封面.png', reason: 'not_markdown', action: 'skipped' },
+      { path: '库/资料/讲义.pdf', reason: 'not_markdown', action: 'skipped' },
+    ]);
+  });
+
+  it('counts every left-out file but names only the first MAX_LISTED_LEFT_OUT', () => {
+    const images: Record<string, Uint8Array> = { 'n.md': strToU8('# n') };
+    for (let index = 0; index < MAX_LISTED_LEFT_OUT + 5; index++)
+      images[`img/${index}.png`] = new Uint8Array([1]);
+    const read = readZipArchiveChecked(zipSync(images, { level: 0 }));
+    expect(read.left_out).toBe(MAX_LISTED_LEFT_OUT + 5);
+    expect(read.issues).toHaveLength(MAX_LISTED_LEFT_OUT);
   });
 
   it('repairs entry names written as UTF-8 or GBK without the UTF-8 flag, and backslashes', () => {
@@ -499,7 +527,7 @@ describe('import limits', () => {
 });
 
 describe('import report', () => {
-  it('lists .. paths, duplicate names and invalid UTF-8 instead of changing them silently', () => {
+  it('lists .. paths, duplicate names, files that are no notes and invalid UTF-8 instead of changing or dropping them silently', () => {
     const zip = rawZip([
       { name: '../../escape.md', data: strToU8('a') },
       { name: 'vault/../up.md', data: strToU8('b') },
@@ -525,6 +553,7 @@ describe('import report', () => {
         renamed_to: 'vault/up.md',
       },
       { path: 'same.md', reason: 'duplicate_path', action: 'renamed', renamed_to: 'same (2).md' },
+      { path: 'picture.png', reason: 'not_markdown', action: 'skipped' },
       { path: 'bytes.md', reason: 'not_utf8', action: 'repaired' },
     ]);
   });

@@ -330,7 +330,9 @@ export interface ArchiveIssue {
     | 'not_utf8'
     | 'encrypted'
     | 'symlink'
-    | 'unsupported_compression';
+    | 'unsupported_compression'
+    /** An image, PDF or other file that is not a note: not imported, listed so the user knows. */
+    | 'not_markdown';
   action: 'skipped' | 'renamed' | 'repaired';
   /** The new path of a renamed entry. */
   renamed_to?: string;
@@ -339,6 +341,19 @@ export interface ArchiveIssue {
 export interface ArchiveReadResult {
   files: ArchiveFile[];
   issues: ArchiveIssue[];
+  /**
+   * Files that are not notes (images, PDFs…), left out; the first MAX_LISTED_LEFT_OUT are in
+   * `issues`. Hidden files and folders (`.obsidian/`, `.DS_Store`) and `__MACOSX/` are neither:
+   * they are another app's settings, not the user's content.
+   */
+  left_out: number;
+}
+
+/** Left-out files named one by one in the report; a vault of 20,000 images is counted, not listed. */
+export const MAX_LISTED_LEFT_OUT = 1_000;
+
+function isAppClutter(segments: readonly string[]): boolean {
+  return segments.some((segment) => segment.startsWith('.') || segment === '__MACOSX');
 }
 
 /** The Markdown files of a .zip, in archive order; see readZipArchiveChecked. */
@@ -363,7 +378,7 @@ export function readZipArchiveChecked(
   } catch (error) {
     throw zipError(error, limits);
   }
-  const { planned, issues } = planArchive(directory, limits);
+  const { planned, issues, leftOut } = planArchive(directory, limits);
   const files: ArchiveFile[] = [];
   let total = 0;
   for (const item of planned) {
@@ -378,7 +393,7 @@ export function readZipArchiveChecked(
     total += item.entry.declared_size;
     files.push(file);
   }
-  return { files, issues };
+  return { files, issues, left_out: leftOut };
 }
 
 export interface ArchiveReadProgress {
@@ -428,7 +443,7 @@ export async function readZipArchiveFrom(
   } catch (error) {
     throw zipError(error, limits);
   }
-  const { planned, issues } = planArchive(directory, limits);
+  const { planned, issues, leftOut } = planArchive(directory, limits);
   const progress: ArchiveReadProgress = {
     read: 0,
     total: planned.reduce((sum, item) => sum + item.entry.compressed_size, 0),
@@ -465,7 +480,7 @@ export async function readZipArchiveFrom(
     files.push(file);
   }
   await options.onProgress?.({ ...progress });
-  return { files, issues };
+  return { files, issues, left_out: leftOut };
 }
 
 interface PlannedEntry<Entry extends ZipCentralEntry> {
@@ -481,18 +496,25 @@ interface PlannedEntry<Entry extends ZipCentralEntry> {
 function planArchive<Entry extends ZipCentralEntry>(
   directory: readonly Entry[],
   limits: ImportLimits,
-): { planned: PlannedEntry<Entry>[]; issues: ArchiveIssue[] } {
+): { planned: PlannedEntry<Entry>[]; issues: ArchiveIssue[]; leftOut: number } {
   const issues: ArchiveIssue[] = [];
   const planned: PlannedEntry<Entry>[] = [];
   const taken = new Set<string>();
   let declaredTotal = 0;
+  let leftOut = 0;
   for (const entry of directory) {
     if (entry.is_directory) continue;
     const rawPath = entry.name.replace(/\\/g, '/');
     const segments = pathSegments(rawPath);
     const safeSegments = segments.filter((segment) => segment !== '..');
     let path = safeSegments.join('/');
-    if (!isMarkdownPath(path)) continue;
+    if (!isMarkdownPath(path)) {
+      if (isAppClutter(segments)) continue;
+      leftOut += 1;
+      if (leftOut <= MAX_LISTED_LEFT_OUT)
+        issues.push({ path: rawPath, reason: 'not_markdown', action: 'skipped' });
+      continue;
+    }
     if (rawPath.length > limits.max_name_length) {
       const shown = `${rawPath.slice(0, 120)}…`;
       throw new ArchiveFormatError(
@@ -541,7 +563,7 @@ function planArchive<Entry extends ZipCentralEntry>(
     taken.add(path);
     planned.push({ entry, rawPath, path });
   }
-  return { planned, issues };
+  return { planned, issues, leftOut };
 }
 
 /** The most bytes the entry may inflate to: its own limit, what the total leaves, and the ratio. */

@@ -241,6 +241,8 @@ describe('ArchiveService', () => {
       { name: 'v/bytes.md', data: new Uint8Array([0x61, 0xff]) },
       { name: 'v/bad-yaml.md', data: strToU8('---\na: [\n---\ntext') },
       { name: 'v/meta.md', data: strToU8('---\ntitle: Meta\nauthor: Ada\n---\nBody\n') },
+      { name: 'v/cover.png', data: new Uint8Array([0x89, 0x50]) },
+      { name: 'v/.obsidian/app.json', data: strToU8('{}') },
     ]);
     const job = await api.archive.importZip({ data: zip, file_name: 'vault.zip' });
     await finished(job.job_id);
@@ -252,9 +254,12 @@ describe('ArchiveService', () => {
       updated: 0,
       duplicates_skipped: 0,
       skipped_changed: 0,
+      // The picture is no note: said apart from the notes skipped; the app's settings are not said.
+      left_out: 1,
       warnings: [
         { path: 'v/../../up.md', reason: 'path_outside_archive', action: 'renamed', renamed_to: 'v/up.md' },
         { path: 'v/same.md', reason: 'duplicate_path', action: 'renamed', renamed_to: 'v/same (2).md' },
+        { path: 'v/cover.png', reason: 'not_markdown', action: 'skipped' },
         { path: 'v/bytes.md', reason: 'not_utf8', action: 'repaired' },
         { path: 'v/bad-yaml.md', reason: 'invalid_front_matter', action: 'repaired' },
       ],

@@ -197,6 +197,7 @@ export class ArchiveService {
       await context.progress({ phase: 'reading', current: 0, total: null, message: attachment.name });
       let files: ArchiveFile[];
       let archivePaths: string[];
+      let leftOut = 0;
       const warnings: ImportResult['warnings'] = [];
       try {
         // In steps from the stored Blob: memory holds a window of the archive,
@@ -209,6 +210,7 @@ export class ArchiveService {
         archivePaths = read.files.map((file) => file.path);
         files = stripCommonRoot(read.files);
         warnings.push(...read.issues);
+        leftOut = read.left_out;
       } catch (error) {
         if (context.signal.aborted || isAbortError(error) || error instanceof AppError) throw error;
         throw archiveError(error);
@@ -333,7 +335,10 @@ export class ArchiveService {
         });
       }
       context.signal.throwIfAborted();
-      const unreadable = warnings.filter((warning) => warning.action === 'skipped').length;
+      // Notes that could not be read; files that are no notes are said apart (`left_out`).
+      const unreadable = warnings.filter(
+        (warning) => warning.action === 'skipped' && warning.reason !== 'not_markdown',
+      ).length;
       return {
         imported: created.length + overwritten.length,
         skipped: unreadable + duplicatesSkipped,
@@ -341,6 +346,7 @@ export class ArchiveService {
         updated: overwritten.length,
         duplicates_skipped: duplicatesSkipped,
         skipped_changed: skippedChanged,
+        left_out: leftOut,
         warnings,
       };
     } catch (error) {

@@ -1262,6 +1262,10 @@ graph LR
     other: '{count} files were renamed, repaired or left out: see the import report in Background jobs.',
   },
   'vaultImport.report.toggle': { one: 'Import report ({count})', other: 'Import report ({count})' },
+  'vaultImport.report.moreLeftOut': {
+    one: 'and {count} more file that is not a note (not listed one by one)',
+    other: 'and {count} more files that are not notes (not listed one by one)',
+  },
   'vaultImport.report.renamed': '{path} → {to}',
   'vaultImport.report.reason.path_outside_archive':
     'its path pointed outside the archive (“..”); moved inside',

@@ -1181,6 +1181,7 @@ graph LR
     other: '有 {count} 个文件被重命名、修复或未导入：详见“后台任务”中的导入报告。',
   },
   'vaultImport.report.toggle': { other: '导入报告（{count} 项）' },
+  'vaultImport.report.moreLeftOut': { other: '另有 {count} 个非笔记文件未逐一列出' },
   'vaultImport.report.renamed': '{path} → {to}',
   'vaultImport.report.reason.path_outside_archive': '路径指向压缩包之外（“..”），已移入压缩包内',
   'vaultImport.report.reason.duplicate_path': '与另一个文件同名，已重命名',

@@ -26,11 +26,11 @@ function onJobFinished(job: TrackedJob): void {
       // file is listed in the job's report, which the toast points to.
       const counts = t(dedupe.changed > 0 ? 'importDedupe.reportChanged' : 'importDedupe.report', dedupe);
       const text =
-        report.entries.length > 0
+        report.count > 0
           ? t('vaultImport.report.withList', {
               // The joining sentence stop is the language's own.
               counts: counts.replace(/[.。]$/u, ''),
-              list: t('vaultImport.report.seeList', { count: report.entries.length }),
+              list: t('vaultImport.report.seeList', { count: report.count }),
             })
           : counts;
       toasts.show(text, { kind: 'success' });

@@ -66,6 +66,21 @@ describe('importReport', () => {
     ]);
   });
 
+  it('counts left-out files past the ones listed by name', () => {
+    const report = importReport({
+      created: 1,
+      updated: 0,
+      skipped: 0,
+      left_out: 1_500,
+      warnings: [
+        { path: 'a.png', reason: 'not_markdown', action: 'skipped' },
+        { path: 'b.md', reason: 'duplicate_path', action: 'renamed', renamed_to: 'b (2).md' },
+      ],
+    });
+    expect(report?.entries).toHaveLength(2);
+    expect(report?.count).toBe(1 + 1_500);
+  });
+
   it('is null for results of other jobs', () => {
     expect(importReport({ imported: 3 })).toBeNull();
     expect(importReport(null)).toBeNull();

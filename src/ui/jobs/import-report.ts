@@ -93,6 +93,8 @@ export interface ImportReport {
   updated: number;
   skipped: number;
   entries: ImportReportEntry[];
+  /** Files renamed, repaired or left out: the entries, and left-out files past the listed ones. */
+  count: number;
 }
 
 function asEntry(value: unknown): ImportReportEntry | null {
@@ -106,12 +108,15 @@ function asEntry(value: unknown): ImportReportEntry | null {
 export function importReport(result: unknown): ImportReport | null {
   if (typeof result !== 'object' || result === null) return null;
   const record = result as Record<string, unknown>;
-  const { created, updated, skipped, warnings } = record;
+  const { created, updated, skipped, warnings, left_out } = record;
   if (typeof created !== 'number' || typeof updated !== 'number' || typeof skipped !== 'number') return null;
   const entries = Array.isArray(warnings)
     ? warnings.map(asEntry).filter((entry): entry is ImportReportEntry => entry !== null)
     : [];
-  return { created, updated, skipped, entries };
+  // A vault of thousands of images lists the first of them; the count says how many there were.
+  const listedLeftOut = entries.filter((entry) => entry.reason === 'not_markdown').length;
+  const unlisted = typeof left_out === 'number' ? Math.max(0, left_out - listedLeftOut) : 0;
+  return { created, updated, skipped, entries, count: entries.length + unlisted };
 }
 
 const REASON_KEYS: Readonly<Record<string, MessageKey>> = {
@@ -121,7 +126,6 @@ const REASON_KEYS: Readonly<Record<string, MessageKey>> = {
   encrypted: 'vaultImport.report.reason.encrypted',
   symlink: 'vaultImport.report.reason.symlink',
   unsupported_compression: 'vaultImport.report.reason.unsupported_compression',
-  // Not reported by the archive reader yet; named here so the report reads right once it is.
   not_markdown: 'vaultImport.report.reason.not_markdown',
   invalid_front_matter: 'vaultImport.report.reason.invalid_front_matter',
   front_matter_too_large: 'vaultImport.report.reason.front_matter_too_large',
