@@ -1225,6 +1225,28 @@ graph LR
     '“{name}” could not be read as audio: it may be damaged or only partly downloaded.',
   'transcription.unreadableUploadNext':
     'Choose another file, or convert this one to WAV or MP3 first and upload that.',
+  // --- Settings forms: provider names and test advice, model host and autosave checks, model languages ---
+  'settingsForm.preset.mock': 'Mock (scripted demo)',
+  'settingsForm.preset.custom': 'OpenAI-compatible',
+  'settingsForm.baseUrlInvalid':
+    'Enter an address that starts with http:// or https://, e.g. https://api.deepseek.com/v1.',
+  'settingsForm.test.notFound': '{url} answered “not found”: there is no model list at this address.',
+  'settingsForm.test.notFoundNext':
+    'Check the base URL: most providers need the path up to /v1 (e.g. https://api.deepseek.com/v1), and Ollama its port (11434).',
+  'settingsForm.test.authFailed': '{name} refused the API key.',
+  'settingsForm.test.authFailedNext':
+    'Paste the key again in full (no spaces), check that it belongs to this provider and has not expired or run out of credit, then test again.',
+  'settingsForm.modelHostInvalidNext': 'For example https://hf-mirror.com/ or /models/. Nothing was saved.',
+  'settingsForm.lang.multilingual': 'many languages, incl. Chinese and English',
+  'settingsForm.lang.mostlyChinese': 'mainly Chinese',
+  'settingsForm.lang.chinese': 'Chinese',
+  'settingsForm.lang.english': 'English only',
+  'settingsForm.modelName': '{name} ({languages})',
+  'settingsForm.rerankerHint':
+    'A reranker reads the query together with each top result and reorders them, for search and for "ask your notes": a better order, a slower search. It is downloaded once and kept in the browser.',
+  'settingsForm.modelHostLink': 'Download from: Settings → Local models → Model host',
+  'settingsForm.autosaveRange': 'From 200 to 10000 ms: how long after the last keystroke a note is saved.',
+  'settingsForm.autosaveRefused': 'Enter a number from 200 to 10000. The delay stays {value} ms.',
   // --- Vault import: failures by reason with a next step, the full import report ---
   'vaultImport.nothingImported': 'Nothing was imported.',
   'vaultImport.scope':

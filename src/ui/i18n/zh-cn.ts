@@ -220,7 +220,7 @@ export const zhCN: Dictionary = {
   'providers.add': '添加服务商',
   'providers.preset': '预设',
   'providers.name': '名称',
-  'providers.baseUrl': 'Base URL',
+  'providers.baseUrl': '接口地址（Base URL）',
   'providers.model': '默认模型',
   'providers.apiKey': 'API 密钥',
   'providers.apiKeyStored': '已保存密钥。留空则保持不变。',
@@ -860,7 +860,7 @@ graph LR
   'providers.cause.down': '服务器未运行，或本设备无法访问它。',
   'providers.cause.cors':
     '服务器拒绝了来自本页面的请求（CORS）。请在服务器上允许本应用的来源（Ollama：设置 OLLAMA_ORIGINS）。',
-  'providers.cause.url': '基础 URL 有误（拼写错误、缺少 /v1 或端口不对）。',
+  'providers.cause.url': '接口地址有误（拼写错误、缺少 /v1 或端口不对）。',
   'providers.openSettings': '在 设置 → AI 服务 中打开 {name}',
   'modelHost.savedShort': '已保存，所有模型下载都将使用它。',
   'storage.whatUsesSpace': '空间占用',
@@ -1151,6 +1151,28 @@ graph LR
   'recorder.fileNameWord': '录音',
   'transcription.unreadableUpload': '无法把“{name}”读取为音频：文件可能已损坏，或没有下载完整。',
   'transcription.unreadableUploadNext': '请换一个文件，或先把它转换为 WAV 或 MP3 再上传。',
+  // --- Settings forms: provider names and test advice, model host and autosave checks, model languages ---
+  'settingsForm.preset.mock': '模拟（脚本演示）',
+  'settingsForm.preset.custom': 'OpenAI 兼容接口',
+  'settingsForm.baseUrlInvalid':
+    '请输入以 http:// 或 https:// 开头的地址，例如 https://api.deepseek.com/v1。',
+  'settingsForm.test.notFound': '{url} 返回“未找到”：该地址下没有模型列表。',
+  'settingsForm.test.notFoundNext':
+    '请检查接口地址：多数服务商需要写到 /v1（如 https://api.deepseek.com/v1），Ollama 需要端口 11434。',
+  'settingsForm.test.authFailed': '{name} 拒绝了这个 API 密钥。',
+  'settingsForm.test.authFailedNext':
+    '请重新完整粘贴密钥（不要带空格），确认它属于该服务商、未过期且余额充足，然后再测试。',
+  'settingsForm.modelHostInvalidNext': '例如 https://hf-mirror.com/ 或 /models/。本次未保存任何更改。',
+  'settingsForm.lang.multilingual': '多语言，含中英文',
+  'settingsForm.lang.mostlyChinese': '以中文为主',
+  'settingsForm.lang.chinese': '中文',
+  'settingsForm.lang.english': '仅英文',
+  'settingsForm.modelName': '{name}（{languages}）',
+  'settingsForm.rerankerHint':
+    '重排序模型把查询与每条靠前的结果一起阅读并重新排序，用于搜索和“询问笔记”：排序更准，搜索稍慢。它只下载一次并保存在浏览器中。',
+  'settingsForm.modelHostLink': '下载来源：设置 → 本地模型 → 模型下载源',
+  'settingsForm.autosaveRange': '200 到 10000 毫秒：停止输入多久后保存笔记。',
+  'settingsForm.autosaveRefused': '请输入 200 到 10000 之间的数字。延迟仍为 {value} 毫秒。',
   // --- Vault import: failures by reason with a next step, the full import report ---
   'vaultImport.nothingImported': '没有导入任何内容。',
   'vaultImport.scope': '只导入 Markdown（.md）笔记；压缩包中的图片、PDF 等附件不会导入。',
