@@ -493,7 +493,7 @@ export const en = {
   'reranker.cancelled': 'Reranker download cancelled; reranking is unchanged.',
   'reranker.failed': 'Reranker download failed: {reason}',
   'reranker.marker': 'reranked by {model}',
-  'reranker.failedQuery': 'not reranked: the reranker could not run (see Settings → Search index)',
+  'reranker.failedQuery': 'not reranked: the reranker could not run (see Settings → Search)',
 
   'local.heading': 'Local models',
   'local.intro':

@@ -476,7 +476,7 @@ export const zhCN: Dictionary = {
   'reranker.cancelled': '重排序模型下载已取消，重排序设置未改变。',
   'reranker.failed': '重排序模型下载失败：{reason}',
   'reranker.marker': '已由 {model} 重排序',
-  'reranker.failedQuery': '未重排序：重排序模型无法运行（见 设置 → 搜索索引）',
+  'reranker.failedQuery': '未重排序：重排序模型无法运行（见 设置 → 搜索）',
 
   'local.heading': '本地模型',
   'local.intro':
