@@ -117,3 +117,15 @@ export async function storedDrafts(
     noteId,
   );
 }
+
+/** Nothing in the open dialog is wider than the window (no select or button runs off screen). */
+export async function dialogFitsTheWindow(page: Page): Promise<boolean> {
+  return page.evaluate(() => {
+    const dialog = document.querySelector('dialog[open]');
+    if (!dialog) return false;
+    return Array.from(dialog.querySelectorAll('*')).every((element) => {
+      const box = element.getBoundingClientRect();
+      return box.width === 0 || (box.left >= -1 && box.right <= window.innerWidth + 1);
+    });
+  });
+}

@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from '@playwright/test';
-import { expect, openApp, test } from './fixtures';
+import { dialogFitsTheWindow, expect, openApp, test } from './fixtures';
 
 // Settings as a Chinese-speaking user meets them: every label in Chinese, provider errors that
 // say what to fix, a model host that refuses a bad value at the field, model names in one language.
@@ -40,18 +40,6 @@ async function routeProvider(context: BrowserContext): Promise<string[]> {
 async function openSettingsPage(page: Page, id: string): Promise<void> {
   await openApp(page, `/#/settings/${id}`);
   await expect(page.getByTestId(`settings-page-${id}`)).toBeVisible();
-}
-
-/** Nothing in the open dialog is wider than the window. */
-async function fitsTheWindow(page: Page): Promise<boolean> {
-  return page.evaluate(() => {
-    const dialog = document.querySelector('dialog[open]');
-    if (!dialog) return false;
-    return Array.from(dialog.querySelectorAll('*')).every((element) => {
-      const box = element.getBoundingClientRect();
-      return box.width === 0 || (box.left >= -1 && box.right <= window.innerWidth + 1);
-    });
-  });
 }
 
 test.describe('in Chinese', () => {
@@ -255,7 +243,7 @@ test.describe('in Chinese', () => {
       await section.getByTestId('provider-base-url').fill(`${PROVIDER}/a-rather-long-path/that-is-wrong/v1`);
       await section.getByTestId('provider-test').click();
       await expect(section.getByTestId('provider-test-advice')).toBeVisible();
-      expect(await fitsTheWindow(page)).toBe(true);
+      expect(await dialogFitsTheWindow(page)).toBe(true);
     });
   });
 });

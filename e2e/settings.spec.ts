@@ -1,6 +1,6 @@
 import type { Page, Route } from '@playwright/test';
 import { buildTinyWhisper } from '../src/media/transformers/__fixtures__/tiny-whisper/tiny-whisper';
-import { createNote, expect, openApp, test } from './fixtures';
+import { createNote, dialogFitsTheWindow, expect, openApp, test } from './fixtures';
 import { silenceWav } from './harness/wav';
 
 // Settings as pages, the one model host every download uses, and errors that say what to do next.
@@ -28,18 +28,6 @@ async function openSettingsPage(page: Page, id: (typeof PAGES)[number]): Promise
   await expect(page.getByTestId(`settings-page-${id}`)).toBeVisible();
 }
 
-/** Nothing in the dialog is wider than the window (no select or button runs off screen). */
-async function fitsTheWindow(page: Page): Promise<boolean> {
-  return page.evaluate(() => {
-    const dialog = document.querySelector('dialog[open]');
-    if (!dialog) return false;
-    return Array.from(dialog.querySelectorAll('*')).every((element) => {
-      const box = element.getBoundingClientRect();
-      return box.width === 0 || (box.left >= -1 && box.right <= window.innerWidth + 1);
-    });
-  });
-}
-
 test('every settings page opens from the page list on a desktop', async ({ page }) => {
   await openApp(page);
   await page.getByTestId('open-settings').click();
@@ -54,7 +42,7 @@ test('every settings page opens from the page list on a desktop', async ({ page 
     await expect(link).toHaveAttribute('aria-current', 'page');
     // The list stays beside the page.
     await expect(page.getByTestId('settings-nav')).toBeVisible();
-    expect(await fitsTheWindow(page)).toBe(true);
+    expect(await dialogFitsTheWindow(page)).toBe(true);
   }
   await expect(page.getByTestId('settings-page-storage').getByTestId('storage-usage')).not.toBeEmpty();
 });
@@ -151,7 +139,7 @@ test.describe('on a phone', () => {
       await page.getByTestId(`settings-nav-${id}`).click();
       await expect(page.getByTestId(`settings-page-${id}`)).toBeVisible();
       await expect(page.getByTestId('settings-nav')).toBeHidden();
-      expect(await fitsTheWindow(page)).toBe(true);
+      expect(await dialogFitsTheWindow(page)).toBe(true);
       await page.getByTestId('settings-back').click();
     }
     // Closed and opened again: the list first. Closing Settings goes back to the address it
