@@ -193,6 +193,20 @@ test.describe('vault import in Chinese on a phone', () => {
     await expect(button).toBeFocused();
   });
 
+  test('the import’s toast sits above the job panel, not over its buttons', async ({ page }) => {
+    await openApp(page);
+    await pickZip(page, '我的库.zip', vault);
+    const toast = page.getByTestId('toast').filter({ hasText: '导入完成' });
+    await expect(toast).toBeVisible();
+    const panel = page.getByTestId('job-panel');
+    await expect(panel.getByTestId('job-item')).toHaveAttribute('data-status', 'completed');
+    const toastBox = await toast.boundingBox();
+    const panelBox = await panel.boundingBox();
+    expect(toastBox).not.toBeNull();
+    expect(panelBox).not.toBeNull();
+    expect(toastBox!.y + toastBox!.height).toBeLessThanOrEqual(panelBox!.y);
+  });
+
   test('a cancelled import says in Chinese that nothing was imported', async ({ page }) => {
     await openApp(page);
     const files: Record<string, Uint8Array> = {};
