@@ -83,6 +83,8 @@ async function useFakeHub(page: Page, baseURL: string) {
   await section.getByTestId('local-lib-host').fill(`${baseURL}/fake-libs/`);
   await section.getByTestId('local-model-sources-save').click();
   await expect(page.getByText('Model hosts saved.')).toBeVisible();
+  // The model host's save was said once, beside its button: no toast repeated it.
+  await expect(page.getByTestId('toast')).toHaveText(['Model hosts saved.']);
   return section;
 }
 

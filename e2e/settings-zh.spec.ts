@@ -49,9 +49,11 @@ test.describe('in Chinese', () => {
     await openSettingsPage(page, 'providers');
     const section = page.getByTestId('provider-settings');
     // The provider every install starts with keeps its preset name: shown in Chinese.
-    await expect(section.locator('[data-provider-id="mock"] .provider-name')).toContainText(
-      '模拟（脚本演示）',
-    );
+    const mockName = section.locator('[data-provider-id="mock"] .provider-name');
+    await expect(mockName).toContainText('模拟（脚本演示）');
+    // Its name says it is the mock: no badge saying "模拟" again.
+    await expect(mockName.getByTestId('provider-mock-badge')).toHaveCount(0);
+    await expect(mockName).not.toContainText('模拟（脚本演示） 模拟');
     await section.getByTestId('provider-add').click();
     const presets = section.getByTestId('provider-preset').locator('option');
     await expect(presets).toHaveText([
@@ -63,6 +65,13 @@ test.describe('in Chinese', () => {
       'Anthropic',
       'Ollama',
     ]);
+    // A key is asked for as optional where the preset needs none (Ollama).
+    await section.getByTestId('provider-preset').selectOption('ollama');
+    const keyLabel = section.locator('label.field').filter({ has: page.getByTestId('provider-api-key') });
+    await expect(keyLabel).toContainText('API 密钥（可选）');
+    await section.getByTestId('provider-preset').selectOption('deepseek');
+    await expect(keyLabel).toContainText('API 密钥');
+    await expect(keyLabel).not.toContainText('可选');
     await section.getByTestId('provider-preset').selectOption('custom');
     await expect(section.getByTestId('provider-name')).toHaveValue('OpenAI 兼容接口');
     await expect(

@@ -234,6 +234,7 @@ export const en = {
   'providers.baseUrl': 'Base URL',
   'providers.model': 'Default model',
   'providers.apiKey': 'API key',
+  'providers.apiKeyOptional': 'API key (optional)',
   'providers.apiKeyStored': 'A key is stored. Leave empty to keep it.',
   'providers.apiKeyNone': 'No key stored.',
   'providers.removeKey': 'Remove stored key',
@@ -841,7 +842,6 @@ graph LR
   'modelHost.hint':
     'Used by in-browser chat models, embeddings, the reranker, speech recognition and speaker labels. Empty: the Hugging Face hub. A mirror URL, or a path on this app such as /models/.',
   'modelHost.save': 'Save model host',
-  'modelHost.saved': 'Model host saved; it applies to the next download.',
   'modelHost.invalid':
     'The model host must be an http:// or https:// address, or a path on this app such as /models/.',
   'local.libHostHint':

@@ -223,6 +223,7 @@ export const zhCN: Dictionary = {
   'providers.baseUrl': '接口地址（Base URL）',
   'providers.model': '默认模型',
   'providers.apiKey': 'API 密钥',
+  'providers.apiKeyOptional': 'API 密钥（可选）',
   'providers.apiKeyStored': '已保存密钥。留空则保持不变。',
   'providers.apiKeyNone': '未保存密钥。',
   'providers.removeKey': '删除已保存的密钥',
@@ -810,7 +811,6 @@ graph LR
   'modelHost.hint':
     '用于浏览器内聊天模型、嵌入模型、重排序模型、语音识别和说话人标注。留空：使用 Hugging Face。可填镜像地址，或本应用上的路径，如 /models/。',
   'modelHost.save': '保存下载源',
-  'modelHost.saved': '下载源已保存，下次下载时生效。',
   'modelHost.invalid': '下载源必须是 http:// 或 https:// 地址，或本应用上的路径（如 /models/）。',
   'local.libHostHint': '浏览器内聊天模型加载运行库（wasm）的地址。留空：使用默认地址。',
   'local.notice.no_webgpu':

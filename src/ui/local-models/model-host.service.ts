@@ -44,6 +44,6 @@ export async function saveModelHost(input: string): Promise<boolean> {
   ]);
   const failed = results.filter((result) => result.status === 'rejected');
   for (const failure of failed) reportError(failure.reason);
-  if (failed.length === 0) toasts.show(t('modelHost.saved'), { kind: 'success' });
+  // Success is said beside the Save button (the form's "Saved"), not a second time in a toast.
   return failed.length === 0;
 }
