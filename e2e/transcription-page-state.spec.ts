@@ -1,6 +1,7 @@
 import type { Page, Route } from '@playwright/test';
 import { buildTinyWhisper } from '../src/media/transformers/__fixtures__/tiny-whisper/tiny-whisper';
 import { expect, openApp, test } from './fixtures';
+import { useTranscriptionModelHost } from './harness/chain-steps';
 import { fulfilModelFile } from './harness/model-host';
 import { tonesWav } from './harness/wav';
 
@@ -30,16 +31,7 @@ async function serveTinyWhisper(page: Page, hold: () => boolean = () => false): 
 
 /** Settings: the tiny model from this app's /models/, never downloaded from elsewhere; then Transcription. */
 async function useTinyModel(page: Page): Promise<void> {
-  await page.getByTestId('open-settings').click();
-  await page.getByTestId('settings-nav-local-models').click();
-  await page.getByTestId('model-host').fill(MODEL_HOST);
-  await page.getByTestId('model-host-save').click();
-  await expect(page.getByTestId('model-host-saved')).toBeVisible();
-  await page.getByTestId('settings-nav-transcription').click();
-  await page.getByTestId('transcription-allow-remote').uncheck();
-  await page.getByTestId('transcription-save-source').click();
-  await expect(page.getByTestId('transcription-source-saved')).toBeVisible();
-  await page.keyboard.press('Escape');
+  await useTranscriptionModelHost(page, MODEL_HOST);
   await page.getByTestId('nav-transcription').click();
 }
 
