@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_CHAT_IMAGE_BYTES } from '../contracts';
-import { answerNoteBody, sniffImageType } from './chat-service';
+import { answerNoteBody } from './chat-service';
+import { sniffImageType } from './image-store';
 import { testCore } from './test-core';
 
 const instant = async (_ms: number, signal?: AbortSignal) => signal?.throwIfAborted();

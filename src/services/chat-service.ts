@@ -1,8 +1,6 @@
-import type { CHAT_IMAGE_MIME_TYPES } from '../contracts';
 import {
   AppError,
   DEFAULT_PROVIDER_ID,
-  MAX_CHAT_IMAGE_BYTES,
   conversationIdSchema,
   parseInput,
   toIsoUtc,
@@ -27,7 +25,6 @@ import {
   type UpdateConversationInput,
 } from '../contracts';
 import {
-  attachChatImageSchema,
   chatSendWithImagesSchema,
   listConversationsSchema,
   resendMessageSchema,
@@ -66,7 +63,7 @@ import {
 import { formatSources, type NotesContextProvider, type NotesContextSource } from './notes-context';
 import { MEMORY_BUDGET_SHARE, estimateTextTokens } from '../agent';
 import type { MemoryDigestCall } from './memory-service';
-import { sha256Hex } from './attachment-service';
+import { base64Of, storeImage, storedImage } from './image-store';
 import type { NotesService } from './notes-service';
 import type { ProviderService } from './provider-service';
 
@@ -146,25 +143,6 @@ const SYSTEM_PROMPT = {
 };
 const TITLE_LENGTH = 60;
 const LOCAL_PROVIDER_ID = 'webllm';
-
-/** The image format from the first bytes: the name and the browser's type are not trusted. */
-export function sniffImageType(bytes: Uint8Array): (typeof CHAT_IMAGE_MIME_TYPES)[number] | null {
-  const starts = (...values: number[]) => values.every((value, index) => bytes[index] === value);
-  if (starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return 'image/png';
-  if (starts(0xff, 0xd8, 0xff)) return 'image/jpeg';
-  if (starts(0x47, 0x49, 0x46, 0x38)) return 'image/gif';
-  const ascii = (from: number, to: number) => String.fromCharCode(...bytes.subarray(from, to));
-  if (bytes.length >= 12 && ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return 'image/webp';
-  return null;
-}
-
-/** Base64 without FileReader (not in every worker) and without one giant argument list. */
-function base64Of(bytes: Uint8Array): string {
-  let binary = '';
-  for (let at = 0; at < bytes.length; at += 0x8000)
-    binary += String.fromCharCode(...bytes.subarray(at, at + 0x8000));
-  return btoa(binary);
-}
 
 /** The answer and its sources as note Markdown: each source a wikilink to its note. */
 export function answerNoteBody(answer: string, citations: readonly ChatCitationDto[]): string {
@@ -331,51 +309,12 @@ export class ChatService {
    * JPEG, GIF or WebP); the same bytes stored twice are one attachment.
    */
   async attachImage(input: AttachChatImageInput): Promise<AttachmentDto> {
-    const { name, data } = parseInput(attachChatImageSchema, input, 'This image cannot be attached.');
-    const store = this.#imageStore();
-    const size = data instanceof Blob ? data.size : data.byteLength;
-    if (size === 0) {
-      throw new AppError('VALIDATION_FAILED', 'The image is empty.', {
-        fields: [{ path: 'data', message: 'the image is empty' }],
-      });
-    }
-    if (size > MAX_CHAT_IMAGE_BYTES) {
-      throw new AppError('PAYLOAD_TOO_LARGE', 'The image is larger than 20 MB.', {
-        size,
-        limit: MAX_CHAT_IMAGE_BYTES,
-      });
-    }
-    const bytes = data instanceof Blob ? new Uint8Array(await data.arrayBuffer()) : data;
-    const mimeType = sniffImageType(bytes);
-    if (!mimeType) {
-      throw new AppError('VALIDATION_FAILED', 'This file is not a PNG, JPEG, GIF or WebP image.', {
-        fields: [{ path: 'data', message: 'not a PNG, JPEG, GIF or WebP image' }],
-      });
-    }
-    const blob = new Blob([bytes as Uint8Array<ArrayBuffer>], { type: mimeType });
-    const { attachment } = await store.putOnce(blob, {
-      name,
-      mime_type: mimeType,
-      sha256: await sha256Hex(bytes),
-    });
-    return {
-      attachment_id: attachment.attachment_id,
-      name: attachment.name,
-      mime_type: attachment.mime_type,
-      size: attachment.size,
-      sha256: attachment.sha256 ?? null,
-      created_at: attachment.created_at,
-    };
+    return storeImage(this.#imageStore(), input);
   }
 
   /** The stored image of a message, for its thumbnail. */
   async imageBlob(attachmentId: string): Promise<Blob> {
-    const id = parseInput(turnIdSchema, attachmentId);
-    const row = await this.#imageStore().get(id);
-    if (!row || !row.mime_type.startsWith('image/')) {
-      throw new AppError('ATTACHMENT_NOT_FOUND', 'This image does not exist.', { attachment_id: id });
-    }
-    return row.blob;
+    return storedImage(this.#imageStore(), attachmentId);
   }
 
   /**

@@ -39,6 +39,7 @@ import { rollBackInterruptedImports } from './import-staging';
 import { settingsContextStore } from './chat-context';
 import { MemoryService } from './memory-service';
 import { ChatService, type RouterTuning } from './chat-service';
+import { NoteImageService } from './note-image-service';
 import { EmbeddingService, type EmbeddingServiceOptions } from './embedding-service';
 import { EventsService } from './events-service';
 import { ExportService, type ExportServiceOptions } from './export-service';
@@ -253,6 +254,7 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
     chat,
     agent,
     memory,
+    noteImages: new NoteImageService(attachments),
     attachments: new AttachmentService(attachments, {
       inUse: (attachmentId) => transcriptions.usesAttachment(attachmentId),
     }),

@@ -21,6 +21,8 @@ import {
 import { systemClock, type Clock } from '../core/ids';
 import type { JobContext, JobRuntime } from '../core/job-runtime';
 import { documentFromMarkdown } from '../core/markdown/document-ast';
+import { inlineNoteImages, type StoredPicture } from '../core/note-images';
+import { base64Of } from './image-store';
 import type { AttachmentRepository, NotesRepository } from '../db';
 import {
   ExportError,
@@ -114,6 +116,11 @@ interface ExportJobResult {
 }
 
 // Windows' reserved device names are refused as file names on that system even with an extension.
+/** Said in the exporters' own form (a format, then the sentence), so the page translates it like theirs. */
+function missingPictureWarning(format: ExportFormat): string {
+  return `${format.toUpperCase()}: a picture that is no longer stored is shown as its alt text.`;
+}
+
 const RESERVED_NAME = /^(?:con|prn|aux|nul|com\d|lpt\d)$/i;
 
 /** A file name safe on every desktop system: no path separators, control or reserved characters. */
@@ -443,12 +450,20 @@ export class ExportService {
     return { title: note.title || 'Untitled', markdown: note.body };
   }
 
+  /** A picture the note links as `attachment:<id>`, or null when it is no longer stored. */
+  async #picture(attachmentId: string): Promise<StoredPicture | null> {
+    const row = await this.#files.get(attachmentId);
+    if (!row || !row.mime_type.startsWith('image/')) return null;
+    return { mime_type: row.mime_type, base64: base64Of(new Uint8Array(await row.blob.arrayBuffer())) };
+  }
+
   async #run(context: JobContext<ExportJobInput>): Promise<ExportJobResult> {
     const { format, options } = context.input;
     try {
       await context.progress({ phase: 'parsing', current: 0, total: null, message: 'Reading the note' });
       const { title, markdown } = await this.#source(context);
       const document = documentFromMarkdown(markdown, title);
+      const pictures = await inlineNoteImages(document.root, (id) => this.#picture(id));
       context.signal.throwIfAborted();
       const load = this.#exporters[format];
       if (!load)
@@ -503,7 +518,8 @@ export class ExportService {
           sha256,
           expires_at: toIsoUtc(this.#clock() + this.#ttlMs),
         },
-        warnings: result.warnings,
+        warnings:
+          pictures.missing > 0 ? [missingPictureWarning(format), ...result.warnings] : result.warnings,
       };
     } finally {
       const { source } = context.input;

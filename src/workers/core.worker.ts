@@ -85,6 +85,7 @@ const workerApi = {
   chat: Comlink.proxy(core.api.chat),
   agent: Comlink.proxy(core.api.agent),
   memory: Comlink.proxy(core.api.memory),
+  noteImages: Comlink.proxy(core.api.noteImages),
   attachments: Comlink.proxy(core.api.attachments),
   transcriptions: Comlink.proxy(core.api.transcriptions),
   localModels: Comlink.proxy(core.api.localModels),

@@ -39,6 +39,11 @@ const PATTERNS: ReadonlyArray<{
     params: ([, format]) => ({ format: format ?? '' }),
   },
   {
+    pattern: /^(\w+): a picture that is no longer stored is shown as its alt text\.$/,
+    key: 'export.warning.imageMissing',
+    params: ([, format]) => ({ format: format ?? '' }),
+  },
+  {
     pattern: /^(\w+): a table row taller than a page is cut at the page end\.$/,
     key: 'export.warning.tallRow',
     params: ([, format]) => ({ format: format ?? '' }),

@@ -1018,6 +1018,13 @@ graph LR
   'export.warning.imageInline':
     '{format}: pictures inside tables and list items are shown as their alt text.',
   'export.warning.imageUnreadable': '{format}: a picture that could not be read is shown as its alt text.',
+  'export.warning.imageMissing': '{format}: a picture that is no longer stored is shown as its alt text.',
+  'noteImages.insert': 'Insert picture',
+  'noteImages.notPicture':
+    '"{name}" was not added: only PNG, JPEG, GIF and WebP pictures can go into a note.',
+  'noteImages.tooLarge':
+    '"{name}" was not added: a picture in a note can be at most 20 MB. Make it smaller and try again.',
+  'noteImages.missing': 'Picture "{name}" is no longer stored in this notebook.',
   'export.warning.tallRow': '{format}: a table row taller than a page is cut at the page end.',
   'export.warning.mermaidSource': '{format}: Mermaid diagrams are shown as their source.',
   'export.warning.svgOnly':

@@ -121,6 +121,25 @@ describe('what the sanitizer keeps', () => {
     expect(inputs.every((input) => input.hasAttribute('disabled'))).toBe(true);
   });
 
+  it('keeps a stored picture as its attachment id, without a src to load', () => {
+    const doc = parse(
+      renderMarkdownSafe(
+        '![板书 board](attachment:attachment_01ab) ![bad](attachment:../x) <img data-note-image="forged" src="x.png">',
+      ),
+    );
+    const images = Array.from(doc.querySelectorAll('img'));
+    expect(images.map((image) => image.getAttribute('data-note-image'))).toEqual([
+      'attachment_01ab',
+      null,
+      null,
+    ]);
+    expect(images[0]?.hasAttribute('src')).toBe(false);
+    expect(images[0]?.getAttribute('alt')).toBe('板书 board');
+    // Not an id: the link stays what it was, and DOMPurify drops the unknown scheme.
+    expect(images[1]?.getAttribute('src')).toBeNull();
+    expect(images[2]?.getAttribute('src')).toBe('x.png');
+  });
+
   it('drops data attributes the preview does not emit', () => {
     const doc = parse(sanitizer.sanitizeHtml('<div data-action="delete-all" data-source-line="3">x</div>'));
     expect(doc.querySelector('div')?.hasAttribute('data-action')).toBe(false);

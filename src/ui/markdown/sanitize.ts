@@ -1,5 +1,6 @@
 import DOMPurify from 'dompurify';
 import type { Config, DOMPurify as DOMPurifyInstance, WindowLike } from 'dompurify';
+import { noteImageId } from '../../core/note-images';
 
 export interface Sanitizer {
   /** Rendered Markdown (with KaTeX, highlight.js and raw HTML from the note) to safe HTML. */
@@ -43,7 +44,8 @@ const HTML_CONFIG: Config = {
   // could drive other code on the page.
   ALLOW_DATA_ATTR: false,
   // data-remote-src/data-alt: the remote-image placeholder (loaded only on click);
-  // data-footnote*: a footnote's reference, definition and way back (scrolled by the preview).
+  // data-footnote*: a footnote's reference, definition and way back (scrolled by the preview);
+  // data-note-image: a picture stored with the note, by attachment id (the preview fills its src).
   ADD_ATTR: [
     'data-source-line',
     'data-mermaid-source',
@@ -53,6 +55,7 @@ const HTML_CONFIG: Config = {
     'data-footnote-ref',
     'data-footnote',
     'data-footnote-back',
+    'data-note-image',
   ],
   FORBID_TAGS: FORBIDDEN_HTML_TAGS,
   FORBID_ATTR: ['srcdoc', 'action', 'formaction', 'ping'],
@@ -136,6 +139,16 @@ function scrubCss(css: string): string {
 
 function createHtmlPurifier(window: WindowLike): DOMPurifyInstance {
   const purify = DOMPurify(window);
+  purify.addHook('beforeSanitizeAttributes', (node) => {
+    // A picture stored with the note (`attachment:<id>`) keeps only its id: the
+    // preview puts an object URL of the stored bytes in its src.
+    if (node.nodeName.toLowerCase() !== 'img') return;
+    const id = noteImageId(node.getAttribute('src') ?? '');
+    node.removeAttribute('data-note-image');
+    if (id === null) return;
+    node.removeAttribute('src');
+    node.setAttribute('data-note-image', id);
+  });
   purify.addHook('uponSanitizeAttribute', (node, event) => {
     const tagName = node.nodeName.toLowerCase();
     const name = event.attrName;

@@ -1,0 +1,138 @@
+import { readFile } from 'node:fs/promises';
+import type { Page } from '@playwright/test';
+import { createNote, expect, openApp, test } from './fixtures';
+
+// Pictures in notes as people put them there: pasted from a screenshot, dropped from the
+// desktop, picked with the toolbar button on a phone. The note keeps a short link; the bytes
+// are stored once beside the notes, shown by the preview and embedded by the exporters.
+
+/** A PNG of `width` × `height` pixels of one colour, made in the page. */
+async function pictureIn(
+  page: Page,
+  how: 'paste' | 'drop' | 'paste-with-text',
+  name: string,
+): Promise<boolean> {
+  return page.evaluate(
+    async ({ how, name }) => {
+      const canvas = new OffscreenCanvas(3, 2);
+      const context = canvas.getContext('2d')!;
+      context.fillStyle = '#c0392b';
+      context.fillRect(0, 0, 3, 2);
+      const blob = await canvas.convertToBlob({ type: 'image/png' });
+      const data = new DataTransfer();
+      data.items.add(new File([blob], name, { type: 'image/png' }));
+      const body = document.querySelector('[data-testid="note-body"]')!;
+      if (how === 'drop') {
+        body.dispatchEvent(
+          new DragEvent('dragover', { dataTransfer: data, bubbles: true, cancelable: true }),
+        );
+        return body.dispatchEvent(
+          new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }),
+        );
+      }
+      // What an office app puts on the clipboard for a table: its text and a picture of it.
+      if (how === 'paste-with-text') data.setData('text/plain', 'a\tb');
+      return body.dispatchEvent(
+        new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+      );
+    },
+    { how, name },
+  );
+}
+
+/** The picture's width as decoded by the browser: 0 until its bytes have loaded. */
+function shownWidth(page: Page, alt: string): Promise<number> {
+  return page
+    .getByTestId('preview')
+    .locator(`img[alt="${alt}"]`)
+    .evaluate((image: HTMLImageElement) => (image.complete ? image.naturalWidth : 0));
+}
+
+const LINK = String.raw`!\[(?<alt>[^\]]*)\]\(attachment:attachment_[0-9a-f]+\)`;
+
+test('a pasted picture goes in at the caret as a short link, shows in the preview, survives a reload and goes into the export', async ({
+  page,
+}) => {
+  await openApp(page);
+  await createNote(page, 'Lecture 3', 'Before\n\nAfter');
+  const body = page.getByTestId('note-body');
+  await body.evaluate((input: HTMLTextAreaElement) => input.setSelectionRange(8, 8));
+  expect(await pictureIn(page, 'paste', 'whiteboard.png')).toBe(false);
+  await expect(body).toHaveValue(new RegExp(`^Before\\n\\n${LINK}\\nAfter$`));
+  await expect(body).toBeFocused();
+  expect((await body.inputValue()).length).toBeLessThan(120);
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
+  await expect.poll(() => shownWidth(page, 'whiteboard')).toBe(3);
+
+  await page.reload();
+  await page.getByTestId('note-item').filter({ hasText: 'Lecture 3' }).click();
+  await expect.poll(() => shownWidth(page, 'whiteboard')).toBe(3);
+
+  const download = page.waitForEvent('download');
+  await page.getByTestId('export-note').click();
+  await page.getByTestId('export-format-html').click();
+  const html = await readFile(await (await download).path(), 'utf8');
+  expect(html).toMatch(/<img src="data:image\/png;base64,[A-Za-z0-9+/=]+" alt="whiteboard"/);
+  expect(html).not.toContain('attachment:');
+});
+
+test('a dropped picture goes in; a paste that carries text stays text; a picture no longer stored says so', async ({
+  page,
+}) => {
+  await openApp(page);
+  await createNote(page, 'Drops', 'Figure:');
+  expect(await pictureIn(page, 'drop', 'diagram.png')).toBe(false);
+  const body = page.getByTestId('note-body');
+  await expect(body).toHaveValue(new RegExp(`^Figure:\\n${LINK}\\n$`));
+  await expect.poll(() => shownWidth(page, 'diagram')).toBe(3);
+
+  // Not taken over: the browser pastes the text as it would anywhere.
+  expect(await pictureIn(page, 'paste-with-text', 'table.png')).toBe(true);
+
+  await body.fill('![旧图 old](attachment:attachment_0000gone)');
+  const gone = page.getByTestId('preview').locator('img[alt="旧图 old"]');
+  await expect(gone).toHaveAttribute('data-missing', '');
+  await expect(gone).toHaveAttribute('title', 'Picture "旧图 old" is no longer stored in this notebook.');
+});
+
+test.describe('on a phone, in Chinese', () => {
+  test.use({ locale: 'zh-CN', viewport: { width: 390, height: 844 } });
+
+  test('the picture button adds a picture at the caret, and a file that is not a picture is refused by name', async ({
+    page,
+  }) => {
+    await openApp(page);
+    await page.getByTestId('topbar-new-note').click();
+    await page.getByTestId('note-title').fill('第三讲');
+    await page.getByTestId('note-body').fill('板书如下：');
+    const button = page.getByRole('button', { name: '插入图片' });
+    const box = await button.boundingBox();
+    expect(box && box.x + box.width).toBeLessThanOrEqual(390);
+
+    let chooser = page.waitForEvent('filechooser');
+    await button.click();
+    await (
+      await chooser
+    ).setFiles({ name: '说明.txt', mimeType: 'text/plain', buffer: Buffer.from('不是图片') });
+    await expect(
+      page
+        .getByTestId('toast')
+        .filter({ hasText: '未添加“说明.txt”：笔记中只能放 PNG、JPEG、GIF 和 WebP 图片。' }),
+    ).toBeVisible();
+    const body = page.getByTestId('note-body');
+    await expect(body).toHaveValue('板书如下：');
+
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    chooser = page.waitForEvent('filechooser');
+    await button.click();
+    await (await chooser).setFiles({ name: '白板 照片.png', mimeType: 'image/png', buffer: png });
+    await expect(body).toHaveValue(new RegExp(`^板书如下：\\n${LINK}\\n$`));
+    expect((await body.inputValue()).match(new RegExp(LINK))?.groups?.alt).toBe('白板 照片');
+    await expect(body).toBeFocused();
+    await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
+    await expect.poll(() => shownWidth(page, '白板 照片')).toBe(1);
+  });
+});
