@@ -6,6 +6,7 @@ import { loadSettings } from '../settings/settings.service';
 import { t } from '../i18n';
 import { toasts } from '../toasts/toasts.svelte';
 import { applyActiveTheme } from './theme-applier';
+import { refusedFields } from './theme-warnings';
 import { themes } from './themes.svelte';
 
 /** Puts the enabled theme on the page (start-up, and after every change). */
@@ -41,6 +42,7 @@ function refuse(error: unknown): void {
     message: info.message,
     line: typeof details.line === 'number' && details.line > 0 ? details.line : null,
     found: typeof details.found === 'string' ? details.found : null,
+    fields: refusedFields(details),
   });
 }
 
@@ -78,17 +80,20 @@ export function cancelInspection(): void {
   themes.setInspection(null);
 }
 
-export async function installInspected(): Promise<void> {
+/** The installed theme's id, or null when it was refused. */
+export async function installInspected(): Promise<string | null> {
   const inspection = themes.inspection;
-  if (!inspection) return;
+  if (!inspection) return null;
   themes.setBusy(true);
   try {
     const installed = await core.themes.install(inspection.package_id);
     themes.setInspection(null);
     toasts.show(t('themes.installed', { name: installed.name }), { kind: 'success' });
     await refreshThemes();
+    return installed.theme_id;
   } catch (error) {
     refuse(error);
+    return null;
   } finally {
     themes.setBusy(false);
   }

@@ -6,6 +6,8 @@ export interface ThemeRefusal {
   message: string;
   line: number | null;
   found: string | null;
+  /** The theme.yaml fields to fix, when the manifest was refused. */
+  fields: string[];
 }
 
 /** The theme settings' state: installed themes and the package being looked at. */

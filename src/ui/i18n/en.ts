@@ -141,9 +141,6 @@ export const en = {
   'search.clear': 'Clear search',
   'search.fallback.INDEX_MODEL_MISMATCH':
     'The vector index was built with another embedding model, so these are full-text results. Rebuild the index in Settings.',
-  'search.fallback.VECTOR_INDEX_REBUILD_REQUIRED':
-    'The vector index is not ready yet, so these are full-text results.',
-  'search.fallback.other': 'Vector search is not available right now, so these are full-text results.',
   'search.openSettings': 'Open settings',
 
   'index.heading': 'Search index',
@@ -1313,6 +1310,50 @@ graph LR
   'vaultImport.report.action.skipped': 'left out',
   'vaultImport.report.action.renamed': 'renamed',
   'vaultImport.report.action.repaired': 'repaired',
+  'bench.datasetOption': '{id} ({count} cases)',
+  'bench.runStatusReason.runEnded': 'run status: {status}',
+  'bench.runStatusReason.runEndedError': 'run status: {status}: {error}',
+  'bench.runStatusReason.runEndedProvider':
+    'run status: {status}: {error}. Check its provider in Settings → Providers, then run again',
+  'bench.chartHelp':
+    'Each group of bars is one metric, a rate from 0 to 1 (1 = every case). Times and token counts are in the table above.',
+  'themes.warn.unparsed': 'Line {line}: CSS that could not be read was ignored.',
+  'themes.warn.atRule': 'Line {line}: @{rule} is not supported and was ignored.',
+  'themes.warn.selector': 'Line {line}: a selector that could not be read was ignored.',
+  'themes.warn.version': 'This theme needs app version {version} or later (this is {current}).',
+  'themes.fields': 'Fields to fix in theme.yaml: {fields}.',
+  'themes.retry': 'Fix the package, then import it again with the buttons above.',
+  'bench.glossary': 'What these numbers mean',
+  'bench.help.hit_at_1': 'Share of cases whose first result is an expected block (0 to 1, higher is better).',
+  'bench.help.hit_at_5': 'Share of cases with an expected block among the first 5 results (0 to 1).',
+  'bench.help.recall_at_k':
+    'Share of the expected blocks found in the first k results, averaged over cases (0 to 1).',
+  'bench.help.mrr':
+    'Average of 1 ÷ the rank of the first expected block: 1 when first, 0.5 when second, 0 when not found.',
+  'bench.help.citation_hit_rate':
+    'Share of cases needing a citation whose answer cited an expected block (0 to 1); needs an answer model.',
+  'bench.help.p50_latency_ms': 'Half of the cases finished within this many milliseconds.',
+  'bench.help.p95_latency_ms': '95% of the cases finished within this many milliseconds.',
+  'bench.help.task_success_rate': 'Share of cases that met every expected condition (0 to 1).',
+  'bench.help.tool_selection_accuracy':
+    'How closely the tools called match the tools expected, averaged over cases (0 to 1).',
+  'bench.help.tool_argument_accuracy': 'Share of tool calls whose arguments were valid (0 to 1).',
+  'bench.help.invalid_tool_call_rate': 'Share of tool calls that were refused (0 to 1, lower is better).',
+  'bench.help.average_steps': 'Model calls per case, on average.',
+  'bench.help.average_latency_ms': 'Time per case, in milliseconds, on average.',
+  'bench.help.average_token_usage': 'Tokens used per case, on average.',
+  'search.fallbackNotice.rebuildRequired':
+    'The vector index has not been built yet, so these are full-text results. Rebuild the index in Settings → Search.',
+  'search.fallbackNotice.modelUnavailable':
+    'The embedding model could not be loaded, so these are full-text results. In Settings → Search, download it again or choose the built-in model.',
+  'search.fallbackNotice.other':
+    'Vector search is not available right now, so these are full-text results. Settings → Search shows the index and its model.',
+  'search.noResultsInFolder': 'Nothing in the folder “{folder}” matches “{query}”.',
+  'search.noResultsInTag': 'Nothing tagged #{tag} matches “{query}”.',
+  'search.noResultsHint':
+    'Put spaces between words (“cluster monitoring” finds notes with either word; Chinese words too: “集群 监控”), use fewer words, or try other words.',
+  'index.normalization.l2': 'L2-normalised',
+  'index.normalization.none': 'not normalised',
 } as const satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

@@ -133,8 +133,6 @@ export const zhCN: Dictionary = {
   'search.clear': '清除搜索',
   'search.fallback.INDEX_MODEL_MISMATCH':
     '向量索引由其他嵌入模型生成，以下为全文搜索结果。请在设置中重建索引。',
-  'search.fallback.VECTOR_INDEX_REBUILD_REQUIRED': '向量索引尚未就绪，以下为全文搜索结果。',
-  'search.fallback.other': '向量搜索暂不可用，以下为全文搜索结果。',
   'search.openSettings': '打开设置',
 
   'index.heading': '搜索索引',
@@ -1224,6 +1222,45 @@ graph LR
   'vaultImport.report.action.skipped': '未导入',
   'vaultImport.report.action.renamed': '已重命名',
   'vaultImport.report.action.repaired': '已修复',
+  'bench.datasetOption': '{id}（{count} 个用例）',
+  'bench.runStatusReason.runEnded': '运行{status}',
+  'bench.runStatusReason.runEndedError': '运行{status}：{error}',
+  'bench.runStatusReason.runEndedProvider':
+    '运行{status}：{error}。请在“设置 → AI 服务”中检查该模型的服务，然后重新运行',
+  'bench.chartHelp': '每组柱子是一项指标，高度是 0 到 1 的比率（1 表示全部用例）。耗时和令牌数见上面的表格。',
+  'themes.warn.unparsed': '第 {line} 行：无法解析的 CSS 已被忽略。',
+  'themes.warn.atRule': '第 {line} 行：不支持 @{rule}，已忽略。',
+  'themes.warn.selector': '第 {line} 行：无法解析的选择器已被忽略。',
+  'themes.warn.version': '此主题需要 {version} 或更高版本的应用（当前为 {current}）。',
+  'themes.fields': '需要在 theme.yaml 中修正的字段：{fields}。',
+  'themes.retry': '修正主题包后，用上面的按钮重新导入。',
+  'bench.glossary': '这些数字是什么意思',
+  'bench.help.hit_at_1': '第 1 个结果就是期望块的用例比例（0 到 1，越高越好）。',
+  'bench.help.hit_at_5': '前 5 个结果中有期望块的用例比例（0 到 1）。',
+  'bench.help.recall_at_k': '前 k 个结果找回的期望块所占比例，按用例平均（0 到 1）。',
+  'bench.help.mrr': '第一个期望块排名的倒数的平均值：排第 1 得 1，排第 2 得 0.5，没找到得 0。',
+  'bench.help.citation_hit_rate': '需要引用的用例中，回答引用了期望块的比例（0 到 1）；需选择回答模型。',
+  'bench.help.p50_latency_ms': '一半的用例在这么多毫秒内完成。',
+  'bench.help.p95_latency_ms': '95% 的用例在这么多毫秒内完成。',
+  'bench.help.task_success_rate': '满足全部预期条件的用例比例（0 到 1）。',
+  'bench.help.tool_selection_accuracy': '调用的工具与预期工具的吻合程度，按用例平均（0 到 1）。',
+  'bench.help.tool_argument_accuracy': '参数有效的工具调用所占比例（0 到 1）。',
+  'bench.help.invalid_tool_call_rate': '被拒绝的工具调用所占比例（0 到 1，越低越好）。',
+  'bench.help.average_steps': '每个用例平均调用模型的次数。',
+  'bench.help.average_latency_ms': '每个用例平均耗时，单位毫秒。',
+  'bench.help.average_token_usage': '每个用例平均使用的令牌数。',
+  'search.fallbackNotice.rebuildRequired':
+    '向量索引还没有建好，以下为全文搜索结果。请在 设置 → 搜索 中重建索引。',
+  'search.fallbackNotice.modelUnavailable':
+    '向量模型无法加载，以下为全文搜索结果。请在 设置 → 搜索 中重新下载该模型，或改用内置模型。',
+  'search.fallbackNotice.other':
+    '向量搜索暂不可用，以下为全文搜索结果。可在 设置 → 搜索 中查看索引和模型的状态。',
+  'search.noResultsInFolder': '文件夹“{folder}”中没有与“{query}”匹配的内容。',
+  'search.noResultsInTag': '带有标签 #{tag} 的笔记中没有与“{query}”匹配的内容。',
+  'search.noResultsHint':
+    '可以用空格把词分开（如“集群 监控”会找出含其中任一个词的笔记），减少关键词，或换个说法再试。',
+  'index.normalization.l2': 'L2 归一化',
+  'index.normalization.none': '未归一化',
 };
 
 export const zhCNErrors: Partial<Record<ErrorCode, string>> = {
