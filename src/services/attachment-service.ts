@@ -14,7 +14,8 @@ export const MAX_ATTACHMENT_BYTES = 512 * 1024 * 1024;
 
 const attachmentIdSchema = opaqueIdSchema;
 
-function toDto(info: AttachmentInfo): AttachmentDto {
+/** An attachment row as callers see it (audio, chat and note pictures alike). */
+export function toDto(info: AttachmentInfo): AttachmentDto {
   return {
     attachment_id: info.attachment_id,
     name: info.name,

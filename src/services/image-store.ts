@@ -9,7 +9,7 @@ import {
 } from '../contracts';
 import { attachChatImageSchema } from '../contracts/chat-schemas';
 import type { AttachmentRepository } from '../db';
-import { sha256Hex } from './attachment-service';
+import { sha256Hex, toDto } from './attachment-service';
 
 /** The image format from the first bytes: the name and the browser's type are not trusted. */
 export function sniffImageType(bytes: Uint8Array): (typeof CHAT_IMAGE_MIME_TYPES)[number] | null {
@@ -57,14 +57,7 @@ export async function storeImage(
     mime_type: mimeType,
     sha256: await sha256Hex(bytes),
   });
-  return {
-    attachment_id: attachment.attachment_id,
-    name: attachment.name,
-    mime_type: attachment.mime_type,
-    size: attachment.size,
-    sha256: attachment.sha256 ?? null,
-    created_at: attachment.created_at,
-  };
+  return toDto(attachment);
 }
 
 /** A stored picture's bytes; any other attachment (audio, an export) is not found here. */
