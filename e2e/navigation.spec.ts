@@ -277,4 +277,36 @@ test.describe('phone', () => {
     await expect(page.getByTestId('note-title')).toHaveValue('Pocket');
     await expect(page.getByTestId('note-title')).toBeVisible();
   });
+
+  test('the note just left, opened again from the search results, is a page of its own again', async ({
+    page,
+  }) => {
+    await openApp(page);
+    await expect.poll(() => hashOf(page)).toBe('#/notes');
+    await page.getByTestId('topbar-new-note').click();
+    await page.getByTestId('note-title').fill('Pocket 调度');
+    await page.getByTestId('note-body').fill('进程调度 fits in a pocket');
+    await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
+    const id = await page.evaluate(() => location.hash.split('/')[2]);
+    const shell = page.getByTestId('shell');
+    const back = page.getByRole('button', { name: 'Back to list' });
+    await back.click();
+    await expect(shell).toHaveAttribute('data-pane', 'list');
+
+    await page.getByTestId('search-input').fill('pocket');
+    const result = page.getByTestId('search-result').first();
+    await result.click();
+    await expect(shell).toHaveAttribute('data-pane', 'editor');
+    await expect.poll(() => hashOf(page)).toBe(`#/notes/${id}`);
+    await back.click();
+    await expect.poll(() => hashOf(page)).toBe('#/search?q=pocket');
+    // The same note again: it was still the editor's note, so nothing else records the visit.
+    await result.click();
+    await expect.poll(() => hashOf(page)).toBe(`#/notes/${id}`);
+
+    await page.goBack();
+    await expect(shell).toHaveAttribute('data-pane', 'list');
+    await expect(result).toBeVisible();
+    expect(hashOf(page)).toBe('#/search?q=pocket');
+  });
 });

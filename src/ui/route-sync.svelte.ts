@@ -212,8 +212,11 @@ function installStateWatchers(): void {
       if (layout.view !== 'notes') return;
       const route = currentRoute();
       if (route.view === 'settings') return;
-      // The other way (the editor shown) always comes with a note opening, recorded above.
       if (pane === 'list' && routeNoteId(route) !== null) record(notebookRoute(null));
+      // The note just left, shown again (a search result opened twice): the note watcher
+      // above sees the same id, so the visit is recorded here.
+      else if (pane === 'editor' && routeNoteId(route) === null && editor.noteId !== null)
+        record(notebookRoute(editor.noteId));
     },
   );
   // A new conversation got its id with its first message, or the chat opened one.
