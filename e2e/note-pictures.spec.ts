@@ -105,6 +105,8 @@ test.describe('on a phone, in Chinese', () => {
     await page.getByTestId('topbar-new-note').click();
     await page.getByTestId('note-title').fill('第三讲');
     await page.getByTestId('note-body').fill('板书如下：');
+    // Saved: the header's buttons are all there and stay where they are.
+    await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
     const button = page.getByRole('button', { name: '插入图片' });
     const box = await button.boundingBox();
     expect(box && box.x + box.width).toBeLessThanOrEqual(390);
@@ -134,5 +136,26 @@ test.describe('on a phone, in Chinese', () => {
     await expect(body).toBeFocused();
     await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
     await expect.poll(() => shownWidth(page, '白板 照片')).toBe(1);
+  });
+
+  test("the note's buttons stay where they are while its status changes, so a tap meant for one lands on it", async ({
+    page,
+  }) => {
+    await openApp(page);
+    await page.getByTestId('topbar-new-note').click();
+    await page.getByTestId('note-title').fill('第四讲');
+    const status = page.getByTestId('save-status');
+    await expect(status).toHaveAttribute('data-state', 'saved');
+    const buttons = [page.getByRole('button', { name: '插入图片' }), page.getByTestId('history-open')];
+    const saved = await Promise.all(buttons.map((button) => button.boundingBox()));
+
+    // The page's timers stand still: what is typed stays unsaved until time moves on.
+    await page.clock.install();
+    await page.clock.pauseAt(new Date(Date.now() + 60_000));
+    await page.getByTestId('note-body').fill('板书');
+    await expect(status).toHaveAttribute('data-state', 'unsaved');
+    expect(await Promise.all(buttons.map((button) => button.boundingBox()))).toEqual(saved);
+    await page.clock.resume();
+    await expect(status).toHaveAttribute('data-state', 'saved');
   });
 });
