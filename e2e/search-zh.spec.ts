@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, openApp, test } from './fixtures';
+import { rewriteCoreAnswers } from './harness/core-hold';
 import { importNotes, importVault, noteFile } from './harness/vault-import';
 
 /** A Chinese-speaking user with mixed Chinese and English notes. */
@@ -21,30 +22,12 @@ const NOTES: ReadonlyArray<readonly [string, string]> = [
  * only ever sees this answer, so the test rewrites it on its way to the page.
  */
 async function failEmbeddingModel(page: Page): Promise<void> {
-  await page.addInitScript(() => {
-    const Native = window.Worker;
-    window.Worker = class extends Native {
-      constructor(url: string | URL, options?: WorkerOptions) {
-        super(url, options);
-        const add = this.addEventListener.bind(this);
-        this.addEventListener = ((type: string, listener: EventListener, opts?: AddEventListenerOptions) =>
-          add(
-            type,
-            type === 'message'
-              ? (event: Event) => {
-                  const value = (event as MessageEvent<{ value?: Record<string, unknown> } | null>).data
-                    ?.value;
-                  if (value && value.mode === 'vector' && value.fallback_reason === null) {
-                    value.fallback_reason = 'EMBEDDING_MODEL_UNAVAILABLE';
-                    value.mode_used = 'fts';
-                  }
-                  listener(event);
-                }
-              : listener,
-            opts,
-          )) as Worker['addEventListener'];
-      }
-    };
+  await rewriteCoreAnswers(page, (data) => {
+    const value = (data as { value?: Record<string, unknown> } | null)?.value;
+    if (value && value.mode === 'vector' && value.fallback_reason === null) {
+      value.fallback_reason = 'EMBEDDING_MODEL_UNAVAILABLE';
+      value.mode_used = 'fts';
+    }
   });
 }
 

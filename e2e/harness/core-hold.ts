@@ -8,8 +8,8 @@ import type { Page } from '@playwright/test';
  */
 export async function installCoreHold(page: Page): Promise<void> {
   await page.addInitScript(() => {
-    type Held = { on: boolean; queue: (() => void)[] };
-    const state: Held = { on: false, queue: [] };
+    type Held = { on: boolean; queue: (() => void)[]; rewrite: ((data: unknown) => void) | null };
+    const state: Held = { on: false, queue: [], rewrite: null };
     (window as unknown as { __coreHold: Held }).__coreHold = state;
     const Native = window.Worker;
     window.Worker = class extends Native {
@@ -21,6 +21,7 @@ export async function installCoreHold(page: Page): Promise<void> {
             type,
             type === 'message'
               ? (event: Event) => {
+                  state.rewrite?.((event as MessageEvent).data);
                   if (state.on) state.queue.push(() => listener(event));
                   else listener(event);
                 }
@@ -30,6 +31,16 @@ export async function installCoreHold(page: Page): Promise<void> {
       }
     };
   });
+}
+
+/**
+ * Every answer of the core passes through `rewrite` (which changes it in place) before the
+ * page sees it: an answer a test cannot produce for real (a model whose cached files are gone).
+ * `rewrite` runs in the page, so it can use nothing from the test's scope.
+ */
+export async function rewriteCoreAnswers(page: Page, rewrite: (data: unknown) => void): Promise<void> {
+  await installCoreHold(page);
+  await page.addInitScript(`window.__coreHold.rewrite = ${rewrite.toString()};`);
 }
 
 /** From now on the page receives nothing from the core worker until `releaseCore`. */
