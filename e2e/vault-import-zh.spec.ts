@@ -61,7 +61,9 @@ test.describe('vault import in Chinese on a phone', () => {
       .setInputFiles({ name: '我的库.zip', mimeType: 'application/zip', buffer: vault });
     const dialog = page.getByTestId('import-dialog');
     // What will not come across is said before the import starts.
-    await expect(dialog).toContainText('只导入 Markdown（.md）笔记；压缩包中的图片、PDF 等附件不会导入。');
+    await expect(dialog).toContainText(
+      '导入 Markdown（.md）笔记及其中引用的图片（PNG、JPEG、GIF、WebP）；PDF、未被笔记引用的图片和其他文件不会导入。',
+    );
     await dialog.getByTestId('import-start').click();
     await expect(page.getByTestId('note-count')).toHaveAttribute('data-total', '5');
     await expect(

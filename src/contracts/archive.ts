@@ -34,6 +34,12 @@ export interface ImportResult {
    */
   left_out: number;
   /**
+   * Pictures the written notes link that came from the archive (a Markdown
+   * link by path, or Obsidian's `![[name.png]]`), now stored with the notes;
+   * they are not in `left_out`. Absent in results of older versions.
+   */
+  pictures?: number;
+  /**
    * Everything skipped, renamed or repaired, one per entry: `path` as written in
    * the archive, `renamed_to` where the note was stored under another path.
    */

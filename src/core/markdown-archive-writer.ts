@@ -1,4 +1,4 @@
-import { Zip, ZipDeflate } from 'fflate';
+import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
 import { ArchiveFormatError } from './front-matter';
 
 /** Characters encoded and deflated at a time: a huge note never exists as one byte array. */
@@ -70,11 +70,7 @@ export class ZipBlobWriter {
    * may hold two entries of one name, but unpacking keeps one.
    */
   add(path: string, texts: readonly string[]): void {
-    if (this.#finished) throw new Error('The archive is already finished.');
-    if (this.#paths.has(path)) {
-      throw new ArchiveFormatError('duplicate_path', `Two files share the path ${path}.`, { path });
-    }
-    this.#paths.add(path);
+    this.#claim(path);
     const file = new ZipDeflate(path, { level: 6 });
     file.mtime = this.#modifiedAt;
     this.#zip.add(file);
@@ -91,6 +87,27 @@ export class ZipBlobWriter {
     }
     file.push(new Uint8Array(0), true);
     this.#throwIfFailed();
+  }
+
+  /**
+   * Adds a file of bytes stored as they are: a PNG, JPEG, GIF or WebP is
+   * compressed already, and deflating it again costs time for nothing.
+   */
+  addStored(path: string, bytes: Uint8Array): void {
+    this.#claim(path);
+    const file = new ZipPassThrough(path);
+    file.mtime = this.#modifiedAt;
+    this.#zip.add(file);
+    file.push(bytes, true);
+    this.#throwIfFailed();
+  }
+
+  #claim(path: string): void {
+    if (this.#finished) throw new Error('The archive is already finished.');
+    if (this.#paths.has(path)) {
+      throw new ArchiveFormatError('duplicate_path', `Two files share the path ${path}.`, { path });
+    }
+    this.#paths.add(path);
   }
 
   /** Ends the archive; the writer cannot be used after. */

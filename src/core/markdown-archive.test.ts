@@ -413,6 +413,7 @@ describe('import limits', () => {
       ratio_floor_bytes: MIB,
       max_path_depth: 32,
       max_name_length: 1024,
+      max_picture_bytes: 20 * MIB,
     });
   });
 

@@ -1,4 +1,5 @@
 import { zipSync } from 'fflate';
+import { isPicturePath } from './archive-pictures';
 import { ArchiveFormatError, joinFrontMatter, splitFrontMatter } from './front-matter';
 import {
   inflateBounded,
@@ -282,7 +283,9 @@ export function decodeMarkdownText(
  * is inflated and again on the real bytes while inflating (a directory can lie),
  * so memory stays near the sum of the notes actually accepted. Only Markdown
  * entries count towards sizes, depth and name length: other entries (images,
- * .obsidian settings) are never inflated.
+ * .obsidian settings) are not inflated here. A picture a note links is read
+ * later, one at a time, within `max_picture_bytes` and the ratio; pictures
+ * have the total to themselves.
  */
 export interface ImportLimits {
   /** Every entry of the directory, folders and non-Markdown files included. */
@@ -296,6 +299,11 @@ export interface ImportLimits {
   max_path_depth: number;
   /** Characters of an entry's whole path. */
   max_name_length: number;
+  /**
+   * A picture a note links (PNG, JPEG, GIF, WebP): larger ones stay left out,
+   * as a note's picture is refused above this size when pasted.
+   */
+  max_picture_bytes: number;
 }
 
 const MIB = 1024 * 1024;
@@ -315,6 +323,7 @@ export const DEFAULT_IMPORT_LIMITS: Readonly<ImportLimits> = Object.freeze({
   ratio_floor_bytes: MIB,
   max_path_depth: 32,
   max_name_length: 1_024,
+  max_picture_bytes: 20 * MIB,
 });
 
 /**
@@ -347,6 +356,21 @@ export interface ArchiveReadResult {
    * they are another app's settings, not the user's content.
    */
   left_out: number;
+  /**
+   * Of those left out, the pictures a note could link, not yet read: a caller
+   * reads the ones its notes link (`readArchivePictures`) and takes them back
+   * from the left-out files (`withPicturesTaken`).
+   */
+  pictures: ArchivePicture[];
+}
+
+/** A picture file of an archive, within the limits, not yet inflated. */
+export interface ArchivePicture {
+  /** With `..` segments dropped, as notes' paths are. */
+  path: string;
+  /** As written in the archive (the left-out issue's path). */
+  raw_path: string;
+  entry: ZipCentralEntry;
 }
 
 /** Left-out files named one by one in the report; a vault of 20,000 images is counted, not listed. */
@@ -378,7 +402,7 @@ export function readZipArchiveChecked(
   } catch (error) {
     throw zipError(error, limits);
   }
-  const { planned, issues, leftOut } = planArchive(directory, limits);
+  const { planned, issues, leftOut, pictures } = planArchive(directory, limits);
   const files: ArchiveFile[] = [];
   let total = 0;
   for (const item of planned) {
@@ -393,7 +417,7 @@ export function readZipArchiveChecked(
     total += item.entry.declared_size;
     files.push(file);
   }
-  return { files, issues, left_out: leftOut };
+  return { files, issues, left_out: leftOut, pictures };
 }
 
 export interface ArchiveReadProgress {
@@ -443,7 +467,7 @@ export async function readZipArchiveFrom(
   } catch (error) {
     throw zipError(error, limits);
   }
-  const { planned, issues, leftOut } = planArchive(directory, limits);
+  const { planned, issues, leftOut, pictures } = planArchive(directory, limits);
   const progress: ArchiveReadProgress = {
     read: 0,
     total: planned.reduce((sum, item) => sum + item.entry.compressed_size, 0),
@@ -480,7 +504,63 @@ export async function readZipArchiveFrom(
     files.push(file);
   }
   await options.onProgress?.({ ...progress });
-  return { files, issues, left_out: leftOut };
+  return { files, issues, left_out: leftOut, pictures };
+}
+
+/**
+ * The bytes of the given pictures of an archive, one at a time, each within
+ * the picture limit and the ratio (a directory can lie). A picture whose
+ * bytes break a limit or do not inflate is passed over: it stays left out,
+ * and its note keeps the link as written; so are those past the total limit,
+ * which pictures have to themselves. An abort is honoured between pictures.
+ */
+export async function* readArchivePictures(
+  source: ZipSource,
+  pictures: readonly ArchivePicture[],
+  options: { limits?: Partial<ImportLimits>; signal?: AbortSignal } = {},
+): AsyncGenerator<{ picture: ArchivePicture; bytes: Uint8Array }> {
+  const limits: ImportLimits = { ...DEFAULT_IMPORT_LIMITS, ...options.limits };
+  const reader = new ZipWindowReader(source, READ_WINDOW_BYTES);
+  let total = 0;
+  for (const picture of pictures) {
+    options.signal?.throwIfAborted();
+    const { entry } = picture;
+    if (total + entry.declared_size > limits.max_total_bytes) continue;
+    const cap = Math.min(
+      limits.max_picture_bytes,
+      Math.max(limits.ratio_floor_bytes, entry.compressed_size * limits.max_ratio),
+    );
+    let bytes: Uint8Array | null;
+    try {
+      bytes = await inflateBoundedFrom(entry, reader, cap, {
+        stepBytes: DEFAULT_STEP_BYTES,
+        afterStep: async () => {
+          options.signal?.throwIfAborted();
+        },
+      });
+    } catch (error) {
+      if (error instanceof ZipReadError) continue;
+      throw error;
+    }
+    if (bytes === null || bytes.byteLength !== entry.declared_size) continue;
+    total += bytes.byteLength;
+    yield { picture, bytes };
+  }
+}
+
+/**
+ * The read result less the pictures that went in with their notes: they are
+ * no longer left out, and their entries leave the report.
+ */
+export function withPicturesTaken<Issue extends { path: string; reason: string }>(
+  result: { issues: Issue[]; left_out: number },
+  taken: ReadonlySet<string>,
+): { issues: Issue[]; left_out: number } {
+  if (taken.size === 0) return { issues: result.issues, left_out: result.left_out };
+  return {
+    issues: result.issues.filter((issue) => issue.reason !== 'not_markdown' || !taken.has(issue.path)),
+    left_out: Math.max(0, result.left_out - taken.size),
+  };
 }
 
 interface PlannedEntry<Entry extends ZipCentralEntry> {
@@ -496,9 +576,10 @@ interface PlannedEntry<Entry extends ZipCentralEntry> {
 function planArchive<Entry extends ZipCentralEntry>(
   directory: readonly Entry[],
   limits: ImportLimits,
-): { planned: PlannedEntry<Entry>[]; issues: ArchiveIssue[]; leftOut: number } {
+): { planned: PlannedEntry<Entry>[]; issues: ArchiveIssue[]; leftOut: number; pictures: ArchivePicture[] } {
   const issues: ArchiveIssue[] = [];
   const planned: PlannedEntry<Entry>[] = [];
+  const pictures: ArchivePicture[] = [];
   const taken = new Set<string>();
   let declaredTotal = 0;
   let leftOut = 0;
@@ -509,10 +590,13 @@ function planArchive<Entry extends ZipCentralEntry>(
     const safeSegments = segments.filter((segment) => segment !== '..');
     let path = safeSegments.join('/');
     if (!isMarkdownPath(path)) {
-      if (isAppClutter(segments)) continue;
+      // `..` is no hidden folder: such a file is listed like any other, under its safe path.
+      if (isAppClutter(safeSegments)) continue;
       leftOut += 1;
       if (leftOut <= MAX_LISTED_LEFT_OUT)
         issues.push({ path: rawPath, reason: 'not_markdown', action: 'skipped' });
+      if (isPictureCandidate(entry, path, rawPath, segments, limits))
+        pictures.push({ path, raw_path: rawPath, entry });
       continue;
     }
     if (rawPath.length > limits.max_name_length) {
@@ -563,7 +647,32 @@ function planArchive<Entry extends ZipCentralEntry>(
     taken.add(path);
     planned.push({ entry, rawPath, path });
   }
-  return { planned, issues, leftOut };
+  return { planned, issues, leftOut, pictures };
+}
+
+/**
+ * A picture file a note may link: readable, and within the picture limit,
+ * the ratio and the path limits.
+ */
+function isPictureCandidate(
+  entry: ZipCentralEntry,
+  path: string,
+  rawPath: string,
+  segments: readonly string[],
+  limits: ImportLimits,
+): boolean {
+  return (
+    isPicturePath(path) &&
+    !entry.is_symlink &&
+    !entry.encrypted &&
+    (entry.method === ZIP_STORED || entry.method === ZIP_DEFLATED) &&
+    entry.declared_size > 0 &&
+    entry.declared_size <= limits.max_picture_bytes &&
+    (entry.declared_size <= limits.ratio_floor_bytes ||
+      entry.declared_size <= entry.compressed_size * limits.max_ratio) &&
+    rawPath.length <= limits.max_name_length &&
+    segments.length <= limits.max_path_depth
+  );
 }
 
 /** The most bytes the entry may inflate to: its own limit, what the total leaves, and the ratio. */

@@ -10,6 +10,8 @@ export interface AttachmentMeta {
   mime_type?: string;
   /** Hex SHA-256 of the blob's bytes; stored so `putOnce` can find the same bytes again. */
   sha256?: string;
+  /** The import job storing it: removed with the import's notes if the import does not complete. */
+  importBatch?: string;
 }
 
 function infoOf(row: AttachmentRow): AttachmentInfo {
@@ -34,7 +36,9 @@ export class AttachmentRepository {
   /**
    * Stores the blob unless an attachment with the same SHA-256 exists; that one
    * is returned instead (`created: false`). One transaction, so two uploads of
-   * the same bytes at once still store them once.
+   * the same bytes at once still store them once. An existing one an import
+   * stored becomes nobody's import's: a roll-back of that import must not
+   * take a picture someone else now links.
    */
   async putOnce(
     blob: Blob,
@@ -43,7 +47,17 @@ export class AttachmentRepository {
     return guardQuota(() =>
       this.#db.transaction('rw', this.#db.attachments, async () => {
         const existing = await this.#db.attachments.where('sha256').equals(meta.sha256).first();
-        if (existing) return { attachment: infoOf(existing), created: false };
+        if (existing) {
+          if (existing.import_batch !== undefined && existing.import_batch !== meta.importBatch) {
+            await this.#db.attachments
+              .where('attachment_id')
+              .equals(existing.attachment_id)
+              .modify((row) => {
+                delete row.import_batch;
+              });
+          }
+          return { attachment: infoOf(existing), created: false };
+        }
         const row = this.#row(blob, meta);
         await this.#db.attachments.add(row);
         return { attachment: infoOf(row), created: true };
@@ -65,6 +79,24 @@ export class AttachmentRepository {
     await this.#db.attachments.delete(attachmentId);
   }
 
+  async deleteMany(attachmentIds: readonly string[]): Promise<void> {
+    await this.#db.attachments.bulkDelete([...attachmentIds]);
+  }
+
+  /**
+   * Removes what an import stored (see `importBatch`), or of that only the
+   * given ones; the count removed. One that something else has stored since
+   * is no longer the import's and stays.
+   */
+  async deleteImportBatch(batchId: string, only?: readonly string[]): Promise<number> {
+    const ids = only === undefined ? null : new Set(only);
+    return this.#db.attachments
+      .where('import_batch')
+      .equals(batchId)
+      .filter((row) => ids === null || ids.has(row.attachment_id))
+      .delete();
+  }
+
   #row(blob: Blob, meta: AttachmentMeta): AttachmentRow {
     return {
       attachment_id: newId('attachment'),
@@ -74,6 +106,7 @@ export class AttachmentRepository {
       blob,
       created_at: new Date().toISOString(),
       ...(meta.sha256 ? { sha256: meta.sha256 } : {}),
+      ...(meta.importBatch === undefined ? {} : { import_batch: meta.importBatch }),
     };
   }
 }

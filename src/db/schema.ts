@@ -89,6 +89,12 @@ export interface AttachmentRow {
    * imported, have none and are never matched.
    */
   sha256?: string;
+  /**
+   * The import job that stored this picture (version 21), so an import a
+   * closed tab interrupted removes it with its notes at the next start.
+   * Cleared when anything else stores the same bytes: the picture is shared then.
+   */
+  import_batch?: string;
 }
 
 export type JobRow = JobDto;
@@ -412,6 +418,12 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 20,
     stores: {},
     upgrade: fillBodyBytes,
+  },
+  {
+    // Pictures an import stores carry its job's id, as its notes do. A new index
+    // only: attachments stored before have none and belong to no import.
+    version: 21,
+    stores: { attachments: '&attachment_id, created_at, sha256, import_batch' },
   },
 ];
 

@@ -256,6 +256,8 @@ describe('ArchiveService', () => {
       skipped_changed: 0,
       // The picture is no note: said apart from the notes skipped; the app's settings are not said.
       left_out: 1,
+      // No note links it.
+      pictures: 0,
       warnings: [
         { path: 'v/../../up.md', reason: 'path_outside_archive', action: 'renamed', renamed_to: 'v/up.md' },
         { path: 'v/same.md', reason: 'duplicate_path', action: 'renamed', renamed_to: 'v/same (2).md' },

@@ -31,7 +31,11 @@ import {
   writeZipArchive,
   type ArchiveFile,
   type ArchiveFormatErrorReason,
+  type ArchivePicture,
+  withPicturesTaken,
 } from '../core/markdown-archive';
+import { exportedPictureLinks, pictureExtension } from '../core/archive-pictures';
+import { importLinkedPictures } from './archive-picture-import';
 import type { NoteDto } from '../contracts';
 import type { AttachmentRepository, NoteDraft, NotesRepository } from '../db';
 import type { ImportStagingRepository } from '../db/import-staging-repository';
@@ -188,6 +192,9 @@ export class ArchiveService {
       });
     }
     const created: string[] = [];
+    /** Pictures this import stored, and those the notes it wrote link. */
+    let createdPictures: string[] = [];
+    const usedPictures = new Set<string>();
     /** What each updated note was before, to put back when the import does not complete. */
     const overwritten: NoteDto[] = [];
     let duplicatesSkipped = 0;
@@ -198,7 +205,8 @@ export class ArchiveService {
       let files: ArchiveFile[];
       let archivePaths: string[];
       let leftOut = 0;
-      const warnings: ImportResult['warnings'] = [];
+      let pictureFiles: ArchivePicture[] = [];
+      let warnings: ImportResult['warnings'] = [];
       try {
         // In steps from the stored Blob: memory holds a window of the archive,
         // and a cancel gets through between steps.
@@ -211,6 +219,7 @@ export class ArchiveService {
         files = stripCommonRoot(read.files);
         warnings.push(...read.issues);
         leftOut = read.left_out;
+        pictureFiles = read.pictures;
       } catch (error) {
         if (context.signal.aborted || isAbortError(error) || error instanceof AppError) throw error;
         throw archiveError(error);
@@ -221,7 +230,13 @@ export class ArchiveService {
           reason: 'no_markdown',
         });
       }
-      const drafts: { path: string; draft: NoteDraft; noteId: string | null }[] = [];
+      const drafts: {
+        path: string;
+        archivePath: string;
+        draft: NoteDraft;
+        noteId: string | null;
+        pictures: string[];
+      }[] = [];
       for (const [index, file] of files.entries()) {
         context.signal.throwIfAborted();
         let note: ArchiveNote;
@@ -242,6 +257,8 @@ export class ArchiveService {
         drafts.push({
           noteId: typeof noteId === 'string' && OWN_NOTE_ID.test(noteId) ? noteId : null,
           path: file.path,
+          archivePath: archivePaths[index] ?? file.path,
+          pictures: [],
           draft: {
             title: note.title,
             folder: joinFolder(target_folder, note.folder),
@@ -252,6 +269,30 @@ export class ArchiveService {
             ...(note.pinned === undefined ? {} : { pinned: note.pinned }),
           },
         });
+      }
+      if (pictureFiles.length > 0) {
+        // Before duplicates are looked for: a note exported with its pictures is
+        // the same note again once they are linked as stored pictures.
+        const linked = await importLinkedPictures(
+          blobSource(attachment.blob),
+          pictureFiles,
+          drafts.map(({ archivePath, draft }) => ({ archive_path: archivePath, body: draft.body })),
+          this.#attachments,
+          {
+            jobId: context.jobId,
+            signal: context.signal,
+            onProgress: (current, total) => context.progress({ phase: 'pictures', current, total }),
+          },
+        );
+        createdPictures = linked.created;
+        for (const [at, entry] of drafts.entries()) {
+          entry.draft = { ...entry.draft, body: linked.bodies[at]! };
+          entry.pictures = linked.pictures[at]!;
+        }
+        ({ issues: warnings, left_out: leftOut } = withPicturesTaken(
+          { issues: warnings, left_out: leftOut },
+          linked.taken,
+        ));
       }
       const total = drafts.length;
       await context.progress({ phase: 'importing', current: 0, total });
@@ -269,11 +310,11 @@ export class ArchiveService {
       const claimed = new Set<string>();
       for (let start = 0; start < total; start += IMPORT_BATCH_SIZE) {
         context.signal.throwIfAborted();
-        const fresh: { draft: NoteDraft; noteId: string | null }[] = [];
-        for (const { draft, noteId } of drafts.slice(start, start + IMPORT_BATCH_SIZE)) {
+        const fresh: { draft: NoteDraft; noteId: string | null; pictures: string[] }[] = [];
+        for (const { draft, noteId, pictures } of drafts.slice(start, start + IMPORT_BATCH_SIZE)) {
           const key = sameContentKey(draft);
           if (onDuplicate === 'keep_both') {
-            fresh.push({ draft, noteId });
+            fresh.push({ draft, noteId, pictures });
             continue;
           }
           const matchId =
@@ -283,7 +324,7 @@ export class ArchiveService {
           if (matchId === undefined) {
             // A second copy of a note within the same archive is a duplicate too.
             if (inThisArchive.has(key)) duplicatesSkipped += 1;
-            else fresh.push({ draft, noteId });
+            else fresh.push({ draft, noteId, pictures });
             inThisArchive.add(key);
           } else if (onDuplicate === 'skip') {
             duplicatesSkipped += 1;
@@ -293,7 +334,7 @@ export class ArchiveService {
             // Read only now, one note at a time: the notes matched are what this import overwrites.
             const match = await this.#notes.get(matchId);
             if (!match || match.deleted_at !== null) {
-              fresh.push({ draft, noteId });
+              fresh.push({ draft, noteId, pictures });
               continue;
             }
             const { title, folder, body, tags } = draft;
@@ -311,10 +352,11 @@ export class ArchiveService {
             const updated = await this.#notes.update(match.note_id, { title, folder, body, tags });
             // Deleted meanwhile: the archive's version is all that is left of it.
             if (!updated) {
-              fresh.push({ draft, noteId });
+              fresh.push({ draft, noteId, pictures });
               continue;
             }
             overwritten.push(match);
+            for (const id of pictures) usedPictures.add(id);
             await this.#staging?.landed(context.jobId, match.note_id, updated.version);
             if (draft.pinned !== undefined && draft.pinned !== (updated.pinned ?? false)) {
               await this.#notes.setPinned(match.note_id, draft.pinned);
@@ -328,6 +370,7 @@ export class ArchiveService {
           importBatchOf(context.jobId),
         );
         created.push(...notes.map((note) => note.note_id));
+        for (const { pictures } of fresh) for (const id of pictures) usedPictures.add(id);
         await context.progress({
           phase: 'importing',
           current: Math.min(total, start + IMPORT_BATCH_SIZE),
@@ -335,6 +378,9 @@ export class ArchiveService {
         });
       }
       context.signal.throwIfAborted();
+      // Stored for notes that were then skipped as duplicates: nothing links them.
+      const unused = createdPictures.filter((id) => !usedPictures.has(id));
+      if (unused.length > 0) await this.#attachments.deleteImportBatch(context.jobId, unused);
       // Notes that could not be read; files that are no notes are said apart (`left_out`).
       const unreadable = warnings.filter(
         (warning) => warning.action === 'skipped' && warning.reason !== 'not_markdown',
@@ -347,11 +393,13 @@ export class ArchiveService {
         duplicates_skipped: duplicatesSkipped,
         skipped_changed: skippedChanged,
         left_out: leftOut,
+        pictures: usedPictures.size,
         warnings,
       };
     } catch (error) {
       // Cancelled or failed: remove what this import wrote so a retry starts clean.
       if (created.length > 0) await this.#notes.deleteMany(created);
+      await this.#attachments.deleteImportBatch(context.jobId);
       // Newest first, so a note updated twice ends as it was before the first.
       for (const before of overwritten.reverse()) {
         const { title, folder, body, tags } = before;
@@ -474,11 +522,22 @@ export class ArchiveService {
     const writer = new ZipBlobWriter();
     const taken = new Set<string>();
     const sizes: ExportedEntry[] = [];
+    /** Each stored picture's extension (null: not stored), looked up once. */
+    const extensions = new Map<string, string | null>();
+    const extensionOf = async (attachmentId: string): Promise<string | null> => {
+      if (!extensions.has(attachmentId)) {
+        const info = await this.#attachments.info(attachmentId);
+        extensions.set(attachmentId, info ? pictureExtension(info.mime_type) : null);
+      }
+      return extensions.get(attachmentId)!;
+    };
+    /** The pictures the notes link, by id, and the path each is written at. */
+    const pictures = new Map<string, string>();
     try {
-      await this.#notes.forEachNotePage(ids, (page) => {
+      await this.#notes.forEachNotePage(ids, async (page) => {
         for (const note of page) {
           if (note.deleted_at !== null) continue;
-          const { path, head, body } = markdownFilePartsFromNote(
+          const parts = markdownFilePartsFromNote(
             {
               title: note.title,
               folder: joinFolder(EXPORT_ROOT, note.folder),
@@ -490,6 +549,11 @@ export class ArchiveService {
             },
             taken,
           );
+          const { path, head } = parts;
+          // Linked by a path beside the notes, which other apps can follow.
+          const linked = await exportedPictureLinks(parts.body, path, extensionOf);
+          const body = linked.body;
+          for (const picture of linked.pictures) pictures.set(picture.attachment_id, picture.path);
           const before = writer.bytesWritten;
           writer.add(path, [head, body]);
           sizes.push({
@@ -501,6 +565,13 @@ export class ArchiveService {
           });
         }
       });
+      // One at a time after the notes: memory holds one picture (20 MB at most).
+      for (const [attachmentId, path] of pictures) {
+        const row = await this.#attachments.get(attachmentId);
+        // Deleted while the notes were written: the note's link names a missing file, as it did a missing picture.
+        if (!row) continue;
+        writer.addStored(path, new Uint8Array(await row.blob.arrayBuffer()));
+      }
     } catch (error) {
       writer.abort();
       throw error;

@@ -31,6 +31,18 @@ export async function storeImage(
   store: AttachmentRepository,
   input: AttachChatImageInput,
 ): Promise<AttachmentDto> {
+  return (await storeImageOnce(store, input)).attachment;
+}
+
+/**
+ * storeImage, saying whether the bytes were new (`created`); an import names
+ * its job (`importBatch`) so what it stored goes if it does not complete.
+ */
+export async function storeImageOnce(
+  store: AttachmentRepository,
+  input: AttachChatImageInput,
+  options: { importBatch?: string } = {},
+): Promise<{ attachment: AttachmentDto; created: boolean }> {
   const { name, data } = parseInput(attachChatImageSchema, input, 'This image cannot be attached.');
   const size = data instanceof Blob ? data.size : data.byteLength;
   if (size === 0) {
@@ -52,12 +64,13 @@ export async function storeImage(
     });
   }
   const blob = new Blob([bytes as Uint8Array<ArrayBuffer>], { type: mimeType });
-  const { attachment } = await store.putOnce(blob, {
+  const { attachment, created } = await store.putOnce(blob, {
     name,
     mime_type: mimeType,
     sha256: await sha256Hex(bytes),
+    ...(options.importBatch === undefined ? {} : { importBatch: options.importBatch }),
   });
-  return toDto(attachment);
+  return { attachment: toDto(attachment), created };
 }
 
 /** A stored picture's bytes; any other attachment (audio, an export) is not found here. */

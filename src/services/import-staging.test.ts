@@ -53,6 +53,19 @@ describe('an import interrupted by a closed tab', () => {
     db = freshDatabase();
     const { mine, archive, job } = await interruptedImport(db);
     expect(await db.notes.count()).toBe(51);
+    // Pictures the import had stored for its notes; one of them another tab has stored again since.
+    const attachments = new AttachmentRepository(db);
+    const picture = (sha256: string, importBatch?: string) =>
+      attachments.putOnce(new Blob([sha256]), {
+        name: `${sha256}.png`,
+        sha256,
+        ...(importBatch ? { importBatch } : {}),
+      });
+    const itsOwn = await picture('p1', job.job_id);
+    const shared = await picture('p2', job.job_id);
+    expect((await picture('p2')).created).toBe(false);
+    const older = await picture('p3');
+    expect((await picture('p3', job.job_id)).created).toBe(false);
 
     const core = createCoreApi(db);
     dispose = () => core.dispose();
@@ -62,6 +75,10 @@ describe('an import interrupted by a closed tab', () => {
     expect(left.items.map((note) => note.note_id)).toEqual([mine.note_id]);
     expect(await db.blocks.where('note_id').notEqual(mine.note_id).count()).toBe(0);
     expect(await db.attachments.get(archive.attachment_id)).toBeUndefined();
+    expect((await db.attachments.toArray()).map((row) => row.attachment_id).sort()).toEqual(
+      [shared.attachment.attachment_id, older.attachment.attachment_id].sort(),
+    );
+    expect(itsOwn.created).toBe(true);
     const stored = await core.api.jobs.get(job.job_id);
     expect(stored.status).toBe('failed');
     expect(stored.error).toMatchObject({

@@ -64,7 +64,7 @@ function needsRollback(job: JobDto, kind: string): boolean {
 }
 
 /**
- * Removes what interrupted imports wrote (notes and the uploaded archive) and
+ * Removes what interrupted imports wrote (notes, their pictures and the uploaded archive) and
  * records on each job that it was rolled back, so it happens, and is told,
  * once. Call after `JobRuntime.recover()`.
  */
@@ -91,6 +91,8 @@ export async function rollBackInterruptedImports(
         else if (outcome === 'kept') kept += 1;
       }
     });
+    // The pictures it stored for its notes go with them.
+    await attachments.deleteImportBatch(job.job_id);
     if (typeof input.attachment_id === 'string') await attachments.delete(input.attachment_id);
     await jobs.put({
       ...job,

@@ -1254,7 +1254,7 @@ graph LR
   // --- Vault import: failures by reason with a next step, the full import report ---
   'vaultImport.nothingImported': 'Nothing was imported.',
   'vaultImport.scope':
-    'Only Markdown (.md) notes are imported; images, PDFs and other attachments in the archive are left out.',
+    'Markdown (.md) notes are imported with the pictures they link (PNG, JPEG, GIF, WebP); PDFs, pictures no note links and other files in the archive are left out.',
   'vaultImport.cancelled': 'Import of {file} cancelled; nothing was imported.',
   'vaultImport.failed': 'Import of {file} failed: {reason}',
   'vaultImport.failureNext': '{text} {next}',
@@ -1286,6 +1286,10 @@ graph LR
   'vaultImport.report.seeList': {
     one: '{count} file was renamed, repaired or left out: see the import report in Background jobs.',
     other: '{count} files were renamed, repaired or left out: see the import report in Background jobs.',
+  },
+  'vaultImport.report.pictures': {
+    one: '{count} picture linked in the notes came with them.',
+    other: '{count} pictures linked in the notes came with them.',
   },
   'vaultImport.report.toggle': { one: 'Import report ({count})', other: 'Import report ({count})' },
   'vaultImport.report.moreLeftOut': {

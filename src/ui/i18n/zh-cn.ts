@@ -1178,7 +1178,8 @@ graph LR
   'settingsForm.autosaveRefused': '请输入 200 到 10000 之间的数字。延迟仍为 {value} 毫秒。',
   // --- Vault import: failures by reason with a next step, the full import report ---
   'vaultImport.nothingImported': '没有导入任何内容。',
-  'vaultImport.scope': '只导入 Markdown（.md）笔记；压缩包中的图片、PDF 等附件不会导入。',
+  'vaultImport.scope':
+    '导入 Markdown（.md）笔记及其中引用的图片（PNG、JPEG、GIF、WebP）；PDF、未被笔记引用的图片和其他文件不会导入。',
   'vaultImport.cancelled': '已取消导入 {file}，没有导入任何内容。',
   'vaultImport.failed': '导入 {file} 失败：{reason}',
   'vaultImport.failureNext': '{text}{next}',
@@ -1205,6 +1206,7 @@ graph LR
   'vaultImport.report.seeList': {
     other: '有 {count} 个文件被重命名、修复或未导入：详见“后台任务”中的导入报告。',
   },
+  'vaultImport.report.pictures': { other: '笔记中引用的 {count} 张图片已一并导入。' },
   'vaultImport.report.toggle': { other: '导入报告（{count} 项）' },
   'vaultImport.report.moreLeftOut': { other: '另有 {count} 个非笔记文件未逐一列出' },
   'vaultImport.report.renamed': '{path} → {to}',

@@ -24,7 +24,14 @@ function onJobFinished(job: TrackedJob): void {
     if (report && dedupe) {
       // New, updated and skipped are always said; every renamed, repaired or left-out
       // file is listed in the job's report, which the toast points to.
-      const counts = t(dedupe.changed > 0 ? 'importDedupe.reportChanged' : 'importDedupe.report', dedupe);
+      const notes = t(dedupe.changed > 0 ? 'importDedupe.reportChanged' : 'importDedupe.report', dedupe);
+      const counts =
+        dedupe.pictures > 0
+          ? t('vaultImport.report.withList', {
+              counts: notes.replace(/[.。]$/u, ''),
+              list: t('vaultImport.report.pictures', { count: dedupe.pictures }),
+            })
+          : notes;
       const text =
         report.count > 0
           ? t('vaultImport.report.withList', {
@@ -83,11 +90,17 @@ function onJobFinished(job: TrackedJob): void {
  */
 function dedupeReport(
   result: unknown,
-): { created: number; updated: number; skipped: number; changed: number } | null {
+): { created: number; updated: number; skipped: number; changed: number; pictures: number } | null {
   if (typeof result !== 'object' || result === null) return null;
-  const { created, updated, skipped, skipped_changed: changed } = result as Record<string, unknown>;
+  const { created, updated, skipped, skipped_changed: changed, pictures } = result as Record<string, unknown>;
   if (typeof created !== 'number' || typeof updated !== 'number' || typeof skipped !== 'number') return null;
-  return { created, updated, skipped, changed: typeof changed === 'number' ? changed : 0 };
+  return {
+    created,
+    updated,
+    skipped,
+    changed: typeof changed === 'number' ? changed : 0,
+    pictures: typeof pictures === 'number' ? pictures : 0,
+  };
 }
 
 export function trackJob(job: JobDto, label: string | null = null): void {

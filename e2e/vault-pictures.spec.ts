@@ -1,0 +1,99 @@
+import { readFile } from 'node:fs/promises';
+import { strToU8, unzipSync, zipSync } from 'fflate';
+import type { Page } from '@playwright/test';
+import { expect, openApp, test } from './fixtures';
+
+// A vault's pictures go with its notes: an Obsidian vault's `![[板书.png]]` comes in as a
+// stored picture, a backup writes each picture beside the notes with a relative link any
+// Markdown app follows, and that backup restores the notes with their pictures elsewhere.
+
+/** PNG bytes of `width` × `height` pixels, encoded by the page's canvas. */
+async function pngOf(page: Page, width: number, height: number): Promise<Uint8Array> {
+  const bytes = await page.evaluate(
+    async ({ width, height }) => {
+      const canvas = new OffscreenCanvas(width, height);
+      const context = canvas.getContext('2d')!;
+      context.fillStyle = '#2e86c1';
+      context.fillRect(0, 0, width, height);
+      const blob = await canvas.convertToBlob({ type: 'image/png' });
+      return [...new Uint8Array(await blob.arrayBuffer())];
+    },
+    { width, height },
+  );
+  return new Uint8Array(bytes);
+}
+
+async function importZip(page: Page, name: string, data: Uint8Array): Promise<void> {
+  await page
+    .getByTestId('import-zip-input')
+    .setInputFiles({ name, mimeType: 'application/zip', buffer: Buffer.from(data) });
+  const dialog = page.getByTestId('import-dialog');
+  await expect(dialog).toBeVisible();
+  await dialog.getByTestId('import-start').click();
+  await expect(dialog).toBeHidden();
+}
+
+/** The picture's width as the browser decoded it in the preview: 0 until its bytes loaded. */
+function shownWidth(page: Page, alt: string): Promise<number> {
+  return page
+    .getByTestId('preview')
+    .locator(`img[alt="${alt}"]`)
+    .evaluate((image: HTMLImageElement) => (image.complete ? image.naturalWidth : 0))
+    .catch(() => 0);
+}
+
+test("an Obsidian vault's pictures come in with its notes, go out beside them in a backup, and come back from it", async ({
+  page,
+  browser,
+}) => {
+  await openApp(page);
+  const board = await pngOf(page, 3, 2);
+  const unused = await pngOf(page, 5, 1);
+  const vault = zipSync({
+    'vault/课程/第一讲.md': strToU8('板书如下：\n\n![[板书.png]]\n\n![照片](../assets/photo%20one.png)\n'),
+    'vault/assets/板书.png': board,
+    'vault/assets/photo one.png': board,
+    'vault/assets/unused.png': unused,
+  });
+  await importZip(page, 'vault.zip', vault);
+  await expect(
+    page.getByTestId('toast').filter({ hasText: '1 picture linked in the notes came with them.' }),
+  ).toBeVisible();
+  // The picture nothing links is still said to be left out, by name.
+  const report = page.getByTestId('import-report');
+  await report.locator('summary').click();
+  await expect(report.getByTestId('import-report-entry')).toHaveText([/vault\/assets\/unused\.png/]);
+
+  await page.getByTestId('note-item').filter({ hasText: '第一讲' }).click();
+  const body = page.getByTestId('note-body');
+  await expect(body).toHaveValue(
+    /^板书如下：\n\n!\[板书\]\(attachment:(attachment_[0-9a-f]+)\)\n\n!\[照片\]\(attachment:\1\)\n$/,
+  );
+  await expect.poll(() => shownWidth(page, '板书')).toBe(3);
+  await expect.poll(() => shownWidth(page, '照片')).toBe(3);
+
+  // The backup: the picture once, beside the notes, linked by a relative path.
+  const download = page.waitForEvent('download');
+  await page.getByTestId('export-all').click();
+  const exported = new Uint8Array(await readFile(await (await download).path()));
+  const files = unzipSync(exported);
+  const pictures = Object.keys(files).filter((path) => path.startsWith('NotesAgent/attachments/'));
+  expect(pictures).toEqual([expect.stringMatching(/^NotesAgent\/attachments\/attachment_[0-9a-f]+\.png$/)]);
+  expect([...files[pictures[0]!]!]).toEqual([...board]);
+  const note = new TextDecoder().decode(files['NotesAgent/课程/第一讲.md']);
+  const relative = pictures[0]!.replace('NotesAgent/', '../');
+  expect(note).toContain(`板书如下：\n\n![板书](${relative})\n\n![照片](${relative})\n`);
+
+  // Restored in another browser profile: the notes with their pictures.
+  const other = await browser.newContext();
+  const restored = await other.newPage();
+  await openApp(restored);
+  await importZip(restored, 'notesagent-export.zip', exported);
+  await expect(
+    restored.getByTestId('toast').filter({ hasText: 'Import finished: 1 new, 0 updated, 0 skipped' }),
+  ).toBeVisible();
+  await restored.getByTestId('note-item').filter({ hasText: '第一讲' }).click();
+  await expect(restored.getByTestId('note-body')).toHaveValue(/!\[板书\]\(attachment:attachment_[0-9a-f]+\)/);
+  await expect.poll(() => shownWidth(restored, '板书')).toBe(3);
+  await other.close();
+});
