@@ -1,6 +1,7 @@
-import { readFile } from 'node:fs/promises';
-import type { Page } from '@playwright/test';
+import { readFile, writeFile } from 'node:fs/promises';
+import type { Locator, Page } from '@playwright/test';
 import { createNote, expect, openApp, test } from './fixtures';
+import { dropFileAt, ONE_PIXEL_PNG } from './picture-drops';
 
 // Pictures in notes as people put them there: pasted from a screenshot, dropped from the
 // desktop, picked with the toolbar button on a phone. The note keeps a short link; the bytes
@@ -93,6 +94,67 @@ test('a dropped picture goes in; a paste that carries text stays text; a picture
   const gone = page.getByTestId('preview').locator('img[alt="旧图 old"]');
   await expect(gone).toHaveAttribute('data-missing', '');
   await expect(gone).toHaveAttribute('title', 'Picture "旧图 old" is no longer stored in this notebook.');
+});
+
+/**
+ * The point in the viewport just after `prefix` on line `line` (from 0) of the textarea, measured
+ * with the textarea's own font: where a user lets go of a picture to put it there.
+ */
+function pointInTextarea(body: Locator, line: number, prefix: string): Promise<{ x: number; y: number }> {
+  return body.evaluate(
+    (input: HTMLTextAreaElement, { line, prefix }) => {
+      const style = getComputedStyle(input);
+      const context = document.createElement('canvas').getContext('2d')!;
+      context.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+      const box = input.getBoundingClientRect();
+      const lineHeight = parseFloat(style.lineHeight);
+      return {
+        x:
+          box.left +
+          parseFloat(style.borderLeftWidth) +
+          parseFloat(style.paddingLeft) +
+          context.measureText(prefix).width,
+        y:
+          box.top +
+          parseFloat(style.borderTopWidth) +
+          parseFloat(style.paddingTop) +
+          lineHeight * (line + 0.5) -
+          input.scrollTop,
+      };
+    },
+    { line, prefix },
+  );
+}
+
+test('a picture dropped in the middle of a paragraph goes in where it was dropped, on a line of its own, not at the caret', async ({
+  page,
+}, testInfo) => {
+  await openApp(page);
+  await createNote(
+    page,
+    'Field trip',
+    'Notes from the trip.\n\nWe walked to the river, then up the hill.\n\nBack by six.',
+  );
+  const body = page.getByTestId('note-body');
+  // The caret is left at the end of the note: the picture must not go there.
+  await body.evaluate((input: HTMLTextAreaElement) => {
+    input.focus();
+    input.setSelectionRange(input.value.length, input.value.length);
+  });
+  const path = testInfo.outputPath('river map.png');
+  await writeFile(path, ONE_PIXEL_PNG);
+  const point = await pointInTextarea(body, 2, 'We walked to the river, ');
+  await dropFileAt(page, path, point.x, point.y);
+
+  await expect(body).toHaveValue(
+    new RegExp(
+      `^Notes from the trip\\.\\n\\nWe walked to the river, \\n${LINK}\\nthen up the hill\\.\\n\\nBack by six\\.$`,
+    ),
+  );
+  expect((await body.inputValue()).match(new RegExp(LINK))?.groups?.alt).toBe('river map');
+  await expect(body).toBeFocused();
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
+  await expect.poll(() => shownWidth(page, 'river map')).toBe(1);
 });
 
 test.describe('on a phone, in Chinese', () => {

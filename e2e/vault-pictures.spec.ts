@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import type { Page } from '@playwright/test';
 import { expect, openApp, test } from './fixtures';
@@ -96,4 +97,27 @@ test("an Obsidian vault's pictures come in with its notes, go out beside them in
   await expect(restored.getByTestId('note-body')).toHaveValue(/!\[板书\]\(attachment:attachment_[0-9a-f]+\)/);
   await expect.poll(() => shownWidth(restored, '板书')).toBe(3);
   await other.close();
+});
+
+test('"Import folder" brings the pictures the notes link, as a picked vault folder', async ({
+  page,
+}, testInfo) => {
+  await openApp(page);
+  const vault = testInfo.outputPath('我的库');
+  await mkdir(join(vault, '课程'), { recursive: true });
+  await mkdir(join(vault, 'assets'), { recursive: true });
+  await writeFile(join(vault, '课程', '第二讲.md'), '![[图 1.png|流程图]]\n\n正文\n');
+  await writeFile(join(vault, 'assets', '图 1.png'), await pngOf(page, 4, 3));
+  await writeFile(join(vault, 'assets', 'other.png'), await pngOf(page, 1, 1));
+  await page.getByTestId('import-folder-input').setInputFiles(vault);
+  const dialog = page.getByTestId('import-dialog');
+  await dialog.getByTestId('import-start').click();
+  await expect(
+    page.getByTestId('toast').filter({ hasText: '1 picture linked in the notes came with them.' }),
+  ).toBeVisible();
+  await page.getByTestId('note-item').filter({ hasText: '第二讲' }).click();
+  await expect(page.getByTestId('note-body')).toHaveValue(
+    /^!\[流程图\]\(attachment:attachment_[0-9a-f]+\)\n\n正文\n$/,
+  );
+  await expect.poll(() => shownWidth(page, '流程图')).toBe(4);
 });

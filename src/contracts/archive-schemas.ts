@@ -4,7 +4,16 @@ import { folderSchema } from './notes';
 
 export const importFilesSchema = z.object({
   files: z
-    .array(z.object({ path: z.string().min(1).max(4096), content: z.string() }))
+    .array(
+      z.union([
+        z.object({ path: z.string().min(1).max(4096), content: z.string() }),
+        // A picture the notes may link, as the picked File: read only if a note links it.
+        z.object({
+          path: z.string().min(1).max(4096),
+          data: z.custom<Blob>((value) => value instanceof Blob, 'expected the file (a Blob)'),
+        }),
+      ]),
+    )
     .min(1, 'choose at least one Markdown file'),
   target_folder: folderSchema.default(''),
   on_duplicate: z.enum(IMPORT_DUPLICATE_ACTIONS).default('skip'),

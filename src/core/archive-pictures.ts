@@ -196,6 +196,32 @@ export class PictureIndex {
   }
 }
 
+/** The pictures of `picturePaths` that links in the notes name. */
+export function linkedPicturePaths(
+  notes: ReadonlyArray<{ path: string; body: string }>,
+  picturePaths: readonly string[],
+): Set<string> {
+  const linked = new Set<string>();
+  if (picturePaths.length === 0) return linked;
+  const index = new PictureIndex(picturePaths);
+  for (const note of notes)
+    for (const { path } of resolvedPictureLinks(note.body, note.path, index)) linked.add(path);
+  return linked;
+}
+
+/** The note's picture links that name a picture of the index, with its path. */
+export function resolvedPictureLinks(
+  body: string,
+  notePath: string,
+  index: PictureIndex,
+): Array<{ link: ImageLink; path: string }> {
+  if (index.size === 0) return [];
+  return findImageLinks(body).flatMap((link) => {
+    const path = index.resolve(link, notePath);
+    return path === null ? [] : [{ link, path }];
+  });
+}
+
 /** Obsidian's `![[x.png|300]]` and `|300x200` give a size, not an alt text. */
 const WIKI_SIZE = /^\d+(?:x\d+)?$/;
 

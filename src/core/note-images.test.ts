@@ -6,6 +6,7 @@ import {
   noteImageId,
   noteImageMarkdown,
   pictureInsertion,
+  pictureLinesBetween,
 } from './note-images';
 import type { DocumentNode } from '../contracts/exports';
 
@@ -35,6 +36,18 @@ describe('note pictures', () => {
     expect(pictureInsertion('before after', 6, 7, one)).toBe('\n![a](attachment:x)\n');
     expect(pictureInsertion('line\n\nnext', 5, 5, [...one, '![b](attachment:y)'])).toBe(
       '![a](attachment:x)\n![b](attachment:y)',
+    );
+    expect(pictureInsertion('end', 3, 3, one)).toBe('\n![a](attachment:x)\n');
+  });
+
+  it('decides the lines from the characters either side alone', () => {
+    const one = ['![a](attachment:x)'];
+    expect(pictureLinesBetween('', '', one)).toBe('![a](attachment:x)\n');
+    expect(pictureLinesBetween('d', 'w', one)).toBe('\n![a](attachment:x)\n');
+    expect(pictureLinesBetween('\n', '\n', one)).toBe('![a](attachment:x)');
+    expect(pictureLinesBetween('.', '', one)).toBe('\n![a](attachment:x)\n');
+    expect(pictureLinesBetween('\n', 'x', ['![a](attachment:x)', '![b](attachment:y)'])).toBe(
+      '![a](attachment:x)\n![b](attachment:y)\n',
     );
   });
 

@@ -43,8 +43,15 @@ export function pictureInsertion(
   end: number,
   images: readonly string[],
 ): string {
-  const before = text.slice(0, start);
-  const after = text.slice(end);
+  return pictureLinesBetween(text.slice(Math.max(0, start - 1), start), text.slice(end, end + 1), images);
+}
+
+/**
+ * The same, given only the text next to the insertion: the character before it
+ * and the one after it ('' at either end of the text). The large-note editor
+ * reads just these two, not its megabytes of text.
+ */
+export function pictureLinesBetween(before: string, after: string, images: readonly string[]): string {
   const lead = before === '' || before.endsWith('\n') ? '' : '\n';
   const trail = after.startsWith('\n') ? '' : '\n';
   return `${lead}${images.join('\n')}${trail}`;

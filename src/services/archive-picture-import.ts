@@ -1,8 +1,8 @@
 import { AppError } from '../contracts';
 import {
-  findImageLinks,
   PictureIndex,
   replaceLinks,
+  resolvedPictureLinks,
   storedPictureLink,
   type ImageLink,
 } from '../core/archive-pictures';
@@ -52,15 +52,7 @@ export async function importLinkedPictures(
   const byPath = new Map<string, ArchivePicture>();
   for (const picture of candidates) if (!byPath.has(picture.path)) byPath.set(picture.path, picture);
   const index = new PictureIndex(byPath.keys());
-  const resolved = notes.map(({ archive_path, body }) => {
-    const found: Array<{ link: ImageLink; path: string }> = [];
-    if (index.size === 0) return found;
-    for (const link of findImageLinks(body)) {
-      const path = index.resolve(link, archive_path);
-      if (path !== null) found.push({ link, path });
-    }
-    return found;
-  });
+  const resolved = notes.map(({ archive_path, body }) => resolvedPictureLinks(body, archive_path, index));
   const wanted = new Set(resolved.flatMap((links) => links.map(({ path }) => path)));
   const ids = new Map<string, string>();
   const created: string[] = [];

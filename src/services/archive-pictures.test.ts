@@ -177,6 +177,37 @@ describe('an import stores the pictures its notes link', () => {
     expect(await core.db.attachments.count()).toBe(2);
   });
 
+  it('from a picked folder, reading only the pictures a note links', async () => {
+    const core = setup();
+    /** A picked file the import must not read: nothing links it. */
+    class Unread extends Blob {
+      override arrayBuffer(): Promise<ArrayBuffer> {
+        throw new Error('an unlinked picture was read');
+      }
+    }
+    const job = await core.api.archive.importFiles({
+      files: [
+        { path: 'vault/课程/第一讲.md', content: '板书：\n\n![[板书.png]]\n' },
+        { path: 'vault/assets/板书.png', data: new Blob([png(8)]) },
+        { path: 'vault/assets/unlinked.png', data: new Unread([png(9)]) },
+      ],
+    });
+    const events = await finished(core, job.job_id);
+    expect(events.at(-1)?.event).toBe('Completed');
+    const result = (await core.api.jobs.get(job.job_id)).result as ImportResult;
+    expect(result).toMatchObject({ created: 1, pictures: 1, left_out: 0 });
+    const [note] = await notesOf(core);
+    const [id] = linkedIds(note!.body);
+    expect(note!.body).toBe(`板书：\n\n![板书](attachment:${id})\n`);
+    expect(await bytesOfPicture(core, id!)).toEqual([...png(8)]);
+    await expect(
+      core.api.archive.importFiles({ files: [{ path: 'vault/a.png', data: new Blob([png(1)]) }] }),
+    ).rejects.toMatchObject({ code: 'IMPORT_FILE_INVALID' });
+    await expect(
+      core.api.archive.importFiles({ files: [{ path: 'vault/a.md', data: 'text' as unknown as Blob }] }),
+    ).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+  });
+
   it('leaves no picture behind when its note is skipped as a duplicate', async () => {
     const core = setup();
     await core.api.notes.create({ title: 'a', folder: 'notes', body: 'edited here', tags: [] });

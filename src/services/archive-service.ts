@@ -2,6 +2,7 @@ import {
   AppError,
   importFilesSchema,
   isAbortError,
+  MAX_CHAT_IMAGE_BYTES,
   importZipSchema,
   parseInput,
   type ImportDuplicateAction,
@@ -28,13 +29,17 @@ import {
   readZipArchiveFrom,
   type NoteDraft as ArchiveNote,
   stripCommonRoot,
-  writeZipArchive,
   type ArchiveFile,
   type ArchiveFormatErrorReason,
   type ArchivePicture,
   withPicturesTaken,
 } from '../core/markdown-archive';
-import { exportedPictureLinks, pictureExtension } from '../core/archive-pictures';
+import {
+  exportedPictureLinks,
+  isPicturePath,
+  linkedPicturePaths,
+  pictureExtension,
+} from '../core/archive-pictures';
 import { importLinkedPictures } from './archive-picture-import';
 import type { NoteDto } from '../contracts';
 import type { AttachmentRepository, NoteDraft, NotesRepository } from '../db';
@@ -126,21 +131,50 @@ export class ArchiveService {
     });
   }
 
-  /** A picked folder: its Markdown files are packed into one archive and imported like a zip. */
+  /**
+   * A picked folder: its Markdown files, and the pictures they link, are
+   * packed into one archive and imported like a zip. A picture no note links
+   * is never read.
+   */
   async importFiles(input: ImportFilesInput): Promise<JobDto> {
     const { files, target_folder, on_duplicate } = parseInput(
       importFilesSchema,
       input,
       'These files cannot be imported.',
     );
-    const markdown = files.filter((file) => isMarkdownPath(file.path));
+    const markdown = files.flatMap((file) =>
+      'content' in file && isMarkdownPath(file.path) ? [{ path: file.path, content: file.content }] : [],
+    );
     if (markdown.length === 0) {
       throw new AppError('IMPORT_FILE_INVALID', 'The folder has no Markdown (.md) files.', {
         files: files.length,
       });
     }
-    const data = writeZipArchive(markdown);
-    return this.#createImport(data, 'folder.zip', target_folder, on_duplicate);
+    const pictures = files.flatMap((file) =>
+      'data' in file && isPicturePath(file.path) && file.data.size <= MAX_CHAT_IMAGE_BYTES
+        ? [{ path: file.path, data: file.data }]
+        : [],
+    );
+    const linked = linkedPicturePaths(
+      markdown.map((file) => ({ path: file.path, body: file.content })),
+      pictures.map((picture) => picture.path),
+    );
+    const writer = new ZipBlobWriter();
+    try {
+      for (const file of markdown) writer.add(file.path, [file.content]);
+      // One at a time: memory holds one picture, the archive goes into Blob parts.
+      for (const picture of pictures) {
+        if (linked.has(picture.path))
+          writer.addStored(picture.path, new Uint8Array(await picture.data.arrayBuffer()));
+      }
+    } catch (error) {
+      writer.abort();
+      if (error instanceof ArchiveFormatError) {
+        throw new AppError('IMPORT_FILE_INVALID', error.message, { reason: error.reason });
+      }
+      throw error;
+    }
+    return this.#createImport(writer.finish(), 'folder.zip', target_folder, on_duplicate);
   }
 
   async importZip(input: ImportZipInput): Promise<JobDto> {

@@ -11,7 +11,7 @@ import { downloadBytes } from './download';
 import { archiveTooLargeText, importFailure, importReport } from './import-report';
 import { importSummary, jobKindLabel, type TrackedJob } from './job-events';
 import { jobs } from './jobs.svelte';
-import { isImportableMarkdownPath } from './markdown-files';
+import { isImportableMarkdownPath, isImportablePicturePath } from './markdown-files';
 
 const INDEX_JOB_KINDS: readonly string[] = [INDEX_UPDATE_JOB_KIND, INDEX_REBUILD_JOB_KIND];
 
@@ -130,8 +130,14 @@ export async function importFolder(
     const contents = await Promise.all(
       markdown.map(async (file) => ({ path: relativePath(file), content: await file.text() })),
     );
+    const pictures = files
+      .filter((file) => isImportablePicturePath(relativePath(file)))
+      .map((file) => ({ path: relativePath(file), data: file }));
     const folderName = relativePath(markdown[0] as File).split('/')[0] ?? null;
-    const job = await core.archive.importFiles({ files: contents, on_duplicate: onDuplicate });
+    const job = await core.archive.importFiles({
+      files: [...contents, ...pictures],
+      on_duplicate: onDuplicate,
+    });
     trackJob(job, folderName);
   } catch (error) {
     reportError(error);
