@@ -126,4 +126,6 @@ export interface IndexStatusDto {
   pending_notes: number;
   last_completed_at: string | null;
   error_message: string | null;
+  /** The code of `error_message`, so the UI says it in the reader's language. */
+  error_code: ErrorCode | null;
 }

@@ -5,6 +5,7 @@ import {
   isAbortError,
   isAppError,
   toErrorEnvelope,
+  type ErrorCode,
   type IndexState,
   type IndexStatusDto,
   type JobDto,
@@ -199,13 +200,13 @@ export class SearchIndexer implements NoteChangeListener {
    * `flush` waits for this, not only for the jobs it can see.
    */
   #startBuild: Promise<void> = Promise.resolve();
-  #loadFailed: string | null = null;
+  #loadFailed: { code: ErrorCode; message: string } | null = null;
   #meta: IndexMetaRow | undefined;
   /** The stored generation the live indexes are saved in (see SearchSegmentRow). */
   #generation = 0;
   /** Notes with a recent (unpacked) stored row in the live generation. */
   readonly #recent = new Set<string>();
-  #lastError: string | null = null;
+  #lastError: { code: ErrorCode; message: string } | null = null;
 
   /** note_id -> token of its latest mark. */
   readonly #dirty = new Map<string, string>();
@@ -506,7 +507,7 @@ export class SearchIndexer implements NoteChangeListener {
       }
     } catch (error) {
       // IndexedDB itself failed: search what this session indexes, say why, build anew.
-      this.#loadFailed = toErrorEnvelope(error, 'The search index could not be loaded.').error.message;
+      this.#loadFailed = codeAndMessage(toErrorEnvelope(error, 'The search index could not be loaded.'));
       this.#warn('loading the search index failed', error);
       needs = 'all';
     }
@@ -872,7 +873,7 @@ export class SearchIndexer implements NoteChangeListener {
   #fail(error: unknown): void {
     this.#settle();
     if (isAbortError(error)) return;
-    this.#lastError = toErrorEnvelope(error, 'Indexing failed.').error.message;
+    this.#lastError = codeAndMessage(toErrorEnvelope(error, 'Indexing failed.'));
   }
 
   /** Runs `work` after the lock's holders; `jobId` null: not a job (packing), not reported in the status. */
@@ -924,7 +925,8 @@ export class SearchIndexer implements NoteChangeListener {
       full_text: { block_count: this.#live.fullText.size },
       pending_notes: this.#dirty.size,
       last_completed_at: this.#meta?.last_completed_at ?? null,
-      error_message: this.#lastError ?? this.#loadFailed,
+      error_message: (this.#lastError ?? this.#loadFailed)?.message ?? null,
+      error_code: (this.#lastError ?? this.#loadFailed)?.code ?? null,
     };
   }
 
@@ -944,4 +946,9 @@ export class SearchIndexer implements NoteChangeListener {
     if (this.#disposed) return;
     console.warn(`search index: ${message}`, error);
   }
+}
+
+/** What the status tells of a failure: the code chooses the UI's text, the message is the core's own. */
+function codeAndMessage(envelope: ReturnType<typeof toErrorEnvelope>): { code: ErrorCode; message: string } {
+  return { code: envelope.error.code, message: envelope.error.message };
 }

@@ -961,6 +961,12 @@ describe('incremental persistence', () => {
     const job = await first.api.search.rebuild({ scope: 'all' });
     await first.idle();
     expect((await first.api.jobs.get(job.job_id)).status).toBe('failed');
+    // Settings → Search says it by code: the UI chooses the text, the core's English is a detail.
+    expect(await first.api.search.status()).toMatchObject({
+      status: 'failed',
+      error_code: 'INTERNAL_ERROR',
+      error_message: 'Indexing failed.',
+    });
     // Its first two steps' rows were written beside the saved ones, as a pack of a new generation.
     expect(await first.db.search_packs.count()).toBe(packsBefore + 1);
     expect((await first.db.search_packs.toArray()).at(-1)).toMatchObject({
