@@ -3,7 +3,7 @@ import { strToU8, zipSync } from 'fflate';
 import type { Page, TestInfo } from '@playwright/test';
 import { expect, openApp, storedBody, test } from './fixtures';
 import { importZipFile } from './huge-notes';
-import { dropFileAt, ONE_PIXEL_PNG } from './picture-drops';
+import { dropFileAt, ONE_PIXEL_PNG, pictureOn } from './picture-drops';
 
 // Pictures in a note over 256 K characters, which opens in the large-note editor (CodeMirror):
 // pasted, dropped and picked as in a short note, each going in as its own line where it was put.
@@ -61,18 +61,7 @@ test('a picture pasted into a large note goes in at the caret, undoes as one ste
 }, testInfo) => {
   const noteId = await largeNote(page, testInfo, 'Big lecture');
   await caretAfterIntro(page);
-  const pasted = await page.locator('.cm-content').evaluate(async (content) => {
-    const canvas = new OffscreenCanvas(3, 2);
-    const context = canvas.getContext('2d')!;
-    context.fillStyle = '#c0392b';
-    context.fillRect(0, 0, 3, 2);
-    const blob = await canvas.convertToBlob({ type: 'image/png' });
-    const data = new DataTransfer();
-    data.items.add(new File([blob], 'whiteboard.png', { type: 'image/png' }));
-    return content.dispatchEvent(
-      new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
-    );
-  });
+  const pasted = await pictureOn(page.locator('.cm-content'), 'paste', 'whiteboard.png');
   // Taken over: the browser's own paste (of nothing) does not happen.
   expect(pasted).toBe(false);
 

@@ -1,45 +1,11 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Locator, Page } from '@playwright/test';
 import { createNote, expect, openApp, test } from './fixtures';
-import { dropFileAt, ONE_PIXEL_PNG } from './picture-drops';
+import { dropFileAt, ONE_PIXEL_PNG, pictureOn } from './picture-drops';
 
 // Pictures in notes as people put them there: pasted from a screenshot, dropped from the
 // desktop, picked with the toolbar button on a phone. The note keeps a short link; the bytes
 // are stored once beside the notes, shown by the preview and embedded by the exporters.
-
-/** A PNG of `width` × `height` pixels of one colour, made in the page. */
-async function pictureIn(
-  page: Page,
-  how: 'paste' | 'drop' | 'paste-with-text',
-  name: string,
-): Promise<boolean> {
-  return page.evaluate(
-    async ({ how, name }) => {
-      const canvas = new OffscreenCanvas(3, 2);
-      const context = canvas.getContext('2d')!;
-      context.fillStyle = '#c0392b';
-      context.fillRect(0, 0, 3, 2);
-      const blob = await canvas.convertToBlob({ type: 'image/png' });
-      const data = new DataTransfer();
-      data.items.add(new File([blob], name, { type: 'image/png' }));
-      const body = document.querySelector('[data-testid="note-body"]')!;
-      if (how === 'drop') {
-        body.dispatchEvent(
-          new DragEvent('dragover', { dataTransfer: data, bubbles: true, cancelable: true }),
-        );
-        return body.dispatchEvent(
-          new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }),
-        );
-      }
-      // What an office app puts on the clipboard for a table: its text and a picture of it.
-      if (how === 'paste-with-text') data.setData('text/plain', 'a\tb');
-      return body.dispatchEvent(
-        new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
-      );
-    },
-    { how, name },
-  );
-}
 
 /** The picture's width as decoded by the browser: 0 until its bytes have loaded. */
 function shownWidth(page: Page, alt: string): Promise<number> {
@@ -58,7 +24,7 @@ test('a pasted picture goes in at the caret as a short link, shows in the previe
   await createNote(page, 'Lecture 3', 'Before\n\nAfter');
   const body = page.getByTestId('note-body');
   await body.evaluate((input: HTMLTextAreaElement) => input.setSelectionRange(8, 8));
-  expect(await pictureIn(page, 'paste', 'whiteboard.png')).toBe(false);
+  expect(await pictureOn(page.getByTestId('note-body'), 'paste', 'whiteboard.png')).toBe(false);
   await expect(body).toHaveValue(new RegExp(`^Before\\n\\n${LINK}\\nAfter$`));
   await expect(body).toBeFocused();
   expect((await body.inputValue()).length).toBeLessThan(120);
@@ -82,13 +48,13 @@ test('a dropped picture goes in; a paste that carries text stays text; a picture
 }) => {
   await openApp(page);
   await createNote(page, 'Drops', 'Figure:');
-  expect(await pictureIn(page, 'drop', 'diagram.png')).toBe(false);
+  expect(await pictureOn(page.getByTestId('note-body'), 'drop', 'diagram.png')).toBe(false);
   const body = page.getByTestId('note-body');
   await expect(body).toHaveValue(new RegExp(`^Figure:\\n${LINK}\\n$`));
   await expect.poll(() => shownWidth(page, 'diagram')).toBe(3);
 
   // Not taken over: the browser pastes the text as it would anywhere.
-  expect(await pictureIn(page, 'paste-with-text', 'table.png')).toBe(true);
+  expect(await pictureOn(page.getByTestId('note-body'), 'paste-with-text', 'table.png')).toBe(true);
 
   await body.fill('![旧图 old](attachment:attachment_0000gone)');
   const gone = page.getByTestId('preview').locator('img[alt="旧图 old"]');

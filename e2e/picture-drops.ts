@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 
 /** A PNG of one pixel. */
 export const ONE_PIXEL_PNG = Buffer.from(
@@ -17,4 +17,40 @@ export async function dropFileAt(page: Page, path: string, x: number, y: number)
     await cdp.send('Input.dispatchDragEvent', { type, x, y, data });
   }
   await cdp.detach();
+}
+
+/**
+ * A 3 × 2 PNG, made in the page, pasted or dropped on `target` as events made in the page
+ * (`paste-with-text`: with text beside it, as an office app copies a table). Whether the
+ * browser's own handling still ran: false when the app took the event over.
+ */
+export async function pictureOn(
+  target: Locator,
+  how: 'paste' | 'drop' | 'paste-with-text',
+  name: string,
+): Promise<boolean> {
+  return target.evaluate(
+    async (element, { how, name }) => {
+      const canvas = new OffscreenCanvas(3, 2);
+      const context = canvas.getContext('2d')!;
+      context.fillStyle = '#c0392b';
+      context.fillRect(0, 0, 3, 2);
+      const blob = await canvas.convertToBlob({ type: 'image/png' });
+      const data = new DataTransfer();
+      data.items.add(new File([blob], name, { type: 'image/png' }));
+      if (how === 'drop') {
+        element.dispatchEvent(
+          new DragEvent('dragover', { dataTransfer: data, bubbles: true, cancelable: true }),
+        );
+        return element.dispatchEvent(
+          new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }),
+        );
+      }
+      if (how === 'paste-with-text') data.setData('text/plain', 'a\tb');
+      return element.dispatchEvent(
+        new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+      );
+    },
+    { how, name },
+  );
 }

@@ -1,4 +1,4 @@
-import { imageAltText, NOTE_IMAGE_SCHEME } from './note-images';
+import { imageAltText, NOTE_IMAGE_SCHEME, noteImageId } from './note-images';
 
 /**
  * Pictures crossing the archive boundary. A note links a stored picture as
@@ -256,11 +256,7 @@ export function storedPictureLink(link: ImageLink, picturePath: string, attachme
 
 /** The id of a stored picture a Markdown link names, or null. */
 export function storedPictureId(link: ImageLink): string | null {
-  if (link.kind !== 'markdown') return null;
-  const target = link.target.trim();
-  if (!target.toLowerCase().startsWith(NOTE_IMAGE_SCHEME)) return null;
-  const id = target.slice(NOTE_IMAGE_SCHEME.length);
-  return /^[A-Za-z0-9_-]{1,200}$/.test(id) ? id : null;
+  return link.kind === 'markdown' ? noteImageId(link.target) : null;
 }
 
 /**

@@ -2,7 +2,6 @@ import {
   AppError,
   importFilesSchema,
   isAbortError,
-  MAX_CHAT_IMAGE_BYTES,
   importZipSchema,
   parseInput,
   type ImportDuplicateAction,
@@ -151,7 +150,7 @@ export class ArchiveService {
       });
     }
     const pictures = files.flatMap((file) =>
-      'data' in file && isPicturePath(file.path) && file.data.size <= MAX_CHAT_IMAGE_BYTES
+      'data' in file && isPicturePath(file.path) && file.data.size <= DEFAULT_IMPORT_LIMITS.max_picture_bytes
         ? [{ path: file.path, data: file.data }]
         : [],
     );
