@@ -22,18 +22,20 @@ export async function dropFileAt(page: Page, path: string, x: number, y: number)
 /**
  * A 3 × 2 PNG, made in the page, pasted or dropped on `target` as events made in the page
  * (`paste-with-text`: with text beside it, as an office app copies a table). Whether the
- * browser's own handling still ran: false when the app took the event over.
+ * browser's own handling still ran: false when the app took the event over. Pictures of
+ * another `color` are other bytes, so they are stored apart.
  */
 export async function pictureOn(
   target: Locator,
   how: 'paste' | 'drop' | 'paste-with-text',
   name: string,
+  color = '#c0392b',
 ): Promise<boolean> {
   return target.evaluate(
-    async (element, { how, name }) => {
+    async (element, { how, name, color }) => {
       const canvas = new OffscreenCanvas(3, 2);
       const context = canvas.getContext('2d')!;
-      context.fillStyle = '#c0392b';
+      context.fillStyle = color;
       context.fillRect(0, 0, 3, 2);
       const blob = await canvas.convertToBlob({ type: 'image/png' });
       const data = new DataTransfer();
@@ -51,6 +53,6 @@ export async function pictureOn(
         new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
       );
     },
-    { how, name },
+    { how, name, color },
   );
 }

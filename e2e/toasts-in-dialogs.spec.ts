@@ -18,11 +18,16 @@ async function coveredControls(page: Page): Promise<string[]> {
       .filter((control) => {
         const box = control.getBoundingClientRect();
         if (box.width === 0 || box.height === 0) return false;
-        // Only what is within the dialog's visible area; the rest is reached by scrolling.
-        const frame = dialog.getBoundingClientRect();
+        // Only what is within the visible area of the dialog and of each scrolling box between
+        // them (a Settings page scrolls on its own); the rest is reached by scrolling.
         const x = box.left + box.width / 2;
         const y = box.top + box.height / 2;
-        if (x < frame.left || x > frame.right || y < frame.top || y > frame.bottom) return false;
+        for (let around = control.parentElement; around; around = around.parentElement) {
+          const clips = around === dialog || getComputedStyle(around).overflowY !== 'visible';
+          const frame = around.getBoundingClientRect();
+          if (clips && (x < frame.left || x > frame.right || y < frame.top || y > frame.bottom)) return false;
+          if (around === dialog) break;
+        }
         const hit = document.elementFromPoint(x, y);
         return hit === null || !(control === hit || control.contains(hit) || hit.contains(control));
       })

@@ -13,7 +13,7 @@ export interface StorageUsageDto {
   notes: StoredKindDto;
   /** Notes in the trash (freed by emptying it). */
   trash: StoredKindDto;
-  /** Audio and other files. */
+  /** Pictures, audio and other files. */
   attachments: StoredKindDto;
   /** Earlier states of notes kept for undo and history. */
   note_versions: StoredKindDto;

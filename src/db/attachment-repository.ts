@@ -1,4 +1,4 @@
-import { newId } from '../core/ids';
+import { newId, systemClock, type Clock } from '../core/ids';
 import type { NotesAgentDatabase } from './database';
 import type { AttachmentRow } from './schema';
 import { guardQuota } from './storage-errors';
@@ -14,6 +14,23 @@ export interface AttachmentMeta {
   importBatch?: string;
 }
 
+/**
+ * When `putOnce` last handed out an attachment it already had (version 22): the
+ * page is about to link it, and until that link is saved nothing stored names
+ * it, so Settings → Storage must not take it for unused. Kept apart from the
+ * attachment so marking it never rewrites the blob.
+ */
+export const ATTACHMENT_REUSES_TABLE = 'attachment_reuses';
+export const ATTACHMENT_REUSES_STORES = {
+  attachment_reuses: '&attachment_id',
+} as const satisfies Record<string, string>;
+
+export interface AttachmentReuseRow {
+  attachment_id: string;
+  /** UTC ISO 8601. */
+  reused_at: string;
+}
+
 function infoOf(row: AttachmentRow): AttachmentInfo {
   const { blob: _blob, ...info } = row;
   return info;
@@ -22,9 +39,15 @@ function infoOf(row: AttachmentRow): AttachmentInfo {
 /** Blobs stored once and referred to by id (audio, imported archives). */
 export class AttachmentRepository {
   readonly #db: NotesAgentDatabase;
+  readonly #clock: Clock;
 
-  constructor(db: NotesAgentDatabase) {
+  constructor(db: NotesAgentDatabase, clock: Clock = systemClock) {
     this.#db = db;
+    this.#clock = clock;
+  }
+
+  get #reuses() {
+    return this.#db.table<AttachmentReuseRow, string>(ATTACHMENT_REUSES_TABLE);
   }
 
   async put(blob: Blob, meta: AttachmentMeta): Promise<AttachmentInfo> {
@@ -38,16 +61,18 @@ export class AttachmentRepository {
    * is returned instead (`created: false`). One transaction, so two uploads of
    * the same bytes at once still store them once. An existing one an import
    * stored becomes nobody's import's: a roll-back of that import must not
-   * take a picture someone else now links.
+   * take a picture someone else now links. Handing out an existing one is
+   * noted (`attachment_reuses`): see `UnusedPictures`.
    */
   async putOnce(
     blob: Blob,
     meta: AttachmentMeta & { sha256: string },
   ): Promise<{ attachment: AttachmentInfo; created: boolean }> {
     return guardQuota(() =>
-      this.#db.transaction('rw', this.#db.attachments, async () => {
+      this.#db.transaction('rw', this.#db.attachments, this.#reuses, async () => {
         const existing = await this.#db.attachments.where('sha256').equals(meta.sha256).first();
         if (existing) {
+          await this.#reuses.put({ attachment_id: existing.attachment_id, reused_at: this.#now() });
           if (existing.import_batch !== undefined && existing.import_batch !== meta.importBatch) {
             await this.#db.attachments
               .where('attachment_id')
@@ -97,6 +122,10 @@ export class AttachmentRepository {
       .delete();
   }
 
+  #now(): string {
+    return new Date(this.#clock()).toISOString();
+  }
+
   #row(blob: Blob, meta: AttachmentMeta): AttachmentRow {
     return {
       attachment_id: newId('attachment'),
@@ -104,7 +133,7 @@ export class AttachmentRepository {
       mime_type: meta.mime_type ?? (blob.type || 'application/octet-stream'),
       size: blob.size,
       blob,
-      created_at: new Date().toISOString(),
+      created_at: this.#now(),
       ...(meta.sha256 ? { sha256: meta.sha256 } : {}),
       ...(meta.importBatch === undefined ? {} : { import_batch: meta.importBatch }),
     };

@@ -16,6 +16,7 @@ import { newId } from '../core/ids';
 import { noteExcerpt } from '../core/markdown/note-excerpt';
 import { utf8Length } from '../core/utf8-length';
 import { AGENT_STORES } from './agent-stores';
+import { ATTACHMENT_REUSES_STORES } from './attachment-repository';
 import { DRAFT_STORES } from './draft-repository';
 import { IMPORT_STAGING_STORES } from './import-staging-repository';
 import { NOTE_VERSION_STORES, NOTE_VERSION_STORES_V12 } from './note-versions';
@@ -424,6 +425,13 @@ export const MIGRATIONS: readonly Migration[] = [
     // only: attachments stored before have none and belong to no import.
     version: 21,
     stores: { attachments: '&attachment_id, created_at, sha256, import_batch' },
+  },
+  {
+    // When a picture already stored was handed out again to be linked, so
+    // Settings → Storage does not delete it as unused before the link is saved.
+    // New store only: nothing was handed out before.
+    version: 22,
+    stores: { ...ATTACHMENT_REUSES_STORES },
   },
 ];
 

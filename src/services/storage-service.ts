@@ -2,9 +2,11 @@ import type { StorageUsageDto, StoredKindDto } from '../contracts/settings-stora
 import { utf8Length } from '../core/utf8-length';
 import type { NotesAgentDatabase } from '../db';
 import { NOTE_VERSIONS_TABLE } from '../db/note-versions';
+import { UnusedPictures } from '../db/unused-pictures';
 
 /**
- * Counts and sizes of what the app stores, for Settings → Storage. Reads only.
+ * Counts and sizes of what the app stores, for Settings → Storage. Reads only,
+ * but for deleting the pictures nothing uses.
  *
  * Text is sized as the UTF-8 bytes of title and body. A note's body size is
  * its meta row's `body_bytes`, kept with every write, so the notes are sized
@@ -15,9 +17,25 @@ import { NOTE_VERSIONS_TABLE } from '../db/note-versions';
  */
 export class StorageService {
   readonly #db: NotesAgentDatabase;
+  readonly #unusedPictures: UnusedPictures;
 
-  constructor(db: NotesAgentDatabase) {
+  constructor(db: NotesAgentDatabase, unusedPictures = new UnusedPictures(db)) {
     this.#db = db;
+    this.#unusedPictures = unusedPictures;
+  }
+
+  /**
+   * Pictures no note, note history, draft, chat message or unfinished job uses
+   * (see `UnusedPictures`): how many and their bytes. Reads every note, so it
+   * is asked for apart from `usage`, which reads none.
+   */
+  unusedPictures(): Promise<StoredKindDto> {
+    return this.#unusedPictures.find();
+  }
+
+  /** Deletes those pictures; how many were deleted and the bytes freed. */
+  deleteUnusedPictures(): Promise<StoredKindDto> {
+    return this.#unusedPictures.delete();
   }
 
   async usage(): Promise<StorageUsageDto> {

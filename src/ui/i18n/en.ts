@@ -902,7 +902,7 @@ graph LR
   'storage.whatUsesSpace': 'What uses the space',
   'storage.notes': 'Notes',
   'storage.trash': 'Trash',
-  'storage.attachments': 'Attachments (audio and files)',
+  'storage.attachments': 'Attachments (pictures, audio and files)',
   'storage.noteVersions': 'Note versions',
   'storage.models': 'Downloaded in-browser chat models',
   'storage.modelFiles': 'Downloaded model files (search, speech, speaker labels)',
@@ -922,6 +922,18 @@ graph LR
   'storage.clearModelFilesConfirm':
     'Delete the downloaded files of the search, speech and speaker-label models? They download again when next needed; your notes, transcripts and search index stay.',
   'storage.modelFilesCleared': 'Downloaded model files deleted.',
+  'storage.unusedPictures': 'Pictures no note uses',
+  'storage.unusedPicturesLooking': 'Looking through the notes…',
+  'storage.deleteUnusedPictures': 'Delete unused pictures',
+  'storage.deleteUnusedPicturesConfirm': {
+    one: 'Delete {count} picture ({size}) that no note, note in the trash, note history, unsaved draft or chat message uses? Pictures added in the last 24 hours are kept. This cannot be undone.',
+    other:
+      'Delete {count} pictures ({size}) that no note, note in the trash, note history, unsaved draft or chat message uses? Pictures added in the last 24 hours are kept. This cannot be undone.',
+  },
+  'storage.unusedPicturesDeleted': {
+    one: 'Deleted {count} unused picture ({size}).',
+    other: 'Deleted {count} unused pictures ({size}).',
+  },
   // End of the settings block.
   // Search results by note, paging, and importing what is already here.
   // {notes} is searchPages.noteCount: its own plural ("1 match in 1 note").

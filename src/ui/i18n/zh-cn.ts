@@ -864,7 +864,7 @@ graph LR
   'storage.whatUsesSpace': '空间占用',
   'storage.notes': '笔记',
   'storage.trash': '回收站',
-  'storage.attachments': '附件（音频和文件）',
+  'storage.attachments': '附件（图片、音频和文件）',
   'storage.noteVersions': '笔记历史版本',
   'storage.models': '已下载的浏览器内聊天模型',
   'storage.modelFiles': '已下载的模型文件（搜索、语音、说话人标注）',
@@ -884,6 +884,14 @@ graph LR
   'storage.clearModelFilesConfirm':
     '删除搜索、语音和说话人标注模型的已下载文件？下次需要时会重新下载；笔记、转写和搜索索引不受影响。',
   'storage.modelFilesCleared': '已删除下载的模型文件。',
+  'storage.unusedPictures': '未被任何笔记使用的图片',
+  'storage.unusedPicturesLooking': '正在查看笔记…',
+  'storage.deleteUnusedPictures': '删除未使用的图片',
+  'storage.deleteUnusedPicturesConfirm': {
+    other:
+      '删除 {count} 张（{size}）未被任何笔记、回收站中的笔记、历史版本、未保存的草稿或聊天消息使用的图片？最近 24 小时内添加的图片会保留。此操作无法撤销。',
+  },
+  'storage.unusedPicturesDeleted': { other: '已删除 {count} 张未使用的图片（{size}）。' },
   // End of the settings block.
   // Search results by note, paging, and importing what is already here.
   'searchPages.total': { other: '{notes}中有 {count} 处匹配' },

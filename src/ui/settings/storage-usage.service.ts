@@ -1,8 +1,9 @@
 import { cachedResponseBytes } from '../../core/cached-response-bytes';
-import type { StorageUsageDto } from '../../contracts/settings-storage';
+import type { StorageUsageDto, StoredKindDto } from '../../contracts/settings-storage';
+import { formatBytes } from '../format';
 import { core } from '../api/core-client';
 import { reportError } from '../errors';
-import { t } from '../i18n';
+import { i18n, t } from '../i18n';
 import { toasts } from '../toasts/toasts.svelte';
 
 /** The Cache Storage caches of web-llm (chat models, their libraries). */
@@ -55,6 +56,35 @@ async function modelFileUsage(): Promise<{ count: number; bytes: number } | null
     if (response) bytes += await cachedResponseBytes(response);
   }
   return { count: requests.length, bytes };
+}
+
+/**
+ * Pictures no note, note history, draft or chat message uses. Asked for apart
+ * from the rest: it reads every note. Null when it could not be found out.
+ */
+export async function loadUnusedPictures(): Promise<StoredKindDto | null> {
+  try {
+    return await core.storage.unusedPictures();
+  } catch (error) {
+    reportError(error);
+    return null;
+  }
+}
+
+/** Deletes the pictures nothing uses and says how many and how much space that freed. */
+export async function deleteUnusedPictures(): Promise<void> {
+  try {
+    const deleted = await core.storage.deleteUnusedPictures();
+    toasts.show(
+      t('storage.unusedPicturesDeleted', {
+        count: deleted.count,
+        size: formatBytes(deleted.bytes, i18n.locale),
+      }),
+      { kind: 'success' },
+    );
+  } catch (error) {
+    reportError(error);
+  }
 }
 
 /** Deletes every note in the trash for good. Returns how many. */
