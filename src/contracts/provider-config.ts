@@ -130,6 +130,19 @@ export interface ProviderTestResultDto {
   ok: boolean;
   latency_ms: number;
   model_count: number | null;
+  /**
+   * The model the test was about: the one given in the test, else the provider's
+   * default; null where there is none (a custom endpoint with no model yet).
+   */
+  model: string | null;
+  /**
+   * Whether the provider's list offers `model` under the name it would be sent by.
+   * Null claims nothing: the test failed, there is no model, or the list was empty
+   * (some servers list nothing yet answer every model). False is a warning, not a failure.
+   */
+  model_listed: boolean | null;
+  /** The listed model ids, in the provider's order, so a model can be picked from them; null on failure. */
+  listed_models: string[] | null;
   /** `metona_code`: as on a chat message's error, the provider failure behind `code`. */
   error: { code: ErrorCode; message: string; metona_code?: string } | null;
 }

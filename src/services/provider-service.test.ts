@@ -167,4 +167,116 @@ describe('ProviderService', () => {
     const unreachable = await core.api.providers.test({ preset: 'openai', api_key: KEY });
     expect(unreachable.error).toMatchObject({ code: 'PROVIDER_UNAVAILABLE', metona_code: 'network_error' });
   });
+
+  describe('says whether the model it tested is listed', () => {
+    const listing = (body: unknown) => ({
+      providers: {
+        fetch: async () =>
+          new Response(JSON.stringify(body), {
+            status: 200,
+            headers: { 'Content-Type': 'application/json' },
+          }),
+      },
+    });
+    const openAiList = (...ids: string[]) => ({
+      object: 'list',
+      data: ids.map((id) => ({ id, object: 'model' })),
+    });
+
+    it('a listed model, with the list to pick from', async () => {
+      core = testCore(listing(openAiList('deepseek-chat', 'deepseek-reasoner')));
+      const result = await core.api.providers.test({ preset: 'deepseek', api_key: KEY });
+      expect(result).toMatchObject({
+        ok: true,
+        model: 'deepseek-chat',
+        model_listed: true,
+        listed_models: ['deepseek-chat', 'deepseek-reasoner'],
+        error: null,
+      });
+    });
+
+    it("a mistyped model: still connected, but not listed; the form's model overrides the default", async () => {
+      core = testCore(listing(openAiList('deepseek-chat', 'deepseek-reasoner')));
+      await core.api.providers.create({ preset: 'deepseek', api_key: KEY });
+      const typed = await core.api.providers.test({ provider_id: 'deepseek', model: 'deepseek-chatt' });
+      expect(typed).toMatchObject({ ok: true, model: 'deepseek-chatt', model_listed: false, error: null });
+      const saved = await core.api.providers.test({ provider_id: 'deepseek' });
+      expect(saved).toMatchObject({ ok: true, model: 'deepseek-chat', model_listed: true });
+    });
+
+    it('an empty list claims nothing', async () => {
+      core = testCore(listing(openAiList()));
+      const result = await core.api.providers.test({
+        preset: 'deepseek',
+        model: 'deepseek-chatt',
+        api_key: KEY,
+      });
+      expect(result).toMatchObject({ ok: true, model_count: 0, model: 'deepseek-chatt', model_listed: null });
+    });
+
+    it('no model, nothing to check', async () => {
+      core = testCore(listing(openAiList('some-model')));
+      const result = await core.api.providers.test({ preset: 'custom', base_url: 'http://127.0.0.1:9/v1' });
+      expect(result).toMatchObject({
+        ok: true,
+        model: null,
+        model_listed: null,
+        listed_models: ['some-model'],
+      });
+    });
+
+    it('a failed test claims nothing about the model', async () => {
+      core = testCore({
+        providers: { fetch: async () => new Response('upstream crashed', { status: 500 }) },
+      });
+      const result = await core.api.providers.test({
+        preset: 'deepseek',
+        model: 'deepseek-chatt',
+        api_key: KEY,
+      });
+      expect(result).toMatchObject({
+        ok: false,
+        model: 'deepseek-chatt',
+        model_listed: null,
+        listed_models: null,
+      });
+    });
+
+    it('Ollama: an untagged name is the listed :latest, another tag is not', async () => {
+      core = testCore(listing({ models: [{ name: 'llama3:latest' }, { name: 'qwen2.5:7b' }] }));
+      const untagged = await core.api.providers.test({ preset: 'ollama', model: 'llama3' });
+      expect(untagged).toMatchObject({
+        ok: true,
+        model_listed: true,
+        listed_models: ['llama3:latest', 'qwen2.5:7b'],
+      });
+      expect((await core.api.providers.test({ preset: 'ollama', model: 'llama3:8b' })).model_listed).toBe(
+        false,
+      );
+      // The :latest rule is Ollama's: an untagged qwen2.5 is qwen2.5:latest, which was never pulled.
+      expect((await core.api.providers.test({ preset: 'ollama', model: 'qwen2.5' })).model_listed).toBe(
+        false,
+      );
+    });
+
+    it('Anthropic: an alias is the dated id it names', async () => {
+      core = testCore(
+        listing({ data: [{ id: 'claude-sonnet-4-5-20250929' }, { id: 'claude-3-5-haiku-20241022' }] }),
+      );
+      const alias = await core.api.providers.test({ preset: 'anthropic', api_key: KEY });
+      expect(alias).toMatchObject({ ok: true, model: 'claude-sonnet-4-5', model_listed: true });
+      const latest = await core.api.providers.test({
+        preset: 'anthropic',
+        model: 'claude-3-5-haiku-latest',
+        api_key: KEY,
+      });
+      expect(latest.model_listed).toBe(true);
+      const otherDate = await core.api.providers.test({
+        preset: 'anthropic',
+        model: 'claude-sonnet-4-5-20250930',
+        api_key: KEY,
+      });
+      expect(otherDate.model_listed).toBe(false);
+    });
+  });
 });

@@ -19,6 +19,7 @@ import {
   type ProviderFallbackDto,
   type ProviderPresetDto,
   type ProviderTestResultDto,
+  type ProviderType,
   type TestProviderInput,
 } from '../contracts';
 import { z } from 'zod';
@@ -218,27 +219,32 @@ export class ProviderService {
   }
 
   /**
-   * Checks a saved provider or an unsaved config by listing its models. A key
-   * given here is used for this call only and never stored.
+   * Checks a saved provider or an unsaved config by listing its models, and says
+   * whether the list offers the model it would use: a typo there otherwise shows
+   * only when a chat fails. A key given here is used for this call only and never stored.
    */
   async test(input: TestProviderInput): Promise<ProviderTestResultDto> {
     const valid = parseInput(testProviderSchema, input, 'This provider configuration is not valid.');
     let adapter: IMetonaProviderAdapter;
+    let type: ProviderType;
+    let model: string | null;
     if (valid.provider_id !== undefined) {
       const row = await this.#row(valid.provider_id);
-      const model = valid.model ?? row.default_model;
+      type = row.type;
+      model = valid.model ?? row.default_model;
       adapter = valid.api_key
         ? this.#build({ ...row, base_url: valid.base_url ?? row.base_url }, model, valid.api_key)
         : await this.adapterFor({ ...row, base_url: valid.base_url ?? row.base_url }, model);
     } else {
       const preset = presetById(valid.preset!);
-      const model = valid.model ?? preset.default_model ?? 'unknown';
+      type = preset.type;
+      model = valid.model ?? preset.default_model;
       adapter = buildAdapter(
         {
           provider_id: valid.preset!,
           preset: valid.preset!,
           base_url: valid.base_url ?? preset.base_url,
-          model,
+          model: model ?? 'unknown',
           ...(valid.api_key && { api_key: valid.api_key }),
         },
         this.#deps,
@@ -247,7 +253,16 @@ export class ProviderService {
     const started = this.#clock();
     try {
       const models = await withTimeout(adapter.listModels(), TEST_TIMEOUT_MS);
-      return { ok: true, latency_ms: this.#clock() - started, model_count: models.length, error: null };
+      const ids = models.map((entry) => entry.id);
+      return {
+        ok: true,
+        latency_ms: this.#clock() - started,
+        model_count: models.length,
+        model,
+        model_listed: model === null || ids.length === 0 ? null : modelListed(type, model, ids),
+        listed_models: ids,
+        error: null,
+      };
     } catch (error) {
       const metona = error instanceof AppError ? null : toMetonaError(error, adapter.providerId);
       const appError = metona ? toAppError(metona) : (error as AppError);
@@ -256,6 +271,9 @@ export class ProviderService {
         ok: false,
         latency_ms: this.#clock() - started,
         model_count: null,
+        model,
+        model_listed: null,
+        listed_models: null,
         error: {
           code: appError.code,
           message: redact(appError.message),
@@ -469,4 +487,22 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
       },
     );
   });
+}
+
+/**
+ * Whether a provider's list offers `model` as the adapter would send it. The
+ * adapters send the name as typed, and some servers answer a name their list
+ * spells differently: Ollama lists every model with its tag (`llama3:latest`)
+ * and runs an untagged name as `:latest`; Anthropic lists dated ids
+ * (`claude-sonnet-4-5-20250929`) and answers their aliases (`claude-sonnet-4-5`,
+ * `…-latest`), which its adapter already treats as one model.
+ */
+export function modelListed(type: ProviderType, model: string, ids: readonly string[]): boolean {
+  if (ids.includes(model)) return true;
+  if (type === 'ollama') return !model.includes(':') && ids.includes(`${model}:latest`);
+  if (type === 'anthropic') {
+    const alias = model.replace(/-latest$/, '');
+    return ids.some((id) => id.replace(/-\d{8}$/, '') === alias);
+  }
+  return false;
 }

@@ -1252,6 +1252,11 @@ graph LR
   'settingsForm.test.authFailed': '{name} refused the API key.',
   'settingsForm.test.authFailedNext':
     'Paste the key again in full (no spaces), check that it belongs to this provider and has not expired or run out of credit, then test again.',
+  'settingsForm.test.modelNotListed':
+    '{name} does not list the model “{model}”: a chat with it will most likely fail. Check the spelling, or pull or enable the model there.',
+  'settingsForm.test.modelPick': 'Use a model it lists:',
+  // Shown only beside a shorter list of choices, so never for one model.
+  'settingsForm.test.modelMore': 'The model field offers all {count} listed models as you type.',
   'settingsForm.modelHostInvalidNext': 'For example https://hf-mirror.com/ or /models/. Nothing was saved.',
   'settingsForm.lang.multilingual': 'many languages, incl. Chinese and English',
   'settingsForm.lang.mostlyChinese': 'mainly Chinese',

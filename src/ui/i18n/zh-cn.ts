@@ -1173,6 +1173,10 @@ graph LR
   'settingsForm.test.authFailed': '{name} 拒绝了这个 API 密钥。',
   'settingsForm.test.authFailedNext':
     '请重新完整粘贴密钥（不要带空格），确认它属于该服务商、未过期且余额充足，然后再测试。',
+  'settingsForm.test.modelNotListed':
+    '{name} 的模型列表中没有“{model}”：用它聊天很可能会失败。请检查拼写，或先在服务端拉取或启用该模型。',
+  'settingsForm.test.modelPick': '改用列表中的模型：',
+  'settingsForm.test.modelMore': '输入模型名时，模型栏会提示全部 {count} 个已列出的模型。',
   'settingsForm.modelHostInvalidNext': '例如 https://hf-mirror.com/ 或 /models/。本次未保存任何更改。',
   'settingsForm.lang.multilingual': '多语言，含中英文',
   'settingsForm.lang.mostlyChinese': '以中文为主',
