@@ -152,4 +152,9 @@ test('storage full: import and save say STORAGE_QUOTA_EXCEEDED, the text waits i
   await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
   expect(await storedBody(page, noteId!)).toBe(typed);
   expect(await storedDrafts(page, noteId!)).toEqual([]);
+  // What the notices said is over: they go, rather than stay until dismissed and say it still is.
+  await expect(page.getByTestId('toast').filter({ hasText: 'Storage for this site is full' })).toHaveCount(0);
+  await expect(
+    page.getByTestId('toast').filter({ hasText: 'your text is kept in this tab only until it is saved' }),
+  ).toHaveCount(0);
 });

@@ -45,7 +45,7 @@ const drafts = new DraftStore({
   tabId: tabIdFrom(tabStorage(), () => crypto.randomUUID().replace(/-/g, '')),
   local: browserStorage(),
   onWriteFailed: (noteId, error) => draftWriteFailed(noteId, error),
-  onWritten: (noteId) => draftsInMemoryTold.delete(noteId),
+  onWritten: (noteId) => draftIsSafe(noteId),
 });
 
 /** Tab hidden: write pending drafts now. */
@@ -169,6 +169,12 @@ async function saveContent(current: EditSession, content: NoteContent): Promise<
   current.version = stored.version;
   current.saved = content;
   quotaToastShown = false;
+  // Saved: what the storage-full notices said is over, so they go (they stay until dismissed otherwise).
+  if (quotaToast !== null) {
+    toasts.dismiss(quotaToast);
+    quotaToast = null;
+  }
+  draftIsSafe(current.noteId);
   if (tooLongToast !== null) {
     toasts.dismiss(tooLongToast);
     tooLongToast = null;
@@ -188,9 +194,20 @@ async function saveContent(current: EditSession, content: NoteContent): Promise<
 
 /** Storage full: one toast per failing streak (Ctrl+S always shows it), with the way to free space. */
 let quotaToastShown = false;
+/** The storage-full notice on screen, dismissed once a save lands. */
+let quotaToast: number | null = null;
 let explicitSave = false;
-/** Notes whose draft could only be kept in memory, already told to the user. */
-const draftsInMemoryTold = new Set<string>();
+/** Notes whose draft could only be kept in memory, already told to the user: the toast saying so. */
+const draftsInMemoryTold = new Map<string, number>();
+
+/** The note's text is stored (as the note or its draft): the notice that it lives only in this tab goes. */
+function draftIsSafe(noteId: string): void {
+  const told = draftsInMemoryTold.get(noteId);
+  if (told === undefined) return;
+  draftsInMemoryTold.delete(noteId);
+  // One toast says it for every such note (same words): it stays while another note's text is still only here.
+  if (![...draftsInMemoryTold.values()].includes(told)) toasts.dismiss(told);
+}
 
 function showStorageFull(noteId: string): void {
   if (quotaToastShown && !explicitSave) return;
@@ -200,7 +217,7 @@ function showStorageFull(noteId: string): void {
   // Another write's plain notice with the same words would swallow this one, and with it the way to free space.
   const plain = toasts.items.find((toast) => toast.message === text && toast.action === null);
   if (plain) toasts.dismiss(plain.id);
-  toasts.show(text, {
+  quotaToast = toasts.show(text, {
     kind: 'error',
     code: 'STORAGE_QUOTA_EXCEEDED',
     timeoutMs: 0,
@@ -212,13 +229,13 @@ function showStorageFull(noteId: string): void {
 function draftWriteFailed(noteId: string, error: unknown): void {
   console.warn('NotesAgent: could not write the draft', error);
   if (draftsInMemoryTold.has(noteId)) return;
-  draftsInMemoryTold.add(noteId);
   const code = errorCodeOf(error);
-  toasts.show(t('storageFull.draftInMemory'), {
+  const told = toasts.show(t('storageFull.draftInMemory'), {
     kind: 'error',
     timeoutMs: 0,
     ...(code === null ? {} : { code }),
   });
+  draftsInMemoryTold.set(noteId, told);
 }
 
 /** The body is over the API's cap: its size and the cap, from the error's details. */
