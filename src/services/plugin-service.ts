@@ -27,6 +27,7 @@ import { newId, systemClock, type Clock } from '../core/ids';
 import type { SecretsVault } from '../db';
 import type { PluginRepository, PluginRow, PluginSettingsRow } from '../db/plugin-stores';
 import { StagedPackages } from '../packages';
+import { EXAMPLE_PLUGIN_FILE_NAME, examplePluginZip } from '../plugins/example/example-package';
 import {
   COMPANION_TOKEN_SECRET,
   COMPANION_URL_PATTERN,
@@ -153,6 +154,15 @@ export class PluginService {
   async stagePackage(input: { name: string; bytes: Uint8Array }): Promise<{ package_id: string }> {
     const request = parseInput(stageSchema, input, 'This plugin package is not valid.');
     return { package_id: this.#staged.stage(readPluginPackage(request)) };
+  }
+
+  /**
+   * The example plugin, as a .zip to download (Settings → Plugins): installed
+   * as it is it gives the agent a word count; unpacked, its commented
+   * plugin.yaml and server.js show how a plugin is made.
+   */
+  async examplePackage(): Promise<{ file_name: string; mime_type: string; data: Uint8Array }> {
+    return { file_name: EXAMPLE_PLUGIN_FILE_NAME, mime_type: 'application/zip', data: examplePluginZip() };
   }
 
   /** A picked folder (its files with relative paths). */

@@ -9,6 +9,7 @@ import type {
 import { core } from '../api/core-client';
 import { confirmation } from '../dialogs/confirm.svelte';
 import { reportError } from '../errors';
+import { downloadBytes } from '../jobs/download';
 import { layout } from '../layout.svelte';
 import { openSettings } from '../settings/settings-nav.svelte';
 import { toasts } from '../toasts/toasts.svelte';
@@ -111,6 +112,16 @@ export const grantPermissions = (pluginId: string, permissions: string[]) =>
 export const enablePlugin = (pluginId: string) => step(() => core.plugins.enable({ plugin_id: pluginId }));
 export const disablePlugin = (pluginId: string) => step(() => core.plugins.disable({ plugin_id: pluginId }));
 export const restartPlugin = (pluginId: string) => step(() => core.plugins.restart({ plugin_id: pluginId }));
+
+/** Saves the example plugin's .zip: installed as it is it works, unpacked it shows how a plugin is made. */
+export async function downloadExamplePlugin(): Promise<void> {
+  try {
+    const file = await core.plugins.examplePackage();
+    downloadBytes(file.data, file.file_name, file.mime_type);
+  } catch (error) {
+    reportError(error);
+  }
+}
 
 export async function uninstallPlugin(pluginId: string, name: string): Promise<void> {
   const confirmed = await confirmation.ask({

@@ -562,10 +562,11 @@ export const en = {
   // Plugins and the command palette
   'plugins.heading': 'Plugins',
   'plugins.install': 'Install a plugin (.zip)…',
+  'plugins.example': 'Download an example plugin',
   'plugins.installing': 'Checking the package…',
   'plugins.empty': 'No plugins installed.',
   'plugins.emptyHint':
-    'A plugin package is a .zip with a plugin.yaml at its root; it gives the agent new tools from an MCP server. The README describes it under “What works today” → “Plugins”.',
+    'A plugin package is a .zip with a plugin.yaml at its root; it gives the agent new tools from an MCP server. Download the example to see one: install it as it is to try a plugin, or unpack it and read its plugin.yaml and server.js to write your own.',
   'plugins.refused': 'The plugin was not installed.',
   'plugins.refusal.not_zip': 'The file is not a zip archive.',
   'plugins.refusal.entry_unreadable':

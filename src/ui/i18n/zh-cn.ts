@@ -545,10 +545,11 @@ export const zhCN: Dictionary = {
   // Plugins and the command palette
   'plugins.heading': '插件',
   'plugins.install': '安装插件（.zip）…',
+  'plugins.example': '下载示例插件',
   'plugins.installing': '正在检查插件包…',
   'plugins.empty': '尚未安装插件。',
   'plugins.emptyHint':
-    '插件包是根目录含有 plugin.yaml 的 .zip 文件，它通过 MCP 服务器为智能体提供新工具。README 的 “What works today” → “Plugins” 一节有说明。',
+    '插件包是根目录含有 plugin.yaml 的 .zip 文件，它通过 MCP 服务器为智能体提供新工具。下载示例插件看看：可直接安装试用，也可以解压后参照其中的 plugin.yaml 和 server.js 编写自己的插件。',
   'plugins.refused': '插件未安装。',
   'plugins.refusal.not_zip': '该文件不是 zip 压缩包。',
   'plugins.refusal.entry_unreadable':
