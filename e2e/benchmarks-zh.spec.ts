@@ -49,10 +49,10 @@ test.describe('desktop 1280×800, dark', () => {
 
     // "(20)" alone does not say 20 of what.
     const dataset = page.getByTestId('bench-dataset');
-    await expect(dataset.locator('option[value="rag-core-v1"]')).toHaveText(/^rag-core-v1（\d+ 个用例）$/);
+    await expect(dataset.locator('option[value="rag-core-v1"]')).toHaveText(/^中英文笔记检索（\d+ 个用例）$/);
     await page.getByTestId('bench-kind').selectOption('agent');
     await expect(dataset.locator('option[value="agent-core-v1"]')).toHaveText(
-      /^agent-core-v1（\d+ 个用例）$/,
+      /^课程笔记上的智能体任务（\d+ 个用例）$/,
     );
     await page.getByTestId('bench-kind').selectOption('rag');
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../../contracts/events';
-import { buildTimeline, diffLines, pendingPermission, runPhase } from './timeline';
+import { argumentsLine, buildTimeline, diffLines, pendingPermission, runPhase } from './timeline';
 
 let sequence = 0;
 function envelope(event: string, data: Record<string, unknown>): EventEnvelope {
@@ -167,5 +167,28 @@ describe('runPhase', () => {
     expect(
       pendingPermission(asking({ kind: 'note_organise', title: 'n', tags_added: ['a'] }))?.action,
     ).toEqual({ kind: 'note_organise', title: 'n', folder: null, tags_added: ['a'], tags_removed: [] });
+  });
+});
+
+describe('argumentsLine', () => {
+  it('reads an object as name: value pairs, strings unquoted', () => {
+    expect(argumentsLine({ expression: '17 * 23' })).toBe('expression: 17 * 23');
+    expect(argumentsLine({ query: 'deadlock\n  conditions', top_k: 5, tags: ['os'] })).toBe(
+      'query: deadlock conditions, top_k: 5, tags: ["os"]',
+    );
+  });
+
+  it('says nothing for no arguments and cuts a long line with an ellipsis', () => {
+    expect(argumentsLine(undefined)).toBe('');
+    expect(argumentsLine(null)).toBe('');
+    expect(argumentsLine({})).toBe('');
+    const line = argumentsLine({ body: 'x'.repeat(500) }, 40);
+    expect(line).toHaveLength(40);
+    expect(line.endsWith('…')).toBe(true);
+  });
+
+  it('keeps a non-object as it is', () => {
+    expect(argumentsLine('raw text')).toBe('raw text');
+    expect(argumentsLine([1, 2])).toBe('[1,2]');
   });
 });

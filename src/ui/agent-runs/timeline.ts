@@ -286,3 +286,21 @@ export function diffLines(
       return { kind: 'context' as const, text: line };
     });
 }
+
+/**
+ * A tool call's arguments on one line, as a person reads them beside the tool's
+ * name (`expression: 17 * 23`): strings unquoted, other values as compact JSON,
+ * cut at `max` characters. The full arguments stay in `formatPayload`.
+ */
+export function argumentsLine(value: unknown, max = 120): string {
+  if (value === undefined || value === null) return '';
+  const compact = (item: unknown): string =>
+    typeof item === 'string' ? item.replace(/\s+/g, ' ') : (JSON.stringify(item) ?? '');
+  const line =
+    typeof value === 'object' && !Array.isArray(value)
+      ? Object.entries(value as Record<string, unknown>)
+          .map(([name, item]) => `${name}: ${compact(item)}`)
+          .join(', ')
+      : compact(value);
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}

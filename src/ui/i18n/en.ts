@@ -1077,7 +1077,6 @@ graph LR
   'bench.passed': 'Passed',
   'bench.failed': 'Failed',
   'bench.cited': 'Cited blocks',
-  'bench.trace': 'Trace',
   'bench.rerank': 'Rerank (the reranker chosen in Settings)',
   // Large notebooks: the note list keeps its order while the open note is saved.
   'list.orderHeld': 'Order kept while you edit.',
@@ -1364,6 +1363,15 @@ graph LR
   'bench.help.average_steps': 'Model calls per case, on average.',
   'bench.help.average_latency_ms': 'Time per case, in milliseconds, on average.',
   'bench.help.average_token_usage': 'Tokens used per case, on average.',
+  'benchmarkView.dataset.rag-core-v1.name': 'Note search, Chinese and English',
+  'benchmarkView.dataset.rag-core-v1.description':
+    'Questions about a notebook of Chinese and English notes: does search bring back the block that answers each one?',
+  'benchmarkView.dataset.agent-core-v1.name': 'Agent tasks on course notes',
+  'benchmarkView.dataset.agent-core-v1.description':
+    'Small jobs on an operating-systems course notebook: search, read, calculate, list and write tasks and notes.',
+  'benchmarkView.trace.title': 'What the agent did',
+  'benchmarkView.trace.loading': 'Loading the steps…',
+  'benchmarkView.trace.raw': 'Raw events (for developers)',
   'search.fallbackNotice.rebuildRequired':
     'The vector index has not been built yet, so these are full-text results. Rebuild the index in Settings → Search.',
   'search.fallbackNotice.modelUnavailable':

@@ -1016,7 +1016,6 @@ graph LR
   'bench.passed': '通过',
   'bench.failed': '失败',
   'bench.cited': '引用的块',
-  'bench.trace': '轨迹',
   'bench.rerank': '重排序（使用设置中选择的重排序模型）',
   // 大型笔记本：保存打开的笔记时，笔记列表保持原有顺序。
   'list.orderHeld': '编辑时保持列表顺序。',
@@ -1264,6 +1263,15 @@ graph LR
   'bench.help.average_steps': '每个用例平均调用模型的次数。',
   'bench.help.average_latency_ms': '每个用例平均耗时，单位毫秒。',
   'bench.help.average_token_usage': '每个用例平均使用的令牌数。',
+  'benchmarkView.dataset.rag-core-v1.name': '中英文笔记检索',
+  'benchmarkView.dataset.rag-core-v1.description':
+    '针对一组中英文笔记提问：搜索能否找回回答每个问题的那个块？',
+  'benchmarkView.dataset.agent-core-v1.name': '课程笔记上的智能体任务',
+  'benchmarkView.dataset.agent-core-v1.description':
+    '在一个操作系统课程笔记本上完成小任务：搜索、阅读、计算、列出和写入任务与笔记。',
+  'benchmarkView.trace.title': '智能体做了什么',
+  'benchmarkView.trace.loading': '正在载入步骤…',
+  'benchmarkView.trace.raw': '原始事件（供开发者查看）',
   'search.fallbackNotice.rebuildRequired':
     '向量索引还没有建好，以下为全文搜索结果。请在 设置 → 搜索 中重建索引。',
   'search.fallbackNotice.modelUnavailable':
