@@ -1,7 +1,7 @@
 import { newId, systemClock, type Clock } from '../core/ids';
 import type { NotesAgentDatabase } from './database';
 import type { AttachmentRow } from './schema';
-import { guardQuota } from './storage-errors';
+import { guardQuota, isQuotaExceededError } from './storage-errors';
 
 export type AttachmentInfo = Omit<AttachmentRow, 'blob'>;
 
@@ -65,6 +65,24 @@ export class AttachmentRepository {
    * noted (`attachment_reuses`): see `UnusedPictures`.
    */
   async putOnce(
+    blob: Blob,
+    meta: AttachmentMeta & { sha256: string },
+  ): Promise<{ attachment: AttachmentInfo; created: boolean }> {
+    try {
+      return await this.#putOnce(blob, meta);
+    } catch (error) {
+      // Storage full: the same bytes already stored are handed out unmarked rather than
+      // refused, as before the mark existed (a paste of a stored picture needs no room).
+      // Unmarked, only the grace period of its creation keeps it from Storage's delete.
+      if (!isQuotaExceededError(error)) throw error;
+      const existing = await this.#db.attachments.where('sha256').equals(meta.sha256).first();
+      const batchKept = existing?.import_batch === undefined || existing.import_batch === meta.importBatch;
+      if (!existing || !batchKept) throw error;
+      return { attachment: infoOf(existing), created: false };
+    }
+  }
+
+  #putOnce(
     blob: Blob,
     meta: AttachmentMeta & { sha256: string },
   ): Promise<{ attachment: AttachmentInfo; created: boolean }> {

@@ -1,7 +1,7 @@
 import Dexie from 'dexie';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../contracts';
-import { AttachmentRepository } from './attachment-repository';
+import { ATTACHMENT_REUSES_TABLE, AttachmentRepository } from './attachment-repository';
 import type { NotesAgentDatabase } from './database';
 import { EventRepository } from './event-repository';
 import { JobRepository } from './job-repository';
@@ -124,6 +124,25 @@ describe('repository writes at the quota', () => {
     );
     await expectQuota(new EventRepository(db).append('job_1', 'Progress', {}, '2026-01-01T00:00:00.000Z'));
     expect(await db.events.count()).toBe(0);
+  });
+
+  it('a picture already stored is handed out again at the quota; a new one says STORAGE_QUOTA_EXCEEDED', async () => {
+    db = freshDatabase();
+    const attachments = new AttachmentRepository(db);
+    const stored = await attachments.putOnce(new Blob(['png']), { name: 'a.png', sha256: 'h1' });
+    // Marking the hand-out is a write, which a full disk refuses: the paste still gets its picture.
+    vi.spyOn(db.table(ATTACHMENT_REUSES_TABLE), 'put').mockImplementation(() =>
+      Dexie.Promise.reject(new Dexie.AbortError('aborted', quotaDom())),
+    );
+    expect(await attachments.putOnce(new Blob(['png']), { name: 'b.png', sha256: 'h1' })).toEqual({
+      attachment: stored.attachment,
+      created: false,
+    });
+    vi.spyOn(db.attachments, 'add').mockImplementation(() =>
+      Dexie.Promise.reject(new Dexie.AbortError('aborted', quotaDom())),
+    );
+    await expectQuota(attachments.putOnce(new Blob(['new']), { name: 'c.png', sha256: 'h2' }));
+    expect(await db.attachments.count()).toBe(1);
   });
 
   it('a user cancel stays an AbortError, so it still reads as a cancel', async () => {
