@@ -1,19 +1,11 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import type { Locator, Page } from '@playwright/test';
+import type { Locator } from '@playwright/test';
 import { createNote, expect, openApp, test } from './fixtures';
-import { dropFileAt, ONE_PIXEL_PNG, pictureOn } from './picture-drops';
+import { dropFileAt, ONE_PIXEL_PNG, pictureOn, shownWidth } from './picture-drops';
 
 // Pictures in notes as people put them there: pasted from a screenshot, dropped from the
 // desktop, picked with the toolbar button on a phone. The note keeps a short link; the bytes
 // are stored once beside the notes, shown by the preview and embedded by the exporters.
-
-/** The picture's width as decoded by the browser: 0 until its bytes have loaded. */
-function shownWidth(page: Page, alt: string): Promise<number> {
-  return page
-    .getByTestId('preview')
-    .locator(`img[alt="${alt}"]`)
-    .evaluate((image: HTMLImageElement) => (image.complete ? image.naturalWidth : 0));
-}
 
 const LINK = String.raw`!\[(?<alt>[^\]]*)\]\(attachment:attachment_[0-9a-f]+\)`;
 

@@ -56,3 +56,15 @@ export async function pictureOn(
     { how, name, color },
   );
 }
+
+/**
+ * The picture's width as the browser decoded it in the preview: 0 until its bytes loaded
+ * (or while it is not there yet), for `expect.poll`.
+ */
+export function shownWidth(page: Page, alt: string): Promise<number> {
+  return page
+    .getByTestId('preview')
+    .locator(`img[alt="${alt}"]`)
+    .evaluate((image: HTMLImageElement) => (image.complete ? image.naturalWidth : 0))
+    .catch(() => 0);
+}

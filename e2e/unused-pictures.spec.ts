@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { createNote, expect, openApp, test } from './fixtures';
-import { pictureOn } from './picture-drops';
+import { pictureOn, shownWidth } from './picture-drops';
 
 // Freeing the space of pictures nothing uses any more: a deleted note's screenshots stay in the
 // attachment store after the trash is emptied, until Settings → Storage deletes them. What any
@@ -48,14 +48,6 @@ function ageAttachments(page: Page): Promise<number> {
         };
       }),
   );
-}
-
-/** The picture's width as decoded by the browser: 0 until its bytes have loaded. */
-function shownWidth(page: Page, alt: string): Promise<number> {
-  return page
-    .getByTestId('preview')
-    .locator(`img[alt="${alt}"]`)
-    .evaluate((image: HTMLImageElement) => (image.complete ? image.naturalWidth : 0));
 }
 
 test('Storage finds the pictures no note uses once the trash is emptied, and deletes only those', async ({

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import type { Page } from '@playwright/test';
 import { expect, openApp, test } from './fixtures';
+import { shownWidth } from './picture-drops';
 
 // A vault's pictures go with its notes: an Obsidian vault's `![[板书.png]]` comes in as a
 // stored picture, a backup writes each picture beside the notes with a relative link any
@@ -32,15 +33,6 @@ async function importZip(page: Page, name: string, data: Uint8Array): Promise<vo
   await expect(dialog).toBeVisible();
   await dialog.getByTestId('import-start').click();
   await expect(dialog).toBeHidden();
-}
-
-/** The picture's width as the browser decoded it in the preview: 0 until its bytes loaded. */
-function shownWidth(page: Page, alt: string): Promise<number> {
-  return page
-    .getByTestId('preview')
-    .locator(`img[alt="${alt}"]`)
-    .evaluate((image: HTMLImageElement) => (image.complete ? image.naturalWidth : 0))
-    .catch(() => 0);
 }
 
 test("an Obsidian vault's pictures come in with its notes, go out beside them in a backup, and come back from it", async ({

@@ -1,3 +1,4 @@
+import { editDistance } from './edit-distance';
 import type {
   FunctionPlot,
   FunctionPlotDiagnostic,
@@ -129,23 +130,6 @@ function parseParameters(
 /** Settings a line may name, as written in the docs (`x-label`, not `xlabel`). */
 const KNOWN_SETTINGS = ['domain', 'range', 'x-label', 'y-label', 'grid', 'param'];
 const KNOWN_OPTIONS = ['label', 'color'];
-
-/** Edits (insert, delete, replace, swap two neighbours) from `a` to `b`. */
-function editDistance(a: string, b: string): number {
-  const rows = Array.from({ length: a.length + 1 }, (_, i) =>
-    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-  );
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const row = rows[i]!;
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      row[j] = Math.min(rows[i - 1]![j]! + 1, row[j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        row[j] = Math.min(row[j]!, rows[i - 2]![j - 2]! + 1);
-    }
-  }
-  return rows[a.length]![b.length]!;
-}
 
 /**
  * The known name `typed` is most likely a slip of (`domian` → `domain`), or
