@@ -278,5 +278,28 @@ describe('ProviderService', () => {
       });
       expect(otherDate.model_listed).toBe(false);
     });
+
+    it('the model list offers an aliased default once, under its saved name, with its twin’s info', async () => {
+      core = testCore(listing({ models: [{ name: 'llama3:latest', details: { parameter_size: '8B' } }] }));
+      await core.api.providers.create({ preset: 'ollama', default_model: 'llama3' });
+      const ollama = (await core.api.providers.models('ollama')).items;
+      expect(ollama.map((item) => [item.model, item.display_name])).toEqual([
+        ['llama3', 'llama3 (8B)'],
+      ]);
+
+      core = testCore(
+        listing({
+          data: [
+            { id: 'claude-sonnet-4-5-20250929', display_name: 'Claude Sonnet 4.5' },
+            { id: 'claude-haiku-4-5-20251001' },
+          ],
+        }),
+      );
+      await core.api.providers.create({ preset: 'anthropic', api_key: KEY });
+      const anthropic = (await core.api.providers.models('anthropic')).items;
+      expect(anthropic.map((item) => item.model)).toEqual(['claude-sonnet-4-5', 'claude-haiku-4-5-20251001']);
+      expect(anthropic[0]).toMatchObject({ display_name: 'Claude Sonnet 4.5', context_window: 200_000 });
+      expect(anthropic[0]!.capabilities).toContain('tool_calling');
+    });
   });
 });

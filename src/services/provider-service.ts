@@ -24,6 +24,7 @@ import {
 } from '../contracts';
 import { z } from 'zod';
 import { systemClock, type Clock } from '../core/ids';
+import { listedTwin } from '../core/model-alias';
 import type { ProviderRepository, ProviderRow, SecretsVault, SettingsRepository } from '../db';
 import type { IMetonaProviderAdapter } from '../ir';
 import { WEBLLM_CATALOG } from '../models';
@@ -211,10 +212,19 @@ export class ProviderService {
     } catch (error) {
       throw toAppError(toMetonaError(error, row.provider_id));
     }
+    // The default keeps the spelling it was saved with (what the adapter sends and
+    // conversations hold); a listed twin it is an alias of lends it its info instead
+    // of being offered beside it as a second model.
+    const twin = listedTwin(
+      row.type,
+      row.default_model,
+      items.map((item) => item.model),
+    );
+    if (twin === undefined) items.unshift(unknownModelInfo(row.default_model));
+    else if (twin !== row.default_model)
+      items = items.map((item) => (item.model === twin ? renamedTwin(item, row.default_model) : item));
     for (const item of items)
       if (item.context_window) this.#windows.set(`${row.provider_id}|${item.model}`, item.context_window);
-    if (!items.some((item) => item.model === row.default_model))
-      items.unshift(unknownModelInfo(row.default_model));
     return { items, page: { total: items.length, limit: items.length, offset: 0 } };
   }
 
@@ -489,20 +499,15 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   });
 }
 
-/**
- * Whether a provider's list offers `model` as the adapter would send it. The
- * adapters send the name as typed, and some servers answer a name their list
- * spells differently: Ollama lists every model with its tag (`llama3:latest`)
- * and runs an untagged name as `:latest`; Anthropic lists dated ids
- * (`claude-sonnet-4-5-20250929`) and answers their aliases (`claude-sonnet-4-5`,
- * `…-latest`), which its adapter already treats as one model.
- */
+/** The listed twin under the default's name; a display name spelling out the twin's id (Ollama's) says the default's. */
+function renamedTwin(item: ModelInfoDto, model: string): ModelInfoDto {
+  const display = item.display_name.startsWith(item.model)
+    ? `${model}${item.display_name.slice(item.model.length)}`
+    : item.display_name;
+  return { ...item, model, display_name: display };
+}
+
+/** Whether a provider's list offers `model` as the adapter would send it (see listedTwin). */
 export function modelListed(type: ProviderType, model: string, ids: readonly string[]): boolean {
-  if (ids.includes(model)) return true;
-  if (type === 'ollama') return !model.includes(':') && ids.includes(`${model}:latest`);
-  if (type === 'anthropic') {
-    const alias = model.replace(/-latest$/, '');
-    return ids.some((id) => id.replace(/-\d{8}$/, '') === alias);
-  }
-  return false;
+  return listedTwin(type, model, ids) !== undefined;
 }

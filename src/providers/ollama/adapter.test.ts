@@ -208,6 +208,20 @@ describe('OllamaAdapter', () => {
     ]);
   });
 
+  it('asks /api/show about its model with a JSON object and reads the trained window', async () => {
+    const { fetch, calls } = fakeFetch(
+      () =>
+        new Response(
+          JSON.stringify({ model_info: { 'general.architecture': 'llama', 'llama.context_length': 8192 } }),
+        ),
+    );
+    const adapter = new OllamaAdapter({ model: 'llama3', baseUrl: 'http://127.0.0.1:11434', fetch });
+    expect(await adapter.reportedContextWindow()).toBe(8192);
+    expect(calls[0]!.url).toBe('http://127.0.0.1:11434/api/show');
+    // Ollama answers a JSON string (not an object) with 400: the window would never be learned.
+    expect(JSON.parse(String(calls[0]!.init?.body))).toEqual({ model: 'llama3' });
+  });
+
   it('perf stats are absent when Ollama sends no durations', () => {
     expect(mapOllamaPerfStats({ done: true })).toBeUndefined();
   });

@@ -142,7 +142,8 @@ export class OllamaAdapter implements IMetonaProviderAdapter {
     try {
       const response = await httpRequest(
         joinUrl(this.#baseUrl, 'api/show'),
-        { method: 'POST', headers: this.#headers(), body: JSON.stringify({ model: this.model }) },
+        // The body goes as given: httpRequest encodes it (a string here would be sent as a JSON string).
+        { method: 'POST', headers: this.#headers(), body: { model: this.model } },
         this.#http(options.signal),
       );
       return contextLengthOf(await response.json());

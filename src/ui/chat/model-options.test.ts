@@ -49,6 +49,19 @@ describe('buildModelGroups', () => {
     ]);
   });
 
+  it('does not repeat a model id its display name already starts with', () => {
+    const groups = buildModelGroups(
+      [{ ...provider('ollama', 'llama3', 'ollama'), type: 'ollama' }],
+      { ollama: [info('qwen2.5:7b', ['chat'], 'qwen2.5:7b (7.6B)'), info('llama3', ['chat'], 'Llama 3 (8B)')] },
+      null,
+      labels,
+    );
+    expect(groups[0]?.options.map((option) => option.label)).toEqual([
+      'OLLAMA · qwen2.5:7b (7.6B)',
+      'OLLAMA · Llama 3 (8B) (llama3)',
+    ]);
+  });
+
   it('puts local models first with WebGPU, marking undownloaded and unrunnable ones', () => {
     const groups = buildModelGroups(
       providers,

@@ -43,9 +43,11 @@ export function parseOptionValue(value: string): { provider_id: string; model: s
     : { provider_id: value.slice(0, at), model: value.slice(at + SEPARATOR.length) };
 }
 
+/** A display name that already starts with the model's id (Ollama's `qwen2.5:7b (7.6B)`) is not followed by the id again. */
 function modelLabel(info: ModelInfoDto | undefined, model: string): string {
   const name = info?.display_name;
-  return name && name !== model ? `${name} (${model})` : model;
+  if (!name || name === model) return model;
+  return name.startsWith(`${model} `) ? name : `${name} (${model})`;
 }
 
 function localGroup(local: LocalModelsDto, labels: ModelOptionLabels): ModelGroup {
