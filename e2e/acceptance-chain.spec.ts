@@ -163,7 +163,7 @@ test('the acceptance chain: recording → transcript note → search → agent w
     await expect(calls.nth(2).getByTestId('agent-tool-result')).toContainText('Hello, Ada!');
     await expect(calls.nth(3).getByTestId('agent-tool-result')).toContainText('+```mermaid');
     await expect(timeline.locator('[data-event="ModelCallStarted"]').first()).toContainText(
-      'custom/script-model',
+      'Script · script-model',
     );
 
     // --- Markdown with Mermaid and a function plot, rendered in the note ---

@@ -89,7 +89,7 @@ test('the agent runs on an in-browser model with prompted tools: search, read, a
   await allowTasksAndExpectRun(page, {
     note: 'Deadlock notes',
     task: DOUBLE_TASKS[0]!,
-    model: `webllm/${DOUBLE_MODEL}`,
+    model: `webllm · ${DOUBLE_MODEL}`,
     answer: DOUBLE_ANSWER,
     permissionTimeout: 30_000,
   });

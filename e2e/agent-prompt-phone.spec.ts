@@ -68,4 +68,20 @@ test.describe('phone 390×844', () => {
     await permission.getByTestId('permission-deny').click();
     await expect(permission).toHaveCount(0);
   });
+
+  test('past runs show several runs at once, each one tappable', async ({ page }) => {
+    await openApp(page);
+    await page.evaluate(() => (location.hash = '#/agent'));
+    const runs = page.getByTestId('agent-run-item');
+    // Requests the demo cannot do end at once, with no prompt: three finished runs.
+    for (const [index, request] of ['总结我的笔记', '翻译我的笔记', '列出我的标签'].entries()) {
+      await page.getByTestId('agent-input').fill(request);
+      await page.getByTestId('agent-run').click();
+      await expect(runs).toHaveCount(index + 1);
+      await expect(runs.first()).not.toHaveAttribute('data-status', /queued|running/);
+    }
+    await page.evaluate(() => window.scrollTo(0, 0));
+    for (let index = 0; index < 3; index++)
+      expect(await tappable(page, runs.nth(index)), `run ${index + 1}`).toBe(true);
+  });
 });

@@ -28,7 +28,7 @@ test('the agent runs on a configured OpenAI-compatible provider; its write shows
   await allowTasksAndExpectRun(page, {
     note: 'Deadlock notes',
     task: 'Explain the four conditions',
-    model: 'custom/script-model',
+    model: 'Script · script-model',
     answer: 'I added three tasks',
   });
   // Native tool calling: the provider got the tools as functions.

@@ -174,6 +174,11 @@ test('Anthropic refusing the key (401): the test and the chat say the key was re
   const answer = page.locator('[data-testid="chat-message"][data-role="assistant"]').last();
   await expect(answer).toHaveAttribute('data-status', 'failed');
   await expect(answer.getByTestId('chat-error')).toHaveText('The AI provider rejected the API key.');
+  // Retry alone cannot help: the answer says which address refused the key and opens its settings.
+  const help = answer.getByTestId('provider-error-help');
+  await expect(help).toContainText(`${anthropic.url} did not accept the API key.`);
+  await help.getByTestId('provider-error-settings').click();
+  await expect(page.locator('[data-testid="provider-item"][data-provider-id="anthropic"]')).toBeVisible();
   expect(chats(anthropic, '/v1/messages').map((request) => request.headers['x-api-key'])).toEqual([
     'sk-ant-a-wrong-one',
   ]);

@@ -3,12 +3,16 @@ import { expect, type Page } from '@playwright/test';
 /**
  * Adds a custom OpenAI-compatible provider (default name "Script") for `serverUrl`
  * (see `openai-script-server.ts`) in Settings, then closes Settings. `apiKey: null`
- * saves it without a key.
+ * saves it without a key; `providerId` is the id the save gives it (`custom-2` for a second one).
  */
 export async function addScriptProvider(
   page: Page,
   serverUrl: string,
-  { name = 'Script', apiKey = 'sk-e2e-agent' }: { name?: string; apiKey?: string | null } = {},
+  {
+    name = 'Script',
+    apiKey = 'sk-e2e-agent',
+    providerId = 'custom',
+  }: { name?: string; apiKey?: string | null; providerId?: string } = {},
 ): Promise<void> {
   await page.getByTestId('open-settings').click();
   await page.getByTestId('settings-nav-providers').click();
@@ -19,7 +23,7 @@ export async function addScriptProvider(
   await page.getByTestId('provider-model').fill('script-model');
   if (apiKey !== null) await page.getByTestId('provider-api-key').fill(apiKey);
   await page.getByTestId('provider-save').click();
-  await expect(page.locator('[data-testid="provider-item"][data-provider-id="custom"]')).toBeVisible();
+  await expect(page.locator(`[data-testid="provider-item"][data-provider-id="${providerId}"]`)).toBeVisible();
   await page.keyboard.press('Escape');
 }
 

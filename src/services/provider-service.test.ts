@@ -283,9 +283,7 @@ describe('ProviderService', () => {
       core = testCore(listing({ models: [{ name: 'llama3:latest', details: { parameter_size: '8B' } }] }));
       await core.api.providers.create({ preset: 'ollama', default_model: 'llama3' });
       const ollama = (await core.api.providers.models('ollama')).items;
-      expect(ollama.map((item) => [item.model, item.display_name])).toEqual([
-        ['llama3', 'llama3 (8B)'],
-      ]);
+      expect(ollama.map((item) => [item.model, item.display_name])).toEqual([['llama3', 'llama3 (8B)']]);
 
       core = testCore(
         listing({

@@ -52,7 +52,9 @@ describe('buildModelGroups', () => {
   it('does not repeat a model id its display name already starts with', () => {
     const groups = buildModelGroups(
       [{ ...provider('ollama', 'llama3', 'ollama'), type: 'ollama' }],
-      { ollama: [info('qwen2.5:7b', ['chat'], 'qwen2.5:7b (7.6B)'), info('llama3', ['chat'], 'Llama 3 (8B)')] },
+      {
+        ollama: [info('qwen2.5:7b', ['chat'], 'qwen2.5:7b (7.6B)'), info('llama3', ['chat'], 'Llama 3 (8B)')],
+      },
       null,
       labels,
     );

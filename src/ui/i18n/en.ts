@@ -898,6 +898,10 @@ graph LR
   'providers.cause.cors':
     "The server refuses requests from this page (CORS). Allow this app's origin on the server (for Ollama: OLLAMA_ORIGINS).",
   'providers.cause.url': 'The base URL is wrong (a typo, a missing /v1, or the wrong port).',
+  'providers.keyRefused': '{url} did not accept the API key.',
+  'providers.cause.keyWrong':
+    "The key is mistyped, revoked or expired: paste it again from the provider's console.",
+  'providers.cause.keyOther': 'The key belongs to another service or account than this base URL.',
   'providers.openSettings': 'Open {name} in Settings → Providers',
   'modelHost.savedShort': 'Saved for every model download.',
   'storage.whatUsesSpace': 'What uses the space',

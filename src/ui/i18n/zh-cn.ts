@@ -860,6 +860,9 @@ graph LR
   'providers.cause.cors':
     '服务器拒绝了来自本页面的请求（CORS）。请在服务器上允许本应用的来源（Ollama：设置 OLLAMA_ORIGINS）。',
   'providers.cause.url': '接口地址有误（拼写错误、缺少 /v1 或端口不对）。',
+  'providers.keyRefused': '{url} 不接受这个 API 密钥。',
+  'providers.cause.keyWrong': '密钥输错了、已被撤销或已过期：请从服务商的控制台重新复制粘贴。',
+  'providers.cause.keyOther': '这个密钥属于别的服务或账号，而不是这个接口地址。',
   'providers.openSettings': '在 设置 → AI 服务 中打开 {name}',
   'modelHost.savedShort': '已保存，所有模型下载都将使用它。',
   'storage.whatUsesSpace': '空间占用',

@@ -25,7 +25,16 @@ describe('provider error help', () => {
   });
 
   it('has nothing to add for other errors or an unknown provider', () => {
-    expect(providerErrorHelp('PROVIDER_AUTH_FAILED', 'https://api.example/v1')).toBeNull();
+    expect(providerErrorHelp('PROVIDER_RATE_LIMITED', 'https://api.example/v1')).toBeNull();
     expect(providerErrorHelp('PROVIDER_UNAVAILABLE', null)).toBeNull();
+  });
+
+  it('a refused key names the address that refused it and what to check in its settings', () => {
+    expect(providerErrorHelp('PROVIDER_AUTH_FAILED', 'https://api.example/v1')).toEqual({
+      url: 'https://api.example/v1',
+      headline: 'providers.keyRefused',
+      causes: ['providers.cause.keyWrong', 'providers.cause.keyOther'],
+    });
+    expect(providerErrorHelp('PROVIDER_AUTH_FAILED', null)).toBeNull();
   });
 });

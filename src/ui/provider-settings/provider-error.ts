@@ -7,6 +7,11 @@ export function isUnreachable(code: string): boolean {
   return UNREACHABLE.has(code);
 }
 
+/** Codes the provider's settings can fix, so the error says how and links there. */
+export function hasProviderHelp(code: string): boolean {
+  return isUnreachable(code) || code === 'PROVIDER_AUTH_FAILED';
+}
+
 export interface ProviderErrorHelp {
   /** The address that failed. */
   url: string;
@@ -21,7 +26,8 @@ export interface ProviderErrorHelp {
  * causes that. A browser app cannot tell a server that is down from a CORS refusal (both are
  * a failed fetch), so every likely cause is named. A server that answered 5xx or "overloaded"
  * (`metonaCode` model_overloaded) was reached: the checklist for an unreachable address would
- * send its user hunting for a CORS problem that is not there. Null for other errors, or when
+ * send its user hunting for a CORS problem that is not there. A refused key names the
+ * address that refused it and what to check. Null for other errors, or when
  * the provider (and so its URL) is not known.
  */
 export function providerErrorHelp(
@@ -29,7 +35,15 @@ export function providerErrorHelp(
   baseUrl: string | null,
   metonaCode?: string,
 ): ProviderErrorHelp | null {
-  if (!isUnreachable(code) || !baseUrl) return null;
+  if (!hasProviderHelp(code) || !baseUrl) return null;
+  // A refused key is fixed in the provider's settings and nowhere else: Retry alone cannot help.
+  if (code === 'PROVIDER_AUTH_FAILED') {
+    return {
+      url: baseUrl,
+      headline: 'providers.keyRefused',
+      causes: ['providers.cause.keyWrong', 'providers.cause.keyOther'],
+    };
+  }
   if (metonaCode === 'model_overloaded') {
     return {
       url: baseUrl,

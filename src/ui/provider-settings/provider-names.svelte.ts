@@ -1,0 +1,41 @@
+import type { ProviderDto, ProviderPresetDto } from '../../contracts/provider-config';
+import { core } from '../api/core-client';
+import { t } from '../i18n';
+import { presetNameKey } from './provider-text';
+
+/**
+ * The presets' own names, loaded once: a provider still carrying its preset's name
+ * ("OpenAI-compatible", "Mock (scripted demo)") is shown in the UI's language in every
+ * view that names it, as the Settings form does, not only there.
+ */
+let presets = $state.raw<readonly ProviderPresetDto[]>([]);
+let loading: Promise<void> | null = null;
+
+function loadPresets(): void {
+  loading ??= core.providers.presets().then(
+    (items) => {
+      presets = items;
+    },
+    () => {
+      // Names stay as stored until a later call loads them.
+      loading = null;
+    },
+  );
+}
+
+type Named = Pick<ProviderDto, 'preset' | 'display_name'>;
+
+/** Whether the provider still has the name its preset gave it (translated, so said in the UI's language). */
+export function hasPresetName(provider: Named): boolean {
+  loadPresets();
+  const presetName = presets.find((entry) => entry.preset === provider.preset)?.display_name;
+  return presetNameKey(provider.preset, provider.display_name, presetName) !== null;
+}
+
+/** The provider's name as the UI shows it. */
+export function shownProviderName(provider: Named): string {
+  loadPresets();
+  const presetName = presets.find((entry) => entry.preset === provider.preset)?.display_name;
+  const key = presetNameKey(provider.preset, provider.display_name, presetName);
+  return key ? t(key) : provider.display_name;
+}
