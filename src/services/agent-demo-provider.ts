@@ -1,3 +1,4 @@
+import { requestLanguage, type RequestLanguage } from '../core/request-language';
 import type {
   IMetonaProviderAdapter,
   MetonaCallOptions,
@@ -33,6 +34,41 @@ export const DEMO_LIMITS_ANSWER =
   'three review tasks from it”). It is a script, not a model, so it cannot answer this; choose a model in ' +
   'the picker above (a local model or a configured provider) for anything else.';
 
+/** The same, for a request written in Chinese: the demo answers in the request's language. */
+export const DEMO_LIMITS_ANSWER_ZH =
+  '演示模型只会找到一篇笔记并为它添加复习任务（例如“找到我的死锁笔记并为它创建三个复习任务”）。' +
+  '它是一段脚本，不是模型，所以回答不了这个请求；其他事情请在上方的选择器里选一个模型（本地模型或已配置的服务商）。';
+
+/** The demo's lines in the language of the request (see `requestLanguage`). */
+const LINES = {
+  en: {
+    limits: DEMO_LIMITS_ANSWER,
+    failed: (reason: string) => `I could not finish: ${reason}.`,
+    toolFailed: 'the tool failed',
+    noMatch: 'No note in the notebook matches this request.',
+    bestMatch: (title: string) => `The best match is “${title}”.`,
+    read: (title: string) => `I read “${title}”.`,
+    added: (count: number, title: string) => `I added ${count} review tasks to “${title}”.`,
+    done: 'Done.',
+    heading: 'Review',
+    task: (text: string) => `Review: ${text}`,
+    part: (part: number) => `Review the note (part ${part})`,
+  },
+  zh: {
+    limits: DEMO_LIMITS_ANSWER_ZH,
+    failed: (reason: string) => `没能完成：${reason}。`,
+    toolFailed: '工具运行失败',
+    noMatch: '笔记本里没有与这个请求相符的笔记。',
+    bestMatch: (title: string) => `最相符的笔记是“${title}”。`,
+    read: (title: string) => `我读了“${title}”。`,
+    added: (count: number, title: string) => `我为“${title}”添加了 ${count} 个复习任务。`,
+    done: '完成了。',
+    heading: '复习',
+    task: (text: string) => `复习：${text}`,
+    part: (part: number) => `复习这篇笔记（第 ${part} 部分）`,
+  },
+} as const;
+
 /** True when the demo's script fits the request; otherwise it says so instead of acting. */
 export function demoCanHandle(goal: string): boolean {
   return DEMO_REQUEST.test(goal);
@@ -54,7 +90,8 @@ function record(value: unknown): Record<string, unknown> {
 }
 
 /** Short task lines from a note: its headings and first sentences, checklists and the title left out. */
-export function tasksFromNote(body: string, count: number): string[] {
+export function tasksFromNote(body: string, count: number, language: RequestLanguage = 'en'): string[] {
+  const words = LINES[language];
   const lines = body
     .split('\n')
     .map((line) => line.trim())
@@ -68,10 +105,10 @@ export function tasksFromNote(body: string, count: number): string[] {
       ?.trim();
     if (!text) continue;
     const cut = text.length > TASK_TEXT_CHARS ? `${text.slice(0, TASK_TEXT_CHARS - 1)}…` : text;
-    candidates.push(`Review: ${cut.replace(/[.。]$/, '')}`);
+    candidates.push(words.task(cut.replace(/[.。]$/, '')));
   }
   const unique = [...new Set(candidates)].slice(0, count);
-  while (unique.length < count) unique.push(`Review the note (part ${unique.length + 1})`);
+  while (unique.length < count) unique.push(words.part(unique.length + 1));
   return unique;
 }
 
@@ -128,6 +165,8 @@ export class DemoAgentAdapter implements IMetonaProviderAdapter {
     const messages = request.messages;
     const start = lastUserIndex(messages);
     const goal = messages[start]?.content.trim() ?? '';
+    const language = requestLanguage(goal);
+    const lines = LINES[language];
     const results = messages
       .slice(start + 1)
       .flatMap((message) => (message.role === 'tool' && message.toolResult ? [message.toolResult] : []));
@@ -147,7 +186,7 @@ export class DemoAgentAdapter implements IMetonaProviderAdapter {
     ];
 
     if (!last) {
-      if (!demoCanHandle(goal)) return answer(DEMO_LIMITS_ANSWER);
+      if (!demoCanHandle(goal)) return answer(lines.limits);
       if (tools.has('rag.search')) {
         return call(
           'rag.search',
@@ -159,30 +198,32 @@ export class DemoAgentAdapter implements IMetonaProviderAdapter {
     }
     const result = record(last.result);
     if (!last.success) {
-      return answer(`I could not finish: ${last.error ?? last.summary ?? 'the tool failed'}.`);
+      return answer(lines.failed(last.error ?? last.summary ?? lines.toolFailed));
     }
     if (last.toolName === 'rag.search' || last.toolName === 'notes.search') {
       const hits = Array.isArray(result.hits) ? result.hits.map(record) : [];
       const best = hits[0];
-      if (!best || typeof best.note_id !== 'string')
-        return answer('No note in the notebook matches this request.');
-      if (!tools.has('notes.read'))
-        return answer(`The best match is “${String(best.title ?? best.note_id)}”.`);
+      if (!best || typeof best.note_id !== 'string') return answer(lines.noMatch);
+      if (!tools.has('notes.read')) return answer(lines.bestMatch(String(best.title ?? best.note_id)));
       return call('notes.read', { note_id: best.note_id }, `Read “${String(best.title ?? '')}”.`);
     }
     if (last.toolName === 'notes.read' && typeof result.note_id === 'string') {
-      if (!tools.has('tasks.create')) return answer(`I read “${String(result.title ?? result.note_id)}”.`);
-      const tasks = tasksFromNote(typeof result.body === 'string' ? result.body : '', this.#taskCount);
+      if (!tools.has('tasks.create')) return answer(lines.read(String(result.title ?? result.note_id)));
+      const tasks = tasksFromNote(
+        typeof result.body === 'string' ? result.body : '',
+        this.#taskCount,
+        language,
+      );
       return call(
         'tasks.create',
-        { note_id: result.note_id, heading: 'Review', tasks },
+        { note_id: result.note_id, heading: lines.heading, tasks },
         `Add ${tasks.length} review tasks to the note.`,
       );
     }
     if (last.toolName === 'tasks.create') {
       const created = Array.isArray(result.tasks) ? result.tasks.length : 0;
-      return answer(`I added ${created} review tasks to “${String(result.title ?? result.note_id)}”.`);
+      return answer(lines.added(created, String(result.title ?? result.note_id)));
     }
-    return answer(last.summary ?? 'Done.');
+    return answer(last.summary ?? lines.done);
   }
 }

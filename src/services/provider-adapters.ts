@@ -16,6 +16,7 @@ import {
   type OpenAICompatiblePreset,
   type Sleep,
 } from '../providers';
+import { requestLanguage } from '../core/request-language';
 import { firstSourceTitle } from './notes-context';
 
 /** What the service hands in besides the stored config. */
@@ -71,6 +72,29 @@ export const CHAT_MOCK_SCENARIOS: Record<string, MockScenarioInput> = {
       { type: 'finish', reason: 'stop' },
     ],
   },
+  /** `demo` for a message written in Chinese: the mock answers in the language it was asked in. */
+  'demo-zh': {
+    id: 'demo-zh',
+    description: 'Thinking, then a Markdown answer, in Chinese.',
+    chunk_delay_ms: 25,
+    steps: [
+      {
+        type: 'reasoning',
+        chunks: ['用户在和演示模型对话。', '我来说明我是什么，', '以及怎样添加真正的模型。'],
+      },
+      {
+        type: 'text',
+        chunks: [
+          '你好！我是 **mock** 模型：一个离线的脚本演示。',
+          '\n\n- 在 *设置 → AI 服务* 中添加真正的服务商',
+          '\n- 输入 `/scenario long` 试试 **停止**',
+          '\n- 输入 `/scenario tool-call` 看看工具调用',
+        ],
+      },
+      { type: 'usage', input_tokens: 24, output_tokens: 48, reasoning_tokens: 16 },
+      { type: 'finish', reason: 'stop' },
+    ],
+  },
   long: {
     id: 'long',
     description: 'A long answer at 20 chunks a second: to try Stop.',
@@ -96,11 +120,22 @@ export function citedAnswerScenario(request: MetonaRequest): MockScenarioInput |
     description: 'An answer that cites the first note source.',
     chunk_delay_ms: 10,
     steps: [
-      { type: 'text', chunks: ['According to your note ', `“${title}”`, ', here is what you wrote [1].'] },
+      { type: 'text', chunks: citedAnswerChunks(title, lastUserText(request)) },
       { type: 'usage', input_tokens: 64, output_tokens: 16 },
       { type: 'finish', reason: 'stop' },
     ],
   };
+}
+
+/** A real model answers in the language it was asked in; so does the script. */
+function citedAnswerChunks(title: string, question: string): string[] {
+  return requestLanguage(question) === 'zh'
+    ? ['根据你的笔记', `“${title}”`, '，你写的内容如下 [1]。']
+    : ['According to your note ', `“${title}”`, ', here is what you wrote [1].'];
+}
+
+function lastUserText(request: MetonaRequest): string {
+  return request.messages.findLast((message) => message.role === 'user')?.content ?? '';
 }
 
 /** A provider of this app speaks under its own id, whatever the adapter calls itself. */
@@ -132,7 +167,12 @@ export function buildAdapter(config: AdapterConfig, deps: AdapterDependencies = 
         createMockAdapter({
           scenario: deps.mockScenario ?? 'demo',
           scenarios: CHAT_MOCK_SCENARIOS,
-          pick: citedAnswerScenario,
+          pick: (request) =>
+            citedAnswerScenario(request) ??
+            // The demo greeting in the language of the message; a scenario a test chose stays as it is.
+            (deps.mockScenario === undefined && requestLanguage(lastUserText(request)) === 'zh'
+              ? CHAT_MOCK_SCENARIOS['demo-zh']
+              : undefined),
           ...(deps.sleep && { sleep: deps.sleep }),
         }),
         providerId,
