@@ -21,6 +21,15 @@ describe('LinkIndex', () => {
     expect(index.backlinks('c')).toEqual([]);
   });
 
+  it('counts a link to a heading or block of a note as a backlink to the note', () => {
+    const index = new LinkIndex();
+    index.set(note('a', 'Index', '## Index\n[[#Index]] [[Index#Index]]'));
+    index.set(note('b', 'Beta', 'see [[Index#Index]]\n[[Index#^x|block]]'));
+    expect(index.backlinks('a')).toEqual([{ note_id: 'b', title: 'Beta', context: 'see [[Index#Index]]' }]);
+    expect(index.resolve('Index#Index')).toBeUndefined();
+    expect(index.linkingTo('Index').map((entry) => entry.note_id)).toEqual(['a', 'b']);
+  });
+
   it('follows edits, renames and removals', () => {
     const index = new LinkIndex();
     index.set(note('a', 'Alpha'));

@@ -57,6 +57,8 @@ export class LinkIndex {
     this.remove(note.note_id);
     const links = new Map<string, string>();
     for (const link of parseWikilinks(note.body)) {
+      // `[[#Heading]]` stays within the note: no other note is linked.
+      if (link.target === '') continue;
       const key = linkKey(link.target);
       if (!links.has(key)) links.set(key, contextOf(note.body, link.start));
     }

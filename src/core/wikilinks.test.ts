@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { linkKey, linkKeys, parseWikilinks, rewriteWikilinks, wikilinkQueryAt } from './wikilinks';
+import {
+  linkKey,
+  linkKeys,
+  parseWikilinks,
+  rewriteWikilinks,
+  splitWikilinkTarget,
+  wikilinkQueryAt,
+} from './wikilinks';
 
 describe('parseWikilinks', () => {
   it('finds targets, labels and offsets', () => {
@@ -28,6 +35,17 @@ describe('parseWikilinks', () => {
     expect(parseWikilinks(body).map((link) => link.target)).toEqual(['Real', '笔记 一']);
   });
 
+  it('links a heading or block to its note, and [[#Heading]] to the same note', () => {
+    const body = 'See [[Index#Index]], [[ Plan#Next steps | the steps ]], [[Plan#^abc]] and [[#Here]].';
+    expect(parseWikilinks(body).map(({ target, fragment, label }) => [target, fragment, label])).toEqual([
+      ['Index', 'Index', null],
+      ['Plan', 'Next steps', 'the steps'],
+      ['Plan', '^abc', null],
+      ['', 'Here', null],
+    ]);
+    expect(parseWikilinks('[[#]] [[ # ]]')).toEqual([]);
+  });
+
   it('takes a link after brackets that are not a link', () => {
     expect(parseWikilinks('[[a [b]] then [[Good]]').map((link) => link.target)).toEqual(['Good']);
   });
@@ -38,12 +56,43 @@ describe('linkKey and linkKeys', () => {
     expect(linkKey('  Project   Plan ')).toBe('project plan');
     expect([...linkKeys('[[Plan]] [[plan|p]] [[Other]]')]).toEqual(['plan', 'other']);
   });
+
+  it('keys a heading link by its note, and leaves links within the note out', () => {
+    expect([...linkKeys('[[Plan#Goals]] [[plan#^x|p]] [[#Local]]')]).toEqual(['plan']);
+  });
+});
+
+describe('splitWikilinkTarget', () => {
+  it('splits at the first # a heading or block id follows', () => {
+    expect(splitWikilinkTarget('Note')).toEqual({ title: 'Note', fragment: null });
+    expect(splitWikilinkTarget('Note#A#B ')).toEqual({ title: 'Note', fragment: 'A#B' });
+    expect(splitWikilinkTarget('Note #Heading two')).toEqual({ title: 'Note', fragment: 'Heading two' });
+    expect(splitWikilinkTarget('#^id')).toEqual({ title: '', fragment: '^id' });
+  });
+
+  it('keeps a # before a space or at the end in the title (C# tips, F#)', () => {
+    expect(splitWikilinkTarget('C# tips')).toEqual({ title: 'C# tips', fragment: null });
+    expect(splitWikilinkTarget('F#')).toEqual({ title: 'F#', fragment: null });
+    expect(splitWikilinkTarget('C# tips#Generics')).toEqual({ title: 'C# tips', fragment: 'Generics' });
+  });
 });
 
 describe('rewriteWikilinks', () => {
   it('rewrites plain and aliased links, keeping labels and other text', () => {
     const result = rewriteWikilinks('a [[Old title]] b [[old  TITLE|alias]] c [[Other]]', 'Old title', 'New');
     expect(result).toEqual({ body: 'a [[New]] b [[New|alias]] c [[Other]]', count: 2 });
+  });
+
+  it('keeps the heading, block id and label of a link into the note', () => {
+    const result = rewriteWikilinks(
+      '[[Old#Second heading]] [[old#^b1|see]] [[#Old]] [[Older#Old]]',
+      'Old',
+      'New',
+    );
+    expect(result).toEqual({
+      body: '[[New#Second heading]] [[New#^b1|see]] [[#Old]] [[Older#Old]]',
+      count: 2,
+    });
   });
 
   it('leaves a body without such links untouched, and code alone', () => {
@@ -62,6 +111,10 @@ describe('wikilinkQueryAt', () => {
   it('is null outside an open link', () => {
     expect(wikilinkQueryAt('[[done]] after', 14)).toBeNull();
     expect(wikilinkQueryAt('[[a|label', 9)).toBeNull();
+    // A heading is being typed: titles are no longer offered.
+    expect(wikilinkQueryAt('[[Alpha#Sec', 11)).toBeNull();
+    // …but a title with a # in it (C# tips) still completes.
+    expect(wikilinkQueryAt('[[C# ti', 7)).toEqual({ start: 2, query: 'C# ti' });
     expect(wikilinkQueryAt('[[a\nb', 5)).toBeNull();
     expect(wikilinkQueryAt('plain', 5)).toBeNull();
   });

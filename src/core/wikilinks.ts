@@ -3,11 +3,16 @@
  * source with their offsets so they can be indexed and rewritten in place.
  * The rules follow the preview's inline rule (one line, no brackets inside, a
  * non-empty target); links inside fenced code and code spans are not links.
+ * As in Obsidian, `#` in a target starts a place in the note: `[[Title#Heading]]`
+ * and `[[Title#^block]]` link to the note `Title`, and `[[#Heading]]` to a
+ * heading of the note the link is in.
  */
 
 export interface WikilinkRef {
-  /** The target as written, trimmed. */
+  /** The linked note's title as written, trimmed; empty for `[[#Heading]]` (the same note). */
   target: string;
+  /** What follows the first `#` (a heading, or `^id` for a block), trimmed; null without one. */
+  fragment: string | null;
   /** The text after `|`, when given. */
   label: string | null;
   /** Offsets of the whole `[[...]]` in the source. */
@@ -20,6 +25,19 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 /** How titles are compared: case, surrounding and repeated whitespace do not matter. */
 export function linkKey(title: string): string {
   return title.trim().replace(/\s+/g, ' ').toLocaleLowerCase();
+}
+
+/**
+ * A link target split into the note's title and the place in it, at the first
+ * `#` that a heading or block id follows at once (`Note#Heading`, `Note#^id`,
+ * `#Heading`). Obsidian does not allow `#` in note names, but a note written
+ * here may be called "C# tips" or "F#": a `#` before a space or at the end is
+ * part of the title.
+ */
+export function splitWikilinkTarget(target: string): { title: string; fragment: string | null } {
+  const hash = target.search(/#\S/u);
+  if (hash === -1) return { title: target.trim() === '#' ? '' : target.trim(), fragment: null };
+  return { title: target.slice(0, hash).trim(), fragment: target.slice(hash + 1).trim() || null };
 }
 
 /** Every wikilink in `body`, in source order. */
@@ -66,10 +84,11 @@ function scanLine(line: string, offset: number, links: WikilinkRef[]): void {
       const inner = line.slice(index + 2, close);
       if (!/[[\]]/.test(inner)) {
         const separator = inner.indexOf('|');
-        const target = (separator === -1 ? inner : inner.slice(0, separator)).trim();
-        if (target !== '') {
+        const written = (separator === -1 ? inner : inner.slice(0, separator)).trim();
+        const { title, fragment } = splitWikilinkTarget(written);
+        if (title !== '' || fragment !== null) {
           const label = separator === -1 ? null : inner.slice(separator + 1).trim() || null;
-          links.push({ target, label, start: offset + index, end: offset + close + 2 });
+          links.push({ target: title, fragment, label, start: offset + index, end: offset + close + 2 });
           index = close + 2;
           continue;
         }
@@ -79,14 +98,19 @@ function scanLine(line: string, offset: number, links: WikilinkRef[]): void {
   }
 }
 
-/** The distinct link keys of a body: what the link index stores per note. */
+/** The distinct link keys of a body (links within the note itself aside): what the link index stores per note. */
 export function linkKeys(body: string): Set<string> {
-  return new Set(parseWikilinks(body).map((link) => linkKey(link.target)));
+  return new Set(
+    parseWikilinks(body)
+      .filter((link) => link.target !== '')
+      .map((link) => linkKey(link.target)),
+  );
 }
 
 /**
- * Points every link to `oldTitle` at `newTitle`, keeping labels:
- * `[[Old]]` becomes `[[New]]` and `[[Old|see]]` becomes `[[New|see]]`.
+ * Points every link to `oldTitle` at `newTitle`, keeping headings and labels:
+ * `[[Old]]` becomes `[[New]]`, `[[Old|see]]` becomes `[[New|see]]` and
+ * `[[Old#Part|see]]` becomes `[[New#Part|see]]`.
  */
 export function rewriteWikilinks(
   body: string,
@@ -100,7 +124,9 @@ export function rewriteWikilinks(
   let cursor = 0;
   for (const link of parseWikilinks(body)) {
     if (linkKey(link.target) !== oldKey) continue;
-    result += body.slice(cursor, link.start) + `[[${target}${link.label === null ? '' : `|${link.label}`}]]`;
+    const fragment = link.fragment === null ? '' : `#${link.fragment}`;
+    const label = link.label === null ? '' : `|${link.label}`;
+    result += body.slice(cursor, link.start) + `[[${target}${fragment}${label}]]`;
     cursor = link.end;
     count++;
   }
@@ -109,7 +135,8 @@ export function rewriteWikilinks(
 
 /**
  * The link being typed at `cursor`: an unclosed `[[` earlier on the same line
- * with no `|` after it. Returns where the target starts and what was typed.
+ * with no `|` or `#` after it (titles are offered, not headings). Returns where
+ * the target starts and what was typed.
  */
 export function wikilinkQueryAt(text: string, cursor: number): { start: number; query: string } | null {
   const lineStart = text.lastIndexOf('\n', cursor - 1) + 1;
@@ -117,6 +144,7 @@ export function wikilinkQueryAt(text: string, cursor: number): { start: number; 
   const open = before.lastIndexOf('[[');
   if (open === -1) return null;
   const query = before.slice(open + 2);
-  if (/[[\]|]/.test(query)) return null;
+  // Past a heading's `#` (see splitWikilinkTarget) the query is no longer a title.
+  if (/[[\]|]|#\S/u.test(query)) return null;
   return { start: lineStart + open + 2, query };
 }

@@ -1,3 +1,4 @@
+import { fragmentLine } from '../../core/wikilinks-fragment';
 import { core } from '../api/core-client';
 import { confirmation } from '../dialogs/confirm.svelte';
 import { reportError } from '../errors';
@@ -19,16 +20,33 @@ function offerToCreate(title: string): Promise<boolean> {
 }
 
 /**
- * A `[[wikilink]]` in the preview was followed: the core resolves the title
- * and the note opens; a link to no note offers to create it (in the folder of
- * the note the link is in).
+ * The preview of the open note scrolls to the heading or `^block` a link names
+ * (and flashes it, as for a search result). A place the note does not have
+ * leaves the note where it is, as in Obsidian.
  */
-export async function followWikilink(title: string): Promise<void> {
+function revealFragment(noteId: string, fragment: string | null): void {
+  if (fragment === null || editor.noteId !== noteId) return;
+  const line = fragmentLine(editor.body, fragment);
+  if (line !== null) editor.requestReveal(noteId, '', line);
+}
+
+/**
+ * A `[[wikilink]]` in the preview was followed: the core resolves the title
+ * and the note opens, at the heading or block after `#` when it has one
+ * (`[[#Heading]]` stays in the open note); a link to no note offers to create
+ * it (in the folder of the note the link is in).
+ */
+export async function followWikilink(title: string, fragment: string | null = null): Promise<void> {
   try {
     await saveNow();
+    if (title.trim() === '') {
+      if (editor.noteId) revealFragment(editor.noteId, fragment);
+      return;
+    }
     const target = await core.links.resolve(title);
     if (target) {
       await openNote(target.note_id);
+      revealFragment(target.note_id, fragment);
       return;
     }
     const create = await offerToCreate(title);

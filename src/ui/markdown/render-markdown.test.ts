@@ -186,6 +186,19 @@ describe('renderMarkdown: wikilinks', () => {
     expect(links.map((link) => link.textContent)).toEqual(['My Page', 'the label']);
   });
 
+  it('links [[Note#Heading]] to the note, keeping the heading apart', () => {
+    const doc = render('See [[Index#Index]], [[Plan#^b1|the block]] and [[#Here]].');
+    const links = Array.from(doc.querySelectorAll('a.wikilink'));
+    expect(links.map((link) => link.getAttribute('data-wikilink'))).toEqual(['Index', 'Plan', '']);
+    expect(links.map((link) => link.getAttribute('data-wikilink-fragment'))).toEqual([
+      'Index',
+      '^b1',
+      'Here',
+    ]);
+    expect(links.map((link) => link.getAttribute('href'))).toEqual(['#/wiki/Index', '#/wiki/Plan', null]);
+    expect(links.map((link) => link.textContent)).toEqual(['Index#Index', 'the block', '#Here']);
+  });
+
   it('escapes targets and labels', () => {
     const html = renderMarkdown('[[a"><img src=x onerror=alert(1)>|<b>x</b>]]');
     expect(html).not.toContain('<img');

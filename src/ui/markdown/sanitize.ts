@@ -45,11 +45,13 @@ const HTML_CONFIG: Config = {
   ALLOW_DATA_ATTR: false,
   // data-remote-src/data-alt: the remote-image placeholder (loaded only on click);
   // data-footnote*: a footnote's reference, definition and way back (scrolled by the preview);
-  // data-note-image: a picture stored with the note, by attachment id (the preview fills its src).
+  // data-note-image: a picture stored with the note, by attachment id (the preview fills its src);
+  // data-wikilink-fragment: the heading or block a wikilink points at (the preview scrolls to it).
   ADD_ATTR: [
     'data-source-line',
     'data-mermaid-source',
     'data-wikilink',
+    'data-wikilink-fragment',
     'data-remote-src',
     'data-alt',
     'data-footnote-ref',

@@ -1,20 +1,27 @@
 import type { MarkdownIt } from 'markdown-it';
 import type { WikilinkMeta } from '../../core/markdown/syntax';
+import { splitWikilinkTarget } from '../../core/wikilinks';
 
 /** The in-app route of a wiki target; the router owns `#/wiki/...`. */
 export function wikilinkHref(target: string): string {
   return `#/wiki/${encodeURIComponent(target)}`;
 }
 
-/** Wiki-style links between notes, rendered as in-app anchors the router understands. */
+/**
+ * Wiki-style links between notes, rendered as in-app anchors the router understands.
+ * `[[Note#Heading]]` names the note in `data-wikilink` (and its address) and the
+ * heading or `^block` in `data-wikilink-fragment`; `[[#Heading]]` has no note, only
+ * the place in the note it is in.
+ */
 export function wikilinkPlugin(md: MarkdownIt): void {
   const escape = md.utils.escapeHtml;
   md.renderer.rules['wikilink'] = (tokens, index) => {
     const meta = tokens[index]?.meta as WikilinkMeta | undefined;
     if (!meta) return '';
-    return (
-      `<a class="wikilink" data-wikilink="${escape(meta.target)}" href="${escape(wikilinkHref(meta.target))}">` +
-      `${escape(meta.label)}</a>`
-    );
+    const { title, fragment } = splitWikilinkTarget(meta.target);
+    const place = fragment === null ? '' : ` data-wikilink-fragment="${escape(fragment)}"`;
+    // A link within the note has no address of its own: the preview scrolls to the place.
+    const href = title === '' ? ' role="link" tabindex="0"' : ` href="${escape(wikilinkHref(title))}"`;
+    return `<a class="wikilink" data-wikilink="${escape(title)}"${place}${href}>${escape(meta.label)}</a>`;
   };
 }

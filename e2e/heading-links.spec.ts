@@ -1,0 +1,58 @@
+import { createNote, expect, openApp, test } from './fixtures';
+
+/** Enough paragraphs that a heading after them starts out of view. */
+const filler = Array.from({ length: 60 }, (_, i) => `Paragraph ${i + 1} before the part that matters.`).join(
+  '\n\n',
+);
+
+test('an Obsidian heading link opens its note at the heading, is a backlink, and follows a rename', async ({
+  page,
+  requestLog,
+}) => {
+  await openApp(page);
+  await createNote(
+    page,
+    'Target',
+    `# Target\n\n${filler}\n\n## Second heading\n\nThe part the link points at.`,
+  );
+  await createNote(page, 'Source', 'Read [[Target#Second heading]] first.');
+
+  const preview = page.getByTestId('preview');
+  const link = preview.locator('a.wikilink', { hasText: 'Target#Second heading' });
+  await link.click();
+  await expect(page.getByTestId('note-title')).toHaveValue('Target');
+  await expect(preview.getByRole('heading', { name: 'Second heading' })).toBeInViewport();
+
+  const backlink = page.getByTestId('backlink').filter({ hasText: 'Source' });
+  await expect(backlink).toHaveCount(1);
+
+  // Renaming Target rewrites the link in Source, keeping the heading.
+  await page.getByTestId('note-title').fill('Renamed target');
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
+  await page.getByTestId('note-title').blur();
+  await backlink.click();
+  await expect(page.getByTestId('note-title')).toHaveValue('Source');
+  await expect(page.getByTestId('note-body')).toHaveValue('Read [[Renamed target#Second heading]] first.');
+  await expect(preview.locator('a.wikilink', { hasText: 'Renamed target#Second heading' })).toHaveAttribute(
+    'href',
+    '#/wiki/Renamed%20target',
+  );
+  expect(requestLog.foreign()).toEqual([]);
+});
+
+test('[[#Heading]] scrolls to a heading of the same note', async ({ page }) => {
+  await openApp(page);
+  await createNote(
+    page,
+    'Long note',
+    `Jump to [[#Last part|the end]].\n\n${filler}\n\n## Last part\n\nThe end.`,
+  );
+
+  const preview = page.getByTestId('preview');
+  const heading = preview.getByRole('heading', { name: 'Last part' });
+  await expect(heading).not.toBeInViewport();
+  await preview.locator('a.wikilink', { hasText: 'the end' }).click();
+  await expect(heading).toBeInViewport();
+  await expect(page.getByTestId('note-title')).toHaveValue('Long note');
+  await expect(page.getByTestId('confirm-accept')).toHaveCount(0);
+});
