@@ -158,7 +158,7 @@ test.describe('on a phone, in Chinese, keyboard only', () => {
       .toBe(true);
     const error = detail.getByTestId('transcription-error');
     await expect(error).toHaveAttribute('data-code', 'UNSUPPORTED_AUDIO_FORMAT');
-    await expect(error).toContainText('无法读取此音频格式');
+    await expect(error).toContainText('无法读取此音频');
     await expect(error).toBeInViewport();
     // The core's English explanation is there for whoever opens it, not mixed into the Chinese page.
     await expect(error.getByTestId('transcription-error-detail')).toBeHidden();

@@ -75,6 +75,8 @@ test.describe('vault import in Chinese on a phone', () => {
 
     const job = page.getByTestId('job-item').filter({ hasText: '我的库.zip' });
     await expect(job).toHaveAttribute('data-status', 'completed');
+    // Nothing runs any more: the job panel is folded to its header until opened.
+    await page.getByTestId('job-panel-toggle').click();
     const report = job.getByTestId('import-report');
     await report.locator('summary').click();
     await expect(report.locator('summary')).toHaveText('导入报告（3 项）');
@@ -105,6 +107,7 @@ test.describe('vault import in Chinese on a phone', () => {
           '导入完成：新增 1 篇，更新 0 篇，跳过 0 篇。有 2 个文件被重命名、修复或未导入：详见“后台任务”中的导入报告。',
       }),
     ).toBeVisible();
+    await page.getByTestId('job-panel-toggle').click();
     const report = page.getByTestId('job-item').filter({ hasText: '课程.zip' }).getByTestId('import-report');
     await report.locator('summary').click();
     await expect(report.getByTestId('import-report-entry')).toHaveText([

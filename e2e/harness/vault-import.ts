@@ -15,6 +15,17 @@ export async function importVault(page: Page, files: Record<string, string>, tot
   await expect(page.getByTestId('note-count')).toHaveAttribute('data-total', String(total));
 }
 
+/** Imports a zip's bytes through the import dialog, returning once the dialog has closed (the job runs on). */
+export async function importZip(page: Page, name: string, data: Uint8Array): Promise<void> {
+  await page
+    .getByTestId('import-zip-input')
+    .setInputFiles({ name, mimeType: 'application/zip', buffer: Buffer.from(data) });
+  const dialog = page.getByTestId('import-dialog');
+  await expect(dialog).toBeVisible();
+  await dialog.getByTestId('import-start').click();
+  await expect(dialog).toBeHidden();
+}
+
 /** A note's file: its title in the front matter, then the body. */
 export function noteFile(title: string, body: string): string {
   return `---\ntitle: ${title}\n---\n${body}\n`;

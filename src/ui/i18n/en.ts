@@ -1005,6 +1005,15 @@ graph LR
   // Agent settings: memories live on the Memory page only.
   'agent.settings.memoryNote': 'What the agent remembers is on the Memory page.',
   'agent.settings.memoryLink': 'Open Settings → Memory',
+  // UX fixes: the job panel folds when nothing runs; export menu loading; the empty list on a phone.
+  'jobs.outcome.done': 'Finished.',
+  'jobs.outcome.cancelled': 'Stopped.',
+  'jobs.panelFinished': { one: '{count} finished', other: '{count} finished' },
+  'jobs.panelFailed': { one: '{count} failed', other: '{count} failed' },
+  'jobs.panelShow': 'Show',
+  'jobs.panelHide': 'Hide',
+  'export.loading': 'Loading formats…',
+  'list.emptyPhone': 'No notes yet. Tap + at the top to create one.',
   // Two tabs, one note: the text that lost a save is kept in the note's history.
   'editor.conflictKept':
     "This note was changed in another tab. Your text is kept in the note's history as a conflict version — choose which to keep.",
@@ -1451,7 +1460,8 @@ export const enErrors: Partial<Record<ErrorCode, string>> = {
   VECTOR_INDEX_REBUILD_REQUIRED: 'The vector index needs to be rebuilt.',
   // Every other code of the contract, so no error reaches a reader untranslated.
   ATTACHMENT_NOT_FOUND: 'That attachment no longer exists.',
-  UNSUPPORTED_AUDIO_FORMAT: 'This audio format cannot be read. Try WAV, MP3, M4A, OGG or WebM.',
+  UNSUPPORTED_AUDIO_FORMAT:
+    'This audio cannot be read: the file may be damaged, or its format is not supported (WAV, MP3, M4A/AAC, OGG/Opus, WebM or FLAC). Try another copy of the file, or convert it and upload it again.',
   TRANSCRIPTION_PROFILE_NOT_FOUND: 'That transcription profile does not exist.',
   TRANSCRIPTION_MODEL_UNAVAILABLE:
     'The speech recognition model could not be loaded or downloaded. Check the model host in Settings → Local models, then retry.',

@@ -952,6 +952,15 @@ graph LR
   // Agent settings: memories live on the Memory page only.
   'agent.settings.memoryNote': '智能体记住的内容在“记忆”页面。',
   'agent.settings.memoryLink': '打开 设置 → 记忆',
+  // UX fixes: the job panel folds when nothing runs; export menu loading; the empty list on a phone.
+  'jobs.outcome.done': '已完成。',
+  'jobs.outcome.cancelled': '已停止。',
+  'jobs.panelFinished': { other: '{count} 项已完成' },
+  'jobs.panelFailed': { other: '{count} 项失败' },
+  'jobs.panelShow': '展开',
+  'jobs.panelHide': '收起',
+  'export.loading': '正在加载导出格式…',
+  'list.emptyPhone': '还没有笔记。点击顶部的“+”创建。',
   // 两个标签页写同一篇笔记：保存失败一方的文字保留在笔记历史中。
   'editor.conflictKept':
     '这篇笔记已在另一个标签页中被修改。你的文字已作为冲突版本保留在笔记历史中，请选择保留哪一份。',
@@ -1346,7 +1355,8 @@ export const zhCNErrors: Partial<Record<ErrorCode, string>> = {
   VECTOR_INDEX_REBUILD_REQUIRED: '向量索引需要重建。',
   // Every other code of the contract, so no error reaches a reader untranslated.
   ATTACHMENT_NOT_FOUND: '该附件已不存在。',
-  UNSUPPORTED_AUDIO_FORMAT: '无法读取此音频格式。请尝试 WAV、MP3、M4A、OGG 或 WebM。',
+  UNSUPPORTED_AUDIO_FORMAT:
+    '无法读取此音频：文件可能已损坏，或格式不受支持（支持 WAV、MP3、M4A/AAC、OGG/Opus、WebM 或 FLAC）。请换一份完好的文件，或转换格式后重新上传。',
   TRANSCRIPTION_PROFILE_NOT_FOUND: '该转写配置不存在。',
   TRANSCRIPTION_MODEL_UNAVAILABLE:
     '无法加载或下载语音识别模型。请检查 设置 → 本地模型 中的下载源，然后重试。',

@@ -19,46 +19,8 @@ const INDEX_JOB_KINDS: readonly string[] = [INDEX_UPDATE_JOB_KIND, INDEX_REBUILD
 function onJobFinished(job: TrackedJob): void {
   const file = job.label ?? '';
   if (job.status === 'completed') {
-    const report = importReport(job.result);
-    const dedupe = dedupeReport(job.result);
-    if (report && dedupe) {
-      // New, updated and skipped are always said; every renamed, repaired or left-out
-      // file is listed in the job's report, which the toast points to.
-      const notes = t(dedupe.changed > 0 ? 'importDedupe.reportChanged' : 'importDedupe.report', dedupe);
-      const counts =
-        dedupe.pictures > 0
-          ? t('vaultImport.report.withList', {
-              counts: notes.replace(/[.。]$/u, ''),
-              list: t('vaultImport.report.pictures', { count: dedupe.pictures }),
-            })
-          : notes;
-      const text =
-        report.count > 0
-          ? t('vaultImport.report.withList', {
-              // The joining sentence stop is the language's own.
-              counts: counts.replace(/[.。]$/u, ''),
-              list: t('vaultImport.report.seeList', { count: report.count }),
-            })
-          : counts;
-      toasts.show(text, { kind: 'success' });
-    } else {
-      const summary = importSummary(job.result);
-      if (summary) {
-        const key =
-          summary.changed > 0
-            ? 'jobs.importedWithChanges'
-            : summary.skipped > 0
-              ? 'jobs.importedWithSkipped'
-              : 'jobs.imported';
-        const values = {
-          count: summary.imported,
-          skipped: summary.skipped,
-          changed: summary.changed,
-          first: summary.first ?? '',
-        };
-        toasts.show(t(key, values), { kind: 'success' });
-      }
-    }
+    const text = completedImportText(job.result);
+    if (text) toasts.show(text, { kind: 'success' });
     void refreshAll();
   } else if (job.status === 'failed' && job.error && jobKindLabel(job.kind) !== 'import') {
     toasts.show(t('jobs.failed', { reason: errorMessage(job.error) ?? t('errors.generic') }), {
@@ -81,6 +43,54 @@ function onJobFinished(job: TrackedJob): void {
     );
     void refreshAll();
   }
+}
+
+/**
+ * What a finished import brought in, in the reader's words: the toast says it once, and the
+ * job's row keeps saying it, so a finished row reads as done rather than as a bare "×".
+ */
+export function completedImportText(result: unknown): string | null {
+  const report = importReport(result);
+  const dedupe = dedupeReport(result);
+  if (report && dedupe) {
+    // New, updated and skipped are always said; every renamed, repaired or left-out
+    // file is listed in the job's report, which the toast points to.
+    const notes = t(dedupe.changed > 0 ? 'importDedupe.reportChanged' : 'importDedupe.report', dedupe);
+    const counts =
+      dedupe.pictures > 0
+        ? t('vaultImport.report.withList', {
+            counts: notes.replace(/[.。]$/u, ''),
+            list: t('vaultImport.report.pictures', { count: dedupe.pictures }),
+          })
+        : notes;
+    const text =
+      report.count > 0
+        ? t('vaultImport.report.withList', {
+            // The joining sentence stop is the language's own.
+            counts: counts.replace(/[.。]$/u, ''),
+            list: t('vaultImport.report.seeList', { count: report.count }),
+          })
+        : counts;
+    return text;
+  } else {
+    const summary = importSummary(result);
+    if (summary) {
+      const key =
+        summary.changed > 0
+          ? 'jobs.importedWithChanges'
+          : summary.skipped > 0
+            ? 'jobs.importedWithSkipped'
+            : 'jobs.imported';
+      const values = {
+        count: summary.imported,
+        skipped: summary.skipped,
+        changed: summary.changed,
+        first: summary.first ?? '',
+      };
+      return t(key, values);
+    }
+  }
+  return null;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LocalModelDto, LocalModelsDto } from '../../contracts/local-models';
-import { deviceNotice, isDeviceWide, modelDescription } from './local-model-text';
+import { deviceNotice, isDeviceWide, modelDescription, twinName } from './local-model-text';
 
 function item(overrides: Partial<LocalModelDto>): LocalModelDto {
   return {
@@ -51,5 +51,22 @@ describe('local model texts', () => {
     expect(isDeviceWide('no_webgpu')).toBe(true);
     expect(isDeviceWide('insufficient_memory')).toBe(false);
     expect(isDeviceWide(null)).toBe(false);
+  });
+});
+
+describe('twinName', () => {
+  const catalog = [
+    item({ model: 'SmolLM2-360M-Instruct-q4f32_1-MLC', display_name: 'SmolLM2 360M Instruct (q4f32)' }),
+  ];
+
+  it('names the twin as the list shows it', () => {
+    expect(twinName(item({ f32_alternative: 'SmolLM2-360M-Instruct-q4f32_1-MLC' }), catalog)).toBe(
+      'SmolLM2 360M Instruct (q4f32)',
+    );
+  });
+
+  it('falls back to the id for a twin the catalog does not hold, and to nothing without one', () => {
+    expect(twinName(item({ f32_alternative: 'Other-q4f32_1-MLC' }), catalog)).toBe('Other-q4f32_1-MLC');
+    expect(twinName(item({ f32_alternative: null }), catalog)).toBe('');
   });
 });

@@ -62,3 +62,16 @@ export function deviceNotice(data: LocalModelsDto | null, unavailable: string | 
   const reason = data.items.find((item) => isDeviceWide(item.unavailable_reason))?.unavailable_reason;
   return { key: reason === 'no_adapter' ? 'local.notice.no_adapter' : 'local.notice.no_webgpu' };
 }
+
+/**
+ * The name a refusal gives the model to use instead: as the list shows it ("SmolLM2 360M
+ * Instruct (q4f32)"), not its id; the id only when the catalog does not hold the twin.
+ */
+export function twinName(
+  item: Pick<LocalModelDto, 'f32_alternative'>,
+  items: readonly Pick<LocalModelDto, 'model' | 'display_name'>[],
+): string {
+  const twin = item.f32_alternative;
+  if (!twin) return '';
+  return items.find((candidate) => candidate.model === twin)?.display_name ?? twin;
+}
