@@ -128,4 +128,15 @@ test('an unreachable provider fails in Chinese only, and still names the URL tha
   const help = answer.getByTestId('provider-error-help');
   await expect(help).toHaveAttribute('data-url', baseUrl);
   await expect(help).toContainText(baseUrl);
+
+  // The agent's failed run reads the same way.
+  await page.getByTestId('nav-agent').click();
+  await page.getByTestId('agent-model').selectOption({ label: '离线服务 · some-model' });
+  await page.getByTestId('agent-input').fill('列出我的笔记');
+  await page.getByTestId('agent-run').click();
+  await expect(page.getByTestId('agent-run-error')).toHaveText('AI 服务暂不可用。', { timeout: 60_000 });
+  const timeline = page.getByTestId('agent-timeline');
+  await expect(timeline.getByTestId('agent-run-error-detail')).toHaveCount(0);
+  await expect(timeline).not.toContainText('Failed to fetch');
+  await expect(timeline.getByTestId('provider-error-help')).toContainText(baseUrl);
 });

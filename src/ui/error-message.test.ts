@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES, errorCodeEntry } from '../contracts/error-codes';
 import { AppError } from '../contracts/errors';
-import { describeError, errorCodeOf, errorParts, toastText } from './error-message';
+import { coreDetail, describeError, errorCodeOf, errorParts, toastText } from './error-message';
 
 const localize = (code: string, message: string) => `${code}:${message}`;
 
@@ -76,5 +76,25 @@ describe('toastText', () => {
       expect(line).toBe(errorCodeEntry(code).detailed ? 'Text. Which one.' : 'Text.');
     }
     expect(toastText({ code: 'NOT_A_CODE', text: 'Text.', detail: 'Which one.' })).toBe('Text.');
+  });
+});
+
+describe('coreDetail', () => {
+  it('shows an English reader the core message whenever it says more', () => {
+    expect(coreDetail('PROVIDER_UNAVAILABLE', 'Could not reach the provider.', 'Unavailable.', 'en')).toBe(
+      'Could not reach the provider.',
+    );
+    expect(coreDetail('PROVIDER_UNAVAILABLE', ' Unavailable. ', 'Unavailable.', 'en')).toBeNull();
+    expect(coreDetail('PROVIDER_UNAVAILABLE', '', 'Unavailable.', 'en')).toBeNull();
+  });
+
+  it('shows another reader the English only where it names the particular thing', () => {
+    expect(
+      coreDetail('PROVIDER_UNAVAILABLE', 'Could not reach the provider.', 'AI 服务暂不可用。', 'zh-CN'),
+    ).toBeNull();
+    expect(coreDetail('UNSUPPORTED_AUDIO_FORMAT', 'x.mp3 is not MP3.', '无法读取此音频。', 'zh-CN')).toBe(
+      'x.mp3 is not MP3.',
+    );
+    expect(coreDetail('NOT_A_CODE', 'Detail.', '文本。', 'zh-CN')).toBeNull();
   });
 });

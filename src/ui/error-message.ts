@@ -67,3 +67,16 @@ export function toastText(parts: ErrorParts): string {
     ? `${parts.text} ${parts.detail}`
     : parts.text;
 }
+
+/**
+ * The core's own message to show under the localized text, or null. The core writes English:
+ * an English reader gets it whenever it says more; any other reader only where the code's
+ * catalog entry says the message names the particular thing (a file, a model), not a cause
+ * the localized text already gives.
+ */
+export function coreDetail(code: string, coreMessage: string, shown: string, locale: string): string | null {
+  const detail = coreMessage.trim();
+  if (detail === '' || detail === shown) return null;
+  if (locale === 'en') return detail;
+  return isErrorCode(code) && errorCodeEntry(code).detailed ? detail : null;
+}

@@ -9,6 +9,25 @@ function envelope(event: string, data: Record<string, unknown>): EventEnvelope {
 }
 
 describe('buildTimeline', () => {
+  it('keeps the code of a failed model call beside its message, for the UI to word it', () => {
+    sequence = 0;
+    const [, call] = buildTimeline([
+      envelope('RunStarted', { input: 'hi' }),
+      envelope('ModelCallStarted', { model_call_id: 'm1', step: 1, provider_id: 'custom', model: 'm' }),
+      envelope('ModelCallFailed', {
+        model_call_id: 'm1',
+        duration_ms: 9,
+        code: 'PROVIDER_UNAVAILABLE',
+        message: 'Could not reach the provider: Failed to fetch.',
+      }),
+    ]);
+    expect(call).toMatchObject({
+      status: 'failed',
+      error: 'Could not reach the provider: Failed to fetch.',
+      error_code: 'PROVIDER_UNAVAILABLE',
+    });
+  });
+
   it('folds deltas into model calls and results into tool calls, and finds the open permission', () => {
     sequence = 0;
     const events = [

@@ -24,7 +24,9 @@ export interface ModelCallItem {
   duration_ms: number | null;
   total_tokens: number | null;
   finish_reason: string | null;
+  /** The core's message of a failed call, and its code: the UI words it by code. */
   error: string | null;
+  error_code: string | null;
 }
 
 export interface ToolCallItem {
@@ -145,6 +147,7 @@ export function buildTimeline(events: readonly EventEnvelope[]): TimelineItem[] 
           total_tokens: null,
           finish_reason: null,
           error: null,
+          error_code: null,
         };
         modelCalls.set(item.model_call_id, item);
         items.push(item);
@@ -179,6 +182,7 @@ export function buildTimeline(events: readonly EventEnvelope[]): TimelineItem[] 
           call.status = 'failed';
           call.duration_ms = num(data.duration_ms);
           call.error = text(data.message) || text(data.code);
+          call.error_code = text(data.code) || null;
         }
         break;
       case 'Usage':
