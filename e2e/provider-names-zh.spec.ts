@@ -56,7 +56,9 @@ test('a provider keeping its preset name is named in Chinese in Chat, the Agent 
     'OpenAI 兼容接口 · script-model',
   );
   // The built-in demo is named once, in Chinese, not "Mock (scripted demo)（模拟）".
-  await expect(chatPicker.locator('optgroup[label="模拟（脚本演示）"]')).toHaveCount(1);
+  await expect(chatPicker.locator('optgroup[label="模拟（脚本演示）"] option')).toHaveText([
+    '模拟（脚本演示） · mock-1',
+  ]);
   await expect(chatPicker).not.toContainText('Mock (scripted demo)');
 
   await page.getByTestId('nav-agent').click();

@@ -49,6 +49,16 @@ describe('buildModelGroups', () => {
     ]);
   });
 
+  it('names the mock’s models by id: its English display names would sit in any UI language', () => {
+    const groups = buildModelGroups(
+      [{ ...provider('mock', 'mock-1', 'mock'), type: 'mock' }],
+      { mock: [info('mock-1', ['chat'], 'Mock (scripted, for tests and demos)')] },
+      null,
+      labels,
+    );
+    expect(groups[0]?.options.map((option) => option.label)).toEqual(['MOCK · mock-1']);
+  });
+
   it('does not repeat a model id its display name already starts with', () => {
     const groups = buildModelGroups(
       [{ ...provider('ollama', 'llama3', 'ollama'), type: 'ollama' }],

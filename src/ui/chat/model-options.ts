@@ -97,10 +97,16 @@ export function buildModelGroups(
           value: optionValue(provider.provider_id, model),
           provider_id: provider.provider_id,
           model,
-          label: `${labels.providerName(provider)} · ${modelLabel(
-            listed.find((info) => info.model === model),
-            model,
-          )}`,
+          // The mock's model names are English prose from the core; its provider's name already
+          // says what it is, in the UI's language, so its id is enough.
+          label: `${labels.providerName(provider)} · ${
+            provider.type === 'mock'
+              ? model
+              : modelLabel(
+                  listed.find((info) => info.model === model),
+                  model,
+                )
+          }`,
           disabled: false,
           title: null,
           local: null,
