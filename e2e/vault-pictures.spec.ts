@@ -58,17 +58,19 @@ test("an Obsidian vault's pictures come in with its notes, go out beside them in
   await expect.poll(() => shownWidth(page, '板书')).toBe(3);
   await expect.poll(() => shownWidth(page, '照片')).toBe(3);
 
-  // The backup: the picture once, beside the notes, linked by a relative path.
+  // The backup: the picture once, beside the notes, under the name it came with (the
+  // vault's two files are one picture, stored under the first name), linked by a relative path.
   const download = page.waitForEvent('download');
   await page.getByTestId('export-all').click();
   const exported = new Uint8Array(await readFile(await (await download).path()));
   const files = unzipSync(exported);
   const pictures = Object.keys(files).filter((path) => path.startsWith('NotesAgent/attachments/'));
-  expect(pictures).toEqual([expect.stringMatching(/^NotesAgent\/attachments\/attachment_[0-9a-f]+\.png$/)]);
-  expect([...files[pictures[0]!]!]).toEqual([...board]);
+  expect(pictures).toEqual(['NotesAgent/attachments/板书.png']);
+  expect([...files['NotesAgent/attachments/板书.png']!]).toEqual([...board]);
   const note = new TextDecoder().decode(files['NotesAgent/课程/第一讲.md']);
-  const relative = pictures[0]!.replace('NotesAgent/', '../');
-  expect(note).toContain(`板书如下：\n\n![板书](${relative})\n\n![照片](${relative})\n`);
+  expect(note).toContain(
+    '板书如下：\n\n![板书](../attachments/板书.png)\n\n![照片](../attachments/板书.png)\n',
+  );
 
   // Restored in another browser profile: the notes with their pictures.
   const other = await browser.newContext();
@@ -79,8 +81,54 @@ test("an Obsidian vault's pictures come in with its notes, go out beside them in
     restored.getByTestId('toast').filter({ hasText: 'Import finished: 1 new, 0 updated, 0 skipped' }),
   ).toBeVisible();
   await restored.getByTestId('note-item').filter({ hasText: '第一讲' }).click();
-  await expect(restored.getByTestId('note-body')).toHaveValue(/!\[板书\]\(attachment:attachment_[0-9a-f]+\)/);
+  await expect(restored.getByTestId('note-body')).toHaveValue(
+    /^板书如下：\n\n!\[板书\]\(attachment:(attachment_[0-9a-f]+)\)\n\n!\[照片\]\(attachment:\1\)\n/,
+  );
   await expect.poll(() => shownWidth(restored, '板书')).toBe(3);
+  await other.close();
+});
+
+test('a backup names pictures as they came, numbering a name another picture took, and restores each', async ({
+  page,
+  browser,
+}) => {
+  await openApp(page);
+  const vault = zipSync({
+    'vault/Trip.md': strToU8('![one](a/diagram.png)\n\n![two](b/Diagram.png)\n\n![[my shot.png|three]]\n'),
+    'vault/a/diagram.png': await pngOf(page, 2, 1),
+    'vault/b/Diagram.png': await pngOf(page, 4, 1),
+    'vault/c/my shot.png': await pngOf(page, 6, 1),
+  });
+  await importZip(page, 'vault.zip', vault);
+  await expect(
+    page.getByTestId('toast').filter({ hasText: '3 pictures linked in the notes came with them.' }),
+  ).toBeVisible();
+
+  const download = page.waitForEvent('download');
+  await page.getByTestId('export-all').click();
+  const exported = new Uint8Array(await readFile(await (await download).path()));
+  const files = unzipSync(exported);
+  // macOS and Windows take diagram.png and Diagram.png for one file: the second is numbered.
+  expect(Object.keys(files).filter((path) => path.startsWith('NotesAgent/attachments/'))).toEqual([
+    'NotesAgent/attachments/diagram.png',
+    'NotesAgent/attachments/Diagram (2).png',
+    'NotesAgent/attachments/my shot.png',
+  ]);
+  expect(new TextDecoder().decode(files['NotesAgent/Trip.md'])).toContain(
+    '![one](attachments/diagram.png)\n\n![two](attachments/Diagram%20%282%29.png)\n\n![three](attachments/my%20shot.png)\n',
+  );
+
+  const other = await browser.newContext();
+  const restored = await other.newPage();
+  await openApp(restored);
+  await importZip(restored, 'notesagent-export.zip', exported);
+  await expect(
+    restored.getByTestId('toast').filter({ hasText: 'Import finished: 1 new, 0 updated, 0 skipped' }),
+  ).toBeVisible();
+  await restored.getByTestId('note-item').filter({ hasText: 'Trip' }).click();
+  await expect.poll(() => shownWidth(restored, 'one')).toBe(2);
+  await expect.poll(() => shownWidth(restored, 'two')).toBe(4);
+  await expect.poll(() => shownWidth(restored, 'three')).toBe(6);
   await other.close();
 });
 

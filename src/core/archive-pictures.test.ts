@@ -5,6 +5,7 @@ import {
   linkPath,
   PictureIndex,
   replaceLinks,
+  resolvedPictureLinks,
   storedPictureLink,
 } from './archive-pictures';
 
@@ -133,12 +134,12 @@ describe('relinking', () => {
 });
 
 describe('exportedPictureLinks', () => {
-  const extensions: Record<string, string> = { att_png: 'png', att_jpg: 'jpg' };
-  const extensionOf = async (id: string) => extensions[id] ?? null;
+  const files: Record<string, string> = { att_png: 'att_png.png', att_jpg: 'att_jpg.jpg' };
+  const fileNameOf = async (id: string) => files[id] ?? null;
 
   it("links stored pictures by a path from the note's folder to the export's attachments folder", async () => {
     const body = '![图 1](attachment:att_png)\n![](attachment:att_jpg) ![again](attachment:att_png)';
-    const nested = await exportedPictureLinks(body, 'NotesAgent/课程/week 1/Note.md', extensionOf);
+    const nested = await exportedPictureLinks(body, 'NotesAgent/课程/week 1/Note.md', fileNameOf);
     expect(nested.body).toBe(
       '![图 1](../../attachments/att_png.png)\n![](../../attachments/att_jpg.jpg) ![again](../../attachments/att_png.png)',
     );
@@ -146,12 +147,37 @@ describe('exportedPictureLinks', () => {
       { attachment_id: 'att_png', path: 'NotesAgent/attachments/att_png.png' },
       { attachment_id: 'att_jpg', path: 'NotesAgent/attachments/att_jpg.jpg' },
     ]);
-    const top = await exportedPictureLinks('![](attachment:att_png)', 'NotesAgent/Note.md', extensionOf);
+    const top = await exportedPictureLinks('![](attachment:att_png)', 'NotesAgent/Note.md', fileNameOf);
     expect(top.body).toBe('![](attachment:att_png)'.replace('attachment:att_png', 'attachments/att_png.png'));
   });
 
   it('keeps the link of a picture no longer stored, and links in code, as they are', async () => {
     const body = '![gone](attachment:att_gone)\n`![](attachment:att_png)`';
-    expect(await exportedPictureLinks(body, 'NotesAgent/N.md', extensionOf)).toEqual({ body, pictures: [] });
+    expect(await exportedPictureLinks(body, 'NotesAgent/N.md', fileNameOf)).toEqual({ body, pictures: [] });
+  });
+
+  it('percent-encodes what would end or change the link, and keeps Chinese names as they are', async () => {
+    const names: Record<string, string> = {
+      a: '板书.png',
+      b: 'photo one (2).png',
+      c: '50% #1?.png',
+      d: "it's `x`.png",
+    };
+    const body = Object.keys(names)
+      .map((id) => `![${id}](attachment:${id})`)
+      .join('\n');
+    const out = await exportedPictureLinks(body, 'NotesAgent/课程/N.md', async (id) => names[id] ?? null);
+    expect(out.body).toBe(
+      [
+        '![a](../attachments/板书.png)',
+        '![b](../attachments/photo%20one%20%282%29.png)',
+        '![c](../attachments/50%25%20%231%3F.png)',
+        '![d](../attachments/it%27s%20%60x%60.png)',
+      ].join('\n'),
+    );
+    // Read back as the import reads it, each link names its file again.
+    const index = new PictureIndex(out.pictures.map(({ path }) => path));
+    const resolved = resolvedPictureLinks(out.body, 'NotesAgent/课程/N.md', index).map(({ path }) => path);
+    expect(resolved).toEqual(Object.values(names).map((name) => `NotesAgent/attachments/${name}`));
   });
 });

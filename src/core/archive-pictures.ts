@@ -259,15 +259,31 @@ export function storedPictureId(link: ImageLink): string | null {
   return link.kind === 'markdown' ? noteImageId(link.target) : null;
 }
 
+const utf8 = new TextEncoder();
+
+/**
+ * A picture's file name as a Markdown link target: what would end the link
+ * or change its meaning (whitespace, `()<>[]`, `%`, `#`, `?`, quotes, `\`) is
+ * percent-encoded, as Obsidian writes its own links; other characters,
+ * Chinese ones included, stay as they are, which CommonMark apps follow and
+ * `linkPath` reads back.
+ */
+export function linkTargetOfFile(file: string): string {
+  return file.replace(/[\s()<>[\]%#?"'`\\]/gu, (char) =>
+    [...utf8.encode(char)].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join(''),
+  );
+}
+
 /**
  * A note's stored-picture links as an export writes them: a path from the
- * note's file (`notePath`, inside the archive) to `<top>/attachments/<id>.<ext>`.
- * `extensionOf` gives null for a picture no longer stored, whose link stays.
+ * note's file (`notePath`, inside the archive) to `<top>/attachments/<file>`.
+ * `fileNameOf` gives a picture's file name in the export, or null for a
+ * picture no longer stored, whose link stays.
  */
 export async function exportedPictureLinks(
   body: string,
   notePath: string,
-  extensionOf: (attachmentId: string) => Promise<string | null>,
+  fileNameOf: (attachmentId: string) => Promise<string | null>,
 ): Promise<{ body: string; pictures: Array<{ attachment_id: string; path: string }> }> {
   const links = findImageLinks(body);
   if (links.length === 0) return { body, pictures: [] };
@@ -280,11 +296,13 @@ export async function exportedPictureLinks(
   for (const link of links) {
     const id = storedPictureId(link);
     if (id === null) continue;
-    const extension = await extensionOf(id);
-    if (extension === null) continue;
-    const file = `${id}.${extension}`;
+    const file = await fileNameOf(id);
+    if (file === null) continue;
     pictures.set(id, `${top}/${EXPORT_PICTURE_FOLDER}/${file}`);
-    replacements.push({ link, text: `![${link.alt}](${up}${EXPORT_PICTURE_FOLDER}/${file})` });
+    replacements.push({
+      link,
+      text: `![${link.alt}](${up}${EXPORT_PICTURE_FOLDER}/${linkTargetOfFile(file)})`,
+    });
   }
   return {
     body: replaceLinks(body, replacements),

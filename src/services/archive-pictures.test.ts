@@ -55,14 +55,16 @@ const bytesOfPicture = async (core: ReturnType<typeof setup>, id: string) => [
 ];
 
 describe('a vault export writes the pictures its notes link', () => {
-  it('as files beside the notes, linked by relative paths, each once', async () => {
+  it('as files beside the notes, named as they came, linked by relative paths, each once', async () => {
     const core = setup();
     const a = await core.api.noteImages.attach({ name: 'a.png', data: png(1) });
     const b = await core.api.noteImages.attach({ name: 'b.jpg', data: jpeg });
+    // Another picture of the same name (as macOS and Windows see it) gets a number.
+    const c = await core.api.noteImages.attach({ name: 'A.png', data: png(7) });
     await core.api.notes.create({
       title: 'Top',
       folder: '',
-      body: `![图 a](attachment:${a.attachment_id})\n![gone](attachment:att_gone)\n`,
+      body: `![图 a](attachment:${a.attachment_id})\n![gone](attachment:att_gone)\n![c](attachment:${c.attachment_id})\n`,
       tags: [],
     });
     await core.api.notes.create({
@@ -78,21 +80,23 @@ describe('a vault export writes the pictures its notes link', () => {
       [
         'NotesAgent/Top.md',
         'NotesAgent/课程/week 1/Deep.md',
-        `NotesAgent/attachments/${a.attachment_id}.png`,
-        `NotesAgent/attachments/${b.attachment_id}.jpg`,
+        'NotesAgent/attachments/a.png',
+        'NotesAgent/attachments/A (2).png',
+        'NotesAgent/attachments/b.jpg',
       ].sort(),
     );
-    expect([...files[`NotesAgent/attachments/${a.attachment_id}.png`]!]).toEqual([...png(1)]);
+    expect([...files['NotesAgent/attachments/a.png']!]).toEqual([...png(1)]);
+    expect([...files['NotesAgent/attachments/A (2).png']!]).toEqual([...png(7)]);
     expect(text('NotesAgent/Top.md')).toContain(
-      `![图 a](attachments/${a.attachment_id}.png)\n![gone](attachment:att_gone)\n`,
+      '![图 a](attachments/a.png)\n![gone](attachment:att_gone)\n![c](attachments/A%20%282%29.png)\n',
     );
     expect(text('NotesAgent/课程/week 1/Deep.md')).toContain(
-      `Text ![b](../../attachments/${b.attachment_id}.jpg) and ![a again](../../attachments/${a.attachment_id}.png)`,
+      'Text ![b](../../attachments/b.jpg) and ![a again](../../attachments/a.png)',
     );
     // The notebook's own notes are untouched by the export.
     expect((await notesOf(core)).map((note) => linkedIds(note.body))).toEqual([
       [b.attachment_id, a.attachment_id],
-      [a.attachment_id, 'att_gone'],
+      [a.attachment_id, 'att_gone', c.attachment_id],
     ]);
   });
 

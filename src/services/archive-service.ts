@@ -44,6 +44,7 @@ import type { NoteDto } from '../contracts';
 import type { AttachmentRepository, NoteDraft, NotesRepository } from '../db';
 import type { ImportStagingRepository } from '../db/import-staging-repository';
 import { ZipBlobWriter } from '../core/markdown-archive-writer';
+import { ExportPictureNames } from '../core/export-picture-names';
 import { utf8Length } from '../core/utf8-length';
 import { importBatchOf } from './import-staging';
 
@@ -555,14 +556,19 @@ export class ArchiveService {
     const writer = new ZipBlobWriter();
     const taken = new Set<string>();
     const sizes: ExportedEntry[] = [];
-    /** Each stored picture's extension (null: not stored), looked up once. */
-    const extensions = new Map<string, string | null>();
-    const extensionOf = async (attachmentId: string): Promise<string | null> => {
-      if (!extensions.has(attachmentId)) {
+    /** Each stored picture's file name in the export (null: not stored), looked up once. */
+    const fileNames = new Map<string, string | null>();
+    const names = new ExportPictureNames();
+    const fileNameOf = async (attachmentId: string): Promise<string | null> => {
+      if (!fileNames.has(attachmentId)) {
         const info = await this.#attachments.info(attachmentId);
-        extensions.set(attachmentId, info ? pictureExtension(info.mime_type) : null);
+        const extension = info ? pictureExtension(info.mime_type) : null;
+        fileNames.set(
+          attachmentId,
+          info && extension !== null ? names.nameOf(attachmentId, info.name, extension) : null,
+        );
       }
-      return extensions.get(attachmentId)!;
+      return fileNames.get(attachmentId)!;
     };
     /** The pictures the notes link, by id, and the path each is written at. */
     const pictures = new Map<string, string>();
@@ -584,7 +590,7 @@ export class ArchiveService {
           );
           const { path, head } = parts;
           // Linked by a path beside the notes, which other apps can follow.
-          const linked = await exportedPictureLinks(parts.body, path, extensionOf);
+          const linked = await exportedPictureLinks(parts.body, path, fileNameOf);
           const body = linked.body;
           for (const picture of linked.pictures) pictures.set(picture.attachment_id, picture.path);
           const before = writer.bytesWritten;
