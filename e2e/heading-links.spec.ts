@@ -18,7 +18,7 @@ test('an Obsidian heading link opens its note at the heading, is a backlink, and
   await createNote(page, 'Source', 'Read [[Target#Second heading]] first.');
 
   const preview = page.getByTestId('preview');
-  const link = preview.locator('a.wikilink', { hasText: 'Target#Second heading' });
+  const link = preview.locator('a.wikilink', { hasText: 'Target > Second heading' });
   await link.click();
   await expect(page.getByTestId('note-title')).toHaveValue('Target');
   await expect(preview.getByRole('heading', { name: 'Second heading' })).toBeInViewport();
@@ -33,7 +33,7 @@ test('an Obsidian heading link opens its note at the heading, is a backlink, and
   await backlink.click();
   await expect(page.getByTestId('note-title')).toHaveValue('Source');
   await expect(page.getByTestId('note-body')).toHaveValue('Read [[Renamed target#Second heading]] first.');
-  await expect(preview.locator('a.wikilink', { hasText: 'Renamed target#Second heading' })).toHaveAttribute(
+  await expect(preview.locator('a.wikilink', { hasText: 'Renamed target > Second heading' })).toHaveAttribute(
     'href',
     '#/wiki/Renamed%20target',
   );

@@ -1,6 +1,7 @@
 import markdownIt from 'markdown-it';
 import type { MarkdownIt, StateBlock, StateCore, StateInline, Token } from 'markdown-it';
 import { frontMatterLength } from '../front-matter';
+import { splitWikilinkTarget } from '../wikilinks';
 import { isCodeIndented, lineEnd, lineStart, lineText } from './block-state';
 
 /**
@@ -275,6 +276,16 @@ export function mathSyntax(md: MarkdownIt): void {
 // Wikilinks
 // ---------------------------------------------------------------------------
 
+/**
+ * What an unlabelled link reads as, as Obsidian shows it: `Note > Heading` for
+ * `[[Note#Heading]]`, just `Heading` for `[[#Heading]]` in the same note.
+ */
+function shownTarget(target: string): string {
+  const { title, fragment } = splitWikilinkTarget(target);
+  if (fragment === null) return target;
+  return title === '' ? fragment : `${title} > ${fragment}`;
+}
+
 /** `[[target]]` and `[[target|label]]` on one line; brackets inside are not allowed. */
 function wikilinkRule(state: StateInline, silent: boolean): boolean {
   const { src, pos: start, posMax: max } = state;
@@ -289,7 +300,8 @@ function wikilinkRule(state: StateInline, silent: boolean): boolean {
 
   const separator = inner.indexOf('|');
   const target = (separator === -1 ? inner : inner.slice(0, separator)).trim();
-  const label = separator === -1 ? target : inner.slice(separator + 1).trim() || target;
+  const label =
+    separator === -1 ? shownTarget(target) : inner.slice(separator + 1).trim() || shownTarget(target);
   if (target === '') return false;
 
   if (!silent) {

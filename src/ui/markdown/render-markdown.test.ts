@@ -196,7 +196,8 @@ describe('renderMarkdown: wikilinks', () => {
       'Here',
     ]);
     expect(links.map((link) => link.getAttribute('href'))).toEqual(['#/wiki/Index', '#/wiki/Plan', null]);
-    expect(links.map((link) => link.textContent)).toEqual(['Index#Index', 'the block', '#Here']);
+    // Unlabelled, they read as Obsidian shows them: "Note > Heading", or the heading alone.
+    expect(links.map((link) => link.textContent)).toEqual(['Index > Index', 'the block', 'Here']);
   });
 
   it('escapes targets and labels', () => {
