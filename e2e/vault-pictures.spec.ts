@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { strToU8, unzipSync, zipSync } from 'fflate';
-import type { Page } from '@playwright/test';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { expect, openApp, test } from './fixtures';
 import { importZip } from './harness/vault-import';
 import { shownWidth } from './picture-drops';
@@ -9,6 +9,21 @@ import { shownWidth } from './picture-drops';
 // A vault's pictures go with its notes: an Obsidian vault's `![[板书.png]]` comes in as a
 // stored picture, a backup writes each picture beside the notes with a relative link any
 // Markdown app follows, and that backup restores the notes with their pictures elsewhere.
+
+/** Imports an export in a new browser profile (nothing stored yet) and waits for its one note. */
+async function restoreElsewhere(
+  browser: Browser,
+  exported: Uint8Array,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await openApp(page);
+  await importZip(page, 'notesagent-export.zip', exported);
+  await expect(
+    page.getByTestId('toast').filter({ hasText: 'Import finished: 1 new, 0 updated, 0 skipped' }),
+  ).toBeVisible();
+  return { context, page };
+}
 
 /** PNG bytes of `width` × `height` pixels, encoded by the page's canvas. */
 async function pngOf(page: Page, width: number, height: number): Promise<Uint8Array> {
@@ -73,13 +88,7 @@ test("an Obsidian vault's pictures come in with its notes, go out beside them in
   );
 
   // Restored in another browser profile: the notes with their pictures.
-  const other = await browser.newContext();
-  const restored = await other.newPage();
-  await openApp(restored);
-  await importZip(restored, 'notesagent-export.zip', exported);
-  await expect(
-    restored.getByTestId('toast').filter({ hasText: 'Import finished: 1 new, 0 updated, 0 skipped' }),
-  ).toBeVisible();
+  const { context: other, page: restored } = await restoreElsewhere(browser, exported);
   await restored.getByTestId('note-item').filter({ hasText: '第一讲' }).click();
   await expect(restored.getByTestId('note-body')).toHaveValue(
     /^板书如下：\n\n!\[板书\]\(attachment:(attachment_[0-9a-f]+)\)\n\n!\[照片\]\(attachment:\1\)\n/,
@@ -118,13 +127,7 @@ test('a backup names pictures as they came, numbering a name another picture too
     '![one](attachments/diagram.png)\n\n![two](attachments/Diagram%20%282%29.png)\n\n![three](attachments/my%20shot.png)\n',
   );
 
-  const other = await browser.newContext();
-  const restored = await other.newPage();
-  await openApp(restored);
-  await importZip(restored, 'notesagent-export.zip', exported);
-  await expect(
-    restored.getByTestId('toast').filter({ hasText: 'Import finished: 1 new, 0 updated, 0 skipped' }),
-  ).toBeVisible();
+  const { context: other, page: restored } = await restoreElsewhere(browser, exported);
   await restored.getByTestId('note-item').filter({ hasText: 'Trip' }).click();
   await expect.poll(() => shownWidth(restored, 'one')).toBe(2);
   await expect.poll(() => shownWidth(restored, 'two')).toBe(4);

@@ -25,17 +25,20 @@ function loadPresets(): void {
 
 type Named = Pick<ProviderDto, 'preset' | 'display_name'>;
 
-/** Whether the provider still has the name its preset gave it (translated, so said in the UI's language). */
-export function hasPresetName(provider: Named): boolean {
+/** The key of the provider's untouched preset name, or null (a brand, or renamed). */
+function presetKey(provider: Named) {
   loadPresets();
   const presetName = presets.find((entry) => entry.preset === provider.preset)?.display_name;
-  return presetNameKey(provider.preset, provider.display_name, presetName) !== null;
+  return presetNameKey(provider.preset, provider.display_name, presetName);
+}
+
+/** Whether the provider still has the name its preset gave it (translated, so said in the UI's language). */
+export function hasPresetName(provider: Named): boolean {
+  return presetKey(provider) !== null;
 }
 
 /** The provider's name as the UI shows it. */
 export function shownProviderName(provider: Named): string {
-  loadPresets();
-  const presetName = presets.find((entry) => entry.preset === provider.preset)?.display_name;
-  const key = presetNameKey(provider.preset, provider.display_name, presetName);
+  const key = presetKey(provider);
   return key ? t(key) : provider.display_name;
 }
