@@ -25,20 +25,34 @@ function loadPresets(): void {
 
 type Named = Pick<ProviderDto, 'preset' | 'display_name'>;
 
-/** The key of the provider's untouched preset name, or null (a brand, or renamed). */
-function presetKey(provider: Named) {
-  loadPresets();
-  const presetName = presets.find((entry) => entry.preset === provider.preset)?.display_name;
+/**
+ * The key of the provider's untouched preset name among `among`, or null (a brand, or
+ * renamed). The Settings form passes the presets it has loaded with its providers, so the
+ * name it fills in on picking a preset is translated at once, not after the shared load.
+ */
+function presetKey(provider: Named, among: readonly ProviderPresetDto[]) {
+  const presetName = among.find((entry) => entry.preset === provider.preset)?.display_name;
   return presetNameKey(provider.preset, provider.display_name, presetName);
 }
 
-/** Whether the provider still has the name its preset gave it (translated, so said in the UI's language). */
-export function hasPresetName(provider: Named): boolean {
-  return presetKey(provider) !== null;
+function sharedPresets(): readonly ProviderPresetDto[] {
+  loadPresets();
+  return presets;
 }
 
-/** The provider's name as the UI shows it. */
-export function shownProviderName(provider: Named): string {
-  const key = presetKey(provider);
+/** Whether the provider still has the name its preset gave it (translated, so said in the UI's language). */
+export function hasPresetName(
+  provider: Named,
+  among: readonly ProviderPresetDto[] = sharedPresets(),
+): boolean {
+  return presetKey(provider, among) !== null;
+}
+
+/** The provider's name as the UI shows it, judged against `among` (the shared presets by default). */
+export function shownProviderName(
+  provider: Named,
+  among: readonly ProviderPresetDto[] = sharedPresets(),
+): string {
+  const key = presetKey(provider, among);
   return key ? t(key) : provider.display_name;
 }
