@@ -345,7 +345,7 @@ describe('ChatService: managing conversations', () => {
       expect(note.title).toBe('zephyrine scheduler');
       expect(note.body.startsWith(message.content)).toBe(true);
       expect(note.body).toContain('## Sources');
-      expect(note.body).toContain('1. [[Kernel notes]]');
+      expect(note.body).toContain('- [1] [[Kernel notes]]');
       expect((await core.api.notes.get(note.note_id)).body).toBe(note.body);
     });
 
@@ -355,8 +355,24 @@ describe('ChatService: managing conversations', () => {
         { index: 1, note_id: 'n1', block_id: 'b', title: 'A [draft] | x', snippet: 'snip', start_line: 0 },
         { index: 2, note_id: 'n2', block_id: 'b', title: '', snippet: '', start_line: 0 },
       ]);
-      expect(body).toContain('1. [[A  draft    x]] — snip');
-      expect(body).toContain('2. n2');
+      expect(body).toContain('## Sources\n\n- [1] [[A  draft    x]] — snip\n');
+      // Cited: only [1]; [2] was read but not cited.
+      expect(body).not.toContain('n2');
+    });
+
+    it('lists every source when none is cited, keeps the cited numbers, and heads a Chinese answer in Chinese', () => {
+      const sources = [1, 2, 3].map((index) => ({
+        index,
+        note_id: `n${index}`,
+        block_id: 'b',
+        title: `T${index}`,
+        snippet: '',
+        start_line: 0,
+      }));
+      expect(answerNoteBody('No markers.', sources)).toContain('- [1] [[T1]]\n- [2] [[T2]]\n- [3] [[T3]]\n');
+      const zh = answerNoteBody('节日在三月[1][3]，`arr[2]` 不算。', sources);
+      expect(zh).toContain('## 来源\n\n- [1] [[T1]]\n- [3] [[T3]]\n');
+      expect(zh).not.toContain('[[T2]]');
     });
 
     it('refuses unknown turns, questions, and answers that did not finish', async () => {

@@ -30,6 +30,8 @@ import {
   resendMessageSchema,
   updateConversationSchema,
 } from '../contracts/chat-schemas';
+import { splitBySourceUse } from '../core/citation-markers';
+import { requestLanguage } from '../core/request-language';
 import type { EventLog } from '../core/event-log';
 import { newId, systemClock, type Clock } from '../core/ids';
 import type { AttachmentRepository, ConversationRepository, MessageRow, ProviderRow } from '../db';
@@ -144,15 +146,22 @@ const SYSTEM_PROMPT = {
 const TITLE_LENGTH = 60;
 const LOCAL_PROVIDER_ID = 'webllm';
 
-/** The answer and its sources as note Markdown: each source a wikilink to its note. */
+/**
+ * The answer and its sources as note Markdown: each source a wikilink to its note,
+ * under its number in the answer. Only the sources the answer cites are listed
+ * (all of them when it cites none); a bullet list keeps the numbers as cited,
+ * where an ordered list would renumber `1, 3` as `1, 2`. The heading is in the
+ * answer's language, like the answer.
+ */
 export function answerNoteBody(answer: string, citations: readonly ChatCitationDto[]): string {
   if (citations.length === 0) return answer;
-  const sources = citations.map((citation) => {
+  const sources = splitBySourceUse(answer, citations).cited.map((citation) => {
     const title = citation.title.replace(/[[\]|]/g, ' ').trim();
     const link = title ? `[[${title}]]` : citation.note_id;
-    return `${citation.index}. ${link}${citation.snippet ? ` — ${citation.snippet}` : ''}`;
+    return `- [${citation.index}] ${link}${citation.snippet ? ` — ${citation.snippet}` : ''}`;
   });
-  return `${answer}\n\n## Sources\n\n${sources.join('\n')}\n`;
+  const heading = requestLanguage(answer) === 'zh' ? '来源' : 'Sources';
+  return `${answer}\n\n## ${heading}\n\n${sources.join('\n')}\n`;
 }
 
 interface RunningTurn {

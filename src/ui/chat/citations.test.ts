@@ -20,6 +20,11 @@ describe('linkCitations', () => {
 
   it('leaves content alone without citations, and existing links alone', () => {
     expect(linkCitations('See [1].', [])).toBe('See [1].');
-    expect(linkCitations('[1](http://x) [1]: ref', [citation(1)])).toBe('[1](http://x) [1]: ref');
+    expect(linkCitations('[1](http://x)\n[1]: http://ref', [citation(1)])).toBe(
+      '[1](http://x)\n[1]: http://ref',
+    );
+    expect(linkCitations('March [1][2], not `a[1]`', [citation(1), citation(2)])).toBe(
+      'March [\\[1\\]](#citation-1)[\\[2\\]](#citation-2), not `a[1]`',
+    );
   });
 });

@@ -1,4 +1,5 @@
 import type { ChatCitationDto } from '../../contracts/chat';
+import { replaceCitationMarkers } from '../../core/citation-markers';
 
 /**
  * Turns the answer's `[n]` markers into Markdown links to `#citation-n`, for
@@ -7,7 +8,5 @@ import type { ChatCitationDto } from '../../contracts/chat';
 export function linkCitations(content: string, citations: readonly ChatCitationDto[]): string {
   if (citations.length === 0) return content;
   const known = new Set(citations.map((citation) => citation.index));
-  return content.replace(/(?<![\\\]])\[(\d+)\](?![(:[])/g, (marker, digits: string) =>
-    known.has(Number(digits)) ? `[\\[${digits}\\]](#citation-${digits})` : marker,
-  );
+  return replaceCitationMarkers(content, known, (index) => `[\\[${index}\\]](#citation-${index})`);
 }

@@ -207,6 +207,7 @@ export const en = {
   'chat.useNotes': 'Use my notes',
   'chat.useNotesHint': 'Answer from the most relevant blocks of your notes, with citations',
   'chat.sources': 'Sources',
+  'chat.uncitedSources': 'Not cited in the answer ({count})',
   'chat.openSource': 'Open source {index}: {title}',
   'chat.retry': 'Retry',
   'chat.model': 'Provider and model',

@@ -197,6 +197,7 @@ export const zhCN: Dictionary = {
   'chat.useNotes': '使用我的笔记',
   'chat.useNotesHint': '根据笔记中最相关的段落回答，并标注引用',
   'chat.sources': '来源',
+  'chat.uncitedSources': '回答中未引用（{count}）',
   'chat.openSource': '打开来源 {index}：{title}',
   'chat.retry': '重试',
   'chat.model': '服务商与模型',
