@@ -369,6 +369,30 @@ describe('pdfExporter', () => {
     expect(poppler('pdftotext', data)).toContain('速度');
   });
 
+  it('slants italic words on the line they sit on, bold italic too, instead of tilting them upward', async () => {
+    const { data } = await exportPdf('Plain *Round Robin* then ***bold italic*** and *斜体中文* end.');
+    const line = words(data).filter((word) =>
+      ['Plain', 'Round', 'Robin', 'then', 'bold', 'italic', 'and', 'end.'].includes(word.text),
+    );
+    expect(line.map((word) => word.text)).toEqual([
+      'Plain',
+      'Round',
+      'Robin',
+      'then',
+      'bold',
+      'italic',
+      'and',
+      'end.',
+    ]);
+    // A tilted baseline lifts each word's end above its start: every word shares Plain's line.
+    const [plain] = line;
+    for (const word of line) {
+      expect(Math.abs(word.y1 - plain!.y1)).toBeLessThan(1);
+      expect(word.y1 - word.y0).toBeLessThan((plain!.y1 - plain!.y0) * 1.2);
+    }
+    expect(poppler('pdftotext', data)).toContain('Plain Round Robin then bold italic and 斜体中文 end.');
+  });
+
   it('draws task boxes as lines: an empty box for open tasks, a ticked one for done tasks', async () => {
     const { data } = await exportPdf('- [x] done\n- [ ] todo\n- plain\n', { include_title: false });
     const dpi = 200;

@@ -365,9 +365,12 @@ class Layout {
     } else if (!piece.space) {
       let partX = x;
       for (const part of piece.parts) {
-        const options = { x: partX, y, size: style.size, font: part.font, color: style.color };
-        this.page.drawText(part.text, style.italic ? { ...options, xSkew: degrees(12) } : options);
-        // One regular font: bold is the same glyphs drawn twice, a hair apart.
+        const upright = { x: partX, y, size: style.size, font: part.font, color: style.color };
+        // One regular font: italic is its glyphs slanted. pdf-lib's ySkew leans the verticals
+        // and keeps the baseline; xSkew would tilt the baseline, lifting each word's end.
+        const options = style.italic ? { ...upright, ySkew: degrees(12) } : upright;
+        this.page.drawText(part.text, options);
+        // Bold is the same glyphs drawn twice, a hair apart (slanted alike when italic).
         if (style.bold) this.page.drawText(part.text, { ...options, x: partX + style.size * 0.035 });
         partX += part.width;
       }
