@@ -71,11 +71,18 @@ export const NOTE_CONTENT_CSS = `.markdown-preview {
 .markdown-preview td {
   padding: 0.375rem 0.75rem;
   border: 1px solid var(--color-table-border);
+  /*
+   * Break a cell's text only where it would overflow: "anywhere", which the preview sets
+   * for its prose, also shrinks a cell to a letter's width, splitting words a column fits.
+   */
+  overflow-wrap: break-word;
 }
 
 .markdown-preview th {
   background: var(--color-table-header-bg);
   font-weight: 600;
+  /* A header is a word or a short phrase: the table scrolls rather than split "Algorith|m" or "时间片轮|转". */
+  word-break: keep-all;
 }
 
 .markdown-preview tbody tr:nth-child(2n) {
@@ -96,6 +103,12 @@ export const NOTE_CONTENT_CSS = `.markdown-preview {
 
 .markdown-preview .katex {
   color: inherit;
+}
+
+/* A formula wider than the page scrolls on its own instead of being cut off at the edge. */
+.markdown-preview .math-block {
+  overflow-x: auto;
+  overflow-y: hidden;
 }
 
 .markdown-preview .mermaid-block svg {
