@@ -10,7 +10,9 @@
  *   #/recordings, #/benchmarks
  *   #/settings, #/settings/<page>
  *   #/wiki/<title>               a `[[wikilink]]`'s note by title (opened in a new tab, a
- *                                bookmark): replaced by the note's address once resolved
+ *                                bookmark): replaced by the note's address once resolved;
+ *                                `#/wiki/<title>#<heading>` keeps the `#` part in `title`,
+ *                                read as `[[title#heading]]` is (the links service does)
  */
 export type Route =
   | { view: 'notes'; noteId: string | null; folder: string | null; tag: string | null }

@@ -734,7 +734,11 @@ async function trashOpenNote(trash: (noteId: string) => Promise<unknown>, messag
     toasts.show(message, {
       kind: 'info',
       timeoutMs: 6000,
-      action: { label: t('editor.undo'), run: () => void restoreNote(note.note_id, { open: true }) },
+      action: {
+        label: t('editor.undo'),
+        undo: true,
+        run: () => void restoreNote(note.note_id, { open: true }),
+      },
     });
     await refreshAll();
   } catch (error) {

@@ -1,3 +1,4 @@
+import { splitWikilinkTarget } from '../../core/wikilinks';
 import { fragmentLine } from '../../core/wikilinks-fragment';
 import { core } from '../api/core-client';
 import { confirmation } from '../dialogs/confirm.svelte';
@@ -67,17 +68,31 @@ export function missingLinks(titles: string[]): Promise<string[]> {
 /**
  * `#/wiki/<title>` opened as an address (a wikilink opened in a new tab, a bookmark): the
  * note with that title opens and its own address replaces the wikilink's, so Back does not
- * land on the lookup again. A title no note has offers to create that note, as a click does.
+ * land on the lookup again. `#/wiki/<title>#<heading>` (or `#^block`) is read as the link
+ * `[[title#heading]]` is, and lands on that place as a click on the link does. A title no
+ * note has offers to create that note, as a click does.
  */
-export async function openWikiAddress(title: string): Promise<void> {
-  const asked: Route = { view: 'wiki', title };
+export async function openWikiAddress(address: string): Promise<void> {
+  const asked: Route = { view: 'wiki', title: address };
   // The user went elsewhere while the title was looked up: that place stays.
   const stillAsked = () => sameRoute(currentRoute(), asked);
+  const { title, fragment } = splitWikilinkTarget(address);
   try {
+    if (title === '' && fragment !== null) {
+      // `#/wiki/#Heading`, as `[[#Heading]]`: a place in the note already open.
+      navigate(notesRoute({ noteId: editor.noteId }), { replace: true });
+      if (editor.noteId) revealFragment(editor.noteId, fragment);
+      return;
+    }
     const target = await core.links.resolve(title);
     if (!stillAsked()) return;
     if (target) {
       navigate(notesRoute({ noteId: target.note_id }), { replace: true });
+      if (fragment === null) return;
+      // The address opens the note (its route is applied above); awaiting the same open, as a
+      // click does, gives the note's own text to find the place in once it is shown.
+      await openNote(target.note_id);
+      revealFragment(target.note_id, fragment);
       return;
     }
     const create = await offerToCreate(title);

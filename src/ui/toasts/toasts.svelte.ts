@@ -3,6 +3,8 @@ export type ToastKind = 'info' | 'success' | 'error';
 export interface ToastAction {
   label: string;
   run: () => void;
+  /** An undo: Ctrl/⌘+Z outside a text field runs it too, while the toast offers it. */
+  undo?: boolean;
 }
 
 export interface Toast {
@@ -100,6 +102,21 @@ export class ToastState {
     const countdown = this.#countdowns.get(id);
     if (!countdown || !countdown.holds.delete(reason) || countdown.holds.size > 0) return;
     this.#start(id, countdown, Math.max(countdown.remaining, MIN_TIME_AFTER_HOLD_MS));
+  }
+
+  /** The toast's action, as its button runs it: the toast goes with it. False when it has none. */
+  runAction(id: number): boolean {
+    const action = this.#items.find((toast) => toast.id === id)?.action;
+    if (!action) return false;
+    action.run();
+    this.dismiss(id);
+    return true;
+  }
+
+  /** Ctrl/⌘+Z: the newest toast offering an undo runs it. False when none offers one. */
+  undoLatest(): boolean {
+    const toast = this.#items.findLast((item) => item.action?.undo === true);
+    return toast ? this.runAction(toast.id) : false;
   }
 
   dismiss(id: number): void {

@@ -95,4 +95,24 @@ describe('ToastState', () => {
     expect(messages()).toEqual([]);
     expect(state.show('Moved to trash', { timeoutMs: 4000 })).not.toBe(id);
   });
+
+  it('Ctrl/⌘+Z runs the newest offered undo as its button does, and only while it is offered', () => {
+    const undone: string[] = [];
+    state.show('Moved to trash', {
+      timeoutMs: 6000,
+      action: { label: 'Undo', undo: true, run: () => undone.push('first') },
+    });
+    state.show('Saved a copy', { action: { label: 'Open', run: () => undone.push('not an undo') } });
+    state.show('Note deleted', {
+      timeoutMs: 6000,
+      action: { label: 'Undo', undo: true, run: () => undone.push('second') },
+    });
+    expect(state.undoLatest()).toBe(true);
+    expect(undone).toEqual(['second']);
+    expect(messages()).toEqual(['Moved to trash', 'Saved a copy']);
+
+    vi.advanceTimersByTime(6000);
+    expect(state.undoLatest()).toBe(false);
+    expect(undone).toEqual(['second']);
+  });
 });
