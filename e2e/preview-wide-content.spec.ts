@@ -22,7 +22,7 @@ test('a wide table keeps its header words whole, and a formula wider than the pr
     cells.map((cell) => {
       const range = document.createRange();
       range.selectNodeContents(cell);
-      const tops = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+      const tops = new Set(Array.from(range.getClientRects(), (rect) => Math.round(rect.top)));
       return `${cell.textContent}: ${tops.size}`;
     }),
   );
