@@ -80,7 +80,6 @@ test('a corrupt MP3 is refused with UNSUPPORTED_AUDIO_FORMAT and a message a per
   const result = await decodeInPage(page, 'corrupt.mp3');
   expect(result).toEqual({
     code: 'UNSUPPORTED_AUDIO_FORMAT',
-    message:
-      'This MP3 file could not be decoded. It may be damaged, or use a codec this browser cannot play.',
+    message: 'This MP3 file could not be decoded: it is damaged or incomplete.',
   });
 });

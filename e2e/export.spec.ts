@@ -202,6 +202,33 @@ test('a PDF keeps code indentation in a monospaced font and Chinese bookmarks', 
   expect(requestLog.foreign()).toEqual([]);
 });
 
+test('$$…$$ written inside a line is a centred display formula in the PDF, as in the preview', async ({
+  page,
+  requestLog,
+}) => {
+  await openApp(page);
+  await createNote(page, '公式', '公式如下 $$\\sum_{i=1}^{n} i = \\frac{n(n+1)}{2}$$ 之后\n');
+  // The preview sets it as a display block on a line of its own.
+  await expect(page.getByTestId('preview').locator('.katex-display')).toHaveCount(1);
+  const download = page.waitForEvent('download');
+  await startExport(page, 'pdf');
+  const path = await (await download).path();
+  const bbox = execFileSync('pdftotext', ['-bbox', path, '-'], { encoding: 'utf8' });
+  const word = (text: string) => {
+    const match = new RegExp(
+      `<word xMin="([\\d.]+)" yMin="([\\d.]+)" xMax="([\\d.]+)" yMax="([\\d.]+)">${text}</word>`,
+    ).exec(bbox);
+    if (!match) throw new Error(`no word ${text} in ${bbox}`);
+    return { x0: Number(match[1]), y0: Number(match[2]), y1: Number(match[4]) };
+  };
+  const before = word('公式如下');
+  const after = word('之后');
+  // Not one small line: the text after starts below a displayed formula, at the left margin again.
+  expect(after.y0 - before.y1).toBeGreaterThan(20);
+  expect(after.x0).toBeCloseTo(before.x0, 0);
+  expect(requestLog.foreign()).toEqual([]);
+});
+
 test('the same note exports to a Word file with headings, table and images', async ({ page, requestLog }) => {
   await openApp(page);
   await createNote(page, '操作系统复习', NOTE_BODY);

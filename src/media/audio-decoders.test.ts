@@ -13,13 +13,18 @@ import { sniffAudioFormat } from './audio-formats';
 import { HEADERS } from './__fixtures__/audio-headers';
 import { encodeWav, sine, type WavEncoding } from './__fixtures__/synthetic-audio';
 
-async function expectUnsupported(promise: Promise<unknown> | (() => unknown), message?: RegExp) {
+async function expectUnsupported(
+  promise: Promise<unknown> | (() => unknown),
+  message?: RegExp,
+  reason?: 'damaged' | 'unsupported_format' | 'not_audio',
+) {
   const run = typeof promise === 'function' ? Promise.resolve().then(promise) : promise;
   await expect(run).rejects.toSatisfy(
     (error) =>
       error instanceof AppError &&
       error.code === 'UNSUPPORTED_AUDIO_FORMAT' &&
-      (message === undefined || message.test(error.message)),
+      (message === undefined || message.test(error.message)) &&
+      (reason === undefined || error.details.reason === reason),
   );
 }
 
@@ -88,22 +93,26 @@ describe('decodeWav', () => {
 
   it('refuses truncated and damaged files with UNSUPPORTED_AUDIO_FORMAT', async () => {
     const good = encodeWav({ sampleRate: 8_000, channels: [left], encoding: 'pcm16' });
-    await expectUnsupported(() => decodeWav(good.subarray(0, good.length - 100)), /incomplete/);
-    await expectUnsupported(() => decodeWav(good.subarray(0, 30)), /damaged header|no format header/);
-    await expectUnsupported(() => decodeWav(good.subarray(0, 12)), /no format header/);
+    await expectUnsupported(() => decodeWav(good.subarray(0, good.length - 100)), /incomplete/, 'damaged');
+    await expectUnsupported(
+      () => decodeWav(good.subarray(0, 30)),
+      /damaged header|no format header/,
+      'damaged',
+    );
+    await expectUnsupported(() => decodeWav(good.subarray(0, 12)), /no format header/, 'damaged');
     const badAlign = good.slice();
     new DataView(badAlign.buffer).setUint16(32, 3, true);
-    await expectUnsupported(() => decodeWav(badAlign), /block size/);
+    await expectUnsupported(() => decodeWav(badAlign), /block size/, 'damaged');
     const adpcm = good.slice();
     new DataView(adpcm.buffer).setUint16(20, 2, true);
-    await expectUnsupported(() => decodeWav(adpcm), /compressed codec/);
+    await expectUnsupported(() => decodeWav(adpcm), /compressed codec/, 'unsupported_format');
     const twelveBit = good.slice();
     new DataView(twelveBit.buffer).setUint16(34, 12, true);
-    await expectUnsupported(() => decodeWav(twelveBit), /12-bit/);
+    await expectUnsupported(() => decodeWav(twelveBit), /12-bit/, 'unsupported_format');
     const noRate = good.slice();
     new DataView(noRate.buffer).setUint32(24, 0, true);
-    await expectUnsupported(() => decodeWav(noRate), /sample rate/);
-    await expectUnsupported(() => decodeWav(HEADERS.flac), /not a WAV/);
+    await expectUnsupported(() => decodeWav(noRate), /sample rate/, 'damaged');
+    await expectUnsupported(() => decodeWav(HEADERS.flac), /not a WAV/, 'damaged');
   });
 
   it('decodes a WAV that is a view into a larger buffer', () => {
@@ -145,8 +154,38 @@ describe('decoders', () => {
     );
     await expectUnsupported(
       decoder.decode(HEADERS.m4a, sniffAudioFormat(HEADERS.m4a)),
-      /M4A file could not be decoded/,
+      /M4A file could not be decoded: it is damaged or incomplete/,
+      'damaged',
     );
+    // The sniffer could not name the codec and the header that would is there: a codec the browser lacks.
+    const adpcm = encodeWav({ sampleRate: 8_000, channels: [sine(440, 0.01, 8_000)], encoding: 'pcm16' });
+    new DataView(adpcm.buffer).setUint16(20, 0x11, true);
+    await expectUnsupported(
+      decoder.decode(adpcm, sniffAudioFormat(adpcm)),
+      /WAV file uses a codec this browser cannot decode: WAV \(IMA ADPCM\)/,
+      'unsupported_format',
+    );
+  });
+
+  it('asks the browser whether it decodes the named codec: no means unsupported, yes means damaged', async () => {
+    const asked: string[] = [];
+    const failing = (supported: boolean | undefined) =>
+      new WebAudioDecoder(
+        () => Promise.reject(new DOMException('Unable to decode audio data', 'EncodingError')),
+        async (contentType) => {
+          asked.push(contentType);
+          return supported;
+        },
+      );
+    const m4a = sniffAudioFormat(HEADERS.m4a);
+    await expectUnsupported(
+      failing(false).decode(HEADERS.m4a, m4a),
+      /cannot decode: M4A \(AAC\)/,
+      'unsupported_format',
+    );
+    await expectUnsupported(failing(true).decode(HEADERS.m4a, m4a), /damaged or incomplete/, 'damaged');
+    await expectUnsupported(failing(undefined).decode(HEADERS.m4a, m4a), /damaged or incomplete/, 'damaged');
+    expect(asked).toEqual(Array(3).fill('audio/mp4; codecs="mp4a.40.2"'));
   });
 
   it('decodeAudio sniffs, then uses the first decoder that supports the format', async () => {
@@ -171,6 +210,7 @@ describe('decoders', () => {
     await expectUnsupported(
       decodeAudio(HEADERS.oggOpus, {}, wavOnly),
       /OGG audio \(opus\) cannot be decoded here/,
+      'unsupported_format',
     );
     await expectUnsupported(decodeAudio(HEADERS.text, { name: 'x.wav' }, wavOnly), /marked as WAV/);
     await expectUnsupported(wavOnly.decode(HEADERS.flac, sniffAudioFormat(HEADERS.flac)), /FLAC/);

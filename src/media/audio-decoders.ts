@@ -1,4 +1,5 @@
 import { AppError } from '../contracts';
+import { codecContentType, wavEncodingLabel, whyUndecodable, type AudioFailureReason } from './audio-failure';
 import { containerLabel, sniffAudioFormat, type AudioFormat, type AudioHints } from './audio-formats';
 
 /** PCM as the rest of the pipeline wants it: one Float32Array per channel, -1..1. */
@@ -13,14 +14,15 @@ export function durationOf(audio: DecodedAudio): number {
 
 /**
  * One decoding back end. `supports` looks at the sniffed format only; `decode`
- * throws UNSUPPORTED_AUDIO_FORMAT (with a human message) for input it cannot read.
+ * throws UNSUPPORTED_AUDIO_FORMAT (with a human message and `details.reason`,
+ * see audio-failure.ts) for input it cannot read.
  */
 export interface AudioDecoder {
   supports(format: AudioFormat): boolean;
   decode(bytes: Uint8Array, format: AudioFormat): Promise<DecodedAudio>;
 }
 
-/** Sniffs the bytes, then decodes with the decoder; every refusal is UNSUPPORTED_AUDIO_FORMAT. */
+/** Sniffs the bytes, then decodes with the decoder; every refusal is UNSUPPORTED_AUDIO_FORMAT with a reason. */
 export async function decodeAudio(
   bytes: Uint8Array,
   hints: AudioHints,
@@ -28,11 +30,14 @@ export async function decodeAudio(
 ): Promise<{ format: AudioFormat; audio: DecodedAudio }> {
   const format = sniffAudioFormat(bytes, hints);
   if (!decoder.supports(format)) {
-    throw new AppError(
-      'UNSUPPORTED_AUDIO_FORMAT',
-      `${containerLabel(format.container)} audio${format.codec === 'unknown' ? '' : ` (${format.codec})`} cannot be decoded here.`,
-      { container: format.container, codec: format.codec },
-    );
+    const codec = format.codec === 'unknown' ? '' : ` (${format.codec})`;
+    const label = containerLabel(format.container);
+    throw new AppError('UNSUPPORTED_AUDIO_FORMAT', `${label} audio${codec} cannot be decoded here.`, {
+      container: format.container,
+      codec: format.codec,
+      reason: 'unsupported_format' satisfies AudioFailureReason,
+      format: `${label}${codec}`,
+    });
   }
   return { format, audio: await decoder.decode(bytes, format) };
 }
@@ -59,6 +64,8 @@ export class AudioDecoderChain implements AudioDecoder {
           {
             container: format.container,
             codec: format.codec,
+            reason: 'unsupported_format' satisfies AudioFailureReason,
+            format: containerLabel(format.container),
           },
         ),
       );
@@ -86,8 +93,23 @@ interface WavFormat {
   bits: number;
 }
 
+/** A WAV whose header or data is broken or cut short: recording or exporting it again is the fix. */
 function corrupt(message: string, details: Record<string, unknown> = {}): AppError {
-  return new AppError('UNSUPPORTED_AUDIO_FORMAT', message, { container: 'wav', ...details });
+  return new AppError('UNSUPPORTED_AUDIO_FORMAT', message, {
+    container: 'wav',
+    reason: 'damaged' satisfies AudioFailureReason,
+    ...details,
+  });
+}
+
+/** A sound WAV in an encoding this decoder does not read: converting it is the fix. */
+function unreadableEncoding(message: string, format: string, details: Record<string, unknown>): AppError {
+  return new AppError('UNSUPPORTED_AUDIO_FORMAT', message, {
+    container: 'wav',
+    reason: 'unsupported_format' satisfies AudioFailureReason,
+    format,
+    ...details,
+  });
 }
 
 /**
@@ -157,15 +179,19 @@ function readFormat(view: DataView, at: number, size: number): WavFormat {
     tag = view.getUint16(at + 24, true);
   }
   if (tag !== WAVE_FORMAT_PCM && tag !== WAVE_FORMAT_IEEE_FLOAT) {
-    throw corrupt('This WAV file uses a compressed codec; only PCM and float WAV can be read here.', {
-      format_tag: tag,
-    });
+    throw unreadableEncoding(
+      'This WAV file uses a compressed codec; only PCM and float WAV can be read here.',
+      wavEncodingLabel(tag),
+      { format_tag: tag },
+    );
   }
   const validBits =
     tag === WAVE_FORMAT_PCM
       ? [8, 16, 24, 32].includes(bits)
       : tag === WAVE_FORMAT_IEEE_FLOAT && [32, 64].includes(bits);
-  if (!validBits) throw corrupt(`${bits}-bit WAV audio is not supported.`, { bits });
+  if (!validBits) {
+    throw unreadableEncoding(`${bits}-bit WAV audio is not supported.`, `WAV (${bits}-bit)`, { bits });
+  }
   if (channels < 1 || channels > MAX_CHANNELS) throw corrupt('The WAV file has an impossible channel count.');
   if (sampleRate < 1000 || sampleRate > 768_000) throw corrupt('The WAV file has an impossible sample rate.');
   if (blockAlign !== (channels * bits) / 8) throw corrupt('The WAV file has a damaged header (block size).');
@@ -229,11 +255,34 @@ export interface AudioBufferLike {
  */
 export type DecodeAudioData = (data: ArrayBuffer) => Promise<AudioBufferLike>;
 
+/**
+ * Whether this browser decodes a MIME type with its codecs parameter; undefined when
+ * it cannot be asked. Asked only after a decode failed, to tell a damaged file from a
+ * codec the browser lacks (a Chromium without AAC, a Firefox without system codecs).
+ */
+export type CodecProbe = (contentType: string) => Promise<boolean | undefined>;
+
+/** MediaCapabilities, which windows and workers both have where it exists at all. */
+export const mediaCapabilitiesProbe: CodecProbe = async (contentType) => {
+  const capabilities = (
+    globalThis.navigator as
+      { mediaCapabilities?: { decodingInfo(config: unknown): Promise<{ supported: boolean }> } } | undefined
+  )?.mediaCapabilities;
+  if (!capabilities) return undefined;
+  try {
+    return (await capabilities.decodingInfo({ type: 'file', audioConfiguration: { contentType } })).supported;
+  } catch {
+    return undefined;
+  }
+};
+
 export class WebAudioDecoder implements AudioDecoder {
   readonly #decodeAudioData: DecodeAudioData;
+  readonly #probe: CodecProbe;
 
-  constructor(decodeAudioData: DecodeAudioData) {
+  constructor(decodeAudioData: DecodeAudioData, probe: CodecProbe = mediaCapabilitiesProbe) {
     this.#decodeAudioData = decodeAudioData;
+    this.#probe = probe;
   }
 
   supports(): boolean {
@@ -247,10 +296,16 @@ export class WebAudioDecoder implements AudioDecoder {
     try {
       buffer = await this.#decodeAudioData(copy);
     } catch (cause) {
+      const contentType = codecContentType(format);
+      const decodable = contentType === undefined ? undefined : await this.#probe(contentType);
+      const failure = whyUndecodable(bytes, format, decodable);
+      const label = containerLabel(format.container);
       throw new AppError(
         'UNSUPPORTED_AUDIO_FORMAT',
-        `This ${containerLabel(format.container)} file could not be decoded. It may be damaged, or use a codec this browser cannot play.`,
-        { container: format.container, codec: format.codec },
+        failure.reason === 'unsupported_format'
+          ? `This ${label} file uses a codec this browser cannot decode: ${failure.format}. Convert it to MP3, WAV or M4A.`
+          : `This ${label} file could not be decoded: it is damaged or incomplete.`,
+        { container: format.container, codec: format.codec, ...failure },
         { cause },
       );
     }

@@ -51,26 +51,42 @@ describe('sniffAudioFormat', () => {
   });
 
   it.each([
-    ['AIFF', HEADERS.aiff],
-    ['PNG', HEADERS.png],
-    ['Ogg Speex', HEADERS.oggSpeex],
-    ['Matroska video', HEADERS.matroskaVideo],
-    ['3GPP', HEADERS.threeGpp],
-    ['a truncated ID3 tag', HEADERS.truncatedId3],
-    ['text', HEADERS.text],
-    ['three bytes', new Uint8Array([0xff, 0xfb, 0x90])],
-  ])('refuses %s with UNSUPPORTED_AUDIO_FORMAT', (_label, bytes) => {
+    ['PNG', HEADERS.png, 'not_audio'],
+    ['a truncated ID3 tag', HEADERS.truncatedId3, 'damaged'],
+    ['text', HEADERS.text, 'not_audio'],
+    ['three bytes', new Uint8Array([0xff, 0xfb, 0x90]), 'damaged'],
+  ])('refuses %s with UNSUPPORTED_AUDIO_FORMAT and says why', (_label, bytes, reason) => {
     const error = refusal(bytes);
     expect(error.code).toBe('UNSUPPORTED_AUDIO_FORMAT');
     expect(error.status).toBe(400);
     expect(error.message).toMatch(/not audio in a supported format \(WAV, MP3/);
+    expect(error.details.reason).toBe(reason);
+  });
+
+  it.each([
+    ['AIFF', HEADERS.aiff, 'AIFF'],
+    ['Ogg Speex', HEADERS.oggSpeex, 'Ogg Speex'],
+    ['Matroska video', HEADERS.matroskaVideo, 'Matroska (MKA/MKV)'],
+    ['3GPP', HEADERS.threeGpp, '3GP (AMR)'],
+  ])('refuses %s as a format this browser cannot decode, naming it', (_label, bytes, format) => {
+    const error = refusal(bytes);
+    expect(error.code).toBe('UNSUPPORTED_AUDIO_FORMAT');
+    expect(error.details).toMatchObject({ reason: 'unsupported_format', format });
+    expect(error.message).toBe(
+      `This file is ${format} audio, which cannot be decoded here. Convert it to MP3, WAV or M4A.`,
+    );
   });
 
   it('says what the file claimed to be when its content does not match', () => {
     const error = refusal(HEADERS.text, { name: 'lecture.m4a', mime_type: 'audio/x-m4a; codecs=mp4a.40.2' });
     expect(error.message).toContain('marked as M4A');
-    expect(error.details).toEqual({ mime_type: 'audio/x-m4a; codecs=mp4a.40.2', name: 'lecture.m4a' });
+    expect(error.details).toEqual({
+      mime_type: 'audio/x-m4a; codecs=mp4a.40.2',
+      name: 'lecture.m4a',
+      reason: 'not_audio',
+    });
     expect(refusal(new Uint8Array(0)).message).toBe('The audio file is empty.');
+    expect(refusal(new Uint8Array(0)).details.reason).toBe('damaged');
   });
 
   it('reads claims from MIME types (with parameters) and extensions', () => {

@@ -1,4 +1,5 @@
 import { AppError } from '../contracts';
+import { wavFormatTag, whyUnrecognised } from './audio-failure';
 
 /**
  * Audio format detection from the file's first bytes, with the MIME type and
@@ -113,14 +114,21 @@ export function sniffAudioFormat(bytes: Uint8Array, hints: AudioHints = {}): Aud
   const claimed = claimedContainer(hints);
   const details = { mime_type: hints.mime_type ?? null, name: hints.name ?? null };
   if (bytes.length === 0) {
-    throw new AppError('UNSUPPORTED_AUDIO_FORMAT', 'The audio file is empty.', details);
+    throw new AppError('UNSUPPORTED_AUDIO_FORMAT', 'The audio file is empty.', {
+      ...details,
+      reason: 'damaged',
+    });
   }
   const found = detect(bytes, claimed);
   if (found) return { ...found, mime_type: MIME[found.container] };
-  const message = claimed
-    ? `This file is marked as ${LABELS[claimed]}, but its content is not ${LABELS[claimed]} audio. It may be damaged or only partly downloaded.`
-    : `This file is not audio in a supported format (${SUPPORTED_FORMATS_LABEL}).`;
-  throw new AppError('UNSUPPORTED_AUDIO_FORMAT', message, details);
+  const failure = whyUnrecognised(bytes);
+  const message =
+    failure.reason === 'unsupported_format'
+      ? `This file is ${failure.format} audio, which cannot be decoded here. Convert it to MP3, WAV or M4A.`
+      : claimed
+        ? `This file is marked as ${LABELS[claimed]}, but its content is not ${LABELS[claimed]} audio. It may be damaged or only partly downloaded.`
+        : `This file is not audio in a supported format (${SUPPORTED_FORMATS_LABEL}).`;
+  throw new AppError('UNSUPPORTED_AUDIO_FORMAT', message, { ...details, ...failure });
 }
 
 type Detected = Omit<AudioFormat, 'mime_type'>;
@@ -163,14 +171,6 @@ function ascii(bytes: Uint8Array, offset: number, length: number): string {
   return String.fromCharCode(...bytes.subarray(offset, offset + length));
 }
 
-function u16le(bytes: Uint8Array, offset: number): number {
-  return (bytes[offset] ?? 0) | ((bytes[offset + 1] ?? 0) << 8);
-}
-
-function u32le(bytes: Uint8Array, offset: number): number {
-  return (u16le(bytes, offset) + u16le(bytes, offset + 2) * 0x10000) >>> 0;
-}
-
 function u32be(bytes: Uint8Array, offset: number): number {
   return (
     (bytes[offset] ?? 0) * 0x1000000 +
@@ -180,17 +180,8 @@ function u32be(bytes: Uint8Array, offset: number): number {
 
 /** `pcm`/`float` from the `fmt ` chunk (WAVE_FORMAT_EXTENSIBLE included); else unknown. */
 function wavCodec(bytes: Uint8Array): AudioCodec {
-  let offset = 12;
-  while (offset + 8 <= bytes.length) {
-    const size = u32le(bytes, offset + 4);
-    if (ascii(bytes, offset, 4) === 'fmt ') {
-      let tag = u16le(bytes, offset + 8);
-      if (tag === 0xfffe && size >= 40) tag = u16le(bytes, offset + 8 + 24);
-      return tag === 1 ? 'pcm' : tag === 3 ? 'float' : 'unknown';
-    }
-    offset += 8 + size + (size % 2);
-  }
-  return 'unknown';
+  const tag = wavFormatTag(bytes);
+  return tag === 1 ? 'pcm' : tag === 3 ? 'float' : 'unknown';
 }
 
 /** The first Ogg page names the codec; Speex, Theora-only and others are refused. */

@@ -2,6 +2,7 @@ export * from './asr-engine';
 export * from './asr-models';
 export * from './asr-settings';
 export * from './audio-decoders';
+export * from './audio-failure';
 export * from './audio-formats';
 export * from './resample';
 export * from './transcribe';

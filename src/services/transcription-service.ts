@@ -180,7 +180,7 @@ export class TranscriptionService {
       throw new AppError(
         'UNSUPPORTED_AUDIO_FORMAT',
         `"${attachment.name}" is not audio in a supported format (${SUPPORTED_FORMATS_LABEL}).`,
-        { attachment_id: attachment.attachment_id, mime_type: attachment.mime_type },
+        { attachment_id: attachment.attachment_id, mime_type: attachment.mime_type, reason: 'not_audio' },
       );
     }
     const job = await this.#deps.runtime.create(TRANSCRIPTION_JOB_KIND, { ...request });

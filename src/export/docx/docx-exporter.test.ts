@@ -120,6 +120,18 @@ describe('docxExporter', () => {
     expect(html).toContain('After 之后');
   });
 
+  it('writes $$…$$ inside a paragraph line as a displayed equation of its own, between the text, as the preview centres it', async () => {
+    const result = await docxExporter.export(
+      documentFromMarkdown('公式如下 $$\\frac{1}{\\sqrt{2}}$$ 之后\n', 'x'),
+      testExportContext({ include_title: false }),
+    );
+    expect(result.warnings).toEqual([]);
+    const xml = new TextDecoder().decode(unzipSync(result.data)['word/document.xml']);
+    expect(xml).toMatch(
+      /<w:t[^>]*>公式如下<\/w:t><\/w:r><\/w:p><w:p>(?:<w:pPr\/>)?<m:oMathPara><m:oMath [^>]*><m:f>[\s\S]*?<\/m:oMath><\/m:oMathPara><\/w:p><w:p>(?:<w:pPr\/>)?<w:r>(?:<w:rPr\/>)?<w:t[^>]*>之后<\/w:t>/,
+    );
+  });
+
   it('writes task list items as Word checkbox controls in their state, with the item text still readable', async () => {
     const result = await docxExporter.export(
       documentFromMarkdown('- [x] 买牛奶 done\n- [ ] call Bob\n  - [X] nested done\n- plain item\n', 'x'),

@@ -32,6 +32,7 @@ import {
   type ExportContext,
   type ExportResult,
 } from '../exporter';
+import { splitAtDisplayMath } from '../display-math';
 import { formulasAsOmml } from '../math/formulas';
 import { rasterizeVisuals, renderVisuals, type RasterVisual, type VisualOutcome } from '../visuals';
 
@@ -116,6 +117,20 @@ class DocxWriter {
     const xml = display ? `<m:oMathPara>${omml}</m:oMathPara>` : omml;
     // Word reads <m:oMath> and <m:oMathPara> as children of <w:p>, beside its runs.
     return ImportedXmlComponent.fromXmlString(xml) as unknown as ParagraphChild;
+  }
+
+  /** A displayed equation in a paragraph of its own; its TeX source where it could not be typeset. */
+  displayFormula(node: DocumentNode, indent: { indent?: { left: number } }): FileChild[] {
+    const math = this.math(node, true);
+    if (math) return [new Paragraph({ children: [math], ...indent })];
+    return [
+      new Paragraph({
+        shading: { type: ShadingType.CLEAR, fill: 'F3F4F6', color: 'auto' },
+        spacing: { before: 0, after: 0 },
+        children: [new TextRun({ text: 'Formula (TeX)', font: CODE_FONT, size: 16, italics: true })],
+      }),
+      ...this.code(node.text ?? ''),
+    ];
   }
 
   inline(nodes: readonly DocumentNode[], style: RunStyle = {}): ParagraphChild[] {
@@ -291,13 +306,22 @@ class DocxWriter {
           );
           break;
         case 'paragraph':
-          out.push(
-            new Paragraph({
-              children: this.inline(node.children, quote > 0 ? { italics: true } : {}),
-              ...indent,
-              ...(list && { numbering: list }),
-            }),
-          );
+          // `$$…$$` in the line is a displayed equation of its own paragraph, as the preview
+          // centres it: Word shows <m:oMathPara> beside text as an inline equation.
+          for (const piece of splitAtDisplayMath(node)) {
+            if ('formula' in piece) {
+              out.push(...this.displayFormula(piece.formula, indent));
+              continue;
+            }
+            out.push(
+              new Paragraph({
+                children: this.inline(piece.inline, quote > 0 ? { italics: true } : {}),
+                ...indent,
+                ...(list && { numbering: list }),
+              }),
+            );
+            list = undefined;
+          }
           list = undefined;
           break;
         case 'list': {
@@ -312,12 +336,23 @@ class DocxWriter {
             if (first?.type === 'paragraph') {
               // A content control, so Word shows a box the reader can tick, not a glyph in the text.
               const box = typeof checked === 'boolean' ? [new CheckBox({ checked }), new TextRun(' ')] : [];
+              // The item's text up to a `$$…$$` in it carries the number; the formula and the rest follow.
+              const [lead, ...after] = splitAtDisplayMath(first);
+              const opensWithText = lead !== undefined && 'inline' in lead;
               out.push(
                 new Paragraph({
                   numbering,
-                  children: [...box, ...this.inline(first.children)],
+                  children: [...box, ...this.inline(opensWithText ? lead.inline : [])],
                 }),
               );
+              for (const piece of opensWithText ? after : [lead, ...after]) {
+                if (!piece) continue;
+                out.push(
+                  ...('formula' in piece
+                    ? this.displayFormula(piece.formula, indent)
+                    : [new Paragraph({ children: this.inline(piece.inline), ...indent })]),
+                );
+              }
               out.push(...this.blocks(rest, { reference, level: Math.min(level, 8), instance }, quote));
             } else {
               out.push(new Paragraph({ numbering, children: [] }));
@@ -336,22 +371,9 @@ class DocxWriter {
           out.push(...this.code(node.text ?? '', typeof language === 'string' ? language : ''));
           break;
         }
-        case 'math_block': {
-          const math = this.math(node, true);
-          if (math) {
-            out.push(new Paragraph({ children: [math], ...indent }));
-            break;
-          }
-          out.push(
-            new Paragraph({
-              shading: { type: ShadingType.CLEAR, fill: 'F3F4F6', color: 'auto' },
-              spacing: { before: 0, after: 0 },
-              children: [new TextRun({ text: 'Formula (TeX)', font: CODE_FONT, size: 16, italics: true })],
-            }),
-            ...this.code(node.text ?? ''),
-          );
+        case 'math_block':
+          out.push(...this.displayFormula(node, indent));
           break;
-        }
         case 'mermaid':
         case 'function_plot': {
           const outcome = this.visuals.get(node.node_id);

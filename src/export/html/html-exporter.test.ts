@@ -60,6 +60,13 @@ describe('htmlExporter', () => {
     expect(html).not.toContain('李雷');
   });
 
+  it('writes $$…$$ inside a paragraph line as display MathML, a centred block as in the preview', async () => {
+    const { html, warnings } = await exportHtml('公式如下 $$E=mc^2$$ 之后\n', { include_title: false });
+    expect(warnings).toEqual([]);
+    expect(html).toMatch(/<p>公式如下 (?:<span[^>]*>)*<math[^>]*display="block"/);
+    expect(html).toContain('之后</p>');
+  });
+
   it('adds metadata, leaves out the title and follows the dark theme when asked', async () => {
     const { html } = await exportHtml(NOTE, {
       include_title: false,

@@ -1,4 +1,5 @@
 import type { DocumentNode } from '../../contracts/exports';
+import { isDisplayFormula } from '../display-math';
 import type { WarningList } from '../exporter';
 import type { MathDrawing } from './tex-drawing';
 
@@ -7,13 +8,15 @@ function unreadable(format: string, error: unknown): string {
   return `${format}: a formula could not be typeset (${reason}); it is shown as its TeX source.`;
 }
 
-function mathNodes(root: DocumentNode): DocumentNode[] {
-  const found: DocumentNode[] = [];
-  const visit = (node: DocumentNode) => {
-    if (node.type === 'math_inline' || node.type === 'math_block') found.push(node);
-    else node.children.forEach(visit);
+/** Every formula, and whether it is displayed (a block, or `$$…$$` in a paragraph's line). */
+function mathNodes(root: DocumentNode): Array<{ node: DocumentNode; display: boolean }> {
+  const found: Array<{ node: DocumentNode; display: boolean }> = [];
+  const visit = (node: DocumentNode, parent: DocumentNode | undefined) => {
+    if (node.type === 'math_inline' || node.type === 'math_block') {
+      found.push({ node, display: isDisplayFormula(node, parent) });
+    } else node.children.forEach((child) => visit(child, node));
   };
-  visit(root);
+  visit(root, undefined);
   return found;
 }
 
@@ -32,10 +35,10 @@ export async function typesetFormulas(
   const nodes = mathNodes(root);
   if (nodes.length === 0) return drawings;
   const { texToDrawing } = await import('./tex-drawing');
-  for (const node of nodes) {
+  for (const { node, display } of nodes) {
     signal?.throwIfAborted();
     try {
-      drawings.set(node.node_id, texToDrawing(node.text ?? '', node.type === 'math_block'));
+      drawings.set(node.node_id, texToDrawing(node.text ?? '', display));
     } catch (error) {
       warnings.add(unreadable(format, error));
     }
@@ -56,9 +59,9 @@ export async function formulasAsOmml(
   const nodes = mathNodes(root);
   if (nodes.length === 0) return omml;
   const { texToOmml } = await import('./tex-omml');
-  for (const node of nodes) {
+  for (const { node, display } of nodes) {
     try {
-      omml.set(node.node_id, texToOmml(node.text ?? '', node.type === 'math_block'));
+      omml.set(node.node_id, texToOmml(node.text ?? '', display));
     } catch (error) {
       warnings.add(unreadable(format, error));
     }

@@ -361,6 +361,24 @@ describe('pdfExporter', () => {
     ).toBe(0);
   });
 
+  it('centres $$…$$ written inside a paragraph line on a line of its own, as the preview does', async () => {
+    const tex = '\\int_0^1 x^2\\,dx = \\frac{1}{3}';
+    const { data, warnings } = await exportPdf(`Before $$${tex}$$ after\n`, { include_title: false });
+    expect(warnings).toEqual([]);
+    const cells = words(data);
+    const before = cells.find((item) => item.text === 'Before');
+    const after = cells.find((item) => item.text === 'after');
+    if (!before || !after) throw new Error(cells.map((item) => item.text).join(' '));
+    // Not on one line with the text: the formula is set between, displayed at full size.
+    expect(after.y0 - before.y1).toBeGreaterThan(20);
+    const dpi = 150;
+    const [page] = render(data, dpi);
+    const band = { y0: before.y1 + 2, y1: after.y0 - 2 };
+    // Centred on the page's text column (A4, 56 pt margins): nothing at the left, ink in the middle.
+    expect(ink(page as Raster, dpi, { x0: 56, x1: 200, ...band })).toBe(0);
+    expect(ink(page as Raster, dpi, { x0: 240, x1: 355, ...band })).toBeGreaterThan(300);
+  });
+
   it('sets a Chinese word inside a formula in the CJK font', async () => {
     const { data, warnings } = await exportPdf('$$\n\\text{速度} = \\frac{s}{t}\n$$\n', {
       include_title: false,

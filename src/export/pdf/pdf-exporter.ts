@@ -32,6 +32,7 @@ import {
   type ExportContext,
   type ExportResult,
 } from '../exporter';
+import { splitAtDisplayMath } from '../display-math';
 import { typesetFormulas } from '../math/formulas';
 import { multiply, type Matrix } from '../math/matrix';
 import type { MathDrawing } from '../math/tex-drawing';
@@ -740,6 +741,31 @@ function leadIn(layout: Layout, node: DocumentNode | undefined): number {
   }
 }
 
+/** A displayed formula, centred on its own lines; its TeX source where it could not be typeset. */
+function formulaBlock(layout: Layout, node: DocumentNode): void {
+  const drawing = layout.formulas.get(node.node_id);
+  if (drawing) layout.displayFormula(drawing);
+  else layout.code(`Formula (TeX)\n${node.text ?? ''}`);
+}
+
+/** A list item's first paragraph: the marker on its first line, a `$$…$$` in it centred below. */
+function itemParagraph(layout: Layout, paragraph: DocumentNode, prefix: Prefix): void {
+  const style = { size: BODY_SIZE, color: layout.palette.text };
+  let marker: Prefix | undefined = prefix;
+  for (const piece of splitAtDisplayMath(paragraph)) {
+    if ('formula' in piece) {
+      // The marker keeps its own line when the item starts with a formula.
+      if (marker) layout.paragraph([{ text: ' ', style }], { firstLinePrefix: marker });
+      marker = undefined;
+      formulaBlock(layout, piece.formula);
+    } else {
+      layout.paragraph(inlineRuns(piece.inline, style, layout), marker ? { firstLinePrefix: marker } : {});
+      marker = undefined;
+    }
+  }
+  if (marker) layout.paragraph([{ text: ' ', style }], { firstLinePrefix: marker });
+}
+
 function blocks(layout: Layout, nodes: readonly DocumentNode[], warnings: WarningList, tight = false): void {
   nodes.forEach((node, index) => block(layout, node, nodes[index + 1], warnings, tight));
 }
@@ -767,11 +793,20 @@ function block(
       break;
     }
     case 'paragraph':
-      // An image the note holds is drawn at its own size between the text around it.
-      for (const part of splitAtImages(node.children, layout.images)) {
-        if ('picture' in part) layout.picture(part.picture);
-        else
-          layout.paragraph(inlineRuns(part.inline, { size: BODY_SIZE, color: layout.palette.text }, layout));
+      // `$$…$$` in the line is centred on its own, as the preview shows it; an image the
+      // note holds is drawn at its own size between the text around it.
+      for (const piece of splitAtDisplayMath(node)) {
+        if ('formula' in piece) {
+          formulaBlock(layout, piece.formula);
+          continue;
+        }
+        for (const part of splitAtImages(piece.inline, layout.images)) {
+          if ('picture' in part) layout.picture(part.picture);
+          else
+            layout.paragraph(
+              inlineRuns(part.inline, { size: BODY_SIZE, color: layout.palette.text }, layout),
+            );
+        }
       }
       if (!tight) layout.gap(BODY_SIZE * 0.6);
       break;
@@ -787,10 +822,7 @@ function block(
         number += 1;
         const [first, ...rest] = item.children;
         if (first?.type === 'paragraph') {
-          layout.paragraph(
-            inlineRuns(first.children, { size: BODY_SIZE, color: layout.palette.text }, layout),
-            { firstLinePrefix: prefix },
-          );
+          itemParagraph(layout, first, prefix);
           if (attributes['tight'] !== true) layout.gap(BODY_SIZE * 0.4);
           blocks(layout, rest, warnings, attributes['tight'] === true);
         } else {
@@ -823,12 +855,9 @@ function block(
       layout.code(node.text ?? '', typeof language === 'string' ? language : '');
       break;
     }
-    case 'math_block': {
-      const drawing = layout.formulas.get(node.node_id);
-      if (drawing) layout.displayFormula(drawing);
-      else layout.code(`Formula (TeX)\n${node.text ?? ''}`);
+    case 'math_block':
+      formulaBlock(layout, node);
       break;
-    }
     case 'mermaid': {
       const picture = layout.pictures?.get(node.node_id);
       if (picture) {

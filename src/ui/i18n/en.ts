@@ -1255,6 +1255,19 @@ graph LR
     '“{name}” could not be read as audio: it may be damaged or only partly downloaded.',
   'transcription.unreadableUploadNext':
     'Choose another file, or convert this one to WAV or MP3 first and upload that.',
+  // --- Unreadable audio by reason (details.reason of UNSUPPORTED_AUDIO_FORMAT): damaged, or a format to convert ---
+  'transcription.audio.damaged':
+    'This audio cannot be read: the file may be damaged or cut short. Its format is one the app reads (WAV, MP3, M4A/AAC, OGG/Opus, WebM or FLAC), but its audio does not decode. Try another copy of the file, or export or record it again.',
+  'transcription.audio.unsupported':
+    'This audio cannot be read here: its format, {format}, cannot be decoded in this browser. The file itself may be fine: convert it to MP3, WAV or M4A and upload that.',
+  'transcription.audio.notAudio':
+    'This file is not audio in a format the app knows (WAV, MP3, M4A/AAC, OGG/Opus, WebM or FLAC). If it plays in another app, convert it to MP3, WAV or M4A; otherwise choose another file.',
+  'transcription.damagedUploadNext': 'Export or record it again, or choose another copy of the file.',
+  'transcription.unsupportedUpload': '“{name}” is {format} audio, which this browser cannot decode.',
+  'transcription.unsupportedUploadNext':
+    'The file itself may be fine: convert it to MP3, WAV or M4A, then upload that.',
+  'drop.rejected.unsupported_format':
+    '“{name}” is {format} audio, which this browser cannot decode. Convert it to MP3, WAV or M4A first, then upload that.',
   // --- Settings forms: provider names and test advice, model host and autosave checks, model languages ---
   'settingsForm.preset.mock': 'Mock (scripted demo)',
   'settingsForm.preset.custom': 'OpenAI-compatible',

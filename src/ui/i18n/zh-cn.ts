@@ -1175,6 +1175,18 @@ graph LR
   'recorder.fileNameWord': '录音',
   'transcription.unreadableUpload': '无法把“{name}”读取为音频：文件可能已损坏，或没有下载完整。',
   'transcription.unreadableUploadNext': '请换一个文件，或先把它转换为 WAV 或 MP3 再上传。',
+  // --- Unreadable audio by reason (details.reason of UNSUPPORTED_AUDIO_FORMAT): damaged, or a format to convert ---
+  'transcription.audio.damaged':
+    '无法读取此音频：文件可能已损坏或不完整。它的格式可以读取（WAV、MP3、M4A/AAC、OGG/Opus、WebM 或 FLAC），但其中的音频无法解码。请重新导出或重新录制，或换一份完好的文件。',
+  'transcription.audio.unsupported':
+    '无法读取此音频：此浏览器无法解码它的格式（{format}）。文件本身可能完好：请先转换为 MP3、WAV 或 M4A，再上传转换后的文件。',
+  'transcription.audio.notAudio':
+    '此文件不是本应用认识的音频格式（WAV、MP3、M4A/AAC、OGG/Opus、WebM 或 FLAC）。如果它能在其他应用中播放，请转换为 MP3、WAV 或 M4A；否则请换一个文件。',
+  'transcription.damagedUploadNext': '请重新导出或重新录制，或换一份完好的文件。',
+  'transcription.unsupportedUpload': '“{name}”是 {format} 音频，此浏览器无法解码。',
+  'transcription.unsupportedUploadNext': '文件本身可能完好：请先转换为 MP3、WAV 或 M4A，再上传转换后的文件。',
+  'drop.rejected.unsupported_format':
+    '“{name}”是 {format} 音频，此浏览器无法解码。请先转换为 MP3、WAV 或 M4A，再上传。',
   // --- Settings forms: provider names and test advice, model host and autosave checks, model languages ---
   'settingsForm.preset.mock': '模拟（脚本演示）',
   'settingsForm.preset.custom': 'OpenAI 兼容接口',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AUDIO_ACCEPT, checkAudioFile, firstAudioFile } from './audio-files';
+import { AUDIO_ACCEPT, checkAudioFile, firstAudioFile, unsupportedAudioFormat } from './audio-files';
 
 const file = (name: string, type = '', size = 1000) => ({ name, type, size });
 
@@ -18,8 +18,16 @@ describe('checkAudioFile', () => {
 
   it('refuses files that are neither by name nor by type audio', () => {
     expect(checkAudioFile(file('notes.pdf', 'application/pdf'))).toBe('not_audio');
-    expect(checkAudioFile(file('song.aiff', 'audio/aiff'))).toBe('not_audio');
+    expect(checkAudioFile(file('song.aiff', 'audio/aiff'))).toBe('unsupported_format');
     expect(checkAudioFile(file('README'))).toBe('not_audio');
+  });
+
+  it('names audio formats to convert first (AMR, WMA…), by extension or type', () => {
+    expect(checkAudioFile(file('通话录音.amr', 'audio/amr'))).toBe('unsupported_format');
+    expect(unsupportedAudioFormat(file('通话录音.amr'))).toBe('AMR');
+    expect(unsupportedAudioFormat(file('lecture.WMA'))).toBe('WMA');
+    expect(unsupportedAudioFormat(file('memo', 'audio/amr'))).toBe('AMR');
+    expect(unsupportedAudioFormat(file('notes.pdf', 'application/pdf'))).toBeNull();
   });
 
   it('refuses an empty file', () => {

@@ -52,7 +52,64 @@ export const AUDIO_ACCEPT = [
   ...AUDIO_MIME_TYPES,
 ].join(',');
 
-export type AudioFileRejection = 'empty' | 'not_audio';
+/**
+ * Audio formats people record or download that no supported browser decodes, by
+ * extension and MIME type: named in the refusal, so the file is converted rather than
+ * recorded again. The core names the same formats from the bytes (src/media/audio-failure.ts).
+ */
+const UNSUPPORTED_AUDIO: Readonly<Record<string, string>> = {
+  amr: 'AMR',
+  awb: 'AMR-WB',
+  '3gp': '3GP',
+  '3ga': '3GP',
+  '3g2': '3GP',
+  wma: 'WMA',
+  asf: 'WMA/ASF',
+  aif: 'AIFF',
+  aiff: 'AIFF',
+  aifc: 'AIFF',
+  caf: 'CAF',
+  au: 'AU',
+  snd: 'AU',
+  ape: "Monkey's Audio (APE)",
+  wv: 'WavPack',
+  ra: 'RealAudio',
+  rm: 'RealMedia',
+  mka: 'Matroska (MKA)',
+  mpc: 'Musepack',
+  tta: 'TTA',
+  dss: 'DSS (dictaphone)',
+  ds2: 'DS2 (dictaphone)',
+  spx: 'Speex',
+  mp2: 'MPEG layer II (MP2)',
+  ac3: 'AC-3',
+};
+
+const UNSUPPORTED_AUDIO_TYPES: Readonly<Record<string, string>> = {
+  'audio/amr': 'AMR',
+  'audio/amr-wb': 'AMR-WB',
+  'audio/3gpp': '3GP',
+  'audio/3gpp2': '3GP',
+  'audio/x-ms-wma': 'WMA',
+  'audio/aiff': 'AIFF',
+  'audio/x-aiff': 'AIFF',
+  'audio/x-caf': 'CAF',
+  'audio/basic': 'AU',
+  'audio/x-ape': "Monkey's Audio (APE)",
+  'audio/x-wavpack': 'WavPack',
+  'audio/x-pn-realaudio': 'RealAudio',
+  'audio/x-matroska': 'Matroska (MKA)',
+  'audio/ac3': 'AC-3',
+};
+
+export type AudioFileRejection = 'empty' | 'not_audio' | 'unsupported_format';
+
+/** The audio format a file's name or type says, when it is one the browser cannot decode. */
+export function unsupportedAudioFormat(file: Pick<FileLike, 'name' | 'type'>): string | null {
+  const mime = file.type.split(';')[0]?.trim().toLowerCase() ?? '';
+  const extension = /\.([a-z0-9]+)$/i.exec(file.name)?.[1]?.toLowerCase() ?? '';
+  return UNSUPPORTED_AUDIO[extension] ?? UNSUPPORTED_AUDIO_TYPES[mime] ?? null;
+}
 
 export interface FileLike {
   name: string;
@@ -67,7 +124,8 @@ export function checkAudioFile(file: FileLike): AudioFileRejection | null {
   const extension = /\.([a-z0-9]+)$/i.exec(file.name)?.[1]?.toLowerCase() ?? '';
   const byType = (AUDIO_MIME_TYPES as readonly string[]).includes(mime);
   const byName = (AUDIO_EXTENSIONS as readonly string[]).includes(extension);
-  return byType || byName ? null : 'not_audio';
+  if (byType || byName) return null;
+  return unsupportedAudioFormat(file) === null ? 'not_audio' : 'unsupported_format';
 }
 
 /** The first file of a drop or a pick, with the verdict on it. */

@@ -151,6 +151,24 @@ describe('applyTranscriptionEvent', () => {
     expect(live.segments).toHaveLength(1);
   });
 
+  it('keeps why the audio could not be read, from the failure’s details', () => {
+    sequence = 0;
+    const live = fold([
+      event('Failed', {
+        error: {
+          code: 'UNSUPPORTED_AUDIO_FORMAT',
+          message: 'The WAV file is incomplete.',
+          details: { container: 'wav', reason: 'damaged' },
+        },
+      }),
+    ]);
+    expect(live.error).toEqual({
+      code: 'UNSUPPORTED_AUDIO_FORMAT',
+      message: 'The WAV file is incomplete.',
+      audio: { reason: 'damaged' },
+    });
+  });
+
   it('does not move a finished job back when late events arrive', () => {
     sequence = 0;
     const cancelled = fold([

@@ -1,6 +1,7 @@
 import type { EventEnvelope } from '../../contracts/events';
 import type { JobStatus } from '../../contracts/jobs';
 import type { TranscriptionJob, TranscriptSegment } from '../../contracts/transcription';
+import { audioFailureOf, type AudioFailure } from './audio-failure';
 
 /** What the page shows of one job while it runs: folded from its snapshot and its events. */
 export interface TranscriptionLive {
@@ -22,11 +23,28 @@ export interface TranscriptionLive {
   /** Final segments so far, sorted by start time; the whole transcript once completed. */
   segments: TranscriptSegment[];
   warnings: string[];
-  error: { code: string; message: string } | null;
+  /** `audio`: why the audio could not be read, when the core said (UNSUPPORTED_AUDIO_FORMAT only). */
+  error: JobError | null;
   /** Highest event sequence applied. */
   sequence: number;
   /** When `TranscriptionStarted` was published (its envelope's timestamp), for the pace. */
   transcribingSince: string | null;
+}
+
+export interface JobError {
+  code: string;
+  message: string;
+  audio?: AudioFailure;
+}
+
+/** A stored or event error as the page keeps it; the details are read for the audio failure only. */
+function jobError(error: { code: string; message?: unknown }): JobError {
+  const audio = audioFailureOf(error);
+  return {
+    code: error.code,
+    message: typeof error.message === 'string' ? error.message : '',
+    ...(audio && { audio }),
+  };
 }
 
 export interface ModelLoadingLive {
@@ -56,7 +74,7 @@ export function liveFromJob(job: TranscriptionJob): TranscriptionLive {
     estimatedAt: null,
     segments: job.segments,
     warnings: job.warnings,
-    error: job.error ? { code: job.error.code, message: job.error.message } : null,
+    error: job.error ? jobError(job.error) : null,
     sequence: -1,
     transcribingSince: null,
   };
@@ -168,10 +186,7 @@ export function applyTranscriptionEvent(live: TranscriptionLive, envelope: Event
         percent: envelope.event === 'Completed' ? 100 : live.percent,
         secondsLeft: null,
         estimatedAt: null,
-        error:
-          typeof error.code === 'string'
-            ? { code: error.code, message: typeof error.message === 'string' ? error.message : '' }
-            : live.error,
+        error: typeof error.code === 'string' ? jobError({ ...error, code: error.code }) : live.error,
       };
     }
     default:

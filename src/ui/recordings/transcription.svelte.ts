@@ -4,6 +4,7 @@ import type {
   DiarizationModelDto,
   TranscriptionJob,
 } from '../../contracts/transcription';
+import type { AudioFailure } from './audio-failure';
 import { jobAudioName } from './job-labels';
 import type { TranscriptionLive } from './transcription-events';
 
@@ -21,6 +22,8 @@ export interface RefusedUpload {
   name: string;
   /** The core's own words (which format the file claimed to be); English. */
   detail: string;
+  /** Why it cannot be read, when the core said: damaged, another format, or no audio. */
+  audio?: AudioFailure;
 }
 
 /** The transcription page: jobs (newest first), what each shows live, the selected one and its audio. */

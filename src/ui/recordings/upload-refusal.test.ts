@@ -19,6 +19,22 @@ describe('uploadRefusal', () => {
     expect(uploadRefusal(envelope, 'a.wav')).toEqual({ name: 'a.wav', detail: 'The audio file is empty.' });
   });
 
+  it('keeps why the core could not read it, and the format to convert from', () => {
+    const amr = new AppError('UNSUPPORTED_AUDIO_FORMAT', 'This file is AMR audio…', {
+      reason: 'unsupported_format',
+      format: 'AMR',
+    });
+    expect(uploadRefusal(amr, 'memo.m4a')?.audio).toEqual({ reason: 'unsupported_format', format: 'AMR' });
+    const envelope = {
+      error: {
+        code: 'UNSUPPORTED_AUDIO_FORMAT',
+        message: 'The audio file is empty.',
+        details: { reason: 'damaged' },
+      },
+    };
+    expect(uploadRefusal(envelope, 'a.wav')?.audio).toEqual({ reason: 'damaged' });
+  });
+
   it('leaves every other failure to the error toast', () => {
     expect(uploadRefusal(new AppError('STORAGE_QUOTA_EXCEEDED', 'full'), 'a.wav')).toBeNull();
     expect(uploadRefusal(new Error('boom'), 'a.wav')).toBeNull();

@@ -1,4 +1,5 @@
 import { errorInfo } from '../error-message';
+import { audioFailureOf } from './audio-failure';
 import type { RefusedUpload } from './transcription.svelte';
 
 /**
@@ -8,5 +9,7 @@ import type { RefusedUpload } from './transcription.svelte';
  */
 export function uploadRefusal(error: unknown, fileName: string): RefusedUpload | null {
   const info = errorInfo(error);
-  return info?.code === 'UNSUPPORTED_AUDIO_FORMAT' ? { name: fileName, detail: info.message.trim() } : null;
+  if (info?.code !== 'UNSUPPORTED_AUDIO_FORMAT') return null;
+  const audio = audioFailureOf(error);
+  return { name: fileName, detail: info.message.trim(), ...(audio && { audio }) };
 }
