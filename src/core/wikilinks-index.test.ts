@@ -82,4 +82,28 @@ describe('LinkIndex', () => {
     index.set(note('b', 'Beta', '[[Missing]]'));
     expect(index.linkingTo('missing').map((entry) => entry.note_id)).toEqual(['b']);
   });
+
+  it('resolves an alias from the front matter when no note has that title, with backlinks', () => {
+    const index = new LinkIndex();
+    index.set(note('h', 'Start page', '---\naliases: [Home, 首页]\n---\nWelcome'));
+    index.set(note('b', 'Beta', 'back to [[home]]\nand [[首页#Intro]]'));
+    expect(index.resolve('Home')).toEqual({ note_id: 'h', title: 'Start page' });
+    expect(index.resolve('首页')).toEqual({ note_id: 'h', title: 'Start page' });
+    expect(index.backlinks('h')).toEqual([{ note_id: 'b', title: 'Beta', context: 'back to [[home]]' }]);
+    index.set(note('h', 'Start page', 'no front matter now'));
+    expect(index.resolve('Home')).toBeUndefined();
+    expect(index.backlinks('h')).toEqual([]);
+  });
+
+  it('lets a real title win over an alias', () => {
+    const index = new LinkIndex();
+    index.set(note('h', 'Start page', '---\nalias: Home\n---\n', '2025-01-01T00:00:00.000Z'));
+    index.set(note('real', 'Home', '', '2026-06-01T00:00:00.000Z'));
+    index.set(note('b', 'Beta', '[[Home]]'));
+    expect(index.resolve('Home')?.note_id).toBe('real');
+    expect(index.backlinks('h')).toEqual([]);
+    expect(index.backlinks('real').map((link) => link.note_id)).toEqual(['b']);
+    index.remove('real');
+    expect(index.resolve('Home')?.note_id).toBe('h');
+  });
 });

@@ -1,4 +1,5 @@
 import { linkKey, parseWikilinks } from './wikilinks';
+import { noteAliases } from './wikilinks-aliases';
 
 export interface IndexedNote {
   note_id: string;
@@ -21,6 +22,8 @@ interface Entry {
   note_id: string;
   title: string;
   key: string;
+  /** Keys of the note's aliases (front matter `aliases:`), its own title's left out. */
+  aliasKeys: string[];
   created_at: string;
   /** Link key → the line of its first occurrence. */
   links: Map<string, string>;
@@ -38,12 +41,16 @@ function contextOf(body: string, start: number): string {
 /**
  * Which notes link to which titles. A title resolves to the oldest live
  * note with that title (compared by `linkKey`), so duplicates never make a
- * link jump between notes as they are edited.
+ * link jump between notes as they are edited. A title no note has resolves,
+ * the same way, to the oldest note with that alias (Obsidian's `aliases:`):
+ * a real title always wins over an alias.
  */
 export class LinkIndex {
   readonly #entries = new Map<string, Entry>();
   /** Title key → ids of the notes with that title. */
   readonly #byTitle = new Map<string, Set<string>>();
+  /** Alias key → ids of the notes with that alias. */
+  readonly #byAlias = new Map<string, Set<string>>();
 
   get size(): number {
     return this.#entries.size;
@@ -63,36 +70,42 @@ export class LinkIndex {
       if (!links.has(key)) links.set(key, contextOf(note.body, link.start));
     }
     const key = linkKey(note.title);
+    const aliasKeys = [...new Set(noteAliases(note.body).map(linkKey))].filter(
+      (alias) => alias !== '' && alias !== key,
+    );
     this.#entries.set(note.note_id, {
       note_id: note.note_id,
       title: note.title,
       key,
+      aliasKeys,
       created_at: note.created_at,
       links,
     });
-    if (key === '') return;
-    const ids = this.#byTitle.get(key) ?? new Set<string>();
-    ids.add(note.note_id);
-    this.#byTitle.set(key, ids);
+    for (const alias of aliasKeys) addTo(this.#byAlias, alias, note.note_id);
+    if (key !== '') addTo(this.#byTitle, key, note.note_id);
   }
 
   remove(noteId: string): void {
     const entry = this.#entries.get(noteId);
     if (!entry) return;
     this.#entries.delete(noteId);
-    const ids = this.#byTitle.get(entry.key);
-    ids?.delete(noteId);
-    if (ids?.size === 0) this.#byTitle.delete(entry.key);
+    removeFrom(this.#byTitle, entry.key, noteId);
+    for (const alias of entry.aliasKeys) removeFrom(this.#byAlias, alias, noteId);
   }
 
   clear(): void {
     this.#entries.clear();
     this.#byTitle.clear();
+    this.#byAlias.clear();
   }
 
-  /** The note a link to `title` opens, if any. */
+  /** The note a link to `title` opens, if any: by title, else by alias. */
   resolve(title: string): LinkedNote | undefined {
-    const ids = this.#byTitle.get(linkKey(title));
+    const key = linkKey(title);
+    return this.#oldest(this.#byTitle.get(key)) ?? this.#oldest(this.#byAlias.get(key));
+  }
+
+  #oldest(ids: Set<string> | undefined): LinkedNote | undefined {
     if (!ids) return undefined;
     let best: Entry | undefined;
     for (const id of ids) {
@@ -108,13 +121,23 @@ export class LinkIndex {
     return best && { note_id: best.note_id, title: best.title };
   }
 
-  /** Notes whose links resolve to `noteId`, by title. */
+  /** Notes whose links resolve to `noteId`, by title or by alias. */
   backlinks(noteId: string): Backlink[] {
     const target = this.#entries.get(noteId);
-    if (!target || target.key === '' || this.resolve(target.title)?.note_id !== noteId) return [];
-    return this.linkingTo(target.key)
+    if (!target) return [];
+    // The names that open this note: its title and aliases no other note's title (or older alias) takes.
+    const keys = [target.key, ...target.aliasKeys].filter(
+      (key) => key !== '' && this.resolve(key)?.note_id === noteId,
+    );
+    if (keys.length === 0) return [];
+    return [...this.#entries.values()]
       .filter((entry) => entry.note_id !== noteId)
-      .map((entry) => ({ note_id: entry.note_id, title: entry.title, context: entry.links.get(target.key)! }))
+      .flatMap((entry) => {
+        const key = keys.find((name) => entry.links.has(name));
+        return key === undefined
+          ? []
+          : [{ note_id: entry.note_id, title: entry.title, context: entry.links.get(key)! }];
+      })
       .sort((a, b) => a.title.localeCompare(b.title) || a.note_id.localeCompare(b.note_id));
   }
 
@@ -141,4 +164,16 @@ export class LinkIndex {
     const byTitle = (a: LinkedNote, b: LinkedNote) => a.title.localeCompare(b.title);
     return [...starts.sort(byTitle), ...contains.sort(byTitle)].slice(0, limit);
   }
+}
+
+function addTo(map: Map<string, Set<string>>, key: string, noteId: string): void {
+  const ids = map.get(key) ?? new Set<string>();
+  ids.add(noteId);
+  map.set(key, ids);
+}
+
+function removeFrom(map: Map<string, Set<string>>, key: string, noteId: string): void {
+  const ids = map.get(key);
+  ids?.delete(noteId);
+  if (ids?.size === 0) map.delete(key);
 }

@@ -269,3 +269,38 @@ describe('version 18', () => {
     expect(await new NotesRepository(upgraded).deleteImportBatch('job_9')).toBe(1);
   });
 });
+
+describe('version 23: inline tags', () => {
+  it('fills every meta row with its inline tags, counts them and marks tagged notes for search', async () => {
+    db = freshDatabase(MIGRATIONS.filter((migration) => migration.version < 23));
+    await db.open();
+    const rows = [
+      legacyRow('note_a', 'Reading #读书笔记 and #project/alpha', { tags: ['Project/Alpha'] }),
+      legacyRow('note_b', '```\n#notatag\n```\n# Heading only', { tags: ['os'] }),
+      legacyRow('note_c', 'also #读书笔记', { trashed: 1, deleted_at: 'x' }),
+      legacyRow('note_d', 'more #读书笔记 here'),
+    ];
+    await db.table('notes').bulkAdd(rows);
+    db.close();
+    const upgraded = freshDatabaseNamed(db.name);
+    db = upgraded;
+    expect(await upgraded.note_meta.get('note_a')).toMatchObject({
+      inline_tags: ['读书笔记', 'project/alpha'],
+      all_tags: ['Project/Alpha', '读书笔记'],
+    });
+    expect(await upgraded.note_meta.get('note_b')).not.toHaveProperty('inline_tags');
+    const notes = new NotesRepository(upgraded);
+    expect(await notes.tags()).toEqual([
+      { tag: '读书笔记', note_count: 2 },
+      { tag: 'os', note_count: 1 },
+      { tag: 'Project/Alpha', note_count: 1 },
+    ]);
+    // The front matter's own tags stay what they were: nothing is moved there.
+    expect((await notes.get('note_a'))?.tags).toEqual(['Project/Alpha']);
+    // Live notes with inline tags are re-indexed, so search's tag filter sees them.
+    expect((await upgraded.search_index_dirty.toArray()).map((row) => row.note_id).sort()).toEqual([
+      'note_a',
+      'note_d',
+    ]);
+  });
+});

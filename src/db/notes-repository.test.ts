@@ -139,3 +139,62 @@ describe('NotesRepository', () => {
     expect(await db.blocks.count()).toBe(0);
   });
 });
+
+describe('NotesRepository: inline #tags', () => {
+  const list = (notes: NotesRepository, tag: string) =>
+    notes
+      .list({ trashed: false, recursive: true, limit: 50, offset: 0, tag })
+      .then((result) => result.items.map((item) => item.title));
+
+  it('counts and filters by a note’s own tags and its inline tags, never rewriting either', async () => {
+    const notes = repository();
+    const a = await notes.create({
+      title: 'A',
+      folder: '',
+      body: 'Some text #project/alpha and #读书笔记\n\n`#code` #OS',
+      tags: ['os'],
+    });
+    await notes.create({ title: 'B', folder: '', body: '# Heading\n\nmore #读书笔记', tags: [] });
+    expect(await notes.tags()).toEqual([
+      { tag: '读书笔记', note_count: 2 },
+      { tag: 'os', note_count: 1 },
+      { tag: 'project/alpha', note_count: 1 },
+    ]);
+    expect(await list(notes, '读书笔记')).toEqual(['B', 'A']);
+    expect(await list(notes, 'project/alpha')).toEqual(['A']);
+    expect(await notes.tagsOf(a.note_id)).toEqual(['os', 'project/alpha', '读书笔记']);
+    const stored = await notes.get(a.note_id);
+    expect(stored?.tags).toEqual(['os']);
+    expect(stored?.body).toBe('Some text #project/alpha and #读书笔记\n\n`#code` #OS');
+    // The list's rows and the search indexer: the list keeps the note's own tags, search gets all.
+    const [summary] = (await notes.list({ trashed: false, recursive: true, limit: 1, offset: 1 })).items;
+    expect(summary).not.toHaveProperty('all_tags');
+    expect(summary).not.toHaveProperty('inline_tags');
+    expect((await notes.indexSources([a.note_id]))[0]?.note.tags).toEqual([
+      'os',
+      'project/alpha',
+      '读书笔记',
+    ]);
+  });
+
+  it('follows edits of the body and the tags, and keeps inline tags through pins, moves and the trash', async () => {
+    const notes = repository();
+    const a = await notes.create({ title: 'A', folder: 'f', body: 'text #alpha #beta', tags: [] });
+    await notes.update(a.note_id, { body: 'text #beta' });
+    expect((await notes.tags()).map((tag) => tag.tag)).toEqual(['beta']);
+    expect(await list(notes, 'alpha')).toEqual([]);
+    await notes.update(a.note_id, { tags: ['gamma'] });
+    expect(await notes.tagsOf(a.note_id)).toEqual(['gamma', 'beta']);
+    await notes.setPinned(a.note_id, true);
+    expect(await renameFolderAndRead(notes, a.note_id)).toEqual(['gamma', 'beta']);
+    await notes.setTrashed(a.note_id, true);
+    expect(await notes.tags()).toEqual([]);
+    await notes.setTrashed(a.note_id, false);
+    expect(await list(notes, 'beta')).toEqual(['A']);
+  });
+});
+
+async function renameFolderAndRead(notes: NotesRepository, noteId: string): Promise<string[] | undefined> {
+  await notes.renameFolder('f', 'g');
+  return notes.tagsOf(noteId);
+}

@@ -98,7 +98,15 @@ export function renamedPath(path: string, from: string, to: string): string | nu
 }
 
 function toSummary(meta: NoteMetaRow): NoteSummaryDto {
-  const { trashed: _trashed, pinned, import_batch: _batch, body_bytes: _bytes, ...rest } = meta;
+  const {
+    trashed: _trashed,
+    pinned,
+    import_batch: _batch,
+    body_bytes: _bytes,
+    inline_tags: _inline,
+    all_tags: _all,
+    ...rest
+  } = meta;
   return { ...rest, tags: [...rest.tags], pinned: pinned === 1 };
 }
 
@@ -193,7 +201,7 @@ export class NotesRepository {
         history ? this.#writeTables() : ['notes', 'note_meta', 'blocks'],
         async () => {
           await this.#db.notes.bulkAdd(rows);
-          await this.#db.note_meta.bulkPut(rows.map(noteMetaOf));
+          await this.#db.note_meta.bulkPut(rows.map((row) => noteMetaOf(row)));
           await this.#db.blocks.bulkAdd(blocks);
           if (!history || !source) return;
           for (const row of rows) {
@@ -256,7 +264,7 @@ export class NotesRepository {
           version: row.version + 1,
           updated_at: now,
         };
-        await this.#putNote(next);
+        await this.#putNote(next, next.body === row.body);
         if (this.#history) {
           await this.#history.versions.recordChange(row, next, source, now, this.#history.limits);
         }
@@ -271,10 +279,21 @@ export class NotesRepository {
     return updated;
   }
 
-  /** Writes a note's row and its meta row; the caller's transaction holds both stores. */
-  async #putNote(row: NoteRow): Promise<void> {
+  /**
+   * Writes a note's row and its meta row; the caller's transaction holds both
+   * stores. `sameBody`: the stored body is this one, so its inline tags are
+   * taken from the meta row instead of parsing it again.
+   */
+  async #putNote(row: NoteRow, sameBody: boolean): Promise<void> {
+    const inline = sameBody ? await this.#storedInlineTags(row.note_id) : undefined;
     await this.#db.notes.put(row);
-    await this.#db.note_meta.put(noteMetaOf(row));
+    await this.#db.note_meta.put(noteMetaOf(row, inline));
+  }
+
+  /** The inline tags a note's meta row holds; undefined without a meta row (then the body is read). */
+  async #storedInlineTags(noteId: string): Promise<string[] | undefined> {
+    const meta = await this.#db.note_meta.get(noteId);
+    return meta && (meta.inline_tags ?? []);
   }
 
   /**
@@ -342,7 +361,7 @@ export class NotesRepository {
           updated_at: now,
           version: row.version + 1,
         };
-        await this.#putNote(next);
+        await this.#putNote(next, true);
         return toNoteDto(next);
       }),
     );
@@ -397,8 +416,8 @@ export class NotesRepository {
     const flag = query.trashed ? 1 : 0;
     const sort = query.sort ?? 'updated_at';
     const titleQuery = query.title_query?.trim().toLocaleLowerCase();
-    const notes = this.#db.notes;
-    const { items, total } = await this.#db.transaction('r', notes, async () => {
+    const { notes, note_meta } = this.#db;
+    const { items, total } = await this.#db.transaction('r', notes, note_meta, async () => {
       let ids = (await notes
         .where('[trashed+updated_at]')
         .between([flag, Dexie.minKey], [flag, Dexie.maxKey])
@@ -413,7 +432,8 @@ export class NotesRepository {
         ids = ids.filter((id) => keep.has(id));
       }
       if (query.tag !== undefined) {
-        const keep = new Set(await notes.where('tags').equals(query.tag).primaryKeys());
+        // The note's own tags and its inline `#tags` (see NoteMetaRow.all_tags).
+        const keep = new Set(await note_meta.where('all_tags').equals(query.tag).primaryKeys());
         ids = ids.filter((id) => keep.has(id));
       }
       const titles =
@@ -469,7 +489,7 @@ export class NotesRepository {
       if (!row) return undefined;
       check?.(toNoteDto(row));
       const next: NoteRow = { ...row, pinned: pinned ? 1 : 0 };
-      await this.#putNote(next);
+      await this.#putNote(next, true);
       return toNoteDto(next);
     });
   }
@@ -542,8 +562,14 @@ export class NotesRepository {
         if (folder === null) continue;
         next.push({ ...row, folder, version: row.version + 1, updated_at: now });
       }
+      const kept = await this.#db.note_meta.bulkGet(next.map((row) => row.note_id));
       await this.#db.notes.bulkPut(next);
-      await this.#db.note_meta.bulkPut(next.map(noteMetaOf));
+      await this.#db.note_meta.bulkPut(
+        next.map((row, index) => {
+          const meta = kept[index];
+          return noteMetaOf(row, meta && (meta.inline_tags ?? []));
+        }),
+      );
       moved.push(...next.map((row) => row.note_id));
       live = next.filter((row) => row.trashed === 0).map((row) => row.note_id);
       return true;
@@ -598,23 +624,30 @@ export class NotesRepository {
       .sort((a, b) => a.path.localeCompare(b.path));
   }
 
-  /** Tags with their live note counts, from the `tags` index alone (see `folders`). */
+  /**
+   * Tags with their live note counts, from the meta rows' `all_tags` index
+   * alone (see `folders`): a note's own tags and its inline `#tags`.
+   */
   async tags(): Promise<TagDto[]> {
-    return [...(await this.#liveCountsBy('tags'))]
+    return [...(await this.#liveCountsBy('all_tags'))]
       .map(([tag, note_count]) => ({ tag, note_count }))
       .sort((a, b) => b.note_count - a.note_count || a.tag.localeCompare(b.tag));
   }
 
-  /** Live notes per distinct key of `index`; keys held only by trashed notes are left out. */
-  async #liveCountsBy(index: 'folder' | 'tags'): Promise<Map<string, number>> {
-    const { notes } = this.#db;
-    return this.#db.transaction('r', notes, async () => {
+  /**
+   * Live notes per distinct key of `index` (the notes' folders, the meta
+   * rows' tags); keys held only by trashed notes are left out.
+   */
+  async #liveCountsBy(index: 'folder' | 'all_tags'): Promise<Map<string, number>> {
+    const { notes, note_meta } = this.#db;
+    return this.#db.transaction('r', notes, note_meta, async () => {
       const trashed = new Set(
         await notes.where('[trashed+updated_at]').above([0, Dexie.maxKey]).primaryKeys(),
       );
       const counts = new Map<string, number>();
-      for (const key of await notes.orderBy(index).uniqueKeys()) {
-        const ids = await notes.where(index).equals(key).primaryKeys();
+      const table = index === 'folder' ? notes : note_meta;
+      for (const key of await table.orderBy(index).uniqueKeys()) {
+        const ids = await table.where(index).equals(key).primaryKeys();
         const live = trashed.size === 0 ? ids.length : ids.filter((id) => !trashed.has(id)).length;
         if (live > 0) counts.set(String(key), live);
       }
@@ -647,6 +680,15 @@ export class NotesRepository {
   async getMany(noteIds: readonly string[]): Promise<Array<NoteDto | undefined>> {
     const rows = await this.#db.notes.bulkGet([...noteIds]);
     return rows.map((row) => row && toNoteDto(row));
+  }
+
+  /**
+   * The tags the tag list counts for this note (its own, then its inline
+   * `#tags`), from its meta row; undefined for a missing note.
+   */
+  async tagsOf(noteId: string): Promise<string[] | undefined> {
+    const [meta] = await this.#metaOf([noteId]);
+    return meta && [...(meta.all_tags ?? [])];
   }
 
   /** Ids of every note not in the trash; keys only, no bodies are read. */
@@ -801,7 +843,8 @@ export class NotesRepository {
       );
       return Promise.all(
         metas.map(async (meta) => ({
-          note: withoutBody(meta),
+          // Search filters by the tags the tag list shows: inline `#tags` too.
+          note: { ...withoutBody(meta), tags: [...(meta.all_tags ?? [])] },
           blocks: await this.#blocksUpTo(meta, maxChars),
         })),
       );

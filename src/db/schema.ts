@@ -13,6 +13,7 @@ import type {
 import type { ThemeManifest } from '../contracts/themes';
 import { deriveBlocks, type BlockType } from '../core/blocks';
 import { newId } from '../core/ids';
+import { inlineTags, mergedTags } from '../core/inline-tags';
 import { noteExcerpt } from '../core/markdown/note-excerpt';
 import { utf8Length } from '../core/utf8-length';
 import { AGENT_STORES } from './agent-stores';
@@ -57,6 +58,18 @@ export interface NoteMetaRow extends Omit<NoteRow, 'body'> {
    * page reads meta rows and never a body. Filled for every note by version 20.
    */
   body_bytes: number;
+  /**
+   * The body's inline `#tags` (Obsidian's), kept so a write that leaves the
+   * body alone need not parse it again. Absent: none. Filled by version 23.
+   */
+  inline_tags?: string[];
+  /**
+   * The tags the tag list counts and the tag filter matches (indexed,
+   * version 23): the note's own tags, then its inline ones, one per
+   * case-insensitive spelling. Absent: none. The note's `tags` stay what its
+   * front matter says; inline tags are never moved there.
+   */
+  all_tags?: string[];
 }
 
 /** A folder the user made; folders that only exist as notes' `folder` paths have no row. */
@@ -433,12 +446,29 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 22,
     stores: { ...ATTACHMENT_REUSES_STORES },
   },
+  {
+    // Obsidian's inline `#tags`: each meta row holds its body's, and the union
+    // with the note's own tags in an index the tag list and filter read.
+    // Filled by rewriting every meta row, a bounded page of bodies at a time;
+    // notes with inline tags are marked for the search indexes, whose tag
+    // filters see them once re-indexed.
+    version: 23,
+    stores: { note_meta: '&note_id, import_batch, *all_tags' },
+    upgrade: async (transaction) => {
+      await rewriteNoteMeta(transaction, async (metas) => {
+        const tagged = metas.filter((meta) => meta.inline_tags !== undefined && meta.trashed === 0);
+        await transaction
+          .table<IndexDirtyRow, string>('search_index_dirty')
+          .bulkPut(tagged.map((meta) => ({ note_id: meta.note_id, token: newId('mark') })));
+      });
+    },
+  },
 ];
 
 /** Writes the meta row of every note, a page of notes at a time. */
 export async function fillNoteMeta(transaction: Transaction): Promise<void> {
   const meta = transaction.table<NoteMetaRow, string>('note_meta');
-  await forEachNotePage(transaction, (page) => meta.bulkPut(page.map(noteMetaOf)));
+  await forEachNotePage(transaction, (page) => meta.bulkPut(page.map((row) => noteMetaOf(row))));
 }
 
 /**
@@ -447,14 +477,23 @@ export async function fillNoteMeta(transaction: Transaction): Promise<void> {
  */
 const BODY_BYTES_PAGE_CHARS = 16 * 1024 * 1024;
 
+/** Version 20: every meta row gets `body_bytes` (see `rewriteNoteMeta`). */
+export function fillBodyBytes(transaction: Transaction): Promise<void> {
+  return rewriteNoteMeta(transaction);
+}
+
 /**
- * Rewrites every note's meta row from its note row, so each gets `body_bytes`
- * (and a note without a meta row gets one). Ids are listed REDERIVE_PAGE at a
+ * Rewrites every note's meta row from its note row, so each gets what
+ * `noteMetaOf` derives now (and a note without a meta row gets one), handing
+ * each run of rewritten rows to `written`. Ids are listed REDERIVE_PAGE at a
  * time from keys; their rows are read in runs of at most
  * BODY_BYTES_PAGE_CHARS body characters by the meta rows' lengths, so the
  * upgrade holds a bounded page of bodies, never the notebook.
  */
-export async function fillBodyBytes(transaction: Transaction): Promise<void> {
+export async function rewriteNoteMeta(
+  transaction: Transaction,
+  written?: (metas: NoteMetaRow[]) => Promise<void>,
+): Promise<void> {
   const notes = transaction.table<NoteRow, string>('notes');
   const meta = transaction.table<NoteMetaRow, string>('note_meta');
   let after: string | undefined;
@@ -471,7 +510,9 @@ export async function fillBodyBytes(transaction: Transaction): Promise<void> {
     const flush = async (): Promise<void> => {
       if (run.length === 0) return;
       const rows = (await notes.bulkGet(run)).filter((row): row is NoteRow => row !== undefined);
-      await meta.bulkPut(rows.map(noteMetaOf));
+      const metas = rows.map((row) => noteMetaOf(row));
+      await meta.bulkPut(metas);
+      await written?.(metas);
       run = [];
       chars = 0;
     };
@@ -503,10 +544,21 @@ async function forEachNotePage(
   }
 }
 
-/** The meta row of a note row. */
-export function noteMetaOf(row: NoteRow): NoteMetaRow {
+/**
+ * The meta row of a note row. `inline` is the body's inline tags when the
+ * caller knows them (a write that kept the body); otherwise the body is read.
+ */
+export function noteMetaOf(row: NoteRow, inline: readonly string[] = inlineTags(row.body)): NoteMetaRow {
   const { body, ...rest } = row;
-  return { ...rest, excerpt: excerptOf(body), body_length: body.length, body_bytes: utf8Length(body) };
+  const all = mergedTags(row.tags, inline);
+  return {
+    ...rest,
+    excerpt: excerptOf(body),
+    body_length: body.length,
+    body_bytes: utf8Length(body),
+    ...(inline.length > 0 ? { inline_tags: [...inline] } : {}),
+    ...(all.length > 0 ? { all_tags: all } : {}),
+  };
 }
 
 /** The body's first words as the note list shows them (see `noteExcerpt`). */

@@ -213,6 +213,17 @@ export class NotesService {
     return this.#notes.tags();
   }
 
+  /**
+   * The tags the tag list counts for this note: its own, then its inline
+   * `#tags`. The page asks after a save, to know whether the list changed.
+   */
+  async tagsOf(noteId: string): Promise<string[]> {
+    const id = parseInput(noteIdSchema, noteId);
+    const tags = await this.#notes.tagsOf(id);
+    if (!tags) throw new AppError('NOTE_NOT_FOUND', 'This note does not exist.', { note_id: id });
+    return tags;
+  }
+
   async blocks(noteId: string): Promise<BlockDto[]> {
     const note = await this.get(noteId);
     return this.#notes.blocks(note.note_id);

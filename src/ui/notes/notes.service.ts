@@ -90,6 +90,10 @@ function fillRowsOnScreen(): void {
  */
 async function refreshRowsInPlace(sidebar: boolean): Promise<void> {
   if (sidebar) void refreshSidebar();
+  else
+    void openNoteTagsChanged().then((changed) => {
+      if (changed) void refreshSidebar();
+    });
   const request = listRequest;
   inPlaceRefreshes += 1;
   try {
@@ -136,10 +140,41 @@ export function applyPendingOrder(): void {
   void refreshList();
 }
 
+/**
+ * The open note's tags as the tag list last counted them (its own and its
+ * inline `#tags`, joined). A save that leaves the tag field alone may still add
+ * or remove an inline tag in the text: the core says which tags the note has now.
+ */
+let countedTags: { noteId: string; tags: string } | null = null;
+
+async function tagsOfOpenNote(): Promise<{ noteId: string; tags: string } | null> {
+  const noteId = editor.noteId;
+  if (!noteId) return null;
+  try {
+    return { noteId, tags: (await core.notes.tagsOf(noteId)).join('\n') };
+  } catch {
+    // Deleted meanwhile: whatever removed it refreshes the lists.
+    return null;
+  }
+}
+
+async function openNoteTagsChanged(): Promise<boolean> {
+  const now = await tagsOfOpenNote();
+  if (!now) return false;
+  const changed = countedTags?.noteId !== now.noteId || countedTags.tags !== now.tags;
+  countedTags = now;
+  return changed;
+}
+
 export async function refreshSidebar(): Promise<void> {
   const request = ++sidebarRequest;
   try {
-    const [folders, tags] = await Promise.all([core.notes.folders(), core.notes.tags()]);
+    const [folders, tags, open] = await Promise.all([
+      core.notes.folders(),
+      core.notes.tags(),
+      tagsOfOpenNote(),
+    ]);
+    if (open) countedTags = open;
     if (request === sidebarRequest) notes.setSidebar(folders, tags);
   } catch (error) {
     if (request === sidebarRequest) reportError(error);
