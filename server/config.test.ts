@@ -94,6 +94,26 @@ describe('loadConfig', () => {
     expect(queueCapacity(fixed)).toBe(10);
   });
 
+  it('trusts no proxy by default; reads trusted proxies from the file or the environment, and checks them', () => {
+    expect(loadConfig({ env: {}, readFile: noFile }).trustedProxies).toEqual([]);
+    const env = { AGENT_SERVER_TRUSTED_PROXIES: '10.0.0.7, 10.1.0.0/16,fd00::/8' };
+    expect(loadConfig({ env, readFile: noFile }).trustedProxies).toEqual([
+      '10.0.0.7',
+      '10.1.0.0/16',
+      'fd00::/8',
+    ]);
+    const file = JSON.stringify({ trustedProxies: ['127.0.0.1'] });
+    expect(
+      loadConfig({ env: { AGENT_SERVER_CONFIG: 'c.json' }, readFile: () => file }).trustedProxies,
+    ).toEqual(['127.0.0.1']);
+    expect(() =>
+      loadConfig({ env: { AGENT_SERVER_TRUSTED_PROXIES: 'lb.internal' }, readFile: noFile }),
+    ).toThrow(/trustedProxies\.0: an IP address or CIDR range/);
+    expect(() =>
+      loadConfig({ env: { AGENT_SERVER_TRUSTED_PROXIES: '10.0.0.0/33' }, readFile: noFile }),
+    ).toThrow(/trustedProxies/);
+  });
+
   it('reads allowed origins and the metrics key from the environment (hashed)', () => {
     const config = loadConfig({
       env: {

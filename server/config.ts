@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { parseProxyEntry } from './transport/trusted-proxies';
 
 // Configuration: a JSON file (path in AGENT_SERVER_CONFIG), then environment
 // overrides. Pure: the caller passes the environment and a file reader, so the
@@ -99,7 +100,15 @@ export const agentServerConfigSchema = z
      * always allowed when reached by IP address, localhost or the configured host.
      */
     allowedOrigins: z.array(z.string().min(1)).default([]),
-    /** Failed key attempts one address may make per window before its upgrades get 429. */
+    /**
+     * Load balancers / reverse proxies in front of the server (IP addresses or
+     * CIDR ranges). Empty (the default): X-Forwarded-For is never read and the
+     * socket's peer is the client. See server/README.md "Behind a load balancer".
+     */
+    trustedProxies: z
+      .array(z.string().refine((entry) => parseProxyEntry(entry) !== null, 'an IP address or CIDR range'))
+      .default([]),
+    /** Failed key attempts one client address may make per window before its upgrades get 429. */
     authThrottle: z
       .object({ maxFailures: positiveInt.default(10), windowMs: positiveInt.default(60_000) })
       .strict()
@@ -218,6 +227,13 @@ export function loadConfig({ env, readFile }: LoadConfigOptions): AgentServerCon
     input.allowedOrigins = origins
       .split(',')
       .map((origin) => origin.trim())
+      .filter(Boolean);
+  }
+  const proxies = env.AGENT_SERVER_TRUSTED_PROXIES?.trim();
+  if (proxies) {
+    input.trustedProxies = proxies
+      .split(',')
+      .map((entry) => entry.trim())
       .filter(Boolean);
   }
   const metricsKey = env.AGENT_SERVER_METRICS_KEY?.trim();

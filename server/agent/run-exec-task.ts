@@ -1,7 +1,14 @@
 import { MetonaProviderError, type MetonaRequest } from '../../src/ir';
 import type { ModelRegistry } from '../models/model-registry';
 import { buildPrompt, type PromptExtras } from '../prompts/templates';
-import { AgentErrorCode, errorText, type AgentReply, type ExecCommand } from '../protocol';
+import {
+  AgentErrorCode,
+  errorText,
+  modelNotFound,
+  requestIdText,
+  type AgentReply,
+  type ExecCommand,
+} from '../protocol';
 import type { TaskOutcome } from '../tasks/task-queue';
 import { gatherUnitTestContext } from './gather-unittest-context';
 import type { IdeServices } from './ide-callback-client';
@@ -34,14 +41,14 @@ function toMetonaRequest(
     meta: {
       sessionId: context.sessionId,
       iteration: 1,
-      requestId: String(command.request_id),
+      requestId: requestIdText(command.request_id),
       timestamp: now,
       agentVersion: context.agentVersion,
     },
     systemPrompt: prompt.system,
     messages: [{ role: 'user', content: prompt.user, timestamp: now }],
     params: { stream: true },
-    // The adapters' own deadline: a model that hangs ends as a `timeout` error.
+    // The adapters' own deadline: a model that hangs ends as a `network_timeout` error.
     constraints: { timeoutMs: context.taskTimeoutMs },
   };
 }
@@ -58,12 +65,12 @@ export async function runExecTask(
   signal: AbortSignal,
 ): Promise<TaskOutcome> {
   const requestId = command.request_id;
-  const modelName = command.model ?? context.registry.defaultModel;
+  const modelName = command.model ?? (await context.registry.defaultModel());
   const resolved = modelName ? context.registry.resolve(modelName) : undefined;
   if (!resolved) {
     context.reply({
       request_id: requestId,
-      error: errorText(AgentErrorCode.MODEL_NOT_FOUND, modelName ?? 'no model given and no default model'),
+      error: modelNotFound(modelName),
     });
     return 'failed';
   }

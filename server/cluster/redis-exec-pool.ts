@@ -8,11 +8,13 @@ import type { AgentMetrics } from '../ops/metrics';
 import {
   AgentErrorCode,
   errorText,
+  modelNotFound,
   type AgentReply,
   type ExecCommand,
   type IdeCallbackAnswer,
   type IdeCallbackRequest,
   type RequestId,
+  requestIdForLog,
 } from '../protocol';
 import type { ExecPool, PoolStats, TaskOwner } from '../tasks/exec-pool';
 import type { CancelReason, TaskOutcome } from '../tasks/task-queue';
@@ -294,16 +296,26 @@ export class RedisExecPool implements ExecPool {
    * Redis before each, and a later frame must not overtake an earlier one.
    */
   submit(owner: TaskOwner, command: ExecCommand): void {
+    this.#chain(owner, command.request_id, () => this.#submitNow(owner, command));
+  }
+
+  refuse(owner: TaskOwner, requestId: RequestId | null, error: string): void {
+    this.#chain(owner, requestId, () => {
+      const previous = this.#byConnection.get(owner.id);
+      if (previous) this.#cancel(previous, 'replaced');
+      owner.send({ request_id: requestId, error });
+    });
+  }
+
+  #chain(owner: TaskOwner, requestId: RequestId | null, step: () => Promise<void> | void): void {
     const previous = this.#chains.get(owner.id) ?? Promise.resolve();
-    const next = previous
-      .then(() => this.#submitNow(owner, command))
-      .catch((error: unknown) => {
-        this.#options.logger.error('task_submit_failed', {
-          connection: owner.id,
-          error: (error as Error).name,
-        });
-        owner.send({ request_id: command.request_id, error: AgentErrorCode.INTERNAL });
+    const next = previous.then(step).catch((error: unknown) => {
+      this.#options.logger.error('task_submit_failed', {
+        connection: owner.id,
+        error: (error as Error).name,
       });
+      owner.send({ request_id: requestId, error: AgentErrorCode.INTERNAL });
+    });
     this.#chains.set(owner.id, next);
     void next.finally(() => {
       if (this.#chains.get(owner.id) === next) this.#chains.delete(owner.id);
@@ -313,7 +325,12 @@ export class RedisExecPool implements ExecPool {
   async #submitNow(owner: TaskOwner, command: ExecCommand): Promise<void> {
     const { logger, metrics, registry } = this.#options;
     const requestId = command.request_id;
-    const fields = { connection: owner.id, key: owner.keyName, request_id: requestId, cmd: command.cmd };
+    const fields = {
+      connection: owner.id,
+      key: owner.keyName,
+      request_id: requestIdForLog(requestId),
+      cmd: command.cmd,
+    };
     const refuse = (reason: string, error: string) => {
       metrics.rejected++;
       logger.warn('task_refused', { ...fields, reason });
@@ -322,7 +339,8 @@ export class RedisExecPool implements ExecPool {
     if (!owner.isOpen()) return;
     if (!this.#accepting) return refuse('shutting_down', AgentErrorCode.SHUTTING_DOWN);
     if (!this.connected) return refuse('unavailable', UNAVAILABLE);
-    const modelName = command.model ?? registry.defaultModel;
+    const modelName = command.model ?? (await registry.defaultModel());
+    if (!owner.isOpen()) return;
     const resolved = modelName ? registry.resolve(modelName) : undefined;
     const queue = resolved && this.#queues.get(resolved.backend);
     const previous = this.#byConnection.get(owner.id);
@@ -331,7 +349,7 @@ export class RedisExecPool implements ExecPool {
       metrics.failed++;
       owner.send({
         request_id: requestId,
-        error: errorText(AgentErrorCode.MODEL_NOT_FOUND, modelName ?? 'no model given and no default model'),
+        error: modelNotFound(modelName),
       });
       return;
     }
@@ -403,7 +421,7 @@ export class RedisExecPool implements ExecPool {
     this.#options.metrics.cancelled++;
     this.#options.logger.info('task_cancelled', {
       connection: task.owner.id,
-      request_id: task.requestId,
+      request_id: requestIdForLog(task.requestId),
       reason,
     });
     if (reason !== 'disconnected')
@@ -476,7 +494,7 @@ export class RedisExecPool implements ExecPool {
     if (!task) return;
     this.#options.logger.warn('task_worker_lost', {
       connection: task.owner.id,
-      request_id: task.requestId,
+      request_id: requestIdForLog(task.requestId),
       reason,
     });
     this.#finish(task, 'failed', WORKER_LOST);
@@ -520,7 +538,11 @@ export class RedisExecPool implements ExecPool {
         return 'skipped';
       }
       metrics.queueWait.add(Math.max(0, Date.now() - job.data.enqueuedAt));
-      logger.debug('task_started', { job: job.id, request_id: command.request_id, instance: instanceId });
+      logger.debug('task_started', {
+        job: job.id,
+        request_id: requestIdForLog(command.request_id),
+        instance: instanceId,
+      });
       void publish({ token, started: true });
       if (job.data.ideCallbacks) {
         ide = new IdeCallbackClient({
@@ -548,7 +570,7 @@ export class RedisExecPool implements ExecPool {
         await publish({ token, done: outcome });
         logger.info('task_finished', {
           job: job.id,
-          request_id: command.request_id,
+          request_id: requestIdForLog(command.request_id),
           outcome,
           ms: Math.round(performance.now() - started),
         });

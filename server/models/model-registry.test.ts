@@ -53,12 +53,17 @@ describe('ModelRegistry', () => {
     expect(new ModelRegistry({}).backends()).toEqual([]);
   });
 
-  it('picks a default model for commands that name none', () => {
-    expect(new ModelRegistry({ remote: [{ model: 'a', adapter: new MockAdapter() }] }).defaultModel).toBe(
-      'a',
-    );
-    expect(new ModelRegistry({ configuredLocal: ['q'] }).defaultModel).toBe('local q');
-    expect(new ModelRegistry({ defaultModel: 'x', configuredLocal: ['q'] }).defaultModel).toBe('x');
+  it('picks a default model for commands that name none: the configured one, else list_model’s first', async () => {
+    expect(
+      await new ModelRegistry({ remote: [{ model: 'a', adapter: new MockAdapter() }] }).defaultModel(),
+    ).toBe('a');
+    expect(await new ModelRegistry({ configuredLocal: ['q'] }).defaultModel()).toBe('local q');
+    expect(await new ModelRegistry({ defaultModel: 'x', configuredLocal: ['q'] }).defaultModel()).toBe('x');
+    // A fresh machine: only Ollama, no config file, no remote provider.
+    const ollamaOnly = new ModelRegistry({ local: fakeLocal(['qwen-test:1b', 'deepseek-r1:32b']) });
+    expect(await ollamaOnly.defaultModel()).toBe((await ollamaOnly.list())[0]);
+    expect(await ollamaOnly.defaultModel()).toBe('local qwen-test:1b');
+    expect(await new ModelRegistry({ local: fakeLocal([]) }).defaultModel()).toBeUndefined();
   });
 });
 

@@ -57,12 +57,14 @@ export class ModelRegistry {
     return [...local, ...this.#remote.map((entry) => entry.model)];
   }
 
-  /** The configured default, else the first remote model, else the first configured local one. */
-  get defaultModel(): string | undefined {
+  /**
+   * For commands that name no model (§2.7 exec_unittest_code): the configured
+   * default, else the first model list_model shows, so a fresh machine with
+   * only Ollama works with what Ollama has pulled.
+   */
+  async defaultModel(): Promise<string | undefined> {
     if (this.#defaultModel) return this.#defaultModel;
-    if (this.#remote[0]) return this.#remote[0].model;
-    const local = this.#configuredLocal[0];
-    return local ? `${LOCAL_PREFIX}${local}` : undefined;
+    return (await this.list())[0];
   }
 
   /**

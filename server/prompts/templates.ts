@@ -183,7 +183,8 @@ function unitTestCodePrompt(
   const { labels } = text;
   const path = displayPath(command.file_path);
   return [
-    `${labels.testCases}:\n${command.test_cases_str.trim()}`,
+    // May be empty: the tests are then the model's own choice for the function below.
+    ...optionalSection(labels.testCases, command.test_cases_str),
     ...(command.function_name ? [`${labels.functionIn(command.function_name, path)}.`] : []),
     ...(command.relevant_content.trim()
       ? [`${labels.functionSource}:\n${codeBlock(command.relevant_content, command.file_path)}`]

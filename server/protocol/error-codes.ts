@@ -30,3 +30,13 @@ export function errorText(code: string, detail?: string): string {
   const short = oneLine.length > MAX_DETAIL_LENGTH ? `${oneLine.slice(0, MAX_DETAIL_LENGTH)}…` : oneLine;
   return `${code}: ${short}`;
 }
+
+/** Detail for a command that names no model when list_model is empty and no default is configured. */
+export const NO_DEFAULT_MODEL =
+  'no model given and no default model: list_model is empty; set "defaultModel" in the config file ' +
+  '(AGENT_SERVER_CONFIG), configure a remote provider, or pull a model into the local Ollama';
+
+/** `model_not_found: <name>`, or how to get a default when the command named none. */
+export function modelNotFound(model: string | undefined): string {
+  return errorText(AgentErrorCode.MODEL_NOT_FOUND, model ?? NO_DEFAULT_MODEL);
+}

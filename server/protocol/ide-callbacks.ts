@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { documentSymbolSchema, rangeSchema, type RequestId } from './requests';
+import type { RequestId } from './request-id';
+import { documentSymbolSchema, rangeSchema } from './requests';
 
 // Call-backs of §3 (the devchat ide_services subset), carried over the plugin's
 // own socket because the plugin may sit behind NAT. The protocol names the

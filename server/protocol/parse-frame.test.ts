@@ -87,6 +87,62 @@ describe('parseFrame', () => {
   });
 });
 
+describe('request_id digits', () => {
+  it.each(['1234567890123456789', '-4962768465676381896', '9007199254740993'])(
+    'keeps %s as sent in commands and refusals',
+    (digits) => {
+      expect(parseFrame(`{"request_id":${digits},"cmd":"list_model"}`)).toEqual({
+        kind: 'command',
+        command: { cmd: 'list_model', request_id: { raw: digits } },
+      });
+      expect(parseFrame(`{"request_id":${digits},"cmd":"exec_chat","model":"m"}`)).toMatchObject({
+        kind: 'invalid',
+        requestId: { raw: digits },
+      });
+      expect(parseFrame(`{"request_id":${digits},"cmd":"list_model"`)).toMatchObject({
+        kind: 'invalid',
+        requestId: { raw: digits },
+      });
+    },
+  );
+
+  it('leaves ordinary ids as they were', () => {
+    expect(parseFrame('{"request_id":123,"cmd":"list_model"}')).toMatchObject({
+      command: { request_id: 123 },
+    });
+    expect(parseFrame('{"request_id":"123","cmd":"list_model"}')).toMatchObject({
+      command: { request_id: '123' },
+    });
+  });
+});
+
+describe('empty fields', () => {
+  it('accepts "" where the protocol’s examples show it: test_cases_str, selected_text', () => {
+    expect(
+      parseFrame(
+        '{"request_id":1,"cmd":"exec_unittest_code","test_cases_str":"","function_name":"next_turn"}',
+      ),
+    ).toMatchObject({ kind: 'command', command: { test_cases_str: '' } });
+    expect(parseFrame('{"request_id":2,"cmd":"exec_fix","selected_text":"","model":"m"}')).toMatchObject({
+      kind: 'command',
+    });
+  });
+
+  it('refuses, and says why, a chat message with nothing in it, or unit tests for nothing', () => {
+    expect(parseFrame('{"request_id":3,"cmd":"exec_chat","msg":" ","model":"m"}')).toEqual({
+      kind: 'invalid',
+      requestId: 3,
+      cmd: 'exec_chat',
+      error: 'invalid_request: msg: empty: there is nothing to ask the model',
+    });
+    expect(parseFrame('{"request_id":4,"cmd":"exec_unittest_code","test_cases_str":""}')).toMatchObject({
+      kind: 'invalid',
+      error:
+        'invalid_request: test_cases_str: empty, and neither function_name nor relevant_content says what to test',
+    });
+  });
+});
+
 describe('salvageRequestId', () => {
   it('finds numbers and strings near the start of a broken frame', () => {
     expect(salvageRequestId('{"cmd":"x","request_id": 42, "selected_text": {"te')).toBe(42);

@@ -1,36 +1,30 @@
 import type { z } from 'zod';
 import { errorText, AgentErrorCode } from './error-codes';
 import { ideCallbackAnswerSchema, type IdeCallbackAnswer } from './ide-callbacks';
-import {
-  commandSchemas,
-  isCommandName,
-  requestIdSchema,
-  type AgentCommand,
-  type RequestId,
-} from './requests';
+import { frameEnvelope, requestIdFromSource, type RequestId } from './request-id';
+import { commandSchemas, isCommandName, type AgentCommand } from './requests';
+import { topLevelMembers } from './top-level-members';
 
 /** What one text frame from a plugin turned out to be. */
 export type ParsedFrame =
   | { kind: 'command'; command: AgentCommand }
   | { kind: 'callback_answer'; answer: IdeCallbackAnswer }
-  | { kind: 'invalid'; requestId: RequestId | null; error: string };
-
-const REQUEST_ID_PATTERN = /"request_id"\s*:\s*("(?:[^"\\]|\\.){1,200}"|-?\d{1,16}(?:\.\d+)?)/;
-const SALVAGE_WINDOW = 4096;
+  /** `cmd`: the frame's top-level cmd when it is a string, so a refused task can still replace the last one. */
+  | { kind: 'invalid'; requestId: RequestId | null; cmd?: string; error: string };
 
 /**
  * Best effort for frames that cannot be parsed (broken or oversized JSON): the
- * protocol wants the request_id back whenever it can be read.
+ * protocol wants the request_id back whenever it can be read, wherever it is.
  */
 export function salvageRequestId(text: string): RequestId | null {
-  const match = REQUEST_ID_PATTERN.exec(text.slice(0, SALVAGE_WINDOW));
-  if (!match?.[1]) return null;
-  try {
-    const parsed = requestIdSchema.safeParse(JSON.parse(match[1]));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
+  return frameEnvelope(text).requestId;
+}
+
+/** The parsed request_id, a number read again from the frame's text so no digit is lost. */
+function readRequestId(value: unknown, text: string): RequestId | null {
+  if (typeof value === 'string') return requestIdFromSource(JSON.stringify(value));
+  if (typeof value !== 'number') return null;
+  return requestIdFromSource(topLevelMembers(text, ['request_id']).get('request_id'));
 }
 
 function describeIssues(error: z.ZodError): string {
@@ -50,7 +44,7 @@ export function parseFrame(text: string): ParsedFrame {
   try {
     value = JSON.parse(text);
   } catch {
-    return { kind: 'invalid', requestId: salvageRequestId(text), error: AgentErrorCode.INVALID_JSON };
+    return { kind: 'invalid', ...frameEnvelope(text), error: AgentErrorCode.INVALID_JSON };
   }
   if (!isPlainObject(value)) {
     return {
@@ -59,8 +53,7 @@ export function parseFrame(text: string): ParsedFrame {
       error: errorText(AgentErrorCode.INVALID_REQUEST, 'a request is a JSON object'),
     };
   }
-  const id = requestIdSchema.safeParse(value.request_id);
-  const requestId = id.success ? id.data : null;
+  const requestId = readRequestId(value.request_id, text);
 
   if (value.cmd === undefined && value.callback_id !== undefined) {
     const answer = ideCallbackAnswerSchema.safeParse(value);
@@ -72,26 +65,39 @@ export function parseFrame(text: string): ParsedFrame {
           error: errorText(AgentErrorCode.INVALID_REQUEST, describeIssues(answer.error)),
         };
   }
-  if (typeof value.cmd !== 'string') {
+  const cmd = value.cmd;
+  if (typeof cmd !== 'string') {
     return {
       kind: 'invalid',
       requestId,
       error: errorText(AgentErrorCode.INVALID_REQUEST, 'cmd is required'),
     };
   }
-  if (!isCommandName(value.cmd)) {
+  if (!isCommandName(cmd)) {
     return {
       kind: 'invalid',
       requestId,
-      error: errorText(AgentErrorCode.UNKNOWN_CMD, value.cmd.slice(0, 64)),
+      error: errorText(AgentErrorCode.UNKNOWN_CMD, cmd.slice(0, 64)),
     };
   }
   try {
-    const parsed = commandSchemas[value.cmd].safeParse(value);
-    if (parsed.success) return { kind: 'command', command: parsed.data };
+    const parsed = commandSchemas[cmd].safeParse(value);
+    // Valid, so request_id was read: the schema accepts what readRequestId does.
+    if (parsed.success && requestId !== null) {
+      return { kind: 'command', command: { ...parsed.data, request_id: requestId } as AgentCommand };
+    }
+    if (parsed.success) {
+      return {
+        kind: 'invalid',
+        requestId,
+        cmd,
+        error: errorText(AgentErrorCode.INVALID_REQUEST, 'request_id: Invalid input'),
+      };
+    }
     return {
       kind: 'invalid',
       requestId,
+      cmd,
       error: errorText(AgentErrorCode.INVALID_REQUEST, describeIssues(parsed.error)),
     };
   } catch {
@@ -99,6 +105,7 @@ export function parseFrame(text: string): ParsedFrame {
     return {
       kind: 'invalid',
       requestId,
+      cmd,
       error: errorText(AgentErrorCode.INVALID_REQUEST, 'nested too deeply'),
     };
   }

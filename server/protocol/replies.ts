@@ -1,4 +1,4 @@
-import type { RequestId } from './requests';
+import type { RequestId } from './request-id';
 
 // Reply shapes of §2.3 and §2.2. A reply carries `msg` or `error`, never both;
 // `request_id` is null only when it could not be read from the request.

@@ -1,12 +1,16 @@
 import { z } from 'zod';
+import { MAX_REQUEST_ID_LENGTH, type RequestId } from './request-id';
 
 // Request shapes of the agent service protocol's §2 (server/README.md), field names as the protocol
 // spells them (snake_case, `filepath` in one command and `file_path` in another).
 // Unknown fields are stripped, not refused: plugins send extras such as `task_id`.
 
-export const requestIdSchema = z.union([z.number().finite(), z.string().min(1).max(200)]);
-/** The protocol shows numbers ("随机生成"); strings are accepted too and echoed unchanged. */
-export type RequestId = z.infer<typeof requestIdSchema>;
+/**
+ * request_id as JSON.parse reads it: the protocol shows numbers ("随机生成"), strings
+ * are accepted too. parseFrame then swaps in the number's source text where a
+ * JavaScript number would change it (see request-id.ts).
+ */
+export const requestIdSchema = z.union([z.number().finite(), z.string().min(1).max(MAX_REQUEST_ID_LENGTH)]);
 
 export const positionSchema = z.object({
   line: z.number().int().nonnegative(),
@@ -50,6 +54,8 @@ export type ReplyLanguage = z.infer<typeof languageSchema>;
 const modelSchema = z.string().trim().min(1).max(200);
 const streamSchema = z.boolean().default(false);
 
+const notBlank = (text: string) => text.trim() !== '';
+
 const base = { request_id: requestIdSchema };
 const exec = { ...base, language: languageSchema, model: modelSchema, stream: streamSchema };
 
@@ -74,24 +80,41 @@ export const commandSchemas = {
     func_location: rangeSchema,
     func_symbols: z.array(documentSymbolSchema),
   }),
-  exec_unittest_code: z.object({
+  exec_unittest_code: z
+    .object({
+      ...exec,
+      cmd: z.literal('exec_unittest_code'),
+      // §2.7 lists no `model` here; the server's default model is used when it is absent.
+      model: modelSchema.optional(),
+      // "" as in §2.7's example: the model then picks the cases for the function given.
+      test_cases_str: z.string(),
+      function_name: z.string().max(500).default(''),
+      user_prompt: z.string().default(''),
+      file_path: z.string().max(4096).default(''),
+      relevant_content: z.string().default(''),
+      reference_content: z.string().default(''),
+    })
+    .refine(
+      (command) => [command.test_cases_str, command.function_name, command.relevant_content].some(notBlank),
+      {
+        path: ['test_cases_str'],
+        message: 'empty, and neither function_name nor relevant_content says what to test',
+      },
+    ),
+  exec_chat: z.object({
     ...exec,
-    cmd: z.literal('exec_unittest_code'),
-    // §2.7 lists no `model` here; the server's default model is used when it is absent.
-    model: modelSchema.optional(),
-    test_cases_str: z.string().min(1),
-    function_name: z.string().max(500).default(''),
-    user_prompt: z.string().default(''),
-    file_path: z.string().max(4096).default(''),
-    relevant_content: z.string().default(''),
-    reference_content: z.string().default(''),
+    cmd: z.literal('exec_chat'),
+    // Required and, unlike the other text fields, never empty: it is all the model is asked.
+    msg: z.string().refine(notBlank, 'empty: there is nothing to ask the model'),
   }),
-  exec_chat: z.object({ ...exec, cmd: z.literal('exec_chat'), msg: z.string().min(1) }),
 } as const;
 
 export type CommandName = keyof typeof commandSchemas;
 export const COMMAND_NAMES = Object.keys(commandSchemas) as CommandName[];
-export type AgentCommand = { [K in CommandName]: z.infer<(typeof commandSchemas)[K]> }[CommandName];
+/** Commands carry the request_id as it is echoed (a number kept as sent, see request-id.ts). */
+export type AgentCommand = {
+  [K in CommandName]: Omit<z.infer<(typeof commandSchemas)[K]>, 'request_id'> & { request_id: RequestId };
+}[CommandName];
 export type CommandOf<K extends CommandName> = Extract<AgentCommand, { cmd: K }>;
 /** Every `exec_*` command calls a model and runs as a task in the pool (§1.3). */
 export type ExecCommand = Exclude<AgentCommand, { cmd: 'list_model' }>;

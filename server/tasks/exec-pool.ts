@@ -32,6 +32,12 @@ export interface ExecPool {
    * answered to the owner by the pool. The owner's previous task is cancelled.
    */
   submit(owner: TaskOwner, command: ExecCommand): void;
+  /**
+   * A task frame refused for what it holds (invalid, too large): it still
+   * replaces the owner's previous task, which is cancelled (and answered) before
+   * `error` is sent, in order with the owner's earlier submissions.
+   */
+  refuse(owner: TaskOwner, requestId: RequestId | null, error: string): void;
   cancelOwner(ownerId: string, reason: CancelReason): void;
   /** A call-back answer the connection itself did not ask for (another instance may have). */
   routeCallbackAnswer?(answer: IdeCallbackAnswer): void;

@@ -2,7 +2,7 @@ import { runExecTask } from '../agent/run-exec-task';
 import type { ModelRegistry } from '../models/model-registry';
 import type { Logger } from '../ops/logger';
 import type { AgentMetrics } from '../ops/metrics';
-import { AgentErrorCode, errorText, type ExecCommand } from '../protocol';
+import { AgentErrorCode, errorText, requestIdForLog, type ExecCommand, type RequestId } from '../protocol';
 import type { ExecPool, PoolStats, TaskOwner } from './exec-pool';
 import { TaskQueue, type CancelReason } from './task-queue';
 
@@ -47,7 +47,12 @@ export class LocalExecPool implements ExecPool {
   submit(owner: TaskOwner, command: ExecCommand): void {
     const { logger, metrics, registry } = this.#options;
     const requestId = command.request_id;
-    const fields = { connection: owner.id, key: owner.keyName, request_id: requestId, cmd: command.cmd };
+    const fields = {
+      connection: owner.id,
+      key: owner.keyName,
+      request_id: requestIdForLog(requestId),
+      cmd: command.cmd,
+    };
     const result = this.#queue.submit({
       ownerId: owner.id,
       run: async (signal) => {
@@ -93,6 +98,11 @@ export class LocalExecPool implements ExecPool {
       return;
     }
     logger.debug('task_queued', { ...fields, stream: command.stream, queue_length: this.#queue.queued });
+  }
+
+  refuse(owner: TaskOwner, requestId: RequestId | null, error: string): void {
+    this.#queue.cancelOwner(owner.id, 'replaced');
+    owner.send({ request_id: requestId, error });
   }
 
   cancelOwner(ownerId: string, reason: CancelReason): void {

@@ -15,11 +15,14 @@ export function isTerminal(frame: Frame): boolean {
 
 export class TestClient {
   readonly frames: Frame[] = [];
+  /** Each frame's text as it came, same order: JSON.parse rounds ids beyond 2^53. */
+  readonly texts: string[] = [];
   readonly closed: Promise<{ code: number; reason: string }>;
   #listeners = new Set<() => void>();
 
   private constructor(readonly socket: WebSocket) {
     socket.on('message', (data) => {
+      this.texts.push(String(data));
       this.frames.push(JSON.parse(String(data)) as Frame);
       for (const listener of [...this.#listeners]) listener();
     });

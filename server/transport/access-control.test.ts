@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hashApiKey } from '../config';
 import { AuthThrottle, bearerKeyMatches, isLoopbackAddress, originAllowed } from './access-control';
-import { frameHead } from './agent-connection';
 
 const policy = { allowed: [] as string[], tls: false, serverHost: '0.0.0.0' };
 
@@ -81,21 +80,22 @@ describe('AuthThrottle', () => {
     expect(throttle.blocked('10.0.0.1')).toBe(false);
   });
 
+  it('says how long a blocked address waits (Retry-After), and 0 when it is not blocked', () => {
+    let now = 1000;
+    const throttle = new AuthThrottle({ maxFailures: 2, windowMs: 60_000, now: () => now });
+    throttle.recordFailure('10.0.0.1');
+    expect(throttle.retryAfterMs('10.0.0.1')).toBe(0);
+    throttle.recordFailure('10.0.0.1');
+    expect(throttle.retryAfterMs('10.0.0.1')).toBe(60_000);
+    now += 45_500;
+    expect(throttle.retryAfterMs('10.0.0.1')).toBe(14_500);
+    expect(throttle.retryAfterMs('10.0.0.2')).toBe(0);
+  });
+
   it('keeps its memory bounded under many addresses', () => {
     const throttle = new AuthThrottle({ maxFailures: 1, windowMs: 60_000, now: () => 0 });
     for (let i = 0; i < AuthThrottle.MAX_TRACKED + 50; i++) throttle.recordFailure(`a${i}`);
     expect(throttle.blocked(`a${AuthThrottle.MAX_TRACKED + 49}`)).toBe(true);
     expect(throttle.blocked('a0')).toBe(false);
-  });
-});
-
-describe('frameHead', () => {
-  it('decodes only the head of a frame, whatever shape ws hands over', () => {
-    const big = Buffer.from(`{"request_id":7,"x":"${'a'.repeat(100_000)}"}`);
-    expect(frameHead(big, 32)).toBe('{"request_id":7,"x":"aaaaaaaaaaa');
-    const parts = [big.subarray(0, 10), big.subarray(10, 50_000), big.subarray(50_000)];
-    expect(frameHead(parts, 32)).toHaveLength(32);
-    const arrayBuffer = big.buffer.slice(big.byteOffset, big.byteOffset + big.byteLength);
-    expect(frameHead(arrayBuffer, 16)).toBe('{"request_id":7,');
   });
 });

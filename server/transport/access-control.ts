@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
 import { hashApiKey } from '../config';
+import { unmapped } from './trusted-proxies';
 
 // Who may open a socket or read /metrics, decided before any key is checked.
 // Pure functions and one small counter, so the rules are tested without sockets.
@@ -48,7 +49,7 @@ export function originAllowed(
 
 export function isLoopbackAddress(address: string | undefined): boolean {
   if (!address) return false;
-  const bare = address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
+  const bare = unmapped(address);
   return bare === '::1' || (isIP(bare) === 4 && bare.startsWith('127.'));
 }
 
@@ -87,7 +88,14 @@ export class AuthThrottle {
   }
 
   blocked(address: string): boolean {
-    return (this.#current(address)?.count ?? 0) >= this.#maxFailures;
+    return this.retryAfterMs(address) > 0;
+  }
+
+  /** How long the address stays blocked (0: not blocked), for the 429's Retry-After. */
+  retryAfterMs(address: string): number {
+    const entry = this.#current(address);
+    if (!entry || entry.count < this.#maxFailures) return 0;
+    return Math.max(1, entry.since + this.#windowMs - this.#now());
   }
 
   recordFailure(address: string): void {

@@ -5,9 +5,12 @@ import type { ModelRegistry } from '../models/model-registry';
 import type { Logger } from '../ops/logger';
 import {
   AgentErrorCode,
+  encodeFrame,
   errorText,
+  frameEnvelope,
+  isCommandName,
   parseFrame,
-  salvageRequestId,
+  requestIdForLog,
   type AgentReply,
   type ExecCommand,
   type IdeCallbackRequest,
@@ -31,17 +34,6 @@ function frameText(data: RawData): string {
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
   if (data instanceof ArrayBuffer) return Buffer.from(data).toString('utf8');
   return data.toString('utf8');
-}
-
-/** Enough of an oversized frame to find its request_id. */
-const SALVAGE_BYTES = 4096;
-
-/** The first `limit` bytes as text, without copying or decoding the rest. */
-export function frameHead(data: RawData, limit: number): string {
-  if (Array.isArray(data)) return Buffer.concat(data, Math.min(limit, frameBytes(data))).toString('utf8');
-  if (data instanceof ArrayBuffer)
-    return Buffer.from(data, 0, Math.min(limit, data.byteLength)).toString('utf8');
-  return data.subarray(0, limit).toString('utf8');
 }
 
 function frameBytes(data: RawData): number {
@@ -83,34 +75,48 @@ export class AgentConnection {
 
   #send(frame: AgentReply | IdeCallbackRequest): boolean {
     if (this.#socket.readyState !== WebSocket.OPEN) return false;
-    this.#socket.send(JSON.stringify(frame));
+    this.#socket.send(encodeFrame(frame));
     return true;
   }
 
-  #refuse(requestId: RequestId | null, error: string): void {
+  /**
+   * A frame that names an exec_* cmd is a new task even when it is refused for
+   * what it holds (§1.3 "同时提交两个task, 前一个会被取消"): the plugin has moved
+   * on, so its previous task is cancelled, and answered, first.
+   */
+  #refuse(requestId: RequestId | null, error: string, cmd?: string): void {
     this.#deps.logger.debug('frame_refused', {
       ...this.#log,
-      request_id: requestId,
+      request_id: requestIdForLog(requestId),
+      cmd: cmd && isCommandName(cmd) ? cmd : undefined,
       error: error.split(':')[0],
     });
+    if (cmd !== 'list_model' && cmd !== undefined && isCommandName(cmd)) {
+      return this.#deps.pool.refuse(this.#owner, requestId, error);
+    }
     this.#send({ request_id: requestId, error });
   }
 
   /** Binary frames are read as UTF-8 text too: some clients send JSON that way. */
   handleMessage(data: RawData): void {
     try {
-      // Size first: an oversized frame is never decoded whole, only the head
-      // where a request_id would be.
+      // Size first: an oversized frame is never parsed, only scanned (linear,
+      // at most HARD_FRAME_LIMIT_FACTOR × the limit) for its request_id and cmd,
+      // which sorted-key encoders put after the big fields.
       const bytes = frameBytes(data);
       if (bytes > this.#deps.config.maxFrameBytes) {
         const detail = `${bytes} bytes, the limit is ${this.#deps.config.maxFrameBytes}`;
-        const head = frameHead(data, SALVAGE_BYTES);
-        return this.#refuse(salvageRequestId(head), errorText(AgentErrorCode.FRAME_TOO_LARGE, detail));
+        const envelope = frameEnvelope(frameText(data));
+        return this.#refuse(
+          envelope.requestId,
+          errorText(AgentErrorCode.FRAME_TOO_LARGE, detail),
+          envelope.cmd,
+        );
       }
       const parsed = parseFrame(frameText(data));
       switch (parsed.kind) {
         case 'invalid':
-          return this.#refuse(parsed.requestId, parsed.error);
+          return this.#refuse(parsed.requestId, parsed.error, parsed.cmd);
         case 'callback_answer':
           if (this.#ide.answer(parsed.answer)) return;
           // With several instances the task asking may run on another one.

@@ -24,6 +24,7 @@ import {
 } from './api-keys';
 import { AuthThrottle, bearerKeyMatches, isLoopbackAddress, originAllowed } from './access-control';
 import { CloseCode } from './close-codes';
+import { TrustedProxies } from './trusted-proxies';
 import { createHttpHandler } from './http-routes';
 
 // The agent service: an HTTP(S) server for the page, health and metrics, with
@@ -51,6 +52,7 @@ export class AgentServer {
   readonly #keys: ApiKeyVerifier;
   readonly #perKey: ConnectionsPerKey;
   readonly #throttle: AuthThrottle;
+  readonly #proxies: TrustedProxies;
   readonly #pool: ExecPool;
   /** Set when AGENT_SERVER_REDIS_URL (config `redis`) is: the pool shared with other instances. */
   readonly #cluster?: RedisExecPool;
@@ -73,6 +75,7 @@ export class AgentServer {
     this.#keys = new ApiKeyVerifier(options.config.apiKeys);
     this.#perKey = new ConnectionsPerKey(options.config.maxConnectionsPerKey);
     this.#throttle = new AuthThrottle({ ...options.config.authThrottle, now: options.now });
+    this.#proxies = new TrustedProxies(options.config.trustedProxies);
     const redis = options.config.redis;
     if (redis) {
       this.#cluster = new RedisExecPool({
@@ -112,7 +115,7 @@ export class AgentServer {
         version: AGENT_VERSION,
       }),
       metricsAllowed: (request) =>
-        (this.#config.metrics.allowLoopback && isLoopbackAddress(request.socket.remoteAddress)) ||
+        (this.#config.metrics.allowLoopback && isLoopbackAddress(this.#clientAddress(request))) ||
         bearerKeyMatches(request.headers.authorization, this.#config.metrics.keySha256),
       metrics: () => {
         const memory = process.memoryUsage();
@@ -207,10 +210,19 @@ export class AgentServer {
       socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       return;
     }
-    const address = request.socket.remoteAddress ?? 'unknown';
-    if (this.#throttle.blocked(address)) {
-      this.#logger.warn('auth_throttled', { remote: address });
-      socket.end('HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    const address = this.#clientAddress(request);
+    const retryAfterMs = this.#throttle.retryAfterMs(address);
+    if (retryAfterMs > 0) {
+      // Even the right key waits: letting it through would let the blocked
+      // address go on trying keys, the one thing the block is there to stop.
+      const seconds = Math.ceil(retryAfterMs / 1000);
+      const body = `too many wrong API keys from this address; retry after ${seconds} s\n`;
+      this.#logger.warn('auth_throttled', { remote: address, retry_after_s: seconds });
+      socket.end(
+        'HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\n' +
+          `Retry-After: ${seconds}\r\nContent-Type: text/plain; charset=utf-8\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
       return;
     }
     const policy = {
@@ -226,13 +238,19 @@ export class AgentServer {
     this.#wss.handleUpgrade(request, socket, head, (ws) => this.#accept(ws, request));
   }
 
+  /** The socket's peer, or behind a trusted proxy the client X-Forwarded-For names. */
+  #clientAddress(request: IncomingMessage): string {
+    return this.#proxies.clientAddress(request.socket.remoteAddress, request.headers['x-forwarded-for']);
+  }
+
   /** Auth after the handshake, so the plugin gets a close code and a reason instead of a bare HTTP error. */
   #accept(ws: WebSocket, request: IncomingMessage): void {
     ws.on('error', (error) => this.#logger.debug('socket_error', { error: error.message }));
     const key = this.#keys.verify(presentedApiKey(request));
     if (!key) {
-      this.#throttle.recordFailure(request.socket.remoteAddress ?? 'unknown');
-      this.#logger.warn('auth_refused', { remote: request.socket.remoteAddress });
+      const address = this.#clientAddress(request);
+      this.#throttle.recordFailure(address);
+      this.#logger.warn('auth_refused', { remote: address });
       ws.close(CloseCode.UNAUTHORIZED, 'invalid or missing X-Api-Key');
       return;
     }

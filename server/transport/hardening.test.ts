@@ -1,3 +1,5 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { WebSocket } from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../config';
 import { OTHER_KEY, TEST_KEY, startTestServer, type TestServer } from '../testing/start-test-server';
@@ -55,6 +57,69 @@ describe('failed key attempts', () => {
     now += 60_000;
     const client = await connect(agent.url, OTHER_KEY);
     expect((await client.request({ cmd: 'list_model', request_id: 1 }))[0]).toHaveProperty('models');
+  });
+});
+
+/** The status and headers of an upgrade the server answers with HTTP instead of 101. */
+function refusal(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: IncomingHttpHeaders }> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url, { headers });
+    socket.once('unexpected-response', (_request, response) => {
+      resolve({ status: response.statusCode ?? 0, headers: response.headers });
+      response.resume();
+    });
+    socket.once('open', () => reject(new Error('the upgrade was accepted')));
+    socket.once('error', () => undefined);
+  });
+}
+
+describe('failed key attempts: Retry-After and proxies', () => {
+  it('the 429 says when to come back', async () => {
+    let now = 0;
+    agent = await startTestServer({
+      config: { authThrottle: { maxFailures: 2, windowMs: 60_000 } },
+      now: () => now,
+    });
+    for (let i = 0; i < 2; i++) await (await TestClient.connect(agent.url, `wrong-${i}`)).closed;
+    now += 15_200;
+    const blocked = await refusal(agent.url, { 'X-Api-Key': TEST_KEY });
+    expect(blocked.status).toBe(429);
+    expect(blocked.headers['retry-after']).toBe('45');
+  });
+
+  it('behind a trusted proxy, counts each client named in X-Forwarded-For apart', async () => {
+    agent = await startTestServer({
+      config: { authThrottle: { maxFailures: 2, windowMs: 60_000 }, trustedProxies: ['127.0.0.1', '::1'] },
+    });
+    const from = (client: string) => ({ 'X-Forwarded-For': client });
+    for (let i = 0; i < 2; i++) {
+      await (
+        await TestClient.connect(agent.url, `wrong-${i}`, { headers: from('203.0.113.9') })
+      ).closed;
+    }
+    expect((await refusal(agent.url, { 'X-Api-Key': TEST_KEY, ...from('203.0.113.9') })).status).toBe(429);
+    // A hop the attacker writes itself lands left of the one the proxy appends: no way out of the block.
+    expect(
+      (await refusal(agent.url, { 'X-Api-Key': TEST_KEY, ...from('198.51.100.1, 203.0.113.9') })).status,
+    ).toBe(429);
+    // Someone else behind the same load balancer is not locked out.
+    const colleague = await connect(agent.url, TEST_KEY, from('203.0.113.10'));
+    expect((await colleague.request({ cmd: 'list_model', request_id: 1 }))[0]).toHaveProperty('models');
+  });
+
+  it('without trustedProxies, X-Forwarded-For changes nothing', async () => {
+    agent = await startTestServer({ config: { authThrottle: { maxFailures: 2, windowMs: 60_000 } } });
+    for (let i = 0; i < 2; i++) {
+      await (
+        await TestClient.connect(agent.url, `wrong-${i}`, { headers: { 'X-Forwarded-For': `192.0.2.${i}` } })
+      ).closed;
+    }
+    expect(
+      (await refusal(agent.url, { 'X-Api-Key': TEST_KEY, 'X-Forwarded-For': '192.0.2.77' })).status,
+    ).toBe(429);
   });
 });
 
