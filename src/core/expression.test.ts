@@ -131,3 +131,23 @@ describe('implicit multiplication, as students write it', () => {
     expect(error.message).toMatch(message);
   });
 });
+
+describe('expression errors for callers that word them', () => {
+  it.each([
+    ['1/2x', 'bracketProduct', {}],
+    ['e^2x', 'bracketExponent', {}],
+    ['sin(x', 'missingClosingBracket', {}],
+    ['sin x', 'expectedOpeningBracket', { name: 'sin', found: 'x' }],
+    ['x +', 'missingOperand', {}],
+    ['x + )', 'expectedOperand', { found: ')' }],
+    ['x )', 'unexpectedToken', { found: ')' }],
+    ['a.b', 'unexpectedCharacter', { character: '.' }],
+    ['foo(x)', 'unknownNameOrVariable', { name: 'foo', variables: 'x' }],
+    ['sin(x, 2)', 'argumentCount', { name: 'sin', count: 1, got: 2 }],
+    [' ', 'emptyExpression', {}],
+  ])('name %j as %s with its params, the message unchanged', (source, code, params) => {
+    const error = errorOf(() => compileExpression(source, { variables: ['x'] }));
+    expect(error.code).toBe(code);
+    expect(error.params).toMatchObject(params);
+  });
+});

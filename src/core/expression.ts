@@ -16,16 +16,55 @@
  */
 export type ExpressionErrorKind = 'syntax' | 'unsafe';
 
+/**
+ * What went wrong, for a caller that words it itself (the plot preview says it in
+ * the user's language); `message` stays the English sentence the agent's tool returns.
+ */
+export type ExpressionErrorCode =
+  | 'unexpectedCharacter'
+  | 'unexpectedToken'
+  | 'expectedClosingBracket'
+  | 'missingClosingBracket'
+  | 'expectedOpeningBracket'
+  | 'missingOpeningBracket'
+  | 'expectedOperand'
+  | 'missingOperand'
+  | 'nestedTooDeeply'
+  | 'bracketProduct'
+  | 'bracketExponent'
+  | 'unknownName'
+  | 'unknownNameOrVariable'
+  | 'argumentCount'
+  | 'argumentRange'
+  | 'roundDigits'
+  | 'badVariableName'
+  | 'expressionTooLong'
+  | 'emptyExpression'
+  | 'internal';
+
+/** The parts of the expression (or the grammar) a message quotes, by name. */
+export type ExpressionErrorParams = Readonly<Record<string, string | number>>;
+
 export class ExpressionError extends Error {
   override readonly name = 'ExpressionError';
   readonly kind: ExpressionErrorKind;
   /** 0-based character offset of the problem in the expression. */
   readonly position: number;
+  readonly code: ExpressionErrorCode;
+  readonly params: ExpressionErrorParams;
 
-  constructor(message: string, position: number, kind: ExpressionErrorKind = 'syntax') {
+  constructor(
+    message: string,
+    position: number,
+    kind: ExpressionErrorKind = 'syntax',
+    code: ExpressionErrorCode = 'internal',
+    params: ExpressionErrorParams = {},
+  ) {
     super(message);
     this.position = position;
     this.kind = kind;
+    this.code = code;
+    this.params = params;
   }
 }
 
@@ -66,7 +105,7 @@ const unary = (fn: (x: number) => number): MathFunction => ({
 
 function roundTo(value: number, digits = 0): number {
   if (!Number.isInteger(digits) || digits < 0 || digits > 15) {
-    throw new ExpressionError('round() takes 0 to 15 whole decimal digits', 0);
+    throw new ExpressionError('round() takes 0 to 15 whole decimal digits', 0, 'syntax', 'roundDigits');
   }
   const factor = 10 ** digits;
   return Math.round((value + Number.EPSILON * Math.sign(value)) * factor) / factor;
@@ -161,7 +200,13 @@ function tokenize(source: string): Token[] {
     if (symbol === undefined) {
       // Dots, brackets, quotes, `=`, `;` ... belong to programming languages, not to
       // this grammar: they are refused as unsafe, not as typos.
-      throw new ExpressionError(`Unexpected character "${character}" at ${index + 1}`, index, 'unsafe');
+      throw new ExpressionError(
+        `Unexpected character "${character}" at ${index + 1}`,
+        index,
+        'unsafe',
+        'unexpectedCharacter',
+        { character },
+      );
     }
     tokens.push({ kind: 'operator', value: symbol, position: index });
     index += 1;
@@ -215,25 +260,50 @@ class Parser {
     return token.kind === 'operator' && token.value === value;
   }
 
-  #expect(value: Operator): void {
+  #expect(value: '(' | ')', name = ''): void {
     const token = this.#next();
-    if (token.kind !== 'operator' || token.value !== value) throw this.#unexpected(token, `"${value}"`);
+    if (token.kind !== 'operator' || token.value !== value) throw this.#unexpected(token, value, name);
   }
 
-  #unexpected(token: Token, expected?: string): ExpressionError {
+  /** `expected`: what the grammar needed there; `name`: the function before a missing "(". */
+  #unexpected(token: Token, expected?: '(' | ')' | 'operand', name = ''): ExpressionError {
     const found =
       token.kind === 'end'
         ? 'the end of the expression'
         : `"${String(token.value)}" at ${token.position + 1}`;
+    const wanted = expected === 'operand' ? 'a number, a name or "("' : `"${expected}"`;
+    const atEnd = token.kind === 'end';
+    const code: ExpressionErrorCode =
+      expected === undefined
+        ? 'unexpectedToken'
+        : expected === ')'
+          ? atEnd
+            ? 'missingClosingBracket'
+            : 'expectedClosingBracket'
+          : expected === '('
+            ? atEnd
+              ? 'missingOpeningBracket'
+              : 'expectedOpeningBracket'
+            : atEnd
+              ? 'missingOperand'
+              : 'expectedOperand';
     return new ExpressionError(
-      expected ? `Expected ${expected} but found ${found}` : `Unexpected ${found}`,
+      expected ? `Expected ${wanted} but found ${found}` : `Unexpected ${found}`,
       token.position,
+      'syntax',
+      code,
+      { found: token.kind === 'end' ? '' : String(token.value), name },
     );
   }
 
   #nested<T>(parse: () => T): T {
     if (++this.#depth > MAX_EXPRESSION_DEPTH) {
-      throw new ExpressionError('The expression is nested too deeply', this.#peek().position, 'unsafe');
+      throw new ExpressionError(
+        'The expression is nested too deeply',
+        this.#peek().position,
+        'unsafe',
+        'nestedTooDeeply',
+      );
     }
     try {
       return parse();
@@ -285,12 +355,16 @@ class Parser {
         throw new ExpressionError(
           `Write the product after "/" or "%" in brackets, e.g. 1/(2x) or (1/2)x, at ${next.position + 1}`,
           next.position,
+          'syntax',
+          'bracketProduct',
         );
       }
       if (this.#endsInPower(factor)) {
         throw new ExpressionError(
           `Write the exponent in brackets, e.g. e^(2x) or (e^2)x, at ${next.position + 1}`,
           next.position,
+          'syntax',
+          'bracketExponent',
         );
       }
       factor = this.#signed();
@@ -366,14 +440,21 @@ class Parser {
           (variables.length > 0 ? `; variables: ${variables.join(', ')}` : ''),
         token.position,
         'unsafe',
+        variables.length > 0 ? 'unknownNameOrVariable' : 'unknownName',
+        {
+          name: token.value,
+          functions: EXPRESSION_FUNCTIONS.join(', '),
+          constants: EXPRESSION_CONSTANTS.join(', '),
+          variables: variables.join(', '),
+        },
       );
     }
-    throw this.#unexpected(token, 'a number, a name or "("');
+    throw this.#unexpected(token, 'operand');
   }
 
   #call(name: string, fn: MathFunction): ExpressionNode {
     const open = this.#peek();
-    this.#expect('(');
+    this.#expect('(', name);
     const args: ExpressionNode[] = [];
     if (!this.#isOperator(')')) {
       args.push(this.#expression());
@@ -385,7 +466,13 @@ class Parser {
     this.#expect(')');
     if (args.length < fn.minArgs || args.length > fn.maxArgs) {
       const range = fn.minArgs === fn.maxArgs ? `${fn.minArgs}` : `${fn.minArgs} to ${fn.maxArgs}`;
-      throw new ExpressionError(`${name}() takes ${range} argument(s), got ${args.length}`, open.position);
+      throw new ExpressionError(
+        `${name}() takes ${range} argument(s), got ${args.length}`,
+        open.position,
+        'syntax',
+        fn.minArgs === fn.maxArgs ? 'argumentCount' : 'argumentRange',
+        { name, count: fn.minArgs, min: fn.minArgs, max: fn.maxArgs, got: args.length },
+      );
     }
     return { kind: 'call', fn, args };
   }
@@ -450,7 +537,9 @@ export function compileExpression(
   const variables = options.variables ?? [];
   for (const name of variables) {
     if (!VARIABLE_NAME.test(name) || FUNCTIONS.has(name.toLowerCase()) || CONSTANTS.has(name.toLowerCase())) {
-      throw new ExpressionError(`"${name}" cannot be a variable name`, 0, 'unsafe');
+      throw new ExpressionError(`"${name}" cannot be a variable name`, 0, 'unsafe', 'badVariableName', {
+        name,
+      });
     }
   }
   if (source.length > MAX_EXPRESSION_LENGTH) {
@@ -458,9 +547,12 @@ export function compileExpression(
       `The expression is longer than ${MAX_EXPRESSION_LENGTH} characters`,
       0,
       'unsafe',
+      'expressionTooLong',
+      { max: MAX_EXPRESSION_LENGTH },
     );
   }
-  if (source.trim() === '') throw new ExpressionError('The expression is empty', 0);
+  if (source.trim() === '')
+    throw new ExpressionError('The expression is empty', 0, 'syntax', 'emptyExpression');
   const tree = new Parser(tokenize(source), new Set(variables)).parse();
   return {
     source,

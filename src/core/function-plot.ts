@@ -8,6 +8,7 @@ import type {
 } from '../contracts/exports';
 import { contentHash } from './content-hash';
 import { compileExpression, EXPRESSION_CONSTANTS, EXPRESSION_FUNCTIONS, ExpressionError } from './expression';
+import { formatPlotMessage, type PlotMessageCode, type PlotMessageParams } from './function-plot-messages';
 
 /**
  * ```` ```function-plot ```` blocks. One setting or one function per line:
@@ -52,14 +53,16 @@ const MAX_LABEL_LENGTH = 120;
 
 type Settings = Pick<FunctionPlot, 'domain' | 'range'> & { axes: FunctionPlot['axes'] };
 
+/** `message`: what is wrong, as function-plot-messages words it (the UI translates it back). */
 function diagnostic(
   severity: FunctionPlotDiagnostic['severity'],
   code: string,
-  message: string,
+  message: PlotMessageCode,
+  params: PlotMessageParams,
   line: number,
   column: number,
 ): FunctionPlotDiagnostic {
-  return { severity, code, message, line, column };
+  return { severity, code, message: formatPlotMessage(message, params), line, column };
 }
 
 function parseInterval(value: string): [number, number] | undefined {
@@ -99,28 +102,22 @@ function parseParameters(
     offset += part.length + 1;
     const match = /^\s*([^=\s]*)\s*=\s*(.*?)\s*$/.exec(part);
     const name = match?.[1] ?? part.trim();
-    const error = (code: string, message: string) =>
-      diagnostics.push(diagnostic('error', code, message, line, at));
+    const error = (code: string, message: PlotMessageCode, params: PlotMessageParams = { name }) =>
+      diagnostics.push(diagnostic('error', code, message, params, line, at));
     if (!match || name === '') {
-      error(FUNCTION_PLOT_PARSE_FAILED, `Write a parameter as "name = number", e.g. "a = 2".`);
+      error(FUNCTION_PLOT_PARSE_FAILED, 'parameterSyntax', {});
     } else if (UNSAFE_NAMES.has(name.toLowerCase()) || name.startsWith('_')) {
-      error(FUNCTION_PLOT_EXPRESSION_UNSAFE, `"${name}" cannot be a parameter name.`);
+      error(FUNCTION_PLOT_EXPRESSION_UNSAFE, 'parameterUnsafe');
     } else if (!PARAMETER_NAME.test(name)) {
-      error(
-        FUNCTION_PLOT_PARSE_FAILED,
-        `"${name}" is not a parameter name: a letter, then letters, digits or _ (at most 32).`,
-      );
+      error(FUNCTION_PLOT_PARSE_FAILED, 'parameterName');
     } else if (RESERVED_NAMES.has(name.toLowerCase())) {
-      error(FUNCTION_PLOT_PARSE_FAILED, `"${name}" is reserved and cannot be a parameter.`);
+      error(FUNCTION_PLOT_PARSE_FAILED, 'parameterReserved');
     } else if (declared.some((item) => item.name === name)) {
-      error(FUNCTION_PLOT_PARSE_FAILED, `Parameter "${name}" is declared twice.`);
+      error(FUNCTION_PLOT_PARSE_FAILED, 'parameterTwice');
     } else if (!PARAMETER_VALUE.test(match[2] ?? '') || !Number.isFinite(Number(match[2]))) {
-      error(
-        FUNCTION_PLOT_PARSE_FAILED,
-        `Parameter "${name}" needs a finite number, not "${match[2] ?? ''}".`,
-      );
+      error(FUNCTION_PLOT_PARSE_FAILED, 'parameterValue', { name, value: match[2] ?? '' });
     } else if (declared.length >= MAX_PLOT_PARAMETERS) {
-      error(FUNCTION_PLOT_EXPRESSION_UNSAFE, `A plot declares at most ${MAX_PLOT_PARAMETERS} parameters.`);
+      error(FUNCTION_PLOT_EXPRESSION_UNSAFE, 'tooManyParameters', { max: MAX_PLOT_PARAMETERS });
     } else {
       declared.push({ name, value: Number(match[2]) });
     }
@@ -147,13 +144,13 @@ export function closestName(typed: string, known: readonly string[]): string | u
   return best?.name;
 }
 
-function unknownOption(option: string): string {
+function unknownOption(option: string): { message: PlotMessageCode; params: PlotMessageParams } {
   const written = option.trim();
   const name = /^([A-Za-z][A-Za-z-]*)\s*:/.exec(written)?.[1];
   const meant = name === undefined ? undefined : closestName(name, KNOWN_OPTIONS);
   return meant
-    ? `Unknown option "${written}" is ignored; did you mean "${meant}"?`
-    : `Unknown option "${written}" is ignored; use label: or color:.`;
+    ? { message: 'unknownOptionGuess', params: { name: written, meant } }
+    : { message: 'unknownOption', params: { name: written } };
 }
 
 /** The names an expression of `plot` may use: `x` and its parameters. */
@@ -185,7 +182,8 @@ export function parseFunctionPlot(source: string): FunctionPlotParseResult {
         diagnostic(
           'error',
           FUNCTION_PLOT_EXPRESSION_UNSAFE,
-          `The plot is longer than ${MAX_PLOT_SOURCE_LENGTH} characters.`,
+          'plotTooLong',
+          { max: MAX_PLOT_SOURCE_LENGTH },
           1,
           1,
         ),
@@ -234,13 +232,7 @@ export function parseFunctionPlot(source: string): FunctionPlotParseResult {
           const interval = parseInterval(value);
           if (!interval) {
             diagnostics.push(
-              diagnostic(
-                'error',
-                FUNCTION_PLOT_PARSE_FAILED,
-                `${key} needs two numbers, low before high: "-5, 5".`,
-                line,
-                column,
-              ),
+              diagnostic('error', FUNCTION_PLOT_PARSE_FAILED, 'interval', { setting: key }, line, column),
             );
           } else settings[key] = interval;
           return;
@@ -252,9 +244,7 @@ export function parseFunctionPlot(source: string): FunctionPlotParseResult {
         case 'grid': {
           const grid = parseBoolean(value);
           if (grid === undefined) {
-            diagnostics.push(
-              diagnostic('error', FUNCTION_PLOT_PARSE_FAILED, 'grid is true or false.', line, column),
-            );
+            diagnostics.push(diagnostic('error', FUNCTION_PLOT_PARSE_FAILED, 'grid', {}, line, column));
           } else settings.axes.grid = grid;
           return;
         }
@@ -264,9 +254,8 @@ export function parseFunctionPlot(source: string): FunctionPlotParseResult {
             diagnostic(
               'warning',
               FUNCTION_PLOT_PARSE_FAILED,
-              meant
-                ? `Unknown setting "${setting.name}" is ignored; did you mean "${meant}"?`
-                : `Unknown setting "${setting.name}" is ignored.`,
+              meant ? 'unknownSettingGuess' : 'unknownSetting',
+              meant ? { name: setting.name, meant } : { name: setting.name },
               line,
               indent + 1,
             ),
@@ -287,7 +276,8 @@ export function parseFunctionPlot(source: string): FunctionPlotParseResult {
         diagnostic(
           'error',
           FUNCTION_PLOT_EXPRESSION_UNSAFE,
-          `A plot draws at most ${MAX_PLOT_EXPRESSIONS} functions.`,
+          'tooManyFunctions',
+          { max: MAX_PLOT_EXPRESSIONS },
           line,
           1,
         ),
@@ -302,7 +292,9 @@ export function parseFunctionPlot(source: string): FunctionPlotParseResult {
         diagnostic(
           'error',
           error.kind === 'unsafe' ? FUNCTION_PLOT_EXPRESSION_UNSAFE : FUNCTION_PLOT_PARSE_FAILED,
-          error.message,
+          // The code, not error.message: that one repeats the position ("at 4") the column already gives.
+          error.code,
+          error.params,
           line,
           expressionStart + Math.min(error.position, expression.length) + 1,
         ),
@@ -318,16 +310,10 @@ export function parseFunctionPlot(source: string): FunctionPlotParseResult {
       if (name === 'label') entry.label = value.slice(0, MAX_LABEL_LENGTH);
       else if (name === 'color' && SAFE_COLOR.test(value)) entry.color = value;
       else {
+        const { message, params } =
+          name === 'color' ? { message: 'color' as const, params: { value } } : unknownOption(option);
         diagnostics.push(
-          diagnostic(
-            'warning',
-            FUNCTION_PLOT_PARSE_FAILED,
-            name === 'color'
-              ? `Colour "${value}" is ignored: use #rgb, #rrggbb or a colour name.`
-              : unknownOption(option),
-            line,
-            offset + 1,
-          ),
+          diagnostic('warning', FUNCTION_PLOT_PARSE_FAILED, message, params, line, offset + 1),
         );
       }
       offset += option.length + 1;
@@ -336,15 +322,7 @@ export function parseFunctionPlot(source: string): FunctionPlotParseResult {
   });
 
   if (expressions.length === 0 && !diagnostics.some((item) => item.severity === 'error')) {
-    diagnostics.push(
-      diagnostic(
-        'error',
-        FUNCTION_PLOT_PARSE_FAILED,
-        'The plot has no function to draw, such as "y = sin(x)".',
-        1,
-        1,
-      ),
-    );
+    diagnostics.push(diagnostic('error', FUNCTION_PLOT_PARSE_FAILED, 'noFunction', {}, 1, 1));
   }
   if (diagnostics.some((item) => item.severity === 'error')) return { diagnostics };
   const plot: FunctionPlot = { version: 1, expressions, axes: settings.axes };
@@ -429,6 +407,14 @@ export function samplePlot(plot: FunctionPlot, samples = 400): SampledPlot {
     };
   });
   return { domain, range, series };
+}
+
+/**
+ * The y range every export draws `plot` across: its `range:`, else one fitted to
+ * its values over the domain. The preview starts from the same, so it shows what the file will.
+ */
+export function plotRange(plot: FunctionPlot): [number, number] {
+  return plot.range ?? samplePlot(plot).range;
 }
 
 function escapeXml(text: string): string {

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { summarizeWarnings, translateWarning } from './export-warnings';
+import { en } from '../i18n/en';
+import { zhCN } from '../i18n/zh-cn';
+import { translate } from '../i18n/translate';
+import type { MessageKey, MessageParams } from '../i18n';
 
 const echo = (key: string, params: Readonly<Record<string, string | number>>) =>
   `${key} ${JSON.stringify(params)}`;
@@ -30,6 +34,29 @@ describe('translateWarning', () => {
     ],
   ])('names the kind of %s', (warning, expected) => {
     expect(translateWarning(warning, echo)).toBe(expected);
+  });
+
+  it('says why a plot or a diagram is kept as source in Chinese, the position once', () => {
+    const chinese = (key: MessageKey, params: MessageParams) => translate(zhCN, en, 'zh-CN', key, params);
+    expect(
+      translateWarning(
+        'FUNCTION_PLOT_PARSE_FAILED: Function plot (line 4, column 8) kept as source: ' +
+          'Write the product after "/" or "%" in brackets, e.g. 1/(2x) or (1/2)x.',
+        chinese,
+      ),
+    ).toBe('第 4 行的函数图像保留为源码：“/”或“%”后面的乘积请加括号，例如 1/(2x) 或 (1/2)x。');
+    expect(
+      translateWarning(
+        'FUNCTION_PLOT_PARSE_FAILED: Function plot kept as source: domain needs two numbers, low before high: "-5, 5".',
+        chinese,
+      ),
+    ).toBe('一个函数图像保留为源码：domain 需要两个数字，小的在前，例如“-5, 5”。');
+    expect(
+      translateWarning(
+        "MERMAID_PARSE_FAILED: Diagram (line 12) kept as source: Parse error on line 2: Expecting 'NODE_STRING', got 'EOF'",
+        chinese,
+      ),
+    ).toBe("第 12 行的图保留为源码：图表第 2 行：Expecting 'NODE_STRING', got 'EOF'");
   });
 
   it('passes a warning of no known kind on as it is', () => {

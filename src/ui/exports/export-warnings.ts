@@ -7,10 +7,26 @@ import { translatePlotWarning } from '../markdown/plot-warnings';
  * user's language; a warning matching none is shown as it is. A part quoted from
  * the note or a renderer (a label, a parser's message) stays as written.
  */
+type Translate = (key: MessageKey, params: MessageParams) => string;
+
+/**
+ * What a plot's or a diagram's parser said, in the user's language where it is
+ * one of ours (core/function-plot-messages) or Mermaid's "Parse error on line N:"
+ * (mermaid-blocks); Mermaid's own words after it stay as Mermaid wrote them.
+ */
+function parserMessage(message: string, translate: Translate): string {
+  const plot = translatePlotWarning(message, translate);
+  if (plot !== undefined) return plot;
+  const mermaid = /^Parse error on line (\d+): (.*)$/s.exec(message);
+  if (mermaid)
+    return translate('preview.diagramParseError', { line: mermaid[1] ?? '', message: mermaid[2] ?? '' });
+  return message;
+}
+
 const PATTERNS: ReadonlyArray<{
   pattern: RegExp;
   key: MessageKey;
-  params: (match: RegExpExecArray) => MessageParams;
+  params: (match: RegExpExecArray, translate: Translate) => MessageParams;
 }> = [
   {
     pattern: /^(\w+): raw HTML is left out\.$/,
@@ -82,28 +98,31 @@ const PATTERNS: ReadonlyArray<{
   {
     pattern: /^[A-Z_]+: Diagram \(line (\d+)(?:, column \d+)?\) kept as source: (.*)$/s,
     key: 'export.warning.diagramSource',
-    params: ([, line, message]) => ({ line: line ?? '', message: message ?? '' }),
+    params: ([, line, message], translate) => ({
+      line: line ?? '',
+      message: parserMessage(message ?? '', translate),
+    }),
   },
   {
     pattern: /^[A-Z_]+: Function plot \(line (\d+)(?:, column \d+)?\) kept as source: (.*)$/s,
     key: 'export.warning.plotSource',
-    params: ([, line, message]) => ({ line: line ?? '', message: message ?? '' }),
+    params: ([, line, message], translate) => ({
+      line: line ?? '',
+      message: parserMessage(message ?? '', translate),
+    }),
   },
   {
     pattern: /^[A-Z_]+: Function plot kept as source: (.*)$/s,
     key: 'export.warning.plotSourceUnplaced',
-    params: ([, message]) => ({ message: message ?? '' }),
+    params: ([, message], translate) => ({ message: parserMessage(message ?? '', translate) }),
   },
 ];
 
 /** `warning` in the user's language through `translate` (i18n's `t`), or as it is. */
-export function translateWarning(
-  warning: string,
-  translate: (key: MessageKey, params: MessageParams) => string,
-): string {
+export function translateWarning(warning: string, translate: Translate): string {
   for (const { pattern, key, params } of PATTERNS) {
     const match = pattern.exec(warning);
-    if (match) return translate(key, params(match));
+    if (match) return translate(key, params(match, translate));
   }
   return translatePlotWarning(warning, translate) ?? warning;
 }

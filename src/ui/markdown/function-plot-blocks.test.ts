@@ -11,7 +11,12 @@ import {
   resetFunctionPlots,
   themeSeriesColors,
 } from './function-plot-blocks';
-import { parseFunctionPlot } from '../../core/function-plot';
+import { parseFunctionPlot, plotRange, plotTicks } from '../../core/function-plot';
+import { translatePlotWarning } from './plot-warnings';
+import { en } from '../i18n/en';
+import { zhCN } from '../i18n/zh-cn';
+import { translate } from '../i18n/translate';
+import type { MessageKey, MessageParams } from '../i18n';
 
 function preview(markdown: string): HTMLElement {
   const container = document.createElement('div');
@@ -39,7 +44,7 @@ describe('function-plot blocks in the preview', () => {
       'FUNCTION_PLOT_PARSE_FAILED',
     ]);
     expect(errors[0]?.textContent).toMatch(
-      /^Plot could not be drawn \(line 2, column 5\): Unexpected character "<"/,
+      /^Plot could not be drawn \(line 2, column 5\): Unexpected character "<"\.$/,
     );
     expect(container.querySelector('img')).toBeNull();
     expect(container.querySelectorAll('.function-plot-block pre')).toHaveLength(2);
@@ -66,6 +71,24 @@ describe('function-plot blocks in the preview', () => {
     expect(block.querySelector('pre code')?.textContent).toBe('y = x\n');
   });
 
+  it('fit y to the values when the block names no range, as the exports do', async () => {
+    const container = preview(
+      '```function-plot\ny = x^2\n```\n\n```function-plot\ny = x^2\nrange: -1, 4\n```\n',
+    );
+    const destroy = await renderFunctionPlots(container);
+    const [fitted, fixed] = Array.from(container.querySelectorAll('.function-plot-chart')).map((chart) =>
+      Array.from(chart.querySelectorAll('.y.axis .tick text'), (tick) =>
+        Number(tick.textContent?.replace('−', '-')),
+      ),
+    );
+    const exported = plotRange(parseFunctionPlot('y = x^2').plot!);
+    // What the export's axis numbers up to (0…100 for a parabola over -10…10).
+    expect(Math.max(...fitted!)).toBe(Math.max(...plotTicks(exported, 6)));
+    expect(Math.max(...fitted!)).toBe(100);
+    expect(Math.max(...fixed!)).toBeLessThanOrEqual(4);
+    destroy();
+  });
+
   it('show a located message for a parameter declared twice', async () => {
     const container = preview('```function-plot\ny = a * x\nparam: a = 1, a = 2\n```\n');
     const destroy = await renderFunctionPlots(container);
@@ -83,7 +106,13 @@ describe('plot messages in the user language', () => {
     nothingToDraw: (functions: string, low: number, high: number) =>
       `${functions} 在 ${low} 到 ${high} 之间没有可绘制的值。`,
     notDrawn: (functions: string) => `未绘制：${functions}`,
-    warning: (message: string, line?: number) => `第 ${line} 行：${message}`,
+    warning: (message: string, line?: number) => {
+      const said =
+        translatePlotWarning(message, (key: MessageKey, params: MessageParams) =>
+          translate(zhCN, en, 'zh-CN', key, params),
+        ) ?? message;
+      return line === undefined ? said : `第 ${line} 行：${said}`;
+    },
   };
 
   it('head a broken block with the translated words and keep the parser message below as detail', async () => {
@@ -94,11 +123,41 @@ describe('plot messages in the user language', () => {
       '函数图像无法绘制（第 2 行，第 8 列）：',
     );
     expect(parse?.querySelector('.plot-error-detail')?.textContent).toBe(
-      'Expected a number, a name or "(" but found the end of the expression',
+      '公式在此结束，但后面还应有数字、名称或“(”。',
     );
     expect(empty?.querySelector('.plot-error-title')?.textContent).toBe('函数图像无法绘制：');
     expect(empty?.querySelector('.plot-error-detail')?.textContent).toBe(
       'y = 0/0 在 -10 到 10 之间没有可绘制的值。',
+    );
+    destroy();
+  });
+
+  it.each([
+    ['y = sin(x', '函数图像无法绘制（第 1 行，第 10 列）：', '末尾缺少“)”。'],
+    [
+      'y = 1/2x',
+      '函数图像无法绘制（第 1 行，第 8 列）：',
+      '“/”或“%”后面的乘积请加括号，例如 1/(2x) 或 (1/2)x。',
+    ],
+    [
+      'y = foo(x) + 2',
+      '函数图像无法绘制（第 1 行，第 5 列）：',
+      /^未知名称“foo”。可用函数：sin, cos, .*；变量：x。$/,
+    ],
+    [
+      'y = x\ndomain: 5, -5',
+      '函数图像无法绘制（第 2 行，第 9 列）：',
+      'domain 需要两个数字，小的在前，例如“-5, 5”。',
+    ],
+    ['y = constructor.prototype', '函数图像无法绘制（第 1 行，第 16 列）：', '公式中不能使用字符“.”。'],
+  ])('say why %j cannot be drawn in the words given, the position once', async (source, heading, detail) => {
+    const container = preview(`\`\`\`function-plot\n${source}\n\`\`\`\n`);
+    const destroy = await renderFunctionPlots(container, { labels: chinese });
+    const error = container.querySelector('.plot-error');
+    expect(error?.querySelector('.plot-error-title')?.textContent).toBe(heading);
+    expect(error?.querySelector('.plot-error-detail')?.textContent).toMatch(detail);
+    expect(error?.querySelector('.plot-error-detail')?.textContent).not.toMatch(
+      / at \d|Write|Unknown|Expected/,
     );
     destroy();
   });
@@ -108,7 +167,7 @@ describe('plot messages in the user language', () => {
     const destroy = await renderFunctionPlots(container, { labels: chinese });
     expect(container.querySelectorAll('.function-plot-chart path.line')).toHaveLength(1);
     const notes = container.querySelector('.function-plot-chart + .plot-diagnostics');
-    expect(notes?.textContent).toBe('第 2 行：Unknown setting "domian" is ignored; did you mean "domain"?');
+    expect(notes?.textContent).toBe('第 2 行：未知设置“domian”已忽略——你是不是想写“domain”？');
     destroy();
   });
 

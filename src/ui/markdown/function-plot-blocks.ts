@@ -1,4 +1,9 @@
-import { compilePlotFunctions, DEFAULT_PLOT_DOMAIN, parseFunctionPlot } from '../../core/function-plot';
+import {
+  compilePlotFunctions,
+  DEFAULT_PLOT_DOMAIN,
+  parseFunctionPlot,
+  plotRange,
+} from '../../core/function-plot';
 import type { FunctionPlot } from '../../contracts/exports';
 import type functionPlotLibrary from 'function-plot';
 
@@ -122,6 +127,10 @@ export async function renderInteractivePlot(
 ): Promise<RenderHandle> {
   const functionPlot = await loadFunctionPlot();
   let current = plot;
+  // The exports fit y to the values when the block names no range; the chart
+  // starts there too (not at the library's own -10…10) and keeps it while a
+  // slider moves, so a parameter's effect shows as a change of the curve.
+  const fittedRange = fitRange(plot);
   const fitWidth = (available: number) => Math.max(200, Math.floor(available || 480));
   let width = fitWidth(target.clientWidth);
   let height = PLOT_HEIGHT;
@@ -154,6 +163,7 @@ export async function renderInteractivePlot(
       const names = current.expressions.map((entry) => `y = ${entry.expression}`).join(', ');
       throw new NothingToDraw(names, domain);
     }
+    const yDomain = current.range ?? fittedRange;
     const chart = functionPlot({
       target,
       width,
@@ -163,14 +173,10 @@ export async function renderInteractivePlot(
         ...(current.axes.xLabel && { label: current.axes.xLabel }),
         domain: [...domain],
       },
-      ...(current.axes.yLabel !== undefined || current.range
-        ? {
-            yAxis: {
-              ...(current.axes.yLabel && { label: current.axes.yLabel }),
-              ...(current.range && { domain: [...current.range] }),
-            },
-          }
-        : {}),
+      yAxis: {
+        ...(current.axes.yLabel && { label: current.axes.yLabel }),
+        ...(yDomain && { domain: [...yDomain] }),
+      },
       data: shown,
     });
     // Panning or zooming to where a function has no value must not break the chart:
@@ -227,6 +233,16 @@ export async function renderInteractivePlot(
   };
 }
 
+/** The y range the exports give `plot`, or undefined when its values cannot be computed. */
+function fitRange(plot: FunctionPlot): [number, number] | undefined {
+  try {
+    return plotRange(plot);
+  } catch {
+    // An expression that fails while evaluated (round() with bad digits) is drawn as the library can.
+    return undefined;
+  }
+}
+
 /**
  * The words of a plot's messages in the user's language (the preview passes
  * translated ones). What the parser says about the block's own text stays as
@@ -244,7 +260,11 @@ export interface PlotLabels {
   notDrawn: (functions: string, low: number, high: number) => string;
   /** The chart library failed (its own message tells a reader nothing). */
   libraryFailed: string;
-  /** A warning about the block's text (a mistyped setting), at `line` of the block when known. */
+  /**
+   * A message of the core about the block's text (a mistyped setting, why an
+   * expression cannot be read), in the user's language, at `line` of the block
+   * when given; the error under a heading that already names the line has none.
+   */
   warning: (message: string, line?: number) => string;
 }
 
@@ -478,7 +498,7 @@ export async function renderFunctionPlots(
         block,
         error?.code ?? 'FUNCTION_PLOT_PARSE_FAILED',
         labels.failed(error?.line, error?.column),
-        error?.message ?? '',
+        error ? labels.warning(error.message) : '',
       );
       continue;
     }
@@ -486,8 +506,11 @@ export async function renderFunctionPlots(
     target.className = 'function-plot-chart';
     block.prepend(target);
     const values = memory.recall(block, parsed.plot.parameters ?? [], survey);
+    // Fitted at the declared values, as the exports are, whatever the sliders were left at.
+    const range = parsed.plot.range ?? fitRange(parsed.plot);
+    const plot = range ? { ...parsed.plot, range } : parsed.plot;
     try {
-      const handle = await renderInteractivePlot(withValues(parsed.plot, values), target, labels);
+      const handle = await renderInteractivePlot(withValues(plot, values), target, labels);
       if (options.signal?.aborted) {
         // A newer pass draws this block again.
         handle.destroy();
@@ -498,7 +521,7 @@ export async function renderFunctionPlots(
       options.drawn?.set(block, handle);
       const controls =
         (parsed.plot.parameters ?? []).length > 0
-          ? parameterControls(block, parsed.plot, values, handle, labels)
+          ? parameterControls(block, plot, values, handle, labels)
           : undefined;
       if (controls) target.after(controls);
       showWarnings(

@@ -91,18 +91,30 @@ describe('renderMermaidBlocks', () => {
     expect(new Set(ids).size).toBe(2);
   });
 
-  it('keeps the source and shows a coded error when a diagram fails', async () => {
-    mermaidMock.render.mockRejectedValue(new Error('Parse error on line 2:\n...\nExpecting something'));
+  /** What Mermaid's flowchart parser throws for `graph TD` / `  A[Start] -->` (a two-line block). */
+  function flowchartParseError(): Error {
+    const error = new Error(
+      'Parse error on line 4:\n... TD  A[Start] -->\n--------------------^\n' +
+        "Expecting 'AMP', 'COLON', 'PIPE', 'NODE_STRING', got 'EOF'",
+    );
+    return Object.assign(error, {
+      hash: { token: 'EOF', line: 3, loc: { first_line: 2, last_line: 4, first_column: 10, last_column: 0 } },
+    });
+  }
+
+  it('keeps the source and shows a coded error saying what Mermaid expected, at a line of the block', async () => {
+    mermaidMock.render.mockRejectedValue(flowchartParseError());
     const { renderMermaidBlocks, MERMAID_PARSE_FAILED } = await loadModule();
-    const container = await renderedPreview('```mermaid\ngraph TD\n  A-->\n```');
+    const container = await renderedPreview('```mermaid\ngraph TD\n  A[Start] -->\n```');
     await expect(renderMermaidBlocks(container)).resolves.toEqual({ rendered: 0, failed: 1 });
 
     const block = container.querySelector('.mermaid-block');
-    expect(block?.querySelector('pre')?.textContent).toBe('graph TD\n  A-->\n');
+    expect(block?.querySelector('pre')?.textContent).toBe('graph TD\n  A[Start] -->\n');
     const error = block?.querySelector('.mermaid-error');
     expect(error?.getAttribute('data-error-code')).toBe(MERMAID_PARSE_FAILED);
-    expect(error?.textContent).toContain('Parse error on line 2:');
-    expect(error?.textContent).not.toContain('Expecting');
+    expect(error?.querySelector('.mermaid-error-detail')?.textContent).toBe(
+      "Parse error on line 2: Expecting 'AMP', 'COLON', 'PIPE', 'NODE_STRING', got 'EOF'",
+    );
   });
 
   it('heads a failed diagram with the words it is given, Mermaid message below as detail', async () => {
@@ -114,7 +126,42 @@ describe('renderMermaidBlocks', () => {
     });
     const error = container.querySelector('.mermaid-error');
     expect(error?.querySelector('.mermaid-error-title')?.textContent).toBe('图表无法渲染：');
-    expect(error?.querySelector('.mermaid-error-detail')?.textContent).toBe('Parse error on line 2:');
+    expect(error?.querySelector('.mermaid-error-detail')?.textContent).toBe('Parse error on line 2');
+  });
+
+  it('names the line in the heading when given words for it, and only the reason below', async () => {
+    mermaidMock.render.mockRejectedValue(flowchartParseError());
+    const { renderMermaidBlocks } = await loadModule();
+    const container = await renderedPreview('```mermaid\ngraph TD\n  A[Start] -->\n```');
+    await renderMermaidBlocks(container, {
+      labels: { failedWith: '图表无法渲染：', failedAt: (line) => `图表无法渲染（第 ${line} 行）：` },
+    });
+    const error = container.querySelector('.mermaid-error');
+    expect(error?.querySelector('.mermaid-error-title')?.textContent).toBe('图表无法渲染（第 2 行）：');
+    expect(error?.querySelector('.mermaid-error-detail')?.textContent).toBe(
+      "Expecting 'AMP', 'COLON', 'PIPE', 'NODE_STRING', got 'EOF'",
+    );
+  });
+
+  it.each([
+    [
+      'a line past the block, when Mermaid gives no location',
+      new Error("Parse error on line 9:\nA -->\n-----^\nExpecting 'NODE_STRING', got 'EOF'"),
+      "Parse error on line 2: Expecting 'NODE_STRING', got 'EOF'",
+    ],
+    [
+      'a lexical error',
+      new Error('Lexical error on line 2. Unrecognized text.\ngraph TD A --> B ]]\n-----------------^'),
+      'Parse error on line 2: Unrecognized text.',
+    ],
+    [
+      'a message of another parser, on one line',
+      new Error('Parsing failed: Lexer error on line 2, column 7: unexpected character.\nMore.'),
+      'Parsing failed: Lexer error on line 2, column 7: unexpected character. More.',
+    ],
+  ])('keeps %s within the block', async (_, error, message) => {
+    const { parseFailure } = await loadModule();
+    expect(parseFailure(error, 'graph TD\n  A -->\n').message).toBe(message);
   });
 
   it('reports a failed chunk load as a render failure without throwing, and retries next time', async () => {

@@ -13,6 +13,12 @@ export interface MermaidLabels {
   failedWith: string;
   /** The whole message when Mermaid gave none. */
   failed: string;
+  /**
+   * The heading when Mermaid located the error, at `line` of the block; Mermaid's
+   * reason follows as the detail. Without it the line stays in the detail, in
+   * Mermaid's words ("Parse error on line 2: …").
+   */
+  failedAt?: (line: number) => string;
   /** The detail when the sanitizer removed the diagram (MERMAID_SVG_UNSAFE). */
   unsafe: string;
 }
@@ -42,7 +48,17 @@ export const MERMAID_PARSE_FAILED: MermaidErrorCode = 'MERMAID_PARSE_FAILED';
 export const MERMAID_RENDER_FAILED: MermaidErrorCode = 'MERMAID_RENDER_FAILED';
 export const MERMAID_SVG_UNSAFE: MermaidErrorCode = 'MERMAID_SVG_UNSAFE';
 
-type Outcome = { ok: true; svg: string } | { ok: false; code: MermaidErrorCode; message: string };
+type Outcome =
+  | { ok: true; svg: string }
+  | {
+      ok: false;
+      code: MermaidErrorCode;
+      /** The whole message, line included: what exports show. */
+      message: string;
+      /** Where the block went wrong (1-based, of the block's own lines) and why, when Mermaid said. */
+      located?: { line: number; reason: string };
+    };
+type Failure = Extract<Outcome, { ok: false }>;
 
 /** Set on a processed placeholder so a second pass over the same container skips it. */
 const STATE_ATTRIBUTE = 'data-mermaid-state';
@@ -89,10 +105,45 @@ async function loadMermaid(theme: MermaidTheme): Promise<Mermaid> {
   return mermaid;
 }
 
+function clip(text: string): string {
+  return text.length > MESSAGE_LIMIT ? `${text.slice(0, MESSAGE_LIMIT)}…` : text;
+}
+
 function errorMessage(error: unknown): string {
   const text = error instanceof Error ? error.message : typeof error === 'string' ? error : '';
-  const firstLine = text.split('\n')[0]?.trim() ?? '';
-  return firstLine.length > MESSAGE_LIMIT ? `${firstLine.slice(0, MESSAGE_LIMIT)}…` : firstLine;
+  return clip(text.split('\n')[0]?.trim() ?? '');
+}
+
+// Mermaid's generated parsers say "Parse error on line N:", then an excerpt of the
+// source, a caret under it, then what they expected ("Expecting 'AMP', …, got 'EOF'").
+const PARSER_HEADER = /^(?:Parse|Lexical) error on line (\d+)[:.]\s*(.*)$/;
+const CARET = /^-*\^$/;
+
+/**
+ * Mermaid's parse error as the line of the block it concerns and its reason. The
+ * reason is what comes after the excerpt and caret (the first line alone says
+ * nothing). The line is the parser's location of the offending token: the
+ * number in the header counts lines the flowchart grammar adds itself (a
+ * two-line block fails "on line 4"), so it is the fallback only, and either is
+ * kept within the block.
+ */
+export function parseFailure(error: unknown, source: string): Pick<Failure, 'message' | 'located'> {
+  const text = error instanceof Error ? error.message : typeof error === 'string' ? error : '';
+  const lines = text.split('\n').map((line) => line.trim());
+  const header = PARSER_HEADER.exec(lines[0] ?? '');
+  if (!header) return { message: clip(lines.filter((line) => line !== '').join(' ')) };
+  const caret = lines.findIndex((line) => CARET.test(line));
+  const reason = clip(
+    [header[2] ?? '', ...(caret >= 0 ? lines.slice(caret + 1) : [])].filter((line) => line !== '').join(' '),
+  );
+  const located = (error as { hash?: { loc?: { first_line?: unknown } } } | null)?.hash?.loc?.first_line;
+  const blockLines = Math.max(1, source.replace(/\n+$/, '').split('\n').length);
+  const reported = typeof located === 'number' ? located : Number(header[1]);
+  const line = Math.min(Math.max(1, Math.round(reported) || 1), blockLines);
+  return {
+    message: reason ? `Parse error on line ${line}: ${reason}` : `Parse error on line ${line}`,
+    located: { line, reason },
+  };
 }
 
 function removeStrayElements(document: Document, id: string): void {
@@ -118,7 +169,7 @@ async function renderDiagram(
     ({ svg } = await mermaid.render(id, source));
   } catch (error) {
     removeStrayElements(document, id);
-    return { ok: false, code: MERMAID_PARSE_FAILED, message: errorMessage(error) };
+    return { ok: false, code: MERMAID_PARSE_FAILED, ...parseFailure(error, source) };
   }
   const clean = sanitizer.sanitizeSvg(svg);
   if (!/^\s*<svg[\s>]/i.test(clean)) {
@@ -172,17 +223,20 @@ function showDiagram(block: HTMLElement, svg: string): void {
   block.setAttribute(STATE_ATTRIBUTE, 'rendered');
 }
 
-function showError(block: HTMLElement, code: MermaidErrorCode, message: string, labels: MermaidLabels): void {
+function showError(block: HTMLElement, failure: Failure, labels: MermaidLabels): void {
   block.querySelector('.mermaid-error')?.remove();
   const document = block.ownerDocument;
   const note = document.createElement('p');
   note.className = 'mermaid-error';
-  note.setAttribute('data-error-code', code);
+  note.setAttribute('data-error-code', failure.code);
   note.setAttribute('role', 'note');
-  const detail = code === MERMAID_SVG_UNSAFE ? labels.unsafe : message;
+  const { located } = failure;
+  const atLine = located && located.reason !== '' && labels.failedAt;
+  const detail =
+    failure.code === MERMAID_SVG_UNSAFE ? labels.unsafe : atLine ? located.reason : failure.message;
   const title = document.createElement('span');
   title.className = 'mermaid-error-title';
-  title.textContent = detail ? labels.failedWith : labels.failed;
+  title.textContent = atLine ? atLine(located.line) : detail ? labels.failedWith : labels.failed;
   note.append(title);
   if (detail) {
     // textContent: the message can quote the note's own source.
@@ -234,7 +288,7 @@ export async function renderMermaidBlocks(
       showDiagram(block, outcome.svg);
       result.rendered++;
     } else {
-      showError(block, outcome.code, outcome.message, labels);
+      showError(block, outcome, labels);
       result.failed++;
     }
   }

@@ -1,51 +1,58 @@
+import { readPlotMessage, type PlotMessageCode } from '../../core/function-plot-messages';
 import type { MessageKey, MessageParams } from '../i18n';
 
 /**
- * A function plot's warnings (FunctionPlotDiagnostic.message, §12.3) are English
- * sentences from core/function-plot. These patterns name each kind, so the preview
- * and the export toast can say it in the user's language; the names quoted from
- * the note stay as written, and a warning matching none is shown as it is.
+ * A function plot's diagnostics (FunctionPlotDiagnostic.message, §12.3) are the
+ * English sentences of core/function-plot-messages, strings in the preview and in
+ * the export warnings alike. Each is read back into its code and params, so the
+ * preview and the export toast say it in the user's language; the names quoted
+ * from the note stay as written, and a message of no known kind is shown as it is.
  */
-const PATTERNS: ReadonlyArray<{
-  pattern: RegExp;
-  key: MessageKey;
-  params: (match: RegExpExecArray) => MessageParams;
-}> = [
-  {
-    pattern: /^Unknown setting "(.*)" is ignored; did you mean "(.*)"\?$/s,
-    key: 'plot.warning.unknownSettingGuess',
-    params: ([, name, meant]) => ({ name: name ?? '', meant: meant ?? '' }),
-  },
-  {
-    pattern: /^Unknown setting "(.*)" is ignored\.$/s,
-    key: 'plot.warning.unknownSetting',
-    params: ([, name]) => ({ name: name ?? '' }),
-  },
-  {
-    pattern: /^Unknown option "(.*)" is ignored; did you mean "(.*)"\?$/s,
-    key: 'plot.warning.unknownOptionGuess',
-    params: ([, name, meant]) => ({ name: name ?? '', meant: meant ?? '' }),
-  },
-  {
-    pattern: /^Unknown option "(.*)" is ignored; use label: or color:\.$/s,
-    key: 'plot.warning.unknownOption',
-    params: ([, name]) => ({ name: name ?? '' }),
-  },
-  {
-    pattern: /^Colour "(.*)" is ignored: use #rgb, #rrggbb or a colour name\.$/s,
-    key: 'plot.warning.color',
-    params: ([, value]) => ({ value: value ?? '' }),
-  },
-];
+const KEYS: Record<PlotMessageCode, MessageKey> = {
+  unexpectedCharacter: 'plot.message.unexpectedCharacter',
+  unexpectedToken: 'plot.message.unexpectedToken',
+  expectedClosingBracket: 'plot.message.expectedClosingBracket',
+  missingClosingBracket: 'plot.message.missingClosingBracket',
+  expectedOpeningBracket: 'plot.message.expectedOpeningBracket',
+  missingOpeningBracket: 'plot.message.missingOpeningBracket',
+  expectedOperand: 'plot.message.expectedOperand',
+  missingOperand: 'plot.message.missingOperand',
+  nestedTooDeeply: 'plot.message.nestedTooDeeply',
+  bracketProduct: 'plot.message.bracketProduct',
+  bracketExponent: 'plot.message.bracketExponent',
+  unknownName: 'plot.message.unknownName',
+  unknownNameOrVariable: 'plot.message.unknownNameOrVariable',
+  argumentCount: 'plot.message.argumentCount',
+  argumentRange: 'plot.message.argumentRange',
+  roundDigits: 'plot.message.roundDigits',
+  badVariableName: 'plot.message.badVariableName',
+  expressionTooLong: 'plot.message.expressionTooLong',
+  emptyExpression: 'plot.message.emptyExpression',
+  internal: 'plot.message.internal',
+  plotTooLong: 'plot.message.plotTooLong',
+  parameterSyntax: 'plot.message.parameterSyntax',
+  parameterUnsafe: 'plot.message.parameterUnsafe',
+  parameterName: 'plot.message.parameterName',
+  parameterReserved: 'plot.message.parameterReserved',
+  parameterTwice: 'plot.message.parameterTwice',
+  parameterValue: 'plot.message.parameterValue',
+  tooManyParameters: 'plot.message.tooManyParameters',
+  interval: 'plot.message.interval',
+  grid: 'plot.message.grid',
+  unknownSettingGuess: 'plot.warning.unknownSettingGuess',
+  unknownSetting: 'plot.warning.unknownSetting',
+  unknownOptionGuess: 'plot.warning.unknownOptionGuess',
+  unknownOption: 'plot.warning.unknownOption',
+  color: 'plot.warning.color',
+  tooManyFunctions: 'plot.message.tooManyFunctions',
+  noFunction: 'plot.message.noFunction',
+};
 
-/** A plot warning in the user's language through `translate` (i18n's `t`), or undefined for one of no known kind. */
+/** A plot message in the user's language through `translate` (i18n's `t`), or undefined for one of no known kind. */
 export function translatePlotWarning(
   warning: string,
   translate: (key: MessageKey, params: MessageParams) => string,
 ): string | undefined {
-  for (const { pattern, key, params } of PATTERNS) {
-    const match = pattern.exec(warning);
-    if (match) return translate(key, params(match));
-  }
-  return undefined;
+  const message = readPlotMessage(warning);
+  return message ? translate(KEYS[message.code], message.params) : undefined;
 }
