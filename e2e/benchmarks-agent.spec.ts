@@ -170,7 +170,7 @@ test.describe('in Chinese', () => {
       timeout: 120_000,
     });
     const detail = await openCase(page, 'agent-math-001');
-    await expect(detail.getByRole('heading', { level: 5 })).toHaveText('智能体做了什么');
+    await expect(detail.getByRole('heading', { level: 4 })).toHaveText('智能体做了什么');
     const steps = detail.getByTestId('bench-trace').getByTestId('bench-trace-event');
     await expect(steps.first().locator('strong')).toHaveText('开始运行');
     await expect(steps.and(page.locator('[data-event="ModelCallStarted"]')).first()).toContainText(

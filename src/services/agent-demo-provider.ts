@@ -31,13 +31,13 @@ const DEMO_REQUEST = /\b(task|tasks|todo|to-do|to do|checklist|review)\b|任务|
 
 export const DEMO_LIMITS_ANSWER =
   'The demo only finds a note and adds review tasks to it (for example “Find my deadlock note and create ' +
-  'three review tasks from it”). It is a script, not a model, so it cannot answer this; choose a model in ' +
-  'the picker above (a local model or a configured provider) for anything else.';
+  'three review tasks from it”). It is a script, not a model, so it cannot answer this; for anything else, ' +
+  'choose a real model instead: a local model, or a provider set up in Settings → Providers.';
 
 /** The same, for a request written in Chinese: the demo answers in the request's language. */
 export const DEMO_LIMITS_ANSWER_ZH =
   '演示模型只会找到一篇笔记并为它添加复习任务（例如“找到我的死锁笔记并为它创建三个复习任务”）。' +
-  '它是一段脚本，不是模型，所以回答不了这个请求；其他事情请在上方的选择器里选一个模型（本地模型或已配置的服务商）。';
+  '它是一段脚本，不是模型，所以回答不了这个请求；其他事情请改选一个真正的模型：本地模型，或在 设置 → AI 服务 中配置的服务。';
 
 /** The demo's lines in the language of the request (see `requestLanguage`). */
 const LINES = {

@@ -298,6 +298,27 @@ describe('RAG runs comparing embedding models', () => {
     expect(await isolatedDatabases()).toEqual([]);
   });
 
+  it('a first model that is not on the device still leaves full text and the other models searched', async () => {
+    const bench = engineDouble({ missing: [MODEL_B] });
+    const core = await compareCore(bench);
+    const run = await finished(core, await compare(core, [MODEL_B, MODEL_A], { modes: ['fts', 'vector'] }));
+    expect(run.status).toBe('failed');
+    expect(run.error).toMatchObject({
+      code: 'EMBEDDING_MODEL_UNAVAILABLE',
+      details: { model_id: MODEL_B, reason: 'not_downloaded' },
+    });
+    // Full text needs no model; A's vectors were built and searched; nothing of B.
+    const report = await core.api.benchmarks.report(run.run_id);
+    expect(rows(report.cases)).toEqual([
+      'fts/null/c-apple',
+      'fts/null/c-cherry',
+      `vector/${MODEL_A}/c-apple`,
+      `vector/${MODEL_A}/c-cherry`,
+    ]);
+    expect(bench.stops()).toBe(1);
+    expect(await isolatedDatabases()).toEqual([]);
+  });
+
   it("a model that fails while indexing fails the run with BENCHMARK_RUN_FAILED naming it; A's results stay", async () => {
     const bench = engineDouble({ failEmbed: MODEL_B });
     const core = await compareCore(bench);

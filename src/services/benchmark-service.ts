@@ -88,7 +88,7 @@ import type { JobContext, JobRuntime } from '../core/job-runtime';
 import { NotesAgentDatabase, type NotesRepository } from '../db';
 import { BenchmarkRepository } from '../db/benchmark-repository';
 import type { BenchmarkRunRow } from '../db/schema';
-import { DEFAULT_RETRIEVAL_PROFILE, type Embedder, type Reranker } from '../retrieval';
+import { DEFAULT_RETRIEVAL_PROFILE, HashEmbedder, type Embedder, type Reranker } from '../retrieval';
 import type { EmbedderPair } from '../retrieval/search-indexer';
 import { FULL_TEXT_SNAPSHOT_VERSION } from '../retrieval/full-text-index';
 import { VECTOR_BUFFER_VERSION } from '../retrieval/vector-index';
@@ -707,8 +707,11 @@ export class BenchmarkService {
     const total = dataset.cases.length * repeat * passes.reduce((sum, pass) => sum + pass.modes.length, 0);
     const embedders = this.#embedders;
     const results: RagCaseResult[] = [];
+    // A compared model not on this device: the run goes on without it and fails naming it at the end.
+    let unavailable: AppError | null = null;
     try {
-      for (const [index, pass] of passes.entries()) {
+      for (const [index, planned] of passes.entries()) {
+        let pass = planned;
         context.signal.throwIfAborted();
         await context.progress({
           phase: 'indexing',
@@ -724,12 +727,22 @@ export class BenchmarkService {
           const embedder = await this.#options.embedder();
           pair = { passages: embedder, queries: embedder };
         } else {
-          pair = await embedders.load(pass.modelId, context.signal);
-          // What it loaded as, for the config snapshot: the catalog's guess is replaced.
-          const loaded = { ...pair.passages.info };
-          compared![index] = loaded;
-          if (index === 0) snapshot.embedding = loaded;
-          await this.#repository.updateRun(row.run_id, { config_snapshot: snapshot });
+          const loaded = await this.#loadCompared(embedders, pass.modelId, context.signal);
+          if (loaded instanceof AppError) {
+            unavailable ??= loaded;
+            // Full text needs no model: it is still searched, on an index without this model's vectors.
+            if (!pass.modes.includes('fts')) continue;
+            const hash = new HashEmbedder();
+            pair = { passages: hash, queries: hash };
+            pass = { ...pass, modes: ['fts'] };
+          } else {
+            pair = loaded;
+            // What it loaded as, for the config snapshot: the catalog's guess is replaced.
+            const info = { ...pair.passages.info };
+            compared![index] = info;
+            if (index === 0) snapshot.embedding = info;
+            await this.#repository.updateRun(row.run_id, { config_snapshot: snapshot });
+          }
         }
         results.push(
           ...(await this.#ragPass(context, row, dataset, pair, {
@@ -748,6 +761,8 @@ export class BenchmarkService {
     } finally {
       if (compared) embedders.release();
     }
+    // The cases of the other models and modes are kept (as events); the run names the missing model.
+    if (unavailable) throw unavailable;
     const citationSkipped = snapshot.answer_model ? null : CITATION_SKIPPED_NO_MODEL;
     const firstModel = compared?.[0]?.model_id;
     const vectorModes = modes.filter((mode) => mode !== 'fts');
@@ -775,6 +790,22 @@ export class BenchmarkService {
       cases: results,
     });
     return { cases: results.length };
+  }
+
+  /** A compared model loaded, or the refusal of one not on this device (anything else is thrown). */
+  async #loadCompared(
+    embedders: BenchmarkEmbedders,
+    modelId: string,
+    signal: AbortSignal,
+  ): Promise<EmbedderPair | AppError> {
+    try {
+      return await embedders.load(modelId, signal);
+    } catch (error) {
+      if (signal.aborted || !(error instanceof AppError) || error.code !== 'EMBEDDING_MODEL_UNAVAILABLE') {
+        throw error;
+      }
+      return error;
+    }
   }
 
   /** One index of the dataset (one embedding model) in its own database, searched in `plan.modes`. */

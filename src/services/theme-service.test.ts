@@ -193,12 +193,33 @@ describe('ThemeService.inspectPackage', () => {
     ['css_entry', { css_entry: 'theme.scss' }],
     ['name', { name: '' }],
     ['author', { author: '' }],
-    ['', { extra: 'field' }],
+    ['extra', { extra: 'field' }],
   ])('refuses a manifest with a bad %s', async (field, overrides) => {
     setUp();
     const id = await stage(paperFiles({ 'theme.yaml': text(manifestYaml(overrides)) }));
     const error = await expectCode(themes.inspectPackage(id), 'THEME_MANIFEST_INVALID');
     expect((error.details.fields as Array<{ path: string }>)[0]!.path).toBe(field);
+  });
+
+  it('says where theme.yaml has a syntax error, and which named file the package lacks', async () => {
+    setUp();
+    const broken = await stage(paperFiles({ 'theme.yaml': text('theme_id: paper\nname: [unclosed\n') }));
+    const syntax = await expectCode(themes.inspectPackage(broken), 'THEME_MANIFEST_INVALID');
+    expect(syntax.details).toMatchObject({
+      reason: 'manifest_yaml',
+      file: 'theme.yaml',
+      line: expect.any(Number),
+      column: expect.any(Number),
+    });
+    const withoutPreview = paperFiles();
+    delete withoutPreview['preview.png'];
+    const noPreview = await stage(withoutPreview);
+    const missing = await expectCode(themes.inspectPackage(noPreview), 'THEME_MANIFEST_INVALID');
+    expect(missing.details).toMatchObject({
+      reason: 'file_missing',
+      field: 'preview',
+      path: 'preview.png',
+    });
   });
 
   it('refuses a package without theme.yaml, or one that takes a built-in id', async () => {

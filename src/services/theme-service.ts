@@ -18,6 +18,7 @@ import {
   type PackageContents,
   type PackageProblem,
 } from '../packages';
+import { manifestProblemDetails } from '../packages/manifest';
 // The checks (css-tree and the package parsing) load on first use: most starts
 // only read the enabled theme, and the parser should not slow every worker start.
 import { BUILTIN_THEMES, isBuiltinTheme } from '../themes/builtin-themes';
@@ -71,6 +72,8 @@ function fromPackageError(error: unknown): unknown {
     problem: error.problem,
     entry: error.entry,
     limit: error.limit,
+    // A manifest that could not be read says why, and a syntax error where (line, column).
+    ...manifestProblemDetails(error),
   });
 }
 

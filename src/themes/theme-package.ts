@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { AppError } from '../contracts';
+import { manifestFieldProblems } from '../packages/manifest-fields';
 import { themeManifestSchema } from '../contracts/themes-schemas';
 import type { ThemeManifest } from '../contracts/themes';
 import { isBuiltinTheme } from './builtin-themes';
@@ -42,31 +43,66 @@ export function compareVersions(left: string, right: string): number {
   return 0;
 }
 
-function manifestError(error: z.ZodError): AppError {
-  const fields = error.issues.map((issue) => ({
-    path: issue.path.map(String).join('.'),
-    message: issue.message,
-  }));
+/**
+ * The schema's issues as fields a person can act on (required, unknown, one of,
+ * not valid), classified as plugin manifests' are: an unknown key is named,
+ * not reported as a problem of the manifest as a whole.
+ */
+function manifestError(raw: unknown, error: z.ZodError): AppError {
+  const fields = manifestFieldProblems(raw, error.issues);
   const first = fields[0];
   return new AppError(
     'THEME_MANIFEST_INVALID',
     first
-      ? `theme.yaml is not valid: ${first.path || 'manifest'}: ${first.message}.`
+      ? `theme.yaml is not valid: ${fields.map((field) => `${field.path || 'manifest'}: ${field.message}`).join('; ')}.`
       : 'theme.yaml is not valid.',
-    { fields },
+    { reason: 'manifest_invalid', file: THEME_MANIFEST_FILE, fields },
   );
+}
+
+/**
+ * A file theme.yaml names (`css_entry`, `preview`) that is not in the package,
+ * or is not what the field needs: the field and the path, so the author knows
+ * which line of theme.yaml and which file to fix.
+ */
+function fileRefusal(
+  field: 'css_entry' | 'preview',
+  path: string,
+  reason: 'file_missing' | 'preview_not_image',
+): AppError {
+  const message =
+    reason === 'file_missing'
+      ? `${field} "${path}" is not in the package.`
+      : `${field} "${path}" is not an image of the type its name says.`;
+  return new AppError('THEME_MANIFEST_INVALID', message, {
+    reason,
+    file: THEME_MANIFEST_FILE,
+    field,
+    path,
+    fields: [
+      {
+        path: field,
+        message:
+          reason === 'file_missing'
+            ? 'file not found in the package'
+            : 'not an image of the type its name says',
+      },
+    ],
+  });
 }
 
 /** Every ThemeManifest field checked; a built-in's id cannot be taken. */
 export function parseThemeManifest(raw: unknown): ThemeManifest {
   const result = themeManifestSchema.safeParse(raw);
-  if (!result.success) throw manifestError(result.error);
+  if (!result.success) throw manifestError(raw, result.error);
   const manifest: ThemeManifest = result.data;
   if (isBuiltinTheme(manifest.theme_id)) {
     throw new AppError(
       'THEME_MANIFEST_INVALID',
       `theme_id "${manifest.theme_id}" belongs to a built-in theme.`,
       {
+        reason: 'reserved_theme_id',
+        theme_id: manifest.theme_id,
         fields: [{ path: 'theme_id', message: 'reserved for a built-in theme' }],
       },
     );
@@ -121,9 +157,7 @@ export function checkThemePackage(
   const cssPath = packagePath('css_entry', manifest.css_entry);
   const cssBytes = pkg.files.get(cssPath);
   if (!cssBytes) {
-    throw new AppError('THEME_MANIFEST_INVALID', `css_entry "${manifest.css_entry}" is not in the package.`, {
-      fields: [{ path: 'css_entry', message: 'file not found in the package' }],
-    });
+    throw fileRefusal('css_entry', manifest.css_entry, 'file_missing');
   }
   let cssText: string;
   try {
@@ -166,15 +200,11 @@ export function checkThemePackage(
     const previewPath = packagePath('preview', manifest.preview);
     const bytes = pkg.files.get(previewPath);
     if (!bytes) {
-      throw new AppError('THEME_MANIFEST_INVALID', `preview "${manifest.preview}" is not in the package.`, {
-        fields: [{ path: 'preview', message: 'file not found in the package' }],
-      });
+      throw fileRefusal('preview', manifest.preview, 'file_missing');
     }
     const type = checkResource(previewPath, bytes);
     if (!type || type.kind !== 'image') {
-      throw new AppError('THEME_MANIFEST_INVALID', `preview "${manifest.preview}" is not an image.`, {
-        fields: [{ path: 'preview', message: 'not an image of the type its name says' }],
-      });
+      throw fileRefusal('preview', manifest.preview, 'preview_not_image');
     }
     previewUrl = toDataUrl(type.mime, bytes);
   }

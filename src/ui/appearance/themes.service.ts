@@ -43,6 +43,7 @@ function refuse(error: unknown): void {
     line: typeof details.line === 'number' && details.line > 0 ? details.line : null,
     found: typeof details.found === 'string' ? details.found : null,
     fields: refusedFields(details),
+    details,
   });
 }
 

@@ -8,6 +8,8 @@ export interface ThemeRefusal {
   found: string | null;
   /** The theme.yaml fields to fix, when the manifest was refused. */
   fields: string[];
+  /** The core's structured details (reason, file, line, column, field, path): where and why. */
+  details: Readonly<Record<string, unknown>>;
 }
 
 /** The theme settings' state: installed themes and the package being looked at. */

@@ -18,6 +18,17 @@ export function statusName(status: string): string {
     : status;
 }
 
+/**
+ * What became of an agent case: the agent run's own status alone would say
+ * "Completed" beside "Why it failed"; a run that completed but whose check did
+ * not pass is a failed case, and says both.
+ */
+export function agentOutcome(status: string, passed: boolean): string {
+  if (passed) return bt('bench.passed');
+  if (status === 'completed') return bt('benchUx.checkFailed');
+  return bt('benchUx.runEnded', { status: statusName(status) });
+}
+
 /** Provider errors a user fixes in Settings: the reason says so instead of leaving them guessing. */
 const PROVIDER_CODE = /^(PROVIDER_|METONA_|NETWORK_|MODEL_)/;
 

@@ -1409,6 +1409,18 @@ graph LR
   'themes.warn.version': 'This theme needs app version {version} or later (this is {current}).',
   'themes.fields': 'Fields to fix in theme.yaml: {fields}.',
   'themes.retry': 'Fix the package, then import it again with the buttons above.',
+  // --- Theme refusals say where and why; Benchmarks: models not on the device, failed agent cases ---
+  'themes.refusal.file_missing':
+    '{file} names “{path}” as its {field}, but the package has no such file. Add the file, or fix the path in {file}.',
+  'themes.refusal.preview_not_image':
+    '“{path}”, named as the {field} in {file}, is not an image of the type its name says.',
+  'benchUx.notDownloaded': '(not downloaded)',
+  'benchUx.notDownloadedHint':
+    'A benchmark only uses embedding models already on this device; it never downloads one. Download a model by choosing it in Settings → Search.',
+  'benchUx.openSearchSettings': 'Open Settings → Search',
+  'benchUx.noMetrics': 'No metrics: the run did not finish (status: {status}).',
+  'benchUx.checkFailed': 'Failed: the run completed, but its check did not pass',
+  'benchUx.runEnded': 'Failed (run status: {status})',
   'bench.glossary': 'What these numbers mean',
   'bench.help.hit_at_1': 'Share of cases whose first result is an expected block (0 to 1, higher is better).',
   'bench.help.hit_at_5': 'Share of cases with an expected block among the first 5 results (0 to 1).',

@@ -1310,6 +1310,17 @@ graph LR
   'themes.warn.version': '此主题需要 {version} 或更高版本的应用（当前为 {current}）。',
   'themes.fields': '需要在 theme.yaml 中修正的字段：{fields}。',
   'themes.retry': '修正主题包后，用上面的按钮重新导入。',
+  // --- Theme refusals say where and why; Benchmarks: models not on the device, failed agent cases ---
+  'themes.refusal.file_missing':
+    '{file} 把“{path}”指定为 {field}，但包内没有这个文件。请添加该文件，或修正 {file} 中的路径。',
+  'themes.refusal.preview_not_image': '{file} 中指定为 {field} 的“{path}”不是与其扩展名相符的图片。',
+  'benchUx.notDownloaded': '（未下载）',
+  'benchUx.notDownloadedHint':
+    '基准测试只使用本设备上已有的向量模型，不会下载模型。要下载模型，请在 设置 → 搜索 中选择它。',
+  'benchUx.openSearchSettings': '打开 设置 → 搜索',
+  'benchUx.noMetrics': '没有指标：此运行没有完成（状态：{status}）。',
+  'benchUx.checkFailed': '失败：运行已完成，但检查没有通过',
+  'benchUx.runEnded': '失败（运行状态：{status}）',
   'bench.glossary': '这些数字是什么意思',
   'bench.help.hit_at_1': '第 1 个结果就是期望块的用例比例（0 到 1，越高越好）。',
   'bench.help.hit_at_5': '前 5 个结果中有期望块的用例比例（0 到 1）。',
