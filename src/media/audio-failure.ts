@@ -1,3 +1,5 @@
+import { startsWith, ascii, indexOfAscii, u16le, u32le, u32be } from './byte-reading';
+
 /**
  * Why audio cannot be read, for `details.reason` of UNSUPPORTED_AUDIO_FORMAT. The
  * person's next step differs: a damaged file must be exported or recorded again
@@ -258,39 +260,4 @@ function webmAudioCodec(bytes: Uint8Array): string | undefined {
     if (ascii(bytes, offset + 2, 2) === 'A_') return ascii(bytes, offset + 2, size) || undefined;
   }
   return undefined;
-}
-
-function startsWith(bytes: Uint8Array, prefix: readonly number[]): boolean {
-  return prefix.every((byte, index) => bytes[index] === byte);
-}
-
-function ascii(bytes: Uint8Array, offset: number, length: number): string {
-  if (offset + length > bytes.length) return '';
-  return String.fromCharCode(...bytes.subarray(offset, offset + length));
-}
-
-function indexOfAscii(bytes: Uint8Array, needle: string, limit: number): number {
-  const end = Math.min(bytes.length, limit) - needle.length;
-  outer: for (let offset = 0; offset <= end; offset++) {
-    for (let index = 0; index < needle.length; index++) {
-      if (bytes[offset + index] !== needle.charCodeAt(index)) continue outer;
-    }
-    return offset;
-  }
-  return -1;
-}
-
-function u16le(bytes: Uint8Array, offset: number): number {
-  return (bytes[offset] ?? 0) | ((bytes[offset + 1] ?? 0) << 8);
-}
-
-function u32le(bytes: Uint8Array, offset: number): number {
-  return (u16le(bytes, offset) + u16le(bytes, offset + 2) * 0x10000) >>> 0;
-}
-
-function u32be(bytes: Uint8Array, offset: number): number {
-  return (
-    (bytes[offset] ?? 0) * 0x1000000 +
-    (((bytes[offset + 1] ?? 0) << 16) | ((bytes[offset + 2] ?? 0) << 8) | (bytes[offset + 3] ?? 0))
-  );
 }

@@ -1,5 +1,6 @@
 import { AppError } from '../contracts';
 import { wavFormatTag, whyUnrecognised } from './audio-failure';
+import { ascii, indexOfAscii, u32be } from './byte-reading';
 
 /**
  * Audio format detection from the file's first bytes, with the MIME type and
@@ -166,18 +167,6 @@ function detect(bytes: Uint8Array, claimed: AudioContainer | undefined): Detecte
   return undefined;
 }
 
-function ascii(bytes: Uint8Array, offset: number, length: number): string {
-  if (offset + length > bytes.length) return '';
-  return String.fromCharCode(...bytes.subarray(offset, offset + length));
-}
-
-function u32be(bytes: Uint8Array, offset: number): number {
-  return (
-    (bytes[offset] ?? 0) * 0x1000000 +
-    (((bytes[offset + 1] ?? 0) << 16) | ((bytes[offset + 2] ?? 0) << 8) | (bytes[offset + 3] ?? 0))
-  );
-}
-
 /** `pcm`/`float` from the `fmt ` chunk (WAVE_FORMAT_EXTENSIBLE included); else unknown. */
 function wavCodec(bytes: Uint8Array): AudioCodec {
   const tag = wavFormatTag(bytes);
@@ -192,17 +181,6 @@ function oggCodec(bytes: Uint8Array): AudioCodec | undefined {
   if (bytes[body] === 0x01 && ascii(bytes, body + 1, 6) === 'vorbis') return 'vorbis';
   if (bytes[body] === 0x7f && ascii(bytes, body + 1, 4) === 'FLAC') return 'flac';
   return undefined;
-}
-
-function indexOfAscii(bytes: Uint8Array, needle: string, limit: number): number {
-  const end = Math.min(bytes.length, limit) - needle.length;
-  outer: for (let offset = 0; offset <= end; offset++) {
-    for (let index = 0; index < needle.length; index++) {
-      if (bytes[offset + index] !== needle.charCodeAt(index)) continue outer;
-    }
-    return offset;
-  }
-  return -1;
 }
 
 /** WebM (Matroska with DocType "webm"); the codec id is in the Tracks element near the start. */
