@@ -106,6 +106,11 @@ export interface CoreOptions {
   agentAdapters?: AgentAdapterFactory;
   /** Export: the page's Mermaid renderer, a test clock, exporter overrides. */
   exports?: Pick<ExportServiceOptions, 'mermaid' | 'clock' | 'exporters' | 'renderer' | 'ttlMs'>;
+  /**
+   * The notes' timestamps (ISO strings); the system clock by default. Tests of the list's
+   * order give each write its own instant, as two writes in one millisecond tie otherwise.
+   */
+  notesNow?: () => string;
 }
 
 /** The engine of a core built without one: every load says why nothing can be transcribed. */
@@ -156,6 +161,7 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
       },
     },
     history: {},
+    ...(options.notesNow && { now: options.notesNow }),
   });
   const attachments = new AttachmentRepository(db);
   const settingsRepository = new SettingsRepository(db);

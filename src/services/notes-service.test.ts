@@ -6,9 +6,15 @@ import { codeOf } from './test-error-code';
 
 let current: ReturnType<typeof testCore>;
 afterEach(async () => current?.close());
-function setup() {
-  current = testCore();
+function setup(options: Parameters<typeof testCore>[0] = {}) {
+  current = testCore(options);
   return current.api;
+}
+
+/** A clock a second further on at each read: every write is later than the one before. */
+function steppingClock(): () => string {
+  let tick = Date.parse('2026-01-01T00:00:00.000Z');
+  return () => new Date((tick += 1000)).toISOString();
 }
 
 describe('NotesService', () => {
@@ -122,7 +128,7 @@ describe('NotesService', () => {
 
 describe('NotesService: pin, sort, empty trash', () => {
   it('sorts by change, creation or title, pinned notes first, and pinning keeps the version', async () => {
-    const api = setup();
+    const api = setup({ notesNow: steppingClock() });
     const banana = await api.notes.create({ title: 'banana' });
     const apple = await api.notes.create({ title: 'Apple' });
     const cherry = await api.notes.create({ title: 'cherry' });
