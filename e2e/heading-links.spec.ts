@@ -35,7 +35,7 @@ test('an Obsidian heading link opens its note at the heading, is a backlink, and
   await expect(page.getByTestId('note-body')).toHaveValue('Read [[Renamed target#Second heading]] first.');
   await expect(preview.locator('a.wikilink', { hasText: 'Renamed target > Second heading' })).toHaveAttribute(
     'href',
-    '#/wiki/Renamed%20target',
+    '#/wiki/Renamed%20target%23Second%20heading',
   );
   expect(requestLog.foreign()).toEqual([]);
 });
@@ -55,4 +55,29 @@ test('[[#Heading]] scrolls to a heading of the same note', async ({ page }) => {
   await expect(heading).toBeInViewport();
   await expect(page.getByTestId('note-title')).toHaveValue('Long note');
   await expect(page.getByTestId('confirm-accept')).toHaveCount(0);
+});
+
+test('a heading link opened as an address in a new tab lands on the heading', async ({ page, context }) => {
+  await openApp(page);
+  await createNote(
+    page,
+    'Target',
+    `# Target\n\n${filler}\n\n## Second heading\n\nThe part the link points at.`,
+  );
+  await createNote(page, 'Source', 'Read [[Target#Second heading]] first.');
+
+  const href = await page
+    .getByTestId('preview')
+    .locator('a.wikilink', { hasText: 'Target > Second heading' })
+    .getAttribute('href');
+  expect(href).not.toBeNull();
+
+  // What "Open in new tab" or a copied link does: the href alone, in a page of its own.
+  const tab = await context.newPage();
+  await tab.goto(`/${href}`);
+  await expect(tab.getByTestId('note-title')).toHaveValue('Target');
+  await expect(tab.getByTestId('preview').getByRole('heading', { name: 'Second heading' })).toBeInViewport();
+  await expect(
+    tab.getByTestId('preview').getByRole('heading', { name: 'Target', exact: true }),
+  ).not.toBeInViewport();
 });

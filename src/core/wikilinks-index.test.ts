@@ -77,6 +77,21 @@ describe('LinkIndex', () => {
     expect(index.suggest('', 10)).toHaveLength(4);
   });
 
+  it('suggests aliases as the note they open, with the alias as written, unless a note has that title', () => {
+    const index = new LinkIndex();
+    index.set(note('h', 'Start page', '---\naliases: [Home, 首页, Hub]\n---\nWelcome'));
+    index.set(note('hub', 'Hub', 'A note called Hub', '2024-01-01T00:00:00.000Z'));
+    index.set(note('o', 'Homework'));
+    // Hub is a title of its own: the alias opens no note, so it is not offered.
+    expect(index.suggest('h', 10)).toEqual([
+      { note_id: 'h', title: 'Start page', alias: 'Home' },
+      { note_id: 'o', title: 'Homework', alias: null },
+      { note_id: 'hub', title: 'Hub', alias: null },
+    ]);
+    expect(index.suggest('首', 10)).toEqual([{ note_id: 'h', title: 'Start page', alias: '首页' }]);
+    expect(index.suggest('start', 10)).toEqual([{ note_id: 'h', title: 'Start page', alias: null }]);
+  });
+
   it('lists every note linking to a title, resolved or not', () => {
     const index = new LinkIndex();
     index.set(note('b', 'Beta', '[[Missing]]'));

@@ -13,6 +13,11 @@ export interface LinkedNote {
   title: string;
 }
 
+/** A `[[` completion: a note by its title, or by one of its aliases (`alias` as written; null for the title). */
+export interface LinkSuggestion extends LinkedNote {
+  alias: string | null;
+}
+
 export interface Backlink extends LinkedNote {
   /** The line the first link to the note is on, for the backlinks panel. */
   context: string;
@@ -24,6 +29,8 @@ interface Entry {
   key: string;
   /** Keys of the note's aliases (front matter `aliases:`), its own title's left out. */
   aliasKeys: string[];
+  /** Alias key → the alias as first written, for completion to show and insert. */
+  aliasNames: Map<string, string>;
   created_at: string;
   /** Link key → the line of its first occurrence. */
   links: Map<string, string>;
@@ -70,14 +77,18 @@ export class LinkIndex {
       if (!links.has(key)) links.set(key, contextOf(note.body, link.start));
     }
     const key = linkKey(note.title);
-    const aliasKeys = [...new Set(noteAliases(note.body).map(linkKey))].filter(
-      (alias) => alias !== '' && alias !== key,
-    );
+    const aliasNames = new Map<string, string>();
+    for (const alias of noteAliases(note.body)) {
+      const aliasKey = linkKey(alias);
+      if (aliasKey !== '' && aliasKey !== key && !aliasNames.has(aliasKey)) aliasNames.set(aliasKey, alias);
+    }
+    const aliasKeys = [...aliasNames.keys()];
     this.#entries.set(note.note_id, {
       note_id: note.note_id,
       title: note.title,
       key,
       aliasKeys,
+      aliasNames,
       created_at: note.created_at,
       links,
     });
@@ -148,21 +159,31 @@ export class LinkIndex {
   }
 
   /**
-   * Titles for `[[` completion: those starting with the query first, then
-   * those containing it; one entry per title, the note it resolves to.
+   * Names for `[[` completion: those starting with the query first, then those
+   * containing it. Each title once, as the note it resolves to; each alias that
+   * opens a note (no note has it as its title) once, as that note with the alias,
+   * so the link can be written `[[Title|alias]]` as Obsidian writes it.
    */
-  suggest(query: string, limit: number): LinkedNote[] {
+  suggest(query: string, limit: number): LinkSuggestion[] {
     const key = linkKey(query);
-    const starts: LinkedNote[] = [];
-    const contains: LinkedNote[] = [];
+    const starts: Array<{ name: string; item: LinkSuggestion }> = [];
+    const contains: Array<{ name: string; item: LinkSuggestion }> = [];
+    const offer = (nameKey: string, name: string, item: LinkSuggestion) => {
+      const at = nameKey.indexOf(key);
+      if (at !== -1) (at === 0 ? starts : contains).push({ name, item });
+    };
     for (const [titleKey] of this.#byTitle) {
-      const at = titleKey.indexOf(key);
-      if (at === -1) continue;
       const note = this.resolve(titleKey)!;
-      (at === 0 ? starts : contains).push(note);
+      offer(titleKey, note.title, { ...note, alias: null });
     }
-    const byTitle = (a: LinkedNote, b: LinkedNote) => a.title.localeCompare(b.title);
-    return [...starts.sort(byTitle), ...contains.sort(byTitle)].slice(0, limit);
+    for (const [aliasKey] of this.#byAlias) {
+      if (this.#byTitle.has(aliasKey)) continue;
+      const note = this.resolve(aliasKey)!;
+      const alias = this.#entries.get(note.note_id)!.aliasNames.get(aliasKey)!;
+      offer(aliasKey, alias, { ...note, alias });
+    }
+    const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
+    return [...starts.sort(byName), ...contains.sort(byName)].slice(0, limit).map(({ item }) => item);
   }
 }
 

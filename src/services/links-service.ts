@@ -2,11 +2,12 @@ import { z } from 'zod';
 import { AppError, MAX_TITLE_LENGTH, parseInput, type NoteDto } from '../contracts';
 import { MAX_BODY_LENGTH, MAX_INDEXED_CHARS_PER_NOTE } from '../contracts/note-limits';
 import { linkKey, rewriteWikilinks } from '../core/wikilinks';
-import { LinkIndex, type Backlink, type LinkedNote } from '../core/wikilinks-index';
+import { LinkIndex, type Backlink, type LinkedNote, type LinkSuggestion } from '../core/wikilinks-index';
 import type { NoteChange, NoteChangeListener, NotesRepository, PagedNote } from '../db';
 import type { NotesService } from './notes-service';
 
 export type LinkedNoteDto = LinkedNote;
+export type LinkSuggestionDto = LinkSuggestion;
 export type BacklinkDto = Backlink;
 
 /**
@@ -197,8 +198,8 @@ export class LinksService implements NoteChangeListener {
     return [...new Set(wanted)].filter((title) => !index.resolve(title.trim()));
   }
 
-  /** Titles for `[[` completion. */
-  async suggest(input: z.input<typeof suggestSchema>): Promise<LinkedNoteDto[]> {
+  /** Titles and aliases for `[[` completion. */
+  async suggest(input: z.input<typeof suggestSchema>): Promise<LinkSuggestionDto[]> {
     const { query, limit } = parseInput(suggestSchema, input);
     return (await this.#fresh()).suggest(query, limit);
   }

@@ -797,6 +797,8 @@ graph LR
   'links.backlinks': 'Linked from',
   'links.noBacklinks': 'No other note links here yet.',
   'links.suggestions': 'Notes to link',
+  // A `[[` completion by a note's alias: the link opens the note and reads as the alias.
+  'links.aliasOption': '{alias}, another name for “{title}”',
   // Notes longer than the links index reads: links past that point are not in the backlinks.
   'links.scanCap':
     'Links are read from the first {limit} MiB of each note; links further on in “{title}” ({size} MiB) are not counted.',

@@ -769,6 +769,8 @@ graph LR
   'links.backlinks': '反向链接',
   'links.noBacklinks': '还没有其他笔记链接到这里。',
   'links.suggestions': '可链接的笔记',
+  // 按笔记别名给出的 `[[` 补全：链接打开该笔记，显示为别名。
+  'links.aliasOption': '{alias}，“{title}”的别名',
   // 比链接索引读取范围更长的笔记：超出部分的链接不计入反向链接。
   'links.scanCap': '链接只从每篇笔记的前 {limit} MiB 中读取；“{title}”（{size} MiB）之后部分的链接未计入。',
   'links.scanCapMany':

@@ -186,7 +186,7 @@ describe('renderMarkdown: wikilinks', () => {
     expect(links.map((link) => link.textContent)).toEqual(['My Page', 'the label']);
   });
 
-  it('links [[Note#Heading]] to the note, keeping the heading apart', () => {
+  it('links [[Note#Heading]] to the note, keeping the heading apart and in the address', () => {
     const doc = render('See [[Index#Index]], [[Plan#^b1|the block]] and [[#Here]].');
     const links = Array.from(doc.querySelectorAll('a.wikilink'));
     expect(links.map((link) => link.getAttribute('data-wikilink'))).toEqual(['Index', 'Plan', '']);
@@ -195,9 +195,20 @@ describe('renderMarkdown: wikilinks', () => {
       '^b1',
       'Here',
     ]);
-    expect(links.map((link) => link.getAttribute('href'))).toEqual(['#/wiki/Index', '#/wiki/Plan', null]);
+    // The address holds the whole target as one segment, as the router reads `#/wiki/Note%23Heading`.
+    expect(links.map((link) => link.getAttribute('href'))).toEqual([
+      '#/wiki/Index%23Index',
+      '#/wiki/Plan%23%5Eb1',
+      null,
+    ]);
     // Unlabelled, they read as Obsidian shows them: "Note > Heading", or the heading alone.
     expect(links.map((link) => link.textContent)).toEqual(['Index > Index', 'the block', 'Here']);
+  });
+
+  it('keeps a title with a # in it whole in the address, read back as the link is', () => {
+    const link = render('[[C# tips#Generics]]').querySelector('a.wikilink');
+    expect(link?.getAttribute('href')).toBe('#/wiki/C%23%20tips%23Generics');
+    expect(link?.getAttribute('data-wikilink')).toBe('C# tips');
   });
 
   it('escapes targets and labels', () => {

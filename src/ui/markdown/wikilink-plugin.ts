@@ -9,9 +9,10 @@ export function wikilinkHref(target: string): string {
 
 /**
  * Wiki-style links between notes, rendered as in-app anchors the router understands.
- * `[[Note#Heading]]` names the note in `data-wikilink` (and its address) and the
- * heading or `^block` in `data-wikilink-fragment`; `[[#Heading]]` has no note, only
- * the place in the note it is in.
+ * `[[Note#Heading]]` names the note in `data-wikilink` and the heading or `^block` in
+ * `data-wikilink-fragment`; its address carries both (`#/wiki/Note%23Heading`), so the
+ * link opened in a new tab or copied lands on the heading, not the note's top.
+ * `[[#Heading]]` has no note, only the place in the note it is in.
  */
 export function wikilinkPlugin(md: MarkdownIt): void {
   const escape = md.utils.escapeHtml;
@@ -20,8 +21,10 @@ export function wikilinkPlugin(md: MarkdownIt): void {
     if (!meta) return '';
     const { title, fragment } = splitWikilinkTarget(meta.target);
     const place = fragment === null ? '' : ` data-wikilink-fragment="${escape(fragment)}"`;
-    // A link within the note has no address of its own: the preview scrolls to the place.
-    const href = title === '' ? ' role="link" tabindex="0"' : ` href="${escape(wikilinkHref(title))}"`;
+    // A link within the note has no address of its own (the renderer does not know the
+    // note's title, and another tab has no note open): the preview scrolls to the place.
+    const address = fragment === null ? title : `${title}#${fragment}`;
+    const href = title === '' ? ' role="link" tabindex="0"' : ` href="${escape(wikilinkHref(address))}"`;
     return `<a class="wikilink" data-wikilink="${escape(title)}"${place}${href}>${escape(meta.label)}</a>`;
   };
 }
