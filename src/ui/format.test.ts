@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatUpdatedAt } from './format';
+import { formatBytes, formatShortTime, formatUpdatedAt } from './format';
 
 describe('formatBytes', () => {
   it('uses binary multiples with one decimal', () => {
@@ -41,5 +41,26 @@ describe('formatUpdatedAt', () => {
 
   it('returns an empty string for a bad timestamp', () => {
     expect(formatUpdatedAt('not a date', now, 'en')).toBe('');
+  });
+});
+
+describe('formatShortTime', () => {
+  // Built from local parts: the formatter speaks the machine's time zone.
+  const now = new Date(2026, 2, 10, 18, 0, 0).getTime();
+  const today = new Date(2026, 2, 10, 14, 3, 21).toISOString();
+  const earlier = new Date(2026, 2, 8, 9, 5, 7).toISOString();
+
+  it('shows the time to the second for today', () => {
+    expect(formatShortTime(today, now, 'en')).toBe('02:03:21 PM');
+    expect(formatShortTime(today, now, 'zh-CN')).toBe('14:03:21');
+  });
+
+  it('puts the date before the time on another day', () => {
+    expect(formatShortTime(earlier, now, 'en')).toBe('Mar 8, 09:05:07 AM');
+    expect(formatShortTime(earlier, now, 'zh-CN')).toContain('3月8日');
+  });
+
+  it('gives nothing for a time it cannot read', () => {
+    expect(formatShortTime('not a time', now, 'en')).toBe('');
   });
 });

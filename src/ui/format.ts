@@ -51,3 +51,24 @@ export function formatDateTime(iso: string, locale: string): string {
   if (Number.isNaN(time)) return '';
   return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(time);
 }
+
+/**
+ * A short local time to the second for things made today ("14:03:21"), with the date before
+ * it otherwise: two exports of one note minutes apart read apart, where "just now" would not.
+ */
+export function formatShortTime(iso: string, now: number, locale: string): string {
+  const time = Date.parse(iso);
+  if (Number.isNaN(time)) return '';
+  const day = new Date(time);
+  const today = new Date(now);
+  const sameDay =
+    day.getFullYear() === today.getFullYear() &&
+    day.getMonth() === today.getMonth() &&
+    day.getDate() === today.getDate();
+  return new Intl.DateTimeFormat(locale, {
+    ...(!sameDay && { month: 'short', day: 'numeric' }),
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).format(time);
+}

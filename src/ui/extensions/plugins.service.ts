@@ -17,6 +17,7 @@ import { t } from '../i18n';
 import { pluginRefusal } from './plugin-refusal';
 import { settingsErrorText } from './plugin-settings-errors';
 import { pluginsState } from './plugins.svelte';
+import { toolCallErrorText } from './tool-call-error';
 
 /** The installed plugins and their published tools, into the page's state. */
 async function readPluginsAndTools(): Promise<PluginDto[]> {
@@ -169,7 +170,11 @@ export async function tryTool(name: string, argumentsJson: string): Promise<stri
     const outcome = await core.plugins.callTool({ name, arguments: args as Record<string, unknown> });
     return outcome.text;
   } catch (error) {
-    reportError(error);
+    // Arguments the tool's schema refuses: which argument and why, not only "some values are not valid".
+    const refusal = pluginRefusal(error);
+    const text = refusal && toolCallErrorText(refusal);
+    if (refusal && text) toasts.show(text, { kind: 'error', code: refusal.code });
+    else reportPluginError(error);
     return null;
   }
 }
