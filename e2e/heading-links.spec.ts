@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { createNote, expect, openApp, test } from './fixtures';
 
 /** Enough paragraphs that a heading after them starts out of view. */
@@ -5,10 +6,8 @@ const filler = Array.from({ length: 60 }, (_, i) => `Paragraph ${i + 1} before t
   '\n\n',
 );
 
-test('an Obsidian heading link opens its note at the heading, is a backlink, and follows a rename', async ({
-  page,
-  requestLog,
-}) => {
+/** A long note "Target" and a note "Source" linking to its second heading, open in the editor. */
+async function targetAndSource(page: Page): Promise<void> {
   await openApp(page);
   await createNote(
     page,
@@ -16,6 +15,13 @@ test('an Obsidian heading link opens its note at the heading, is a backlink, and
     `# Target\n\n${filler}\n\n## Second heading\n\nThe part the link points at.`,
   );
   await createNote(page, 'Source', 'Read [[Target#Second heading]] first.');
+}
+
+test('an Obsidian heading link opens its note at the heading, is a backlink, and follows a rename', async ({
+  page,
+  requestLog,
+}) => {
+  await targetAndSource(page);
 
   const preview = page.getByTestId('preview');
   const link = preview.locator('a.wikilink', { hasText: 'Target > Second heading' });
@@ -58,13 +64,7 @@ test('[[#Heading]] scrolls to a heading of the same note', async ({ page }) => {
 });
 
 test('a heading link opened as an address in a new tab lands on the heading', async ({ page, context }) => {
-  await openApp(page);
-  await createNote(
-    page,
-    'Target',
-    `# Target\n\n${filler}\n\n## Second heading\n\nThe part the link points at.`,
-  );
-  await createNote(page, 'Source', 'Read [[Target#Second heading]] first.');
+  await targetAndSource(page);
 
   const href = await page
     .getByTestId('preview')
