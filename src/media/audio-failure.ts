@@ -1,3 +1,5 @@
+import type { AudioFormat } from './audio-formats';
+import { containerLabel } from './container-labels';
 import { startsWith, ascii, indexOfAscii, u16le, u32le, u32be } from './byte-reading';
 
 /**
@@ -58,13 +60,12 @@ export function whyUnrecognised(bytes: Uint8Array): AudioFailure {
  */
 export function whyUndecodable(
   bytes: Uint8Array,
-  format: { container: string; codec: string },
+  format: Pick<AudioFormat, 'container' | 'codec'>,
   codecDecodable?: boolean,
 ): AudioFailure {
   if (format.codec !== 'unknown') {
     if (codecDecodable !== false) return DAMAGED;
-    const container = CONTAINER_NAMES[format.container] ?? format.container;
-    return unsupported(`${container} (${format.codec.toUpperCase()})`);
+    return unsupported(`${containerLabel(format.container)} (${format.codec.toUpperCase()})`);
   }
   switch (format.container) {
     case 'wav': {
@@ -98,16 +99,6 @@ export function codecContentType(format: { container: string; codec: string }): 
 }
 
 // ---------------------------------------------------------------------------
-
-const CONTAINER_NAMES: Readonly<Record<string, string>> = {
-  wav: 'WAV',
-  mp3: 'MP3',
-  mp4: 'M4A',
-  aac: 'AAC',
-  ogg: 'OGG',
-  webm: 'WebM',
-  flac: 'FLAC',
-};
 
 const EBML = [0x1a, 0x45, 0xdf, 0xa3];
 const ASF = [0x30, 0x26, 0xb2, 0x75, 0x8e, 0x66, 0xcf, 0x11];

@@ -1,6 +1,9 @@
 import { AppError } from '../contracts';
 import { wavFormatTag, whyUnrecognised } from './audio-failure';
 import { ascii, indexOfAscii, u32be } from './byte-reading';
+import { containerLabel } from './container-labels';
+
+export { containerLabel };
 
 /**
  * Audio format detection from the file's first bytes, with the MIME type and
@@ -30,16 +33,6 @@ export interface AudioHints {
 }
 
 export const SUPPORTED_FORMATS_LABEL = 'WAV, MP3, M4A/AAC, OGG/Opus, WebM or FLAC';
-
-const LABELS: Record<AudioContainer, string> = {
-  wav: 'WAV',
-  mp3: 'MP3',
-  mp4: 'M4A',
-  aac: 'AAC',
-  ogg: 'OGG',
-  webm: 'WebM',
-  flac: 'FLAC',
-};
 
 const MIME: Record<AudioContainer, string> = {
   wav: 'audio/wav',
@@ -103,10 +96,6 @@ export function claimedContainer(hints: AudioHints): AudioContainer | undefined 
   return extension ? EXTENSIONS[extension] : undefined;
 }
 
-export function containerLabel(container: AudioContainer): string {
-  return LABELS[container];
-}
-
 /** How far into the file an MP3 frame is looked for when the hints say MP3. */
 const MP3_SCAN_BYTES = 8 * 1024;
 
@@ -127,7 +116,7 @@ export function sniffAudioFormat(bytes: Uint8Array, hints: AudioHints = {}): Aud
     failure.reason === 'unsupported_format'
       ? `This file is ${failure.format} audio, which cannot be decoded here. Convert it to MP3, WAV or M4A.`
       : claimed
-        ? `This file is marked as ${LABELS[claimed]}, but its content is not ${LABELS[claimed]} audio. It may be damaged or only partly downloaded.`
+        ? `This file is marked as ${containerLabel(claimed)}, but its content is not ${containerLabel(claimed)} audio. It may be damaged or only partly downloaded.`
         : `This file is not audio in a supported format (${SUPPORTED_FORMATS_LABEL}).`;
   throw new AppError('UNSUPPORTED_AUDIO_FORMAT', message, { ...details, ...failure });
 }

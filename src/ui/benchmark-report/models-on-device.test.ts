@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MODEL_FILES_CACHE, modelsOnDevice, type ModelFileCaches } from './models-on-device';
+import { MODEL_FILES_CACHE } from '../model-files-cache';
+import { modelsOnDevice, type ModelFileCaches } from './models-on-device';
 
 function cacheWith(urls: string[] | null): ModelFileCaches {
   return {

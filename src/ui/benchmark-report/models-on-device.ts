@@ -1,5 +1,4 @@
-/** Where transformers.js keeps downloaded model files (Settings → Search downloads them there). */
-export const MODEL_FILES_CACHE = 'transformers-cache';
+import { existingModelFilesCache } from '../model-files-cache';
 
 /** The part of the Cache API this reads: which model files the browser holds. */
 export interface ModelFileCaches {
@@ -20,11 +19,9 @@ export async function modelsOnDevice(
 ): Promise<Set<string> | null> {
   if (!store) return null;
   try {
-    // `open` would create the cache; a notebook that never downloaded a model has none.
-    if (!(await store.has(MODEL_FILES_CACHE))) return new Set();
-    const paths = (await (await store.open(MODEL_FILES_CACHE)).keys()).map((request) =>
-      safePath(request.url),
-    );
+    const cache = await existingModelFilesCache(store);
+    if (!cache) return new Set();
+    const paths = (await cache.keys()).map((request) => safePath(request.url));
     return new Set(modelIds.filter((id) => paths.some((path) => path.includes(`/${id}/`))));
   } catch {
     return null;

@@ -1,6 +1,7 @@
 import { cachedResponseBytes } from '../../core/cached-response-bytes';
 import type { StorageUsageDto, StoredKindDto } from '../../contracts/settings-storage';
 import { formatBytes } from '../format';
+import { existingModelFilesCache, MODEL_FILES_CACHE } from '../model-files-cache';
 import { core } from '../api/core-client';
 import { reportError } from '../errors';
 import { i18n, t } from '../i18n';
@@ -8,8 +9,6 @@ import { toasts } from '../toasts/toasts.svelte';
 
 /** The Cache Storage caches of web-llm (chat models, their libraries). */
 const CHAT_MODEL_CACHE = /^webllm\//;
-/** transformers.js' one cache: embeddings, reranker, Whisper, speaker labels. */
-const MODEL_FILES_CACHE = 'transformers-cache';
 
 export interface StorageBreakdown {
   usage: StorageUsageDto | null;
@@ -46,9 +45,8 @@ export async function loadStorageBreakdown(): Promise<StorageBreakdown> {
 
 async function modelFileUsage(): Promise<{ count: number; bytes: number } | null> {
   if (typeof caches === 'undefined') return null;
-  // `open` would create the cache; a notebook that never downloaded a model has none.
-  if (!(await caches.has(MODEL_FILES_CACHE))) return { count: 0, bytes: 0 };
-  const cache = await caches.open(MODEL_FILES_CACHE);
+  const cache = await existingModelFilesCache(caches);
+  if (!cache) return { count: 0, bytes: 0 };
   const requests = await cache.keys();
   let bytes = 0;
   for (const request of requests) {
