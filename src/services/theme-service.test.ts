@@ -342,12 +342,31 @@ describe('ThemeService install, list, enable, disable, uninstall', () => {
     expect(active.css).toContain('--color-bg:#fbf7ee');
     expect(active.css).toContain('[data-secure-ui] {');
 
+    // No code background of its own: the built-in code colours stand, nothing is added.
+    expect(active.css).not.toContain('Code colours the theme left out');
+
     // A new service over the same database: what a reload sees.
     const afterReload = createService();
     expect((await afterReload.active()).theme_id).toBe('paper');
     expect(
       (await afterReload.list()).filter((theme) => theme.enabled).map((theme) => theme.theme_id),
     ).toEqual(['paper']);
+  });
+
+  it('gives a theme stored before code colours followed its code background readable ones', async () => {
+    setUp();
+    const darkCode = `${PAPER_CSS}\n:root { --color-code-bg: #282c34; }`;
+    await themes.install(await stage(paperFiles({ 'theme.css': text(darkCode) })));
+    // As an older version stored it: the theme's CSS without the filled-in colours.
+    const stored = (await db.themes.get('paper'))!;
+    expect(stored.css).toContain('Code colours the theme left out');
+    await db.themes.update('paper', { css: stored.css.replace(/\/\* Code colours[^]*?\n}\n/, '') });
+    await themes.enable('paper');
+
+    const css = (await themes.active()).css!;
+    // Dark code background in a light theme: the dark set (github-dark's comment grey), before the theme's rules.
+    expect(css.indexOf('--code-comment: #8b949e')).toBeGreaterThanOrEqual(0);
+    expect(css.indexOf('--code-comment')).toBeLessThan(css.indexOf('--color-code-bg:#282c34'));
   });
 
   it('enabling a built-in turns the package off and records the choice in the settings', async () => {

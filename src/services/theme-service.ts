@@ -22,6 +22,7 @@ import { manifestProblemDetails } from '../packages/manifest';
 // The checks (css-tree and the package parsing) load on first use: most starts
 // only read the enabled theme, and the parser should not slow every worker start.
 import { BUILTIN_THEMES, isBuiltinTheme } from '../themes/builtin-themes';
+import { codeColourDefaultsCss } from '../themes/code-colours';
 import { secureUiCss, themeStylesheet } from '../themes/theme-css';
 import type { CheckedThemePackage } from '../themes/theme-package';
 import type { SettingsService } from './settings-service';
@@ -230,7 +231,9 @@ export class ThemeService {
     const row = await this.#themes.enabled();
     if (row) {
       const isDark = row.manifest.is_dark;
-      return { theme_id: row.theme_id, is_dark: isDark, css: `${row.css}\n${secureUiCss(isDark)}` };
+      // A theme installed before code colours followed its code background gets them here (newer ones already have them).
+      const css = `${codeColourDefaultsCss(row.css, isDark)}${row.css}\n${secureUiCss(isDark)}`;
+      return { theme_id: row.theme_id, is_dark: isDark, css };
     }
     const { theme } = await this.#settings.get();
     return { theme_id: theme, is_dark: theme === 'system' ? null : theme === 'dark', css: null };

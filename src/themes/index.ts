@@ -26,3 +26,11 @@ export {
   type ThemePackageFiles,
 } from './theme-package';
 export { NOTE_CONTENT_CSS } from './note-content';
+export { CODE_TEXT_TOKENS, codeColourDefaultsCss } from './code-colours';
+export {
+  contrastRatio,
+  parseCssColour,
+  readableOn,
+  relativeLuminance,
+  schemeForBackground,
+} from './contrast';

@@ -171,7 +171,10 @@ export const NOTE_CONTENT_CSS = `.markdown-preview {
   color: var(--code-string);
 }
 
-.hljs-built_in,
+.hljs-built_in {
+  color: var(--code-built-in, var(--code-type));
+}
+
 .hljs-symbol {
   color: var(--code-type);
 }

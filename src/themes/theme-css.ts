@@ -1,5 +1,6 @@
 import type { BuiltinThemeId } from '../contracts/themes';
 import { BUILTIN_TOKENS, tokensCss } from './builtin-themes';
+import { codeColourDefaultsCss } from './code-colours';
 import { MAX_THEME_Z_INDEX, SECURE_UI_ATTRIBUTE } from './secure-ui';
 import { NOTE_CONTENT_CSS } from './note-content';
 
@@ -62,5 +63,7 @@ export function themeStylesheet(theme: { is_dark: boolean; css: string | null })
     `:root {\n  --radius: 6px;\n  --font-sans: system-ui, sans-serif;\n  --font-mono: ui-monospace, monospace;\n}\n` +
     `body {\n  margin: 0;\n  background: var(--color-bg);\n  color: var(--color-text);\n  font-family: var(--font-sans);\n}\n` +
     NOTE_CONTENT_CSS;
-  return theme.css === null ? base : `${base}\n${theme.css}`;
+  if (theme.css === null) return base;
+  // A theme installed before code colours followed the code background gets them here (a no-op for newer ones).
+  return `${base}\n${codeColourDefaultsCss(theme.css, theme.is_dark)}${theme.css}`;
 }

@@ -4,6 +4,7 @@ import { manifestFieldProblems } from '../packages/manifest-fields';
 import { themeManifestSchema } from '../contracts/themes-schemas';
 import type { ThemeManifest } from '../contracts/themes';
 import { isBuiltinTheme } from './builtin-themes';
+import { codeColourDefaultsCss } from './code-colours';
 import { checkThemeCss, type CssSafetyLimits } from './css-safety';
 import { checkResource, toDataUrl } from './resource-mime';
 
@@ -214,5 +215,7 @@ export function checkThemePackage(
     warnings.push(
       `This theme needs app version ${manifest.min_app_version} or later (this is ${appVersion}).`,
     );
-  return { manifest, css: checked.css, preview_url: previewUrl, warnings, compatible };
+  // Before the theme's own rules, so any code colour it sets still wins.
+  const css = codeColourDefaultsCss(checked.css, manifest.is_dark) + checked.css;
+  return { manifest, css, preview_url: previewUrl, warnings, compatible };
 }
