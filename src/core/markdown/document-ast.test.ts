@@ -168,6 +168,19 @@ describe('footnotes', () => {
     ]);
   });
 
+  it('mark references and definitions for the exporters, and leave an undefined label plain text', () => {
+    const root = parseDocumentAst('See[^a] and [^zz].\n\n[^a]: The *note*.\n');
+    const [body, definition] = root.children;
+    expect(body?.children.map((child) => [child.text, child.attributes])).toEqual([
+      ['See', {}],
+      ['[^a]', { footnote_ref: 'a' }],
+      [' and [^zz].', {}],
+    ]);
+    expect(definition?.attributes).toEqual({ footnote: 'a' });
+    expect(definition?.children[0]).toMatchObject({ text: '[^a]: ', attributes: { footnote_marker: true } });
+    expect(definition?.children.map((child) => child.type)).toEqual(['text', 'text', 'emphasis', 'text']);
+  });
+
   it('are numbered by first reference, then unreferenced definitions, skipping code and unknown labels', () => {
     const blocks = [
       'B[^b] then A[^a], B again[^b], unknown[^zz], `[^c]` in code.',

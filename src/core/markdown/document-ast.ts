@@ -4,6 +4,15 @@ import { contentHash } from '../content-hash';
 import { splitFrontMatter } from '../front-matter';
 import { createMarkdownParser, type FootnoteMeta, type TaskCheckboxMeta, type WikilinkMeta } from './syntax';
 
+/**
+ * Footnotes ride on existing node types as attributes: a reference is a `text` node (its text
+ * `[^label]`) with `footnote_ref: label`; a definition is a `paragraph` with `footnote: label`
+ * whose first child, the `[^label]: ` as written, has `footnote_marker: true`.
+ */
+export const FOOTNOTE_REFERENCE = 'footnote_ref';
+export const FOOTNOTE_DEFINITION = 'footnote';
+export const FOOTNOTE_MARKER = 'footnote_marker';
+
 /** Fence languages that become their own nodes instead of code. */
 export const MERMAID_LANGUAGE = 'mermaid';
 export const FUNCTION_PLOT_LANGUAGE = 'function-plot';
@@ -134,6 +143,17 @@ function buildInline(tokens: readonly Token[], position: SourcePosition | undefi
       case 's_close':
       case 'link_close':
         if (stack.length > 1) stack.pop();
+        break;
+      case 'footnote_ref':
+        // Text as written, so a consumer that does not set footnotes prints `[^1]`; the
+        // attribute tells the exporters it is a reference to a footnote defined in the note.
+        leaf(
+          node(
+            'text',
+            { [FOOTNOTE_REFERENCE]: (token.meta as unknown as FootnoteMeta).label },
+            { ...at, text: token.content },
+          ),
+        );
         break;
       default:
         // An inline rule added later without a case here still keeps its text.
@@ -285,13 +305,14 @@ export function parseDocumentAst(
   const root = node('document', {}, { position: { start_line: 0, end_line: lines.length } });
   const stack: DocumentNode[] = [root];
   let inHead = false;
-  // The Document AST (§10.3) has no footnote node: a definition is exported as written.
-  let footnoteMarker: string | null = null;
+  // The Document AST (§10.3) has no footnote node: a definition is its paragraph, marked with
+  // its label and opening with its `[^label]: ` as written (marked too), so a consumer that
+  // does not set footnotes prints it as typed.
+  let footnoteLabel: string | null = null;
 
   for (const token of tokens) {
     const parent = stack[stack.length - 1] ?? root;
-    if (token.type === 'footnote_open')
-      footnoteMarker = `[^${(token.meta as unknown as FootnoteMeta).label}]: `;
+    if (token.type === 'footnote_open') footnoteLabel = (token.meta as unknown as FootnoteMeta).label;
     else if (token.type === 'thead_open') inHead = true;
     else if (token.type === 'thead_close') inHead = false;
     else if (token.type === 'tbody_open' || token.type === 'tbody_close') continue;
@@ -301,6 +322,8 @@ export function parseDocumentAst(
       const container = node(type, containerAttributes(token, inHead), { position: positionOf(token) });
       // markdown-it marks the paragraphs of a tight list hidden.
       if (type === 'paragraph' && token.hidden) container.attributes['tight'] = true;
+      if (type === 'paragraph' && footnoteLabel !== null)
+        container.attributes[FOOTNOTE_DEFINITION] = footnoteLabel;
       parent.children.push(container);
       stack.push(container);
     } else if (token.nesting === -1) {
@@ -314,9 +337,15 @@ export function parseDocumentAst(
         );
       }
     } else if (token.type === 'inline') {
-      if (footnoteMarker !== null)
-        parent.children.push(node('text', {}, { position: parent.position, text: footnoteMarker }));
-      footnoteMarker = null;
+      if (footnoteLabel !== null)
+        parent.children.push(
+          node(
+            'text',
+            { [FOOTNOTE_MARKER]: true },
+            { position: parent.position, text: `[^${footnoteLabel}]: ` },
+          ),
+        );
+      footnoteLabel = null;
       parent.children.push(...buildInline(token.children ?? [], parent.position));
     } else {
       const leaf = leafBlock(token);

@@ -224,4 +224,70 @@ describe('docxExporter', () => {
     );
     await expect(run).rejects.toMatchObject({ code: 'EXPORT_UNSUPPORTED_CONTENT' });
   });
+  describe('footnotes', () => {
+    const FOOTNOTES = `FCFS[^fcfs] 与时间片轮转[^rr]，见教材[^1]，再看 FCFS[^fcfs]。未定义的[^missing]照原样。
+
+[^1]: Tanenbaum, *Modern Operating Systems*, see [the book](https://example.com/mos).
+[^rr]: Round robin：每个进程轮流使用 $q$ 个时间片，**公平**。
+[^fcfs]: 先来先服务。
+[^extra]: 没有被引用的脚注。
+`;
+
+    it('writes Word footnotes, numbered by first reference, with their formatting, math and links', async () => {
+      const result = await docxExporter.export(
+        documentFromMarkdown(FOOTNOTES, '调度'),
+        testExportContext({ include_title: false }),
+      );
+      expect(result.warnings).toEqual([]);
+      const files = unzipSync(result.data);
+      const document = new TextDecoder().decode(files['word/document.xml']);
+      const footnotes = new TextDecoder().decode(files['word/footnotes.xml']);
+      const references = [...document.matchAll(/<w:footnoteReference w:id="(\d+)"\/>/g)].map((m) => m[1]);
+      // One Word footnote per note referenced; the repeated reference is its number again.
+      expect(references).toEqual(['1', '2', '3']);
+      expect(document).toMatch(
+        /再看 FCFS<\/w:t><\/w:r><w:r><w:rPr><w:vertAlign w:val="superscript"\/><\/w:rPr><w:t xml:space="preserve">1<\/w:t>/,
+      );
+      expect(document).toContain('。未定义的[^missing]照原样。');
+      expect(document).not.toContain('[^1]');
+      expect(document).not.toContain('先来先服务');
+      const note = (id: number) =>
+        new RegExp(`<w:footnote w:id="${id}">(.*?)</w:footnote>`).exec(footnotes)?.[1] ?? '';
+      expect(note(1)).toContain('<w:footnoteRef/>');
+      expect(note(1)).toContain('先来先服务。');
+      expect(note(2)).toContain('Round robin：每个进程轮流使用 ');
+      expect(note(2)).toContain('<m:oMath');
+      expect(note(2)).toMatch(/<w:b\/>.*公平/);
+      expect(note(3)).toMatch(/<w:i\/>.*Modern Operating Systems/);
+      expect(note(3)).toMatch(/<w:hyperlink [^>]*r:id="([^"]+)"/);
+      const relationships = new TextDecoder().decode(files['word/_rels/footnotes.xml.rels']);
+      expect(relationships).toContain('Target="https://example.com/mos"');
+
+      // A DOCX reader sees the references and the notes with their text.
+      const html = await toHtml(result.data);
+      expect(html).toContain('FCFS<sup><a href="#footnote-1" id="footnote-ref-1">[1]</a></sup> 与时间片轮转');
+      expect(html).toMatch(
+        /<li id="footnote-3"><p>Tanenbaum, <em>Modern Operating Systems<\/em>, see <a href="https:\/\/example.com\/mos">the book<\/a>\./,
+      );
+      // Nothing refers to it, so Word has no footnote for it: it stays where it is, numbered.
+      expect(html).toContain('<p><sup>4</sup> 没有被引用的脚注。</p>');
+    });
+
+    it('numbers named labels in reference order and leaves a note without footnotes without any', async () => {
+      const result = await docxExporter.export(
+        documentFromMarkdown('See[^note] and[^2].\n\n[^2]: Two.\n[^note]: Named.\n', 'T'),
+        testExportContext({ include_title: false }),
+      );
+      const footnotes = new TextDecoder().decode(unzipSync(result.data)['word/footnotes.xml']);
+      expect(footnotes).toMatch(/<w:footnote w:id="1">.*Named\./);
+      expect(footnotes).toMatch(/<w:footnote w:id="2">.*Two\./);
+      const plain = await docxExporter.export(
+        documentFromMarkdown('A [^dangling] one.\n', 'T'),
+        testExportContext({ include_title: false }),
+      );
+      const xml = new TextDecoder().decode(unzipSync(plain.data)['word/document.xml']);
+      expect(xml).not.toContain('w:footnoteReference');
+      expect(xml).toContain('A [^dangling] one.');
+    });
+  });
 });

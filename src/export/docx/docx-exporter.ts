@@ -5,6 +5,7 @@ import {
   Document,
   ExternalHyperlink,
   Footer,
+  FootnoteReferenceRun,
   HeadingLevel,
   ImageRun,
   ImportedXmlComponent,
@@ -33,6 +34,7 @@ import {
   type ExportResult,
 } from '../exporter';
 import { splitAtDisplayMath } from '../display-math';
+import { collectFootnotes, footnoteDefinition, footnoteReference, type Footnotes } from '../footnotes';
 import { formulasAsOmml } from '../math/formulas';
 import { rasterizeVisuals, renderVisuals, type RasterVisual, type VisualOutcome } from '../visuals';
 
@@ -97,6 +99,14 @@ class DocxWriter {
   #orderedInstance = 0;
   /** The export's `code_theme`: fenced code is written in its colours. */
   codeTheme: CodeTheme | undefined;
+  /**
+   * Numbered by the body's references alone: Word numbers its footnotes by where they are
+   * referenced, and a footnote cannot hold one of its own.
+   */
+  footnotes: Footnotes = collectFootnotes({ node_id: '', type: 'document', attributes: {}, children: [] });
+  /** Labels whose Word footnote is already referenced: a second reference repeats the number. */
+  readonly #footnotesReferenced = new Set<string>();
+  #inFootnote = false;
 
   constructor(
     warnings: WarningList,
@@ -108,6 +118,46 @@ class DocxWriter {
     this.visuals = visuals;
     this.rasters = rasters;
     this.formulas = formulas;
+  }
+
+  /** A reference: Word's own footnote mark the first time, its number in superscript after that. */
+  footnoteReference(label: string): ParagraphChild | undefined {
+    const note = this.footnotes.byLabel(label);
+    if (!note) return undefined;
+    if (note.references > 0 && !this.#inFootnote && !this.#footnotesReferenced.has(label)) {
+      this.#footnotesReferenced.add(label);
+      return new FootnoteReferenceRun(note.number);
+    }
+    return new TextRun({ text: String(note.number), superScript: true });
+  }
+
+  /** Word's footnotes, by the number their reference carries. */
+  footnoteContents(): Record<number, { children: Paragraph[] }> {
+    this.#inFootnote = true;
+    const contents: Record<number, { children: Paragraph[] }> = {};
+    for (const note of this.footnotes.notes)
+      if (note.references > 0)
+        contents[note.number] = {
+          children: [new Paragraph({ style: 'FootnoteText', children: this.inline(note.content) })],
+        };
+    this.#inFootnote = false;
+    return contents;
+  }
+
+  /**
+   * A definition's place in the text: empty when Word shows it as a footnote, and for a
+   * note nothing refers to, its number and text, as the preview shows it.
+   */
+  footnoteDefinition(paragraph: DocumentNode, label: string): Paragraph | undefined {
+    const note = this.footnotes.byLabel(label);
+    if (!note || note.references > 0 || note.definition !== paragraph) return undefined;
+    return new Paragraph({
+      children: [
+        new TextRun({ text: String(note.number), superScript: true }),
+        new TextRun(' '),
+        ...this.inline(note.content),
+      ],
+    });
   }
 
   /** The formula's `<m:oMath>` as a paragraph child (Word's own equation object). */
@@ -151,9 +201,11 @@ class DocxWriter {
     };
     for (const node of nodes) {
       switch (node.type) {
-        case 'text':
-          runs.push(text(node.text ?? ''));
+        case 'text': {
+          const label = footnoteReference(node);
+          runs.push((label !== undefined && this.footnoteReference(label)) || text(node.text ?? ''));
           break;
+        }
         case 'soft_break':
           runs.push(text(' '));
           break;
@@ -305,7 +357,13 @@ class DocxWriter {
             }),
           );
           break;
-        case 'paragraph':
+        case 'paragraph': {
+          const footnote = footnoteDefinition(node);
+          if (footnote !== undefined) {
+            const written = this.footnoteDefinition(node, footnote);
+            if (written) out.push(written);
+            break;
+          }
           // `$$…$$` in the line is a displayed equation of its own paragraph, as the preview
           // centres it: Word shows <m:oMathPara> beside text as an inline equation.
           for (const piece of splitAtDisplayMath(node)) {
@@ -324,6 +382,7 @@ class DocxWriter {
           }
           list = undefined;
           break;
+        }
         case 'list': {
           const ordered = node.attributes['ordered'] === true;
           const level = list ? list.level + 1 : 0;
@@ -333,7 +392,8 @@ class DocxWriter {
             const [first, ...rest] = item.children;
             const reference = ordered ? ORDERED : BULLET;
             const numbering = { reference, level: Math.min(level, 8), instance };
-            if (first?.type === 'paragraph') {
+            // A footnote defined in an item is written as a footnote: the item keeps just its number.
+            if (first?.type === 'paragraph' && footnoteDefinition(first) === undefined) {
               // A content control, so Word shows a box the reader can tick, not a glyph in the text.
               const box = typeof checked === 'boolean' ? [new CheckBox({ checked }), new TextRun(' ')] : [];
               // The item's text up to a `$$…$$` in it carries the number; the formula and the rest follow.
@@ -468,6 +528,7 @@ export const docxExporter: DocumentExporter = {
     context.signal.throwIfAborted();
     const writer = new DocxWriter(warnings, visuals, rasters, formulas);
     writer.codeTheme = exportCodeTheme(context);
+    writer.footnotes = collectFootnotes(document.root, { skipNotes: true });
     const children: FileChild[] = [];
     if (context.options.include_title)
       children.push(new Paragraph({ heading: HeadingLevel.TITLE, children: [new TextRun(document.title)] }));
@@ -497,6 +558,7 @@ export const docxExporter: DocumentExporter = {
           document: { run: { font: { ascii: 'Calibri', eastAsia: 'Microsoft YaHei', hAnsi: 'Calibri' } } },
         },
       },
+      footnotes: writer.footnoteContents(),
       numbering: {
         config: [
           { reference: BULLET, levels: numberingLevels('bullet') },

@@ -181,4 +181,56 @@ describe('htmlExporter', () => {
       exportHtml('```function-plot\ny = x\n```\n', {}, undefined, controller.signal),
     ).rejects.toThrow();
   });
+  describe('footnotes', () => {
+    const FOOTNOTES = `FCFS[^fcfs] 与时间片轮转[^rr]，见教材[^1]，再看 FCFS[^fcfs]。未定义的[^missing]照原样。
+
+[^1]: Tanenbaum, *Modern Operating Systems*, see [the book](https://example.com/mos).
+[^rr]: Round robin：每个进程轮流使用 $q$ 个时间片，**公平**。
+[^fcfs]: 先来先服务。
+[^extra]: 没有被引用的脚注。
+`;
+    const reference = (number: number, id: string) =>
+      new RegExp(`<sup class="footnote-ref"><a href="#fn-${number}" id="${id}"[^>]*>${number}</a></sup>`);
+
+    it('sets references as superscript numbers in order of first reference, linking to the notes at the end', async () => {
+      const { html, warnings } = await exportHtml(FOOTNOTES, { include_title: false });
+      expect(warnings).toEqual([]);
+      const [body = '', section = ''] = html.split('<section class="footnotes">');
+      expect(body).toMatch(reference(1, 'fnref-1'));
+      expect(body).toMatch(reference(2, 'fnref-2'));
+      expect(body).toMatch(reference(3, 'fnref-3'));
+      // A second reference reuses the number, with an anchor of its own to come back to.
+      expect(body).toMatch(reference(1, 'fnref-1-2'));
+      // A reference to a label nothing defines stays as typed.
+      expect(body).toContain('未定义的[^missing]照原样。');
+      // The definitions are not left where they were written, nor printed as typed.
+      expect(html).not.toContain('[^1]');
+      expect(html).not.toContain('[^fcfs]');
+      expect(body).not.toContain('先来先服务');
+
+      const items = [...section.matchAll(/<li id="fn-(\d+)"><p>(.*?)<\/p><\/li>/g)].map((m) => [m[1], m[2]]);
+      expect(items.map(([number]) => number)).toEqual(['1', '2', '3', '4']);
+      expect(items[0]?.[1]).toMatch(
+        /^先来先服务。 <a href="#fnref-1" class="footnote-back"[^>]*>↩\uFE0E<\/a> <a href="#fnref-1-2" class="footnote-back"[^>]*>↩\uFE0E<sup>2<\/sup><\/a>$/,
+      );
+      expect(items[1]?.[1]).toMatch(/^Round robin：每个进程轮流使用 <span class="katex"><math/);
+      expect(items[1]?.[1]).toContain('<strong>公平</strong>');
+      expect(items[2]?.[1]).toMatch(
+        /^Tanenbaum, <em>Modern Operating Systems<\/em>, see <a href="https:\/\/example.com\/mos"[^>]*>the book<\/a>\./,
+      );
+      expect(items[2]?.[1]).toMatch(/<a href="#fnref-3" class="footnote-back"/);
+      // Defined but never referenced: listed last, with nothing to go back to.
+      expect(items[3]?.[1]).toBe('没有被引用的脚注。');
+    });
+
+    it('numbers named and numbered labels alike and writes no section for a note without footnotes', async () => {
+      const { html } = await exportHtml('See[^note] and[^2].\n\n[^2]: Two.\n[^note]: Named.\n');
+      expect(html).toMatch(reference(1, 'fnref-1'));
+      expect(html).toMatch(/<li id="fn-1"><p>Named\./);
+      expect(html).toMatch(/<li id="fn-2"><p>Two\./);
+      const { html: none } = await exportHtml('Plain text, a [^dangling] one.\n');
+      expect(none).not.toContain('class="footnotes"');
+      expect(none).toContain('a [^dangling] one.');
+    });
+  });
 });

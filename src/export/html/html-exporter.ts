@@ -35,7 +35,9 @@ const SANITIZE_OPTIONS: sanitizeHtml.IOptions = {
     'mark',
   ],
   allowedAttributes: {
-    a: ['href', 'title', 'name', 'rel'],
+    // `id`: a footnote's reference and its note link to each other.
+    a: ['href', 'title', 'name', 'rel', 'id'],
+    li: ['id'],
     img: ['src', 'alt', 'title', 'width', 'height'],
     input: ['type', 'checked', 'disabled'],
     ol: ['start'],
@@ -131,6 +133,11 @@ figure{margin:1em 0;text-align:center}
 .math-block{overflow-x:auto;margin:1em 0}
 .task-list-item{list-style:none}
 .wikilink{text-decoration:underline dotted}
+.footnote-ref a{text-decoration:none}
+.footnotes{color:${c.muted};font-size:.9em;margin-top:2em}
+.footnotes hr{border:0;border-top:1px solid ${c.border}}
+.footnotes p{margin:.25em 0}
+.footnote-back{text-decoration:none}
 .render-error{color:#b91c1c;font-size:.9em}
 .metadata{color:${c.muted};font-size:.9em;border-bottom:1px solid ${c.border};padding-bottom:.5em}
 .metadata dt{font-weight:600;float:left;clear:left;margin-right:.5em}

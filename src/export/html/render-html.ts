@@ -1,5 +1,6 @@
 import katex from 'katex';
 import type { DocumentNode } from '../../contracts/exports';
+import { collectFootnotes, footnoteDefinition, footnoteReference, type Footnotes } from '../footnotes';
 import type { VisualOutcome } from '../visuals';
 
 export interface HtmlRenderOptions {
@@ -51,6 +52,31 @@ export function renderHtmlBody(root: DocumentNode, options: HtmlRenderOptions = 
 
   const children = (node: DocumentNode, tight = false): string =>
     node.children.map((child) => render(child, tight)).join('');
+  const footnotes = collectFootnotes(root);
+  /** References made so far, by label: the second reference to a note gets an anchor of its own. */
+  const referencesSeen = new Map<string, number>();
+
+  function footnoteRef(label: string): string | undefined {
+    const note = footnotes.byLabel(label);
+    if (!note) return undefined;
+    const seen = (referencesSeen.get(label) ?? 0) + 1;
+    referencesSeen.set(label, seen);
+    const id = seen === 1 ? `fnref-${note.number}` : `fnref-${note.number}-${seen}`;
+    return `<sup class="footnote-ref"><a href="#fn-${note.number}" id="${id}">${note.number}</a></sup>`;
+  }
+
+  /** The notes at the end, each with a way back to every place that refers to it. */
+  function footnoteSection(notes: Footnotes['notes']): string {
+    if (notes.length === 0) return '';
+    const items = notes.map((note) => {
+      const back = Array.from({ length: note.references }, (_, index) => {
+        const target = index === 0 ? `fnref-${note.number}` : `fnref-${note.number}-${index + 1}`;
+        return ` <a href="#${target}" class="footnote-back">↩\uFE0E${index === 0 ? '' : `<sup>${index + 1}</sup>`}</a>`;
+      }).join('');
+      return `<li id="fn-${note.number}"><p>${note.content.map((child) => render(child, false)).join('')}${back}</p></li>\n`;
+    });
+    return `<section class="footnotes">\n<hr>\n<ol>\n${items.join('')}</ol>\n</section>\n`;
+  }
 
   function visual(node: DocumentNode): string {
     const outcome = visuals.get(node.node_id);
@@ -69,16 +95,20 @@ export function renderHtmlBody(root: DocumentNode, options: HtmlRenderOptions = 
     const a = node.attributes;
     switch (node.type) {
       case 'document':
-        return node.children
-          .map((child, index) => {
-            const html = render(child, false);
-            options.onBlock?.(index + 1, node.children.length);
-            return html;
-          })
-          .join('');
+        return (
+          node.children
+            .map((child, index) => {
+              const html = render(child, false);
+              options.onBlock?.(index + 1, node.children.length);
+              return html;
+            })
+            .join('') + footnoteSection(footnotes.notes)
+        );
       case 'heading':
         return `<h${Number(a['level'])}>${children(node)}</h${Number(a['level'])}>\n`;
       case 'paragraph':
+        // A definition is set with the notes at the end, not where it is written.
+        if (footnoteDefinition(node) !== undefined) return '';
         return tight && a['tight'] === true ? children(node) : `<p>${children(node)}</p>\n`;
       case 'list': {
         const tag = a['ordered'] === true ? 'ol' : 'ul';
@@ -137,8 +167,10 @@ export function renderHtmlBody(root: DocumentNode, options: HtmlRenderOptions = 
       case 'mermaid':
       case 'function_plot':
         return visual(node);
-      case 'text':
-        return escapeHtml(node.text ?? '');
+      case 'text': {
+        const label = footnoteReference(node);
+        return (label !== undefined && footnoteRef(label)) || escapeHtml(node.text ?? '');
+      }
       case 'soft_break':
         return '\n';
       case 'line_break':

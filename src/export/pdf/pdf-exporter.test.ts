@@ -569,4 +569,74 @@ describe('pdfExporter', () => {
     expect([...pdfFillColours(plain)]).not.toContain('#d73a49');
     expect(poppler('pdftotext', plain)).toContain('def fib(n):');
   });
+  describe('footnotes', () => {
+    const FOOTNOTES = `FCFS[^fcfs] 与时间片轮转[^rr]，见教材[^1]，再看 FCFS[^fcfs]。未定义的[^missing]照原样。
+
+[^1]: Tanenbaum, *Modern Operating Systems*, see [the book](https://example.com/mos).
+[^rr]: Round robin：每个进程轮流使用 $q$ 个时间片，**公平**。
+[^fcfs]: 先来先服务。
+[^extra]: 没有被引用的脚注。
+`;
+
+    it('sets raised numbers in the text and the notes, numbered by first reference, under 注释 at the end', async () => {
+      const { data, warnings } = await exporter.export(
+        documentFromMarkdown(FOOTNOTES, '调度'),
+        testExportContext({ include_title: false }),
+      );
+      expect(warnings).toEqual([]);
+      const text = poppler('pdftotext', data);
+      expect(text).toContain('FCFS1 与时间片轮转2，见教材3，再看 FCFS1。未定义的[^missing]照原样。');
+      expect(text).not.toContain('[^1]');
+      expect(text).not.toContain('[^fcfs]');
+      const notes = text.slice(text.indexOf('注释\n'));
+      expect(notes).toMatch(
+        /^注释\n1\. 先来先服务。\n2\. Round robin：每个进程轮流使用 个时间片，[\s\S]*\n3\. Tanenbaum, Modern Operating Systems, see the book\.\n4\. 没有被引用的脚注。\n/,
+      );
+      // Each definition is set once, in the notes, not also where it was written.
+      expect(text.match(/先来先服务/g)).toHaveLength(1);
+
+      const all = words(data);
+      const word = all.find((w) => w.text === 'FCFS');
+      const marker = all.find((w) => w.text === '1' && word !== undefined && w.x0 >= word.x1 - 0.5);
+      expect(word && marker).toBeTruthy();
+      if (!word || !marker) return;
+      // Smaller and above the line's baseline: a superscript.
+      expect(marker.y1 - marker.y0).toBeLessThan((word.y1 - word.y0) * 0.75);
+      expect(marker.y1).toBeLessThan(word.y1 - 2);
+      // The note's link is still a link.
+      expect(poppler('pdftohtml', data, '-xml', '-i', '-stdout', '-q')).toContain('https://example.com/mos');
+    });
+
+    it('links each number to its note and the note back to the text, across pages', async () => {
+      const filler = Array.from({ length: 60 }, (_, index) => `第 ${index + 1} 段。`).join('\n\n');
+      const { data } = await exporter.export(
+        documentFromMarkdown(
+          `FCFS[^fcfs] 与[^rr]。\n\n${filler}\n\n[^rr]: Round robin.\n[^fcfs]: 先来先服务。\n`,
+          '调度',
+        ),
+        testExportContext({ include_title: false }),
+      );
+      const xml = poppler('pdftohtml', data, '-xml', '-i', '-stdout', '-q');
+      // pdftohtml writes a link into the document as `#<page>`: the notes are on page 2.
+      expect(xml).toMatch(/<text [^>]*><a href="[^"#]*#2">1<\/a><\/text>/);
+      expect(xml).toMatch(/<text [^>]*><a href="[^"#]*#2">2<\/a><\/text>/);
+      expect(xml).toMatch(/<a href="[^"#]*#1">1\. <\/a>先来先服务。/);
+      expect(xml).toMatch(/<a href="[^"#]*#1">2\. <\/a>Round robin\./);
+    });
+
+    it('heads the notes "Notes" in an English note and writes none without footnotes', async () => {
+      const { data } = await exporter.export(
+        documentFromMarkdown('See[^note] and[^2].\n\n[^2]: Two.\n[^note]: Named.\n', 'Scheduling'),
+        testExportContext({ include_title: false }),
+      );
+      expect(poppler('pdftotext', data)).toMatch(/See1 and2\.\s+Notes\n1\. Named\.\n2\. Two\.\n/);
+      const plain = await exporter.export(
+        documentFromMarkdown('A [^dangling] one.\n', 'Scheduling'),
+        testExportContext({ include_title: false }),
+      );
+      const text = poppler('pdftotext', plain.data);
+      expect(text).toContain('A [^dangling] one.');
+      expect(text).not.toContain('Notes');
+    });
+  });
 });

@@ -13,6 +13,7 @@ import {
   PDFDict,
   PDFDocument,
   PDFHexString,
+  PDFNull,
   PDFName,
   type PDFFont,
   type PDFImage,
@@ -23,6 +24,13 @@ import type { DocumentNode, ExportDocument, ExportPageSize } from '../../contrac
 import type { CodeTheme } from '../../core/code-highlight-themes';
 import { plainText } from '../../core/markdown/document-ast';
 import { codeBlockColours, exportCodeTheme } from '../code-theme';
+import {
+  collectFootnotes,
+  footnoteDefinition,
+  footnoteReference,
+  notesHeading,
+  type Footnotes,
+} from '../footnotes';
 import {
   assertRepresentable,
   ExportError,
@@ -73,6 +81,10 @@ interface Style {
   link?: string;
   /** Code: set in the monospaced font where it has the glyph, on the code background. */
   code?: boolean;
+  /** Points the text sits above the baseline: a footnote's number. */
+  rise?: number;
+  /** The number of the footnote this text refers to: a link to the note. */
+  footnote?: number;
 }
 
 interface Run {
@@ -129,8 +141,18 @@ class Layout {
   readonly height: number;
   readonly pages: PDFPage[] = [];
   readonly outline: OutlineItem[] = [];
-  readonly links: Array<{ page: PDFPage; x: number; y: number; width: number; height: number; url: string }> =
-    [];
+  /** Areas that link to a web address (`url`) or to a place in the document (`target`). */
+  readonly links: Array<{
+    page: PDFPage;
+    x: number;
+    y: number;
+    width: number;
+    height: number;
+    url?: string;
+    target?: string;
+  }> = [];
+  /** Places links may go to, by name (`fn-1` a note, `fnref-1` its first reference): the top of a line. */
+  readonly destinations = new Map<string, { page: PDFPage; y: number }>();
   page!: PDFPage;
   y = 0;
   indent = 0;
@@ -147,6 +169,8 @@ class Layout {
   /** The export's `code_theme`: fenced code is drawn in its colours. */
   codeTheme: CodeTheme | undefined;
   codeBlock: { background: string; foreground: string } | undefined;
+  /** The note's footnotes: numbers in the text, the notes themselves at the end. */
+  footnotes: Footnotes = collectFootnotes({ node_id: '', type: 'document', attributes: {}, children: [] });
 
   constructor(
     pdf: PDFDocument,
@@ -331,7 +355,8 @@ class Layout {
       }
       const line = lines[lines.length - 1] ?? [];
       if (piece.space && line.length === 0) continue;
-      if (width + piece.width > this.available && line.length > 0) {
+      // A footnote's number stays with the word it follows, a few points into the margin if need be.
+      if (width + piece.width > this.available && line.length > 0 && piece.style.rise === undefined) {
         pushLine();
         if (piece.space) continue;
       }
@@ -351,8 +376,9 @@ class Layout {
     return lines;
   }
 
-  drawPiece(piece: Piece, x: number, y: number): void {
+  drawPiece(piece: Piece, x: number, baseline: number): void {
     const { style } = piece;
+    const y = baseline + (style.rise ?? 0);
     if (style.code)
       this.page.drawRectangle({
         x,
@@ -394,6 +420,19 @@ class Layout {
         height: style.size * 1.2,
         url: style.link,
       });
+    if (style.footnote !== undefined) {
+      const area = {
+        page: this.page,
+        x,
+        y: y - style.size * 0.2,
+        width: piece.width,
+        height: style.size * 1.2,
+      };
+      this.links.push({ ...area, target: `fn-${style.footnote}` });
+      const back = `fnref-${style.footnote}`;
+      if (!this.destinations.has(back))
+        this.destinations.set(back, { page: this.page, y: baseline + BODY_SIZE * 1.2 });
+    }
   }
 
   /**
@@ -501,9 +540,23 @@ function inlineRuns(nodes: readonly DocumentNode[], style: Style, layout: Layout
   const runs: Run[] = [];
   for (const node of nodes) {
     switch (node.type) {
-      case 'text':
-        runs.push({ text: node.text ?? '', style });
+      case 'text': {
+        const label = footnoteReference(node);
+        const note = label === undefined ? undefined : layout.footnotes.byLabel(label);
+        if (note)
+          runs.push({
+            text: String(note.number),
+            style: {
+              ...style,
+              size: style.size * 0.62,
+              rise: style.size * 0.38,
+              color: palette.link,
+              footnote: note.number,
+            },
+          });
+        else runs.push({ text: node.text ?? '', style });
         break;
+      }
       case 'soft_break':
         runs.push({ text: ' ', style });
         break;
@@ -793,6 +846,8 @@ function block(
       break;
     }
     case 'paragraph':
+      // A definition is set with the notes at the end, not where it is written.
+      if (footnoteDefinition(node) !== undefined) break;
       // `$$…$$` in the line is centred on its own, as the preview shows it; an image the
       // note holds is drawn at its own size between the text around it.
       for (const piece of splitAtDisplayMath(node)) {
@@ -821,7 +876,8 @@ function block(
           typeof checked === 'boolean' ? { checked, style } : { text: ordered ? `${number}.` : '•', style };
         number += 1;
         const [first, ...rest] = item.children;
-        if (first?.type === 'paragraph') {
+        // A footnote defined in an item is set with the notes: the item keeps just its marker.
+        if (first?.type === 'paragraph' && footnoteDefinition(first) === undefined) {
           itemParagraph(layout, first, prefix);
           if (attributes['tight'] !== true) layout.gap(BODY_SIZE * 0.4);
           blocks(layout, rest, warnings, attributes['tight'] === true);
@@ -888,15 +944,65 @@ function block(
   }
 }
 
+/**
+ * The footnotes as numbered endnotes under their heading: drawing each at the foot of the
+ * page that refers to it would need the page's text laid out again around them.
+ */
+function endnotes(layout: Layout, heading: string): void {
+  const { notes } = layout.footnotes;
+  if (notes.length === 0) return;
+  const size = BODY_SIZE * 0.9;
+  const style = { size, color: layout.palette.text };
+  const headingSize = HEADING_SIZES[3] ?? BODY_SIZE;
+  layout.gap(BODY_SIZE);
+  layout.ensure(headingSize * LINE_GAP * 2 + size * LINE_GAP);
+  layout.rule();
+  layout.outline.push({ title: heading, level: 1, page: layout.page, y: layout.y });
+  layout.paragraph([
+    { text: heading, style: { size: headingSize, color: layout.palette.heading, bold: true } },
+  ]);
+  layout.gap(headingSize * 0.3);
+  layout.indent += 18;
+  for (const note of notes) {
+    const runs = inlineRuns(note.content, style, layout);
+    // The note's number leads back to where it is first referred to.
+    layout.ensure(size * LINE_GAP);
+    layout.destinations.set(`fn-${note.number}`, { page: layout.page, y: layout.y });
+    if (note.references > 0)
+      layout.links.push({
+        page: layout.page,
+        x: layout.left - 24,
+        y: layout.y - size * LINE_GAP,
+        width: 22,
+        height: size * LINE_GAP,
+        target: `fnref-${note.number}`,
+      });
+    layout.paragraph(runs.length > 0 ? runs : [{ text: ' ', style }], {
+      firstLinePrefix: { text: `${note.number}.`, style },
+    });
+    layout.gap(size * 0.4);
+  }
+  layout.indent -= 18;
+}
+
 function addLinks(pdf: PDFDocument, layout: Layout): void {
   for (const link of layout.links) {
+    const destination = link.target === undefined ? undefined : layout.destinations.get(link.target);
+    const goTo = destination && {
+      Dest: pdf.context.obj([destination.page.ref, PDFName.of('XYZ'), PDFNull, destination.y, PDFNull]),
+    };
+    const action =
+      link.url !== undefined
+        ? { A: { Type: 'Action', S: 'URI', URI: PDFHexString.of(uriHexDigits(link.url)) } }
+        : goTo;
+    if (!action) continue;
     const annotation = pdf.context.register(
       pdf.context.obj({
         Type: 'Annot',
         Subtype: 'Link',
         Rect: [link.x, link.y, link.x + link.width, link.y + link.height],
         Border: [0, 0, 0],
-        A: { Type: 'Action', S: 'URI', URI: PDFHexString.of(uriHexDigits(link.url)) },
+        ...action,
       }),
     );
     const annots = link.page.node.Annots();
@@ -980,6 +1086,7 @@ export function createPdfExporter(
         );
       }
       context.signal.throwIfAborted();
+      const notesTitle = notesHeading(`${document.title}\n${plainText(document.root)}`);
       const metadata = context.options.include_metadata
         ? Object.entries(document.metadata).map(
             ([key, value]) => `${key}: ${Array.isArray(value) ? value.join(', ') : String(value)}`,
@@ -994,6 +1101,7 @@ export function createPdfExporter(
           document.title,
           ...metadata,
           LAYOUT_CHARACTERS,
+          notesTitle,
         ]);
         subsetBytes = await subset(fontBytes, codePoints);
       } catch (error) {
@@ -1019,6 +1127,7 @@ export function createPdfExporter(
       const layout = new Layout(pdf, font, PAGE_SIZES[context.options.page_size], warnings, palette);
       layout.codeTheme = exportCodeTheme(context);
       layout.codeBlock = codeBlockColours(layout.codeTheme, context);
+      layout.footnotes = collectFootnotes(document.root);
       if (context.rasterizer) {
         // Mermaid needs the page to draw; function plots are drawn below as vector paths.
         const visuals = await renderVisuals(document.root, context, warnings, { only: new Set(['mermaid']) });
@@ -1050,6 +1159,7 @@ export function createPdfExporter(
         block(layout, children[index] as DocumentNode, children[index + 1], warnings);
         context.progress?.('writing', index + 1, children.length);
       }
+      endnotes(layout, notesTitle);
       const total = layout.pages.length;
       layout.pages.forEach((page, index) => {
         const label = `${index + 1} / ${total}`;
