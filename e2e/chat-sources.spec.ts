@@ -11,7 +11,8 @@ async function festivalNotes(page: Page): Promise<void> {
 
 async function saveAndOpen(page: Page, answer: Locator): Promise<string> {
   await answer.getByTestId('chat-save-note').click();
-  await page.getByTestId('toast').getByRole('button').first().click();
+  // The newest toast is the save's own (an older one may still be showing on a busy machine).
+  await page.getByTestId('toast').filter({ hasText: '“' }).last().locator('button.action').click();
   await expect(page.getByTestId('note-body')).not.toHaveValue('');
   return page.getByTestId('note-body').inputValue();
 }
