@@ -1182,6 +1182,11 @@ graph LR
   // Large notes: the editor made for long texts, loaded when such a note opens.
   'editor.largeEditorLoading': 'Opening the large-note editor…',
   'editor.largeEditorFailed': 'The editor for large notes could not be loaded. Reload the page to try again.',
+  // The note's view on a phone, where the editor and the preview are stacked.
+  'editor.view.label': 'Show the note as',
+  'editor.view.edit': 'Edit',
+  'editor.view.split': 'Split',
+  'editor.view.read': 'Read',
   // Benchmarks: questions a model proposes for "benchmark my notes", and cases run several at a time.
   'bench.propose.title': 'Propose questions',
   'bench.propose.help':

@@ -1115,6 +1115,11 @@ graph LR
   // 大型笔记：打开此类笔记时才加载的长文本编辑器。
   'editor.largeEditorLoading': '正在打开大型笔记编辑器…',
   'editor.largeEditorFailed': '无法加载大型笔记编辑器。请重新加载页面后再试。',
+  // 手机上笔记的显示方式：编辑器与预览上下叠放时。
+  'editor.view.label': '笔记显示方式',
+  'editor.view.edit': '编辑',
+  'editor.view.split': '分屏',
+  'editor.view.read': '阅读',
   // 基准测试：由模型为“用我的笔记做基准测试”提出问题，以及同时运行多个用例。
   'bench.propose.title': '提出问题',
   'bench.propose.help':

@@ -1,0 +1,61 @@
+/**
+ * How a note is shown where the editor and the preview are stacked (a phone): both
+ * (the editor above the preview, as ever), the editor alone or the rendered note alone.
+ */
+export type NarrowNoteView = 'split' | 'edit' | 'read';
+
+export const NARROW_NOTE_VIEWS: readonly NarrowNoteView[] = ['edit', 'split', 'read'];
+
+const KEY = 'notesagent.narrow-note-view';
+
+/** A stored value from an older or foreign version falls back to both panes, the view before the choice existed. */
+export function parseNarrowNoteView(value: string | null | undefined): NarrowNoteView {
+  return NARROW_NOTE_VIEWS.find((view) => view === value) ?? 'split';
+}
+
+function browserStore(): Storage | null {
+  try {
+    return typeof localStorage === 'undefined' ? null : localStorage;
+  } catch {
+    // Storage blocked (privacy settings): the choice then lasts until the page is left.
+    return null;
+  }
+}
+
+function readStored(store: () => Storage | null): string | null {
+  try {
+    return store()?.getItem(KEY) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The view chosen for notes on a narrow screen. It belongs to the device (a phone reads,
+ * a laptop edits), so it is kept in this browser, not with the notes, and it stays as
+ * one note after another is opened.
+ */
+export class NarrowNoteViewState {
+  readonly #store: () => Storage | null;
+  #view: NarrowNoteView;
+
+  constructor(store: () => Storage | null = browserStore) {
+    this.#store = store;
+    this.#view = $state(parseNarrowNoteView(readStored(store)));
+  }
+
+  get view(): NarrowNoteView {
+    return this.#view;
+  }
+
+  choose(view: NarrowNoteView): void {
+    this.#view = view;
+    try {
+      this.#store()?.setItem(KEY, view);
+    } catch {
+      // A full or blocked storage only means the choice is not there after a reload.
+    }
+  }
+}
+
+export const narrowNoteView = new NarrowNoteViewState();
