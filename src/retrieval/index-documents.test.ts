@@ -3,7 +3,7 @@ import type { NoteDto } from '../contracts';
 import type { BlockType } from '../core/blocks';
 import type { IndexSource } from '../db';
 import { FullTextIndex } from './full-text-index';
-import { documentsOf, noteSegmentOf, titleDocumentId } from './index-documents';
+import { documentsOf, isTagsOnly, noteSegmentOf, searchedText, titleDocumentId } from './index-documents';
 
 const note: NoteDto = {
   note_id: 'note-1',
@@ -37,7 +37,7 @@ describe('documentsOf', () => {
   it('indexes each block with its note title, folder and tags, leaving out rules and empty blocks', () => {
     const documents = documentsOf(
       source([
-        { type: 'heading', text: '# Round robin' },
+        { type: 'paragraph', text: 'Time-sharing systems.' },
         { type: 'rule', text: '---' },
         { type: 'paragraph', text: '   ' },
         { type: 'paragraph', text: 'Each process gets a time slice.' },
@@ -47,7 +47,7 @@ describe('documentsOf', () => {
       {
         block_id: 'block-0',
         note_id: 'note-1',
-        text: '# Round robin',
+        text: 'Time-sharing systems.',
         title: 'Scheduling',
         folder: 'os/notes',
         tags: ['os'],
@@ -61,6 +61,65 @@ describe('documentsOf', () => {
         tags: ['os'],
       },
     ]);
+  });
+
+  it('leaves headings out and gives each block its heading path, its text its own', () => {
+    const documents = documentsOf(
+      source([
+        { type: 'heading', text: '# CPU scheduling' },
+        { type: 'heading', text: '## Round **robin**' },
+        { type: 'paragraph', text: 'Each process gets a time slice.' },
+        { type: 'heading', text: '## Priorities' },
+        { type: 'list', text: '- nice values\n- aging' },
+      ]),
+    );
+    expect(documents.map(({ block_id, text, section }) => ({ block_id, text, section }))).toEqual([
+      {
+        block_id: 'block-2',
+        text: 'Each process gets a time slice.',
+        section: 'CPU scheduling › Round robin',
+      },
+      { block_id: 'block-4', text: '- nice values\n- aging', section: 'CPU scheduling › Priorities' },
+    ]);
+    expect(searchedText(documents[0]!)).toBe('CPU scheduling › Round robin: Each process gets a time slice.');
+  });
+
+  it('leaves out paragraphs of nothing but inline tags, and keeps those that say more', () => {
+    const documents = documentsOf(
+      source([
+        { type: 'paragraph', text: '#os #scheduling/cpu' },
+        { type: 'paragraph', text: '**#draft**  #OS' },
+        { type: 'paragraph', text: 'Review with #os people.' },
+        { type: 'paragraph', text: '#1 #2' },
+        { type: 'code', text: '#include <stdio.h>' },
+      ]),
+    );
+    expect(documents.map((document) => document.text)).toEqual([
+      'Review with #os people.',
+      '#1 #2',
+      '#include <stdio.h>',
+    ]);
+    expect(isTagsOnly('#os #scheduling/cpu')).toBe(true);
+    expect(isTagsOnly('[#os](https://example.com)')).toBe(false);
+    expect(isTagsOnly('`#os`')).toBe(false);
+  });
+
+  it('indexes the headings and tag lines of a note that has nothing else, so it can still be found', () => {
+    const documents = documentsOf(
+      source([
+        { type: 'heading', text: '# Round robin' },
+        { type: 'heading', text: '## Quantum' },
+        { type: 'paragraph', text: '#os' },
+      ]),
+    );
+    expect(documents.map(({ block_id, section }) => [block_id, section])).toEqual([
+      ['block-0', undefined],
+      ['block-1', 'Round robin'],
+      ['block-2', 'Round robin › Quantum'],
+    ]);
+    const index = new FullTextIndex();
+    index.addSegments([noteSegmentOf(note.note_id, documents)]);
+    expect(index.search('quantum', { limit: 5 }).map((hit) => hit.block_id)[0]).toBe('block-1');
   });
 
   it('stands a note with a title and no text in by one title document', () => {
@@ -89,7 +148,7 @@ describe('noteSegmentOf', () => {
   it('is the segment the full-text index would store for the same blocks, tokenized once', () => {
     const documents = documentsOf(
       source([
-        { type: 'heading', text: '# Round robin robin' },
+        { type: 'paragraph', text: 'Round robin robin' },
         { type: 'paragraph', text: '进程调度 uses a quantum; the quantum is short.' },
         { type: 'code', text: 'run(run)' },
       ]),
@@ -107,6 +166,81 @@ describe('noteSegmentOf', () => {
         index.search(query, { limit: 5, prefix: true }),
       );
     }
+  });
+
+  it('stores a block under headings as its searched text, so the index removes exactly what it added', () => {
+    const documents = documentsOf(
+      source([
+        { type: 'heading', text: '## Round robin' },
+        { type: 'paragraph', text: 'Each process gets a fixed time quantum.' },
+      ]),
+    );
+    expect(documents[0]).toMatchObject({
+      text: 'Each process gets a fixed time quantum.',
+      section: 'Round robin',
+    });
+    const segment = noteSegmentOf(note.note_id, documents)!;
+    expect(segment.blocks.map(([blockId, text]) => [blockId, text])).toEqual([
+      ['block-1', 'Round robin: Each process gets a fixed time quantum.'],
+    ]);
+    expect(segment.blocks[0]![2].split(' ')).toEqual(expect.arrayContaining(['round', 'robin', 'quantum']));
+
+    const index = new FullTextIndex();
+    index.addSegments([segment]);
+    // The live index gives back the segment it was given (a vectors-only rebuild stores that) …
+    expect(index.noteSegment(note.note_id)).toEqual(segment);
+    // … and re-indexing the note leaves nothing of the old blocks behind.
+    index.removeNote(note.note_id);
+    index.addSegments([segment]);
+    index.removeNote(note.note_id);
+    index.addSegments([
+      noteSegmentOf(note.note_id, documentsOf(source([{ type: 'paragraph', text: 'other words' }]))),
+    ]);
+    expect(index.search('robin', { limit: 5 })).toEqual([]);
+    expect(index.search('other', { limit: 5 })).toHaveLength(1);
+  });
+
+  it("ranks the paragraph under a heading first for a query in the heading's words", () => {
+    const scheduling = source([
+      { type: 'heading', text: '# Scheduling' },
+      { type: 'paragraph', text: 'How the kernel picks the next task.' },
+      { type: 'heading', text: '## Round robin' },
+      {
+        type: 'paragraph',
+        text: 'Each process gets a fixed time quantum, then goes to the back of the queue.',
+      },
+      { type: 'heading', text: '## Shortest job first' },
+      { type: 'paragraph', text: 'Needs the length of the next burst in advance.' },
+    ]);
+    const other: IndexSource = {
+      note: { ...note, note_id: 'note-2', title: 'Garden' },
+      blocks: [
+        {
+          block_id: 'other-0',
+          note_id: 'note-2',
+          type: 'paragraph',
+          position: 0,
+          text: 'A robin nests in the hedge every spring.',
+          start_line: 0,
+          end_line: 0,
+          hash: 'h',
+        },
+      ],
+    };
+    const index = new FullTextIndex();
+    index.addSegments([
+      noteSegmentOf('note-1', documentsOf(scheduling)),
+      noteSegmentOf('note-2', documentsOf(other)),
+    ]);
+    const hits = index.search('how does round robin scheduling work', { limit: 5 });
+    expect(hits[0]?.block_id).toBe('block-3');
+    // No heading comes back as a passage of its own.
+    const headings = ['block-0', 'block-2', 'block-4'];
+    expect(hits.filter((hit) => headings.includes(hit.block_id))).toEqual([]);
+    // The passage sent with it says where it stands.
+    expect(index.get('block-3')?.text).toBe(
+      'Scheduling › Round robin: Each process gets a fixed time quantum, then goes to the back of the queue.',
+    );
   });
 
   it('is undefined for a note with nothing to index', () => {

@@ -17,13 +17,14 @@ import { newId } from '../core/ids';
 import type { IndexDirtyRow, IndexMetaRow, NoteChange, NoteChangeListener, SearchSegmentRow } from '../db';
 import { emptyTally, PACK_NOTES, SEGMENT_STORE_FORMAT, type SegmentTally } from '../db/index-repository';
 import type { Embedder } from './embedder';
+import { FULL_TEXT_SEGMENT_FORMAT, FullTextIndex, type FullTextNoteSegment } from './full-text-index';
 import {
-  FULL_TEXT_SEGMENT_FORMAT,
-  FullTextIndex,
-  type FullTextDocument,
-  type FullTextNoteSegment,
-} from './full-text-index';
-import { documentsOf, noteSegmentOf } from './index-documents';
+  documentsOf,
+  INDEX_DOCUMENTS_FORMAT,
+  noteSegmentOf,
+  searchedText,
+  type IndexDocument,
+} from './index-documents';
 import type { IndexNotesSource, IndexStore } from './index-ports';
 import { calibrateIndex, storedCalibration } from './relevance-calibration';
 import { VectorIndex } from './vector-index';
@@ -95,6 +96,13 @@ export function capNoteDocuments<T extends { text: string }>(
   }
   return { documents: [...documents], truncated: false };
 }
+
+/**
+ * The full-text format stored in the meta row: how segments are encoded and
+ * what a block's document holds (its heading path since `sections-1`). A start
+ * that finds another rebuilds both indexes, since the vectors embed the same text.
+ */
+export const STORED_FULL_TEXT_FORMAT = `${FULL_TEXT_SEGMENT_FORMAT}/${INDEX_DOCUMENTS_FORMAT}`;
 
 /** Notes read, embedded and indexed per step: bounds memory, and a cancel lands between steps. */
 const NOTES_PER_STEP = 50;
@@ -438,7 +446,7 @@ export class SearchIndexer implements NoteChangeListener {
       let stamps: Promise<Map<string, string>> | undefined;
       if (saved?.format !== undefined && saved.format !== SEGMENT_STORE_FORMAT) {
         this.#warn('the stored index is kept in another format; rebuilding it', saved.format);
-      } else if (saved && saved.full_text_format !== FULL_TEXT_SEGMENT_FORMAT) {
+      } else if (saved && saved.full_text_format !== STORED_FULL_TEXT_FORMAT) {
         this.#warn('the stored full-text index has another format; rebuilding it', saved.full_text_format);
       } else if (saved) {
         // The notes' stamps are read beside the rows, not after them: only the
@@ -606,7 +614,7 @@ export class SearchIndexer implements NoteChangeListener {
         segments: {
           generation,
           format: SEGMENT_STORE_FORMAT,
-          full_text_format: FULL_TEXT_SEGMENT_FORMAT,
+          full_text_format: STORED_FULL_TEXT_FORMAT,
           vector_model: vectors ? { ...vectors.info } : null,
           ...(vectors?.relevanceCalibration && { relevance_calibration: vectors.relevanceCalibration }),
         },
@@ -837,12 +845,13 @@ export class SearchIndexer implements NoteChangeListener {
 
   async #embed(
     embedder: Embedder,
-    documents: readonly FullTextDocument[],
+    documents: readonly IndexDocument[],
     signal: AbortSignal,
   ): Promise<Float32Array[]> {
     const vectors: Float32Array[] = [];
     for (let start = 0; start < documents.length; start += EMBED_BATCH) {
-      const texts = documents.slice(start, start + EMBED_BATCH).map((document) => document.text);
+      // Embedded with its heading path, as the full-text index matches it.
+      const texts = documents.slice(start, start + EMBED_BATCH).map(searchedText);
       vectors.push(...(await embedder.embed(texts, { signal })));
     }
     if (vectors.length !== documents.length) {

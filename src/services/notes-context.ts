@@ -1,6 +1,10 @@
 import type { ChatCitationDto } from '../contracts';
 
-/** A block given to "Ask your notes" as a numbered source: the citation plus the full block text. */
+/**
+ * A block given to "Ask your notes" as a numbered source: the citation (what the
+ * user sees: the block's own text) plus the passage the model reads, the block's
+ * full text after its heading path ("Scheduling › Round robin: …").
+ */
 export interface NotesContextSource extends Omit<ChatCitationDto, 'index'> {
   text: string;
 }

@@ -10,6 +10,7 @@ import { IndexRepository, NotesAgentDatabase, NotesRepository } from '../db';
 import { SEGMENT_STORE_FORMAT } from '../db/index-repository';
 import {
   DEFAULT_RETRIEVAL_PROFILE,
+  FULL_TEXT_SEGMENT_FORMAT,
   FullTextIndex,
   HASH_EMBEDDER_INFO,
   hashEmbed,
@@ -290,6 +291,36 @@ describe('SearchService', () => {
     expect((await api.search.status()).full_text.block_count).toBe(2);
   });
 
+  it("answers a question in a heading's words with the paragraph under it, sent to the model with its heading path", async () => {
+    const { api } = openCore();
+    const note = await api.notes.create({
+      title: 'OS notes',
+      body: [
+        '# Scheduling',
+        '## Round robin',
+        'Each process gets a fixed time quantum, then goes to the back of the queue.',
+        '## Shortest job first',
+        'Needs the length of the next burst in advance.',
+        '#os #scheduling',
+      ].join('\n\n'),
+    });
+    const search = await api.search.search({ query: 'round robin' });
+    expect(search.hits.map((hit) => hit.snippet)).toEqual([
+      'Each process gets a fixed time quantum, then goes to the back of the queue.',
+    ]);
+
+    const sources = await api.search.contextSources('How does round robin scheduling work?');
+    expect(sources[0]).toMatchObject({
+      note_id: note.note_id,
+      title: 'OS notes',
+      snippet: 'Each process gets a fixed time quantum, then goes to the back of the queue.',
+      start_line: 4,
+      text: 'Scheduling › Round robin: Each process gets a fixed time quantum, then goes to the back of the queue.',
+    });
+    // No heading and no line of tags is a source of its own.
+    expect(sources.map((source) => source.start_line)).toEqual([4, 8]);
+  });
+
   it('keeps only the last few finished index updates, and their events, pruned in batches', async () => {
     const core = openCore({ indexDebounceMs: 1 });
     const { api } = core;
@@ -411,7 +442,7 @@ describe('SearchService', () => {
     const { api } = openCore();
     await api.notes.create({
       title: 'Deploying Kubernetes',
-      body: 'Intro line.\n\n## Setting up **kubernetes** with [kubeadm](https://kubernetes.io/docs/kubeadm)\n\n- [ ] check the [[Cluster|cluster]] `kubectl get nodes`',
+      body: 'Intro line.\n\nSetting up **kubernetes** with [kubeadm](https://kubernetes.io/docs/kubeadm)\n\n- [ ] check the [[Cluster|cluster]] `kubectl get nodes`',
     });
     const result = await api.search.search({ query: 'kubeadm', group_by: 'note' });
     const marked = (text: string, ranges: readonly { start: number; end: number }[]) =>
@@ -604,6 +635,43 @@ describe('persistence', () => {
     expect(noteIdsOf(await second.api.search.search({ query: 'first' }))).toEqual([]);
     await second.idle();
     expect(await second.db.search_index_dirty.count()).toBe(0);
+  });
+
+  it('an index stored before blocks carried their heading paths is rebuilt at the next start, once', async () => {
+    const first = openCore();
+    const note = await first.api.notes.create({
+      title: 'OS notes',
+      body: '## Round robin\n\nEach process gets a fixed time quantum.',
+    });
+    await first.idle();
+    // As the previous version stored it: the same segment format, without the documents' version.
+    await first.db.search_index
+      .where('key')
+      .equals('meta')
+      .modify((row) => {
+        if (row.key === 'meta' && row.segments) row.segments.full_text_format = FULL_TEXT_SEGMENT_FORMAT;
+      });
+    const rebuildsBefore = (await first.api.jobs.list({ kind: INDEX_REBUILD_JOB_KIND })).page.total;
+    await closeCore(first);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+
+    const second = openCore({}, true);
+    const found = await second.api.search.search({ query: 'round robin' });
+    expect(found.hits.map((hit) => [hit.note_id, hit.snippet])).toEqual([
+      [note.note_id, 'Each process gets a fixed time quantum.'],
+    ]);
+    expect(warn.mock.calls.map(([message]) => String(message))).toContain(
+      'search index: the stored full-text index has another format; rebuilding it',
+    );
+    expect((await second.api.jobs.list({ kind: INDEX_REBUILD_JOB_KIND })).page.total).toBe(
+      rebuildsBefore + 1,
+    );
+    await second.idle();
+    await closeCore(second);
+
+    const third = openCore({}, true);
+    expect(noteIdsOf(await third.api.search.search({ query: 'round robin' }))).toEqual([note.note_id]);
+    expect((await third.api.jobs.list({ kind: INDEX_REBUILD_JOB_KIND })).page.total).toBe(rebuildsBefore + 1);
   });
 
   it('an unreadable stored index is rebuilt from the notes', async () => {
@@ -1108,8 +1176,9 @@ describe('switching the embedding model', () => {
     await second.idle();
     expect((await api.jobs.get(rebuild.job_id)).status).toBe('completed');
     const rebuilt = await api.search.status();
-    expect(rebuilt.vector_index).toEqual({ ...OTHER_MODEL, compatible: true, block_count: 4 });
-    expect(rebuilt.full_text.block_count).toBe(4);
+    // OS_NOTE's heading is no block of its own: two paragraphs, and the cooking note's one.
+    expect(rebuilt.vector_index).toEqual({ ...OTHER_MODEL, compatible: true, block_count: 3 });
+    expect(rebuilt.full_text.block_count).toBe(3);
     const vector = await api.search.search({ query: '进程调度决定下一个运行的进程', mode: 'vector' });
     expect(vector).toMatchObject({ mode_used: 'vector', fallback_reason: null });
     expect(noteIdsOf(vector)[0]).toBe(os.note_id);

@@ -191,6 +191,7 @@ export class SearchService implements NotesContextProvider {
       title: hit.title,
       snippet: hit.snippet,
       start_line: hit.start_line,
+      // The indexed text: the block's heading path, then its text (see searchedText).
       text: view.fullText.get(hit.block_id)?.text ?? hit.snippet,
     }));
   }
@@ -273,8 +274,11 @@ export class SearchService implements NotesContextProvider {
           ? { type: 'title', start_line: 0, end_line: 0 }
           : undefined);
       if (!block || !document) return [];
+      // The index holds the searched text, heading path first; a reader sees the block's own
+      // (no longer than what was indexed: a huge block is indexed only in part).
+      const own = 'text' in block ? block.text.slice(0, document.text.length) : document.text;
       // Marked on the text a reader sees: the ranges of the typed Markdown would not fit it.
-      const text = readableText(document.text);
+      const text = readableText(own);
       const snippet = makeSnippet(text, highlight(text), SNIPPET_LENGTH);
       const title = document.title ?? '';
       return [
