@@ -177,6 +177,29 @@ describe('NotesRepository: inline #tags', () => {
     ]);
   });
 
+  it('counts and filters tags that differ only in case as one tag, in any spelling', async () => {
+    const notes = repository();
+    const inline = await notes.create({ title: 'Inline', folder: '', body: 'Plan #Project', tags: [] });
+    await notes.create({ title: 'Own', folder: '', body: 'no tags here', tags: ['project'] });
+    await notes.create({ title: 'Nested', folder: '', body: 'see #Area/Work', tags: ['area/WORK'] });
+    await notes.create({ title: 'Other', folder: '', body: 'and #area/work and #project', tags: ['读书'] });
+    await notes
+      .create({ title: 'Gone', folder: '', body: '#project', tags: [] })
+      .then((gone) => notes.setTrashed(gone.note_id, true));
+    // Shown as most live notes spell it; a tie goes to the first in code-unit order.
+    expect(await notes.tags()).toEqual([
+      { tag: 'project', note_count: 3 },
+      { tag: 'area/WORK', note_count: 2 },
+      { tag: '读书', note_count: 1 },
+    ]);
+    for (const spelling of ['project', 'PROJECT', 'Project'])
+      expect(await list(notes, spelling)).toEqual(['Other', 'Own', 'Inline']);
+    expect(await list(notes, 'AREA/WORK')).toEqual(['Other', 'Nested']);
+    // Each note keeps its own spelling: only comparisons fold case.
+    expect(await notes.tagsOf(inline.note_id)).toEqual(['Project']);
+    expect((await notes.get(inline.note_id))?.body).toBe('Plan #Project');
+  });
+
   it('follows edits of the body and the tags, and keeps inline tags through pins, moves and the trash', async () => {
     const notes = repository();
     const a = await notes.create({ title: 'A', folder: 'f', body: 'text #alpha #beta', tags: [] });

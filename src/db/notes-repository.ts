@@ -16,6 +16,7 @@ import { NOTE_VERSIONS_TABLE, NoteVersionRepository, type NoteChangeSource } fro
 import { noteMetaOf, type BlockRow, type NoteMetaRow, type NoteRow } from './schema';
 import { guardQuota } from './storage-errors';
 import { sameTags } from '../core/tag-lists';
+import { tagKey } from '../core/tag-key';
 
 export interface NoteDraft {
   title: string;
@@ -432,8 +433,13 @@ export class NotesRepository {
         ids = ids.filter((id) => keep.has(id));
       }
       if (query.tag !== undefined) {
-        // The note's own tags and its inline `#tags` (see NoteMetaRow.all_tags).
-        const keep = new Set(await note_meta.where('all_tags').equals(query.tag).primaryKeys());
+        // The note's own tags and its inline `#tags` (see NoteMetaRow.all_tags),
+        // in every spelling of the tag: `#Project` and `project` are one tag.
+        const key = tagKey(query.tag);
+        const spellings = (await note_meta.orderBy('all_tags').uniqueKeys())
+          .map(String)
+          .filter((spelling) => tagKey(spelling) === key);
+        const keep = new Set(await note_meta.where('all_tags').anyOf(spellings).primaryKeys());
         ids = ids.filter((id) => keep.has(id));
       }
       const titles =
@@ -626,28 +632,56 @@ export class NotesRepository {
 
   /**
    * Tags with their live note counts, from the meta rows' `all_tags` index
-   * alone (see `folders`): a note's own tags and its inline `#tags`.
+   * alone (see `folders`): a note's own tags and its inline `#tags`. Spellings
+   * that differ only in case are one tag (`tagKey`), counted once per note and
+   * shown as most of its notes spell it (ties: the first in code-unit order).
    */
   async tags(): Promise<TagDto[]> {
-    return [...(await this.#liveCountsBy('all_tags'))]
-      .map(([tag, note_count]) => ({ tag, note_count }))
+    const { notes, note_meta } = this.#db;
+    const spellings = await this.#db.transaction('r', notes, note_meta, async () => {
+      const trashed = await this.#trashedIds();
+      const live = new Map<string, string[]>();
+      for (const spelling of await note_meta.orderBy('all_tags').uniqueKeys()) {
+        const ids = await note_meta.where('all_tags').equals(spelling).primaryKeys();
+        const kept = trashed.size === 0 ? ids : ids.filter((id) => !trashed.has(id));
+        if (kept.length > 0) live.set(String(spelling), kept);
+      }
+      return live;
+    });
+    const byKey = new Map<string, { tag: string; most: number; ids: Set<string> }>();
+    for (const [spelling, ids] of spellings) {
+      const key = tagKey(spelling);
+      const entry = byKey.get(key);
+      if (!entry) {
+        byKey.set(key, { tag: spelling, most: ids.length, ids: new Set(ids) });
+        continue;
+      }
+      for (const id of ids) entry.ids.add(id);
+      if (ids.length > entry.most) Object.assign(entry, { tag: spelling, most: ids.length });
+    }
+    return [...byKey.values()]
+      .map(({ tag, ids }) => ({ tag, note_count: ids.size }))
       .sort((a, b) => b.note_count - a.note_count || a.tag.localeCompare(b.tag));
   }
 
+  /** Ids of the notes in the trash, from the index alone. */
+  async #trashedIds(): Promise<Set<string>> {
+    return new Set(
+      (await this.#db.notes.where('[trashed+updated_at]').above([0, Dexie.maxKey]).primaryKeys()) as string[],
+    );
+  }
+
   /**
-   * Live notes per distinct key of `index` (the notes' folders, the meta
-   * rows' tags); keys held only by trashed notes are left out.
+   * Live notes per distinct key of `index` (the notes' folders); keys held
+   * only by trashed notes are left out.
    */
-  async #liveCountsBy(index: 'folder' | 'all_tags'): Promise<Map<string, number>> {
+  async #liveCountsBy(index: 'folder'): Promise<Map<string, number>> {
     const { notes, note_meta } = this.#db;
     return this.#db.transaction('r', notes, note_meta, async () => {
-      const trashed = new Set(
-        await notes.where('[trashed+updated_at]').above([0, Dexie.maxKey]).primaryKeys(),
-      );
+      const trashed = await this.#trashedIds();
       const counts = new Map<string, number>();
-      const table = index === 'folder' ? notes : note_meta;
-      for (const key of await table.orderBy(index).uniqueKeys()) {
-        const ids = await table.where(index).equals(key).primaryKeys();
+      for (const key of await notes.orderBy(index).uniqueKeys()) {
+        const ids = await notes.where(index).equals(key).primaryKeys();
         const live = trashed.size === 0 ? ids.length : ids.filter((id) => !trashed.has(id)).length;
         if (live > 0) counts.set(String(key), live);
       }

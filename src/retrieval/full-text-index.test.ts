@@ -157,6 +157,10 @@ describe('FullTextIndex: filters', () => {
     expect(search({ tags: ['exam'], folder: 'cs/net' })).toEqual(['net']);
     expect(search({ tags: ['missing'] })).toEqual([]);
   });
+
+  it('matches tags in any spelling (`#OS` and `os` are one tag)', () => {
+    expect(search({ tags: ['OS', 'Exam'] })).toEqual(['deep', 'os']);
+  });
 });
 
 describe('FullTextIndex: highlights', () => {

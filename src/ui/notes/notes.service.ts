@@ -4,6 +4,7 @@ import { navigate } from '../navigation';
 import { notesRoute } from '../router';
 import { refreshSearch } from '../search/search.service';
 import type { NoteDto, NoteSummaryDto } from '../../contracts/notes';
+import { sameTag } from '../../core/tag-key';
 import { editor } from '../editor/editor.svelte';
 import { orderDiffers } from './note-pages';
 import { notes, PAGE_SIZE } from './notes.svelte';
@@ -221,7 +222,10 @@ export function selectFolder(path: string): void {
 
 export function selectTag(tag: string): void {
   const inNotes = notes.view === 'notes';
-  showList({ folder: inNotes ? notes.folder : null, tag: inNotes && notes.tag === tag ? null : tag });
+  showList({
+    folder: inNotes ? notes.folder : null,
+    tag: inNotes && notes.tag !== null && sameTag(notes.tag, tag) ? null : tag,
+  });
 }
 
 export function clearFolderFilter(): void {
