@@ -1475,6 +1475,20 @@ graph LR
     'Put spaces between words (“cluster monitoring” finds notes with either word; Chinese words too: “集群 监控”), use fewer words, or try other words.',
   'index.normalization.l2': 'L2-normalised',
   'index.normalization.none': 'not normalised',
+  // --- Keyboard and screen reader: row buttons named with their item, jobs said as they start and end, Undo said ---
+  'providers.editNamed': 'Edit {name}',
+  'providers.deleteNamed': 'Delete {name}',
+  'local.deleteNamed': 'Delete {name}',
+  'local.cancelNamed': 'Cancel downloading {name}',
+  'themes.enableNamed': 'Use {name}',
+  'themes.disableNamed': 'Stop using {name}',
+  'themes.uninstallNamed': 'Uninstall {name}',
+  'jobs.announce.started': '{name} started.',
+  'jobs.announce.completed': '{name} finished.',
+  'jobs.announce.cancelled': '{name} cancelled.',
+  'jobs.announce.failed': '{name} failed: {reason}',
+  'jobs.announce.failedBare': '{name} failed.',
+  'common.undone': 'Undone.',
 } as const satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

@@ -1371,6 +1371,20 @@ graph LR
     '可以用空格把词分开（如“集群 监控”会找出含其中任一个词的笔记），减少关键词，或换个说法再试。',
   'index.normalization.l2': 'L2 归一化',
   'index.normalization.none': '未归一化',
+  // --- 键盘与屏幕阅读器：每行的按钮带上所属项目的名称，任务开始和结束时播报，撤销后播报 ---
+  'providers.editNamed': '编辑 {name}',
+  'providers.deleteNamed': '删除 {name}',
+  'local.deleteNamed': '删除 {name}',
+  'local.cancelNamed': '取消下载 {name}',
+  'themes.enableNamed': '使用 {name}',
+  'themes.disableNamed': '停止使用 {name}',
+  'themes.uninstallNamed': '卸载 {name}',
+  'jobs.announce.started': '{name} 已开始。',
+  'jobs.announce.completed': '{name} 已完成。',
+  'jobs.announce.cancelled': '{name} 已取消。',
+  'jobs.announce.failed': '{name} 失败：{reason}',
+  'jobs.announce.failedBare': '{name} 失败。',
+  'common.undone': '已撤销。',
 };
 
 export const zhCNErrors: Partial<Record<ErrorCode, string>> = {

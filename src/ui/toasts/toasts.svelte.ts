@@ -26,6 +26,11 @@ export interface ShowToastOptions {
 }
 
 const DEFAULT_TIMEOUT: Record<ToastKind, number> = { info: 4000, success: 4000, error: 8000 };
+/**
+ * A toast with a button stays at least this long (WCAG 2.2.1): a keyboard or screen-reader user
+ * needs time to hear it and reach its button; the pointer or the focus on the toasts holds it longer.
+ */
+export const MIN_ACTION_TIMEOUT_MS = 10_000;
 const MAX_TOASTS = 5;
 /**
  * A toast let go with less than this left stays this long: someone who moved the pointer away
@@ -56,6 +61,9 @@ export class ToastState {
   // Bookkeeping only, never rendered: a plain Map on purpose.
   // eslint-disable-next-line svelte/prefer-svelte-reactivity
   readonly #countdowns = new Map<number, Countdown>();
+  /** Holds on the whole region: reading one toast keeps the others beside it too. */
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity
+  readonly #regionHolds = new Set<ToastHold>();
 
   get items(): readonly Toast[] {
     return this.#items;
@@ -63,7 +71,8 @@ export class ToastState {
 
   show(message: string, options: ShowToastOptions = {}): number {
     const kind = options.kind ?? 'info';
-    const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT[kind];
+    const asked = options.timeoutMs ?? DEFAULT_TIMEOUT[kind];
+    const timeout = options.action && asked > 0 ? Math.max(asked, MIN_ACTION_TIMEOUT_MS) : asked;
     const duplicate = this.#items.find((toast) => toast.message === message && toast.kind === kind);
     const id = duplicate?.id ?? this.#nextId++;
     if (!duplicate) {
@@ -75,7 +84,7 @@ export class ToastState {
     }
     // Bookkeeping only, never rendered.
     // eslint-disable-next-line svelte/prefer-svelte-reactivity
-    const holds = this.#countdowns.get(id)?.holds ?? new Set<ToastHold>();
+    const holds = this.#countdowns.get(id)?.holds ?? new Set<ToastHold>(this.#regionHolds);
     this.#clearTimer(id);
     if (timeout > 0) {
       const countdown: Countdown = { remaining: timeout, deadline: null, timer: null, holds };
@@ -104,6 +113,23 @@ export class ToastState {
     this.#start(id, countdown, Math.max(countdown.remaining, MIN_TIME_AFTER_HOLD_MS));
   }
 
+  /** Holds every toast, and those shown while it lasts, as `hold` does one. */
+  holdAll(reason: ToastHold): void {
+    this.#regionHolds.add(reason);
+    for (const id of this.#countdowns.keys()) this.hold(id, reason);
+  }
+
+  /** Ends a hold on the whole region; each toast goes on unless something else holds it. */
+  releaseAll(reason: ToastHold): void {
+    if (!this.#regionHolds.delete(reason)) return;
+    for (const id of [...this.#countdowns.keys()]) this.release(id, reason);
+  }
+
+  /** Whether `holdAll(reason)` is in force. */
+  heldAll(reason: ToastHold): boolean {
+    return this.#regionHolds.has(reason);
+  }
+
   /** The toast's action, as its button runs it: the toast goes with it. False when it has none. */
   runAction(id: number): boolean {
     const action = this.#items.find((toast) => toast.id === id)?.action;
@@ -126,6 +152,7 @@ export class ToastState {
 
   reset(): void {
     for (const id of [...this.#countdowns.keys()]) this.#clearTimer(id);
+    this.#regionHolds.clear();
     this.#items = [];
     this.#nextId = 1;
   }

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { MIN_TIME_AFTER_HOLD_MS, ToastState } from './toasts.svelte';
+import { MIN_ACTION_TIMEOUT_MS, MIN_TIME_AFTER_HOLD_MS, ToastState } from './toasts.svelte';
 
 describe('ToastState', () => {
   let state: ToastState;
@@ -111,8 +111,32 @@ describe('ToastState', () => {
     expect(undone).toEqual(['second']);
     expect(messages()).toEqual(['Moved to trash', 'Saved a copy']);
 
-    vi.advanceTimersByTime(6000);
+    vi.advanceTimersByTime(MIN_ACTION_TIMEOUT_MS);
     expect(state.undoLatest()).toBe(false);
     expect(undone).toEqual(['second']);
+  });
+
+  it('gives a toast with a button at least the longer time, and leaves one that stays alone', () => {
+    state.show('Moved to trash', { timeoutMs: 6000, action: { label: 'Undo', run: () => {} } });
+    state.show('Kept until dismissed', { timeoutMs: 0, action: { label: 'Open', run: () => {} } });
+    state.show('Saved', { timeoutMs: 4000 });
+    vi.advanceTimersByTime(6000);
+    expect(messages()).toEqual(['Moved to trash', 'Kept until dismissed']);
+    vi.advanceTimersByTime(MIN_ACTION_TIMEOUT_MS - 6000);
+    expect(messages()).toEqual(['Kept until dismissed']);
+  });
+
+  it('holds every toast, and those shown meanwhile, while the region is held', () => {
+    state.show('Moved to trash', { timeoutMs: 4000 });
+    state.holdAll('focus');
+    state.show('Exported', { timeoutMs: 4000 });
+    expect(state.heldAll('focus')).toBe(true);
+    vi.advanceTimersByTime(60_000);
+    expect(messages()).toEqual(['Moved to trash', 'Exported']);
+
+    state.releaseAll('focus');
+    expect(state.heldAll('focus')).toBe(false);
+    vi.advanceTimersByTime(4000);
+    expect(messages()).toEqual([]);
   });
 });
