@@ -37,6 +37,10 @@ test.describe('in Chinese', () => {
     const id = permission.getByTestId('permission-id');
     await expect(id).toHaveText('notes.write');
     await expect(id).toHaveAttribute('title', '权限 ID：notes.write');
+    // "Always" covers the permission, not this one tool: the button says so to a screen reader too.
+    await expect(permission.getByTestId('permission-always')).toHaveAccessibleDescription(
+      '始终允许：凡是需要“修改笔记”的工具都不再询问，本次及以后的运行都是如此，直到你在“设置 → 智能体”中收回。',
+    );
 
     await permission.getByTestId('permission-allow-once').click();
     await expect(page.getByTestId('agent-run-item').first()).toHaveAttribute('data-status', 'completed');

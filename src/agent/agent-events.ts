@@ -112,6 +112,8 @@ export interface AgentEventData {
     /** Redacted; replaced by a preview plus `arguments_artifact` when large. */
     arguments: unknown;
     arguments_artifact?: ArtifactRef;
+    /** What the model sent when it was not a JSON object (`arguments` is then `{}`). */
+    arguments_text?: string;
   };
   ToolResult: {
     tool_call_id: string;
@@ -126,6 +128,8 @@ export interface AgentEventData {
     result?: unknown;
     result_artifact?: ArtifactRef;
     error?: string;
+    /** The project's error code of a failed call, where one names the failure. */
+    error_code?: ErrorCode;
     duration_ms: number;
   };
   PermissionRequired: {

@@ -5,6 +5,7 @@ import { MetonaRiskLevel, MetonaToolCategory, metonaRequestSchema, type MetonaMe
 import compressionScript from './__fixtures__/compression.script.json';
 import invalidArgumentsScript from './__fixtures__/invalid-arguments.script.json';
 import loopForeverScript from './__fixtures__/loop-forever.script.json';
+import malformedJsonScript from './__fixtures__/malformed-json.script.json';
 import secretsScript from './__fixtures__/secrets.script.json';
 import slowToolScript from './__fixtures__/slow-tool.script.json';
 import threeToolsScript from './__fixtures__/three-tools.script.json';
@@ -335,9 +336,71 @@ describe('AgentLoop', () => {
       reason: 'max_iterations',
       metona_code: 'max_iterations',
     });
-    // The second step's tool call was not executed: no step is left to read its result.
-    expect(dataOf(events, 'ToolCall')).toHaveLength(1);
-    expect(events.at(-1)?.event).toBe('RunFailed');
+    // The second step's tool call was not executed: no step is left to read its result. The
+    // trace says so, instead of dropping the call.
+    expect(dataOf(events, 'ToolCall').map((call) => call.tool_call_id)).toEqual(['call_m1', 'call_m2']);
+    expect(dataOf(events, 'ToolResult').at(-1)).toMatchObject({
+      tool_call_id: 'call_m2',
+      status: 'step_limit',
+      success: false,
+      error: 'Not run: the run reached its limit of 2 steps.',
+    });
+    expect(events.map((event) => event.event).slice(-3)).toEqual(['ToolCall', 'ToolResult', 'RunFailed']);
+  });
+
+  it('reports arguments that are not JSON to the model with the parse error, and goes on', async () => {
+    const h = await createHarness();
+    const adapter = new ScriptedAdapter(script(malformedJsonScript));
+    const result = await h.loop.run({
+      runId: 'run_malformed',
+      sessionId: 's',
+      input: 'read it',
+      adapter,
+      model: 'mock-1',
+    });
+
+    expect(result).toMatchObject({
+      status: 'completed',
+      output: 'The note is about deadlocks.',
+      tool_calls: 2,
+      invalid_tool_calls: 1,
+    });
+    const told = adapter.requests[1]?.messages.at(-1)?.toolResult;
+    expect(told).toMatchObject({ success: false, toolName: 'notes.read' });
+    expect(told?.error).toMatch(/notes\.read were not valid JSON \(.+\)\. You sent: \{"note_id": "note_1",,/);
+    expect(told?.error).toContain('error code VALIDATION_FAILED');
+    // The assistant turn sent back carries readable arguments, never the broken text.
+    expect(adapter.requests[1]?.messages.at(-2)?.toolCalls?.[0]?.args).toEqual({});
+    const events = await allEvents(h.events, 'run_malformed');
+    expect(dataOf(events, 'ToolCall')[0]).toMatchObject({
+      name: 'notes.read',
+      arguments: {},
+      arguments_text: '{"note_id": "note_1",,',
+    });
+    expect(dataOf(events, 'ToolResult').map((r) => [r.status, r.error_code])).toEqual([
+      ['invalid_arguments', 'VALIDATION_FAILED'],
+      ['ok', undefined],
+    ]);
+  });
+
+  it('a model that only ever sends broken JSON ends at the step limit', async () => {
+    const h = await createHarness();
+    const broken = {
+      id: 'broken',
+      steps: [
+        { type: 'tool_call', id: 'call_x', name: 'notes.read', argument_chunks: ['{"note_id":'] },
+        { type: 'finish', reason: 'tool_calls' },
+      ],
+    };
+    const result = await h.loop.run({
+      runId: 'run_broken',
+      sessionId: 's',
+      input: 'read it',
+      adapter: new ScriptedAdapter(script({ turns: [broken, broken, broken, broken] })),
+      model: 'mock-1',
+      maxSteps: 3,
+    });
+    expect(result).toMatchObject({ status: 'failed', steps: 3, error: { reason: 'max_iterations' } });
   });
 
   it('reports a tool that times out to the model and continues', async () => {

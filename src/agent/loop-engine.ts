@@ -14,6 +14,7 @@ import type {
 } from '../ir';
 import type { RouteOptions, RouterNotification } from '../providers/router';
 import { toContractErrorCode, toMetonaError } from '../providers/shared/errors';
+import { toolArgumentsError, type ToolArgumentsError } from '../providers/shared/tool-call-assembler';
 import type {
   AgentConfigSnapshot,
   AgentEventData,
@@ -28,7 +29,7 @@ import { MEMORY_BUDGET_SHARE, recallWithinBudget } from './memory-extract';
 import { PermissionGate } from './permissions';
 import type { SecretRedactor } from './redaction';
 import { estimateRequestTokens, estimateTextTokens } from './token-estimate';
-import type { ToolExecution, ToolRegistry } from './tool-registry';
+import type { ToolExecution, ToolRegistry, ToolStatus } from './tool-registry';
 import { TraceRecorder, addUsage, type ArtifactStore } from './trace';
 
 export const AGENT_VERSION = '0.1.0';
@@ -314,6 +315,8 @@ class AgentRun {
         return { content: response.content, finishReason: response.finishReason };
       }
       if (step >= this.#maxSteps) {
+        // The last allowed call still asked for tools: the trace says they were not run, and why.
+        await this.#recordUnrun(calls, step, modelCallId);
         throw new RunStop('failed', {
           reason: 'max_iterations',
           metonaCode: 'max_iterations',
@@ -329,36 +332,81 @@ class AgentRun {
     }
   }
 
-  async #runTools(calls: MetonaToolCall[], step: number, modelCallId: string): Promise<void> {
-    const limit = this.#options.maxToolCalls;
-    for (const [index, call] of calls.entries()) {
-      this.#throwIfStopped();
-      await this.#trace.emit('ToolCall', {
+  /** Tool calls of the step limit's last model call: in the trace as not run, never executed. */
+  async #recordUnrun(calls: MetonaToolCall[], step: number, modelCallId: string): Promise<void> {
+    const message = `Not run: the run reached its limit of ${this.#maxSteps} steps.`;
+    for (const call of calls) {
+      await this.#emitToolCall(call, step, modelCallId);
+      const { result } = this.#skipped(call, message, 'step_limit');
+      await this.#trace.emit('ToolResult', {
         tool_call_id: call.id,
         name: call.name,
         step,
         parent_model_call_id: modelCallId,
-        arguments: call.args,
+        status: 'step_limit',
+        success: false,
+        summary: message,
+        error: message,
+        duration_ms: 0,
       });
+      this.#messages.push({
+        role: 'tool',
+        content: '',
+        toolResult: result,
+        timestamp: this.#clock(),
+        iteration: step,
+      });
+    }
+  }
+
+  async #emitToolCall(call: MetonaToolCall, step: number, modelCallId: string): Promise<void> {
+    const fault = toolArgumentsError(call);
+    await this.#trace.emit('ToolCall', {
+      tool_call_id: call.id,
+      name: call.name,
+      step,
+      parent_model_call_id: modelCallId,
+      arguments: call.args,
+      ...(fault && { arguments_text: fault.text }),
+    });
+  }
+
+  /** A call whose arguments the wire could not read as JSON: the model is told why, and may send it again. */
+  #unreadable(call: MetonaToolCall, fault: ToolArgumentsError): ToolExecution {
+    const message =
+      `The arguments of ${call.name} were not valid JSON (${fault.reason}). You sent: ${fault.text}. ` +
+      'The call was not executed; send the arguments again as one JSON object.';
+    const skipped = this.#skipped(call, message, 'invalid_arguments');
+    return { ...skipped, errorCode: 'VALIDATION_FAILED' };
+  }
+
+  async #runTools(calls: MetonaToolCall[], step: number, modelCallId: string): Promise<void> {
+    const limit = this.#options.maxToolCalls;
+    for (const [index, call] of calls.entries()) {
+      this.#throwIfStopped();
+      await this.#emitToolCall(call, step, modelCallId);
+      const fault = toolArgumentsError(call);
       const execution =
         limit !== undefined && index >= limit
           ? this.#skipped(call, `Only ${limit} tool call(s) may run per step; this call was not executed.`)
-          : await this.#deps.registry.execute(call, {
-              signal: this.#controller.signal,
-              runId: this.#runId,
-              sessionId: this.#options.sessionId,
-              step,
-              ...(this.#allowed && { allowedTools: this.#allowed }),
-              authorize: (tool, args) =>
-                this.#permissions.authorize({
-                  runId: this.#runId,
-                  tool,
-                  toolCallId: call.id,
-                  args,
-                  signal: this.#controller.signal,
-                  emit: (event, data) => this.#trace.emit(event, data),
-                }),
-            });
+          : fault
+            ? this.#unreadable(call, fault)
+            : await this.#deps.registry.execute(call, {
+                signal: this.#controller.signal,
+                runId: this.#runId,
+                sessionId: this.#options.sessionId,
+                step,
+                ...(this.#allowed && { allowedTools: this.#allowed }),
+                authorize: (tool, args) =>
+                  this.#permissions.authorize({
+                    runId: this.#runId,
+                    tool,
+                    toolCallId: call.id,
+                    args,
+                    signal: this.#controller.signal,
+                    emit: (event, data) => this.#trace.emit(event, data),
+                  }),
+              });
       this.#toolCalls += 1;
       if (execution.status === 'invalid_arguments' || execution.status === 'unknown_tool') {
         this.#invalidToolCalls += 1;
@@ -374,15 +422,21 @@ class AgentRun {
         summary: result.summary ?? '',
         ...(result.result !== undefined && { result: result.result }),
         ...(result.error !== undefined && { error: result.error }),
+        ...(execution.errorCode !== undefined && { error_code: execution.errorCode }),
         duration_ms: result.durationMs,
       });
       for (const citation of execution.citations) {
         await this.#trace.emit('Citation', { tool_call_id: call.id, ...citation });
       }
+      // The model reads the code too: it names the failure in the words a user sees in the app.
+      const told =
+        execution.errorCode !== undefined && result.error !== undefined
+          ? { ...result, error: `${result.error} (error code ${execution.errorCode})` }
+          : result;
       this.#messages.push({
         role: 'tool',
         content: '',
-        toolResult: result,
+        toolResult: told,
         timestamp: this.#clock(),
         iteration: step,
       });
@@ -390,10 +444,10 @@ class AgentRun {
     }
   }
 
-  #skipped(call: MetonaToolCall, message: string): ToolExecution {
+  #skipped(call: MetonaToolCall, message: string, status: ToolStatus = 'not_allowed'): ToolExecution {
     const now = this.#clock();
     return {
-      status: 'not_allowed',
+      status,
       citations: [],
       result: {
         toolCallId: call.id,

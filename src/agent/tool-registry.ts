@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { isAppError, type PreviewAction } from '../contracts';
+import { isAppError, type ErrorCode, type PreviewAction } from '../contracts';
 import { systemClock, type Clock } from '../core/ids';
 import {
   metonaToolDefSchema,
@@ -97,7 +97,9 @@ export type ToolStatus =
   /** The tool went away (its plugin was turned off or removed) while its call waited for permission. */
   | 'withdrawn'
   | 'timeout'
-  | 'cancelled';
+  | 'cancelled'
+  /** Asked for by the last model call the step limit allowed: never run. */
+  | 'step_limit';
 
 export interface ToolExecution {
   status: ToolStatus;
@@ -105,6 +107,8 @@ export interface ToolExecution {
   citations: ToolCitation[];
   /** Validated arguments; absent when validation did not pass. */
   args?: Record<string, unknown>;
+  /** The project's error code of a failure, where one names it (an AppError's, a plugin's timeout). */
+  errorCode?: ErrorCode;
 }
 
 export type AuthorizationOutcome =
@@ -258,6 +262,7 @@ export class ToolRegistry {
       return failed(
         'invalid_arguments',
         `Invalid arguments for ${call.name}: ${issuesText(parsed.error)}. The call was not executed; fix the arguments and try again.`,
+        { errorCode: 'VALIDATION_FAILED' },
       );
     }
     const args = parsed.data as Record<string, unknown>;
@@ -305,11 +310,17 @@ export class ToolRegistry {
 
     if (settled.kind === 'aborted' || (settled.kind === 'thrown' && controller.signal.aborted)) {
       if (timedOut && !options.signal.aborted) {
-        return failed('timeout', `The tool ${call.name} did not finish within ${timeoutMs} ms.`, { args });
+        return failed('timeout', `The tool ${call.name} did not finish within ${timeoutMs} ms.`, {
+          args,
+          ...(tool.definition.category === 'mcp' && { errorCode: 'MCP_TOOL_CALL_FAILED' as const }),
+        });
       }
       return failed('cancelled', 'The run was cancelled while the tool was running.', { args });
     }
-    if (settled.kind === 'thrown') return failed('error', errorText(settled.error), { args });
+    if (settled.kind === 'thrown') {
+      const errorCode = isAppError(settled.error) ? settled.error.code : undefined;
+      return failed('error', errorText(settled.error), { args, ...(errorCode && { errorCode }) });
+    }
     const { output } = settled;
     return finish(
       'ok',

@@ -53,7 +53,9 @@ export interface AgentToolInfoDto {
  * `PermissionRequired`): the approval prompt words it in the user's language.
  */
 export type PreviewAction =
-  | { kind: 'note_create' | 'note_append' | 'note_replace'; title: string }
+  | { kind: 'note_append' | 'note_replace'; title: string }
+  /** `folder`: where the new note lands, when not at the top. */
+  | { kind: 'note_create'; title: string; folder?: string }
   | { kind: 'tasks_add' | 'tasks_create'; title: string; count: number }
   | {
       kind: 'note_organise';

@@ -126,6 +126,8 @@ export class McpHost {
   readonly #clock: Clock;
   #status: PluginHostStatusValue = 'stopped';
   #error: { code: string; message: string } | null = null;
+  /** Why the last ready connection broke, for the calls it cut off. */
+  #fault: { kind: string; reason: string } | null = null;
   #startedAt: number | null = null;
   #client: Client | undefined;
   #transport: ObservedTransport | undefined;
@@ -181,6 +183,7 @@ export class McpHost {
     const generation = ++this.#generation;
     this.#status = 'starting';
     this.#error = null;
+    this.#fault = null;
     this.#tools = new Map();
     this.#options.sink.withdraw(this.pluginId);
     const client = new Client(CLIENT_INFO, { capabilities: {} });
@@ -449,9 +452,7 @@ export class McpHost {
         });
       }
       if (error.code === McpErrorCode.ConnectionClosed || this.#status === 'unhealthy') {
-        return hostError('PLUGIN_HOST_UNHEALTHY', `The plugin "${this.pluginId}" stopped while answering.`, {
-          plugin_id: this.pluginId,
-        });
+        return this.#stoppedWhileAnswering();
       }
       return hostError(
         code,
@@ -462,12 +463,22 @@ export class McpHost {
         },
       );
     }
-    if (this.#status === 'unhealthy') {
-      return hostError('PLUGIN_HOST_UNHEALTHY', `The plugin "${this.pluginId}" stopped while answering.`, {
-        plugin_id: this.pluginId,
-      });
-    }
+    if (this.#status === 'unhealthy') return this.#stoppedWhileAnswering();
     return hostError(code, `The plugin "${this.pluginId}" failed on ${what}.`, { plugin_id: this.pluginId });
+  }
+
+  /**
+   * A call cut off because the server broke: the break's own reason (an oversized
+   * message, a crash) and what to do, since the caller — often a model — sees only this.
+   */
+  #stoppedWhileAnswering(): AppError {
+    const fault = this.#fault;
+    return hostError(
+      'PLUGIN_HOST_UNHEALTHY',
+      `The plugin "${this.pluginId}" stopped while answering${fault ? `: ${fault.reason}` : ''}. ` +
+        'Restart the plugin in Settings → Plugins.',
+      { plugin_id: this.pluginId, ...(fault && { reason: fault.kind, detail: fault.reason }) },
+    );
   }
 
   /** A ready (or starting) host that broke: tools out first, then the status, then the plugin. */
@@ -489,6 +500,10 @@ export class McpHost {
           );
     this.#status = 'unhealthy';
     this.#error = { code: error.code, message: error.message };
+    this.#fault =
+      reason instanceof AppError
+        ? { kind: reason.code, reason: reason.message }
+        : { kind: reason.kind, reason: reason.message };
     const client = this.#client;
     this.#client = undefined;
     void client?.close().catch(() => {});

@@ -146,6 +146,22 @@ describe('built-in tools', () => {
     expect((await notes.list({ limit: 10, offset: 0 })).total).toBe(2);
   });
 
+  it('notes.create asks with the folder the note goes to', async () => {
+    const { registry } = await setup();
+    const spec = registry.get('notes.create')!.spec;
+    const preview = (args: Record<string, unknown>) =>
+      spec.preview!(spec.parameters.parse(args) as never, { signal: new AbortController().signal });
+    const inFolder = await preview({ title: 'Alpha summary', body: 'Hi', folder: 'Projects/Alpha' });
+    expect(inFolder.summary).toBe('Create the note “Alpha summary” in the folder “Projects/Alpha”.');
+    expect(inFolder.diff).toContain('+++ b/Projects/Alpha/Alpha summary');
+    expect(inFolder.action).toEqual({
+      kind: 'note_create',
+      title: 'Alpha summary',
+      folder: 'Projects/Alpha',
+    });
+    expect((await preview({ title: 'Top', body: 'Hi' })).summary).toBe('Create the note “Top”.');
+  });
+
   it('tasks.create adds a checklist to a note or a new note; tasks.list reads them back', async () => {
     const { run, note, notes } = await setup();
     const added = await run('tasks.create', {

@@ -172,11 +172,15 @@ export function notesTools(notes: NotesPort): AgentToolSpec[] {
     riskLevel: MetonaRiskLevel.LOW,
     requiresPermission: true,
     permission: NOTES_WRITE_PERMISSION,
-    async preview({ title, body }) {
+    async preview({ title, body, folder }) {
+      // Where the note lands is part of what the user approves: in the line and the diff's path.
+      const place = folder.replace(/^\/+|\/+$/g, '');
       return {
-        summary: `Create the note “${title}”.`,
-        diff: unifiedDiff('', body, title),
-        action: { kind: 'note_create', title },
+        summary: place
+          ? `Create the note “${title}” in the folder “${place}”.`
+          : `Create the note “${title}”.`,
+        diff: unifiedDiff('', body, place ? `${place}/${title}` : title),
+        action: { kind: 'note_create', title, ...(place && { folder: place }) },
       };
     },
     async execute({ title, body, folder, tags }, { runId }) {

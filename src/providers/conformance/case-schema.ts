@@ -33,6 +33,8 @@ export const conformanceCaseSchema = z.object({
     tool_call_args: z
       .array(z.object({ name: z.string(), arguments: z.record(z.string(), z.unknown()) }))
       .optional(),
+    /** Calls whose arguments were not a JSON object: their name and the text the model sent. */
+    tool_call_argument_errors: z.array(z.object({ name: z.string(), text: z.string() })).optional(),
     usage_required: z.boolean(),
     usage: z
       .object({ input_tokens: z.number(), output_tokens: z.number(), total_tokens: z.number() })

@@ -7,6 +7,7 @@ import {
 } from '../../ir';
 import { ModelEventProjector, type ModelEvent, type ModelEventOf } from '../model-events';
 import { toMetonaError } from '../shared/errors';
+import { toolArgumentsError } from '../shared/tool-call-assembler';
 import { loadRequestFixture, type ConformanceCase } from './case-schema';
 import { irOrderViolations, modelEventViolations } from './check-event-order';
 
@@ -86,6 +87,13 @@ export function assertCase(run: CaseRun, testCase: ConformanceCase): void {
     expect(new Set(toolEnds.map((end) => end.data.tool_call_id)).size).toBe(toolEnds.length);
   }
   if (run.response) expect(run.response.toolCalls ?? []).toHaveLength(assertions.tool_calls);
+  if (assertions.tool_call_argument_errors) {
+    const faulty = (run.response?.toolCalls ?? []).flatMap((call) => {
+      const fault = toolArgumentsError(call);
+      return fault ? [{ name: call.name, text: fault.text }] : [];
+    });
+    expect(faulty).toEqual(assertions.tool_call_argument_errors);
+  }
 
   const usage = ofType(modelEvents, 'Usage');
   if (assertions.usage_required) {

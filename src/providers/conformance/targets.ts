@@ -85,6 +85,14 @@ const HERMES_NOT_RECORDED =
 const webllmFixtures = new URL('../webllm/__fixtures__/', import.meta.url);
 
 /**
+ * The wires complete an unreadable call with its fault for the agent to report; web-llm's calls
+ * are text the adapter reads whole, so one it cannot read still ends the answer with
+ * `parse_error` (webllm/adapter.test.ts).
+ */
+const WEBLLM_UNREADABLE_CALL =
+  'web-llm writes calls as text: one that cannot be read has no call to complete and ends with parse_error';
+
+/**
  * The in-browser provider: the real adapter and worker host, in-thread, over
  * an engine double that plays web-llm chunk recordings
  * (`webllm/__fixtures__/<prefix>-<scenario>.chunks.txt`).
@@ -181,13 +189,9 @@ export const conformanceTargets: ConformanceTarget[] = [
     create: ({ baseUrl }) => new OllamaAdapter({ model: 'qwen3:8b', baseUrl }),
   }),
   // Qwen3: thinking, and tools described in the prompt (no native function calling).
-  webllm(
-    'webllm',
-    'Qwen3-1.7B-q4f32_1-MLC',
-    'webllm',
-    ['chat', 'streaming', 'tool_calling', 'reasoning'],
-    {},
-  ),
+  webllm('webllm', 'Qwen3-1.7B-q4f32_1-MLC', 'webllm', ['chat', 'streaming', 'tool_calling', 'reasoning'], {
+    'provider-invalid-tool-args': WEBLLM_UNREADABLE_CALL,
+  }),
   // Hermes 3: web-llm's native function calling.
   webllm(
     'webllm-native',
@@ -196,6 +200,7 @@ export const conformanceTargets: ConformanceTarget[] = [
     ['chat', 'streaming', 'tool_calling'],
     {
       'provider-reasoning': 'Hermes 3 is not a reasoning model',
+      'provider-invalid-tool-args': WEBLLM_UNREADABLE_CALL,
       'provider-stream-interrupted': HERMES_NOT_RECORDED,
       'provider-tool-args-split': HERMES_NOT_RECORDED,
       'provider-usage': HERMES_NOT_RECORDED,

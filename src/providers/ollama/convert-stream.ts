@@ -2,7 +2,7 @@ import { invalidResponseError, mapStreamError } from '../shared/errors';
 import { LineDecoder } from '../shared/line-decoder';
 import { readStreamParts } from '../shared/read-stream-parts';
 import type { StreamPart } from '../shared/stream-parts';
-import { parseToolArguments } from '../shared/tool-call-assembler';
+import { parseToolArguments, withArgumentsError } from '../shared/tool-call-assembler';
 import type { ToolNameCodec } from '../shared/tool-names';
 import { ollamaProviderCode } from './map-error';
 import { mapOllamaFinishReason, mapOllamaPerfStats, mapOllamaUsage } from './map-finish-reason';
@@ -34,22 +34,18 @@ export function createOllamaStreamConverter({
       const index = toolCount++;
       const raw = call.function.arguments ?? {};
       const parsed = typeof raw === 'string' ? parseToolArguments(raw) : { ok: true as const, args: raw };
+      const id = call.id || `call_${requestId}_${index}`;
       if (!parsed.ok) {
         out.push({
-          type: 'error',
-          error: {
-            code: 'parse_error',
-            message: `The arguments of tool call "${call.function.name}" are not a JSON object: ${parsed.reason}`,
-            provider,
-            retryable: false,
-          },
+          type: 'tool_call_complete',
+          toolCall: withArgumentsError({ id, name: call.function.name }, String(raw), parsed.reason),
         });
-        return false;
+        continue;
       }
       out.push({
         type: 'tool_call_complete',
         toolCall: {
-          id: call.id || `call_${requestId}_${index}`,
+          id,
           name: call.function.name,
           args: parsed.args,
         },

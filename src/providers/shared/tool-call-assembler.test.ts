@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ToolCallAssembler, parseToolArguments } from './tool-call-assembler';
+import { ToolCallAssembler, parseToolArguments, toolArgumentsError } from './tool-call-assembler';
 
 const assembler = () => new ToolCallAssembler({ provider: 'test', fallbackId: (i) => `call_${i}` });
 
@@ -28,18 +28,44 @@ describe('ToolCallAssembler', () => {
     expect(buffer.has(4)).toBe(true);
   });
 
-  it('turns invalid or non-object JSON into parse_error, not a throw', () => {
+  it('completes a call whose arguments are not a JSON object, with the text and reason for the model', () => {
     const buffer = assembler();
-    buffer.add({ index: 0, id: 'x', name: 'broken', argsDelta: '{"city": Par' });
+    buffer.add({ index: 0, id: 'x', name: 'notes__search', argsDelta: '{"query": "Alpha",' });
+    buffer.add({ index: 0, argsDelta: ',' });
     buffer.add({ index: 1, id: 'y', name: 'array', argsDelta: '[1,2]' });
-    buffer.add({ index: 2, argsDelta: '{}' });
-    const [broken, array, nameless] = buffer.complete();
+    const [broken, array] = buffer.complete();
+    // A per-call fault, not an error of the whole response: the run can tell the model and go on.
     expect(broken).toMatchObject({
-      ok: false,
-      error: { code: 'parse_error', retryable: false, provider: 'test' },
+      ok: true,
+      call: {
+        id: 'x',
+        name: 'notes__search',
+        args: {},
+        argumentsError: { text: '{"query": "Alpha",,' },
+      },
     });
-    expect(array).toMatchObject({ ok: false, error: { code: 'parse_error' } });
-    expect(nameless).toMatchObject({ ok: false, error: { code: 'parse_error' } });
+    expect(broken?.ok && toolArgumentsError(broken.call)?.reason).toMatch(/JSON|property|token/i);
+    expect(array).toMatchObject({
+      ok: true,
+      call: { args: {}, argumentsError: { text: '[1,2]', reason: 'expected an object, got an array' } },
+    });
+  });
+
+  it('a call without a name is still a parse_error of the response: nothing can answer it', () => {
+    const buffer = assembler();
+    buffer.add({ index: 2, argsDelta: '{}' });
+    expect(buffer.complete()).toMatchObject([
+      { ok: false, error: { code: 'parse_error', retryable: false, provider: 'test' } },
+    ]);
+  });
+
+  it('cuts very long unreadable arguments', () => {
+    const buffer = assembler();
+    buffer.add({ index: 0, id: 'z', name: 'big', argsDelta: `{"text": "${'a'.repeat(5_000)}` });
+    const [result] = buffer.complete();
+    const text = result?.ok ? toolArgumentsError(result.call)?.text : undefined;
+    expect(text?.length).toBeLessThan(2_100);
+    expect(text?.endsWith('…')).toBe(true);
   });
 
   it('parseToolArguments accepts only objects', () => {

@@ -9,11 +9,49 @@ export interface ToolCallFragment {
   argsDelta?: string;
 }
 
+/**
+ * Arguments the model sent that are not a JSON object. The call still completes
+ * (with `args: {}`), so the agent can hand the model a tool error and let it
+ * retry instead of failing the whole answer.
+ */
+export interface ToolArgumentsError {
+  /** What the model sent, cut to `MAX_RAW_ARGUMENTS_CHARS`. */
+  text: string;
+  /** The parser's reason, e.g. `Unexpected token ',' … in JSON at position 18`. */
+  reason: string;
+}
+
 /** A finished call, arguments parsed; the stream driver adds iteration and timestamp. */
 export interface AssembledToolCall {
   id: string;
   name: string;
   args: Record<string, unknown>;
+  /** Set when the arguments could not be read; `args` is then `{}`. */
+  argumentsError?: ToolArgumentsError;
+}
+
+const MAX_RAW_ARGUMENTS_CHARS = 2_000;
+
+/** A completed call with unreadable arguments: empty args plus the fault, for the agent to report. */
+export function withArgumentsError(
+  call: { id: string; name: string },
+  text: string,
+  reason: string,
+): AssembledToolCall {
+  const shown = text.length > MAX_RAW_ARGUMENTS_CHARS ? `${text.slice(0, MAX_RAW_ARGUMENTS_CHARS)}…` : text;
+  return { id: call.id, name: call.name, args: {}, argumentsError: { text: shown, reason } };
+}
+
+/**
+ * The fault a wire left on a tool call. Read off the object because the IR's
+ * `MetonaToolCall` does not name the field; it travels with the call through
+ * the driver, the router and the accumulator, which copy calls by spreading.
+ */
+export function toolArgumentsError(call: object): ToolArgumentsError | undefined {
+  const value = (call as { argumentsError?: unknown }).argumentsError;
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { text, reason } = value as Record<string, unknown>;
+  return typeof text === 'string' && typeof reason === 'string' ? { text, reason } : undefined;
 }
 
 export type ToolCallAssembly = { ok: true; call: AssembledToolCall } | { ok: false; error: MetonaError };
@@ -28,7 +66,9 @@ interface PendingToolCall {
  * The standard's buffer: `Map<index, {name, argsBuffer}>` (plus the call id).
  * A fragment with a name opens the entry, argument deltas are appended, and at
  * the end of the stream or `finish_reason: "tool_calls"` each entry is parsed.
- * Arguments that are not a JSON object become a `parse_error`, never a throw.
+ * Arguments that are not a JSON object complete the call with `argumentsError`
+ * (the model gets a tool error and may retry); only a call without a name,
+ * which nothing can answer, is a `parse_error` of the whole response.
  */
 export class ToolCallAssembler {
   readonly #pending = new Map<number, PendingToolCall>();
@@ -79,19 +119,15 @@ export class ToolCallAssembler {
     if (entry.name === '') {
       return { ok: false, error: this.#parseError(`Tool call ${index} arrived without a name.`) };
     }
+    const id = entry.id ?? this.#fallbackId(index);
     const parsed = parseToolArguments(entry.argsBuffer);
     if (!parsed.ok) {
       return {
-        ok: false,
-        error: this.#parseError(
-          `The arguments of tool call "${entry.name}" are not a JSON object: ${parsed.reason}`,
-        ),
+        ok: true,
+        call: withArgumentsError({ id, name: entry.name }, entry.argsBuffer, parsed.reason),
       };
     }
-    return {
-      ok: true,
-      call: { id: entry.id ?? this.#fallbackId(index), name: entry.name, args: parsed.args },
-    };
+    return { ok: true, call: { id, name: entry.name, args: parsed.args } };
   }
 
   #parseError(message: string): MetonaError {

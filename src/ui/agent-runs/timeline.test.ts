@@ -66,6 +66,70 @@ describe('buildTimeline', () => {
     // Same events, same timeline (replay).
     expect(buildTimeline([...more].reverse())).toEqual(items);
   });
+
+  it('shows the permission question and its answer before the tool call they let run (or stopped)', () => {
+    sequence = 0;
+    const asked = (id: string, tool: string) => [
+      envelope('ToolCall', { tool_call_id: id, name: tool, step: 1, arguments: { title: 'A' } }),
+      envelope('PermissionRequired', {
+        request_id: `p_${id}`,
+        tool,
+        tool_call_id: id,
+        permission: 'notes.write',
+      }),
+      envelope('PermissionResolved', {
+        request_id: `p_${id}`,
+        tool,
+        tool_call_id: id,
+        decision: 'allow_once',
+      }),
+    ];
+    const events = [
+      envelope('RunStarted', { input: 'hi' }),
+      ...asked('t1', 'notes.create'),
+      envelope('ToolResult', { tool_call_id: 't1', status: 'ok', success: true, summary: 'Created' }),
+      ...asked('t2', 'notes.update'),
+      envelope('ToolResult', { tool_call_id: 't2', status: 'denied', success: false, error: 'Denied' }),
+    ];
+    const items = buildTimeline(events);
+    expect(items.map((item) => `${item.event}${item.kind === 'tool_call' ? ` ${item.name}` : ''}`)).toEqual([
+      'RunStarted',
+      'PermissionRequired',
+      'PermissionResolved',
+      'ToolCall notes.create',
+      'PermissionRequired',
+      'PermissionResolved',
+      'ToolCall notes.update',
+    ]);
+    // Live, before the answer: the question shows above the waiting call.
+    const waiting = buildTimeline(events.slice(0, 3));
+    expect(waiting.map((item) => item.event)).toEqual(['RunStarted', 'PermissionRequired', 'ToolCall']);
+    expect(runPhase(events.slice(0, 3), waiting)).toEqual({ kind: 'approval', tool: 'notes.create' });
+  });
+
+  it('keeps a failed tool call’s error code and the text the model sent when it was not JSON', () => {
+    sequence = 0;
+    const [call] = buildTimeline([
+      envelope('ToolCall', {
+        tool_call_id: 't1',
+        name: 'notes.search',
+        arguments: {},
+        arguments_text: '{"query": "Alpha",,',
+      }),
+      envelope('ToolResult', {
+        tool_call_id: 't1',
+        status: 'invalid_arguments',
+        success: false,
+        error: 'not valid JSON',
+        error_code: 'VALIDATION_FAILED',
+      }),
+    ]);
+    expect(call).toMatchObject({
+      name: 'notes.search',
+      arguments_text: '{"query": "Alpha",,',
+      error_code: 'VALIDATION_FAILED',
+    });
+  });
 });
 
 describe('failover and diffs in the timeline', () => {
@@ -145,6 +209,32 @@ describe('runPhase', () => {
       title: '进程调度摘要',
     });
     expect(phaseAfter([...asking, envelope('RunCancelled', { reason: 'user' })])).toBeNull();
+  });
+
+  it('keeps the folder a new note would land in, for the prompt to name', () => {
+    sequence = 0;
+    const ask = (action: Record<string, unknown>) =>
+      pendingPermission([
+        envelope('PermissionRequired', {
+          request_id: 'p1',
+          permission: 'notes.write',
+          tool: 'notes.create',
+          action,
+        }),
+      ])?.action;
+    expect(ask({ kind: 'note_create', title: 'Alpha summary', folder: 'Projects/Alpha' })).toEqual({
+      kind: 'note_create',
+      title: 'Alpha summary',
+      folder: 'Projects/Alpha',
+    });
+    expect(ask({ kind: 'note_create', title: 'Top', folder: '' })).toEqual({
+      kind: 'note_create',
+      title: 'Top',
+    });
+    expect(ask({ kind: 'note_append', title: 'T', folder: 'X' })).toEqual({
+      kind: 'note_append',
+      title: 'T',
+    });
   });
 
   it('ignores a preview action of an unknown kind (the prompt falls back to the tool’s own line)', () => {

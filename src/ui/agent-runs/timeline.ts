@@ -38,11 +38,15 @@ export interface ToolCallItem {
   name: string;
   step: number;
   arguments: unknown;
+  /** What the model sent when it was not a JSON object; `arguments` is then `{}`. */
+  arguments_text: string | null;
   status: string | null;
   success: boolean | null;
   summary: string | null;
   result: unknown;
   error: string | null;
+  /** The project's error code of a failed call (MCP_TOOL_CALL_FAILED…), when the core named one. */
+  error_code: string | null;
   duration_ms: number | null;
 }
 
@@ -89,7 +93,9 @@ function actionOf(value: unknown): PreviewAction | null {
     };
   }
   if (typeof kind !== 'string') return null;
-  if (NOTE_KINDS.has(kind)) return { kind: kind as 'note_create' | 'note_append' | 'note_replace', title };
+  if (kind === 'note_create')
+    return { kind, title, ...(typeof folder === 'string' && folder !== '' && { folder }) };
+  if (NOTE_KINDS.has(kind)) return { kind: kind as 'note_append' | 'note_replace', title };
   if (!TASK_KINDS.has(kind)) return null;
   return {
     kind: kind as 'tasks_add' | 'tasks_create',
@@ -198,11 +204,13 @@ export function buildTimeline(events: readonly EventEnvelope[]): TimelineItem[] 
           name: text(data.name),
           step: num(data.step) ?? 0,
           arguments: data.arguments,
+          arguments_text: text(data.arguments_text) || null,
           status: null,
           success: null,
           summary: null,
           result: undefined,
           error: null,
+          error_code: null,
           duration_ms: null,
         };
         toolCalls.set(item.tool_call_id, item);
@@ -217,7 +225,25 @@ export function buildTimeline(events: readonly EventEnvelope[]): TimelineItem[] 
         tool.summary = text(data.summary) || null;
         tool.result = data.result;
         tool.error = text(data.error) || null;
+        tool.error_code = text(data.error_code) || null;
         tool.duration_ms = num(data.duration_ms);
+        break;
+      }
+      case 'PermissionRequired':
+      case 'PermissionResolved': {
+        // Stored after the ToolCall (the model asked first), but the call runs only after the
+        // answer: shown before the tool, whose row carries its result, so the steps read in order.
+        const item: EventItem = {
+          kind: 'event',
+          event: envelope.event,
+          key,
+          sequence: envelope.sequence,
+          data,
+        };
+        const tool = toolCalls.get(text(data.tool_call_id));
+        const at = tool && tool.status === null ? items.indexOf(tool) : -1;
+        if (at >= 0) items.splice(at, 0, item);
+        else items.push(item);
         break;
       }
       default:
