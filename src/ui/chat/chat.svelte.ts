@@ -24,6 +24,14 @@ export interface ModelChoice {
   model: string;
 }
 
+/** A citation the user followed out of the chat: back in the chat, the keyboard returns to it. */
+export interface FollowedCitation {
+  message_id: string;
+  index: number;
+  /** The `[n]` link in the answer, or the button in its source list. */
+  from: 'inline' | 'source';
+}
+
 /** Conversations the list shows at first, and adds on each "Show more". */
 export const CONVERSATION_PAGE = 100;
 
@@ -48,6 +56,8 @@ export class ChatState {
   #drafts = $state.raw<Record<string, string>>(loadChatDrafts(browserStorage()));
   #conversationTotal = $state(0);
   #listWanted = $state(CONVERSATION_PAGE);
+  /** Per conversation (a new one's under ''): read once, on the way back. */
+  #followed: Record<string, FollowedCitation> = {};
 
   get conversations(): readonly ConversationDto[] {
     return this.#conversations;
@@ -164,6 +174,16 @@ export class ChatState {
     this.#contextNotice = notice;
   }
 
+  followCitation(conversationId: string | null, citation: FollowedCitation): void {
+    this.#followed[conversationId ?? ''] = citation;
+  }
+  takeFollowedCitation(conversationId: string | null): FollowedCitation | null {
+    const key = conversationId ?? '';
+    const followed = this.#followed[key] ?? null;
+    delete this.#followed[key];
+    return followed;
+  }
+
   open(conversationId: string | null, messages: LiveMessage[]): void {
     this.#contextNotice = null;
     this.#conversationId = conversationId;
@@ -209,6 +229,7 @@ export class ChatState {
     this.#drafts = {};
     this.#conversationTotal = 0;
     this.#listWanted = CONVERSATION_PAGE;
+    this.#followed = {};
   }
 }
 

@@ -27,4 +27,11 @@ describe('linkCitations', () => {
       'March [\\[1\\]](#citation-1)[\\[2\\]](#citation-2), not `a[1]`',
     );
   });
+
+  it('names each link after its source, as HTML, with the name escaped', () => {
+    const named = { ...citation(1), title: 'Whale "blue" <note>' };
+    expect(linkCitations('See [1].', [named], (item) => `Source ${item.index}: ${item.title}`)).toBe(
+      'See <a href="#citation-1" aria-label="Source 1: Whale &quot;blue&quot; &lt;note&gt;">\\[1\\]</a>.',
+    );
+  });
 });
