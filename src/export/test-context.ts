@@ -10,6 +10,19 @@ export const DEFAULT_TEST_OPTIONS: ExportOptions = {
   code_theme: 'github-light',
 };
 
+/**
+ * A handout with footnotes, for every exporter's footnote tests: references out of
+ * definition order, a repeated one, one never defined, one definition never referenced,
+ * and formatting, math and a link inside the notes.
+ */
+export const FOOTNOTE_HANDOUT = `FCFS[^fcfs] 与时间片轮转[^rr]，见教材[^1]，再看 FCFS[^fcfs]。未定义的[^missing]照原样。
+
+[^1]: Tanenbaum, *Modern Operating Systems*, see [the book](https://example.com/mos).
+[^rr]: Round robin：每个进程轮流使用 $q$ 个时间片，**公平**。
+[^fcfs]: 先来先服务。
+[^extra]: 没有被引用的脚注。
+`;
+
 /** An export context for exporter tests: plots drawn in-process, Mermaid by the given fake page. */
 export function testExportContext(
   options: Partial<ExportOptions> = {},

@@ -3,7 +3,7 @@ import mammoth from 'mammoth';
 import { describe, expect, it } from 'vitest';
 import { documentFromMarkdown } from '../../core/markdown/document-ast';
 import type { MermaidStaticPort } from '../static-render';
-import { testExportContext, testRasterizer } from '../test-context';
+import { FOOTNOTE_HANDOUT as FOOTNOTES, testExportContext, testRasterizer } from '../test-context';
 import { docxExporter } from './docx-exporter';
 
 // A 2×2 red PNG.
@@ -224,15 +224,8 @@ describe('docxExporter', () => {
     );
     await expect(run).rejects.toMatchObject({ code: 'EXPORT_UNSUPPORTED_CONTENT' });
   });
+
   describe('footnotes', () => {
-    const FOOTNOTES = `FCFS[^fcfs] 与时间片轮转[^rr]，见教材[^1]，再看 FCFS[^fcfs]。未定义的[^missing]照原样。
-
-[^1]: Tanenbaum, *Modern Operating Systems*, see [the book](https://example.com/mos).
-[^rr]: Round robin：每个进程轮流使用 $q$ 个时间片，**公平**。
-[^fcfs]: 先来先服务。
-[^extra]: 没有被引用的脚注。
-`;
-
     it('writes Word footnotes, numbered by first reference, with their formatting, math and links', async () => {
       const result = await docxExporter.export(
         documentFromMarkdown(FOOTNOTES, '调度'),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { documentFromMarkdown } from '../../core/markdown/document-ast';
 import { ExportError } from '../exporter';
-import { testExportContext } from '../test-context';
+import { FOOTNOTE_HANDOUT as FOOTNOTES, testExportContext } from '../test-context';
 import { htmlExporter } from './html-exporter';
 
 const NOTE = `---
@@ -181,14 +181,8 @@ describe('htmlExporter', () => {
       exportHtml('```function-plot\ny = x\n```\n', {}, undefined, controller.signal),
     ).rejects.toThrow();
   });
-  describe('footnotes', () => {
-    const FOOTNOTES = `FCFS[^fcfs] 与时间片轮转[^rr]，见教材[^1]，再看 FCFS[^fcfs]。未定义的[^missing]照原样。
 
-[^1]: Tanenbaum, *Modern Operating Systems*, see [the book](https://example.com/mos).
-[^rr]: Round robin：每个进程轮流使用 $q$ 个时间片，**公平**。
-[^fcfs]: 先来先服务。
-[^extra]: 没有被引用的脚注。
-`;
+  describe('footnotes', () => {
     const reference = (number: number, id: string) =>
       new RegExp(`<sup class="footnote-ref"><a href="#fn-${number}" id="${id}"[^>]*>${number}</a></sup>`);
 

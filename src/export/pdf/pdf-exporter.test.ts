@@ -4,7 +4,7 @@ import { documentFromMarkdown } from '../../core/markdown/document-ast';
 import { themeStylesheet } from '../../themes/theme-css';
 import type { ExportTheme } from '../exporter';
 import type { MermaidStaticPort } from '../static-render';
-import { testExportContext, testRasterizer } from '../test-context';
+import { FOOTNOTE_HANDOUT as FOOTNOTES, testExportContext, testRasterizer } from '../test-context';
 import { createHarfBuzzSubsetter } from './font-subset';
 import { createPdfExporter } from './pdf-exporter';
 import { pdfFillColours } from './testing/fill-colours';
@@ -569,15 +569,8 @@ describe('pdfExporter', () => {
     expect([...pdfFillColours(plain)]).not.toContain('#d73a49');
     expect(poppler('pdftotext', plain)).toContain('def fib(n):');
   });
+
   describe('footnotes', () => {
-    const FOOTNOTES = `FCFS[^fcfs] 与时间片轮转[^rr]，见教材[^1]，再看 FCFS[^fcfs]。未定义的[^missing]照原样。
-
-[^1]: Tanenbaum, *Modern Operating Systems*, see [the book](https://example.com/mos).
-[^rr]: Round robin：每个进程轮流使用 $q$ 个时间片，**公平**。
-[^fcfs]: 先来先服务。
-[^extra]: 没有被引用的脚注。
-`;
-
     it('sets raised numbers in the text and the notes, numbered by first reference, under 注释 at the end', async () => {
       const { data, warnings } = await exporter.export(
         documentFromMarkdown(FOOTNOTES, '调度'),
