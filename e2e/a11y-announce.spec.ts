@@ -1,4 +1,4 @@
-import { textStream } from './harness/openai-script-server';
+import { heldReplies, textStream } from './harness/openai-script-server';
 import { createNote, expect, openApp, test } from './fixtures';
 import { addScriptProvider } from './harness/agent-steps';
 import { askNotes, openChat } from './harness/chat-steps';
@@ -137,11 +137,8 @@ test('the end of an agent run is announced; Ctrl+Enter starts one', async ({ pag
 
 test('a running benchmark is a progress bar, and its end is announced', async ({ page, scriptServer }) => {
   test.setTimeout(240_000);
-  let release: (text: string) => void = () => {};
-  const held = new Promise<string>((resolve) => {
-    release = resolve;
-  });
-  const server = await scriptServer({ reply: () => held });
+  const held = heldReplies();
+  const server = await scriptServer({ reply: held.reply });
   await openApp(page);
   await addScriptProvider(page, server.url);
   await page.getByTestId('nav-benchmarks').click();
@@ -164,7 +161,7 @@ test('a running benchmark is a progress bar, and its end is announced', async ({
   await expect(running).toHaveAttribute('data-status', 'cancelled', { timeout: 120_000 });
   await expect(announcement).toHaveText('Benchmark run cancelled.');
   await expect(progress).toHaveCount(0);
-  release('');
+  held.release();
 });
 
 test('a skip link is the first Tab stop; a view picked in the sidebar names itself and takes the focus', async ({

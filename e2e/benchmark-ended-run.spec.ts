@@ -1,4 +1,5 @@
 import { addScriptProvider } from './harness/agent-steps';
+import { heldReplies } from './harness/openai-script-server';
 import { expect, openApp, test } from './fixtures';
 
 /**
@@ -14,11 +15,8 @@ test('a run cancelled before any case finished keeps the last report on screen',
   scriptServer,
 }) => {
   // The configured model never answers while the test runs: no case of its run can finish.
-  let release: (text: string) => void = () => {};
-  const held = new Promise<string>((resolve) => {
-    release = resolve;
-  });
-  const server = await scriptServer({ reply: () => held });
+  const held = heldReplies();
+  const server = await scriptServer({ reply: held.reply });
   await openApp(page);
   await addScriptProvider(page, server.url);
   await page.getByTestId('nav-benchmarks').click();
@@ -52,5 +50,5 @@ test('a run cancelled before any case finished keeps the last report on screen',
   await expect(page.getByTestId('bench-report-no-metrics')).toContainText('Cancelled');
   await expect(page.getByTestId('bench-case-row')).toHaveCount(0);
   await expect(page.getByTestId('bench-run-item')).toHaveCount(2);
-  release('');
+  held.release();
 });

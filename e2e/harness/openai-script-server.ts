@@ -96,6 +96,18 @@ export async function scriptServerFixture(
   }
 }
 
+/**
+ * A model that never answers until the test lets it: every request waits on one
+ * promise, so nothing it was asked can finish meanwhile (a run stays running).
+ */
+export function heldReplies(): { reply: () => Promise<string>; release: (text?: string) => void } {
+  let release: (text: string) => void = () => {};
+  const held = new Promise<string>((resolve) => {
+    release = resolve;
+  });
+  return { reply: () => held, release: (text = '') => release(text) };
+}
+
 /** The tool results a request sends back to the model: what a script decides its next step by. */
 export function toolMessages(
   body: Record<string, unknown>,

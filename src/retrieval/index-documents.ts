@@ -1,5 +1,6 @@
 import { headingPathText, headingPaths } from '../core/heading-path';
 import { inlineTags } from '../core/inline-tags';
+import { tagKey } from '../core/tag-key';
 import type { IndexSource } from '../db';
 import type { FullTextDocument, FullTextNoteSegment } from './full-text-index';
 import { tokenize } from './tokenizer';
@@ -126,8 +127,8 @@ export function isTagsOnly(text: string): boolean {
     .filter((word) => word !== '')
     .map((word) => word.replace(MARKS, ''));
   if (words.length === 0 || !words.every((word) => word.startsWith('#'))) return false;
-  const tags = new Set(inlineTags(text).map((tag) => tag.toLowerCase()));
-  return words.every((word) => tags.has(word.slice(1).replace(/\/+$/, '').toLowerCase()));
+  const tags = new Set(inlineTags(text).map(tagKey));
+  return words.every((word) => tags.has(tagKey(word.slice(1).replace(/\/+$/, ''))));
 }
 
 /** Each distinct term once in first-seen order, space-separated; counts only when some term repeats. */
