@@ -69,6 +69,14 @@ test('a streamed answer is announced once, when it is complete; its buttons say 
   const row = page.getByTestId('chat-conversation').first();
   const title = (await row.innerText()).trim();
   await expect(page.getByTestId('chat-rename').first()).toHaveAccessibleName(`Rename “${title}”`);
+
+  // Reopened after a reload, the old conversation is shown at its answer, not read out again.
+  await page.reload();
+  await openChat(page);
+  await page.getByTestId('chat-conversation').first().click();
+  await expect(answer).toHaveAttribute('data-status', 'completed');
+  await expect(answer).toContainText('The blue whale sings at dawn.');
+  await expect(status).toHaveText('');
 });
 
 test('a citation link is named after its source, and Back from its note returns to it', async ({ page }) => {

@@ -15,6 +15,8 @@ test('runs a RAG benchmark from the report page, shows charts and cases, opens a
   await page.getByTestId('bench-run').click();
   const report = page.getByTestId('bench-report');
   await expect(report).toBeVisible({ timeout: 120_000 });
+  // A screen reader hears how the run ended, not only the progress bar vanishing.
+  await expect(page.getByTestId('bench-announcement')).toHaveText('Benchmark run completed.');
   const first = await report.getAttribute('data-run-id');
   await expect(page.getByTestId('bench-metric-row')).toHaveCount(3);
   await expect(page.getByTestId('bench-chart')).toHaveAttribute('data-ready', 'true');
