@@ -122,3 +122,77 @@ describe('LinkIndex', () => {
     expect(index.resolve('Home')?.note_id).toBe('h');
   });
 });
+
+describe('LinkIndex with Obsidian path links', () => {
+  const older = '2026-01-01T00:00:00.000Z';
+  const newer = '2026-02-01T00:00:00.000Z';
+  function inFolder(
+    note_id: string,
+    folder: string,
+    title: string,
+    body = '',
+    created_at = older,
+  ): IndexedNote {
+    return { note_id, folder, title, body, created_at };
+  }
+
+  it('opens the note with that title in the folder the path names, nested, with .md and a heading', () => {
+    const index = new LinkIndex();
+    index.set(inFolder('os', '操作系统', '进程调度'));
+    index.set(inFolder('deep', '课程/网络', '进程调度', '', newer));
+    index.set(inFolder('index', '', 'Index', 'See [[操作系统/进程调度|Scheduling]]'));
+    expect(index.resolve('操作系统/进程调度')?.note_id).toBe('os');
+    expect(index.resolve('课程/网络/进程调度.md')?.note_id).toBe('deep');
+    expect(index.resolve(' 网络 / 进程调度 ')?.note_id).toBe('deep');
+    // The vault's own name before the folders, as some exports write it.
+    expect(index.resolve('Vault/网络/进程调度')?.note_id).toBe('deep');
+    expect(index.resolve('Vault/Index.md')?.note_id).toBe('index');
+    expect(index.backlinks('os')).toEqual([
+      { note_id: 'index', title: 'Index', context: 'See [[操作系统/进程调度|Scheduling]]' },
+    ]);
+    expect(index.backlinks('deep')).toEqual([]);
+  });
+
+  it('picks the closest folder, then the oldest note; a bare ambiguous title keeps the oldest', () => {
+    const index = new LinkIndex();
+    index.set(inFolder('nested', 'Courses/OS', 'Notes', '', older));
+    index.set(inFolder('top', 'OS', 'Notes', '', newer));
+    index.set(inFolder('linker', '', 'Linker', '[[OS/Notes]] and [[Courses/OS/Notes#Part]]'));
+    expect(index.resolve('OS/Notes')?.note_id).toBe('top');
+    expect(index.resolve('os/notes.md')?.note_id).toBe('top');
+    expect(index.resolve('Courses/OS/Notes')?.note_id).toBe('nested');
+    expect(index.resolve('Notes')?.note_id).toBe('nested');
+    expect(index.resolve('Notes.md')?.note_id).toBe('nested');
+    expect(index.backlinks('top').map((link) => link.context)).toEqual([
+      '[[OS/Notes]] and [[Courses/OS/Notes#Part]]',
+    ]);
+    expect(index.backlinks('nested').map((link) => link.note_id)).toEqual(['linker']);
+  });
+
+  it('reads a path that names no folder of a note with that title as a title, as before', () => {
+    const index = new LinkIndex();
+    index.set(inFolder('slash', '', 'TCP/IP'));
+    index.set(inFolder('ip', 'Elsewhere', 'IP'));
+    index.set(inFolder('linker', '', 'Linker', '[[TCP/IP]] [[Nowhere/IP]]'));
+    expect(index.resolve('TCP/IP')?.note_id).toBe('slash');
+    expect(index.resolve('Nowhere/IP')).toBeUndefined();
+    expect(index.resolve('Elsewhere/IP')?.note_id).toBe('ip');
+    expect(index.backlinks('slash').map((link) => link.note_id)).toEqual(['linker']);
+    expect(index.backlinks('ip')).toEqual([]);
+    // A note whose title ends in .md is linked by its whole title first.
+    index.set(inFolder('readme', '', 'README.md'));
+    index.set(inFolder('readme2', '', 'README', '', newer));
+    expect(index.resolve('README.md')?.note_id).toBe('readme');
+  });
+
+  it('follows a note moved to another folder', () => {
+    const index = new LinkIndex();
+    index.set(inFolder('os', '操作系统', '进程调度'));
+    index.set(inFolder('index', '', 'Index', '[[操作系统/进程调度]]'));
+    index.set(inFolder('os', '归档', '进程调度'));
+    expect(index.resolve('操作系统/进程调度')).toBeUndefined();
+    expect(index.backlinks('os')).toEqual([]);
+    expect(index.resolve('归档/进程调度')?.note_id).toBe('os');
+    expect(index.linkingTo('进程调度').map((entry) => entry.note_id)).toEqual(['index']);
+  });
+});

@@ -1,9 +1,12 @@
-import { linkKey, parseWikilinks } from './wikilinks';
+import { linkKey, namesTitle, parseWikilinks } from './wikilinks';
 import { noteAliases } from './wikilinks-aliases';
+import { folderRank, linkPath, type LinkPath } from './wikilinks-paths';
 
 export interface IndexedNote {
   note_id: string;
   title: string;
+  /** `/`-separated, '' the top: what `[[folder/Title]]` links are matched against. */
+  folder?: string;
   body: string;
   created_at: string;
 }
@@ -27,6 +30,7 @@ interface Entry {
   note_id: string;
   title: string;
   key: string;
+  folder: string;
   /** Keys of the note's aliases (front matter `aliases:`), its own title's left out. */
   aliasKeys: string[];
   /** Alias key → the alias as first written, for completion to show and insert. */
@@ -50,7 +54,10 @@ function contextOf(body: string, start: number): string {
  * note with that title (compared by `linkKey`), so duplicates never make a
  * link jump between notes as they are edited. A title no note has resolves,
  * the same way, to the oldest note with that alias (Obsidian's `aliases:`):
- * a real title always wins over an alias.
+ * a real title always wins over an alias. A path (`[[folder/Title]]`,
+ * `[[Title.md]]`, see linkPath) resolves first to a note with that title in a
+ * folder the path names (the closest by folderRank, then the oldest); one that
+ * names no such note is read as a title, as before paths were known.
  */
 export class LinkIndex {
   readonly #entries = new Map<string, Entry>();
@@ -87,6 +94,7 @@ export class LinkIndex {
       note_id: note.note_id,
       title: note.title,
       key,
+      folder: note.folder ?? '',
       aliasKeys,
       aliasNames,
       created_at: note.created_at,
@@ -110,10 +118,34 @@ export class LinkIndex {
     this.#byAlias.clear();
   }
 
-  /** The note a link to `title` opens, if any: by title, else by alias. */
+  /** The note a link to `title` opens, if any: by path, else by title, else by alias. */
   resolve(title: string): LinkedNote | undefined {
+    const path = linkPath(title);
+    // `[[Title.md]]` names no folder: a note whose title ends in `.md` comes first.
+    const byPath = path === null || path.folders.length === 0 ? undefined : this.#inFolder(path);
     const key = linkKey(title);
-    return this.#oldest(this.#byTitle.get(key)) ?? this.#oldest(this.#byAlias.get(key));
+    return (
+      byPath ??
+      this.#oldest(this.#byTitle.get(key)) ??
+      this.#oldest(this.#byAlias.get(key)) ??
+      (path === null ? undefined : this.#inFolder(path))
+    );
+  }
+
+  /** The note a path names: its title in the closest folder the path names, the oldest of equals. */
+  #inFolder(path: LinkPath): LinkedNote | undefined {
+    const ids = this.#byTitle.get(linkKey(path.title));
+    if (!ids) return undefined;
+    let bestRank = Infinity;
+    let closest = new Set<string>();
+    for (const id of ids) {
+      const rank = folderRank(path.folders, this.#entries.get(id)!.folder);
+      if (rank === null || rank > bestRank) continue;
+      if (rank < bestRank) closest = new Set();
+      bestRank = rank;
+      closest.add(id);
+    }
+    return this.#oldest(closest.size === 0 ? undefined : closest);
   }
 
   #oldest(ids: Set<string> | undefined): LinkedNote | undefined {
@@ -132,7 +164,7 @@ export class LinkIndex {
     return best && { note_id: best.note_id, title: best.title };
   }
 
-  /** Notes whose links resolve to `noteId`, by title or by alias. */
+  /** Notes whose links resolve to `noteId`, by title, by alias or by path. */
   backlinks(noteId: string): Backlink[] {
     const target = this.#entries.get(noteId);
     if (!target) return [];
@@ -140,11 +172,17 @@ export class LinkIndex {
     const keys = [target.key, ...target.aliasKeys].filter(
       (key) => key !== '' && this.resolve(key)?.note_id === noteId,
     );
-    if (keys.length === 0) return [];
+    // Paths ending in its title open it where its folder is the closest they name.
+    const opens = (key: string) =>
+      keys.includes(key) ||
+      (target.key !== '' &&
+        linkPath(key) !== null &&
+        namesTitle(key, target.key) &&
+        this.resolve(key)?.note_id === noteId);
     return [...this.#entries.values()]
       .filter((entry) => entry.note_id !== noteId)
       .flatMap((entry) => {
-        const key = keys.find((name) => entry.links.has(name));
+        const key = keys.find((name) => entry.links.has(name)) ?? [...entry.links.keys()].find(opens);
         return key === undefined
           ? []
           : [{ note_id: entry.note_id, title: entry.title, context: entry.links.get(key)! }];
@@ -152,10 +190,12 @@ export class LinkIndex {
       .sort((a, b) => a.title.localeCompare(b.title) || a.note_id.localeCompare(b.note_id));
   }
 
-  /** Ids of the notes with a link to this title, whatever it resolves to. */
+  /** The notes with a link to this title, plain or as a path's last part, whatever it resolves to. */
   linkingTo(titleOrKey: string): Array<{ note_id: string; title: string; links: Map<string, string> }> {
     const key = linkKey(titleOrKey);
-    return [...this.#entries.values()].filter((entry) => entry.links.has(key));
+    return [...this.#entries.values()].filter(
+      (entry) => entry.links.has(key) || [...entry.links.keys()].some((link) => namesTitle(link, key)),
+    );
   }
 
   /**

@@ -119,3 +119,36 @@ describe('wikilinkQueryAt', () => {
     expect(wikilinkQueryAt('plain', 5)).toBeNull();
   });
 });
+
+describe('rewriteWikilinks with paths', () => {
+  it('keeps the folders, .md, heading and label of a path link', () => {
+    const body =
+      'See [[操作系统/进程调度|Scheduling]], [[课程/操作系统/进程调度.md#时间片]] and [[进程调度]].';
+    expect(rewriteWikilinks(body, '进程调度', 'CPU 调度')).toEqual({
+      body: 'See [[操作系统/CPU 调度|Scheduling]], [[课程/操作系统/CPU 调度.md#时间片]] and [[CPU 调度]].',
+      count: 3,
+    });
+  });
+
+  it('rewrites only the links the caller says follow, asking once for each target', () => {
+    const asked: string[] = [];
+    const result = rewriteWikilinks(
+      '[[A/Old]] [[B/Old]] [[a/Old]] [[Old]]',
+      'Old',
+      'New',
+      (before, after) => {
+        asked.push(`${before} → ${after}`);
+        return !before.toLowerCase().startsWith('b/');
+      },
+    );
+    expect(result).toEqual({ body: '[[A/New]] [[B/Old]] [[a/New]] [[New]]', count: 3 });
+    expect(asked).toEqual(['A/Old → A/New', 'B/Old → B/New', 'a/Old → a/New', 'Old → New']);
+  });
+
+  it('replaces a title with a slash in it whole', () => {
+    expect(rewriteWikilinks('[[TCP/IP]] [[net/TCP/IP]]', 'TCP/IP', 'Networking')).toEqual({
+      body: '[[Networking]] [[net/TCP/IP]]',
+      count: 1,
+    });
+  });
+});

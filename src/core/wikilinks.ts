@@ -8,6 +8,11 @@
  * heading of the note the link is in.
  */
 
+import { linkKey } from './wikilinks-key';
+import { linkPath, retitleTarget } from './wikilinks-paths';
+
+export { linkKey };
+
 export interface WikilinkRef {
   /** The linked note's title as written, trimmed; empty for `[[#Heading]]` (the same note). */
   target: string;
@@ -21,11 +26,6 @@ export interface WikilinkRef {
 }
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
-
-/** How titles are compared: case, surrounding and repeated whitespace do not matter. */
-export function linkKey(title: string): string {
-  return title.trim().replace(/\s+/g, ' ').toLocaleLowerCase();
-}
 
 /**
  * A link target split into the note's title and the place in it, at the first
@@ -110,20 +110,29 @@ export function linkKeys(body: string): Set<string> {
 /**
  * Points every link to `oldTitle` at `newTitle`, keeping headings and labels:
  * `[[Old]]` becomes `[[New]]`, `[[Old|see]]` becomes `[[New|see]]` and
- * `[[Old#Part|see]]` becomes `[[New#Part|see]]`.
+ * `[[Old#Part|see]]` becomes `[[New#Part|see]]`. A link in Obsidian's path
+ * form keeps its folders and `.md` (`[[folder/Old.md]]` becomes
+ * `[[folder/New.md]]`). `follows(before, after)` says whether a link whose
+ * target reads `before` now should read `after`; without it every link whose
+ * title is `oldTitle` does, whatever folder it names.
  */
 export function rewriteWikilinks(
   body: string,
   oldTitle: string,
   newTitle: string,
+  follows: (before: string, after: string) => boolean = () => true,
 ): { body: string; count: number } {
   const oldKey = linkKey(oldTitle);
-  const target = newTitle.trim();
   let count = 0;
   let result = '';
   let cursor = 0;
+  const decided = new Map<string, boolean>();
   for (const link of parseWikilinks(body)) {
-    if (linkKey(link.target) !== oldKey) continue;
+    const target = renamedTarget(link.target, oldKey, newTitle);
+    if (target === null) continue;
+    const follow = decided.get(link.target) ?? follows(link.target, target);
+    decided.set(link.target, follow);
+    if (!follow) continue;
     const fragment = link.fragment === null ? '' : `#${link.fragment}`;
     const label = link.label === null ? '' : `|${link.label}`;
     result += body.slice(cursor, link.start) + `[[${target}${fragment}${label}]]`;
@@ -131,6 +140,26 @@ export function rewriteWikilinks(
     count++;
   }
   return { body: count === 0 ? body : result + body.slice(cursor), count };
+}
+
+/**
+ * What a link target reads once the note of title key `oldKey` it names is
+ * called `newTitle`, in the form it was written; null when it names another title.
+ */
+export function renamedTarget(target: string, oldKey: string, newTitle: string): string | null {
+  // A title with a `/` in it, written whole, is replaced whole.
+  if (linkKey(target) === oldKey) return newTitle.trim();
+  return namesTitle(target, oldKey) ? retitleTarget(target, newTitle) : null;
+}
+
+/**
+ * Whether a link target names a note of this title key: as a plain title, or
+ * as the last part of a path (`folder/Title`, `Title.md`).
+ */
+export function namesTitle(target: string, titleKey: string): boolean {
+  if (linkKey(target) === titleKey) return true;
+  const path = linkPath(target);
+  return path !== null && linkKey(path.title) === titleKey;
 }
 
 /**

@@ -125,6 +125,41 @@ describe('LinksService', () => {
     expect((await api.links.resolve('Al'))?.note_id).toBe(existing.note_id);
   });
 
+  it('resolves Obsidian path links by folder and title, and rewrites them on a rename keeping the path', async () => {
+    const api = setup();
+    const scheduling = await api.notes.create({ title: '进程调度', folder: '操作系统', body: '## 时间片' });
+    const other = await api.notes.create({ title: '进程调度', folder: '网络', body: '' });
+    const index = await api.notes.create({
+      title: 'Index',
+      body: 'See [[操作系统/进程调度|Scheduling]] and [[操作系统/进程调度.md#时间片]]\n[[网络/进程调度]] [[进程调度]]',
+    });
+    expect((await api.links.resolve('操作系统/进程调度'))?.note_id).toBe(scheduling.note_id);
+    expect((await api.links.resolve('网络/进程调度.md'))?.note_id).toBe(other.note_id);
+    expect(await api.links.missing(['操作系统/进程调度', '网络/进程调度', '硬件/进程调度'])).toEqual([
+      '硬件/进程调度',
+    ]);
+    expect((await api.links.backlinks(scheduling.note_id)).map((link) => link.note_id)).toEqual([
+      index.note_id,
+    ]);
+    expect((await api.links.backlinks(other.note_id)).map((link) => link.note_id)).toEqual([index.note_id]);
+
+    // Another note still has the old title: the bare link now opens it and stays, as before; path links follow.
+    await api.notes.update({ note_id: scheduling.note_id, title: 'CPU 调度' });
+    expect((await api.notes.get(index.note_id)).body).toBe(
+      'See [[操作系统/CPU 调度|Scheduling]] and [[操作系统/CPU 调度.md#时间片]]\n[[网络/进程调度]] [[进程调度]]',
+    );
+    expect((await api.links.resolve('进程调度'))?.note_id).toBe(other.note_id);
+    expect((await api.links.backlinks(scheduling.note_id)).map((link) => link.note_id)).toEqual([
+      index.note_id,
+    ]);
+
+    // Renamed again, the last one with the old title takes its bare links along.
+    await api.notes.update({ note_id: other.note_id, title: '网络调度' });
+    expect((await api.notes.get(index.note_id)).body).toBe(
+      'See [[操作系统/CPU 调度|Scheduling]] and [[操作系统/CPU 调度.md#时间片]]\n[[网络/网络调度]] [[网络调度]]',
+    );
+  });
+
   it('names the link titles no live note has', async () => {
     const api = setup();
     await api.notes.create({ title: 'Alpha plan', body: '' });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AppError, MAX_TITLE_LENGTH, parseInput, type NoteDto } from '../contracts';
 import { MAX_BODY_LENGTH, MAX_INDEXED_CHARS_PER_NOTE } from '../contracts/note-limits';
-import { linkKey, rewriteWikilinks } from '../core/wikilinks';
+import { linkKey, renamedTarget, rewriteWikilinks } from '../core/wikilinks';
 import { LinkIndex, type Backlink, type LinkedNote, type LinkSuggestion } from '../core/wikilinks-index';
 import type { NoteChange, NoteChangeListener, NotesRepository, PagedNote } from '../db';
 import type { NotesService } from './notes-service';
@@ -206,26 +206,33 @@ export class LinksService implements NoteChangeListener {
 
   /**
    * After `note` was renamed from `oldTitle`, links to the old title in other
-   * notes point at the new one (one `rename` version each). Nothing is
-   * rewritten while another note still has the old title (the links now open
-   * that one) or already had the new one. A note that changed meanwhile is
-   * skipped, not overwritten.
+   * notes point at the new one (one `rename` version each), paths
+   * (`[[folder/Old]]`) keeping their folders. A link stays while it still
+   * opens a note (another note has the old title, in the folder a path names)
+   * or when its new form would open another one (a title typed on the way to
+   * an older note's). A note that changed meanwhile is skipped, not overwritten.
    */
   async #followRename(note: NoteDto, oldTitle: string): Promise<number> {
     if (linkKey(oldTitle) === '' || linkKey(note.title) === '' || linkKey(oldTitle) === linkKey(note.title))
       return 0;
     const index = await this.#fresh();
-    // Links stay while the old title still opens a note, or when the new title
-    // would open an older one (a title typed on the way to another).
-    if (index.resolve(oldTitle) || index.resolve(note.title)?.note_id !== note.note_id) return 0;
+    const follows = (before: string, after: string) =>
+      !index.resolve(before) && index.resolve(after)?.note_id === note.note_id;
+    const oldKey = linkKey(oldTitle);
     let rewritten = 0;
     for (const source of index.linkingTo(oldTitle)) {
       if (source.note_id === note.note_id) continue;
+      // Links are indexed by key, which resolves as the link does: a note none of whose links follow is not read.
+      const anyFollows = [...source.links.keys()].some((key) => {
+        const after = renamedTarget(key, oldKey, note.title);
+        return after !== null && follows(key, after);
+      });
+      if (!anyFollows) continue;
       // Longer than a note may be saved: reading it whole could not end in a save.
       if ((this.#partly.get(source.note_id)?.body_length ?? 0) > MAX_BODY_LENGTH) continue;
       try {
         const current = await this.#notes.get(source.note_id);
-        const { body, count } = rewriteWikilinks(current.body, oldTitle, note.title);
+        const { body, count } = rewriteWikilinks(current.body, oldTitle, note.title, follows);
         if (count === 0) continue;
         await this.#notes.update(
           { note_id: current.note_id, body, expected_version: current.version },
