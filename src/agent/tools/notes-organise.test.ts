@@ -157,6 +157,27 @@ describe('notes.organise', () => {
     expect(notes.changes).toEqual([]);
   });
 
+  it('compares tags without case, as the tag list does: removes OS for os, adds no second spelling', async () => {
+    const { run, notes, preview } = setup();
+    notes.add({ note_id: 'n2', title: 'Kernel', folder: '', tags: ['OS', 'Draft', '数据库'] });
+    await expect(preview({ note_id: 'n2', remove_tags: ['os'], add_tags: ['draft'] })).resolves.toMatchObject(
+      {
+        action: { tags_added: [], tags_removed: ['OS'] },
+        summary: 'Remove #OS from “Kernel”.',
+      },
+    );
+    const done = await run({ note_id: 'n2', remove_tags: ['os'], add_tags: ['DRAFT', 'Linux', 'linux'] });
+    expect(done.status).toBe('ok');
+    expect(notes.notes.get('n2')?.tags).toEqual(['Draft', '数据库', 'Linux']);
+    expect(done.result.result).toMatchObject({ tags: ['Draft', '数据库', 'Linux'], changed: true });
+
+    const same = await run({ note_id: 'n2', add_tags: ['draft', 'LINUX'] });
+    expect(same.result.result).toMatchObject({ changed: false, version: 2 });
+    const both = await run({ note_id: 'n2', add_tags: ['Work'], remove_tags: ['work'] });
+    expect(both.status).toBe('invalid_arguments');
+    expect(both.result.error).toContain('a tag cannot be both added and removed: Work');
+  });
+
   it('rejects arguments that ask for nothing or contradict themselves, before anything runs', async () => {
     const { run, notes } = setup();
     const nothing = await run({ note_id: 'n1' });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { folderSchema, tagsSchema } from '../../contracts';
+import { hasTag } from '../../core/tag-key';
 import { MetonaRiskLevel, MetonaToolCategory } from '../../ir';
 import { defineTool, type AgentToolSpec } from '../tool-registry';
 import { expectedVersionSchema, NOTES_WRITE_PERMISSION, readNoteAtVersion } from './notes-tools';
@@ -25,11 +26,17 @@ interface OrganisePlan {
 
 const tagList = (tags: readonly string[]) => tags.map((tag) => `#${tag}`).join(' ');
 
+/**
+ * Tags compare without case, as the tag list and search count them (tagKey): removing `os` takes
+ * the note's `OS`, and adding `Draft` to a note tagged `draft` is no change. What is removed is
+ * named as the note spells it; what is added keeps the model's first spelling.
+ */
 function planOrganise(note: NoteRecord, args: OrganiseArgs): OrganisePlan {
   const folder = args.folder !== undefined && args.folder !== note.folder ? args.folder : null;
-  const removed = args.remove_tags.filter((tag) => note.tags.includes(tag));
-  const kept = note.tags.filter((tag) => !removed.includes(tag));
-  const added = args.add_tags.filter((tag) => !kept.includes(tag));
+  const removed = note.tags.filter((tag) => hasTag(args.remove_tags, tag));
+  const kept = note.tags.filter((tag) => !hasTag(removed, tag));
+  const added: string[] = [];
+  for (const tag of args.add_tags) if (!hasTag(kept, tag) && !hasTag(added, tag)) added.push(tag);
   return { note, folder, tags: [...kept, ...added], added, removed };
 }
 
@@ -80,7 +87,7 @@ export function notesOrganiseTool(notes: NotesPort): AgentToolSpec {
         if (args.folder === undefined && args.add_tags.length === 0 && args.remove_tags.length === 0) {
           ctx.addIssue({ code: 'custom', path: [], message: 'give a folder, add_tags or remove_tags' });
         }
-        const both = args.add_tags.filter((tag) => args.remove_tags.includes(tag));
+        const both = args.add_tags.filter((tag) => hasTag(args.remove_tags, tag));
         if (both.length > 0) {
           ctx.addIssue({
             code: 'custom',

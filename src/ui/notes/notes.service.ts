@@ -152,11 +152,21 @@ async function tagsOfOpenNote(): Promise<{ noteId: string; tags: string } | null
   const noteId = editor.noteId;
   if (!noteId) return null;
   try {
-    return { noteId, tags: (await core.notes.tagsOf(noteId)).join('\n') };
+    const tags = await core.notes.tagsOf(noteId);
+    notes.setOpenNoteTags(noteId, tags);
+    return { noteId, tags: tags.join('\n') };
   } catch {
     // Deleted meanwhile: whatever removed it refreshes the lists.
     return null;
   }
+}
+
+/**
+ * A note just opened: the sidebar marks the tags it has, inline `#tags` in its
+ * text included, which its own tag list does not hold.
+ */
+export async function loadOpenNoteTags(): Promise<void> {
+  await tagsOfOpenNote();
 }
 
 async function openNoteTagsChanged(): Promise<boolean> {

@@ -31,6 +31,8 @@ export class NotesState {
   #folders = $state.raw<FolderDto[]>([]);
   #tags = $state.raw<TagDto[]>([]);
   readonly #collapsed = new SvelteSet<string>();
+  /** The open note's tags as the tag list counts them: its own and its inline `#tags`. */
+  #openNoteTags = $state.raw<{ noteId: string; tags: readonly string[] } | null>(null);
 
   readonly folderTree: FolderNode[] = $derived(buildFolderTree(this.#folders));
   readonly filtered: boolean = $derived(
@@ -181,6 +183,14 @@ export class NotesState {
     this.#tags = tags;
   }
 
+  /** The tags the tag list counts for `noteId` (its own and its inline ones), once the core said. */
+  openNoteTags(noteId: string): readonly string[] | null {
+    return this.#openNoteTags?.noteId === noteId ? this.#openNoteTags.tags : null;
+  }
+  setOpenNoteTags(noteId: string, tags: readonly string[]): void {
+    this.#openNoteTags = { noteId, tags };
+  }
+
   toggleCollapsed(path: string): void {
     if (this.#collapsed.has(path)) this.#collapsed.delete(path);
     else this.#collapsed.add(path);
@@ -201,6 +211,7 @@ export class NotesState {
     this.#folders = [];
     this.#tags = [];
     this.#collapsed.clear();
+    this.#openNoteTags = null;
   }
 }
 
