@@ -482,3 +482,35 @@ describe('FullTextIndex: per-note segments', () => {
     expect(codeOf([{ format: 'nonsense' }])).toBe('STATE_CONFLICT');
   });
 });
+
+describe('FullTextIndex: aliases are searched with the title', () => {
+  const deadlock = (block_id: string, text: string): FullTextDocument =>
+    doc(block_id, text, { note_id: 'deadlock', title: 'Deadlock', aliases: ['死锁', 'Process Scheduling'] });
+
+  it('finds a note by an alias as by its title, a typed prefix of one too', () => {
+    const index = indexOf([
+      deadlock('d1', 'Four conditions.'),
+      doc('other', 'Nothing to see.', { title: 'Other' }),
+    ]);
+    expect(ids(index, '死锁')).toEqual(['d1']);
+    expect(index.search('sched', { limit: 10, prefix: true }).map((hit) => hit.block_id)).toEqual(['d1']);
+    expect(ids(index, 'deadlock')).toEqual(['d1']);
+  });
+
+  it('forgets an alias when the block goes, and keeps aliases through a snapshot and a segment', () => {
+    const index = indexOf([deadlock('d1', 'Four conditions.'), deadlock('d2', 'Break one.')]);
+    const loaded = FullTextIndex.fromJSON(JSON.parse(JSON.stringify(index)));
+    expect(ids(loaded, '死锁')).toEqual(['d1', 'd2']);
+    const segment = index.noteSegment('deadlock');
+    expect(segment?.aliases).toEqual(['死锁', 'Process Scheduling']);
+    const fromSegment = new FullTextIndex();
+    fromSegment.addSegments([segment]);
+    expect(ids(fromSegment, '死锁')).toEqual(['d1', 'd2']);
+    for (const each of [index, loaded, fromSegment]) {
+      each.removeNote('deadlock');
+      each.add(doc('d1', 'Four conditions.', { note_id: 'deadlock', title: 'Deadlock' }));
+      expect(ids(each, '死锁')).toEqual([]);
+      expect(ids(each, 'deadlock')).toEqual(['d1']);
+    }
+  });
+});

@@ -10,6 +10,11 @@ export interface FullTextDocument {
   note_id: string;
   text: string;
   title?: string;
+  /**
+   * The note's other names (front matter `aliases:`), searched with its title:
+   * `[[死锁]]` opens the note Deadlock, so searching 死锁 finds it too.
+   */
+  aliases?: readonly string[];
   folder?: string;
   tags?: readonly string[];
 }
@@ -77,8 +82,8 @@ export interface FullTextSnapshot {
   format: typeof FULL_TEXT_SNAPSHOT_FORMAT;
   version: typeof FULL_TEXT_SNAPSHOT_VERSION;
   tokenizer: string;
-  /** [note_id, title, folder, tags], once per note, not once per block. */
-  notes: Array<[string, string, string, string[]]>;
+  /** [note_id, title, folder, tags, aliases?], once per note, not once per block. */
+  notes: Array<[string, string, string, string[]] | [string, string, string, string[], string[]]>;
   /** [block_id, row in `notes`, text, body length, title length] */
   documents: Array<[string, number, string, number, number]>;
   body: EncodedPostings;
@@ -107,6 +112,9 @@ export interface FullTextNoteSegment {
   title: string;
   folder: string;
   tags: string[];
+  /** The note's aliases; absent when it has none. Their terms are in `title_terms`. */
+  aliases?: string[];
+  /** The terms of the title and aliases (`namesText`). */
   title_terms: string;
   title_tf: number[];
   /** [block_id, text, body terms, body counts] in the order the blocks were indexed. */
@@ -119,10 +127,23 @@ interface StoredDocument {
   note_id: string;
   text: string;
   title: string;
+  aliases: readonly string[];
   folder: string;
   tags: string[];
   length: number;
   titleLength: number;
+}
+
+const titleOrder = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+
+const NO_ALIASES: readonly string[] = Object.freeze([]);
+
+/**
+ * What the title field of a block holds: its note's title and aliases, the
+ * names `[[links]]` resolve, one a line so no term spans two names.
+ */
+export function namesText(title: string, aliases: readonly string[] = NO_ALIASES): string {
+  return aliases.length === 0 ? title : [title, ...aliases].join('\n');
 }
 
 /**
@@ -226,6 +247,29 @@ export class FullTextIndex {
     return [...(this.#notes.get(noteId) ?? [])];
   }
 
+  /**
+   * The first indexed block of each note the filter lets through, by title,
+   * at most `limit`: what a query of tags alone (`#os`) lists, one entry a note,
+   * each scored 1 (nothing was ranked).
+   */
+  firstBlocks(filter: SearchFilter, limit: number): FullTextHit[] {
+    const firsts: StoredDocument[] = [];
+    for (const ids of this.#notes.values()) {
+      const [first] = ids;
+      const document = first === undefined ? undefined : this.#documents.get(first);
+      if (document && matchesFilter(document, filter)) firsts.push(document);
+    }
+    return firsts
+      .sort((a, b) => titleOrder.compare(a.title, b.title) || (a.note_id < b.note_id ? -1 : 1))
+      .slice(0, Math.max(0, limit))
+      .map((document) => ({
+        block_id: document.block_id,
+        note_id: document.note_id,
+        score: 1,
+        highlights: [],
+      }));
+  }
+
   /** Adds a new block; a block id already present is a bug in the caller, so it fails. */
   add(document: FullTextDocument): void {
     if (this.#documents.has(document.block_id)) {
@@ -234,7 +278,8 @@ export class FullTextIndex {
       });
     }
     const bodyCounts = termCounts(tokenize(document.text));
-    const titleCounts = termCounts(tokenize(document.title ?? ''));
+    const aliases = document.aliases && document.aliases.length > 0 ? [...document.aliases] : NO_ALIASES;
+    const titleCounts = termCounts(tokenize(namesText(document.title ?? '', aliases)));
     this.#insert(
       {
         number: this.#nextNumber++,
@@ -242,6 +287,7 @@ export class FullTextIndex {
         note_id: document.note_id,
         text: document.text,
         title: document.title ?? '',
+        aliases,
         folder: document.folder ?? '',
         tags: [...(document.tags ?? [])],
         length: sumOf(bodyCounts),
@@ -265,7 +311,11 @@ export class FullTextIndex {
     // The terms are recomputed from the stored text instead of kept per block:
     // that would cost a list per block in memory and in every snapshot.
     removePostings(this.#body, termCounts(tokenize(stored.text)).keys(), stored.number);
-    removePostings(this.#title, termCounts(tokenize(stored.title)).keys(), stored.number);
+    removePostings(
+      this.#title,
+      termCounts(tokenize(namesText(stored.title, stored.aliases))).keys(),
+      stored.number,
+    );
     this.#documents.delete(blockId);
     this.#byNumber.delete(stored.number);
     const blocks = this.#notes.get(stored.note_id);
@@ -461,12 +511,13 @@ export class FullTextIndex {
     if (!ids || ids.size === 0) return undefined;
     const documents = [...ids].map((id) => this.#documents.get(id)!);
     const first = documents[0]!;
-    const [title_terms, title_tf] = encodeCounts(termCounts(tokenize(first.title)));
+    const [title_terms, title_tf] = encodeCounts(termCounts(tokenize(namesText(first.title, first.aliases))));
     return {
       note_id: noteId,
       title: first.title,
       folder: first.folder,
       tags: [...first.tags],
+      ...(first.aliases.length > 0 && { aliases: [...first.aliases] }),
       title_terms,
       title_tf,
       blocks: documents.map((document) => {
@@ -496,6 +547,7 @@ export class FullTextIndex {
       // Blocks of one note share its tags (one copy, never changed in place)
       // and its title's postings, looked up once.
       const tags = [...segment.tags];
+      const aliases = segment.aliases && segment.aliases.length > 0 ? [...segment.aliases] : NO_ALIASES;
       const titleLists = title.terms.map((term) => postingsOf(this.#title, term));
       const titleOnce = title.counts.length === 0;
       for (const { block_id, text, body } of blocks) {
@@ -507,6 +559,7 @@ export class FullTextIndex {
           note_id: segment.note_id,
           text,
           title: segment.title,
+          aliases,
           folder: segment.folder,
           tags,
           length: body.length,
@@ -529,10 +582,22 @@ export class FullTextIndex {
     const noteRowOf = (document: StoredDocument): number => {
       // Blocks of one note normally agree on title, folder and tags; if a
       // half-applied edit left them different, each variant gets its own row.
-      const key = JSON.stringify([document.note_id, document.title, document.folder, document.tags]);
+      const key = JSON.stringify([
+        document.note_id,
+        document.title,
+        document.folder,
+        document.tags,
+        document.aliases,
+      ]);
       let row = noteRows.get(key);
       if (row === undefined) {
-        row = notes.push([document.note_id, document.title, document.folder, [...document.tags]]) - 1;
+        const fields: [string, string, string, string[]] = [
+          document.note_id,
+          document.title,
+          document.folder,
+          [...document.tags],
+        ];
+        row = notes.push(document.aliases.length > 0 ? [...fields, [...document.aliases]] : fields) - 1;
         noteRows.set(key, row);
       }
       return row;
@@ -562,13 +627,14 @@ export class FullTextIndex {
     const valid = asSnapshot(snapshot);
     const index = new FullTextIndex();
     valid.documents.forEach(([block_id, noteRow, text, length, titleLength], number) => {
-      const [note_id, title, folder, tags] = valid.notes[noteRow] ?? ['', '', '', []];
+      const [note_id, title, folder, tags, aliases] = valid.notes[noteRow] ?? ['', '', '', []];
       const document: StoredDocument = {
         number,
         block_id,
         note_id,
         text,
         title,
+        aliases: aliases && aliases.length > 0 ? aliases : NO_ALIASES,
         folder,
         tags: [...tags],
         length,
@@ -913,6 +979,7 @@ function asSegment(value: unknown): FullTextNoteSegment {
     typeof segment.title !== 'string' ||
     typeof segment.folder !== 'string' ||
     !Array.isArray(segment.tags) ||
+    (segment.aliases !== undefined && !Array.isArray(segment.aliases)) ||
     typeof segment.title_terms !== 'string' ||
     !Array.isArray(segment.title_tf) ||
     !Array.isArray(segment.blocks)
@@ -972,11 +1039,12 @@ function asSnapshot(value: unknown): FullTextSnapshot {
   for (const row of notes) {
     if (
       !Array.isArray(row) ||
-      row.length !== 4 ||
+      (row.length !== 4 && row.length !== 5) ||
       typeof row[0] !== 'string' ||
       typeof row[1] !== 'string' ||
       typeof row[2] !== 'string' ||
-      !Array.isArray(row[3])
+      !Array.isArray(row[3]) ||
+      (row.length === 5 && !Array.isArray(row[4]))
     ) {
       throw snapshotInvalid('a note row is malformed');
     }

@@ -383,3 +383,75 @@ describe('hybridSearch', () => {
     expect(withoutReranker.reranked).toBe(false);
   });
 });
+
+describe('hybridSearch with tags in the query', () => {
+  async function tagged(): Promise<Pick<HybridSearchInput, 'fullText' | 'vectors' | 'embedder'>> {
+    const embedder = new HashEmbedder();
+    const fullText = new FullTextIndex();
+    const vectors = new VectorIndex(embedder.info);
+    const documents: FullTextDocument[] = [
+      // Tagged in front matter only: the word "os" is nowhere in its text.
+      {
+        block_id: 'fm-1',
+        note_id: 'fm',
+        title: 'Paging',
+        tags: ['os'],
+        text: 'Pages map virtual to physical memory.',
+      },
+      {
+        block_id: 'fm-2',
+        note_id: 'fm',
+        title: 'Paging',
+        tags: ['os'],
+        text: 'A page fault loads the page.',
+      },
+      {
+        block_id: 'inline-1',
+        note_id: 'inline',
+        title: 'Kernel',
+        tags: ['OS'],
+        text: 'The kernel runs in ring 0. #OS',
+      },
+      {
+        block_id: 'word-1',
+        note_id: 'word',
+        title: 'Mac',
+        tags: [],
+        text: 'My os is macOS, the os of Apple.',
+      },
+    ];
+    documents.forEach((document) => fullText.add(document));
+    vectors.upsert(
+      documents,
+      await embedder.embed(documents.map((document) => document.text)),
+      embedder.info,
+    );
+    return { fullText, vectors, embedder };
+  }
+
+  it('`#os` and `tag:os` list the tagged notes, front matter or inline, by their first block, in every mode', async () => {
+    const inputs = await tagged();
+    for (const mode of ['fts', 'vector', 'hybrid'] as const) {
+      for (const query of ['#os', 'tag:OS']) {
+        const result = await hybridSearch({ ...inputs, query, mode, profile: profile() });
+        expect(result.hits.map((hit) => hit.block_id)).toEqual(['inline-1', 'fm-1']);
+      }
+    }
+  });
+
+  it('searches the rest of the query among the tagged notes, with the sidebar filter too', async () => {
+    const inputs = await tagged();
+    const fts = await hybridSearch({ ...inputs, query: '#os page fault', mode: 'fts', profile: profile() });
+    expect(fts.hits.map((hit) => hit.block_id)).toEqual(['fm-2', 'fm-1']);
+    const none = await hybridSearch({ ...inputs, query: '#os apple', mode: 'fts', profile: profile() });
+    expect(none.hits).toEqual([]);
+    const both = await hybridSearch({
+      ...inputs,
+      query: '#os',
+      mode: 'fts',
+      profile: profile(),
+      filter: { tags: ['nothing-has-this'] },
+    });
+    expect(both.hits).toEqual([]);
+  });
+});

@@ -4,6 +4,7 @@ import type { Embedder, RelevanceFloor } from './embedder';
 import type { FullTextHit, FullTextIndex, HighlightRange } from './full-text-index';
 import { relevanceFloorInUse, type RelevanceFloorInUse } from './relevance-calibration';
 import type { RetrievalProfile } from './retrieval-profile';
+import { taggedQuery } from './query-tags';
 import type { SearchFilter } from './search-filter';
 import type { VectorHit, VectorIndex } from './vector-index';
 
@@ -117,10 +118,35 @@ export interface HybridSearchResult {
  * rebuild; a query never mixes vectors of two models.
  */
 export async function hybridSearch(input: HybridSearchInput): Promise<HybridSearchResult> {
-  const { query, profile, fullText, filter, signal } = input;
+  const { profile, fullText, signal } = input;
   const mode = input.mode ?? 'hybrid';
   const limit = input.limit ?? profile.context_top_k;
   signal?.throwIfAborted();
+  // `#os` and `tag:os` ask for the notes tagged os (front matter or inline),
+  // as the sidebar's tag does; the rest of the query is searched among them.
+  const { tags, text: query } = taggedQuery(input.query);
+  const filter: SearchFilter | undefined =
+    tags.length === 0 ? input.filter : { ...input.filter, tags: [...(input.filter?.tags ?? []), ...tags] };
+  if (tags.length > 0 && query === '') {
+    // Nothing to rank: every mode lists the tagged notes, each by its first block.
+    return {
+      mode,
+      profile_id: profile.profile_id,
+      profile_version: profile.version,
+      reranked: false,
+      hits: fullText.firstBlocks(filter ?? {}, limit).map((hit, index) => ({
+        block_id: hit.block_id,
+        note_id: hit.note_id,
+        score: hit.score,
+        fts_rank: index + 1,
+        fts_score: hit.score,
+        vector_rank: null,
+        vector_score: null,
+        rerank_score: null,
+        highlights: [],
+      })),
+    };
+  }
 
   let vectors: VectorIndex | undefined;
   let embedder: Embedder | undefined;

@@ -249,3 +249,24 @@ describe('noteSegmentOf', () => {
     ).toBeUndefined();
   });
 });
+
+describe('documentsOf with aliases', () => {
+  it('gives every document the note aliases, and the segment their terms in the title field', () => {
+    const documents = documentsOf(
+      source([
+        { type: 'paragraph', text: 'Four conditions.' },
+        { type: 'paragraph', text: 'Break one.' },
+      ]),
+      ['死锁'],
+    );
+    expect(documents.map((document) => document.aliases)).toEqual([['死锁'], ['死锁']]);
+    // The alias is not part of any block's text: passages stay the notes' own words.
+    expect(documents.map(searchedText)).toEqual(['Four conditions.', 'Break one.']);
+    const segment = noteSegmentOf(note.note_id, documents);
+    expect(segment?.aliases).toEqual(['死锁']);
+    const index = new FullTextIndex();
+    index.addSegments([segment]);
+    expect(index.search('死锁', { limit: 5 }).map((hit) => hit.block_id)).toEqual(['block-0', 'block-1']);
+    expect(documentsOf(source([{ type: 'paragraph', text: 'x' }]))[0]).not.toHaveProperty('aliases');
+  });
+});

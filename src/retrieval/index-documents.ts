@@ -2,7 +2,7 @@ import { headingPathText, headingPaths } from '../core/heading-path';
 import { inlineTags } from '../core/inline-tags';
 import { tagKey } from '../core/tag-key';
 import type { IndexSource } from '../db';
-import type { FullTextDocument, FullTextNoteSegment } from './full-text-index';
+import { namesText, type FullTextDocument, type FullTextNoteSegment } from './full-text-index';
 import { tokenize } from './tokenizer';
 
 /**
@@ -10,8 +10,9 @@ import { tokenize } from './tokenizer';
  * made under another one are rebuilt at start (the indexer stores it with the
  * full-text format). `sections-1`: headings and tag-only paragraphs are not
  * documents of their own; each block is searched with its heading path.
+ * `sections-2`: the note's aliases are searched with its title.
  */
-export const INDEX_DOCUMENTS_FORMAT = 'sections-1';
+export const INDEX_DOCUMENTS_FORMAT = 'sections-2';
 
 /** A block as the indexes take it: `text` is the block's own, `section` joins it in `searchedText`. */
 export interface IndexDocument extends FullTextDocument {
@@ -34,8 +35,10 @@ export function titleDocumentId(noteId: string): string {
  * would be found in place of the text they label (their words reach that text
  * through its heading path), so they are left out unless the note has nothing
  * else. A note with a title but no text is indexed by its title.
+ * `aliases`: the note's other names (front matter `aliases:`, `noteAliases`),
+ * searched with the title: a match on one lifts the note as a title match does.
  */
-export function documentsOf(source: IndexSource): IndexDocument[] {
+export function documentsOf(source: IndexSource, aliases: readonly string[] = []): IndexDocument[] {
   const { note, blocks } = source;
   const paths = headingPaths(blocks);
   const candidates = blocks.flatMap((block, position) =>
@@ -49,6 +52,7 @@ export function documentsOf(source: IndexSource): IndexDocument[] {
     note_id: note.note_id,
     text: block.text,
     title: note.title,
+    ...(aliases.length > 0 && { aliases }),
     folder: note.folder,
     tags: note.tags,
     ...(section !== '' && { section }),
@@ -60,6 +64,7 @@ export function documentsOf(source: IndexSource): IndexDocument[] {
       note_id: note.note_id,
       text: note.title,
       title: note.title,
+      ...(aliases.length > 0 && { aliases }),
       folder: note.folder,
       tags: note.tags,
     },
@@ -92,12 +97,14 @@ export function noteSegmentOf(
   const first = documents[0];
   if (first === undefined) return undefined;
   const title = first.title ?? '';
-  const [title_terms, title_tf] = encodedTerms(title);
+  const aliases = first.aliases ?? [];
+  const [title_terms, title_tf] = encodedTerms(namesText(title, aliases));
   return {
     note_id: noteId,
     title,
     folder: first.folder ?? '',
     tags: [...(first.tags ?? [])],
+    ...(aliases.length > 0 && { aliases: [...aliases] }),
     title_terms,
     title_tf,
     blocks: documents.map((document) => {

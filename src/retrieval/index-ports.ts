@@ -5,7 +5,9 @@ import type { IndexRepository, NotesRepository } from '../db';
  * the store its indexes are saved to. The app passes its repositories; a test
  * can pass anything with these methods.
  */
-export type IndexNotesSource = Pick<NotesRepository, 'countBlocks' | 'indexSources' | 'liveNoteIds'>;
+export type IndexNotesSource = Pick<NotesRepository, 'countBlocks' | 'indexSources' | 'liveNoteIds'> &
+  /** Bodies, for the aliases in a note's front matter (which is no block); without it none are indexed. */
+  Partial<Pick<NotesRepository, 'getMany'>>;
 export type IndexStore = Pick<
   IndexRepository,
   | 'load'

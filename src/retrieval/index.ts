@@ -7,6 +7,7 @@ export * from './retrieval-profile';
 export * from './tokenizer';
 export * from './search-filter';
 export * from './query-plan';
+export * from './query-tags';
 export * from './full-text-index';
 export * from './embedder';
 export * from './hash-embedder';

@@ -14,7 +14,15 @@ import {
 import { MAX_INDEXED_CHARS_PER_NOTE } from '../contracts/notes';
 import type { JobContext, JobRuntime } from '../core/job-runtime';
 import { newId } from '../core/ids';
-import type { IndexDirtyRow, IndexMetaRow, NoteChange, NoteChangeListener, SearchSegmentRow } from '../db';
+import { noteAliases } from '../core/wikilinks-aliases';
+import type {
+  IndexDirtyRow,
+  IndexMetaRow,
+  IndexSource,
+  NoteChange,
+  NoteChangeListener,
+  SearchSegmentRow,
+} from '../db';
 import { emptyTally, PACK_NOTES, SEGMENT_STORE_FORMAT, type SegmentTally } from '../db/index-repository';
 import type { Embedder } from './embedder';
 import { FULL_TEXT_SEGMENT_FORMAT, FullTextIndex, type FullTextNoteSegment } from './full-text-index';
@@ -806,10 +814,12 @@ export class SearchIndexer implements NoteChangeListener {
     const segments = new Map<string, FullTextNoteSegment>();
     for (let start = 0; start < noteIds.length; start += NOTES_PER_STEP) {
       const ids = noteIds.slice(start, start + NOTES_PER_STEP);
-      const notes = (await this.#notes.indexSources(ids)).map((source) => {
+      const sources = await this.#notes.indexSources(ids);
+      const aliases = await this.#aliasesOf(sources);
+      const notes = sources.map((source) => {
         const noteId = source.note.note_id;
         stamps.set(noteId, source.note.updated_at);
-        const capped = capNoteDocuments(documentsOf(source));
+        const capped = capNoteDocuments(documentsOf(source, aliases.get(noteId)));
         if (capped.truncated) {
           this.#truncated.add(noteId);
           console.warn(
@@ -841,6 +851,26 @@ export class SearchIndexer implements NoteChangeListener {
       indexed += documents.length;
     }
     return { blocks: indexed, stamps, segments };
+  }
+
+  /**
+   * The aliases of those notes that may have front matter. Front matter is no
+   * block, so only a note whose first block starts below line 0 (or that has
+   * no block) can hold one, and only those bodies are read: most notes are not.
+   */
+  async #aliasesOf(sources: readonly IndexSource[]): Promise<Map<string, string[]>> {
+    const aliases = new Map<string, string[]>();
+    const getMany = this.#notes.getMany?.bind(this.#notes);
+    if (!getMany) return aliases;
+    const ids = sources
+      .filter((source) => mayHaveFrontMatter(source.blocks))
+      .map((source) => source.note.note_id);
+    if (ids.length === 0) return aliases;
+    for (const note of await getMany(ids)) {
+      const names = note ? noteAliases(note.body) : [];
+      if (note && names.length > 0) aliases.set(note.note_id, names);
+    }
+    return aliases;
   }
 
   async #embed(
@@ -960,4 +990,10 @@ export class SearchIndexer implements NoteChangeListener {
 /** What the status tells of a failure: the code chooses the UI's text, the message is the core's own. */
 function codeAndMessage(envelope: ReturnType<typeof toErrorEnvelope>): { code: ErrorCode; message: string } {
   return { code: envelope.error.code, message: envelope.error.message };
+}
+
+/** Front matter comes first and is no block: a note whose text starts at line 0 has none. */
+function mayHaveFrontMatter(blocks: readonly { start_line: number }[]): boolean {
+  const first = blocks[0];
+  return first === undefined || first.start_line > 0;
 }

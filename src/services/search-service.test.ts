@@ -291,6 +291,26 @@ describe('SearchService', () => {
     expect((await api.search.status()).full_text.block_count).toBe(2);
   });
 
+  it('finds a note by a front-matter alias and by its tag, front matter or inline, and forgets a removed alias', async () => {
+    const { api } = openCore();
+    const deadlock = await api.notes.create({
+      title: 'Deadlock',
+      // The note's own tags, as an import takes them from the front matter.
+      tags: ['os'],
+      body: '---\naliases: [死锁]\n---\nFour conditions hold at once.',
+    });
+    const shell = await api.notes.create({ title: 'Shell', body: 'System calls. #OS' });
+    await api.notes.create({ title: 'Mac', body: 'My os is macOS.' });
+    expect(noteIdsOf(await api.search.search({ query: '死锁' }))).toEqual([deadlock.note_id]);
+    for (const mode of ['fts', 'vector', 'hybrid'] as const) {
+      const tagged = await api.search.search({ query: '#os', mode, group_by: 'note' });
+      expect((tagged.groups ?? []).map((group) => group.title)).toEqual(['Deadlock', 'Shell']);
+    }
+    expect(noteIdsOf(await api.search.search({ query: 'tag:os calls' }))).toEqual([shell.note_id]);
+    await api.notes.update({ note_id: deadlock.note_id, body: 'Four conditions hold at once.' });
+    expect((await api.search.search({ query: '死锁' })).hits).toEqual([]);
+  });
+
   it("answers a question in a heading's words with the paragraph under it, sent to the model with its heading path", async () => {
     const { api } = openCore();
     const note = await api.notes.create({

@@ -21,6 +21,7 @@ import {
   hybridSearch,
   makeSnippet,
   profileForReranker,
+  taggedQuery,
   textHighlighter,
   type HybridSearchResult,
   type SearchHit,
@@ -264,7 +265,8 @@ export class SearchService implements NotesContextProvider {
     request: { query: string; prefix: boolean },
   ): Promise<SearchHitDto[]> {
     const blocks = await this.#notes.blocksById(hits.map((hit) => hit.block_id));
-    const highlight = textHighlighter(request.query, { prefix: request.prefix });
+    // Tag words (`#os`) chose the notes; only the words searched as text are marked.
+    const highlight = textHighlighter(taggedQuery(request.query).text, { prefix: request.prefix });
     return hits.flatMap((hit, index): SearchHitDto[] => {
       const document = view.fullText.get(hit.block_id);
       // A title-only note's one document points at the top of the note.

@@ -1506,6 +1506,8 @@ graph LR
   'search.noResultsInTag': 'Nothing tagged #{tag} matches “{query}”.',
   'search.noResultsHint':
     'Put spaces between words (“cluster monitoring” finds notes with either word; Chinese words too: “集群 监控”), use fewer words, or try other words.',
+  'search.noResultsHintOneWord':
+    'Check the spelling, type only the beginning of the word (“sched” finds “scheduling”), or try another word.',
   'index.normalization.l2': 'L2-normalised',
   'index.normalization.none': 'not normalised',
   // --- Keyboard and screen reader: row buttons named with their item, jobs said as they start and end, Undo said ---

@@ -1402,6 +1402,8 @@ graph LR
   'search.noResultsInTag': '带有标签 #{tag} 的笔记中没有与“{query}”匹配的内容。',
   'search.noResultsHint':
     '可以用空格把词分开（如“集群 监控”会找出含其中任一个词的笔记），减少关键词，或换个说法再试。',
+  'search.noResultsHintOneWord':
+    '检查一下拼写，或只输入词的开头（如“sched”能找到“scheduling”），或换个词再试。',
   'index.normalization.l2': 'L2 归一化',
   'index.normalization.none': '未归一化',
   // --- 键盘与屏幕阅读器：每行的按钮带上所属项目的名称，任务开始和结束时播报，撤销后播报 ---

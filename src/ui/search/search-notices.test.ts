@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { en } from '../i18n/en';
 import { zhCN } from '../i18n/zh-cn';
-import { emptyResultKey, fallbackNoticeKey } from './search-notices';
+import { emptyResultKey, fallbackNoticeKey, noResultsHintKey } from './search-notices';
 
 describe('fallbackNoticeKey', () => {
   it('says which cause kept vectors from answering, each with where to fix it', () => {
@@ -32,5 +32,18 @@ describe('emptyResultKey', () => {
     expect(emptyResultKey({ folder: null, tag: '复习' })).toBe('search.noResultsInTag');
     // Both chosen, one sentence names the folder.
     expect(emptyResultKey({ folder: '课程', tag: '复习' })).toBe('search.noResultsInFolder');
+  });
+});
+
+describe('noResultsHintKey', () => {
+  it('suggests spelling or a shorter beginning for one word, spaces and fewer words for several', () => {
+    for (const query of ['xqzvbnm', ' 靐龘 ', '进程', 'kubernetes']) {
+      expect(noResultsHintKey(query)).toBe('search.noResultsHintOneWord');
+    }
+    for (const query of ['cluster monitoring', '集群监控', '死锁发生需要什么条件', '集群 监控']) {
+      expect(noResultsHintKey(query)).toBe('search.noResultsHint');
+    }
+    expect(en['search.noResultsHintOneWord']).not.toContain('spaces');
+    expect(zhCN['search.noResultsHintOneWord']).not.toContain('空格');
   });
 });

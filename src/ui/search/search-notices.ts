@@ -31,3 +31,25 @@ export function emptyResultKey(filters: {
   if (filters.tag !== null) return 'search.noResultsInTag';
   return 'search.noResults';
 }
+
+/**
+ * A Chinese run this short is one word (most are two characters); a longer
+ * one, typed without spaces, is likely a compound (集群监控) that the notes
+ * never write as one, and putting spaces between its words is the hint that helps.
+ */
+const ONE_WORD_CJK_RUN = 2;
+const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc]+/gu;
+
+/**
+ * What to try when nothing matches. Spaces and fewer words help a query of
+ * many words or a Chinese compound; a single word (`xqzvbnm`, `靐龘`) has no
+ * words to drop or spaces to put in: its spelling, a shorter beginning of it,
+ * or another word may find something.
+ */
+export function noResultsHintKey(query: string): 'search.noResultsHint' | 'search.noResultsHintOneWord' {
+  const words = query.trim().split(/\s+/u);
+  if (words.length !== 1) return 'search.noResultsHint';
+  const runs = words[0]!.match(CJK_RUN) ?? [];
+  const oneTerm = runs.length === 0 || (runs.length === 1 && [...runs[0]!].length <= ONE_WORD_CJK_RUN);
+  return oneTerm ? 'search.noResultsHintOneWord' : 'search.noResultsHint';
+}
