@@ -7,6 +7,22 @@
 export type LocalModelUnavailableReason =
   'no_webgpu' | 'no_adapter' | 'no_shader_f16' | 'insufficient_memory' | 'insufficient_storage';
 
+/**
+ * The device check's refusal as a code and its facts (model name, GPU, sizes already
+ * formatted), so the UI can say it in the reader's language; `unavailable_message` is English.
+ */
+export interface LocalModelRefusalDto {
+  code:
+    | 'no_webgpu'
+    | 'no_adapter'
+    | 'no_shader_f16'
+    | 'buffer_too_small'
+    | 'phone_class_gpu'
+    | 'device_memory'
+    | 'insufficient_storage';
+  params: Record<string, string>;
+}
+
 /** One in-browser model as the UI lists it (contract §8.1 fields plus what a download needs). */
 export interface LocalModelDto {
   model: string;
@@ -32,6 +48,8 @@ export interface LocalModelDto {
   runnable: boolean;
   unavailable_reason: LocalModelUnavailableReason | null;
   unavailable_message: string | null;
+  /** The same refusal as a code with parameters (absent from older workers). */
+  unavailable_refusal?: LocalModelRefusalDto | null;
 }
 
 export interface LocalModelsDto {

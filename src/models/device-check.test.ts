@@ -66,7 +66,7 @@ describe('device check', () => {
 
   it('says plainly when the browser has no WebGPU', async () => {
     const result = await checkDevice(probe(undefined, plenty), qwenF32);
-    expect(result).toMatchObject({ ok: false, reason: 'no_webgpu' });
+    expect(result).toMatchObject({ ok: false, reason: 'no_webgpu', refusal: { code: 'no_webgpu' } });
     expect(!result.ok && result.message).toMatch(/does not offer WebGPU.*Chrome or Edge/);
   });
 
@@ -82,6 +82,16 @@ describe('device check', () => {
     expect(result).toMatchObject({ ok: false, reason: 'no_shader_f16', adapter: { fallback: true } });
     expect(!result.ok && result.message).toContain('shader-f16');
     expect(!result.ok && result.message).toContain('Qwen2.5-1.5B-Instruct-q4f32_1-MLC');
+    // The same facts as a code and parameters, for the UI to say in the reader's language.
+    expect(!result.ok && result.refusal).toEqual({
+      code: 'no_shader_f16',
+      params: {
+        model: qwenF16.displayName,
+        feature: 'shader-f16',
+        gpu: 'google / swiftshader',
+        twin: 'Qwen2.5-1.5B-Instruct-q4f32_1-MLC',
+      },
+    });
     // …and the q4f32 model runs there.
     expect(await checkDevice(probe(swiftshader, plenty), qwenF32)).toMatchObject({ ok: true });
   });
@@ -91,11 +101,19 @@ describe('device check', () => {
     const result = await checkDevice(probe(adapter({ binding: 128 * MIB }), plenty), model);
     expect(result).toMatchObject({ ok: false, reason: 'insufficient_memory' });
     expect(!result.ok && result.message).toMatch(/256 MB.*128 MB/);
+    expect(!result.ok && result.refusal).toEqual({
+      code: 'buffer_too_small',
+      params: { model: qwenF32.displayName, needed: '256 MB', allowed: '128 MB' },
+    });
   });
 
   it('allows only low-resource models on a phone-class GPU', async () => {
     const phone = probe(adapter({ binding: 256 * MIB }), plenty);
-    expect(await checkDevice(phone, hermes)).toMatchObject({ ok: false, reason: 'insufficient_memory' });
+    expect(await checkDevice(phone, hermes)).toMatchObject({
+      ok: false,
+      reason: 'insufficient_memory',
+      refusal: { code: 'phone_class_gpu', params: { allowed: '256 MB' } },
+    });
     expect(await checkDevice(phone, qwenF32)).toMatchObject({ ok: true }); // low_resource_required
   });
 
@@ -103,13 +121,18 @@ describe('device check', () => {
     const small = await checkDevice(probe(adapter(), plenty, 4), hermes);
     expect(small).toMatchObject({ ok: false, reason: 'insufficient_memory' });
     expect(!small.ok && small.message).toMatch(/4 GB in total/);
+    expect(!small.ok && small.refusal).toMatchObject({ code: 'device_memory', params: { total: '4 GB' } });
     expect(await checkDevice(probe(adapter(), plenty, 8), hermes)).toMatchObject({ ok: true });
     expect(await checkDevice(probe(adapter(), plenty, 4), qwenF32)).toMatchObject({ ok: true });
   });
 
   it('refuses a download that does not fit the storage quota', async () => {
     const result = await checkDevice(probe(adapter(), { quota: 1 * GIB, usage: 900 * MIB }), qwenF32);
-    expect(result).toMatchObject({ ok: false, reason: 'insufficient_storage' });
+    expect(result).toMatchObject({
+      ok: false,
+      reason: 'insufficient_storage',
+      refusal: { code: 'insufficient_storage', params: { free: '124 MB' } },
+    });
     expect(!result.ok && result.message).toMatch(
       /needs about .* of browser storage, but only 124 MB is free/,
     );

@@ -31,6 +31,21 @@ export interface DeviceProbe {
 export type DeviceCheckReason =
   'no_webgpu' | 'no_adapter' | 'no_shader_f16' | 'insufficient_memory' | 'insufficient_storage';
 
+/**
+ * Why a check failed, as a code and the facts behind it, for a UI to say in the
+ * reader's language (`message` is English, for logs and errors). Finer than
+ * `reason`: three different limits all mean `insufficient_memory`.
+ */
+export type DeviceRefusal =
+  | { code: 'no_webgpu' | 'no_adapter'; params: Record<string, never> }
+  | { code: 'no_shader_f16'; params: { model: string; feature: 'shader-f16'; gpu: string; twin: string } }
+  | { code: 'buffer_too_small'; params: { model: string; needed: string; allowed: string } }
+  | { code: 'phone_class_gpu'; params: { model: string; allowed: string } }
+  | { code: 'device_memory'; params: { model: string; needed: string; total: string } }
+  | { code: 'insufficient_storage'; params: { model: string; needed: string; free: string } };
+
+export type DeviceRefusalCode = DeviceRefusal['code'];
+
 export interface AdapterSummary {
   shaderF16: boolean;
   maxBufferSize: number;
@@ -42,7 +57,13 @@ export interface AdapterSummary {
 
 export type DeviceCheckResult =
   | { ok: true; adapter: AdapterSummary; freeStorageBytes?: number }
-  | { ok: false; reason: DeviceCheckReason; message: string; adapter?: AdapterSummary };
+  | {
+      ok: false;
+      reason: DeviceCheckReason;
+      message: string;
+      refusal: DeviceRefusal;
+      adapter?: AdapterSummary;
+    };
 
 /** What a model needs; a subset of the catalog entry, so unknown ids can be checked too. */
 export type ModelRequirements = Pick<
@@ -63,6 +84,7 @@ export interface DeviceCheckOptions {
   limitedDeviceBindingBytes?: number;
 }
 
+const UNKNOWN_GPU = 'unknown GPU';
 const GIB = 2 ** 30;
 const MIB = 2 ** 20;
 
@@ -106,22 +128,30 @@ function summarize(adapter: GpuAdapterLike): AdapterSummary {
     shaderF16: adapter.features.has('shader-f16'),
     maxBufferSize: adapter.limits.maxBufferSize,
     maxStorageBufferBindingSize: adapter.limits.maxStorageBufferBindingSize,
-    label: label || 'unknown GPU',
+    label: label || UNKNOWN_GPU,
     fallback: info.isFallbackAdapter === true || /swiftshader/i.test(label),
   };
 }
 
 const fail = (
   reason: DeviceCheckReason,
+  refusal: DeviceRefusal,
   message: string,
   adapter?: AdapterSummary,
-): Extract<DeviceCheckResult, { ok: false }> => ({ ok: false, reason, message, ...(adapter && { adapter }) });
+): Extract<DeviceCheckResult, { ok: false }> => ({
+  ok: false,
+  reason,
+  message,
+  refusal,
+  ...(adapter && { adapter }),
+});
 
 /** WebGPU present and an adapter granted: the part that does not depend on a model. */
 export async function checkWebGpu(probe: DeviceProbe): Promise<DeviceCheckResult> {
   if (!probe.gpu) {
     return fail(
       'no_webgpu',
+      { code: 'no_webgpu', params: {} },
       'This browser does not offer WebGPU, which local models need. Use a recent Chrome or Edge ' +
         '(or enable WebGPU), or choose Ollama or a remote provider.',
     );
@@ -135,6 +165,7 @@ export async function checkWebGpu(probe: DeviceProbe): Promise<DeviceCheckResult
   if (!adapter) {
     return fail(
       'no_adapter',
+      { code: 'no_adapter', params: {} },
       'WebGPU is present but no GPU is available to it (the GPU may be disabled, blocklisted or busy). ' +
         'Local models cannot run here; choose Ollama or a remote provider.',
     );
@@ -159,6 +190,16 @@ export async function checkDevice(
       : '';
     return fail(
       'no_shader_f16',
+      {
+        code: 'no_shader_f16',
+        params: {
+          model: name,
+          feature: 'shader-f16',
+          // '' when the browser does not name it: the UI says "this GPU" in its own words.
+          gpu: adapter.label === UNKNOWN_GPU ? '' : adapter.label,
+          twin: model.f32Alternative ?? '',
+        },
+      },
       `${name} computes in float16, which needs the WebGPU feature "shader-f16"; this GPU (${adapter.label}) ` +
         `does not offer it.${instead}`,
       adapter,
@@ -170,6 +211,14 @@ export async function checkDevice(
   ) {
     return fail(
       'insufficient_memory',
+      {
+        code: 'buffer_too_small',
+        params: {
+          model: name,
+          needed: formatBytes(model.bufferSizeRequiredBytes),
+          allowed: formatBytes(adapter.maxStorageBufferBindingSize),
+        },
+      },
       `${name} needs GPU buffers of ${formatBytes(model.bufferSizeRequiredBytes)}; this GPU allows ` +
         `${formatBytes(adapter.maxStorageBufferBindingSize)}. Choose a smaller model.`,
       adapter,
@@ -179,6 +228,10 @@ export async function checkDevice(
   if (!model.lowResource && adapter.maxStorageBufferBindingSize < limitedBelow) {
     return fail(
       'insufficient_memory',
+      {
+        code: 'phone_class_gpu',
+        params: { model: name, allowed: formatBytes(adapter.maxStorageBufferBindingSize) },
+      },
       `This GPU looks phone-class (${formatBytes(adapter.maxStorageBufferBindingSize)} per buffer) and ` +
         `${name} is too large for it. Choose a model marked for low-resource devices.`,
       adapter,
@@ -190,6 +243,14 @@ export async function checkDevice(
     if (model.vramMB > memoryMB) {
       return fail(
         'insufficient_memory',
+        {
+          code: 'device_memory',
+          params: {
+            model: name,
+            needed: formatBytes(model.vramMB * MIB),
+            total: `${probe.deviceMemoryGB} GB`,
+          },
+        },
         `${name} needs about ${formatBytes(model.vramMB * MIB)} of GPU memory; this device reports ` +
           `${probe.deviceMemoryGB} GB in total. Choose a smaller model.`,
         adapter,
@@ -210,6 +271,10 @@ export async function checkDevice(
   if (free < needed) {
     return fail(
       'insufficient_storage',
+      {
+        code: 'insufficient_storage',
+        params: { model: name, needed: formatBytes(needed), free: formatBytes(free) },
+      },
       `Downloading ${name} needs about ${formatBytes(needed)} of browser storage, but only ` +
         `${formatBytes(free)} is free. Delete other downloaded models or free disk space.`,
       adapter,

@@ -106,6 +106,7 @@ export class LocalModelsService {
         runnable: check.ok,
         unavailable_reason: check.ok ? null : check.reason,
         unavailable_message: check.ok ? null : check.message,
+        unavailable_refusal: check.ok ? null : check.refusal,
       });
     }
     return {

@@ -25,11 +25,29 @@ describe('readableText', () => {
     expect(readableText('> quoted\n> line')).toBe('quoted line');
   });
 
-  it('keeps the source of code, math and diagrams, without the fences', () => {
+  it('keeps the source of code and diagrams, without the fences', () => {
     expect(readableText('```ts\nconst x = 1;\n```')).toBe('const x = 1;');
-    expect(readableText('$$\nE = mc^2\n$$')).toBe('E = mc^2');
     expect(readableText('```mermaid\ngraph TD; A-->B\n```')).toBe('graph TD; A-->B');
-    expect(readableText('Inline $a^2$ math')).toBe('Inline a^2 math');
+  });
+
+  it('reads math as plain text, without dollars, backslashes or braces', () => {
+    expect(readableText('$$\nE = mc^2\n$$')).toBe('E = mc²');
+    expect(readableText('Inline $a^2$ math')).toBe('Inline a² math');
+    expect(readableText('先来先服务 (FCFS) 的平均等待时间是 $\\bar{W}=\\frac{1}{n}\\sum W_i$。')).toBe(
+      '先来先服务 (FCFS) 的平均等待时间是 W̄=1/n ∑ Wᵢ。',
+    );
+  });
+
+  it('shows a footnote as a page foot does: no `[^1]:` marker, a superscript label', () => {
+    expect(readableText('[^1]: 这是脚注：SJF 需要预知运行时间。')).toBe('¹ 这是脚注：SJF 需要预知运行时间。');
+    expect(readableText('SJF 最优[^1]。\n\n[^1]: 需要预知运行时间。')).toBe(
+      'SJF 最优¹。\n¹ 需要预知运行时间。',
+    );
+    expect(readableText('See[^note].\n\n[^note]: A **named** one.')).toBe('See[note].\n[note] A named one.');
+    // A block read alone: its reference's definition is elsewhere in the note.
+    expect(readableText('短作业优先 (SJF) 的平均等待时间最短[^1]。')).toBe(
+      '短作业优先 (SJF) 的平均等待时间最短¹。',
+    );
   });
 
   it('keeps the words of an HTML block and drops its tags', () => {

@@ -108,6 +108,7 @@ export async function openConversation(conversationId: string | null): Promise<v
   if (conversationId === null) {
     chat.open(null, []);
     chat.setCurrent(null);
+    chat.restoreUseNotes(null);
     return;
   }
   try {
@@ -115,6 +116,10 @@ export async function openConversation(conversationId: string | null): Promise<v
     const detail = { ...conversation, messages };
     chat.setCurrent(conversation);
     chat.open(conversationId, messages.map(toLiveMessage));
+    chat.restoreUseNotes(
+      conversationId,
+      messages.some((message) => (message.citations?.length ?? 0) > 0),
+    );
     void refreshContextNotice(conversationId);
     chat.choose({ provider_id: detail.provider_id, model: detail.model });
     const streaming = detail.messages.find((message) => message.status === 'streaming');
@@ -148,6 +153,7 @@ export async function sendMessage(content: string): Promise<boolean> {
       ...(images.length > 0 && { image_ids: images.map((image) => image.attachment_id) }),
     });
     clearPendingImages();
+    chat.keepUseNotes(turn.conversation_id);
     await startTurn(turn);
     return true;
   } catch (error) {

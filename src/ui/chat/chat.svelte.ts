@@ -3,6 +3,7 @@ import type { ThinkingEffort } from '../../contracts/chat';
 import type { ModelInfoDto, ProviderDto } from '../../contracts/provider-config';
 import type { LiveMessage } from './turn-events';
 import { loadChatDrafts, saveChatDraft } from './chat-drafts';
+import { rememberUseNotes, rememberedUseNotes } from './use-notes-memory';
 
 function browserStorage(): Storage | null {
   try {
@@ -45,7 +46,7 @@ export class ChatState {
   #choice = $state<ModelChoice | null>(null);
   #activeTurn = $state<string | null>(null);
   #sending = $state(false);
-  #useNotes = $state(false);
+  #useNotes = $state(rememberedUseNotes(browserStorage(), null));
   #models = $state.raw<Record<string, ModelInfoDto[] | undefined>>({});
   #thinking = $state(true);
   #effort = $state<ThinkingEffort>('medium');
@@ -81,8 +82,21 @@ export class ChatState {
   get useNotes(): boolean {
     return this.#useNotes;
   }
+  /** The user's choice: the open conversation's, and the one the next new chat starts with. */
   setUseNotes(useNotes: boolean): void {
     this.#useNotes = useNotes;
+    rememberUseNotes(browserStorage(), this.#conversationId, useNotes);
+  }
+  /** A message went out in this conversation (a new chat's first names it): it keeps the choice. */
+  keepUseNotes(conversationId: string): void {
+    rememberUseNotes(browserStorage(), conversationId, this.#useNotes);
+  }
+  /**
+   * The box on opening a conversation: a new chat's is the last choice; a conversation's its own
+   * (one this device has no record of: whether its answers cited notes).
+   */
+  restoreUseNotes(conversationId: string | null, citedNotes = false): void {
+    this.#useNotes = rememberedUseNotes(browserStorage(), conversationId, citedNotes);
   }
   /** Each provider's reported models; undefined where the list could not be read. */
   get models(): Readonly<Record<string, ModelInfoDto[] | undefined>> {

@@ -1150,6 +1150,24 @@ graph LR
   'chat.emptyMockPick':
     'Ask anything. The mock model answers offline with scripted text; pick another model above for real answers.',
   'chat.emptyNoModel': 'No model to chat with yet. Add a provider in Settings.',
+  // Chat model pickers: why this device cannot run an in-browser model (the option's tooltip).
+  'chat.deviceRefusal.no_webgpu':
+    'This browser does not offer WebGPU, which in-browser models need. Use a recent Chrome or Edge, or choose Ollama or a remote provider.',
+  'chat.deviceRefusal.no_adapter':
+    'WebGPU is present but no GPU is available to it, so in-browser models cannot run here. Choose Ollama or a remote provider.',
+  'chat.deviceRefusal.no_shader_f16':
+    '{model} computes in float16, which needs the WebGPU feature "{feature}"; this GPU ({gpu}) does not offer it.',
+  'chat.deviceRefusal.no_shader_f16NoGpu':
+    '{model} computes in float16, which needs the WebGPU feature "{feature}"; this GPU does not offer it.',
+  'chat.deviceRefusal.useTwin': 'Choose {twin} instead.',
+  'chat.deviceRefusal.buffer_too_small':
+    '{model} needs GPU buffers of {needed}; this GPU allows {allowed}. Choose a smaller model.',
+  'chat.deviceRefusal.phone_class_gpu':
+    'This GPU looks phone-class ({allowed} per buffer) and {model} is too large for it. Choose a model marked for low-resource devices.',
+  'chat.deviceRefusal.device_memory':
+    '{model} needs about {needed} of GPU memory; this device reports {total} in total. Choose a smaller model.',
+  'chat.deviceRefusal.insufficient_storage':
+    'Downloading {model} needs about {needed} of browser storage, but only {free} is free. Delete other downloaded models or free disk space.',
   // Function plots in the preview: a slider and a number box per declared parameter.
   'plot.parameterSlider': 'Parameter {name}',
   'plot.parameterValue': 'Value of {name}',

@@ -1087,6 +1087,24 @@ graph LR
   'chat.emptyLocal': '向 {model} 提问吧。它在此浏览器中运行，你的消息不会离开这台设备。',
   'chat.emptyMockPick': '随便问点什么。模拟模型只会离线给出预设的回答；如需真实回答，请在上方选择其他模型。',
   'chat.emptyNoModel': '还没有可以对话的模型。请在设置中添加服务商。',
+  // Chat model pickers: why this device cannot run an in-browser model (the option's tooltip).
+  'chat.deviceRefusal.no_webgpu':
+    '此浏览器不支持 WebGPU，而浏览器内模型需要它。请使用新版 Chrome 或 Edge，或改用 Ollama 或远程服务。',
+  'chat.deviceRefusal.no_adapter':
+    '浏览器支持 WebGPU，但没有可用的 GPU，浏览器内模型无法在此运行。请改用 Ollama 或远程服务。',
+  'chat.deviceRefusal.no_shader_f16':
+    '{model} 以 float16 计算，需要 WebGPU 功能 "{feature}"；这块 GPU（{gpu}）不支持。',
+  'chat.deviceRefusal.no_shader_f16NoGpu':
+    '{model} 以 float16 计算，需要 WebGPU 功能 "{feature}"；这块 GPU 不支持。',
+  'chat.deviceRefusal.useTwin': '请改用 {twin}。',
+  'chat.deviceRefusal.buffer_too_small':
+    '{model} 需要 {needed} 的 GPU 缓冲区，而这块 GPU 最多允许 {allowed}。请选择更小的模型。',
+  'chat.deviceRefusal.phone_class_gpu':
+    '这块 GPU 属于手机级别（每个缓冲区 {allowed}），{model} 对它来说太大。请选择标注为适合低配置设备的模型。',
+  'chat.deviceRefusal.device_memory':
+    '{model} 约需 {needed} 显存，而此设备总共只报告 {total}。请选择更小的模型。',
+  'chat.deviceRefusal.insufficient_storage':
+    '下载 {model} 约需 {needed} 浏览器存储空间，但只剩 {free}。请删除其他已下载的模型或释放磁盘空间。',
   // 函数图预览：每个声明的参数一个滑块和一个数字框。
   'plot.parameterSlider': '参数 {name}',
   'plot.parameterValue': '{name} 的值',
