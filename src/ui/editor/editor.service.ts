@@ -683,15 +683,26 @@ export async function saveMineAsCopy(): Promise<void> {
   }
 }
 
-export async function restoreNote(noteId: string, options: { open?: boolean } = {}): Promise<void> {
+/**
+ * `open`: the note opens among the notes (the toast's Undo). `edit`: it opens with the caret in its
+ * title, and a toast says it is back (the trashed note's Restore button, which goes with the view).
+ */
+export async function restoreNote(
+  noteId: string,
+  options: { open?: boolean; edit?: boolean } = {},
+): Promise<void> {
   try {
     const restored = await core.notes.restore(noteId);
-    if (options.open) {
+    if (options.open || options.edit) {
       notes.setView('notes');
       const request = ++openRequest;
       editor.beginSwitch();
       await leaveCurrentNote();
-      if (request === openRequest) await showNote(restored);
+      if (request === openRequest) {
+        if (options.edit) editor.requestTitleFocus();
+        await showNote(restored);
+        if (options.edit) toasts.show(t('trash.restored'), { kind: 'success' });
+      }
     } else {
       if (editor.noteId === noteId) closeNote();
       toasts.show(t('trash.restored'), { kind: 'success' });

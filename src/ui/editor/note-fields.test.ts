@@ -16,6 +16,10 @@ describe('parseTags', () => {
     expect(parseTags('')).toEqual([]);
   });
 
+  it('drops a tag that differs only in case or composition, keeping the first spelling', () => {
+    expect(parseTags('Work, work, #WORK, Café, cafe\u0301, 工作')).toEqual(['Work', 'Café', '工作']);
+  });
+
   it('round-trips with formatTags', () => {
     expect(parseTags(formatTags(['x', 'y z']))).toEqual(['x', 'y z']);
   });

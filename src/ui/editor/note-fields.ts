@@ -1,4 +1,5 @@
 import type { NoteDto } from '../../contracts/notes';
+import { tagKey } from '../../core/tag-key';
 import { sameTags } from '../../core/tag-lists';
 
 /** What the editor saves: the user-editable part of a note. */
@@ -9,12 +10,19 @@ export interface NoteContent {
   body: string;
 }
 
-/** Commas (ASCII, full-width 、，) separate tags; a leading `#` is dropped; duplicates go. */
+/**
+ * Commas (ASCII, full-width 、，) separate tags; a leading `#` is dropped; duplicates go. Tags are
+ * one tag whatever their case (tagKey), so `Work, work` keeps the first spelling only.
+ */
 export function parseTags(text: string): string[] {
   const tags: string[] = [];
+  const seen = new Set<string>();
   for (const raw of text.split(/[,，、]/)) {
     const tag = raw.trim().replace(/^#/, '').trim();
-    if (tag !== '' && !tags.includes(tag)) tags.push(tag);
+    const key = tagKey(tag);
+    if (tag === '' || seen.has(key)) continue;
+    seen.add(key);
+    tags.push(tag);
   }
   return tags;
 }

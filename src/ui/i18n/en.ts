@@ -100,6 +100,10 @@ export const en = {
   'trash.confirmMessage': '“{title}” will be deleted permanently. This cannot be undone.',
   'trash.restored': 'Note restored',
   'trash.purged': 'Note deleted forever',
+  // Editor, for screen readers: a passage shown from a citation or search result; the history diff's lines.
+  'editor.revealed': 'Showing a passage of “{title}”.',
+  'history.diffAdded': 'added: ',
+  'history.diffRemoved': 'removed: ',
 
   'jobs.panel': 'Background jobs',
   'jobs.kind.import': 'Import',

@@ -96,6 +96,10 @@ export const zhCN: Dictionary = {
   'trash.confirmMessage': '“{title}”将被永久删除，且无法撤销。',
   'trash.restored': '笔记已恢复',
   'trash.purged': '笔记已永久删除',
+  // 编辑器（读屏用）：从引用或搜索结果打开时显示的段落；历史差异中的行。
+  'editor.revealed': '正在显示“{title}”中的一段。',
+  'history.diffAdded': '新增：',
+  'history.diffRemoved': '删除：',
 
   'jobs.panel': '后台任务',
   'jobs.kind.import': '导入',
