@@ -30,7 +30,9 @@ test.describe('in Chinese', () => {
     await page.getByTestId('agent-run').click();
 
     const permission = page.getByTestId('agent-permission');
-    await expect(permission).toHaveAccessibleName('notes.create 请求权限：修改笔记。 notes.write');
+    // The dialog is named by the action it asks about; the request and the id describe it.
+    await expect(permission).toHaveAccessibleName('允许智能体新建笔记“进程调度摘要”吗？');
+    await expect(permission).toHaveAccessibleDescription(/notes\.create 请求权限：修改笔记。/);
     await expect(permission.getByTestId('permission-request')).toHaveText(
       'notes.create 请求权限：修改笔记。',
     );
@@ -63,7 +65,7 @@ test('a plugin tool that declares no permission is asked for by its and its plug
   const permission = page.getByTestId('agent-permission');
   // The tool and the plugin by the names the plugin page shows; the ids only as a detail.
   await expect(permission).toHaveAccessibleName(
-    /asks for permission: Use the tools of the plugin “Sample Greeter”/,
+    'Allow the agent to use “greet” from the plugin “Sample Greeter” (Use the tools of the plugin “Sample Greeter”)?',
   );
   await expect(permission.getByTestId('permission-request')).toHaveText(
     '“greet” from the plugin “Sample Greeter” asks for permission: Use the tools of the plugin “Sample Greeter”.',

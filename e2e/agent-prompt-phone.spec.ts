@@ -45,7 +45,9 @@ test.describe('phone 390×844', () => {
 
   test('the approval prompt shows its Allow and Deny buttons when it appears', async ({ page }) => {
     const permission = await askTheDemoForTasks(page);
-    for (const id of BUTTONS) expect(await tappable(page, permission.getByTestId(id)), id).toBe(true);
+    // Polled, not read once: the pane's scroll and the sticky buttons settle over frames.
+    for (const id of BUTTONS)
+      await expect.poll(() => tappable(page, permission.getByTestId(id)), { message: id }).toBe(true);
 
     await permission.getByTestId('permission-allow-once').click();
     await expect(page.getByTestId('agent-run-item').first()).toHaveAttribute('data-status', 'completed');
@@ -63,7 +65,9 @@ test.describe('phone 390×844', () => {
       pane.scrollTop += top - pane.clientHeight / 2;
     });
     await expect(permission.getByTestId('permission-summary')).toBeInViewport();
-    for (const id of BUTTONS) expect(await tappable(page, permission.getByTestId(id)), id).toBe(true);
+    // Polled, not read once: the pane's scroll and the sticky buttons settle over frames.
+    for (const id of BUTTONS)
+      await expect.poll(() => tappable(page, permission.getByTestId(id)), { message: id }).toBe(true);
 
     await permission.getByTestId('permission-deny').click();
     await expect(permission).toHaveCount(0);

@@ -421,6 +421,37 @@ describe('AgentLoop', () => {
     expect(adapter.requests[1]?.messages.at(-1)?.toolResult?.error).toMatch(/did not finish within 30 ms/);
   });
 
+  it('records a built-in tool that throws as a tool error with a code, and tells the model the code', async () => {
+    const broken = defineTool({
+      name: 'test.wait',
+      description: 'Throws like a tool with a bug (tests).',
+      parameters: z.object({}),
+      category: MetonaToolCategory.CUSTOM,
+      riskLevel: MetonaRiskLevel.SAFE,
+      requiresPermission: false,
+      execute: () => Promise.reject(new TypeError("Cannot read properties of undefined (reading 'id')")),
+    });
+    const h = await createHarness({ tools: [broken] });
+    const adapter = new ScriptedAdapter(script(slowToolScript));
+    const result = await h.loop.run({
+      runId: 'run_throw',
+      sessionId: 's',
+      input: 'go',
+      adapter,
+      model: 'mock-1',
+    });
+
+    expect(result.status).toBe('completed');
+    const events = await allEvents(h.events, 'run_throw');
+    expect(dataOf(events, 'ToolResult')[0]).toMatchObject({
+      status: 'error',
+      success: false,
+      error_code: 'INTERNAL_ERROR',
+      error: "The tool test.wait failed: Cannot read properties of undefined (reading 'id')",
+    });
+    expect(adapter.requests[1]?.messages.at(-1)?.toolResult?.error).toMatch(/\(error code INTERNAL_ERROR\)$/);
+  });
+
   it('fails with timeout when the whole run passes its deadline', async () => {
     const { tool } = waitingTool('test.wait');
     const h = await createHarness({ tools: [tool] });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { AppError } from '../contracts';
 import { MetonaRiskLevel, MetonaToolCategory, metonaToolDefSchema, type MetonaToolCall } from '../ir';
 import { toMetonaToolParams } from './tool-params';
 import { ToolRegistry, defineTool, type ToolExecuteOptions } from './tool-registry';
@@ -159,7 +160,44 @@ describe('ToolRegistry', () => {
       },
     });
     const outcome = await new ToolRegistry().register(failing).execute(call('test.fail', {}), options());
-    expect(outcome).toMatchObject({ status: 'error', result: { success: false, error: 'disk on fire' } });
+    expect(outcome).toMatchObject({
+      status: 'error',
+      errorCode: 'INTERNAL_ERROR',
+      result: { success: false, error: 'The tool test.fail failed: disk on fire' },
+    });
+    expect(outcome.result.error).not.toMatch(/at .*\(|Error:/);
+  });
+
+  it('gives every thrown failure a code: the AppError’s own, a plugin’s MCP_TOOL_CALL_FAILED', async () => {
+    const thrower = (name: string, category: MetonaToolCategory, error: unknown) =>
+      defineTool({
+        name,
+        description: 'Throws.',
+        parameters: z.object({}),
+        category,
+        riskLevel: MetonaRiskLevel.SAFE,
+        requiresPermission: false,
+        async execute() {
+          throw error;
+        },
+      });
+    const registry = new ToolRegistry().register(
+      thrower('notes.gone', MetonaToolCategory.FILESYSTEM, new AppError('NOTE_NOT_FOUND', 'No such note.')),
+      thrower('plugin.crash', MetonaToolCategory.MCP, new TypeError('x is undefined')),
+      thrower('test.odd', MetonaToolCategory.CUSTOM, 'not an Error'),
+    );
+    expect(await registry.execute(call('notes.gone', {}), options())).toMatchObject({
+      errorCode: 'NOTE_NOT_FOUND',
+      result: { error: 'No such note.' },
+    });
+    expect(await registry.execute(call('plugin.crash', {}), options())).toMatchObject({
+      errorCode: 'MCP_TOOL_CALL_FAILED',
+      result: { error: 'The tool plugin.crash failed: x is undefined' },
+    });
+    expect(await registry.execute(call('test.odd', {}), options())).toMatchObject({
+      errorCode: 'INTERNAL_ERROR',
+      result: { error: 'The tool test.odd failed: it gave no reason.' },
+    });
   });
 
   it('asks the authorizer after validation and honours a denial', async () => {

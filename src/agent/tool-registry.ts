@@ -147,9 +147,19 @@ function defaultSummary(result: unknown): string {
 
 /** A thrown value as text the model may read: the message only, never a stack. */
 function errorText(error: unknown): string {
-  if (isAppError(error)) return error.message;
   if (error instanceof Error && error.message) return truncateText(error.message, 500);
-  return 'The tool failed.';
+  return 'it gave no reason.';
+}
+
+/**
+ * The code of a tool that threw something other than an AppError (a bug, a
+ * failed lookup): the contract's MCP_TOOL_CALL_FAILED for a plugin's tool; a
+ * built-in tool's failure has no contract code (§7.7 names only MCP and
+ * command failures), so it is the project's INTERNAL_ERROR. Either way the
+ * timeline and the model get a code, never a bare message.
+ */
+export function thrownErrorCode(category: MetonaToolCategory): ErrorCode {
+  return category === 'mcp' ? 'MCP_TOOL_CALL_FAILED' : 'INTERNAL_ERROR';
 }
 
 function issuesText(error: z.ZodError): string {
@@ -318,8 +328,13 @@ export class ToolRegistry {
       return failed('cancelled', 'The run was cancelled while the tool was running.', { args });
     }
     if (settled.kind === 'thrown') {
-      const errorCode = isAppError(settled.error) ? settled.error.code : undefined;
-      return failed('error', errorText(settled.error), { args, ...(errorCode && { errorCode }) });
+      if (isAppError(settled.error)) {
+        return failed('error', settled.error.message, { args, errorCode: settled.error.code });
+      }
+      return failed('error', `The tool ${call.name} failed: ${errorText(settled.error)}`, {
+        args,
+        errorCode: thrownErrorCode(tool.definition.category),
+      });
     }
     const { output } = settled;
     return finish(

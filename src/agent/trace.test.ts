@@ -109,6 +109,31 @@ describe('traceSnapshot', () => {
     });
   });
 
+  it('gives the run list’s totals over the whole run, whatever page was asked for', async () => {
+    const log = new EventLog(new MemoryEventStore());
+    const trace = await recordedRun(log);
+    const running = await traceSnapshot(log, 'run_1', 0, 1);
+    expect(running.summary.totals).toMatchObject({ steps: 1, tokens_known: true, duration_ms: null });
+    await trace.emit('RunCompleted', {
+      output: 'done',
+      steps: 1,
+      finish_reason: 'stop',
+      duration_ms: 800,
+      token_usage: { input_tokens: 10, output_tokens: 2, total_tokens: 12 },
+      tool_calls: 1,
+    });
+    const ended = await traceSnapshot(log, 'run_1', 0, 1);
+    expect(ended.summary.totals).toEqual({
+      steps: 1,
+      input_tokens: 10,
+      output_tokens: 2,
+      total_tokens: 12,
+      tokens_known: true,
+      tokens_estimated: false,
+      duration_ms: 800,
+    });
+  });
+
   it('names the contract errors', async () => {
     const log = new EventLog(new MemoryEventStore());
     await recordedRun(log);

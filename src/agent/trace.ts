@@ -10,6 +10,7 @@ import type {
   TokenUsageData,
 } from './agent-events';
 import { SecretRedactor } from './redaction';
+import { addToRunTotals, emptyRunTotals, type RunTotals } from './run-totals';
 
 // ---------------------------------------------------------------------------
 // Artifacts: large tool payloads stored beside the trace (§6.4)
@@ -167,6 +168,11 @@ export interface AgentTraceSummary {
   token_usage: number;
   /** Failed model calls, failed tool results (invalid, denied, timed out…) and a failed run; cancellations are not errors. */
   errors: number;
+  /**
+   * What the run list shows of the run (steps, input/output tokens, duration), from the
+   * same events. Optional: a run that ended before its first event has no trace to fold.
+   */
+  totals?: RunTotals;
 }
 
 export interface AgentTraceSnapshot extends SequencePage<EventEnvelope> {
@@ -225,11 +231,13 @@ export async function traceSnapshot(
     token_usage: 0,
     errors: 0,
   };
+  const totals = emptyRunTotals();
   for (let cursor = 0; ;) {
     const page = await log.list(runId, cursor, SCAN_PAGE);
     for (const envelope of page.items) {
       first ??= envelope;
       last = envelope;
+      addToRunTotals(totals, envelope);
       const data = (envelope.data ?? {}) as Record<string, unknown>;
       switch (envelope.event) {
         case 'ModelCallStarted':
@@ -285,7 +293,7 @@ export async function traceSnapshot(
     items: page.items,
     next_sequence: page.next_sequence,
     has_more: page.has_more,
-    summary,
+    summary: { ...summary, totals },
     config_snapshot: started.config_snapshot ?? {},
   };
 }

@@ -72,6 +72,15 @@ describe('MetonaToolCall and MetonaToolResult', () => {
     expect(issuePaths(metonaToolCallSchema, { ...call, iteration: 0 })).toEqual(['iteration']);
   });
 
+  it('keeps the fault of arguments that were not JSON through a parse, and checks its shape', () => {
+    const broken = { ...call, args: {}, argumentsError: { text: '{"a":,', reason: 'Unexpected token' } };
+    expect(metonaToolCallSchema.parse(broken)).toEqual(broken);
+    expect(issuePaths(metonaToolCallSchema, { ...call, argumentsError: { text: 1 } })).toEqual([
+      'argumentsError.text',
+      'argumentsError.reason',
+    ]);
+  });
+
   it('accepts a failed result and rejects one without success or with negative duration', () => {
     const failed = {
       toolCallId: 'tc_1',

@@ -72,12 +72,33 @@ export const metonaToolDefSchema = z.object({
 });
 export type MetonaToolDef = z.infer<typeof metonaToolDefSchema>;
 
+/**
+ * Arguments the model sent that are not a JSON object (a project extension of
+ * the standard's MetonaToolCall). The wire still completes the call, with
+ * `args: {}`, so the agent can hand the model a tool error and let it retry
+ * instead of failing the whole answer.
+ */
+export const metonaToolArgumentsErrorSchema = z.object({
+  /** What the model sent, cut short by the wire when long. */
+  text: z.string(),
+  /** The parser's reason, e.g. `Unexpected token ',' … in JSON at position 18`. */
+  reason: z.string(),
+});
+export type MetonaToolArgumentsError = z.infer<typeof metonaToolArgumentsErrorSchema>;
+
 export const metonaToolCallSchema = z.object({
   id: idSchema,
   name: idSchema,
   args: z.record(z.string(), z.unknown()),
   iteration: iterationSchema,
   timestamp: timestampSchema,
+  /**
+   * Set by a wire whose tool-call arguments were not a JSON object (`args` is
+   * then `{}`). Declared here, not carried as an undeclared extra, because the
+   * call passes through the stream driver, the router, the accumulator and IR
+   * schema parses (which drop unknown keys) before the agent reports it.
+   */
+  argumentsError: metonaToolArgumentsErrorSchema.optional(),
 });
 export type MetonaToolCall = z.infer<typeof metonaToolCallSchema>;
 

@@ -1,4 +1,9 @@
-import { MetonaErrorCode, type MetonaError } from '../../ir';
+import {
+  MetonaErrorCode,
+  type MetonaError,
+  type MetonaToolArgumentsError,
+  type MetonaToolCall,
+} from '../../ir';
 
 /** One streamed piece of a tool call, as providers send them (OpenAI `delta.tool_calls[i]`). */
 export interface ToolCallFragment {
@@ -9,17 +14,8 @@ export interface ToolCallFragment {
   argsDelta?: string;
 }
 
-/**
- * Arguments the model sent that are not a JSON object. The call still completes
- * (with `args: {}`), so the agent can hand the model a tool error and let it
- * retry instead of failing the whole answer.
- */
-export interface ToolArgumentsError {
-  /** What the model sent, cut to `MAX_RAW_ARGUMENTS_CHARS`. */
-  text: string;
-  /** The parser's reason, e.g. `Unexpected token ',' … in JSON at position 18`. */
-  reason: string;
-}
+/** Arguments the model sent that are not a JSON object (declared on the IR's tool call). */
+export type ToolArgumentsError = MetonaToolArgumentsError;
 
 /** A finished call, arguments parsed; the stream driver adds iteration and timestamp. */
 export interface AssembledToolCall {
@@ -42,16 +38,11 @@ export function withArgumentsError(
   return { id: call.id, name: call.name, args: {}, argumentsError: { text: shown, reason } };
 }
 
-/**
- * The fault a wire left on a tool call. Read off the object because the IR's
- * `MetonaToolCall` does not name the field; it travels with the call through
- * the driver, the router and the accumulator, which copy calls by spreading.
- */
-export function toolArgumentsError(call: object): ToolArgumentsError | undefined {
-  const value = (call as { argumentsError?: unknown }).argumentsError;
-  if (typeof value !== 'object' || value === null) return undefined;
-  const { text, reason } = value as Record<string, unknown>;
-  return typeof text === 'string' && typeof reason === 'string' ? { text, reason } : undefined;
+/** The fault a wire left on a tool call (`MetonaToolCall.argumentsError`), if any. */
+export function toolArgumentsError(
+  call: Pick<MetonaToolCall, 'argumentsError'>,
+): ToolArgumentsError | undefined {
+  return call.argumentsError;
 }
 
 export type ToolCallAssembly = { ok: true; call: AssembledToolCall } | { ok: false; error: MetonaError };

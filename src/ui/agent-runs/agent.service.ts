@@ -59,10 +59,46 @@ export async function loadRuns(): Promise<void> {
   try {
     const page = await agentApi().list({ limit: RUN_PAGE, offset: 0 });
     agentView.setRuns(page.items);
+    // An ended run's totals never change: read once per page load (a read scans the run's trace).
+    for (const run of page.items) {
+      if (agentView.totals[run.run_id]?.duration_ms == null) refreshTotals(run.run_id);
+    }
   } catch (error) {
     reportError(error);
   }
 }
+
+const totalsReading = new Set<string>();
+const totalsStale = new Set<string>();
+
+/**
+ * Re-reads a run's totals from its stored trace (the snapshot's summary). Calls while
+ * one read is under way coalesce into one more read after it, so a replayed trace
+ * does not ask once per event.
+ */
+function refreshTotals(runId: string): void {
+  if (totalsReading.has(runId)) {
+    totalsStale.add(runId);
+    return;
+  }
+  totalsReading.add(runId);
+  void agentApi()
+    .trace({ run_id: runId, limit: 1 })
+    .then(
+      (snapshot) => {
+        if (snapshot.summary.totals) agentView.setTotals(runId, snapshot.summary.totals);
+      },
+      // The totals add to the row; a run whose trace cannot be read still lists without them.
+      () => undefined,
+    )
+    .finally(() => {
+      totalsReading.delete(runId);
+      if (totalsStale.delete(runId)) refreshTotals(runId);
+    });
+}
+
+/** The events after which a run's totals (steps, tokens, duration) have changed. */
+const TOTALS_CHANGE = new Set(['ModelCallStarted', 'Usage', 'RunCompleted', 'RunFailed', 'RunCancelled']);
 
 const ENDED: Record<string, AgentRunDto['status']> = {
   RunCompleted: 'completed',
@@ -91,6 +127,7 @@ export function openRun(runId: string): void {
   agentView.select(runId);
   unsubscribe = subscribeEvents(runId, (envelope: EventEnvelope) => {
     agentView.appendEvent(envelope);
+    if (TOTALS_CHANGE.has(envelope.event)) refreshTotals(runId);
     if (isTerminalRunEvent(envelope.event)) void refreshRun(runId, envelope.event);
   });
 }
@@ -164,6 +201,8 @@ function followWrites(runId: string): void {
     }
     if (isTerminalRunEvent(envelope.event)) {
       ended = true;
+      // A run that ends while another is shown: its row's totals are final now.
+      refreshTotals(runId);
       stop?.();
     }
   });

@@ -1,6 +1,7 @@
 import type { EventEnvelope } from '../../contracts/events';
 import type { ModelInfoDto, ProviderDto } from '../../contracts/provider-config';
 import type { AgentRunDto, AgentToolInfoDto } from '../../contracts/agent-runs';
+import type { RunTotals } from '../../agent/run-totals';
 import {
   buildTimeline,
   isTerminalRunEvent,
@@ -21,6 +22,7 @@ export class AgentViewState {
   #models = $state.raw<Record<string, readonly ModelInfoDto[] | undefined>>({});
   #choice = $state<{ provider_id: string; model: string } | null>(null);
   #tools = $state.raw<AgentToolInfoDto[]>([]);
+  #totals = $state.raw<Readonly<Record<string, RunTotals>>>({});
 
   readonly timeline: TimelineItem[] = $derived(buildTimeline(this.#events));
   readonly permission = $derived(pendingPermission(this.#events));
@@ -66,6 +68,13 @@ export class AgentViewState {
   }
   get tools(): AgentToolInfoDto[] {
     return this.#tools;
+  }
+  /** Each listed run's totals, as its stored trace gives them (absent until read). */
+  get totals(): Readonly<Record<string, RunTotals>> {
+    return this.#totals;
+  }
+  setTotals(runId: string, totals: RunTotals): void {
+    this.#totals = { ...this.#totals, [runId]: totals };
   }
   setProviders(providers: ProviderDto[], models: Record<string, readonly ModelInfoDto[] | undefined>): void {
     this.#providers = providers;
@@ -122,6 +131,7 @@ export class AgentViewState {
     this.#selectedRunId = null;
     this.#events = [];
     this.#busy = false;
+    this.#totals = {};
   }
 }
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { I18nState } from '../i18n/i18n.svelte';
-import { permissionName, toolName } from './permission-name';
+import { permissionName, permissionQuestion, toolName } from './permission-name';
 
 const english = new I18nState();
 const chinese = new I18nState();
@@ -67,5 +67,50 @@ describe('permissionName with the installed plugins', () => {
       chinese.t('agent.permission.name.pluginTools', { plugin: 'Sample Greeter' }),
     );
     expect(permissionName('gone.tools', english, names)).toBe('Use the tools of the plugin “gone”');
+  });
+});
+
+describe('permissionQuestion', () => {
+  const names = {
+    plugins: [{ plugin_id: 'word-counter', name: 'Word Counter' }],
+    tools: [
+      { name: 'word-counter.count', plugin_id: 'word-counter', tool_name: 'count', title: 'Count words' },
+    ],
+  };
+
+  it('asks about the action first, in the reader’s language, with no id in it', () => {
+    const edit = {
+      tool: 'notes.update',
+      permission: 'notes.write',
+      action: { kind: 'note_replace' as const, title: 'Plan' },
+    };
+    expect(permissionQuestion(edit, english)).toBe('Allow the agent to edit the note “Plan”?');
+    expect(permissionQuestion(edit, chinese)).toBe('允许智能体修改笔记“Plan”吗？');
+    const create = {
+      tool: 'notes.create',
+      permission: 'notes.write',
+      action: { kind: 'note_create' as const, title: 'Summary' },
+    };
+    expect(permissionQuestion(create, english)).toBe('Allow the agent to create the note “Summary”?');
+    const tasks = {
+      tool: 'tasks.create',
+      permission: 'notes.write',
+      action: { kind: 'tasks_add' as const, title: 'Week', count: 2 },
+    };
+    expect(permissionQuestion(tasks, english)).not.toMatch(/tasks\.create|notes\.write/);
+  });
+
+  it('names a tool without a preview as a person knows it, after the question’s start', () => {
+    const question = permissionQuestion(
+      { tool: 'word-counter.count', permission: 'word-counter.tools', action: null },
+      english,
+      names,
+    );
+    expect(question).toBe(
+      'Allow the agent to use “Count words” from the plugin “Word Counter” (Use the tools of the plugin “Word Counter”)?',
+    );
+    expect(
+      permissionQuestion({ tool: 'memory.save', permission: 'memory.write', action: null }, english),
+    ).toMatch(/^Allow the agent to use memory\.save \(/);
   });
 });

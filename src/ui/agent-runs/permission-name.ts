@@ -1,4 +1,5 @@
 import { permissionLabel } from '../extensions/plugin-refusal';
+import type { PreviewAction } from '../../contracts/agent-runs';
 import { i18n, type MessageKey, type MessageParams } from '../i18n';
 
 /** Default permission of a plugin tool that declares none (`src/plugins/plugin-tools.ts`). */
@@ -49,4 +50,39 @@ export function toolName(
   if (pluginId === undefined) return tool;
   const label = published?.title || published?.tool_name || tool.slice(pluginId.length + 1);
   return translator.t('plugins.toolLabel', { tool: label, plugin: plugin?.name || pluginId });
+}
+
+/** What the prompt asks about: the action a tool's preview gave, or only the tool and its permission. */
+export interface PermissionQuestionInput {
+  tool: string;
+  permission: string;
+  action: PreviewAction | null;
+}
+
+const ASK_KEYS = {
+  note_create: 'agent.permission.ask.note_create',
+  note_append: 'agent.permission.ask.note_append',
+  note_replace: 'agent.permission.ask.note_replace',
+  tasks_add: 'agent.permission.ask.tasks_add',
+  tasks_create: 'agent.permission.ask.tasks_create',
+  note_organise: 'agent.permission.ask.note_organise',
+} as const satisfies Record<PreviewAction['kind'], MessageKey>;
+
+/**
+ * The permission prompt's question, its accessible name: the action first, in
+ * the reader's words ("Allow the agent to edit the note “Plan”?"), so a screen
+ * reader user hears what is asked before any id. A tool without a preview is
+ * asked about by its name and the permission's.
+ */
+export function permissionQuestion(
+  request: PermissionQuestionInput,
+  translator: { t(key: MessageKey, params?: MessageParams): string } = i18n,
+  names: PluginToolNames = { plugins: [], tools: [] },
+): string {
+  if (request.action !== null)
+    return translator.t(ASK_KEYS[request.action.kind], { title: request.action.title });
+  return translator.t('agent.permission.ask.tool', {
+    tool: toolName(request.tool, names, translator),
+    permission: permissionName(request.permission, translator, names),
+  });
 }

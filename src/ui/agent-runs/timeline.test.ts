@@ -107,6 +107,23 @@ describe('buildTimeline', () => {
     expect(runPhase(events.slice(0, 3), waiting)).toEqual({ kind: 'approval', tool: 'notes.create' });
   });
 
+  it('marks a tool call waiting for the user’s answer, then running once allowed, until its result', () => {
+    sequence = 0;
+    const events = [
+      envelope('RunStarted', { input: 'hi' }),
+      envelope('ToolCall', { tool_call_id: 't1', name: 'slow.tool', step: 1, arguments: {} }),
+      envelope('PermissionRequired', { request_id: 'p1', tool: 'slow.tool', tool_call_id: 't1' }),
+      envelope('PermissionResolved', { request_id: 'p1', tool: 'slow.tool', tool_call_id: 't1' }),
+      envelope('ToolResult', { tool_call_id: 't1', status: 'ok', success: true, summary: 'done' }),
+    ];
+    const call = (count: number) =>
+      buildTimeline(events.slice(0, count)).find((item) => item.kind === 'tool_call');
+    expect(call(2)).toMatchObject({ status: null, awaiting_approval: false });
+    expect(call(3)).toMatchObject({ status: null, awaiting_approval: true });
+    expect(call(4)).toMatchObject({ status: null, awaiting_approval: false });
+    expect(call(5)).toMatchObject({ status: 'ok', awaiting_approval: false });
+  });
+
   it('keeps a failed tool call’s error code and the text the model sent when it was not JSON', () => {
     sequence = 0;
     const [call] = buildTimeline([

@@ -48,6 +48,8 @@ export interface ToolCallItem {
   /** The project's error code of a failed call (MCP_TOOL_CALL_FAILED…), when the core named one. */
   error_code: string | null;
   duration_ms: number | null;
+  /** Asked for a permission not answered yet: waiting on the user, not running. */
+  awaiting_approval: boolean;
 }
 
 export interface EventItem {
@@ -212,6 +214,7 @@ export function buildTimeline(events: readonly EventEnvelope[]): TimelineItem[] 
           error: null,
           error_code: null,
           duration_ms: null,
+          awaiting_approval: false,
         };
         toolCalls.set(item.tool_call_id, item);
         items.push(item);
@@ -227,6 +230,7 @@ export function buildTimeline(events: readonly EventEnvelope[]): TimelineItem[] 
         tool.error = text(data.error) || null;
         tool.error_code = text(data.error_code) || null;
         tool.duration_ms = num(data.duration_ms);
+        tool.awaiting_approval = false;
         break;
       }
       case 'PermissionRequired':
@@ -241,6 +245,7 @@ export function buildTimeline(events: readonly EventEnvelope[]): TimelineItem[] 
           data,
         };
         const tool = toolCalls.get(text(data.tool_call_id));
+        if (tool && tool.status === null) tool.awaiting_approval = envelope.event === 'PermissionRequired';
         const at = tool && tool.status === null ? items.indexOf(tool) : -1;
         if (at >= 0) items.splice(at, 0, item);
         else items.push(item);
