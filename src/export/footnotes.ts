@@ -88,3 +88,45 @@ const CJK = /[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]/;
 export function notesHeading(text: string): string {
   return CJK.test(text) ? '注释' : 'Notes';
 }
+
+/**
+ * Whether a list item shows nothing once its footnote definitions are set with the notes:
+ * `- [^a]: text` would otherwise leave an empty bullet. `inPlace` names the definitions an
+ * exporter writes where they stand (DOCX's notes that nothing refers to); a task item keeps
+ * its box.
+ */
+export function holdsOnlyFootnotes(
+  item: DocumentNode,
+  inPlace?: (paragraph: DocumentNode) => boolean,
+): boolean {
+  if (typeof item.attributes['checked'] === 'boolean' || item.children.length === 0) return false;
+  return item.children.every((child) =>
+    child.type === 'list'
+      ? shownItems(child, inPlace).length === 0
+      : footnoteDefinition(child) !== undefined && !(inPlace?.(child) ?? false),
+  );
+}
+
+/** A list's items less those that held only footnote definitions; none left, the list is left out. */
+export function shownItems(
+  list: DocumentNode,
+  inPlace?: (paragraph: DocumentNode) => boolean,
+): DocumentNode[] {
+  return list.children.filter((item) => !holdsOnlyFootnotes(item, inPlace));
+}
+
+/**
+ * Whether the list's shown items are tight: a definition's paragraph is never marked tight,
+ * so one in an item made the whole list loose, though it is no longer there.
+ */
+export function shownItemsTight(list: DocumentNode, items: readonly DocumentNode[]): boolean {
+  if (list.attributes['tight'] === true) return true;
+  return items.every((item) =>
+    item.children.every(
+      (child) =>
+        child.type !== 'paragraph' ||
+        child.attributes['tight'] === true ||
+        footnoteDefinition(child) !== undefined,
+    ),
+  );
+}

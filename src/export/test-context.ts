@@ -23,6 +23,22 @@ export const FOOTNOTE_HANDOUT = `FCFS[^fcfs] 与时间片轮转[^rr]，见教材
 [^extra]: 没有被引用的脚注。
 `;
 
+/**
+ * Footnotes written as list items, as notes pasted from elsewhere often have them: once the
+ * definitions go to the notes, the list of only definitions and the item of one should leave
+ * no empty bullet behind.
+ */
+export const FOOTNOTE_LIST_HANDOUT = `复习要点[^a]，另见[^b]与[^c]。
+
+- 真正的要点
+- [^c]: 混在要点里的脚注。
+
+参考：
+
+- [^a]: 第一条脚注。
+- [^b]: 第二条脚注。
+`;
+
 /** An export context for exporter tests: plots drawn in-process, Mermaid by the given fake page. */
 export function testExportContext(
   options: Partial<ExportOptions> = {},

@@ -3,7 +3,12 @@ import mammoth from 'mammoth';
 import { describe, expect, it } from 'vitest';
 import { documentFromMarkdown } from '../../core/markdown/document-ast';
 import type { MermaidStaticPort } from '../static-render';
-import { FOOTNOTE_HANDOUT as FOOTNOTES, testExportContext, testRasterizer } from '../test-context';
+import {
+  FOOTNOTE_HANDOUT as FOOTNOTES,
+  FOOTNOTE_LIST_HANDOUT,
+  testExportContext,
+  testRasterizer,
+} from '../test-context';
 import { docxExporter } from './docx-exporter';
 
 // A 2×2 red PNG.
@@ -225,7 +230,49 @@ describe('docxExporter', () => {
     await expect(run).rejects.toMatchObject({ code: 'EXPORT_UNSUPPORTED_CONTENT' });
   });
 
+  it('follows the page size, title and front matter options', async () => {
+    const note = documentFromMarkdown('---\nauthor: 李雷\n---\n正文。\n', '讲义');
+    const documentXml = async (options: Parameters<typeof testExportContext>[0]) =>
+      new TextDecoder().decode(
+        unzipSync((await docxExporter.export(note, testExportContext(options))).data)['word/document.xml'],
+      );
+    const letter = await documentXml({ page_size: 'Letter', include_title: false });
+    expect(letter).toMatch(/<w:pgSz w:w="12240" w:h="15840"/);
+    expect(letter).not.toContain('讲义');
+    expect(letter).not.toContain('李雷');
+    const a5 = await documentXml({ page_size: 'A5', include_metadata: true });
+    expect(a5).toMatch(/<w:pgSz w:w="8391" w:h="11906"/);
+    expect(a5).toContain('讲义');
+    expect(a5).toContain('李雷');
+  });
+
   describe('footnotes', () => {
+    it('leaves no empty bullet where a list item held only a footnote definition', async () => {
+      const result = await docxExporter.export(
+        documentFromMarkdown(FOOTNOTE_LIST_HANDOUT, '要点'),
+        testExportContext({ include_title: false }),
+      );
+      const document = new TextDecoder().decode(unzipSync(result.data)['word/document.xml']);
+      // One numbered paragraph: the real point; the definitions are Word footnotes.
+      expect(document.match(/<w:numPr>/g)).toHaveLength(1);
+      expect(document.match(/<w:footnoteReference /g)).toHaveLength(3);
+      const html = await toHtml(result.data);
+      expect(html).not.toMatch(/<li>\s*<\/li>/);
+      expect(html).toContain('<li>真正的要点</li>');
+    });
+
+    it('keeps, as a numbered paragraph, a definition in a list that nothing refers to', async () => {
+      const result = await docxExporter.export(
+        documentFromMarkdown('Text.\n\n- [^lone]: 没有被引用。\n', 'x'),
+        testExportContext({ include_title: false }),
+      );
+      const document = new TextDecoder().decode(unzipSync(result.data)['word/document.xml']);
+      expect(document).toContain('没有被引用。');
+      // On the bullet's own line, not after an empty bullet.
+      expect(document.match(/<w:numPr>/g)).toHaveLength(1);
+      expect(await toHtml(result.data)).toMatch(/<li><sup>1<\/sup> 没有被引用。<\/li>/);
+    });
+
     it('writes Word footnotes, numbered by first reference, with their formatting, math and links', async () => {
       const result = await docxExporter.export(
         documentFromMarkdown(FOOTNOTES, '调度'),

@@ -34,7 +34,13 @@ import {
   type ExportResult,
 } from '../exporter';
 import { splitAtDisplayMath } from '../display-math';
-import { collectFootnotes, footnoteDefinition, footnoteReference, type Footnotes } from '../footnotes';
+import {
+  collectFootnotes,
+  footnoteDefinition,
+  footnoteReference,
+  shownItems,
+  type Footnotes,
+} from '../footnotes';
 import { formulasAsOmml } from '../math/formulas';
 import { rasterizeVisuals, renderVisuals, type RasterVisual, type VisualOutcome } from '../visuals';
 
@@ -148,16 +154,28 @@ class DocxWriter {
    * A definition's place in the text: empty when Word shows it as a footnote, and for a
    * note nothing refers to, its number and text, as the preview shows it.
    */
-  footnoteDefinition(paragraph: DocumentNode, label: string): Paragraph | undefined {
+  footnoteDefinition(
+    paragraph: DocumentNode,
+    label: string,
+    numbering?: { reference: string; level: number; instance: number },
+  ): Paragraph | undefined {
     const note = this.footnotes.byLabel(label);
-    if (!note || note.references > 0 || note.definition !== paragraph) return undefined;
+    if (!note || !this.writesInPlace(paragraph)) return undefined;
     return new Paragraph({
+      ...(numbering && { numbering }),
       children: [
         new TextRun({ text: String(note.number), superScript: true }),
         new TextRun(' '),
         ...this.inline(note.content),
       ],
     });
+  }
+
+  /** Whether a definition stays where it is written: a note nothing refers to has no Word footnote. */
+  writesInPlace(paragraph: DocumentNode): boolean {
+    const label = footnoteDefinition(paragraph);
+    const note = label === undefined ? undefined : this.footnotes.byLabel(label);
+    return note !== undefined && note.references === 0 && note.definition === paragraph;
   }
 
   /** The formula's `<m:oMath>` as a paragraph child (Word's own equation object). */
@@ -386,8 +404,10 @@ class DocxWriter {
         case 'list': {
           const ordered = node.attributes['ordered'] === true;
           const level = list ? list.level + 1 : 0;
+          const items = shownItems(node, (paragraph) => this.writesInPlace(paragraph));
+          if (items.length === 0) break;
           const instance = ordered ? ++this.#orderedInstance : 0;
-          for (const item of node.children) {
+          for (const item of items) {
             const checked = item.attributes['checked'];
             const [first, ...rest] = item.children;
             const reference = ordered ? ORDERED : BULLET;
@@ -415,9 +435,17 @@ class DocxWriter {
               }
               out.push(...this.blocks(rest, { reference, level: Math.min(level, 8), instance }, quote));
             } else {
-              out.push(new Paragraph({ numbering, children: [] }));
+              // A note nothing refers to stays where it is written: in the item, with its bullet.
+              const label = first ? footnoteDefinition(first) : undefined;
+              const inPlace =
+                first && label !== undefined ? this.footnoteDefinition(first, label, numbering) : undefined;
+              out.push(inPlace ?? new Paragraph({ numbering, children: [] }));
               out.push(
-                ...this.blocks(item.children, { reference, level: Math.min(level, 8), instance }, quote),
+                ...this.blocks(
+                  inPlace ? rest : item.children,
+                  { reference, level: Math.min(level, 8), instance },
+                  quote,
+                ),
               );
             }
           }

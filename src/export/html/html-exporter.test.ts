@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { documentFromMarkdown } from '../../core/markdown/document-ast';
 import { ExportError } from '../exporter';
-import { FOOTNOTE_HANDOUT as FOOTNOTES, testExportContext } from '../test-context';
+import { FOOTNOTE_HANDOUT as FOOTNOTES, FOOTNOTE_LIST_HANDOUT, testExportContext } from '../test-context';
 import { htmlExporter } from './html-exporter';
 
 const NOTE = `---
@@ -182,7 +182,23 @@ describe('htmlExporter', () => {
     ).rejects.toThrow();
   });
 
+  it('sets the page size for printing, as the PDF and DOCX do', async () => {
+    expect((await exportHtml('x', { page_size: 'Letter' })).html).toContain('@page{size:letter}');
+    expect((await exportHtml('x', { page_size: 'A5' })).html).toContain('@page{size:A5}');
+  });
+
   describe('footnotes', () => {
+    it('leaves no empty bullet where a list item held only a footnote definition', async () => {
+      const { html } = await exportHtml(FOOTNOTE_LIST_HANDOUT, { include_title: false });
+      const [body = '', section = ''] = html.split('<section class="footnotes">');
+      expect(body).not.toMatch(/<li>\s*<\/li>/);
+      expect(body.match(/<ul>/g)).toHaveLength(1);
+      expect(body).toContain('<ul>\n<li>真正的要点</li>\n</ul>');
+      expect(body).toMatch(/<p>参考：<\/p>\n$/);
+      expect(section.match(/<li id="fn-/g)).toHaveLength(3);
+      expect(section).toContain('混在要点里的脚注。');
+    });
+
     const reference = (number: number, id: string) =>
       new RegExp(`<sup class="footnote-ref"><a href="#fn-${number}" id="${id}"[^>]*>${number}</a></sup>`);
 

@@ -1,5 +1,5 @@
 import sanitizeHtml from 'sanitize-html';
-import type { ExportDocument } from '../../contracts/exports';
+import type { ExportDocument, ExportPageSize } from '../../contracts/exports';
 import { EXPORT_MIME_TYPES } from '../../contracts/exports';
 import {
   WarningList,
@@ -116,7 +116,15 @@ const STYLES = {
   },
 };
 
-function stylesheet(theme: 'light' | 'dark'): string {
+/** CSS's own names for the contract's page sizes: printing the file uses the paper chosen. */
+const CSS_PAGE_SIZES: Readonly<Record<ExportPageSize, string>> = {
+  A4: 'A4',
+  A5: 'A5',
+  Letter: 'letter',
+  Legal: 'legal',
+};
+
+function stylesheet(theme: 'light' | 'dark', pageSize: ExportPageSize): string {
   const c = STYLES[theme];
   return `body{margin:0;background:${c.background};color:${c.text};font:16px/1.6 system-ui,-apple-system,"Segoe UI","Noto Sans SC","PingFang SC","Microsoft YaHei",sans-serif}
 article{max-width:820px;margin:0 auto;padding:2rem 1.25rem}
@@ -142,6 +150,7 @@ figure{margin:1em 0;text-align:center}
 .metadata{color:${c.muted};font-size:.9em;border-bottom:1px solid ${c.border};padding-bottom:.5em}
 .metadata dt{font-weight:600;float:left;clear:left;margin-right:.5em}
 .metadata dd{margin:0}
+@page{size:${CSS_PAGE_SIZES[pageSize]}}
 @media print{article{max-width:none;padding:0}}`;
 }
 
@@ -212,7 +221,7 @@ export async function renderHtmlDocument(
     // No script may run in an exported page, and it may load nothing but its own inline images.
     // A theme's fonts are embedded as data: URLs (its CSS safety allows no other).
     `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data: https: http:; font-src data:; style-src 'unsafe-inline'">\n` +
-    `<meta name="generator" content="NotesAgent">\n<title>${title}</title>\n<style>${stylesheet(theme)}${themeCss}</style>\n</head>\n` +
+    `<meta name="generator" content="NotesAgent">\n<title>${title}</title>\n<style>${stylesheet(theme, context.options.page_size)}${themeCss}</style>\n</head>\n` +
     `<body>\n<article class="markdown-preview">\n${heading}${metadata}${clean}</article>\n</body>\n</html>\n`
   );
 }

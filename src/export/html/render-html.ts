@@ -1,6 +1,13 @@
 import katex from 'katex';
 import type { DocumentNode } from '../../contracts/exports';
-import { collectFootnotes, footnoteDefinition, footnoteReference, type Footnotes } from '../footnotes';
+import {
+  collectFootnotes,
+  footnoteDefinition,
+  footnoteReference,
+  shownItems,
+  shownItemsTight,
+  type Footnotes,
+} from '../footnotes';
 import type { VisualOutcome } from '../visuals';
 
 export interface HtmlRenderOptions {
@@ -113,8 +120,10 @@ export function renderHtmlBody(root: DocumentNode, options: HtmlRenderOptions = 
       case 'list': {
         const tag = a['ordered'] === true ? 'ol' : 'ul';
         const start = a['ordered'] === true && a['start'] !== 1 ? attribute('start', a['start'] ?? null) : '';
-        const itemsTight = a['tight'] === true;
-        return `<${tag}${start}>\n${node.children.map((item) => render(item, itemsTight)).join('')}</${tag}>\n`;
+        const items = shownItems(node);
+        if (items.length === 0) return '';
+        const itemsTight = shownItemsTight(node, items);
+        return `<${tag}${start}>\n${items.map((item) => render(item, itemsTight)).join('')}</${tag}>\n`;
       }
       case 'list_item': {
         const checked = a['checked'];

@@ -4,7 +4,12 @@ import { documentFromMarkdown } from '../../core/markdown/document-ast';
 import { themeStylesheet } from '../../themes/theme-css';
 import type { ExportTheme } from '../exporter';
 import type { MermaidStaticPort } from '../static-render';
-import { FOOTNOTE_HANDOUT as FOOTNOTES, testExportContext, testRasterizer } from '../test-context';
+import {
+  FOOTNOTE_HANDOUT as FOOTNOTES,
+  FOOTNOTE_LIST_HANDOUT,
+  testExportContext,
+  testRasterizer,
+} from '../test-context';
 import { createHarfBuzzSubsetter } from './font-subset';
 import { createPdfExporter } from './pdf-exporter';
 import { pdfFillColours } from './testing/fill-colours';
@@ -570,7 +575,36 @@ describe('pdfExporter', () => {
     expect(poppler('pdftotext', plain)).toContain('def fib(n):');
   });
 
+  it('prints the title and the front matter only when asked', async () => {
+    const note = '---\nauthor: 李雷\ncourse: OS-101\n---\n正文。\n';
+    const plain = poppler('pdftotext', (await exportPdf(note, { include_title: false })).data);
+    expect(plain).toContain('正文。');
+    expect(plain).not.toContain('操作系统复习');
+    expect(plain).not.toContain('李雷');
+    const full = poppler(
+      'pdftotext',
+      (await exportPdf(note, { include_title: true, include_metadata: true })).data,
+    );
+    expect(full).toContain('操作系统复习');
+    expect(full).toContain('author: 李雷');
+    expect(full).toContain('course: OS-101');
+  });
+
   describe('footnotes', () => {
+    it('leaves no empty bullet where a list item held only a footnote definition', async () => {
+      const { data } = await exporter.export(
+        documentFromMarkdown(FOOTNOTE_LIST_HANDOUT, '要点'),
+        testExportContext({ include_title: false }),
+      );
+      const text = poppler('pdftotext', data);
+      expect(text.match(/•/g)).toHaveLength(1);
+      expect(text).toMatch(/•\s*真正的要点/);
+      const notes = text.slice(text.indexOf('注释'));
+      expect(notes).toContain('混在要点里的脚注。');
+      expect(notes).toContain('第二条脚注。');
+      expect(text.match(/混在要点里的脚注/g)).toHaveLength(1);
+    });
+
     it('sets raised numbers in the text and the notes, numbered by first reference, under 注释 at the end', async () => {
       const { data, warnings } = await exporter.export(
         documentFromMarkdown(FOOTNOTES, '调度'),

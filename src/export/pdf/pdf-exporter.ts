@@ -29,6 +29,8 @@ import {
   footnoteDefinition,
   footnoteReference,
   notesHeading,
+  shownItems,
+  shownItemsTight,
   type Footnotes,
 } from '../footnotes';
 import {
@@ -868,8 +870,11 @@ function block(
     case 'list': {
       const ordered = attributes['ordered'] === true;
       let number = Number(attributes['start'] ?? 1);
+      const items = shownItems(node);
+      if (items.length === 0) break;
+      const itemsTight = shownItemsTight(node, items);
       layout.indent += 18;
-      for (const item of node.children) {
+      for (const item of items) {
         const checked = item.attributes['checked'];
         const style = { size: BODY_SIZE, color: layout.palette.text };
         const prefix: Prefix =
@@ -879,11 +884,11 @@ function block(
         // A footnote defined in an item is set with the notes: the item keeps just its marker.
         if (first?.type === 'paragraph' && footnoteDefinition(first) === undefined) {
           itemParagraph(layout, first, prefix);
-          if (attributes['tight'] !== true) layout.gap(BODY_SIZE * 0.4);
-          blocks(layout, rest, warnings, attributes['tight'] === true);
+          if (!itemsTight) layout.gap(BODY_SIZE * 0.4);
+          blocks(layout, rest, warnings, itemsTight);
         } else {
           layout.paragraph([{ text: ' ', style }], { firstLinePrefix: prefix });
-          blocks(layout, item.children, warnings, attributes['tight'] === true);
+          blocks(layout, item.children, warnings, itemsTight);
         }
       }
       layout.indent -= 18;

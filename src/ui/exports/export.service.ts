@@ -1,5 +1,6 @@
 import type { EventEnvelope } from '../../contracts/events';
 import type { ExportCodeTheme, ExportFormat, ExportJob } from '../../contracts/exports';
+import type { InstalledTheme } from '../../contracts/themes';
 import type { JobProgress } from '../../contracts/jobs';
 import { appearance } from '../appearance/appearance.svelte';
 import { core, subscribeJob } from '../api/core-client';
@@ -7,6 +8,7 @@ import { reportError } from '../errors';
 import { downloadBytes } from '../jobs/download';
 import { toasts } from '../toasts/toasts.svelte';
 import { t } from '../i18n';
+import type { ChosenExportOptions } from './export-choices';
 import { summarizeWarnings, WARNINGS_IN_TOAST } from './export-warnings';
 
 const TERMINAL = new Set(['Completed', 'Failed', 'Cancelled']);
@@ -37,6 +39,16 @@ export async function availableFormats(): Promise<ExportFormat[]> {
   }
 }
 
+/** The themes an export can be drawn in: the built-in ones and the installed packages. */
+export async function availableThemes(): Promise<InstalledTheme[]> {
+  try {
+    return await core.themes.list();
+  } catch (error) {
+    reportError(error);
+    return [];
+  }
+}
+
 /**
  * Exports a note as a job and downloads the file when it completes. `onJob` gets
  * the job id at once so the menu can offer Cancel while it runs.
@@ -48,16 +60,16 @@ export async function exportNote(
   onProgress?: (progress: JobProgress) => void,
   /** Shows the whole list of warnings, translated, when the toast names only the first few. */
   onWarnings?: (file: string, warnings: string[]) => void,
-  /** The user's own choice; by default the one matching the theme on screen. */
-  codeTheme?: ExportCodeTheme,
+  /** The options the user chose; by default the file looks like the app does now. */
+  options?: ChosenExportOptions,
 ): Promise<void> {
   try {
-    // The file looks like the app does now: the enabled theme, package or built-in,
-    // and code in the GitHub colours of the same lightness.
+    // Without a choice: the enabled theme, package or built-in, and code in the GitHub
+    // colours of the same lightness.
     const job = await core.exports.create({
       source: { type: 'note', note_id: noteId },
       format,
-      options: { theme_id: appearance.themeId, code_theme: codeTheme ?? defaultCodeTheme() },
+      options: options ?? { theme_id: appearance.themeId, code_theme: defaultCodeTheme() },
     });
     onJob(job.job_id);
     const end = await terminalEvent(job.job_id, onProgress);
