@@ -943,6 +943,12 @@ graph LR
   'transcription.notesMade': 'Notes made from this transcript',
   'transcription.openNote': 'Open note “{title}”',
   'transcription.createAnother': 'Create another note',
+  // Progress bars' names and values, as a screen reader says them ('Transcribing lecture.m4a, 40%').
+  'transcription.progressLabel': 'Transcribing {name}',
+  'transcription.doneLabel': '{name} transcribed',
+  'transcription.modelProgressLabel': 'Loading the model for {name}',
+  'transcription.percent': '{percent}%',
+  'drop.input': 'Audio file to transcribe',
   'providers.unreachable': 'Could not reach {url}.',
   'providers.serverError': '{url} answered, but with a server error: the request reached it.',
   'providers.cause.overloaded': 'The provider is overloaded or having an outage: try again in a moment.',

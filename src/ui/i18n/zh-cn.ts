@@ -907,6 +907,12 @@ graph LR
   'transcription.notesMade': '由此转写生成的笔记',
   'transcription.openNote': '打开笔记“{title}”',
   'transcription.createAnother': '再生成一篇笔记',
+  // Progress bars' names and values, as a screen reader says them.
+  'transcription.progressLabel': '正在转写 {name}',
+  'transcription.doneLabel': '{name} 已转写',
+  'transcription.modelProgressLabel': '正在为 {name} 加载模型',
+  'transcription.percent': '{percent}%',
+  'drop.input': '要转写的音频文件',
   'providers.unreachable': '无法连接 {url}。',
   'providers.serverError': '{url} 已收到请求，但返回了服务器错误。',
   'providers.cause.overloaded': '服务过载或正在故障中：请稍后再试。',
