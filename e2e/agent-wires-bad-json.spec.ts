@@ -7,6 +7,7 @@ import {
   type ToolWireOptions,
 } from './harness/tool-wire-doubles';
 import type { WireServer } from './harness/wire-server';
+import { expectBrokenSearchThenRecovery } from './harness/agent-steps';
 import { expect, openApp, test } from './fixtures';
 
 // A model on Anthropic's or Ollama's own wire sends tool-call arguments that are not JSON:
@@ -63,22 +64,7 @@ async function runAndExpectToolError(page: Page, model: string): Promise<void> {
   await page.getByTestId('agent-input').fill('Find my Alpha notes');
   await page.getByTestId('agent-run').click();
 
-  await expect(page.getByTestId('agent-run-item').first()).toHaveAttribute('data-status', 'completed');
-  const timeline = page.getByTestId('agent-timeline');
-  await expect(timeline.locator('[data-event="RunCompleted"]')).toContainText('Nothing about Alpha yet.');
-  await expect(timeline.locator('[data-event="RunFailed"]')).toHaveCount(0);
-  const calls = timeline.locator('[data-testid="agent-event"][data-event="ToolCall"]');
-  await expect(calls).toHaveCount(2);
-  const bad = calls.first();
-  // Named as the app names the tool, whatever the wire called it.
-  await expect(bad.locator('strong')).toHaveText('Tool notes.search');
-  await expect(bad.locator('[data-status]')).toHaveAttribute('data-status', 'invalid_arguments');
-  await expect(bad.locator('[data-status]')).toContainText('arguments not valid JSON');
-  await expect(bad.getByTestId('agent-tool-result')).toContainText('were not valid JSON');
-  await expect(bad.getByTestId('agent-error-code')).toHaveText('VALIDATION_FAILED');
-  await bad.locator('summary', { hasText: 'Arguments' }).click();
-  await expect(bad.getByTestId('agent-tool-arguments')).toHaveText(BROKEN);
-  await expect(calls.nth(1).locator('[data-status]')).toHaveAttribute('data-status', 'ok');
+  await expectBrokenSearchThenRecovery(page, BROKEN);
 }
 
 test('Anthropic: a tool_use whose input JSON is broken shows as a tool error, and the run recovers', async ({

@@ -86,3 +86,27 @@ export async function undoAgentTasks(
   await page.getByTestId('agent-undo').click();
   await expect(page.getByTestId('note-body')).toHaveValue(body);
 }
+
+/**
+ * What the user sees after a model sent notes.search arguments that are not JSON (`sent`),
+ * then a good call: the first call is a tool error naming the code and showing what was
+ * sent, the second runs, and the run completes with "Nothing about Alpha yet.".
+ */
+export async function expectBrokenSearchThenRecovery(page: Page, sent: string): Promise<void> {
+  await expect(page.getByTestId('agent-run-item').first()).toHaveAttribute('data-status', 'completed');
+  const timeline = page.getByTestId('agent-timeline');
+  await expect(timeline.locator('[data-event="RunCompleted"]')).toContainText('Nothing about Alpha yet.');
+  await expect(timeline.locator('[data-event="RunFailed"]')).toHaveCount(0);
+  const calls = timeline.locator('[data-testid="agent-event"][data-event="ToolCall"]');
+  await expect(calls).toHaveCount(2);
+  const bad = calls.first();
+  // The tool as the app names it, not as the wire spells it (notes__search).
+  await expect(bad.locator('strong')).toHaveText('Tool notes.search');
+  await expect(bad.locator('[data-status]')).toHaveAttribute('data-status', 'invalid_arguments');
+  await expect(bad.locator('[data-status]')).toContainText('arguments not valid JSON');
+  await expect(bad.getByTestId('agent-tool-result')).toContainText('were not valid JSON');
+  await expect(bad.getByTestId('agent-error-code')).toHaveText('VALIDATION_FAILED');
+  await bad.locator('summary', { hasText: 'Arguments' }).click();
+  await expect(bad.getByTestId('agent-tool-arguments')).toHaveText(sent);
+  await expect(calls.nth(1).locator('[data-status]')).toHaveAttribute('data-status', 'ok');
+}
