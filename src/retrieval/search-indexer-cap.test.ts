@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { capNoteDocuments, MAX_INDEXED_CHARS_PER_NOTE } from './search-indexer';
+import { capNoteDocuments, MAX_INDEXED_CHARS_PER_NOTE, mayHaveFrontMatter } from './search-indexer';
 
 const doc = (text: string) => ({ text });
 
@@ -35,5 +35,25 @@ describe('capNoteDocuments', () => {
       MAX_INDEXED_CHARS_PER_NOTE,
     );
     expect(capped.documents).toHaveLength(2);
+  });
+});
+
+describe('mayHaveFrontMatter (whether the indexer reads a body for its aliases)', () => {
+  const block = (start_line: number, text: string) => ({ start_line, text });
+
+  it('reads a note whose first block starts below line 0, or that has no block', () => {
+    expect(mayHaveFrontMatter([block(3, 'Deadlock needs four conditions.')])).toBe(true);
+    expect(mayHaveFrontMatter([])).toBe(true);
+  });
+
+  it('does not read a note that starts with its text', () => {
+    expect(mayHaveFrontMatter([block(0, '# Deadlock')])).toBe(false);
+  });
+
+  it('does not read a note whose blocks already reach the per-note cap: a huge note is never read whole', () => {
+    const huge = Array.from({ length: 3 }, (_, index) =>
+      block(4 + index, 'x'.repeat(MAX_INDEXED_CHARS_PER_NOTE / 2)),
+    );
+    expect(mayHaveFrontMatter(huge)).toBe(false);
   });
 });

@@ -992,8 +992,15 @@ function codeAndMessage(envelope: ReturnType<typeof toErrorEnvelope>): { code: E
   return { code: envelope.error.code, message: envelope.error.message };
 }
 
-/** Front matter comes first and is no block: a note whose text starts at line 0 has none. */
-function mayHaveFrontMatter(blocks: readonly { start_line: number }[]): boolean {
+/**
+ * Front matter comes first and is no block: a note whose text starts at line 0 has none.
+ * A note whose blocks reach the per-note cap was read in part (`indexSources`): its body is
+ * not read whole for aliases, so a huge note stays as cheap to index as before.
+ */
+export function mayHaveFrontMatter(blocks: readonly { start_line: number; text: string }[]): boolean {
   const first = blocks[0];
-  return first === undefined || first.start_line > 0;
+  if (first !== undefined && first.start_line === 0) return false;
+  let chars = 0;
+  for (const block of blocks) chars += block.text.length;
+  return chars < MAX_INDEXED_CHARS_PER_NOTE;
 }
