@@ -53,3 +53,18 @@ test('#Project and tags: [project] are one tag: one row counting 2, its filter a
   await expect(body).toHaveValue('Launch of a rocket. #PROJECT\n');
   expect(requestLog.foreign()).toEqual([]);
 });
+
+test('a note row shows its inline #tags beside its own, as the tag list counts them', async ({ page }) => {
+  await openApp(page);
+  await importVault(
+    page,
+    {
+      'vault/Probability.md': '---\ntags: [math]\n---\nBayes rule, revised. #exam-week #Math\n',
+      'vault/Essay.md': 'Essay plan. #english\n',
+    },
+    2,
+  );
+  // Own tags first, then the inline ones, one per spelling (#Math is the tag math).
+  await expect(noteItem(page, 'Probability').locator('.tag')).toHaveText(['#math', '#exam-week']);
+  await expect(noteItem(page, 'Essay').locator('.tag')).toHaveText(['#english']);
+});

@@ -31,7 +31,15 @@ export interface NoteDto {
  * A note in the list: no body, its first words and its length. `body_length`
  * counts UTF-16 code units, as MAX_BODY_LENGTH does.
  */
-export type NoteSummaryDto = Omit<NoteDto, 'body'> & { excerpt: string; body_length: number };
+export type NoteSummaryDto = Omit<NoteDto, 'body'> & {
+  excerpt: string;
+  body_length: number;
+  /**
+   * The tags the tag list counts for the note: its own, then its inline `#tags`, one per
+   * spelling; what a list row shows. Absent from summaries made before inline tags were kept.
+   */
+  all_tags?: string[];
+};
 
 export interface BlockDto {
   block_id: string;

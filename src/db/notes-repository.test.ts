@@ -166,9 +166,11 @@ describe('NotesRepository: inline #tags', () => {
     const stored = await notes.get(a.note_id);
     expect(stored?.tags).toEqual(['os']);
     expect(stored?.body).toBe('Some text #project/alpha and #读书笔记\n\n`#code` #OS');
-    // The list's rows and the search indexer: the list keeps the note's own tags, search gets all.
+    // The list's rows: the note's own tags (what the tag field edits) and, to show, all of them;
+    // the search indexer gets all.
     const [summary] = (await notes.list({ trashed: false, recursive: true, limit: 1, offset: 1 })).items;
-    expect(summary).not.toHaveProperty('all_tags');
+    expect(summary?.tags).toEqual(['os']);
+    expect(summary?.all_tags).toEqual(['os', 'project/alpha', '读书笔记']);
     expect(summary).not.toHaveProperty('inline_tags');
     expect((await notes.indexSources([a.note_id]))[0]?.note.tags).toEqual([
       'os',

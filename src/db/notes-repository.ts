@@ -105,15 +105,15 @@ function toSummary(meta: NoteMetaRow): NoteSummaryDto {
     import_batch: _batch,
     body_bytes: _bytes,
     inline_tags: _inline,
-    all_tags: _all,
+    all_tags: all,
     ...rest
   } = meta;
-  return { ...rest, tags: [...rest.tags], pinned: pinned === 1 };
+  return { ...rest, tags: [...rest.tags], all_tags: [...(all ?? rest.tags)], pinned: pinned === 1 };
 }
 
 /** A meta row as the note it describes, without the body. */
 function withoutBody(meta: NoteMetaRow): Omit<NoteDto, 'body'> {
-  const { excerpt: _excerpt, body_length: _length, ...summary } = toSummary(meta);
+  const { excerpt: _excerpt, body_length: _length, all_tags: _all, ...summary } = toSummary(meta);
   return summary;
 }
 
