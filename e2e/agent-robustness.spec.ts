@@ -1,7 +1,7 @@
 import { zipSync, strToU8 } from 'fflate';
 import { addScriptProvider, expectBrokenSearchThenRecovery, pickScriptModel } from './harness/agent-steps';
 import { textStream, toolCallStream, toolMessages } from './harness/openai-script-server';
-import { openPluginSettings, pluginItem } from './harness/plugin-steps';
+import { installPluginZip } from './harness/plugin-steps';
 import { expect, openApp, test } from './fixtures';
 import type { Page } from '@playwright/test';
 
@@ -151,13 +151,7 @@ test('a failing plugin tool shows its error code, and a result too large for the
     },
   });
   await openApp(page);
-  const section = await openPluginSettings(page);
-  await section.getByTestId('plugin-install-input').setInputFiles({
-    name: 'faulty-tools.zip',
-    mimeType: 'application/zip',
-    buffer: faultyPluginZip(),
-  });
-  const plugin = pluginItem(section, 'faulty-tools');
+  const plugin = await installPluginZip(page, 'faulty-tools', faultyPluginZip());
   await expect(plugin).toHaveAttribute('data-state', 'installed');
   await plugin.getByTestId('plugin-enable').click();
   await expect(plugin).toHaveAttribute('data-state', 'enabled');

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { addScriptProvider, pickScriptModel } from './harness/agent-steps';
 import { heldToolPluginZip, startHeldAnswer, type HeldAnswer } from './harness/held-tool-plugin';
 import { textStream, toolCallStream, toolMessages } from './harness/openai-script-server';
-import { openPluginSettings, pluginItem } from './harness/plugin-steps';
+import { installPluginZip } from './harness/plugin-steps';
 import { expect, openApp, test } from './fixtures';
 
 /** An SSE body with the provider's token usage appended, as OpenAI sends it after the last choice. */
@@ -59,13 +59,7 @@ test('each run lists its steps, input/output tokens and duration from its trace,
 
 /** Installs the held-lookup plugin, grants its network permission and enables it. */
 async function enableHeldLookup(page: Page): Promise<void> {
-  const section = await openPluginSettings(page);
-  await section.getByTestId('plugin-install-input').setInputFiles({
-    name: 'held-lookup.zip',
-    mimeType: 'application/zip',
-    buffer: heldToolPluginZip(),
-  });
-  const plugin = pluginItem(section, 'held-lookup');
+  const plugin = await installPluginZip(page, 'held-lookup', heldToolPluginZip());
   await expect(plugin).toHaveAttribute('data-state', 'permission_required');
   await plugin.getByTestId('plugin-grant').click();
   await expect(plugin).toHaveAttribute('data-state', 'installed');

@@ -1,4 +1,4 @@
-import type { BrowserContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import {
   offeredTools,
   startAnthropicToolWire,
@@ -6,24 +6,14 @@ import {
   toolResultsSent,
   type ToolWireOptions,
 } from './harness/tool-wire-doubles';
-import type { WireServer } from './harness/wire-server';
+import { reachableWireServers } from './harness/wire-server';
 import { expectBrokenSearchThenRecovery } from './harness/agent-steps';
 import { expect, openApp, test } from './fixtures';
 
 // A model on Anthropic's or Ollama's own wire sends tool-call arguments that are not JSON:
 // the user sees a tool error on that call in the timeline, and the run goes on to its answer.
 
-const servers: WireServer[] = [];
-test.afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-async function reach(context: BrowserContext, start: Promise<WireServer>): Promise<WireServer> {
-  const server = await start;
-  servers.push(server);
-  await context.route(`${server.url}/**`, (route) => route.continue());
-  return server;
-}
+const reach = reachableWireServers(test);
 
 const BROKEN = '{"query": "Alpha",,';
 

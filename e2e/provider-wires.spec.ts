@@ -1,25 +1,14 @@
-import type { BrowserContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { startAnthropicWireServer } from './harness/anthropic-wire-server';
 import { askChat } from './harness/chat-steps';
 import { startOllamaWireServer } from './harness/ollama-wire-server';
-import type { WireServer } from './harness/wire-server';
+import { reachableWireServers, type WireServer } from './harness/wire-server';
 import { expect, openApp, test } from './fixtures';
 
 // Ollama's and Anthropic's own wires, driven through the UI: a local double
 // speaks each protocol as the real service does and records what it was sent.
 
-const servers: WireServer[] = [];
-test.afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-/** Lets the test's browser reach the double (the fixtures cut off every other foreign address). */
-async function reach(context: BrowserContext, start: Promise<WireServer>): Promise<WireServer> {
-  const server = await start;
-  servers.push(server);
-  await context.route(`${server.url}/**`, (route) => route.continue());
-  return server;
-}
+const reach = reachableWireServers(test);
 
 /** Settings → Providers → Add with `preset`, filled in; the form stays open on the Test. */
 async function fillProvider(

@@ -39,11 +39,19 @@ export async function saveSampleGreeterSettings(page: Page, plugin: Locator): Pr
  * its row in the plugin list; the caller waits for the state it expects.
  */
 export async function installPluginPackage(page: Page, pluginId = 'sample-greeter'): Promise<Locator> {
+  return installPluginZip(page, pluginId, samplePackage(join(process.cwd(), 'e2e/plugins', pluginId)));
+}
+
+/**
+ * Installs a plugin package built by the test (`zip`) from Settings (opened first) and gives
+ * its row; the caller waits for the state it expects.
+ */
+export async function installPluginZip(page: Page, pluginId: string, zip: Buffer): Promise<Locator> {
   const section = await openPluginSettings(page);
   await section.getByTestId('plugin-install-input').setInputFiles({
     name: `${pluginId}.zip`,
     mimeType: 'application/zip',
-    buffer: samplePackage(join(process.cwd(), 'e2e/plugins', pluginId)),
+    buffer: zip,
   });
   return pluginItem(section, pluginId);
 }

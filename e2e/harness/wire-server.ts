@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { BrowserContext } from '@playwright/test';
 
 /** One request a wire double received, as the provider would see it. */
 export interface RecordedRequest {
@@ -88,4 +89,23 @@ export function sendJson(
 /** Splits an answer into a few pieces, so the client gets a stream of deltas, not one. */
 export function pieces(text: string): string[] {
   return text.split(/(?<= )/);
+}
+
+/**
+ * For a spec file: `reach(context, start)` lets the test's browser reach a wire double
+ * (the fixtures cut off every other foreign address), and each double is closed after its test.
+ */
+export function reachableWireServers(test: {
+  afterEach(hook: () => Promise<void>): void;
+}): (context: BrowserContext, start: Promise<WireServer>) => Promise<WireServer> {
+  const servers: WireServer[] = [];
+  test.afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.close()));
+  });
+  return async (context, start) => {
+    const server = await start;
+    servers.push(server);
+    await context.route(`${server.url}/**`, (route) => route.continue());
+    return server;
+  };
 }
