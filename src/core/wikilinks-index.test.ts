@@ -195,4 +195,15 @@ describe('LinkIndex with Obsidian path links', () => {
     expect(index.resolve('归档/进程调度')?.note_id).toBe('os');
     expect(index.linkingTo('进程调度').map((entry) => entry.note_id)).toEqual(['index']);
   });
+
+  it('resolves as if some notes were still in their old folders, to know what a link opened before a move', () => {
+    const index = new LinkIndex();
+    index.set(inFolder('os', '归档', '进程调度'));
+    index.set(inFolder('net', '网络', '进程调度', '', newer));
+    const before = new Map([['os', '操作系统']]);
+    expect(index.resolve('操作系统/进程调度', before)?.note_id).toBe('os');
+    expect(index.resolve('操作系统/进程调度')).toBeUndefined();
+    expect(index.resolve('归档/进程调度', before)).toBeUndefined();
+    expect(index.resolve('网络/进程调度', before)?.note_id).toBe('net');
+  });
 });

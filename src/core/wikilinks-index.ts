@@ -118,28 +118,32 @@ export class LinkIndex {
     this.#byAlias.clear();
   }
 
-  /** The note a link to `title` opens, if any: by path, else by title, else by alias. */
-  resolve(title: string): LinkedNote | undefined {
+  /**
+   * The note a link to `title` opens, if any: by path, else by title, else by
+   * alias. `placed` puts some notes in other folders (note id → folder): where
+   * they were before a move, to know what a link opened then.
+   */
+  resolve(title: string, placed?: ReadonlyMap<string, string>): LinkedNote | undefined {
     const path = linkPath(title);
     // `[[Title.md]]` names no folder: a note whose title ends in `.md` comes first.
-    const byPath = path === null || path.folders.length === 0 ? undefined : this.#inFolder(path);
+    const byPath = path === null || path.folders.length === 0 ? undefined : this.#inFolder(path, placed);
     const key = linkKey(title);
     return (
       byPath ??
       this.#oldest(this.#byTitle.get(key)) ??
       this.#oldest(this.#byAlias.get(key)) ??
-      (path === null ? undefined : this.#inFolder(path))
+      (path === null ? undefined : this.#inFolder(path, placed))
     );
   }
 
   /** The note a path names: its title in the closest folder the path names, the oldest of equals. */
-  #inFolder(path: LinkPath): LinkedNote | undefined {
+  #inFolder(path: LinkPath, placed?: ReadonlyMap<string, string>): LinkedNote | undefined {
     const ids = this.#byTitle.get(linkKey(path.title));
     if (!ids) return undefined;
     let bestRank = Infinity;
     let closest = new Set<string>();
     for (const id of ids) {
-      const rank = folderRank(path.folders, this.#entries.get(id)!.folder);
+      const rank = folderRank(path.folders, placed?.get(id) ?? this.#entries.get(id)!.folder);
       if (rank === null || rank > bestRank) continue;
       if (rank < bestRank) closest = new Set();
       bestRank = rank;

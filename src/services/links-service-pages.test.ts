@@ -16,6 +16,7 @@ function notesServiceOver(fake: PagedNotesFake) {
     onRenamed(listener: (note: NoteDto, oldTitle: string) => Promise<unknown>) {
       renamed = listener;
     },
+    onMoved() {},
     async get(noteId: string) {
       read.push(noteId);
       return (await fake.get(noteId))!;

@@ -196,4 +196,120 @@ describe('LinksService', () => {
     expect(renamed.title).toBe('After');
     expect((await api.notes.get(linking.note_id)).body).toBe('[[Before]]');
   });
+
+  it('points path links at a note moved to another folder, keeping labels, headings, .md and shortest paths', async () => {
+    const api = setup();
+    const moved = await api.notes.create({
+      title: '进程调度',
+      folder: '操作系统',
+      body: '自己 [[操作系统/进程调度]]',
+    });
+    const other = await api.notes.create({ title: '进程调度', folder: '网络', body: '' });
+    const short = await api.notes.create({ title: 'Notes', folder: 'Courses/OS', body: '' });
+    const index = await api.notes.create({
+      title: 'Index',
+      body: [
+        '见 [[操作系统/进程调度|调度]] 和 [[操作系统/进程调度.md#时间片]]',
+        '[[网络/进程调度]] [[进程调度]] `[[操作系统/进程调度]]`',
+        '[[OS/Notes#Part|notes]]',
+      ].join('\n'),
+    });
+    const untouched = await api.notes.create({ title: 'Plain', body: '[[网络/进程调度]] [[Notes]]' });
+
+    const done = await api.notes.update({ note_id: moved.note_id, folder: '归档/课程', expected_version: 1 });
+    expect(done.folder).toBe('归档/课程');
+    await api.notes.update({ note_id: short.note_id, folder: 'Archive/2024/Systems' });
+    expect((await api.notes.get(index.note_id)).body).toBe(
+      [
+        '见 [[归档/课程/进程调度|调度]] 和 [[归档/课程/进程调度.md#时间片]]',
+        '[[网络/进程调度]] [[进程调度]] `[[操作系统/进程调度]]`',
+        '[[Systems/Notes#Part|notes]]',
+      ].join('\n'),
+    );
+    expect(await api.links.missing(['归档/课程/进程调度', 'Systems/Notes'])).toEqual([]);
+    expect((await api.links.resolve('归档/课程/进程调度.md'))?.note_id).toBe(moved.note_id);
+    expect((await api.links.backlinks(moved.note_id)).map((link) => link.note_id)).toEqual([index.note_id]);
+    expect((await api.links.backlinks(short.note_id)).map((link) => link.note_id)).toEqual([
+      index.note_id,
+      untouched.note_id,
+    ]);
+    // Rename versions (two quick ones share one), keeping the text as it was.
+    const versions = await api.history.list(index.note_id);
+    expect(new Set(versions.map((version) => version.origin))).toEqual(new Set(['rename']));
+    expect((await api.history.get(versions.at(-1)!.version_id)).body).toContain('[[操作系统/进程调度|调度]]');
+    // The moved note's own text is its user's; links that opened another note stay.
+    expect((await api.notes.get(moved.note_id)).body).toBe('自己 [[操作系统/进程调度]]');
+    expect((await api.notes.get(untouched.note_id)).version).toBe(1);
+    expect((await api.notes.get(other.note_id)).version).toBe(1);
+  });
+
+  it('points path links into a renamed or moved folder at its new place, for every note below it', async () => {
+    const api = setup();
+    const top = await api.notes.create({
+      title: '调度',
+      folder: '课程/操作系统',
+      body: '[[课程/操作系统/实验/实验一]]',
+    });
+    const lab = await api.notes.create({ title: '实验一', folder: '课程/操作系统/实验', body: '' });
+    const slash = await api.notes.create({ title: 'TCP/IP', body: '' });
+    const ip = await api.notes.create({ title: 'IP', folder: '课程/操作系统', body: '' });
+    const index = await api.notes.create({
+      title: 'Index',
+      body: '[[课程/操作系统/调度|调度]] [[操作系统/调度.md]] [[实验/实验一#步骤]] [[TCP/IP]] [[IP]]',
+    });
+
+    expect(await api.notes.renameFolder({ from: '课程/操作系统', to: '归档/OS' })).toEqual({
+      path: '归档/OS',
+      moved_notes: 3,
+    });
+    // A shortest path still naming the folder's last part (`实验/`) opens the note as before and stays.
+    expect((await api.notes.get(index.note_id)).body).toBe(
+      '[[归档/OS/调度|调度]] [[OS/调度.md]] [[实验/实验一#步骤]] [[TCP/IP]] [[IP]]',
+    );
+    expect((await api.notes.get(top.note_id)).body).toBe('[[归档/OS/实验/实验一]]');
+    expect((await api.links.backlinks(lab.note_id)).map((link) => link.note_id).sort()).toEqual(
+      [index.note_id, top.note_id].sort(),
+    );
+    expect((await api.links.backlinks(slash.note_id)).map((link) => link.note_id)).toEqual([index.note_id]);
+    expect((await api.links.backlinks(ip.note_id)).map((link) => link.note_id)).toEqual([index.note_id]);
+    expect((await api.history.list(index.note_id)).map((version) => version.origin)).toEqual(['rename']);
+  });
+
+  it('rewrites nothing when a move fails or names an unknown note or folder', async () => {
+    const api = setup();
+    const target = await api.notes.create({ title: 'T', folder: 'A', body: '' });
+    const linking = await api.notes.create({ title: 'L', body: '[[A/T]]' });
+    expect(
+      await codeOf(api.notes.update({ note_id: target.note_id, folder: 'B', expected_version: 7 })),
+    ).toBe('NOTE_VERSION_CONFLICT');
+    expect(await codeOf(api.notes.update({ note_id: 'note_missing', folder: 'B' }))).toBe('NOTE_NOT_FOUND');
+    expect(await codeOf(api.notes.renameFolder({ from: 'Nowhere', to: 'B' }))).toBe('FOLDER_NOT_FOUND');
+    expect(await codeOf(api.notes.renameFolder({ from: 'A', to: 'A/B' }))).toBe('VALIDATION_FAILED');
+    await api.notes.trash(target.note_id);
+    expect(await codeOf(api.notes.update({ note_id: target.note_id, folder: 'B' }))).toBe('STATE_CONFLICT');
+    expect(await api.notes.get(linking.note_id)).toMatchObject({ body: '[[A/T]]', version: 1 });
+    expect(await api.notes.get(target.note_id)).toMatchObject({ folder: 'A' });
+    expect(await api.history.list(linking.note_id)).toEqual([]);
+  });
+
+  it('keeps a move when a linking note cannot be rewritten, and skips that note', async () => {
+    const api = setup();
+    const target = await api.notes.create({ title: 'T', folder: 'A', body: '' });
+    const linking = await api.notes.create({ title: 'L', body: '[[A/T]]' });
+    const next = await api.notes.create({ title: 'M', body: '[[A/T|t]]' });
+    await api.links.backlinks(target.note_id);
+    let failed = false;
+    current.db.table('note_versions').hook('creating', (_key, row: { origin: string; note_id: string }) => {
+      if (row.origin === 'rename' && row.note_id === linking.note_id) {
+        failed = true;
+        throw new Error('disk full');
+      }
+    });
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    expect((await api.notes.update({ note_id: target.note_id, folder: 'B' })).folder).toBe('B');
+    error.mockRestore();
+    expect(failed).toBe(true);
+    expect(await api.notes.get(linking.note_id)).toMatchObject({ body: '[[A/T]]', version: 1 });
+    expect((await api.notes.get(next.note_id)).body).toBe('[[B/T|t]]');
+  });
 });

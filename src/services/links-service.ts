@@ -3,6 +3,7 @@ import { AppError, MAX_TITLE_LENGTH, parseInput, type NoteDto } from '../contrac
 import { MAX_BODY_LENGTH, MAX_INDEXED_CHARS_PER_NOTE } from '../contracts/note-limits';
 import { linkKey, renamedTarget, rewriteWikilinks } from '../core/wikilinks';
 import { LinkIndex, type Backlink, type LinkedNote, type LinkSuggestion } from '../core/wikilinks-index';
+import { movedTargets, rewriteLinkTargets, type NoteMove } from '../core/wikilinks-move';
 import type { NoteChange, NoteChangeListener, NotesRepository, PagedNote } from '../db';
 import type { NotesService } from './notes-service';
 
@@ -78,6 +79,7 @@ export class LinksService implements NoteChangeListener {
     this.#notes = notes;
     this.#scanChars = options.scanChars ?? LINK_SCAN_CHARS;
     notes.onRenamed((note, oldTitle) => this.#followRename(note, oldTitle).then(() => undefined));
+    notes.onMoved((moves) => this.#followMoves(moves).then(() => undefined));
   }
 
   notesChanged(change: NoteChange): void {
@@ -228,21 +230,82 @@ export class LinksService implements NoteChangeListener {
         return after !== null && follows(key, after);
       });
       if (!anyFollows) continue;
-      // Longer than a note may be saved: reading it whole could not end in a save.
-      if ((this.#partly.get(source.note_id)?.body_length ?? 0) > MAX_BODY_LENGTH) continue;
-      try {
-        const current = await this.#notes.get(source.note_id);
-        const { body, count } = rewriteWikilinks(current.body, oldTitle, note.title, follows);
-        if (count === 0) continue;
-        await this.#notes.update(
-          { note_id: current.note_id, body, expected_version: current.version },
-          { origin: 'rename' },
-        );
+      if (
+        await this.#rewrite(source.note_id, (body) => rewriteWikilinks(body, oldTitle, note.title, follows))
+      )
         rewritten++;
-      } catch (error) {
-        console.error('a link could not follow the rename', error);
-      }
     }
     return rewritten;
+  }
+
+  /**
+   * After notes changed folder (moved one by one or with their folder), path
+   * links that opened one of them in its old place (`[[old folder/Title]]`)
+   * and open it no more point at its new one, in the style they were written
+   * (see movedTargets; one `rename` version per linking note). A link that
+   * still opens it, names no folder, opened another note, or whose new form
+   * would open another one, stays. A note that changed meanwhile is skipped.
+   */
+  async #followMoves(moves: readonly NoteMove[]): Promise<number> {
+    const index = await this.#fresh();
+    // Where the moved notes were: what links opened before the move.
+    const before = new Map(moves.map((move) => [move.note_id, move.from]));
+    const byId = new Map(moves.map((move) => [move.note_id, move]));
+    const decided = new Map<string, string | null>();
+    const next = (target: string): string | null => {
+      if (decided.has(target)) return decided.get(target)!;
+      let found: string | null = null;
+      const opened = index.resolve(target, before);
+      const move = opened && byId.get(opened.note_id);
+      if (move && index.resolve(target)?.note_id !== move.note_id) {
+        found =
+          movedTargets(target, move.from, move.to).find(
+            (candidate) => index.resolve(candidate)?.note_id === move.note_id,
+          ) ?? null;
+      }
+      decided.set(target, found);
+      return found;
+    };
+    // Links are indexed by key, which resolves as the link does: a note none of whose links follow is not read.
+    const sources = new Set<string>();
+    for (const move of moves) {
+      if (linkKey(move.title) === '') continue;
+      for (const source of index.linkingTo(move.title)) {
+        if ([...source.links.keys()].some((key) => next(key) !== null)) sources.add(source.note_id);
+      }
+    }
+    let rewritten = 0;
+    for (const sourceId of sources) {
+      // A link from a note to itself is its user's to edit (the note being moved may be open).
+      const nextHere = (target: string) =>
+        index.resolve(target, before)?.note_id === sourceId ? null : next(target);
+      if (await this.#rewrite(sourceId, (body) => rewriteLinkTargets(body, nextHere))) rewritten++;
+    }
+    return rewritten;
+  }
+
+  /**
+   * Saves `change` of a linking note's body as a `rename` version, guarded by
+   * its version; false when nothing changed or it could not be saved.
+   */
+  async #rewrite(
+    noteId: string,
+    change: (body: string) => { body: string; count: number },
+  ): Promise<boolean> {
+    // Longer than a note may be saved: reading it whole could not end in a save.
+    if ((this.#partly.get(noteId)?.body_length ?? 0) > MAX_BODY_LENGTH) return false;
+    try {
+      const current = await this.#notes.get(noteId);
+      const { body, count } = change(current.body);
+      if (count === 0) return false;
+      await this.#notes.update(
+        { note_id: current.note_id, body, expected_version: current.version },
+        { origin: 'rename' },
+      );
+      return true;
+    } catch (error) {
+      console.error('a link could not follow the rename or move', error);
+      return false;
+    }
   }
 }

@@ -21,6 +21,7 @@ import {
   type UpdateNoteInput,
 } from '../contracts';
 import { MAX_BODY_LENGTH } from '../contracts/notes';
+import { movedFolder, type NoteMove } from '../core/wikilinks-move';
 import type { NotesRepository } from '../db';
 import type { NoteChangeSource } from '../db/note-versions';
 
@@ -58,10 +59,14 @@ function checkBodyLength(input: unknown): void {
 /** Told after a note's title changed, so links to the old title can follow. */
 export type RenameListener = (note: NoteDto, oldTitle: string) => Promise<void>;
 
+/** Told after notes changed folder (a move, a folder renamed), so path links to their old place can follow. */
+export type MoveListener = (moves: readonly NoteMove[]) => Promise<void>;
+
 /** The notebook's API: validates input, maps repository outcomes to contract errors. */
 export class NotesService {
   readonly #notes: NotesRepository;
   #onRenamed: RenameListener | undefined;
+  #onMoved: MoveListener | undefined;
 
   constructor(notes: NotesRepository) {
     this.#notes = notes;
@@ -70,6 +75,19 @@ export class NotesService {
   /** The links service rewrites `[[Old title]]` in other notes after a rename. */
   onRenamed(listener: RenameListener): void {
     this.#onRenamed = listener;
+  }
+
+  /** The links service rewrites `[[old folder/Title]]` in other notes after notes moved. */
+  onMoved(listener: MoveListener): void {
+    this.#onMoved = listener;
+  }
+
+  /** After the move has committed: a link that cannot follow must not turn it into an error. */
+  async #moved(moves: readonly NoteMove[]): Promise<void> {
+    if (!this.#onMoved || moves.length === 0) return;
+    await this.#onMoved(moves).catch((error: unknown) =>
+      console.error('rewriting links after a move failed', error),
+    );
   }
 
   /** `source`: who created it, when it is not the user (the note's history keeps the creation). */
@@ -93,8 +111,10 @@ export class NotesService {
     checkBodyLength(input);
     const { note_id, expected_version, ...patch } = parseInput(updateNoteSchema, input);
     let oldTitle = '';
+    let oldFolder = '';
     const check = (current: NoteDto): void => {
       oldTitle = current.title;
+      oldFolder = current.folder;
       if (current.deleted_at !== null) {
         throw new AppError('STATE_CONFLICT', 'This note is in the trash. Restore it before editing.', {
           note_id,
@@ -115,6 +135,11 @@ export class NotesService {
       await this.#onRenamed(updated, oldTitle).catch((error: unknown) =>
         console.error('rewriting links after a rename failed', error),
       );
+    }
+    if (updated.folder !== oldFolder) {
+      await this.#moved([
+        { note_id: updated.note_id, title: updated.title, from: oldFolder, to: updated.folder },
+      ]);
     }
     return updated;
   }
@@ -202,10 +227,30 @@ export class NotesService {
     if (to === from || to.startsWith(`${from}/`)) {
       throw new AppError('VALIDATION_FAILED', 'A folder cannot be moved into itself.', { from, to });
     }
+    // Where its live notes are now, read before the move: links to them name these folders.
+    const inside = this.#onMoved
+      ? (
+          await this.#notes.list({
+            folder: from,
+            recursive: true,
+            trashed: false,
+            limit: Number.MAX_SAFE_INTEGER,
+            offset: 0,
+          })
+        ).items
+      : [];
     const moved = await this.#notes.renameFolder(from, to);
     if (moved === undefined) {
       throw new AppError('FOLDER_NOT_FOUND', 'This folder does not exist.', { folder: from });
     }
+    await this.#moved(
+      inside.flatMap((note) => {
+        const folder = movedFolder(note.folder, from, to);
+        return folder === null
+          ? []
+          : [{ note_id: note.note_id, title: note.title, from: note.folder, to: folder }];
+      }),
+    );
     return { path: to, moved_notes: moved };
   }
 

@@ -86,10 +86,14 @@ export async function moveNoteToFolder(noteId: string, folder: string): Promise<
       editFolder(folder);
       await saveNow();
     } else {
+      // The open note may link to the moved one: its text is saved first, so the core's
+      // rewrite of those links builds on it and the editor then shows the rewritten text.
+      await saveNow();
       await core.notes.update({ note_id: noteId, folder });
     }
     toasts.show(t('sidebar.noteMoved', { folder: folder || t('list.rootFolder') }), { kind: 'success' });
     await refreshAll();
+    await refreshOpenNote();
   } catch (error) {
     reportError(error);
   }
