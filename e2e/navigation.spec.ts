@@ -162,7 +162,7 @@ test.describe('desktop', () => {
     await page.reload();
     await expect(page.getByTestId('note-item')).toHaveCount(1);
     await expect(page.locator('[data-testid="folder-item"][data-folder="课程"]')).toHaveAttribute(
-      'aria-current',
+      'aria-selected',
       'true',
     );
 

@@ -1059,6 +1059,12 @@ graph LR
   'sidebar.currentNote': 'The open note is here',
   'sidebar.dropHint': 'Drop a note here to move it into {name}',
   'sidebar.noteMoved': 'Moved to {folder}.',
+  // The folder tree's context menu (right-click, Shift+F10, the Menu key on a folder).
+  'sidebar.folderMenu': 'Actions for {name}',
+  'sidebar.folderMenu.newInside': 'New folder inside…',
+  'sidebar.folderMenu.rename': 'Rename…',
+  'sidebar.folderMenu.move': 'Move…',
+  'sidebar.folderMenu.moveToTop': 'Move to the top level',
   // Storage full: the save and import paths at the quota.
   'storageFull.openStorage': 'Open Settings → Storage',
   'storageFull.draftInMemory':

@@ -1006,6 +1006,12 @@ graph LR
   'sidebar.currentNote': '当前笔记在这里',
   'sidebar.dropHint': '把笔记拖到这里，移入 {name}',
   'sidebar.noteMoved': '已移到 {folder}。',
+  // 文件夹树的右键菜单（右键、Shift+F10、菜单键）。
+  'sidebar.folderMenu': '{name} 的操作',
+  'sidebar.folderMenu.newInside': '在其中新建文件夹…',
+  'sidebar.folderMenu.rename': '重命名…',
+  'sidebar.folderMenu.move': '移动…',
+  'sidebar.folderMenu.moveToTop': '移到顶层',
   // 存储已满：达到配额时的保存与导入。
   'storageFull.openStorage': '打开 设置 → 存储',
   'storageFull.draftInMemory':

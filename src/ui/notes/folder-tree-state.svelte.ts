@@ -4,7 +4,8 @@ import { notes } from './notes.svelte';
 
 /**
  * What the levels of one folder tree share: the row the keyboard is on (the
- * tree's one Tab stop, a roving tabindex) and the folder being renamed.
+ * tree's one Tab stop, a roving tabindex), the folder being renamed and the
+ * one whose context menu is open.
  */
 export class FolderTreeState {
   /** The row last focused; its row keeps the Tab stop while it is shown. */
@@ -12,6 +13,10 @@ export class FolderTreeState {
   /** The folder being renamed, and the path typed for it. */
   renaming = $state<string | null>(null);
   draft = $state('');
+  /** The part of the path selected when the rename field opens; null: the caret at its end. */
+  draftSelection = $state.raw<readonly [number, number] | null>(null);
+  /** The folder whose context menu is open, and where it was asked for. */
+  menu = $state.raw<{ path: string; x: number; y: number } | null>(null);
 
   readonly rows: FolderRow[];
   /**
@@ -31,8 +36,10 @@ export class FolderTreeState {
     });
   }
 
-  startRename(path: string): void {
+  startRename(path: string, selection: readonly [number, number] | null = null): void {
+    this.menu = null;
     this.renaming = path;
     this.draft = path;
+    this.draftSelection = selection;
   }
 }

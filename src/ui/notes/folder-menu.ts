@@ -1,0 +1,69 @@
+import type { MessageKey } from '../i18n';
+
+/**
+ * What the folder tree's context menu offers: the folder actions the sidebar
+ * already has elsewhere (the New folder form, the rename field, a drag to move),
+ * reachable from the folder itself.
+ */
+export type FolderMenuCommand = 'new-inside' | 'rename' | 'move' | 'move-to-top';
+
+export const FOLDER_MENU_LABELS: Record<FolderMenuCommand, MessageKey> = {
+  'new-inside': 'sidebar.folderMenu.newInside',
+  rename: 'sidebar.folderMenu.rename',
+  move: 'sidebar.folderMenu.move',
+  'move-to-top': 'sidebar.folderMenu.moveToTop',
+};
+
+/** The menu's entries for a folder; a top-level folder has no way further up. */
+export function folderMenuCommands(path: string): FolderMenuCommand[] {
+  return ['new-inside', 'rename', 'move', ...(path.includes('/') ? (['move-to-top'] as const) : [])];
+}
+
+/** The last part of a folder's path: its name, and its path once moved to the top level. */
+export function folderName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+/**
+ * The part of the rename field's path that is selected when it opens, so typing
+ * replaces what the user asked to change: the name to rename it, the folders
+ * above it to move it (the start of the field for a top-level folder).
+ */
+export function renameSelection(path: string, command: 'rename' | 'move'): [number, number] {
+  const slash = path.lastIndexOf('/');
+  if (command === 'rename') return [slash + 1, path.length];
+  return [0, Math.max(slash, 0)];
+}
+
+/** The keys that open a context menu: Shift+F10 and the Menu key, as in desktop apps. */
+export function opensContextMenu(event: {
+  key: string;
+  shiftKey: boolean;
+  altKey: boolean;
+  ctrlKey: boolean;
+  metaKey: boolean;
+}): boolean {
+  if (event.altKey || event.ctrlKey || event.metaKey) return false;
+  return event.key === 'ContextMenu' || (event.key === 'F10' && event.shiftKey);
+}
+
+interface Size {
+  width: number;
+  height: number;
+}
+
+/**
+ * Where the menu's corner goes: at the point asked, moved back so the whole menu
+ * stays in the window (a phone's narrow screen, a folder near the bottom).
+ */
+export function menuPlacement(
+  x: number,
+  y: number,
+  menu: Size,
+  viewport: Size,
+  margin = 8,
+): { x: number; y: number } {
+  const fit = (at: number, size: number, room: number): number =>
+    Math.max(margin, Math.min(at, room - size - margin));
+  return { x: fit(x, menu.width, viewport.width), y: fit(y, menu.height, viewport.height) };
+}
