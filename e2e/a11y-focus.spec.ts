@@ -41,7 +41,8 @@ test.describe('the toast’s Undo', () => {
   test('with nowhere to go back to, the keyboard lands on the main landmark', async ({ page }) => {
     await openApp(page);
     await trashNote(page, 'Narwhal');
-    // The trash button went with the note: the focus comes to the toast from the page's body.
+    // The focus comes to the toast from the page's body (the trash left it on "New note").
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     const toast = page.getByTestId('toast').filter({ hasText: 'Moved to trash' });
     await toast.getByRole('button', { name: 'Undo' }).focus();
     await page.keyboard.press('Enter');

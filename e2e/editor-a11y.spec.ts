@@ -16,20 +16,25 @@ function focused(page: Page): Promise<string> {
   });
 }
 
-test('Move to trash leaves the keyboard in the pane the note was in, and says so', async ({ page }) => {
+test('Move to trash of the only note leaves the keyboard on “New note”, and says so', async ({ page }) => {
   await openApp(page);
   await createNote(page, 'Whale', 'text');
   await page.getByTestId('trash-note').focus();
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('note-item').filter({ hasText: 'Whale' })).toHaveCount(0);
-  await expect(page.locator('#main-content')).toBeFocused();
+  await expect(page.getByTestId('new-note')).toBeFocused();
   await expect(page.getByTestId('toast').filter({ hasText: 'Moved to trash' })).toBeVisible();
+  await expect(page.getByTestId('note-list-announcement')).toHaveText(
+    'No notes yet. Create one with “New note” or Alt+N.',
+  );
 });
 
 test.describe('on a phone, where the note list takes the note’s place', () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
-  test('Move to trash leaves the keyboard in the note list', async ({ page }) => {
+  test('Move to trash of the only note shows the note list, with the keyboard on the top bar’s “New note”', async ({
+    page,
+  }) => {
     await openApp(page);
     await page.getByTestId('topbar-new-note').click();
     await page.getByTestId('note-title').fill('Seal');
@@ -37,11 +42,11 @@ test.describe('on a phone, where the note list takes the note’s place', () => 
     await page.getByTestId('trash-note').focus();
     await page.keyboard.press('Enter');
     await expect(page.getByTestId('note-list')).toBeVisible();
-    await expect(page.getByTestId('note-list')).toBeFocused();
+    await expect(page.getByTestId('topbar-new-note')).toBeFocused();
   });
 });
 
-test('Restore of a trashed note opens it with the keyboard in its title, and says it is back', async ({
+test('Restore of a trashed note keeps the trash on screen and says it is back; its toast opens it with the keyboard in its title', async ({
   page,
 }) => {
   await openApp(page);
@@ -52,9 +57,17 @@ test('Restore of a trashed note opens it with the keyboard in its title, and say
   await page.getByTestId('restore-note').focus();
   await page.keyboard.press('Enter');
 
+  // Still in the trash, now empty, with the keyboard on what it says.
+  await expect(page.getByTestId('note-item')).toHaveCount(0);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Trash');
+  await expect(page.getByTestId('note-list-empty')).toBeFocused();
+  const toast = page.getByTestId('toast').filter({ hasText: 'Restored “Dolphin”' });
+  await expect(toast).toBeVisible();
+
+  await toast.getByRole('button', { name: 'Open' }).focus();
+  await page.keyboard.press('Enter');
   await expect(page.getByTestId('note-title')).toHaveValue('Dolphin');
   await expect(page.getByTestId('note-title')).toBeFocused();
-  await expect(page.getByTestId('toast').filter({ hasText: 'Note restored' })).toBeVisible();
   // Editable again: the keyboard can go on typing.
   await page.keyboard.type(' pod');
   await expect(page.getByTestId('note-title')).toHaveValue('Dolphin pod');

@@ -32,6 +32,8 @@ const service = await import('./editor.service');
 const { settings } = await import('../settings/settings.svelte');
 const { toasts } = await import('../toasts/toasts.svelte');
 const { DRAFT_KEY_PREFIX, draftKey } = await import('./drafts');
+const { notes } = await import('../notes/notes.svelte');
+const { refreshList } = await import('../notes/notes.service');
 
 /** This tab's draft of the note as the core stores it, once pending writes and removals are done. */
 async function draftFor(noteId: string) {
@@ -478,17 +480,44 @@ describe('editor workflows', () => {
     expect((await core.notes.get(first.note_id)).body).toBe('composed');
   });
 
-  it('trashes after saving, restores, and purges', async () => {
+  it('trashes after saving, opens the note below it in the list, restores, and purges', async () => {
+    await core.notes.create({ title: 'stays' });
     await service.createNote();
     const noteId = editor.noteId as string;
+    const index = notes.items.findIndex((row) => row?.note_id === noteId);
+    const below = notes.items[index + 1]?.note_id;
+    expect(below).toBeDefined();
     service.editBody('to the trash');
-    await service.trashCurrentNote();
-    expect(editor.noteId).toBeNull();
+    expect(await service.trashCurrentNote()).toEqual({ kind: 'next', noteId: below });
+    expect(editor.noteId).toBe(below);
+    expect(notes.items.some((row) => row?.note_id === noteId)).toBe(false);
     const trashed = await core.notes.get(noteId);
     expect(trashed.body).toBe('to the trash');
     expect(trashed.deleted_at).not.toBeNull();
     await service.restoreNote(noteId);
     expect((await core.notes.get(noteId)).deleted_at).toBeNull();
+  });
+
+  it('restores from the trash without leaving it: the next trashed note opens, the toast names the note with Open', async () => {
+    const first = await core.notes.create({ title: 'first back' });
+    const second = await core.notes.create({ title: 'second back' });
+    await core.notes.trash(first.note_id);
+    await core.notes.trash(second.note_id);
+    notes.setView('trash');
+    await refreshList();
+    await service.openNote(second.note_id);
+    const index = notes.items.findIndex((row) => row?.note_id === second.note_id);
+    const neighbour = (notes.items[index + 1] ?? notes.items[index - 1])?.note_id;
+
+    expect(await service.restoreFromTrash(second)).toEqual({ kind: 'next', noteId: neighbour });
+    expect(notes.view).toBe('trash');
+    expect(editor.noteId).toBe(neighbour);
+    expect(editor.readOnly).toBe(true);
+    expect(notes.items.some((row) => row?.note_id === second.note_id)).toBe(false);
+    expect((await core.notes.get(second.note_id)).deleted_at).toBeNull();
+    const toast = toasts.items.find((item) => item.message === 'Restored “second back”');
+    expect(toast?.action?.label).toBe('Open');
+    notes.setView('notes');
   });
   it('shows an agent write to the open note in place when nothing is unsaved, and saves on top of it', async () => {
     await service.createNote();

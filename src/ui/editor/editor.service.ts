@@ -6,8 +6,11 @@ import { errorCodeOf } from '../error-message';
 import { reportError } from '../errors';
 import { errorText, t } from '../i18n';
 import { layout } from '../layout.svelte';
-import { replaceMissingNote } from '../navigation';
+import { currentRoute, navigate, replaceMissingNote } from '../navigation';
+import { noteAfterRemoval, type AfterRemoval } from '../notes/next-note-after-trash';
 import { notes } from '../notes/notes.svelte';
+import { notesRoute } from '../router';
+import { search } from '../search/search.svelte';
 import { refreshAll, scheduleRefresh } from '../notes/notes.service';
 import { settings } from '../settings/settings.svelte';
 import { openSettings } from '../settings/settings-nav.svelte';
@@ -683,26 +686,16 @@ export async function saveMineAsCopy(): Promise<void> {
   }
 }
 
-/**
- * `open`: the note opens among the notes (the toast's Undo). `edit`: it opens with the caret in its
- * title, and a toast says it is back (the trashed note's Restore button, which goes with the view).
- */
-export async function restoreNote(
-  noteId: string,
-  options: { open?: boolean; edit?: boolean } = {},
-): Promise<void> {
+/** `open`: the note opens among the notes (the toast's Undo of a move to the trash). */
+export async function restoreNote(noteId: string, options: { open?: boolean } = {}): Promise<void> {
   try {
     const restored = await core.notes.restore(noteId);
-    if (options.open || options.edit) {
+    if (options.open) {
       notes.setView('notes');
       const request = ++openRequest;
       editor.beginSwitch();
       await leaveCurrentNote();
-      if (request === openRequest) {
-        if (options.edit) editor.requestTitleFocus();
-        await showNote(restored);
-        if (options.edit) toasts.show(t('trash.restored'), { kind: 'success' });
-      }
+      if (request === openRequest) await showNote(restored);
     } else {
       if (editor.noteId === noteId) closeNote();
       toasts.show(t('trash.restored'), { kind: 'success' });
@@ -714,7 +707,63 @@ export async function restoreNote(
   }
 }
 
-export function trashCurrentNote(): Promise<void> {
+/**
+ * The trashed note's Restore button. The trash stays on screen, as someone restoring several
+ * notes expects: the next trashed note takes the restored one's place, and the toast names the
+ * note with Open to go to it. Resolves to where the list goes on from (null: nothing restored).
+ */
+export async function restoreFromTrash(
+  note: Pick<NoteDto, 'note_id' | 'title'>,
+): Promise<AfterRemoval | null> {
+  const after = noteAfterRemoval(notes.items, note.note_id);
+  try {
+    await core.notes.restore(note.note_id);
+  } catch (error) {
+    reportError(error);
+    return null;
+  }
+  toasts.show(t('trash.restoredNamed', { title: note.title || t('list.untitled') }), {
+    kind: 'success',
+    action: { label: t('trash.openRestored'), run: () => openRestored(note.note_id) },
+  });
+  if (editor.noteId === note.note_id) await showInsteadOf(after);
+  await refreshAll();
+  return after;
+}
+
+/** The toast's Open: the restored note among the notes, with the keyboard in its title as in a new note. */
+function openRestored(noteId: string): void {
+  editor.requestTitleFocus();
+  navigate(notesRoute({ noteId }));
+}
+
+/** Phone width (App.svelte's one-pane layout): the list and the note take turns on the screen. */
+function onePaneLayout(): boolean {
+  return typeof matchMedia === 'function' && matchMedia('(max-width: 640px)').matches;
+}
+
+/**
+ * The open note left the list: its neighbour opens in its place, as the next message does in a
+ * mail client. Where one pane shows at a time (a phone), or there is no neighbour, the note
+ * closes and the list shows, so the user sees where they are before choosing the next.
+ */
+async function showInsteadOf(after: AfterRemoval): Promise<void> {
+  if (after.kind !== 'next' || onePaneLayout()) {
+    closeNote();
+    return;
+  }
+  // The address names the neighbour in place of the note gone, so Back does not lead to it.
+  const route = typeof location === 'undefined' ? null : currentRoute();
+  if (route?.view === 'notes' || route?.view === 'trash') {
+    navigate({ ...route, noteId: after.noteId }, { replace: true });
+  } else {
+    // No address bar (the unit tests): the note opens as a route would open it.
+    await openNote(after.noteId);
+  }
+}
+
+/** Resolves to where the list goes on from, or null when the note stayed (not trashed, or not stored yet). */
+export function trashCurrentNote(): Promise<AfterRemoval | null> {
   return trashOpenNote((noteId) => core.notes.trash(noteId), t('editor.trashed'));
 }
 
@@ -723,25 +772,33 @@ export function trashCurrentNote(): Promise<void> {
  * deleted note (same toast, same Undo), through the history service, which
  * refuses once anything changed the note after the agent wrote it.
  */
-export function undoAgentCreation(): Promise<void> {
+export function undoAgentCreation(): Promise<AfterRemoval | null> {
   return trashOpenNote((noteId) => core.history.undoAgentCreation(noteId), t('agentNote.creationUndone'));
 }
 
-async function trashOpenNote(trash: (noteId: string) => Promise<unknown>, message: string): Promise<void> {
+async function trashOpenNote(
+  trash: (noteId: string) => Promise<unknown>,
+  message: string,
+): Promise<AfterRemoval | null> {
   const current = session;
   const note = editor.note;
-  if (!current || !note) return;
+  if (!current || !note) return null;
   await current.autosaver.flush();
   if (current.autosaver.busy) {
     // The latest text is not stored yet: keep the note where the user can see it.
     if (editor.conflict)
       toasts.show(t('editor.conflictToast'), { kind: 'error', code: 'NOTE_VERSION_CONFLICT' });
-    return;
+    return null;
   }
+  // Read before the list refreshes without it. While a search shows, its results stand in for
+  // the list: the note closes as before.
+  const after: AfterRemoval = search.active
+    ? { kind: 'unlisted' }
+    : noteAfterRemoval(notes.items, note.note_id);
   try {
     await trash(note.note_id);
     void drafts.remove(note.note_id);
-    if (editor.noteId === note.note_id) closeNote();
+    if (editor.noteId === note.note_id) await showInsteadOf(after);
     toasts.show(message, {
       kind: 'info',
       timeoutMs: 6000,
@@ -752,8 +809,10 @@ async function trashOpenNote(trash: (noteId: string) => Promise<unknown>, messag
       },
     });
     await refreshAll();
+    return after;
   } catch (error) {
     reportError(error);
+    return null;
   }
 }
 

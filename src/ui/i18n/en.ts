@@ -100,6 +100,9 @@ export const en = {
   'trash.confirmMessage': '“{title}” will be deleted permanently. This cannot be undone.',
   'trash.restored': 'Note restored',
   'trash.purged': 'Note deleted forever',
+  // The trashed note's Restore keeps the trash on screen: the toast names the note and opens it.
+  'trash.restoredNamed': 'Restored “{title}”',
+  'trash.openRestored': 'Open',
   // Editor, for screen readers: a passage shown from a citation or search result; the history diff's lines.
   'editor.revealed': 'Showing a passage of “{title}”.',
   'history.diffAdded': 'added: ',

@@ -96,6 +96,9 @@ export const zhCN: Dictionary = {
   'trash.confirmMessage': '“{title}”将被永久删除，且无法撤销。',
   'trash.restored': '笔记已恢复',
   'trash.purged': '笔记已永久删除',
+  // 回收站中的“恢复”不离开回收站：提示说出恢复的笔记，并可打开它。
+  'trash.restoredNamed': '已恢复“{title}”',
+  'trash.openRestored': '打开',
   // 编辑器（读屏用）：从引用或搜索结果打开时显示的段落；历史差异中的行。
   'editor.revealed': '正在显示“{title}”中的一段。',
   'history.diffAdded': '新增：',

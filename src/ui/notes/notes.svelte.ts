@@ -1,9 +1,16 @@
+import { tick } from 'svelte';
 import { SvelteSet } from 'svelte/reactivity';
 import type { FolderDto, ListNotesInput, NoteSort, NoteSummaryDto, TagDto } from '../../contracts/notes';
 import { buildFolderTree, type FolderNode } from './folder-tree';
 import { holes, pagesOf, refreshedInPlace, rowsFromPages, withPage, type NoteRows } from './note-pages';
 
 export type NotesView = 'notes' | 'trash';
+
+/**
+ * Where the keyboard goes once the list has what it is asked to show: a note's row, or the
+ * empty list's way on ("New note", or the empty trash's own words).
+ */
+export type ListFocus = { kind: 'row'; noteId: string } | { kind: 'empty' };
 
 export const PAGE_SIZE = 100;
 
@@ -31,6 +38,8 @@ export class NotesState {
   #folders = $state.raw<FolderDto[]>([]);
   #tags = $state.raw<TagDto[]>([]);
   readonly #collapsed = new SvelteSet<string>();
+  #focusRequest = $state.raw<ListFocus | null>(null);
+  #announcement = $state('');
   /** The open note's tags as the tag list counts them: its own and its inline `#tags`. */
   #openNoteTags = $state.raw<{ noteId: string; tags: readonly string[] } | null>(null);
 
@@ -98,6 +107,28 @@ export class NotesState {
       if (this.#tag !== null) query.tag = this.#tag;
     }
     return query;
+  }
+
+  /** Asked for by the note pane (after a note left the list); the list takes it once it can. */
+  get focusRequest(): ListFocus | null {
+    return this.#focusRequest;
+  }
+  requestFocus(focus: ListFocus): void {
+    this.#focusRequest = focus;
+  }
+  focusTaken(): void {
+    this.#focusRequest = null;
+  }
+
+  /** What the list's status region says (a screen reader reads it out). */
+  get announcement(): string {
+    return this.#announcement;
+  }
+  /** Emptied first: the same words said twice are read twice. */
+  async announce(text: string): Promise<void> {
+    this.#announcement = '';
+    await tick();
+    this.#announcement = text;
   }
 
   isCollapsed(path: string): boolean {
@@ -212,6 +243,8 @@ export class NotesState {
     this.#tags = [];
     this.#collapsed.clear();
     this.#openNoteTags = null;
+    this.#focusRequest = null;
+    this.#announcement = '';
   }
 }
 
