@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   BENCHMARK_BLOCK_LABEL_CHARS,
+  BENCHMARK_BLOCK_TYPES,
   DEFAULT_BENCHMARK_PICKER_BLOCKS,
   MAX_BENCHMARK_CONCURRENCY,
   MAX_BENCHMARK_EMBEDDING_MODELS,
@@ -247,6 +248,9 @@ export const benchmarkNoteBlocksSchema = z
           .object({
             block_id: z.string().min(1).max(200),
             label: z.string().max(BENCHMARK_BLOCK_LABEL_CHARS),
+            type: z.enum(BENCHMARK_BLOCK_TYPES),
+            level: z.number().int().min(1).max(6).optional(),
+            answerable: z.boolean(),
           })
           .strict(),
       )

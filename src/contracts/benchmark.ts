@@ -342,11 +342,41 @@ export interface BenchmarkNoteBlocksInput {
   limit?: number;
 }
 
-/** A block a case can name, as the picker shows it. */
+/** A block's kind, as the core's block parser names it (`BlockType`). */
+export const BENCHMARK_BLOCK_TYPES = [
+  'heading',
+  'paragraph',
+  'list',
+  'code',
+  'quote',
+  'table',
+  'math',
+  'html',
+  'rule',
+] as const;
+export type BenchmarkBlockType = (typeof BENCHMARK_BLOCK_TYPES)[number];
+
+/**
+ * A block of a note as the picker lists it. Its type comes from the parser, so
+ * the picker never has to guess a heading from its Markdown marker (an indented
+ * code line `# step` is no heading, a tag line `#os` neither).
+ */
 export interface BenchmarkBlockChoiceDto {
   block_id: string;
-  /** The start of the block's text, whitespace folded: at most `BENCHMARK_BLOCK_LABEL_CHARS` characters, ending in `…` when cut. */
+  /**
+   * The start of the block's text, whitespace folded: at most `BENCHMARK_BLOCK_LABEL_CHARS`
+   * characters, ending in `…` when cut. A heading's is its words, without its marker.
+   */
   label: string;
+  type: BenchmarkBlockType;
+  /** 1..6; headings only. */
+  level?: number;
+  /**
+   * Whether a case may expect it: false for headings (search returns a heading with
+   * its section, never alone) and for blocks with nothing to ask about: empty, a
+   * rule, only inline tags, only an image.
+   */
+  answerable: boolean;
 }
 
 /**

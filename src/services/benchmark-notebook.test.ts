@@ -4,6 +4,7 @@ import { datasetBlocks, datasetFromNotes } from '../benchmarks/dataset';
 import { DEFAULT_PAGE_CHARS, DEFAULT_PAGE_ROWS } from '../db';
 import {
   DATASET_NOTE_CHARS,
+  blockChoice,
   blockLabel,
   noteBlocksForDataset,
   notebookForDataset,
@@ -161,7 +162,12 @@ describe('noteBlocksForDataset: the blocks the dataset picker lists', () => {
       cut: null,
     });
     expect(listed!.items).toHaveLength(100);
-    expect(listed!.items[7]).toEqual({ block_id: 'note_log-b7', label: 'Line 7 of the log.' });
+    expect(listed!.items[7]).toEqual({
+      block_id: 'note_log-b7',
+      label: 'Line 7 of the log.',
+      type: 'paragraph',
+      answerable: true,
+    });
     // The first 100 rows, not the note's 1,200, and never its body.
     expect(fake.blockRowsRead).toBe(100);
     expect(fake.wholeReads.size).toBe(0);
@@ -179,7 +185,12 @@ describe('noteBlocksForDataset: the blocks the dataset picker lists', () => {
     expect(listed.kept_block_count).toBe(copy.block_ids.length);
     expect(listed.block_count).toBe(fake.blocksOf('note_huge').length);
     expect(listed.block_count - listed.kept_block_count).toBeGreaterThan(1000);
-    expect(listed.items[0]!.label).toBe('# Huge log');
+    expect(listed.items[0]).toMatchObject({
+      label: 'Huge log',
+      type: 'heading',
+      level: 1,
+      answerable: false,
+    });
     expect(listed.items[1]!.label).toBe('The opening paragraph names the quokka.');
     // Every listed block makes a valid case; the last one too.
     const last = listed.items.at(-1)!;
@@ -225,5 +236,31 @@ describe('blockLabel', () => {
     expect(emoji).toBe(`${'a'.repeat(78)}…`);
     // Whitespace that folds away still leaves a text that goes on.
     expect(blockLabel(`start${' '.repeat(400)}end`, 80)).toBe('start…');
+  });
+});
+
+describe('blockChoice', () => {
+  it('carries the parser type: a heading by its level and words, a code line starting with `#` as code', () => {
+    expect(blockChoice({ block_id: 'h', type: 'heading', text: 'Round robin\n---' }, 80)).toEqual({
+      block_id: 'h',
+      label: 'Round robin',
+      type: 'heading',
+      level: 2,
+      answerable: false,
+    });
+    expect(blockChoice({ block_id: 'c', type: 'code', text: '    # build step' }, 80)).toEqual({
+      block_id: 'c',
+      label: '# build step',
+      type: 'code',
+      answerable: true,
+    });
+  });
+
+  it('marks tag-only, image-only and rule blocks as nothing a case can expect', () => {
+    const choice = (type: string, text: string) => blockChoice({ block_id: 'x', type, text }, 80).answerable;
+    expect(choice('paragraph', '#math #exam-week')).toBe(false);
+    expect(choice('paragraph', '![plot](plot.png)')).toBe(false);
+    expect(choice('rule', '***')).toBe(false);
+    expect(choice('paragraph', 'The exam is in week 12. #exam-week')).toBe(true);
   });
 });

@@ -7,6 +7,7 @@ import {
   type BenchmarkNoteBlocksDto,
   type NoteSummaryDto,
 } from '../contracts';
+import { choiceType, headingLevel, headingWords, isAnswerable } from '../benchmarks/answer-choices';
 import type { NotebookNote } from '../benchmarks/dataset';
 import { parseBlocks } from '../core/blocks';
 import type { NotesRepository } from '../db';
@@ -132,10 +133,8 @@ export async function noteBlocksForDataset(
   options: { limit: number; maxChars?: number; labelChars?: number },
 ): Promise<BenchmarkNoteBlocksDto | undefined> {
   const maxChars = options.maxChars ?? DATASET_NOTE_CHARS;
-  const label = (block: { block_id: string; text: string }): BenchmarkBlockChoiceDto => ({
-    block_id: block.block_id,
-    label: blockLabel(block.text, options.labelChars ?? BENCHMARK_BLOCK_LABEL_CHARS),
-  });
+  const label = (block: { block_id: string; type: string; text: string }): BenchmarkBlockChoiceDto =>
+    blockChoice(block, options.labelChars ?? BENCHMARK_BLOCK_LABEL_CHARS);
   let note: NoteSummaryDto | undefined;
   await notes.forEachSummaryPage([noteId], (page) => {
     note = page[0];
@@ -168,6 +167,30 @@ export async function noteBlocksForDataset(
     kept_block_count: pickable.length,
     block_count: cut.block_count,
     cut,
+  };
+}
+
+/**
+ * A block as the picker lists it: its parser type, so the picker groups by
+ * heading without reading Markdown markers, a heading's level and words, and
+ * whether a case may expect it (see `isAnswerable`).
+ */
+export function blockChoice(
+  block: { block_id: string; type: string; text: string; level?: number },
+  labelChars: number,
+): BenchmarkBlockChoiceDto {
+  const type = choiceType(block.type);
+  const answerable = isAnswerable(type, block.text);
+  if (type !== 'heading') {
+    return { block_id: block.block_id, label: blockLabel(block.text, labelChars), type, answerable };
+  }
+  // A heading is a line or two: its words and level are read from the whole of it.
+  return {
+    block_id: block.block_id,
+    label: blockLabel(headingWords(block.text), labelChars),
+    type,
+    level: block.level ?? headingLevel(block.text),
+    answerable,
   };
 }
 

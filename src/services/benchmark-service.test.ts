@@ -861,11 +861,18 @@ describe('benchmark my notes: the blocks the picker lists', () => {
       note_id: note.note_id,
       title: 'Deadlock',
       items: [
-        { block_id: stored[0]!.block_id, label: '# Deadlock' },
-        { block_id: stored[1]!.block_id, label: 'Coffman conditions: mutual exclusion, hold and wait.' },
+        { block_id: stored[0]!.block_id, label: 'Deadlock', type: 'heading', level: 1, answerable: false },
+        {
+          block_id: stored[1]!.block_id,
+          label: 'Coffman conditions: mutual exclusion, hold and wait.',
+          type: 'paragraph',
+          answerable: true,
+        },
         {
           block_id: stored[2]!.block_id,
           label: 'Banker algorithm avoids it. Banker algorithm avoids it. Banker algorithm avoids…',
+          type: 'paragraph',
+          answerable: true,
         },
       ],
       kept_block_count: 3,

@@ -1,69 +1,77 @@
 import { describe, expect, it } from 'vitest';
-import { answerGroups, headingOfLabel } from './answer-blocks';
+import type { BenchmarkBlockChoiceDto } from '../../contracts/benchmark';
+import { answerGroups } from './answer-blocks';
 
-const block = (label: string, index: number) => ({ block_id: `b${index}`, label });
-const blocks = (...labels: string[]) => labels.map(block);
-
-describe('headingOfLabel', () => {
-  it('reads ATX headings with their level and words', () => {
-    expect(headingOfLabel('# Scheduling')).toEqual({ level: 1, title: 'Scheduling' });
-    expect(headingOfLabel('### Round robin ###')).toEqual({ level: 3, title: 'Round robin' });
-    expect(headingOfLabel('##')).toEqual({ level: 2, title: '' });
-  });
-
-  it('reads setext headings, folded onto one line', () => {
-    expect(headingOfLabel('Scheduling ===')).toEqual({ level: 1, title: 'Scheduling' });
-    expect(headingOfLabel('Round robin ---')).toEqual({ level: 2, title: 'Round robin' });
-  });
-
-  it('takes tags, paragraphs, lists and rules for what they are', () => {
-    expect(headingOfLabel('#os #draft')).toBeNull();
-    expect(headingOfLabel('#######  seven is too many')).toBeNull();
-    expect(headingOfLabel('Each process gets a time slice.')).toBeNull();
-    expect(headingOfLabel('- first - second ---')).toBeNull();
-    expect(headingOfLabel('---')).toBeNull();
-    expect(headingOfLabel('C# is a language.')).toBeNull();
-  });
+let next = 0;
+const text = (label: string): BenchmarkBlockChoiceDto => ({
+  block_id: `b${next++}`,
+  label,
+  type: 'paragraph',
+  answerable: true,
+});
+const heading = (level: number, label: string): BenchmarkBlockChoiceDto => ({
+  block_id: `b${next++}`,
+  label,
+  type: 'heading',
+  level,
+  answerable: false,
 });
 
 describe('answerGroups', () => {
   it('offers no heading, and groups the blocks under their heading path', () => {
-    const groups = answerGroups(
-      blocks(
-        'Intro before any heading.',
-        '# Scheduling',
-        'The scheduler picks the next process.',
-        '## Round robin',
-        'Each process gets a time slice.',
-        'The slice is 10 ms.',
-        '# Memory',
-        'A TLB caches page table entries.',
-      ),
-    );
-    expect(groups).toEqual([
-      { section: null, blocks: [block('Intro before any heading.', 0)] },
-      { section: 'Scheduling', blocks: [block('The scheduler picks the next process.', 2)] },
-      {
-        section: 'Scheduling › Round robin',
-        blocks: [block('Each process gets a time slice.', 4), block('The slice is 10 ms.', 5)],
-      },
-      { section: 'Memory', blocks: [block('A TLB caches page table entries.', 7)] },
+    const intro = text('Intro before any heading.');
+    const picks = text('The scheduler picks the next process.');
+    const slice = text('Each process gets a time slice.');
+    const ms = text('The slice is 10 ms.');
+    const tlb = text('A TLB caches page table entries.');
+    const groups = answerGroups([
+      intro,
+      heading(1, 'Scheduling'),
+      picks,
+      heading(2, 'Round robin'),
+      slice,
+      ms,
+      heading(1, 'Memory'),
+      tlb,
     ]);
-    const offered = groups.flatMap((group) => group.blocks.map((entry) => entry.label));
-    expect(offered.some((label) => label.startsWith('#'))).toBe(false);
+    expect(groups).toEqual([
+      { section: null, blocks: [intro] },
+      { section: 'Scheduling', blocks: [picks] },
+      { section: 'Scheduling › Round robin', blocks: [slice, ms] },
+      { section: 'Memory', blocks: [tlb] },
+    ]);
+  });
+
+  it('goes by the type, not by a `#` in the text: code and tags that start with one are no heading', () => {
+    const code: BenchmarkBlockChoiceDto = { ...text('# build the kernel first'), type: 'code' };
+    const under = text('make is run twice.');
+    const groups = answerGroups([heading(1, 'Build'), code, under]);
+    expect(groups).toEqual([{ section: 'Build', blocks: [code, under] }]);
+  });
+
+  it('leaves out blocks with nothing to answer, and a heading with only those under it makes no group', () => {
+    const tags: BenchmarkBlockChoiceDto = { ...text('#math #exam-week'), answerable: false };
+    const rule: BenchmarkBlockChoiceDto = { ...text('---'), type: 'rule', answerable: false };
+    const real = text('Eigenvalues solve det(A − λI) = 0.');
+    expect(answerGroups([heading(1, 'Tags'), tags, rule, heading(1, 'Algebra'), real])).toEqual([
+      { section: 'Algebra', blocks: [real] },
+    ]);
   });
 
   it('makes no group for a heading with nothing under it', () => {
-    expect(answerGroups(blocks('# Empty', '# Full', 'Text.'))).toEqual([
-      { section: 'Full', blocks: [block('Text.', 2)] },
+    const body = text('Text.');
+    expect(answerGroups([heading(1, 'Empty'), heading(1, 'Full'), body])).toEqual([
+      { section: 'Full', blocks: [body] },
     ]);
-    expect(answerGroups(blocks('# Only a heading'))).toEqual([]);
+    expect(answerGroups([heading(1, 'Only a heading')])).toEqual([]);
   });
 
   it('names a section by the headings with words only', () => {
-    expect(answerGroups(blocks('# Top', '##', 'Under an empty heading.'))).toEqual([
-      { section: 'Top', blocks: [block('Under an empty heading.', 2)] },
+    const under = text('Under an empty heading.');
+    expect(answerGroups([heading(1, 'Top'), heading(2, ''), under])).toEqual([
+      { section: 'Top', blocks: [under] },
     ]);
-    expect(answerGroups(blocks('#', 'Text.'))).toEqual([{ section: null, blocks: [block('Text.', 1)] }]);
+    const body = text('Text.');
+    expect(answerGroups([heading(1, ''), body])).toEqual([{ section: null, blocks: [body] }]);
   });
 });
