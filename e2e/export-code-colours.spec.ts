@@ -15,8 +15,16 @@ def fib(n):
 async function exportFile(page: Page, format: 'html' | 'pdf', codeTheme?: string): Promise<string> {
   const download = page.waitForEvent('download');
   await page.getByTestId('export-note').click();
-  if (codeTheme) await page.getByTestId('export-code-theme').selectOption(codeTheme);
-  await page.getByTestId(`export-format-${format}`).click();
+  if (codeTheme) {
+    // The code colours are chosen in the options dialog, which exports with them.
+    await page.getByTestId('export-options-open').click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByTestId('export-code-theme').selectOption(codeTheme);
+    await dialog.getByTestId('export-dialog-format').selectOption(format);
+    await dialog.getByTestId('export-dialog-run').click();
+  } else {
+    await page.getByTestId(`export-format-${format}`).click();
+  }
   const file = await download;
   return file.path();
 }

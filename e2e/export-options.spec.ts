@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { unzipSync } from 'fflate';
 import { createNote, expect, openApp, test } from './fixtures';
 
@@ -19,6 +19,23 @@ def fib(n):
 async function exportFile(page: Page, format: 'html' | 'pdf' | 'docx'): Promise<string> {
   const download = page.waitForEvent('download');
   await page.getByTestId(`export-format-${format}`).click();
+  return (await download).path();
+}
+
+/** Opens the options dialog from the export menu: the menu must be open. */
+async function openOptions(page: Page): Promise<Locator> {
+  await page.getByTestId('export-options-open').click();
+  const dialog = page.getByRole('dialog', { name: 'Export with options' });
+  await expect(dialog).toBeVisible();
+  return dialog;
+}
+
+/** Exports from the open options dialog with what it shows. */
+async function exportFromDialog(dialog: Locator, format: 'html' | 'pdf' | 'docx'): Promise<string> {
+  const download = dialog.page().waitForEvent('download');
+  await dialog.getByTestId('export-dialog-format').selectOption(format);
+  await dialog.getByTestId('export-dialog-run').click();
+  await expect(dialog).toBeHidden();
   return (await download).path();
 }
 
@@ -46,13 +63,13 @@ test('from a dark app, a light Letter handout without its title but with its met
   await useDarkTheme(page);
 
   await page.getByTestId('export-note').click();
-  const options = page.getByTestId('export-options');
+  let options = await openOptions(page);
   await expect(options.getByTestId('export-theme')).toHaveValue('current');
   await options.getByTestId('export-theme').selectOption('light');
   await options.getByTestId('export-page-size').selectOption('Letter');
   await options.getByTestId('export-include-title').uncheck();
   await options.getByTestId('export-include-metadata').check();
-  const pdf = await exportFile(page, 'pdf');
+  const pdf = await exportFromDialog(options, 'pdf');
   expect(pdfInfo(pdf)).toMatch(/Page size:\s+612 x 792 pts \(letter\)/);
   const text = pdfText(pdf);
   expect(text).toContain('进程调度的要点。');
@@ -83,11 +100,12 @@ test('from a dark app, a light Letter handout without its title but with its met
   await page.getByTestId('note-list').getByText('调度讲义').click();
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
   await page.getByTestId('export-note').click();
+  options = await openOptions(page);
   await expect(options.getByTestId('export-theme')).toHaveValue('light');
   await expect(options.getByTestId('export-page-size')).toHaveValue('Letter');
   await expect(options.getByTestId('export-include-title')).not.toBeChecked();
   await expect(options.getByTestId('export-include-metadata')).toBeChecked();
-  const docx = unzipSync(await readFile(await exportFile(page, 'docx')));
+  const docx = unzipSync(await readFile(await exportFromDialog(options, 'docx')));
   const documentXml = new TextDecoder().decode(docx['word/document.xml']);
   expect(documentXml).toMatch(/<w:pgSz w:w="12240" w:h="15840"/);
   expect(documentXml).toContain('李雷');
@@ -95,7 +113,7 @@ test('from a dark app, a light Letter handout without its title but with its met
   expect(requestLog.foreign()).toEqual([]);
 });
 
-test('the options are reached and changed from the keyboard, and Escape gives the keyboard back', async ({
+test('the options dialog is used from the keyboard: focus goes in, Escape cancels and gives the keyboard back', async ({
   page,
 }) => {
   await openApp(page);
@@ -103,33 +121,98 @@ test('the options are reached and changed from the keyboard, and Escape gives th
   const button = page.getByTestId('export-note');
   await button.focus();
   await page.keyboard.press('Enter');
+  const opener = page.getByRole('menuitem', { name: 'Export with options…' });
   await expect(page.getByRole('menu').getByRole('menuitem').first()).toBeFocused();
+  // Last in the menu while there are no recent files: after the formats, set apart from them.
   await page.keyboard.press('End');
+  await expect(opener).toBeFocused();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'Export with options' });
+  await expect(page.getByRole('menu')).toHaveCount(0);
+  // The keyboard is in the dialog, on its first field, and Tab goes through the options.
+  await expect(dialog.getByRole('combobox', { name: 'Format' })).toBeFocused();
   await page.keyboard.press('Tab');
-  const theme = page.getByRole('combobox', { name: 'Theme' });
-  await expect(theme).toBeFocused();
+  await expect(dialog.getByRole('combobox', { name: 'Theme' })).toBeFocused();
   await page.keyboard.press('Tab');
-  await expect(page.getByRole('combobox', { name: 'Paper (PDF, DOCX, printing)' })).toBeFocused();
+  await expect(dialog.getByRole('combobox', { name: 'Paper (PDF, DOCX, printing)' })).toBeFocused();
   await page.keyboard.press('Tab');
-  await expect(page.getByRole('combobox', { name: 'Code colours' })).toBeFocused();
+  await expect(dialog.getByRole('combobox', { name: 'Code colours' })).toBeFocused();
   await page.keyboard.press('Tab');
-  const title = page.getByRole('checkbox', { name: 'Title' });
+  const title = dialog.getByRole('checkbox', { name: 'Title' });
   await expect(title).toBeFocused();
   await page.keyboard.press('Space');
   await expect(title).not.toBeChecked();
-  await page.keyboard.press('Escape');
-  await expect(page.getByRole('menu')).toHaveCount(0);
-  await expect(button).toBeFocused();
 
+  // Escape cancels: the dialog goes, the keyboard is back on the export button, nothing is kept.
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(button).toBeFocused();
   await page.keyboard.press('Enter');
-  await expect(page.getByRole('checkbox', { name: 'Title' })).not.toBeChecked();
-  await expect(page.getByRole('checkbox', { name: 'Metadata (front matter)' })).not.toBeChecked();
+  await page.getByRole('menuitem', { name: 'Export with options…' }).click();
+  await expect(dialog.getByRole('checkbox', { name: 'Title' })).toBeChecked();
+
+  // This time the title is left out and the PDF exported with Enter on Export.
+  await dialog.getByRole('checkbox', { name: 'Title' }).uncheck();
+  await dialog.getByRole('combobox', { name: 'Format' }).selectOption('pdf');
   const download = page.waitForEvent('download');
-  await page.getByTestId('export-format-pdf').press('Enter');
+  await dialog.getByRole('button', { name: 'Export', exact: true }).press('Enter');
   const text = pdfText(await (await download).path());
   expect(text).toContain('Some text');
   expect(text).not.toContain('Handout');
+  await expect(dialog).toHaveCount(0);
+  // Remembered for the formats the menu exports at once.
+  await expect
+    .poll(() => page.evaluate(() => localStorage.getItem('notesagent.export-options')))
+    .toContain('"include_title":false');
 });
+
+for (const viewport of [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'phone', width: 390, height: 844 },
+]) {
+  test(`the options dialog fits the ${viewport.name} screen, and Cancel closes it without exporting`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: viewport.width, height: viewport.height });
+    await openApp(page);
+    if (viewport.name === 'phone') {
+      // A phone's bar has its own new-note button; the sidebar's is hidden.
+      await page.getByTestId('topbar-new-note').click();
+      await page.getByTestId('note-title').fill('Handout');
+      await page.getByTestId('note-body').fill('Some text');
+      await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
+    } else {
+      await createNote(page, 'Handout', 'Some text');
+    }
+    const button = page.getByTestId('export-note');
+    await button.click();
+    const dialog = await openOptions(page);
+    // A modal dialog: the page behind is inert while it is open.
+    await expect(dialog).toHaveJSProperty('open', true);
+    expect(await dialog.evaluate((element) => element.matches(':modal'))).toBe(true);
+    const box = (await dialog.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.y).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
+    expect(box.y + box.height).toBeLessThanOrEqual(viewport.height);
+    for (const control of [
+      dialog.getByTestId('export-dialog-format'),
+      dialog.getByTestId('export-theme'),
+      dialog.getByTestId('export-page-size'),
+      dialog.getByTestId('export-code-theme'),
+      dialog.getByTestId('export-dialog-cancel'),
+      dialog.getByTestId('export-dialog-run'),
+    ]) {
+      await expect(control).toBeInViewport({ ratio: 1 });
+    }
+    await dialog.getByTestId('export-page-size').selectOption('A5');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toHaveCount(0);
+    await expect(button).toBeFocused();
+    await expect(page.getByTestId('export-status')).toHaveCount(0);
+    expect(await page.evaluate(() => localStorage.getItem('notesagent.export-options'))).toBeNull();
+  });
+}
 
 test('a list of footnote definitions leaves no empty bullets in the HTML, PDF and DOCX', async ({ page }) => {
   await openApp(page);
@@ -165,7 +248,10 @@ test.describe('in Chinese', () => {
     await openApp(page);
     await createNote(page, '讲义', '正文');
     await page.getByTestId('export-note').click();
-    const options = page.getByRole('group', { name: '导出选项' });
+    await page.getByRole('menuitem', { name: '按选项导出…' }).click();
+    const dialog = page.getByRole('dialog', { name: '按选项导出' });
+    await expect(dialog.getByRole('combobox', { name: '格式' })).toBeFocused();
+    const options = dialog.getByRole('group', { name: '导出选项' });
     await expect(options.getByRole('combobox', { name: '主题' })).toBeVisible();
     await expect(options.getByTestId('export-theme').locator('option[value="light"]')).toHaveText(
       '浅色（适合打印）',

@@ -4,6 +4,7 @@ import {
   EXPORT_CHOICES_KEY,
   exportOptions,
   readExportChoices,
+  withInstalledTheme,
   writeExportChoices,
 } from './export-choices';
 
@@ -92,5 +93,19 @@ describe('exportOptions', () => {
     expect(
       exportOptions({ ...DEFAULT_EXPORT_CHOICES, theme: 'night-owl', code_theme: 'none' }, screen).code_theme,
     ).toBe('none');
+  });
+});
+
+describe('withInstalledTheme', () => {
+  const chosen = { ...DEFAULT_EXPORT_CHOICES, theme: 'solarized' };
+
+  it('keeps a theme still installed, and the built-in ones', () => {
+    expect(withInstalledTheme(chosen, [{ theme_id: 'solarized' }])).toEqual(chosen);
+    expect(withInstalledTheme({ ...chosen, theme: 'light' }, [{ theme_id: 'x' }]).theme).toBe('light');
+  });
+
+  it('falls back to the screen theme for one uninstalled since, but not before the list has come', () => {
+    expect(withInstalledTheme(chosen, [{ theme_id: 'dark' }]).theme).toBe('current');
+    expect(withInstalledTheme(chosen, [])).toEqual(chosen);
   });
 });

@@ -75,6 +75,20 @@ export function writeExportChoices(storage: WritableStorage | null, choices: Exp
   }
 }
 
+/**
+ * The choices with a theme that is still installed: a package chosen once and
+ * uninstalled since would fail every export, so it falls back to the screen's
+ * theme. `installed` empty means the list has not come yet: nothing is changed.
+ */
+export function withInstalledTheme(
+  choices: ExportChoices,
+  installed: ReadonlyArray<{ theme_id: string }>,
+): ExportChoices {
+  if (installed.length === 0 || choices.theme === 'current') return choices;
+  const known = ['light', 'dark', ...installed.map((theme) => theme.theme_id)];
+  return known.includes(choices.theme) ? choices : { ...choices, theme: 'current' };
+}
+
 /** Options as the menu asks for them: the code theme one the service knows. */
 export type ChosenExportOptions = ExportOptions & { code_theme: ExportCodeTheme };
 

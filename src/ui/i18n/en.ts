@@ -1163,6 +1163,11 @@ graph LR
   'export.options.page.Legal': 'Legal',
   'export.options.includeTitle': 'Title',
   'export.options.includeMetadata': 'Metadata (front matter)',
+  // Export options dialog
+  'export.dialog.open': 'Export with options…',
+  'export.dialog.title': 'Export with options',
+  'export.dialog.format': 'Format',
+  'export.dialog.run': 'Export',
   // Benchmarks: agent runs, answer models, models side by side
   'bench.kind': 'Benchmark',
   'bench.kind.rag': 'Retrieval (RAG)',

@@ -1102,6 +1102,11 @@ graph LR
   'export.options.page.Legal': 'Legal（美国法律用纸）',
   'export.options.includeTitle': '标题',
   'export.options.includeMetadata': '元数据（Front Matter）',
+  // Export options dialog
+  'export.dialog.open': '按选项导出…',
+  'export.dialog.title': '按选项导出',
+  'export.dialog.format': '格式',
+  'export.dialog.run': '导出',
   // Benchmarks: agent runs, answer models, models side by side
   'bench.kind': '评测类型',
   'bench.kind.rag': '检索（RAG）',
