@@ -42,7 +42,12 @@ test('sources from a note with math and a footnote read as text: no TeX, no [^1]
 
   const footnote = await askNotes(page, 'SJF 需要预知运行时间吗');
   const footnoteSnippets = footnote.getByTestId('chat-citation').locator('.source-snippet');
-  await expect(footnoteSnippets.filter({ hasText: /^¹ 这是脚注：SJF 需要预知运行时间。$/ })).toHaveCount(1);
+  // The footnote goes with the sentence that cites it, as one source.
+  await expect(
+    footnoteSnippets.filter({
+      hasText: /^短作业优先 \(SJF\) 的平均等待时间最短¹。\s*¹ 这是脚注：SJF 需要预知运行时间。$/,
+    }),
+  ).toHaveCount(1);
   await expect(footnoteSnippets.filter({ hasText: '[^1]' })).toHaveCount(0);
 });
 

@@ -24,6 +24,9 @@ const GROUPS: Array<[string, (query: CorpusQuery) => boolean]> = [
   ['chinese only', (query) => query.lang === 'zh'],
   ['mixed', (query) => query.lang === 'mixed'],
   ['paraphrase', (query) => query.kind === 'paraphrase'],
+  ['aliases', (query) => query.feature === 'alias'],
+  ['#tag filters', (query) => query.feature === 'tag'],
+  ['footnotes', (query) => query.feature === 'footnote'],
 ];
 
 /**
@@ -196,6 +199,21 @@ describe('retrieval quality: full-text, vector (hash-v1) and hybrid', () => {
         expect(row.mrr, `${mode}${variant.name} MRR`).toBeGreaterThanOrEqual(reciprocal - 0.0005);
       }
     }
+  });
+
+  // Queries that only a note's alias, a `#tag` filter or a cited footnote's words
+  // answer (before footnotes were carried, the footnote queries found the bare
+  // definition or nothing). Vectors embed block text, not names: aliases are
+  // the full-text index's, so vector mode is held to hit@5 on the others only.
+  it('finds the block an alias, a #tag filter or a footnote points at', () => {
+    for (const group of ['aliases', '#tag filters', 'footnotes']) {
+      for (const mode of ['fts', 'fts+prefix', 'hybrid', 'hybrid+prefix']) {
+        expect(metric(mode, group).count, group).toBeGreaterThanOrEqual(4);
+        expect(metric(mode, group).hit1, `${mode} ${group}`).toBe(1);
+      }
+    }
+    expect(metric('vector', '#tag filters').hit5).toBe(1);
+    expect(metric('vector', 'footnotes').hit5).toBe(1);
   });
 
   // "进程" matched 32 of the 202 notes when a query's characters matched one by

@@ -1,9 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { NoteDto } from '../contracts';
-import type { BlockType } from '../core/blocks';
+import { parseBlocks, type BlockType } from '../core/blocks';
 import type { IndexSource } from '../db';
 import { FullTextIndex } from './full-text-index';
-import { documentsOf, isTagsOnly, noteSegmentOf, searchedText, titleDocumentId } from './index-documents';
+import {
+  attachedFootnotes,
+  documentsOf,
+  isTagsOnly,
+  MAX_ATTACHED_FOOTNOTE_CHARS,
+  noteSegmentOf,
+  searchedText,
+  titleDocumentId,
+} from './index-documents';
 
 const note: NoteDto = {
   note_id: 'note-1',
@@ -268,5 +276,109 @@ describe('documentsOf with aliases', () => {
     index.addSegments([segment]);
     expect(index.search('死锁', { limit: 5 }).map((hit) => hit.block_id)).toEqual(['block-0', 'block-1']);
     expect(documentsOf(source([{ type: 'paragraph', text: 'x' }]))[0]).not.toHaveProperty('aliases');
+  });
+});
+
+describe('documentsOf with footnotes', () => {
+  /** A note written as Markdown, its blocks as the app splits them. */
+  const written = (markdown: string): IndexSource =>
+    source(parseBlocks(markdown).map(({ type, text }) => ({ type, text })));
+  const indexOf = (item: IndexSource): FullTextIndex => {
+    const index = new FullTextIndex();
+    index.addSegments([noteSegmentOf(note.note_id, documentsOf(item))]);
+    return index;
+  };
+
+  it('gives a claim the footnote it cites, and the definition no passage of its own', () => {
+    const documents = documentsOf(
+      written(
+        'Intro.\n\nRoman concrete grew stronger in seawater.[^1]\n\n[^1]: Jackson et al. 2017, tobermorite.',
+      ),
+    );
+    expect(documents.map(({ block_id, text, footnotes }) => ({ block_id, text, footnotes }))).toEqual([
+      { block_id: 'block-0', text: 'Intro.', footnotes: undefined },
+      {
+        block_id: 'block-1',
+        // The block's own text and id: a citation still opens the claim.
+        text: 'Roman concrete grew stronger in seawater.[^1]',
+        footnotes: '[^1]: Jackson et al. 2017, tobermorite.',
+      },
+    ]);
+    expect(searchedText(documents[1]!)).toBe(
+      'Roman concrete grew stronger in seawater.[^1]\n\n[^1]: Jackson et al. 2017, tobermorite.',
+    );
+    // A word only the footnote holds finds the claim.
+    expect(
+      indexOf(written('Intro.\n\nRoman concrete.[^1]\n\n[^1]: tobermorite crystals.'))
+        .search('tobermorite', { limit: 5 })
+        .map((hit) => hit.block_id),
+    ).toEqual(['block-1']);
+  });
+
+  it('gives a block all the footnotes it cites, with its heading path first', () => {
+    const [document] = documentsOf(
+      written('# Dome\n\nLargest dome.[^a] Still standing.[^b]\n\n[^a]: 43.3 metres.\n\n[^b]: Since 126 AD.'),
+    );
+    expect(searchedText(document!)).toBe(
+      'Dome: Largest dome.[^a] Still standing.[^b]\n\n[^a]: 43.3 metres.\n\n[^b]: Since 126 AD.',
+    );
+  });
+
+  it('gives a footnote cited twice to both citing blocks', () => {
+    const documents = documentsOf(written('First.[^1]\n\n- second[^1]\n\n[^1]: Shared source.'));
+    expect(documents.map((document) => [document.block_id, document.footnotes])).toEqual([
+      ['block-0', '[^1]: Shared source.'],
+      ['block-1', '[^1]: Shared source.'],
+    ]);
+  });
+
+  it('keeps a definition no block cites, and a reference with no definition, as they are', () => {
+    const documents = documentsOf(written('A claim.[^missing]\n\n[^1]: An orphan footnote.'));
+    expect(documents.map((document) => [document.text, document.footnotes])).toEqual([
+      ['A claim.[^missing]', undefined],
+      ['[^1]: An orphan footnote.', undefined],
+    ]);
+  });
+
+  it('does not read footnote syntax in a code block as a citation', () => {
+    const documents = documentsOf(written('```\nclaim[^1]\n```\n\n[^1]: A real definition.'));
+    expect(documents.map((document) => [document.block_id, document.footnotes])).toEqual([
+      ['block-0', undefined],
+      ['block-1', undefined],
+    ]);
+  });
+
+  it('keeps a definition cited only by a heading (headings are no passages)', () => {
+    const documents = documentsOf(written('# Title[^1]\n\nBody.\n\n[^1]: Heading note.'));
+    expect(documents.map((document) => document.text)).toEqual(['Body.', '[^1]: Heading note.']);
+  });
+
+  it('finds a Chinese claim by the words of its footnote', () => {
+    const index = indexOf(
+      written(
+        '李白的诗。\n\n都江堰至今仍在灌溉成都平原。[^1]\n\n[^1]: 据《史记·河渠书》记载，李冰主持修建。',
+      ),
+    );
+    expect(index.search('河渠书', { limit: 5 }).map((hit) => hit.block_id)).toEqual(['block-1']);
+    expect(index.get('block-1')?.text).toBe(
+      '都江堰至今仍在灌溉成都平原。[^1]\n\n[^1]: 据《史记·河渠书》记载，李冰主持修建。',
+    );
+  });
+
+  it('carries at most MAX_ATTACHED_FOOTNOTE_CHARS of footnotes per block', () => {
+    const [document] = documentsOf(
+      written(`Claim.[^1]\n\n[^1]: ${'x'.repeat(MAX_ATTACHED_FOOTNOTE_CHARS * 2)}`),
+    );
+    expect(document?.footnotes).toHaveLength(MAX_ATTACHED_FOOTNOTE_CHARS);
+  });
+});
+
+describe('attachedFootnotes', () => {
+  it('takes the footnotes back from a searched text', () => {
+    const searched = searchedText({ text: 'Claim.[^1]', section: 'A', footnotes: '[^1]: Source.' });
+    expect(attachedFootnotes(searched, 'paragraph')).toBe('[^1]: Source.');
+    expect(attachedFootnotes('A: Claim with no footnotes.', 'paragraph')).toBe('');
+    // Code may hold the same text; it never carries footnotes.
+    expect(attachedFootnotes('```\nx\n\n[^1]: y\n```', 'code')).toBe('');
   });
 });

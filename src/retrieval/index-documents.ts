@@ -1,5 +1,6 @@
 import { headingPathText, headingPaths } from '../core/heading-path';
 import { inlineTags } from '../core/inline-tags';
+import { footnoteLinks, type FootnoteBlock } from '../core/markdown/footnote-links';
 import { tagKey } from '../core/tag-key';
 import type { IndexSource } from '../db';
 import { namesText, type FullTextDocument, type FullTextNoteSegment } from './full-text-index';
@@ -11,14 +12,29 @@ import { tokenize } from './tokenizer';
  * full-text format). `sections-1`: headings and tag-only paragraphs are not
  * documents of their own; each block is searched with its heading path.
  * `sections-2`: the note's aliases are searched with its title.
+ * `footnotes-1`: a block that cites footnotes carries their definitions, and a
+ * cited definition is no document of its own.
  */
-export const INDEX_DOCUMENTS_FORMAT = 'sections-2';
+export const INDEX_DOCUMENTS_FORMAT = 'footnotes-1';
 
 /** A block as the indexes take it: `text` is the block's own, `section` joins it in `searchedText`. */
 export interface IndexDocument extends FullTextDocument {
   /** The block's heading path ("Scheduling › Round robin"); absent under no heading. */
   section?: string;
+  /**
+   * The definitions of the footnotes the block cites, as written (`[^1]: …`),
+   * blank-line separated, after the block in `searchedText`; absent when it cites none.
+   */
+  footnotes?: string;
 }
+
+/**
+ * Characters of footnote text one block carries at most: a long footnote cited
+ * from many blocks must not multiply a note's indexed size.
+ */
+export const MAX_ATTACHED_FOOTNOTE_CHARS = 2_000;
+/** Between a block's text and its footnotes in `searchedText`; `attachedFootnotes` splits there. */
+const FOOTNOTES_SEPARATOR = '\n\n';
 
 /**
  * The id of the one document that stands for a note with a title and no text:
@@ -37,6 +53,10 @@ export function titleDocumentId(noteId: string): string {
  * else. A note with a title but no text is indexed by its title.
  * `aliases`: the note's other names (front matter `aliases:`, `noteAliases`),
  * searched with the title: a match on one lifts the note as a title match does.
+ * A block that cites footnotes carries their text, so a search for words of a
+ * footnote finds the claim it backs and the model reads both; a definition
+ * cited by some indexed block is therefore no passage of its own (one that no
+ * block cites still is, or its words could not be found at all).
  */
 export function documentsOf(source: IndexSource, aliases: readonly string[] = []): IndexDocument[] {
   const { note, blocks } = source;
@@ -44,19 +64,30 @@ export function documentsOf(source: IndexSource, aliases: readonly string[] = []
   const candidates = blocks.flatMap((block, position) =>
     block.type === 'rule' || block.text.trim() === ''
       ? []
-      : [{ block, section: headingPathText(paths[position] ?? []) }],
+      : [{ block, position, section: headingPathText(paths[position] ?? []) }],
   );
   const content = candidates.filter(({ block }) => !isLabel(block));
-  const documents = (content.length > 0 ? content : candidates).map(({ block, section }): IndexDocument => ({
-    block_id: block.block_id,
-    note_id: note.note_id,
-    text: block.text,
-    title: note.title,
-    ...(aliases.length > 0 && { aliases }),
-    folder: note.folder,
-    tags: note.tags,
-    ...(section !== '' && { section }),
-  }));
+  const kept = content.length > 0 ? content : candidates;
+  const { footnotes: carried, carriedBlocks } = footnoteAttachments(
+    blocks,
+    kept.map(({ position }) => position),
+  );
+  const documents = kept
+    .filter(({ position }) => !carriedBlocks.has(position))
+    .map(({ block, position, section }): IndexDocument => {
+      const footnotes = carried[position] ?? '';
+      return {
+        block_id: block.block_id,
+        note_id: note.note_id,
+        text: block.text,
+        title: note.title,
+        ...(aliases.length > 0 && { aliases }),
+        folder: note.folder,
+        tags: note.tags,
+        ...(section !== '' && { section }),
+        ...(footnotes !== '' && { footnotes }),
+      };
+    });
   if (documents.length > 0 || note.title.trim() === '') return documents;
   return [
     {
@@ -72,15 +103,63 @@ export function documentsOf(source: IndexSource, aliases: readonly string[] = []
 }
 
 /**
- * What is indexed for a document: its heading path, then its text
- * ("Scheduling › Round robin: Each process…"). The full-text terms, the
- * embedding input and the passage "Ask your notes" sends all come from this,
- * so the modes agree on what a block is about; snippets show the block's own
- * text, from the blocks table.
+ * What each block carries of the footnotes it cites (a definition a paragraph,
+ * '' when none), for the blocks at `citing` (those indexed); `carriedBlocks`:
+ * the definitions one of them carries, which are then no documents of their own.
  */
-export function searchedText(document: Pick<IndexDocument, 'text' | 'section'>): string {
-  return document.section === undefined ? document.text : `${document.section}: ${document.text}`;
+export function footnoteAttachments(
+  blocks: readonly FootnoteBlock[],
+  citing: readonly number[],
+): { footnotes: string[]; carriedBlocks: Set<number> } {
+  const footnotes = blocks.map(() => '');
+  const carriedBlocks = new Set<number>();
+  // Most notes have no footnotes: they are not scanned block by block.
+  if (!blocks.some((block) => block.text.includes('[^'))) return { footnotes, carriedBlocks };
+  const { cites } = footnoteLinks(blocks);
+  for (const position of citing) {
+    const cited = cites[position] ?? [];
+    if (cited.length === 0) continue;
+    for (const definition of cited) carriedBlocks.add(definition);
+    footnotes[position] = footnotesText(cited.map((definition) => blocks[definition]?.text ?? ''));
+  }
+  return { footnotes, carriedBlocks };
 }
+
+/** The definitions a block cites, a paragraph each, cut to MAX_ATTACHED_FOOTNOTE_CHARS in all. */
+function footnotesText(definitions: readonly string[]): string {
+  const text = definitions
+    .map((definition) => definition.trim())
+    .filter((definition) => definition !== '')
+    .join('\n\n');
+  return text.length > MAX_ATTACHED_FOOTNOTE_CHARS ? text.slice(0, MAX_ATTACHED_FOOTNOTE_CHARS) : text;
+}
+
+/**
+ * What is indexed for a document: its heading path, then its text, then the
+ * footnotes it cites ("Scheduling › Round robin: Each process…[^1]\n\n[^1]: …").
+ * The full-text terms, the embedding input and the passage "Ask your notes"
+ * sends all come from this, so the modes agree on what a block is about;
+ * snippets show the block's own text, from the blocks table, with its footnotes.
+ */
+export function searchedText(document: Pick<IndexDocument, 'text' | 'section' | 'footnotes'>): string {
+  const own = document.section === undefined ? document.text : `${document.section}: ${document.text}`;
+  return document.footnotes === undefined ? own : `${own}${FOOTNOTES_SEPARATOR}${document.footnotes}`;
+}
+
+/**
+ * The footnote definitions at the end of a searched text, '' when none. Only
+ * prose blocks carry footnotes, and none of their own text holds a blank line
+ * followed by `[^` at the start of a line (that would be a block of its own),
+ * so the first such place is where the footnotes begin. `blockType`: a code,
+ * math or HTML block may hold that text and never carries footnotes.
+ */
+export function attachedFootnotes(searched: string, blockType: string): string {
+  if (!FOOTNOTE_CARRIERS.has(blockType)) return '';
+  const at = searched.indexOf(`${FOOTNOTES_SEPARATOR}[^`);
+  return at === -1 ? '' : searched.slice(at + FOOTNOTES_SEPARATOR.length);
+}
+
+const FOOTNOTE_CARRIERS: ReadonlySet<string> = new Set(['paragraph', 'list', 'quote', 'table']);
 
 /**
  * A note's documents as the stored per-note segment, tokenized once here: the

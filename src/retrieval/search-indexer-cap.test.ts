@@ -18,6 +18,19 @@ describe('capNoteDocuments', () => {
     expect(capNoteDocuments(documents, 20)).toEqual({ documents: documents.slice(0, 2), truncated: true });
   });
 
+  it('counts the footnotes a block carries, cutting them before the block text', () => {
+    const documents = [doc('a'.repeat(10)), { text: 'b'.repeat(10), footnotes: 'f'.repeat(10) }, doc('c')];
+    expect(capNoteDocuments(documents, 25)).toEqual({
+      documents: [documents[0], { text: 'b'.repeat(10), footnotes: 'fffff' }],
+      truncated: true,
+    });
+    expect(capNoteDocuments(documents, 15)).toEqual({
+      documents: [documents[0], doc('bbbbb')],
+      truncated: true,
+    });
+    expect(capNoteDocuments(documents, 31).truncated).toBe(false);
+  });
+
   it('indexes the start of a note that is one huge block', () => {
     const capped = capNoteDocuments([{ block_id: 'b1', text: `opening words ${'x'.repeat(100)}` }], 20);
     expect(capped).toEqual({

@@ -84,23 +84,31 @@ export interface IndexJobResult {
 export { MAX_INDEXED_CHARS_PER_NOTE };
 
 /**
- * The note's documents up to `limit` characters of text, in order; the block
- * that crosses the limit keeps its start (a note of one 100 MB paragraph is
- * still found by its first words). `truncated` says whether any text was left out.
+ * The note's documents up to `limit` characters of text (footnotes a block
+ * carries count too), in order; the block that crosses the limit keeps its
+ * start (a note of one 100 MB paragraph is still found by its first words),
+ * its footnotes only as far as they fit. `truncated` says whether any text was left out.
  */
-export function capNoteDocuments<T extends { text: string }>(
+export function capNoteDocuments<T extends { text: string; footnotes?: string }>(
   documents: readonly T[],
   limit = MAX_INDEXED_CHARS_PER_NOTE,
 ): { documents: T[]; truncated: boolean } {
   let total = 0;
   for (let index = 0; index < documents.length; index += 1) {
     const document = documents[index]!;
-    if (total + document.text.length > limit) {
+    const footnotes = document.footnotes ?? '';
+    if (total + document.text.length + footnotes.length > limit) {
       const kept = documents.slice(0, index);
-      if (limit > total) kept.push({ ...document, text: document.text.slice(0, limit - total) });
+      const room = limit - total - document.text.length;
+      if (room > 0) {
+        kept.push({ ...document, footnotes: footnotes.slice(0, room) });
+      } else if (limit > total) {
+        const { footnotes: _dropped, ...rest } = document;
+        kept.push({ ...rest, text: document.text.slice(0, limit - total) } as T);
+      }
       return { documents: kept, truncated: true };
     }
-    total += document.text.length;
+    total += document.text.length + footnotes.length;
   }
   return { documents: [...documents], truncated: false };
 }

@@ -341,6 +341,37 @@ describe('SearchService', () => {
     expect(sources.map((source) => source.start_line)).toEqual([4, 8]);
   });
 
+  it('answers a word of a footnote with the claim citing it, shown and sent with the footnote', async () => {
+    const { api } = openCore();
+    const note = await api.notes.create({
+      title: 'Roman concrete',
+      body: [
+        'Written at the museum.',
+        'Harbour concrete grew stronger in seawater.[^1]',
+        '[^1]: Jackson et al. 2017: tobermorite crystals in the ash mortar.',
+      ].join('\n\n'),
+    });
+    for (const mode of ['fts', 'vector', 'hybrid'] as const) {
+      const search = await api.search.search({ query: 'tobermorite', mode });
+      // The claim's block and line, so a citation opens the sentence; the footnote under it.
+      expect(
+        search.hits.map((hit) => [hit.start_line, hit.snippet]),
+        mode,
+      ).toEqual([
+        [
+          2,
+          'Harbour concrete grew stronger in seawater.¹\n¹ Jackson et al. 2017: tobermorite crystals in the ash mortar.',
+        ],
+      ]);
+    }
+    const sources = await api.search.contextSources('What do we know about tobermorite?');
+    expect(sources).toHaveLength(1);
+    expect(sources[0]).toMatchObject({ note_id: note.note_id, start_line: 2 });
+    expect(sources[0]?.text).toBe(
+      'Harbour concrete grew stronger in seawater.[^1]\n\n[^1]: Jackson et al. 2017: tobermorite crystals in the ash mortar.',
+    );
+  });
+
   it('keeps only the last few finished index updates, and their events, pruned in batches', async () => {
     const core = openCore({ indexDebounceMs: 1 });
     const { api } = core;

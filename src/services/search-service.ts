@@ -29,7 +29,7 @@ import {
   type RetrievalProfile,
 } from '../retrieval';
 import { readableText } from '../core/markdown/readable-text';
-import { titleDocumentId } from '../retrieval/index-documents';
+import { attachedFootnotes, titleDocumentId } from '../retrieval/index-documents';
 import type { IndexView, SearchIndexer } from '../retrieval/search-indexer';
 import type { NotesContextProvider, NotesContextSource } from './notes-context';
 
@@ -279,8 +279,10 @@ export class SearchService implements NotesContextProvider {
       // The index holds the searched text, heading path first; a reader sees the block's own
       // (no longer than what was indexed: a huge block is indexed only in part).
       const own = 'text' in block ? block.text.slice(0, document.text.length) : document.text;
+      // A block that cites footnotes was found with them: they are shown after it, as on a page.
+      const footnotes = attachedFootnotes(document.text, block.type);
       // Marked on the text a reader sees: the ranges of the typed Markdown would not fit it.
-      const text = readableText(own);
+      const text = readableText(footnotes === '' ? own : `${own}\n\n${footnotes}`);
       const snippet = makeSnippet(text, highlight(text), SNIPPET_LENGTH);
       const title = document.title ?? '';
       return [

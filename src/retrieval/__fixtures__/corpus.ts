@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { parseBlocks } from '../../core/blocks';
 import type { FullTextDocument } from '../full-text-index';
+import { footnoteAttachments, searchedText } from '../index-documents';
 
 /**
  * The evaluation corpus: notes in Chinese and English, and queries
@@ -15,6 +16,8 @@ const noteSchema = z.object({
   title: z.string(),
   folder: z.string(),
   tags: z.array(z.string()),
+  /** Front matter `aliases:`, searched with the title. */
+  aliases: z.array(z.string()).optional(),
   body: z.string().min(1),
 });
 const querySchema = z.object({
@@ -25,6 +28,8 @@ const querySchema = z.object({
   kind: z.enum(['keyword', 'paraphrase']),
   expected_note_id: z.string().min(1),
   expected_block_index: z.number().int().min(0),
+  /** What the query exercises beyond plain text: a note's alias, a `#tag` filter, a footnote's words. */
+  feature: z.enum(['alias', 'tag', 'footnote']).optional(),
 });
 export type CorpusNote = z.infer<typeof noteSchema>;
 export type CorpusQuery = z.infer<typeof querySchema>;
@@ -46,14 +51,30 @@ export function blockId(noteId: string, index: number): string {
   return `${noteId}#${index}`;
 }
 
-/** The note's blocks as the indexes take them. */
+/**
+ * The note's blocks as the indexes take them: a block that cites footnotes
+ * carries them and a carried definition is no document (as `documentsOf` in
+ * index-documents.ts); aliases are searched with the title.
+ */
 export function documentsOf(note: CorpusNote): FullTextDocument[] {
-  return parseBlocks(note.body).map((block, index) => ({
-    block_id: blockId(note.note_id, index),
-    note_id: note.note_id,
-    text: block.text,
-    title: note.title,
-    folder: note.folder,
-    tags: note.tags,
-  }));
+  const blocks = parseBlocks(note.body);
+  const { footnotes, carriedBlocks } = footnoteAttachments(
+    blocks,
+    blocks.map((_, index) => index),
+  );
+  return blocks.flatMap((block, index) =>
+    carriedBlocks.has(index)
+      ? []
+      : [
+          {
+            block_id: blockId(note.note_id, index),
+            note_id: note.note_id,
+            text: searchedText({ text: block.text, ...(footnotes[index] ? { footnotes: footnotes[index] } : {}) }),
+            title: note.title,
+            ...(note.aliases && note.aliases.length > 0 ? { aliases: note.aliases } : {}),
+            folder: note.folder,
+            tags: note.tags,
+          },
+        ],
+  );
 }
