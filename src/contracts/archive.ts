@@ -5,13 +5,28 @@ import type { importFilesSchema, importZipSchema } from './archive-schemas';
 
 /**
  * What an import does with a note already in the notebook (same `note_id` in
- * its front matter; the same title and text; or, for a file without a
+ * its front matter; the same title and text; the same text in the same folder,
+ * when that text is long enough to be the note's own and no other note or file
+ * has it, so a note renamed in the app is still known; or, for a file without a
  * `note_id`, the one note with its folder and title): leave the existing note
  * (`skip`), overwrite it with the archive's version (`update`), or add the
  * archive's as another note (`keep_both`, the behaviour before duplicates were detected).
  */
 export const IMPORT_DUPLICATE_ACTIONS = ['skip', 'update', 'keep_both'] as const;
 export type ImportDuplicateAction = (typeof IMPORT_DUPLICATE_ACTIONS)[number];
+
+/** How many notes of each kind an import result names; the counts say how many there were. */
+export const IMPORT_NAMED_NOTES = 20;
+
+/** A note an import added, updated or skipped, by name. */
+export interface ImportedNoteRef {
+  /** The note in the notebook (the new one, the one updated, the one already here); null for a second copy within the archive. */
+  note_id: string | null;
+  /** Its title in the archive. */
+  title: string;
+  /** The title the notebook's note had, where it differs (a note renamed in the app). */
+  existing_title?: string;
+}
 
 /** The result of a finished import job. */
 export interface ImportResult {
@@ -39,6 +54,11 @@ export interface ImportResult {
    * they are not in `left_out`. Absent in results of older versions.
    */
   pictures?: number;
+  /**
+   * The notes by name, the first `IMPORT_NAMED_NOTES` of each kind (`created`,
+   * `updated`, `duplicates_skipped` count them all). Absent in results of older versions.
+   */
+  notes?: { created: ImportedNoteRef[]; updated: ImportedNoteRef[]; skipped: ImportedNoteRef[] };
   /**
    * Everything skipped, renamed or repaired, one per entry: `path` as written in
    * the archive, `renamed_to` where the note was stored under another path.

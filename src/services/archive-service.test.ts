@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AppError, EventEnvelope, NoteDto } from '../contracts';
+import {
+  IMPORT_NAMED_NOTES,
+  type AppError,
+  type EventEnvelope,
+  type ImportResult,
+  type NoteDto,
+} from '../contracts';
 import { deflateSync, strToU8, unzipSync, zipSync } from 'fflate';
 import { markdownFileFromNote, writeZipArchive } from '../core/markdown-archive';
 import { rawZip } from '../core/test-zips';
@@ -258,6 +264,11 @@ describe('ArchiveService', () => {
       left_out: 1,
       // No note links it.
       pictures: 0,
+      notes: {
+        created: expect.arrayContaining([{ note_id: expect.any(String), title: 'Meta' }]),
+        updated: [],
+        skipped: [],
+      },
       warnings: [
         { path: 'v/../../up.md', reason: 'path_outside_archive', action: 'renamed', renamed_to: 'v/up.md' },
         { path: 'v/same.md', reason: 'duplicate_path', action: 'renamed', renamed_to: 'v/same (2).md' },
@@ -441,6 +452,132 @@ describe('ArchiveService', () => {
         ]);
         expect((await importZip(foreign, 'update')).result).toMatchObject({ created: 1, updated: 0 });
         expect((await api.notes.get(mine.note_id)).body).toBe('mine\n');
+      });
+    });
+
+    describe('a note renamed in the app, then its vault imported again', () => {
+      const SCHEDULING = '进程调度决定哪个就绪进程下一个占用 CPU：先来先服务、短作业优先、时间片轮转。\n';
+      const MEMORY = '虚拟内存让每个进程以为自己独占一段连续的地址空间，由页表把它映射到物理内存。\n';
+      /** An Obsidian vault: file names are titles, no id of ours. */
+      const vault = (files: Record<string, string>) =>
+        writeZipArchive(Object.entries(files).map(([path, content]) => ({ path, content })));
+      const course = vault({
+        'vault/操作系统/进程调度.md': SCHEDULING,
+        'vault/操作系统/虚拟内存.md': MEMORY,
+      });
+      const renameScheduling = async (api: ReturnType<typeof setup>) => {
+        const note = (await allNotes()).find((n) => n.title === '进程调度') as NoteDto;
+        await api.notes.update({ note_id: note.note_id, title: 'CPU 调度' });
+        return note;
+      };
+
+      it('skip knows the renamed note by its text: nothing is added and the report names it under both titles', async () => {
+        const api = setup();
+        await importZip(course);
+        const renamed = await renameScheduling(api);
+        const { result } = await importZip(course, 'skip');
+        expect(result).toMatchObject({ created: 0, updated: 0, duplicates_skipped: 2, skipped_changed: 0 });
+        expect((result as ImportResult).notes?.skipped).toEqual(
+          expect.arrayContaining([
+            { note_id: renamed.note_id, title: '进程调度', existing_title: 'CPU 调度' },
+            expect.objectContaining({ title: '虚拟内存' }),
+          ]),
+        );
+        expect((await allNotes()).map((n) => n.title).sort()).toEqual(['CPU 调度', '虚拟内存']);
+      });
+
+      it('update puts the archive version (its title) back on the same note, and says what it was called', async () => {
+        const api = setup();
+        await importZip(course);
+        const renamed = await renameScheduling(api);
+        const { result } = await importZip(course, 'update');
+        expect(result).toMatchObject({ created: 0, updated: 2 });
+        expect((result as ImportResult).notes?.updated).toContainEqual({
+          note_id: renamed.note_id,
+          title: '进程调度',
+          existing_title: 'CPU 调度',
+        });
+        expect((await api.notes.get(renamed.note_id)).title).toBe('进程调度');
+        expect((await api.notes.list()).page.total).toBe(2);
+      });
+
+      it('a new file is added and named in the report with the id it got', async () => {
+        setup();
+        await importZip(course);
+        const more = vault({
+          'vault/操作系统/进程调度.md': SCHEDULING,
+          'vault/操作系统/死锁.md':
+            '死锁的四个必要条件：互斥、占有并等待、不可抢占、循环等待，破坏其一即可预防。\n',
+        });
+        const { result } = await importZip(more, 'skip');
+        const created = (result as ImportResult).notes?.created ?? [];
+        expect(created).toEqual([{ note_id: expect.any(String), title: '死锁' }]);
+        expect((await allNotes()).find((n) => n.title === '死锁')?.note_id).toBe(created[0]?.note_id);
+      });
+
+      it('short bodies are no key: two different notes saying only "TODO" stay two notes', async () => {
+        const api = setup();
+        await importZip(vault({ 'vault/inbox/first.md': 'TODO\n' }));
+        const first = (await allNotes())[0] as NoteDto;
+        await api.notes.update({ note_id: first.note_id, title: 'renamed' });
+        expect((await importZip(vault({ 'vault/inbox/second.md': 'TODO\n' }), 'skip')).result).toMatchObject({
+          created: 1,
+          duplicates_skipped: 0,
+        });
+        expect((await api.notes.list()).page.total).toBe(2);
+      });
+
+      it('the same text in another folder is another note', async () => {
+        const api = setup();
+        await importZip(course);
+        await renameScheduling(api);
+        const elsewhere = vault({ 'vault/复习/进程调度.md': SCHEDULING });
+        expect((await importZip(elsewhere, 'skip')).result).toMatchObject({
+          created: 1,
+          duplicates_skipped: 0,
+        });
+      });
+
+      it('a text two notes share matches neither (conflict): the file is added, nothing is overwritten', async () => {
+        const api = setup();
+        await importZip(course);
+        const renamed = await renameScheduling(api);
+        const copy = await api.notes.create({ title: '调度副本', folder: '操作系统', body: SCHEDULING });
+        const { result } = await importZip(course, 'update');
+        expect(result).toMatchObject({ created: 1, updated: 1 });
+        expect((await api.notes.get(renamed.note_id)).title).toBe('CPU 调度');
+        expect((await api.notes.get(copy.note_id)).title).toBe('调度副本');
+      });
+
+      it('two files with one text in the archive match no note by text', async () => {
+        const api = setup();
+        await importZip(course);
+        await renameScheduling(api);
+        const twice = vault({
+          'vault/操作系统/进程调度.md': SCHEDULING,
+          'vault/操作系统/进程调度（副本）.md': SCHEDULING,
+        });
+        // Which of the two CPU 调度 was cannot be told: neither is paired with it, both are added.
+        expect((await importZip(twice, 'skip')).result).toMatchObject({ created: 2, duplicates_skipped: 0 });
+        expect((await api.notes.list()).page.total).toBe(4);
+      });
+
+      it('a note the user made under the old title is not taken for the archive note when the renamed one has its text', async () => {
+        const api = setup();
+        await importZip(course);
+        const renamed = await renameScheduling(api);
+        const fresh = await api.notes.create({ title: '进程调度', folder: '操作系统', body: '我的新笔记\n' });
+        const { result } = await importZip(course, 'update');
+        expect(result).toMatchObject({ created: 0, updated: 2 });
+        expect((await api.notes.get(fresh.note_id)).body).toBe('我的新笔记\n');
+        expect((await api.notes.get(renamed.note_id)).body).toBe(SCHEDULING);
+      });
+
+      it('names at most IMPORT_NAMED_NOTES notes of a kind; the counts say how many', async () => {
+        setup();
+        const { result } = await importZip(zipOf(IMPORT_NAMED_NOTES + 5));
+        expect(result).toMatchObject({ created: IMPORT_NAMED_NOTES + 5 });
+        expect((result as ImportResult).notes?.created).toHaveLength(IMPORT_NAMED_NOTES);
       });
     });
 

@@ -1,11 +1,13 @@
 import {
   AppError,
+  IMPORT_NAMED_NOTES,
   importFilesSchema,
   isAbortError,
   importZipSchema,
   parseInput,
   type ImportDuplicateAction,
   type ImportFilesInput,
+  type ImportedNoteRef,
   type ImportResult,
   type ImportZipInput,
   type JobDto,
@@ -13,6 +15,7 @@ import {
   type ReimportProblem,
 } from '../contracts';
 import { contentHash } from '../core/content-hash';
+import { bodyMatchKey, bodyShapeKey, uniqueKeyPairs } from '../core/markdown-archive-matching';
 import { blobSource } from '../core/zip-reader';
 import type { JobContext, JobRuntime } from '../core/job-runtime';
 import {
@@ -93,6 +96,16 @@ function shapeKey(title: string, bodyLength: number): string {
 /** A live note and a content key it has: a duplicate skipped with this key is not a changed one. */
 function sameNoteKey(noteId: string, contentKey: string): string {
   return `${noteId}\u0000${contentKey}`;
+}
+
+/** The first `IMPORT_NAMED_NOTES` notes of a kind, for the report: the counts say how many in all. */
+function nameIn(list: ImportedNoteRef[], title: string, noteId: string | null, existing?: string): void {
+  if (list.length >= IMPORT_NAMED_NOTES) return;
+  list.push({
+    note_id: noteId,
+    title,
+    ...(existing !== undefined && existing !== title ? { existing_title: existing } : {}),
+  });
 }
 
 function joinFolder(base: string, folder: string): string {
@@ -234,6 +247,12 @@ export class ArchiveService {
     let duplicatesSkipped = 0;
     /** Of those, the ones whose text differs from the notebook's: the user may want "update". */
     let skippedChanged = 0;
+    /** The notes the report names, so the user sees which were added, updated and left alone. */
+    const named = {
+      created: [] as ImportedNoteRef[],
+      updated: [] as ImportedNoteRef[],
+      skipped: [] as ImportedNoteRef[],
+    };
     try {
       await context.progress({ phase: 'reading', current: 0, total: null, message: attachment.name });
       let files: ArchiveFile[];
@@ -330,39 +349,56 @@ export class ArchiveService {
       }
       const total = drafts.length;
       await context.progress({ phase: 'importing', current: 0, total });
-      const { liveIds, byContent, byPlace, unchanged } =
+      // Once per note: a huge body is hashed once more, not once per use.
+      const bodyKeys =
+        onDuplicate === 'keep_both' ? [] : drafts.map(({ draft }) => bodyMatchKey(draft.folder, draft.body));
+      const { liveIds, byContent, byBody, byPlace, unchanged, titles } =
         onDuplicate === 'keep_both'
           ? {
               liveIds: new Set<string>(),
               byContent: new Map<string, string>(),
+              byBody: new Map<string, string>(),
               byPlace: new Map<string, string>(),
               unchanged: new Set<string>(),
+              titles: new Map<string, string>(),
             }
-          : await this.#existingMatches(drafts, context.signal);
+          : await this.#existingMatches(drafts, bodyKeys, context.signal);
       const inThisArchive = new Set<string>();
       /** Ids given to notes of this archive: a second file carrying one gets a new id. */
       const claimed = new Set<string>();
       for (let start = 0; start < total; start += IMPORT_BATCH_SIZE) {
         context.signal.throwIfAborted();
         const fresh: { draft: NoteDraft; noteId: string | null; pictures: string[] }[] = [];
-        for (const { draft, noteId, pictures } of drafts.slice(start, start + IMPORT_BATCH_SIZE)) {
+        for (const [offset, { draft, noteId, pictures }] of drafts
+          .slice(start, start + IMPORT_BATCH_SIZE)
+          .entries()) {
           const key = sameContentKey(draft);
           if (onDuplicate === 'keep_both') {
             fresh.push({ draft, noteId, pictures });
             continue;
           }
+          const bodyKey = bodyKeys[start + offset] ?? null;
+          const sameBodyId = bodyKey === null ? undefined : byBody.get(bodyKey);
+          // The same text before the same place: a note renamed in the app keeps its text, and
+          // a note the user has since made under the old title is not the archive's note.
           const matchId =
             (noteId !== null && liveIds.has(noteId) ? noteId : undefined) ??
             byContent.get(key) ??
+            sameBodyId ??
             (noteId === null ? byPlace.get(placeKey(draft)) : undefined);
           if (matchId === undefined) {
             // A second copy of a note within the same archive is a duplicate too.
-            if (inThisArchive.has(key)) duplicatesSkipped += 1;
-            else fresh.push({ draft, noteId, pictures });
+            if (inThisArchive.has(key)) {
+              duplicatesSkipped += 1;
+              nameIn(named.skipped, draft.title, null);
+            } else fresh.push({ draft, noteId, pictures });
             inThisArchive.add(key);
           } else if (onDuplicate === 'skip') {
             duplicatesSkipped += 1;
-            if (!unchanged.has(sameNoteKey(matchId, key))) skippedChanged += 1;
+            nameIn(named.skipped, draft.title, matchId, titles.get(matchId));
+            // Found by its unchanged text, it differs at most by the title the user gave it here:
+            // "update" would only undo that rename, so it is not offered as a change.
+            if (!unchanged.has(sameNoteKey(matchId, key)) && matchId !== sameBodyId) skippedChanged += 1;
           } else {
             context.signal.throwIfAborted();
             // Read only now, one note at a time: the notes matched are what this import overwrites.
@@ -390,6 +426,7 @@ export class ArchiveService {
               continue;
             }
             overwritten.push(match);
+            nameIn(named.updated, title, match.note_id, match.title);
             for (const id of pictures) usedPictures.add(id);
             await this.#staging?.landed(context.jobId, match.note_id, updated.version);
             if (draft.pinned !== undefined && draft.pinned !== (updated.pinned ?? false)) {
@@ -404,6 +441,7 @@ export class ArchiveService {
           importBatchOf(context.jobId),
         );
         created.push(...notes.map((note) => note.note_id));
+        for (const note of notes) nameIn(named.created, note.title, note.note_id);
         for (const { pictures } of fresh) for (const id of pictures) usedPictures.add(id);
         await context.progress({
           phase: 'importing',
@@ -428,6 +466,7 @@ export class ArchiveService {
         skipped_changed: skippedChanged,
         left_out: leftOut,
         pictures: usedPictures.size,
+        notes: named,
         warnings,
       };
     } catch (error) {
@@ -460,18 +499,34 @@ export class ArchiveService {
    * can match, so a huge note is never read for an archive that holds nothing
    * as long. When two notes share a content key the later-changed one is
    * matched, as before; a place two notes (or two files) share matches none.
+   *
+   * By text alone (`bodyMatchKey`: the body in its folder, long enough to be
+   * the note's own): the one live note whose body equals the one archive
+   * note's with that text, whatever its title, so a note renamed here is found
+   * again. Only notes with the folder and body length of such an archive note
+   * are read; a note an archive note's id or place already claims is not paired
+   * by text, so no note is matched by two files. `titles` holds the notebook's
+   * titles of the notes matched, for the report.
    */
   async #existingMatches(
     drafts: ReadonlyArray<{ draft: NoteDraft; noteId: string | null }>,
+    bodyKeys: ReadonlyArray<string | null>,
     signal: AbortSignal,
   ): Promise<{
     liveIds: Set<string>;
     byContent: Map<string, string>;
+    byBody: Map<string, string>;
     byPlace: Map<string, string>;
     unchanged: Set<string>;
+    titles: Map<string, string>;
   }> {
     const wantedIds = new Set(drafts.flatMap(({ noteId }) => (noteId === null ? [] : [noteId])));
     const shapes = new Set(drafts.map(({ draft }) => shapeKey(draft.title, draft.body.length)));
+    const bodyShapes = new Set(
+      drafts.flatMap(({ draft }, at) =>
+        bodyKeys[at] === null ? [] : [bodyShapeKey(draft.folder, draft.body.length)],
+      ),
+    );
     /** Places of the archive's foreign files; null where two files share one. */
     const places = new Map<string, null | true>();
     for (const { draft, noteId } of drafts) {
@@ -481,6 +536,9 @@ export class ArchiveService {
     }
     const liveIds = new Set<string>();
     const candidates: string[] = [];
+    /** Notes read for their text only (a rename changed the title): not content-key matches. */
+    const textOnly = new Set<string>();
+    const titles = new Map<string, string>();
     /** The live note at each wanted place; null where two notes share it. */
     const atPlace = new Map<string, string | null>();
     const ids = await this.#notes.noteIds({ trashed: false });
@@ -489,31 +547,57 @@ export class ArchiveService {
       (page) => {
         for (const summary of page) {
           if (summary.deleted_at !== null) continue;
-          if (wantedIds.has(summary.note_id)) liveIds.add(summary.note_id);
-          if (shapes.has(shapeKey(summary.title, summary.body_length))) candidates.push(summary.note_id);
+          let wanted = false;
+          if (wantedIds.has(summary.note_id)) {
+            liveIds.add(summary.note_id);
+            wanted = true;
+          }
+          if (shapes.has(shapeKey(summary.title, summary.body_length))) {
+            candidates.push(summary.note_id);
+            wanted = true;
+          } else if (bodyShapes.has(bodyShapeKey(summary.folder, summary.body_length))) {
+            candidates.push(summary.note_id);
+            textOnly.add(summary.note_id);
+            wanted = true;
+          }
           const place = placeKey(summary);
-          if (places.get(place) === true) atPlace.set(place, atPlace.has(place) ? null : summary.note_id);
-        }
-      },
-      { signal },
-    );
-    const byContent = new Map<string, string>();
-    const unchanged = new Set<string>();
-    await this.#notes.forEachNotePage(
-      candidates,
-      (page) => {
-        for (const note of page) {
-          if (note.deleted_at !== null) continue;
-          const key = sameContentKey(note);
-          byContent.set(key, note.note_id);
-          unchanged.add(sameNoteKey(note.note_id, key));
+          if (places.get(place) === true) {
+            atPlace.set(place, atPlace.has(place) ? null : summary.note_id);
+            wanted = true;
+          }
+          if (wanted) titles.set(summary.note_id, summary.title);
         }
       },
       { signal },
     );
     const byPlace = new Map<string, string>();
     for (const [place, noteId] of atPlace) if (noteId !== null) byPlace.set(place, noteId);
-    return { liveIds, byContent, byPlace, unchanged };
+    const claimed = new Set([...liveIds, ...byPlace.values()]);
+    const byContent = new Map<string, string>();
+    const unchanged = new Set<string>();
+    const texts: { note_id: string; key: string | null }[] = [];
+    await this.#notes.forEachNotePage(
+      candidates,
+      (page) => {
+        for (const note of page) {
+          if (note.deleted_at !== null) continue;
+          if (!textOnly.has(note.note_id)) {
+            const key = sameContentKey(note);
+            byContent.set(key, note.note_id);
+            unchanged.add(sameNoteKey(note.note_id, key));
+          }
+          // Every note read counts towards a text's holders, a claimed one too: a text two notes
+          // hold pairs neither, even when one of them is another file's by id or place.
+          if (bodyShapes.has(bodyShapeKey(note.folder, note.body.length))) {
+            texts.push({ note_id: note.note_id, key: bodyMatchKey(note.folder, note.body) });
+          }
+        }
+      },
+      { signal },
+    );
+    const byBody = uniqueKeyPairs(bodyKeys, texts);
+    for (const [key, noteId] of byBody) if (claimed.has(noteId)) byBody.delete(key);
+    return { liveIds, byContent, byBody, byPlace, unchanged, titles };
   }
 
   /**

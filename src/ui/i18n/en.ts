@@ -1026,7 +1026,7 @@ graph LR
   'searchPages.page': 'Page {page} of {pages}',
   'importDedupe.title': 'Import {file}',
   'importDedupe.question':
-    'When a note in the archive is already in the notebook (same id, same title and text, or a file at the same folder and title):',
+    'When a note in the archive is already in the notebook (same id; same title and text; the same text in the same folder, also after a rename here; or a file at the same folder and title):',
   'importDedupe.skip': 'Skip it (keep the notebook’s version)',
   'importDedupe.update': 'Update it with the archive’s version',
   'importDedupe.keepBoth': 'Keep both (import it as another note)',
@@ -1035,6 +1035,13 @@ graph LR
   'importDedupe.report': 'Import finished: {created} new, {updated} updated, {skipped} skipped',
   'importDedupe.reportChanged':
     'Import finished: {created} new, {updated} updated, {skipped} skipped. {changed} of the skipped differ from the notebook’s version: import again with “Update” to take the archive’s.',
+  'importNotes.created': 'New:',
+  'importNotes.updated': 'Updated:',
+  'importNotes.skipped': 'Skipped, already here:',
+  'importNotes.updatedWas': '{title} (was “{existing}”)',
+  'importNotes.skippedAs': '{title} (here as “{existing}”)',
+  'importNotes.separator': ', ',
+  'importNotes.more': { one: ' and {count} more', other: ' and {count} more' },
   // --- Notebook organising: sort, pin, folders, empty trash ---
   'list.sortLabel': 'Sort notes',
   'list.sort.updated_at': 'Last changed',

@@ -973,7 +973,7 @@ graph LR
   'searchPages.page': '第 {page} / {pages} 页',
   'importDedupe.title': '导入 {file}',
   'importDedupe.question':
-    '归档中的笔记已在笔记本中（相同 ID、标题和正文相同，或文件的文件夹和标题相同）时：',
+    '归档中的笔记已在笔记本中（相同 ID；标题和正文相同；同一文件夹中正文相同，在这里改过名也算；或文件的文件夹和标题相同）时：',
   'importDedupe.skip': '跳过（保留笔记本中的版本）',
   'importDedupe.update': '用归档中的版本更新',
   'importDedupe.keepBoth': '两者都保留（作为另一篇笔记导入）',
@@ -982,6 +982,13 @@ graph LR
   'importDedupe.report': '导入完成：新增 {created} 篇，更新 {updated} 篇，跳过 {skipped} 篇',
   'importDedupe.reportChanged':
     '导入完成：新增 {created} 篇，更新 {updated} 篇，跳过 {skipped} 篇。其中 {changed} 篇与笔记本中的版本不同：选择“用归档中的版本更新”再导入一次即可采用归档中的版本。',
+  'importNotes.created': '新增：',
+  'importNotes.updated': '更新：',
+  'importNotes.skipped': '已在笔记本中，跳过：',
+  'importNotes.updatedWas': '{title}（原名“{existing}”）',
+  'importNotes.skippedAs': '{title}（笔记本中名为“{existing}”）',
+  'importNotes.separator': '、',
+  'importNotes.more': { other: '，另有 {count} 篇' },
   // --- Notebook organising: sort, pin, folders, empty trash ---
   'list.sortLabel': '笔记排序',
   'list.sort.updated_at': '最近修改',

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { archiveTooLargeText, importFailure, importReport, reportEntryText } from './import-report';
+import {
+  NAMES_SHOWN,
+  archiveTooLargeText,
+  importFailure,
+  importReport,
+  namedNotesText,
+  reportEntryText,
+} from './import-report';
 
 describe('importFailure', () => {
   it('names the entry and the limit of a bomb, with a next step, instead of a bare "too large"', () => {
@@ -79,6 +86,52 @@ describe('importReport', () => {
     });
     expect(report?.entries).toHaveLength(2);
     expect(report?.count).toBe(1 + 1_500);
+  });
+
+  it('names the notes added, updated and skipped, with the title a renamed note has here', () => {
+    const report = importReport({
+      created: 1,
+      updated: 1,
+      skipped: 1,
+      duplicates_skipped: 1,
+      notes: {
+        created: [{ note_id: 'note_new', title: '死锁' }],
+        updated: [{ note_id: 'note_up', title: 'Plan', existing_title: 'Plan v2' }],
+        skipped: [{ note_id: 'note_cpu', title: '进程调度', existing_title: 'CPU 调度' }],
+      },
+      warnings: [],
+    });
+    const lines = report?.named.map((named) => namedNotesText(named));
+    expect(lines).toEqual([
+      { label: 'New:', names: [{ note_id: 'note_new', text: '死锁' }], more: null },
+      { label: 'Updated:', names: [{ note_id: 'note_up', text: 'Plan (was “Plan v2”)' }], more: null },
+      {
+        label: 'Skipped, already here:',
+        names: [{ note_id: 'note_cpu', text: '进程调度 (here as “CPU 调度”)' }],
+        more: null,
+      },
+    ]);
+  });
+
+  it('shows the first names of a long list and says how many more there are', () => {
+    const notes = Array.from({ length: 20 }, (_, i) => ({ note_id: `note_${i}`, title: `Note ${i}` }));
+    const report = importReport({ created: 57, updated: 0, skipped: 0, notes: { created: notes } });
+    const [line] = report?.named.map((named) => namedNotesText(named)) ?? [];
+    expect(line?.names).toHaveLength(NAMES_SHOWN);
+    expect(line?.more).toBe(` and ${57 - NAMES_SHOWN} more`);
+  });
+
+  it('leaves out kinds with no names, and entries that are not names', () => {
+    const report = importReport({
+      created: 0,
+      updated: 0,
+      skipped: 2,
+      duplicates_skipped: 2,
+      notes: { created: [], updated: 'x', skipped: [{ note_id: null, title: 'Twin' }, { title: 3 }] },
+    });
+    expect(report?.named).toEqual([{ kind: 'skipped', notes: [{ note_id: null, title: 'Twin' }], count: 2 }]);
+    // Results of versions before names were kept have none.
+    expect(importReport({ created: 1, updated: 0, skipped: 0 })?.named).toEqual([]);
   });
 
   it('is null for results of other jobs', () => {

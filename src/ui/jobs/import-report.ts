@@ -88,10 +88,26 @@ export interface ImportReportEntry {
   renamed_to?: string;
 }
 
+/** A note the import names: openable where it has an id. */
+export interface NamedNote {
+  note_id: string | null;
+  title: string;
+  existing_title?: string;
+}
+
+/** One kind of note the import names, with how many there were in all (more than are named). */
+export interface NamedNotes {
+  kind: 'created' | 'updated' | 'skipped';
+  notes: NamedNote[];
+  count: number;
+}
+
 export interface ImportReport {
   created: number;
   updated: number;
   skipped: number;
+  /** The notes added, updated and skipped, by name; empty kinds are left out. */
+  named: NamedNotes[];
   entries: ImportReportEntry[];
   /** Files renamed, repaired or left out: the entries, and left-out files past the listed ones. */
   count: number;
@@ -102,6 +118,69 @@ function asEntry(value: unknown): ImportReportEntry | null {
   const { path, reason, action, renamed_to } = value as Record<string, unknown>;
   if (typeof path !== 'string' || typeof reason !== 'string' || typeof action !== 'string') return null;
   return { path, reason, action, ...(typeof renamed_to === 'string' ? { renamed_to } : {}) };
+}
+
+function asNamed(value: unknown): NamedNote | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { note_id, title, existing_title } = value as Record<string, unknown>;
+  if (typeof title !== 'string' || (note_id !== null && typeof note_id !== 'string')) return null;
+  return { note_id, title, ...(typeof existing_title === 'string' ? { existing_title } : {}) };
+}
+
+/** The notes a result names, kind by kind, each with its full count; none for results before names were kept. */
+function namedNotes(record: Record<string, unknown>): NamedNotes[] {
+  const { notes } = record;
+  if (typeof notes !== 'object' || notes === null) return [];
+  const lists = notes as Record<string, unknown>;
+  const counts = {
+    created: record['created'],
+    updated: record['updated'],
+    skipped: record['duplicates_skipped'],
+  };
+  return (['created', 'updated', 'skipped'] as const).flatMap((kind) => {
+    const list = lists[kind];
+    const named = Array.isArray(list)
+      ? list.map(asNamed).filter((note): note is NamedNote => note !== null)
+      : [];
+    const count = counts[kind];
+    return named.length === 0
+      ? []
+      : [
+          {
+            kind,
+            notes: named,
+            count: typeof count === 'number' ? Math.max(count, named.length) : named.length,
+          },
+        ];
+  });
+}
+
+const NAMED_KEYS = {
+  created: { label: 'importNotes.created', as: null },
+  updated: { label: 'importNotes.updated', as: 'importNotes.updatedWas' },
+  skipped: { label: 'importNotes.skipped', as: 'importNotes.skippedAs' },
+} as const satisfies Record<NamedNotes['kind'], { label: MessageKey; as: MessageKey | null }>;
+
+/** How many names of a kind the job's row shows: the rest are "and N more". */
+export const NAMES_SHOWN = 10;
+
+/** A kind's line: its label, the names shown (each as the reader reads it), and how many are not. */
+export function namedNotesText(named: NamedNotes): {
+  label: string;
+  names: { note_id: string | null; text: string }[];
+  more: string | null;
+} {
+  const keys = NAMED_KEYS[named.kind];
+  const shown = named.notes.slice(0, NAMES_SHOWN);
+  const names = shown.map((note) => ({
+    note_id: note.note_id,
+    text:
+      keys.as !== null && note.existing_title !== undefined
+        ? t(keys.as, { title: note.title, existing: note.existing_title })
+        : note.title,
+  }));
+  const rest = named.count - shown.length;
+  return { label: t(keys.label), names, more: rest > 0 ? t('importNotes.more', { count: rest }) : null };
 }
 
 /** A finished import's counts and every entry it changed; null for other jobs and older results. */
@@ -116,7 +195,7 @@ export function importReport(result: unknown): ImportReport | null {
   // A vault of thousands of images lists the first of them; the count says how many there were.
   const listedLeftOut = entries.filter((entry) => entry.reason === 'not_markdown').length;
   const unlisted = typeof left_out === 'number' ? Math.max(0, left_out - listedLeftOut) : 0;
-  return { created, updated, skipped, entries, count: entries.length + unlisted };
+  return { created, updated, skipped, named: namedNotes(record), entries, count: entries.length + unlisted };
 }
 
 const REASON_KEYS: Readonly<Record<string, MessageKey>> = {
