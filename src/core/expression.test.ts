@@ -151,3 +151,56 @@ describe('expression errors for callers that word them', () => {
     expect(error.params).toMatchObject(params);
   });
 });
+
+describe('|x| as students write absolute value', () => {
+  const at = (source: string, x: number) => compileExpression(source, { variables: ['x'] }).evaluate({ x });
+
+  it.each([
+    ['|x|', -3, 3],
+    ['2|x|', -3, 6],
+    ['x|x|', -2, -4],
+    ['|x|^2', -3, 9],
+    ['|x|+|x-1|', 0, 1],
+    ['|x - |x||', -2, 4],
+    ['||x||', -2, 2],
+    ['|sin(x)|', -Math.PI / 2, 1],
+    ['(|x| + 1)|x|', -2, 6],
+  ])('%s at x=%d is %d', (source, x, value) => {
+    expect(at(source, x)).toBeCloseTo(value, 10);
+  });
+
+  it.each([
+    ['|x', 0],
+    ['x|', 1],
+    ['|x|+|x', 4],
+  ])('refuses the unmatched bar in %j as syntax, pointing at it and at abs(x)', (source, position) => {
+    const error = errorOf(() => compileExpression(source, { variables: ['x'] }));
+    expect(error).toMatchObject({
+      kind: 'syntax',
+      code: 'unexpectedToken',
+      position,
+      params: { found: '|' },
+    });
+    expect(error.message).toMatch(/write \|x\| or abs\(x\)/);
+  });
+
+  it('keeps the usual order rules around bars: 1/2|x| and sin|x| are refused', () => {
+    expect(errorOf(() => at('1/2|x|', 1)).code).toBe('bracketProduct');
+    expect(errorOf(() => at('sin|x|', 1)).code).toBe('expectedOpeningBracket');
+  });
+});
+
+describe('characters typed by slip', () => {
+  it.each(['（', '）', '，', 'ω', '²', '#', '【'])(
+    'refuses %j as syntax, naming the character',
+    (character) => {
+      const error = errorOf(() => compileExpression(`sin${character}x`, { variables: ['x'] }));
+      expect(error).toMatchObject({ kind: 'syntax', code: 'unexpectedCharacter', params: { character } });
+    },
+  );
+
+  it('reads π as the constant pi, 2π as a product', () => {
+    expect(evaluateExpression('2π')).toBeCloseTo(2 * Math.PI, 12);
+    expect(evaluateExpression('-π/2')).toBeCloseTo(-Math.PI / 2, 12);
+  });
+});

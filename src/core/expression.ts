@@ -1,6 +1,6 @@
 /**
  * The app's one arithmetic language, shared by the agent's `math.evaluate` tool and
- * function plots: numbers, `+ - * / % ^` (and `**`), parentheses, unary signs, a
+ * function plots: numbers, `+ - * / % ^` (and `**`), parentheses, `|x|` for abs(x), unary signs, a
  * fixed set of functions and constants, and the variables a caller declares (`x`
  * for plots). It is parsed by hand into a tree and interpreted; names are looked up
  * in Maps, never on objects, so `constructor`, `__proto__` or `globalThis` are
@@ -10,9 +10,10 @@
  */
 
 /**
- * `syntax`: malformed arithmetic (a missing operand, an unclosed parenthesis).
- * `unsafe`: anything outside the whitelist grammar (an unknown name, property
- * access, strings, statements) or over the size and depth limits.
+ * `syntax`: malformed arithmetic (a missing operand, an unclosed parenthesis, a
+ * character typed by slip such as a full-width "（" or a Greek letter).
+ * `unsafe`: anything outside the whitelist grammar that reads as code (an unknown
+ * name, property access, strings, statements) or over the size and depth limits.
  */
 export type ExpressionErrorKind = 'syntax' | 'unsafe';
 
@@ -71,7 +72,7 @@ export class ExpressionError extends Error {
 export const MAX_EXPRESSION_LENGTH = 1_000;
 export const MAX_EXPRESSION_DEPTH = 64;
 
-type Operator = '+' | '-' | '*' | '/' | '%' | '^' | '(' | ')' | ',';
+type Operator = '+' | '-' | '*' | '/' | '%' | '^' | '(' | ')' | ',' | '|';
 
 type Token =
   | { kind: 'number'; value: number; position: number }
@@ -111,6 +112,9 @@ function roundTo(value: number, digits = 0): number {
   return Math.round((value + Number.EPSILON * Math.sign(value)) * factor) / factor;
 }
 
+/** Also what `|x|` reads as. */
+const ABS = unary(Math.abs);
+
 const FUNCTIONS: ReadonlyMap<string, MathFunction> = new Map([
   ['sin', unary(Math.sin)],
   ['cos', unary(Math.cos)],
@@ -122,7 +126,7 @@ const FUNCTIONS: ReadonlyMap<string, MathFunction> = new Map([
   ['cosh', unary(Math.cosh)],
   ['tanh', unary(Math.tanh)],
   ['sqrt', unary(Math.sqrt)],
-  ['abs', unary(Math.abs)],
+  ['abs', ABS],
   ['sign', unary(Math.sign)],
   ['ln', unary(Math.log)],
   ['exp', unary(Math.exp)],
@@ -167,7 +171,18 @@ const SYMBOLS: ReadonlyMap<string, Operator> = new Map([
   ['(', '('],
   [')', ')'],
   [',', ','],
+  ['|', '|'],
 ]);
+
+/**
+ * Whether an unknown character reads as code: ASCII punctuation a programming
+ * language gives meaning to (`.` `[` `"` `=` `;` ...) is refused as unsafe, as the
+ * contract asks; `#` (a comment habit) and any non-ASCII character (an IME's
+ * full-width "（", "ω", "²") are typing slips, refused as syntax.
+ */
+function readsAsCode(character: string): boolean {
+  return /^[\x21-\x7e]$/.test(character) && character !== '#';
+}
 
 function tokenize(source: string): Token[] {
   const tokens: Token[] = [];
@@ -191,6 +206,12 @@ function tokenize(source: string): Token[] {
       index += name[0].length;
       continue;
     }
+    // The letter students write for the constant: read as the name `pi`, so `2π` is a product.
+    if (character === 'π') {
+      tokens.push({ kind: 'name', value: 'pi', position: index });
+      index += 1;
+      continue;
+    }
     if (rest.startsWith('**')) {
       tokens.push({ kind: 'operator', value: '^', position: index });
       index += 2;
@@ -198,12 +219,10 @@ function tokenize(source: string): Token[] {
     }
     const symbol = SYMBOLS.get(character);
     if (symbol === undefined) {
-      // Dots, brackets, quotes, `=`, `;` ... belong to programming languages, not to
-      // this grammar: they are refused as unsafe, not as typos.
       throw new ExpressionError(
         `Unexpected character "${character}" at ${index + 1}`,
         index,
-        'unsafe',
+        readsAsCode(character) ? 'unsafe' : 'syntax',
         'unexpectedCharacter',
         { character },
       );
@@ -224,12 +243,19 @@ function tokenize(source: string): Token[] {
  *   power      := primary ('^' signed)?
  *   primary    := number | constant | variable
  *               | function '(' expression (',' expression)* ')' | '(' expression ')'
+ *               | '|' expression '|'                        (abs, as on a blackboard)
+ * A bar after a value closes the innermost open `|`; outside any, it opens one
+ * multiplied in (`2|x|`), so `|x - |y||` nests.
  */
 class Parser {
   readonly #tokens: Token[];
   readonly #variables: ReadonlySet<string>;
   #index = 0;
   #depth = 0;
+  /** How many `|x|` are open around the token being read. */
+  #openBars = 0;
+  /** Token indices of bars that closed an abs: a value ends there, as after ")". */
+  readonly #closingBars = new Set<number>();
   /** `^` nodes written without brackets around them, which a juxtaposed factor may not follow. */
   readonly #barePowers = new WeakSet<ExpressionNode>();
 
@@ -239,6 +265,9 @@ class Parser {
   }
 
   parse(): ExpressionNode {
+    const bars = this.#tokens.filter((token) => token.kind === 'operator' && token.value === '|');
+    const lone = bars.length % 2 === 1 ? bars[bars.length - 1] : undefined;
+    if (lone) throw this.#unmatchedBar(lone);
     const tree = this.#expression();
     const next = this.#peek();
     if (next.kind !== 'end') throw this.#unexpected(next);
@@ -293,6 +322,16 @@ class Parser {
       'syntax',
       code,
       { found: token.kind === 'end' ? '' : String(token.value), name },
+    );
+  }
+
+  #unmatchedBar(bar: Token): ExpressionError {
+    return new ExpressionError(
+      `Unmatched "|" at ${bar.position + 1}; write |x| or abs(x)`,
+      bar.position,
+      'syntax',
+      'unexpectedToken',
+      { found: '|', name: '' },
     );
   }
 
@@ -383,9 +422,14 @@ class Parser {
     const next = this.#peek();
     const previous = this.#tokens[this.#index - 1];
     if (!previous) return false;
-    const afterValue = previous.kind === 'number' || (previous.kind === 'operator' && previous.value === ')');
+    const afterValue =
+      previous.kind === 'number' ||
+      (previous.kind === 'operator' && (previous.value === ')' || this.#closingBars.has(this.#index - 1)));
     if (next.kind === 'name') return afterValue;
     if (next.kind === 'operator' && next.value === '(') return afterValue || previous.kind === 'name';
+    // Inside `|...|` a bar after a value closes it; only outside does one start a factor.
+    if (next.kind === 'operator' && next.value === '|')
+      return this.#openBars === 0 && (afterValue || previous.kind === 'name');
     return false;
   }
 
@@ -426,6 +470,15 @@ class Parser {
       // `(e^2)x` is what the brackets are for: no longer a bare power.
       this.#barePowers.delete(tree);
       return tree;
+    }
+    if (token.kind === 'operator' && token.value === '|') {
+      this.#openBars += 1;
+      const inner = this.#expression();
+      const close = this.#next();
+      if (close.kind !== 'operator' || close.value !== '|') throw this.#unmatchedBar(token);
+      this.#openBars -= 1;
+      this.#closingBars.add(this.#index - 1);
+      return { kind: 'call', fn: ABS, args: [inner] };
     }
     if (token.kind === 'name') {
       if (this.#variables.has(token.value)) return { kind: 'variable', name: token.value };

@@ -227,3 +227,148 @@ describe('a mistyped setting or option', () => {
     expect(closestName('x', ['grid'])).toBeUndefined();
   });
 });
+
+describe('bars in a plot line: |x| and labels such as |G(jw)|', () => {
+  it('keeps a label with bars whole and draws the expression before it', () => {
+    const result = parseFunctionPlot(
+      'param: zeta = 0.2\ny = 1/sqrt((1-x^2)^2 + (2*zeta*x)^2) | label: 幅频 |G(jw)|\ndomain: 0, 3',
+    );
+    expect(result.diagnostics).toEqual([]);
+    expect(result.plot?.expressions).toEqual([
+      { expression: '1/sqrt((1-x^2)^2 + (2*zeta*x)^2)', label: '幅频 |G(jw)|' },
+    ]);
+  });
+
+  it('reads |x| as abs(x), with options after it', () => {
+    const result = parseFunctionPlot('y = |x| | label: |x| | color: red\ny = 2|x - 1|');
+    expect(result.diagnostics).toEqual([]);
+    expect(result.plot?.expressions).toEqual([
+      { expression: '|x|', label: '|x|', color: 'red' },
+      { expression: '2|x - 1|' },
+    ]);
+    const [abs, shifted] = compilePlotFunctions(result.plot!);
+    expect(abs?.(-4)).toBe(4);
+    expect(shifted?.(-1)).toBe(4);
+  });
+
+  it('refuses an unmatched bar as a syntax error at the bar, not as an empty expression', () => {
+    const result = parseFunctionPlot('y = |x');
+    expect(result.plot).toBeUndefined();
+    expect(result.diagnostics).toEqual([
+      { severity: 'error', code: FUNCTION_PLOT_PARSE_FAILED, message: 'Unexpected "|".', line: 1, column: 5 },
+    ]);
+  });
+
+  it('still names a mistyped option after a bar', () => {
+    const result = parseFunctionPlot('y = |x| | lable: 绝对值');
+    expect(result.plot?.expressions).toEqual([{ expression: '|x|' }]);
+    expect(result.diagnostics).toEqual([
+      expect.objectContaining({
+        severity: 'warning',
+        message: 'Unknown option "lable: 绝对值" is ignored; did you mean "label"?',
+        column: 10,
+      }),
+    ]);
+  });
+});
+
+describe('domain and range bounds as constant expressions', () => {
+  it.each([
+    ['0, 2pi', [0, 2 * Math.PI]],
+    ['0, 2*pi', [0, 2 * Math.PI]],
+    ['[-pi/2, pi/2]', [-Math.PI / 2, Math.PI / 2]],
+    ['-e, e^2', [-Math.E, Math.E ** 2]],
+    ['0, max(1, 2)', [0, 2]],
+    ['-5, 5', [-5, 5]],
+    ['1e-3, 1e3', [0.001, 1000]],
+  ])('reads domain: %s', (value, interval) => {
+    const result = parseFunctionPlot(`y = sin(x)\ndomain: ${value}\nrange: ${value}`);
+    expect(result.diagnostics).toEqual([]);
+    expect(result.plot?.domain?.[0]).toBeCloseTo(interval[0]!, 12);
+    expect(result.plot?.domain?.[1]).toBeCloseTo(interval[1]!, 12);
+    expect(result.plot?.range).toEqual(result.plot?.domain);
+  });
+
+  it.each(['2pi, 0', '0', '0, 1, 2', '0,', 'pi, pi'])('refuses domain: %s as an interval error', (value) => {
+    const result = parseFunctionPlot(`y = x\ndomain: ${value}`);
+    expect(result.plot).toBeUndefined();
+    expect(result.diagnostics).toEqual([
+      {
+        severity: 'error',
+        code: FUNCTION_PLOT_PARSE_FAILED,
+        message: 'domain needs two numbers, low before high: "-5, 5".',
+        line: 2,
+        column: 9,
+      },
+    ]);
+  });
+
+  it('names what is wrong inside a bound, at its column', () => {
+    expect(parseFunctionPlot('y = x\ndomain: 0, 2T').diagnostics[0]).toMatchObject({
+      code: FUNCTION_PLOT_EXPRESSION_UNSAFE,
+      message: expect.stringMatching(/^Unknown name "T"/),
+      line: 2,
+      column: 13,
+    });
+    expect(parseFunctionPlot('y = x\nrange: 0, (1').diagnostics[0]).toMatchObject({
+      code: FUNCTION_PLOT_PARSE_FAILED,
+      line: 2,
+    });
+  });
+});
+
+describe('full-width punctuation from a Chinese input method', () => {
+  it('reads （ ） ： ， － ｜ and 、 as their ASCII forms, labels as written', () => {
+    const result = parseFunctionPlot(
+      [
+        'y = sin（x） ｜ label：正弦（x）',
+        'y = －x＋１',
+        'domain：0，2pi',
+        'range: －2、2',
+        'x-label：时间（s）',
+        'param：a ＝ 2',
+        'y = a|x|',
+      ].join('\n'),
+    );
+    expect(result.diagnostics).toEqual([]);
+    expect(result.plot).toMatchObject({
+      expressions: [
+        { expression: 'sin(x)', label: '正弦（x）' },
+        { expression: '-x+1' },
+        { expression: 'a|x|' },
+      ],
+      domain: [0, 2 * Math.PI],
+      range: [-2, 2],
+      axes: { xLabel: '时间（s）' },
+      parameters: [{ name: 'a', value: 2 }],
+    });
+  });
+
+  it('keeps columns those of the line as written', () => {
+    expect(parseFunctionPlot('y = sin（x）＋').diagnostics[0]).toMatchObject({ line: 1, column: 12 });
+  });
+
+  it.each([
+    ['y = x²', '²', 6],
+    ['y = sin(ωx)', 'ω', 9],
+    ['y = x【1】', '【', 6],
+    ['y = x^2 # parabola', '#', 9],
+  ])('refuses %j as a syntax error naming the character', (line, character, column) => {
+    expect(parseFunctionPlot(line).diagnostics).toEqual([
+      {
+        severity: 'error',
+        code: FUNCTION_PLOT_PARSE_FAILED,
+        message: `Unexpected character "${character}".`,
+        line: 1,
+        column,
+      },
+    ]);
+  });
+
+  it('still refuses code as unsafe', () => {
+    expect(parseFunctionPlot('y = x．constructor').diagnostics[0]).toMatchObject({
+      code: FUNCTION_PLOT_EXPRESSION_UNSAFE,
+      message: 'Unexpected character ".".',
+    });
+  });
+});

@@ -7,7 +7,13 @@ import type {
   StaticRenderTheme,
 } from '../contracts/exports';
 import { contentHash } from './content-hash';
-import { compileExpression, EXPRESSION_CONSTANTS, EXPRESSION_FUNCTIONS, ExpressionError } from './expression';
+import {
+  compileExpression,
+  evaluateExpression,
+  EXPRESSION_CONSTANTS,
+  EXPRESSION_FUNCTIONS,
+  ExpressionError,
+} from './expression';
 import { formatPlotMessage, type PlotMessageCode, type PlotMessageParams } from './function-plot-messages';
 
 /**
@@ -26,6 +32,13 @@ import { formatPlotMessage, type PlotMessageCode, type PlotMessageParams } from 
  * optionally written `y = ...` or `f(x) = ...`. A `param:` line may come before
  * or after the functions that use it. `#` starts a comment line. Errors carry 1-based line and column
  * within the block.
+ *
+ * A `|` starts an option only where an option name and its colon follow
+ * (`| label:`, `| color:`, or a slip such as `| lable:`); every other bar is
+ * the expression's `|x|` or part of a label (`label: 幅频 |G(jw)|`). `domain:`
+ * and `range:` bounds are constant expressions (`0, 2pi`, `-pi/2, pi/2`).
+ * Full-width punctuation a Chinese input method types (`（` `）` `：` `，` `｜`)
+ * is read as its ASCII form; labels keep the characters as written.
  */
 
 export const FUNCTION_PLOT_PARSE_FAILED = 'FUNCTION_PLOT_PARSE_FAILED';
@@ -65,15 +78,75 @@ function diagnostic(
   return { severity, code, message: formatPlotMessage(message, params), line, column };
 }
 
-function parseInterval(value: string): [number, number] | undefined {
-  const match = /^\[?\s*([-+]?[\d.]+(?:e[-+]?\d+)?)\s*,\s*([-+]?[\d.]+(?:e[-+]?\d+)?)\s*\]?$/i.exec(
-    value.trim(),
-  );
-  if (!match) return undefined;
-  const low = Number(match[1]);
-  const high = Number(match[2]);
-  if (!Number.isFinite(low) || !Number.isFinite(high) || low >= high) return undefined;
-  return [low, high];
+/**
+ * A Chinese input method types the full-width forms of ASCII (U+FF01–U+FF5E:
+ * `（` `）` `：` `，` `－` `｜`, full-width digits and letters), the ideographic
+ * comma `、` and space. Each maps to one ASCII character, so a column in the
+ * result is the same column in the line as written.
+ */
+export function normalizePlotLine(line: string): string {
+  return line.replace(/[\uFF01-\uFF5E\u3000\u3001]/g, (character) => {
+    if (character === '\u3000') return ' ';
+    if (character === '\u3001') return ',';
+    return String.fromCharCode(character.charCodeAt(0) - 0xfee0);
+  });
+}
+
+/** Where a bar in `line` starts an option: a name and a colon follow it. */
+const OPTION_START = /\|(?=\s*[A-Za-z][A-Za-z-]*\s*:)/g;
+
+/** `line` cut at its option bars: the expression part, then each option with its start offset. */
+function splitOptions(line: string): {
+  expressionPart: string;
+  options: Array<{ text: string; start: number }>;
+} {
+  const bars = Array.from(line.matchAll(OPTION_START), (match) => match.index);
+  const expressionPart = line.slice(0, bars[0] ?? line.length);
+  const options = bars.map((bar, index) => ({
+    text: line.slice(bar + 1, bars[index + 1] ?? line.length),
+    start: bar + 1,
+  }));
+  return { expressionPart, options };
+}
+
+type IntervalResult =
+  { interval: [number, number] } | { error: ExpressionError; offset: number } | { invalid: true };
+
+/**
+ * `value` of a `domain:`/`range:` line (`-5, 5`, `[0, 2pi]`, `-pi/2, pi/2`): two
+ * constant expressions of the plot's one evaluator, low before high. `offset` of
+ * an error is where its bound starts in `value`.
+ */
+function parseInterval(value: string): IntervalResult {
+  const bracketed = /^(\s*\[?)(.*?)\]?\s*$/s.exec(value);
+  const inner = bracketed?.[2] ?? value;
+  const innerStart = bracketed?.[1]?.length ?? 0;
+  // Split at commas outside brackets, so `max(1, 2)` stays one bound.
+  const bounds: Array<{ text: string; start: number }> = [];
+  let depth = 0;
+  let start = 0;
+  for (let index = 0; index <= inner.length; index++) {
+    const character = inner[index];
+    if (character === '(') depth += 1;
+    else if (character === ')') depth -= 1;
+    else if (index === inner.length || (character === ',' && depth === 0)) {
+      bounds.push({ text: inner.slice(start, index), start: innerStart + start });
+      start = index + 1;
+    }
+  }
+  if (bounds.length !== 2 || bounds.some((bound) => bound.text.trim() === '')) return { invalid: true };
+  const values: number[] = [];
+  for (const bound of bounds) {
+    try {
+      values.push(evaluateExpression(bound.text));
+    } catch (error) {
+      if (!(error instanceof ExpressionError)) throw error;
+      return { error, offset: bound.start };
+    }
+  }
+  const [low = NaN, high = NaN] = values;
+  if (!Number.isFinite(low) || !Number.isFinite(high) || low >= high) return { invalid: true };
+  return { interval: [low, high] };
 }
 
 function parseBoolean(value: string): boolean | undefined {
@@ -144,9 +217,13 @@ export function closestName(typed: string, known: readonly string[]): string | u
   return best?.name;
 }
 
-function unknownOption(option: string): { message: PlotMessageCode; params: PlotMessageParams } {
-  const written = option.trim();
-  const name = /^([A-Za-z][A-Za-z-]*)\s*:/.exec(written)?.[1];
+/** `option` as read (ASCII punctuation), `shown` as the user wrote it. */
+function unknownOption(
+  option: string,
+  shown: string,
+): { message: PlotMessageCode; params: PlotMessageParams } {
+  const written = shown.trim();
+  const name = /^\s*([A-Za-z][A-Za-z-]*)\s*:/.exec(option)?.[1];
   const meant = name === undefined ? undefined : closestName(name, KNOWN_OPTIONS);
   return meant
     ? { message: 'unknownOptionGuess', params: { name: written, meant } }
@@ -192,25 +269,29 @@ export function parseFunctionPlot(source: string): FunctionPlotParseResult {
   }
   const settings: Settings = { axes: { grid: true } };
   const expressions: FunctionPlot['expressions'] = [];
-  const lines = source.split(/\r\n|\r|\n/);
+  const written = source.split(/\r\n|\r|\n/);
+  // Read as ASCII; `written` keeps the user's characters for the labels.
+  const lines = written.map(normalizePlotLine);
   const parameters: Parameter[] = [];
-  const settingOf = (raw: string) => {
+  const settingOf = (raw: string, asWritten: string) => {
     const text = raw.trim();
     const setting = SETTING.exec(text);
     if (!setting || FUNCTION_PREFIX.test(text)) return undefined;
     const value = setting[2] ?? '';
     const indent = raw.length - raw.trimStart().length;
+    const column = indent + text.length - value.length + 1;
     return {
       name: setting[1] ?? '',
       key: (setting[1] ?? '').toLowerCase().replace(/-/g, ''),
       value,
+      writtenValue: asWritten.slice(column - 1, column - 1 + value.length),
       indent,
-      column: indent + text.length - value.length + 1,
+      column,
     };
   };
   // Parameters first, so a function line may use one declared below it.
   lines.forEach((raw, index) => {
-    const setting = settingOf(raw);
+    const setting = settingOf(raw, written[index] ?? raw);
     if (setting && PARAMETER_KEYS.has(setting.key)) {
       parseParameters(setting.value, index + 1, setting.column, parameters, diagnostics);
     }
@@ -222,24 +303,41 @@ export function parseFunctionPlot(source: string): FunctionPlotParseResult {
     const text = raw.trim();
     if (text === '' || text.startsWith('#')) return;
     const indent = raw.length - raw.trimStart().length;
-    const setting = settingOf(raw);
+    const asWritten = written[index] ?? raw;
+    const setting = settingOf(raw, asWritten);
     if (setting) {
       const { key, value, column } = setting;
       if (PARAMETER_KEYS.has(key)) return;
       switch (key) {
         case 'domain':
         case 'range': {
-          const interval = parseInterval(value);
-          if (!interval) {
+          const result = parseInterval(value);
+          if ('interval' in result) settings[key] = result.interval;
+          else if ('error' in result) {
+            const { error, offset } = result;
+            diagnostics.push(
+              diagnostic(
+                'error',
+                error.kind === 'unsafe' ? FUNCTION_PLOT_EXPRESSION_UNSAFE : FUNCTION_PLOT_PARSE_FAILED,
+                error.code,
+                error.params,
+                line,
+                column + offset + error.position,
+              ),
+            );
+          } else {
             diagnostics.push(
               diagnostic('error', FUNCTION_PLOT_PARSE_FAILED, 'interval', { setting: key }, line, column),
             );
-          } else settings[key] = interval;
+          }
           return;
         }
         case 'xlabel':
         case 'ylabel':
-          settings.axes[key === 'xlabel' ? 'xLabel' : 'yLabel'] = value.slice(0, MAX_LABEL_LENGTH);
+          settings.axes[key === 'xlabel' ? 'xLabel' : 'yLabel'] = setting.writtenValue.slice(
+            0,
+            MAX_LABEL_LENGTH,
+          );
           return;
         case 'grid': {
           const grid = parseBoolean(value);
@@ -265,7 +363,7 @@ export function parseFunctionPlot(source: string): FunctionPlotParseResult {
       }
     }
 
-    const [expressionPart = '', ...options] = raw.split('|');
+    const { expressionPart, options } = splitOptions(raw);
     const prefix = FUNCTION_PREFIX.exec(expressionPart);
     const expressionStart = prefix
       ? prefix[0].length
@@ -302,21 +400,21 @@ export function parseFunctionPlot(source: string): FunctionPlotParseResult {
       return;
     }
     const entry: FunctionPlot['expressions'][number] = { expression };
-    let offset = expressionPart.length + 1;
-    for (const option of options) {
-      const match = /^\s*(label|color)\s*:\s*(.*?)\s*$/i.exec(option);
-      const name = match?.[1]?.toLowerCase();
-      const value = match?.[2] ?? '';
-      if (name === 'label') entry.label = value.slice(0, MAX_LABEL_LENGTH);
+    for (const { text: option, start } of options) {
+      const match = /^(\s*(label|color)\s*:\s*)(.*?)\s*$/i.exec(option);
+      const name = match?.[2]?.toLowerCase();
+      const value = match?.[3] ?? '';
+      const valueStart = start + (match?.[1]?.length ?? 0);
+      if (name === 'label')
+        entry.label = asWritten.slice(valueStart, valueStart + value.length).slice(0, MAX_LABEL_LENGTH);
       else if (name === 'color' && SAFE_COLOR.test(value)) entry.color = value;
       else {
         const { message, params } =
-          name === 'color' ? { message: 'color' as const, params: { value } } : unknownOption(option);
-        diagnostics.push(
-          diagnostic('warning', FUNCTION_PLOT_PARSE_FAILED, message, params, line, offset + 1),
-        );
+          name === 'color'
+            ? { message: 'color' as const, params: { value } }
+            : unknownOption(option, asWritten.slice(start, start + option.length));
+        diagnostics.push(diagnostic('warning', FUNCTION_PLOT_PARSE_FAILED, message, params, line, start + 1));
       }
-      offset += option.length + 1;
     }
     expressions.push(entry);
   });
