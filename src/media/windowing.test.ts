@@ -179,6 +179,60 @@ describe('mergeWindowTranscripts', () => {
     expect(transcriptSegmentsSchema.safeParse(segments).success).toBe(true);
   });
 
+  it('adds a phrase placed at or past the end of the audio to the one before, keeping its text', () => {
+    // The tiny Whisper's script on a 2 s clip: the second phrase is heard over 2-4.5 s.
+    const segments = mergeWindowTranscripts(
+      [
+        {
+          window: window(0, 0, 2),
+          chunks: [
+            { text: ' hello tiny whisper.', timestamp: [0, 2] },
+            { text: ' world again,', timestamp: [2, 4.5] },
+          ],
+          words: [
+            { text: ' hello', timestamp: [0, 0.5] },
+            { text: ' world', timestamp: [2, 3] },
+          ],
+        },
+      ],
+      { duration: 2 },
+    );
+    expect(segments.map((s) => [s.segment_id, s.text, s.start_time, s.end_time])).toEqual([
+      ['segment_001', 'hello tiny whisper. world again,', 0, 2],
+    ]);
+    expect(segments[0]?.words.map((word) => word.word)).toEqual(['hello', 'world']);
+    expect(transcriptSegmentsSchema.safeParse(segments).success).toBe(true);
+  });
+
+  it('lets a lone phrase past the end span the whole audio rather than none of it', () => {
+    const segments = mergeWindowTranscripts(
+      [{ window: window(0, 0, 30), chunks: [{ text: ' Late.', timestamp: [25, 28] }] }],
+      { duration: 20 },
+    );
+    expect(segments.map((s) => [s.text, s.start_time, s.end_time])).toEqual([['Late.', 0, 20]]);
+  });
+
+  it('keeps every segment inside the audio and longer than nothing when the last ones run past it', () => {
+    const segments = mergeWindowTranscripts(
+      [
+        {
+          window: window(0, 0, 30),
+          chunks: [
+            { text: ' One.', timestamp: [0, 4] },
+            { text: ' Two.', timestamp: [5, 9.9996] },
+            { text: ' Three.', timestamp: [9.9996, 12] },
+            { text: ' Four.', timestamp: [14, 16] },
+          ],
+        },
+      ],
+      { duration: 10 },
+    );
+    expect(segments.map((s) => [s.text, s.start_time, s.end_time])).toEqual([
+      ['One.', 0, 4],
+      ['Two. Three. Four.', 5, 10],
+    ]);
+  });
+
   it('is deterministic: same input, same ids and times', async () => {
     const first = await transcribeScript(SCRIPT, 95, 0.15);
     const second = await transcribeScript(SCRIPT, 95, 0.15);

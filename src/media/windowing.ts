@@ -105,7 +105,8 @@ const DUPLICATE_LOOKBACK = 60;
  *    its edge wins (each overlap is cut at its middle);
  * 3. everything else is kept, so speech that only one window heard survives;
  * 4. sorted by start_time; a phrase that runs into the next is ended where the
- *    next starts; nothing ends after `duration` or before it starts;
+ *    next starts; nothing ends after `duration` or before it starts; a phrase
+ *    that starts at or after `duration` is added to the one before it;
  * 5. ids `segment_001`, `segment_002`, ... in order: the same input always
  *    gives the same ids.
  */
@@ -317,9 +318,12 @@ export function joinTexts(parts: readonly string[]): string {
 
 function finalize(candidates: Candidate[], duration: number | undefined): TranscriptSegment[] {
   const limit = duration ?? Number.POSITIVE_INFINITY;
-  const sorted = candidates
-    .map((candidate) => ({ ...candidate, start: clamp(candidate.start, 0, limit) }))
-    .sort((a, b) => a.start - b.start || a.end - b.end);
+  const sorted = foldPastEnd(
+    candidates
+      .map((candidate) => ({ ...candidate, start: clamp(candidate.start, 0, limit) }))
+      .sort((a, b) => a.start - b.start || a.end - b.end),
+    limit,
+  );
   return sorted.map((candidate, index) => {
     const next = sorted[index + 1];
     const end = clamp(
@@ -346,6 +350,35 @@ function finalize(candidates: Candidate[], duration: number | undefined): Transc
       }),
     };
   });
+}
+
+/**
+ * A phrase the model placed at or after the end of the audio (Whisper goes on
+ * past the end of a short clip) would be a citation of no time that plays
+ * nothing. Its text is kept: it joins the phrase before it, which then runs to
+ * the end; when nothing comes before, it spans the whole audio.
+ */
+function foldPastEnd(sorted: Candidate[], limit: number): Candidate[] {
+  const kept: Candidate[] = [];
+  for (const candidate of sorted) {
+    if (round(candidate.start) < round(limit)) {
+      kept.push(candidate);
+      continue;
+    }
+    const previous = kept.at(-1);
+    if (previous === undefined) {
+      kept.push({ ...candidate, start: 0 });
+      continue;
+    }
+    kept[kept.length - 1] = {
+      ...previous,
+      end: Math.max(previous.end, candidate.end),
+      text: joinTexts([previous.text, candidate.text]),
+      windows: [...previous.windows, ...candidate.windows],
+      words: [...previous.words, ...candidate.words],
+    };
+  }
+  return kept;
 }
 
 export function segmentId(index: number): string {

@@ -384,4 +384,38 @@ describe('the agent on an in-browser model without native tool calling', () => {
     const trace = await core.api.agent.trace({ run_id: run.run_id });
     expect(trace.config_snapshot).toMatchObject({ provider_id: 'webllm', model: QWEN });
   });
+
+  it('refuses a model this GPU cannot run with the device check reason, not as unknown, and calls no model', async () => {
+    const F16 = 'Qwen2.5-0.5B-Instruct-q4f16_1-MLC';
+    const cache = new FakeModelCache();
+    const engine = new WebLlmEngineDouble({ cache, script: () => textScript(F16, ['never']) });
+    const host = new WebLlmWorkerHost({ load: async () => ({ engine }), cache });
+    // SwiftShader: WebGPU without shader-f16.
+    const gpu = {
+      requestAdapter: async () => ({
+        features: new Set<string>(),
+        limits: { maxBufferSize: 2 ** 30, maxStorageBufferBindingSize: 2 ** 30 },
+        info: { vendor: 'google', architecture: 'swiftshader' },
+      }),
+    };
+    const core = testCore({
+      indexDebounceMs: 0,
+      localModels: () => ({
+        client: host,
+        device: { gpu, storage: { estimate: async () => ({ quota: 2 ** 34, usage: 0 }) } },
+      }),
+    });
+    cores.push(core);
+    await core.recover();
+    await core.start();
+
+    const error = await core.api.agent
+      .start({ prompt: 'Find my Lyapunov note', provider: 'webllm', model: F16 })
+      .catch((thrown: unknown) => thrown);
+    expect(isAppError(error) && error.code).toBe('MODEL_CAPABILITY_MISMATCH');
+    expect(isAppError(error) && error.details).toMatchObject({ reason: 'no_shader_f16', model: F16 });
+    expect(isAppError(error) && error.message).toMatch(/shader-f16/);
+    expect(engine.requests).toHaveLength(0);
+    expect(await core.api.agent.list()).toMatchObject({ items: [] });
+  });
 });

@@ -9,11 +9,15 @@ import type {
 } from '../ir';
 import {
   ProviderRouter,
+  deviceCheckError,
+  toWebLlmAppError,
   type ProviderRouterConfig,
   type RouteOptions,
   type RouteTarget,
   type RouterNotification,
 } from '../providers';
+import type { LocalModelsDto } from '../contracts/local-models';
+import { WEBLLM_PROVIDER_ID } from '../models/model-catalog';
 import { MOCK_MODEL, MOCK_PROVIDER_ID } from '../providers/mock';
 import { DemoAgentAdapter, type DemoAgentOptions } from './agent-demo-provider';
 import type { AgentAdapterFactory } from './agent-service';
@@ -26,6 +30,8 @@ export type AgentRouterTuning = Pick<
 
 export interface ProviderAgentAdaptersOptions {
   providers: ProviderService;
+  /** The in-browser models as this device sees them (LocalModelsService). */
+  localModels?: { list(): Promise<LocalModelsDto> };
   router?: AgentRouterTuning;
   demo?: DemoAgentOptions;
 }
@@ -116,6 +122,24 @@ function unavailable(provider: string, message: string): AppError {
 }
 
 /**
+ * An in-browser model this device cannot run is refused with the device check's reason
+ * (MODEL_CAPABILITY_MISMATCH for a GPU without shader-f16, ...). Left to the model call,
+ * the worker would first find it not downloaded and say MODEL_NOT_FOUND, advising a
+ * download that cannot help.
+ */
+async function refuseUnrunnable(
+  localModels: { list(): Promise<LocalModelsDto> },
+  model: string,
+): Promise<void> {
+  // Without the list (no local-model worker) the model call reports what is wrong.
+  const listed = await localModels.list().catch(() => null);
+  const item = listed?.items.find((entry) => entry.model === model);
+  if (!item || item.runnable || !item.unavailable_reason) return;
+  const error = toWebLlmAppError(deviceCheckError(item.unavailable_reason, item.unavailable_message ?? ''));
+  throw new AppError(error.code, error.message, { ...error.details, model });
+}
+
+/**
  * The agent's models: the built-in demo for `mock` (and when nothing is
  * chosen), otherwise any configured provider (remote or in-browser) through
  * the router with that provider's fallback.
@@ -138,6 +162,8 @@ export function providerAgentAdapters(options: ProviderAgentAdaptersOptions): Ag
     }
     if (!row.enabled) throw unavailable(provider, `The provider "${row.display_name}" is disabled.`);
     const chosen = model ?? row.default_model;
+    if (row.provider_id === WEBLLM_PROVIDER_ID && options.localModels)
+      await refuseUnrunnable(options.localModels, chosen);
     let fallback: RouteTarget | undefined;
     if (row.fallback) {
       const fallbackRow = await providers.config(row.fallback.provider_id).catch(() => undefined);

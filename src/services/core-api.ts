@@ -219,7 +219,7 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
   // A fixed model (tests), else any configured provider (with its fallback) or the offline demo;
   // agent benchmarks run on the same models as the agent.
   const agentAdapters =
-    options.agentAdapters ?? providerAgentAdapters({ providers, ...(router && { router }) });
+    options.agentAdapters ?? providerAgentAdapters({ providers, localModels, ...(router && { router }) });
   const agent = createAgentService({
     db,
     events: eventLog,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { local, localItem, pickerLabels, provider } from '../chat/__fixtures__/model-picker';
-import { agentModelGroups, defaultAgentChoice } from './agent-models';
+import { agentModelGroups, agentModelRefusal, defaultAgentChoice, joinSentences } from './agent-models';
 
 const labels = {
   ...pickerLabels,
@@ -31,5 +31,55 @@ describe('the Agent view model picker', () => {
       provider_id: 'mock',
       model: 'mock-1',
     });
+  });
+});
+
+describe('a picked in-browser model this device cannot run', () => {
+  const f16 = localItem('Qwen-q4f16', {
+    display_name: 'Qwen (q4f16)',
+    runnable: false,
+    unavailable_reason: 'no_shader_f16',
+    f32_alternative: 'Qwen-q4f32',
+    unavailable_refusal: {
+      code: 'no_shader_f16',
+      params: { model: 'Qwen (q4f16)', feature: 'shader-f16', gpu: 'SwiftShader', twin: '' },
+    },
+  });
+  const f32 = localItem('Qwen-q4f32', { display_name: 'Qwen (q4f32)', f32_alternative: null });
+  const pick = (model: string) => ({ provider_id: 'webllm', model });
+
+  it('says why in the chat’s words and offers the twin this device can run', () => {
+    const refusal = agentModelRefusal(pick('Qwen-q4f16'), local(true, [f16, f32]));
+    expect(refusal?.sentences).toEqual([
+      {
+        key: 'chat.deviceRefusal.no_shader_f16',
+        params: expect.objectContaining({ gpu: 'SwiftShader', twin: 'Qwen (q4f32)' }),
+      },
+      { key: 'chat.deviceRefusal.useTwin', params: expect.objectContaining({ twin: 'Qwen (q4f32)' }) },
+    ]);
+    expect(refusal?.twin).toBe(f32);
+  });
+
+  it('offers no twin that cannot run here either', () => {
+    const stuck = { ...f32, runnable: false, unavailable_reason: 'insufficient_memory' as const };
+    expect(agentModelRefusal(pick('Qwen-q4f16'), local(true, [f16, stuck]))?.twin).toBeNull();
+  });
+
+  it('still refuses when the device gave no reason', () => {
+    const silent = localItem('odd', { runnable: false });
+    expect(agentModelRefusal(pick('odd'), local(true, [silent]))?.sentences).toEqual([
+      { key: 'agent.model.cannotRun' },
+    ]);
+  });
+
+  it('is null for a model that runs here, a remote model, or before the list is read', () => {
+    expect(agentModelRefusal(pick('Qwen-q4f32'), local(true, [f16, f32]))).toBeNull();
+    expect(agentModelRefusal({ provider_id: 'custom', model: 'Qwen-q4f16' }, local(true, [f16]))).toBeNull();
+    expect(agentModelRefusal(pick('Qwen-q4f16'), null)).toBeNull();
+  });
+
+  it('joins Chinese sentences without a space, others with one', () => {
+    expect(joinSentences(['这块 GPU 不支持。', '请改用 Qwen。'])).toBe('这块 GPU 不支持。请改用 Qwen。');
+    expect(joinSentences(['It does not.', 'Choose Qwen.'])).toBe('It does not. Choose Qwen.');
   });
 });

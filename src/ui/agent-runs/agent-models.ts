@@ -1,11 +1,14 @@
 import type { ModelInfoDto, ProviderDto } from '../../contracts/provider-config';
-import type { LocalModelsDto } from '../../contracts/local-models';
+import type { LocalModelDto, LocalModelsDto } from '../../contracts/local-models';
 import {
   buildModelGroups,
+  localModelOf,
   optionValue,
   type ModelGroup,
   type ModelOptionLabels,
 } from '../chat/model-options';
+import { deviceRefusalText } from '../chat/device-refusal-text';
+import type { MessageRef } from '../local-models/local-model-text';
 
 /** The demo: the built-in scripted agent (no model, no network). */
 export const DEMO_PROVIDER = 'mock';
@@ -66,4 +69,35 @@ export function defaultAgentChoice(
     : undefined;
   if (ready) return { provider_id: 'webllm', model: ready.model };
   return { provider_id: DEMO_PROVIDER, model: DEMO_MODEL };
+}
+
+/** Why the picked model cannot run on this device, and the model to offer instead. */
+export interface AgentModelRefusal {
+  /** Sentences to look up in the reader's language and join (`joinSentences`). */
+  sentences: MessageRef[];
+  /** Its q4f32 twin, when this device can run that one. */
+  twin: LocalModelDto | null;
+}
+
+/**
+ * The picked in-browser model's refusal when this device cannot run it (the picker labels
+ * it so, and leaves it pickable to read why), in the chat's words; null when it can run
+ * or is not an in-browser model. A run on it cannot start.
+ */
+export function agentModelRefusal(
+  choice: { provider_id: string; model: string } | null,
+  local: LocalModelsDto | null,
+): AgentModelRefusal | null {
+  const item = localModelOf(choice, local);
+  if (!item || item.runnable || !local) return null;
+  const sentences = deviceRefusalText(item, local.items);
+  const twin = item.f32_alternative
+    ? (local.items.find((entry) => entry.model === item.f32_alternative && entry.runnable) ?? null)
+    : null;
+  return { sentences: sentences.length > 0 ? sentences : [{ key: 'agent.model.cannotRun' }], twin };
+}
+
+/** Sentences in a row; Chinese ones follow each other without a space. */
+export function joinSentences(sentences: readonly string[]): string {
+  return sentences.join(' ').replace(/([。！？]) /g, '$1');
 }

@@ -4,6 +4,7 @@ import { local, localItem, pickerLabels, provider } from './__fixtures__/model-p
 import {
   buildModelGroups,
   capabilitiesOf,
+  localModelOf,
   optionValue,
   parseOptionValue,
   unlistedChoice,
@@ -148,5 +149,17 @@ describe('capabilitiesOf', () => {
       thinking: true,
       effort: false,
     });
+  });
+});
+
+describe('localModelOf', () => {
+  it('is the listed in-browser model picked, and null for a remote or unlisted pick', () => {
+    const item = localItem('qwen', { runnable: false });
+    const locals = local(true, [item]);
+    expect(localModelOf({ provider_id: 'webllm', model: 'qwen' }, locals)).toBe(item);
+    expect(localModelOf({ provider_id: 'a', model: 'qwen' }, locals)).toBeNull();
+    expect(localModelOf({ provider_id: 'webllm', model: 'gone' }, locals)).toBeNull();
+    expect(localModelOf({ provider_id: 'webllm', model: 'qwen' }, null)).toBeNull();
+    expect(localModelOf(null, locals)).toBeNull();
   });
 });

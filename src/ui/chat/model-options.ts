@@ -133,6 +133,15 @@ export function unlistedChoice(
   return listed ? null : { value, provider_id: choice.provider_id, model: choice.model };
 }
 
+/** The in-browser model `choice` names, as the list has it; null for another provider's or an unlisted one. */
+export function localModelOf(
+  choice: { provider_id: string; model: string } | null,
+  local: LocalModelsDto | null,
+): LocalModelDto | null {
+  if (!choice || choice.provider_id !== LOCAL_PROVIDER) return null;
+  return local?.items.find((item) => item.model === choice.model) ?? null;
+}
+
 /** The capabilities of the picked model, for the thinking toggle. */
 export function capabilitiesOf(
   choice: { provider_id: string; model: string } | null,

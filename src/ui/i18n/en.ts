@@ -349,6 +349,7 @@ export const en = {
   'agent.model.demo': 'Demo (scripted, offline)',
   'agent.model.demoNote':
     'The demo is a script, not a model: it can only find a note and add review tasks to it. Choose a model for anything else.',
+  'agent.model.cannotRun': 'This device cannot run this model; choose another one.',
   'agent.capabilities.title': 'What the agent can do',
   'agent.capabilities.body':
     'The agent searches and reads your notes, writes notes and task lists, evaluates arithmetic and remembers facts, using the tools below. Tools that change notes ask you first.',

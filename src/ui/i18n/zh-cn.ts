@@ -337,6 +337,7 @@ export const zhCN: Dictionary = {
   'agent.model.demoGroup': '演示',
   'agent.model.demo': '演示（脚本，离线）',
   'agent.model.demoNote': '演示是脚本而不是模型：它只能找到一篇笔记并添加复习任务。其他请求请选择一个模型。',
+  'agent.model.cannotRun': '此设备无法运行这个模型，请选择其他模型。',
   'agent.capabilities.title': '智能体能做什么',
   'agent.capabilities.body':
     '智能体使用下列工具：搜索和阅读笔记、编写笔记和任务清单、计算算式、记住事实。修改笔记的工具会先征得你的同意。',

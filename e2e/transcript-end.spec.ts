@@ -1,0 +1,96 @@
+import type { Page } from '@playwright/test';
+import { expect, openApp, test } from './fixtures';
+import { serveTinyWhisper } from './harness/chain-steps';
+import { tonesWav } from './harness/wav';
+
+// The tiny Whisper (see transcription.spec.ts) says the same script for any audio:
+// "hello tiny whisper." over 0-2 s and "world again," over 2-4.5 s. On a 2 s clip its
+// second phrase lies wholly past the end of the audio, as real Whisper's hallucinated
+// tails do on short clips: the words must stay, but not as a citation of no time.
+const MODEL_ID = 'onnx-community/whisper-tiny';
+const MODEL_HOST = '/models/';
+const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } as const;
+
+const MENU = { name: /^(Open menu|打开菜单)$/ };
+
+async function openTranscription(page: Page): Promise<void> {
+  const menu = page.getByRole('button', MENU);
+  if (await menu.isVisible()) await menu.click();
+  await page.getByTestId('nav-transcription').click();
+  await expect(page.getByTestId('transcription-view')).toBeVisible();
+}
+
+/** Settings (behind the menu on a phone): the model from this app's /models/, never from elsewhere. */
+async function useTinyModel(page: Page): Promise<void> {
+  const menu = page.getByRole('button', MENU);
+  if (await menu.isVisible()) await menu.click();
+  await page.getByTestId('open-settings').click();
+  await page.getByTestId('settings-nav-local-models').click();
+  await page.getByTestId('model-host').fill(MODEL_HOST);
+  await page.getByTestId('model-host-save').click();
+  await expect(page.getByTestId('model-host-saved')).toBeVisible();
+  // A phone shows one settings page at a time: back to their list first.
+  const back = page.getByTestId('settings-back');
+  if (await back.isVisible()) await back.click();
+  await page.getByTestId('settings-nav-transcription').click();
+  await page.getByTestId('transcription-allow-remote').uncheck();
+  await page.getByTestId('transcription-save-source').click();
+  await expect(page.getByTestId('transcription-source-saved')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await openTranscription(page);
+}
+
+for (const { name, use } of [
+  { name: 'at a desk', use: { viewport: { width: 1280, height: 800 } } },
+  { name: 'on a phone, in Chinese', use: { ...PHONE, locale: 'zh-CN' } },
+]) {
+  test.describe(name, () => {
+    test.use(use);
+
+    test('speech placed past the end of the audio joins the last stretch instead of citing 0 seconds', async ({
+      page,
+    }) => {
+      test.setTimeout(180_000);
+      await serveTinyWhisper(page, MODEL_HOST, MODEL_ID);
+      await openApp(page);
+      await useTinyModel(page);
+      await page.getByTestId('audio-file-input').setInputFiles({
+        name: 'short.wav',
+        mimeType: 'audio/wav',
+        buffer: tonesWav([[220, 2]], 3000),
+      });
+      const detail = page.getByTestId('transcription-detail');
+      await expect(detail).toHaveAttribute('data-status', 'completed', { timeout: 150_000 });
+
+      // The transcript starts every stretch inside the 2 s of audio, and loses no words.
+      const segments = detail.getByTestId('segment');
+      await expect(segments.first()).toContainText('hello tiny whisper.');
+      await expect(detail.getByTestId('segment-list')).toContainText('world again,');
+      for (const start of await segments.evaluateAll((items) =>
+        items.map((item) => Number(item.getAttribute('data-start'))),
+      ))
+        expect(start).toBeLessThan(2);
+
+      await detail.getByTestId('transcript-note-title').fill('Short clip');
+      await detail.getByTestId('transcript-create-note').click();
+      await expect(page.getByTestId('note-title')).toHaveValue('Short clip');
+      expect(await page.getByTestId('note-body').inputValue()).toContain('world again,');
+
+      // Every citation plays some audio: none starts at the end or spans "0:02–0:02".
+      const citations = page.getByTestId('audio-citation');
+      await expect(citations.first()).toBeVisible();
+      await expect(page.getByTestId('note-audio-citations')).toContainText('world again,');
+      const cited = await citations.evaluateAll((items) =>
+        items.map((item) => ({
+          start: Number(item.getAttribute('data-start')),
+          time: item.querySelector('.time')?.textContent?.replace('▶', '').trim() ?? '',
+        })),
+      );
+      for (const citation of cited) {
+        expect(citation.start).toBeLessThan(2);
+        const [from, to] = citation.time.split('–');
+        expect(from, citation.time).not.toBe(to);
+      }
+    });
+  });
+}
