@@ -31,7 +31,9 @@ test.describe('in Chinese', () => {
     );
     const diagram = preview.locator('.mermaid-block .mermaid-error');
     await expect(diagram).toHaveAttribute('data-error-code', 'MERMAID_PARSE_FAILED');
-    await expect(diagram.locator('.mermaid-error-title')).toHaveText('图表无法渲染（第 2 行）：');
+    await expect(diagram.locator('.mermaid-error-title')).toHaveText(
+      '此图表第 2 行有语法错误：内容不完整，后面还应有内容。',
+    );
     await expect(diagram.locator('.mermaid-error-detail')).toHaveText(/^Expecting .*, got 'EOF'$/);
     await expect(preview).not.toContainText('could not be');
   });

@@ -111,9 +111,31 @@ export const NOTE_CONTENT_CSS = `.markdown-preview {
   overflow-y: hidden;
 }
 
+/*
+ * A diagram fits the pane down to three quarters of its own size (labels stay 12 px or more);
+ * wider than that it scrolls sideways in its own area, as a wide formula does. On a phone the
+ * whole diagram used to shrink to the pane, its labels 6 px tall. --diagram-width is Mermaid's
+ * own width, set where the diagram is drawn; exports draw diagrams as figures, not these blocks.
+ */
+.markdown-preview .mermaid-diagram {
+  overflow-x: auto;
+  overflow-y: hidden;
+}
+
 .markdown-preview .mermaid-block svg {
   max-width: 100%;
   height: auto;
+}
+
+.markdown-preview .mermaid-diagram svg {
+  display: block;
+  min-width: calc(var(--diagram-width, 0px) * 0.75);
+}
+
+@media print {
+  .markdown-preview .mermaid-diagram svg {
+    min-width: 0;
+  }
 }
 
 /* Interactive function plots: the library draws axes in black; the theme decides. */

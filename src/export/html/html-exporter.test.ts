@@ -136,6 +136,25 @@ describe('htmlExporter', () => {
     ]);
   });
 
+  it('says why a plot was not drawn in the document’s language, Chinese for a Chinese note', async () => {
+    const chinese = await exportHtml('控制笔记\n\n```function-plot\ny = sin(x\n```\n');
+    expect(chinese.html).toContain(
+      '<p class="render-error" data-error-code="FUNCTION_PLOT_PARSE_FAILED">函数图像无法绘制：末尾缺少“)”。</p>',
+    );
+    expect(chinese.html).not.toContain('Expected ")"');
+    const result = await htmlExporter.export(
+      documentFromMarkdown('Control notes\n\n```function-plot\ny = sin(x\n```\n', 'Control'),
+      testExportContext(),
+    );
+    const english = new TextDecoder().decode(result.data);
+    expect(english).toContain('<html lang="en">');
+    expect(english).toContain('Plot could not be drawn: Expected ")" but found the end of the expression.');
+    // A Chinese title makes the page Chinese, and its messages with it.
+    const titled = await exportHtml('Control notes\n\n```function-plot\ny = sin(x\n```\n');
+    expect(titled.html).toContain('<html lang="zh-CN">');
+    expect(titled.html).toContain('函数图像无法绘制：末尾缺少“)”。');
+  });
+
   it('fails with EXPORT_RENDER_FAILED when diagrams cannot be drawn at all', async () => {
     const run = exportHtml('```mermaid\ngraph TD; A-->B\n```\n');
     await expect(run).rejects.toBeInstanceOf(ExportError);

@@ -11,7 +11,8 @@ import {
 import { styledCode, type CodeStyle, type CodeTheme } from '../../core/code-highlight-themes';
 import { codeBlockColours, exportCodeTheme } from '../code-theme';
 import { renderVisuals } from '../visuals';
-import { escapeHtml, renderHtmlBody } from './render-html';
+import { documentLanguage } from '../../core/markdown/diagram-error-text';
+import { documentText, escapeHtml, renderHtmlBody } from './render-html';
 
 const RASTER_DATA_URL = /^data:image\/(?:png|jpe?g|gif|webp)[;,]/i;
 
@@ -192,8 +193,11 @@ export async function renderHtmlDocument(
   const nonce = crypto.randomUUID();
   const slots: string[] = [];
   const codeStyle = exportCodeTheme(context);
+  // One language for the page and the messages it carries (a diagram that failed).
+  const language = documentLanguage(`${document.title}\n${documentText(document.root)}`);
   const body = renderHtmlBody(document.root, {
     visuals,
+    language,
     ...(codeStyle.id !== 'none' && {
       codeBlock: (text: string, language: string) =>
         colouredCodeBlock(text, language, codeStyle, codeBlockColours(codeStyle, context)),
@@ -216,7 +220,7 @@ export async function renderHtmlDocument(
   const heading = context.options.include_title ? `<h1 class="title">${title}</h1>\n` : '';
   const metadata = context.options.include_metadata ? metadataList(document.metadata) : '';
   return (
-    `<!doctype html>\n<html lang="${/[\u4e00-\u9fff]/.test(document.title + body) ? 'zh-CN' : 'en'}">\n<head>\n<meta charset="utf-8">\n` +
+    `<!doctype html>\n<html lang="${language}">\n<head>\n<meta charset="utf-8">\n` +
     `<meta name="viewport" content="width=device-width, initial-scale=1">\n` +
     // No script may run in an exported page, and it may load nothing but its own inline images.
     // A theme's fonts are embedded as data: URLs (its CSS safety allows no other).

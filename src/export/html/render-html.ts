@@ -9,6 +9,12 @@ import {
   type Footnotes,
 } from '../footnotes';
 import type { VisualOutcome } from '../visuals';
+import {
+  detailsLabel,
+  documentLanguage,
+  visualErrorText,
+  type DocumentLanguage,
+} from '../../core/markdown/diagram-error-text';
 
 export interface HtmlRenderOptions {
   /** Rendered Mermaid and plot images by node id; nodes without one show their source. */
@@ -26,6 +32,16 @@ export interface HtmlRenderOptions {
    * caller); undefined keeps markdown-it's plain `<pre><code>`.
    */
   codeBlock?: (text: string, language: string) => string | undefined;
+  /**
+   * The language of the messages the document carries (a diagram that failed); by
+   * default the document's own: Chinese when its text has Chinese characters.
+   */
+  language?: DocumentLanguage;
+}
+
+/** All the text a document holds, for the language it is written in. */
+export function documentText(node: DocumentNode): string {
+  return (node.text ?? '') + node.children.map(documentText).join('');
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
@@ -56,6 +72,7 @@ export function texToMathml(tex: string, display: boolean): string {
 export function renderHtmlBody(root: DocumentNode, options: HtmlRenderOptions = {}): string {
   const slot = options.slot ?? ((html: string) => html);
   const visuals = options.visuals ?? new Map<string, VisualOutcome>();
+  let language = options.language;
 
   const children = (node: DocumentNode, tight = false): string =>
     node.children.map((child) => render(child, tight)).join('');
@@ -85,16 +102,23 @@ export function renderHtmlBody(root: DocumentNode, options: HtmlRenderOptions = 
     return `<section class="footnotes">\n<hr>\n<ol>\n${items.join('')}</ol>\n</section>\n`;
   }
 
+  /** A sentence in the document's language; the parser's own words fold away below it. */
+  function renderError(kind: 'mermaid' | 'function-plot', code: string, said: string): string {
+    language ??= documentLanguage(documentText(root));
+    const text = visualErrorText(kind === 'mermaid' ? 'mermaid' : 'function_plot', code, said, language);
+    const detail = text.detail
+      ? `<details class="render-error-detail"><summary>${escapeHtml(detailsLabel(language))}</summary><code>${escapeHtml(text.detail)}</code></details>`
+      : '';
+    return `<p class="render-error" data-error-code="${escapeHtml(code)}">${escapeHtml(text.summary)}</p>${detail}`;
+  }
+
   function visual(node: DocumentNode): string {
     const outcome = visuals.get(node.node_id);
     const kind = node.type === 'mermaid' ? 'mermaid' : 'function-plot';
     if (outcome?.ok && typeof outcome.result.content === 'string') {
       return `<figure class="${kind}">${slot(outcome.result.content)}</figure>\n`;
     }
-    const message =
-      outcome && !outcome.ok
-        ? `<p class="render-error" data-error-code="${escapeHtml(outcome.code)}">${escapeHtml(outcome.message)}</p>`
-        : '';
+    const message = outcome && !outcome.ok ? renderError(kind, outcome.code, outcome.message) : '';
     return `<div class="${kind} render-failed"><pre><code>${escapeHtml(node.text ?? '')}</code></pre>${message}</div>\n`;
   }
 

@@ -1245,7 +1245,6 @@ graph LR
   'plot.warning.unknownOptionGuess': 'unknown option “{name}” is ignored — did you mean “{meant}”?',
   'plot.warning.unknownOption': 'unknown option “{name}” is ignored; use label: or color:.',
   'plot.warning.color': 'colour “{value}” is ignored: use #rgb, #rrggbb or a colour name.',
-  'preview.diagramFailed': 'Diagram could not be rendered:',
   'preview.diagramFailedBare': 'Diagram could not be rendered.',
   'preview.diagramUnsafe': 'The diagram was removed by the sanitizer.',
   // Function plots: the core's messages about a block's text (core/function-plot-messages), by code; the position is in the heading.
@@ -1284,8 +1283,14 @@ graph LR
   'plot.message.tooManyFunctions': 'a plot draws at most {max} functions.',
   'plot.message.noFunction': 'the plot has no function to draw, such as “y = sin(x)”.',
   // Mermaid diagrams: where the block went wrong (the block's own line) and Mermaid's words for it.
-  'preview.diagramFailedAt': 'Diagram could not be rendered (line {line}):',
   'preview.diagramParseError': 'line {line} of the diagram: {message}',
+  // Mermaid diagrams in the preview: a syntax error said for a person (the parser's words fold away under Details).
+  'preview.diagramSyntaxAt': 'This diagram has a syntax error on line {line}.',
+  'preview.diagramEndsEarlyAt':
+    'This diagram has a syntax error on line {line}: it ends where more was expected.',
+  'preview.diagramSyntax': 'This diagram has a syntax error.',
+  'preview.diagramDetails': 'Details',
+  'preview.diagramArea': 'Diagram',
   // An interrupted update import: the notes it overwrote are put back at the next start.
   'importCrash.restored': {
     one: '{count} note it had changed was put back as it was.',

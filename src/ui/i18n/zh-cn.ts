@@ -1182,7 +1182,6 @@ graph LR
   'plot.warning.unknownOptionGuess': '未知选项“{name}”已忽略——你是不是想写“{meant}”？',
   'plot.warning.unknownOption': '未知选项“{name}”已忽略；可用 label: 或 color:。',
   'plot.warning.color': '颜色“{value}”已忽略：请用 #rgb、#rrggbb 或颜色名。',
-  'preview.diagramFailed': '图表无法渲染：',
   'preview.diagramFailedBare': '图表无法渲染。',
   'preview.diagramUnsafe': '图表含有不安全的内容，已被清理器移除。',
   // 函数图像：核心对块内文字的提示（core/function-plot-messages），按代码；位置写在标题里。
@@ -1220,8 +1219,13 @@ graph LR
   'plot.message.tooManyFunctions': '一个函数图像最多绘制 {max} 个函数。',
   'plot.message.noFunction': '图像中没有要绘制的函数，例如“y = sin(x)”。',
   // Mermaid 图表：出错处（块内的行号）及 Mermaid 的说明。
-  'preview.diagramFailedAt': '图表无法渲染（第 {line} 行）：',
   'preview.diagramParseError': '图表第 {line} 行：{message}',
+  // 预览中的 Mermaid 图表：面向用户的语法错误说明（解析器原文收在“详细信息”中）。
+  'preview.diagramSyntaxAt': '此图表第 {line} 行有语法错误。',
+  'preview.diagramEndsEarlyAt': '此图表第 {line} 行有语法错误：内容不完整，后面还应有内容。',
+  'preview.diagramSyntax': '此图表有语法错误。',
+  'preview.diagramDetails': '详细信息',
+  'preview.diagramArea': '图表',
   // 被中断的更新导入：它覆盖过的笔记在下次启动时恢复原样。
   'importCrash.restored': { other: '它改动过的 {count} 篇笔记已恢复原样。' },
   // 大型笔记：打开此类笔记时才加载的长文本编辑器。

@@ -102,7 +102,7 @@ describe('renderMermaidBlocks', () => {
     });
   }
 
-  it('keeps the source and shows a coded error saying what Mermaid expected, at a line of the block', async () => {
+  it('keeps the source and says in words which line has the error; the token list folds away', async () => {
     mermaidMock.render.mockRejectedValue(flowchartParseError());
     const { renderMermaidBlocks, MERMAID_PARSE_FAILED } = await loadModule();
     const container = await renderedPreview('```mermaid\ngraph TD\n  A[Start] -->\n```');
@@ -112,35 +112,56 @@ describe('renderMermaidBlocks', () => {
     expect(block?.querySelector('pre')?.textContent).toBe('graph TD\n  A[Start] -->\n');
     const error = block?.querySelector('.mermaid-error');
     expect(error?.getAttribute('data-error-code')).toBe(MERMAID_PARSE_FAILED);
-    expect(error?.querySelector('.mermaid-error-detail')?.textContent).toBe(
-      "Parse error on line 2: Expecting 'AMP', 'COLON', 'PIPE', 'NODE_STRING', got 'EOF'",
+    expect(error?.querySelector('.mermaid-error-title')?.textContent).toBe(
+      'This diagram has a syntax error on line 2: it ends where more was expected.',
+    );
+    const details = error?.querySelector('details');
+    expect(details?.open).toBe(false);
+    expect(details?.querySelector('summary')?.textContent).toBe('Details');
+    expect(details?.querySelector('.mermaid-error-detail')?.textContent).toBe(
+      "Expecting 'AMP', 'COLON', 'PIPE', 'NODE_STRING', got 'EOF'",
     );
   });
 
-  it('heads a failed diagram with the words it is given, Mermaid message below as detail', async () => {
-    mermaidMock.render.mockRejectedValue(new Error('Parse error on line 2:\n...'));
-    const { renderMermaidBlocks } = await loadModule();
-    const container = await renderedPreview('```mermaid\ngraph TD\n  A-->\n```');
-    await renderMermaidBlocks(container, {
-      labels: { failedWith: '图表无法渲染：', failed: '图表无法渲染。', unsafe: '已移除。' },
-    });
-    const error = container.querySelector('.mermaid-error');
-    expect(error?.querySelector('.mermaid-error-title')?.textContent).toBe('图表无法渲染：');
-    expect(error?.querySelector('.mermaid-error-detail')?.textContent).toBe('Parse error on line 2');
-  });
-
-  it('names the line in the heading when given words for it, and only the reason below', async () => {
+  it('heads a failed diagram with the words it is given', async () => {
     mermaidMock.render.mockRejectedValue(flowchartParseError());
     const { renderMermaidBlocks } = await loadModule();
     const container = await renderedPreview('```mermaid\ngraph TD\n  A[Start] -->\n```');
     await renderMermaidBlocks(container, {
-      labels: { failedWith: '图表无法渲染：', failedAt: (line) => `图表无法渲染（第 ${line} 行）：` },
+      labels: {
+        endsEarlyAt: (line) => `此图表第 ${line} 行有语法错误：内容不完整。`,
+        details: '详细信息',
+      },
     });
     const error = container.querySelector('.mermaid-error');
-    expect(error?.querySelector('.mermaid-error-title')?.textContent).toBe('图表无法渲染（第 2 行）：');
-    expect(error?.querySelector('.mermaid-error-detail')?.textContent).toBe(
-      "Expecting 'AMP', 'COLON', 'PIPE', 'NODE_STRING', got 'EOF'",
+    expect(error?.querySelector('.mermaid-error-title')?.textContent).toBe(
+      '此图表第 2 行有语法错误：内容不完整。',
     );
+    expect(error?.querySelector('summary')?.textContent).toBe('详细信息');
+  });
+
+  it('says there is a syntax error, without a line, when the parser gave none', async () => {
+    mermaidMock.render.mockRejectedValue(new Error('Parsing failed: unexpected character.'));
+    const { renderMermaidBlocks } = await loadModule();
+    const container = await renderedPreview('```mermaid\npie\n  x\n```');
+    await renderMermaidBlocks(container, { labels: { syntax: '此图表有语法错误。' } });
+    const error = container.querySelector('.mermaid-error');
+    expect(error?.querySelector('.mermaid-error-title')?.textContent).toBe('此图表有语法错误。');
+    expect(error?.querySelector('.mermaid-error-detail')?.textContent).toBe(
+      'Parsing failed: unexpected character.',
+    );
+  });
+
+  it('draws a diagram in a keyboard-scrollable area that knows the diagram’s own width', async () => {
+    mermaidMock.render.mockResolvedValue({ svg: '<svg viewBox="0 0 1234.5 80"><rect/></svg>' });
+    const { renderMermaidBlocks } = await loadModule();
+    const container = await renderedPreview('```mermaid\ngraph LR\n  A-->B\n```');
+    await renderMermaidBlocks(container, { labels: { diagram: '图表' } });
+    const area = container.querySelector<HTMLElement>('.mermaid-diagram');
+    expect(area?.tabIndex).toBe(0);
+    expect(area?.getAttribute('role')).toBe('group');
+    expect(area?.getAttribute('aria-label')).toBe('图表');
+    expect(area?.style.getPropertyValue('--diagram-width')).toBe('1235px');
   });
 
   it.each([

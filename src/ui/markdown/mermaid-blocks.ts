@@ -1,6 +1,7 @@
 import type { ErrorCode } from '../../contracts/error-codes';
 import { AppError } from '../../contracts/errors';
 import type { Mermaid } from 'mermaid';
+import { detailsLabel, mermaidErrorSummary, readMermaidError } from '../../core/markdown/diagram-error-text';
 import { decodeMermaidSource } from './code-fence-plugin';
 import { sanitizerFor } from './sanitize';
 import type { Sanitizer } from './sanitize';
@@ -9,24 +10,30 @@ export type MermaidTheme = 'default' | 'dark';
 
 /** The words of a failed diagram's message in the user's language (the preview passes translated ones). */
 export interface MermaidLabels {
-  /** The heading, followed by Mermaid's own message as the technical detail. */
-  failedWith: string;
-  /** The whole message when Mermaid gave none. */
+  /** The heading when Mermaid's parser refused the block at `line` (of the block's own lines). */
+  syntaxAt: (line: number) => string;
+  /** The same, when the block stopped where the parser expected more (an arrow with no target). */
+  endsEarlyAt: (line: number) => string;
+  /** The heading when the parser refused the block without saying where. */
+  syntax: string;
+  /** The heading of any other failure (Mermaid could not load or lay the diagram out). */
   failed: string;
-  /**
-   * The heading when Mermaid located the error, at `line` of the block; Mermaid's
-   * reason follows as the detail. Without it the line stays in the detail, in
-   * Mermaid's words ("Parse error on line 2: …").
-   */
-  failedAt?: (line: number) => string;
   /** The detail when the sanitizer removed the diagram (MERMAID_SVG_UNSAFE). */
   unsafe: string;
+  /** The summary of the folded part holding Mermaid's own words, for those who want them. */
+  details: string;
+  /** The name of a drawn diagram's scrolling area, for screen readers. */
+  diagram: string;
 }
 
 const DEFAULT_LABELS: MermaidLabels = {
-  failedWith: 'Diagram could not be rendered:',
+  syntaxAt: (line) => mermaidErrorSummary({ syntax: true, line, endsEarly: false, detail: '' }, 'en'),
+  endsEarlyAt: (line) => mermaidErrorSummary({ syntax: true, line, endsEarly: true, detail: '' }, 'en'),
+  syntax: mermaidErrorSummary({ syntax: true, endsEarly: false, detail: '' }, 'en'),
   failed: 'Diagram could not be rendered.',
   unsafe: 'The diagram was removed by the sanitizer.',
+  details: detailsLabel('en'),
+  diagram: 'Diagram',
 };
 
 export interface RenderMermaidOptions {
@@ -214,11 +221,22 @@ function sourceOf(block: HTMLElement): string {
   return decoded ?? block.querySelector('pre')?.textContent ?? '';
 }
 
-function showDiagram(block: HTMLElement, svg: string): void {
+// Mermaid's own width of a diagram (its viewBox), in CSS pixels.
+const VIEW_BOX_WIDTH = /^\s*[-\d.]+[\s,]+[-\d.]+[\s,]+([\d.]+)/;
+
+function showDiagram(block: HTMLElement, svg: string, labels: MermaidLabels): void {
   const diagram = block.ownerDocument.createElement('div');
   diagram.className = 'mermaid-diagram';
   // `svg` has been through the SVG sanitizer.
   diagram.innerHTML = svg;
+  // A wide diagram keeps a readable size and scrolls sideways in its own area (the theme's
+  // .mermaid-diagram rules), instead of shrinking to the pane: on a phone its labels were 6 px.
+  const width = Number(VIEW_BOX_WIDTH.exec(diagram.querySelector('svg')?.getAttribute('viewBox') ?? '')?.[1]);
+  if (width > 0) diagram.style.setProperty('--diagram-width', `${Math.round(width)}px`);
+  // The scrolling area is reachable by keyboard (arrow keys scroll it once focused).
+  diagram.tabIndex = 0;
+  diagram.setAttribute('role', 'group');
+  diagram.setAttribute('aria-label', labels.diagram);
   block.replaceChildren(diagram);
   block.setAttribute(STATE_ATTRIBUTE, 'rendered');
 }
@@ -226,24 +244,44 @@ function showDiagram(block: HTMLElement, svg: string): void {
 function showError(block: HTMLElement, failure: Failure, labels: MermaidLabels): void {
   block.querySelector('.mermaid-error')?.remove();
   const document = block.ownerDocument;
-  const note = document.createElement('p');
+  const note = document.createElement('div');
   note.className = 'mermaid-error';
   note.setAttribute('data-error-code', failure.code);
   note.setAttribute('role', 'note');
-  const { located } = failure;
-  const atLine = located && located.reason !== '' && labels.failedAt;
-  const detail =
-    failure.code === MERMAID_SVG_UNSAFE ? labels.unsafe : atLine ? located.reason : failure.message;
+  const read = readMermaidError(failure.message);
+  let heading: string;
+  let detail: string;
+  if (failure.code === MERMAID_SVG_UNSAFE) {
+    heading = labels.unsafe;
+    detail = '';
+  } else if (failure.code === MERMAID_PARSE_FAILED) {
+    // A person reads where the block went wrong; the parser's token list is for experts.
+    heading =
+      read.line === undefined
+        ? labels.syntax
+        : read.endsEarly
+          ? labels.endsEarlyAt(read.line)
+          : labels.syntaxAt(read.line);
+    detail = read.detail;
+  } else {
+    heading = labels.failed;
+    detail = read.detail;
+  }
   const title = document.createElement('span');
   title.className = 'mermaid-error-title';
-  title.textContent = atLine ? atLine(located.line) : detail ? labels.failedWith : labels.failed;
+  title.textContent = heading;
   note.append(title);
   if (detail) {
+    const more = document.createElement('details');
+    more.className = 'mermaid-error-more';
+    const summary = document.createElement('summary');
+    summary.textContent = labels.details;
     // textContent: the message can quote the note's own source.
-    const more = document.createElement('span');
-    more.className = 'mermaid-error-detail';
-    more.textContent = detail;
-    note.append(' ', more);
+    const words = document.createElement('code');
+    words.className = 'mermaid-error-detail';
+    words.textContent = detail;
+    more.append(summary, words);
+    note.append(more);
   }
   block.append(note);
   block.setAttribute(STATE_ATTRIBUTE, 'failed');
@@ -285,7 +323,7 @@ export async function renderMermaidBlocks(
     // The preview may have moved on while Mermaid worked; stale results are dropped.
     if (options.signal?.aborted) break;
     if (outcome.ok) {
-      showDiagram(block, outcome.svg);
+      showDiagram(block, outcome.svg, labels);
       result.rendered++;
     } else {
       showError(block, outcome, labels);
