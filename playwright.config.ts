@@ -21,7 +21,10 @@ export default defineConfig({
   timeout: 180_000,
   expect: { timeout: 30_000 },
   fullyParallel: false,
-  workers: 1,
+  // Two spec files at a time: most of a test is waiting on the page (worker start, IndexedDB,
+  // rendering), so two browsers share two cores well. A run with two workers beside seven other
+  // jobs (load 50) passed whole, so nothing here depends on running alone. PW_WORKERS=1 runs one.
+  workers: Number(process.env.PW_WORKERS ?? 2),
   retries: 0,
   reporter: [['list']],
   use: {

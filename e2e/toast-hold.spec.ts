@@ -11,6 +11,8 @@ async function trashNote(page: Page, title: string): Promise<Locator> {
   await page.clock.install();
   await openApp(page);
   await createNote(page, title, 'text');
+  // From here the page's time moves only when the test moves it: a busy machine cannot age the toast.
+  await page.clock.pauseAt(new Date(Date.now() + 60_000));
   await page.getByTestId('trash-note').click();
   await expect(page.getByTestId('note-item').filter({ hasText: title })).toHaveCount(0);
   const toast = page.getByTestId('toast').filter({ hasText: 'Moved to trash' });
