@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, openApp, test } from './fixtures';
-import { serveTinyWhisper } from './harness/chain-steps';
+import { serveTinyWhisper, useTranscriptionModelHost } from './harness/chain-steps';
 import { tonesWav } from './harness/wav';
 
 // The tiny Whisper (see transcription.spec.ts) says the same script for any audio:
@@ -20,26 +20,6 @@ async function openTranscription(page: Page): Promise<void> {
   await expect(page.getByTestId('transcription-view')).toBeVisible();
 }
 
-/** Settings (behind the menu on a phone): the model from this app's /models/, never from elsewhere. */
-async function useTinyModel(page: Page): Promise<void> {
-  const menu = page.getByRole('button', MENU);
-  if (await menu.isVisible()) await menu.click();
-  await page.getByTestId('open-settings').click();
-  await page.getByTestId('settings-nav-local-models').click();
-  await page.getByTestId('model-host').fill(MODEL_HOST);
-  await page.getByTestId('model-host-save').click();
-  await expect(page.getByTestId('model-host-saved')).toBeVisible();
-  // A phone shows one settings page at a time: back to their list first.
-  const back = page.getByTestId('settings-back');
-  if (await back.isVisible()) await back.click();
-  await page.getByTestId('settings-nav-transcription').click();
-  await page.getByTestId('transcription-allow-remote').uncheck();
-  await page.getByTestId('transcription-save-source').click();
-  await expect(page.getByTestId('transcription-source-saved')).toBeVisible();
-  await page.keyboard.press('Escape');
-  await openTranscription(page);
-}
-
 for (const { name, use } of [
   { name: 'at a desk', use: { viewport: { width: 1280, height: 800 } } },
   { name: 'on a phone, in Chinese', use: { ...PHONE, locale: 'zh-CN' } },
@@ -53,7 +33,8 @@ for (const { name, use } of [
       test.setTimeout(180_000);
       await serveTinyWhisper(page, MODEL_HOST, MODEL_ID);
       await openApp(page);
-      await useTinyModel(page);
+      await useTranscriptionModelHost(page, MODEL_HOST);
+      await openTranscription(page);
       await page.getByTestId('audio-file-input').setInputFiles({
         name: 'short.wav',
         mimeType: 'audio/wav',

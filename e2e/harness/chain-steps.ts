@@ -66,11 +66,16 @@ export function chainScript(raw: Record<string, unknown>): string {
  * elsewhere. Closes Settings; the caller goes on to Transcription its own way.
  */
 export async function useTranscriptionModelHost(page: Page, modelHost: string): Promise<void> {
+  // On a phone Settings is behind the menu, and its pages show one at a time.
+  const menu = page.getByRole('button', { name: /^(Open menu|打开菜单)$/ });
+  if (await menu.isVisible()) await menu.click();
   await page.getByTestId('open-settings').click();
   await page.getByTestId('settings-nav-local-models').click();
   await page.getByTestId('model-host').fill(modelHost);
   await page.getByTestId('model-host-save').click();
   await expect(page.getByTestId('model-host-saved')).toBeVisible();
+  const back = page.getByTestId('settings-back');
+  if (await back.isVisible()) await back.click();
   await page.getByTestId('settings-nav-transcription').click();
   await page.getByTestId('transcription-allow-remote').uncheck();
   await page.getByTestId('transcription-save-source').click();

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
-import { menuItems, menuKeyTarget } from './menu-keys';
+import { menuItems, menuKeyTarget, menuPlacement } from './menu-keys';
 
 function menu(): HTMLElement[] {
   document.body.innerHTML =
@@ -24,5 +24,12 @@ describe('menuKeyTarget', () => {
     expect(menuKeyTarget('ArrowUp', items, document.body)).toBe(items[2]);
     expect(menuKeyTarget('Enter', items, items[0]!)).toBeNull();
     expect(menuKeyTarget('ArrowDown', [], null)).toBeNull();
+  });
+
+  it('keeps the menu inside the window', () => {
+    const menu = { width: 180, height: 150 };
+    expect(menuPlacement(100, 100, menu, { width: 1280, height: 800 })).toEqual({ x: 100, y: 100 });
+    expect(menuPlacement(300, 800, menu, { width: 390, height: 844 })).toEqual({ x: 202, y: 686 });
+    expect(menuPlacement(-5, 2, menu, { width: 390, height: 844 })).toEqual({ x: 8, y: 8 });
   });
 });

@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  folderMenuCommands,
-  folderName,
-  menuPlacement,
-  opensContextMenu,
-  renameSelection,
-} from './folder-menu';
+import { folderMenuCommands, folderName, opensContextMenu, renameSelection } from './folder-menu';
 
 const key = (
   key: string,
@@ -42,12 +36,5 @@ describe('folder menu', () => {
     expect(opensContextMenu(key('ContextMenu'))).toBe(true);
     expect(opensContextMenu(key('F10'))).toBe(false);
     expect(opensContextMenu(key('F10', { shiftKey: true, ctrlKey: true }))).toBe(false);
-  });
-
-  it('keeps the menu inside the window', () => {
-    const menu = { width: 180, height: 150 };
-    expect(menuPlacement(100, 100, menu, { width: 1280, height: 800 })).toEqual({ x: 100, y: 100 });
-    expect(menuPlacement(300, 800, menu, { width: 390, height: 844 })).toEqual({ x: 202, y: 686 });
-    expect(menuPlacement(-5, 2, menu, { width: 390, height: 844 })).toEqual({ x: 8, y: 8 });
   });
 });

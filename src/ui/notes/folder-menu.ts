@@ -46,24 +46,3 @@ export function opensContextMenu(event: {
   if (event.altKey || event.ctrlKey || event.metaKey) return false;
   return event.key === 'ContextMenu' || (event.key === 'F10' && event.shiftKey);
 }
-
-interface Size {
-  width: number;
-  height: number;
-}
-
-/**
- * Where the menu's corner goes: at the point asked, moved back so the whole menu
- * stays in the window (a phone's narrow screen, a folder near the bottom).
- */
-export function menuPlacement(
-  x: number,
-  y: number,
-  menu: Size,
-  viewport: Size,
-  margin = 8,
-): { x: number; y: number } {
-  const fit = (at: number, size: number, room: number): number =>
-    Math.max(margin, Math.min(at, room - size - margin));
-  return { x: fit(x, menu.width, viewport.width), y: fit(y, menu.height, viewport.height) };
-}
