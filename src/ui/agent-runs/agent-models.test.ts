@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { local, localItem, pickerLabels, provider } from '../chat/__fixtures__/model-picker';
-import { agentModelGroups, agentModelRefusal, defaultAgentChoice, joinSentences } from './agent-models';
+import { agentModelGroups, agentModelRefusal, defaultAgentChoice } from './agent-models';
 
 const labels = {
   ...pickerLabels,
@@ -76,10 +76,5 @@ describe('a picked in-browser model this device cannot run', () => {
     expect(agentModelRefusal(pick('Qwen-q4f32'), local(true, [f16, f32]))).toBeNull();
     expect(agentModelRefusal({ provider_id: 'custom', model: 'Qwen-q4f16' }, local(true, [f16]))).toBeNull();
     expect(agentModelRefusal(pick('Qwen-q4f16'), null)).toBeNull();
-  });
-
-  it('joins Chinese sentences without a space, others with one', () => {
-    expect(joinSentences(['这块 GPU 不支持。', '请改用 Qwen。'])).toBe('这块 GPU 不支持。请改用 Qwen。');
-    expect(joinSentences(['It does not.', 'Choose Qwen.'])).toBe('It does not. Choose Qwen.');
   });
 });

@@ -96,8 +96,3 @@ export function agentModelRefusal(
     : null;
   return { sentences: sentences.length > 0 ? sentences : [{ key: 'agent.model.cannotRun' }], twin };
 }
-
-/** Sentences in a row; Chinese ones follow each other without a space. */
-export function joinSentences(sentences: readonly string[]): string {
-  return sentences.join(' ').replace(/([。！？]) /g, '$1');
-}

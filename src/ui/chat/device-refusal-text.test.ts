@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deviceRefusalText } from './device-refusal-text';
+import { deviceRefusalText, joinSentences } from './device-refusal-text';
 import { localItem } from './__fixtures__/model-picker';
 
 const f32 = localItem('M-q4f32', { display_name: 'M (q4f32)' });
@@ -49,5 +49,12 @@ describe('deviceRefusalText', () => {
     expect(deviceRefusalText(old, [old])).toEqual([
       { key: 'local.reason.insufficient_storage', params: { twin: '' } },
     ]);
+  });
+});
+
+describe('joinSentences', () => {
+  it('joins Chinese sentences without a space, others with one', () => {
+    expect(joinSentences(['这块 GPU 不支持。', '请改用 Qwen。'])).toBe('这块 GPU 不支持。请改用 Qwen。');
+    expect(joinSentences(['It does not.', 'Choose Qwen.'])).toBe('It does not. Choose Qwen.');
   });
 });

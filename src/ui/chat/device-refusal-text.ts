@@ -43,3 +43,8 @@ export function deviceRefusalText(
   if (twin) sentences.push({ key: 'chat.deviceRefusal.useTwin', params });
   return sentences;
 }
+
+/** Sentences in a row; Chinese ones follow each other without a space. */
+export function joinSentences(sentences: readonly string[]): string {
+  return sentences.join(' ').replace(/([。！？]) /g, '$1');
+}
