@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { movedFolder, movedTargets, rewriteLinkTargets } from './wikilinks-move';
+import { rewriteLinkTargets } from './wikilinks';
+import { movedFolder, movedTargets } from './wikilinks-move';
 
 describe('movedFolder', () => {
   it('moves the folder and those below it, and nothing else', () => {

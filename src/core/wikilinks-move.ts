@@ -1,4 +1,3 @@
-import { parseWikilinks } from './wikilinks';
 import { folderRank, linkPath } from './wikilinks-paths';
 
 /** A note's folder change: `from` and `to` are `/`-separated folders, '' the top. */
@@ -52,29 +51,4 @@ export function movedTargets(target: string, from: string, to: string): string[]
   // Rank 2: the vault's name first, then the folder whole or its last parts.
   const vault = wrote.slice(0, 1);
   return wrote.length - 1 === folderParts(from).length ? [join([...vault, ...next])] : tails(vault);
-}
-
-/**
- * Gives each `[[link]]` of `body` the target `next(target)` returns (target as
- * written, without its `#place` and `|label`), keeping its place and label;
- * null leaves the link as it is. Links in code are not links and stay.
- */
-export function rewriteLinkTargets(
-  body: string,
-  next: (target: string) => string | null,
-): { body: string; count: number } {
-  let count = 0;
-  let result = '';
-  let cursor = 0;
-  for (const link of parseWikilinks(body)) {
-    if (link.target === '') continue;
-    const target = next(link.target);
-    if (target === null || target === link.target) continue;
-    const fragment = link.fragment === null ? '' : `#${link.fragment}`;
-    const label = link.label === null ? '' : `|${link.label}`;
-    result += body.slice(cursor, link.start) + `[[${target}${fragment}${label}]]`;
-    cursor = link.end;
-    count++;
-  }
-  return { body: count === 0 ? body : result + body.slice(cursor), count };
 }

@@ -123,16 +123,33 @@ export function rewriteWikilinks(
   follows: (before: string, after: string) => boolean = () => true,
 ): { body: string; count: number } {
   const oldKey = linkKey(oldTitle);
+  // Asked once per target as written: `follows` may be a lookup in the link index.
+  const decided = new Map<string, string | null>();
+  return rewriteLinkTargets(body, (written) => {
+    if (decided.has(written)) return decided.get(written)!;
+    const target = renamedTarget(written, oldKey, newTitle);
+    const next = target !== null && follows(written, target) ? target : null;
+    decided.set(written, next);
+    return next;
+  });
+}
+
+/**
+ * Gives each `[[link]]` of `body` the target `next(target)` returns (target as
+ * written, without its `#place` and `|label`), keeping its place and label;
+ * null leaves the link as it is. Links in code are not links and stay.
+ */
+export function rewriteLinkTargets(
+  body: string,
+  next: (target: string) => string | null,
+): { body: string; count: number } {
   let count = 0;
   let result = '';
   let cursor = 0;
-  const decided = new Map<string, boolean>();
   for (const link of parseWikilinks(body)) {
-    const target = renamedTarget(link.target, oldKey, newTitle);
-    if (target === null) continue;
-    const follow = decided.get(link.target) ?? follows(link.target, target);
-    decided.set(link.target, follow);
-    if (!follow) continue;
+    if (link.target === '') continue;
+    const target = next(link.target);
+    if (target === null || target === link.target) continue;
     const fragment = link.fragment === null ? '' : `#${link.fragment}`;
     const label = link.label === null ? '' : `|${link.label}`;
     result += body.slice(cursor, link.start) + `[[${target}${fragment}${label}]]`;

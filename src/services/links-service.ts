@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { AppError, MAX_TITLE_LENGTH, parseInput, type NoteDto } from '../contracts';
 import { MAX_BODY_LENGTH, MAX_INDEXED_CHARS_PER_NOTE } from '../contracts/note-limits';
-import { linkKey, renamedTarget, rewriteWikilinks } from '../core/wikilinks';
+import { linkKey, renamedTarget, rewriteLinkTargets, rewriteWikilinks } from '../core/wikilinks';
 import { LinkIndex, type Backlink, type LinkedNote, type LinkSuggestion } from '../core/wikilinks-index';
-import { movedTargets, rewriteLinkTargets, type NoteMove } from '../core/wikilinks-move';
+import { movedTargets, type NoteMove } from '../core/wikilinks-move';
 import type { NoteChange, NoteChangeListener, NotesRepository, PagedNote } from '../db';
 import type { NotesService } from './notes-service';
 

@@ -118,3 +118,12 @@ export function exportOptions(choices: ExportChoices, screen: ScreenTheme): Chos
     code_theme: choices.code_theme === 'auto' ? (dark ? 'github-dark' : 'github-light') : choices.code_theme,
   };
 }
+
+/** This device's storage for the choices; null where the browser refuses it (a sandbox, private mode). */
+export function deviceStorage(): Storage | null {
+  try {
+    return typeof localStorage === 'undefined' ? null : localStorage;
+  } catch {
+    return null;
+  }
+}
