@@ -41,6 +41,9 @@ test('arrow keys move from the search box through the results, Enter opens one, 
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('note-title')).toHaveValue(titles[1]!);
   await expect(results.nth(1)).toHaveAttribute('aria-current', 'true');
+  // The opened note's preview scrolls to the hit and takes the focus there, once it has rendered:
+  // wait for that before going back to the results, or the reveal would take the focus from them.
+  await expect(page.locator('[data-search-reveal]')).toBeFocused();
 
   // Escape on a result returns to the box and keeps the results; Escape in the box clears them.
   await results.nth(1).focus();
