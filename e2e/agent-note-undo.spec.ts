@@ -161,6 +161,8 @@ test('a note the agent created and then edited in one run: Undo takes back the e
   ).toBeVisible();
   await expect(page.getByTestId('note-item').filter({ hasText: '进程调度' })).toHaveCount(0);
   await expect.poll(() => trashedInStore(page, '进程调度')).toBe(true);
+  // As after "Move to trash": the list is empty now, so the keyboard goes on to "New note".
+  await expect(page.getByTestId('new-note')).toBeFocused();
 });
 
 test.describe('in Chinese', () => {
