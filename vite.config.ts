@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { VitePWA } from 'vite-plugin-pwa';
@@ -140,5 +141,8 @@ export default defineConfig({
     // CPU-heavy work on two cores, where a 15 s test can take three times that.
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // Vitest's default leaves a core for its main process (one worker on CI's two cores), but
+    // the test files are the work: two workers there halve the wall time. VITEST_MAX_WORKERS overrides.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });
