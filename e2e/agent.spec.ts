@@ -43,8 +43,10 @@ test('the agent finds a note, asks before writing three tasks, and its run repla
   // The tasks are in the note.
   await page.getByTestId('nav-all').click();
   await page.getByTestId('note-item').filter({ hasText: 'Deadlock notes' }).click();
-  const body = await page.getByTestId('note-body').inputValue();
-  expect(body.match(/^- \[ \] /gm)).toHaveLength(3);
+  // The editor may still show the note as it was before the agent's writes until it has fetched it again.
+  await expect
+    .poll(async () => (await page.getByTestId('note-body').inputValue()).match(/^- \[ \] /gm)?.length ?? 0)
+    .toBe(3);
 
   // After a reload the stored run shows the same timeline.
   await page.reload();

@@ -65,6 +65,9 @@ test('chat with the mock provider streams, shows thinking, and Stop stops it', a
   await expect(long).toHaveAttribute('data-status', 'streaming');
   await page.getByTestId('chat-stop').click();
   await expect(long).toHaveAttribute('data-status', 'cancelled');
+  // The answer's preview draws the words that came last in an idle moment of its own: read what
+  // it shows once it shows all of them, or the comparison below would see it catch up.
+  await expect(long.getByTestId('chat-answer').getByTestId('preview')).toHaveAttribute('aria-busy', 'false');
   const stoppedText = await long.getByTestId('chat-answer').textContent();
   await page.waitForTimeout(300);
   expect(await long.getByTestId('chat-answer').textContent()).toBe(stoppedText);
