@@ -1,6 +1,16 @@
-import type { DocumentNode, StaticRenderResult, StaticRenderTheme } from '../contracts/exports';
+import type {
+  DocumentNode,
+  ExportDocument,
+  StaticRenderResult,
+  StaticRenderTheme,
+} from '../contracts/exports';
+import {
+  documentLanguage,
+  visualErrorText,
+  type DocumentLanguage,
+} from '../core/markdown/diagram-error-text';
 import { walkDocument } from '../core/markdown/document-ast';
-import { ExportError, isDarkExport, type ExportContext, type WarningList } from './exporter';
+import { ExportError, isDarkExport, WarningList, type ExportContext } from './exporter';
 import { StaticRenderError, staticSourceHash } from './static-render';
 
 export type VisualOutcome =
@@ -118,4 +128,77 @@ export async function rasterizeVisuals(
     }
   }
   return rasters;
+}
+
+/** All the text a document holds, for the language it is written in. */
+export function documentText(node: DocumentNode): string {
+  return (node.text ?? '') + node.children.map(documentText).join('');
+}
+
+/**
+ * The one language every format writes its own words in (a diagram that failed): Chinese as
+ * soon as the title or the text has Chinese characters, else English.
+ */
+export function exportLanguage(document: ExportDocument): DocumentLanguage {
+  return documentLanguage(`${document.title}\n${documentText(document.root)}`);
+}
+
+/**
+ * `root` with a paragraph after each diagram or plot that failed, saying why in `language`,
+ * as the HTML export writes it under the source; the parser's own words are left out, since
+ * a printed page cannot fold them away. For the formats that write such a node as its source.
+ */
+export function withFailureNotes(
+  root: DocumentNode,
+  visuals: ReadonlyMap<string, VisualOutcome>,
+  language: DocumentLanguage,
+): DocumentNode {
+  const note = (node: DocumentNode): DocumentNode | undefined => {
+    const outcome = visuals.get(node.node_id);
+    if (!outcome || outcome.ok) return undefined;
+    const kind = node.type === 'mermaid' ? 'mermaid' : 'function_plot';
+    const { summary } = visualErrorText(kind, outcome.code, outcome.message, language);
+    const id = `${node.node_id}:failure`;
+    return {
+      node_id: id,
+      type: 'paragraph',
+      attributes: {},
+      children: [{ node_id: `${id}:text`, type: 'text', attributes: {}, children: [], text: summary }],
+    };
+  };
+  // Nodes with no failure under them stay the same objects: exporters key footnotes by node.
+  const visit = (node: DocumentNode): DocumentNode => {
+    let changed = false;
+    const children = node.children.flatMap((child) => {
+      const failure = note(child);
+      const kept = failure ? child : visit(child);
+      if (failure || kept !== child) changed = true;
+      return failure ? [child, failure] : [kept];
+    });
+    return changed ? { ...node, children } : node;
+  };
+  return visit(root);
+}
+
+/**
+ * The document with the failure notes of its diagrams and plots, for an exporter that draws
+ * them itself later (PDF): Mermaid only where a page can draw it, as the exporter does.
+ * Drawn ones are cached by the renderer, so the exporter's own pass does not draw them again.
+ */
+export async function withVisualFailureNotes(
+  document: ExportDocument,
+  context: ExportContext,
+): Promise<ExportDocument> {
+  // Its own warnings and no progress: the exporter's pass reports both.
+  const quiet: ExportContext = {
+    options: context.options,
+    renderer: context.renderer,
+    signal: context.signal,
+    ...(context.rasterizer && { rasterizer: context.rasterizer }),
+    ...(context.theme && { theme: context.theme }),
+  };
+  const visuals = await renderVisuals(document.root, quiet, new WarningList(), {
+    ...(!context.rasterizer && { only: new Set(['function_plot'] as const) }),
+  });
+  return { ...document, root: withFailureNotes(document.root, visuals, exportLanguage(document)) };
 }

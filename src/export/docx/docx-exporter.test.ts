@@ -102,6 +102,29 @@ describe('docxExporter', () => {
     expect(html.match(/<img [^>]*src="data:image\/png;base64,/g)).toHaveLength(2);
   });
 
+  it('says under a diagram or plot kept as source why, in the language of the note, as the HTML does', async () => {
+    const broken: MermaidStaticPort = {
+      render: () =>
+        Promise.reject(
+          Object.assign(new Error("Parse error on line 2: Expecting 'AMP', 'COLON', got 'EOF'"), {
+            code: 'MERMAID_PARSE_FAILED',
+          }),
+        ),
+    };
+    const note = '```mermaid\ngraph LR\n  A -->\n```\n\n```function-plot\ny = sin(x\n```\n';
+    const chinese = await toHtml(
+      (await docxExporter.export(documentFromMarkdown(note, '控制理论'), testExportContext({}, broken))).data,
+    );
+    expect(chinese).toContain('此图表第 2 行有语法错误：内容不完整，后面还应有内容。');
+    expect(chinese).toContain('函数图像无法绘制：末尾缺少“)”。');
+    expect(chinese).not.toContain('Expecting');
+    const english = await toHtml(
+      (await docxExporter.export(documentFromMarkdown(note, 'Control'), testExportContext({}, broken))).data,
+    );
+    expect(english).toContain('This diagram has a syntax error on line 2: it ends where more was expected.');
+    expect(english).toContain('Plot could not be drawn: Expected ")" but found the end of the expression.');
+  });
+
   it('writes formulas as Word equations (Office Math), inline and displayed, with the text around them intact', async () => {
     const result = await docxExporter.export(
       documentFromMarkdown('Energy $E=mc^2$ here.\n\n$$\n\\frac{1}{\\sqrt{2}}\n$$\n\nAfter 之后\n', 'x'),

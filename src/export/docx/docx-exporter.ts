@@ -42,7 +42,14 @@ import {
   type Footnotes,
 } from '../footnotes';
 import { formulasAsOmml } from '../math/formulas';
-import { rasterizeVisuals, renderVisuals, type RasterVisual, type VisualOutcome } from '../visuals';
+import {
+  exportLanguage,
+  rasterizeVisuals,
+  renderVisuals,
+  withFailureNotes,
+  type RasterVisual,
+  type VisualOutcome,
+} from '../visuals';
 
 /** Page sizes in twips (1/1440 in). */
 const PAGE_SIZES: Record<ExportPageSize, { width: number; height: number }> = {
@@ -557,6 +564,8 @@ export const docxExporter: DocumentExporter = {
     const writer = new DocxWriter(warnings, visuals, rasters, formulas);
     writer.codeTheme = exportCodeTheme(context);
     writer.footnotes = collectFootnotes(document.root, { skipNotes: true });
+    // A diagram kept as source says why under it, in the words the HTML export uses.
+    const root = withFailureNotes(document.root, visuals, exportLanguage(document));
     const children: FileChild[] = [];
     if (context.options.include_title)
       children.push(new Paragraph({ heading: HeadingLevel.TITLE, children: [new TextRun(document.title)] }));
@@ -572,7 +581,7 @@ export const docxExporter: DocumentExporter = {
         );
       }
     }
-    const nodes = document.root.children;
+    const nodes = root.children;
     for (const [index, node] of nodes.entries()) {
       context.signal.throwIfAborted();
       children.push(...writer.blocks([node]));

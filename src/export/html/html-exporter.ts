@@ -10,9 +10,8 @@ import {
 } from '../exporter';
 import { styledCode, type CodeStyle, type CodeTheme } from '../../core/code-highlight-themes';
 import { codeBlockColours, exportCodeTheme } from '../code-theme';
-import { renderVisuals } from '../visuals';
-import { documentLanguage } from '../../core/markdown/diagram-error-text';
-import { documentText, escapeHtml, renderHtmlBody } from './render-html';
+import { exportLanguage, renderVisuals } from '../visuals';
+import { escapeHtml, renderHtmlBody } from './render-html';
 
 const RASTER_DATA_URL = /^data:image\/(?:png|jpe?g|gif|webp)[;,]/i;
 
@@ -194,7 +193,7 @@ export async function renderHtmlDocument(
   const slots: string[] = [];
   const codeStyle = exportCodeTheme(context);
   // One language for the page and the messages it carries (a diagram that failed).
-  const language = documentLanguage(`${document.title}\n${documentText(document.root)}`);
+  const language = exportLanguage(document);
   const body = renderHtmlBody(document.root, {
     visuals,
     language,

@@ -8,7 +8,7 @@ import {
   shownItemsTight,
   type Footnotes,
 } from '../footnotes';
-import type { VisualOutcome } from '../visuals';
+import { documentText, type VisualOutcome } from '../visuals';
 import {
   detailsLabel,
   documentLanguage,
@@ -37,11 +37,6 @@ export interface HtmlRenderOptions {
    * default the document's own: Chinese when its text has Chinese characters.
    */
   language?: DocumentLanguage;
-}
-
-/** All the text a document holds, for the language it is written in. */
-export function documentText(node: DocumentNode): string {
-  return (node.text ?? '') + node.children.map(documentText).join('');
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };

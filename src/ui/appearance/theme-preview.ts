@@ -1,3 +1,6 @@
+import { t } from '../i18n';
+import type { MermaidLabels } from '../markdown/mermaid-blocks';
+
 /**
  * The isolated preview of a theme: a whole document for a sandboxed iframe
  * (`sandbox=""`: no scripts, an opaque origin) with a CSP of its own that
@@ -26,11 +29,29 @@ export function previewDocument(css: string, sampleHtml: string, lang: string): 
   );
 }
 
+/** The words a diagram carries (its area's name, a failure's message) in the UI language, as the note preview has them. */
+export function diagramLabels(): MermaidLabels {
+  return {
+    syntaxAt: (line) => t('preview.diagramSyntaxAt', { line }),
+    endsEarlyAt: (line) => t('preview.diagramEndsEarlyAt', { line }),
+    syntax: t('preview.diagramSyntax'),
+    failed: t('preview.diagramFailedBare'),
+    unsafe: t('preview.diagramUnsafe'),
+    details: t('preview.diagramDetails'),
+    diagram: t('preview.diagramArea'),
+  };
+}
+
 /**
  * The sample note as sanitized HTML, its diagrams drawn (as sanitized SVG) in
  * an off-screen container of this page first, since the frame runs no scripts.
+ * `labels` are the diagrams' words in the UI language.
  */
-export async function renderSampleNote(source: string, isDark: boolean): Promise<string> {
+export async function renderSampleNote(
+  source: string,
+  isDark: boolean,
+  labels: MermaidLabels = diagramLabels(),
+): Promise<string> {
   const renderer = await import('../markdown');
   const html = renderer.renderMarkdownSafe(source);
   const container = document.createElement('div');
@@ -39,7 +60,7 @@ export async function renderSampleNote(source: string, isDark: boolean): Promise
   container.innerHTML = html;
   document.body.append(container);
   try {
-    await renderer.renderMermaidBlocks(container, { theme: isDark ? 'dark' : 'default' });
+    await renderer.renderMermaidBlocks(container, { theme: isDark ? 'dark' : 'default', labels });
     return container.innerHTML;
   } catch (error) {
     console.warn('NotesAgent: diagrams in the theme preview failed', error);

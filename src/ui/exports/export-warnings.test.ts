@@ -29,8 +29,20 @@ describe('translateWarning', () => {
       'export.warning.plotSourceUnplaced {"message":"Unknown name \\"foo\\""}',
     ],
     [
-      'MERMAID_PARSE_FAILED: Diagram (line 12) kept as source: Parse error',
-      'export.warning.diagramSource {"line":"12","message":"Parse error"}',
+      "MERMAID_PARSE_FAILED: Diagram (line 12) kept as source: Parse error on line 2: Expecting 'AMP', 'COLON', got 'EOF'",
+      'export.warning.diagramSource {"line":"12","message":"preview.diagramEndsEarlyAt {\\"line\\":2}"}',
+    ],
+    [
+      "MERMAID_PARSE_FAILED: Diagram (line 3) kept as source: Parse error on line 1: Expecting 'SEMI', got 'NODE_STRING'",
+      'export.warning.diagramSource {"line":"3","message":"preview.diagramSyntaxAt {\\"line\\":1}"}',
+    ],
+    [
+      'MERMAID_RENDER_FAILED: Diagram (line 3) kept as source: Cannot read properties of undefined',
+      'export.warning.diagramSource {"line":"3","message":"preview.diagramFailedBare {}"}',
+    ],
+    [
+      'MERMAID_SVG_UNSAFE: Diagram kept as source: The diagram contained content that is not allowed.',
+      'exportToast.diagramSourceUnplaced {"message":"preview.diagramUnsafe {}"}',
     ],
   ])('names the kind of %s', (warning, expected) => {
     expect(translateWarning(warning, echo)).toBe(expected);
@@ -56,7 +68,23 @@ describe('translateWarning', () => {
         "MERMAID_PARSE_FAILED: Diagram (line 12) kept as source: Parse error on line 2: Expecting 'NODE_STRING', got 'EOF'",
         chinese,
       ),
-    ).toBe("第 12 行的图保留为源码：图表第 2 行：Expecting 'NODE_STRING', got 'EOF'");
+    ).toBe('第 12 行的图保留为源码：此图表第 2 行有语法错误：内容不完整，后面还应有内容。');
+  });
+
+  it("says why a diagram is kept as source as the preview does, without the parser's tokens", () => {
+    const english = (key: MessageKey, params: MessageParams) => translate(en, en, 'en', key, params);
+    const warning =
+      "MERMAID_PARSE_FAILED: Diagram (line 5) kept as source: Parse error on line 1: Expecting 'SEMI', 'NEWLINE', got 'NODE_STRING'";
+    expect(translateWarning(warning, english)).toBe(
+      'A diagram (line 5) is kept as its source: This diagram has a syntax error on line 1.',
+    );
+    const chinese = (key: MessageKey, params: MessageParams) => translate(zhCN, en, 'zh-CN', key, params);
+    expect(
+      translateWarning(
+        "MERMAID_PARSE_FAILED: Diagram kept as source: Parse error on line 2: Expecting 'AMP', got 'EOF'",
+        chinese,
+      ),
+    ).toBe('一个图保留为源码：此图表第 2 行有语法错误：内容不完整，后面还应有内容。');
   });
 
   it('passes a warning of no known kind on as it is', () => {

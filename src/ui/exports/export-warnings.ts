@@ -1,4 +1,5 @@
 import type { MessageKey, MessageParams } from '../i18n';
+import { readMermaidError } from '../../core/markdown/diagram-error-text';
 import { translatePlotWarning } from '../markdown/plot-warnings';
 
 /**
@@ -10,17 +11,25 @@ import { translatePlotWarning } from '../markdown/plot-warnings';
 type Translate = (key: MessageKey, params: MessageParams) => string;
 
 /**
- * What a plot's or a diagram's parser said, in the user's language where it is
- * one of ours (core/function-plot-messages) or Mermaid's "Parse error on line N:"
- * (mermaid-blocks); Mermaid's own words after it stay as Mermaid wrote them.
+ * What a plot's parser said, in the user's language where it is one of ours
+ * (core/function-plot-messages); another parser's words stay as written.
  */
 function parserMessage(message: string, translate: Translate): string {
-  const plot = translatePlotWarning(message, translate);
-  if (plot !== undefined) return plot;
-  const mermaid = /^Parse error on line (\d+): (.*)$/s.exec(message);
-  if (mermaid)
-    return translate('preview.diagramParseError', { line: mermaid[1] ?? '', message: mermaid[2] ?? '' });
-  return message;
+  return translatePlotWarning(message, translate) ?? message;
+}
+
+/**
+ * Why a diagram is kept as source, as the preview says it: a sentence in the user's language
+ * (the line, and whether the text stops short), never Mermaid's list of expected tokens.
+ */
+function diagramMessage(code: string, message: string, translate: Translate): string {
+  if (code === 'MERMAID_SVG_UNSAFE') return translate('preview.diagramUnsafe', {});
+  const error = readMermaidError(message);
+  if (!error.syntax) return translate('preview.diagramFailedBare', {});
+  if (error.line === undefined) return translate('preview.diagramSyntax', {});
+  return translate(error.endsEarly ? 'preview.diagramEndsEarlyAt' : 'preview.diagramSyntaxAt', {
+    line: error.line,
+  });
 }
 
 const PATTERNS: ReadonlyArray<{
@@ -96,11 +105,18 @@ const PATTERNS: ReadonlyArray<{
     params: ([, label]) => ({ label: label ?? '' }),
   },
   {
-    pattern: /^[A-Z_]+: Diagram \(line (\d+)(?:, column \d+)?\) kept as source: (.*)$/s,
+    pattern: /^([A-Z_]+): Diagram \(line (\d+)(?:, column \d+)?\) kept as source: (.*)$/s,
     key: 'export.warning.diagramSource',
-    params: ([, line, message], translate) => ({
+    params: ([, code, line, message], translate) => ({
       line: line ?? '',
-      message: parserMessage(message ?? '', translate),
+      message: diagramMessage(code ?? '', message ?? '', translate),
+    }),
+  },
+  {
+    pattern: /^([A-Z_]+): Diagram kept as source: (.*)$/s,
+    key: 'exportToast.diagramSourceUnplaced',
+    params: ([, code, message], translate) => ({
+      message: diagramMessage(code ?? '', message ?? '', translate),
     }),
   },
   {

@@ -12,6 +12,11 @@ import type { ChosenExportOptions } from './export-choices';
 import { summarizeWarnings, WARNINGS_IN_TOAST } from './export-warnings';
 
 const TERMINAL = new Set(['Completed', 'Failed', 'Cancelled']);
+/**
+ * Every export's toast has this key: the newest export's word replaces the last one's, so a
+ * note exported three ways in a row leaves one toast over the editor, not three.
+ */
+const EXPORT_TOAST = 'export';
 
 /** Waits for the job's terminal event (replayed if it already happened), passing on its progress. */
 function terminalEvent(jobId: string, onProgress?: (progress: JobProgress) => void): Promise<EventEnvelope> {
@@ -74,7 +79,7 @@ export async function exportNote(
     onJob(job.job_id);
     const end = await terminalEvent(job.job_id, onProgress);
     if (end.event === 'Cancelled') {
-      toasts.show(t('export.cancelled'), { kind: 'info' });
+      toasts.show(t('export.cancelled'), { kind: 'info', key: EXPORT_TOAST });
       return;
     }
     // Failed: `get` carries the job's error envelope, which the error funnel shows.
@@ -86,13 +91,14 @@ export async function exportNote(
     const file = await core.exports.file(job.job_id);
     downloadBytes(file.data, file.file_name, file.mime_type);
     if (finished.warnings.length === 0) {
-      toasts.show(t('export.done', { file: file.file_name }), { kind: 'success' });
+      toasts.show(t('export.done', { file: file.file_name }), { kind: 'success', key: EXPORT_TOAST });
       return;
     }
     const { message, all } = summarizeWarnings(file.file_name, finished.warnings, t);
     const hidden = all.length > WARNINGS_IN_TOAST;
     toasts.show(message, {
       kind: 'info',
+      key: EXPORT_TOAST,
       // A list takes longer to read than the usual toast stays.
       timeoutMs: 12_000,
       ...(hidden &&

@@ -1147,6 +1147,8 @@ graph LR
   'export.warning.diagramSource': 'A diagram (line {line}) is kept as its source: {message}',
   'export.warning.plotSource': 'A function plot (line {line}) is kept as its source: {message}',
   'export.warning.plotSourceUnplaced': 'A function plot is kept as its source: {message}',
+  // Export toast: a diagram kept as source whose line in the note is not known.
+  'exportToast.diagramSourceUnplaced': 'A diagram is kept as its source: {message}',
   // Export toast with several warnings: all of them, a few inline and the rest behind "Show all".
   'export.warningsList': {
     one: 'Exported {file} with 1 warning: {list}',
@@ -1282,8 +1284,6 @@ graph LR
   'plot.message.grid': 'grid is true or false.',
   'plot.message.tooManyFunctions': 'a plot draws at most {max} functions.',
   'plot.message.noFunction': 'the plot has no function to draw, such as “y = sin(x)”.',
-  // Mermaid diagrams: where the block went wrong (the block's own line) and Mermaid's words for it.
-  'preview.diagramParseError': 'line {line} of the diagram: {message}',
   // Mermaid diagrams in the preview: a syntax error said for a person (the parser's words fold away under Details).
   'preview.diagramSyntaxAt': 'This diagram has a syntax error on line {line}.',
   'preview.diagramEndsEarlyAt':

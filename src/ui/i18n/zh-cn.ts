@@ -1087,6 +1087,8 @@ graph LR
   'export.warning.diagramSource': '第 {line} 行的图保留为源码：{message}',
   'export.warning.plotSource': '第 {line} 行的函数图像保留为源码：{message}',
   'export.warning.plotSourceUnplaced': '一个函数图像保留为源码：{message}',
+  // Export toast: a diagram kept as source whose line in the note is not known.
+  'exportToast.diagramSourceUnplaced': '一个图保留为源码：{message}',
   // Export toast with several warnings: all of them, a few inline and the rest behind "Show all".
   'export.warningsList': {
     other: '已导出 {file}，有 {count} 条警告：{list}',
@@ -1218,8 +1220,6 @@ graph LR
   'plot.message.grid': 'grid 只能是 true 或 false。',
   'plot.message.tooManyFunctions': '一个函数图像最多绘制 {max} 个函数。',
   'plot.message.noFunction': '图像中没有要绘制的函数，例如“y = sin(x)”。',
-  // Mermaid 图表：出错处（块内的行号）及 Mermaid 的说明。
-  'preview.diagramParseError': '图表第 {line} 行：{message}',
   // 预览中的 Mermaid 图表：面向用户的语法错误说明（解析器原文收在“详细信息”中）。
   'preview.diagramSyntaxAt': '此图表第 {line} 行有语法错误。',
   'preview.diagramEndsEarlyAt': '此图表第 {line} 行有语法错误：内容不完整，后面还应有内容。',

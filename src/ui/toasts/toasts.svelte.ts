@@ -14,6 +14,8 @@ export interface Toast {
   action: ToastAction | null;
   /** The contract's error code behind an error toast (rendered as `data-code`), else null. */
   code: string | null;
+  /** What it is the current word on (ShowToastOptions.key), else null. */
+  key: string | null;
 }
 
 export interface ShowToastOptions {
@@ -23,6 +25,11 @@ export interface ShowToastOptions {
   code?: string;
   /** 0 keeps the toast until dismissed. */
   timeoutMs?: number;
+  /**
+   * Toasts that say the current state of one thing (the latest export): a toast shown with the
+   * key of one on screen takes its place, so a run of them leaves one toast, not a pile.
+   */
+  key?: string;
 }
 
 const DEFAULT_TIMEOUT: Record<ToastKind, number> = { info: 4000, success: 4000, error: 8000 };
@@ -51,7 +58,8 @@ interface Countdown {
 }
 
 /**
- * Transient notifications. Showing a message that is already on screen restarts its timer instead.
+ * Transient notifications. Showing a message that is already on screen restarts its timer instead;
+ * showing one with the key of a toast on screen replaces that toast.
  * A toast does not close while the pointer is over it or the focus is in it (WCAG 2.2.2): its
  * time stops, and goes on from where it stopped once both have left.
  */
@@ -73,10 +81,20 @@ export class ToastState {
     const kind = options.kind ?? 'info';
     const asked = options.timeoutMs ?? DEFAULT_TIMEOUT[kind];
     const timeout = options.action && asked > 0 ? Math.max(asked, MIN_ACTION_TIMEOUT_MS) : asked;
+    const key = options.key ?? null;
+    const replaced = key === null ? undefined : this.#items.find((toast) => toast.key === key);
+    if (replaced && (replaced.message !== message || replaced.kind !== kind)) this.dismiss(replaced.id);
     const duplicate = this.#items.find((toast) => toast.message === message && toast.kind === kind);
     const id = duplicate?.id ?? this.#nextId++;
     if (!duplicate) {
-      const toast: Toast = { id, kind, message, action: options.action ?? null, code: options.code ?? null };
+      const toast: Toast = {
+        id,
+        kind,
+        message,
+        action: options.action ?? null,
+        code: options.code ?? null,
+        key,
+      };
       const kept = this.#items.slice(-(MAX_TOASTS - 1));
       for (const dropped of this.#items.slice(0, this.#items.length - kept.length))
         this.#clearTimer(dropped.id);

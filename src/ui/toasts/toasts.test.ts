@@ -16,6 +16,27 @@ describe('ToastState', () => {
 
   const messages = (): string[] => state.items.map((toast) => toast.message);
 
+  it('a toast with the key of one on screen takes its place, and its time is its own', () => {
+    state.show('Saved', { timeoutMs: 4000 });
+    state.show('Exported a.html with 1 warning', { key: 'export', timeoutMs: 12_000 });
+    vi.advanceTimersByTime(6000);
+    state.show('Exported a.pdf with 1 warning', { key: 'export', timeoutMs: 12_000 });
+    expect(messages()).toEqual(['Exported a.pdf with 1 warning']);
+    state.show('Exported a.docx', { key: 'export', kind: 'success', timeoutMs: 4000 });
+    state.show('Moved to trash', { timeoutMs: 4000 });
+    expect(messages()).toEqual(['Exported a.docx', 'Moved to trash']);
+    vi.advanceTimersByTime(4000);
+    expect(messages()).toEqual([]);
+  });
+
+  it('the same keyed message again stays one toast and starts its time again', () => {
+    const first = state.show('Exported a.html', { key: 'export', timeoutMs: 4000 });
+    vi.advanceTimersByTime(3000);
+    expect(state.show('Exported a.html', { key: 'export', timeoutMs: 4000 })).toBe(first);
+    vi.advanceTimersByTime(3999);
+    expect(messages()).toEqual(['Exported a.html']);
+  });
+
   it('closes a toast after its time', () => {
     state.show('Moved to trash', { timeoutMs: 4000 });
     vi.advanceTimersByTime(3999);
