@@ -137,7 +137,8 @@ test('the same note exports to a PDF with selectable Chinese and English text', 
   // The formulas are typeset (vector paths), not their TeX source in a box.
   expect(text).not.toContain('Formula (TeX)');
   expect(text).not.toContain('\\frac');
-  expect(text).not.toContain('O(n)');
+  // …with their readable text laid invisibly over them (export-pdf-math-text.spec.ts).
+  expect(text).toContain('runs in O(n) time');
   expect(execFileSync('pdffonts', [await file.path()], { encoding: 'utf8' })).toMatch(
     /[A-Z]{6}\+NotoSansSC-Regular/,
   );

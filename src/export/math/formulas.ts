@@ -68,3 +68,27 @@ export async function formulasAsOmml(
   }
   return omml;
 }
+
+/**
+ * Every formula as one line of readable text (tex-linear.ts), by node id: the PDF's
+ * invisible text over each drawn formula. `covers` says which characters the font
+ * has; a formula that cannot be read is left out (typesetFormulas warns of it).
+ */
+export async function formulasAsText(
+  root: DocumentNode,
+  covers: (codePoint: number) => boolean,
+): Promise<Map<string, string>> {
+  const texts = new Map<string, string>();
+  const nodes = mathNodes(root);
+  if (nodes.length === 0) return texts;
+  const { texToLinearText } = await import('./tex-linear');
+  for (const { node, display } of nodes) {
+    try {
+      const text = texToLinearText(node.text ?? '', display, covers);
+      if (text) texts.set(node.node_id, text);
+    } catch {
+      // Left to typesetFormulas, which shows the source and warns.
+    }
+  }
+  return texts;
+}

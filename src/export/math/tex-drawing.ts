@@ -6,6 +6,8 @@ import 'mathjax-full/js/input/tex/ams/AmsConfiguration.js';
 import 'mathjax-full/js/input/tex/base/BaseConfiguration.js';
 import 'mathjax-full/js/input/tex/boldsymbol/BoldsymbolConfiguration.js';
 import 'mathjax-full/js/input/tex/newcommand/NewcommandConfiguration.js';
+import { STATE } from 'mathjax-full/js/core/MathItem.js';
+import type { MmlNode } from 'mathjax-full/js/core/MmlTree/MmlNode.js';
 import { mathjax } from 'mathjax-full/js/mathjax.js';
 import { SVG } from 'mathjax-full/js/output/svg.js';
 import svgpath from 'svgpath';
@@ -147,21 +149,40 @@ function collect(node: LiteElement, matrix: Matrix, shapes: MathShape[], clip?: 
   for (const child of node.children) if (isElement(child)) collect(child, own, shapes, clip);
 }
 
-let converter: ((tex: string, display: boolean) => LiteElement) | undefined;
+type TexDocument = ReturnType<typeof mathjax.document>;
+let texDocument: TexDocument | undefined;
 
-function convert(tex: string, display: boolean): LiteElement {
-  if (!converter) {
+/** One MathJax document for both uses: drawing a formula and reading it as text. */
+function mathDocument(): TexDocument {
+  if (!texDocument) {
     const adaptor = liteAdaptor();
     RegisterHTMLHandler(adaptor);
-    const document = mathjax.document('', {
+    texDocument = mathjax.document('', {
       InputJax: new TeX({ packages: ['base', 'ams', 'newcommand', 'boldsymbol'] }),
       // Every glyph as its own path: no <use> references to resolve.
       OutputJax: new SVG({ fontCache: 'none' }),
     });
-    converter = (source, displayMode) =>
-      document.convert(source, { display: displayMode }) as unknown as LiteElement;
   }
-  return converter(tex, display);
+  return texDocument;
+}
+
+function convert(tex: string, display: boolean): LiteElement {
+  return mathDocument().convert(tex, { display }) as unknown as LiteElement;
+}
+
+/** TeX parsed into MathJax's MathML tree, not typeset; throws TexError for bad TeX. */
+export function texToMathTree(tex: string, display: boolean): MmlNode {
+  const root = mathDocument().convert(tex, { display, end: STATE.CONVERT }) as MmlNode;
+  const visit = (node: MmlNode): void => {
+    if (node.isKind('merror')) {
+      const message = node.attributes.get('data-mjx-error');
+      throw new TexError(typeof message === 'string' && message ? message : 'TeX error');
+    }
+    if (!node.isToken)
+      for (const child of node.childNodes as unknown as Array<MmlNode | null>) if (child) visit(child);
+  };
+  visit(root);
+  return root;
 }
 
 /** Typesets TeX with MathJax (no DOM: its lite adaptor) into shapes; throws TexError for bad TeX. */

@@ -617,7 +617,7 @@ describe('pdfExporter', () => {
       expect(text).not.toContain('[^fcfs]');
       const notes = text.slice(text.indexOf('注释\n'));
       expect(notes).toMatch(
-        /^注释\n1\. 先来先服务。\n2\. Round robin：每个进程轮流使用 个时间片，[\s\S]*\n3\. Tanenbaum, Modern Operating Systems, see the book\.\n4\. 没有被引用的脚注。\n/,
+        /^注释\n1\. 先来先服务。\n2\. Round robin：每个进程轮流使用 q 个时间片，[\s\S]*\n3\. Tanenbaum, Modern Operating Systems, see the book\.\n4\. 没有被引用的脚注。\n/,
       );
       // Each definition is set once, in the notes, not also where it was written.
       expect(text.match(/先来先服务/g)).toHaveLength(1);

@@ -9,6 +9,9 @@ import {
   moveTo,
   popGraphicsState,
   pushGraphicsState,
+  setCharacterSqueeze,
+  setTextRenderingMode,
+  TextRenderingMode,
   PDFArray,
   PDFDict,
   PDFDocument,
@@ -43,10 +46,10 @@ import {
   type ExportResult,
 } from '../exporter';
 import { splitAtDisplayMath } from '../display-math';
-import { typesetFormulas } from '../math/formulas';
+import { formulasAsText, typesetFormulas } from '../math/formulas';
 import { multiply, type Matrix } from '../math/matrix';
 import type { MathDrawing } from '../math/tex-drawing';
-import { rasterizeVisuals, renderVisuals } from '../visuals';
+import { rasterizeVisuals, renderVisuals, withVisualFailureNotes } from '../visuals';
 import { CODE_LINE_HEIGHT, drawCodeBlock, type MonoFont } from './code-block';
 import { defaultMonoFontLoader, type FontLoader } from './font-loader';
 import type { FontSubsetter } from './font-subset';
@@ -94,6 +97,8 @@ interface Run {
   style: Style;
   /** An inline formula, typeset: drawn as paths, never broken. */
   math?: MathDrawing;
+  /** The formula as readable text, laid invisibly over its drawing. */
+  mathText?: string;
 }
 
 /** A stretch of a piece in one font. */
@@ -110,6 +115,7 @@ interface Piece {
   width: number;
   space: boolean;
   math?: MathDrawing;
+  mathText?: string;
   /** More than one only in code, where a word may mix the monospaced font and the CJK one. */
   parts: Part[];
 }
@@ -166,6 +172,8 @@ class Layout {
   images: ReadonlyMap<string, Picture> = new Map();
   /** Typeset formulas by node id; a formula missing here is set as its TeX source. */
   formulas: ReadonlyMap<string, MathDrawing> = new Map();
+  /** Each formula as one line of text (tex-linear.ts), by node id: what copy, search and screen readers get. */
+  formulaTexts: ReadonlyMap<string, string> = new Map();
   /** Absent when the note has no code or the font could not be loaded: code is then set in `font`. */
   mono: MonoFont | undefined;
   /** The export's `code_theme`: fenced code is drawn in its colours. */
@@ -251,7 +259,8 @@ class Layout {
     for (const run of runs) {
       if (run.math) {
         const width = run.math.width * mathScale(run.style.size);
-        pieces.push({ text: run.text, style: run.style, width, space: false, math: run.math, parts: [] });
+        const { text, style, math, mathText } = run;
+        pieces.push({ text, style, width, space: false, math, ...(mathText && { mathText }), parts: [] });
         continue;
       }
       for (const part of run.text.match(PIECE) ?? []) {
@@ -390,7 +399,7 @@ class Layout {
         color: this.palette.codeBackground,
       });
     if (piece.math) {
-      this.formula(piece.math, x, y, mathScale(style.size), style.color);
+      this.formula(piece.math, x, y, mathScale(style.size), style.color, piece.mathText);
     } else if (!piece.space) {
       let partX = x;
       for (const part of piece.parts) {
@@ -441,8 +450,9 @@ class Layout {
    * A typeset formula as vector paths, its baseline at `y`. Each shape is drawn under
    * its own matrix; pdf-lib's drawSvgPath flips y itself, so the flip is undone here.
    */
-  formula(drawing: MathDrawing, x: number, y: number, scale: number, color: RGB): void {
+  formula(drawing: MathDrawing, x: number, y: number, scale: number, color: RGB, text?: string): void {
     const place: Matrix = [scale, 0, 0, -scale, x, y];
+    if (text) this.invisibleText(text, x, y, drawing.width * scale, scale * 1000);
     for (const shape of drawing.shapes) {
       const [a, b, c, d, e, f] = multiply(multiply(place, shape.matrix), [1, 0, 0, -1, 0, 0]);
       this.page.pushOperators(pushGraphicsState());
@@ -474,8 +484,26 @@ class Layout {
     }
   }
 
+  /**
+   * `text` on the baseline at `x`, stretched to `width`, in render mode 3 (neither
+   * filled nor stroked): the page shows the drawing under it, while copying, search
+   * and screen readers get the text, and a selection covers the formula.
+   */
+  invisibleText(text: string, x: number, y: number, width: number, size: number): void {
+    const natural = this.measure(text, size);
+    if (natural <= 0 || width <= 0) return;
+    // Text state is part of the graphics state: q…Q keeps it to this run.
+    this.page.pushOperators(
+      pushGraphicsState(),
+      setTextRenderingMode(TextRenderingMode.Invisible),
+      setCharacterSqueeze((100 * width) / natural),
+    );
+    this.page.drawText(text, { x, y, size, font: this.font });
+    this.page.pushOperators(popGraphicsState());
+  }
+
   /** A display formula centred on its own line, shrunk to the column when wider. */
-  displayFormula(drawing: MathDrawing): void {
+  displayFormula(drawing: MathDrawing, text?: string): void {
     let scale = mathScale(BODY_SIZE * 1.15);
     scale = Math.min(scale, this.available / Math.max(1, drawing.width));
     const width = drawing.width * scale;
@@ -488,6 +516,7 @@ class Layout {
       this.y - drawing.ascent * scale,
       scale,
       this.palette.text,
+      text,
     );
     this.y -= height;
     this.gap(8);
@@ -594,7 +623,9 @@ function inlineRuns(nodes: readonly DocumentNode[], style: Style, layout: Layout
         break;
       case 'math_inline': {
         const drawing = layout.formulas.get(node.node_id);
-        if (drawing) runs.push({ text: node.text ?? '', style, math: drawing });
+        const mathText = layout.formulaTexts.get(node.node_id);
+        if (drawing)
+          runs.push({ text: node.text ?? '', style, math: drawing, ...(mathText && { mathText }) });
         else runs.push({ text: node.text ?? '', style: { ...style, color: palette.inlineCode } });
         break;
       }
@@ -799,7 +830,7 @@ function leadIn(layout: Layout, node: DocumentNode | undefined): number {
 /** A displayed formula, centred on its own lines; its TeX source where it could not be typeset. */
 function formulaBlock(layout: Layout, node: DocumentNode): void {
   const drawing = layout.formulas.get(node.node_id);
-  if (drawing) layout.displayFormula(drawing);
+  if (drawing) layout.displayFormula(drawing, layout.formulaTexts.get(node.node_id));
   else layout.code(`Formula (TeX)\n${node.text ?? ''}`);
 }
 
@@ -1076,9 +1107,11 @@ export function createPdfExporter(
     format: 'pdf',
     extension: 'pdf',
     mimeType: 'application/pdf',
-    async export(document: ExportDocument, context: ExportContext): Promise<ExportResult> {
+    async export(source: ExportDocument, context: ExportContext): Promise<ExportResult> {
       const warnings = new WarningList();
-      assertRepresentable(document.root, new Set(['html_block']), 'PDF');
+      assertRepresentable(source.root, new Set(['html_block']), 'PDF');
+      // A diagram or plot kept as source says why under it, as in the HTML and DOCX exports.
+      const document = await withVisualFailureNotes(source, context);
       loader ??= loadFont();
       let fontBytes: Uint8Array;
       try {
@@ -1097,6 +1130,10 @@ export function createPdfExporter(
             ([key, value]) => `${key}: ${Array.isArray(value) ? value.join(', ') : String(value)}`,
           )
         : [];
+      // Every character a formula's text may use; what the font lacks is dropped from the subset and
+      // written in ASCII once the font is embedded (formulasAsText again, with the font's coverage).
+      const widestFormulaTexts = await formulasAsText(document.root, () => true);
+      context.signal.throwIfAborted();
       let subsetBytes: Uint8Array;
       let subset: FontSubsetter;
       try {
@@ -1107,6 +1144,7 @@ export function createPdfExporter(
           ...metadata,
           LAYOUT_CHARACTERS,
           notesTitle,
+          ...widestFormulaTexts.values(),
         ]);
         subsetBytes = await subset(fontBytes, codePoints);
       } catch (error) {
@@ -1143,6 +1181,10 @@ export function createPdfExporter(
       }
       layout.images = await embedNoteImages(pdf, document.root);
       layout.formulas = await typesetFormulas(document.root, warnings, 'PDF', context.signal);
+      if (widestFormulaTexts.size > 0) {
+        const drawable = new Set(font.getCharacterSet());
+        layout.formulaTexts = await formulasAsText(document.root, (codePoint) => drawable.has(codePoint));
+      }
       const drawn = (node: DocumentNode) =>
         node.type === 'function_plot'
           ? plotParses(node)
