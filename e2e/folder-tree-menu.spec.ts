@@ -60,13 +60,14 @@ test.describe('desktop', () => {
       'Rename…',
       'Move…',
       'Move to the top level',
+      'Delete folder…',
     ]);
     await expect(menuItem(page, 'New folder inside…')).toBeFocused();
     const walk: [string, string][] = [
       ['ArrowDown', 'Rename…'],
-      ['End', 'Move to the top level'],
+      ['End', 'Delete folder…'],
       ['ArrowDown', 'New folder inside…'],
-      ['ArrowUp', 'Move to the top level'],
+      ['ArrowUp', 'Delete folder…'],
       ['Home', 'New folder inside…'],
     ];
     for (const [key, entry] of walk) {
@@ -81,7 +82,12 @@ test.describe('desktop', () => {
     await folder(page, 'Alpha').focus();
     await page.keyboard.press('ContextMenu');
     const alphaMenu = page.getByRole('menu', { name: 'Actions for Alpha' });
-    await expect(alphaMenu.getByRole('menuitem')).toHaveText(['New folder inside…', 'Rename…', 'Move…']);
+    await expect(alphaMenu.getByRole('menuitem')).toHaveText([
+      'New folder inside…',
+      'Rename…',
+      'Move…',
+      'Delete folder…',
+    ]);
     await page.keyboard.press('Escape');
     await expect(folder(page, 'Alpha')).toBeFocused();
   });
@@ -185,6 +191,7 @@ test.describe('中文', () => {
       '重命名…',
       '移动…',
       '移到顶层',
+      '删除文件夹…',
     ]);
     await page.keyboard.press('Escape');
     await expect(folder(page, '课程/操作系统')).toBeFocused();

@@ -135,3 +135,33 @@ export const renameFolderSchema = z.object({
   to: folderPathSchema,
 });
 export type RenameFolderInput = z.input<typeof renameFolderSchema>;
+
+export const deleteFolderSchema = z.object({
+  /** The folder to delete, with every folder below it; their notes go to the trash. */
+  path: folderPathSchema,
+  /**
+   * The live notes the user was told would go to the trash (the confirmation's count).
+   * When given and the folder holds another number now, nothing is deleted (409).
+   */
+  expected_note_count: z.number().int().min(0).optional(),
+});
+export type DeleteFolderInput = z.input<typeof deleteFolderSchema>;
+
+/** What a folder's deletion did: enough to take it back (`restoreDeletedFolder`). */
+export interface DeletedFolderDto {
+  path: string;
+  /** The live notes it moved to the trash, in it and below it. */
+  note_ids: string[];
+  /** The folders the user had made there (rows), which no note's path would bring back. */
+  folders: string[];
+  /** When they went to the trash: an undo restores only notes trashed then. */
+  deleted_at: string;
+}
+
+export const restoreDeletedFolderSchema = z.object({
+  path: folderPathSchema,
+  note_ids: z.array(z.string().min(1)),
+  folders: z.array(folderPathSchema),
+  deleted_at: z.string().min(1),
+});
+export type RestoreDeletedFolderInput = z.input<typeof restoreDeletedFolderSchema>;

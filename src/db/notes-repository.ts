@@ -517,10 +517,13 @@ export class NotesRepository {
     return ids.length;
   }
 
-  /** Adds a folder; false when a folder with that path exists already (made, or holding notes). */
+  /**
+   * Adds a folder; false when a folder with that path exists already (made, or holding live
+   * notes). One whose notes are all in the trash is not in the tree, so it can be made again.
+   */
   async createFolder(path: string): Promise<boolean> {
     return this.#db.transaction('rw', this.#db.notes, this.#db.folders, async () => {
-      if (await this.#folderExists(path)) return false;
+      if (await this.#folderShown(path)) return false;
       await this.#db.folders.add({ path, created_at: this.#now() });
       return true;
     });
@@ -539,6 +542,118 @@ export class NotesRepository {
     // Index keys only: no note's row (body) is read.
     const inside = await this.#db.notes.where('folder').startsWith(path).keys();
     return inside.some((folder) => renamedPath(String(folder), path, path) !== null);
+  }
+
+  /** A folder the tree shows: made by the user, or holding a live note (index keys only). */
+  async #folderShown(path: string): Promise<boolean> {
+    if ((await this.#madeFoldersIn(path)).length > 0) return true;
+    const trashed = await this.#trashedIds();
+    let shown = false;
+    await this.#db.notes
+      .where('folder')
+      .startsWith(path)
+      .eachKey((folder, cursor) => {
+        if (!trashed.has(String(cursor.primaryKey)) && renamedPath(String(folder), path, path) !== null)
+          shown = true;
+      });
+    return shown;
+  }
+
+  /** The paths of the made folders at `path` and below it. */
+  async #madeFoldersIn(path: string): Promise<string[]> {
+    const rows = await this.#db.folders.where('path').startsWith(path).primaryKeys();
+    return rows.filter((row) => renamedPath(row, path, path) !== null);
+  }
+
+  /**
+   * Deletes a folder with every folder below it, in one transaction: the made
+   * folders' rows go and the live notes in them go to the trash, keeping their
+   * folder so a restore puts each back where it was (notes already in the
+   * trash stay as they are). `check` hears how many live notes would go before
+   * anything is written, and may throw to stop it. Undefined when no made
+   * folder or live note has the path: the tree shows no such folder.
+   */
+  async deleteFolder(
+    path: string,
+    check?: (liveNotes: number) => void,
+  ): Promise<{ note_ids: string[]; folders: string[]; deleted_at: string } | undefined> {
+    const { notes, note_meta, folders } = this.#db;
+    const deleted = await guardQuota(() =>
+      this.#db.transaction('rw', notes, note_meta, folders, async () => {
+        const made = await this.#madeFoldersIn(path);
+        const live = (await notes.where('folder').startsWith(path).toArray()).filter(
+          (row) => row.trashed === 0 && renamedPath(row.folder, path, path) !== null,
+        );
+        if (made.length === 0 && live.length === 0) return undefined;
+        check?.(live.length);
+        const now = this.#now();
+        const next = live.map((row): NoteRow => ({
+          ...row,
+          trashed: 1,
+          deleted_at: now,
+          updated_at: now,
+          version: row.version + 1,
+        }));
+        await this.#putKeepingInlineTags(next);
+        await folders.bulkDelete(made);
+        return { note_ids: next.map((row) => row.note_id), folders: made, deleted_at: now };
+      }),
+    );
+    if (deleted) this.#notify('removed', deleted.note_ids);
+    return deleted;
+  }
+
+  /**
+   * Takes back `deleteFolder`, in one transaction: the notes it trashed that are
+   * still in the trash from then come back, and the made folders come back
+   * where no folder has that path now. Returns how many notes came back.
+   */
+  async restoreDeletedFolder(
+    noteIds: readonly string[],
+    madeFolders: readonly string[],
+    deletedAt: string,
+  ): Promise<number> {
+    const { notes, note_meta, folders } = this.#db;
+    const restored = await guardQuota(() =>
+      this.#db.transaction('rw', notes, note_meta, folders, async () => {
+        const now = this.#now();
+        const rows = (await notes.bulkGet([...noteIds])).filter(
+          (row): row is NoteRow => row !== undefined && row.trashed === 1 && row.deleted_at === deletedAt,
+        );
+        const next = rows.map((row): NoteRow => ({
+          ...row,
+          trashed: 0,
+          deleted_at: null,
+          updated_at: now,
+          version: row.version + 1,
+        }));
+        await this.#putKeepingInlineTags(next);
+        const present = new Set(
+          await folders
+            .where('path')
+            .anyOf([...madeFolders])
+            .primaryKeys(),
+        );
+        await folders.bulkAdd(
+          madeFolders.filter((path) => !present.has(path)).map((path) => ({ path, created_at: now })),
+        );
+        return next.map((row) => row.note_id);
+      }),
+    );
+    this.#notify('upserted', restored);
+    return restored.length;
+  }
+
+  /** Writes notes whose body did not change, with meta rows that keep their inline tags. */
+  async #putKeepingInlineTags(rows: readonly NoteRow[]): Promise<void> {
+    const kept = await this.#db.note_meta.bulkGet(rows.map((row) => row.note_id));
+    await this.#db.notes.bulkPut([...rows]);
+    await this.#db.note_meta.bulkPut(
+      rows.map((row, index) => {
+        const meta = kept[index];
+        return noteMetaOf(row, meta && (meta.inline_tags ?? []));
+      }),
+    );
   }
 
   /**

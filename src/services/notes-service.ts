@@ -20,7 +20,14 @@ import {
   type TagDto,
   type UpdateNoteInput,
 } from '../contracts';
-import { MAX_BODY_LENGTH } from '../contracts/notes';
+import {
+  MAX_BODY_LENGTH,
+  deleteFolderSchema,
+  restoreDeletedFolderSchema,
+  type DeleteFolderInput,
+  type DeletedFolderDto,
+  type RestoreDeletedFolderInput,
+} from '../contracts/notes';
 import { movedFolder, type NoteMove } from '../core/wikilinks-move';
 import type { NotesRepository } from '../db';
 import type { NoteChangeSource } from '../db/note-versions';
@@ -252,6 +259,45 @@ export class NotesService {
       }),
     );
     return { path: to, moved_notes: moved };
+  }
+
+  /**
+   * Deletes a folder with every folder below it: their live notes go to the
+   * trash (each keeps its folder, so restoring it puts it back there), in one
+   * transaction. With `expected_note_count` (what the confirmation said) and
+   * another count now, nothing is deleted. The answer takes it back.
+   */
+  async deleteFolder(input: DeleteFolderInput): Promise<DeletedFolderDto> {
+    const { path, expected_note_count } = parseInput(deleteFolderSchema, input);
+    const deleted = await this.#notes.deleteFolder(path, (count) => {
+      if (expected_note_count !== undefined && count !== expected_note_count) {
+        throw new AppError('STATE_CONFLICT', 'The folder holds other notes than when you asked.', {
+          folder: path,
+          expected_note_count,
+          note_count: count,
+        });
+      }
+    });
+    if (!deleted) throw new AppError('FOLDER_NOT_FOUND', 'This folder does not exist.', { folder: path });
+    return { path, ...deleted };
+  }
+
+  /**
+   * Takes back `deleteFolder` (its answer): the notes it trashed that are still
+   * in the trash from then, and the folders made there. A note restored or
+   * deleted for good since is left as it is.
+   */
+  async restoreDeletedFolder(
+    input: RestoreDeletedFolderInput,
+  ): Promise<{ path: string; restored_notes: number }> {
+    const { path, note_ids, folders, deleted_at } = parseInput(restoreDeletedFolderSchema, input);
+    const outside = folders.find((folder) => folder !== path && !folder.startsWith(`${path}/`));
+    if (outside !== undefined) {
+      throw new AppError('VALIDATION_FAILED', 'Only folders inside the deleted one come back with it.', {
+        folder: outside,
+      });
+    }
+    return { path, restored_notes: await this.#notes.restoreDeletedFolder(note_ids, folders, deleted_at) };
   }
 
   tags(): Promise<TagDto[]> {

@@ -1076,6 +1076,24 @@ graph LR
   'sidebar.folderMenu.rename': 'Rename…',
   'sidebar.folderMenu.move': 'Move…',
   'sidebar.folderMenu.moveToTop': 'Move to the top level',
+  // Deleting a folder (its menu, or Delete on it): its notes go to the trash, with Undo.
+  'sidebar.deleteFolder.menuItem': 'Delete folder…',
+  'sidebar.deleteFolder.title': 'Delete the folder “{name}”?',
+  'sidebar.deleteFolder.message': {
+    one: 'Move the folder “{name}” and its {count} note to Trash? The folders inside it go too. The note can be restored from Trash into its folder.',
+    other:
+      'Move the folder “{name}” and its {count} notes to Trash? The folders inside it go too. The notes can be restored from Trash into their folders.',
+  },
+  'sidebar.deleteFolder.emptyMessage':
+    'The folder “{name}” holds no notes: it goes away with the folders inside it, and nothing goes to Trash.',
+  'sidebar.deleteFolder.confirm': 'Move to Trash',
+  'sidebar.deleteFolder.confirmEmpty': 'Delete folder',
+  'sidebar.deleteFolder.done': {
+    one: 'Folder “{name}” deleted; its {count} note is in Trash.',
+    other: 'Folder “{name}” deleted; its {count} notes are in Trash.',
+  },
+  'sidebar.deleteFolder.doneEmpty': 'Folder “{name}” deleted.',
+  'sidebar.deleteFolder.restored': 'Folder “{name}” is back.',
   // Storage full: the save and import paths at the quota.
   'storageFull.openStorage': 'Open Settings → Storage',
   'storageFull.draftInMemory':

@@ -1023,6 +1023,20 @@ graph LR
   'sidebar.folderMenu.rename': '重命名…',
   'sidebar.folderMenu.move': '移动…',
   'sidebar.folderMenu.moveToTop': '移到顶层',
+  // 删除文件夹（菜单或在文件夹上按 Delete）：其中的笔记移到回收站，可撤销。
+  'sidebar.deleteFolder.menuItem': '删除文件夹…',
+  'sidebar.deleteFolder.title': '删除文件夹“{name}”？',
+  'sidebar.deleteFolder.message': {
+    other:
+      '将文件夹“{name}”及其中的 {count} 篇笔记移到回收站？其中的子文件夹也会一并删除。笔记可从回收站恢复到原来的文件夹。',
+  },
+  'sidebar.deleteFolder.emptyMessage':
+    '文件夹“{name}”中没有笔记：它和其中的子文件夹将被删除，不会有笔记移到回收站。',
+  'sidebar.deleteFolder.confirm': '移到回收站',
+  'sidebar.deleteFolder.confirmEmpty': '删除文件夹',
+  'sidebar.deleteFolder.done': { other: '已删除文件夹“{name}”，其中的 {count} 篇笔记已移到回收站。' },
+  'sidebar.deleteFolder.doneEmpty': '已删除文件夹“{name}”。',
+  'sidebar.deleteFolder.restored': '文件夹“{name}”已恢复。',
   // 存储已满：达到配额时的保存与导入。
   'storageFull.openStorage': '打开 设置 → 存储',
   'storageFull.draftInMemory':

@@ -14,9 +14,15 @@ const key = (
 });
 
 describe('folder menu', () => {
-  it('offers moving to the top level only for a folder inside another', () => {
-    expect(folderMenuCommands('Beta')).toEqual(['new-inside', 'rename', 'move']);
-    expect(folderMenuCommands('Beta/Inner')).toEqual(['new-inside', 'rename', 'move', 'move-to-top']);
+  it('offers moving to the top level only for a folder inside another, and deleting last', () => {
+    expect(folderMenuCommands('Beta')).toEqual(['new-inside', 'rename', 'move', 'delete']);
+    expect(folderMenuCommands('Beta/Inner')).toEqual([
+      'new-inside',
+      'rename',
+      'move',
+      'move-to-top',
+      'delete',
+    ]);
   });
 
   it('names a folder by the last part of its path', () => {

@@ -3,20 +3,30 @@ import type { MessageKey } from '../i18n';
 /**
  * What the folder tree's context menu offers: the folder actions the sidebar
  * already has elsewhere (the New folder form, the rename field, a drag to move),
- * reachable from the folder itself.
+ * reachable from the folder itself, and deleting it (also the Delete key on it).
  */
-export type FolderMenuCommand = 'new-inside' | 'rename' | 'move' | 'move-to-top';
+export type FolderMenuCommand = 'new-inside' | 'rename' | 'move' | 'move-to-top' | 'delete';
 
 export const FOLDER_MENU_LABELS: Record<FolderMenuCommand, MessageKey> = {
   'new-inside': 'sidebar.folderMenu.newInside',
   rename: 'sidebar.folderMenu.rename',
   move: 'sidebar.folderMenu.move',
   'move-to-top': 'sidebar.folderMenu.moveToTop',
+  delete: 'sidebar.deleteFolder.menuItem',
 };
 
-/** The menu's entries for a folder; a top-level folder has no way further up. */
+/**
+ * The menu's entries for a folder; a top-level folder has no way further up. Delete comes
+ * last, as in file managers, away from the entries used most.
+ */
 export function folderMenuCommands(path: string): FolderMenuCommand[] {
-  return ['new-inside', 'rename', 'move', ...(path.includes('/') ? (['move-to-top'] as const) : [])];
+  return [
+    'new-inside',
+    'rename',
+    'move',
+    ...(path.includes('/') ? (['move-to-top'] as const) : []),
+    'delete',
+  ];
 }
 
 /** The last part of a folder's path: its name, and its path once moved to the top level. */

@@ -47,10 +47,11 @@ describe('folderTreeAction', () => {
     expect(folderTreeAction(rows, 'work', 'ArrowLeft')).toBeNull();
   });
 
-  it('Enter and Space open the folder, F2 renames it, a letter finds the next name with it', () => {
+  it('Enter and Space open the folder, F2 renames it, Delete deletes it, a letter finds the next name with it', () => {
     expect(folderTreeAction(rows, 'work', 'Enter')).toEqual({ kind: 'open', path: 'work' });
     expect(folderTreeAction(rows, 'work', ' ')).toEqual({ kind: 'open', path: 'work' });
     expect(folderTreeAction(rows, 'work', 'F2')).toEqual({ kind: 'rename', path: 'work' });
+    expect(folderTreeAction(rows, '大学/课程', 'Delete')).toEqual({ kind: 'delete', path: '大学/课程' });
     expect(folderTreeAction(rows, 'work', 'a')).toEqual({ kind: 'focus', path: 'Archive' });
     expect(folderTreeAction(rows, 'Archive', '大')).toEqual({ kind: 'focus', path: '大学' });
     expect(folderTreeAction(rows, 'work', 'Tab')).toBeNull();

@@ -36,13 +36,15 @@ export type FolderTreeAction =
   | { kind: 'expand'; path: string }
   | { kind: 'collapse'; path: string }
   | { kind: 'open'; path: string }
-  | { kind: 'rename'; path: string };
+  | { kind: 'rename'; path: string }
+  | { kind: 'delete'; path: string };
 
 /**
  * The WAI-ARIA tree view keys (APG): Up/Down move, Right expands or enters,
  * Left collapses or goes to the parent, Home/End, Enter or Space opens the
  * folder, a typed letter goes to the next folder whose name starts with it.
- * F2 renames, as in a file manager. Null: the key is not the tree's.
+ * F2 renames and Delete deletes (after asking), as in a file manager. Null:
+ * the key is not the tree's.
  */
 export function folderTreeAction(
   rows: readonly FolderRow[],
@@ -74,6 +76,8 @@ export function folderTreeAction(
       return { kind: 'open', path };
     case 'F2':
       return { kind: 'rename', path };
+    case 'Delete':
+      return { kind: 'delete', path };
   }
   if ([...key].length !== 1 || key.trim() === '') return null;
   const letter = key.toLowerCase();
