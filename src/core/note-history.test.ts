@@ -20,6 +20,14 @@ describe('keepsVersion', () => {
     expect(keepsVersion({ origin: 'rename', created_at: at(0) }, 'user', at(1), limits)).toBe(true);
   });
 
+  it('coalesces link rewrites after moves with each other, apart from those after renames', () => {
+    expect(keepsVersion({ origin: 'move', created_at: at(0) }, 'move', at(1), limits)).toBe(false);
+    expect(keepsVersion({ origin: 'move', created_at: at(0) }, 'move', at(5), limits)).toBe(true);
+    expect(keepsVersion({ origin: 'rename', created_at: at(0) }, 'move', at(1), limits)).toBe(true);
+    expect(keepsVersion({ origin: 'move', created_at: at(0) }, 'rename', at(1), limits)).toBe(true);
+    expect(keepsVersion({ origin: 'move', created_at: at(0) }, 'user', at(1), limits)).toBe(true);
+  });
+
   it('gives agent, plugin, import and restore changes their own version every time', () => {
     for (const origin of ['agent', 'plugin', 'import', 'restore'] as const) {
       expect(keepsVersion({ origin, created_at: at(0) }, origin, at(0), limits)).toBe(true);

@@ -4,8 +4,13 @@
  * injected clock.
  */
 
-/** Who made a change. `system` is the app itself (a rename rewriting links is `rename`). */
-export type NoteChangeOrigin = 'user' | 'import' | 'agent' | 'plugin' | 'rename' | 'restore';
+/**
+ * Who made a change. The app's own link rewrites say what the links followed:
+ * `rename`, a note's new title; `move`, a note's new folder (moved, or its
+ * folder renamed or moved). Versions stored before `move` existed say
+ * `rename` for both.
+ */
+export type NoteChangeOrigin = 'user' | 'import' | 'agent' | 'plugin' | 'rename' | 'move' | 'restore';
 
 export interface HistoryLimits {
   /** Continuous edits of one origin within this time share one version. */
@@ -22,8 +27,14 @@ export const DEFAULT_HISTORY_LIMITS: HistoryLimits = {
   total: 2_000,
 };
 
-/** Typing and link rewrites coalesce; agent, plugin, import and restore changes always stand alone. */
-const COALESCING: ReadonlySet<NoteChangeOrigin> = new Set(['user', 'rename']);
+/**
+ * Typing and link rewrites coalesce; agent, plugin, import and restore changes
+ * always stand alone. Moves coalesce with moves (dragging notes one after
+ * another, or renaming a folder twice, rewrites the same linking notes: one
+ * version before the burst is the one to go back to), but not with renames,
+ * whose version would then be labelled with only one of the two causes.
+ */
+const COALESCING: ReadonlySet<NoteChangeOrigin> = new Set(['user', 'rename', 'move']);
 
 export interface LatestVersion {
   origin: string;

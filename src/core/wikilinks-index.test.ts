@@ -206,4 +206,16 @@ describe('LinkIndex with Obsidian path links', () => {
     expect(index.resolve('归档/进程调度', before)).toBeUndefined();
     expect(index.resolve('网络/进程调度', before)?.note_id).toBe('net');
   });
+
+  it('tells whether a path names another note with that title, either way its first folder is read', () => {
+    const index = new LinkIndex();
+    index.set(inFolder('moved', 'Archive/OS', 'Notes'));
+    expect(index.pathNamesAnother('Courses/OS/Notes', 'moved')).toBe(false);
+    // `Courses` read as the vault's name names the folder `OS`.
+    index.set(inFolder('top', 'OS', 'Notes', '', newer));
+    expect(index.pathNamesAnother('Courses/OS/Notes', 'moved')).toBe(true);
+    expect(index.pathNamesAnother('Archive/OS/Notes', 'top')).toBe(true);
+    expect(index.pathNamesAnother('Networks/Notes', 'moved')).toBe(false);
+    expect(index.pathNamesAnother('Notes', 'moved')).toBe(false);
+  });
 });

@@ -152,6 +152,16 @@ export class LinkIndex {
     return this.#oldest(closest.size === 0 ? undefined : closest);
   }
 
+  /** Whether a note other than `noteId` has the title a path names in a folder the path names (any folderRank). */
+  pathNamesAnother(target: string, noteId: string): boolean {
+    const path = linkPath(target);
+    if (path === null || path.folders.length === 0) return false;
+    const ids = this.#byTitle.get(linkKey(path.title)) ?? new Set<string>();
+    return [...ids].some(
+      (id) => id !== noteId && folderRank(path.folders, this.#entries.get(id)!.folder) !== null,
+    );
+  }
+
   #oldest(ids: Set<string> | undefined): LinkedNote | undefined {
     if (!ids) return undefined;
     let best: Entry | undefined;

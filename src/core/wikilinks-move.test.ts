@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rewriteLinkTargets } from './wikilinks';
-import { movedFolder, movedTargets } from './wikilinks-move';
+import { leftOnlyVaultReading, movedFolder, movedTargets } from './wikilinks-move';
 
 describe('movedFolder', () => {
   it('moves the folder and those below it, and nothing else', () => {
@@ -56,6 +56,26 @@ describe('movedTargets', () => {
     expect(movedTargets('Networks/Scheduling', 'Courses/OS', 'Archive')).toEqual([]);
     // A title with a `/` in it (a folder named like its first part elsewhere) is not this note's path.
     expect(movedTargets('TCP/IP', 'Networks', 'Archive')).toEqual([]);
+  });
+});
+
+describe('leftOnlyVaultReading', () => {
+  it('is true for a path that named the folder the note left and now opens it only as the vault’s name', () => {
+    // `Courses` renamed: `Courses/OS/Note` now reads as "vault Courses, shortest path OS/Note".
+    expect(leftOnlyVaultReading('Courses/OS/Note', 'Courses/OS', 'Archive/OS')).toBe(true);
+    // A shortest path of a nested folder, and a note moved from its folder to the top.
+    expect(leftOnlyVaultReading('courses/os/Note.md', 'School/Courses/OS', 'School/Old/OS')).toBe(true);
+    expect(leftOnlyVaultReading('Courses/Note', 'Courses', '')).toBe(true);
+  });
+
+  it('is false while the folders still name the note’s place, when they never did, or name none', () => {
+    expect(leftOnlyVaultReading('OS/Note', 'Courses/OS', 'Archive/OS')).toBe(false);
+    // Opened through the vault reading before the move too: its first folder may be the vault’s name.
+    expect(leftOnlyVaultReading('Courses/OS/Note', 'Courses/Year 1/OS', 'Archive/Year 1/OS')).toBe(false);
+    // No longer opened at all: the plain move rule follows it.
+    expect(leftOnlyVaultReading('Courses/Note', 'Courses', 'Archive')).toBe(false);
+    expect(leftOnlyVaultReading('Note', 'Courses', '')).toBe(false);
+    expect(leftOnlyVaultReading('Note.md', 'Courses', '')).toBe(false);
   });
 });
 

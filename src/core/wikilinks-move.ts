@@ -52,3 +52,21 @@ export function movedTargets(target: string, from: string, to: string): string[]
   const vault = wrote.slice(0, 1);
   return wrote.length - 1 === folderParts(from).length ? [join([...vault, ...next])] : tails(vault);
 }
+
+/**
+ * Whether a path link named the folder its note moved out of even though it
+ * still opens the note: a link may start with the vault's name (folderRank's
+ * 2), so `[[Courses/OS/Note]]` still opens a note whose folder `Courses` was
+ * renamed `Archive`, read now as "vault Courses, shortest path OS/Note". Such
+ * a link named the note's folder when it opened the note before the move with
+ * its folders read as folders (rank 0 or 1 against `from`), and opens it now
+ * only through the vault reading (rank 2 against `to`): it follows the move.
+ * One that opened the note through the vault reading before the move too may
+ * have started with the vault's name all along, and is not this case.
+ */
+export function leftOnlyVaultReading(target: string, from: string, to: string): boolean {
+  const path = linkPath(target);
+  if (path === null || path.folders.length === 0) return false;
+  const before = folderRank(path.folders, from);
+  return before !== null && before < 2 && folderRank(path.folders, to) === 2;
+}

@@ -5,8 +5,8 @@ import { codeOf } from './test-error-code';
 
 let current: ReturnType<typeof testCore>;
 afterEach(async () => current?.close());
-function setup() {
-  current = testCore();
+function setup(options: Parameters<typeof testCore>[0] = {}) {
+  current = testCore(options);
   return current.api;
 }
 
@@ -233,9 +233,9 @@ describe('LinksService', () => {
       index.note_id,
       untouched.note_id,
     ]);
-    // Rename versions (two quick ones share one), keeping the text as it was.
+    // Versions naming the move (two quick ones share one), keeping the text as it was.
     const versions = await api.history.list(index.note_id);
-    expect(new Set(versions.map((version) => version.origin))).toEqual(new Set(['rename']));
+    expect(versions.map((version) => version.origin)).toEqual(['move']);
     expect((await api.history.get(versions.at(-1)!.version_id)).body).toContain('[[操作系统/进程调度|调度]]');
     // The moved note's own text is its user's; links that opened another note stay.
     expect((await api.notes.get(moved.note_id)).body).toBe('自己 [[操作系统/进程调度]]');
@@ -272,7 +272,70 @@ describe('LinksService', () => {
     );
     expect((await api.links.backlinks(slash.note_id)).map((link) => link.note_id)).toEqual([index.note_id]);
     expect((await api.links.backlinks(ip.note_id)).map((link) => link.note_id)).toEqual([index.note_id]);
-    expect((await api.history.list(index.note_id)).map((version) => version.origin)).toEqual(['rename']);
+    expect((await api.history.list(index.note_id)).map((version) => version.origin)).toEqual(['move']);
+  });
+
+  it('follows a renamed folder in a path whose first folder could be read as the vault’s name', async () => {
+    const api = setup();
+    const full = await api.notes.create({ title: 'Scheduling', folder: 'Courses/OS', body: '' });
+    const short = await api.notes.create({ title: 'Lab', folder: 'School/Courses/OS', body: '' });
+    const top = await api.notes.create({ title: 'Memo', folder: 'Courses', body: '' });
+    const index = await api.notes.create({
+      title: 'Index',
+      body: '[[Courses/OS/Scheduling|s]] [[Courses/OS/Lab]] [[Courses/Memo.md]]',
+    });
+
+    await api.notes.renameFolder({ from: 'Courses', to: 'Archive' });
+    await api.notes.renameFolder({ from: 'School/Courses', to: 'School/Old' });
+    // Each still opened its note with `Courses` read as the vault's name, but named the folder that
+    // moved: a full path gets the new full path, a shortest path the new shortest one.
+    expect((await api.notes.get(index.note_id)).body).toBe(
+      '[[Archive/OS/Scheduling|s]] [[OS/Lab]] [[Archive/Memo.md]]',
+    );
+    // Moved to the top, its note opens as "vault Archive, note Memo": the link named the folder it left.
+    await api.notes.update({ note_id: top.note_id, folder: '' });
+    expect((await api.notes.get(index.note_id)).body).toBe(
+      '[[Archive/OS/Scheduling|s]] [[OS/Lab]] [[Memo.md]]',
+    );
+    expect((await api.links.resolve('Archive/OS/Scheduling'))?.note_id).toBe(full.note_id);
+    expect((await api.links.resolve('OS/Lab'))?.note_id).toBe(short.note_id);
+  });
+
+  it('leaves a path alone when its first folder may be the vault’s name', async () => {
+    // Notes created a second apart: which is older decides between equally close ones.
+    let tick = 0;
+    const api = setup({ notesNow: () => new Date(Date.UTC(2026, 0, 1, 12, 0, tick++)).toISOString() });
+    // `Courses/OS` is no folder here: the link opens the note only as "vault Courses, shortest path OS/Lab".
+    const lab = await api.notes.create({ title: 'Lab', folder: 'Courses/Year 1/OS', body: '' });
+    // Both readings open a note: the folder `Courses/OS`, or the vault `Courses` and the folder `OS`.
+    const moved = await api.notes.create({ title: 'Scheduling', folder: 'Courses/OS', body: '' });
+    const named = await api.notes.create({ title: 'Scheduling', folder: 'OS', body: '' });
+    const index = await api.notes.create({
+      title: 'Index',
+      body: '[[Courses/OS/Lab]] [[Courses/OS/Scheduling]]',
+    });
+
+    await api.notes.renameFolder({ from: 'Courses', to: 'Archive' });
+    expect(await api.notes.get(index.note_id)).toMatchObject({
+      body: '[[Courses/OS/Lab]] [[Courses/OS/Scheduling]]',
+      version: 1,
+    });
+    expect((await api.links.resolve('Courses/OS/Lab'))?.note_id).toBe(lab.note_id);
+    // Both are now read the second way; the older note, the one moved, still opens.
+    expect((await api.links.resolve('Courses/OS/Scheduling'))?.note_id).toBe(moved.note_id);
+    expect((await api.links.resolve('OS/Scheduling'))?.note_id).toBe(named.note_id);
+  });
+
+  it('names a rewrite after a move apart from one after a rename in the linking note’s history', async () => {
+    const api = setup();
+    const target = await api.notes.create({ title: 'T', folder: 'A', body: '' });
+    const linking = await api.notes.create({ title: 'L', body: '[[A/T]]' });
+    await api.notes.update({ note_id: target.note_id, title: 'U' });
+    await api.notes.update({ note_id: target.note_id, folder: 'B' });
+    expect((await api.notes.get(linking.note_id)).body).toBe('[[B/U]]');
+    const versions = await api.history.list(linking.note_id);
+    expect(versions.map((version) => version.origin)).toEqual(['move', 'rename']);
+    expect((await api.history.get(versions[0]!.version_id)).body).toBe('[[A/U]]');
   });
 
   it('rewrites nothing when a move fails or names an unknown note or folder', async () => {
@@ -300,7 +363,7 @@ describe('LinksService', () => {
     await api.links.backlinks(target.note_id);
     let failed = false;
     current.db.table('note_versions').hook('creating', (_key, row: { origin: string; note_id: string }) => {
-      if (row.origin === 'rename' && row.note_id === linking.note_id) {
+      if (row.origin === 'move' && row.note_id === linking.note_id) {
         failed = true;
         throw new Error('disk full');
       }

@@ -3,7 +3,7 @@ import { AppError, MAX_TITLE_LENGTH, parseInput, type NoteDto } from '../contrac
 import { MAX_BODY_LENGTH, MAX_INDEXED_CHARS_PER_NOTE } from '../contracts/note-limits';
 import { linkKey, renamedTarget, rewriteLinkTargets, rewriteWikilinks } from '../core/wikilinks';
 import { LinkIndex, type Backlink, type LinkedNote, type LinkSuggestion } from '../core/wikilinks-index';
-import { movedTargets, type NoteMove } from '../core/wikilinks-move';
+import { leftOnlyVaultReading, movedTargets, type NoteMove } from '../core/wikilinks-move';
 import type { NoteChange, NoteChangeListener, NotesRepository, PagedNote } from '../db';
 import type { NotesService } from './notes-service';
 
@@ -231,7 +231,11 @@ export class LinksService implements NoteChangeListener {
       });
       if (!anyFollows) continue;
       if (
-        await this.#rewrite(source.note_id, (body) => rewriteWikilinks(body, oldTitle, note.title, follows))
+        await this.#rewrite(
+          source.note_id,
+          (body) => rewriteWikilinks(body, oldTitle, note.title, follows),
+          'rename',
+        )
       )
         rewritten++;
     }
@@ -242,9 +246,15 @@ export class LinksService implements NoteChangeListener {
    * After notes changed folder (moved one by one or with their folder), path
    * links that opened one of them in its old place (`[[old folder/Title]]`)
    * and open it no more point at its new one, in the style they were written
-   * (see movedTargets; one `rename` version per linking note). A link that
+   * (see movedTargets; one `move` version per linking note). A link that
    * still opens it, names no folder, opened another note, or whose new form
    * would open another one, stays. A note that changed meanwhile is skipped.
+   *
+   * A link that still opens it only by reading its first folder as the vault's
+   * name named the folder the note left, and follows it (leftOnlyVaultReading)
+   * unless it is truly ambiguous: another note with the title sits in a folder
+   * the link names, read either way, so the vault reading may be the one its
+   * writer meant. Then it stays, opening what it opens.
    */
   async #followMoves(moves: readonly NoteMove[]): Promise<number> {
     const index = await this.#fresh();
@@ -257,7 +267,13 @@ export class LinksService implements NoteChangeListener {
       let found: string | null = null;
       const opened = index.resolve(target, before);
       const move = opened && byId.get(opened.note_id);
-      if (move && index.resolve(target)?.note_id !== move.note_id) {
+      // Still opened now, but only with the first folder read as the vault's name: it named the folder
+      // the note left, unless another note with the title is where the link points read either way.
+      const leftFolder =
+        move &&
+        leftOnlyVaultReading(target, move.from, move.to) &&
+        !index.pathNamesAnother(target, move.note_id);
+      if (move && (leftFolder || index.resolve(target)?.note_id !== move.note_id)) {
         found =
           movedTargets(target, move.from, move.to).find(
             (candidate) => index.resolve(candidate)?.note_id === move.note_id,
@@ -279,18 +295,20 @@ export class LinksService implements NoteChangeListener {
       // A link from a note to itself is its user's to edit (the note being moved may be open).
       const nextHere = (target: string) =>
         index.resolve(target, before)?.note_id === sourceId ? null : next(target);
-      if (await this.#rewrite(sourceId, (body) => rewriteLinkTargets(body, nextHere))) rewritten++;
+      if (await this.#rewrite(sourceId, (body) => rewriteLinkTargets(body, nextHere), 'move')) rewritten++;
     }
     return rewritten;
   }
 
   /**
-   * Saves `change` of a linking note's body as a `rename` version, guarded by
-   * its version; false when nothing changed or it could not be saved.
+   * Saves `change` of a linking note's body, its history naming what the link
+   * followed (`rename` or `move`), guarded by its version; false when nothing
+   * changed or it could not be saved.
    */
   async #rewrite(
     noteId: string,
     change: (body: string) => { body: string; count: number },
+    origin: 'rename' | 'move',
   ): Promise<boolean> {
     // Longer than a note may be saved: reading it whole could not end in a save.
     if ((this.#partly.get(noteId)?.body_length ?? 0) > MAX_BODY_LENGTH) return false;
@@ -300,7 +318,7 @@ export class LinksService implements NoteChangeListener {
       if (count === 0) return false;
       await this.#notes.update(
         { note_id: current.note_id, body, expected_version: current.version },
-        { origin: 'rename' },
+        { origin },
       );
       return true;
     } catch (error) {

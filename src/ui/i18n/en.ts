@@ -874,6 +874,8 @@ graph LR
   'history.origin.import': 'Import',
   'history.origin.rename': 'Link update after a rename',
   'history.origin.restore': 'Restore',
+  // A link rewrite that followed a moved note or folder (older ones say rename).
+  'history.origin.afterMove': 'Link update after a move',
   'history.diffLabel': 'From this version to the current text',
   'history.noDiff': 'Same as the current text.',
   'history.pick': 'Choose a version to see what changed since.',

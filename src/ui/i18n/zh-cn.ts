@@ -845,6 +845,8 @@ graph LR
   'history.origin.import': '导入',
   'history.origin.rename': '重命名后更新链接',
   'history.origin.restore': '恢复',
+  // A link rewrite that followed a moved note or folder (older ones say rename).
+  'history.origin.afterMove': '移动后更新链接',
   'history.diffLabel': '从此版本到当前文本的变化',
   'history.noDiff': '与当前文本相同。',
   'history.pick': '选择一个版本，查看之后的变化。',
