@@ -3,6 +3,8 @@ import {
   MIN_MATCHING_BODY_CHARS,
   bodyMatchKey,
   bodyShapeKey,
+  originPairs,
+  reimportDiffers,
   uniqueKeyPairs,
 } from './markdown-archive-matching';
 
@@ -82,5 +84,54 @@ describe('uniqueKeyPairs', () => {
       ],
     );
     expect(pairs.get('k1')).toBe('note_a');
+  });
+});
+
+describe('originPairs', () => {
+  it('pairs a path with the live note last imported from it, never a trashed or deleted one', () => {
+    const rows = [
+      { note_id: 'note_cpu', source_path: '操作系统/进程调度.md' },
+      { note_id: 'note_trashed', source_path: '操作系统/死锁.md' },
+      { note_id: 'note_gone', source_path: '操作系统/虚拟内存.md' },
+    ];
+    const pairs = originPairs(rows, new Set(['note_cpu', 'note_other']));
+    expect([...pairs]).toEqual([['操作系统/进程调度.md', 'note_cpu']]);
+  });
+
+  it('gives a note to one path only', () => {
+    const rows = [
+      { note_id: 'note_a', source_path: 'a.md' },
+      { note_id: 'note_a', source_path: 'b.md' },
+    ];
+    expect([...originPairs(rows, new Set(['note_a']))]).toEqual([['a.md', 'note_a']]);
+  });
+});
+
+describe('reimportDiffers', () => {
+  const imported = { title: '进程调度', folder: '操作系统', body_hash: 'h-imported' };
+
+  it('counts a text edited in the vault, here, or on both sides', () => {
+    const renamedHere = { ...imported, title: 'CPU 调度' };
+    expect(reimportDiffers(renamedHere, { ...imported, body_hash: 'h-vault' }, imported)).toBe(true);
+    expect(reimportDiffers({ ...imported, body_hash: 'h-here' }, imported, imported)).toBe(true);
+    expect(
+      reimportDiffers({ ...imported, body_hash: 'h-here' }, { ...imported, body_hash: 'h-vault' }, imported),
+    ).toBe(true);
+  });
+
+  it('does not count a rename or a move made here alone: updating would only undo it', () => {
+    expect(reimportDiffers({ ...imported, title: 'CPU 调度', folder: '归档' }, imported, imported)).toBe(
+      false,
+    );
+    expect(reimportDiffers(imported, imported, imported)).toBe(false);
+  });
+
+  it('counts a title the vault changed since the import', () => {
+    expect(reimportDiffers(imported, { ...imported, title: '进程调度算法' }, imported)).toBe(true);
+  });
+
+  it('counts any difference when the import left no record', () => {
+    expect(reimportDiffers({ ...imported, title: 'CPU 调度' }, imported, null)).toBe(true);
+    expect(reimportDiffers(imported, imported, null)).toBe(false);
   });
 });

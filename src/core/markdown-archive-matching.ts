@@ -65,3 +65,43 @@ export function uniqueKeyPairs(
   for (const [key, noteId] of held) if (noteId !== null) pairs.set(key, noteId);
   return pairs;
 }
+
+/**
+ * The paths of an archive that name the note they were last imported into,
+ * path to note id: only a row whose note is live counts (a note in the trash
+ * or deleted is no longer the file's), and a note is claimed by one path.
+ */
+export function originPairs(
+  rows: Iterable<{ note_id: string; source_path: string }>,
+  live: ReadonlySet<string>,
+): Map<string, string> {
+  const pairs = new Map<string, string>();
+  const taken = new Set<string>();
+  for (const { note_id, source_path } of rows) {
+    if (!live.has(note_id) || taken.has(note_id) || pairs.has(source_path)) continue;
+    pairs.set(source_path, note_id);
+    taken.add(note_id);
+  }
+  return pairs;
+}
+
+/** A note's title, folder and body (as a `contentHash`): what an import compares. */
+export interface NoteShape {
+  title: string;
+  folder: string;
+  body_hash: string;
+}
+
+/**
+ * Whether a file differs from its note in a way "update" is there for,
+ * judged against the note as it was last imported from that file
+ * (`imported`): a different text, whichever side edited it; a title or
+ * folder only where the vault changed it since. A rename or a move made
+ * here alone is no change of the file's: updating would only undo it.
+ * Without a record of the import, any difference counts.
+ */
+export function reimportDiffers(here: NoteShape, there: NoteShape, imported: NoteShape | null): boolean {
+  const changedThere = (part: 'title' | 'folder'): boolean =>
+    there[part] !== here[part] && (imported === null || there[part] !== imported[part]);
+  return there.body_hash !== here.body_hash || changedThere('title') || changedThere('folder');
+}

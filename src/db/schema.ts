@@ -19,6 +19,7 @@ import { utf8Length } from '../core/utf8-length';
 import { AGENT_STORES } from './agent-stores';
 import { ATTACHMENT_REUSES_STORES } from './attachment-repository';
 import { DRAFT_STORES } from './draft-repository';
+import { IMPORT_ORIGIN_STORES } from './import-origin-repository';
 import { IMPORT_STAGING_STORES } from './import-staging-repository';
 import { NOTE_VERSION_STORES, NOTE_VERSION_STORES_V12 } from './note-versions';
 import { PLUGIN_STORES } from './plugin-stores';
@@ -462,6 +463,14 @@ export const MIGRATIONS: readonly Migration[] = [
           .bulkPut(tagged.map((meta) => ({ note_id: meta.note_id, token: newId('mark') })));
       });
     },
+  },
+  {
+    // Where each imported note came from (its vault path and the note as
+    // imported), so a note renamed here and edited in the vault is known
+    // again. New store only: notes imported before have no origin and are
+    // matched as before; their next import records one.
+    version: 24,
+    stores: { ...IMPORT_ORIGIN_STORES },
   },
 ];
 

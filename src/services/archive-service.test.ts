@@ -422,7 +422,9 @@ describe('ArchiveService', () => {
 
       it('a place two notes share matches neither: the edited file is added, nothing is overwritten', async () => {
         const api = setup();
-        await importZip(first);
+        // Written here, not imported: no file is known for either alpha, only their place.
+        await api.notes.create({ title: 'alpha', folder: 'projects', body: '# Alpha\n\nfirst draft\n' });
+        await api.notes.create({ title: 'beta', folder: 'projects', body: '# Beta\n\nunchanged\n' });
         const other = await api.notes.create({
           title: 'alpha',
           folder: 'projects',
@@ -436,6 +438,22 @@ describe('ArchiveService', () => {
             '# Alpha\n\nfirst draft, then edited in Obsidian\n',
             'a second alpha\n',
           ].sort(),
+        );
+        expect((await api.notes.get(other.note_id)).body).toBe('a second alpha\n');
+      });
+
+      it('the note imported from alpha.md is updated, not a second alpha made here since', async () => {
+        const api = setup();
+        await importZip(first);
+        const imported = await alphaNote();
+        const other = await api.notes.create({
+          title: 'alpha',
+          folder: 'projects',
+          body: 'a second alpha\n',
+        });
+        expect((await importZip(edited, 'update')).result).toMatchObject({ created: 0, updated: 2 });
+        expect((await api.notes.get(imported.note_id)).body).toBe(
+          '# Alpha\n\nfirst draft, then edited in Obsidian\n',
         );
         expect((await api.notes.get(other.note_id)).body).toBe('a second alpha\n');
       });
@@ -540,12 +558,23 @@ describe('ArchiveService', () => {
 
       it('a text two notes share matches neither (conflict): the file is added, nothing is overwritten', async () => {
         const api = setup();
+        // Written here, not imported: no file is known for either note, only their text.
+        const renamed = await api.notes.create({ title: 'CPU 调度', folder: '操作系统', body: SCHEDULING });
+        const copy = await api.notes.create({ title: '调度副本', folder: '操作系统', body: SCHEDULING });
+        const { result } = await importZip(course, 'update');
+        expect(result).toMatchObject({ created: 2, updated: 0 });
+        expect((await api.notes.get(renamed.note_id)).title).toBe('CPU 调度');
+        expect((await api.notes.get(copy.note_id)).title).toBe('调度副本');
+      });
+
+      it('the file a note was imported from outweighs a text two notes share', async () => {
+        const api = setup();
         await importZip(course);
         const renamed = await renameScheduling(api);
         const copy = await api.notes.create({ title: '调度副本', folder: '操作系统', body: SCHEDULING });
         const { result } = await importZip(course, 'update');
-        expect(result).toMatchObject({ created: 1, updated: 1 });
-        expect((await api.notes.get(renamed.note_id)).title).toBe('CPU 调度');
+        expect(result).toMatchObject({ created: 0, updated: 2 });
+        expect((await api.notes.get(renamed.note_id)).title).toBe('进程调度');
         expect((await api.notes.get(copy.note_id)).title).toBe('调度副本');
       });
 
@@ -557,9 +586,9 @@ describe('ArchiveService', () => {
           'vault/操作系统/进程调度.md': SCHEDULING,
           'vault/操作系统/进程调度（副本）.md': SCHEDULING,
         });
-        // Which of the two CPU 调度 was cannot be told: neither is paired with it, both are added.
-        expect((await importZip(twice, 'skip')).result).toMatchObject({ created: 2, duplicates_skipped: 0 });
-        expect((await api.notes.list()).page.total).toBe(4);
+        // 进程调度.md is the file CPU 调度 was imported from; its copy is not paired by a text two files share.
+        expect((await importZip(twice, 'skip')).result).toMatchObject({ created: 1, duplicates_skipped: 1 });
+        expect((await api.notes.list()).page.total).toBe(3);
       });
 
       it('a note the user made under the old title is not taken for the archive note when the renamed one has its text', async () => {

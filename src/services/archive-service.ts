@@ -15,7 +15,14 @@ import {
   type ReimportProblem,
 } from '../contracts';
 import { contentHash } from '../core/content-hash';
-import { bodyMatchKey, bodyShapeKey, uniqueKeyPairs } from '../core/markdown-archive-matching';
+import {
+  bodyMatchKey,
+  bodyShapeKey,
+  originPairs,
+  reimportDiffers,
+  uniqueKeyPairs,
+  type NoteShape,
+} from '../core/markdown-archive-matching';
 import { blobSource } from '../core/zip-reader';
 import type { JobContext, JobRuntime } from '../core/job-runtime';
 import {
@@ -46,6 +53,7 @@ import { importLinkedPictures } from './archive-picture-import';
 import type { NoteDto } from '../contracts';
 import type { AttachmentRepository, NoteDraft, NotesRepository } from '../db';
 import type { ImportStagingRepository } from '../db/import-staging-repository';
+import type { ImportOriginRepository, ImportOriginRow } from '../db/import-origin-repository';
 import { ZipBlobWriter } from '../core/markdown-archive-writer';
 import { ExportPictureNames } from '../core/export-picture-names';
 import { utf8Length } from '../core/utf8-length';
@@ -108,6 +116,11 @@ function nameIn(list: ImportedNoteRef[], title: string, noteId: string | null, e
   });
 }
 
+/** The note as an origin row says it was imported. */
+function importedShape(row: ImportOriginRow): NoteShape {
+  return { title: row.title, folder: row.folder, body_hash: row.body_hash };
+}
+
 function joinFolder(base: string, folder: string): string {
   return [base, folder].filter((part) => part.length > 0).join('/');
 }
@@ -122,21 +135,26 @@ export class ArchiveService {
   readonly #attachments: AttachmentRepository;
   readonly #runtime: JobRuntime;
   readonly #staging: ImportStagingRepository | null;
+  readonly #origins: ImportOriginRepository | null;
 
   /**
    * `staging` keeps what an `update` import overwrites until the import
    * ends, so a closed tab's import can be undone at the next start.
+   * `origins` remembers the file each imported note came from, so the next
+   * import of the vault finds it by that path, renamed and edited as it may be.
    */
   constructor(
     notes: NotesRepository,
     attachments: AttachmentRepository,
     runtime: JobRuntime,
     staging: ImportStagingRepository | null = null,
+    origins: ImportOriginRepository | null = null,
   ) {
     this.#notes = notes;
     this.#attachments = attachments;
     this.#runtime = runtime;
     this.#staging = staging;
+    this.#origins = origins;
     runtime.register<ImportJobInput, ImportResult>({
       kind: IMPORT_JOB_KIND,
       concurrency: 1,
@@ -352,7 +370,10 @@ export class ArchiveService {
       // Once per note: a huge body is hashed once more, not once per use.
       const bodyKeys =
         onDuplicate === 'keep_both' ? [] : drafts.map(({ draft }) => bodyMatchKey(draft.folder, draft.body));
-      const { liveIds, byContent, byBody, byPlace, unchanged, titles } =
+      /** Each file's path in the vault below the target folder: the key of its note's origin. */
+      const sourcePaths = drafts.map(({ path }) => joinFolder(target_folder, path));
+      const bodyHashes = this.#origins === null ? [] : drafts.map(({ draft }) => contentHash(draft.body));
+      const { liveIds, byContent, byBody, byPlace, unchanged, titles, byOrigin, originOf, baselines, here } =
         onDuplicate === 'keep_both'
           ? {
               liveIds: new Set<string>(),
@@ -361,50 +382,92 @@ export class ArchiveService {
               byPlace: new Map<string, string>(),
               unchanged: new Set<string>(),
               titles: new Map<string, string>(),
+              byOrigin: new Map<string, string>(),
+              originOf: new Map<string, string>(),
+              baselines: new Map<string, ImportOriginRow>(),
+              here: new Map<string, NoteShape>(),
             }
-          : await this.#existingMatches(drafts, bodyKeys, context.signal);
+          : await this.#existingMatches(drafts, bodyKeys, sourcePaths, context.signal);
+      /** Where each note written or found now came from, recorded once the import has completed. */
+      const origins: ImportOriginRow[] = [];
+      const importedAt = new Date().toISOString();
+      const originRow = (noteId: string, at: number): ImportOriginRow => ({
+        note_id: noteId,
+        source_path: sourcePaths[at]!,
+        title: drafts[at]!.draft.title,
+        folder: drafts[at]!.draft.folder,
+        body_hash: bodyHashes[at]!,
+        imported_at: importedAt,
+      });
       const inThisArchive = new Set<string>();
       /** Ids given to notes of this archive: a second file carrying one gets a new id. */
       const claimed = new Set<string>();
       for (let start = 0; start < total; start += IMPORT_BATCH_SIZE) {
         context.signal.throwIfAborted();
-        const fresh: { draft: NoteDraft; noteId: string | null; pictures: string[] }[] = [];
+        const fresh: { draft: NoteDraft; noteId: string | null; pictures: string[]; at: number }[] = [];
         for (const [offset, { draft, noteId, pictures }] of drafts
           .slice(start, start + IMPORT_BATCH_SIZE)
           .entries()) {
+          const at = start + offset;
           const key = sameContentKey(draft);
           if (onDuplicate === 'keep_both') {
-            fresh.push({ draft, noteId, pictures });
+            fresh.push({ draft, noteId, pictures, at });
             continue;
           }
-          const bodyKey = bodyKeys[start + offset] ?? null;
-          const sameBodyId = bodyKey === null ? undefined : byBody.get(bodyKey);
-          // The same text before the same place: a note renamed in the app keeps its text, and
+          const bodyKey = bodyKeys[at] ?? null;
+          const sourcePath = sourcePaths[at]!;
+          /** A note another file of this archive was imported into is that file's, not this one's. */
+          const notOthers = (id: string | undefined): string | undefined =>
+            id !== undefined && originOf.has(id) && originOf.get(id) !== sourcePath ? undefined : id;
+          const sameBodyId = notOthers(bodyKey === null ? undefined : byBody.get(bodyKey));
+          // The file it was imported from, however the note was renamed or edited since; then the
+          // same text before the same place: a note renamed in the app keeps its text, and
           // a note the user has since made under the old title is not the archive's note.
           const matchId =
             (noteId !== null && liveIds.has(noteId) ? noteId : undefined) ??
-            byContent.get(key) ??
+            byOrigin.get(sourcePath) ??
+            notOthers(byContent.get(key)) ??
             sameBodyId ??
-            (noteId === null ? byPlace.get(placeKey(draft)) : undefined);
+            (noteId === null ? notOthers(byPlace.get(placeKey(draft))) : undefined);
+          const baseline = matchId === undefined ? undefined : baselines.get(matchId);
+          /** The note as this file gave it at the last import; null where no import of this file is known. */
+          const imported = baseline?.source_path === sourcePath ? importedShape(baseline) : null;
+          const there: NoteShape = {
+            title: draft.title,
+            folder: draft.folder,
+            body_hash: bodyHashes[at] ?? '',
+          };
           if (matchId === undefined) {
             // A second copy of a note within the same archive is a duplicate too.
             if (inThisArchive.has(key)) {
               duplicatesSkipped += 1;
               nameIn(named.skipped, draft.title, null);
-            } else fresh.push({ draft, noteId, pictures });
+            } else fresh.push({ draft, noteId, pictures, at });
             inThisArchive.add(key);
           } else if (onDuplicate === 'skip') {
             duplicatesSkipped += 1;
             nameIn(named.skipped, draft.title, matchId, titles.get(matchId));
+            const hereShape = here.get(matchId);
+            if (imported !== null && hereShape !== undefined) {
+              // Against the file as last imported: a rename or a move made here alone is no
+              // change of the file's, as for a note found by its text below.
+              if (reimportDiffers(hereShape, there, imported)) skippedChanged += 1;
+            }
             // Found by its unchanged text, it differs at most by the title the user gave it here:
             // "update" would only undo that rename, so it is not offered as a change.
-            if (!unchanged.has(sameNoteKey(matchId, key)) && matchId !== sameBodyId) skippedChanged += 1;
+            else if (!unchanged.has(sameNoteKey(matchId, key)) && matchId !== sameBodyId) skippedChanged += 1;
+            // The same text on both sides: this file is where the note comes from from now on.
+            const sameText =
+              matchId === sameBodyId ||
+              unchanged.has(sameNoteKey(matchId, key)) ||
+              (hereShape !== undefined && hereShape.body_hash === there.body_hash);
+            if (this.#origins !== null && sameText) origins.push(originRow(matchId, at));
           } else {
             context.signal.throwIfAborted();
             // Read only now, one note at a time: the notes matched are what this import overwrites.
             const match = await this.#notes.get(matchId);
             if (!match || match.deleted_at !== null) {
-              fresh.push({ draft, noteId, pictures });
+              fresh.push({ draft, noteId, pictures, at });
               continue;
             }
             const { title, folder, body, tags } = draft;
@@ -422,10 +485,11 @@ export class ArchiveService {
             const updated = await this.#notes.update(match.note_id, { title, folder, body, tags });
             // Deleted meanwhile: the archive's version is all that is left of it.
             if (!updated) {
-              fresh.push({ draft, noteId, pictures });
+              fresh.push({ draft, noteId, pictures, at });
               continue;
             }
             overwritten.push(match);
+            if (this.#origins !== null) origins.push(originRow(match.note_id, at));
             nameIn(named.updated, title, match.note_id, match.title);
             for (const id of pictures) usedPictures.add(id);
             await this.#staging?.landed(context.jobId, match.note_id, updated.version);
@@ -441,6 +505,11 @@ export class ArchiveService {
           importBatchOf(context.jobId),
         );
         created.push(...notes.map((note) => note.note_id));
+        // In the order given: each new note is the file at the same place in `fresh`.
+        if (this.#origins !== null) {
+          for (const [index, note] of notes.entries())
+            origins.push(originRow(note.note_id, fresh[index]!.at));
+        }
         for (const note of notes) nameIn(named.created, note.title, note.note_id);
         for (const { pictures } of fresh) for (const id of pictures) usedPictures.add(id);
         await context.progress({
@@ -453,6 +522,8 @@ export class ArchiveService {
       // Stored for notes that were then skipped as duplicates: nothing links them.
       const unused = createdPictures.filter((id) => !usedPictures.has(id));
       if (unused.length > 0) await this.#attachments.deleteImportBatch(context.jobId, unused);
+      // Last, with every note written: an import that fails or is cancelled leaves no origin of its own.
+      await this.#origins?.record(origins);
       // Notes that could not be read; files that are no notes are said apart (`left_out`).
       const unreadable = warnings.filter(
         (warning) => warning.action === 'skipped' && warning.reason !== 'not_markdown',
@@ -507,10 +578,18 @@ export class ArchiveService {
    * are read; a note an archive note's id or place already claims is not paired
    * by text, so no note is matched by two files. `titles` holds the notebook's
    * titles of the notes matched, for the report.
+   *
+   * By origin (`byOrigin`, path to note): the live note last imported from
+   * each of the archive's paths, whatever was renamed or edited since;
+   * `originOf` is the same pairs note to path, `baselines` the origin rows of
+   * the notes matched, and `here` the title, folder and body hash of each
+   * note an origin pairs, so a skip knows whether the vault changed it
+   * without reading it again. Rows of notes deleted for good are dropped.
    */
   async #existingMatches(
     drafts: ReadonlyArray<{ draft: NoteDraft; noteId: string | null }>,
     bodyKeys: ReadonlyArray<string | null>,
+    sourcePaths: readonly string[],
     signal: AbortSignal,
   ): Promise<{
     liveIds: Set<string>;
@@ -519,7 +598,13 @@ export class ArchiveService {
     byPlace: Map<string, string>;
     unchanged: Set<string>;
     titles: Map<string, string>;
+    byOrigin: Map<string, string>;
+    originOf: Map<string, string>;
+    baselines: Map<string, ImportOriginRow>;
+    here: Map<string, NoteShape>;
   }> {
+    const originRows = (await this.#origins?.byPaths(sourcePaths)) ?? [];
+    const originNotes = new Set(originRows.map((row) => row.note_id));
     const wantedIds = new Set(drafts.flatMap(({ noteId }) => (noteId === null ? [] : [noteId])));
     const shapes = new Set(drafts.map(({ draft }) => shapeKey(draft.title, draft.body.length)));
     const bodyShapes = new Set(
@@ -542,6 +627,8 @@ export class ArchiveService {
     /** The live note at each wanted place; null where two notes share it. */
     const atPlace = new Map<string, string | null>();
     const ids = await this.#notes.noteIds({ trashed: false });
+    /** Live notes an origin row names: read for their text, to compare with the file's. */
+    const liveOrigins = new Set<string>();
     await this.#notes.forEachSummaryPage(
       ids,
       (page) => {
@@ -550,6 +637,10 @@ export class ArchiveService {
           let wanted = false;
           if (wantedIds.has(summary.note_id)) {
             liveIds.add(summary.note_id);
+            wanted = true;
+          }
+          if (originNotes.has(summary.note_id)) {
+            liveOrigins.add(summary.note_id);
             wanted = true;
           }
           if (shapes.has(shapeKey(summary.title, summary.body_length))) {
@@ -572,7 +663,21 @@ export class ArchiveService {
     );
     const byPlace = new Map<string, string>();
     for (const [place, noteId] of atPlace) if (noteId !== null) byPlace.set(place, noteId);
-    const claimed = new Set([...liveIds, ...byPlace.values()]);
+    const byOrigin = originPairs(originRows, liveOrigins);
+    const originOf = new Map([...byOrigin].map(([path, noteId]) => [noteId, path]));
+    const baselines = new Map(
+      originRows.flatMap((row) => (liveOrigins.has(row.note_id) ? [[row.note_id, row]] : [])),
+    );
+    // Rows of notes neither live nor in the trash name notes deleted for good: nothing will match them again.
+    const gone = [...originNotes].filter((noteId) => !liveOrigins.has(noteId));
+    if (gone.length > 0) {
+      const trashed = await this.#notes.takenIds(gone);
+      await this.#origins?.forget(gone.filter((noteId) => !trashed.has(noteId)));
+    }
+    const claimed = new Set([...liveIds, ...byPlace.values(), ...byOrigin.values()]);
+    const here = new Map<string, NoteShape>();
+    const read = new Set(candidates);
+    for (const noteId of byOrigin.values()) if (!read.has(noteId)) candidates.push(noteId);
     const byContent = new Map<string, string>();
     const unchanged = new Set<string>();
     const texts: { note_id: string; key: string | null }[] = [];
@@ -581,6 +686,13 @@ export class ArchiveService {
       (page) => {
         for (const note of page) {
           if (note.deleted_at !== null) continue;
+          if (originOf.has(note.note_id)) {
+            here.set(note.note_id, {
+              title: note.title,
+              folder: note.folder,
+              body_hash: contentHash(note.body),
+            });
+          }
           if (!textOnly.has(note.note_id)) {
             const key = sameContentKey(note);
             byContent.set(key, note.note_id);
@@ -597,7 +709,7 @@ export class ArchiveService {
     );
     const byBody = uniqueKeyPairs(bodyKeys, texts);
     for (const [key, noteId] of byBody) if (claimed.has(noteId)) byBody.delete(key);
-    return { liveIds, byContent, byBody, byPlace, unchanged, titles };
+    return { liveIds, byContent, byBody, byPlace, unchanged, titles, byOrigin, originOf, baselines, here };
   }
 
   /**

@@ -50,6 +50,7 @@ import { LinksService } from './links-service';
 import { NoteHistoryService } from './note-history-service';
 import { NoteVersionRepository } from '../db/note-versions';
 import { DraftRepository } from '../db/draft-repository';
+import { ImportOriginRepository } from '../db/import-origin-repository';
 import { ImportStagingRepository } from '../db/import-staging-repository';
 import { DraftsService } from './drafts-service';
 import { PluginService, type PluginConnectors } from './plugin-service';
@@ -248,7 +249,13 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
     links,
     history: new NoteHistoryService(notes, new NoteVersionRepository(db)),
     drafts: new DraftsService(new DraftRepository(db)),
-    archive: new ArchiveService(notesRepository, attachments, runtime, importStaging),
+    archive: new ArchiveService(
+      notesRepository,
+      attachments,
+      runtime,
+      importStaging,
+      new ImportOriginRepository(db),
+    ),
     jobs: new JobsService(runtime),
     events: new EventsService(eventLog),
     settings,
