@@ -4,6 +4,7 @@ import { EventLog } from './event-log';
 import { MemoryEventStore } from './event-store';
 import { JobRuntime, PRUNE_FINISHED_EVERY, type JobContext } from './job-runtime';
 import { MemoryJobStore } from './job-store';
+import { MemoryLeaseManager, jobLeaseName } from './job-leases';
 
 function setup() {
   const jobs = new MemoryJobStore();
@@ -415,6 +416,122 @@ describe('JobRuntime', () => {
     const { seen, subscription } = collect(after, fragile.job_id);
     await subscription.closed; // closes itself after the terminal event
     expect(seen.map((e) => e.event)).toEqual(['Queued', 'Started', 'Failed']);
+  });
+
+  describe('with other tabs open (leases)', () => {
+    const never = () => new Promise<never>(() => undefined);
+
+    it('leaves a job another live tab runs or has queued alone, and its own lease ends with the job', async () => {
+      const { jobs, eventStore } = setup();
+      const leases = new MemoryLeaseManager();
+      const first = new JobRuntime(jobs, new EventLog(eventStore), undefined, leases.tab());
+      const release = gate();
+      first.register({ kind: 'import', run: () => release.opened });
+      first.register({ kind: 'resumable', resumable: true, run: never });
+      const running = await first.create('import');
+      const queued = await first.create('import'); // waits behind the first
+      const resumable = await first.create('resumable');
+      await Promise.all([started(first, running.job_id), started(first, resumable.job_id)]);
+
+      // The user opens a second tab: its start-up finds the first tab's jobs unfinished.
+      const second = new JobRuntime(jobs, new EventLog(eventStore), undefined, leases.tab());
+      let ranInSecond = 0;
+      second.register({ kind: 'import', run: async () => void ranInSecond++ });
+      second.register({ kind: 'resumable', resumable: true, run: async () => void ranInSecond++ });
+      expect(await second.recover()).toEqual({ failed: 0, requeued: 0 });
+      expect((await jobs.get(running.job_id))?.status).toBe('running');
+      expect((await jobs.get(resumable.job_id))?.status).toBe('running');
+      expect((await jobs.get(queued.job_id))?.status).toBe('queued');
+      // Stopping another tab's running work is that tab's to do.
+      await expectCode(second.cancel(running.job_id), 'STATE_CONFLICT');
+
+      release.open();
+      await first.whenEnded(running.job_id);
+      await first.whenEnded(queued.job_id);
+      expect((await first.get(running.job_id)).status).toBe('completed');
+      expect((await first.get(queued.job_id)).status).toBe('completed');
+      expect(ranInSecond).toBe(0);
+      expect(leases.isHeld(jobLeaseName(running.job_id))).toBe(false);
+      expect(leases.isHeld(jobLeaseName(resumable.job_id))).toBe(true);
+    });
+
+    it('recovers a closed tab’s jobs as before once their leases are free', async () => {
+      const { jobs, eventStore } = setup();
+      const leases = new MemoryLeaseManager();
+      const closedTab = leases.tab();
+      const before = new JobRuntime(jobs, new EventLog(eventStore), undefined, closedTab);
+      before.register({ kind: 'fragile', run: never });
+      before.register({ kind: 'resumable', resumable: true, run: never });
+      const fragile = await before.create('fragile');
+      const resumable = await before.create('resumable');
+      await Promise.all([started(before, fragile.job_id), started(before, resumable.job_id)]);
+      const waiting = await before.create('fragile'); // queued behind the first
+      closedTab.close();
+
+      const after = new JobRuntime(jobs, new EventLog(eventStore), undefined, leases.tab());
+      let resumed = 0;
+      after.register({ kind: 'fragile', run: async () => undefined });
+      after.register({ kind: 'resumable', resumable: true, run: async () => void resumed++ });
+      expect(await after.recover()).toEqual({ failed: 1, requeued: 2 });
+      await after.idle();
+      expect((await after.get(fragile.job_id)).error?.code).toBe('JOB_INTERRUPTED');
+      expect((await after.get(resumable.job_id)).status).toBe('completed');
+      expect((await after.get(waiting.job_id)).status).toBe('completed');
+      expect(resumed).toBe(1);
+    });
+
+    it('lets only one of two tabs starting at once take a job left behind', async () => {
+      const { jobs, eventStore } = setup();
+      const leases = new MemoryLeaseManager();
+      const closedTab = leases.tab();
+      const before = new JobRuntime(jobs, new EventLog(eventStore), undefined, closedTab);
+      before.register({ kind: 'resumable', resumable: true, run: never });
+      before.register({ kind: 'waiting', run: never });
+      const resumable = await before.create('resumable');
+      await started(before, resumable.job_id);
+      const waiting = await before.create('waiting');
+      await started(before, waiting.job_id);
+      const queued = await before.create('waiting');
+      closedTab.close();
+
+      const runs: string[] = [];
+      const tab = (name: string) => {
+        const runtime = new JobRuntime(jobs, new EventLog(eventStore), undefined, leases.tab());
+        runtime.register({ kind: 'resumable', resumable: true, run: async () => void runs.push(name) });
+        runtime.register({ kind: 'waiting', run: async () => void runs.push(name) });
+        return runtime;
+      };
+      const [a, b] = [tab('a'), tab('b')];
+      const summaries = await Promise.all([a.recover(), b.recover()]);
+      await Promise.all([a.idle(), b.idle()]);
+      // The running "waiting" job is failed once, the resumable and the queued job run once each.
+      expect(summaries.reduce((sum, s) => sum + s.failed, 0)).toBe(1);
+      expect(summaries.reduce((sum, s) => sum + s.requeued, 0)).toBe(2);
+      expect(runs).toHaveLength(2);
+      expect((await jobs.get(resumable.job_id))?.status).toBe('completed');
+      expect((await jobs.get(queued.job_id))?.status).toBe('completed');
+      const { seen, subscription } = collect(a, waiting.job_id);
+      await subscription.closed;
+      expect(seen.map((e) => e.event)).toEqual(['Queued', 'Started', 'Failed']);
+    });
+
+    it('still cancels its own running and queued jobs, and frees their leases', async () => {
+      const { jobs, eventStore } = setup();
+      const leases = new MemoryLeaseManager();
+      const runtime = new JobRuntime(jobs, new EventLog(eventStore), undefined, leases.tab());
+      runtime.register({ kind: 'long', run: untilAborted });
+      const running = await runtime.create('long');
+      const queued = await runtime.create('long');
+      await started(runtime, running.job_id);
+      await runtime.cancel(queued.job_id);
+      await runtime.cancel(running.job_id);
+      await runtime.whenEnded(running.job_id);
+      await runtime.idle();
+      expect((await runtime.get(running.job_id)).status).toBe('cancelled');
+      expect((await runtime.get(queued.job_id)).status).toBe('cancelled');
+      expect(leases.isHeld(jobLeaseName(running.job_id))).toBe(false);
+      expect(leases.isHeld(jobLeaseName(queued.job_id))).toBe(false);
+    });
   });
 
   it('lists newest first with offset pages', async () => {

@@ -14,6 +14,7 @@ import {
 } from '../contracts';
 import type { EventLog, EventListener, Subscription } from './event-log';
 import type { JobListQuery, JobStore } from './job-store';
+import { jobLeaseName, unsharedLeases, type JobLease, type JobLeases } from './job-leases';
 import { newId, systemClock, type Clock } from './ids';
 
 export interface ProgressUpdate {
@@ -97,11 +98,24 @@ export class JobRuntime {
   /** Finished jobs per `keepFinished` kind since its last prune; a kind not here is pruned at its first end. */
   readonly #finishedSincePrune = new Map<string, number>();
   #pruning: Promise<void> = Promise.resolve();
+  readonly #leases: JobLeases;
+  /** The lease of each job this runtime has queued or runs: other tabs leave those alone. */
+  readonly #held = new Map<string, JobLease>();
 
-  constructor(store: JobStore, events: EventLog, clock: Clock = systemClock) {
+  /**
+   * `leases` tell this runtime's jobs from those of other live tabs sharing the
+   * store (see job-leases.ts); without them every unfinished job found at start-up counts as abandoned.
+   */
+  constructor(
+    store: JobStore,
+    events: EventLog,
+    clock: Clock = systemClock,
+    leases: JobLeases = unsharedLeases,
+  ) {
     this.#store = store;
     this.#events = events;
     this.#clock = clock;
+    this.#leases = leases;
   }
 
   register<Input, Result>(handler: JobHandler<Input, Result>): void {
@@ -128,12 +142,19 @@ export class JobRuntime {
       completed_at: null,
     };
     this.#events.markNew(job.job_id);
-    await this.#commit(
-      job.job_id,
-      () => job,
-      'Queued',
-      () => ({ status: 'queued' }),
-    );
+    // Held before the row exists, so no other tab's recovery ever sees this job unclaimed.
+    await this.#hold(job.job_id);
+    try {
+      await this.#commit(
+        job.job_id,
+        () => job,
+        'Queued',
+        () => ({ status: 'queued' }),
+      );
+    } catch (error) {
+      this.#release(job.job_id);
+      throw error;
+    }
     this.#enqueue(job);
     return job;
   }
@@ -187,6 +208,18 @@ export class JobRuntime {
         running.controller.abort(new DOMException('Cancelled by the user.', 'AbortError'));
         return job;
       }
+      // Another live tab runs it: only that tab can stop its work, and a row
+      // marked cancelled here would not stop it.
+      if (job.status === 'running' && !this.#held.has(jobId)) {
+        const lease = await this.#leases.tryHold(jobLeaseName(jobId));
+        if (!lease) {
+          throw new AppError('STATE_CONFLICT', 'This job runs in another tab; cancel it there.', {
+            job_id: jobId,
+            status: job.status,
+          });
+        }
+        lease.release();
+      }
       this.#removeFromQueue(job);
       return (await this.#finish(jobId, 'cancelled', {})) ?? (await this.get(jobId));
     });
@@ -225,17 +258,26 @@ export class JobRuntime {
   }
 
   /**
-   * Start-up recovery: a job left `running` by a closed tab is failed with
-   * JOB_INTERRUPTED, or queued again when its kind can resume; queued jobs are
-   * scheduled again.
+   * Start-up recovery of jobs whose tab is gone (their lease is free): one left
+   * `running` is failed with JOB_INTERRUPTED, or queued again when its kind can
+   * resume; a queued one is scheduled again, here. Jobs another live tab holds
+   * are left to it. A job taken over is held first, then read again, so two
+   * tabs starting at once never both take it.
    */
   async recover(): Promise<{ failed: number; requeued: number }> {
     let failed = 0;
     let requeued = 0;
     const stale = await this.#store.listByStatus(['running', 'queued']);
     stale.sort((a, b) => a.created_at.localeCompare(b.created_at));
-    for (const job of stale) {
-      if (this.#running.has(job.job_id) || this.#isQueued(job)) continue;
+    for (const listed of stale) {
+      if (this.#running.has(listed.job_id) || this.#isQueued(listed) || this.#held.has(listed.job_id))
+        continue;
+      if (!(await this.#hold(listed.job_id))) continue;
+      const job = await this.#store.get(listed.job_id);
+      if (!job || isTerminalStatus(job.status)) {
+        this.#release(listed.job_id);
+        continue;
+      }
       const handler = this.#handlers.get(job.kind);
       if (job.status === 'queued' && handler) {
         this.#enqueue(job);
@@ -254,7 +296,11 @@ export class JobRuntime {
         const error = handler
           ? new AppError('JOB_INTERRUPTED', 'The app was closed while this job was running. Start it again.')
           : new AppError('JOB_INTERRUPTED', `Jobs of kind "${job.kind}" are not available in this version.`);
-        await this.#finish(job.job_id, 'failed', { error: error.toEnvelope().error });
+        try {
+          await this.#finish(job.job_id, 'failed', { error: error.toEnvelope().error });
+        } finally {
+          this.#release(job.job_id);
+        }
         failed++;
       }
     }
@@ -498,12 +544,28 @@ export class JobRuntime {
   }
 
   #ended(jobId: string): void {
+    this.#release(jobId);
     this.#endings.get(jobId)?.resolve();
     this.#endings.delete(jobId);
   }
 
+  /** Takes the job's lease for this runtime; false when another live tab holds it. */
+  async #hold(jobId: string): Promise<boolean> {
+    if (this.#held.has(jobId)) return true;
+    const lease = await this.#leases.tryHold(jobLeaseName(jobId));
+    if (!lease) return false;
+    this.#held.set(jobId, lease);
+    return true;
+  }
+
+  #release(jobId: string): void {
+    this.#held.get(jobId)?.release();
+    this.#held.delete(jobId);
+  }
+
   /** A job this runtime stops driving without ending it (another tab moved it on): its events tell the end. */
   #handOver(jobId: string): void {
+    this.#release(jobId);
     const ending = this.#endings.get(jobId);
     if (!ending) return;
     this.#endings.delete(jobId);

@@ -68,6 +68,8 @@ import type { MemoryDigestCall } from './memory-service';
 import { base64Of, storeImage, storedImage } from './image-store';
 import type { NotesService } from './notes-service';
 import type { ProviderService } from './provider-service';
+import { chatLeaseName, type JobLeases } from '../core/job-leases';
+import { webLockLeases } from './web-lock-leases';
 
 // The page reads turn events through the zod-free contract types: they must
 // stay the ModelEvent shapes the projector emits.
@@ -94,6 +96,8 @@ export interface ChatServiceOptions {
   notesWriter?: Pick<NotesService, 'create'>;
   /** Records the facts a message states and recalls memories into the prompt. */
   memory?: ChatMemory;
+  /** Which tab streams which answer (Web Locks by default), so another tab's start-up leaves it alone. */
+  leases?: JobLeases;
 }
 
 /** What the chat needs of the memory service. */
@@ -211,6 +215,7 @@ export class ChatService {
   readonly #memory: ChatMemory | undefined;
   readonly #running = new Map<string, RunningTurn>();
   #digests: Promise<void> = Promise.resolve();
+  readonly #leases: JobLeases;
 
   constructor(
     conversations: ConversationRepository,
@@ -228,6 +233,7 @@ export class ChatService {
     this.#attachments = options.attachments;
     this.#notesWriter = options.notesWriter;
     this.#memory = options.memory;
+    this.#leases = options.leases ?? webLockLeases();
   }
 
   readonly #attachments: AttachmentRepository | undefined;
@@ -541,27 +547,43 @@ export class ChatService {
     return message;
   }
 
-  /** Turns a closed tab left streaming end as failed, with their terminal events; empties the trash. */
+  /**
+   * Turns a closed tab left streaming (nobody holds their lease) end as failed,
+   * with their terminal events; another live tab's answers are left to it. Empties the trash.
+   */
   async recover(): Promise<number> {
     await this.emptyTrash();
-    const stale = (await this.#conversations.streaming()).filter((row) => !this.#running.has(row.message_id));
-    for (const row of stale) {
-      const error = {
-        code: 'JOB_INTERRUPTED' as const,
-        message: 'The answer was interrupted when the page closed.',
-      };
-      await this.#conversations.putMessage({
-        ...row,
-        status: 'failed',
-        error,
-        completed_at: toIsoUtc(this.#clock()),
-      });
-      if (!(await this.#log.isTerminated(row.message_id))) {
-        await this.#log.publish(row.message_id, 'Error', { ...error, retryable: true });
-        await this.#log.publish(row.message_id, 'Done', { status: 'failed', error_code: error.code });
+    const candidates = (await this.#conversations.streaming()).filter(
+      (row) => !this.#running.has(row.message_id),
+    );
+    let failed = 0;
+    for (const listed of candidates) {
+      const lease = await this.#leases.tryHold(chatLeaseName(listed.message_id));
+      if (!lease) continue;
+      try {
+        // Read again under the lease: the answer may have ended, or been failed by another tab, meanwhile.
+        const row = await this.#conversations.getMessage(listed.message_id);
+        if (row?.status !== 'streaming') continue;
+        const error = {
+          code: 'JOB_INTERRUPTED' as const,
+          message: 'The answer was interrupted when the page closed.',
+        };
+        await this.#conversations.putMessage({
+          ...row,
+          status: 'failed',
+          error,
+          completed_at: toIsoUtc(this.#clock()),
+        });
+        if (!(await this.#log.isTerminated(row.message_id))) {
+          await this.#log.publish(row.message_id, 'Error', { ...error, retryable: true });
+          await this.#log.publish(row.message_id, 'Done', { status: 'failed', error_code: error.code });
+        }
+        failed++;
+      } finally {
+        lease.release();
       }
     }
-    return stale.length;
+    return failed;
   }
 
   /** Resolves when no turn is running and no digest of earlier chats is under way (tests, shutdown). */
@@ -718,6 +740,8 @@ export class ChatService {
   ): void {
     const controller = new AbortController();
     const opensConversation = history.length === 1;
+    // Held while the answer streams: another tab's start-up fails only answers whose tab is gone.
+    const lease = this.#leases.tryHold(chatLeaseName(assistant.message_id)).catch(() => null);
     const settled = this.#run(
       provider,
       conversation.model,
@@ -726,7 +750,10 @@ export class ChatService {
       { ...thinking, systemPrompt: conversation.system_prompt, vision },
       notesSection,
       controller.signal,
-    ).finally(() => this.#running.delete(assistant.message_id));
+    ).finally(() => {
+      this.#running.delete(assistant.message_id);
+      void lease.then((held) => held?.release());
+    });
     this.#running.set(assistant.message_id, {
       conversationId: assistant.conversation_id,
       controller,

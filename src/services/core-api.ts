@@ -62,6 +62,8 @@ import { SettingsService } from './settings-service';
 import { StorageService } from './storage-service';
 import { ThemeService } from './theme-service';
 import { TranscriptionService, type AsrEngineFactory, type DiarizerFactory } from './transcription-service';
+import { webLockLeases } from './web-lock-leases';
+import type { JobLeases } from '../core/job-leases';
 
 export interface CoreOptions {
   /** Embeds blocks and queries; hash-v1 (no download) unless a model is given. */
@@ -112,6 +114,8 @@ export interface CoreOptions {
    * order give each write its own instant, as two writes in one millisecond tie otherwise.
    */
   notesNow?: () => string;
+  /** Which live tab drives which job and answer; Web Locks by default (tests: MemoryLeaseManager tabs). */
+  jobLeases?: JobLeases;
 }
 
 /** The engine of a core built without one: every load says why nothing can be transcribed. */
@@ -137,7 +141,9 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
   const eventLog = new EventLog(eventRepository);
   // A job's row and its lifecycle event are written in one transaction.
   const jobStore = new JobRepository(db, eventRepository);
-  const runtime = new JobRuntime(jobStore, eventLog);
+  // Web Locks tell this tab's jobs from other live tabs' (job-leases.ts).
+  const jobLeases = options.jobLeases ?? webLockLeases();
+  const runtime = new JobRuntime(jobStore, eventLog, undefined, jobLeases);
   // The indexer reads notes through its own repository; the one the services
   // write through tells it what changed, after each commit, without waiting.
   const indexSources = new NotesRepository(db);
@@ -211,6 +217,7 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
     attachments,
     notesWriter: notes,
     memory,
+    leases: jobLeases,
   });
   const plugins = new PluginService({
     repository: new PluginRepository(db),
@@ -305,6 +312,7 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
     api,
     /** Call once at start-up, after every job kind is registered. */
     recover: async () => {
+      // Only jobs, imports and answers whose tab is gone: another open tab's stay its own.
       const recovered = await runtime.recover();
       // An import a closed tab interrupted leaves nothing behind; its job says so.
       await rollBackInterruptedImports(
@@ -313,6 +321,7 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
         notesRepository,
         attachments,
         importStaging,
+        jobLeases,
       );
       await chat.recover();
       await agent.recover();

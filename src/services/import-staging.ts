@@ -1,5 +1,6 @@
 import type { JobDto } from '../contracts';
 import type { JobStore } from '../core/job-store';
+import { jobLeaseName, unsharedLeases, type JobLeases } from '../core/job-leases';
 import type { AttachmentRepository, NotesRepository } from '../db';
 import type { ImportStagingRepository, StagedNoteRow } from '../db/import-staging-repository';
 
@@ -74,44 +75,63 @@ export async function rollBackInterruptedImports(
   notes: NotesRepository,
   attachments: AttachmentRepository,
   staging: ImportStagingRepository | null = null,
+  leases: JobLeases = unsharedLeases,
 ): Promise<RolledBackImport[]> {
   const done: RolledBackImport[] = [];
-  for (const job of await jobs.listByStatus(['failed'])) {
-    if (!needsRollback(job, kind)) continue;
-    const input = job.input as { attachment_id?: unknown; file_name?: unknown };
-    const fileName = typeof input.file_name === 'string' ? input.file_name : 'the archive';
-    const removed = await notes.deleteImportBatch(job.job_id);
-    let restored = 0;
-    let kept = 0;
-    // A page of staged notes at a time: each holds a whole note as it was.
-    await staging?.forEachOfJob(job.job_id, async (page) => {
-      for (const row of page) {
-        const outcome = await restoreStaged(notes, row);
-        if (outcome === 'restored') restored += 1;
-        else if (outcome === 'kept') kept += 1;
-      }
-    });
-    // The pictures it stored for its notes go with them.
-    await attachments.deleteImportBatch(job.job_id);
-    if (typeof input.attachment_id === 'string') await attachments.delete(input.attachment_id);
-    await jobs.put({
-      ...job,
-      error: {
-        code: 'JOB_INTERRUPTED',
-        message: interruptedImportMessage(fileName, restored),
-        details: {
-          ...job.error!.details,
-          rolled_back: true,
-          file_name: fileName,
-          removed,
-          restored,
-          kept,
-        },
-      },
-    });
-    // Only once the job says it was rolled back: a failure before leaves the staged notes for the next start.
-    await staging?.clear(job.job_id);
-    done.push({ job_id: job.job_id, file_name: fileName, removed, restored, kept });
+  for (const listed of await jobs.listByStatus(['failed'])) {
+    if (!needsRollback(listed, kind)) continue;
+    // Another tab starting at the same time may be rolling it back: the job's lease says who does.
+    const lease = await leases.tryHold(jobLeaseName(listed.job_id));
+    if (!lease) continue;
+    try {
+      const job = await jobs.get(listed.job_id);
+      if (job && needsRollback(job, kind)) done.push(await rollBack(job, jobs, notes, attachments, staging));
+    } finally {
+      lease.release();
+    }
   }
   return done;
+}
+
+async function rollBack(
+  job: JobDto,
+  jobs: JobStore,
+  notes: NotesRepository,
+  attachments: AttachmentRepository,
+  staging: ImportStagingRepository | null,
+): Promise<RolledBackImport> {
+  const input = job.input as { attachment_id?: unknown; file_name?: unknown };
+  const fileName = typeof input.file_name === 'string' ? input.file_name : 'the archive';
+  const removed = await notes.deleteImportBatch(job.job_id);
+  let restored = 0;
+  let kept = 0;
+  // A page of staged notes at a time: each holds a whole note as it was.
+  await staging?.forEachOfJob(job.job_id, async (page) => {
+    for (const row of page) {
+      const outcome = await restoreStaged(notes, row);
+      if (outcome === 'restored') restored += 1;
+      else if (outcome === 'kept') kept += 1;
+    }
+  });
+  // The pictures it stored for its notes go with them.
+  await attachments.deleteImportBatch(job.job_id);
+  if (typeof input.attachment_id === 'string') await attachments.delete(input.attachment_id);
+  await jobs.put({
+    ...job,
+    error: {
+      code: 'JOB_INTERRUPTED',
+      message: interruptedImportMessage(fileName, restored),
+      details: {
+        ...job.error!.details,
+        rolled_back: true,
+        file_name: fileName,
+        removed,
+        restored,
+        kept,
+      },
+    },
+  });
+  // Only once the job says it was rolled back: a failure before leaves the staged notes for the next start.
+  await staging?.clear(job.job_id);
+  return { job_id: job.job_id, file_name: fileName, removed, restored, kept };
 }
