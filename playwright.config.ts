@@ -31,6 +31,10 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${port}`,
     launchOptions: executablePath ? { executablePath, args } : { args },
     trace: 'retain-on-failure',
+    // The app's service worker precaches the whole build (some 13 MB) while a test runs: about two
+    // CPU seconds a test, and a "Ready to work offline" toast at a moment no test chose. Specs that
+    // test offline use say `test.use({ serviceWorkers: 'allow' })`.
+    serviceWorkers: 'block',
   },
   webServer: {
     command: `node scripts/serve.mjs --port ${port}${dist}`,

@@ -249,54 +249,58 @@ test('the acceptance chain: recording → transcript note → search → agent w
   }
 });
 
-test('offline after the first visit: write, search, agent trace, HTML export and theme preview need no server', async ({
-  page,
-  context,
-  requestLog,
-}) => {
-  test.setTimeout(360_000);
-  await openApp(page);
-  await waitForServiceWorker(page);
-  await context.setOffline(true);
-  await page.reload();
-  await expect(page.getByTestId('note-list')).toBeVisible();
-  expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+test.describe('with the service worker', () => {
+  test.use({ serviceWorkers: 'allow' });
 
-  await createNote(
+  test('offline after the first visit: write, search, agent trace, HTML export and theme preview need no server', async ({
     page,
-    NOTE_TITLE,
-    'hello tiny whisper. world again,\n\n```mermaid\ngraph LR\n  A[录音] --> B[转写]\n```\n\n```function-plot\ny = sin(x) | label: 声波\n```\n',
-  );
-  await page.getByTestId('search-input').fill('tiny whisper');
-  await page.getByTestId('search-mode').selectOption('hybrid');
-  await expect(page.getByTestId('search-result').first()).toContainText(NOTE_TITLE);
-  await expect(page.getByTestId('search-fallback')).toHaveCount(0);
-  await page.getByTestId('search-input').fill('');
+    context,
+    requestLog,
+  }) => {
+    test.setTimeout(360_000);
+    await openApp(page);
+    await waitForServiceWorker(page);
+    await context.setOffline(true);
+    await page.reload();
+    await expect(page.getByTestId('note-list')).toBeVisible();
+    expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
 
-  // The offline demo model runs the agent; its trace is stored and reopens.
-  await page.getByTestId('nav-agent').click();
-  await expect(page.getByTestId('agent-model')).toHaveValue('mock|mock-1');
-  await page.getByTestId('agent-input').fill('What is in my lecture?');
-  await page.getByTestId('agent-run').click();
-  const run = page.getByTestId('agent-run-item').first();
-  await expect(run).toHaveAttribute('data-status', 'completed');
-  await page.reload();
-  await page.getByTestId('nav-agent').click();
-  await page.getByTestId('agent-run-item').first().click();
-  const timeline = page.getByTestId('agent-timeline');
-  await expect(timeline.getByTestId('agent-event').first()).toHaveAttribute('data-event', 'RunStarted');
-  await expect(timeline.locator('[data-event="RunCompleted"]')).toHaveCount(1);
+    await createNote(
+      page,
+      NOTE_TITLE,
+      'hello tiny whisper. world again,\n\n```mermaid\ngraph LR\n  A[录音] --> B[转写]\n```\n\n```function-plot\ny = sin(x) | label: 声波\n```\n',
+    );
+    await page.getByTestId('search-input').fill('tiny whisper');
+    await page.getByTestId('search-mode').selectOption('hybrid');
+    await expect(page.getByTestId('search-result').first()).toContainText(NOTE_TITLE);
+    await expect(page.getByTestId('search-fallback')).toHaveCount(0);
+    await page.getByTestId('search-input').fill('');
 
-  await page.getByTestId('nav-all').click();
-  await page.getByTestId('note-item').filter({ hasText: NOTE_TITLE }).click();
-  const html = await readFile((await (await exportNote(page, 'html')).path())!, 'utf8');
-  expect(html).toContain('hello tiny whisper.');
-  expect(html).toMatch(/<figure class="mermaid"><svg[^>]*>.*转写/s);
-  expect(html).toMatch(/<figure class="function-plot"><svg[^>]*>.*声波/s);
+    // The offline demo model runs the agent; its trace is stored and reopens.
+    await page.getByTestId('nav-agent').click();
+    await expect(page.getByTestId('agent-model')).toHaveValue('mock|mock-1');
+    await page.getByTestId('agent-input').fill('What is in my lecture?');
+    await page.getByTestId('agent-run').click();
+    const run = page.getByTestId('agent-run-item').first();
+    await expect(run).toHaveAttribute('data-status', 'completed');
+    await page.reload();
+    await page.getByTestId('nav-agent').click();
+    await page.getByTestId('agent-run-item').first().click();
+    const timeline = page.getByTestId('agent-timeline');
+    await expect(timeline.getByTestId('agent-event').first()).toHaveAttribute('data-event', 'RunStarted');
+    await expect(timeline.locator('[data-event="RunCompleted"]')).toHaveCount(1);
 
-  await importMidnightTheme(page);
-  const frame = page.frameLocator('[data-testid="theme-preview"]');
-  await expect(frame.locator('body')).toHaveCSS('background-color', MIDNIGHT.background);
-  await expect(frame.locator('.mermaid-block svg')).toHaveCount(1);
-  expect(requestLog.foreign()).toEqual([]);
+    await page.getByTestId('nav-all').click();
+    await page.getByTestId('note-item').filter({ hasText: NOTE_TITLE }).click();
+    const html = await readFile((await (await exportNote(page, 'html')).path())!, 'utf8');
+    expect(html).toContain('hello tiny whisper.');
+    expect(html).toMatch(/<figure class="mermaid"><svg[^>]*>.*转写/s);
+    expect(html).toMatch(/<figure class="function-plot"><svg[^>]*>.*声波/s);
+
+    await importMidnightTheme(page);
+    const frame = page.frameLocator('[data-testid="theme-preview"]');
+    await expect(frame.locator('body')).toHaveCSS('background-color', MIDNIGHT.background);
+    await expect(frame.locator('.mermaid-block svg')).toHaveCount(1);
+    expect(requestLog.foreign()).toEqual([]);
+  });
 });

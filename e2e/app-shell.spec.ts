@@ -3,6 +3,9 @@ import { join, resolve } from 'node:path';
 import { expect, test as plainTest, type Page } from '@playwright/test';
 import { DIST_DIR, openApp, test, waitForServiceWorker } from './fixtures';
 
+// Offline use needs the app's service worker, which other specs block (playwright.config.ts).
+test.use({ serviceWorkers: 'allow' });
+
 const DIST = resolve(DIST_DIR);
 
 /** The scripts a first visit loads before start-up: the entry and what index.html preloads. */

@@ -4,6 +4,9 @@ import type { Page } from '@playwright/test';
 import mammoth from 'mammoth';
 import { createNote, expect, openApp, test, waitForServiceWorker } from './fixtures';
 
+// Offline use needs the app's service worker, which other specs block (playwright.config.ts).
+test.use({ serviceWorkers: 'allow' });
+
 const BODY = `# 离线导出
 
 先来先服务 (FCFS) runs in $O(n)$ time.

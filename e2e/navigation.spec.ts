@@ -202,26 +202,30 @@ test.describe('desktop', () => {
     );
   });
 
-  test('a bookmarked note opens directly, also offline', async ({ page, context, requestLog }) => {
-    await openApp(page);
-    await waitForServiceWorker(page);
-    await createNote(page, 'Bookmarked', 'open me from the address');
-    await createNote(page, 'Other', 'not this one');
-    const id = await noteIdOf(page, 'Bookmarked');
+  test.describe('with the service worker', () => {
+    test.use({ serviceWorkers: 'allow' });
 
-    const fresh = await context.newPage();
-    await fresh.goto(`/#/notes/${id}`);
-    await expect(fresh.getByTestId('note-title')).toHaveValue('Bookmarked');
-    await fresh.close();
+    test('a bookmarked note opens directly, also offline', async ({ page, context, requestLog }) => {
+      await openApp(page);
+      await waitForServiceWorker(page);
+      await createNote(page, 'Bookmarked', 'open me from the address');
+      await createNote(page, 'Other', 'not this one');
+      const id = await noteIdOf(page, 'Bookmarked');
 
-    await context.setOffline(true);
-    const offline = await context.newPage();
-    await offline.goto(`/#/notes/${id}`);
-    await expect(offline.getByTestId('note-title')).toHaveValue('Bookmarked');
-    expect(await offline.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
-    // The hash never reached the network: every request was for the app's own files.
-    expect(requestLog.urls.some((url) => url.includes('#'))).toBe(false);
-    expect(requestLog.foreign()).toEqual([]);
+      const fresh = await context.newPage();
+      await fresh.goto(`/#/notes/${id}`);
+      await expect(fresh.getByTestId('note-title')).toHaveValue('Bookmarked');
+      await fresh.close();
+
+      await context.setOffline(true);
+      const offline = await context.newPage();
+      await offline.goto(`/#/notes/${id}`);
+      await expect(offline.getByTestId('note-title')).toHaveValue('Bookmarked');
+      expect(await offline.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+      // The hash never reached the network: every request was for the app's own files.
+      expect(requestLog.urls.some((url) => url.includes('#'))).toBe(false);
+      expect(requestLog.foreign()).toEqual([]);
+    });
   });
 
   test('an address naming a note that no longer exists says so and then names what is shown', async ({

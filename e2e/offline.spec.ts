@@ -1,5 +1,8 @@
 import { createNote, expect, openApp, test, waitForServiceWorker } from './fixtures';
 
+// Offline use needs the app's service worker, which other specs block (playwright.config.ts).
+test.use({ serviceWorkers: 'allow' });
+
 test('offline: the app opens from the service worker and notes can be edited and saved', async ({
   page,
   context,

@@ -3,6 +3,9 @@ import { zipSync } from 'fflate';
 import type { Page } from '@playwright/test';
 import { createNote, expect, openApp, previewNewNote, test, waitForServiceWorker } from './fixtures';
 
+// Offline use needs the app's service worker, which other specs block (playwright.config.ts).
+test.use({ serviceWorkers: 'allow' });
+
 const encoder = new TextEncoder();
 // A 1×1 PNG, for the package's preview image.
 const PNG = Buffer.from(

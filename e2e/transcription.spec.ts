@@ -174,52 +174,56 @@ test('upload → live progress and segments → note with audio citations that s
   expect(requestLog.foreign()).toEqual([]);
 });
 
-test('once its model has been used, audio is transcribed with the network off', async ({
-  page,
-  context,
-  requestLog,
-}) => {
-  test.setTimeout(240_000);
-  const served = await serveTinyWhisper(page);
-  await openApp(page);
-  await waitForServiceWorker(page);
-  await useTinyModel(page);
-  const detail = page.getByTestId('transcription-detail');
-  await page
-    .getByTestId('audio-file-input')
-    .setInputFiles({ name: 'online.wav', mimeType: 'audio/wav', buffer: toneWav(5) });
-  await expect(detail).toHaveAttribute('data-status', 'completed', { timeout: 120_000 });
-  expect(served).toEqual(expect.arrayContaining(['config.json', 'tokenizer.json']));
+test.describe('with the service worker', () => {
+  test.use({ serviceWorkers: 'allow' });
 
-  // In the lecture hall: no network, and nothing answers at the model host any more, so
-  // the model, the runtime and the app itself must come from what the first use kept.
-  await context.unroute(`**${MODEL_HOST}**`);
-  const asked: string[] = [];
-  await context.route(`**${MODEL_HOST}**`, (route) => {
-    asked.push(new URL(route.request().url()).pathname);
-    return route.abort('internetdisconnected');
+  test('once its model has been used, audio is transcribed with the network off', async ({
+    page,
+    context,
+    requestLog,
+  }) => {
+    test.setTimeout(240_000);
+    const served = await serveTinyWhisper(page);
+    await openApp(page);
+    await waitForServiceWorker(page);
+    await useTinyModel(page);
+    const detail = page.getByTestId('transcription-detail');
+    await page
+      .getByTestId('audio-file-input')
+      .setInputFiles({ name: 'online.wav', mimeType: 'audio/wav', buffer: toneWav(5) });
+    await expect(detail).toHaveAttribute('data-status', 'completed', { timeout: 120_000 });
+    expect(served).toEqual(expect.arrayContaining(['config.json', 'tokenizer.json']));
+
+    // In the lecture hall: no network, and nothing answers at the model host any more, so
+    // the model, the runtime and the app itself must come from what the first use kept.
+    await context.unroute(`**${MODEL_HOST}**`);
+    const asked: string[] = [];
+    await context.route(`**${MODEL_HOST}**`, (route) => {
+      asked.push(new URL(route.request().url()).pathname);
+      return route.abort('internetdisconnected');
+    });
+    await context.setOffline(true);
+    await page.reload();
+    expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+    await page.getByTestId('nav-transcription').click();
+    const trace = await traceDetail(page);
+    // Other audio: the same bytes would be stored once, under the first upload's name.
+    await page
+      .getByTestId('audio-file-input')
+      .setInputFiles({ name: 'offline.wav', mimeType: 'audio/wav', buffer: toneWav(6) });
+    const job = page.getByTestId('transcription-job').filter({ hasText: 'offline.wav' });
+    await expect(job).toHaveAttribute('aria-current', 'true');
+    await expect(job).toHaveAttribute('data-status', 'completed', { timeout: 120_000 });
+    await expect(detail).toHaveAttribute('data-status', 'completed');
+    await expect(detail.getByTestId('segment').first()).toContainText('hello tiny whisper.');
+    await expect(detail.getByTestId('segment').nth(1)).toContainText('world again,');
+    // The model is read from this device, and the page says so rather than "Downloading".
+    const loading = (await trace()).flatMap((snapshot) => snapshot.modelLoading ?? []);
+    expect(loading.some((text) => text.startsWith('Loading the model from this device'))).toBe(true);
+    expect(loading.filter((text) => text.startsWith('Downloading'))).toEqual([]);
+    expect(asked).toEqual([]);
+    expect(requestLog.foreign()).toEqual([]);
   });
-  await context.setOffline(true);
-  await page.reload();
-  expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
-  await page.getByTestId('nav-transcription').click();
-  const trace = await traceDetail(page);
-  // Other audio: the same bytes would be stored once, under the first upload's name.
-  await page
-    .getByTestId('audio-file-input')
-    .setInputFiles({ name: 'offline.wav', mimeType: 'audio/wav', buffer: toneWav(6) });
-  const job = page.getByTestId('transcription-job').filter({ hasText: 'offline.wav' });
-  await expect(job).toHaveAttribute('aria-current', 'true');
-  await expect(job).toHaveAttribute('data-status', 'completed', { timeout: 120_000 });
-  await expect(detail).toHaveAttribute('data-status', 'completed');
-  await expect(detail.getByTestId('segment').first()).toContainText('hello tiny whisper.');
-  await expect(detail.getByTestId('segment').nth(1)).toContainText('world again,');
-  // The model is read from this device, and the page says so rather than "Downloading".
-  const loading = (await trace()).flatMap((snapshot) => snapshot.modelLoading ?? []);
-  expect(loading.some((text) => text.startsWith('Loading the model from this device'))).toBe(true);
-  expect(loading.filter((text) => text.startsWith('Downloading'))).toEqual([]);
-  expect(asked).toEqual([]);
-  expect(requestLog.foreign()).toEqual([]);
 });
 
 test('with a speaker labels model set, each segment carries the speaker the model hears', async ({
