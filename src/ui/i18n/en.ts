@@ -1113,6 +1113,9 @@ graph LR
   'jobs.panelHide': 'Hide',
   'export.loading': 'Loading formats…',
   'list.emptyPhone': 'No notes yet. Tap + at the top to create one.',
+  // Before the notebook has answered the first list (a total of 0 would say it is empty).
+  'list.loadingNotes': 'Loading notes…',
+  'list.loadingNotesFailed': 'The notes could not be read. Reload the page to try again.',
   // Two tabs, one note: the text that lost a save is kept in the note's history.
   'editor.conflictKept':
     "This note was changed in another tab. Your text is kept in the note's history as a conflict version — choose which to keep.",

@@ -1056,6 +1056,9 @@ graph LR
   'jobs.panelHide': '收起',
   'export.loading': '正在加载导出格式…',
   'list.emptyPhone': '还没有笔记。点击顶部的“+”创建。',
+  // 笔记本还没返回第一页列表之前（此时的 0 并不表示没有笔记）。
+  'list.loadingNotes': '正在打开笔记本…',
+  'list.loadingNotesFailed': '无法读取笔记。请重新加载页面再试。',
   // 两个标签页写同一篇笔记：保存失败一方的文字保留在笔记历史中。
   'editor.conflictKept':
     '这篇笔记已在另一个标签页中被修改。你的文字已作为冲突版本保留在笔记历史中，请选择保留哪一份。',

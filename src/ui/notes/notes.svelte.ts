@@ -24,6 +24,11 @@ export class NotesState {
   #rows = $state.raw<NoteRows>([]);
   #total = $state(0);
   #loading = $state(false);
+  /**
+   * Whether the notebook has answered the first list: before, a total of 0 says nothing,
+   * so the list shows that it is loading, not an empty notebook. `failed`: it could not be read.
+   */
+  #firstList = $state<'waiting' | 'listed' | 'failed'>('waiting');
   #orderStale = $state(false);
   #toTop = $state(0);
   /** Counts whole-list replacements: a page asked for under an older order does not fit the new one. */
@@ -72,6 +77,10 @@ export class NotesState {
   }
   get loading(): boolean {
     return this.#loading;
+  }
+  /** Until the first list has arrived, the count and the empty notebook's words would be untrue. */
+  get firstList(): 'waiting' | 'listed' | 'failed' {
+    return this.#firstList;
   }
   /** Saves of the open note changed the order the notebook sorts into; the rows stay where they were. */
   get orderStale(): boolean {
@@ -167,6 +176,8 @@ export class NotesState {
 
   setLoading(loading: boolean): void {
     this.#loading = loading;
+    // A load that ended without a list (an error, already reported): say so instead of "loading" for good.
+    if (!loading && this.#firstList === 'waiting') this.#firstList = 'failed';
   }
 
   /** The list in the notebook's current order: these pages, every other row to be fetched. */
@@ -175,6 +186,7 @@ export class NotesState {
     this.#rows = rowsFromPages(pages, total, PAGE_SIZE);
     this.#total = total;
     this.#orderStale = false;
+    this.#firstList = 'listed';
   }
 
   /** A page that arrived for the list of `generation`; false when the list was replaced since. */
@@ -236,6 +248,7 @@ export class NotesState {
     this.#rows = [];
     this.#total = 0;
     this.#loading = false;
+    this.#firstList = 'waiting';
     this.#orderStale = false;
     this.#generation += 1;
     this.#mounted.clear();
