@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES, errorCodeEntry } from '../contracts/error-codes';
 import { AppError } from '../contracts/errors';
-import { coreDetail, describeError, errorCodeOf, errorParts, toastText } from './error-message';
+import {
+  coreDetail,
+  describeError,
+  errorCodeOf,
+  errorParts,
+  isOfflineFailure,
+  OFFLINE_FAILURE_PREFIX,
+  toastText,
+} from './error-message';
 
 const localize = (code: string, message: string) => `${code}:${message}`;
 
@@ -96,5 +104,39 @@ describe('coreDetail', () => {
       'x.mp3 is not MP3.',
     );
     expect(coreDetail('NOT_A_CODE', 'Detail.', '文本。', 'zh-CN')).toBeNull();
+  });
+});
+
+describe('isOfflineFailure', () => {
+  const unreachable = {
+    code: 'PROVIDER_UNAVAILABLE',
+    message: 'Could not reach the provider: Failed to fetch.',
+    metonaCode: 'network_error',
+  };
+
+  it('keeps an online network failure as an unreachable provider', () => {
+    expect(isOfflineFailure(unreachable, true)).toBe(false);
+  });
+
+  it('calls a network failure offline when the core or the page saw the device offline', () => {
+    const seenByCore = {
+      ...unreachable,
+      message: `${OFFLINE_FAILURE_PREFIX}: the provider could not be reached.`,
+    };
+    expect(isOfflineFailure(seenByCore, true)).toBe(true);
+    expect(isOfflineFailure(unreachable, false)).toBe(true);
+  });
+
+  it('never calls a cancel or a server that answered offline', () => {
+    expect(
+      isOfflineFailure(
+        { code: 'JOB_CANCELLED', message: 'The request was cancelled.', metonaCode: 'user_aborted' },
+        false,
+      ),
+    ).toBe(false);
+    expect(isOfflineFailure({ ...unreachable, metonaCode: 'model_overloaded' }, false)).toBe(false);
+    expect(
+      isOfflineFailure({ code: 'PROVIDER_AUTH_FAILED', message: 'no', metonaCode: 'auth_invalid' }, false),
+    ).toBe(false);
   });
 });

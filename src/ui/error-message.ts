@@ -80,3 +80,29 @@ export function coreDetail(code: string, coreMessage: string, shown: string, loc
   if (locale === 'en') return detail;
   return isErrorCode(code) && errorCodeEntry(code).detailed ? detail : null;
 }
+
+/**
+ * The start of the core's message for a provider call that failed while the device was
+ * offline (src/providers/shared/errors.ts `DEVICE_OFFLINE_MESSAGE`; the UI may not import it).
+ */
+export const OFFLINE_FAILURE_PREFIX = 'The device is offline';
+
+export interface ProviderFailure {
+  code: string;
+  /** The core's message. */
+  message: string;
+  /** The IR code behind `code` (`network_error` for a request that got no answer). */
+  metonaCode?: string | undefined;
+}
+
+/**
+ * A provider call that failed because the device is offline: it got no answer at all
+ * (`network_error`, never a cancel or a server that answered) and the core saw the device
+ * offline, or the page sees it offline now. Such a failure is not the server's, CORS's or the
+ * URL's fault, and its user should not be sent to Settings to "fix" them.
+ */
+export function isOfflineFailure(failure: ProviderFailure, online: boolean): boolean {
+  if (failure.code !== 'PROVIDER_UNAVAILABLE') return false;
+  if (failure.message.startsWith(OFFLINE_FAILURE_PREFIX)) return true;
+  return !online && failure.metonaCode === 'network_error';
+}

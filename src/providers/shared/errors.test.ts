@@ -1,6 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MetonaProviderError, type MetonaErrorCode } from '../../ir';
+import { request } from './http';
 import {
+  DEVICE_OFFLINE,
   mapHttpError,
   parseRetryAfter,
   readErrorBody,
@@ -92,6 +94,53 @@ describe('thrown errors', () => {
     expect(toMetonaError(new DOMException('aborted', 'AbortError'), 'p').code).toBe('user_aborted');
     const provider = new MetonaProviderError({ code: 'rate_limited', message: 'slow', retryable: true });
     expect(toMetonaError(provider, 'p')).toEqual(provider.toJSON());
+  });
+});
+
+describe('a request that fails while the device is offline', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  const refused = () => Promise.reject(new TypeError('Failed to fetch'));
+  const call = (signal?: AbortSignal) =>
+    request(
+      'http://127.0.0.1:9/v1/models',
+      { method: 'GET', headers: {} },
+      { fetch: refused, provider: 'deepseek', signal },
+    );
+  const failure = async (promise: Promise<unknown>) => {
+    try {
+      await promise;
+    } catch (error) {
+      return toAppError(toMetonaError(error, 'deepseek'));
+    }
+    throw new Error('the request did not fail');
+  };
+
+  it('keeps naming the unreachable server while online', async () => {
+    vi.stubGlobal('navigator', { onLine: true });
+    const error = await failure(call());
+    expect(error.code).toBe('PROVIDER_UNAVAILABLE');
+    expect(error.message).toBe('Could not reach the provider: Failed to fetch.');
+  });
+
+  it('says the device is offline, under the same contract code', async () => {
+    vi.stubGlobal('navigator', { onLine: false });
+    const metona = toMetonaError(new TypeError('Failed to fetch'), 'deepseek');
+    expect(metona).toMatchObject({ code: 'network_error', providerCode: DEVICE_OFFLINE, retryable: true });
+    const error = await failure(call());
+    expect(error.code).toBe('PROVIDER_UNAVAILABLE');
+    expect(error.message).toBe('The device is offline: the provider could not be reached.');
+  });
+
+  it('never reports a cancelled request as offline', async () => {
+    vi.stubGlobal('navigator', { onLine: false });
+    const user = new AbortController();
+    user.abort();
+    const error = await failure(call(user.signal));
+    expect(error.code).toBe('JOB_CANCELLED');
+    expect(toMetonaError(new DOMException('aborted', 'AbortError'), 'p').code).toBe('user_aborted');
   });
 });
 

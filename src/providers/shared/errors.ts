@@ -238,7 +238,44 @@ export function timeoutError(provider: string): MetonaError {
   };
 }
 
-export function networkError(provider: string, cause?: unknown): MetonaError {
+/** `MetonaError.providerCode` of a request that failed because the device has no network. */
+export const DEVICE_OFFLINE = 'device_offline';
+
+/**
+ * The start of the message of a request that failed while the device was offline. The UI
+ * reads it (it cannot import this folder) to say "you're offline" instead of blaming the
+ * server, CORS or the URL; keep it in step with `OFFLINE_FAILURE_PREFIX` in src/ui/error-message.ts.
+ */
+export const DEVICE_OFFLINE_MESSAGE = 'The device is offline';
+
+/**
+ * The browser's own view, in a window or a worker. Only `false` counts: `true` merely means
+ * some network exists, and hosts without `navigator.onLine` (Node) are not offline.
+ */
+export function deviceOffline(): boolean {
+  return typeof navigator !== 'undefined' && navigator.onLine === false;
+}
+
+/**
+ * A request that did not reach its address. While the device is offline that is the reason,
+ * whatever else the failure says, so the message says so; the code stays `network_error`
+ * (the contract's PROVIDER_UNAVAILABLE). A local server is still tried offline and gets this
+ * message only when it, too, fails.
+ */
+export function networkError(
+  provider: string,
+  cause?: unknown,
+  offline: boolean = deviceOffline(),
+): MetonaError {
+  if (offline) {
+    return {
+      code: MetonaErrorCode.NETWORK_ERROR,
+      message: `${DEVICE_OFFLINE_MESSAGE}: the provider could not be reached.`,
+      provider,
+      providerCode: DEVICE_OFFLINE,
+      retryable: true,
+    };
+  }
   const detail = cause instanceof Error && cause.message ? `: ${tidy(cause.message)}` : '';
   return {
     code: MetonaErrorCode.NETWORK_ERROR,

@@ -971,6 +971,9 @@ graph LR
     "The key is mistyped, revoked or expired: paste it again from the provider's console.",
   'providers.cause.keyOther': 'The key belongs to another service or account than this base URL.',
   'providers.openSettings': 'Open {name} in Settings → Providers',
+  // A provider call that failed because the device is offline: say so, not server/CORS/URL.
+  'providers.offlineHeadline': "You're offline.",
+  'providers.offlineNeedsConnection': '{name} needs a connection; local models and your notes work offline.',
   'modelHost.savedShort': 'Saved for every model download.',
   'storage.whatUsesSpace': 'What uses the space',
   'storage.notes': 'Notes',

@@ -932,6 +932,9 @@ graph LR
   'providers.cause.keyWrong': '密钥输错了、已被撤销或已过期：请从服务商的控制台重新复制粘贴。',
   'providers.cause.keyOther': '这个密钥属于别的服务或账号，而不是这个接口地址。',
   'providers.openSettings': '在 设置 → AI 服务 中打开 {name}',
+  // 设备离线时调用服务商失败：直接说离线，不说服务器、CORS 或地址有误。
+  'providers.offlineHeadline': '你现在离线。',
+  'providers.offlineNeedsConnection': '{name} 需要网络连接；本地模型和笔记在离线时照常可用。',
   'modelHost.savedShort': '已保存，所有模型下载都将使用它。',
   'storage.whatUsesSpace': '空间占用',
   'storage.notes': '笔记',
