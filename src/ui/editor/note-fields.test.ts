@@ -20,8 +20,30 @@ describe('parseTags', () => {
     expect(parseTags('Work, work, #WORK, Café, cafe\u0301, 工作')).toEqual(['Work', 'Café', '工作']);
   });
 
-  it('round-trips with formatTags', () => {
-    expect(parseTags(formatTags(['x', 'y z']))).toEqual(['x', 'y z']);
+  it('splits on spaces and drops each "#", as Obsidian tags have no spaces', () => {
+    expect(parseTags('会议 #周会')).toEqual(['会议', '周会']);
+    expect(parseTags('#a, #b')).toEqual(['a', 'b']);
+    expect(parseTags('a，b')).toEqual(['a', 'b']);
+    expect(parseTags('产品，roadmap、会议 #周会\t#项目/子项')).toEqual([
+      '产品',
+      'roadmap',
+      '会议',
+      '周会',
+      '项目/子项',
+    ]);
+    expect(parseTags('# , #')).toEqual([]);
+  });
+
+  it('keeps a double-quoted tag whole, so a stored tag with a space round-trips unchanged', () => {
+    expect(formatTags(['x', 'y z', '会议 #周会'])).toBe('x, "y z", "会议 #周会"');
+    expect(parseTags(formatTags(['x', 'y z', '会议 #周会', 'a/b']))).toEqual([
+      'x',
+      'y z',
+      '会议 #周会',
+      'a/b',
+    ]);
+    expect(parseTags('"y z" w')).toEqual(['y z', 'w']);
+    expect(parseTags(formatTags(['say"hi']))).toEqual(['say"hi']);
   });
 });
 

@@ -10,15 +10,22 @@ export interface NoteContent {
   body: string;
 }
 
+/** A double-quoted tag (kept whole) or a run up to the next comma or space. */
+const TAG_TOKEN = /"([^"]*)"|([^\s,，、"][^\s,，、]*)/gu;
+const NEEDS_QUOTES = /[\s,，、]/u;
+
 /**
- * Commas (ASCII, full-width 、，) separate tags; a leading `#` is dropped; duplicates go. Tags are
- * one tag whatever their case (tagKey), so `Work, work` keeps the first spelling only.
+ * Commas (ASCII, full-width 、，) and spaces separate tags, as in Obsidian, where a tag has no
+ * spaces: `会议 #周会` is two tags, not one that reads as two. A leading `#` is dropped; duplicates
+ * go. A tag stored with a space (from before, or an import) is shown in double quotes by
+ * formatTags and kept whole here, so opening such a note does not split it unasked. Tags are one
+ * tag whatever their case (tagKey), so `Work, work` keeps the first spelling only.
  */
 export function parseTags(text: string): string[] {
   const tags: string[] = [];
   const seen = new Set<string>();
-  for (const raw of text.split(/[,，、]/)) {
-    const tag = raw.trim().replace(/^#/, '').trim();
+  for (const [, quoted, plain] of text.matchAll(TAG_TOKEN)) {
+    const tag = quoted?.trim() ?? (plain ?? '').replace(/^#/, '');
     const key = tagKey(tag);
     if (tag === '' || seen.has(key)) continue;
     seen.add(key);
@@ -28,7 +35,7 @@ export function parseTags(text: string): string[] {
 }
 
 export function formatTags(tags: readonly string[]): string {
-  return tags.join(', ');
+  return tags.map((tag) => (NEEDS_QUOTES.test(tag) && !tag.includes('"') ? `"${tag}"` : tag)).join(', ');
 }
 
 /** Same normalisation as the contract's folder schema: trimmed segments, no empty ones. */

@@ -67,12 +67,17 @@ export async function exportNote(
   onWarnings?: (file: string, warnings: string[]) => void,
   /** The options the user chose; by default the file looks like the app does now. */
   options?: ChosenExportOptions,
+  /**
+   * The text on the user's screen when it could not be saved first (a conflict, a failed
+   * save): the file holds it, not the stored note, and the toast says so.
+   */
+  onScreen?: { title: string; markdown: string },
 ): Promise<void> {
   try {
     // Without a choice: the enabled theme, package or built-in, and code in the GitHub
     // colours of the same lightness.
     const job = await core.exports.create({
-      source: { type: 'note', note_id: noteId },
+      source: onScreen ? { type: 'markdown', ...onScreen } : { type: 'note', note_id: noteId },
       format,
       options: options ?? { theme_id: appearance.themeId, code_theme: defaultCodeTheme() },
     });
@@ -90,11 +95,17 @@ export async function exportNote(
     }
     const file = await core.exports.file(job.job_id);
     downloadBytes(file.data, file.file_name, file.mime_type);
+    const unsavedNote = onScreen ? ` ${t('export.onScreenText')}` : '';
     if (finished.warnings.length === 0) {
-      toasts.show(t('export.done', { file: file.file_name }), { kind: 'success', key: EXPORT_TOAST });
+      toasts.show(`${t('export.done', { file: file.file_name })}${unsavedNote}`, {
+        kind: onScreen ? 'info' : 'success',
+        key: EXPORT_TOAST,
+      });
       return;
     }
-    const { message, all } = summarizeWarnings(file.file_name, finished.warnings, t);
+    const summary = summarizeWarnings(file.file_name, finished.warnings, t);
+    const { all } = summary;
+    const message = `${summary.message}${unsavedNote}`;
     const hidden = all.length > WARNINGS_IN_TOAST;
     toasts.show(message, {
       kind: 'info',

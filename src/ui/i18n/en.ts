@@ -62,7 +62,7 @@ export const en = {
   'editor.folderLabel': 'Folder',
   'editor.folderPlaceholder': 'e.g. work/projects',
   'editor.tagsLabel': 'Tags',
-  'editor.tagsPlaceholder': 'comma, separated',
+  'editor.tagsPlaceholder': 'tags, separated by commas or spaces',
   'editor.bodyLabel': 'Markdown source',
   'editor.contextMenu': 'Note commands',
   'editor.bodyPlaceholder': 'Write Markdown here…',
@@ -745,6 +745,8 @@ graph LR
   'export.cancel': 'Cancel export',
   'export.done': 'Exported {file}',
   'export.cancelled': 'Export cancelled',
+  'export.onScreenText': 'The file holds the unsaved text on your screen, not the saved version of the note.',
+  'agent.modelsLoading': 'Loading models…',
   // Benchmarks
   // What a screen reader hears: view names, the skip link, and the end of answers, runs and benchmarks.
   'a11y.skipToContent': 'Skip to content',

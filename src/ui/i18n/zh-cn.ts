@@ -62,7 +62,7 @@ export const zhCN: Dictionary = {
   'editor.folderLabel': '文件夹',
   'editor.folderPlaceholder': '例如 工作/项目',
   'editor.tagsLabel': '标签',
-  'editor.tagsPlaceholder': '用逗号分隔',
+  'editor.tagsPlaceholder': '用逗号或空格分隔',
   'editor.bodyLabel': 'Markdown 源文本',
   'editor.contextMenu': '笔记命令',
   'editor.bodyPlaceholder': '在这里输入 Markdown…',
@@ -725,6 +725,8 @@ graph LR
   'export.cancel': '取消导出',
   'export.done': '已导出 {file}',
   'export.cancelled': '已取消导出',
+  'export.onScreenText': '文件包含你屏幕上尚未保存的文字，而不是这篇笔记已保存的版本。',
+  'agent.modelsLoading': '正在加载模型…',
   // Benchmarks
   // 屏幕阅读器听到的内容：视图名称、跳转链接，以及回答、运行和基准测试的结束。
   'a11y.skipToContent': '跳到主要内容',
