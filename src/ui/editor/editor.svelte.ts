@@ -49,11 +49,19 @@ export class EditorState {
   // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a registry of callbacks, read by no template or effect
   readonly #inputFlushers = new Set<() => void>();
 
+  /**
+   * The tags the note was shown with, and their text in the field: while the field still reads
+   * so, they are the note's tags as stored, not the field's text parsed again, so opening and
+   * saving a note never rewrites a tag its field cannot spell (`say "hi"`, `#x`, `Work` and `work`).
+   */
+  #shownTags = $state.raw<readonly string[]>([]);
+  #shownTagsText = $state('');
+
   /** The fields as they would be saved (folder and tags normalised). */
   readonly content: NoteContent = $derived({
     title: this.#title,
     folder: normalizeFolder(this.#folder),
-    tags: parseTags(this.#tagsText),
+    tags: this.#tagsText === this.#shownTagsText ? [...this.#shownTags] : parseTags(this.#tagsText),
     body: this.#body,
   });
   readonly readOnly: boolean = $derived(this.#note !== null && this.#note.deleted_at !== null);
@@ -181,7 +189,7 @@ export class EditorState {
     this.#note = note;
     this.#title = content.title;
     this.#folder = content.folder;
-    this.#tagsText = formatTags(content.tags);
+    this.#showTags(content.tags);
     this.#body = content.body;
     this.#status = 'saved';
     this.#conflict = false;
@@ -199,8 +207,14 @@ export class EditorState {
     this.#note = note;
     this.#title = content.title;
     this.#folder = content.folder;
-    this.#tagsText = formatTags(content.tags);
+    this.#showTags(content.tags);
     this.#body = content.body;
+  }
+
+  #showTags(tags: readonly string[]): void {
+    this.#shownTags = tags;
+    this.#shownTagsText = formatTags(tags);
+    this.#tagsText = this.#shownTagsText;
   }
 
   /** A save landed (or the stored copy was re-read): the fields stay as typed. */
@@ -256,7 +270,7 @@ export class EditorState {
     this.#note = null;
     this.#title = '';
     this.#folder = '';
-    this.#tagsText = '';
+    this.#showTags([]);
     this.#body = '';
     this.#status = 'saved';
     this.#conflict = false;
