@@ -2,6 +2,8 @@ import type { Page } from '@playwright/test';
 import { expect, openApp, test, waitForServiceWorker } from './fixtures';
 import { askChat, openChat } from './harness/chat-steps';
 import { textStream } from './harness/openai-script-server';
+// @ts-expect-error plain ESM helper shared with playwright.config.ts
+import { CHROMIUM_ARGS, findSystemChromium } from '../scripts/system-chromium.mjs';
 
 /**
  * Offline (on the subway) a remote provider cannot answer. The chat must say the device is
@@ -9,16 +11,31 @@ import { textStream } from './harness/openai-script-server';
  * CORS or a URL that are fine; back online the same question works.
  */
 
-// The app's code must still load with the network off.
-test.use({ serviceWorkers: 'allow' });
+const executablePath: string | undefined = findSystemChromium();
+
+test.use({
+  // The app's code must still load with the network off.
+  serviceWorkers: 'allow',
+  // A provider on this machine (a local Ollama) needs no network, so its failure is never
+  // "offline": the fake DeepSeek gets a name of its own, which the browser resolves to it.
+  launchOptions: {
+    ...(executablePath && { executablePath }),
+    args: [...(CHROMIUM_ARGS as string[]), '--host-resolver-rules=MAP deepseek.test 127.0.0.1'],
+  },
+});
+
+/** The fake server's address under that name. */
+const remote = (url: string) => url.replace('//127.0.0.1:', '//deepseek.test:');
 
 /** DeepSeek's preset, pointed at the local fake. */
 async function addDeepSeek(page: Page, serverUrl: string): Promise<void> {
+  // Requests outside the app are cut off (fixtures.ts), the fake's own address aside.
+  await page.context().route(`${remote(serverUrl)}/**`, (route) => route.continue());
   await page.getByTestId('open-settings').click();
   await page.getByTestId('settings-nav-providers').click();
   await page.getByTestId('provider-add').click();
   await page.getByTestId('provider-preset').selectOption('deepseek');
-  await page.getByTestId('provider-base-url').fill(`${serverUrl}/v1`);
+  await page.getByTestId('provider-base-url').fill(`${remote(serverUrl)}/v1`);
   await page.getByTestId('provider-model').fill('script-model');
   await page.getByTestId('provider-api-key').fill('sk-e2e-deepseek');
   await page.getByTestId('provider-save').click();

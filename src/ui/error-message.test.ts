@@ -111,32 +111,22 @@ describe('isOfflineFailure', () => {
   const unreachable = {
     code: 'PROVIDER_UNAVAILABLE',
     message: 'Could not reach the provider: Failed to fetch.',
-    metonaCode: 'network_error',
+  };
+  const seenOffline = {
+    ...unreachable,
+    message: `${OFFLINE_FAILURE_PREFIX}: the provider could not be reached.`,
   };
 
-  it('keeps an online network failure as an unreachable provider', () => {
-    expect(isOfflineFailure(unreachable, true)).toBe(false);
+  it('keeps an online network failure as it was: server, CORS or URL', () => {
+    expect(isOfflineFailure(unreachable)).toBe(false);
   });
 
-  it('calls a network failure offline when the core or the page saw the device offline', () => {
-    const seenByCore = {
-      ...unreachable,
-      message: `${OFFLINE_FAILURE_PREFIX}: the provider could not be reached.`,
-    };
-    expect(isOfflineFailure(seenByCore, true)).toBe(true);
-    expect(isOfflineFailure(unreachable, false)).toBe(true);
+  it('calls a failure offline when the core saw the device offline as it failed', () => {
+    expect(isOfflineFailure(seenOffline)).toBe(true);
   });
 
   it('never calls a cancel or a server that answered offline', () => {
-    expect(
-      isOfflineFailure(
-        { code: 'JOB_CANCELLED', message: 'The request was cancelled.', metonaCode: 'user_aborted' },
-        false,
-      ),
-    ).toBe(false);
-    expect(isOfflineFailure({ ...unreachable, metonaCode: 'model_overloaded' }, false)).toBe(false);
-    expect(
-      isOfflineFailure({ code: 'PROVIDER_AUTH_FAILED', message: 'no', metonaCode: 'auth_invalid' }, false),
-    ).toBe(false);
+    expect(isOfflineFailure({ code: 'JOB_CANCELLED', message: 'The request was cancelled.' })).toBe(false);
+    expect(isOfflineFailure({ code: 'PROVIDER_AUTH_FAILED', message: seenOffline.message })).toBe(false);
   });
 });

@@ -91,18 +91,15 @@ export interface ProviderFailure {
   code: string;
   /** The core's message. */
   message: string;
-  /** The IR code behind `code` (`network_error` for a request that got no answer). */
-  metonaCode?: string | undefined;
 }
 
 /**
- * A provider call that failed because the device is offline: it got no answer at all
- * (`network_error`, never a cancel or a server that answered) and the core saw the device
- * offline, or the page sees it offline now. Such a failure is not the server's, CORS's or the
- * URL's fault, and its user should not be sent to Settings to "fix" them.
+ * A provider call that failed because the device is offline, as the core saw it when the call
+ * failed (its message says so; never for a cancel, a server that answered, or one on this
+ * machine). Not the page's state now: an old failure is not relabelled by going offline later.
+ * Such a failure is not the server's, CORS's or the URL's fault, and its user should not be
+ * sent to Settings to "fix" them.
  */
-export function isOfflineFailure(failure: ProviderFailure, online: boolean): boolean {
-  if (failure.code !== 'PROVIDER_UNAVAILABLE') return false;
-  if (failure.message.startsWith(OFFLINE_FAILURE_PREFIX)) return true;
-  return !online && failure.metonaCode === 'network_error';
+export function isOfflineFailure(failure: ProviderFailure): boolean {
+  return failure.code === 'PROVIDER_UNAVAILABLE' && failure.message.startsWith(OFFLINE_FAILURE_PREFIX);
 }

@@ -138,9 +138,12 @@ async function imageToBase64(image: MetonaImageContent, context: OllamaRequestCo
   try {
     response = await context.fetch(image.url, { signal: context.signal });
   } catch (error) {
-    throw new MetonaProviderError(toMetonaError(error, 'ollama', { signal: context.signal }), {
-      cause: error,
-    });
+    throw new MetonaProviderError(
+      toMetonaError(error, 'ollama', { signal: context.signal, url: image.url }),
+      {
+        cause: error,
+      },
+    );
   }
   if (!response.ok) {
     throw new MetonaProviderError({

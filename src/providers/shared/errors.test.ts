@@ -103,12 +103,8 @@ describe('a request that fails while the device is offline', () => {
   });
 
   const refused = () => Promise.reject(new TypeError('Failed to fetch'));
-  const call = (signal?: AbortSignal) =>
-    request(
-      'http://127.0.0.1:9/v1/models',
-      { method: 'GET', headers: {} },
-      { fetch: refused, provider: 'deepseek', signal },
-    );
+  const call = (signal?: AbortSignal, url = 'https://api.deepseek.com/v1/models') =>
+    request(url, { method: 'GET', headers: {} }, { fetch: refused, provider: 'deepseek', signal });
   const failure = async (promise: Promise<unknown>) => {
     try {
       await promise;
@@ -132,6 +128,15 @@ describe('a request that fails while the device is offline', () => {
     const error = await failure(call());
     expect(error.code).toBe('PROVIDER_UNAVAILABLE');
     expect(error.message).toBe('The device is offline: the provider could not be reached.');
+  });
+
+  it('keeps naming the server on this machine (a local Ollama), which needs no network', async () => {
+    vi.stubGlobal('navigator', { onLine: false });
+    for (const url of ['http://localhost:11434/api/chat', 'http://127.0.0.1:9/v1', 'http://[::1]:8080/v1']) {
+      const error = await failure(call(undefined, url));
+      expect(error.code).toBe('PROVIDER_UNAVAILABLE');
+      expect(error.message).toBe('Could not reach the provider: Failed to fetch.');
+    }
   });
 
   it('never reports a cancelled request as offline', async () => {

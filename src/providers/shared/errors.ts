@@ -326,6 +326,26 @@ export interface AbortContext {
   signal?: AbortSignal;
   /** The request's own deadline (`constraints.timeoutMs`). */
   timeoutSignal?: AbortSignal;
+  /** Where the request went: one to this machine (a local Ollama) never failed for being offline. */
+  url?: string;
+}
+
+/** An address on this machine (localhost, 127.0.0.0/8, ::1), which needs no network. */
+export function isLoopbackUrl(url: string | undefined): boolean {
+  if (url === undefined) return false;
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host === '[::1]' ||
+    host === '::1' ||
+    /^127(?:\.\d{1,3}){3}$/.test(host)
+  );
 }
 
 /** Anything thrown during a call to `MetonaError`, telling a user's abort from a deadline. */
@@ -337,7 +357,8 @@ export function toMetonaError(error: unknown, provider: string, context: AbortCo
   if (isAbortError(error)) return userAbortedError(provider);
   if (error instanceof Error && error.name === 'TimeoutError') return timeoutError(provider);
   // fetch rejects with TypeError for DNS, refused connections, CORS and resets.
-  if (error instanceof TypeError) return networkError(provider, error);
+  if (error instanceof TypeError)
+    return networkError(provider, error, deviceOffline() && !isLoopbackUrl(context.url));
   return {
     code: MetonaErrorCode.UNKNOWN,
     message: error instanceof Error ? tidy(error.message) : 'Unknown provider failure.',

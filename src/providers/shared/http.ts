@@ -53,7 +53,9 @@ export async function request(
       signal: combinedSignal(abort),
     });
   } catch (error) {
-    throw new MetonaProviderError(toMetonaError(error, context.provider, abort), { cause: error });
+    throw new MetonaProviderError(toMetonaError(error, context.provider, { ...abort, url }), {
+      cause: error,
+    });
   }
   if (response.ok) return response;
   let text: string;
