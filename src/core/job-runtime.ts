@@ -284,12 +284,18 @@ export class JobRuntime {
         requeued++;
       } else if (job.status === 'running' && handler?.resumable) {
         const queued = { ...job, status: 'queued' as const, updated_at: toIsoUtc(this.#clock()) };
-        await this.#commit(
-          job.job_id,
-          () => queued,
-          'Queued',
-          () => ({ status: 'queued', resumed: true }),
-        );
+        try {
+          await this.#commit(
+            job.job_id,
+            () => queued,
+            'Queued',
+            () => ({ status: 'queued', resumed: true }),
+          );
+        } catch (error) {
+          // Not taken over after all: the next start (here or in another tab) tries again.
+          this.#release(job.job_id);
+          throw error;
+        }
         this.#enqueue(queued);
         requeued++;
       } else {

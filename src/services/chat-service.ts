@@ -68,7 +68,7 @@ import type { MemoryDigestCall } from './memory-service';
 import { base64Of, storeImage, storedImage } from './image-store';
 import type { NotesService } from './notes-service';
 import type { ProviderService } from './provider-service';
-import { chatLeaseName, type JobLeases } from '../core/job-leases';
+import { chatLeaseName, type JobLease, type JobLeases } from '../core/job-leases';
 import { webLockLeases } from './web-lock-leases';
 
 // The page reads turn events through the zod-free contract types: they must
@@ -365,12 +365,14 @@ export class ChatService {
       model: conversation.model,
     });
     const touched = { ...conversation, updated_at: now };
-    await this.#conversations.replaceFrom(touched, edited.position, [user, assistant]);
+    const lease = await this.#writeAnswer(assistant.message_id, () =>
+      this.#conversations.replaceFrom(touched, edited.position, [user, assistant]),
+    );
     // A summary that covered the dropped messages no longer describes the thread.
     const state = await this.#context.get(conversation.conversation_id);
     if (state && state.through_position >= edited.position)
       await this.#context.delete(conversation.conversation_id);
-    this.#start(provider, touched, [...history, user], assistant, {}, undefined, vision);
+    this.#start(provider, touched, [...history, user], assistant, {}, undefined, vision, lease);
     return {
       conversation_id: conversation.conversation_id,
       turn_id: assistant.message_id,
@@ -442,7 +444,9 @@ export class ChatService {
       model,
       ...(sources && { citations: citationsOf(sources) }),
     });
-    await this.#conversations.append(conversation, [user, assistant]);
+    const lease = await this.#writeAnswer(assistant.message_id, () =>
+      this.#conversations.append(conversation, [user, assistant]),
+    );
     // Before the turn starts: a fact stated here is recalled by the next conversation at once.
     await this.#memory?.observe(conversation.conversation_id, valid.content).catch((error: unknown) => {
       console.error('memory could not be recorded', error);
@@ -456,6 +460,7 @@ export class ChatService {
       thinkingOf(valid),
       notesSection,
       vision,
+      lease,
     );
     return {
       conversation_id: conversation.conversation_id,
@@ -512,9 +517,11 @@ export class ChatService {
       ...(sources && { citations: citationsOf(sources) }),
     });
     const touched = { ...conversation, updated_at: now };
-    await this.#conversations.append(touched, [assistant]);
+    const lease = await this.#writeAnswer(assistant.message_id, () =>
+      this.#conversations.append(touched, [assistant]),
+    );
     const notesSection = sources && sources.length > 0 ? formatSources(sources) : undefined;
-    this.#start(provider, touched, history, assistant, {}, notesSection, vision);
+    this.#start(provider, touched, history, assistant, {}, notesSection, vision, lease);
     return {
       conversation_id: id,
       turn_id: assistant.message_id,
@@ -729,6 +736,22 @@ export class ChatService {
     };
   }
 
+  /**
+   * Takes the answer's lease, then writes its rows: held while the answer streams, so another
+   * tab's start-up (which fails only answers whose tab is gone) never finds it streaming unheld.
+   * Without Web Locks (or refused them) the answer streams unleased, as before leases existed.
+   */
+  async #writeAnswer(messageId: string, write: () => Promise<unknown>): Promise<JobLease | null> {
+    const lease = await this.#leases.tryHold(chatLeaseName(messageId)).catch(() => null);
+    try {
+      await write();
+    } catch (error) {
+      lease?.release();
+      throw error;
+    }
+    return lease;
+  }
+
   #start(
     provider: ProviderRow,
     conversation: ConversationDto,
@@ -737,11 +760,10 @@ export class ChatService {
     thinking: ThinkingOptions,
     notesSection: string | undefined,
     vision: boolean,
+    lease: JobLease | null,
   ): void {
     const controller = new AbortController();
     const opensConversation = history.length === 1;
-    // Held while the answer streams: another tab's start-up fails only answers whose tab is gone.
-    const lease = this.#leases.tryHold(chatLeaseName(assistant.message_id)).catch(() => null);
     const settled = this.#run(
       provider,
       conversation.model,
@@ -752,7 +774,7 @@ export class ChatService {
       controller.signal,
     ).finally(() => {
       this.#running.delete(assistant.message_id);
-      void lease.then((held) => held?.release());
+      lease?.release();
     });
     this.#running.set(assistant.message_id, {
       conversationId: assistant.conversation_id,

@@ -10,7 +10,7 @@ export function webLockLeases(locks: LockManager | undefined = lockManager()): J
   if (!locks) return unsharedLeases;
   return {
     tryHold: (name) =>
-      new Promise<JobLease | null>((resolve, reject) => {
+      new Promise<JobLease | null>((resolve) => {
         let release!: () => void;
         const released = new Promise<void>((done) => (release = done));
         locks
@@ -23,7 +23,8 @@ export function webLockLeases(locks: LockManager | undefined = lockManager()): J
             // The lock is held until this promise settles.
             return released;
           })
-          .catch(reject);
+          // A context that refuses locks (a sandboxed frame) runs as a lone tab would, not without jobs.
+          .catch(() => resolve({ release: () => undefined }));
       }),
   };
 }
