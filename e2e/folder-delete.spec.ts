@@ -125,6 +125,18 @@ test.describe('desktop', () => {
     await expect(folder(page, 'Beta/Inner')).toHaveCount(0);
     // The keyboard goes on from the row that took its place.
     await expect(folder(page, 'Alpha')).toBeFocused();
+
+    // A parent shown only for the folder goes with it: the keyboard goes on to the row above it.
+    await makeFolder(page, 'Gamma/Inner');
+    await page.keyboard.press('Delete');
+    await dialog.getByRole('button', { name: 'Delete folder' }).click();
+    await expect(folder(page, 'Gamma')).toHaveCount(0);
+    await expect(folder(page, 'Alpha')).toBeFocused();
+    // The last folder: All notes takes the keyboard.
+    await page.keyboard.press('Delete');
+    await dialog.getByRole('button', { name: 'Delete folder' }).click();
+    await expect(page.getByTestId('folder-item')).toHaveCount(0);
+    await expect(page.getByTestId('nav-all')).toBeFocused();
   });
 });
 

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { folderMenuCommands, folderName, opensContextMenu, renameSelection } from './folder-menu';
+import {
+  folderMenuCommands,
+  folderName,
+  opensContextMenu,
+  renameSelection,
+  rowAfterRemoval,
+} from './folder-menu';
 
 const key = (
   key: string,
@@ -42,5 +48,22 @@ describe('folder menu', () => {
     expect(opensContextMenu(key('ContextMenu'))).toBe(true);
     expect(opensContextMenu(key('F10'))).toBe(false);
     expect(opensContextMenu(key('F10', { shiftKey: true, ctrlKey: true }))).toBe(false);
+  });
+});
+
+describe('the row after a folder is deleted', () => {
+  const before = ['Alpha', 'Courses', 'Courses/OS', 'Other'];
+
+  it('is the next row still shown, past the folders inside it', () => {
+    expect(rowAfterRemoval(before, 'Courses', new Set(['Alpha', 'Other']))).toBe('Other');
+  });
+
+  it('is the nearest row above when none is left below, skipping a parent that went with it', () => {
+    expect(rowAfterRemoval(['a', 'a/b'], 'a/b', new Set())).toBeNull();
+    expect(rowAfterRemoval(['x', 'a', 'a/b'], 'a/b', new Set(['x']))).toBe('x');
+  });
+
+  it('is none when no folder is left', () => {
+    expect(rowAfterRemoval(['Only'], 'Only', new Set())).toBeNull();
   });
 });

@@ -56,3 +56,20 @@ export function opensContextMenu(event: {
   if (event.altKey || event.ctrlKey || event.metaKey) return false;
   return event.key === 'ContextMenu' || (event.key === 'F10' && event.shiftKey);
 }
+
+/**
+ * The folder row the keyboard goes on to once `removed` (with the folders inside it) has left
+ * the tree, from the rows shown before (`before`, in order) and the paths shown now: the next
+ * row below it that is still there, else the nearest one above (a parent shown only for the
+ * folder goes with it). Null when no folder is left.
+ */
+export function rowAfterRemoval(
+  before: readonly string[],
+  removed: string,
+  shown: ReadonlySet<string>,
+): string | null {
+  const index = before.indexOf(removed);
+  const below = before.slice(index + 1);
+  const above = before.slice(0, Math.max(0, index)).reverse();
+  return [...below, ...above].find((path) => shown.has(path)) ?? null;
+}
