@@ -52,6 +52,8 @@ export async function loadAgentSetup(): Promise<void> {
     if (!exists) agentView.choose(defaultAgentChoice(enabled, localModels.data));
   } catch (error) {
     reportError(error);
+    // The picker waits for a choice: with the lists unread, the demo model still runs.
+    if (agentView.choice === null) agentView.choose(defaultAgentChoice([], null));
   }
 }
 
