@@ -1,4 +1,4 @@
-import { t } from '../i18n';
+import { diagramLabels } from '../markdown/diagram-labels';
 import type { MermaidLabels } from '../markdown/mermaid-blocks';
 
 /**
@@ -27,19 +27,6 @@ export function previewDocument(css: string, sampleHtml: string, lang: string): 
     `<style>${styleText(css)}</style><style>${PREVIEW_EXTRAS}</style>` +
     `</head><body><main class="markdown-preview">${sampleHtml}</main></body></html>`
   );
-}
-
-/** The words a diagram carries (its area's name, a failure's message) in the UI language, as the note preview has them. */
-export function diagramLabels(): MermaidLabels {
-  return {
-    syntaxAt: (line) => t('preview.diagramSyntaxAt', { line }),
-    endsEarlyAt: (line) => t('preview.diagramEndsEarlyAt', { line }),
-    syntax: t('preview.diagramSyntax'),
-    failed: t('preview.diagramFailedBare'),
-    unsafe: t('preview.diagramUnsafe'),
-    details: t('preview.diagramDetails'),
-    diagram: t('preview.diagramArea'),
-  };
 }
 
 /**
