@@ -15,6 +15,10 @@ import { DIST_DIR, expect, openApp, test } from './fixtures';
 
 const models = join(DIST_DIR, 'models');
 
+// The nested ASR worker's requests reach the test's request log (which the test reads to know
+// what was loaded) only with the app's service worker installed, as it is for a user.
+test.use({ serviceWorkers: 'allow' });
+
 test.beforeAll(async () => {
   // Stands in for onnx-community/whisper-tiny, the default profile's model.
   await writeTinyWhisper(models, { modelId: 'onnx-community/whisper-tiny' });
