@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
-import { createNote, expect, openApp, test } from './fixtures';
+import { createNote, expect, test } from './fixtures';
+import { folder, makeFolder, menuItem, start } from './harness/folder-steps';
 
 /**
  * Deleting a folder from the folder tree, as in Obsidian or Notion: after a confirmation that
@@ -7,23 +8,7 @@ import { createNote, expect, openApp, test } from './fixtures';
  * trash, with an Undo; a note restored from the trash goes back into its folder.
  */
 
-const folder = (page: Page, path: string) =>
-  page.locator(`[data-testid="folder-item"][data-folder="${path}"]`);
 const row = (page: Page, title: string) => page.getByTestId('note-item').filter({ hasText: title });
-const menuItem = (page: Page, name: string) => page.getByRole('menuitem', { name, exact: true });
-
-/** Opens the app and waits until its start-up is over (a late sidebar refresh would take the focus). */
-async function start(page: Page): Promise<void> {
-  await openApp(page);
-  await expect(page.getByTestId('shell')).toHaveAttribute('aria-busy', 'false');
-}
-
-async function makeFolder(page: Page, path: string): Promise<void> {
-  await page.getByTestId('new-folder').click();
-  await page.getByTestId('new-folder-name').fill(path);
-  await page.getByTestId('new-folder-name').press('Enter');
-  await expect(folder(page, path)).toBeFocused();
-}
 
 /** A new note put into `path` through its folder field; the tree counts it there. */
 async function noteIn(page: Page, title: string, path: string): Promise<void> {

@@ -1,25 +1,6 @@
 import type { Page } from '@playwright/test';
-import { expect, openApp, test } from './fixtures';
-
-const folder = (page: Page, path: string) =>
-  page.locator(`[data-testid="folder-item"][data-folder="${path}"]`);
-const menuItem = (page: Page, name: string) => page.getByRole('menuitem', { name, exact: true });
-
-/**
- * Opens the app and waits until its start-up is over: a sidebar refresh still on its way would
- * draw the tree again and take the focus from a folder just made.
- */
-async function start(page: Page): Promise<void> {
-  await openApp(page);
-  await expect(page.getByTestId('shell')).toHaveAttribute('aria-busy', 'false');
-}
-
-async function makeFolder(page: Page, path: string): Promise<void> {
-  await page.getByTestId('new-folder').click();
-  await page.getByTestId('new-folder-name').fill(path);
-  await page.getByTestId('new-folder-name').press('Enter');
-  await expect(folder(page, path)).toBeFocused();
-}
+import { expect, test } from './fixtures';
+import { folder, makeFolder, menuItem, start } from './harness/folder-steps';
 
 /** The text selected in the focused field: what typing will replace. */
 function selectedInField(page: Page): Promise<string> {
