@@ -1,25 +1,5 @@
-import type { BrowserContext, Page } from '@playwright/test';
-import { createNote, expect, openApp, test } from './fixtures';
-
-/** Tab A creates the note "Shared"; a second tab opens the same note and shows its text. */
-async function openSharedNoteTwice(context: BrowserContext, tabA: Page): Promise<Page> {
-  await openApp(tabA);
-  await createNote(tabA, 'Shared', 'both saw this');
-  const noteId = await tabA.evaluate(() => localStorage.getItem('notesagent.last-note'));
-  expect(noteId).toBeTruthy();
-
-  const tabB = await context.newPage();
-  await openApp(tabB, `/#/notes/${noteId}`);
-  await expect(tabB.getByTestId('note-body')).toHaveValue('both saw this');
-  return tabB;
-}
-
-/** Tab A's text is saved first; tab B, still on the older version, saves after it. */
-async function raceSaves(tabA: Page, textA: string, tabB: Page, textB: string): Promise<void> {
-  await tabA.getByTestId('note-body').fill(textA);
-  await expect(tabA.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
-  await tabB.getByTestId('note-body').fill(textB);
-}
+import { expect, test } from './fixtures';
+import { openSharedNoteTwice, raceSaves } from './harness/two-tabs';
 
 test("two tabs write one note: the losing tab's text is kept in the history, shown and restorable there", async ({
   context,

@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { createNote, expect, openApp, test } from './fixtures';
 import { holdCore, installCoreHold, releaseCore } from './harness/core-hold';
+import { openSharedNoteTwice, raceSaves } from './harness/two-tabs';
 
-// Findings of the s35 walk-through (/work/notes/s35/walk.md): F9 tags typed as in Obsidian,
-// F7 exporting during a two-tab conflict, F3 the agent's model picker while it loads.
+// Three things a tablet user met: tags typed as in Obsidian, exporting during a two-tab
+// conflict, and the agent's model picker while it loads.
 
 test('tags typed with spaces and "#" as in Obsidian become separate tags', async ({ page }) => {
   await openApp(page);
@@ -26,17 +27,8 @@ test('Export during an unsaved two-tab conflict exports the text on screen and s
   context,
   page: tabA,
 }) => {
-  await openApp(tabA);
-  await createNote(tabA, 'Shared', 'both saw this');
-  const noteId = await tabA.evaluate(() => localStorage.getItem('notesagent.last-note'));
-  expect(noteId).toBeTruthy();
-  const tabB = await context.newPage();
-  await openApp(tabB, `/#/notes/${noteId}`);
-  await expect(tabB.getByTestId('note-body')).toHaveValue('both saw this');
-
-  await tabA.getByTestId('note-body').fill('tab A saved this');
-  await expect(tabA.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
-  await tabB.getByTestId('note-body').fill('tab B typed this on screen');
+  const tabB = await openSharedNoteTwice(context, tabA);
+  await raceSaves(tabA, 'tab A saved this', tabB, 'tab B typed this on screen');
   await expect(tabB.getByTestId('conflict-banner')).toBeVisible();
 
   const download = tabB.waitForEvent('download');
