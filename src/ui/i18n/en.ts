@@ -1060,6 +1060,12 @@ graph LR
   'list.pinned': 'Pinned',
   'list.moveNote': 'Move {title} to a folder',
   'list.moveTo': 'Move to folder',
+  // --- The note row's menu (a right-click, or a finger held on the row) ---
+  'list.noteMenu': 'Actions for {title}',
+  'list.noteMenu.open': 'Open',
+  'list.noteMenu.pin': 'Pin',
+  'list.noteMenu.unpin': 'Unpin',
+  'list.noteMenu.move': 'Move to folder…',
   'list.emptyTrashButton': 'Empty trash',
   'list.emptyTrashTitle': 'Empty the trash?',
   'list.emptyTrashMessage': {

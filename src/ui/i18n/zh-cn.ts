@@ -1007,6 +1007,12 @@ graph LR
   'list.pinned': '已置顶',
   'list.moveNote': '把 {title} 移到文件夹',
   'list.moveTo': '移到文件夹',
+  // --- The note row's menu (a right-click, or a finger held on the row) ---
+  'list.noteMenu': '{title} 的操作',
+  'list.noteMenu.open': '打开',
+  'list.noteMenu.pin': '置顶',
+  'list.noteMenu.unpin': '取消置顶',
+  'list.noteMenu.move': '移到文件夹…',
   'list.emptyTrashButton': '清空回收站',
   'list.emptyTrashTitle': '清空回收站？',
   'list.emptyTrashMessage': {
