@@ -39,9 +39,9 @@ test.describe('in Chinese', () => {
     const id = permission.getByTestId('permission-id');
     await expect(id).toHaveText('notes.write');
     await expect(id).toHaveAttribute('title', '权限 ID：notes.write');
-    // "Always" covers the permission, not this one tool: the button says so to a screen reader too.
+    // "Always" covers the permission, not this one tool: the button names every tool it lets through.
     await expect(permission.getByTestId('permission-always')).toHaveAccessibleDescription(
-      '始终允许：凡是需要“修改笔记”的工具都不再询问，本次及以后的运行都是如此，直到你在“设置 → 智能体”中收回。',
+      '始终允许“修改笔记”涵盖这些工具：新建笔记、编辑笔记、移动笔记和设置标签、添加待办。它们都不再询问，本次及以后的运行都是如此，直到你在“设置 → 智能体”中收回。',
     );
 
     await permission.getByTestId('permission-allow-once').click();

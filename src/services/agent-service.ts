@@ -44,7 +44,7 @@ import {
 import type { EventLog, Subscription } from '../core/event-log';
 import { newId, systemClock, type Clock } from '../core/ids';
 import type { JobContext, JobRuntime } from '../core/job-runtime';
-import type { NotesAgentDatabase, SecretsVault } from '../db';
+import { SettingsRepository, type NotesAgentDatabase, type SecretsVault } from '../db';
 import {
   AgentRunRepository,
   DexieArtifactStore,
@@ -60,6 +60,7 @@ import { NoteVersionRepository, restoredState, type NoteVersionRow } from '../db
 import type { AgentNoteChangeDto, AgentToolInfoDto, NoteDto } from '../contracts';
 import type { NotesService } from './notes-service';
 import type { SearchService } from './search-service';
+import { memoryToolChoiceStore, settingsToolChoiceStore, type ToolChoiceStore } from './agent-tool-choice';
 
 export const AGENT_RUN_JOB_KIND = 'agent.run';
 const TITLE_CHARS = 80;
@@ -128,6 +129,8 @@ export interface AgentServiceDeps {
   artifacts: ArtifactStore;
   grants: GrantStore;
   memory: MemoryStore;
+  /** The tools the user turned off (Settings → Agent); in memory when absent. */
+  toolChoice?: ToolChoiceStore;
   adapters?: AgentAdapterFactory;
   /** The states before agent writes, and the notes to restore them into (undo). */
   versions?: NoteVersionRepository;
@@ -179,6 +182,7 @@ export class AgentService {
   readonly #clock: Clock;
   readonly #adapters: AgentAdapterFactory;
   readonly #registry: ToolRegistry;
+  readonly #toolChoice: ToolChoiceStore;
   readonly #pending = new Map<string, PendingPermission>();
   /** Decisions that arrived before the prompt was waiting (the UI answered very fast). */
   readonly #early = new Map<string, PermissionDecision>();
@@ -191,6 +195,7 @@ export class AgentService {
     this.#deps = deps;
     this.#clock = deps.clock ?? systemClock;
     this.#adapters = deps.adapters ?? demoAdapterFactory();
+    this.#toolChoice = deps.toolChoice ?? memoryToolChoiceStore();
     this.#registry = new ToolRegistry().register(
       ...createBuiltInTools({
         notes: deps.notes,
@@ -497,6 +502,28 @@ export class AgentService {
     return { versions, noteWriter };
   }
 
+  /** The names of the tools the user turned off; the Agent view leaves them out of its runs' `allowed_tools`. */
+  disabledTools(): Promise<string[]> {
+    return this.#toolChoice.disabled();
+  }
+
+  /** Turns one tool on or off for later runs; returns the tools that are off now. */
+  async setToolEnabled(input: { tool: string; enabled: boolean }): Promise<string[]> {
+    const { tool, enabled } = parseInput(
+      z.object({ tool: z.string().min(1, 'tool is required').max(200), enabled: z.boolean() }),
+      input,
+      'This tool choice is not valid.',
+    );
+    // Turning on works for any name (a plugin's tool that is gone); turning off needs one that exists.
+    if (!enabled && !this.#registry.get(tool)) {
+      throw new AppError('INVALID_REQUEST', `Unknown tool: ${tool}.`, { tools: [tool] });
+    }
+    const disabled = (await this.#toolChoice.disabled()).filter((name) => name !== tool);
+    if (!enabled) disabled.push(tool);
+    await this.#toolChoice.setDisabled(disabled);
+    return disabled;
+  }
+
   grants(): Promise<PermissionGrant[]> {
     return this.#deps.grants.list();
   }
@@ -792,6 +819,7 @@ export function createAgentService(options: CreateAgentServiceOptions): AgentSer
     artifacts: new DexieArtifactStore(db, options.clock),
     grants: new DexieGrantStore(db),
     memory: new DexieMemoryStore(db),
+    toolChoice: settingsToolChoiceStore(new SettingsRepository(db)),
     // Agent writes keep their own version through the notes service's history.
     notes: new AppNotesPort(options.notes, options.search),
     versions,

@@ -16,6 +16,8 @@ const { core, testCore } = (await import('../api/core-client')) as unknown as {
 };
 const { agentSettings } = await import('./agent-settings.svelte');
 const service = await import('./agent-settings.service');
+const { agentView } = await import('./agent.svelte');
+const { startRun } = await import('./agent.service');
 const { toasts } = await import('../toasts/toasts.svelte');
 
 const grants = new DexieGrantStore(testCore.db);
@@ -26,6 +28,8 @@ beforeEach(async () => {
   toasts.reset();
   for (const grant of await grants.list()) await grants.delete(grant.permission);
   for (const item of await memories.list()) await memories.delete(item.id);
+  for (const name of await core.agent.disabledTools())
+    await core.agent.setToolEnabled({ tool: name, enabled: true });
 });
 
 afterAll(async () => {
@@ -85,5 +89,62 @@ describe('agent settings workflows', () => {
     await service.revokeGrant('notes.write');
     expect(toasts.items).toHaveLength(1);
     expect(agentSettings.grants).toEqual([]);
+  });
+
+  it('lists every tool on at first, and keeps one turned off', async () => {
+    await service.refreshAgentSettings();
+    const names = agentSettings.tools.map((tool) => tool.name);
+    expect(names).toEqual(expect.arrayContaining(['notes.create', 'notes.organise', 'tasks.create']));
+    expect(names.every((name) => agentSettings.isEnabled(name))).toBe(true);
+
+    await service.setToolEnabled('notes.organise', false);
+    expect(agentSettings.isEnabled('notes.organise')).toBe(false);
+    agentSettings.reset();
+    await service.refreshAgentSettings();
+    expect(agentSettings.disabled).toEqual(['notes.organise']);
+
+    await service.setToolEnabled('notes.organise', true);
+    expect(agentSettings.isEnabled('notes.organise')).toBe(true);
+    expect(await core.agent.disabledTools()).toEqual([]);
+    expect(toasts.items).toHaveLength(0);
+  });
+
+  it('refuses to turn off a tool that does not exist, and says so', async () => {
+    await service.setToolEnabled('nowhere.tool', false);
+    expect(toasts.items).toHaveLength(1);
+    expect(await core.agent.disabledTools()).toEqual([]);
+  });
+
+  it('starts a run with the tools left on, and with none when every tool is off', async () => {
+    // Only what the run is started with matters here, not the run itself.
+    const start = vi.spyOn(core.agent, 'start').mockRejectedValue(new Error('not started in this test'));
+    try {
+      await service.setToolEnabled('notes.organise', false);
+      agentView.setInput('Tidy my notes');
+      await startRun();
+      const allowed = start.mock.calls[0]![0].allowed_tools;
+      expect(allowed).toContain('notes.create');
+      expect(allowed).not.toContain('notes.organise');
+
+      for (const tool of await core.agent.tools())
+        await core.agent.setToolEnabled({ tool: tool.name, enabled: false });
+      agentView.setInput('Just say hello');
+      await startRun();
+      expect(start.mock.calls[1]![0].allowed_tools).toEqual([]);
+    } finally {
+      start.mockRestore();
+    }
+  });
+
+  it('starts a run with every tool while none is off', async () => {
+    // Only what the run is started with matters here, not the run itself.
+    const start = vi.spyOn(core.agent, 'start').mockRejectedValue(new Error('not started in this test'));
+    try {
+      agentView.setInput('What is 2 + 2?');
+      await startRun();
+      expect(start.mock.calls[0]![0]).not.toHaveProperty('allowed_tools');
+    } finally {
+      start.mockRestore();
+    }
   });
 });

@@ -12,6 +12,8 @@ import { currentRoute, navigate } from '../navigation';
 import { refreshAll } from '../notes/notes.service';
 import { showBackgroundWrite } from '../editor/editor.service';
 import { isTerminalRunEvent } from './timeline';
+import { allowedToolsFor } from './tool-choice';
+import { agentSettings } from './agent-settings.svelte';
 
 type PermissionAnswer = 'allow_once' | 'always_allow' | 'deny';
 
@@ -29,8 +31,13 @@ let unsubscribe: (() => void) | null = null;
  */
 export async function loadAgentSetup(): Promise<void> {
   try {
-    const [providers, tools] = await Promise.all([core.providers.list(), agentApi().tools()]);
+    const [providers, tools, disabled] = await Promise.all([
+      core.providers.list(),
+      agentApi().tools(),
+      agentApi().disabledTools(),
+    ]);
     agentView.setTools(tools);
+    agentSettings.setTools(tools, disabled);
     const enabled = providers.items.filter((provider) => provider.enabled);
     const lists = await Promise.all(
       enabled.map(async (provider) => {
@@ -164,9 +171,11 @@ export async function startRun(options: Omit<StartAgentRunInput, 'prompt'> = {})
   agentView.setBusy(true);
   try {
     const choice = agentView.choice;
+    const allowedTools = options.allowed_tools ?? (await enabledTools());
     const run = await agentApi().start({
       ...(choice && { provider: choice.provider_id, model: choice.model }),
       ...options,
+      ...(allowedTools !== undefined && { allowed_tools: allowedTools }),
       prompt,
     });
     agentView.setInput('');
@@ -178,6 +187,15 @@ export async function startRun(options: Omit<StartAgentRunInput, 'prompt'> = {})
   } finally {
     agentView.setBusy(false);
   }
+}
+
+/**
+ * The tools left on in Settings → Agent, read when the run starts (a plugin's tools may have
+ * come or gone since the view loaded); undefined while none is off, so the run is offered all.
+ */
+async function enabledTools(): Promise<string[] | undefined> {
+  const [tools, disabled] = await Promise.all([agentApi().tools(), agentApi().disabledTools()]);
+  return allowedToolsFor(tools, disabled);
 }
 
 /** The tools that write notes: the notebook's list and sidebar are not told of their writes. */
