@@ -63,6 +63,7 @@ import { StorageService } from './storage-service';
 import { ThemeService } from './theme-service';
 import { TranscriptionService, type AsrEngineFactory, type DiarizerFactory } from './transcription-service';
 import { webLockLeases } from './web-lock-leases';
+import { BroadcastingEventLog, type StoreChangeBroadcast } from './store-change-broadcast';
 import type { JobLeases } from '../core/job-leases';
 
 export interface CoreOptions {
@@ -116,6 +117,8 @@ export interface CoreOptions {
   notesNow?: () => string;
   /** Which live tab drives which job and answer; Web Locks by default (tests: MemoryLeaseManager tabs). */
   jobLeases?: JobLeases;
+  /** Tells the app's other tabs about committed note writes and job events (the worker: a BroadcastChannel). */
+  storeChanges?: StoreChangeBroadcast;
 }
 
 /** The engine of a core built without one: every load says why nothing can be transcribed. */
@@ -138,7 +141,9 @@ const NO_ASR_ENGINE: AsrEngine = {
  */
 export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {}) {
   const eventRepository = new EventRepository(db);
-  const eventLog = new EventLog(eventRepository);
+  const eventLog = options.storeChanges
+    ? new BroadcastingEventLog(eventRepository, options.storeChanges)
+    : new EventLog(eventRepository);
   // A job's row and its lifecycle event are written in one transaction.
   const jobStore = new JobRepository(db, eventRepository);
   // Web Locks tell this tab's jobs from other live tabs' (job-leases.ts).
@@ -165,6 +170,7 @@ export function createCoreApi(db: NotesAgentDatabase, options: CoreOptions = {})
       notesChanged: (change) => {
         indexer.notesChanged(change);
         linkListener.current?.notesChanged(change);
+        options.storeChanges?.notesChanged(change);
       },
     },
     history: {},

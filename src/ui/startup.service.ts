@@ -5,6 +5,7 @@ import { installGlobalErrorHandlers } from './errors';
 import { resumeJobs } from './jobs/archive.service';
 import { announceInterruptedImports } from './jobs/import-notice';
 import { refreshAll } from './notes/notes.service';
+import { followOtherTabs } from './notes/store-changes.service';
 import { routerStarted, startRouter } from './route-sync.svelte';
 import { applyFirstPaintLocale, loadSettings, requestPersistentStorage } from './settings/settings.service';
 import { loadActiveTheme } from './appearance/themes.service';
@@ -23,6 +24,8 @@ export async function startApp(): Promise<() => void> {
   await loadSettings();
   void loadActiveTheme();
   await recoverDrafts();
+  // Listening before the lists load: a write another tab makes meanwhile is not missed.
+  const stopFollowingTabs = followOtherTabs();
   await refreshAll();
   void resumeJobs();
   void announceInterruptedImports();
@@ -36,6 +39,7 @@ export async function startApp(): Promise<() => void> {
     router.stop();
     removeErrorHandlers();
     removeLifecycleHandlers();
+    stopFollowingTabs();
     clock.stop();
   };
 }

@@ -6,6 +6,7 @@ import { openDatabase } from '../db';
 import { browserDeviceProbe } from '../models';
 import { createWebLlmClient } from '../providers/webllm';
 import { createCoreApi } from '../services/core-api';
+import { StoreChangeBroadcast } from '../services/store-change-broadcast';
 import { AsrWorkerClient } from './asr-client';
 import { createEmbedWorkerClient, embedWorkerEngine, embedWorkerRerankerEngine } from './embed-client';
 import { servedOrtWasmPaths } from './ort-wasm';
@@ -17,7 +18,10 @@ const ortWasmPaths = servedOrtWasmPaths(self.location.href);
 
 // Embedding models and the reranker run in one nested worker started on first use.
 const embedWorker = createEmbedWorkerClient();
+// Other tabs of the app hear of this core's committed writes and read them again.
+const storeChanges = new StoreChangeBroadcast();
 const core = createCoreApi(openDatabase(), {
+  storeChanges,
   embedding: {
     engine: embedWorkerEngine(embedWorker),
     source: { wasm_paths: ortWasmPaths },
@@ -106,6 +110,10 @@ const workerApi = {
       return Comlink.proxy({ close: () => subscription.close() });
     },
   }),
+  /** The name this core's change messages carry, so its page can tell them from other tabs'. */
+  async changeSource(): Promise<string> {
+    return storeChanges.source;
+  },
   async ready(): Promise<{ failed: number; requeued: number }> {
     return recovered;
   },

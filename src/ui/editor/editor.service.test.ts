@@ -567,6 +567,19 @@ describe('editor workflows', () => {
     expect((await core.notes.get(noteId)).body).toBe('from the agent');
   });
 
+  it('shows the open note as trashed when another tab trashed it and nothing here is unsaved', async () => {
+    await service.createNote();
+    const noteId = editor.noteId as string;
+    service.editBody('kept');
+    await service.saveNow();
+    await core.notes.trash(noteId);
+    await service.showBackgroundWrite();
+    expect(editor.noteId).toBe(noteId);
+    expect(editor.readOnly).toBe(true);
+    expect(editor.body).toBe('kept');
+    expect(editor.conflict).toBe(false);
+  });
+
   it('undoes the agent’s creation of the open note into the trash, with Undo in its toast', async () => {
     const blank = await core.notes.create({ title: '' });
     await core.notes.update(

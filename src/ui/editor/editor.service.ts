@@ -22,6 +22,7 @@ import { editor } from './editor.svelte';
 import type { JournalFields } from './edit-journal';
 import type { TextChange } from './text-change';
 import { contentOf, sameContent, type NoteContent } from './note-fields';
+import { followStoredNote } from '../../core/cross-tab-changes';
 import { holdNoteLock, isNoteLockedElsewhere } from './note-locks';
 import { oversizedDrafts, type OversizedDraft } from './oversized-drafts.svelte';
 
@@ -543,12 +544,12 @@ async function reloadIfChangedElsewhere(noteId: string, request: number): Promis
 }
 
 /**
- * Something in the background (an agent run) wrote notes while this one is
- * open. Unlike `refreshOpenNote` this never starts an open of its own, so it
- * cannot overtake one the user started: it gives up when a switch or any
- * open began meanwhile. A clean editor shows the stored note in place; one
- * with unsaved text keeps it and goes into the conflict flow at once, which
- * keeps that text in the note's history, so neither text is lost.
+ * Something in the background (an agent run, an import, another tab) wrote notes while
+ * this one is open. Unlike `refreshOpenNote` this never starts an open of its own, so it
+ * cannot overtake one the user started: it gives up when a switch or any open began
+ * meanwhile. A clean editor shows the stored note in place (no save, no history entry);
+ * one with unsaved text keeps it and goes into the conflict flow at once, which keeps
+ * that text in the note's history, so neither text is lost (`followStoredNote`).
  */
 export async function showBackgroundWrite(): Promise<void> {
   const current = session;
@@ -563,22 +564,32 @@ export async function showBackgroundWrite(): Promise<void> {
   }
   if (request !== openRequest || session !== current || editor.switching || editor.noteId !== note.note_id)
     return;
-  // A save under way ends on its own: stored, or refused as a conflict.
-  if (note.version === current.version || note.deleted_at !== null || current.autosaver.saving) return;
   // A large note's editor hands typed text over lazily: it counts as unsaved too.
   editor.flushInput();
-  if (sameContent(editor.content, current.saved)) {
+  const follow = followStoredNote({
+    shownVersion: current.version,
+    storedVersion: note.version,
+    trashed: note.deleted_at !== null,
+    unsaved: current.autosaver.busy || !sameContent(editor.content, current.saved),
+    saving: current.autosaver.saving,
+    inConflict: current.conflictBase !== null,
+  });
+  if (follow === 'show' && note.deleted_at !== null) {
+    // Trashed elsewhere: shown as in the trash (read-only, with Restore), as opening it would.
+    openRequest += 1;
+    startSession(note);
+  } else if (follow === 'show') {
     current.version = note.version;
     current.saved = contentOf(note);
     current.autosaver.markClean();
     editor.showStored(note);
-    return;
+  } else if (follow === 'conflict') {
+    current.autosaver.pause();
+    current.conflictBase = current.version;
+    editor.setConflict(true);
+    editor.setStatus('error');
+    void keepAfterConflict(current);
   }
-  current.autosaver.pause();
-  current.conflictBase = current.version;
-  editor.setConflict(true);
-  editor.setStatus('error');
-  void keepAfterConflict(current);
 }
 
 /** Back in the notebook after the chat or agent view: refresh the open note if it changed. */

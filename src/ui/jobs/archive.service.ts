@@ -6,6 +6,7 @@ import { errorMessage, reportError } from '../errors';
 import { t } from '../i18n';
 import { mibText } from '../notes/note-size';
 import { refreshAll } from '../notes/notes.service';
+import { showBackgroundWrite } from '../editor/editor.service';
 import { toasts } from '../toasts/toasts.svelte';
 import { downloadBytes } from './download';
 import { archiveTooLargeText, importFailure, importReport } from './import-report';
@@ -22,6 +23,8 @@ function onJobFinished(job: TrackedJob): void {
     const text = completedImportText(job.result);
     if (text) toasts.show(text, { kind: 'success' });
     void refreshAll();
+    // An import may have updated the open note: an editor with nothing unsaved shows it now.
+    void showBackgroundWrite();
   } else if (job.status === 'failed' && job.error && jobKindLabel(job.kind) !== 'import') {
     toasts.show(t('jobs.failed', { reason: errorMessage(job.error) ?? t('errors.generic') }), {
       kind: 'error',

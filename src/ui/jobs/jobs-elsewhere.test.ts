@@ -1,0 +1,66 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { JobDto } from '../../contracts/jobs';
+import { INDEX_UPDATE_JOB_KIND } from '../../contracts/search';
+
+vi.mock('../api/core-client', () => ({ core: {}, subscribeJob: () => () => {} }));
+
+const { JobsState } = await import('./jobs.svelte');
+const { JobsElsewhere } = await import('./jobs-elsewhere');
+
+function jobRow(fields: Partial<JobDto>): JobDto {
+  return {
+    job_id: 'job_1',
+    kind: 'import.zip',
+    status: 'running',
+    progress: null,
+    result: null,
+    error: null,
+    input: { file_name: 'vault.zip' },
+    created_at: '2026-01-01T00:00:00.000Z',
+    started_at: '2026-01-01T00:00:00.000Z',
+    updated_at: '2026-01-01T00:00:00.000Z',
+    completed_at: null,
+    ...fields,
+  };
+}
+
+describe('JobsElsewhere', () => {
+  it('lists another tab’s job under its file name and follows it to its end', async () => {
+    const state = new JobsState(() => () => {});
+    let row = jobRow({ progress: { phase: 'notes', current: 1, total: 2, percent: 50, message: null } });
+    const elsewhere = new JobsElsewhere(state, async () => row);
+
+    await elsewhere.changed('job_1');
+    expect(state.get('job_1')).toMatchObject({ status: 'running', label: 'vault.zip' });
+    expect(state.get('job_1')?.progress?.percent).toBe(50);
+
+    row = jobRow({ status: 'completed', result: { imported: 2 }, completed_at: '2026-01-01T00:00:01.000Z' });
+    await elsewhere.changed('job_1');
+    expect(state.get('job_1')).toMatchObject({ status: 'completed', result: { imported: 2 } });
+    expect(state.active).toBe(false);
+  });
+
+  it('reads a burst of messages about one job once more, not once each', async () => {
+    const state = new JobsState(() => () => {});
+    let reads = 0;
+    let release: () => void = () => {};
+    const elsewhere = new JobsElsewhere(state, async () => {
+      reads += 1;
+      if (reads === 1) await new Promise<void>((resolve) => (release = resolve));
+      return jobRow({});
+    });
+    const first = elsewhere.changed('job_1');
+    void elsewhere.changed('job_1');
+    void elsewhere.changed('job_1');
+    release();
+    await first;
+    expect(reads).toBe(2);
+  });
+
+  it('leaves search index jobs out of the panel', async () => {
+    const state = new JobsState(() => () => {});
+    const elsewhere = new JobsElsewhere(state, async () => jobRow({ kind: INDEX_UPDATE_JOB_KIND }));
+    await elsewhere.changed('job_1');
+    expect(state.list).toEqual([]);
+  });
+});
