@@ -599,13 +599,14 @@ describe('pdfExporter', () => {
       const text = poppler('pdftotext', data);
       expect(text.match(/•/g)).toHaveLength(1);
       expect(text).toMatch(/•\s*真正的要点/);
-      const notes = text.slice(text.indexOf('注释'));
-      expect(notes).toContain('混在要点里的脚注。');
-      expect(notes).toContain('第二条脚注。');
+      // All three are referred to on the page, so they stand at its foot, under the text.
+      const notes = text.slice(text.indexOf('参考：'));
+      expect(notes).toMatch(/1 第一条脚注。\s+2 第二条脚注。\s+3 混在要点里的脚注。/);
+      expect(text).not.toContain('注释');
       expect(text.match(/混在要点里的脚注/g)).toHaveLength(1);
     });
 
-    it('sets raised numbers in the text and the notes, numbered by first reference, under 注释 at the end', async () => {
+    it('sets raised numbers in the text and the notes, numbered by first reference, at the foot of the page', async () => {
       const { data, warnings } = await exporter.export(
         documentFromMarkdown(FOOTNOTES, '调度'),
         testExportContext({ include_title: false }),
@@ -615,9 +616,10 @@ describe('pdfExporter', () => {
       expect(text).toContain('FCFS1 与时间片轮转2，见教材3，再看 FCFS1。未定义的[^missing]照原样。');
       expect(text).not.toContain('[^1]');
       expect(text).not.toContain('[^fcfs]');
+      // The note nothing refers to has no page to stand at the foot of: it is an endnote under 注释.
       const notes = text.slice(text.indexOf('注释\n'));
       expect(notes).toMatch(
-        /^注释\n1\. 先来先服务。\n2\. Round robin：每个进程轮流使用 q 个时间片，[\s\S]*\n3\. Tanenbaum, Modern Operating Systems, see the book\.\n4\. 没有被引用的脚注。\n/,
+        /^注释\n4\. 没有被引用的脚注。\s+1 先来先服务。\s+2 Round robin：每个进程轮流使用 q 个时间片，[\s\S]*\s3 Tanenbaum, Modern Operating Systems, see the book\.\n/,
       );
       // Each definition is set once, in the notes, not also where it was written.
       expect(text.match(/先来先服务/g)).toHaveLength(1);
@@ -634,29 +636,57 @@ describe('pdfExporter', () => {
       expect(poppler('pdftohtml', data, '-xml', '-i', '-stdout', '-q')).toContain('https://example.com/mos');
     });
 
-    it('links each number to its note and the note back to the text, across pages', async () => {
+    it('links each number to its note at the foot of a later page and the note back to the text', async () => {
       const filler = Array.from({ length: 60 }, (_, index) => `第 ${index + 1} 段。`).join('\n\n');
       const { data } = await exporter.export(
         documentFromMarkdown(
-          `FCFS[^fcfs] 与[^rr]。\n\n${filler}\n\n[^rr]: Round robin.\n[^fcfs]: 先来先服务。\n`,
+          `${filler}\n\nFCFS[^fcfs] 与[^rr]。\n\n[^rr]: Round robin.\n[^fcfs]: 先来先服务。\n`,
           '调度',
         ),
         testExportContext({ include_title: false }),
       );
+      expect(poppler('pdftotext', data, '-f', '1', '-l', '1')).not.toContain('先来先服务');
+      expect(poppler('pdftotext', data, '-f', '2', '-l', '2')).toMatch(/1 先来先服务。\s+2 Round robin\./);
       const xml = poppler('pdftohtml', data, '-xml', '-i', '-stdout', '-q');
-      // pdftohtml writes a link into the document as `#<page>`: the notes are on page 2.
+      // pdftohtml writes a link into the document as `#<page>`: references and notes are on page 2.
       expect(xml).toMatch(/<text [^>]*><a href="[^"#]*#2">1<\/a><\/text>/);
       expect(xml).toMatch(/<text [^>]*><a href="[^"#]*#2">2<\/a><\/text>/);
-      expect(xml).toMatch(/<a href="[^"#]*#1">1\. <\/a>先来先服务。/);
-      expect(xml).toMatch(/<a href="[^"#]*#1">2\. <\/a>Round robin\./);
+      const links = poppler('pdftohtml', data, '-xml', '-stdout', '-q', '-f', '2', '-l', '2');
+      expect(links.match(/href="[^"#]*#2"/g)?.length ?? 0).toBeGreaterThanOrEqual(4);
     });
 
-    it('heads the notes "Notes" in an English note and writes none without footnotes', async () => {
+    it('continues a note too long for the rest of its page at the foot of the next', async () => {
+      const filler = Array.from({ length: 31 }, (_, index) => `第 ${index + 1} 段。`).join('\n\n');
+      const long = Array.from(
+        { length: 12 },
+        (_, index) => `第 ${index + 1} 句很长的脚注文字，讲时间片轮转的细节。`,
+      ).join('');
+      const { data } = await exporter.export(
+        documentFromMarkdown(`${filler}\n\n轮转[^rr]。\n\n后文。\n\n[^rr]: ${long}\n`, '调度'),
+        testExportContext({ include_title: false }),
+      );
+      const first = poppler('pdftotext', data, '-f', '1', '-l', '1');
+      const second = poppler('pdftotext', data, '-f', '2', '-l', '2');
+      // The reference and the start of its note share page 1; the note goes on at page 2's foot.
+      expect(first).toContain('轮转1。');
+      expect(first).toContain('1 第 1 句很长的脚注文字');
+      expect(second).not.toContain('轮转1');
+      expect(second).toContain('第 12 句很长的脚注文字');
+      expect(second.indexOf('后文。')).toBeLessThan(second.indexOf('第 12 句'));
+      expect(poppler('pdftotext', data).match(/第 12 句/g)).toHaveLength(1);
+    });
+
+    it('sets notes at the foot, heads notes nothing refers to "Notes" in an English note, and writes none without footnotes', async () => {
       const { data } = await exporter.export(
         documentFromMarkdown('See[^note] and[^2].\n\n[^2]: Two.\n[^note]: Named.\n', 'Scheduling'),
         testExportContext({ include_title: false }),
       );
-      expect(poppler('pdftotext', data)).toMatch(/See1 and2\.\s+Notes\n1\. Named\.\n2\. Two\.\n/);
+      expect(poppler('pdftotext', data)).toMatch(/See1 and2\.\s+1 Named\.\n2 Two\.\n/);
+      const unreferenced = await exporter.export(
+        documentFromMarkdown('See[^note].\n\n[^note]: Named.\n[^spare]: Spare.\n', 'Scheduling'),
+        testExportContext({ include_title: false }),
+      );
+      expect(poppler('pdftotext', unreferenced.data)).toMatch(/See1\.\s+Notes\n2\. Spare\.\s+1 Named\./);
       const plain = await exporter.export(
         documentFromMarkdown('A [^dangling] one.\n', 'Scheduling'),
         testExportContext({ include_title: false }),

@@ -1,4 +1,4 @@
-import fontkit from '@pdf-lib/fontkit';
+import fontkit, { type Font } from '@pdf-lib/fontkit';
 import {
   clip,
   closePath,
@@ -58,6 +58,8 @@ import { uriHexDigits } from './pdf-link';
 import { addOutline, type OutlineItem } from './pdf-outline';
 import { DEFAULT_PDF_PALETTE, paletteFromThemeCss, type PdfPalette } from './pdf-palette';
 import { drawPlot, plotBlockHeight, plotParses } from './pdf-plot';
+import { carryOver, fitReferringLine, footHeight } from './footnote-space';
+import { textOutline } from './text-outline';
 
 export type { FontLoader } from './font-loader';
 
@@ -75,6 +77,14 @@ const MARGIN = 56;
 const BODY_SIZE = 10.5;
 const LINE_GAP = 1.45;
 const HEADING_SIZES = [0, 20, 16, 14, 12.5, 11.5, 11];
+/** Footnotes at a page's foot: smaller text, indented past their number, under a short rule. */
+const NOTE_SIZE = BODY_SIZE * 0.85;
+const NOTE_LINE_GAP = 1.35;
+const NOTE_INDENT = 12;
+/** The gap over the foot's rule and under it, rule included. */
+const NOTE_SEPARATOR = 12;
+/** Lines of body text a page keeps above a footnote carried over from the page before. */
+const BODY_KEPT_OVER_CARRIED_NOTES = 4;
 
 interface Style {
   size: number;
@@ -124,6 +134,18 @@ type Align = 'left' | 'right' | 'center';
 
 /** What goes left of a list item's first line: its bullet or number, or a task's box. */
 type Prefix = { text: string; style: Style } | { checked: boolean; style: Style };
+
+/** A line of a footnote, laid out when its reference is and drawn at the foot of its page. */
+interface NoteLine {
+  note: number;
+  /** The note's first line: its number goes left of it. */
+  first: boolean;
+  pieces: Piece[];
+  size: number;
+  height: number;
+  below: number;
+  lineHeight: number;
+}
 
 /** Points per MathJax unit (1000 an em) for a formula set at `size`. */
 const mathScale = (size: number) => size / 1000;
@@ -176,11 +198,19 @@ class Layout {
   formulaTexts: ReadonlyMap<string, string> = new Map();
   /** Absent when the note has no code or the font could not be loaded: code is then set in `font`. */
   mono: MonoFont | undefined;
+  /** `font`'s glyph outlines: what a formula's `\text{}` draws where the math font lacks a character. */
+  outlines: Font | undefined;
   /** The export's `code_theme`: fenced code is drawn in its colours. */
   codeTheme: CodeTheme | undefined;
   codeBlock: { background: string; foreground: string } | undefined;
-  /** The note's footnotes: numbers in the text, the notes themselves at the end. */
+  /** The note's footnotes: numbers in the text, each note at the foot of the page that first refers to it. */
   footnotes: Footnotes = collectFootnotes({ node_id: '', type: 'document', attributes: {}, children: [] });
+  /** Each page's footnote lines, drawn once the body is laid out. */
+  readonly feet = new Map<PDFPage, NoteLine[]>();
+  /** Footnote lines that did not fit at their page's foot and go on at the next page's. */
+  carried: NoteLine[] = [];
+  /** The numbers of the notes already set at a page's foot. */
+  readonly notesAtFoot = new Set<number>();
 
   constructor(
     pdf: PDFDocument,
@@ -205,9 +235,21 @@ class Layout {
     return this.columnWidth ?? this.width - MARGIN * 2 - this.indent;
   }
 
-  newPage(): void {
+  /** Where the body ends on this page: above the bottom margin and the page's footnotes. */
+  get bottom(): number {
+    return MARGIN + footHeight(this.feet.get(this.page) ?? [], NOTE_SEPARATOR);
+  }
+
+  /** `notesOnly`: a page for footnotes carried past the body's end, which they may fill. */
+  newPage(notesOnly = false): void {
     this.page = this.pdf.addPage([this.width, this.height]);
     this.pages.push(this.page);
+    if (this.carried.length > 0) {
+      const kept = notesOnly ? 0 : BODY_KEPT_OVER_CARRIED_NOTES * BODY_SIZE * LINE_GAP;
+      const fit = carryOver(this.carried, this.height - MARGIN * 2 - kept, NOTE_SEPARATOR);
+      this.feet.set(this.page, fit.placed);
+      this.carried = fit.carried;
+    }
     // First on the page, so everything else is drawn over it.
     if (this.palette.background)
       this.page.drawRectangle({
@@ -221,7 +263,124 @@ class Layout {
   }
 
   ensure(height: number): void {
-    if (this.y - height < MARGIN) this.newPage();
+    if (this.y - height < this.bottom) this.newPage();
+  }
+
+  /**
+   * Room for a body line of `height` that first refers to the footnotes `notes`, with
+   * their lines at this page's foot (see footnote-space.ts): a new page where they do not fit.
+   */
+  ensureWithNotes(height: number, notes: readonly number[]): void {
+    const lines = notes.flatMap((number) => this.noteLines(number));
+    notes.forEach((number) => this.notesAtFoot.add(number));
+    // The foot may still be setting an earlier note: these then follow it on the next page.
+    if (this.carried.length > 0) this.ensure(height);
+    if (this.carried.length > 0) {
+      this.carried.push(...lines);
+      return;
+    }
+    for (;;) {
+      const foot = this.feet.get(this.page) ?? [];
+      const fit = fitReferringLine({
+        room: this.y - MARGIN,
+        lineHeight: height,
+        foot,
+        separator: NOTE_SEPARATOR,
+        notes: lines,
+        pageTop: this.y >= this.height - MARGIN,
+      });
+      if (!fit) {
+        this.newPage();
+        continue;
+      }
+      this.feet.set(this.page, [...foot, ...fit.placed]);
+      this.carried.push(...fit.carried);
+      return;
+    }
+  }
+
+  /** Footnote `number`'s text broken into lines as the foot sets them. */
+  noteLines(number: number): NoteLine[] {
+    const note = this.footnotes.notes[number - 1];
+    if (!note) return [];
+    const style = { size: NOTE_SIZE, color: this.palette.text };
+    const runs = inlineRuns(note.content, style, this);
+    const saved = this.columnWidth;
+    this.columnWidth = this.width - MARGIN * 2 - NOTE_INDENT;
+    const wrapped = this.wrap(runs.length > 0 ? runs : [{ text: ' ', style }]);
+    this.columnWidth = saved;
+    const lineHeight = NOTE_SIZE * NOTE_LINE_GAP;
+    return wrapped.map((pieces, index) => ({
+      note: number,
+      first: index === 0,
+      pieces,
+      size: NOTE_SIZE,
+      lineHeight,
+      ...this.lineBox(pieces, NOTE_SIZE, lineHeight),
+    }));
+  }
+
+  /** A line's height, taller than `lineHeight` where an inline formula reaches above or below it. */
+  lineBox(line: readonly Piece[], size: number, lineHeight: number): { height: number; below: number } {
+    let above = 0;
+    let below = 0;
+    for (const piece of line) {
+      if (!piece.math) continue;
+      const scale = mathScale(piece.style.size);
+      above = Math.max(above, piece.math.ascent * scale - size * 0.95);
+      below = Math.max(below, piece.math.descent * scale - size * 0.3);
+    }
+    return { height: lineHeight + above + below, below };
+  }
+
+  /** Each page's footnotes at its foot, under a short rule; a note's number leads back to its reference. */
+  drawFeet(): void {
+    const saved = this.page;
+    for (const [page, lines] of this.feet) {
+      if (lines.length === 0) continue;
+      this.page = page;
+      let y = MARGIN + footHeight(lines, NOTE_SEPARATOR);
+      const ruleY = y - NOTE_SEPARATOR / 2;
+      page.drawLine({
+        start: { x: MARGIN, y: ruleY },
+        end: { x: MARGIN + Math.min(144, (this.width - MARGIN * 2) / 3), y: ruleY },
+        thickness: 0.6,
+        color: this.palette.rule,
+      });
+      y -= NOTE_SEPARATOR;
+      for (const line of lines) {
+        const top = y;
+        y -= line.height;
+        const baseline = y + line.below + (line.lineHeight - line.size) / 2 + line.size * 0.22;
+        if (line.first) {
+          const label = String(line.note);
+          const style = { size: line.size * 0.75, color: this.palette.link };
+          // Close to the text, as a copied note reads "1 Note text", not the numbers in a column apart.
+          page.drawText(label, {
+            x: MARGIN + NOTE_INDENT - this.measure(label, style.size) - line.size * 0.25,
+            y: baseline + line.size * 0.3,
+            size: style.size,
+            font: this.font,
+            color: style.color,
+          });
+          this.destinations.set(`fn-${line.note}`, { page, y: top });
+          this.links.push({
+            page,
+            x: MARGIN - 2,
+            y,
+            width: NOTE_INDENT,
+            height: line.height,
+            target: `fnref-${line.note}`,
+          });
+        }
+        let x = MARGIN + NOTE_INDENT;
+        for (const piece of line.pieces) {
+          this.drawPiece(piece, x, baseline);
+          x += piece.width;
+        }
+      }
+    }
+    this.page = saved;
   }
 
   gap(points: number): void {
@@ -284,16 +443,18 @@ class Layout {
     const lineHeight = options.lineHeight ?? size * LINE_GAP;
     this.wrap(runs).forEach((line, index) => {
       // A tall inline formula (a fraction, a sum) makes its line taller instead of overlapping.
-      let above = 0;
-      let below = 0;
-      for (const piece of line) {
-        if (!piece.math) continue;
-        const scale = mathScale(piece.style.size);
-        above = Math.max(above, piece.math.ascent * scale - size * 0.95);
-        below = Math.max(below, piece.math.descent * scale - size * 0.3);
-      }
-      const height = lineHeight + above + below;
-      this.ensure(height);
+      const { height, below } = this.lineBox(line, size, lineHeight);
+      const notes = [
+        ...new Set(
+          line.flatMap((piece) =>
+            piece.style.footnote !== undefined && !this.notesAtFoot.has(piece.style.footnote)
+              ? [piece.style.footnote]
+              : [],
+          ),
+        ),
+      ];
+      if (notes.length > 0) this.ensureWithNotes(height, notes);
+      else this.ensure(height);
       this.y -= height;
       const baseline = this.y + below + (lineHeight - size) / 2 + size * 0.22;
       const prefix = index === 0 ? options.firstLinePrefix : undefined;
@@ -474,7 +635,11 @@ class Layout {
       }
       this.page.pushOperators(concatTransformationMatrix(a, b, c, d, e, f));
       if (shape.kind === 'text') {
-        this.page.drawText(shape.text, { x: 0, y: 0, size: shape.size, font: this.font, color });
+        // As outlines, not text: the invisible text over the formula already says these words.
+        const outline = this.outlines && textOutline(this.outlines, shape.text, shape.size);
+        if (outline?.d) this.page.drawSvgPath(outline.d, { x: 0, y: 0, color });
+        else if (!outline)
+          this.page.drawText(shape.text, { x: 0, y: 0, size: shape.size, font: this.font, color });
       } else if (shape.stroke !== undefined) {
         this.page.drawSvgPath(shape.d, { x: 0, y: 0, borderColor: color, borderWidth: shape.stroke });
       } else {
@@ -981,11 +1146,12 @@ function block(
 }
 
 /**
- * The footnotes as numbered endnotes under their heading: drawing each at the foot of the
- * page that refers to it would need the page's text laid out again around them.
+ * The footnotes no body text refers to (defined but never referenced, or referenced only
+ * inside another note), as numbered endnotes under their heading: there is no page for
+ * them to stand at the foot of.
  */
 function endnotes(layout: Layout, heading: string): void {
-  const { notes } = layout.footnotes;
+  const notes = layout.footnotes.notes.filter((note) => !layout.notesAtFoot.has(note.number));
   if (notes.length === 0) return;
   const size = BODY_SIZE * 0.9;
   const style = { size, color: layout.palette.text };
@@ -1000,6 +1166,8 @@ function endnotes(layout: Layout, heading: string): void {
   layout.gap(headingSize * 0.3);
   layout.indent += 18;
   for (const note of notes) {
+    // A note referred to only from an endnote above was set at that page's foot.
+    if (layout.notesAtFoot.has(note.number)) continue;
     const runs = inlineRuns(note.content, style, layout);
     // The note's number leads back to where it is first referred to.
     layout.ensure(size * LINE_GAP);
@@ -1159,6 +1327,7 @@ export function createPdfExporter(
       pdf.registerFontkit(fontkit);
       // Only the glyphs this document uses, subset by HarfBuzz; pdf-lib embeds that file as it is.
       const font = await pdf.embedFont(subsetBytes, { subset: false });
+      const outlines = fontkit.create(subsetBytes);
       pdf.setTitle(document.title);
       pdf.setCreator('NotesAgent');
       pdf.setProducer('NotesAgent');
@@ -1168,6 +1337,7 @@ export function createPdfExporter(
           ? paletteFromThemeCss('', true)
           : DEFAULT_PDF_PALETTE;
       const layout = new Layout(pdf, font, PAGE_SIZES[context.options.page_size], warnings, palette);
+      layout.outlines = outlines;
       layout.codeTheme = exportCodeTheme(context);
       layout.codeBlock = codeBlockColours(layout.codeTheme, context);
       layout.footnotes = collectFootnotes(document.root);
@@ -1207,6 +1377,8 @@ export function createPdfExporter(
         context.progress?.('writing', index + 1, children.length);
       }
       endnotes(layout, notesTitle);
+      while (layout.carried.length > 0) layout.newPage(true);
+      layout.drawFeet();
       const total = layout.pages.length;
       layout.pages.forEach((page, index) => {
         const label = `${index + 1} / ${total}`;

@@ -89,4 +89,20 @@ describe('PDF formulas as text', () => {
       ink(page as Raster, dpi, { x0: energy.x1 + 1, y0: energy.y0 - 4, x1: here.x0 - 1, y1: energy.y1 + 2 }),
     ).toBeGreaterThan(80);
   });
+
+  it("draws a formula's CJK \\text{} as outlines, so copying and search find its words once", async () => {
+    const { data, warnings } = await exportPdf('速度 $\\text{速度 speed} = d/t$ 按全程计。\n');
+    expect(warnings).toEqual([]);
+    const text = poppler('pdftotext', data);
+    expect(text).toContain('速度 速度 speed = d/t 按全程计。');
+    expect(text.match(/速度/g)).toHaveLength(2);
+    expect(text.match(/speed/g)).toHaveLength(1);
+    // The characters are still drawn where the formula is.
+    const cells = words(data);
+    const formula = cells.filter((cell) => cell.text === '速度')[1];
+    expect(formula).toBeDefined();
+    const dpi = 150;
+    const [page] = render(data, dpi);
+    expect(ink(page as Raster, dpi, formula ?? { x0: 0, y0: 0, x1: 0, y1: 0 })).toBeGreaterThan(40);
+  });
 });
