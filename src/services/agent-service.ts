@@ -183,6 +183,7 @@ export class AgentService {
   readonly #adapters: AgentAdapterFactory;
   readonly #registry: ToolRegistry;
   readonly #toolChoice: ToolChoiceStore;
+  #toolChoiceChanges: Promise<unknown> = Promise.resolve();
   readonly #pending = new Map<string, PendingPermission>();
   /** Decisions that arrived before the prompt was waiting (the UI answered very fast). */
   readonly #early = new Map<string, PermissionDecision>();
@@ -518,10 +519,16 @@ export class AgentService {
     if (!enabled && !this.#registry.get(tool)) {
       throw new AppError('INVALID_REQUEST', `Unknown tool: ${tool}.`, { tools: [tool] });
     }
-    const disabled = (await this.#toolChoice.disabled()).filter((name) => name !== tool);
-    if (!enabled) disabled.push(tool);
-    await this.#toolChoice.setDisabled(disabled);
-    return disabled;
+    // One change at a time: two quick switches would otherwise both read the old list and the
+    // second write would undo the first.
+    const change = this.#toolChoiceChanges.then(async () => {
+      const disabled = (await this.#toolChoice.disabled()).filter((name) => name !== tool);
+      if (!enabled) disabled.push(tool);
+      await this.#toolChoice.setDisabled(disabled);
+      return disabled;
+    });
+    this.#toolChoiceChanges = change.catch(() => undefined);
+    return change;
   }
 
   grants(): Promise<PermissionGrant[]> {

@@ -109,6 +109,14 @@ describe('agent settings workflows', () => {
     expect(toasts.items).toHaveLength(0);
   });
 
+  it('keeps both of two switches flipped at once', async () => {
+    await Promise.all([
+      core.agent.setToolEnabled({ tool: 'notes.organise', enabled: false }),
+      core.agent.setToolEnabled({ tool: 'tasks.create', enabled: false }),
+    ]);
+    expect((await core.agent.disabledTools()).sort()).toEqual(['notes.organise', 'tasks.create']);
+  });
+
   it('refuses to turn off a tool that does not exist, and says so', async () => {
     await service.setToolEnabled('nowhere.tool', false);
     expect(toasts.items).toHaveLength(1);
