@@ -1,5 +1,6 @@
 import { AppError, isAbortError, type ErrorCode } from '../../contracts';
 import { MetonaErrorCode, MetonaProviderError, isMetonaError, type MetonaError } from '../../ir';
+import { isLoopbackUrl } from '../../core/loopback-url';
 
 /**
  * Provider failures to `MetonaError`: HTTP status, the provider's error body,
@@ -328,24 +329,6 @@ export interface AbortContext {
   timeoutSignal?: AbortSignal;
   /** Where the request went: one to this machine (a local Ollama) never failed for being offline. */
   url?: string;
-}
-
-/** An address on this machine (localhost, 127.0.0.0/8, ::1), which needs no network. */
-export function isLoopbackUrl(url: string | undefined): boolean {
-  if (url === undefined) return false;
-  let host: string;
-  try {
-    host = new URL(url).hostname.toLowerCase();
-  } catch {
-    return false;
-  }
-  return (
-    host === 'localhost' ||
-    host.endsWith('.localhost') ||
-    host === '[::1]' ||
-    host === '::1' ||
-    /^127(?:\.\d{1,3}){3}$/.test(host)
-  );
 }
 
 /** Anything thrown during a call to `MetonaError`, telling a user's abort from a deadline. */

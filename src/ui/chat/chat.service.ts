@@ -17,6 +17,7 @@ import { openNote as openNoteAt } from '../navigation';
 import { toasts } from '../toasts/toasts.svelte';
 import { CONVERSATION_PAGE, chat, type PendingImage } from './chat.svelte';
 import { applyTurnEvent, toLiveMessage } from './turn-events';
+import { brokeOffWhileOffline } from './offline-failure';
 import type { LocalModelDto } from '../../contracts/local-models';
 import { loadLocalModels } from '../local-models/local-models.service';
 import { localModels } from '../local-models/local-models.svelte';
@@ -47,8 +48,12 @@ export async function loadChat(): Promise<void> {
       const first = enabled[0];
       chat.choose(first ? { provider_id: first.provider_id, model: first.default_model } : null);
     }
+    chat.setChoiceKnown(true);
   } catch (error) {
     reportError(error);
+    // Unread lists leave the in-browser models (and a conversation's own model): the picker
+    // offers those rather than saying "Loading models…" for good.
+    if (request === listRequest) chat.setChoiceKnown(true);
   }
 }
 
@@ -406,7 +411,12 @@ function follow(message: ChatMessageDto): void {
   const turnId = message.message_id;
   chat.setActiveTurn(turnId);
   stopTurn = subscribeEvents(turnId, (envelope: EventEnvelope) => {
-    chat.updateMessage(turnId, (current) => applyTurnEvent(current, envelope));
+    chat.updateMessage(turnId, (current) => {
+      const next = applyTurnEvent(current, envelope);
+      return envelope.event === 'Error' && next.error && brokeOffOffline(next.error.code, next.provider_id)
+        ? { ...next, failed_offline: true }
+        : next;
+    });
     if (envelope.event === 'ProviderSwitched') {
       const data = envelope.data as ChatTurnEventData['ProviderSwitched'];
       toasts.show(
@@ -423,6 +433,12 @@ function follow(message: ChatMessageDto): void {
       if (message.position === 1) void refreshMemoriesAfterDigest();
     }
   });
+}
+
+/** Whether a failure arriving now is the stream breaking because this device went offline. */
+function brokeOffOffline(code: string, providerId: string | null): boolean {
+  const provider = chat.providers.find((item) => item.provider_id === providerId);
+  return brokeOffWhileOffline(code, provider?.base_url ?? null, navigator.onLine);
 }
 
 /**
@@ -459,6 +475,7 @@ async function refreshMessage(conversationId: string, turnId: string): Promise<v
       chat.updateMessage(turnId, (current) => ({
         ...toLiveMessage(stored),
         thinking_started_at: current.thinking_started_at,
+        failed_offline: current.failed_offline,
       }));
     }
   } catch (error) {

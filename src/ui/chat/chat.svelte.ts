@@ -44,6 +44,7 @@ export class ChatState {
   #contextNotice = $state.raw<{ through_position: number; mode: 'summary' | 'dropped' } | null>(null);
   #providers = $state.raw<ProviderDto[]>([]);
   #choice = $state<ModelChoice | null>(null);
+  #choiceKnown = $state(false);
   #activeTurn = $state<string | null>(null);
   #sending = $state(false);
   #useNotes = $state(rememberedUseNotes(browserStorage(), null));
@@ -217,6 +218,17 @@ export class ChatState {
   choose(choice: ModelChoice | null): void {
     this.#choice = choice;
   }
+  /**
+   * The saved providers have been read (or could not be) and the choice follows from them.
+   * Until then the picker says it is loading: the in-browser models alone, or none, would
+   * offer a choice the user does not have.
+   */
+  get choiceKnown(): boolean {
+    return this.#choiceKnown;
+  }
+  setChoiceKnown(known: boolean): void {
+    this.#choiceKnown = known;
+  }
   setActiveTurn(turnId: string | null): void {
     this.#activeTurn = turnId;
   }
@@ -230,6 +242,7 @@ export class ChatState {
     this.#messages = [];
     this.#providers = [];
     this.#choice = null;
+    this.#choiceKnown = false;
     this.#activeTurn = null;
     this.#sending = false;
     this.#useNotes = false;

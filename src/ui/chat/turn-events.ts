@@ -14,10 +14,15 @@ export interface LiveMessage extends ChatMessageDto {
   loading: { model: string; progress: number } | null;
   /** Earlier chats are being summarised into memory before this answer (MemoryDigest). */
   digesting: boolean;
+  /**
+   * The answer broke off while this page saw the device offline: the stream's failure is then
+   * the lost connection, not the provider's. Known only to the page that watched it break.
+   */
+  failed_offline: boolean;
 }
 
 export function toLiveMessage(message: ChatMessageDto): LiveMessage {
-  return { ...message, thinking_started_at: null, loading: null, digesting: false };
+  return { ...message, thinking_started_at: null, loading: null, digesting: false, failed_offline: false };
 }
 
 type TurnEvent = {

@@ -1289,6 +1289,8 @@ graph LR
     '{model} needs about {needed} of GPU memory; this device reports {total} in total. Choose a smaller model.',
   'chat.deviceRefusal.insufficient_storage':
     'Downloading {model} needs about {needed} of browser storage, but only {free} is free. Delete other downloaded models or free disk space.',
+  // Chat's model picker while the saved providers are read.
+  'chatPolish.modelsLoading': 'Loading models…',
   // Function plots in the preview: a slider and a number box per declared parameter.
   'plot.parameterSlider': 'Parameter {name}',
   'plot.parameterValue': 'Value of {name}',

@@ -1222,6 +1222,8 @@ graph LR
     '{model} 约需 {needed} 显存，而此设备总共只报告 {total}。请选择更小的模型。',
   'chat.deviceRefusal.insufficient_storage':
     '下载 {model} 约需 {needed} 浏览器存储空间，但只剩 {free}。请删除其他已下载的模型或释放磁盘空间。',
+  // 聊天的模型选择器：正在读取已保存的服务商。
+  'chatPolish.modelsLoading': '正在加载模型…',
   // 函数图预览：每个声明的参数一个滑块和一个数字框。
   'plot.parameterSlider': '参数 {name}',
   'plot.parameterValue': '{name} 的值',
