@@ -107,6 +107,8 @@ test.describe('in Chinese', () => {
     await counter.getByTestId('plugin-enable').click();
     await expect(counter).toHaveAttribute('data-state', 'enabled');
     const tool = counter.locator('[data-testid="plugin-tool"][data-tool="word-counter.count"]');
+    // The box starts with the required arguments; emptied to {} it leaves one out.
+    await tool.getByTestId('plugin-tool-arguments').fill('{}');
     await tool.getByTestId('plugin-tool-try').click();
     await expect(page.getByTestId('toast').filter({ hasText: '没有运行' })).toHaveText(
       '工具“word-counter.count”没有运行：缺少必填参数“text”。',

@@ -36,7 +36,7 @@ async function openThemes(page: Page) {
   return settings;
 }
 
-// `name: [unclosed` on line 2: the list never closes, and the parser stops at the next line's start.
+// `name: [unclosed` on line 2: the list never closes; the refusal names the end of that line, not the next one.
 const BROKEN = ['theme_id: paper', 'name: [unclosed', ...MANIFEST.slice(2)];
 
 test('a syntax error in theme.yaml is refused with its line and column; a missing preview by its path', async ({
@@ -46,7 +46,7 @@ test('a syntax error in theme.yaml is refused with its line and column; a missin
   await settings.getByTestId('theme-import-zip').setInputFiles(themeZip(BROKEN));
   const refusal = settings.getByTestId('theme-refusal');
   await expect(refusal).toHaveAttribute('data-code', 'THEME_MANIFEST_INVALID');
-  await expect(refusal).toContainText(/theme\.yaml could not be parsed: syntax error at line 3, column 1\./);
+  await expect(refusal).toContainText(/theme\.yaml could not be parsed: syntax error at line 2, column 16\./);
   await expect(settings.getByTestId('theme-inspection')).toHaveCount(0);
 
   await settings
@@ -66,7 +66,7 @@ test.describe('in Chinese', () => {
     const settings = await openThemes(page);
     await settings.getByTestId('theme-import-zip').setInputFiles(themeZip(BROKEN));
     const refusal = settings.getByTestId('theme-refusal');
-    await expect(refusal).toContainText(/无法解析 theme\.yaml：第 3 行第 1 列有语法错误。/);
+    await expect(refusal).toContainText(/无法解析 theme\.yaml：第 2 行第 16 列有语法错误。/);
 
     await settings
       .getByTestId('theme-import-zip')

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentCaseResult, RagCaseResult } from '../contracts/benchmark';
-import { agentMetrics, citationHitRate, jaccard, percentile, ragMetrics } from './metrics';
+import {
+  agentMetrics,
+  caseArgumentAccuracy,
+  citationHitRate,
+  jaccard,
+  percentile,
+  ragMetrics,
+} from './metrics';
 
 function rag(
   case_id: string,
@@ -165,13 +172,27 @@ describe('agent metrics from per-case results, worked by hand', () => {
     expect(metrics.task_success_rate).toBeCloseTo(2 / 3, 10);
     // Jaccard per case: 2/2 = 1; {rag.search} of {rag.search, notes.read, tasks.create, notes.delete} = 1/4; both empty = 1.
     expect(metrics.tool_selection_accuracy).toBeCloseTo((1 + 0.25 + 1) / 3, 10);
-    // 5 calls, 1 with bad arguments, 1 refused.
-    expect(metrics.tool_argument_accuracy).toBeCloseTo(0.8, 10);
+    // Per case: 3 valid of 3 = 1; 1 bad of 2 = 0.5; no call and none expected = 1.
+    expect(metrics.tool_argument_accuracy).toBeCloseTo((1 + 0.5 + 1) / 3, 10);
+    // 5 calls pooled, 1 refused.
     expect(metrics.invalid_tool_call_rate).toBeCloseTo(0.2, 10);
     expect(metrics.average_steps).toBeCloseTo(8 / 3, 10);
     expect(metrics.average_latency_ms).toBe(583.3);
     expect(metrics.average_token_usage).toBe(150);
     expect(metrics.case_count).toBe(3);
+  });
+
+  it('counts a failed case that called no tool against the argument score (§9.7)', () => {
+    // The demo run: one case passed with 3 valid calls, four expected tools and called none.
+    const run = [
+      agent({ passed: true, expected_tools: ['rag.search'], tools_called: ['rag.search'], tool_calls: 3 }),
+      ...Array.from({ length: 4 }, () => agent({ passed: false, expected_tools: ['math.evaluate'] })),
+    ];
+    const metrics = agentMetrics(run);
+    expect(metrics.task_success_rate).toBeCloseTo(0.2, 10);
+    expect(metrics.tool_argument_accuracy).toBeCloseTo(0.2, 10);
+    expect(caseArgumentAccuracy(run[1]!)).toBe(0);
+    expect(caseArgumentAccuracy(agent({ expected_tools: [] }))).toBe(1);
   });
 
   it('scores an empty run and a run without tool calls 0', () => {

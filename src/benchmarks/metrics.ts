@@ -77,7 +77,12 @@ export function percentile(values: readonly number[], p: number): number {
  * - task_success_rate: cases that met every expected condition;
  * - tool_selection_accuracy: per case, |expected ∩ called| / |expected ∪ called|
  *   over distinct tool names (1 when both are empty), averaged;
- * - tool_argument_accuracy: valid-argument calls over all calls, pooled;
+ * - tool_argument_accuracy: per case, valid-argument calls over its calls,
+ *   averaged over every case. A case that expected tools and called none scores
+ *   0 (it never reached valid arguments), one that expected none and called none
+ *   scores 1. Pooling calls instead let one passing case's calls stand for a run
+ *   whose other cases called nothing (1.000 with 4 of 5 failed), and §9.7 says
+ *   "汇总指标不能覆盖失败样本": an aggregate may not hide the failed cases;
  * - invalid_tool_call_rate: calls refused (unknown tool, not allowed, bad
  *   arguments) over all calls, pooled;
  * - averages of steps, latency and tokens per case.
@@ -87,13 +92,19 @@ export function agentMetrics(results: readonly AgentCaseResult[]): AgentMetrics 
   return {
     task_success_rate: mean(results, (result) => (result.passed ? 1 : 0)),
     tool_selection_accuracy: mean(results, (result) => jaccard(result.expected_tools, result.tools_called)),
-    tool_argument_accuracy: calls === 0 ? 0 : 1 - sum(results, (result) => result.argument_errors) / calls,
+    tool_argument_accuracy: mean(results, caseArgumentAccuracy),
     invalid_tool_call_rate: calls === 0 ? 0 : sum(results, (result) => result.invalid_tool_calls) / calls,
     average_steps: mean(results, (result) => result.steps),
     average_latency_ms: round(mean(results, (result) => result.latency_ms)),
     average_token_usage: mean(results, (result) => result.token_usage),
     case_count: results.length,
   };
+}
+
+/** One case's share of calls with valid arguments; see agentMetrics for a case without calls. */
+export function caseArgumentAccuracy(result: AgentCaseResult): number {
+  if (result.tool_calls === 0) return result.expected_tools.length === 0 ? 1 : 0;
+  return 1 - result.argument_errors / result.tool_calls;
 }
 
 export function jaccard(expected: readonly string[], called: readonly string[]): number {

@@ -40,6 +40,16 @@ describe('manifest refusals keep where and why', () => {
     expect(refused.message).not.toContain('\n');
   });
 
+  it('an unclosed bracket is placed on its own line, where the closing one is missing', () => {
+    for (const text of [
+      'theme_id: sepia\nname: [unclosed\n',
+      'theme_id: sepia\nname: [unclosed\nversion: 1.0.0\n',
+    ]) {
+      const refused = refusalOf(() => readManifest(pkg({ 'theme.yaml': text }), 'theme.yaml'));
+      expect(manifestProblemDetails(refused)).toMatchObject({ reason: 'manifest_yaml', line: 2, column: 16 });
+    }
+  });
+
   it('a duplicate key is placed at the second one', () => {
     const refused = refusalOf(() => readManifest(pkg({ 'theme.yaml': 'a: 1\na: 2\n' }), 'theme.yaml'));
     expect(manifestProblemDetails(refused)).toMatchObject({ reason: 'manifest_yaml', line: 2, column: 1 });

@@ -60,6 +60,25 @@ function firstLine(message: string): string {
 }
 
 /**
+ * Where a YAML error is. Something left open (a `[`, `{` or quote) is found only
+ * where the parser expected its end: the start of the next line or the end of
+ * the file. Placed there, `name: [unclosed` on line 2 read "line 3, column 1",
+ * a line the author did not write; the end of the last line with text before it
+ * is where the closing character is missing.
+ */
+function placeOf(error: YAMLError, text: string): { line: number; col: number } | undefined {
+  const position = error.linePos?.[0];
+  if (!position || position.col !== 1 || position.line <= 1) return position;
+  if (error.code !== 'BAD_INDENT' && error.code !== 'MISSING_CHAR') return position;
+  const lines = text.split(/\r?\n/);
+  for (let line = position.line - 1; line >= 1; line -= 1) {
+    const content = lines[line - 1]!.trimEnd();
+    if (content.trim() !== '') return { line, col: content.length + 1 };
+  }
+  return position;
+}
+
+/**
  * The parsed manifest (YAML for `.yaml`/`.yml`, JSON otherwise). Shape checks
  * belong to the caller's schema: this only guarantees a plain object.
  */
@@ -92,7 +111,7 @@ export function readManifest(pkg: PackageContents, fileName: string): Record<str
       : JSON.parse(text);
   } catch (cause) {
     // A YAMLError knows where it stopped; JSON's SyntaxError and a refused alias do not.
-    const position = cause instanceof YAMLError ? cause.linePos?.[0] : undefined;
+    const position = cause instanceof YAMLError ? placeOf(cause, text) : undefined;
     const reason = cause instanceof Error ? firstLine(cause.message) : String(cause);
     throw new ManifestReadError(
       'manifest_yaml',

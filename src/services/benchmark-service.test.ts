@@ -1054,7 +1054,8 @@ describe('agent benchmark runs', () => {
       task_success_rate: 0.2,
       // Jaccard: only the review case called any (all of its expected) tools.
       tool_selection_accuracy: 1 / 5,
-      tool_argument_accuracy: 1,
+      // Per case: the four that called no expected tool score 0, not left out (§9.7).
+      tool_argument_accuracy: 1 / 5,
       invalid_tool_call_rate: 0,
       average_steps: (1 + 4 + 1 + 1 + 1) / 5,
       case_count: 5,

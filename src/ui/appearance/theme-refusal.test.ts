@@ -20,6 +20,20 @@ describe('themeRefusalText', () => {
     expect(themeRefusalText(syntax)).toBe('无法解析 theme.yaml：第 2 行第 7 列有语法错误。');
   });
 
+  it('says why a built-in theme id is refused, not only which field', async () => {
+    const reserved = refusal({
+      reason: 'reserved_theme_id',
+      theme_id: 'light',
+      fields: [{ path: 'theme_id', message: 'reserved for a built-in theme' }],
+    });
+    expect(themeRefusalText(reserved)).toBe(
+      'theme.yaml: theme_id “light” is reserved for a built-in theme; choose another id.',
+    );
+    expect(refusalNamesFields(reserved)).toBe(true);
+    await i18n.setLocale('zh-CN');
+    expect(themeRefusalText(reserved)).toBe('theme.yaml：theme_id“light”已被内置主题占用，请换一个 ID。');
+  });
+
   it('names the file theme.yaml points at that the package lacks', async () => {
     const missing = refusal({
       reason: 'file_missing',

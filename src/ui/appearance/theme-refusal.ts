@@ -53,11 +53,17 @@ export function themeRefusalText(refusal: ThemeRefusalInput, translator: Refusal
       return translator.t(THEME_REASON_KEYS[reason as keyof typeof THEME_REASON_KEYS], params);
     }
   }
+  if (reason === 'reserved_theme_id' && typeof details.theme_id === 'string') {
+    // The field list alone ("theme_id") left the author guessing what is wrong with "light".
+    return translator.t('btp.themes.reservedId', { file: 'theme.yaml', id: details.theme_id });
+  }
   return themeCodeText(refusal.code, refusal.message, translator);
 }
 
 /** Whether the text already names the field to fix, so the separate field list would repeat it. */
 export function refusalNamesFields(refusal: ThemeRefusalInput): boolean {
   const reason = refusal.details.reason;
-  return typeof reason === 'string' && Object.hasOwn(THEME_REASON_KEYS, reason);
+  return (
+    typeof reason === 'string' && (Object.hasOwn(THEME_REASON_KEYS, reason) || reason === 'reserved_theme_id')
+  );
 }

@@ -155,7 +155,10 @@ export const clearSecret = (pluginId: string, key: string) =>
   step(() => core.plugins.deleteSecret({ plugin_id: pluginId, key }));
 
 /** Runs a published tool with JSON arguments; the text result, or null after an error. */
-export async function tryTool(name: string, argumentsJson: string): Promise<string | null> {
+/** A try's outcome: the tool's text, or why it did not run (also shown as a toast). */
+export type ToolTryOutcome = { ok: true; text: string } | { ok: false; reason: string };
+
+export async function tryTool(name: string, argumentsJson: string): Promise<ToolTryOutcome> {
   let args: unknown;
   try {
     args = JSON.parse(argumentsJson || '{}');
@@ -163,19 +166,20 @@ export async function tryTool(name: string, argumentsJson: string): Promise<stri
     args = null;
   }
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-    toasts.show(t('plugins.toolArgumentsInvalid'), { kind: 'error' });
-    return null;
+    const reason = t('plugins.toolArgumentsInvalid');
+    toasts.show(reason, { kind: 'error' });
+    return { ok: false, reason };
   }
   try {
     const outcome = await core.plugins.callTool({ name, arguments: args as Record<string, unknown> });
-    return outcome.text;
+    return { ok: true, text: outcome.text };
   } catch (error) {
     // Arguments the tool's schema refuses: which argument and why, not only "some values are not valid".
     const refusal = pluginRefusal(error);
     const text = refusal && toolCallErrorText(refusal);
     if (refusal && text) toasts.show(text, { kind: 'error', code: refusal.code });
     else reportPluginError(error);
-    return null;
+    return { ok: false, reason: text || t('btp.plugins.tryFailed') };
   }
 }
 

@@ -1517,7 +1517,8 @@ graph LR
   'bench.help.p95_latency_ms': '95% 的用例在这么多毫秒内完成。',
   'bench.help.task_success_rate': '满足全部预期条件的用例比例（0 到 1）。',
   'bench.help.tool_selection_accuracy': '调用的工具与预期工具的吻合程度，按用例平均（0 到 1）。',
-  'bench.help.tool_argument_accuracy': '参数有效的工具调用所占比例（0 到 1）。',
+  'bench.help.tool_argument_accuracy':
+    '每个用例中参数有效的工具调用所占比例，再对全部用例取平均（0 到 1）；没有调用任何所需工具的用例记为 0。',
   'bench.help.invalid_tool_call_rate': '被拒绝的工具调用所占比例（0 到 1，越低越好）。',
   'bench.help.average_steps': '每个用例平均调用模型的次数。',
   'bench.help.average_latency_ms': '每个用例平均耗时，单位毫秒。',
@@ -1553,6 +1554,13 @@ graph LR
   'themes.enableNamed': '使用 {name}',
   'themes.disableNamed': '停止使用 {name}',
   'themes.uninstallNamed': '卸载 {name}',
+  'btp.bench.agentChart': '智能体指标（每项都按全部用例计算的比率）',
+  'btp.bench.agentChartFailed':
+    '{count} 个用例中有 {failed} 个失败。失败的用例在它没能做到的指标上记为 0（没有调用任何所需工具的用例没有有效参数），所以每根柱子都算上了它们。',
+  'btp.plugins.tryNotRun': '没有运行：{reason}',
+  'btp.plugins.tryFailed': '工具报告了错误。',
+  'btp.themes.reservedId': '{file}：theme_id“{id}”已被内置主题占用，请换一个 ID。',
+  'btp.themes.example': '下载示例主题',
   'jobs.announce.started': '{name} 已开始。',
   'jobs.announce.completed': '{name} 已完成。',
   'jobs.announce.cancelled': '{name} 已取消。',
