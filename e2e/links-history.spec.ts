@@ -45,7 +45,10 @@ test('wikilinks: complete with [[, open the note, backlinks, rename follows, mis
   // It looks missing before the click, and says what a click does; the other link does not.
   const gamma = page.getByTestId('preview').locator('a.wikilink', { hasText: 'Gamma' });
   await expect(gamma).toHaveAttribute('data-missing', '');
-  await expect(gamma).toHaveAttribute('title', 'No note is called “Gamma” yet: click to create it.');
+  await expect(gamma).toHaveAttribute(
+    'title',
+    'No note is called “Gamma” yet: follow the link (Enter) to create it.',
+  );
   await expect(
     page.getByTestId('preview').locator('a.wikilink', { hasText: 'Alpha Prime' }),
   ).not.toHaveAttribute('data-missing');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchShortcut } from './shortcuts';
+import { ariaKeyShortcuts, matchShortcut, SHORTCUTS, shortcutKeys, usesCommandKey } from './shortcuts';
 
 const key = (overrides: Partial<Parameters<typeof matchShortcut>[0]>) => ({
   key: '',
@@ -34,5 +34,38 @@ describe('matchShortcut', () => {
     expect(matchShortcut(key({ key: 's', code: 'KeyS' }))).toBeNull();
     expect(matchShortcut(key({ key: 'n', code: 'KeyN', ctrlKey: true }))).toBeNull();
     expect(matchShortcut(key({ key: 's', code: 'KeyS', ctrlKey: true, isComposing: true }))).toBeNull();
+  });
+});
+
+describe('the shortcut table', () => {
+  it('answers every key it lists, so the shortcuts dialog and the key handler agree', () => {
+    for (const spec of SHORTCUTS) {
+      const event = key({
+        key: spec.key,
+        code: spec.code,
+        ctrlKey: spec.primary,
+        altKey: spec.alt,
+      });
+      expect(matchShortcut(event)).toBe(spec.id);
+    }
+    expect(new Set(SHORTCUTS.map((spec) => spec.id)).size).toBe(SHORTCUTS.length);
+  });
+
+  it('matches Ctrl+/ for the keyboard shortcuts and Ctrl+Z for undoing a deletion', () => {
+    expect(matchShortcut(key({ key: '/', code: 'Slash', ctrlKey: true }))).toBe('keyboard-shortcuts');
+    expect(matchShortcut(key({ key: 'z', code: 'KeyZ', metaKey: true }))).toBe('undo-delete');
+    expect(matchShortcut(key({ key: 'z', code: 'KeyZ', ctrlKey: true, shiftKey: true }))).toBeNull();
+  });
+
+  it('prints the keys for a person, with the Mac symbols on a Mac', () => {
+    const save = SHORTCUTS.find((spec) => spec.id === 'save')!;
+    const newNote = SHORTCUTS.find((spec) => spec.id === 'new-note')!;
+    expect(shortcutKeys(save, false)).toEqual(['Ctrl', 'S']);
+    expect(shortcutKeys(save, true)).toEqual(['⌘', 'S']);
+    expect(shortcutKeys(newNote, false)).toEqual(['Alt', 'N']);
+    expect(ariaKeyShortcuts(save)).toBe('Control+S Meta+S');
+    expect(ariaKeyShortcuts(newNote)).toBe('Alt+N');
+    expect(usesCommandKey('MacIntel')).toBe(true);
+    expect(usesCommandKey('Linux x86_64')).toBe(false);
   });
 });

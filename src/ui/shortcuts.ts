@@ -1,41 +1,102 @@
-export type Shortcut = 'save' | 'new-note' | 'command-palette';
+import type { MessageKey } from './i18n';
+
+export type Shortcut = 'save' | 'new-note' | 'command-palette' | 'keyboard-shortcuts' | 'undo-delete';
 
 type KeyInfo = Pick<
   KeyboardEvent,
   'key' | 'code' | 'ctrlKey' | 'metaKey' | 'altKey' | 'shiftKey' | 'isComposing'
 >;
 
+/** A key that the whole app answers, wherever the focus is (App's window key handler). */
+export interface ShortcutSpec {
+  id: Shortcut;
+  /** Ctrl, or ⌘ on a Mac. */
+  primary: boolean;
+  alt: boolean;
+  /** The physical key (`KeyboardEvent.code`) and the letter it types on a Latin layout. */
+  code: string;
+  key: string;
+  /** What it does, as the keyboard shortcuts dialog says it. */
+  description: MessageKey;
+  /** Outside text fields only: in one the key stays the field's own. */
+  outsideTextFields?: boolean;
+}
+
 /**
- * Ctrl/⌘+S saves; Ctrl/⌘+K opens the command palette; Alt+N makes a new note (Chrome does not let pages take
- * Ctrl+N). `code` is checked so non-Latin keyboard layouts and macOS Option
- * characters (Option+N types "˜") still match.
+ * The one table of the app's shortcuts: `matchShortcut` answers keys from it and the keyboard
+ * shortcuts dialog lists it, so the two cannot drift apart. Alt+N, not Ctrl+N: Chrome does not
+ * let pages take Ctrl+N.
+ */
+export const SHORTCUTS: readonly ShortcutSpec[] = [
+  { id: 'save', primary: true, alt: false, code: 'KeyS', key: 's', description: 'kbNav.shortcut.save' },
+  {
+    id: 'new-note',
+    primary: false,
+    alt: true,
+    code: 'KeyN',
+    key: 'n',
+    description: 'kbNav.shortcut.newNote',
+  },
+  {
+    id: 'command-palette',
+    primary: true,
+    alt: false,
+    code: 'KeyK',
+    key: 'k',
+    description: 'kbNav.shortcut.commandPalette',
+  },
+  {
+    id: 'keyboard-shortcuts',
+    primary: true,
+    alt: false,
+    code: 'Slash',
+    key: '/',
+    description: 'kbNav.shortcut.keyboardShortcuts',
+  },
+  {
+    id: 'undo-delete',
+    primary: true,
+    alt: false,
+    code: 'KeyZ',
+    key: 'z',
+    description: 'kbNav.shortcut.undoDelete',
+    outsideTextFields: true,
+  },
+];
+
+/**
+ * The shortcut a key press means, or null. `code` is checked so non-Latin keyboard layouts and
+ * macOS Option characters (Option+N types "˜") still match. Shift is never part of one.
  */
 export function matchShortcut(event: KeyInfo): Shortcut | null {
-  if (event.isComposing) return null;
+  if (event.isComposing || event.shiftKey) return null;
   const primary = event.ctrlKey || event.metaKey;
-  if (
-    primary &&
-    !event.altKey &&
-    !event.shiftKey &&
-    (event.code === 'KeyS' || event.key.toLowerCase() === 's')
-  ) {
-    return 'save';
-  }
-  if (
-    primary &&
-    !event.altKey &&
-    !event.shiftKey &&
-    (event.code === 'KeyK' || event.key.toLowerCase() === 'k')
-  ) {
-    return 'command-palette';
-  }
-  if (
-    event.altKey &&
-    !primary &&
-    !event.shiftKey &&
-    (event.code === 'KeyN' || event.key.toLowerCase() === 'n')
-  ) {
-    return 'new-note';
-  }
-  return null;
+  const found = SHORTCUTS.find(
+    (spec) =>
+      spec.primary === primary &&
+      spec.alt === event.altKey &&
+      (event.code === spec.code || event.key.toLowerCase() === spec.key),
+  );
+  return found?.id ?? null;
+}
+
+/** Whether the platform's primary modifier is ⌘ (a Mac) rather than Ctrl. */
+export function usesCommandKey(platform: string): boolean {
+  return /mac|iphone|ipad/i.test(platform);
+}
+
+/** The keys as printed for a person: "Ctrl+S", "Alt+N"; "⌘S", "⌥N" on a Mac. */
+export function shortcutKeys(spec: ShortcutSpec, mac: boolean): string[] {
+  const keys: string[] = [];
+  if (spec.primary) keys.push(mac ? '⌘' : 'Ctrl');
+  if (spec.alt) keys.push(mac ? '⌥' : 'Alt');
+  keys.push(spec.key.toUpperCase());
+  return keys;
+}
+
+/** The `aria-keyshortcuts` value: both the Ctrl and the ⌘ form of a primary-key shortcut. */
+export function ariaKeyShortcuts(spec: ShortcutSpec): string {
+  const key = spec.key.toUpperCase();
+  if (spec.primary) return `Control+${key} Meta+${key}`;
+  return spec.alt ? `Alt+${key}` : key;
 }

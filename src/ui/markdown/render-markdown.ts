@@ -4,6 +4,7 @@ import { codeFencePlugin } from './code-fence-plugin';
 import { footnotePlugin } from './footnote-plugin';
 import { FormulaCache } from './formula-cache';
 import { frontMatterPlugin } from './front-matter-plugin';
+import { headingLevelPlugin } from './heading-level-plugin';
 import { MATH_SLOT_CLASS, mathPlugin, type MathSlots } from './math-plugin';
 import { sanitizeHtml } from './sanitize';
 import { sourceLinePlugin } from './source-line-plugin';
@@ -20,6 +21,7 @@ function createMarkdownIt(): MarkdownIt {
     .use(taskListPlugin)
     .use(codeFencePlugin)
     .use(footnotePlugin)
+    .use(headingLevelPlugin)
     .use(sourceLinePlugin);
 }
 

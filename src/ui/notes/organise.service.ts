@@ -42,9 +42,17 @@ export async function emptyTrash(): Promise<void> {
     if (editor.note?.deleted_at) closeNote();
     toasts.show(t('list.trashEmptied', { count: deleted }), { kind: 'success' });
     await refreshAll();
+    // The Empty trash button went with the notes, and the dialog gave the focus back to nothing:
+    // it goes to the empty list's own words ("The trash is empty."), where the next Tab goes on.
+    if (focusLost()) notes.requestFocus({ kind: 'empty' });
   } catch (error) {
     reportError(error);
   }
+}
+
+function focusLost(): boolean {
+  const active = document.activeElement;
+  return active === null || active === document.body || !active.isConnected;
 }
 
 /** Makes an empty folder; its path as stored when it was made, else null. */
