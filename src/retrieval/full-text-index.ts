@@ -2,6 +2,7 @@ import { AppError } from '../contracts';
 import { matchesFilter, type SearchFilter } from './search-filter';
 import { BLOCK_FORMAT } from '../core/blocks';
 import { planQuery, planTerms, type QueryPlan } from './query-plan';
+import { withoutLinkTargets } from './link-targets';
 import { analyze, tokenize, TOKENIZER_VERSION, type Token } from './tokenizer';
 
 /** One block as the full-text index sees it; title, folder and tags are its note's. */
@@ -137,6 +138,14 @@ interface StoredDocument {
 const titleOrder = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
 
 const NO_ALIASES: readonly string[] = Object.freeze([]);
+
+/**
+ * The body terms of a block's (searched) text: a `[[link]]` counts by its
+ * label, not by the linked note's name (`withoutLinkTargets`).
+ */
+export function bodyTerms(text: string): string[] {
+  return tokenize(withoutLinkTargets(text));
+}
 
 /**
  * What the title field of a block holds: its note's title and aliases, the
@@ -277,12 +286,27 @@ export class FullTextIndex {
         block_id: document.block_id,
       });
     }
-    const bodyCounts = termCounts(tokenize(document.text));
+    this.#addAs(document, this.#nextNumber++);
+  }
+
+  /**
+   * Adds the block, or replaces it when present (an edit, a move, a retitled
+   * note). A replaced block keeps its number, and so its place among its note's
+   * blocks, which orders equal scores (`tiedBefore`).
+   */
+  update(document: FullTextDocument): void {
+    const number = this.#documents.get(document.block_id)?.number;
+    this.remove(document.block_id);
+    this.#addAs(document, number ?? this.#nextNumber++);
+  }
+
+  #addAs(document: FullTextDocument, number: number): void {
+    const bodyCounts = termCounts(bodyTerms(document.text));
     const aliases = document.aliases && document.aliases.length > 0 ? [...document.aliases] : NO_ALIASES;
     const titleCounts = termCounts(tokenize(namesText(document.title ?? '', aliases)));
     this.#insert(
       {
-        number: this.#nextNumber++,
+        number,
         block_id: document.block_id,
         note_id: document.note_id,
         text: document.text,
@@ -298,19 +322,13 @@ export class FullTextIndex {
     );
   }
 
-  /** Adds the block, or replaces it when present (an edit, a move, a retitled note). */
-  update(document: FullTextDocument): void {
-    this.remove(document.block_id);
-    this.add(document);
-  }
-
   /** Removes a block; returns false when it was not there. */
   remove(blockId: string): boolean {
     const stored = this.#documents.get(blockId);
     if (!stored) return false;
     // The terms are recomputed from the stored text instead of kept per block:
     // that would cost a list per block in memory and in every snapshot.
-    removePostings(this.#body, termCounts(tokenize(stored.text)).keys(), stored.number);
+    removePostings(this.#body, termCounts(bodyTerms(stored.text)).keys(), stored.number);
     removePostings(
       this.#title,
       termCounts(tokenize(namesText(stored.title, stored.aliases))).keys(),
@@ -345,7 +363,7 @@ export class FullTextIndex {
     this.#titleTotal = 0;
   }
 
-  /** Blocks ranked by BM25 (body + boosted title), best first; ties by block id. */
+  /** Blocks ranked by BM25 (body + boosted title), best first; ties by note, then in reading order. */
   search(query: string, options: FullTextSearchOptions): FullTextHit[] {
     const queryTokens = analyze(query);
     const prefix = options.prefix === true ? typedPrefix(query, queryTokens) : undefined;
@@ -509,7 +527,8 @@ export class FullTextIndex {
   noteSegment(noteId: string): FullTextNoteSegment | undefined {
     const ids = this.#notes.get(noteId);
     if (!ids || ids.size === 0) return undefined;
-    const documents = [...ids].map((id) => this.#documents.get(id)!);
+    // In number order, the note's reading order, which a block's update keeps.
+    const documents = [...ids].map((id) => this.#documents.get(id)!).sort((a, b) => a.number - b.number);
     const first = documents[0]!;
     const [title_terms, title_tf] = encodeCounts(termCounts(tokenize(namesText(first.title, first.aliases))));
     return {
@@ -521,7 +540,7 @@ export class FullTextIndex {
       title_terms,
       title_tf,
       blocks: documents.map((document) => {
-        const [terms, tf] = encodeCounts(termCounts(tokenize(document.text)));
+        const [terms, tf] = encodeCounts(termCounts(bodyTerms(document.text)));
         return [document.block_id, document.text, terms, tf];
       }),
     };
@@ -733,7 +752,7 @@ interface Ranked {
   score: number;
 }
 
-/** Higher score first, equal scores by block id. */
+/** Higher score first, equal scores in `tiedBefore` order. */
 function ranksBefore(
   score: number,
   number: number,
@@ -742,7 +761,19 @@ function ranksBefore(
 ): boolean {
   if (score !== other.score) return score > other.score;
   const document = byNumber.get(number);
-  return document !== undefined && compareIds(document.block_id, other.document.block_id) < 0;
+  return document !== undefined && tiedBefore(document, other.document);
+}
+
+/**
+ * Equal scores by note id, and a note's blocks in reading order (a note is
+ * indexed whole, in block order, so its documents' numbers follow the note). A
+ * match in the title alone scores every block of the note the same; by block id
+ * an arbitrary one, a diagram's source as likely as the opening paragraph, led
+ * the note, and in hybrid mode its rank is what the fusion weighs.
+ */
+function tiedBefore(document: StoredDocument, other: StoredDocument): boolean {
+  if (document.note_id !== other.note_id) return compareIds(document.note_id, other.note_id) < 0;
+  return document.number < other.number;
 }
 
 /** Inserts into `top` (best first) by binary search, keeping at most `limit`. */
@@ -753,9 +784,7 @@ function insertRanked(top: Ranked[], item: Ranked, limit: number): void {
     const middle = (low + high) >> 1;
     const other = top[middle]!;
     const before =
-      item.score !== other.score
-        ? item.score > other.score
-        : compareIds(item.document.block_id, other.document.block_id) < 0;
+      item.score !== other.score ? item.score > other.score : tiedBefore(item.document, other.document);
     if (before) high = middle;
     else low = middle + 1;
   }

@@ -3,7 +3,7 @@ import { inlineTags } from '../core/inline-tags';
 import { footnoteLinks, type FootnoteBlock } from '../core/markdown/footnote-links';
 import { tagKey } from '../core/tag-key';
 import type { IndexSource } from '../db';
-import { namesText, type FullTextDocument, type FullTextNoteSegment } from './full-text-index';
+import { bodyTerms, namesText, type FullTextDocument, type FullTextNoteSegment } from './full-text-index';
 import { tokenize } from './tokenizer';
 
 /**
@@ -14,8 +14,10 @@ import { tokenize } from './tokenizer';
  * `sections-2`: the note's aliases are searched with its title.
  * `footnotes-1`: a block that cites footnotes carries their definitions, and a
  * cited definition is no document of its own.
+ * `links-1`: a `[[link]]` adds its label to a block's terms, not the linked
+ * note's name (`withoutLinkTargets`).
  */
-export const INDEX_DOCUMENTS_FORMAT = 'footnotes-1';
+export const INDEX_DOCUMENTS_FORMAT = 'links-1';
 
 /** A block as the indexes take it: `text` is the block's own, `section` joins it in `searchedText`. */
 export interface IndexDocument extends FullTextDocument {
@@ -138,7 +140,8 @@ function footnotesText(definitions: readonly string[]): string {
  * What is indexed for a document: its heading path, then its text, then the
  * footnotes it cites ("Scheduling › Round robin: Each process…[^1]\n\n[^1]: …").
  * The full-text terms, the embedding input and the passage "Ask your notes"
- * sends all come from this, so the modes agree on what a block is about;
+ * sends all come from this, so the modes agree on what a block is about (the
+ * full-text terms leave out the names `[[links]]` point at: `bodyTerms`);
  * snippets show the block's own text, from the blocks table, with its footnotes.
  */
 export function searchedText(document: Pick<IndexDocument, 'text' | 'section' | 'footnotes'>): string {
@@ -177,7 +180,7 @@ export function noteSegmentOf(
   if (first === undefined) return undefined;
   const title = first.title ?? '';
   const aliases = first.aliases ?? [];
-  const [title_terms, title_tf] = encodedTerms(namesText(title, aliases));
+  const [title_terms, title_tf] = encodedTerms(tokenize(namesText(title, aliases)));
   return {
     note_id: noteId,
     title,
@@ -188,7 +191,7 @@ export function noteSegmentOf(
     title_tf,
     blocks: documents.map((document) => {
       const text = searchedText(document);
-      return [document.block_id, text, ...encodedTerms(text)];
+      return [document.block_id, text, ...encodedTerms(bodyTerms(text))];
     }),
   };
 }
@@ -218,9 +221,9 @@ export function isTagsOnly(text: string): boolean {
 }
 
 /** Each distinct term once in first-seen order, space-separated; counts only when some term repeats. */
-function encodedTerms(text: string): [string, number[]] {
+function encodedTerms(terms: readonly string[]): [string, number[]] {
   const counts = new Map<string, number>();
-  for (const term of tokenize(text)) counts.set(term, (counts.get(term) ?? 0) + 1);
+  for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
   let repeated = false;
   for (const count of counts.values()) if (count !== 1) repeated = true;
   return [[...counts.keys()].join(' '), repeated ? [...counts.values()] : []];

@@ -11,14 +11,57 @@ const labels = {
 describe('the Agent view model picker', () => {
   const providers = [provider('mock', 'mock-1', 'mock'), provider('custom', 'gpt-x')];
 
-  it('puts local models first with WebGPU, then the providers, and the demo last under its own name', () => {
-    const groups = agentModelGroups(providers, {}, local(true, [localItem('qwen')]), labels);
-    expect(groups.map((group) => group.label)).toEqual(['In-browser', 'CUSTOM', 'Demo']);
+  it('lists the providers first and the demo under its own name, never the mock as a model', () => {
+    const groups = agentModelGroups(providers, {}, null, labels);
+    expect(groups.map((group) => group.label)).toEqual(['CUSTOM', 'Demo']);
     expect(groups.at(-1)!.options).toMatchObject([
       { provider_id: 'mock', model: 'mock-1', label: 'Demo (scripted, offline)' },
     ]);
-    // The mock provider is not offered as a model.
     expect(groups.flatMap((group) => group.options).filter((o) => o.provider_id === 'mock')).toHaveLength(1);
+  });
+
+  it('offers what can run now before the in-browser models that are not downloaded or cannot run here', () => {
+    const items = [
+      ...Array.from({ length: 12 }, (_, index) => localItem(`later-${index}`)),
+      localItem('ready', { cached: true }),
+      ...Array.from({ length: 12 }, (_, index) =>
+        localItem(`stuck-${index}`, { runnable: false, unavailable_reason: 'insufficient_memory' }),
+      ),
+      localItem('stuck-cached', { cached: true, runnable: false, unavailable_reason: 'no_shader_f16' }),
+    ];
+    const groups = agentModelGroups(providers, {}, local(true, items), labels);
+    expect(groups.map((group) => group.label)).toEqual([
+      'CUSTOM',
+      'In-browser',
+      'Demo',
+      'In-browser — not downloaded',
+      'In-browser — cannot run here',
+    ]);
+    const options = groups.flatMap((group) => group.options.map((option) => option.model));
+    expect(options.slice(0, 3)).toEqual(['gpt-x', 'ready', 'mock-1']);
+    expect(groups[3]!.options.map((option) => option.model)).toEqual(
+      items.slice(0, 12).map((item) => item.model),
+    );
+    expect(groups[4]!.options.map((option) => option.model)).toEqual([
+      ...items.slice(13, 25).map((item) => item.model),
+      'stuck-cached',
+    ]);
+    // Every model stays pickable (one that cannot run, to read why), and none twice.
+    expect(new Set(options).size).toBe(items.length + 2);
+    expect(groups.flatMap((group) => group.options).every((option) => !option.disabled)).toBe(true);
+  });
+
+  it('leaves out empty groups, and without WebGPU lists the in-browser models last and disabled', () => {
+    const ready = agentModelGroups(
+      [providers[0]!],
+      {},
+      local(true, [localItem('a', { cached: true })]),
+      labels,
+    );
+    expect(ready.map((group) => group.label)).toEqual(['In-browser', 'Demo']);
+    const noGpu = agentModelGroups(providers, {}, local(false, [localItem('a', { cached: true })]), labels);
+    expect(noGpu.map((group) => group.label)).toEqual(['CUSTOM', 'Demo', 'In-browser (unavailable)']);
+    expect(noGpu.at(-1)!.options.every((option) => option.disabled)).toBe(true);
   });
 
   it('defaults to a configured provider, then a ready local model, then the demo', () => {

@@ -5,6 +5,7 @@ import {
   localModelOf,
   optionValue,
   type ModelGroup,
+  type ModelOption,
   type ModelOptionLabels,
 } from '../chat/model-options';
 import { deviceRefusalText } from '../chat/device-refusal-text';
@@ -20,9 +21,13 @@ export interface AgentModelLabels extends ModelOptionLabels {
 }
 
 /**
- * The Agent view's picker: the chat's groups (in-browser models first when
- * WebGPU is present, then every configured provider's models) with the
- * scripted demo last and named as such, never as a model.
+ * The Agent view's picker, what can run now first: every configured provider's
+ * models, the in-browser models downloaded and runnable here, the scripted demo
+ * (named as such, never as a model); then, last and under a label that says why,
+ * the in-browser models not downloaded yet and those this device cannot run.
+ * Two dozen of those used to come first and push the demo out of the list's
+ * first screen. Without WebGPU the in-browser group stays whole, last and
+ * disabled (the chat's rule). The chat's own picker keeps its order.
  */
 export function agentModelGroups(
   providers: readonly ProviderDto[],
@@ -48,7 +53,23 @@ export function agentModelGroups(
       },
     ],
   };
-  return [...buildModelGroups(real, models, local, labels), demo];
+  const groups = buildModelGroups(real, models, local, labels);
+  const remote = groups.filter((group) => !group.local);
+  const inBrowser = groups.filter((group) => group.local);
+  if (!local?.webgpu.available) return [...remote, demo, ...inBrowser];
+  const options = inBrowser.flatMap((group) => group.options);
+  const ready = options.filter((option) => option.local?.runnable && option.local.cached);
+  const notDownloaded = options.filter((option) => option.local?.runnable && !option.local.cached);
+  const cannotRun = options.filter((option) => !option.local?.runnable);
+  const group = (label: string, members: ModelOption[]): ModelGroup[] =>
+    members.length === 0 ? [] : [{ label, local: true, options: members }];
+  return [
+    ...remote,
+    ...group(labels.localGroup, ready),
+    demo,
+    ...group(`${labels.localGroup} — ${labels.notDownloaded}`, notDownloaded),
+    ...group(`${labels.localGroup} — ${labels.cannotRun}`, cannotRun),
+  ];
 }
 
 /**
