@@ -1652,7 +1652,7 @@ graph LR
   'bench.help.tool_selection_accuracy':
     'How closely the tools called match the tools expected, averaged over cases (0 to 1).',
   'bench.help.tool_argument_accuracy':
-    'Per case, the share of its tool calls with valid arguments, averaged over all cases (0 to 1); a case that called none of the tools it needed counts 0.',
+    'Per case, the share of its tool calls with valid arguments, averaged over all cases (0 to 1); a case that expected tools and called none counts 0.',
   'bench.help.invalid_tool_call_rate': 'Share of tool calls that were refused (0 to 1, lower is better).',
   'bench.help.average_steps': 'Model calls per case, on average.',
   'bench.help.average_latency_ms': 'Time per case, in milliseconds, on average.',
@@ -1690,7 +1690,7 @@ graph LR
   'themes.uninstallNamed': 'Uninstall {name}',
   'btp.bench.agentChart': 'Agent metrics, each a rate over all cases',
   'btp.bench.agentChartFailed':
-    '{failed} of {count} cases failed. A failed case counts as 0 for what it did not reach (a case that called none of its tools has no valid arguments), so no bar leaves it out.',
+    '{failed} of {count} cases failed. A failed case counts as 0 for what it did not reach (a case that expected tools and called none has no valid arguments), so no bar leaves it out.',
   'btp.plugins.tryNotRun': 'Not run: {reason}',
   'btp.plugins.tryFailed': 'the tool reported an error.',
   'btp.themes.reservedId': '{file}: theme_id “{id}” is reserved for a built-in theme; choose another id.',

@@ -1543,7 +1543,7 @@ graph LR
   'bench.help.task_success_rate': '满足全部预期条件的用例比例（0 到 1）。',
   'bench.help.tool_selection_accuracy': '调用的工具与预期工具的吻合程度，按用例平均（0 到 1）。',
   'bench.help.tool_argument_accuracy':
-    '每个用例中参数有效的工具调用所占比例，再对全部用例取平均（0 到 1）；没有调用任何所需工具的用例记为 0。',
+    '每个用例中参数有效的工具调用所占比例，再对全部用例取平均（0 到 1）；需要调用工具却一个也没有调用的用例记为 0。',
   'bench.help.invalid_tool_call_rate': '被拒绝的工具调用所占比例（0 到 1，越低越好）。',
   'bench.help.average_steps': '每个用例平均调用模型的次数。',
   'bench.help.average_latency_ms': '每个用例平均耗时，单位毫秒。',
@@ -1581,7 +1581,7 @@ graph LR
   'themes.uninstallNamed': '卸载 {name}',
   'btp.bench.agentChart': '智能体指标（每项都按全部用例计算的比率）',
   'btp.bench.agentChartFailed':
-    '{count} 个用例中有 {failed} 个失败。失败的用例在它没能做到的指标上记为 0（没有调用任何所需工具的用例没有有效参数），所以每根柱子都算上了它们。',
+    '{count} 个用例中有 {failed} 个失败。失败的用例在它没能做到的指标上记为 0（需要调用工具却一个也没有调用的用例没有有效参数），所以每根柱子都算上了它们。',
   'btp.plugins.tryNotRun': '没有运行：{reason}',
   'btp.plugins.tryFailed': '工具报告了错误。',
   'btp.themes.reservedId': '{file}：theme_id“{id}”已被内置主题占用，请换一个 ID。',
