@@ -7,7 +7,7 @@ const ENGLISH = /Expected|Unexpected|Unknown|Write|needs|could not be| at \d/;
 const BROKEN_PLOTS = [
   '```function-plot\ny = sin(x\n```',
   '```function-plot\ny = 1/2x\n```',
-  '```function-plot\ny = foo(x) + 2\n```',
+  '```function-plot\ny = foo + 2\n```',
   '```function-plot\ny = x\ndomain: 5, -5\n```',
   '```function-plot\ny = constructor.prototype\n```',
 ].join('\n\n');

@@ -118,8 +118,8 @@ describe('implicit multiplication, as students write it', () => {
   });
 
   it.each([
-    ['x y', /^Unexpected "y" at 3/],
-    ['2 3', /^Unexpected "3" at 3/],
+    ['2 3', /^Put "\*" between "2" and "3" at 3/],
+    ['cos(2pi 3)', /^Put "\*" between "pi" and "3" at 9/],
     ['sin x', /^Expected "\(" but found "x" at 5/],
     ['1/2x', /^Write the product after "\/" or "%" in brackets, e\.g\. 1\/\(2x\) or \(1\/2\)x, at 4/],
     ['(x+1)/2(x-1)', /in brackets, e\.g\. 1\/\(2x\)/],
@@ -142,7 +142,8 @@ describe('expression errors for callers that word them', () => {
     ['x + )', 'expectedOperand', { found: ')' }],
     ['x )', 'unexpectedToken', { found: ')' }],
     ['a.b', 'unexpectedCharacter', { character: '.' }],
-    ['foo(x)', 'unknownNameOrVariable', { name: 'foo', variables: 'x' }],
+    ['foo', 'unknownNameOrVariable', { name: 'foo', variables: 'x' }],
+    ['foo(x)', 'unknownFunction', { name: 'foo' }],
     ['sin(x, 2)', 'argumentCount', { name: 'sin', count: 1, got: 2 }],
     [' ', 'emptyExpression', {}],
   ])('name %j as %s with its params, the message unchanged', (source, code, params) => {
@@ -202,5 +203,128 @@ describe('characters typed by slip', () => {
   it('reads π as the constant pi, 2π as a product', () => {
     expect(evaluateExpression('2π')).toBeCloseTo(2 * Math.PI, 12);
     expect(evaluateExpression('-π/2')).toBeCloseTo(-Math.PI / 2, 12);
+  });
+});
+
+describe('products after a constant or a name, as on a graphing calculator', () => {
+  const at = (source: string, x: number) =>
+    compileExpression(source, { variables: ['x', 'a'] }).evaluate({ x, a: 3 });
+
+  it.each([
+    ['cos(2pi x)', 0.25, Math.cos(Math.PI / 2)],
+    ['cos(2πx)', 0.5, -1],
+    ['pi x', 2, 2 * Math.PI],
+    ['πx', 1, Math.PI],
+    ['x pi', 1, Math.PI],
+    ['2pi x + 1', 1, 2 * Math.PI + 1],
+    ['a x', 2, 6],
+    ['x x', 3, 9],
+    ['3x', 2, 6],
+    ['2(x+1)', 1, 4],
+    ['(x+1)(x-1)', 3, 8],
+    ['2 sin(x)', Math.PI / 2, 2],
+    ['e x', 1, Math.E],
+    ['e^(-x)cos(2pi x)', 1, Math.exp(-1)],
+    ['e^(-x) x', 2, 2 * Math.exp(-2)],
+    ['exp(x)', 1, Math.E],
+  ])('%s at x=%d is %d', (source, x, value) => {
+    expect(at(source, x)).toBeCloseTo(value, 10);
+  });
+
+  it.each([
+    ['xpi', 'x*pi'],
+    ['pix', 'pi*x'],
+    ['ex', 'e*x'],
+    ['ax', 'a*x'],
+    ['2pix', 'pi*x'],
+    ['sinx', 'sin(x)'],
+    ['cospix', 'cos(pi*x)'],
+  ])('refuses the glued name in %j, saying it meant %s', (source, meant) => {
+    const error = errorOf(() => compileExpression(source, { variables: ['x', 'a'] }));
+    expect(error).toMatchObject({ kind: 'unsafe', code: 'unknownNameGuess', params: { meant } });
+    expect(error.message).toContain(`did you mean ${meant}?`);
+  });
+
+  it('still refuses an exponent that a factor runs on from: e^-x cos(x), e^2x', () => {
+    expect(errorOf(() => at('e^-x cos(x)', 1)).code).toBe('bracketExponent');
+    expect(errorOf(() => at('e^2x', 1)).code).toBe('bracketExponent');
+    expect(errorOf(() => at('e^(2)^(x)x', 1)).code).toBe('bracketExponent');
+  });
+});
+
+describe('LaTeX braces group as brackets', () => {
+  const at = (source: string, x: number) => compileExpression(source, { variables: ['x'] }).evaluate({ x });
+
+  it.each([
+    ['e^{-x}', 1, Math.exp(-1)],
+    ['e^{-x}cos(2pi x)', 1, Math.exp(-1)],
+    ['2{x+1}', 1, 4],
+    ['x^{2}', 3, 9],
+  ])('%s at x=%d is %d', (source, x, value) => {
+    expect(at(source, x)).toBeCloseTo(value, 10);
+  });
+
+  it('refuses an unclosed or mismatched brace, and braces as a call’s brackets', () => {
+    expect(errorOf(() => at('e^{-x', 1)).code).toBe('closingBrace');
+    expect(errorOf(() => at('e^{-x)', 1)).code).toBe('closingBrace');
+    expect(errorOf(() => at('(x}', 1)).code).toBe('expectedClosingBracket');
+    expect(errorOf(() => at('sin{x}', 1)).code).toBe('expectedOpeningBracket');
+  });
+});
+
+describe('steps, conditions and piecewise functions', () => {
+  const at = (source: string, x: number) => compileExpression(source, { variables: ['x'] }).evaluate({ x });
+
+  it.each([
+    ['step(x)', -1, 0],
+    ['step(x)', 0, 1],
+    ['step(x)', 2, 1],
+    ['heaviside(x - 1)', 0.5, 0],
+    ['step(x)*exp(-x)', 1, Math.exp(-1)],
+    ['x < 0', -1, 1],
+    ['x < 0', 0, 0],
+    ['x >= 0', 0, 1],
+    ['x ≤ 1', 1, 1],
+    ['x ≥ 1', 0, 0],
+    ['0 < x < 1', 0.5, 1],
+    ['0 < x < 1', 1.5, 0],
+    ['(x > 0)*x', 2, 2],
+    ['piecewise(x < 0, 0, exp(-x))', -1, 0],
+    ['piecewise(x < 0, 0, exp(-x))', 1, Math.exp(-1)],
+    ['piecewise(x < -1, -1, x < 1, x, 1)', 0.5, 0.5],
+    ['piecewise(x < -1, -1, x < 1, x, 1)', 3, 1],
+    ['min(x, 1) + max(x, 0) + abs(x) + sign(x)', -2, -2 + 0 + 2 - 1],
+  ])('%s at x=%d is %d', (source, x, value) => {
+    expect(at(source, x)).toBeCloseTo(value, 10);
+  });
+
+  it('leaves a piecewise function without an otherwise undrawn where no condition holds', () => {
+    expect(at('piecewise(x < 0, 1)', 1)).toBeNaN();
+  });
+
+  it('answers the programmer’s ?: with the piecewise form', () => {
+    const error = errorOf(() => at('x < 0 ? 0 : exp(-x)', 1));
+    expect(error).toMatchObject({ kind: 'unsafe', code: 'conditionalHint', position: 6 });
+    expect(error.message).toContain('piecewise(x < 0, 0, x)');
+  });
+
+  it.each([
+    ['u(x)', 'step(x)'],
+    ['H(x)', 'step(x)'],
+    ['sgn(x)', 'sign(x)'],
+    ['arcsin(x)', 'asin(x)'],
+    ['sine(x)', 'sin(x)'],
+    ['sqr(x)', 'sqrt(x)'],
+    ['if(x < 0, 1, 2)', 'piecewise(x < 0, 0, x)'],
+  ])('names the function %j most likely meant: %s', (source, meant) => {
+    const error = errorOf(() => at(source, 1));
+    expect(error).toMatchObject({ kind: 'unsafe', code: 'unknownFunctionGuess', params: { meant } });
+    expect(error.message).toMatch(/^Unknown function ".+" at 1; did you mean /);
+  });
+
+  it('lists the functions when an unknown one resembles none', () => {
+    const error = errorOf(() => at('frobnicate(x)', 1));
+    expect(error).toMatchObject({ kind: 'unsafe', code: 'unknownFunction' });
+    expect(error.message).toContain('step, heaviside, piecewise');
   });
 });

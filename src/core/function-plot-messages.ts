@@ -20,6 +20,12 @@ const TEMPLATES = {
   nestedTooDeeply: 'The expression is nested too deeply.',
   bracketProduct: 'Write the product after "/" or "%" in brackets, e.g. 1/(2x) or (1/2)x.',
   bracketExponent: 'Write the exponent in brackets, e.g. e^(2x) or (e^2)x.',
+  unknownNameGuess: 'Unknown name "{name}"; did you mean {meant}?',
+  unknownFunctionGuess: 'Unknown function "{name}"; did you mean {meant}?',
+  unknownFunction: 'Unknown function "{name}". Known functions: {functions}.',
+  conditionalHint: 'Write a condition with piecewise, e.g. piecewise(x < 0, 0, x), not "?" and ":".',
+  closingBrace: 'A curly bracket is not closed.',
+  missingOperator: 'Put "*" between "{before}" and "{found}".',
   // Before unknownName, whose pattern would also take this one's text.
   unknownNameOrVariable:
     'Unknown name "{name}". Known functions: {functions}; constants: {constants}; variables: {variables}.',

@@ -59,7 +59,7 @@ describe('evaluateExpression', () => {
   });
 
   it('names the unknown name and where it is', () => {
-    expect(() => evaluateExpression('1 + alert(1)')).toThrow(/Unknown name "alert" at 5/);
+    expect(() => evaluateExpression('1 + alert(1)')).toThrow(/Unknown function "alert" at 5/);
   });
 
   it('refuses deep nesting and long input instead of overflowing the stack', () => {

@@ -58,7 +58,28 @@ describe('mermaidErrorSummary', () => {
       expect(mermaidErrorSummary({ syntax: true, endsEarly: false, detail: '' }, language)).toBe(
         catalog['preview.diagramSyntax'],
       );
+      expect(mermaidErrorSummary({ ...at, labelNeedsQuotes: true }, language)).toBe(
+        `${String(catalog['preview.diagramSyntaxAt']).replace('{line}', '7')}${language === 'en' ? ' ' : ''}${catalog['plotHelp.mermaidLabelHint']}`,
+      );
     }
+  });
+
+  // Mermaid 11's words for `A[输入信号 x(t)]`, `A[a[1]]`, `A[say "hi"]`: a shape's end expected, a bracket or string got.
+  const SHAPE_ENDS =
+    "Expecting 'SQE', 'DOUBLECIRCLEEND', 'PE', '-)', 'STADIUMEND', 'SUBROUTINEEND', 'PIPE', 'CYLINDEREND', 'DIAMOND_STOP', 'TAGEND', 'TRAPEND', 'INVTRAPEND', 'UNICODE_TEXT', 'TEXT', 'TAGSTART'";
+  it.each(['PS', 'SQS', 'STR'])('tells how to quote a node label when the parser got %s inside it', (got) => {
+    const summary = readMermaidError(
+      `Parse error on line 2: ...A[输入信号 x(t)] --> B ----^ ${SHAPE_ENDS}, got '${got}'`,
+    );
+    expect(summary.labelNeedsQuotes).toBe(true);
+    expect(mermaidErrorSummary(summary, 'en')).toContain('double quotes around it: A["x(t)"]');
+    expect(mermaidErrorSummary(summary, 'zh-CN')).toContain('请用双引号括起来：A["x(t)"]');
+  });
+
+  it('gives no quoting hint for an arrow that ends the block early', () => {
+    const summary = readMermaidError(`Parse error on line 3: ${TOKEN_LIST}`);
+    expect(summary.labelNeedsQuotes).toBeUndefined();
+    expect(mermaidErrorSummary(summary, 'en')).not.toContain('quotes');
   });
 });
 
@@ -98,8 +119,10 @@ describe('visualErrorText (exported documents)', () => {
   });
 
   it('has the Chinese plot sentences of the UI catalog', () => {
-    for (const [code, text] of Object.entries(PLOT_MESSAGES_ZH))
-      expect(text, code).toBe(zhCN[`plot.message.${code}` as keyof typeof zhCN]);
+    for (const [code, text] of Object.entries(PLOT_MESSAGES_ZH)) {
+      const key = `plot.message.${code}` in zhCN ? `plot.message.${code}` : `plotHelp.${code}`;
+      expect(text, code).toBe(zhCN[key as keyof typeof zhCN]);
+    }
   });
 });
 

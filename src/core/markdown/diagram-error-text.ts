@@ -11,6 +11,11 @@ export interface MermaidErrorSummary {
   line?: number;
   /** The parser reached the end of the block still expecting more (an arrow with no target). */
   endsEarly: boolean;
+  /**
+   * The parser met a bracket or quote while still inside a node's label (`A[x(t)]`,
+   * `A[a[1]]`, `A[say "hi"]`): the label needs double quotes around it.
+   */
+  labelNeedsQuotes?: boolean;
   /** Mermaid's own words, for those who want them (the token list, without the line). */
   detail: string;
 }
@@ -29,6 +34,10 @@ export function readMermaidError(message: string): MermaidErrorSummary {
     syntax: true,
     ...(line > 0 && { line }),
     endsEarly: /\bgot 'EOF'/.test(detail),
+    // Mermaid (flowchart) expects a shape's closing bracket (SQE, PE, DIAMOND_STOP…) and got something else.
+    ...(/\bExpecting\b[\s\S]*'SQE'[\s\S]*'DIAMOND_STOP'[\s\S]*\bgot '(?!EOF')/.test(detail) && {
+      labelNeedsQuotes: true,
+    }),
     detail,
   };
 }
@@ -49,6 +58,7 @@ interface Phrases {
   plotFailed: string;
   plotFailedBare: string;
   details: string;
+  labelHint: string;
 }
 
 /**
@@ -67,6 +77,8 @@ const PHRASES: Readonly<Record<DocumentLanguage, Phrases>> = {
     plotFailed: 'Plot could not be drawn:',
     plotFailedBare: 'Plot could not be drawn.',
     details: 'Details',
+    labelHint:
+      'A node label with ( ), [ ], { } or quotes needs double quotes around it: A["x(t)"]; inside them write a quote as #quot;.',
   },
   'zh-CN': {
     syntaxAt: (line) => `此图表第 ${line} 行有语法错误。`,
@@ -77,6 +89,7 @@ const PHRASES: Readonly<Record<DocumentLanguage, Phrases>> = {
     plotFailed: '函数图像无法绘制：',
     plotFailedBare: '函数图像无法绘制。',
     details: '详细信息',
+    labelHint: '节点文字含有 ( )、[ ]、{ } 或引号时，请用双引号括起来：A["x(t)"]；其中的引号写作 #quot;。',
   },
 };
 
@@ -117,6 +130,12 @@ export const PLOT_MESSAGES_ZH: Readonly<Partial<Record<PlotMessageCode, string>>
   grid: 'grid 只能是 true 或 false。',
   tooManyFunctions: '一个函数图像最多绘制 {max} 个函数。',
   noFunction: '图像中没有要绘制的函数，例如“y = sin(x)”。',
+  unknownNameGuess: '未知名称“{name}”；是否想写 {meant}？',
+  unknownFunctionGuess: '未知函数“{name}”；是否想写 {meant}？',
+  unknownFunction: '未知函数“{name}”。可用函数：{functions}。',
+  conditionalHint: '条件请用 piecewise 书写，例如 piecewise(x < 0, 0, x)，不能用“?”和“:”。',
+  closingBrace: '花括号没有闭合。',
+  missingOperator: '请在“{before}”和“{found}”之间加“*”。',
 };
 
 function fill(template: string, params: Readonly<Record<string, string | number>>): string {
@@ -130,8 +149,19 @@ function fill(template: string, params: Readonly<Record<string, string | number>
 export function mermaidErrorSummary(summary: MermaidErrorSummary, language: DocumentLanguage): string {
   const phrases = PHRASES[language];
   if (!summary.syntax) return phrases.failed;
-  if (summary.line === undefined) return phrases.syntax;
-  return summary.endsEarly ? phrases.endsEarlyAt(summary.line) : phrases.syntaxAt(summary.line);
+  const said =
+    summary.line === undefined
+      ? phrases.syntax
+      : summary.endsEarly
+        ? phrases.endsEarlyAt(summary.line)
+        : phrases.syntaxAt(summary.line);
+  if (!summary.labelNeedsQuotes) return said;
+  return language === 'en' ? `${said} ${phrases.labelHint}` : `${said}${phrases.labelHint}`;
+}
+
+/** How to write a node label that holds brackets or quotes, in `language`. */
+export function mermaidLabelHint(language: DocumentLanguage): string {
+  return PHRASES[language].labelHint;
 }
 
 /** The word for the expandable part holding the tool's own message. */

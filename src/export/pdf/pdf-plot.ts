@@ -67,8 +67,14 @@ export function drawPlot(surface: PlotSurface, node: DocumentNode, warnings: War
   const parsed = parseFunctionPlot(node.text ?? '');
   const error = parsed.diagnostics.find((item) => item.severity === 'error');
   if (!parsed.plot || error) {
+    // Worded as the HTML and DOCX exports word it (export/visuals), so the toast names the note's line.
+    const line = node.position ? node.position.start_line + 1 + (error?.line ?? 0) : undefined;
+    const where =
+      line !== undefined
+        ? ` (line ${line}${error?.column !== undefined ? `, column ${error.column}` : ''})`
+        : '';
     warnings.add(
-      `${error?.code ?? 'FUNCTION_PLOT_PARSE_FAILED'}: Function plot kept as source: ${error?.message ?? ''}`,
+      `${error?.code ?? 'FUNCTION_PLOT_PARSE_FAILED'}: Function plot${where} kept as source: ${error?.message ?? ''}`,
     );
     return false;
   }

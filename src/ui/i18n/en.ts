@@ -1369,6 +1369,16 @@ graph LR
   'plot.message.grid': 'grid is true or false.',
   'plot.message.tooManyFunctions': 'a plot draws at most {max} functions.',
   'plot.message.noFunction': 'the plot has no function to draw, such as “y = sin(x)”.',
+  // Function plots and diagrams: how to write what was refused (core/expression hints, a Mermaid label's quotes).
+  'plotHelp.unknownNameGuess': 'unknown name “{name}”; did you mean {meant}?',
+  'plotHelp.unknownFunctionGuess': 'unknown function “{name}”; did you mean {meant}?',
+  'plotHelp.unknownFunction': 'unknown function “{name}”. Functions: {functions}.',
+  'plotHelp.conditionalHint':
+    'write a condition with piecewise, e.g. piecewise(x < 0, 0, x), not “?” and “:”.',
+  'plotHelp.closingBrace': 'a curly bracket is not closed.',
+  'plotHelp.missingOperator': 'put “*” between “{before}” and “{found}”.',
+  'plotHelp.mermaidLabelHint':
+    'A node label with ( ), [ ], { } or quotes needs double quotes around it: A["x(t)"]; inside them write a quote as #quot;.',
   // Mermaid diagrams in the preview: a syntax error said for a person (the parser's words fold away under Details).
   'preview.diagramSyntaxAt': 'This diagram has a syntax error on line {line}.',
   'preview.diagramEndsEarlyAt':

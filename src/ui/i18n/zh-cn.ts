@@ -1301,6 +1301,15 @@ graph LR
   'plot.message.grid': 'grid 只能是 true 或 false。',
   'plot.message.tooManyFunctions': '一个函数图像最多绘制 {max} 个函数。',
   'plot.message.noFunction': '图像中没有要绘制的函数，例如“y = sin(x)”。',
+  // 函数图像与图表：被拒绝的写法应如何改（core/expression 的提示、Mermaid 节点文字的引号）。
+  'plotHelp.unknownNameGuess': '未知名称“{name}”；是否想写 {meant}？',
+  'plotHelp.unknownFunctionGuess': '未知函数“{name}”；是否想写 {meant}？',
+  'plotHelp.unknownFunction': '未知函数“{name}”。可用函数：{functions}。',
+  'plotHelp.conditionalHint': '条件请用 piecewise 书写，例如 piecewise(x < 0, 0, x)，不能用“?”和“:”。',
+  'plotHelp.closingBrace': '花括号没有闭合。',
+  'plotHelp.missingOperator': '请在“{before}”和“{found}”之间加“*”。',
+  'plotHelp.mermaidLabelHint':
+    '节点文字含有 ( )、[ ]、{ } 或引号时，请用双引号括起来：A["x(t)"]；其中的引号写作 #quot;。',
   // 预览中的 Mermaid 图表：面向用户的语法错误说明（解析器原文收在“详细信息”中）。
   'preview.diagramSyntaxAt': '此图表第 {line} 行有语法错误。',
   'preview.diagramEndsEarlyAt': '此图表第 {line} 行有语法错误：内容不完整，后面还应有内容。',

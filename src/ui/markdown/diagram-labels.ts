@@ -14,6 +14,7 @@ export function diagramLabels(): MermaidLabels {
     failed: t('preview.diagramFailedBare'),
     unsafe: t('preview.diagramUnsafe'),
     details: t('preview.diagramDetails'),
+    labelHint: t('plotHelp.mermaidLabelHint'),
     diagram: t('preview.diagramArea'),
   };
 }

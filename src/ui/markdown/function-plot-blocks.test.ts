@@ -140,7 +140,7 @@ describe('plot messages in the user language', () => {
       '“/”或“%”后面的乘积请加括号，例如 1/(2x) 或 (1/2)x。',
     ],
     [
-      'y = foo(x) + 2',
+      'y = foo + 2',
       '函数图像无法绘制（第 1 行，第 5 列）：',
       /^未知名称“foo”。可用函数：sin, cos, .*；变量：x。$/,
     ],

@@ -1,7 +1,12 @@
 import type { ErrorCode } from '../../contracts/error-codes';
 import { AppError } from '../../contracts/errors';
 import type { Mermaid } from 'mermaid';
-import { detailsLabel, mermaidErrorSummary, readMermaidError } from '../../core/markdown/diagram-error-text';
+import {
+  detailsLabel,
+  mermaidErrorSummary,
+  mermaidLabelHint,
+  readMermaidError,
+} from '../../core/markdown/diagram-error-text';
 import { decodeMermaidSource } from './code-fence-plugin';
 import { sanitizerFor } from './sanitize';
 import type { Sanitizer } from './sanitize';
@@ -22,6 +27,8 @@ export interface MermaidLabels {
   unsafe: string;
   /** The summary of the folded part holding Mermaid's own words, for those who want them. */
   details: string;
+  /** Said after the syntax error when a node's label holds brackets or quotes: how to quote it. */
+  labelHint: string;
   /** The name of a drawn diagram's scrolling area, for screen readers. */
   diagram: string;
 }
@@ -33,6 +40,7 @@ const DEFAULT_LABELS: MermaidLabels = {
   failed: 'Diagram could not be rendered.',
   unsafe: 'The diagram was removed by the sanitizer.',
   details: detailsLabel('en'),
+  labelHint: mermaidLabelHint('en'),
   diagram: 'Diagram',
 };
 
@@ -271,6 +279,13 @@ function showError(block: HTMLElement, failure: Failure, labels: MermaidLabels):
   title.className = 'mermaid-error-title';
   title.textContent = heading;
   note.append(title);
+  if (failure.code === MERMAID_PARSE_FAILED && read.labelNeedsQuotes) {
+    // Its own paragraph: how to fix it, apart from where it went wrong.
+    const hint = document.createElement('p');
+    hint.className = 'mermaid-error-hint';
+    hint.textContent = labels.labelHint;
+    note.append(hint);
+  }
   if (detail) {
     const more = document.createElement('details');
     more.className = 'mermaid-error-more';

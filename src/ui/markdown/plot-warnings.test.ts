@@ -22,6 +22,7 @@ describe('translatePlotWarning', () => {
         value: 'v',
         setting: 'domain',
         meant: 'label',
+        before: '2',
       }),
       chinese,
     );
