@@ -1,9 +1,44 @@
 import katex from 'katex';
 import { mml2omml } from 'mathml2omml';
+import { groupNaryBodies } from './nary-body';
+import { tidyOmml } from './omml-tidy';
+import { parseXml, serializeXml, TEXT_NODE } from './xml-dom';
 
-/** Private-use characters stand in for spaces while mml2omml runs: it trims the text of every run. */
+/**
+ * Private-use characters stand in for spaces while mml2omml runs (it trims the text of
+ * every run), and for `&`, `<` and `>` (it writes text back unescaped, so `a<b` broke the XML).
+ */
 const PLACEHOLDER_BASE = 0xe000;
 const PLACEHOLDERS = /[\uE000-\uF8FF]/g;
+
+class Placeholders {
+  readonly #kept: string[] = [];
+
+  /** A placeholder character for `text`; nothing for no text. */
+  hold(text: string): string {
+    if (text === '') return '';
+    this.#kept.push(text);
+    return String.fromCharCode(PLACEHOLDER_BASE + this.#kept.length - 1);
+  }
+
+  restore(text: string): string {
+    return text.replace(
+      PLACEHOLDERS,
+      (character) => this.#kept[character.charCodeAt(0) - PLACEHOLDER_BASE] ?? '',
+    );
+  }
+}
+
+/** Text under `node` with XML's special characters held as placeholders, to come back escaped. */
+function holdSpecialCharacters(node: Node, placeholders: Placeholders): void {
+  const escaped: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+  // xmldom gives a text node no child list.
+  if (node.nodeType === TEXT_NODE)
+    node.textContent = (node.textContent ?? '').replace(/[&<>]/g, (character) =>
+      placeholders.hold(escaped[character] ?? ''),
+    );
+  else for (const child of Array.from(node.childNodes)) holdSpecialCharacters(child, placeholders);
+}
 
 /** KaTeX's spacing characters in `<mtext>`, longest first, as the Unicode space Word shows for each. */
 const TEXT_SPACES: ReadonlyArray<readonly [string, string]> = [
@@ -45,14 +80,9 @@ const EM_UNITS: Readonly<Record<string, number>> = { em: 1, ex: 0.43, mu: 1 / 18
  * spacing characters out of `<mtext>`, which glued "ẋ = Ax + Bu, \quad y = Cx" together.
  * Each space is swapped for a placeholder before the conversion and put back after it.
  */
-function protectSpaces(mathml: string): { mathml: string; restore: (omml: string) => string } {
-  const kept: string[] = [];
-  const hold = (spaces: string): string => {
-    if (spaces === '') return '';
-    kept.push(spaces);
-    return String.fromCharCode(PLACEHOLDER_BASE + kept.length - 1);
-  };
-  const protectedMathml = mathml
+function protectSpaces(mathml: string, placeholders: Placeholders): string {
+  const hold = (spaces: string): string => placeholders.hold(spaces);
+  return mathml
     .replace(
       /<mspace\b[^>]*?\bwidth="(-?[\d.]+)([a-z]*)"[^>]*\/>/g,
       (_match, value: string, unit: string) => {
@@ -75,11 +105,6 @@ function protectSpaces(mathml: string): { mathml: string; restore: (omml: string
       }
       return out === '' ? '' : `<mtext>${out}</mtext>`;
     });
-  return {
-    mathml: protectedMathml,
-    restore: (omml) =>
-      omml.replace(PLACEHOLDERS, (character) => kept[character.charCodeAt(0) - PLACEHOLDER_BASE] ?? ''),
-  };
 }
 
 /**
@@ -92,8 +117,14 @@ export function texToOmml(tex: string, display: boolean): string {
     .replace(/^<span class="katex(?:-display)?">(?:<span class="katex">)?/, '')
     .replace(/(?:<\/span>)+$/, '')
     .replace(/<annotation\b[^>]*>[\s\S]*?<\/annotation>/g, '');
-  const spaced = protectSpaces(mathml);
-  const omml = spaced.restore(mml2omml(spaced.mathml));
+  const placeholders = new Placeholders();
+  const mathDocument = parseXml(mathml);
+  groupNaryBodies(mathDocument.documentElement);
+  holdSpecialCharacters(mathDocument, placeholders);
+  const converted = placeholders.restore(mml2omml(protectSpaces(serializeXml(mathDocument), placeholders)));
+  const ommlDocument = parseXml(converted);
+  tidyOmml(ommlDocument.documentElement);
+  const omml = serializeXml(ommlDocument);
   if (!omml.includes('<m:oMath')) throw new Error('the formula has no Office Math form');
   return omml;
 }

@@ -6,17 +6,12 @@ import { appearance } from '../appearance/appearance.svelte';
 import { core, subscribeJob } from '../api/core-client';
 import { reportError } from '../errors';
 import { downloadBytes } from '../jobs/download';
-import { toasts } from '../toasts/toasts.svelte';
 import { t } from '../i18n';
 import type { ChosenExportOptions } from './export-choices';
+import { showExportToast } from './export-toast.svelte';
 import { summarizeWarnings, WARNINGS_IN_TOAST } from './export-warnings';
 
 const TERMINAL = new Set(['Completed', 'Failed', 'Cancelled']);
-/**
- * Every export's toast has this key: the newest export's word replaces the last one's, so a
- * note exported three ways in a row leaves one toast over the editor, not three.
- */
-const EXPORT_TOAST = 'export';
 
 /** Waits for the job's terminal event (replayed if it already happened), passing on its progress. */
 function terminalEvent(jobId: string, onProgress?: (progress: JobProgress) => void): Promise<EventEnvelope> {
@@ -63,8 +58,11 @@ export async function exportNote(
   format: ExportFormat,
   onJob: (jobId: string) => void,
   onProgress?: (progress: JobProgress) => void,
-  /** Shows the whole list of warnings, translated, when the toast names only the first few. */
-  onWarnings?: (file: string, warnings: string[]) => void,
+  /**
+   * Shows the whole list of warnings when the toast names only the first few: the exporter's
+   * words, which the list puts in the user's language as it shows them (and again after a switch).
+   */
+  onWarnings?: (file: string, warnings: readonly string[]) => void,
   /** The options the user chose; by default the file looks like the app does now. */
   options?: ChosenExportOptions,
   /**
@@ -84,7 +82,7 @@ export async function exportNote(
     onJob(job.job_id);
     const end = await terminalEvent(job.job_id, onProgress);
     if (end.event === 'Cancelled') {
-      toasts.show(t('export.cancelled'), { kind: 'info', key: EXPORT_TOAST });
+      showExportToast(() => ({ message: t('export.cancelled'), options: { kind: 'info' } }));
       return;
     }
     // Failed: `get` carries the job's error envelope, which the error funnel shows.
@@ -95,28 +93,28 @@ export async function exportNote(
     }
     const file = await core.exports.file(job.job_id);
     downloadBytes(file.data, file.file_name, file.mime_type);
-    const unsavedNote = onScreen ? ` ${t('export.onScreenText')}` : '';
-    if (finished.warnings.length === 0) {
-      toasts.show(`${t('export.done', { file: file.file_name })}${unsavedNote}`, {
-        kind: onScreen ? 'info' : 'success',
-        key: EXPORT_TOAST,
-      });
+    const unsavedNote = () => (onScreen ? ` ${t('export.onScreenText')}` : '');
+    const { warnings } = finished;
+    if (warnings.length === 0) {
+      showExportToast(() => ({
+        message: `${t('export.done', { file: file.file_name })}${unsavedNote()}`,
+        options: { kind: onScreen ? 'info' : 'success' },
+      }));
       return;
     }
-    const summary = summarizeWarnings(file.file_name, finished.warnings, t);
-    const { all } = summary;
-    const message = `${summary.message}${unsavedNote}`;
-    const hidden = all.length > WARNINGS_IN_TOAST;
-    toasts.show(message, {
-      kind: 'info',
-      key: EXPORT_TOAST,
-      // A list takes longer to read than the usual toast stays.
-      timeoutMs: 12_000,
-      ...(hidden &&
-        onWarnings && {
-          action: { label: t('export.showWarnings'), run: () => onWarnings(file.file_name, all) },
-        }),
-    });
+    const hidden = warnings.length > WARNINGS_IN_TOAST;
+    showExportToast(() => ({
+      message: `${summarizeWarnings(file.file_name, warnings, t).message}${unsavedNote()}`,
+      options: {
+        kind: 'info',
+        // A list takes longer to read than the usual toast stays.
+        timeoutMs: 12_000,
+        ...(hidden &&
+          onWarnings && {
+            action: { label: t('export.showWarnings'), run: () => onWarnings(file.file_name, warnings) },
+          }),
+      },
+    }));
   } catch (error) {
     reportError(error);
   }
