@@ -152,8 +152,8 @@ test('the [[ completion is the popup list of the text: the text names its list a
   await page.getByTestId('new-note').click();
   const body = page.getByTestId('note-body');
   await body.click();
-  // Still a multi-line text field to a screen reader, not a one-line combobox.
-  await expect(body).toHaveRole('textbox');
+  // An editable combobox (its list collapsed): the textarea stays multi-line text to a screen reader.
+  await expect(body).toHaveRole('combobox');
   await expect(body).toHaveAttribute('aria-haspopup', 'listbox');
   await expect(body).toHaveAttribute('aria-autocomplete', 'list');
 

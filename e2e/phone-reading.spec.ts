@@ -174,7 +174,9 @@ test.describe('phone, in Chinese', () => {
 test.describe('desktop 1280×800', () => {
   test.use({ viewport: { width: 1280, height: 800 } });
 
-  test('no switch: the editor and the preview stay side by side', async ({ page }) => {
+  test('Split by default: the editor and the preview side by side (the switch offers Read too)', async ({
+    page,
+  }) => {
     await openApp(page);
     await page.getByTestId('new-note').click();
     await page.getByTestId('note-title').fill('Fourier');
@@ -182,7 +184,9 @@ test.describe('desktop 1280×800', () => {
     await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
     const preview = page.getByTestId('preview');
     await expect(preview.getByRole('heading', { name: 'Fourier series' })).toBeVisible();
-    await expect(page.getByRole('group', { name: 'Show the note as' })).toHaveCount(0);
+    await expect(
+      page.getByRole('group', { name: 'Show the note as' }).getByRole('button', { name: 'Split' }),
+    ).toHaveAttribute('aria-pressed', 'true');
     const bodyBox = (await page.getByTestId('note-body').boundingBox())!;
     const previewBox = (await preview.boundingBox())!;
     expect(previewBox.x).toBeGreaterThanOrEqual(bodyBox.x + bodyBox.width - 1);

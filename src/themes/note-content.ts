@@ -105,8 +105,11 @@ export const NOTE_CONTENT_CSS = `.markdown-preview {
   color: inherit;
 }
 
-/* A formula wider than the page scrolls on its own instead of being cut off at the edge. */
-.markdown-preview .math-block {
+/* A formula wider than the page scrolls on its own instead of being cut off at the edge
+   (a display formula written inside a paragraph, $$…$$ on one line, too; in a math block
+   the block is the one box that scrolls). */
+.markdown-preview .math-block,
+.markdown-preview .katex-display:not(.math-block *) {
   overflow-x: auto;
   overflow-y: hidden;
 }

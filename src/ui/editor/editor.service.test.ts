@@ -469,6 +469,34 @@ describe('editor workflows', () => {
     expect((await core.notes.get(first.note_id)).body).toBe('kept');
   });
 
+  it('makes another new note for Alt+N pressed again while one is made: each takes the keys typed after its own press', async () => {
+    const first = await core.notes.create({ title: 'first', body: 'kept' });
+    await service.openNote(first.note_id);
+    // What each new note's editor takes as it is shown.
+    const taken: { noteId: string | null; held: unknown }[] = [];
+    const open = editor.open.bind(editor);
+    const spy = vi.spyOn(editor, 'open').mockImplementation((note, content) => {
+      open(note, content);
+      taken.push({ noteId: editor.noteId, held: editor.takeHeld() });
+    });
+    try {
+      const creating = service.createNote();
+      editor.hold('title', 'One');
+      await service.createNote();
+      editor.hold('title', 'Two');
+      await creating;
+    } finally {
+      spy.mockRestore();
+    }
+    expect(taken.map(({ held }) => held)).toEqual([
+      { field: 'title', text: 'One' },
+      { field: 'title', text: 'Two' },
+    ]);
+    expect(new Set(taken.map(({ noteId }) => noteId)).size).toBe(2);
+    expect(taken.map(({ noteId }) => noteId)).not.toContain(first.note_id);
+    expect((await core.notes.get(first.note_id)).title).toBe('first');
+  });
+
   it('still saves what reached the old note after the switch flushed it', async () => {
     const first = await core.notes.create({ title: 'first' });
     const second = await core.notes.create({ title: 'second' });

@@ -19,6 +19,7 @@ import { Autosaver } from './autosaver';
 import { downloadBytes } from '../jobs/download';
 import { DraftStore, resolveDraft, tabIdFrom, type NoteDraft } from './drafts';
 import { editor } from './editor.svelte';
+import { editorAnnouncement } from './editor-announcement.svelte';
 import type { JournalFields } from './edit-journal';
 import type { TextChange } from './text-change';
 import { contentOf, sameContent, type NoteContent } from './note-fields';
@@ -115,6 +116,8 @@ interface EditSession {
 let session: EditSession | null = null;
 let openRequest = 0;
 let creating = false;
+/** New notes asked for (Alt+N) while one was being made: each follows once the one before is shown. */
+let newNotesAsked = 0;
 
 function pickContent(content: NoteContent): NoteContent {
   return { title: content.title, folder: content.folder, tags: [...content.tags], body: content.body };
@@ -490,6 +493,18 @@ export async function saveNow(): Promise<void> {
   }
 }
 
+/**
+ * Ctrl+S: the note is saved now, and a screen reader hears so once ("Saved"). Autosaves stay
+ * silent; a failed save is said by the save status itself.
+ */
+export async function saveAndConfirm(): Promise<void> {
+  const current = session;
+  if (!current) return;
+  await saveNow();
+  if (session !== current || current.autosaver.paused || editor.status !== 'saved') return;
+  await editorAnnouncement.say(t('editorPolish.saved'));
+}
+
 export async function openNote(noteId: string): Promise<void> {
   layout.showPane('editor');
   if (editor.noteId === noteId) {
@@ -608,26 +623,40 @@ export function closeNote(): void {
 
 /** Alt+N and the "New note" button: a note in the folder (and tag) being viewed. */
 export async function createNote(): Promise<void> {
-  if (creating) return;
+  if (creating) {
+    // Alt+N again before the new note is there: another one follows it, and the keys typed
+    // from now on are its title, not the first one's.
+    newNotesAsked += 1;
+    editor.holdForNextNewNote();
+    return;
+  }
   creating = true;
   // Typing right after Alt+N goes into the new note's title.
   editor.beginSwitch('title');
   try {
     await leaveCurrentNote();
     if (notes.view === 'trash') notes.setView('notes');
-    const note = await core.notes.create({
-      folder: notes.folder ?? '',
-      tags: notes.tag === null ? [] : [notes.tag],
-    });
-    openRequest += 1;
-    startSession(note);
-    editor.requestTitleFocus();
+    for (;;) {
+      const note = await core.notes.create({
+        folder: notes.folder ?? '',
+        tags: notes.tag === null ? [] : [notes.tag],
+      });
+      openRequest += 1;
+      startSession(note);
+      editor.requestTitleFocus();
+      if (newNotesAsked === 0) break;
+      newNotesAsked -= 1;
+      // Synchronously after showing it: no key lands in this note that was meant for the next.
+      editor.beginSwitch('title');
+      await leaveCurrentNote();
+    }
     layout.setSidebarOpen(false);
     layout.showPane('editor');
     // The new note is on screen: the next Alt+N makes another, even while the list refreshes.
     creating = false;
     await refreshAll();
   } catch (error) {
+    newNotesAsked = 0;
     if (editor.switching) editor.endSwitch();
     reportError(error);
   } finally {

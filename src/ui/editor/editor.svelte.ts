@@ -39,8 +39,15 @@ export class EditorState {
   #reveal = $state.raw<RevealRequest | null>(null);
   #revealCounter = 0;
   #switching = $state(false);
-  #switchField: HeldField | null = null;
+  #switchField = $state<HeldField | null>(null);
   #held: HeldInput | null = null;
+  /**
+   * Held text of new notes asked for before the last one (Alt+N pressed again while a new note
+   * was being made), in order: the first is for the note being made now.
+   */
+  #earlierHeld: (HeldInput | null)[] = [];
+  /** The held text of the new note just shown while a later one is still being made. */
+  #shownHeld: HeldInput | null = null;
   /** The field the last held text was typed in. */
   #heldFrom: HeldField | null = null;
   #heldVersion = $state(0);
@@ -107,12 +114,30 @@ export class EditorState {
   get switching(): boolean {
     return this.#switching;
   }
+  /** A new note was asked for (Alt+N, New note) and is not on screen yet: typing goes to its title. */
+  get switchingToNewNote(): boolean {
+    return this.#switching && this.#switchField === 'title';
+  }
   /** Changes whenever held input arrives, for effects that deliver it. */
   get heldVersion(): number {
     return this.#heldVersion;
   }
   get hasHeld(): boolean {
     return this.#held !== null;
+  }
+  /** Held text is there for the note on screen: the switch is over, or later new notes are still being made. */
+  get heldReady(): boolean {
+    return this.#shownHeld !== null || (!this.#switching && this.#held !== null);
+  }
+  /**
+   * Another new note was asked for while one is being made: what was typed so far is the title
+   * of the note being made, what is typed from now on the next one's.
+   */
+  holdForNextNewNote(): void {
+    this.#earlierHeld.push(this.#held);
+    this.#held = null;
+    this.#heldFrom = null;
+    this.#heldVersion += 1;
   }
   /** The title field should take focus once it is shown (a new note). */
   get titleFocusPending(): boolean {
@@ -177,6 +202,11 @@ export class EditorState {
     this.#carriedFocus = field;
   }
   takeHeld(): HeldInput | null {
+    if (this.#shownHeld !== null) {
+      const shown = this.#shownHeld;
+      this.#shownHeld = null;
+      return shown;
+    }
     const held = this.#held;
     this.#held = null;
     this.#heldFrom = null;
@@ -186,6 +216,7 @@ export class EditorState {
   /** Shows `note`, or `content` typed on top of it (a recovered draft). */
   open(note: NoteDto, content: NoteContent = contentOf(note)): void {
     this.endSwitch();
+    this.#shownHeld = this.#earlierHeld.shift() ?? null;
     this.#note = note;
     this.#title = content.title;
     this.#folder = content.folder;

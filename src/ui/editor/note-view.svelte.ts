@@ -1,6 +1,6 @@
 /**
- * How a note is shown where the editor and the preview are stacked (a phone): both
- * (the editor above the preview, as ever), the editor alone or the rendered note alone.
+ * How a note is shown: both (the editor above or beside the preview, as ever), the editor
+ * alone or the rendered note alone (a phone reading, a projector).
  */
 export type NarrowNoteView = 'split' | 'edit' | 'read';
 

@@ -1399,6 +1399,10 @@ graph LR
   'editor.view.edit': 'Edit',
   'editor.view.split': 'Split',
   'editor.view.read': 'Read',
+  // Editor: the new note's title while it is made, an explicit save, link suggestions, reading at any width.
+  'editorPolish.newNoteTitle': 'New note title',
+  'editorPolish.saved': 'Saved',
+  'editorPolish.suggestions': { one: '{count} suggestion', other: '{count} suggestions' },
   // Benchmarks: questions a model proposes for "benchmark my notes", and cases run several at a time.
   'bench.propose.title': 'Propose questions',
   'bench.propose.help':

@@ -1326,6 +1326,10 @@ graph LR
   'editor.view.edit': '编辑',
   'editor.view.split': '分屏',
   'editor.view.read': '阅读',
+  // Editor: the new note's title while it is made, an explicit save, link suggestions, reading at any width.
+  'editorPolish.newNoteTitle': '新笔记标题',
+  'editorPolish.saved': '已保存',
+  'editorPolish.suggestions': { other: '{count} 条建议' },
   // 基准测试：由模型为“用我的笔记做基准测试”提出问题，以及同时运行多个用例。
   'bench.propose.title': '提出问题',
   'bench.propose.help':
