@@ -1,6 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { createNote, expect, openApp, test, waitForServiceWorker } from './fixtures';
 import { askNotes, openChat } from './harness/chat-steps';
+import { addDeepSeek } from './harness/deepseek-provider';
 import { holdCore, installCoreHold, releaseCore } from './harness/core-hold';
 import { startHeldStreamServer } from './harness/held-stream-server';
 import { reachableWireServers } from './harness/wire-server';
@@ -119,22 +120,6 @@ test('at a desk the switches keep their size', async ({ page }) => {
   expect((await boxOf(useNotes)).height).toBeLessThan(32);
   expect((await boxOf(page.getByTestId('chat-use-notes'))).height).toBeLessThan(20);
 });
-
-/** The held server's address under a name that is not this machine's, as DeepSeek's is. */
-const remote = (url: string) => url.replace('//127.0.0.1:', '//deepseek.test:');
-
-async function addDeepSeek(page: Page, serverUrl: string): Promise<void> {
-  await page.context().route(`${remote(serverUrl)}/**`, (route) => route.continue());
-  await page.getByTestId('open-settings').click();
-  await page.getByTestId('settings-nav-providers').click();
-  await page.getByTestId('provider-add').click();
-  await page.getByTestId('provider-preset').selectOption('deepseek');
-  await page.getByTestId('provider-base-url').fill(`${remote(serverUrl)}/v1`);
-  await page.getByTestId('provider-model').fill('script-model');
-  await page.getByTestId('provider-api-key').fill('sk-e2e-deepseek');
-  await page.getByTestId('provider-save').click();
-  await expect(page.locator('[data-testid="provider-item"][data-provider-id="deepseek"]')).toBeVisible();
-}
 
 async function goOffline(page: Page): Promise<void> {
   await page.context().setOffline(true);

@@ -1,21 +1,12 @@
 import { readFile } from 'node:fs/promises';
-import type { Page } from '@playwright/test';
 import { createNote, expect, openApp, previewNewNote, test } from './fixtures';
+import { switchLanguage } from './harness/language-steps';
 
 /** An arrow with nothing to point to (the walk-through's broken block), and a plot missing its ")". */
 const BROKEN = '```mermaid\ngraph LR\n  A -->\n```\n\n```function-plot\ny = sin(x\n```\n';
 
 /** The parser's token list: for experts, folded away, never the message itself. */
 const TOKEN_LIST = /Expecting|'AMP'|got 'EOF'/;
-
-async function switchLanguage(page: Page, locale: 'zh-CN' | 'en'): Promise<void> {
-  await page.getByTestId('open-settings').click();
-  await page.getByTestId('settings-nav-general').click();
-  await page.getByTestId('locale-select').selectOption(locale);
-  await expect(page.locator('html')).toHaveAttribute('lang', locale);
-  await page.keyboard.press('Escape');
-  await expect(page.getByTestId('locale-select')).toBeHidden();
-}
 
 test('a broken diagram says in words which line is wrong, and follows a language switch without an edit', async ({
   page,

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import type { Page } from '@playwright/test';
 import { unzipSync } from 'fflate';
 import { createNote, expect, openApp, test } from './fixtures';
+import { switchLanguage } from './harness/language-steps';
 
 test('the export menu works from the keyboard: Enter opens it on the first format, the arrows move, Escape returns', async ({
   page,
@@ -37,6 +37,26 @@ test('the export menu works from the keyboard: Enter opens it on the first forma
   const download = page.waitForEvent('download');
   await page.keyboard.press('Enter');
   expect((await download).suggestedFilename()).toBe('Handout.html');
+});
+
+test('from the Chat, the palette’s “Export this note…” brings the note back with its export menu open', async ({
+  page,
+}) => {
+  await openApp(page);
+  await createNote(page, 'Handout', 'Some text');
+  await page.getByTestId('nav-chat').click();
+  await expect(page.getByTestId('shell')).toHaveAttribute('data-view', 'chat');
+
+  await page.keyboard.press('Control+k');
+  await expect(page.getByTestId('command-palette-input')).toBeFocused();
+  await page.keyboard.type('export this note');
+  const first = page.getByTestId('command-palette').getByTestId('command-palette-built-in').first();
+  await expect(first).toHaveText('Export this note…');
+  await page.keyboard.press('Enter');
+
+  await expect(page.getByTestId('note-title')).toHaveValue('Handout');
+  const menu = page.getByRole('menu', { name: 'Export this note' });
+  await expect(menu.getByRole('menuitem').first()).toBeFocused();
 });
 
 test('closing the list of export warnings gives the keyboard back to the export button', async ({ page }) => {
@@ -116,15 +136,6 @@ test('the export menu is one stop in the Tab order: Tab leaves it and closes it,
   await expect(menu).toHaveCount(0);
   await expect(page.getByTestId('note-body')).toBeFocused();
 });
-
-async function switchLanguage(page: Page, locale: 'zh-CN' | 'en'): Promise<void> {
-  await page.getByTestId('open-settings').click();
-  await page.getByTestId('settings-nav-general').click();
-  await page.getByTestId('locale-select').selectOption(locale);
-  await expect(page.locator('html')).toHaveAttribute('lang', locale);
-  await page.keyboard.press('Escape');
-  await expect(page.getByTestId('locale-select')).toBeHidden();
-}
 
 test('an export toast from before a language switch is in the new language, and so is its list of warnings', async ({
   page,

@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, openApp, test, waitForServiceWorker } from './fixtures';
 import { askChat, openChat } from './harness/chat-steps';
+import { addDeepSeek } from './harness/deepseek-provider';
 import { textStream } from './harness/openai-script-server';
 // @ts-expect-error plain ESM helper shared with playwright.config.ts
 import { CHROMIUM_ARGS, findSystemChromium } from '../scripts/system-chromium.mjs';
@@ -24,25 +25,6 @@ test.use({
   },
 });
 
-/** The fake server's address under that name. */
-const remote = (url: string) => url.replace('//127.0.0.1:', '//deepseek.test:');
-
-/** DeepSeek's preset, pointed at the local fake. */
-async function addDeepSeek(page: Page, serverUrl: string): Promise<void> {
-  // Requests outside the app are cut off (fixtures.ts), the fake's own address aside.
-  await page.context().route(`${remote(serverUrl)}/**`, (route) => route.continue());
-  await page.getByTestId('open-settings').click();
-  await page.getByTestId('settings-nav-providers').click();
-  await page.getByTestId('provider-add').click();
-  await page.getByTestId('provider-preset').selectOption('deepseek');
-  await page.getByTestId('provider-base-url').fill(`${remote(serverUrl)}/v1`);
-  await page.getByTestId('provider-model').fill('script-model');
-  await page.getByTestId('provider-api-key').fill('sk-e2e-deepseek');
-  await page.getByTestId('provider-save').click();
-  await expect(page.locator('[data-testid="provider-item"][data-provider-id="deepseek"]')).toBeVisible();
-  await page.keyboard.press('Escape');
-}
-
 const answers = (page: Page) => page.locator('[data-testid="chat-message"][data-role="assistant"]');
 
 async function askOffline(page: Page, question: string): Promise<void> {
@@ -61,6 +43,7 @@ test('offline, the chat says so instead of blaming the server; back online the s
   await openApp(page);
   await waitForServiceWorker(page);
   await addDeepSeek(page, server.url);
+  await page.keyboard.press('Escape');
   await openChat(page, 'DeepSeek · script-model');
 
   await context.setOffline(true);
@@ -88,6 +71,7 @@ test('offline, an agent run on DeepSeek fails as offline, not as an unreachable 
   await openApp(page);
   await waitForServiceWorker(page);
   await addDeepSeek(page, server.url);
+  await page.keyboard.press('Escape');
   await page.getByTestId('nav-agent').click();
   const picker = page.getByTestId('agent-model');
   await expect(picker.locator('option', { hasText: 'script-model' })).toBeAttached();
@@ -117,6 +101,7 @@ test.describe('in Chinese', () => {
     await openApp(page);
     await waitForServiceWorker(page);
     await addDeepSeek(page, server.url);
+    await page.keyboard.press('Escape');
     await openChat(page, 'DeepSeek · script-model');
 
     await context.setOffline(true);

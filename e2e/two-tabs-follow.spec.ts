@@ -1,5 +1,7 @@
 import { zipSync, strToU8 } from 'fflate';
 import { createNote, expect, openApp, storedBody, test } from './fixtures';
+import { buildTinyEmbeddingModel } from '../src/retrieval/__fixtures__/tiny-model';
+import { MODEL_HOST, routeModelHost, serveTinyModel, useModelHost } from './harness/model-host';
 import { openSharedNoteTwice } from './harness/two-tabs';
 import { importZip, noteFile } from './harness/vault-import';
 
@@ -142,4 +144,39 @@ test('a note another tab trashes shows as in the trash where it is open with not
   await expect(
     tabB.getByTestId('note-list').getByTestId('note-item').filter({ hasText: 'Shared' }),
   ).toHaveCount(1);
+});
+
+test('a job another tab runs says it runs there, with no Cancel that could only fail here', async ({
+  context,
+  page: tabA,
+}) => {
+  test.setTimeout(120_000);
+  const modelId = 'Xenova/multilingual-e5-small';
+  const serveModel = serveTinyModel(
+    modelId,
+    buildTinyEmbeddingModel({ dimension: 384, vocabulary: ['query'] }),
+  );
+  // The weights never arrive: tab B's download runs until tab B cancels it.
+  const { held } = await routeModelHost(context, serveModel, () => true);
+  await openApp(tabA);
+  const tabB = await context.newPage();
+  await openApp(tabB);
+  await tabB.getByTestId('open-settings').click();
+  await useModelHost(tabB, MODEL_HOST);
+  const picker = tabB.getByTestId('embedding-settings');
+  await picker.getByTestId('embedding-model').selectOption(modelId);
+  await picker.getByTestId('embedding-use').click();
+  const jobB = picker.getByTestId('embedding-download-job').getByTestId('job-item');
+  await expect(jobB).toHaveAttribute('data-status', 'running', { timeout: 30_000 });
+  await expect.poll(() => held.length, { timeout: 30_000 }).toBeGreaterThan(0);
+
+  // Tab A lists it as running in the other tab, where alone it can be cancelled.
+  const jobA = tabA.getByTestId('job-panel').getByTestId('job-item');
+  await expect(jobA).toHaveAttribute('data-status', 'running');
+  await expect(jobA.getByTestId('job-elsewhere')).toHaveText('Running in another tab');
+  await expect(jobA.getByTestId('job-cancel')).toHaveCount(0);
+
+  await jobB.getByTestId('job-cancel').click();
+  await expect(jobA).toHaveAttribute('data-status', 'cancelled');
+  await expect(jobA.getByTestId('job-elsewhere')).toHaveCount(0);
 });

@@ -66,6 +66,26 @@ describe('LongPressGesture', () => {
     expect(press.click()).toBe(false);
   });
 
+  it('opened, no click, then a keyboard click opens', () => {
+    const { press, advance } = gesture();
+    press.down(at(0, 0), 'touch', 0);
+    advance(LONG_PRESS_MS);
+    // Android sends no click after its long press; a finger that slid off ends in pointercancel.
+    press.end();
+    // Escape closed the menu and the row has the keyboard: Enter clicks it.
+    expect(press.click(false)).toBe(false);
+  });
+
+  it('lets the menu key through once a key was pressed on the row after a long press', () => {
+    const { press, advance } = gesture();
+    press.down(at(0, 0), 'touch', 0);
+    advance(LONG_PRESS_MS);
+    press.end();
+    press.key();
+    expect(press.contextMenu()).toBe(false);
+    expect(press.click()).toBe(false);
+  });
+
   it('lets a short tap through and opens nothing', () => {
     const { press, opened, advance, pendingCount } = gesture();
     press.down(at(5, 5), 'touch', 0);

@@ -83,11 +83,21 @@ export class LongPressGesture {
     return false;
   }
 
-  /** True when a click must be swallowed: it ends the press that opened the menu. */
-  click(): boolean {
+  /**
+   * True when a click must be swallowed: it ends the press that opened the menu. Only a
+   * pointer's click can: Android sends none after its long press, nor does a finger that slid
+   * off (pointercancel), so the spent click may never come, and a keyboard's click (Enter on
+   * the row the menu's Escape focused) is the user's own.
+   */
+  click(byPointer = true): boolean {
     if (!this.#opened) return false;
     this.#opened = false;
-    return true;
+    return byPointer;
+  }
+
+  /** A key pressed on the row: the press is over, so its spent click or menu is forgotten. */
+  key(): void {
+    this.#opened = false;
   }
 
   #fire(): void {
@@ -141,15 +151,18 @@ export function longPress(
       event.stopPropagation();
     };
     const onClick = (event: MouseEvent) => {
-      if (!gesture.click()) return;
+      // A click made with keys (Enter, Space) or by assistive tech has no pointer press: detail 0.
+      if (!gesture.click(event.detail > 0)) return;
       event.preventDefault();
       event.stopImmediatePropagation();
     };
+    const onKey = () => gesture.key();
     element.addEventListener('pointerdown', onDown);
     element.addEventListener('pointermove', onMove);
     element.addEventListener('pointerup', onEnd);
     element.addEventListener('pointercancel', onEnd);
     element.addEventListener('contextmenu', onContextMenu);
+    element.addEventListener('keydown', onKey);
     // Capture: ahead of the element's own click handler (Svelte's run from the root, later still).
     element.addEventListener('click', onClick, { capture: true });
     return () => {
@@ -160,6 +173,7 @@ export function longPress(
       element.removeEventListener('pointerup', onEnd);
       element.removeEventListener('pointercancel', onEnd);
       element.removeEventListener('contextmenu', onContextMenu);
+      element.removeEventListener('keydown', onKey);
       element.removeEventListener('click', onClick, { capture: true });
     };
   };

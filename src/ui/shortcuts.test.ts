@@ -42,7 +42,7 @@ describe('the shortcut table', () => {
     for (const spec of SHORTCUTS) {
       const event = key({
         key: spec.key,
-        code: spec.code,
+        code: spec.code ?? '',
         ctrlKey: spec.primary,
         altKey: spec.alt,
       });
@@ -55,6 +55,16 @@ describe('the shortcut table', () => {
     expect(matchShortcut(key({ key: '/', code: 'Slash', ctrlKey: true }))).toBe('keyboard-shortcuts');
     expect(matchShortcut(key({ key: 'z', code: 'KeyZ', metaKey: true }))).toBe('undo-delete');
     expect(matchShortcut(key({ key: 'z', code: 'KeyZ', ctrlKey: true, shiftKey: true }))).toBeNull();
+  });
+
+  it('opens the keyboard shortcuts on the "/" a German keyboard types, and leaves Ctrl+- to zoom', () => {
+    // German QWERTZ: "/" is Shift+7, and the key where US keyboards have "/" types "-".
+    expect(matchShortcut(key({ key: '/', code: 'Digit7', ctrlKey: true, shiftKey: true }))).toBe(
+      'keyboard-shortcuts',
+    );
+    expect(matchShortcut(key({ key: '-', code: 'Slash', ctrlKey: true }))).toBeNull();
+    // US: Ctrl+Shift+/ types "?", which is not the shortcut.
+    expect(matchShortcut(key({ key: '?', code: 'Slash', ctrlKey: true, shiftKey: true }))).toBeNull();
   });
 
   it('prints the keys for a person, with the Mac symbols on a Mac', () => {

@@ -13,8 +13,12 @@ export interface ShortcutSpec {
   /** Ctrl, or ⌘ on a Mac. */
   primary: boolean;
   alt: boolean;
-  /** The physical key (`KeyboardEvent.code`) and the letter it types on a Latin layout. */
-  code: string;
+  /**
+   * The physical key (`KeyboardEvent.code`) and the letter it types on a Latin layout. No code:
+   * the shortcut is the character, wherever the layout puts it (Shift included, as German
+   * QWERTZ types "/" with Shift+7).
+   */
+  code?: string;
   key: string;
   /** What it does, as the keyboard shortcuts dialog says it. */
   description: MessageKey;
@@ -49,7 +53,8 @@ export const SHORTCUTS: readonly ShortcutSpec[] = [
     id: 'keyboard-shortcuts',
     primary: true,
     alt: false,
-    code: 'Slash',
+    // By the character: the key US keyboards type "/" with types "-" on German QWERTZ, and
+    // Ctrl+- is the browser's zoom out.
     key: '/',
     description: 'kbNav.shortcut.keyboardShortcuts',
   },
@@ -65,17 +70,20 @@ export const SHORTCUTS: readonly ShortcutSpec[] = [
 ];
 
 /**
- * The shortcut a key press means, or null. `code` is checked so non-Latin keyboard layouts and
- * macOS Option characters (Option+N types "˜") still match. Shift is never part of one.
+ * The shortcut a key press means, or null. A letter's `code` is checked so non-Latin keyboard
+ * layouts and macOS Option characters (Option+N types "˜") still match; Shift is never part of
+ * one. A shortcut without a code is matched by the character typed, with or without Shift.
  */
 export function matchShortcut(event: KeyInfo): Shortcut | null {
-  if (event.isComposing || event.shiftKey) return null;
+  if (event.isComposing) return null;
   const primary = event.ctrlKey || event.metaKey;
   const found = SHORTCUTS.find(
     (spec) =>
       spec.primary === primary &&
       spec.alt === event.altKey &&
-      (event.code === spec.code || event.key.toLowerCase() === spec.key),
+      (spec.code === undefined
+        ? event.key === spec.key
+        : !event.shiftKey && (event.code === spec.code || event.key.toLowerCase() === spec.key)),
   );
   return found?.id ?? null;
 }

@@ -77,9 +77,22 @@ export function subscribeEvents(resourceId: string, onEvent: (envelope: EventEnv
 
 export const subscribeJob = subscribeEvents;
 
+let changeSource: Promise<string | null> | undefined;
+
+/**
+ * The name the live core's change messages carry (null when it could not say), so the page
+ * can tell its own writes from other tabs'. Asked again after `restartCore()`: the new worker
+ * picks a name of its own.
+ */
+export function ownChangeSource(): Promise<string | null> {
+  changeSource ??= core.changeSource().catch(() => null);
+  return changeSource;
+}
+
 /** Browsers may kill a worker; a new one picks up where the subscriptions stopped. */
 export function restartCore(): void {
   worker?.terminate();
   remote = undefined;
+  changeSource = undefined;
   subscriptions.reconnect(remoteSubscribe(connect()));
 }

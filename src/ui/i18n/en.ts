@@ -122,6 +122,7 @@ export const en = {
   'jobs.counter': '{current} / {total}',
   'jobs.cancel': 'Cancel',
   'jobs.dismiss': 'Dismiss',
+  'jobs.runningElsewhere': 'Running in another tab',
   'jobs.clearFinished': 'Clear finished',
   'jobs.imported': { one: 'Imported {count} note', other: 'Imported {count} notes' },
   'jobs.importedWithSkipped': {

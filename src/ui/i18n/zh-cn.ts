@@ -118,6 +118,7 @@ export const zhCN: Dictionary = {
   'jobs.counter': '{current} / {total}',
   'jobs.cancel': '取消',
   'jobs.dismiss': '关闭',
+  'jobs.runningElsewhere': '在另一个标签页中运行',
   'jobs.clearFinished': '清除已结束的任务',
   'jobs.imported': { other: '已导入 {count} 篇笔记' },
   'jobs.importedWithSkipped': { other: '已导入 {count} 篇笔记，跳过 {skipped} 个' },

@@ -19,6 +19,11 @@ export interface TrackedJob {
   label: string | null;
   /** Highest event sequence applied; older events are ignored. */
   sequence: number;
+  /**
+   * Another tab runs it: only that tab can cancel it, and its updates come from that tab's
+   * messages, not from this tab's core.
+   */
+  elsewhere?: boolean;
 }
 
 export function trackedFromDto(job: JobDto, label: string | null = null): TrackedJob {

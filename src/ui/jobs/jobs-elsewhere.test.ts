@@ -57,10 +57,30 @@ describe('JobsElsewhere', () => {
     expect(reads).toBe(2);
   });
 
-  it('leaves search index jobs out of the panel', async () => {
+  it('leaves search index jobs out of the panel, and reads one only once', async () => {
     const state = new JobsState(() => () => {});
-    const elsewhere = new JobsElsewhere(state, async () => jobRow({ kind: INDEX_UPDATE_JOB_KIND }));
+    let reads = 0;
+    const elsewhere = new JobsElsewhere(state, async () => {
+      reads += 1;
+      return jobRow({ kind: INDEX_UPDATE_JOB_KIND });
+    });
+    await elsewhere.changed('job_1');
+    // A rebuild in another tab posts a message per progress step: none of them costs a read.
+    await elsewhere.changed('job_1');
     await elsewhere.changed('job_1');
     expect(state.list).toEqual([]);
+    expect(reads).toBe(1);
+  });
+
+  it('marks another tab’s job as running there and never subscribes to it here', async () => {
+    const subscribed: string[] = [];
+    const state = new JobsState((jobId) => {
+      subscribed.push(jobId);
+      return () => {};
+    });
+    const elsewhere = new JobsElsewhere(state, async () => jobRow({}));
+    await elsewhere.changed('job_1');
+    expect(state.get('job_1')?.elsewhere).toBe(true);
+    expect(subscribed).toEqual([]);
   });
 });

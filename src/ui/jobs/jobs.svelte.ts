@@ -54,6 +54,15 @@ export class JobsState {
     else unsubscribe();
   }
 
+  /**
+   * Lists a job another tab runs. Not subscribed: this tab's core never sees its events, so
+   * its updates come as fresher snapshots (`update`).
+   */
+  showElsewhere(job: JobDto, label: string | null): void {
+    const existing = this.#jobs[job.job_id];
+    this.#put(existing ? mergeJobDto(existing, job) : { ...trackedFromDto(job, label), elsewhere: true });
+  }
+
   /** A fresher snapshot, e.g. the answer to `jobs.cancel`. */
   update(job: JobDto): void {
     const existing = this.#jobs[job.job_id];

@@ -4,7 +4,7 @@ import {
   STORE_CHANGES_CHANNEL,
   type StoreChange,
 } from '../../core/cross-tab-changes';
-import { core } from '../api/core-client';
+import { core, ownChangeSource } from '../api/core-client';
 import { editor } from '../editor/editor.svelte';
 import { showBackgroundWrite } from '../editor/editor.service';
 import { JobsElsewhere } from '../jobs/jobs-elsewhere';
@@ -24,7 +24,7 @@ export function followOtherTabs(): () => void {
   const openNote = new CoalescedRun(showBackgroundWrite);
   const jobsElsewhere = new JobsElsewhere(jobs, (jobId) => core.jobs.get(jobId));
   // Messages that arrive before this core said its name wait for it (the worker starts with the page).
-  const ownSource = core.changeSource().catch(() => null);
+  void ownChangeSource();
 
   const follow = (change: StoreChange, own: boolean): void => {
     if (own) return;
@@ -40,7 +40,8 @@ export function followOtherTabs(): () => void {
   channel.onmessage = (event: MessageEvent) => {
     const change = parseStoreChange(event.data);
     if (change === null) return;
-    void ownSource.then((source) => follow(change, change.source === source));
+    // Asked per message: a restarted core posts under a new name.
+    void ownChangeSource().then((source) => follow(change, change.source === source));
   };
   return () => channel.close();
 }
