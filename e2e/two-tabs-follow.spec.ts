@@ -146,6 +146,46 @@ test('a note another tab trashes shows as in the trash where it is open with not
   ).toHaveCount(1);
 });
 
+test('a note trashed and then restored in another tab opens for editing again here', async ({
+  context,
+  page: tabA,
+}) => {
+  const tabB = await openSharedNoteTwice(context, tabA);
+  const noteId = (await tabA.evaluate(() => localStorage.getItem('notesagent.last-note')))!;
+  await tabB.getByTestId('trash-note').click();
+  await expect(tabA.getByTestId('restore-note')).toBeVisible();
+
+  // Tab B brings it back from its own trash view of the note.
+  await tabB.goto(`/#/notes/${noteId}`);
+  await tabB.getByTestId('restore-note').click();
+  await expect(
+    tabB.getByTestId('note-list').getByTestId('note-item').filter({ hasText: 'Shared' }),
+  ).toHaveCount(1);
+
+  // Tab A follows: the note is editable again, with no Restore left to press.
+  await expect(tabA.getByTestId('note-body')).toHaveValue('both saw this');
+  await expect(tabA.getByTestId('restore-note')).toHaveCount(0);
+  await tabA.getByTestId('note-body').fill('both saw this, and tab A wrote on');
+  await expect.poll(() => storedBody(tabA, noteId)).toBe('both saw this, and tab A wrote on');
+});
+
+test('unsaved text in a note another tab trashes is kept through the conflict notice', async ({
+  context,
+  page: tabA,
+}) => {
+  const tabB = await openSharedNoteTwice(context, tabA);
+  // Tab A's typing is held unsaved (its timers stand still) while tab B trashes the note.
+  await tabA.clock.install();
+  await tabA.clock.pauseAt(new Date(Date.now() + 60_000));
+  await tabA.getByTestId('note-body').fill('tab A was still writing');
+  await expect(tabA.getByTestId('save-status')).toHaveAttribute('data-state', 'unsaved');
+  await tabB.getByTestId('trash-note').click();
+
+  // The text stays on screen and the notice offers a way out (a save into the trash is refused).
+  await expect(tabA.getByTestId('conflict-banner')).toBeVisible();
+  await expect(tabA.getByTestId('note-body')).toHaveValue('tab A was still writing');
+});
+
 test('a job another tab runs says it runs there, with no Cancel that could only fail here', async ({
   context,
   page: tabA,

@@ -54,10 +54,13 @@ describe('followStoredNote', () => {
     expect(followStoredNote({ ...clean, storedVersion: 1, unsaved: true })).toBe('keep');
   });
 
-  it('leaves a save under way, a conflict being settled and unsaved text in a trashed note alone', () => {
+  it('leaves a save under way and a conflict being settled alone', () => {
     expect(followStoredNote({ ...clean, saving: true })).toBe('keep');
     expect(followStoredNote({ ...clean, unsaved: true, inConflict: true })).toBe('keep');
-    expect(followStoredNote({ ...clean, trashed: true, unsaved: true })).toBe('keep');
+  });
+
+  it('keeps unsaved text in a note trashed elsewhere through the conflict flow (a save would be refused)', () => {
+    expect(followStoredNote({ ...clean, trashed: true, unsaved: true })).toBe('conflict');
   });
 
   it('shows a note trashed elsewhere as trashed when nothing here is unsaved', () => {

@@ -70,9 +70,9 @@ export type OpenNoteFollow = 'keep' | 'show' | 'conflict';
 export function followStoredNote(state: OpenNoteState): OpenNoteFollow {
   if (state.inConflict || state.saving) return 'keep';
   if (state.storedVersion <= state.shownVersion) return 'keep';
-  // Trashed elsewhere: a clean editor shows it in the trash; unsaved text stays on screen
-  // (a save then stores it in the trashed note, from where it can be restored).
-  if (state.trashed) return state.unsaved ? 'keep' : 'show';
+  // Trashed elsewhere: a clean editor shows it in the trash. Unsaved text cannot be saved into a
+  // trashed note (the save is refused), so it goes to the conflict flow like any text typed on an
+  // older version: kept in the note's history, saved as a new note or dropped by the user.
   return state.unsaved ? 'conflict' : 'show';
 }
 

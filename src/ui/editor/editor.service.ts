@@ -568,6 +568,7 @@ async function reloadIfChangedElsewhere(noteId: string, request: number): Promis
  */
 export async function showBackgroundWrite(): Promise<void> {
   const current = session;
+  if (!current && editor.readOnly) return followRestoredElsewhere();
   if (!current || editor.switching || current.conflictBase !== null) return;
   const request = openRequest;
   let note: NoteDto;
@@ -605,6 +606,27 @@ export async function showBackgroundWrite(): Promise<void> {
     editor.setStatus('error');
     void keepAfterConflict(current);
   }
+}
+
+/**
+ * The note on screen is in the trash (read-only, no edit session) and something wrote it: if
+ * another tab restored it, it opens for editing here too, rather than offering a Restore that
+ * could only be refused.
+ */
+async function followRestoredElsewhere(): Promise<void> {
+  const noteId = editor.noteId;
+  if (noteId === null || editor.switching) return;
+  const request = openRequest;
+  let note: NoteDto;
+  try {
+    note = await core.notes.get(noteId);
+  } catch {
+    return;
+  }
+  if (request !== openRequest || session !== null || editor.switching || editor.noteId !== noteId) return;
+  if (note.deleted_at !== null) return;
+  openRequest += 1;
+  startSession(note);
 }
 
 /** Back in the notebook after the chat or agent view: refresh the open note if it changed. */
