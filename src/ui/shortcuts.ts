@@ -32,14 +32,14 @@ export interface ShortcutSpec {
  * let pages take Ctrl+N.
  */
 export const SHORTCUTS: readonly ShortcutSpec[] = [
-  { id: 'save', primary: true, alt: false, code: 'KeyS', key: 's', description: 'kbNav.shortcut.save' },
+  { id: 'save', primary: true, alt: false, code: 'KeyS', key: 's', description: 'shortcuts.key.save' },
   {
     id: 'new-note',
     primary: false,
     alt: true,
     code: 'KeyN',
     key: 'n',
-    description: 'kbNav.shortcut.newNote',
+    description: 'shortcuts.key.newNote',
   },
   {
     id: 'command-palette',
@@ -47,7 +47,7 @@ export const SHORTCUTS: readonly ShortcutSpec[] = [
     alt: false,
     code: 'KeyK',
     key: 'k',
-    description: 'kbNav.shortcut.commandPalette',
+    description: 'shortcuts.key.commandPalette',
   },
   {
     id: 'keyboard-shortcuts',
@@ -56,7 +56,7 @@ export const SHORTCUTS: readonly ShortcutSpec[] = [
     // By the character: the key US keyboards type "/" with types "-" on German QWERTZ, and
     // Ctrl+- is the browser's zoom out.
     key: '/',
-    description: 'kbNav.shortcut.keyboardShortcuts',
+    description: 'shortcuts.key.keyboardShortcuts',
   },
   {
     id: 'undo-delete',
@@ -64,7 +64,7 @@ export const SHORTCUTS: readonly ShortcutSpec[] = [
     alt: false,
     code: 'KeyZ',
     key: 'z',
-    description: 'kbNav.shortcut.undoDelete',
+    description: 'shortcuts.key.undoDelete',
     outsideTextFields: true,
   },
 ];

@@ -55,7 +55,7 @@ export function themeRefusalText(refusal: ThemeRefusalInput, translator: Refusal
   }
   if (reason === 'reserved_theme_id' && typeof details.theme_id === 'string') {
     // The field list alone ("theme_id") left the author guessing what is wrong with "light".
-    return translator.t('btp.themes.reservedId', { file: 'theme.yaml', id: details.theme_id });
+    return translator.t('themes.reservedId', { file: 'theme.yaml', id: details.theme_id });
   }
   return themeCodeText(refusal.code, refusal.message, translator);
 }

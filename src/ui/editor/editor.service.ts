@@ -502,7 +502,7 @@ export async function saveAndConfirm(): Promise<void> {
   if (!current) return;
   await saveNow();
   if (session !== current || current.autosaver.paused || editor.status !== 'saved') return;
-  await editorAnnouncement.say(t('editorPolish.saved'));
+  await editorAnnouncement.say(t('editor.savedAnnouncement'));
 }
 
 export async function openNote(noteId: string): Promise<void> {

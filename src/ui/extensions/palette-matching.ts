@@ -23,18 +23,18 @@ export interface BuiltInCommandSpec {
 
 /** In the order the palette lists them before anything is typed. */
 export const BUILT_IN_COMMANDS: readonly BuiltInCommandSpec[] = [
-  { id: 'new-note', title: 'kbNav.command.newNote' },
-  { id: 'all-notes', title: 'kbNav.command.allNotes' },
-  { id: 'trash', title: 'kbNav.command.trash' },
-  { id: 'chat', title: 'kbNav.command.chat' },
-  { id: 'agent', title: 'kbNav.command.agent' },
-  { id: 'transcription', title: 'kbNav.command.transcription' },
-  { id: 'settings', title: 'kbNav.command.settings' },
-  { id: 'export-note', title: 'kbNav.command.exportNote', needsNote: true },
+  { id: 'new-note', title: 'palette.command.newNote' },
+  { id: 'all-notes', title: 'palette.command.allNotes' },
+  { id: 'trash', title: 'palette.command.trash' },
+  { id: 'chat', title: 'palette.command.chat' },
+  { id: 'agent', title: 'palette.command.agent' },
+  { id: 'transcription', title: 'palette.command.transcription' },
+  { id: 'settings', title: 'palette.command.settings' },
+  { id: 'export-note', title: 'palette.command.exportNote', needsNote: true },
   {
     id: 'keyboard-shortcuts',
-    title: 'kbNav.command.keyboardShortcuts',
-    keywords: 'kbNav.command.keywords.keyboardShortcuts',
+    title: 'palette.command.keyboardShortcuts',
+    keywords: 'palette.command.keywords.keyboardShortcuts',
   },
 ];
 

@@ -179,7 +179,7 @@ export async function tryTool(name: string, argumentsJson: string): Promise<Tool
     const text = refusal && toolCallErrorText(refusal);
     if (refusal && text) toasts.show(text, { kind: 'error', code: refusal.code });
     else reportPluginError(error);
-    return { ok: false, reason: text || t('btp.plugins.tryFailed') };
+    return { ok: false, reason: text || t('plugins.tryFailed') };
   }
 }
 
