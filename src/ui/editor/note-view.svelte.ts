@@ -2,15 +2,16 @@
  * How a note is shown: both (the editor above or beside the preview, as ever), the editor
  * alone or the rendered note alone (a phone reading, a projector).
  */
-export type NarrowNoteView = 'split' | 'edit' | 'read';
+export type NoteView = 'split' | 'edit' | 'read';
 
-export const NARROW_NOTE_VIEWS: readonly NarrowNoteView[] = ['edit', 'split', 'read'];
+export const NOTE_VIEWS: readonly NoteView[] = ['edit', 'split', 'read'];
 
+// The key keeps its first name (the choice began as a phone-only one) so nobody loses their choice.
 const KEY = 'notesagent.narrow-note-view';
 
 /** A stored value from an older or foreign version falls back to both panes, the view before the choice existed. */
-export function parseNarrowNoteView(value: string | null | undefined): NarrowNoteView {
-  return NARROW_NOTE_VIEWS.find((view) => view === value) ?? 'split';
+export function parseNoteView(value: string | null | undefined): NoteView {
+  return NOTE_VIEWS.find((view) => view === value) ?? 'split';
 }
 
 function browserStore(): Storage | null {
@@ -31,24 +32,24 @@ function readStored(store: () => Storage | null): string | null {
 }
 
 /**
- * The view chosen for notes on a narrow screen. It belongs to the device (a phone reads,
+ * The view chosen for notes (any width). It belongs to the device (a phone reads,
  * a laptop edits), so it is kept in this browser, not with the notes, and it stays as
  * one note after another is opened.
  */
-export class NarrowNoteViewState {
+export class NoteViewState {
   readonly #store: () => Storage | null;
-  #view: NarrowNoteView;
+  #view: NoteView;
 
   constructor(store: () => Storage | null = browserStore) {
     this.#store = store;
-    this.#view = $state(parseNarrowNoteView(readStored(store)));
+    this.#view = $state(parseNoteView(readStored(store)));
   }
 
-  get view(): NarrowNoteView {
+  get view(): NoteView {
     return this.#view;
   }
 
-  choose(view: NarrowNoteView): void {
+  choose(view: NoteView): void {
     this.#view = view;
     try {
       this.#store()?.setItem(KEY, view);
@@ -58,4 +59,4 @@ export class NarrowNoteViewState {
   }
 }
 
-export const narrowNoteView = new NarrowNoteViewState();
+export const noteView = new NoteViewState();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NarrowNoteViewState, parseNarrowNoteView } from './note-view.svelte';
+import { NoteViewState, parseNoteView } from './note-view.svelte';
 
 /** A Storage stand-in holding its items in a map. */
 function memoryStorage(): Storage {
@@ -16,22 +16,22 @@ function memoryStorage(): Storage {
   };
 }
 
-describe('narrow note view', () => {
+describe('note view', () => {
   it('reads the three views and falls back to both panes for anything else', () => {
-    expect(parseNarrowNoteView('read')).toBe('read');
-    expect(parseNarrowNoteView('edit')).toBe('edit');
-    expect(parseNarrowNoteView('split')).toBe('split');
-    expect(parseNarrowNoteView(null)).toBe('split');
-    expect(parseNarrowNoteView('preview')).toBe('split');
+    expect(parseNoteView('read')).toBe('read');
+    expect(parseNoteView('edit')).toBe('edit');
+    expect(parseNoteView('split')).toBe('split');
+    expect(parseNoteView(null)).toBe('split');
+    expect(parseNoteView('preview')).toBe('split');
   });
 
   it('keeps the choice for the next visit on this device', () => {
     const storage = memoryStorage();
-    const first = new NarrowNoteViewState(() => storage);
+    const first = new NoteViewState(() => storage);
     expect(first.view).toBe('split');
     first.choose('read');
     expect(first.view).toBe('read');
-    expect(new NarrowNoteViewState(() => storage).view).toBe('read');
+    expect(new NoteViewState(() => storage).view).toBe('read');
   });
 
   it('still switches when the storage refuses it', () => {
@@ -44,7 +44,7 @@ describe('narrow note view', () => {
         throw new Error('full');
       },
     };
-    const state = new NarrowNoteViewState(() => refusing);
+    const state = new NoteViewState(() => refusing);
     expect(state.view).toBe('split');
     state.choose('edit');
     expect(state.view).toBe('edit');
