@@ -25,6 +25,20 @@ describe('matchShortcut', () => {
     expect(matchShortcut(key({ key: 'k', code: 'KeyK', ctrlKey: true, shiftKey: true }))).toBeNull();
   });
 
+  it('matches Ctrl+Shift+F and Cmd+Shift+F for the search box, and not Ctrl+F', () => {
+    expect(matchShortcut(key({ key: 'F', code: 'KeyF', ctrlKey: true, shiftKey: true }))).toBe(
+      'focus-search',
+    );
+    expect(matchShortcut(key({ key: 'F', code: 'KeyF', metaKey: true, shiftKey: true }))).toBe(
+      'focus-search',
+    );
+    expect(matchShortcut(key({ key: 'А', code: 'KeyF', ctrlKey: true, shiftKey: true }))).toBe(
+      'focus-search',
+    );
+    expect(matchShortcut(key({ key: 'f', code: 'KeyF', ctrlKey: true }))).toBeNull();
+    expect(matchShortcut(key({ key: 'S', code: 'KeyS', ctrlKey: true, shiftKey: true }))).toBeNull();
+  });
+
   it('matches Alt+N, including the macOS Option character', () => {
     expect(matchShortcut(key({ key: 'n', code: 'KeyN', altKey: true }))).toBe('new-note');
     expect(matchShortcut(key({ key: '˜', code: 'KeyN', altKey: true }))).toBe('new-note');
@@ -45,6 +59,7 @@ describe('the shortcut table', () => {
         code: spec.code ?? '',
         ctrlKey: spec.primary,
         altKey: spec.alt,
+        shiftKey: spec.shift ?? false,
       });
       expect(matchShortcut(event)).toBe(spec.id);
     }
@@ -75,6 +90,10 @@ describe('the shortcut table', () => {
     expect(shortcutKeys(newNote, false)).toEqual(['Alt', 'N']);
     expect(ariaKeyShortcuts(save)).toBe('Control+S Meta+S');
     expect(ariaKeyShortcuts(newNote)).toBe('Alt+N');
+    const focusSearch = SHORTCUTS.find((spec) => spec.id === 'focus-search')!;
+    expect(shortcutKeys(focusSearch, false)).toEqual(['Ctrl', 'Shift', 'F']);
+    expect(shortcutKeys(focusSearch, true)).toEqual(['⌘', '⇧', 'F']);
+    expect(ariaKeyShortcuts(focusSearch)).toBe('Control+Shift+F Meta+Shift+F');
     expect(usesCommandKey('MacIntel')).toBe(true);
     expect(usesCommandKey('Linux x86_64')).toBe(false);
   });

@@ -1,6 +1,7 @@
 import type { MessageKey } from './i18n';
 
-export type Shortcut = 'save' | 'new-note' | 'command-palette' | 'keyboard-shortcuts' | 'undo-delete';
+export type Shortcut =
+  'save' | 'new-note' | 'command-palette' | 'focus-search' | 'keyboard-shortcuts' | 'undo-delete';
 
 type KeyInfo = Pick<
   KeyboardEvent,
@@ -13,6 +14,8 @@ export interface ShortcutSpec {
   /** Ctrl, or ⌘ on a Mac. */
   primary: boolean;
   alt: boolean;
+  /** Shift too (a letter shortcut only); without it, Shift must not be held. */
+  shift?: boolean;
   /**
    * The physical key (`KeyboardEvent.code`) and the letter it types on a Latin layout. No code:
    * the shortcut is the character, wherever the layout puts it (Shift included, as German
@@ -50,6 +53,16 @@ export const SHORTCUTS: readonly ShortcutSpec[] = [
     description: 'shortcuts.key.commandPalette',
   },
   {
+    // Ctrl+F stays the browser's find in page, and CodeMirror's default keymap has no Shift+F.
+    id: 'focus-search',
+    primary: true,
+    alt: false,
+    shift: true,
+    code: 'KeyF',
+    key: 'f',
+    description: 'findNotes.focusSearchKey',
+  },
+  {
     id: 'keyboard-shortcuts',
     primary: true,
     alt: false,
@@ -71,8 +84,9 @@ export const SHORTCUTS: readonly ShortcutSpec[] = [
 
 /**
  * The shortcut a key press means, or null. A letter's `code` is checked so non-Latin keyboard
- * layouts and macOS Option characters (Option+N types "˜") still match; Shift is never part of
- * one. A shortcut without a code is matched by the character typed, with or without Shift.
+ * layouts and macOS Option characters (Option+N types "˜") still match; Shift is held only for
+ * one that asks for it. A shortcut without a code is matched by the character typed, with or
+ * without Shift.
  */
 export function matchShortcut(event: KeyInfo): Shortcut | null {
   if (event.isComposing) return null;
@@ -83,7 +97,8 @@ export function matchShortcut(event: KeyInfo): Shortcut | null {
       spec.alt === event.altKey &&
       (spec.code === undefined
         ? event.key === spec.key
-        : !event.shiftKey && (event.code === spec.code || event.key.toLowerCase() === spec.key)),
+        : event.shiftKey === (spec.shift ?? false) &&
+          (event.code === spec.code || event.key.toLowerCase() === spec.key)),
   );
   return found?.id ?? null;
 }
@@ -93,18 +108,19 @@ export function usesCommandKey(platform: string): boolean {
   return /mac|iphone|ipad/i.test(platform);
 }
 
-/** The keys as printed for a person: "Ctrl+S", "Alt+N"; "⌘S", "⌥N" on a Mac. */
+/** The keys as printed for a person: "Ctrl+S", "Alt+N", "Ctrl+Shift+F"; "⌘S", "⌥N", "⌘⇧F" on a Mac. */
 export function shortcutKeys(spec: ShortcutSpec, mac: boolean): string[] {
   const keys: string[] = [];
   if (spec.primary) keys.push(mac ? '⌘' : 'Ctrl');
   if (spec.alt) keys.push(mac ? '⌥' : 'Alt');
+  if (spec.shift) keys.push(mac ? '⇧' : 'Shift');
   keys.push(spec.key.toUpperCase());
   return keys;
 }
 
 /** The `aria-keyshortcuts` value: both the Ctrl and the ⌘ form of a primary-key shortcut. */
 export function ariaKeyShortcuts(spec: ShortcutSpec): string {
-  const key = spec.key.toUpperCase();
+  const key = `${spec.shift ? 'Shift+' : ''}${spec.key.toUpperCase()}`;
   if (spec.primary) return `Control+${key} Meta+${key}`;
   return spec.alt ? `Alt+${key}` : key;
 }

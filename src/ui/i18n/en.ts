@@ -666,7 +666,7 @@ export const en = {
   'plugins.companionPair': 'Pair',
   'plugins.companionPaired': 'Paired with {url}.',
   'palette.title': 'Commands',
-  'palette.search': 'Type a command',
+  'palette.search': 'Type a command or a note’s name',
   'palette.empty': 'No command fits here.',
   'palette.done': '{title} finished.',
   // --- Keyboard and screen-reader navigation: the palette's own commands, the shortcuts dialog ---
@@ -691,9 +691,13 @@ export const en = {
   'shortcuts.close': 'Close',
   'shortcuts.key.save': 'Save the note now',
   'shortcuts.key.newNote': 'New note',
-  'shortcuts.key.commandPalette': 'Commands: go anywhere, open a note by its title',
+  'shortcuts.key.commandPalette': 'Commands: go anywhere, open a note by its title or alias',
   'shortcuts.key.keyboardShortcuts': 'Show this list of keyboard shortcuts',
   'shortcuts.key.undoDelete': 'Undo the last deletion (outside a text field)',
+  'findNotes.focusSearchKey': 'Search notes: go to the search box',
+  'findNotes.searchFor': 'Search notes for “{query}”',
+  'findNotes.searchForHint': 'Finds the words in note text too',
+  'findNotes.byAlias': 'Open note · alias “{alias}”',
 
   'themes.title': 'Themes',
   'themes.builtin': 'Built-in',

@@ -646,7 +646,7 @@ export const zhCN: Dictionary = {
   'plugins.companionPair': '配对',
   'plugins.companionPaired': '已与 {url} 配对。',
   'palette.title': '命令',
-  'palette.search': '输入命令',
+  'palette.search': '输入命令或笔记名称',
   'palette.empty': '这里没有可用的命令。',
   'palette.done': '{title} 已完成。',
   // --- Keyboard and screen-reader navigation: the palette's own commands, the shortcuts dialog ---
@@ -671,9 +671,13 @@ export const zhCN: Dictionary = {
   'shortcuts.close': '关闭',
   'shortcuts.key.save': '立即保存笔记',
   'shortcuts.key.newNote': '新建笔记',
-  'shortcuts.key.commandPalette': '命令：转到任意位置，按标题打开笔记',
+  'shortcuts.key.commandPalette': '命令：转到任意位置，按标题或别名打开笔记',
   'shortcuts.key.keyboardShortcuts': '显示这份键盘快捷键列表',
   'shortcuts.key.undoDelete': '撤销上一次删除（不在文本框中时）',
+  'findNotes.focusSearchKey': '搜索笔记：转到搜索框',
+  'findNotes.searchFor': '在笔记中搜索“{query}”',
+  'findNotes.searchForHint': '也会查找笔记正文中的文字',
+  'findNotes.byAlias': '打开笔记 · 别名“{alias}”',
 
   'themes.title': '主题',
   'themes.builtin': '内置',
