@@ -35,6 +35,42 @@ describe('texToOmml', () => {
     expect(runs(texToOmml('a \\enspace b', false)).join('')).toBe('a\u2002b');
   });
 
+  it('writes double-struck, script and fraktur letters as the mathematical letters Word shows (ℝ, ℱ, 𝔤)', () => {
+    /** Each run's style and text, in order. */
+    const styled = (omml: string) =>
+      [
+        ...omml.matchAll(
+          /<m:r>(?:<m:rPr>(?:<m:sty m:val="(\w+)"\/>)?<\/m:rPr>)?(?:<w:rPr>.*?<\/w:rPr>)?<m:t\b[^>]*>([^<]*)<\/m:t><\/m:r>/g,
+        ),
+      ].map(([, style, text]) => `${style ?? ''}:${text}`);
+    expect(styled(texToOmml('\\mathbb{R}', false))).toEqual(['p:ℝ']);
+    expect(styled(texToOmml('\\mathcal{F}', false))).toEqual(['p:ℱ']);
+    expect(styled(texToOmml('\\mathfrak{g}', false))).toEqual(['p:\u{1d524}']);
+    expect(styled(texToOmml('\\mathbb{E}[X] \\in \\mathbb{C}', false))).toEqual([
+      'p:\u{1d53c}',
+      ':[X]∈',
+      'p:ℂ',
+    ]);
+    expect(styled(texToOmml('\\mathcal{A} \\subset \\mathscr{L}', false))).toEqual([
+      'p:\u{1d49c}',
+      ':⊂',
+      'p:ℒ',
+    ]);
+    expect(styled(texToOmml('\\mathbb{1} + \\mathsf{A} + \\mathtt{t}', false))).toEqual([
+      'p:\u{1d7d9}',
+      ':+',
+      'p:\u{1d5a0}',
+      ':+',
+      'p:\u{1d69d}',
+    ]);
+    // Bold is Office Math's own run style (bold upright), as Word writes it.
+    expect(styled(texToOmml('\\mathbf{x} = \\mathbf{A}y', false))).toEqual(['b:x', ':=', 'b:A', ':y']);
+    // Scripts keep the letter they sit on.
+    const power = texToOmml('\\mathbb{R}^n', true);
+    expect(power).toMatch(/<m:sSup>[\s\S]*<m:e><m:r><m:rPr><m:sty m:val="p"\/><\/m:rPr><m:t[^>]*>ℝ<\/m:t>/);
+    expect(schemaProblems(parseXml(power))).toEqual([]);
+  });
+
   it('leaves out a negative space and keeps no placeholder characters', () => {
     const omml = texToOmml('a \\! b + \\text{if } x', false);
     expect(runs(omml).join('')).not.toMatch(/[\uE000-\uF8FF]/);

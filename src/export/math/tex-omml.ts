@@ -1,5 +1,6 @@
 import katex from 'katex';
 import { mml2omml } from 'mathml2omml';
+import { useMathAlphanumerics } from './math-alphanumerics';
 import { groupNaryBodies } from './nary-body';
 import { tidyOmml } from './omml-tidy';
 import { parseXml, serializeXml, TEXT_NODE } from './xml-dom';
@@ -120,6 +121,7 @@ export function texToOmml(tex: string, display: boolean): string {
   const placeholders = new Placeholders();
   const mathDocument = parseXml(mathml);
   groupNaryBodies(mathDocument.documentElement);
+  useMathAlphanumerics(mathDocument.documentElement);
   holdSpecialCharacters(mathDocument, placeholders);
   const converted = placeholders.restore(mml2omml(protectSpaces(serializeXml(mathDocument), placeholders)));
   const ommlDocument = parseXml(converted);

@@ -12,6 +12,7 @@ import {
 } from '../test-context';
 import { createHarfBuzzSubsetter } from './font-subset';
 import { createPdfExporter } from './pdf-exporter';
+import { pdfStreams } from './testing/content-streams';
 import { pdfFillColours } from './testing/fill-colours';
 import {
   FONT_PATH as fontPath,
@@ -414,6 +415,28 @@ describe('pdfExporter', () => {
       expect(word.y1 - word.y0).toBeLessThan((plain!.y1 - plain!.y0) * 1.2);
     }
     expect(poppler('pdftotext', data)).toContain('Plain Round Robin then bold italic and 斜体中文 end.');
+  });
+
+  it('draws bold text once, thickened, so copying and search read each character once', async () => {
+    const note =
+      '# 卷积神经网络\n\n**卷积**层提取特征，**池化 pooling** 层降采样。\n\n| **名称** | 作用 |\n|--|--|\n| 卷积 | 提取 |\n';
+    const { data } = await exportPdf(note, { include_title: false });
+    const text = poppler('pdftotext', data);
+    expect(text).toContain('卷积神经网络');
+    expect(text).toContain('卷积层提取特征，池化 pooling 层降采样。');
+    expect(text).toMatch(/名称\s+作用/);
+    expect(text).not.toMatch(/卷卷|积积|名名/);
+    // Each bold run is drawn once, filled and outlined (render mode 2).
+    expect(pdfStreams(data).join('\n')).toMatch(/\b2 Tr\b/);
+    // Bold still looks bold: more ink than the same characters in a regular cell.
+    const dpi = 144;
+    const [page] = render(data, dpi);
+    const cells = words(data);
+    const bold = cells.find((word) => word.text === '名称');
+    const regular = cells.find((word) => word.text === '卷积');
+    expect(bold).toBeDefined();
+    expect(regular).toBeDefined();
+    expect(ink(page!, dpi, bold!)).toBeGreaterThan(ink(page!, dpi, regular!) * 1.05);
   });
 
   it('draws task boxes as lines: an empty box for open tasks, a ticked one for done tasks', async () => {

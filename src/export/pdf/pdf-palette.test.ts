@@ -64,6 +64,24 @@ describe('paletteFromThemeCss', () => {
     expect(palette.tableBorder.green).toBeCloseTo((0x22 / 255) * alpha + bg.green * (1 - alpha), 5);
   });
 
+  it("draws headings in the theme's heading colour, and in the text colour where it sets none", () => {
+    const themed = (css: string, isDark = false) =>
+      paletteFromThemeCss(themeStylesheet({ is_dark: isDark, css }), isDark);
+    expect(themed(':root { --color-heading: #2c3e50; }').heading).toEqual(hex('#2c3e50'));
+    expect(themed(':root { --color-heading: #2c3e50; }').text).toEqual(hex('#1d2127'));
+    // A token naming another is followed, to the theme's token or the built-in one.
+    expect(themed(':root { --color-heading: var(--brand); --brand: #aa0000; }').heading).toEqual(
+      hex('#aa0000'),
+    );
+    expect(themed(':root { --color-heading: var(--color-accent); }', true).heading).toEqual(hex('#7fb0e0'));
+    // Nothing readable: the text colour, as the note's stylesheet falls back.
+    expect(themed(':root { --color-text: #223344; }').heading).toEqual(hex('#223344'));
+    expect(themed(':root { --color-heading: var(--nowhere); --color-text: #223344; }').heading).toEqual(
+      hex('#223344'),
+    );
+    expect(themed(':root { --color-heading: var(--color-heading); }').heading).toEqual(hex('#1d2127'));
+  });
+
   it('falls back to the built-in tokens for a stylesheet it cannot parse', () => {
     expect(paletteFromThemeCss('}}} :root { --color-text: ', false).text).toEqual(hex('#1d2127'));
     expect(paletteFromThemeCss('', true).background).toEqual(hex('#16181d'));

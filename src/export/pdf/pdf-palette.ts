@@ -145,19 +145,29 @@ export function paletteFromThemeCss(css: string, isDark: boolean): PdfPalette {
     declared = new Map();
   }
   const white = rgb(1, 1, 1);
+  // A token may name another (`--color-heading: var(--color-accent)`): followed a few steps,
+  // through the theme's tokens, then the built-in ones.
+  const declaredColor = (name: string, depth = 0): Rgba | undefined => {
+    const value = declared.get(name) ?? (depth > 0 ? fallback[name as `--${string}`] : undefined) ?? '';
+    const reference = /^var\(\s*(--[\w-]+)\s*\)$/.exec(value);
+    if (reference?.[1] && depth < 4) return declaredColor(reference[1], depth + 1);
+    return parseCssColor(value);
+  };
   const read = (name: `--${string}`, under: RGB): RGB => {
-    const color =
-      parseCssColor(declared.get(name) ?? '') ?? parseCssColor(fallback[name] ?? '') ?? parseCssColor('#000');
+    const color = declaredColor(name) ?? parseCssColor(fallback[name] ?? '') ?? parseCssColor('#000');
     return over(color as Rgba, under);
   };
   const background = read('--color-bg', white);
   const color = (name: `--${string}`) => read(name, background);
   const text = color('--color-text');
   const paper = background.red === 1 && background.green === 1 && background.blue === 1;
+  // The built-in themes set no heading colour: headings are then in the text colour, as in
+  // the note's own stylesheet (`var(--color-heading, var(--color-text))`).
+  const headingColor = declaredColor('--color-heading');
   return {
     ...(!paper && { background }),
     text,
-    heading: text,
+    heading: headingColor ? over(headingColor, background) : text,
     link: color('--color-accent'),
     muted: color('--color-text-muted'),
     codeBackground: color('--color-code-bg'),
