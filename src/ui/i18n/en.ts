@@ -1408,6 +1408,9 @@ graph LR
   'editor.newNoteTitle': 'New note title',
   'editor.savedAnnouncement': 'Saved',
   'editor.linkSuggestions': { one: '{count} suggestion', other: '{count} suggestions' },
+  // Text typed for a new note that could not be made: kept for the next new note.
+  'newNoteTyping.kept': 'No new note was made. What you typed, “{text}”, is kept for the next new note.',
+  'newNoteTyping.retry': 'Try again',
   // Benchmarks: questions a model proposes for "benchmark my notes", and cases run several at a time.
   'bench.propose.title': 'Propose questions',
   'bench.propose.help':

@@ -1335,6 +1335,9 @@ graph LR
   'editor.newNoteTitle': '新笔记标题',
   'editor.savedAnnouncement': '已保存',
   'editor.linkSuggestions': { other: '{count} 条建议' },
+  // 新笔记没能建成时为它输入的文字：留给下一篇新笔记。
+  'newNoteTyping.kept': '没有建成新笔记。你输入的“{text}”已保留，会用于下一篇新笔记。',
+  'newNoteTyping.retry': '重试',
   // 基准测试：由模型为“用我的笔记做基准测试”提出问题，以及同时运行多个用例。
   'bench.propose.title': '提出问题',
   'bench.propose.help':
