@@ -83,4 +83,43 @@ describe('JobsElsewhere', () => {
     expect(state.get('job_1')?.elsewhere).toBe(true);
     expect(subscribed).toEqual([]);
   });
+
+  it('says once that another tab’s import ended, on the read that finds it over', async () => {
+    const state = new JobsState(() => () => {});
+    let row = jobRow({});
+    const ended: string[] = [];
+    const elsewhere = new JobsElsewhere(
+      state,
+      async () => row,
+      (job) => ended.push(`${job.label}: ${job.status}`),
+    );
+    await elsewhere.changed('job_1');
+    expect(ended).toEqual([]);
+
+    row = jobRow({ status: 'completed', result: { imported: 2 } });
+    await elsewhere.changed('job_1');
+    // A late message, and one after the finished row was dismissed, say nothing more.
+    await elsewhere.changed('job_1');
+    state.dismiss('job_1');
+    await elsewhere.changed('job_1');
+    expect(ended).toEqual(['vault.zip: completed']);
+  });
+
+  it('says how an import first seen already over ended, and nothing of a model download', async () => {
+    const state = new JobsState(() => () => {});
+    const rows: Record<string, JobDto> = {
+      job_1: jobRow({ status: 'failed', error: { code: 'INTERNAL_ERROR', message: 'bad', details: {} } }),
+      job_2: jobRow({ job_id: 'job_2', kind: 'embedding.download', status: 'failed', input: {} }),
+    };
+    const ended: string[] = [];
+    const elsewhere = new JobsElsewhere(
+      state,
+      async (jobId) => rows[jobId] as JobDto,
+      (job) => ended.push(`${job.job_id}: ${job.status}`),
+    );
+    await elsewhere.changed('job_1');
+    await elsewhere.changed('job_2');
+    expect(ended).toEqual(['job_1: failed']);
+    expect(state.get('job_2')?.status).toBe('failed');
+  });
 });
