@@ -20,9 +20,11 @@ async function openTranscription(page: Page): Promise<void> {
   await expect(page.getByTestId('transcription-view')).toBeVisible();
 }
 
+const PHONE_USE = { ...PHONE, locale: 'zh-CN' } as const;
+
 for (const { name, use } of [
   { name: 'at a desk', use: { viewport: { width: 1280, height: 800 } } },
-  { name: 'on a phone, in Chinese', use: { ...PHONE, locale: 'zh-CN' } },
+  { name: 'on a phone, in Chinese', use: PHONE_USE },
 ]) {
   test.describe(name, () => {
     test.use(use);
@@ -59,6 +61,10 @@ for (const { name, use } of [
 
       // Every citation plays some audio: none starts at the end or spans "0:02–0:02".
       const citations = page.getByTestId('audio-citation');
+      // On a phone the list starts folded under its summary line, leaving the note the room.
+      const toggle = page.getByTestId('note-audio-toggle');
+      if (use === PHONE_USE) await toggle.click();
+      await expect(toggle).toHaveAttribute('aria-expanded', 'true');
       await expect(citations.first()).toBeVisible();
       await expect(page.getByTestId('note-audio-citations')).toContainText('world again,');
       const cited = await citations.evaluateAll((items) =>

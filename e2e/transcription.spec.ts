@@ -160,11 +160,16 @@ test('upload → live progress and segments → note with audio citations that s
   expect(body).toContain('hello tiny whisper.');
   expect(body).toContain('world again,');
 
+  // A line about the recording, then the segments grouped into paragraphs: the silence
+  // between the model's windows ends one, so there are fewer citations than segments.
   const citations = page.getByTestId('audio-citation');
-  await expect(citations).toHaveCount(texts.length);
-  const start = Number(await citations.nth(1).getAttribute('data-start'));
+  await expect(citations.last()).toBeVisible();
+  const cited = await citations.count();
+  expect(cited).toBeGreaterThanOrEqual(3);
+  expect(cited).toBeLessThan(texts.length + 1);
+  const start = Number(await citations.nth(2).getAttribute('data-start'));
   expect(start).toBeGreaterThan(1);
-  await citations.nth(1).click();
+  await citations.nth(2).click();
   const player = page.getByTestId('note-audio-citations').getByTestId('audio-element');
   // Where the player went: the start of the stretch it has played up to now (its position while
   // paused), which, unlike the position, does not move on while the test reads it.

@@ -418,6 +418,50 @@ describe('JobRuntime', () => {
     expect(seen.map((e) => e.event)).toEqual(['Queued', 'Started', 'Failed']);
   });
 
+  it('reads a job’s stored events page by page, so a resumed run can see what the last one published', async () => {
+    const { jobs, eventStore } = setup();
+    const before = new JobRuntime(jobs, new EventLog(eventStore));
+    const halfway = gate();
+    before.register({
+      kind: 'steps',
+      resumable: true,
+      async run(context) {
+        await context.progress({ phase: 'step', current: 1, total: 2 }, { done: ['a'] });
+        halfway.open();
+        return new Promise<never>(() => undefined);
+      },
+    });
+    const job = await before.create('steps');
+    await halfway.opened;
+
+    const after = new JobRuntime(jobs, new EventLog(eventStore));
+    const seenByResume: unknown[] = [];
+    after.register({
+      kind: 'steps',
+      resumable: true,
+      async run(context) {
+        for (let cursor = 0; ;) {
+          const page = await after.events(context.jobId, cursor, 2);
+          seenByResume.push(...page.items.filter((e) => e.event === 'Progress').map((e) => e.data));
+          cursor = page.next_sequence;
+          if (!page.has_more) break;
+        }
+      },
+    });
+    await after.recover();
+    await after.whenEnded(job.job_id);
+    expect(seenByResume).toEqual([expect.objectContaining({ done: ['a'], current: 1 })]);
+    const { items } = await after.events(job.job_id);
+    expect(items.map((e) => e.event)).toEqual([
+      'Queued',
+      'Started',
+      'Progress',
+      'Queued',
+      'Started',
+      'Completed',
+    ]);
+  });
+
   describe('with other tabs open (leases)', () => {
     const never = () => new Promise<never>(() => undefined);
 

@@ -11,6 +11,8 @@ import {
   type JobProgress,
   type JobStatus,
   type OffsetPage,
+  type SequencePage,
+  type EventEnvelope,
 } from '../contracts';
 import type { EventLog, EventListener, Subscription } from './event-log';
 import type { JobListQuery, JobStore } from './job-store';
@@ -240,6 +242,14 @@ export class JobRuntime {
       }
       await this.#store.delete([jobId]);
     });
+  }
+
+  /**
+   * One page of a job's stored events (§4.3 cursor). A resumable kind reads what its run
+   * before the reload published (say, the transcript segments already done) to go on from there.
+   */
+  events(jobId: string, afterSequence = 0, limit = 500): Promise<SequencePage<EventEnvelope>> {
+    return this.#events.list(jobId, afterSequence, limit);
   }
 
   subscribe(jobId: string, afterSequence: number, onEvent: EventListener): Subscription {

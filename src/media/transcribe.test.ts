@@ -110,6 +110,8 @@ describe('runTranscription in the job runtime', () => {
         percent: current * 25,
         message: null,
         segments: expect.any(Array),
+        // Counted again for the windows a resumed run does not hear again.
+        detected_language: 'en',
       })),
     );
     // Live segments: each window publishes the ones no later window can change

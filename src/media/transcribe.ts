@@ -5,6 +5,13 @@ import type { AsrEngine, AsrLoadProgress, Diarizer, SpeakerTurn } from './asr-en
 import { resolveAsrProfile, type AsrProfile } from './asr-models';
 import { TARGET_SAMPLE_RATE, toMono16k } from './resample';
 import {
+  afterSeam,
+  firstWindowToRun,
+  NO_RESUME,
+  seamOf,
+  type TranscriptionResume,
+} from './transcribe-resume';
+import {
   createTranscriptionSchema,
   type DiarizationCompletedEventData,
   type DiarizationStartedEventData,
@@ -39,6 +46,12 @@ export interface TranscriptionDeps {
   diarizer?: Diarizer | null;
   profiles?: readonly AsrProfile[];
   windowing?: WindowingOptions;
+  /**
+   * What an earlier run of this job finished (see transcribe-resume.ts). `published`: its
+   * segments are in this job's events already; false (a retry's new job), they are
+   * published once, in a first `Progress`, so the job's own events hold the whole transcript.
+   */
+  resume?: TranscriptionResume & { published: boolean };
 }
 
 /**
@@ -49,6 +62,11 @@ export interface TranscriptionDeps {
  * `segments`: the segments no later window can change, see settledSegments); the
  * runtime adds `Queued`, `Started` and the terminal event. The signal is checked
  * between steps and handed to the engine, which stops inside a window.
+ *
+ * With `deps.resume` the segments already done are kept and the windows from the seam
+ * on are transcribed (`TranscriptionStarted` then says `resumed_from_seconds`); each
+ * `Progress` also says the language its window heard (`detected_language`), which a
+ * resumed run counts for the windows it does not hear again.
  *
  * The audio is decoded before the model loads, so an unreadable file never
  * costs a model download.
@@ -99,18 +117,34 @@ export async function runTranscription(
   }
 
   const windows = planWindows(samples.length, { ...deps.windowing, sampleRate: TARGET_SAMPLE_RATE });
-  await context.emit('TranscriptionStarted', {
+  const resume = deps.resume ?? { ...NO_RESUME, published: true };
+  const kept = resume.segments;
+  const first = firstWindowToRun(windows, resume);
+  const started: TranscriptionStartedEventData = {
     profile_id: profile.profile_id,
     model_id: profile.model_id,
     language: request.language,
     duration_seconds: duration,
     window_count: windows.length,
-  } satisfies TranscriptionStartedEventData);
+  };
+  await context.emit(
+    'TranscriptionStarted',
+    kept.length > 0 ? { ...started, resumed_from_seconds: seamOf(kept) } : started,
+  );
+  if (kept.length > 0 && !resume.published) {
+    await context.progress(
+      { phase: 'transcribing', current: first, total: windows.length },
+      { segments: kept },
+    );
+  }
 
   const transcripts: WindowTranscript[] = [];
   const detected = new Map<string, number>();
+  for (const [index, language] of resume.languages) {
+    if (index < first) detected.set(language, (detected.get(language) ?? 0) + 1);
+  }
   let published = 0;
-  for (const window of windows) {
+  for (const window of windows.slice(first)) {
     signal.throwIfAborted();
     const result = await guard(
       () =>
@@ -126,17 +160,20 @@ export async function runTranscription(
     );
     transcripts.push({ window, chunks: result.chunks, ...(result.words ? { words: result.words } : {}) });
     if (result.language) detected.set(result.language, (detected.get(result.language) ?? 0) + 1);
-    const live = settledSegments(transcripts, windows[window.index + 1], duration, published);
+    const live = settledSegments(transcripts, windows[window.index + 1], duration, published, resume);
     published += live.length;
     await context.progress(
       { phase: 'transcribing', current: window.index + 1, total: windows.length },
-      { segments: turns.length > 0 ? assignSpeakers(live, turns) : live },
+      {
+        segments: turns.length > 0 ? assignSpeakers(live, turns) : live,
+        detected_language: result.language ?? null,
+      },
     );
   }
   signal.throwIfAborted();
 
-  const merged = mergeWindowTranscripts(transcripts, { duration });
-  const segments = turns.length > 0 ? assignSpeakers(merged, turns) : merged;
+  const merged = afterSeam(mergeWindowTranscripts(transcripts, { duration }), resume);
+  const segments = [...kept, ...(turns.length > 0 ? assignSpeakers(merged, turns) : merged)];
   return {
     language: request.language ?? mostFrequent(detected),
     segments,
@@ -160,8 +197,9 @@ function settledSegments(
   next: { start_time: number } | undefined,
   duration: number,
   published: number,
+  resume: TranscriptionResume,
 ): TranscriptSegment[] {
-  const merged = mergeWindowTranscripts(transcripts, { duration });
+  const merged = afterSeam(mergeWindowTranscripts(transcripts, { duration }), resume);
   const horizon = next ? next.start_time - SETTLED_MARGIN_SECONDS : Number.POSITIVE_INFINITY;
   let settled = published;
   while (settled < merged.length && (merged[settled]?.end_time ?? Infinity) <= horizon) settled++;

@@ -38,7 +38,24 @@ export interface TranscriptNoteDraft {
 const MAX_TURN_SECONDS = 120;
 const MAX_TURN_CHARACTERS = 1500;
 
-type TranscriptSource = Pick<TranscriptionJob, 'job_id' | 'status' | 'attachment_id' | 'segments'>;
+/**
+ * Without speakers, Whisper's 2-5 s segments are grouped into paragraphs a
+ * reader can follow: a paragraph ends at a sentence end once it is long enough
+ * or after a pause, at any long silence, and before it grows past the bounds
+ * (so a citation still points at a stretch short enough to replay).
+ */
+const PARAGRAPH_TARGET_SECONDS = 45;
+const PARAGRAPH_TARGET_CHARACTERS = 280;
+const PARAGRAPH_PAUSE_SECONDS = 2;
+const PARAGRAPH_SILENCE_SECONDS = 8;
+const MAX_PARAGRAPH_SECONDS = 90;
+const MAX_PARAGRAPH_CHARACTERS = 600;
+
+/** Sentence-final punctuation, Latin or CJK, optionally followed by closing quotes or brackets. */
+const SENTENCE_END = /[.!?。！？…]["'”’」』)）]*$/u;
+
+type TranscriptSource = Pick<TranscriptionJob, 'job_id' | 'status' | 'attachment_id' | 'segments'> &
+  Partial<Pick<TranscriptionJob, 'language' | 'created_at'>>;
 
 export function transcriptToNote(
   job: TranscriptSource,
@@ -56,16 +73,28 @@ export function transcriptToNote(
   const hasSpeakers = job.segments.some((segment) => segment.speaker !== null);
   const template: TranscriptNoteTemplate =
     request.template_id ?? (request.include_speakers && hasSpeakers ? 'speaker_turns' : 'segments');
-  const groups =
-    template === 'speaker_turns' ? speakerTurns(job.segments) : job.segments.map((segment) => [segment]);
+  const groups = template === 'speaker_turns' ? speakerTurns(job.segments) : paragraphGroups(job.segments);
 
   const paragraphs: string[] = [];
   const citations: TranscriptBlockCitation[] = [];
+  const header = headerLine(job, options.audioName);
+  const firstSegment = job.segments[0];
+  const lastSegment = job.segments.at(-1);
+  if (header !== '' && firstSegment && lastSegment) {
+    // The line is about the whole recording, so it cites all of it (and plays from the start).
+    paragraphs.push(header);
+    citations.push({
+      source_audio: job.attachment_id,
+      start_time: firstSegment.start_time,
+      end_time: Math.max(...job.segments.map((segment) => segment.end_time)),
+      speaker: null,
+    });
+  }
   for (const group of groups) {
     const first = group[0];
     const last = group.at(-1);
     if (!first || !last) continue;
-    const text = escapeText(joinTexts(group.map((segment) => segment.text)));
+    const text = escapeText(joinSegments(group));
     if (text === '') continue;
     const prefix: string[] = [];
     if (request.include_timestamps) prefix.push(`[${formatTimestamp(first.start_time)}]`);
@@ -117,6 +146,71 @@ function speakerTurns(segments: readonly TranscriptSegment[]): TranscriptSegment
   }
   if (current.length > 0) turns.push(current);
   return turns;
+}
+
+/** Consecutive segments as paragraphs, bounded as PARAGRAPH_TARGET_SECONDS says. */
+function paragraphGroups(segments: readonly TranscriptSegment[]): TranscriptSegment[][] {
+  const paragraphs: TranscriptSegment[][] = [];
+  let current: TranscriptSegment[] = [];
+  let characters = 0;
+  for (const segment of segments) {
+    const first = current[0];
+    const last = current.at(-1);
+    if (first && last) {
+      const pause = segment.start_time - last.end_time;
+      const sentenceEnds = SENTENCE_END.test(last.text.trim());
+      const longEnough =
+        last.end_time - first.start_time >= PARAGRAPH_TARGET_SECONDS ||
+        characters >= PARAGRAPH_TARGET_CHARACTERS;
+      const tooLong =
+        segment.end_time - first.start_time > MAX_PARAGRAPH_SECONDS ||
+        characters + segment.text.length > MAX_PARAGRAPH_CHARACTERS;
+      if (
+        tooLong ||
+        pause >= PARAGRAPH_SILENCE_SECONDS ||
+        (sentenceEnds && (longEnough || pause >= PARAGRAPH_PAUSE_SECONDS))
+      ) {
+        paragraphs.push(current);
+        current = [];
+        characters = 0;
+      }
+    }
+    current.push(segment);
+    characters += segment.text.trim().length;
+  }
+  if (current.length > 0) paragraphs.push(current);
+  return paragraphs;
+}
+
+/** Full-width punctuation carries its own spacing: no space after it, even before a Latin word. */
+const AFTER_FULL_WIDTH_PUNCTUATION = /(?<=[\u3000-\u303f\uff00-\uffef]) +/gu;
+
+function joinSegments(group: readonly TranscriptSegment[]): string {
+  return joinTexts(group.map((segment) => segment.text)).replace(AFTER_FULL_WIDTH_PUNCTUATION, '');
+}
+
+/**
+ * The note's first line: the audio's name, the day it was transcribed, its
+ * length and language, in no one's words (the note outlives the UI language).
+ */
+function headerLine(job: TranscriptSource, audioName: string | undefined): string {
+  if (job.segments.length === 0) return '';
+  const end = Math.max(...job.segments.map((segment) => segment.end_time));
+  const parts = [
+    audioName?.trim() ?? '',
+    job.created_at ? localDate(job.created_at) : '',
+    formatTimestamp(end),
+    job.language ?? '',
+  ].filter((part) => part !== '');
+  return escapeText(parts.join(' · '));
+}
+
+/** YYYY-MM-DD in the local time zone: the day the person saw, not the UTC one. */
+function localDate(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '';
+  const two = (value: number) => String(value).padStart(2, '0');
+  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())}`;
 }
 
 /** `[mm:ss]`, or `[h:mm:ss]` from an hour on. */

@@ -58,6 +58,86 @@ async function upload(core: Core, seconds = 40, name = 'lecture.wav') {
   return core.api.attachments.upload({ name, mime_type: 'audio/wav', data: toneWav(seconds) });
 }
 
+/**
+ * A scripted engine that knows where in the recording each window is (a window is a view
+ * into the decoded samples, so its offset says where it starts), however many windows it
+ * heard before: a run resumed in a new tab starts mid-recording. Each phrase it hears is
+ * cut at the window's edges by its words' middles, like Whisper hearing half a sentence.
+ */
+class PlacedEngine implements AsrEngine {
+  readonly starts: number[] = [];
+  readonly #double = new AsrEngineDouble();
+  readonly #script: readonly ScriptedPhrase[];
+  readonly #hold: (start: number) => Promise<void> | undefined;
+  readonly #fail: (start: number) => boolean;
+
+  constructor(
+    script: readonly ScriptedPhrase[],
+    options: { hold?: (start: number) => Promise<void> | undefined; fail?: (start: number) => boolean } = {},
+  ) {
+    this.#script = script;
+    this.#hold = options.hold ?? (() => undefined);
+    this.#fail = options.fail ?? (() => false);
+  }
+
+  load(...args: Parameters<AsrEngine['load']>) {
+    return this.#double.load(...args);
+  }
+
+  async transcribeWindow(samples: Float32Array, options: { signal: AbortSignal }) {
+    const start = samples.byteOffset / Float32Array.BYTES_PER_ELEMENT / RATE;
+    const end = start + samples.length / RATE;
+    this.starts.push(start);
+    const hold = this.#hold(start);
+    if (hold) {
+      await new Promise<void>((resolve, reject) => {
+        options.signal.addEventListener('abort', () => reject(options.signal.reason as Error), {
+          once: true,
+        });
+        void hold.then(resolve, reject);
+      });
+    }
+    if (this.#fail(start)) throw new Error('ORT session run failed: out of memory');
+    const chunks = this.#script.flatMap((phrase) => {
+      const words = phrase.text.split(' ');
+      const length = phrase.end - phrase.start;
+      const heard = words.filter((_, i) => {
+        const middle = phrase.start + ((i + 0.5) / words.length) * length;
+        return middle >= start && middle < end;
+      });
+      if (heard.length === 0) return [];
+      const from = Math.max(phrase.start, start) - start;
+      const to = phrase.end > end ? null : phrase.end - start;
+      return [{ text: ` ${heard.join(' ')}`, timestamp: [from, to] as [number, number | null] }];
+    });
+    return { language: 'zh', chunks };
+  }
+}
+
+/** A lecture: a phrase every 4 s, some across a window's edge (windows 0-30, 25-55, 50-80). */
+const LECTURE: ScriptedPhrase[] = Array.from({ length: 20 }, (_, i) => ({
+  start: i * 4,
+  end: i * 4 + 3.5,
+  text: `lecture phrase ${i + 1} about scheduling`,
+}));
+
+/** The job's events up to the first that `matches`, that one included. */
+function eventsUntil(
+  core: Core,
+  jobId: string,
+  matches: (envelope: EventEnvelope) => boolean,
+): Promise<EventEnvelope[]> {
+  const seen: EventEnvelope[] = [];
+  return new Promise((resolve) => {
+    const subscription = core.api.events.subscribe(jobId, 0, (envelope) => {
+      seen.push(envelope);
+      if (!matches(envelope)) return;
+      subscription.close();
+      resolve(seen);
+    });
+  });
+}
+
 describe('TranscriptionService', () => {
   it('returns the job queued at once, then runs it: §5.3 events with live segments, and a full job', async () => {
     const { core } = withEngine();
@@ -349,7 +429,10 @@ describe('TranscriptionService', () => {
       include_speakers: true,
     });
     expect(note).toMatchObject({ title: '操作系统课程录音', folder: '课程/操作系统', version: 1 });
-    expect(note.body).toBe(
+    // The first line is about the recording (name, day, length); the turns follow.
+    const [header, ...turns] = note.body.split('\n\n');
+    expect(header).toMatch(/^os-lecture\.wav · \d{4}-\d\d-\d\d · 00:12/);
+    expect(turns.join('\n\n')).toBe(
       '[00:01] **SPEAKER_00:** Welcome to the course.\n\n' +
         '[00:05] **SPEAKER_01:** Thank you, glad to be here.\n\n' +
         '[00:09] **SPEAKER_00:** Let us start with scheduling.\n',
@@ -357,20 +440,27 @@ describe('TranscriptionService', () => {
     expect(await core.api.notes.get(note.note_id)).toEqual(note);
     const blocks = await core.api.notes.blocks(note.note_id);
     const citations = await core.api.transcriptions.citations(note.note_id);
-    expect(citations).toEqual(
-      script.map((phrase, index) => ({
-        block_id: blocks[index]!.block_id,
+    expect(citations).toEqual([
+      {
+        block_id: blocks[0]!.block_id,
+        source_audio: audio.attachment_id,
+        start_time: 1,
+        end_time: 12,
+        speaker: null,
+      },
+      ...script.map((phrase, index) => ({
+        block_id: blocks[index + 1]!.block_id,
         source_audio: audio.attachment_id,
         start_time: phrase.start,
         end_time: phrase.end,
         speaker: phrase.speaker,
       })),
-    );
+    ]);
 
     // The note is searchable like any other, and the hit's block has its citation.
     await core.idle();
     const [hit] = (await core.api.search.search({ query: 'scheduling' })).hits;
-    expect(hit).toMatchObject({ note_id: note.note_id, block_id: blocks[2]!.block_id });
+    expect(hit).toMatchObject({ note_id: note.note_id, block_id: blocks[3]!.block_id });
     expect(citations.find((c) => c.block_id === hit?.block_id)?.start_time).toBe(9);
 
     // Defaults: the audio's name as title; options are validated.
@@ -379,7 +469,9 @@ describe('TranscriptionService', () => {
       include_speakers: false,
     });
     expect(plain.title).toBe('os-lecture');
-    expect(plain.body.startsWith('Welcome to the course.')).toBe(true);
+    expect(plain.body.split('\n\n')[1]).toBe(
+      'Welcome to the course. Thank you, glad to be here. Let us start with scheduling.\n',
+    );
     await expectCode(
       core.api.transcriptions.toNote(job.job_id, { template_id: 'fancy' as 'segments' }),
       'VALIDATION_FAILED',
@@ -514,7 +606,7 @@ describe('TranscriptionService', () => {
     expect(engines).toHaveLength(2);
   });
 
-  it('persists jobs across a restart; a job a closed tab left running is failed at start-up', async () => {
+  it('persists jobs across a restart; a job a closed tab left running goes on at start-up', async () => {
     const first = withEngine().core;
     const audio = await upload(first, 40);
     const done = await first.api.transcriptions.create({ attachment_id: audio.attachment_id });
@@ -540,17 +632,18 @@ describe('TranscriptionService', () => {
 
     // A new tab over the same database (the old one is gone).
     const reopened = openCore({ transcription: { engine: new AsrEngineDouble() } }, first.db.name);
-    expect(await reopened.recover()).toMatchObject({ failed: 1 });
+    expect(await reopened.recover()).toMatchObject({ failed: 0, requeued: 1 });
     const before = await first.api.transcriptions.get(done.job_id);
     expect(await reopened.api.transcriptions.get(done.job_id)).toEqual(before);
     expect(before.segments.length).toBeGreaterThan(0);
-    const interrupted = await reopened.api.transcriptions.get(stuck.job_id);
-    expect(interrupted).toMatchObject({ status: 'failed', error: { code: 'JOB_INTERRUPTED' } });
-    expect(interrupted.completed_at).not.toBeNull();
+    await eventsOf(reopened, stuck.job_id);
+    const resumed = await reopened.api.transcriptions.get(stuck.job_id);
+    expect(resumed).toMatchObject({ status: 'completed', error: null });
+    expect(resumed.segments).toEqual(before.segments);
     closeTab();
     await stuckCore.idle();
     // The old tab's late failure does not overwrite the settled state.
-    expect(await reopened.api.transcriptions.get(stuck.job_id)).toEqual(interrupted);
+    expect(await reopened.api.transcriptions.get(stuck.job_id)).toEqual(resumed);
   });
 
   it('retry queues the same request again in place of the failed job, which is gone', async () => {
@@ -637,6 +730,100 @@ describe('TranscriptionService', () => {
       { note_id: second!.note_id, title: 'Lecture 1, plain' },
     ]);
     await expectCode(core.api.transcriptions.listNotes('job_missing'), 'JOB_NOT_FOUND');
+  });
+
+  describe('a transcription cut short', () => {
+    it('goes on after a closed tab from the segments done: the transcript an uninterrupted run makes', async () => {
+      const whole = openCore({ transcription: { engine: new PlacedEngine(LECTURE) } });
+      const reference = await whole.api.transcriptions.create({
+        attachment_id: (await upload(whole, 80)).attachment_id,
+      });
+      await eventsOf(whole, reference.job_id);
+      const uninterrupted = await whole.api.transcriptions.get(reference.job_id);
+
+      // The tab is closed while the third window (50-80 s) is heard.
+      let closeTab!: () => void;
+      const tabClosed = new Promise<void>((resolve) => (closeTab = resolve));
+      const gone = tabClosed.then(() => Promise.reject(new Error('the tab is gone')));
+      gone.catch(() => undefined);
+      const first = openCore({
+        transcription: { engine: new PlacedEngine(LECTURE, { hold: (s) => (s >= 50 ? gone : undefined) }) },
+      });
+      const audio = await upload(first, 80);
+      const job = await first.api.transcriptions.create({ attachment_id: audio.attachment_id });
+      const sofar = await eventsUntil(
+        first,
+        job.job_id,
+        (e) => e.event === 'Progress' && (e.data as { current: number }).current === 2,
+      );
+      expect((await first.api.jobs.get(job.job_id)).progress).toMatchObject({ current: 2, total: 3 });
+      const before = sofar.flatMap((e) =>
+        e.event === 'Progress' ? (e.data as { segments: TranscriptSegment[] }).segments : [],
+      );
+      expect(before.length).toBeGreaterThan(0);
+      const seam = before.at(-1)!.end_time;
+
+      const engine = new PlacedEngine(LECTURE);
+      const reopened = openCore({ transcription: { engine } }, first.db.name);
+      expect(await reopened.recover()).toMatchObject({ failed: 0, requeued: 1 });
+      const events = await eventsOf(reopened, job.job_id);
+      const resumed = await reopened.api.transcriptions.get(job.job_id);
+
+      expect(resumed.status).toBe('completed');
+      expect(resumed.segments).toEqual(uninterrupted.segments);
+      expect(resumed.text).toBe(uninterrupted.text);
+      expect(resumed.language).toBe('zh');
+      // The segments done were kept as they were; only the window reaching past the seam and later ones ran.
+      expect(resumed.segments.slice(0, before.length)).toEqual(before);
+      expect(engine.starts).toEqual([25, 50]);
+      const started = events.filter((e) => e.event === 'TranscriptionStarted').map((e) => e.data);
+      expect(started.at(-1)).toMatchObject({ resumed_from_seconds: seam });
+      expect(
+        events.find((e) => e.event === 'Queued' && (e.data as { resumed?: boolean }).resumed),
+      ).toBeDefined();
+      // Every segment was published once: the job's events hold the whole transcript.
+      const published = events.flatMap((e) =>
+        e.event === 'Progress' ? (e.data as { segments: TranscriptSegment[] }).segments : [],
+      );
+      expect(published).toEqual(resumed.segments);
+      closeTab();
+      await first.idle();
+      expect(await reopened.api.transcriptions.get(job.job_id)).toEqual(resumed);
+    });
+
+    it('a retry of a failed job keeps the segments it finished and transcribes only the rest', async () => {
+      const whole = openCore({ transcription: { engine: new PlacedEngine(LECTURE) } });
+      const reference = await whole.api.transcriptions.create({
+        attachment_id: (await upload(whole, 80)).attachment_id,
+      });
+      await eventsOf(whole, reference.job_id);
+      const uninterrupted = await whole.api.transcriptions.get(reference.job_id);
+
+      let failing = true;
+      const engine = new PlacedEngine(LECTURE, { fail: (start) => failing && start >= 50 });
+      const core = openCore({ transcription: { engine } });
+      const audio = await upload(core, 80);
+      const failed = await core.api.transcriptions.create({ attachment_id: audio.attachment_id });
+      await eventsOf(core, failed.job_id);
+      expect(await core.api.transcriptions.get(failed.job_id)).toMatchObject({
+        status: 'failed',
+        error: { code: 'TRANSCRIPTION_FAILED' },
+      });
+
+      failing = false;
+      engine.starts.length = 0;
+      const again = await core.api.transcriptions.retry(failed.job_id);
+      expect(again).toMatchObject({ status: 'queued', segments: [], metadata: {} });
+      const events = await eventsOf(core, again.job_id);
+      const job = await core.api.transcriptions.get(again.job_id);
+      expect(job.segments).toEqual(uninterrupted.segments);
+      expect(engine.starts).toEqual([25, 50]);
+      // The retry's own events carry the kept segments too, so a page that opens it shows them.
+      const published = events.flatMap((e) =>
+        e.event === 'Progress' ? (e.data as { segments: TranscriptSegment[] }).segments : [],
+      );
+      expect(published).toEqual(job.segments);
+    });
   });
 
   it('each Progress says how much of the audio is transcribed: the end of the window just done', async () => {

@@ -20,6 +20,7 @@ import {
   type TranscriptionJob,
   type TranscriptionResult,
   type TranscriptNoteInput,
+  type TranscriptSegment,
   type UpdateAsrSettingsInput,
 } from '../contracts';
 import type { JobContext, JobRuntime } from '../core/job-runtime';
@@ -58,6 +59,7 @@ import {
   type WindowingOptions,
 } from '../media';
 import type { TransformersAsrEnvironment } from '../media/transformers';
+import { resumeFromEvents, type StoredEvent, type TranscriptionResume } from '../media/transcribe-resume';
 
 /**
  * Transcription (the contract's §5, Multimodal / Transcription) as the app's service: the
@@ -152,6 +154,9 @@ export class TranscriptionService {
       kind: TRANSCRIPTION_JOB_KIND,
       // One model in one worker: transcriptions run one at a time, the rest wait queued.
       concurrency: 1,
+      // A tab closed mid-lecture: the job is queued again at the next start and goes on from
+      // the segments its events hold (see #run), instead of failing with JOB_INTERRUPTED.
+      resumable: true,
       cancelledError: { code: 'TRANSCRIPTION_CANCELLED', message: 'The transcription was cancelled.' },
       run: (context) => this.#run(context),
     });
@@ -160,7 +165,14 @@ export class TranscriptionService {
   // --- §5.1 create -----------------------------------------------------------
 
   /** Returns the job at once, `queued`; the work and its events follow. */
-  async create(input: CreateTranscriptionInput): Promise<TranscriptionJobView> {
+  create(input: CreateTranscriptionInput): Promise<TranscriptionJobView> {
+    return this.#create(input, []);
+  }
+
+  async #create(
+    input: CreateTranscriptionInput,
+    resumeSegments: readonly TranscriptSegment[],
+  ): Promise<TranscriptionJobView> {
     const settings = await this.getSettings();
     // A request that names no profile gets the one chosen in the settings.
     const raw: unknown =
@@ -183,7 +195,10 @@ export class TranscriptionService {
         { attachment_id: attachment.attachment_id, mime_type: attachment.mime_type, reason: 'not_audio' },
       );
     }
-    const job = await this.#deps.runtime.create(TRANSCRIPTION_JOB_KIND, { ...request });
+    const job = await this.#deps.runtime.create(TRANSCRIPTION_JOB_KIND, {
+      ...request,
+      ...(resumeSegments.length > 0 ? { resume_segments: resumeSegments } : {}),
+    });
     return jobView(job);
   }
 
@@ -225,8 +240,10 @@ export class TranscriptionService {
    * Runs a failed or cancelled transcription again (same audio, language, profile and
    * metadata) as a new job that takes its place: the old one is deleted once the new one
    * is queued, so the list keeps one entry per recording instead of a failed one beside
-   * each retry. Refused (STATE_CONFLICT) for a job that has not ended badly, and while a
-   * retry of the same job is under way (a double click must not queue it twice).
+   * each retry. The segments the old job finished are kept: the new job goes on after
+   * them (its input carries them, `resume_segments`), as a resumed one does. Refused
+   * (STATE_CONFLICT) for a job that has not ended badly, and while a retry of the same job
+   * is under way (a double click must not queue it twice).
    */
   async retry(jobId: string): Promise<TranscriptionJobView> {
     const job = await this.#job(jobId);
@@ -239,7 +256,8 @@ export class TranscriptionService {
     this.#retrying.add(job.job_id);
     try {
       // Through create: the audio and the profile are checked again, and a refusal keeps the old job.
-      const again = await this.create(job.input as CreateTranscriptionInput);
+      const { segments } = await this.#finished(job.job_id);
+      const again = await this.#create(requestOf(job.input), segments);
       await this.#deps.runtime.delete(job.job_id);
       return again;
     } finally {
@@ -410,10 +428,13 @@ export class TranscriptionService {
   // -------------------------------------------------------------------------------
 
   async #run(context: JobContext<unknown>): Promise<TranscriptionResult> {
+    const resume = await this.#resumeOf(context);
     const settings = await this.getSettings();
     const engine = await this.#engineFor(settings);
     const diarizer = await this.#diarizerFor(settings, engine);
-    return runTranscription(withAudioTime(context, this.#deps.windowing), {
+    const request = { ...context, input: requestOf(context.input) };
+    return runTranscription(withAudioTime(request, this.#deps.windowing), {
+      resume,
       loadAudio: async (attachmentId) => {
         const row = await this.#deps.attachments.get(attachmentId);
         return row
@@ -426,6 +447,32 @@ export class TranscriptionService {
       profiles: this.#profiles,
       ...(this.#deps.windowing ? { windowing: this.#deps.windowing } : {}),
     });
+  }
+
+  /**
+   * What earlier runs of this job finished: its own events (a run a closed tab cut short),
+   * else the segments a retry carried over from the job it replaced.
+   */
+  async #resumeOf(context: JobContext<unknown>): Promise<TranscriptionResume & { published: boolean }> {
+    const own = await this.#finished(context.jobId);
+    if (own.segments.length > 0) return { ...own, published: true };
+    const carried = (context.input as { resume_segments?: unknown }).resume_segments;
+    const segments = resumeFromEvents([
+      { event: 'Progress', data: { phase: 'transcribing', segments: carried } },
+    ]).segments;
+    return { segments, languages: own.languages, published: false };
+  }
+
+  /** The segments (and window languages) a job's stored events say were finished. */
+  async #finished(jobId: string): Promise<TranscriptionResume> {
+    const events: StoredEvent[] = [];
+    for (let cursor = 0; ;) {
+      const page = await this.#deps.runtime.events(jobId, cursor);
+      events.push(...page.items);
+      cursor = page.next_sequence;
+      if (!page.has_more) break;
+    }
+    return resumeFromEvents(events);
   }
 
   /** One engine per model source: a changed model host or download setting replaces (and frees) it. */
@@ -491,6 +538,12 @@ function jobView(job: JobDto): TranscriptionJobView {
       ? (input.metadata as Record<string, unknown>)
       : {};
   return { ...toTranscriptionJob(job), metadata };
+}
+
+/** A job's input as it was asked for (§5.1), without the segments a retry carried over. */
+function requestOf(input: unknown): CreateTranscriptionInput {
+  const { resume_segments: _carried, ...request } = input as Record<string, unknown>;
+  return request as CreateTranscriptionInput;
 }
 
 /** The name the page gave the audio when it created the job (`metadata.audio_name`), if any. */

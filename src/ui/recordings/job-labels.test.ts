@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jobAudioName, whisperName } from './job-labels';
+import { jobAudioName, titleFromAudioName, whisperName } from './job-labels';
 
 describe('whisperName', () => {
   it('names the catalog sizes, English-only variants and larger ones', () => {
@@ -33,5 +33,13 @@ describe('jobAudioName', () => {
       'monday.wav',
     );
     expect(jobAudioName({ attachment_id: 'attachment_2', metadata: {} }, names)).toBe('attachment_2');
+  });
+});
+
+describe('titleFromAudioName', () => {
+  it('drops the extension, as the core does when it names the note', () => {
+    expect(titleFromAudioName('进程调度 lecture-03.m4a')).toBe('进程调度 lecture-03');
+    expect(titleFromAudioName('tone-1khz.wav')).toBe('tone-1khz');
+    expect(titleFromAudioName('notes v2.final draft')).toBe('notes v2.final draft');
   });
 });

@@ -19,3 +19,8 @@ export function jobAudioName(
   if (typeof uploaded === 'string' && uploaded.trim() !== '') return uploaded;
   return attachmentNames[job.attachment_id] ?? job.attachment_id;
 }
+
+/** The title a transcript note gets when none is typed: the file name without its extension (as the core names it). */
+export function titleFromAudioName(name: string): string {
+  return name.replace(/\.[A-Za-z0-9]{1,5}$/, '').trim();
+}

@@ -277,6 +277,84 @@ describe('audio time', () => {
   });
 });
 
+describe('a run that goes on after a closed tab', () => {
+  it('keeps the segments so far, says where it resumes, and counts the pace of the new run only', () => {
+    sequence = 0;
+    const cut = fold([
+      event('Queued'),
+      event('Started'),
+      event('TranscriptionStarted', { duration_seconds: 240 }, job.job_id, '2026-08-31T10:30:00Z'),
+      event(
+        'Progress',
+        {
+          current: 1,
+          total: 10,
+          processed_seconds: 30,
+          duration_seconds: 240,
+          segments: [segment('segment_001', 0, 12), segment('segment_002', 12, 23.5)],
+        },
+        job.job_id,
+        '2026-08-31T10:30:10Z',
+      ),
+    ]);
+    expect(cut.resumedFrom).toBeNull();
+
+    // Reopened: queued again, said to resume where the kept transcript ends.
+    const queued = fold([event('Queued', { status: 'queued', resumed: true })], cut);
+    expect(queued).toMatchObject({ status: 'queued', resumedFrom: 23.5 });
+    expect(queued.segments.map((s) => s.segment_id)).toEqual(['segment_001', 'segment_002']);
+
+    const started = fold(
+      [
+        event('Started'),
+        event(
+          'TranscriptionStarted',
+          { duration_seconds: 240, resumed_from_seconds: 23.5 },
+          job.job_id,
+          '2026-08-31T11:00:00Z',
+        ),
+      ],
+      queued,
+    );
+    expect(started).toMatchObject({
+      status: 'running',
+      resumedFrom: 23.5,
+      audio: { processed: 23.5, duration: 240 },
+    });
+
+    // 55 - 23.5 = 31.5 s of audio in 21 s: the other 185 s take about 123.3 s.
+    const next = fold(
+      [
+        event(
+          'Progress',
+          {
+            current: 2,
+            total: 10,
+            processed_seconds: 55,
+            duration_seconds: 240,
+            segments: [segment('segment_003', 25, 30)],
+          },
+          job.job_id,
+          '2026-08-31T11:00:21Z',
+        ),
+      ],
+      started,
+    );
+    expect(next.segments.map((s) => s.segment_id)).toEqual(['segment_001', 'segment_002', 'segment_003']);
+    expect(next.secondsLeft).toBeCloseTo((21 / 31.5) * 185);
+  });
+
+  it('a retry says where it resumes from its TranscriptionStarted alone', () => {
+    sequence = 0;
+    const live = fold([
+      event('Queued'),
+      event('Started'),
+      event('TranscriptionStarted', { duration_seconds: 240, resumed_from_seconds: 49 }),
+    ]);
+    expect(live).toMatchObject({ resumedFrom: 49, audio: { processed: 49, duration: 240 } });
+  });
+});
+
 describe('liveFromJob', () => {
   it('shows a completed job at 100 % with its transcript and warnings', () => {
     const live = liveFromJob({

@@ -29,6 +29,11 @@ export interface TranscriptionLive {
   sequence: number;
   /** When `TranscriptionStarted` was published (its envelope's timestamp), for the pace. */
   transcribingSince: string | null;
+  /**
+   * Where in the audio a run that goes on after a closed tab (or a retry) resumes, seconds:
+   * its segments so far are kept and it transcribes from there. Null for a run from the start.
+   */
+  resumedFrom: number | null;
 }
 
 export interface JobError {
@@ -77,6 +82,7 @@ export function liveFromJob(job: TranscriptionJob): TranscriptionLive {
     error: job.error ? jobError(job.error) : null,
     sequence: -1,
     transcribingSince: null,
+    resumedFrom: null,
   };
 }
 
@@ -141,7 +147,12 @@ export function applyTranscriptionEvent(live: TranscriptionLive, envelope: Event
   const data = record(envelope.data);
   switch (envelope.event) {
     case 'Queued':
-      return { ...next, status: 'queued' };
+      // Queued again after a closed tab: it goes on after the segments already here.
+      return {
+        ...next,
+        status: 'queued',
+        ...(data.resumed === true && { resumedFrom: live.segments.at(-1)?.end_time ?? 0 }),
+      };
     case 'Started':
       return { ...next, status: 'running' };
     case 'ModelLoading':
@@ -152,19 +163,30 @@ export function applyTranscriptionEvent(live: TranscriptionLive, envelope: Event
       };
     case 'TranscriptionStarted': {
       const duration = finite(data.duration_seconds);
+      const resumedFrom = finite(data.resumed_from_seconds) ?? live.resumedFrom;
       return {
         ...next,
         status: 'running',
         modelLoading: null,
         percent: live.percent ?? 0,
-        audio: duration !== null && duration > 0 ? { processed: 0, duration } : live.audio,
+        audio:
+          duration !== null && duration > 0
+            ? { processed: Math.min(duration, resumedFrom ?? 0), duration }
+            : live.audio,
         transcribingSince: envelope.timestamp,
+        resumedFrom,
       };
     }
     case 'Progress': {
       const incoming = Array.isArray(data.segments) ? data.segments.filter(isSegment) : [];
       const audio = audioOf(data) ?? live.audio;
-      const left = secondsLeft(audio, live.transcribingSince, envelope.timestamp);
+      // The pace of this run only: the audio done before a resume took no time of it.
+      const before = live.resumedFrom ?? 0;
+      const left = secondsLeft(
+        audio && { processed: audio.processed - before, duration: audio.duration - before },
+        live.transcribingSince,
+        envelope.timestamp,
+      );
       return {
         ...next,
         status: 'running',

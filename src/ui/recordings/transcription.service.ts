@@ -63,9 +63,9 @@ function unfollow(jobId: string): void {
 }
 
 /**
- * A job dies with the tab (it is settled as JOB_INTERRUPTED at the next start), so
- * closing or reloading while one is queued or running asks first: an hour of lecture
- * takes a while to transcribe again.
+ * A job stops with the tab. The next start goes on from its last finished segment, but
+ * nothing moves while the app is closed and the window in progress is heard again, so
+ * closing or reloading while one is queued or running still asks first.
  */
 function onBeforeUnload(event: BeforeUnloadEvent): void {
   event.preventDefault();
@@ -305,6 +305,8 @@ export function closeTranscriptionPage(): void {
 export interface CitedBlock extends BlockCitationDto {
   /** The block's text, shortened, so a person knows which part plays. */
   excerpt: string;
+  /** Where the block starts in the note body, to follow a revealed line to its passage. */
+  start_line: number;
 }
 
 /** The audio citations of a note's blocks, in block order; [] for notes not made from a transcript. */
@@ -312,11 +314,11 @@ export async function loadNoteCitations(noteId: string): Promise<CitedBlock[]> {
   const citations = await transcriptions().citations(noteId);
   if (citations.length === 0) return [];
   const blocks = await core.notes.blocks(noteId);
-  const text = new Map(blocks.map((block) => [block.block_id, block.text]));
-  return citations.map((citation) => ({
-    ...citation,
-    excerpt: excerptOf(text.get(citation.block_id) ?? ''),
-  }));
+  const byId = new Map(blocks.map((block) => [block.block_id, block]));
+  return citations.map((citation) => {
+    const block = byId.get(citation.block_id);
+    return { ...citation, excerpt: excerptOf(block?.text ?? ''), start_line: block?.start_line ?? 0 };
+  });
 }
 
 function excerptOf(text: string): string {
