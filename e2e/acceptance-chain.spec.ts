@@ -152,7 +152,7 @@ test('the acceptance chain: recording → transcript note → search → agent w
     expect(events.filter((event) => event === 'PermissionResolved')).toHaveLength(2);
     const calls = timeline.locator('[data-testid="agent-event"][data-event="ToolCall"]');
     const names = await calls.evaluateAll((items) =>
-      items.map((item) => /Tool (\S+)/.exec(item.textContent ?? '')?.[1]),
+      items.map((item) => item.querySelector('strong')?.getAttribute('data-tool')),
     );
     expect(names).toEqual(['rag.search', 'notes.read', 'sample-greeter.greet', 'notes.update']);
     for (let index = 0; index < 4; index++)

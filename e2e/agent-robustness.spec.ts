@@ -89,7 +89,7 @@ test('the permission question and its answer come before the tool call they let 
   // While the question waits, it shows above the call it holds.
   await expect
     .poll(() => timelineRows(page))
-    .toEqual(['RunStarted', 'ModelCallStarted', 'PermissionRequired', 'ToolCall Tool notes.create']);
+    .toEqual(['RunStarted', 'ModelCallStarted', 'PermissionRequired', 'ToolCall Tool Create notes']);
   await permission.getByTestId('permission-allow-once').click();
 
   await expect(page.getByTestId('agent-run-item').first()).toHaveAttribute('data-status', 'completed');
@@ -98,7 +98,7 @@ test('the permission question and its answer come before the tool call they let 
     'ModelCallStarted',
     'PermissionRequired',
     'PermissionResolved',
-    'ToolCall Tool notes.create',
+    'ToolCall Tool Create notes',
     'ModelCallStarted',
     'RunCompleted',
   ]);

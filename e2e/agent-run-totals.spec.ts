@@ -93,7 +93,7 @@ async function runUntilToolInFlight(page: Page, serverUrl: string, held: HeldAns
   await expect(status).toHaveAttribute('data-status', 'running');
   await expect(status).toHaveText('running…');
   await expect(call.getByTestId('agent-tool-running')).toBeVisible();
-  await expect(call.locator('strong')).toHaveText('Tool held-lookup.lookup');
+  await expect(call.locator('strong')).toHaveText('Tool “Look up” from the plugin “Held Lookup”');
   await expect(page.getByTestId('agent-run-phase')).toHaveText(
     'Running “Look up” from the plugin “Held Lookup”…',
   );

@@ -43,7 +43,7 @@ test.describe('in Chinese', () => {
     await expect(permission.getByTestId('permission-diff')).toContainText('+- 先来先服务');
     await expect(permission).toBeFocused();
     await expect(run.getByTestId('agent-run-status')).toHaveText('等待你的批准');
-    await expect(phase).toHaveText('正在等待你批准运行 notes.create。');
+    await expect(phase).toHaveText('正在等待你批准运行 新建笔记。');
 
     await page.getByTestId('agent-cancel').click();
     await expect(run).toHaveAttribute('data-status', 'cancelled');
@@ -56,7 +56,7 @@ test.describe('in Chinese', () => {
     await expect(call.locator('[data-status]')).toHaveText(/^已停止 · \d+ 毫秒$/);
     await call.getByText('结果').click();
     await expect(call.getByTestId('agent-tool-cancelled')).toHaveText(
-      '运行在 notes.create 执行前已停止，因此没有做任何更改。',
+      '运行在 新建笔记 执行前已停止，因此没有做任何更改。',
     );
     await page.getByTestId('nav-all').click();
     await expect(page.getByTestId('note-item')).toHaveCount(1);

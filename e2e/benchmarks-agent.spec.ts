@@ -114,7 +114,7 @@ test('a case trace reads as what the agent did: the tool with its arguments and 
   await expect(steps.first()).toContainText('What is 17 * 23? Use the calculator.');
   const tool = steps.and(page.locator('[data-event="ToolCall"]'));
   await expect(tool).toHaveCount(1);
-  await expect(tool.locator('strong')).toHaveText('Tool math.evaluate');
+  await expect(tool.locator('strong')).toHaveText('Tool Calculate');
   await expect(tool.getByTestId('agent-tool-arguments-line')).toHaveText('expression: 17 * 23');
   await expect(tool.locator('[data-status]')).toContainText('done');
   await expect(tool.getByTestId('agent-tool-result')).toBeVisible();
