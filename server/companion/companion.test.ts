@@ -7,7 +7,14 @@ import { CompanionTransport, type SocketFactory } from '../../src/plugins/compan
 import { McpHost } from '../../src/plugins/mcp-host';
 import { PluginToolRegistry } from '../../src/plugins/plugin-tools';
 import { FAKE_SERVER, FAKE_TOOLS } from './__fixtures__/mcp-servers';
-import { resolveExecutable, startCompanion, type Companion, type CompanionConfig } from './companion';
+import {
+  companionConfigSchema,
+  DEFAULT_ALLOWED_ORIGINS,
+  resolveExecutable,
+  startCompanion,
+  type Companion,
+  type CompanionConfig,
+} from './companion';
 
 const socketFactory: SocketFactory = (url, protocols) =>
   new WebSocket(url, protocols) as unknown as ReturnType<SocketFactory>;
@@ -216,5 +223,35 @@ describe('pairing from the app', () => {
       'echo: paired',
     );
     await service.disable({ plugin_id: 'fake' });
+  });
+});
+
+describe('which app origins the companion answers', () => {
+  it('allows the app as `npm start` and `npm run dev` serve it when the configuration names none', () => {
+    const config = companionConfigSchema.parse({ plugins_dir: tmpdir() });
+    expect(config.allowed_origins).toEqual([...DEFAULT_ALLOWED_ORIGINS]);
+    expect(config.allowed_origins).toContain('http://127.0.0.1:4173');
+    expect(config.allowed_origins).toContain('http://localhost:5173');
+  });
+
+  it('answers the default origin and tells the terminal, once, how to allow a refused one', async () => {
+    const lines: string[] = [];
+    const companion = await startCompanion({
+      config: companionConfigSchema.parse({ plugins_dir: mkdtempSync(join(tmpdir(), 'companion-')) }),
+      log: (line) => lines.push(line),
+    });
+    running.push(companion);
+    const pair = (origin: string) =>
+      fetch(`http://127.0.0.1:${companion.port}/pair`, { method: 'OPTIONS', headers: { origin } });
+    const allowed = await pair('http://127.0.0.1:4173');
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:4173');
+    expect(lines).toEqual([]);
+    const refused = await pair('http://127.0.0.1:9999');
+    await pair('http://127.0.0.1:9999');
+    expect(refused.headers.get('access-control-allow-origin')).toBeNull();
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('http://127.0.0.1:9999');
+    expect(lines[0]).toContain('allowed_origins');
+    expect(lines[0]).toContain('COMPANION_CONFIG');
   });
 });

@@ -17,6 +17,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
  * relays JSON-RPC lines both ways, bounded, with stderr kept apart.
  */
 
+/** Where the app runs out of the box: `npm start` / `npm run preview` (4173) and `npm run dev` (5173). */
+export const DEFAULT_ALLOWED_ORIGINS = [
+  'http://127.0.0.1:4173',
+  'http://localhost:4173',
+  'http://127.0.0.1:5173',
+  'http://localhost:5173',
+] as const;
+
 const approvedCommandSchema = z
   .object({
     plugin_id: z.string().min(1).max(48),
@@ -31,8 +39,11 @@ export const companionConfigSchema = z
     environment: z.string().default('production'),
     /** Where each plugin's package folder lives: `<plugins_dir>/<plugin_id>/`. */
     plugins_dir: z.string().min(1),
-    /** Origins of the app allowed to call (CORS), e.g. `http://127.0.0.1:4173`. */
-    allowed_origins: z.array(z.string()).default([]),
+    /**
+     * Origins of the app allowed to call (CORS and the WebSocket's Origin). By default the
+     * app as `npm start` / `npm run preview` serve it and as `npm run dev` does.
+     */
+    allowed_origins: z.array(z.string()).default(() => [...DEFAULT_ALLOWED_ORIGINS]),
     approved: z.array(approvedCommandSchema).default([]),
     /** Environment variables passed to servers beside the system ones. */
     env_allow_list: z.array(z.string().regex(/^[A-Z_][A-Z0-9_]*$/)).default([]),
@@ -74,6 +85,8 @@ export interface CompanionOptions {
   config: CompanionConfig;
   /** The companion's environment (allow-listed names are read from it). */
   env?: NodeJS.ProcessEnv;
+  /** Where refusals a user can fix are told (the terminal by default). */
+  log?: (line: string) => void;
   /** Told each started and ended process (tests, logs). */
   onProcess?: (event: { plugin_id: string; pid: number | undefined; event: 'started' | 'exited' }) => void;
 }
@@ -115,8 +128,20 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
   const tokens = new Set<string>();
   const children = new Set<ChildProcess>();
 
+  const log = options.log ?? ((line: string) => console.error(line));
+  const toldOrigins = new Set<string>();
+  /** The browser hides a CORS refusal from the page: the terminal is the only place that can say it. */
+  const refusedOrigin = (origin: string) => {
+    if (toldOrigins.has(origin)) return;
+    toldOrigins.add(origin);
+    log(
+      `Refused a request from ${origin}: it is not in allowed_origins. Add it to the "allowed_origins" ` +
+        `list of the JSON file COMPANION_CONFIG names, then restart the companion.`,
+    );
+  };
   const cors = (request: IncomingMessage, response: ServerResponse) => {
     const origin = request.headers.origin;
+    if (origin && !config.allowed_origins.includes(origin)) refusedOrigin(origin);
     if (origin && config.allowed_origins.includes(origin)) {
       response.setHeader('Access-Control-Allow-Origin', origin);
       response.setHeader('Vary', 'Origin');
@@ -163,6 +188,7 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
   server.on('upgrade', (request, socket, head) => {
     const origin = request.headers.origin;
     if (origin && !config.allowed_origins.includes(origin)) {
+      refusedOrigin(origin);
       socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
       return;
     }

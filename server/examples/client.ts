@@ -1,6 +1,6 @@
 // A small IDE-plugin-like client for the agent service:
 //
-//   AGENT_API_KEY=... tsx server/examples/client.ts [ws://127.0.0.1:8765/ws] [model]
+//   AGENT_API_KEY=... npx tsx server/examples/client.ts [ws://127.0.0.1:8765/ws] [model]
 //
 // Lists the models, asks for an explanation with streaming, then runs the
 // unit-test flow and answers the agent's IDE call-backs the way a plugin would
@@ -90,7 +90,10 @@ socket.on('open', async () => {
   print(`models: ${models.join(', ') || '(none)'}\n`);
   const model = process.argv[3] ?? models[0];
   if (!model) {
-    console.error('The server offers no model.');
+    console.error(
+      'The server offers no model. Start it with AGENT_SERVER_MOCK=1 for the mock model (mock-1), ' +
+        'or configure a model (a remote provider, or a local Ollama for `local <name>`): see server/README.md.',
+    );
     process.exit(1);
   }
   print(`\nexec_explain (${model}, streamed):\n`);

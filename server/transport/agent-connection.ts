@@ -30,6 +30,12 @@ export interface ConnectionDependencies {
   ideCallbacks: boolean;
 }
 
+/** An error, or a reply that is not a streamed chunk with more to come, ends its request. */
+function isLastReplyTo(frame: AgentReply | IdeCallbackRequest, requestId: RequestId): boolean {
+  if (!('request_id' in frame) || frame.request_id !== requestId) return false;
+  return 'error' in frame || !('stream_finish' in frame) || frame.stream_finish !== false;
+}
+
 function frameText(data: RawData): string {
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
   if (data instanceof ArrayBuffer) return Buffer.from(data).toString('utf8');
@@ -47,6 +53,8 @@ export class AgentConnection {
   readonly #ide: IdeCallbackClient;
   readonly #log: { connection: string; key: string };
   readonly #owner: TaskOwner;
+  /** The request_id of this connection's task until its last reply is sent. */
+  #openTask: RequestId | null = null;
 
   constructor(
     readonly id: string,
@@ -68,7 +76,10 @@ export class AgentConnection {
       keyName,
       ideCallbacks: deps.ideCallbacks,
       isOpen: () => this.#socket.readyState === WebSocket.OPEN,
-      send: (frame) => this.#send(frame),
+      send: (frame) => {
+        if (this.#openTask !== null && isLastReplyTo(frame, this.#openTask)) this.#openTask = null;
+        return this.#send(frame);
+      },
       ide: (taskRequestId) => ide.forTask(taskRequestId),
     };
   }
@@ -94,7 +105,11 @@ export class AgentConnection {
     if (cmd !== 'list_model' && cmd !== undefined && isCommandName(cmd)) {
       return this.#deps.pool.refuse(this.#owner, requestId, error);
     }
-    this.#send({ request_id: requestId, error });
+    // A frame that is no task (an unknown cmd such as "cancel") must not answer under the id of
+    // the task still running: an error is the last reply to a request, and that task's answer
+    // is still to come. The protocol has no cancel: a new task or closing the socket stops one.
+    const taken = requestId !== null && requestId === this.#openTask;
+    this.#send({ request_id: taken ? null : requestId, error });
   }
 
   /** Binary frames are read as UTF-8 text too: some clients send JSON that way. */
@@ -147,6 +162,7 @@ export class AgentConnection {
   }
 
   #submit(command: ExecCommand): void {
+    this.#openTask = command.request_id;
     this.#deps.pool.submit(this.#owner, command);
   }
 

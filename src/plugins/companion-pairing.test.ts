@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CompanionTransport, type SocketFactory } from './companion-transport';
 import { companionServerTransport, exchangePairingCode } from './companion-pairing';
 
@@ -36,6 +36,26 @@ describe('pairing with the companion', () => {
     await expect(
       exchangePairingCode({ url: 'http://127.0.0.1:7777', code: '12345678' }, fetchImpl),
     ).rejects.toMatchObject({ code: 'PLUGIN_HOST_UNAVAILABLE', details });
+  });
+});
+
+describe('a companion that refuses the page', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("says the origin to allow when the companion answers but not to this page's origin (CORS)", async () => {
+    vi.stubGlobal('location', { origin: 'http://127.0.0.1:8080' });
+    // What a browser does: the CORS request fails; a no-cors one resolves with an opaque answer.
+    const fetchImpl = (async (_url: string, init?: RequestInit) => {
+      if (init?.mode === 'no-cors') return new Response(null, { status: 200 });
+      throw new TypeError('Failed to fetch');
+    }) as unknown as typeof fetch;
+    await expect(
+      exchangePairingCode({ url: 'http://127.0.0.1:7777', code: '12345678' }, fetchImpl),
+    ).rejects.toMatchObject({
+      code: 'PLUGIN_HOST_UNAVAILABLE',
+      message: expect.stringContaining('allowed_origins'),
+      details: { reason: 'origin_refused', origin: 'http://127.0.0.1:8080' },
+    });
   });
 });
 

@@ -10,6 +10,20 @@ export const COMPANION_URL_SECRET = 'plugin.companion.url';
 export const COMPANION_URL_PATTERN = /^http:\/\/(127\.0\.0\.1|localhost):\d{1,5}\/?$/;
 
 /**
+ * A CORS refusal and a closed port look the same to a page; a `no-cors` request
+ * (whose answer the page may not read) still tells them apart: it resolves only
+ * when something answered there.
+ */
+async function answersOpaquely(base: string, fetchImpl: typeof fetch): Promise<boolean> {
+  try {
+    await fetchImpl(`${base}/pair`, { mode: 'no-cors' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Trades the 8-digit code the companion printed for its token, once. A
  * refusal, an unreachable companion or an answer without a usable token
  * are all PLUGIN_HOST_UNAVAILABLE, with what the user can check.
@@ -34,6 +48,14 @@ export async function exchangePairingCode(
     token = ((await response.json()) as { token?: unknown }).token;
   } catch (error) {
     if (isAppError(error)) throw error;
+    const origin = globalThis.location?.origin;
+    if (origin && (await answersOpaquely(base, fetchImpl))) {
+      throw new AppError(
+        'PLUGIN_HOST_UNAVAILABLE',
+        `The companion is running but refused this page's origin (${origin}); add it to allowed_origins in COMPANION_CONFIG.`,
+        { url: base, origin, reason: 'origin_refused' },
+      );
+    }
     throw new AppError('PLUGIN_HOST_UNAVAILABLE', 'The companion could not be reached; is it running?', {
       url: base,
     });

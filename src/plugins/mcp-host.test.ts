@@ -68,3 +68,87 @@ describe('McpHost tool calls', () => {
     expect(host.status()).toMatchObject({ status: 'unhealthy', error: { code: 'PLUGIN_HOST_UNHEALTHY' } });
   });
 });
+
+/** A host on an in-memory server whose tools answer as `call` says; `tools` is what tools/list gives. */
+async function hostOn(
+  tools: Record<string, unknown>[],
+  call: (name: string) => unknown,
+  options: { toolTimeoutMs?: number } = {},
+): Promise<{ host: McpHost; sink: PluginToolRegistry }> {
+  const server = new Server({ name: 'anna-tools', version: '1.0.0' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }) as never);
+  server.setRequestHandler(CallToolRequestSchema, (request) => call(request.params.name) as never);
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const sink = new PluginToolRegistry();
+  const host = new McpHost({
+    pluginId: 'anna-tools',
+    transport: 'worker',
+    agentTools: tools.map((tool) => `anna-tools.${String(tool.name)}`),
+    commandTools: [],
+    permissions: [],
+    sink,
+    connect: () => clientSide,
+    ...options,
+  });
+  hosts.push(host);
+  return { host, sink };
+}
+
+const OBJECT_SCHEMA = { type: 'object', properties: {} };
+
+async function failureOf(promise: Promise<unknown>) {
+  const failure: unknown = await promise.catch((error: unknown) => error);
+  expect(isAppError(failure)).toBe(true);
+  return failure as { code: string; message: string; details: Record<string, unknown> };
+}
+
+describe('McpHost messages a plugin author reads', () => {
+  it('a tool without inputSchema is named, with the field, not "failed on tools/list"', async () => {
+    const { host } = await hostOn([{ name: 'cite', description: 'Cites.' }], () => ({ content: [] }));
+    const error = await failureOf(host.start());
+    expect(error.code).toBe('MCP_TOOL_SCHEMA_INVALID');
+    expect(error.message).toBe(
+      'The plugin "anna-tools" offers the tool "cite" with no inputSchema (every tool needs an object JSON Schema there).',
+    );
+    expect(error.details).toMatchObject({ tool: 'cite', problem: 'schema_not_object' });
+  });
+
+  it('a tool that returns a bare string is said to have run and returned an invalid result, once, without raw zod', async () => {
+    const { host } = await hostOn([{ name: 'echo', inputSchema: OBJECT_SCHEMA }], () => 'just text');
+    await host.start();
+    const error = await failureOf(host.callTool('anna-tools.echo', {}));
+    expect(error.code).toBe('MCP_TOOL_CALL_FAILED');
+    expect(error.message).toMatch(
+      /^The tool anna-tools\.echo ran but returned a result that is not valid MCP/,
+    );
+    expect(error.message).toContain('{ content: [{ type: "text", text: "…" }] }');
+    expect(error.message).not.toContain('MCP error');
+    expect(error.message).not.toContain('[{"');
+  });
+
+  it('a tool that throws failed (it ran), not "refused"', async () => {
+    const { host } = await hostOn([{ name: 'boom', inputSchema: OBJECT_SCHEMA }], () => {
+      throw new Error('no network');
+    });
+    await host.start();
+    const error = await failureOf(host.callTool('anna-tools.boom', {}));
+    expect(error.code).toBe('MCP_TOOL_CALL_FAILED');
+    expect(error.message).toBe(
+      'The tool anna-tools.boom failed with an error in the plugin "anna-tools": no network',
+    );
+    expect(error.details).toMatchObject({ mcp_code: -32603 });
+  });
+
+  it('publishes agent tools with the manifest tool timeout, so the agent waits as long as the host', async () => {
+    const { host, sink } = await hostOn(
+      [{ name: 'fetch', inputSchema: OBJECT_SCHEMA }],
+      () => ({ content: [] }),
+      {
+        toolTimeoutMs: 90_000,
+      },
+    );
+    await host.start();
+    expect(sink.get('anna-tools.fetch')?.timeout_ms).toBe(90_000);
+  });
+});

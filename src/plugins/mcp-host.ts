@@ -1,9 +1,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { z } from 'zod';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   ErrorCode as McpErrorCode,
   McpError,
   ToolListChangedNotificationSchema,
+  ToolSchema,
   type CallToolResult,
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -113,6 +115,78 @@ class ObservedTransport implements Transport {
     this.protocolVersion = version;
     this.inner.setProtocolVersion?.(version);
   }
+}
+
+/** A tools/list page read without the SDK's per-tool checks, to find the tool that failed them. */
+const LOOSE_TOOL_PAGE = z.looseObject({ tools: z.array(z.unknown()) });
+
+const MCP_PREFIX = /^(?:MCP error -?\d+:\s*)+/;
+
+/** The SDK rejects an answer that is not MCP's shape with the ZodError itself (`$ZodError`, zod's core). */
+function isZodError(error: unknown): error is { issues: { path: PropertyKey[]; message: string }[] } {
+  return (
+    error instanceof Error &&
+    /^\$?ZodError$/.test(error.name) &&
+    Array.isArray((error as { issues?: unknown }).issues)
+  );
+}
+
+/** Zod issues as "path: message" pairs, the first few; the SDK also sends them as JSON text. */
+function issueList(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
+  return issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.map(String).join('.') || 'result'}: ${issue.message}`)
+    .join('; ');
+}
+
+/** An answer the SDK refused as not MCP's shape, naming the fields (a tool's result, or the tool list). */
+function invalidAnswer(
+  pluginId: string,
+  what: string,
+  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+): string {
+  const listed = issueList(issues).slice(0, 300);
+  return what === 'tools/list'
+    ? `The plugin "${pluginId}" answered tools/list with a list that is not valid MCP: ${listed}`
+    : `The tool ${what} ran but returned a result that is not valid MCP (a tool returns ` +
+        `{ content: [{ type: "text", text: "…" }] }): ${listed}`;
+}
+
+/**
+ * A JSON-RPC error the server sent, in words that say what happened: -32603 is
+ * the tool itself failing (it ran), -32602 an argument or result the server's own
+ * SDK refused. The SDK's "MCP error <code>:" prefix is dropped (the server's
+ * message often carries its own, so it came twice).
+ */
+function serverMessage(error: McpError): string {
+  return error.message.replace(MCP_PREFIX, '');
+}
+
+function serverErrorText(pluginId: string, what: string, error: McpError): string {
+  let message = serverMessage(error);
+  const result = /^Invalid tools\/call result:\s*/.exec(message);
+  if (result) {
+    const rest = message.slice(result[0].length);
+    let issues: { path: PropertyKey[]; message: string }[] = [{ path: [], message: rest }];
+    try {
+      const parsed: unknown = JSON.parse(rest);
+      if (Array.isArray(parsed)) issues = parsed as typeof issues;
+    } catch {
+      // Not the SDK's JSON list: keep the text.
+    }
+    return invalidAnswer(pluginId, what, issues);
+  }
+  message = message.slice(0, 300) || 'no details';
+  switch (error.code) {
+    case McpErrorCode.InternalError:
+      if (what === 'tools/list') break;
+      return `The tool ${what} failed with an error in the plugin "${pluginId}": ${message}`;
+    case McpErrorCode.InvalidParams:
+      return `The plugin "${pluginId}" refused the arguments of ${what}: ${message}`;
+    case McpErrorCode.MethodNotFound:
+      return `The plugin "${pluginId}" does not answer ${what}: ${message}`;
+  }
+  return `The plugin "${pluginId}" answered ${what} with an error: ${message}`;
 }
 
 /**
@@ -322,6 +396,7 @@ export class McpHost {
           timeout: this.#options.startupTimeoutMs ?? DEFAULT_STARTUP_MS,
         });
       } catch (error) {
+        if (isZodError(error)) await this.#explainToolList(client, cursor);
         throw this.#callFailure(error, 'MCP_INITIALIZE_FAILED', 'tools/list');
       }
       listed.push(...(result.tools as ListedTool[]));
@@ -342,9 +417,52 @@ export class McpHost {
     return checkListedTools(listed, this.#options);
   }
 
+  /**
+   * The SDK refused a tools/list page as a whole; asked again loosely, the same page
+   * says which tool lacks what (a missing `inputSchema` is the usual one), as the
+   * tool checks word it. Returns when it cannot tell.
+   */
+  async #explainToolList(client: Client, cursor: string | undefined): Promise<void> {
+    let tools: unknown[];
+    try {
+      const page = await client.request(
+        { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+        LOOSE_TOOL_PAGE,
+        { timeout: this.#options.startupTimeoutMs ?? DEFAULT_STARTUP_MS },
+      );
+      tools = page.tools;
+    } catch {
+      return;
+    }
+    for (const entry of tools) {
+      const parsed = ToolSchema.safeParse(entry);
+      if (parsed.success) continue;
+      const name = (entry as { name?: unknown }).name;
+      const fields = [...new Set(parsed.error.issues.map((issue) => String(issue.path[0] ?? 'tool')))];
+      if (typeof name !== 'string') checkListedTools([entry as ListedTool], this.#options);
+      const noSchema = (entry as { inputSchema?: unknown }).inputSchema === undefined;
+      const what = noSchema
+        ? 'no inputSchema (every tool needs an object JSON Schema there)'
+        : `an invalid ${fields.join(', ')}`;
+      throw new AppError(
+        'MCP_TOOL_SCHEMA_INVALID',
+        `The plugin "${this.pluginId}" offers the tool "${String(name)}" with ${what}.`,
+        {
+          plugin_id: this.pluginId,
+          tool: name,
+          problem: fields.includes('inputSchema') ? 'schema_not_object' : 'schema_invalid',
+          fields,
+        },
+      );
+    }
+  }
+
   /** Command targets stay with the host; only `contributes.tools` reach the agent. */
   #agentTools(tools: readonly PluginTool[]): PluginTool[] {
-    return tools.filter((tool) => this.#options.agentTools.includes(tool.name));
+    const timeout_ms = this.#options.toolTimeoutMs ?? DEFAULT_TOOL_MS;
+    return tools
+      .filter((tool) => this.#options.agentTools.includes(tool.name))
+      .map((tool) => ({ ...tool, timeout_ms }));
   }
 
   #readyClient(): Client {
@@ -412,9 +530,8 @@ export class McpHost {
         throw hostError(
           'MCP_TOOL_CALL_FAILED',
           `The tool ${name} failed: ${text.slice(0, 500) || 'no details'}`,
-          {
-            tool: name,
-          },
+          // The tool ran: its own words are what the settings page's Try shows.
+          { tool: name, tool_message: text.slice(0, 500) },
         );
       }
       return {
@@ -444,27 +561,34 @@ export class McpHost {
   #callFailure(error: unknown, code: ErrorCode, what: string): AppError {
     if (isAppError(error)) return error;
     if (isAbortError(error)) return hostError('JOB_CANCELLED', 'The call was cancelled.');
+    const details = { plugin_id: this.pluginId };
+    if (isZodError(error)) {
+      // The server answered, but not in MCP's shape; the SDK's raw issue list helps nobody.
+      return hostError(code, invalidAnswer(this.pluginId, what, error.issues), {
+        ...details,
+        reason: 'invalid_result',
+      });
+    }
     if (error instanceof McpError) {
       if (error.code === McpErrorCode.RequestTimeout) {
         return hostError(code, `The plugin "${this.pluginId}" did not answer ${what} in time.`, {
-          plugin_id: this.pluginId,
+          ...details,
           reason: 'timeout',
         });
       }
       if (error.code === McpErrorCode.ConnectionClosed || this.#status === 'unhealthy') {
         return this.#stoppedWhileAnswering();
       }
-      return hostError(
-        code,
-        `The plugin "${this.pluginId}" refused ${what}: ${error.message.slice(0, 300)}`,
-        {
-          plugin_id: this.pluginId,
-          mcp_code: error.code,
-        },
-      );
+      return hostError(code, serverErrorText(this.pluginId, what, error), {
+        ...details,
+        mcp_code: error.code,
+        ...(error.code === McpErrorCode.InternalError && {
+          tool_message: serverMessage(error).slice(0, 500),
+        }),
+      });
     }
     if (this.#status === 'unhealthy') return this.#stoppedWhileAnswering();
-    return hostError(code, `The plugin "${this.pluginId}" failed on ${what}.`, { plugin_id: this.pluginId });
+    return hostError(code, `The plugin "${this.pluginId}" failed on ${what}.`, details);
   }
 
   /**

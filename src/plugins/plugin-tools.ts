@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AgentToolSpec } from '../agent/tool-registry';
+import { DEFAULT_TOOL_TIMEOUT_MS, type AgentToolSpec } from '../agent/tool-registry';
 import { AppError } from '../contracts/errors';
 import type { McpToolOutcome } from './mcp-host';
 import type { ToolSink } from './mcp-host';
@@ -35,7 +35,8 @@ function parametersOf(tool: PluginTool): z.ZodObject {
 
 /** A published plugin tool as an agent tool: always behind a permission prompt. */
 export function toAgentToolSpec(tool: PluginTool, call: PluginToolCaller): AgentToolSpec {
-  const timeoutMs = 30_000;
+  // The manifest's tool_timeout_seconds (schema-bounded to 600 s); the agent waits as long as the host does.
+  const timeoutMs = tool.timeout_ms ?? DEFAULT_TOOL_TIMEOUT_MS;
   return {
     name: tool.name,
     description: tool.description || `A tool of the plugin ${tool.plugin_id}.`,

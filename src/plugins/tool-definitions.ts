@@ -23,6 +23,8 @@ export interface ListedTool {
 /** A tool that passed every check, with its compiled argument schema. */
 export interface PluginTool extends PluginToolDto {
   readonly compiled: CompiledSchema;
+  /** The manifest's `backend.tool_timeout_seconds`, in ms: how long the agent waits for a call. */
+  readonly timeout_ms?: number;
 }
 
 const MAX_TITLE_CHARS = 80;

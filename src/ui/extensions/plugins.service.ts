@@ -105,8 +105,26 @@ async function step(work: () => Promise<unknown>): Promise<boolean> {
 }
 
 /** The code is used once; the token it buys stays in the worker's vault. */
-export const pairCompanion = (url: string, code: string) =>
-  step(() => core.plugins.pairCompanion({ url: url.trim(), code: code.trim() }));
+export async function pairCompanion(url: string, code: string): Promise<boolean> {
+  try {
+    await core.plugins.pairCompanion({ url: url.trim(), code: code.trim() });
+  } catch (error) {
+    // The companion answered but not to this page: say which origin to allow, not "is it running?".
+    const refusal = pluginRefusal(error);
+    const origin = refusal?.details.reason === 'origin_refused' ? refusal.details.origin : undefined;
+    if (typeof origin === 'string') {
+      toasts.show(t('pluginAuthoring.companionRefusedOrigin', { origin }), {
+        kind: 'error',
+        code: refusal!.code,
+      });
+      await refreshPlugins();
+      return false;
+    }
+    return step(() => Promise.reject(error));
+  }
+  await refreshPlugins();
+  return true;
+}
 
 export const grantPermissions = (pluginId: string, permissions: string[]) =>
   step(() => core.plugins.grantPermissions({ plugin_id: pluginId, permissions }));
@@ -179,8 +197,16 @@ export async function tryTool(name: string, argumentsJson: string): Promise<Tool
     const text = refusal && toolCallErrorText(refusal);
     if (refusal && text) toasts.show(text, { kind: 'error', code: refusal.code });
     else reportPluginError(error);
-    return { ok: false, reason: text || t('plugins.tryFailed') };
+    return { ok: false, reason: text || ranAndFailedText(refusal) || t('plugins.tryFailed') };
   }
+}
+
+/** A tool that ran and reported an error (MCP_TOOL_CALL_FAILED): its own message, which its author needs. */
+function ranAndFailedText(refusal: ReturnType<typeof pluginRefusal>): string | null {
+  const message = refusal?.code === 'MCP_TOOL_CALL_FAILED' ? refusal.details.tool_message : undefined;
+  return typeof message === 'string'
+    ? t('pluginAuthoring.toolReportedError', { message: message || '—' })
+    : null;
 }
 
 /** The context the palette may hand to a command: the open note and the selected text. */

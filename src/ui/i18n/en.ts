@@ -1758,6 +1758,9 @@ graph LR
     '{failed} of {count} cases failed. A failed case counts as 0 for what it did not reach (a case that expected tools and called none has no valid arguments), so no bar leaves it out.',
   'plugins.tryNotRun': 'Not run: {reason}',
   'plugins.tryFailed': 'the tool reported an error.',
+  'pluginAuthoring.toolReportedError': 'the tool ran and reported an error: {message}',
+  'pluginAuthoring.companionRefusedOrigin':
+    'The plugin companion refused this page ({origin}). Add it to allowed_origins in COMPANION_CONFIG and restart the companion.',
   'themes.reservedId': '{file}: theme_id “{id}” is reserved for a built-in theme; choose another id.',
   'themes.example': 'Download an example theme',
   'jobs.announce.started': '{name} started.',
