@@ -269,6 +269,24 @@ describe('docxExporter', () => {
     expect(a5).toContain('李雷');
   });
 
+  it('prints a title the note already opens with once, keeping it as the document title', async () => {
+    const title = '操作系统第三讲 总结';
+    const files = async (markdown: string) => {
+      const zip = unzipSync(
+        (await docxExporter.export(documentFromMarkdown(markdown, title), testExportContext())).data,
+      );
+      const text = (name: string) => new TextDecoder().decode(zip[name]);
+      return { body: text('word/document.xml'), core: text('docProps/core.xml') };
+    };
+    const repeated = await files(`# ${title}\n\n正文。\n`);
+    expect(repeated.body.split(title)).toHaveLength(2);
+    expect(repeated.body).not.toContain('w:val="Title"');
+    expect(repeated.core).toContain(`<dc:title>${title}</dc:title>`);
+    const distinct = await files('# 第一节\n\n正文。\n');
+    expect(distinct.body).toContain('w:val="Title"');
+    expect(distinct.body.split(title)).toHaveLength(2);
+  });
+
   describe('footnotes', () => {
     it('leaves no empty bullet where a list item held only a footnote definition', async () => {
       const result = await docxExporter.export(

@@ -34,6 +34,7 @@ import {
   type ExportResult,
 } from '../exporter';
 import { splitAtDisplayMath } from '../display-math';
+import { printsTitle } from '../title-heading';
 import {
   collectFootnotes,
   footnoteDefinition,
@@ -567,7 +568,7 @@ export const docxExporter: DocumentExporter = {
     // A diagram kept as source says why under it, in the words the HTML export uses.
     const root = withFailureNotes(document.root, visuals, exportLanguage(document));
     const children: FileChild[] = [];
-    if (context.options.include_title)
+    if (printsTitle(document, context.options.include_title))
       children.push(new Paragraph({ heading: HeadingLevel.TITLE, children: [new TextRun(document.title)] }));
     if (context.options.include_metadata) {
       for (const [key, value] of Object.entries(document.metadata)) {

@@ -44,7 +44,8 @@ describe('htmlExporter', () => {
     expect(warnings).toEqual([]);
     expect(html).toMatch(/^<!doctype html>\n<html lang="zh-CN">/);
     expect(html).toContain('<title>操作系统复习</title>');
-    expect(html).toContain('<h1 class="title">操作系统复习</h1>');
+    // The note opens with its title as a heading: that heading is printed, the title not again.
+    expect(html.match(/<h1[^>]*>操作系统复习<\/h1>/g)).toHaveLength(1);
     expect(html).toContain('进程调度 uses <span class="katex"><math');
     expect(html).toContain('<annotation encoding="application/x-tex">O(n \\log n)</annotation>');
     expect(html).toMatch(/<div class="math-block">(?:<span[^>]*>)*<math[^>]*display="block"/);
@@ -199,6 +200,20 @@ describe('htmlExporter', () => {
     await expect(
       exportHtml('```function-plot\ny = x\n```\n', {}, undefined, controller.signal),
     ).rejects.toThrow();
+  });
+
+  it('prints a title the note already opens with once, and the page keeps it as its title', async () => {
+    const title = 'Process Scheduling 总结';
+    const render = async (markdown: string) =>
+      new TextDecoder().decode(
+        (await htmlExporter.export(documentFromMarkdown(markdown, title), testExportContext())).data,
+      );
+    const repeated = await render('#  process   **scheduling** 总结\n\n正文。\n');
+    expect(repeated).toContain(`<title>${title}</title>`);
+    expect(repeated).not.toContain('<h1 class="title">');
+    expect(repeated.match(/<h1[^>]*>/g)).toHaveLength(1);
+    const distinct = await render('# 第一节\n\n正文。\n');
+    expect(distinct).toContain(`<h1 class="title">${title}</h1>`);
   });
 
   it('sets the page size for printing, as the PDF and DOCX do', async () => {

@@ -11,6 +11,7 @@ import {
 import { styledCode, type CodeStyle, type CodeTheme } from '../../core/code-highlight-themes';
 import { codeBlockColours, exportCodeTheme } from '../code-theme';
 import { exportLanguage, renderVisuals } from '../visuals';
+import { printsTitle } from '../title-heading';
 import { escapeHtml, renderHtmlBody } from './render-html';
 
 const RASTER_DATA_URL = /^data:image\/(?:png|jpe?g|gif|webp)[;,]/i;
@@ -216,7 +217,9 @@ export async function renderHtmlDocument(
   // app's `.markdown-preview`, which the article carries.
   const themeCss = context.theme ? `\n${styleText(context.theme.css)}` : '';
   const title = escapeHtml(document.title);
-  const heading = context.options.include_title ? `<h1 class="title">${title}</h1>\n` : '';
+  const heading = printsTitle(document, context.options.include_title)
+    ? `<h1 class="title">${title}</h1>\n`
+    : '';
   const metadata = context.options.include_metadata ? metadataList(document.metadata) : '';
   return (
     `<!doctype html>\n<html lang="${language}">\n<head>\n<meta charset="utf-8">\n` +

@@ -54,6 +54,7 @@ import { formulasAsText, typesetFormulas } from '../math/formulas';
 import { multiply, type Matrix } from '../math/matrix';
 import type { MathDrawing } from '../math/tex-drawing';
 import { rasterizeVisuals, renderVisuals, withVisualFailureNotes } from '../visuals';
+import { printsTitle } from '../title-heading';
 import { CODE_LINE_HEIGHT, drawCodeBlock, type MonoFont } from './code-block';
 import { defaultMonoFontLoader, type FontLoader } from './font-loader';
 import type { FontSubsetter } from './font-subset';
@@ -1385,7 +1386,7 @@ export function createPdfExporter(
           : layout.formulas.has(node.node_id) || layout.pictures?.has(node.node_id) === true;
       layout.mono = await embedMonoFont(pdf, mono, subset, codeText(document.root, drawn), warnings);
       context.signal.throwIfAborted();
-      if (context.options.include_title) {
+      if (printsTitle(document, context.options.include_title)) {
         layout.paragraph([{ text: document.title, style: { size: 22, color: palette.heading, bold: true } }]);
         layout.gap(12);
       }
