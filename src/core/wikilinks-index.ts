@@ -1,4 +1,5 @@
 import { linkKey, namesTitle, parseWikilinks } from './wikilinks';
+import { parseMarkdownNoteLinks } from './wikilinks-markdown';
 import { noteAliases } from './wikilinks-aliases';
 import { folderRank, linkPath, type LinkPath } from './wikilinks-paths';
 
@@ -80,6 +81,11 @@ export class LinkIndex {
     for (const link of parseWikilinks(note.body)) {
       // `[[#Heading]]` stays within the note: no other note is linked.
       if (link.target === '') continue;
+      const key = linkKey(link.target);
+      if (!links.has(key)) links.set(key, contextOf(note.body, link.start));
+    }
+    // A Markdown link to a note (`[text](Note.md)`) links it as `[[Note.md]]` does.
+    for (const link of parseMarkdownNoteLinks(note.body)) {
       const key = linkKey(link.target);
       if (!links.has(key)) links.set(key, contextOf(note.body, link.start));
     }

@@ -2,6 +2,7 @@ import type { Token } from 'markdown-it';
 import type { DocumentNode, DocumentNodeType, ExportDocument, SourcePosition } from '../../contracts/exports';
 import { contentHash } from '../content-hash';
 import { splitFrontMatter } from '../front-matter';
+import type { CalloutMeta } from './obsidian-syntax';
 import { createMarkdownParser, type FootnoteMeta, type TaskCheckboxMeta, type WikilinkMeta } from './syntax';
 
 /**
@@ -12,6 +13,15 @@ import { createMarkdownParser, type FootnoteMeta, type TaskCheckboxMeta, type Wi
 export const FOOTNOTE_REFERENCE = 'footnote_ref';
 export const FOOTNOTE_DEFINITION = 'footnote';
 export const FOOTNOTE_MARKER = 'footnote_marker';
+
+/**
+ * Obsidian callouts ride on `blockquote` (its `callout` attribute the kind, `callout_fold`
+ * '', '-' or '+'), their title on its first `paragraph` (`callout_title: true`, the title
+ * in a `strong`), so an exporter that does not know callouts prints a quote with a bold title.
+ */
+export const CALLOUT = 'callout';
+export const CALLOUT_FOLD = 'callout_fold';
+export const CALLOUT_TITLE = 'callout_title';
 
 /** Fence languages that become their own nodes instead of code. */
 export const MERMAID_LANGUAGE = 'mermaid';
@@ -95,9 +105,17 @@ function buildInline(tokens: readonly Token[], position: SourcePosition | undefi
         break;
       case 'wikilink': {
         const meta = token.meta as unknown as WikilinkMeta;
-        leaf(node('wikilink', { target: meta.target, label: meta.label }, { ...at, text: meta.label }));
+        const attributes: Attributes = { target: meta.target, label: meta.label };
+        if (meta.embed === true) attributes['embed'] = true;
+        leaf(node('wikilink', attributes, { ...at, text: meta.label }));
         break;
       }
+      case 'mark_open':
+      case 'mark_close':
+      case 'block_id':
+        // The AST has no highlight or block-id node: a highlight reads as its text, and
+        // a block id (`^id`) is an address, not content.
+        break;
       case 'task_checkbox':
         // Read by the list-item builder; it is an attribute of the item, not content.
         leaf(
@@ -167,6 +185,8 @@ const CONTAINER_OPEN: Readonly<Record<string, DocumentNodeType>> = {
   paragraph_open: 'paragraph',
   heading_open: 'heading',
   blockquote_open: 'blockquote',
+  callout_open: 'blockquote',
+  callout_title_open: 'paragraph',
   bullet_list_open: 'list',
   ordered_list_open: 'list',
   list_item_open: 'list_item',
@@ -192,6 +212,12 @@ function containerAttributes(token: Token, inHead: boolean): Attributes {
       return { ordered: true, start: Number(token.attrGet('start') ?? 1), tight: true, marker: token.markup };
     case 'list_item_open':
       return { checked: null };
+    case 'callout_open': {
+      const meta = token.meta as unknown as CalloutMeta;
+      return { [CALLOUT]: meta.kind, [CALLOUT_FOLD]: meta.fold };
+    }
+    case 'callout_title_open':
+      return { [CALLOUT_TITLE]: true };
     case 'tr_open':
       return { header: inHead };
     case 'th_open':
@@ -330,6 +356,10 @@ export function parseDocumentAst(
       if (!CONTAINER_OPEN[token.type.replace(/_close$/, '_open')]) continue;
       const closed = stack.pop();
       if (closed?.type === 'heading') closed.text = plainText(closed);
+      if (closed?.attributes[CALLOUT_TITLE] === true)
+        closed.children = [
+          { ...node('strong', {}, { position: closed.position }), children: closed.children },
+        ];
       if (closed?.type === 'list_item') liftTaskMarker(closed);
       if (closed?.type === 'list') {
         closed.attributes['tight'] = !closed.children.some((item) =>
@@ -347,6 +377,11 @@ export function parseDocumentAst(
         );
       footnoteLabel = null;
       parent.children.push(...buildInline(token.children ?? [], parent.position));
+    } else if (token.type === 'obsidian_comment') {
+      // Never content; but the block splitter needs the comment as one block, or a comment
+      // with blank lines in it would be cut up and its middle rendered on its own.
+      if (options.inline === false)
+        parent.children.push(node('html_block', {}, { text: '', position: positionOf(token) }));
     } else {
       const leaf = leafBlock(token);
       if (leaf) parent.children.push(leaf);

@@ -3,6 +3,7 @@ import type { MarkdownIt, StateBlock, StateCore, StateInline, Token } from 'mark
 import { frontMatterLength } from '../front-matter';
 import { splitWikilinkTarget } from '../wikilinks';
 import { isCodeIndented, lineEnd, lineStart, lineText } from './block-state';
+import { obsidianSyntax } from './obsidian-syntax';
 
 /**
  * The note dialect's grammar: CommonMark + GFM tables and strikethrough (markdown-it)
@@ -16,11 +17,14 @@ import { isCodeIndented, lineEnd, lineStart, lineText } from './block-state';
 const DOLLAR = 0x24;
 const BACKSLASH = 0x5c;
 const OPEN_BRACKET = 0x5b;
+const EXCLAMATION = 0x21;
 const TASK_MARKER = /^\[([ xX])\](?:\s|$)/;
 
 export interface WikilinkMeta {
   target: string;
   label: string;
+  /** `![[Note]]`: the note shown in place (an embed), not only linked. */
+  embed?: boolean;
 }
 
 export interface TaskCheckboxMeta {
@@ -43,7 +47,8 @@ export function createMarkdownParser(options: { extensions?: boolean } = {}): Ma
     .use(mathSyntax)
     .use(wikilinkSyntax)
     .use(taskListSyntax)
-    .use(footnoteSyntax);
+    .use(footnoteSyntax)
+    .use(obsidianSyntax);
 }
 
 // ---------------------------------------------------------------------------
@@ -286,9 +291,19 @@ function shownTarget(target: string): string {
   return title === '' ? fragment : `${title} > ${fragment}`;
 }
 
-/** `[[target]]` and `[[target|label]]` on one line; brackets inside are not allowed. */
+// Obsidian embeds files other than notes the same way (`![[photo.png]]`); those are
+// pictures and media, not notes, and keep their own handling.
+const EMBEDDED_FILE =
+  /\.(?:png|jpe?g|gif|webp|svg|bmp|avif|tiff?|pdf|mp3|wav|m4a|ogg|flac|webm|mp4|mov|mkv|canvas)$/i;
+
+/**
+ * `[[target]]` and `[[target|label]]` on one line; brackets inside are not allowed.
+ * `![[Note]]` embeds the note (a `wikilink` token with `embed: true`).
+ */
 function wikilinkRule(state: StateInline, silent: boolean): boolean {
-  const { src, pos: start, posMax: max } = state;
+  const { src, pos: at, posMax: max } = state;
+  const embed = src.charCodeAt(at) === EXCLAMATION;
+  const start = embed ? at + 1 : at;
   if (src.charCodeAt(start) !== OPEN_BRACKET || src.charCodeAt(start + 1) !== OPEN_BRACKET) return false;
   // A wikilink inside a Markdown link label would nest anchors.
   if (state.linkLevel > 0) return false;
@@ -303,12 +318,13 @@ function wikilinkRule(state: StateInline, silent: boolean): boolean {
   const label =
     separator === -1 ? shownTarget(target) : inner.slice(separator + 1).trim() || shownTarget(target);
   if (target === '') return false;
+  if (embed && EMBEDDED_FILE.test(splitWikilinkTarget(target).title)) return false;
 
   if (!silent) {
     const token = state.push('wikilink', 'a', 0);
-    token.markup = '[[';
+    token.markup = embed ? '![[' : '[[';
     token.content = label;
-    token.meta = { target, label } satisfies WikilinkMeta;
+    token.meta = (embed ? { target, label, embed } : { target, label }) satisfies WikilinkMeta;
   }
   state.pos = close + 2;
   return true;
@@ -316,7 +332,7 @@ function wikilinkRule(state: StateInline, silent: boolean): boolean {
 
 /** Wiki-style links between notes (token `wikilink` with `WikilinkMeta`). */
 export function wikilinkSyntax(md: MarkdownIt): void {
-  // Before `link`, so `[[x]]` is never tried as a reference link first.
+  // Before `link` (and `image`), so `[[x]]` is never tried as a reference link first.
   md.inline.ruler.before('link', 'wikilink', wikilinkRule);
 }
 

@@ -46,7 +46,8 @@ const HTML_CONFIG: Config = {
   // data-remote-src/data-alt: the remote-image placeholder (loaded only on click);
   // data-footnote*: a footnote's reference, definition and way back (scrolled by the preview);
   // data-note-image: a picture stored with the note, by attachment id (the preview fills its src);
-  // data-wikilink-fragment: the heading or block a wikilink points at (the preview scrolls to it).
+  // data-wikilink-fragment: the heading or block a wikilink points at (the preview scrolls to it);
+  // data-callout: an Obsidian callout's kind (its colours); data-block-id: a block's `^id`.
   ADD_ATTR: [
     'data-source-line',
     'data-mermaid-source',
@@ -58,6 +59,8 @@ const HTML_CONFIG: Config = {
     'data-footnote',
     'data-footnote-back',
     'data-note-image',
+    'data-callout',
+    'data-block-id',
   ],
   FORBID_TAGS: FORBIDDEN_HTML_TAGS,
   FORBID_ATTR: ['srcdoc', 'action', 'formaction', 'ping'],

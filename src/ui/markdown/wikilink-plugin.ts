@@ -12,7 +12,8 @@ export function wikilinkHref(target: string): string {
  * `[[Note#Heading]]` names the note in `data-wikilink` and the heading or `^block` in
  * `data-wikilink-fragment`; its address carries both (`#/wiki/Note%23Heading`), so the
  * link opened in a new tab or copied lands on the heading, not the note's top.
- * `[[#Heading]]` has no note, only the place in the note it is in.
+ * `[[#Heading]]` has no note, only the place in the note it is in. `![[Note]]` (an
+ * embed) is the same link in a card.
  */
 export function wikilinkPlugin(md: MarkdownIt): void {
   const escape = md.utils.escapeHtml;
@@ -25,6 +26,8 @@ export function wikilinkPlugin(md: MarkdownIt): void {
     // note's title, and another tab has no note open): the preview scrolls to the place.
     const address = fragment === null ? title : `${title}#${fragment}`;
     const href = title === '' ? ' role="link" tabindex="0"' : ` href="${escape(wikilinkHref(address))}"`;
-    return `<a class="wikilink" data-wikilink="${escape(title)}"${place}${href}>${escape(meta.label)}</a>`;
+    const link = `<a class="wikilink" data-wikilink="${escape(title)}"${place}${href}>${escape(meta.label)}</a>`;
+    // `![[Note]]` shows where the note is embedded, as a card that opens it.
+    return meta.embed === true ? `<span class="note-embed">${link}</span>` : link;
   };
 }
