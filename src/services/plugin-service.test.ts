@@ -427,3 +427,57 @@ describe('PluginService: command targets', () => {
     expect((await service.tools()).items).toEqual([]);
   });
 });
+
+describe('PluginService: telling the page of changes', () => {
+  /** What a watcher could read when it was called: the plugins' states and the tools. */
+  function watchReads(service: PluginService) {
+    const reads: Array<Promise<{ states: string[]; tools: string[] }>> = [];
+    service.watch(() => {
+      reads.push(
+        Promise.all([service.list(), service.tools()]).then(([plugins, tools]) => ({
+          states: plugins.items.map((plugin) => plugin.state),
+          tools: tools.items.map((tool) => tool.name),
+        })),
+      );
+    });
+    return async () => Promise.all(reads.splice(0));
+  }
+
+  it('calls a watcher once a plugin started after a reload is ready, and again when it stops', async () => {
+    const { db, vault, service: first } = open();
+    await enabledSample(first);
+    // The reload: a new service over the same store, watched before its plugins start.
+    const service = new PluginService({
+      repository: new PluginRepository(db),
+      vault,
+      connectors: {
+        worker: (code, permissions) => connectPluginWorker(inProcessPluginWorker, code, permissions),
+      },
+    });
+    services.push(service);
+    const reads = watchReads(service);
+    expect((await service.tools()).items).toEqual([]);
+    await service.recover();
+    expect((await reads()).at(-1)).toEqual({ states: ['enabled'], tools: ['sample-greeter.greet'] });
+    await service.disable(SAMPLE);
+    expect((await reads()).at(-1)).toEqual({ states: ['disabled'], tools: [] });
+  });
+
+  it('calls a watcher when a plugin fails to start, and drops one that rejects', async () => {
+    const { service } = open({ workers: false });
+    await configuredSample(service);
+    const reads = watchReads(service);
+    let gone = 0;
+    service.watch(() => {
+      gone += 1;
+      return Promise.reject(new Error('the page is gone'));
+    });
+    await expect(service.enable(SAMPLE)).rejects.toMatchObject({ code: 'PLUGIN_HOST_UNAVAILABLE' });
+    expect((await reads()).at(-1)).toEqual({ states: ['error'], tools: [] });
+    await Promise.resolve();
+    const calls = gone;
+    await service.disable(SAMPLE);
+    expect((await reads()).at(-1)?.states).toEqual(['disabled']);
+    expect(gone).toBe(calls);
+  });
+});

@@ -141,11 +141,35 @@ export class PluginService {
   readonly #loaded = new Map<string, LoadedPlugin>();
   readonly #tools = new PluginToolRegistry();
   readonly #audit = new CommandAuditLog();
+  readonly #watchers = new Set<() => unknown>();
   #ready: Promise<void> | undefined;
 
   constructor(deps: PluginServiceDeps) {
     this.#deps = deps;
     this.#clock = deps.clock ?? systemClock;
+    this.#tools.onChange(() => this.#changed());
+  }
+
+  /**
+   * Calls `listener` after a plugin's row or its published tools changed: a host that became
+   * ready, stopped or failed. Plugins start one after another in the background after a
+   * reload, so a page that read them once would miss the ones that were not running yet; it
+   * reads them again on each call. A listener that throws or rejects (a closed page's
+   * callback) is dropped.
+   */
+  watch(listener: () => unknown): void {
+    this.#watchers.add(listener);
+  }
+
+  #changed(): void {
+    for (const listener of this.#watchers) {
+      const drop = () => this.#watchers.delete(listener);
+      try {
+        void Promise.resolve(listener()).catch(drop);
+      } catch {
+        drop();
+      }
+    }
   }
 
   // ---- packages and lifecycle -------------------------------------------------
@@ -205,6 +229,7 @@ export class PluginService {
       commands: checked.commands,
     };
     this.#loaded.set(row.plugin_id, plugin);
+    this.#changed();
     return pluginView(plugin);
   }
 
@@ -245,6 +270,7 @@ export class PluginService {
     plugin.host = undefined;
     const state = disabledState(plugin.row.state);
     if (state) await this.#update(plugin, { state, error: null });
+    else this.#changed();
     return pluginView(plugin);
   }
 
@@ -271,6 +297,7 @@ export class PluginService {
     }
     await this.#storage(() => this.#deps.repository.remove(pluginId));
     this.#loaded.delete(pluginId);
+    this.#changed();
   }
 
   async #startHost(plugin: LoadedPlugin): Promise<void> {
@@ -506,7 +533,12 @@ export class PluginService {
   async #update(plugin: LoadedPlugin, patch: Partial<Omit<PluginRow, 'plugin_id'>>): Promise<void> {
     const next = { ...patch, updated_at: toIsoUtc(this.#clock()) };
     Object.assign(plugin.row, next);
-    await this.#storage(() => this.#deps.repository.update(plugin.row.plugin_id, next));
+    try {
+      await this.#storage(() => this.#deps.repository.update(plugin.row.plugin_id, next));
+    } finally {
+      // The row in memory, which `list` shows, changed even if storing it failed.
+      this.#changed();
+    }
   }
 
   /** Storage failures are PLUGIN_STORAGE_ERROR; the domain's own errors pass through. */

@@ -4,6 +4,7 @@ import type { AgentRunDto, StartAgentRunInput } from '../../contracts/agent-runs
 import type { CoreApi } from '../../services/core-api';
 import { core, subscribeEvents } from '../api/core-client';
 import { reportError } from '../errors';
+import { onPluginsChanged } from '../extensions/plugins.service';
 import { loadLocalModels } from '../local-models/local-models.service';
 import { localModels } from '../local-models/local-models.svelte';
 import { DEMO_PROVIDER, defaultAgentChoice } from './agent-models';
@@ -25,11 +26,34 @@ function agentApi(): Remote<CoreApi['agent']> {
 
 let unsubscribe: (() => void) | null = null;
 
+let followingPlugins = false;
+
+/**
+ * The tools again whenever a plugin becomes ready, stops or fails: after a reload the
+ * enabled plugins start in the background, after the view's first read of the list.
+ */
+function followPluginTools(): void {
+  if (followingPlugins) return;
+  followingPlugins = true;
+  onPluginsChanged(() => void loadAgentTools());
+}
+
+async function loadAgentTools(): Promise<void> {
+  try {
+    const [tools, disabled] = await Promise.all([agentApi().tools(), agentApi().disabledTools()]);
+    agentView.setTools(tools);
+    agentSettings.setTools(tools, disabled);
+  } catch (error) {
+    console.warn('Could not read the agent tools', error);
+  }
+}
+
 /**
  * The picker's lists (enabled providers, each one's models, the in-browser
  * models) and the tools; keeps the picked model while its provider exists.
  */
 export async function loadAgentSetup(): Promise<void> {
+  followPluginTools();
   try {
     const [providers, tools, disabled] = await Promise.all([
       core.providers.list(),

@@ -6,6 +6,8 @@ import type {
   PluginDto,
   PluginSettingValue,
 } from '../../contracts/plugin-types';
+import * as Comlink from 'comlink';
+import { CoalescedRun } from '../../core/cross-tab-changes';
 import { core } from '../api/core-client';
 import { confirmation } from '../dialogs/confirm.svelte';
 import { reportError } from '../errors';
@@ -26,9 +28,47 @@ async function readPluginsAndTools(): Promise<PluginDto[]> {
   return items;
 }
 
+const pluginListeners = new Set<() => void>();
+
+/** One read at a time: plugins that start one after another cause one more read, not one each. */
+const rereadPlugins = new CoalescedRun(async () => {
+  try {
+    await readPluginsAndTools();
+  } finally {
+    for (const listener of pluginListeners) listener();
+  }
+});
+
+let watching: Promise<void> | undefined;
+
+/**
+ * Asks the core to say when a plugin becomes ready, stops or fails: after a reload the
+ * enabled plugins start one after another in the background, after the page's first read,
+ * so their rows and tools (the Agent view's list, the names a prompt uses) would stay as
+ * that read found them. Waited for before a read, so no change falls between the two.
+ */
+function watchPlugins(): Promise<void> {
+  // Through a promise: an in-thread core (tests) answers without one, or throws.
+  watching ??= Promise.resolve()
+    .then(() => core.plugins.watch(Comlink.proxy(() => void rereadPlugins.request())))
+    .catch((error: unknown) => console.warn('Could not follow the plugins', error));
+  return watching;
+}
+
+/**
+ * Calls `listener` after the page re-read the plugins and their tools because one of them
+ * became ready, stopped or failed; returns a function that stops it.
+ */
+export function onPluginsChanged(listener: () => void): () => void {
+  pluginListeners.add(listener);
+  void watchPlugins();
+  return () => pluginListeners.delete(listener);
+}
+
 /** Reads the installed plugins, their published tools and each one's settings. */
 export async function refreshPlugins(): Promise<void> {
   try {
+    await watchPlugins();
     const items = await readPluginsAndTools();
     const settings = await Promise.all(
       items.map((plugin) => core.plugins.getSettings({ plugin_id: plugin.plugin_id })),
@@ -46,6 +86,7 @@ export async function refreshPlugins(): Promise<void> {
  */
 export async function refreshPluginNames(): Promise<void> {
   try {
+    await watchPlugins();
     await readPluginsAndTools();
   } catch (error) {
     console.warn('Could not read the plugin names', error);
@@ -172,9 +213,12 @@ export async function saveSecret(pluginId: string, key: string, secret: string):
 export const clearSecret = (pluginId: string, key: string) =>
   step(() => core.plugins.deleteSecret({ plugin_id: pluginId, key }));
 
-/** Runs a published tool with JSON arguments; the text result, or null after an error. */
-/** A try's outcome: the tool's text, or why it did not run (also shown as a toast). */
-export type ToolTryOutcome = { ok: true; text: string } | { ok: false; reason: string };
+/**
+ * A try's outcome: the tool's text, why it did not run, or, when it ran and reported an
+ * error (`ran`), that error in its own words (the failures are also shown as a toast).
+ */
+export type ToolTryOutcome =
+  { ok: true; text: string; ran?: never } | { ok: false; reason: string; ran?: true };
 
 export async function tryTool(name: string, argumentsJson: string): Promise<ToolTryOutcome> {
   let args: unknown;
@@ -197,16 +241,16 @@ export async function tryTool(name: string, argumentsJson: string): Promise<Tool
     const text = refusal && toolCallErrorText(refusal);
     if (refusal && text) toasts.show(text, { kind: 'error', code: refusal.code });
     else reportPluginError(error);
-    return { ok: false, reason: text || ranAndFailedText(refusal) || t('plugins.tryFailed') };
+    if (text) return { ok: false, reason: text };
+    const ran = ranAndFailedText(refusal);
+    return ran ? { ok: false, ran: true, reason: ran } : { ok: false, reason: t('plugins.tryFailed') };
   }
 }
 
 /** A tool that ran and reported an error (MCP_TOOL_CALL_FAILED): its own message, which its author needs. */
 function ranAndFailedText(refusal: ReturnType<typeof pluginRefusal>): string | null {
   const message = refusal?.code === 'MCP_TOOL_CALL_FAILED' ? refusal.details.tool_message : undefined;
-  return typeof message === 'string'
-    ? t('pluginAuthoring.toolReportedError', { message: message || '—' })
-    : null;
+  return typeof message === 'string' ? t('pluginReady.toolReportedError', { message: message || '—' }) : null;
 }
 
 /** The context the palette may hand to a command: the open note and the selected text. */

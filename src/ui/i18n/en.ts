@@ -1758,7 +1758,8 @@ graph LR
     '{failed} of {count} cases failed. A failed case counts as 0 for what it did not reach (a case that expected tools and called none has no valid arguments), so no bar leaves it out.',
   'plugins.tryNotRun': 'Not run: {reason}',
   'plugins.tryFailed': 'the tool reported an error.',
-  'pluginAuthoring.toolReportedError': 'the tool ran and reported an error: {message}',
+  // A Try whose tool ran and threw: the tool's own error, not "not run".
+  'pluginReady.toolReportedError': 'The tool ran and reported an error: {message}',
   'pluginAuthoring.companionRefusedOrigin':
     'The plugin companion refused this page ({origin}). Add it to allowed_origins in COMPANION_CONFIG and restart the companion.',
   'themes.reservedId': '{file}: theme_id “{id}” is reserved for a built-in theme; choose another id.',

@@ -1641,7 +1641,8 @@ graph LR
     '{count} 个用例中有 {failed} 个失败。失败的用例在它没能做到的指标上记为 0（需要调用工具却一个也没有调用的用例没有有效参数），所以每根柱子都算上了它们。',
   'plugins.tryNotRun': '没有运行：{reason}',
   'plugins.tryFailed': '工具报告了错误。',
-  'pluginAuthoring.toolReportedError': '工具已运行，但报告了错误：{message}',
+  // A Try whose tool ran and threw: the tool's own error, not "not run".
+  'pluginReady.toolReportedError': '工具已运行，但报告了错误：{message}',
   'pluginAuthoring.companionRefusedOrigin':
     '插件伴随程序拒绝了此页面（{origin}）。请把它加入 COMPANION_CONFIG 的 allowed_origins 并重启伴随程序。',
   'themes.reservedId': '{file}：theme_id“{id}”已被内置主题占用，请换一个 ID。',
