@@ -105,11 +105,11 @@ export class AgentConnection {
     if (cmd !== 'list_model' && cmd !== undefined && isCommandName(cmd)) {
       return this.#deps.pool.refuse(this.#owner, requestId, error);
     }
-    // A frame that is no task (an unknown cmd such as "cancel") must not answer under the id of
-    // the task still running: an error is the last reply to a request, and that task's answer
-    // is still to come. The protocol has no cancel: a new task or closing the socket stops one.
-    const taken = requestId !== null && requestId === this.#openTask;
-    this.#send({ request_id: taken ? null : requestId, error });
+    // The protocol's error reply carries the request's id (§2 "同request（必填）"), also when a
+    // client reuses the id of its task still running for a frame that is no task (an unknown cmd
+    // such as "cancel"): that frame stops nothing (the protocol has no cancel; a new task or
+    // closing the socket stops one), and the task's own answer still follows.
+    this.#send({ request_id: requestId, error });
   }
 
   /** Binary frames are read as UTF-8 text too: some clients send JSON that way. */

@@ -21,6 +21,17 @@ describe('LinkIndex', () => {
     expect(index.backlinks('c')).toEqual([]);
   });
 
+  it('a link inside an Obsidian comment links nothing, and no context quotes a comment', () => {
+    const index = new LinkIndex();
+    index.set(note('s', 'Secret'));
+    index.set(note('p', 'Public'));
+    index.set(
+      note('b', 'Plans', '%%[x](Secret.md) private plan%%\nsee [[Public]] %%and [[Secret]] too%% here'),
+    );
+    expect(index.backlinks('s')).toEqual([]);
+    expect(index.backlinks('p')).toEqual([{ note_id: 'b', title: 'Plans', context: 'see [[Public]]  here' }]);
+  });
+
   it('counts a link to a heading or block of a note as a backlink to the note', () => {
     const index = new LinkIndex();
     index.set(note('a', 'Index', '## Index\n[[#Index]] [[Index#Index]]'));

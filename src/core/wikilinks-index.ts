@@ -1,3 +1,4 @@
+import { stripObsidianComments } from './markdown/obsidian-comments';
 import { linkKey, namesTitle, parseWikilinks } from './wikilinks';
 import { parseMarkdownNoteLinks } from './wikilinks-markdown';
 import { noteAliases } from './wikilinks-aliases';
@@ -78,16 +79,18 @@ export class LinkIndex {
   set(note: IndexedNote): void {
     this.remove(note.note_id);
     const links = new Map<string, string>();
-    for (const link of parseWikilinks(note.body)) {
+    // A link in a comment links nothing, and a backlink's context never quotes a comment.
+    const body = stripObsidianComments(note.body);
+    for (const link of parseWikilinks(body)) {
       // `[[#Heading]]` stays within the note: no other note is linked.
       if (link.target === '') continue;
       const key = linkKey(link.target);
-      if (!links.has(key)) links.set(key, contextOf(note.body, link.start));
+      if (!links.has(key)) links.set(key, contextOf(body, link.start));
     }
     // A Markdown link to a note (`[text](Note.md)`) links it as `[[Note.md]]` does.
-    for (const link of parseMarkdownNoteLinks(note.body)) {
+    for (const link of parseMarkdownNoteLinks(body)) {
       const key = linkKey(link.target);
-      if (!links.has(key)) links.set(key, contextOf(note.body, link.start));
+      if (!links.has(key)) links.set(key, contextOf(body, link.start));
     }
     const key = linkKey(note.title);
     const aliasNames = new Map<string, string>();

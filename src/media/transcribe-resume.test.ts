@@ -108,6 +108,21 @@ describe('the seam', () => {
     ]);
   });
 
+  it('keeps a segment heard again a little earlier when most of it lies after the seam, starting at the seam', () => {
+    const kept = resume([segment(1, 0, 4), segment(2, 4, 23.9)]);
+    const cutDifferently = [
+      segment(2, 4, 23.2, 'phrase 2'),
+      segment(3, 23.2, 27, 'phrase 3 and more'),
+      segment(4, 28, 31, 'phrase 4'),
+    ];
+    expect(afterSeam(cutDifferently, kept).map((s) => [s.segment_id, s.start_time, s.text])).toEqual([
+      ['segment_003', 23.9, 'phrase 3 and more'],
+      ['segment_004', 28, 'phrase 4'],
+    ]);
+    // Mostly before the seam: the kept segments hold its words.
+    expect(afterSeam([segment(2, 10, 24.5, 'phrase 2')], kept)).toEqual([]);
+  });
+
   it('changes nothing for a run that resumes nothing', () => {
     const heard = [segment(1, 0, 4), segment(2, 4, 9)];
     expect(afterSeam(heard, NO_RESUME)).toEqual(heard);

@@ -68,9 +68,11 @@ export function firstWindowToRun(windows: readonly AudioWindow[], resume: Transc
 }
 
 /**
- * The segments of the windows run again that are not kept already (those starting at or
- * after the seam: what starts before it is speech the kept segments hold), numbered on
- * after the kept ones.
+ * The segments of the windows run again that are not kept already, numbered on after the
+ * kept ones. A segment belongs after the seam when most of it lies there: heard again (on
+ * another device, WASM instead of WebGPU) a window may cut its segments a little
+ * differently, and one that starts just before the seam and runs on past it holds words
+ * the kept segments do not. Its start is moved to the seam, so no two segments overlap.
  */
 export function afterSeam(
   merged: readonly TranscriptSegment[],
@@ -79,8 +81,12 @@ export function afterSeam(
   const kept = resume.segments.length;
   const seam = kept > 0 ? seamOf(resume.segments) : Number.NEGATIVE_INFINITY;
   return merged
-    .filter((segment) => segment.start_time >= seam)
-    .map((segment, index) => ({ ...segment, segment_id: segmentId(kept + index) }));
+    .filter((segment) => segment.end_time > seam && (segment.start_time + segment.end_time) / 2 >= seam)
+    .map((segment, index) => ({
+      ...segment,
+      start_time: Math.max(segment.start_time, seam),
+      segment_id: segmentId(kept + index),
+    }));
 }
 
 function isSegment(value: unknown): value is TranscriptSegment {

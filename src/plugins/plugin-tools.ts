@@ -33,10 +33,15 @@ function parametersOf(tool: PluginTool): z.ZodObject {
   return shape.superRefine(validate) as unknown as z.ZodObject;
 }
 
+/** How much longer the agent waits for a plugin tool than the plugin host does. */
+const HOST_TIMEOUT_GRACE_MS = 2_000;
+
 /** A published plugin tool as an agent tool: always behind a permission prompt. */
 export function toAgentToolSpec(tool: PluginTool, call: PluginToolCaller): AgentToolSpec {
-  // The manifest's tool_timeout_seconds (schema-bounded to 600 s); the agent waits as long as the host does.
-  const timeoutMs = tool.timeout_ms ?? DEFAULT_TOOL_TIMEOUT_MS;
+  // The manifest's tool_timeout_seconds (schema-bounded to 600 s). The agent waits a little
+  // longer than the host, so a tool that runs out of time ends with the host's own error
+  // (MCP_TOOL_CALL_FAILED, naming the plugin's limit), not the agent's generic timeout.
+  const timeoutMs = (tool.timeout_ms ?? DEFAULT_TOOL_TIMEOUT_MS) + HOST_TIMEOUT_GRACE_MS;
   return {
     name: tool.name,
     description: tool.description || `A tool of the plugin ${tool.plugin_id}.`,

@@ -45,7 +45,7 @@ describe('Obsidian comments', () => {
 
   it('hides the rest after an unclosed comment, as Obsidian does', () => {
     expect(allText('Shown\n\n%%\nsecret\n\nmore secret')).toBe('Shown');
-    expect(allText('Shown %%secret to the end')).toBe('Shown ');
+    expect(allText('Shown %%secret to the end')).toBe('Shown');
   });
 
   it('keeps %% inside code spans and fences', () => {

@@ -5,6 +5,7 @@
 import markPlugin from 'markdown-it-mark';
 import type { MarkdownIt, StateBlock, StateCore, StateInline, Token } from 'markdown-it';
 import { isCodeIndented, lineText } from './block-state';
+import { stripObsidianComments } from './obsidian-comments';
 
 /**
  * What Obsidian adds to Markdown, so a vault reads here as it did there: `%%comments%%`
@@ -75,6 +76,11 @@ function commentInlineRule(state: StateInline, silent: boolean): boolean {
 
 /** Obsidian comments (`%%...%%` inline, `%%` ... `%%` as blocks): hidden token `obsidian_comment`. */
 export function commentSyntax(md: MarkdownIt): void {
+  // Comments that cross blocks are taken out of the source first (see obsidian-comments);
+  // the rules below still hide any the scan left, e.g. in a span it read as code.
+  md.core.ruler.after('normalize', 'obsidian_comment_strip', (state) => {
+    state.src = stripObsidianComments(state.src);
+  });
   md.block.ruler.before('fence', 'obsidian_comment', commentBlockRule, {
     alt: ['paragraph', 'reference', 'blockquote', 'list'],
   });

@@ -1,4 +1,5 @@
 import { FOOTNOTE_LABELS, footnoteNumbers } from '../../core/markdown/syntax';
+import { stripObsidianComments } from '../../core/markdown/obsidian-comments';
 import { BlockSplitter } from './block-splitter';
 
 /** One top-level block of the preview, rendered on its own. */
@@ -87,7 +88,8 @@ export class BlockRenderer {
    * the rest come back with `html: null` for a later pass.
    */
   render(source: string, shouldYield: () => boolean = () => false): PreviewBlock[] {
-    const parsed = this.#splitter.split(source);
+    // Taken out before the split: a comment may open in one block and close in another.
+    const parsed = this.#splitter.split(stripObsidianComments(source));
     const texts = parsed.map((block) => block.text);
     const references = this.#referencesOf(texts);
     const numbers = footnoteNumbers(texts);
