@@ -62,14 +62,11 @@ export async function allowTasksAndExpectRun(
   const run = page.getByTestId('agent-run-item').first();
   await expect(run).toHaveAttribute('data-status', 'completed');
   const timeline = page.getByTestId('agent-timeline');
+  // Each call names its tool's id beside the readable name; the ids say which tools ran.
   const tools = await timeline
-    .locator('[data-testid="agent-event"][data-event="ToolCall"]')
-    .evaluateAll((items) => items.map((item) => item.textContent ?? ''));
-  expect(tools.map((line) => /Tool (\S+)/.exec(line)?.[1])).toEqual([
-    'rag.search',
-    'notes.read',
-    'tasks.create',
-  ]);
+    .locator('[data-testid="agent-event"][data-event="ToolCall"] strong[data-tool]')
+    .evaluateAll((items) => items.map((item) => item.getAttribute('data-tool')));
+  expect(tools).toEqual(['rag.search', 'notes.read', 'tasks.create']);
   await expect(timeline.locator('[data-event="ModelCallStarted"]').first()).toContainText(model);
   await expect(timeline.locator('[data-event="RunCompleted"]')).toContainText(answer);
 }
@@ -101,8 +98,9 @@ export async function expectBrokenSearchThenRecovery(page: Page, sent: string): 
   const calls = timeline.locator('[data-testid="agent-event"][data-event="ToolCall"]');
   await expect(calls).toHaveCount(2);
   const bad = calls.first();
-  // The tool as the app names it, not as the wire spells it (notes__search).
-  await expect(bad.locator('strong')).toHaveText('Tool notes.search');
+  // The tool by its readable name, and its id as the app spells it, not as the wire does (notes__search).
+  await expect(bad.locator('strong')).toHaveText('Tool Search notes');
+  await expect(bad.locator('strong')).toHaveAttribute('data-tool', 'notes.search');
   await expect(bad.locator('[data-status]')).toHaveAttribute('data-status', 'invalid_arguments');
   await expect(bad.locator('[data-status]')).toContainText('arguments not valid JSON');
   await expect(bad.getByTestId('agent-tool-result')).toContainText('were not valid JSON');
