@@ -45,6 +45,7 @@ test('Ctrl+K offers to search the notes’ text, and Enter shows the results wit
   await createNote(page, 'Shopping', 'Bread.');
 
   await page.keyboard.press('Control+k');
+  await expect(page.getByTestId('command-palette-input')).toBeFocused();
   await page.keyboard.type('staking');
   const palette = page.getByTestId('command-palette');
   await expect(palette.getByTestId('command-palette-search')).toHaveText(
@@ -101,7 +102,9 @@ test('中文界面：Ctrl+K 按中文别名找到笔记，并可在正文中搜�
   await switchLanguage(page, 'zh-CN');
 
   await page.keyboard.press('Control+k');
+  await expect(page.getByTestId('command-palette-input')).toBeFocused();
   await page.keyboard.type('会记');
+  await expect(page.getByTestId('command-palette-input')).toHaveValue('会记');
   const palette = page.getByTestId('command-palette');
   await expect(palette.getByTestId('command-palette-note')).toHaveText([
     /^项目周报\s*打开笔记 · 别名“周会记录”$/,
@@ -112,4 +115,26 @@ test('中文界面：Ctrl+K 按中文别名找到笔记，并可在正文中搜�
   await palette.getByTestId('command-palette-search').click();
   await expect(page.getByTestId('search-input')).toHaveValue('联调');
   await expect(page.getByTestId('search-result-title')).toHaveText(['项目周报']);
+});
+
+test('keys typed straight after the first Ctrl+K land in the palette, not in the note being edited', async ({
+  page,
+}) => {
+  await openApp(page);
+  const body = '---\naliases: [Deploy guide]\n---\nSteps.';
+  await createNote(page, 'Release runbook', body);
+  // Once the app is idle the palette is there, closed, before anyone asks for it.
+  await expect(page.getByTestId('command-palette')).toBeAttached();
+  await expect(page.getByTestId('note-body')).toBeFocused();
+
+  await page.keyboard.press('Control+k');
+  await page.keyboard.type('deploy g');
+  const input = page.getByTestId('command-palette-input');
+  await expect(input).toBeFocused();
+  await expect(input).toHaveValue('deploy g');
+  await expect(page.getByTestId('command-palette').getByTestId('command-palette-note')).toHaveText([
+    /^Release runbook\s*Open note · alias “Deploy guide”$/,
+  ]);
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('note-body')).toHaveValue(body);
 });
