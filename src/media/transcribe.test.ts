@@ -257,6 +257,60 @@ describe('runTranscription in the job runtime', () => {
     expect(live[0]?.every((segment) => segment.end_time <= 24)).toBe(true);
   });
 
+  it('a resumed run diarizes only the rest and a context before the seam, keeping the speakers', async () => {
+    // 95 s; the lecturer, then a student from 72 s. The run resumes after the first phrase.
+    const script: ScriptedPhrase[] = [
+      { start: 40, end: 48, text: 'Before the break.', speaker: 'SPEAKER_00' },
+      { start: 62, end: 68, text: 'Still the lecturer.', speaker: 'SPEAKER_00' },
+      { start: 72, end: 80, text: 'A question.', speaker: 'SPEAKER_01' },
+    ];
+    const heard: number[] = [];
+    const diarizer = {
+      profileId: 'diarization-double',
+      // Numbers speakers its own way and counts from the start of what it hears.
+      diarize: async (samples: Float32Array) => {
+        heard.push(samples.length);
+        const offset = 95 - samples.length / RATE;
+        return script
+          .filter((phrase) => phrase.end > offset)
+          .map((phrase) => ({
+            speaker: phrase.speaker === 'SPEAKER_00' ? 'SPEAKER_01' : 'SPEAKER_00',
+            start: Math.max(phrase.start, offset) - offset,
+            end: phrase.end - offset,
+          }));
+      },
+    };
+    const kept: TranscriptSegment[] = [
+      {
+        segment_id: 'segment_001',
+        speaker: 'SPEAKER_00',
+        start_time: 40,
+        end_time: 48,
+        text: 'Before the break.',
+        confidence: null,
+        words: [],
+      },
+    ];
+    // The run starts at the second window (25 s); the double counts windows from its first call.
+    const heardFromSecondWindow = script.map((phrase) => ({
+      ...phrase,
+      start: phrase.start - 25,
+      end: phrase.end - 25,
+    }));
+    const { runtime } = setup({
+      engine: new AsrEngineDouble({ script: heardFromSecondWindow }),
+      diarizer,
+      resume: { segments: kept, languages: new Map(), published: false },
+      files: { a: { bytes: toneWav(95), mime_type: 'audio/wav', name: 'a.wav' } },
+    });
+    const { job } = await run(runtime, { attachment_id: 'a' });
+    expect(heard).toEqual([(95 - (48 - 30)) * RATE]);
+    const segments = (job.result as TranscriptionResult).segments;
+    expect(segments.map((segment) => [segment.speaker, segment.text])).toEqual(
+      script.map((phrase) => [phrase.speaker, phrase.text]),
+    );
+  });
+
   it('completes without speakers and with DIARIZATION_UNAVAILABLE when the diarizer fails', async () => {
     const diarizer = new DiarizerDouble([], {
       failure: new Error('segmentation model missing at /models/x'),

@@ -4,6 +4,7 @@ import { decodeAudio, durationOf, type AudioDecoder } from './audio-decoders';
 import type { AsrEngine, AsrLoadProgress, Diarizer, SpeakerTurn } from './asr-engine';
 import { resolveAsrProfile, type AsrProfile } from './asr-models';
 import { TARGET_SAMPLE_RATE, toMono16k } from './resample';
+import { diarizationStart, resumedSpeakerTurns } from './resume-speakers';
 import {
   afterSeam,
   firstWindowToRun,
@@ -109,16 +110,20 @@ export async function runTranscription(
 
   await loadModel(context, deps.engine, profile);
 
+  const resume = deps.resume ?? { ...NO_RESUME, published: true };
+  const kept = resume.segments;
+
   let turns: SpeakerTurn[] = [];
   if (request.diarization) {
-    const diarized = deps.diarizer ? await diarize(context, deps.diarizer, samples) : undefined;
-    if (diarized) turns = diarized;
+    // A resumed run labels only what it transcribes, matched to the kept speakers.
+    const from = diarizationStart(kept);
+    const heard = from > 0 ? samples.subarray(Math.floor(from * TARGET_SAMPLE_RATE)) : samples;
+    const diarized = deps.diarizer ? await diarize(context, deps.diarizer, heard) : undefined;
+    if (diarized) turns = from > 0 ? resumedSpeakerTurns(diarized, from, kept) : diarized;
     else warnings.push('DIARIZATION_UNAVAILABLE');
   }
 
   const windows = planWindows(samples.length, { ...deps.windowing, sampleRate: TARGET_SAMPLE_RATE });
-  const resume = deps.resume ?? { ...NO_RESUME, published: true };
-  const kept = resume.segments;
   const first = firstWindowToRun(windows, resume);
   const started: TranscriptionStartedEventData = {
     profile_id: profile.profile_id,

@@ -979,6 +979,16 @@ graph LR
   'transcription.checkModelHost': 'Check the model host in Settings → Local models',
   'transcription.preparing': 'Reading the audio…',
   'transcription.errorDetails': 'Details',
+  'transcriptionFailure.failedAt':
+    'Speech recognition failed near {time} in the recording, so the transcript was not finished. Retry; if it fails again, choose another model or set the language to “Detect automatically”, then transcribe the file again.',
+  'transcriptionFailure.failed':
+    'The transcription was not finished. Retry; if it fails again, delete this job and add the audio file again.',
+  'transcriptionFailure.audioGone':
+    'The recording of this job is no longer in the vault, so it cannot be transcribed. Add the audio file again.',
+  'transcriptionFailure.profileGone':
+    'The model chosen for this job no longer exists. Choose another model above and add the audio file again.',
+  'transcriptionFailure.interrupted':
+    'The transcription stopped unexpectedly. Retry; if it stops again, reload the page and try once more.',
   'transcription.modelPreparing': 'Preparing the model…',
   'transcription.audioProgress': '{done} of {total} transcribed',
   'transcription.lessThanMinuteLeft': 'less than a minute left',

@@ -943,6 +943,12 @@ graph LR
   'transcription.checkModelHost': '在 设置 → 本地模型 中检查下载源',
   'transcription.preparing': '正在读取音频…',
   'transcription.errorDetails': '详细信息',
+  'transcriptionFailure.failedAt':
+    '语音识别在录音 {time} 附近出错，转写没有完成。请点“重试”；若仍失败，请换一个模型，或把语言改为“自动识别”，再转写一次。',
+  'transcriptionFailure.failed': '转写没有完成。请点“重试”；若仍失败，请删除此任务，重新添加该音频文件。',
+  'transcriptionFailure.audioGone': '此任务的录音已不在笔记库中，无法转写。请重新添加该音频文件。',
+  'transcriptionFailure.profileGone': '此任务所选的模型已不存在。请在上方另选一个模型，再重新添加该音频文件。',
+  'transcriptionFailure.interrupted': '转写意外中断。请点“重试”；若再次中断，请重新加载页面后再试一次。',
   'transcription.modelPreparing': '正在准备模型…',
   'transcription.audioProgress': '已转写 {done} / {total}',
   'transcription.lessThanMinuteLeft': '剩余不到 1 分钟',

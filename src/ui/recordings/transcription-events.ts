@@ -40,15 +40,19 @@ export interface JobError {
   code: string;
   message: string;
   audio?: AudioFailure;
+  /** Where in the audio (seconds) the window being transcribed began, when the core said. */
+  at?: number;
 }
 
-/** A stored or event error as the page keeps it; the details are read for the audio failure only. */
-function jobError(error: { code: string; message?: unknown }): JobError {
+/** A stored or event error as the page keeps it; the details are read for the audio failure and where it happened. */
+function jobError(error: { code: string; message?: unknown; details?: unknown }): JobError {
   const audio = audioFailureOf(error);
+  const at = record(error.details).start_time;
   return {
     code: error.code,
     message: typeof error.message === 'string' ? error.message : '',
     ...(audio && { audio }),
+    ...(typeof at === 'number' && Number.isFinite(at) && at >= 0 && { at }),
   };
 }
 

@@ -5,6 +5,12 @@ import type {
   TranscriptionJob,
 } from '../../contracts/transcription';
 import type { AudioFailure } from './audio-failure';
+import {
+  deviceStorage,
+  readTranscriptionChoices,
+  startingProfile,
+  writeTranscriptionChoices,
+} from './transcription-choices';
 import { jobAudioName } from './job-labels';
 import type { TranscriptionLive } from './transcription-events';
 
@@ -37,7 +43,9 @@ export class TranscriptionViewState {
   #profiles = $state.raw<AsrProfileDto[]>([]);
   #diarizationModels = $state.raw<DiarizationModelDto[]>([]);
   #settings = $state.raw<AsrSettings | null>(null);
-  #language = $state('');
+  /** The language and model last chosen on this device (the model applied once the catalog says it exists). */
+  readonly #remembered = readTranscriptionChoices(deviceStorage());
+  #language = $state(this.#remembered.language);
   #profileId = $state('');
   #diarization = $state(true);
   #audioNames = $state.raw<Record<string, string>>({});
@@ -162,7 +170,9 @@ export class TranscriptionViewState {
     this.#profiles = profiles;
     this.#diarizationModels = diarizationModels;
     this.#settings = settings;
-    if (this.#profileId === '') this.#profileId = settings.profile_id;
+    if (this.#profileId === '') {
+      this.#profileId = startingProfile(this.#remembered.profile_id, profiles, settings.profile_id);
+    }
   }
 
   setSettings(settings: AsrSettings): void {
@@ -171,9 +181,17 @@ export class TranscriptionViewState {
 
   setLanguage(language: string): void {
     this.#language = language;
+    this.#remember();
   }
   setProfileId(profileId: string): void {
     this.#profileId = profileId;
+    this.#remember();
+  }
+
+  #remember(): void {
+    const choices = { language: this.#language, profile_id: this.#profileId || null };
+    Object.assign(this.#remembered, choices);
+    writeTranscriptionChoices(deviceStorage(), choices);
   }
   setDiarization(on: boolean): void {
     this.#diarization = on;

@@ -1,0 +1,37 @@
+import type { MessageKey, MessageParams } from '../i18n';
+import { formatTimestamp } from './transcript-time';
+
+/**
+ * What a failed transcription says first: what failed and what to do next, in the page's
+ * language, chosen by the contract's error code (§5.5). The core's own English message
+ * explains the cause to a developer and stays below, folded away, as the details.
+ *
+ * Null where the error code's own text already says both (a model that could not be
+ * loaded points at Settings; unreadable audio is explained by its reason) and for a
+ * cancellation, which is no failure.
+ */
+export function transcriptionFailureMessage(error: {
+  code: string;
+  at?: number;
+}): { key: MessageKey; params?: MessageParams } | null {
+  switch (error.code) {
+    case 'UNSUPPORTED_AUDIO_FORMAT':
+    case 'TRANSCRIPTION_MODEL_UNAVAILABLE':
+    case 'DIARIZATION_MODEL_UNAVAILABLE':
+    case 'TRANSCRIPTION_CANCELLED':
+    case 'JOB_CANCELLED':
+      return null;
+    case 'TRANSCRIPTION_FAILED':
+      // Recognition broke on one window: saying where lets the user check that part of the audio.
+      return error.at === undefined
+        ? { key: 'transcriptionFailure.failed' }
+        : { key: 'transcriptionFailure.failedAt', params: { time: formatTimestamp(error.at) } };
+    case 'ATTACHMENT_NOT_FOUND':
+      return { key: 'transcriptionFailure.audioGone' };
+    case 'TRANSCRIPTION_PROFILE_NOT_FOUND':
+      return { key: 'transcriptionFailure.profileGone' };
+    default:
+      // JOB_FAILED, INTERNAL_ERROR or a code this build does not know: still a transcription that stopped.
+      return { key: 'transcriptionFailure.interrupted' };
+  }
+}
