@@ -110,15 +110,32 @@ describe('PictureIndex.resolve', () => {
 });
 
 describe('relinking', () => {
-  it('gives a wiki picture its alt text, not its size, and keeps a Markdown alt as written', () => {
+  it('gives a wiki picture its alt text and keeps its size, and keeps a Markdown alt as written', () => {
     const [sized, named, markdown] = findImageLinks(
       '![[my diagram.png|300x200]] ![[x.png|架构 v1.2]] ![a \\[b\\]](x.png)',
     );
     expect(storedPictureLink(sized!, 'vault/my diagram.png', 'att_1')).toBe(
-      '![my diagram](attachment:att_1)',
+      '![my diagram|300x200](attachment:att_1)',
     );
     expect(storedPictureLink(named!, 'vault/x.png', 'att_2')).toBe('![架构 v1.2](attachment:att_2)');
     expect(storedPictureLink(markdown!, 'vault/x.png', 'att_3')).toBe('![a \\[b\\]](attachment:att_3)');
+  });
+
+  it('keeps an Obsidian size through import and export, wiki or Markdown, with or without a caption', async () => {
+    const [width, captioned, markdown] = findImageLinks(
+      '![[photo.png|200]] ![[photo.png|Sunset|200x100]] ![Sunset|120](photo.png)',
+    );
+    expect(storedPictureLink(width!, 'vault/photo.png', 'att_1')).toBe('![photo|200](attachment:att_1)');
+    expect(storedPictureLink(captioned!, 'vault/photo.png', 'att_2')).toBe(
+      '![Sunset|200x100](attachment:att_2)',
+    );
+    expect(storedPictureLink(markdown!, 'vault/photo.png', 'att_3')).toBe('![Sunset|120](attachment:att_3)');
+    const exported = await exportedPictureLinks(
+      '![photo|200](attachment:att_1)',
+      'Vault/Notes/Trip.md',
+      async () => 'photo.png',
+    );
+    expect(exported.body).toBe('![photo|200](../attachments/photo.png)');
   });
 
   it('replaces the given links and keeps the text around them', () => {

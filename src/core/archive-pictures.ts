@@ -224,6 +224,15 @@ export function resolvedPictureLinks(
 
 /** Obsidian's `![[x.png|300]]` and `|300x200` give a size, not an alt text. */
 const WIKI_SIZE = /^\d+(?:x\d+)?$/;
+/** `![[x.png|caption|300]]`: a caption, then the size. */
+const WIKI_CAPTION_SIZE = /^(.*?)\s*\|\s*(\d+(?:x\d+)?)$/;
+
+/** A wiki picture's `|…` split into its alt text (may be '') and its size (may be ''). */
+function wikiAltAndSize(alt: string): { caption: string; size: string } {
+  if (WIKI_SIZE.test(alt)) return { caption: '', size: alt };
+  const sized = WIKI_CAPTION_SIZE.exec(alt);
+  return sized ? { caption: sized[1]!.trim(), size: sized[2]! } : { caption: alt, size: '' };
+}
 
 /** The text with the given links replaced; links must not overlap. */
 export function replaceLinks(
@@ -244,14 +253,13 @@ export function replaceLinks(
 /** The link to a stored picture that takes the place of an archive link. */
 export function storedPictureLink(link: ImageLink, picturePath: string, attachmentId: string): string {
   const fileName = picturePath.slice(picturePath.lastIndexOf('/') + 1);
-  const alt =
-    link.kind === 'markdown'
-      ? link.alt
-      : link.alt !== '' && !WIKI_SIZE.test(link.alt)
-        ? // The alt is no file name: a dummy extension keeps its own last dot part.
-          imageAltText(`${link.alt}.x`)
-        : imageAltText(fileName);
-  return `![${alt}](${NOTE_IMAGE_SCHEME}${attachmentId})`;
+  if (link.kind === 'markdown') return `![${link.alt}](${NOTE_IMAGE_SCHEME}${attachmentId})`;
+  const { caption, size } = wikiAltAndSize(link.alt);
+  // The caption is no file name: a dummy extension keeps its own last dot part.
+  const alt = caption !== '' ? imageAltText(`${caption}.x`) : imageAltText(fileName);
+  // The size stays as Obsidian writes it in a Markdown link (`![alt|300](…)`): the preview
+  // and the exports draw the picture at it, and an export to a vault writes it back.
+  return `![${size === '' ? alt : `${alt}|${size}`}](${NOTE_IMAGE_SCHEME}${attachmentId})`;
 }
 
 /** The id of a stored picture a Markdown link names, or null. */

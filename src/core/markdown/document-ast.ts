@@ -22,6 +22,17 @@ export const FOOTNOTE_MARKER = 'footnote_marker';
 export const CALLOUT = 'callout';
 export const CALLOUT_FOLD = 'callout_fold';
 export const CALLOUT_TITLE = 'callout_title';
+/**
+ * On a callout's title paragraph: the callout has no title of its own and shows its kind's
+ * (English, as Obsidian writes it), which an exporter may put in the document's language.
+ */
+export const CALLOUT_DEFAULT_TITLE = 'callout_default_title';
+
+/**
+ * Obsidian's `==highlight==` rides on the leaves it covers (text, code, links' text): the
+ * attribute is `true` on each, so an exporter that does not know it prints the text plainly.
+ */
+export const HIGHLIGHT = 'highlight';
 
 /** Fence languages that become their own nodes instead of code. */
 export const MERMAID_LANGUAGE = 'mermaid';
@@ -75,11 +86,15 @@ function buildInline(tokens: readonly Token[], position: SourcePosition | undefi
     top().children.push(child);
   };
   const at = { position };
+  let marks = 0;
+  // Inside `==…==` every leaf that shows text carries the highlight.
+  const marked = (attributes: Attributes = {}): Attributes =>
+    marks > 0 ? { ...attributes, [HIGHLIGHT]: true } : attributes;
 
   for (const token of tokens) {
     switch (token.type) {
       case 'text':
-        if (token.content !== '') leaf(node('text', {}, { ...at, text: token.content }));
+        if (token.content !== '') leaf(node('text', marked(), { ...at, text: token.content }));
         break;
       case 'softbreak':
         leaf(node('soft_break', {}, at));
@@ -88,7 +103,7 @@ function buildInline(tokens: readonly Token[], position: SourcePosition | undefi
         leaf(node('line_break', {}, at));
         break;
       case 'code_inline':
-        leaf(node('code_inline', {}, { ...at, text: token.content }));
+        leaf(node('code_inline', marked(), { ...at, text: token.content }));
         break;
       case 'html_inline':
         leaf(node('html_inline', {}, { ...at, text: token.content }));
@@ -105,16 +120,19 @@ function buildInline(tokens: readonly Token[], position: SourcePosition | undefi
         break;
       case 'wikilink': {
         const meta = token.meta as unknown as WikilinkMeta;
-        const attributes: Attributes = { target: meta.target, label: meta.label };
+        const attributes: Attributes = marked({ target: meta.target, label: meta.label });
         if (meta.embed === true) attributes['embed'] = true;
         leaf(node('wikilink', attributes, { ...at, text: meta.label }));
         break;
       }
       case 'mark_open':
+        marks++;
+        break;
       case 'mark_close':
+        marks = Math.max(0, marks - 1);
+        break;
       case 'block_id':
-        // The AST has no highlight or block-id node: a highlight reads as its text, and
-        // a block id (`^id`) is an address, not content.
+        // A block id (`^id`) is an address, not content.
         break;
       case 'task_checkbox':
         // Read by the list-item builder; it is an attribute of the item, not content.
@@ -131,7 +149,17 @@ function buildInline(tokens: readonly Token[], position: SourcePosition | undefi
           ...node('paragraph'),
           children: buildInline(token.children ?? [], position),
         });
-        leaf(node('image', { src: token.attrGet('src') ?? '', alt, title: token.attrGet('title') }, at));
+        const attributes: Attributes = {
+          src: token.attrGet('src') ?? '',
+          alt,
+          title: token.attrGet('title'),
+        };
+        // Obsidian's `![alt|200x100](…)`: CSS pixels (see obsidian-syntax).
+        const width = Number(token.attrGet('width'));
+        const height = Number(token.attrGet('height'));
+        if (width > 0) attributes['width'] = width;
+        if (height > 0) attributes['height'] = height;
+        leaf(node('image', attributes, at));
         break;
       }
       case 'em_open':
@@ -217,7 +245,9 @@ function containerAttributes(token: Token, inHead: boolean): Attributes {
       return { [CALLOUT]: meta.kind, [CALLOUT_FOLD]: meta.fold };
     }
     case 'callout_title_open':
-      return { [CALLOUT_TITLE]: true };
+      return (token.meta as unknown as CalloutMeta).titled === false
+        ? { [CALLOUT_TITLE]: true, [CALLOUT_DEFAULT_TITLE]: true }
+        : { [CALLOUT_TITLE]: true };
     case 'tr_open':
       return { header: inHead };
     case 'th_open':

@@ -1,8 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { DocumentNode } from '../../contracts/exports';
 import { parseBlocks } from '../blocks';
-import { CALLOUT, CALLOUT_FOLD, CALLOUT_TITLE, parseDocumentAst, plainText } from './document-ast';
-import { noteLinkTarget } from './obsidian-syntax';
+import {
+  CALLOUT,
+  CALLOUT_DEFAULT_TITLE,
+  CALLOUT_FOLD,
+  CALLOUT_TITLE,
+  HIGHLIGHT,
+  parseDocumentAst,
+  plainText,
+} from './document-ast';
+import { imageSizeOfAlt, noteLinkTarget } from './obsidian-syntax';
 import { readableText } from './readable-text';
 import { noteExcerpt } from './note-excerpt';
 
@@ -77,7 +85,10 @@ describe('Obsidian callouts', () => {
   it('titles a callout by its kind when it has no title', () => {
     const quote = find(parseDocumentAst('> [!tip]\n> Advice'), 'blockquote')[0]!;
     expect(plainText(quote.children[0]!)).toBe('Tip');
+    expect(quote.children[0]!.attributes[CALLOUT_DEFAULT_TITLE]).toBe(true);
     expect(quote.attributes[CALLOUT_FOLD]).toBe('');
+    const titled = find(parseDocumentAst('> [!tip] Mine\n> Advice'), 'blockquote')[0]!;
+    expect(titled.children[0]!.attributes[CALLOUT_DEFAULT_TITLE]).toBeUndefined();
   });
 
   it('leaves ordinary quotes alone', () => {
@@ -87,8 +98,19 @@ describe('Obsidian callouts', () => {
 });
 
 describe('Obsidian highlights and block ids', () => {
-  it('reads a highlight as its text', () => {
+  it('reads a highlight as its text, each leaf in it marked', () => {
     expect(allText('A ==bright== word')).toBe('A bright word');
+    const root = parseDocumentAst('Plain ==lit **bold** `code`== after');
+    const marked = (type: DocumentNode['type']) =>
+      find(root, type).map((node) => [node.text, node.attributes[HIGHLIGHT] === true]);
+    expect(marked('text')).toEqual([
+      ['Plain ', false],
+      ['lit ', true],
+      ['bold', true],
+      [' ', true],
+      [' after', false],
+    ]);
+    expect(marked('code_inline')).toEqual([['code', true]]);
   });
 
   it('takes a trailing block id out of the text', () => {
@@ -128,5 +150,31 @@ describe('Markdown links to notes', () => {
     expect(noteLinkTarget('//example.com/a.md')).toBeNull();
     expect(noteLinkTarget('file.txt')).toBeNull();
     expect(noteLinkTarget('#heading')).toBeNull();
+  });
+});
+
+describe('Obsidian picture sizes', () => {
+  it('reads a width, or a width and height, off the end of the alt text', () => {
+    expect(imageSizeOfAlt('photo|200')).toEqual({ alt: 'photo', size: { width: 200, height: null } });
+    expect(imageSizeOfAlt('A sunset | 200x100')).toEqual({
+      alt: 'A sunset',
+      size: { width: 200, height: 100 },
+    });
+    expect(imageSizeOfAlt('|300')).toEqual({ alt: '', size: { width: 300, height: null } });
+    expect(imageSizeOfAlt('photo 200')).toBeNull();
+    expect(imageSizeOfAlt('a|b')).toBeNull();
+    expect(imageSizeOfAlt('photo|0')).toBeNull();
+  });
+
+  it('gives the image node the size and the alt text before the "|"', () => {
+    const [sized, both, plain] = find(
+      parseDocumentAst('![photo|200](a.png) ![Sunset|200x100](b.png) ![2|3 apples](c.png)'),
+      'image',
+    );
+    expect(sized?.attributes).toMatchObject({ alt: 'photo', width: 200 });
+    expect(sized?.attributes['height']).toBeUndefined();
+    expect(both?.attributes).toMatchObject({ alt: 'Sunset', width: 200, height: 100 });
+    expect(plain?.attributes['alt']).toBe('2|3 apples');
+    expect(plain?.attributes['width']).toBeUndefined();
   });
 });

@@ -5,6 +5,7 @@
 import markPlugin from 'markdown-it-mark';
 import type { MarkdownIt, StateBlock, StateCore, StateInline, Token } from 'markdown-it';
 import { isCodeIndented, lineText } from './block-state';
+import { calloutDefaultTitle } from './callout-titles';
 import { stripObsidianComments } from './obsidian-comments';
 
 /**
@@ -97,14 +98,11 @@ export type CalloutMeta = {
   kind: string;
   /** '' for a fixed box, '-' folded (closed), '+' foldable and open. */
   fold: '' | '-' | '+';
+  /** False when the marker line has no title: the title shown is the kind's, which a renderer may put in the reader's language. */
+  titled: boolean;
 };
 
 const CALLOUT_MARKER = /^\[!([A-Za-z][\w-]{0,39})\]([+-]?)(?:[ \t]+(.*))?$/;
-
-/** The title a callout without one shows: its kind, capitalised (`[!tip]` reads "Tip"). */
-export function calloutDefaultTitle(kind: string): string {
-  return kind.charAt(0).toUpperCase() + kind.slice(1);
-}
 
 function matchingClose(tokens: readonly Token[], open: number): number {
   const level = tokens[open]?.level;
@@ -135,7 +133,8 @@ function calloutRule(state: StateCore): void {
     const close = matchingClose(tokens, index);
     if (!match || close === -1) continue;
     const kind = (match[1] ?? '').toLowerCase();
-    const meta: CalloutMeta = { kind, fold: (match[2] ?? '') as CalloutMeta['fold'] };
+    const written = match[3]?.trim() ?? '';
+    const meta: CalloutMeta = { kind, fold: (match[2] ?? '') as CalloutMeta['fold'], titled: written !== '' };
     open.type = 'callout_open';
     open.tag = 'div';
     open.meta = meta;
@@ -155,7 +154,7 @@ function calloutRule(state: StateCore): void {
     titleOpen.map = firstLineMap;
     titleOpen.meta = meta;
     const title = new state.Token('inline', '', 0);
-    title.content = match[3]?.trim() || calloutDefaultTitle(kind);
+    title.content = written || calloutDefaultTitle(kind);
     title.level = open.level + 2;
     title.map = firstLineMap;
     title.children = [];
@@ -225,6 +224,58 @@ export function blockIdSyntax(md: MarkdownIt): void {
 }
 
 // ---------------------------------------------------------------------------
+// Picture sizes
+// ---------------------------------------------------------------------------
+
+export type ImageSize = {
+  /** CSS pixels. */
+  width: number;
+  /** CSS pixels; null keeps the picture's proportions. */
+  height: number | null;
+};
+
+// `|200` or `|200x100` ending the alt text; a picture is never drawn wider than this.
+const IMAGE_SIZE = /\|\s*(\d{1,5})(?:\s*x\s*(\d{1,5}))?\s*$/;
+
+/**
+ * The size Obsidian reads at the end of a picture's alt text (`![alt|200](photo.png)`,
+ * `![alt|200x100](photo.png)`), or null. The import writes `![[photo.png|200]]` this way.
+ */
+export function imageSizeOfAlt(alt: string): { alt: string; size: ImageSize } | null {
+  const match = IMAGE_SIZE.exec(alt);
+  const width = Number(match?.[1]);
+  if (!match || !(width > 0)) return null;
+  const height = match[2] === undefined ? null : Number(match[2]);
+  return { alt: alt.slice(0, match.index).trimEnd(), size: { width, height: height || null } };
+}
+
+/**
+ * Takes a size off a picture's alt text and gives it to the picture as `width` (and
+ * `height`) attributes, so the alt reads as written before the `|`.
+ */
+function imageSizeRule(state: StateCore): void {
+  for (const inline of state.tokens) {
+    if (inline.type !== 'inline' || !inline.children) continue;
+    for (const image of inline.children) {
+      if (image.type !== 'image') continue;
+      const last = image.children?.[image.children.length - 1];
+      if (last?.type !== 'text') continue;
+      const sized = imageSizeOfAlt(last.content);
+      if (!sized) continue;
+      last.content = sized.alt;
+      image.content = imageSizeOfAlt(image.content)?.alt ?? image.content;
+      image.attrSet('width', String(sized.size.width));
+      if (sized.size.height !== null) image.attrSet('height', String(sized.size.height));
+    }
+  }
+}
+
+/** Obsidian picture sizes (`![alt|200](photo.png)`): `width`/`height` attributes on `image`. */
+export function imageSizeSyntax(md: MarkdownIt): void {
+  md.core.ruler.after('inline', 'image_size', imageSizeRule);
+}
+
+// ---------------------------------------------------------------------------
 // Markdown links to notes
 // ---------------------------------------------------------------------------
 
@@ -288,5 +339,10 @@ export function noteLinkSyntax(md: MarkdownIt): void {
 
 /** Everything Obsidian adds, in one `use`. */
 export function obsidianSyntax(md: MarkdownIt): void {
-  md.use(commentSyntax).use(calloutSyntax).use(highlightSyntax).use(blockIdSyntax).use(noteLinkSyntax);
+  md.use(commentSyntax)
+    .use(calloutSyntax)
+    .use(highlightSyntax)
+    .use(blockIdSyntax)
+    .use(noteLinkSyntax)
+    .use(imageSizeSyntax);
 }

@@ -201,6 +201,18 @@ describe('docxExporter', () => {
     );
   });
 
+  it('highlights with Word’s highlighter, sizes pictures as Obsidian wrote them and titles callouts in the note’s language', async () => {
+    const markdown = `先看 ==重点== 再说。\n\n![图|200](data:image/png;base64,${PNG})\n\n![框|120x90](data:image/png;base64,${PNG})\n\n> [!tip]\n> 先复习。\n`;
+    const result = await docxExporter.export(documentFromMarkdown(markdown, '提纲'), testExportContext());
+    const xml = new TextDecoder().decode(unzipSync(result.data)['word/document.xml']);
+    expect(xml).toMatch(/<w:highlight w:val="yellow"\/>(?:(?!<\/w:r>).)*<w:t[^>]*>重点<\/w:t>/s);
+    expect(xml).not.toMatch(/<w:highlight[^>]*\/>(?:(?!<\/w:r>).)*<w:t[^>]*>先看/s);
+    // 9525 EMU a pixel.
+    expect(xml).toContain('cx="1905000" cy="1905000"');
+    expect(xml).toContain('cx="1143000" cy="857250"');
+    expect(xml).toContain('>提示<');
+  });
+
   it('warns about what it cannot write exactly', async () => {
     const result = await docxExporter.export(
       documentFromMarkdown(

@@ -25,6 +25,8 @@ import {
 import type { DocumentNode, ExportDocument, ExportPageSize } from '../../contracts/exports';
 import { EXPORT_MIME_TYPES } from '../../contracts/exports';
 import { styledCode, styledLines, type CodeTheme } from '../../core/code-highlight-themes';
+import { HIGHLIGHT } from '../../core/markdown/document-ast';
+import { withCalloutTitles } from '../callout-titles';
 import { exportCodeTheme } from '../code-theme';
 import {
   assertRepresentable,
@@ -84,6 +86,8 @@ interface RunStyle {
   strike?: boolean;
   code?: boolean;
   link?: boolean;
+  /** Obsidian's `==highlight==`: Word's own highlighter, which its readers can find and clear. */
+  highlight?: boolean;
 }
 
 function decodeBase64(text: string): Uint8Array {
@@ -97,6 +101,23 @@ function imageSize(data: Uint8Array, type: string): { width: number; height: num
     return { width: view.getUint32(16), height: view.getUint32(20) };
   }
   return { width: 400, height: 300 };
+}
+
+/** The size Obsidian's `|200` or `|200x100` asks for (CSS pixels, as Word's are), else the picture's own. */
+function sizedAsWritten(
+  node: DocumentNode,
+  natural: { width: number; height: number },
+): { width: number; height: number } {
+  const width = node.attributes['width'];
+  const height = node.attributes['height'];
+  if (typeof width !== 'number' || width <= 0) return natural;
+  return {
+    width,
+    height:
+      typeof height === 'number' && height > 0
+        ? height
+        : Math.round((width * natural.height) / Math.max(1, natural.width)),
+  };
 }
 
 function fit(size: { width: number; height: number }, maxWidth = 600): { width: number; height: number } {
@@ -223,13 +244,18 @@ class DocxWriter {
           shading: { type: ShadingType.CLEAR, fill: 'F3F4F6', color: 'auto' },
         }),
         ...(merged.link && { style: 'Hyperlink' }),
+        ...(merged.highlight && { highlight: 'yellow' }),
       });
     };
+    const marked = (node: DocumentNode): RunStyle =>
+      node.attributes[HIGHLIGHT] === true ? { highlight: true } : {};
     for (const node of nodes) {
       switch (node.type) {
         case 'text': {
           const label = footnoteReference(node);
-          runs.push((label !== undefined && this.footnoteReference(label)) || text(node.text ?? ''));
+          runs.push(
+            (label !== undefined && this.footnoteReference(label)) || text(node.text ?? '', marked(node)),
+          );
           break;
         }
         case 'soft_break':
@@ -248,7 +274,7 @@ class DocxWriter {
           runs.push(...this.inline(node.children, { ...style, strike: true }));
           break;
         case 'code_inline':
-          runs.push(text(node.text ?? '', { code: true }));
+          runs.push(text(node.text ?? '', { code: true, ...marked(node) }));
           break;
         case 'link': {
           const href = String(node.attributes['href'] ?? '');
@@ -265,7 +291,7 @@ class DocxWriter {
           break;
         }
         case 'wikilink':
-          runs.push(text(node.text ?? '', { italics: true }));
+          runs.push(text(node.text ?? '', { italics: true, ...marked(node) }));
           break;
         case 'math_inline':
           runs.push(this.math(node, false) ?? new TextRun({ text: node.text ?? '', font: 'Cambria Math' }));
@@ -300,7 +326,7 @@ class DocxWriter {
     return new ImageRun({
       type,
       data,
-      transformation: fit(imageSize(data, type)),
+      transformation: fit(sizedAsWritten(node, imageSize(data, type))),
       altText: { name: alt, description: alt, title: alt },
     });
   }
@@ -554,9 +580,11 @@ export const docxExporter: DocumentExporter = {
   format: 'docx',
   extension: 'docx',
   mimeType: EXPORT_MIME_TYPES.docx,
-  async export(document: ExportDocument, context: ExportContext): Promise<ExportResult> {
+  async export(source: ExportDocument, context: ExportContext): Promise<ExportResult> {
     const warnings = new WarningList();
-    assertRepresentable(document.root, new Set(['html_block']), 'DOCX');
+    assertRepresentable(source.root, new Set(['html_block']), 'DOCX');
+    // Untitled callouts in the words the app titles them with.
+    const document = withCalloutTitles(source);
     // A Word page is white whatever the app's theme: diagrams are drawn for it.
     const visuals = await renderVisuals(document.root, context, warnings, { theme: 'light' });
     const rasters = await rasterizeVisuals(visuals, context, warnings, 'DOCX');

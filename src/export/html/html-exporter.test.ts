@@ -61,6 +61,21 @@ describe('htmlExporter', () => {
     expect(html).not.toContain('李雷');
   });
 
+  it('marks highlights, draws pictures at the size Obsidian wrote and titles untitled callouts in the note’s language', async () => {
+    const png = 'data:image/png;base64,iVBORw0KGgo=';
+    const { html } = await exportHtml(
+      `先看 ==重点 \`code\`== 再说。\n\n![图|200](${png}) ![框|120x90](${png})\n\n> [!tip]\n> 先复习。\n\n> [!recipe]\n> 步骤\n`,
+    );
+    expect(html).toContain('先看 <mark>重点 </mark><mark><code>code</code></mark> 再说。');
+    expect(html).toMatch(/<img src="data:[^"]*" alt="图" width="200" \/>/);
+    expect(html).toMatch(
+      /<img src="data:[^"]*" alt="框" width="120" height="90" style="aspect-ratio:\s*120 \/ 90;?" \/>/,
+    );
+    expect(html).toContain('<strong>提示</strong>');
+    expect(html).toContain('<strong>Recipe</strong>');
+    expect(html).toMatch(/mark\{background:var\(--color-highlight,var\(--color-warning-soft,#fff4d6\)\)/);
+  });
+
   it('writes $$…$$ inside a paragraph line as display MathML, a centred block as in the preview', async () => {
     const { html, warnings } = await exportHtml('公式如下 $$E=mc^2$$ 之后\n', { include_title: false });
     expect(warnings).toEqual([]);

@@ -9,6 +9,7 @@ import {
   type ExportResult,
 } from '../exporter';
 import { styledCode, type CodeStyle, type CodeTheme } from '../../core/code-highlight-themes';
+import { withCalloutTitles } from '../callout-titles';
 import { codeBlockColours, exportCodeTheme } from '../code-theme';
 import { exportLanguage, renderVisuals } from '../visuals';
 import { printsTitle } from '../title-heading';
@@ -39,7 +40,7 @@ const SANITIZE_OPTIONS: sanitizeHtml.IOptions = {
     // `id`: a footnote's reference and its note link to each other.
     a: ['href', 'title', 'name', 'rel', 'id'],
     li: ['id'],
-    img: ['src', 'alt', 'title', 'width', 'height'],
+    img: ['src', 'alt', 'title', 'width', 'height', 'style'],
     input: ['type', 'checked', 'disabled'],
     ol: ['start'],
     th: ['style', 'colspan', 'rowspan'],
@@ -48,7 +49,11 @@ const SANITIZE_OPTIONS: sanitizeHtml.IOptions = {
     p: ['class', 'data-error-code'],
     '*': ['class'],
   },
-  allowedStyles: { '*': { 'text-align': [/^(?:left|right|center)$/] } },
+  allowedStyles: {
+    '*': { 'text-align': [/^(?:left|right|center)$/] },
+    // A picture's size as Obsidian writes it (`|200x100`), which `height:auto` would undo.
+    img: { 'aspect-ratio': [/^\d+ \/ \d+$/] },
+  },
   allowedSchemes: ['http', 'https', 'mailto', 'tel'],
   allowedSchemesByTag: { img: ['http', 'https', 'data'] },
   exclusiveFilter: (frame) =>
@@ -106,6 +111,7 @@ const STYLES = {
     border: '#e5e7eb',
     code: '#f3f4f6',
     link: '#2563eb',
+    highlight: '#fff4d6',
   },
   dark: {
     background: '#111827',
@@ -114,6 +120,7 @@ const STYLES = {
     border: '#374151',
     code: '#1f2937',
     link: '#93c5fd',
+    highlight: '#3a3019',
   },
 };
 
@@ -142,6 +149,7 @@ figure{margin:1em 0;text-align:center}
 .math-block{overflow-x:auto;margin:1em 0}
 .task-list-item{list-style:none}
 .wikilink{text-decoration:underline dotted}
+mark{background:var(--color-highlight,var(--color-warning-soft,${c.highlight}));color:inherit;padding:0 .15em;border-radius:3px}
 .footnote-ref a{text-decoration:none}
 .footnotes{color:${c.muted};font-size:.9em;margin-top:2em}
 .footnotes hr{border:0;border-top:1px solid ${c.border}}
@@ -182,10 +190,11 @@ function metadataList(metadata: Record<string, unknown>): string {
  * plots as inline SVG, nothing fetched from anywhere.
  */
 export async function renderHtmlDocument(
-  document: ExportDocument,
+  source: ExportDocument,
   context: ExportContext,
   warnings: WarningList,
 ): Promise<string> {
+  const document = withCalloutTitles(source);
   const visuals = await renderVisuals(document.root, context, warnings);
   context.signal.throwIfAborted();
   // Trusted fragments wait outside the sanitizer behind nonce-named slots, so a

@@ -9,6 +9,7 @@ import {
   type Footnotes,
 } from '../footnotes';
 import { documentText, type VisualOutcome } from '../visuals';
+import { HIGHLIGHT } from '../../core/markdown/document-ast';
 import {
   detailsLabel,
   documentLanguage,
@@ -43,6 +44,11 @@ const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;'
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"]/g, (character) => ESCAPES[character] ?? character);
+}
+
+/** Obsidian's `==highlight==`, which rides on each leaf it covers (see document-ast). */
+function highlighted(node: DocumentNode, html: string): string {
+  return node.attributes[HIGHLIGHT] === true ? `<mark>${html}</mark>` : html;
 }
 
 function attribute(name: string, value: string | number | boolean | null | undefined): string {
@@ -197,7 +203,7 @@ export function renderHtmlBody(root: DocumentNode, options: HtmlRenderOptions = 
         return visual(node);
       case 'text': {
         const label = footnoteReference(node);
-        return (label !== undefined && footnoteRef(label)) || escapeHtml(node.text ?? '');
+        return (label !== undefined && footnoteRef(label)) || highlighted(node, escapeHtml(node.text ?? ''));
       }
       case 'soft_break':
         return '\n';
@@ -211,17 +217,26 @@ export function renderHtmlBody(root: DocumentNode, options: HtmlRenderOptions = 
         return `<s>${children(node)}</s>`;
       case 'link':
         return `<a href="${escapeHtml(String(a['href'] ?? ''))}"${attribute('title', a['title'] ?? null)}>${children(node)}</a>`;
-      case 'image':
-        return `<img${attribute('src', String(a['src'] ?? ''))} alt="${escapeHtml(String(a['alt'] ?? ''))}"${attribute('title', a['title'] ?? null)}>`;
+      case 'image': {
+        // Obsidian's `|200x100`: the stylesheet keeps heights `auto`, the ratio keeps the one asked for.
+        const ratio =
+          typeof a['width'] === 'number' && typeof a['height'] === 'number'
+            ? attribute('style', `aspect-ratio: ${a['width']} / ${a['height']}`)
+            : '';
+        return `<img${attribute('src', String(a['src'] ?? ''))} alt="${escapeHtml(String(a['alt'] ?? ''))}"${attribute('title', a['title'] ?? null)}${attribute('width', a['width'] ?? null)}${attribute('height', a['height'] ?? null)}${ratio}>`;
+      }
       case 'code_inline':
-        return `<code>${escapeHtml(node.text ?? '')}</code>`;
+        return highlighted(node, `<code>${escapeHtml(node.text ?? '')}</code>`);
       case 'html_inline':
         return node.text ?? '';
       case 'math_inline':
         return slot(texToMathml(node.text ?? '', a['display'] === true));
       case 'wikilink':
         // Another note is not part of this file: the link's label stays, marked.
-        return `<span class="wikilink"${attribute('title', String(a['target'] ?? ''))}>${escapeHtml(node.text ?? '')}</span>`;
+        return highlighted(
+          node,
+          `<span class="wikilink"${attribute('title', String(a['target'] ?? ''))}>${escapeHtml(node.text ?? '')}</span>`,
+        );
       default: {
         const unknown: never = node.type;
         return escapeHtml(String(unknown));

@@ -298,6 +298,29 @@ describe('pdfExporter', () => {
     expect(text).toMatch(/Before[\s\S]*Text[\s\S]*after\.[\s\S]*\[远程图\]/);
   });
 
+  it('draws a picture at the size Obsidian wrote for it and a highlight on the theme’s highlight colour', async () => {
+    // 8 × 4 pixels of one red.
+    const png =
+      'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAgAAAAECAIAAAA8r+mnAAAAEUlEQVR4nGM4o6SEFTFQTwIAuf4iAWrHAc4AAAAASUVORK5CYII=';
+    const markdown = `A ==bright day== out.\n\n![wide|200](${png})\n\n![box|120x90](${png})\n`;
+    const { data } = await exportPdf(markdown, { include_title: false });
+    // Scaled to its size in points (0.75 a CSS pixel) just before it is drawn.
+    const placed = pdfStreams(data).flatMap((stream) =>
+      Array.from(stream.matchAll(/q\n((?:[^\n]* cm\n)+)\/\S+ Do/g), (match) =>
+        match[1]!
+          .trim()
+          .split('\n')
+          .map((line) => line.split(' ').map(Number))
+          .filter(([a, , , d, e, f]) => e === 0 && f === 0 && !(a === 1 && d === 1))
+          .map(([a, , , d]) => `${Math.round(a! / 0.75)}x${Math.round(d! / 0.75)}`)
+          .join(),
+      ),
+    );
+    expect(placed).toEqual(['200x100', '120x90']);
+    expect([...pdfFillColours(data)]).toContain('#fff4d6');
+    expect(poppler('pdftotext', data)).toContain('A bright day out.');
+  });
+
   it('warns, as the HTML and DOCX exports do, of a plotted function with no value to draw', async () => {
     const { data, warnings } = await exportPdf('```function-plot\ny = 0/0\ny = x | label: line\n```\n', {
       include_title: false,

@@ -29,7 +29,7 @@ import {
 } from 'pdf-lib';
 import type { DocumentNode, ExportDocument, ExportPageSize } from '../../contracts/exports';
 import type { CodeTheme } from '../../core/code-highlight-themes';
-import { plainText } from '../../core/markdown/document-ast';
+import { HIGHLIGHT, plainText } from '../../core/markdown/document-ast';
 import { codeBlockColours, exportCodeTheme } from '../code-theme';
 import {
   collectFootnotes,
@@ -54,6 +54,7 @@ import { formulasAsText, typesetFormulas } from '../math/formulas';
 import { multiply, type Matrix } from '../math/matrix';
 import type { MathDrawing } from '../math/tex-drawing';
 import { rasterizeVisuals, renderVisuals, withVisualFailureNotes } from '../visuals';
+import { withCalloutTitles } from '../callout-titles';
 import { printsTitle } from '../title-heading';
 import { CODE_LINE_HEIGHT, drawCodeBlock, type MonoFont } from './code-block';
 import { defaultMonoFontLoader, type FontLoader } from './font-loader';
@@ -108,6 +109,8 @@ interface Style {
   rise?: number;
   /** The number of the footnote this text refers to: a link to the note. */
   footnote?: number;
+  /** Obsidian's `==highlight==`: on the palette's highlight colour. */
+  highlight?: boolean;
 }
 
 interface Run {
@@ -559,7 +562,15 @@ class Layout {
   drawPiece(piece: Piece, x: number, baseline: number): void {
     const { style } = piece;
     const y = baseline + (style.rise ?? 0);
-    if (style.code)
+    if (style.highlight)
+      this.page.drawRectangle({
+        x,
+        y: y - style.size * 0.3,
+        width: piece.width,
+        height: style.size * 1.22,
+        color: this.palette.highlight,
+      });
+    else if (style.code)
       this.page.drawRectangle({
         x,
         y: y - style.size * 0.3,
@@ -756,6 +767,11 @@ class Layout {
   }
 }
 
+/** A leaf's style with Obsidian's `==highlight==` when it carries one (see document-ast). */
+function marked(node: DocumentNode, style: Style): Style {
+  return node.attributes[HIGHLIGHT] === true ? { ...style, highlight: true } : style;
+}
+
 function inlineRuns(nodes: readonly DocumentNode[], style: Style, layout: Layout): Run[] {
   const { warnings, palette } = layout;
   const runs: Run[] = [];
@@ -775,7 +791,7 @@ function inlineRuns(nodes: readonly DocumentNode[], style: Style, layout: Layout
               footnote: note.number,
             },
           });
-        else runs.push({ text: node.text ?? '', style });
+        else runs.push({ text: node.text ?? '', style: marked(node, style) });
         break;
       }
       case 'soft_break':
@@ -806,10 +822,13 @@ function inlineRuns(nodes: readonly DocumentNode[], style: Style, layout: Layout
         break;
       }
       case 'wikilink':
-        runs.push({ text: node.text ?? '', style: { ...style, underline: true } });
+        runs.push({ text: node.text ?? '', style: marked(node, { ...style, underline: true }) });
         break;
       case 'code_inline':
-        runs.push({ text: node.text ?? '', style: { ...style, color: palette.inlineCode, code: true } });
+        runs.push({
+          text: node.text ?? '',
+          style: marked(node, { ...style, color: palette.inlineCode, code: true }),
+        });
         break;
       case 'math_inline': {
         const drawing = layout.formulas.get(node.node_id);
@@ -880,6 +899,23 @@ function splitAtImages(
   return parts;
 }
 
+/** The size Obsidian's `|200` or `|200x100` asks for, in CSS pixels; else the picture's own. */
+function sizedAsWritten(
+  node: DocumentNode,
+  natural: { width: number; height: number },
+): { width: number; height: number } {
+  const width = node.attributes['width'];
+  const height = node.attributes['height'];
+  if (typeof width !== 'number' || width <= 0) return { width: natural.width, height: natural.height };
+  return {
+    width,
+    height:
+      typeof height === 'number' && height > 0
+        ? height
+        : (width * natural.height) / Math.max(1, natural.width),
+  };
+}
+
 /** Every PNG or JPEG the note holds as a data: URL, embedded once per node. */
 async function embedNoteImages(pdf: PDFDocument, root: DocumentNode): Promise<Map<string, Picture>> {
   const images = new Map<string, Picture>();
@@ -890,7 +926,7 @@ async function embedNoteImages(pdf: PDFDocument, root: DocumentNode): Promise<Ma
         const bytes = Uint8Array.from(atob((match[2] ?? '').replace(/\s+/g, '')), (c) => c.charCodeAt(0));
         const image =
           (match[1] ?? '').toLowerCase() === 'png' ? await pdf.embedPng(bytes) : await pdf.embedJpg(bytes);
-        images.set(node.node_id, { image, width: image.width, height: image.height });
+        images.set(node.node_id, { image, ...sizedAsWritten(node, image) });
       } catch {
         // Not a readable PNG or JPEG: it stays its alt text, with a warning where it is set.
       }
@@ -1304,7 +1340,7 @@ export function createPdfExporter(
       const warnings = new WarningList();
       assertRepresentable(source.root, new Set(['html_block']), 'PDF');
       // A diagram or plot kept as source says why under it, as in the HTML and DOCX exports.
-      const document = await withVisualFailureNotes(source, context);
+      const document = await withVisualFailureNotes(withCalloutTitles(source), context);
       loader ??= loadFont();
       let fontBytes: Uint8Array;
       try {

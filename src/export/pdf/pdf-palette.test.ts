@@ -23,6 +23,7 @@ describe('paletteFromThemeCss', () => {
       tableHeaderBackground: hex('#f6f8fa'),
       quoteBar: hex('#d0d7de'),
       rule: hex('#dcdfe4'),
+      highlight: hex('#fff4d6'),
     });
   });
 

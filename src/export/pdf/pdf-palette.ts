@@ -18,6 +18,8 @@ export interface PdfPalette {
   readonly tableHeaderBackground?: RGB;
   readonly quoteBar: RGB;
   readonly rule: RGB;
+  /** Behind `==highlighted==` text, as the preview's `mark`. */
+  readonly highlight: RGB;
 }
 
 /** Without a theme the PDF keeps its own print colours. */
@@ -32,6 +34,8 @@ export const DEFAULT_PDF_PALETTE: PdfPalette = {
   tableBorder: rgb(0.85, 0.87, 0.9),
   quoteBar: rgb(0.85, 0.87, 0.9),
   rule: rgb(0.85, 0.87, 0.9),
+  // The light theme's highlight (`--color-warning-soft`).
+  highlight: rgb(1, 0.957, 0.839),
 };
 
 /**
@@ -177,5 +181,9 @@ export function paletteFromThemeCss(css: string, isDark: boolean): PdfPalette {
     tableHeaderBackground: color('--color-table-header-bg'),
     quoteBar: color('--color-quote-border'),
     rule: color('--color-border'),
+    // The preview's `mark`: a theme's own highlight colour, else its soft warning tint.
+    highlight: declaredColor('--color-highlight')
+      ? color('--color-highlight')
+      : color('--color-warning-soft'),
   };
 }

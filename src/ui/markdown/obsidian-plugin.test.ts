@@ -1,5 +1,7 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
+import { createMarkdownParser } from '../../core/markdown/syntax';
+import { obsidianPlugin } from './obsidian-plugin';
 import { renderMarkdownSafe } from './render-markdown';
 
 function render(source: string): Document {
@@ -62,5 +64,35 @@ describe('preview: Obsidian syntax', () => {
     const doc = render('> [!note] <img src=x onerror=alert(1)>\n> <script>alert(1)</script>');
     expect(doc.querySelector('script')).toBeNull();
     expect(doc.querySelector('[onerror]')).toBeNull();
+  });
+
+  it('draws a picture at the size Obsidian wrote, keeping the ratio asked for', () => {
+    const doc = render('![photo|200](a.png) ![Sunset|200x100](b.png)');
+    const [width, both] = [...doc.querySelectorAll('img')];
+    expect(width?.getAttribute('alt')).toBe('photo');
+    expect(width?.getAttribute('width')).toBe('200');
+    expect(width?.hasAttribute('height')).toBe(false);
+    expect(both?.getAttribute('alt')).toBe('Sunset');
+    expect(both?.getAttribute('width')).toBe('200');
+    expect(both?.getAttribute('height')).toBe('100');
+    expect(both?.getAttribute('style')).toContain('aspect-ratio: 200 / 100');
+  });
+
+  it("titles an untitled callout through the renderer's own words, an own kind capitalised", () => {
+    const md = createMarkdownParser().use(obsidianPlugin, {
+      calloutTitle: (kind: string) => (kind === 'tip' ? '提示' : kind.toUpperCase()),
+    });
+    const doc = new DOMParser().parseFromString(
+      md.render('> [!tip]\n> Advice\n\n> [!tip] Mine\n> Advice\n\n> [!recipe]\n> Steps'),
+      'text/html',
+    );
+    const titles = [...doc.querySelectorAll('.callout-title')].map((title) => title.textContent);
+    expect(titles).toEqual(['提示', 'Mine', 'RECIPE']);
+    // The app's renderer: English until the language is switched.
+    const app = render('> [!tip]\n> Advice\n\n> [!recipe]\n> Steps');
+    expect([...app.querySelectorAll('.callout-title')].map((title) => title.textContent)).toEqual([
+      'Tip',
+      'Recipe',
+    ]);
   });
 });

@@ -6,6 +6,7 @@ import { FormulaCache } from './formula-cache';
 import { frontMatterPlugin } from './front-matter-plugin';
 import { headingLevelPlugin } from './heading-level-plugin';
 import { MATH_SLOT_CLASS, mathPlugin, type MathSlots } from './math-plugin';
+import { appCalloutTitle } from './callout-titles';
 import { obsidianPlugin } from './obsidian-plugin';
 import { sanitizeHtml } from './sanitize';
 import { sourceLinePlugin } from './source-line-plugin';
@@ -22,7 +23,7 @@ function createMarkdownIt(): MarkdownIt {
     .use(taskListPlugin)
     .use(codeFencePlugin)
     .use(footnotePlugin)
-    .use(obsidianPlugin)
+    .use(obsidianPlugin, { calloutTitle: appCalloutTitle })
     .use(headingLevelPlugin)
     .use(sourceLinePlugin);
 }
