@@ -128,7 +128,8 @@ describe('noteFromMarkdownFile', () => {
       tags: ['课程', 'os', '复习'],
       created_at: '2024-03-01T00:00:00.000Z',
       updated_at: '2024-03-02T02:20:30.000Z',
-      extra: { author: '张三', aliases: ['进程'] },
+      // The user's own date key stays as written, to go back out under that key.
+      extra: { created: '2024-03-01', author: '张三', aliases: ['进程'] },
     });
   });
 
@@ -572,5 +573,75 @@ describe('import report', () => {
     const file = markdownFileFromNote(note({ title: 'A', ...back }), new Set());
     expect(noteFromMarkdownFile(file)).toMatchObject({ title: 'A', body: 'Body\n', extra: back.extra });
     expect(extraFrontMatterFromBody('---\na: [\n---\nx')).toEqual({ body: '---\na: [\n---\nx', extra: {} });
+  });
+});
+
+describe('an Obsidian vault’s own date keys', () => {
+  const vaultFile = [
+    '---',
+    'created: 2021-03-04',
+    'updated: 2021-05-06 10:20',
+    'date: 2020-12-31',
+    'modified: 2021-05-06T10:20:00+08:00',
+    '---',
+    'Text.\n',
+  ].join('\n');
+
+  it('come in as the note’s dates and stay in its front matter as written', () => {
+    const draft = noteFromMarkdownFile({ path: 'Vault/Diary.md', content: vaultFile });
+    expect(draft).toMatchObject({
+      created_at: '2021-03-04T00:00:00.000Z',
+      updated_at: new Date('2021-05-06T10:20').toISOString(),
+      extra: {
+        created: '2021-03-04',
+        updated: '2021-05-06 10:20',
+        date: '2020-12-31',
+        modified: '2021-05-06T10:20:00+08:00',
+      },
+    });
+    expect(bodyWithExtraFrontMatter(draft)).toBe(`${vaultFile.split('---\nText.')[0]}---\nText.\n`);
+  });
+
+  it('go back out under the user’s keys, not as created_at or updated_at', () => {
+    const draft = noteFromMarkdownFile({ path: 'Diary.md', content: vaultFile });
+    const exported = markdownFileFromNote(draft, new Set()).content;
+    expect(exported).toBe(
+      [
+        '---',
+        'title: Diary',
+        'tags: []',
+        'created: 2021-03-04',
+        'updated: 2021-05-06 10:20',
+        'date: 2020-12-31',
+        'modified: 2021-05-06T10:20:00+08:00',
+        '---',
+        'Text.\n',
+      ].join('\n'),
+    );
+    expect(noteFromMarkdownFile({ path: 'Diary.md', content: exported })).toEqual(draft);
+  });
+
+  it('leave the notebook’s own date written when the note’s date is no longer the user’s', () => {
+    const draft = noteFromMarkdownFile({ path: 'Diary.md', content: vaultFile });
+    const edited = { ...draft, updated_at: '2024-01-02T03:04:05.000Z' };
+    const exported = markdownFileFromNote(edited, new Set()).content;
+    expect(exported).toContain('\nupdated_at: 2024-01-02T03:04:05.000Z\n');
+    expect(exported).toContain('\nupdated: 2021-05-06 10:20\n');
+    expect(exported).not.toContain('created_at');
+    expect(noteFromMarkdownFile({ path: 'Diary.md', content: exported })).toEqual(edited);
+  });
+
+  it('leave the notebook’s backup as it was: created_at and updated_at in, the same out', () => {
+    const backup = note({
+      title: 'Backup',
+      created_at: '2021-03-04T00:00:00.000Z',
+      updated_at: '2022-01-01T00:00:00.000Z',
+      extra: { notesagent_id: 'n1' },
+    });
+    const file = markdownFileFromNote(backup, new Set());
+    expect(file.content).toContain(
+      '\ncreated_at: 2021-03-04T00:00:00.000Z\nupdated_at: 2022-01-01T00:00:00.000Z\n',
+    );
+    expect(noteFromMarkdownFile(file)).toEqual(backup);
   });
 });

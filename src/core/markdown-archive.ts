@@ -106,6 +106,10 @@ export function noteFromMarkdownFile(file: ArchiveFile): NoteDraft {
   }
   const created_at = takeDate(data, ['created_at', 'created'], extra);
   const updated_at = takeDate(data, ['updated_at', 'updated'], extra);
+  // In the order the user wrote them, so an export writes them back that way.
+  const ordered = Object.fromEntries(
+    Object.keys(data).flatMap((key) => (Object.hasOwn(extra, key) ? [[key, extra[key]]] : [])),
+  );
 
   return {
     title: title ?? fileName.replace(MARKDOWN_EXTENSION, ''),
@@ -115,7 +119,7 @@ export function noteFromMarkdownFile(file: ArchiveFile): NoteDraft {
     ...(created_at === undefined ? {} : { created_at }),
     ...(updated_at === undefined ? {} : { updated_at }),
     ...(pinned === undefined ? {} : { pinned }),
-    extra,
+    extra: ordered,
   };
 }
 
@@ -151,11 +155,13 @@ function parseTags(value: unknown): string[] {
 /**
  * The first of `keys` holding a recognisable date wins; the others (and any
  * value that is not a date) go to `extra` untouched so nothing the user wrote
- * is lost on the way back out.
+ * is lost on the way back out. A date under the user's own key (Obsidian's
+ * `created: 2021-03-04`) stays in `extra` as written too, so an export writes
+ * that key back instead of the notebook's (see markdownFilePartsFromNote).
  */
 function takeDate(
   data: Record<string, unknown>,
-  keys: readonly string[],
+  keys: readonly [string, ...string[]],
   extra: Record<string, unknown>,
 ): string | undefined {
   let found: string | undefined;
@@ -163,10 +169,19 @@ function takeDate(
     if (!Object.hasOwn(data, key)) continue;
     const value = data[key];
     const iso = found === undefined ? toIsoDate(value) : undefined;
-    if (iso === undefined) extra[key] = value;
-    else found = iso;
+    if (iso === undefined || key !== keys[0]) extra[key] = value;
+    if (iso !== undefined) found = iso;
   }
   return found;
+}
+
+/**
+ * Whether the note's own date `iso` may be left out of an export: a key of the
+ * user's in `extra` (`created` for `created_at`) reads as the same instant, so
+ * a file that came in with it goes out as it came.
+ */
+function dateWrittenByUser(iso: string, keys: readonly string[], extra: Record<string, unknown>): boolean {
+  return keys.some((key) => Object.hasOwn(extra, key) && toIsoDate(extra[key]) === toIsoDate(iso));
 }
 
 function toIsoDate(value: unknown): string | undefined {
@@ -213,8 +228,10 @@ export function markdownFilePartsFromNote(
   // The title is always written because the file name cannot carry every title
   // (`a/b`, trailing dots, over-long names).
   const data: Record<string, unknown> = { title: note.title, tags: note.tags };
-  if (note.created_at !== undefined) data.created_at = note.created_at;
-  if (note.updated_at !== undefined) data.updated_at = note.updated_at;
+  if (note.created_at !== undefined && !dateWrittenByUser(note.created_at, ['created'], note.extra))
+    data.created_at = note.created_at;
+  if (note.updated_at !== undefined && !dateWrittenByUser(note.updated_at, ['updated'], note.extra))
+    data.updated_at = note.updated_at;
   if (note.pinned === true) data.pinned = true;
   for (const [key, value] of Object.entries(note.extra)) {
     if (!Object.hasOwn(data, key)) data[key] = value;

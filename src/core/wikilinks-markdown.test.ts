@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { parseMarkdownNoteLinks } from './wikilinks-markdown';
+import { renamingTarget } from './wikilinks';
+import {
+  parseMarkdownNoteLinks,
+  rewriteMarkdownNoteLinks,
+  rewriteNoteLinkTargets,
+} from './wikilinks-markdown';
+import { movedTargets } from './wikilinks-move';
 
 describe('parseMarkdownNoteLinks', () => {
   it('finds Markdown links to notes, decoded, with their place', () => {
@@ -14,5 +20,53 @@ describe('parseMarkdownNoteLinks', () => {
   it('skips web addresses, code spans and fences', () => {
     const body = '[w](https://x.example/a.md) `[c](Code.md)`\n```\n[f](Fenced.md)\n```\n';
     expect(parseMarkdownNoteLinks(body)).toEqual([]);
+  });
+});
+
+describe('rewriteMarkdownNoteLinks', () => {
+  const rename = (body: string) => rewriteNoteLinkTargets(body, renamingTarget('Old title', 'New title'));
+
+  it('follows a rename in the style each link was written', () => {
+    const body = [
+      'See [the old one](Old%20title.md) and [here](folder/Old%20title.md#Part%20Two "tip").',
+      'Also [angled](<Old title.md>), [relative](../notes/Old%20title.md#^abc) and [[Old title|wiki]].',
+    ].join('\n');
+    expect(rename(body)).toEqual({
+      body: [
+        'See [the old one](New%20title.md) and [here](folder/New%20title.md#Part%20Two "tip").',
+        'Also [angled](<New title.md>), [relative](../notes/New%20title.md#^abc) and [[New title|wiki]].',
+      ].join('\n'),
+      count: 5,
+    });
+  });
+
+  it('escapes the new name as the link escaped the old one', () => {
+    const full = rewriteMarkdownNoteLinks(
+      '[a](%E7%AC%94%E8%AE%B0/%E6%97%A7.md) [b](笔记/旧.md) [c](<笔记/旧%20名.md>)',
+      () => '笔记/新 (2).md',
+    );
+    expect(full.body).toBe(
+      '[a](%E7%AC%94%E8%AE%B0/%E6%96%B0%20%282%29.md) [b](笔记/新%20%282%29.md) [c](<笔记/新%20%282%29.md>)',
+    );
+    expect(rewriteMarkdownNoteLinks('[d](<Old.md>)', () => 'C# tips?.md').body).toBe(
+      '[d](<C%23 tips%3F.md>)',
+    );
+  });
+
+  it('leaves other notes, web addresses, code and links `next` keeps', () => {
+    const body =
+      '[x](Other.md) [w](https://x.example/Old%20title.md) `[c](Old%20title.md)`\n```\n[f](Old%20title.md)\n```';
+    expect(rename(body)).toEqual({ body, count: 0 });
+    expect(rewriteMarkdownNoteLinks('[k](Old%20title.md)', () => null).count).toBe(0);
+  });
+
+  it('follows a move, new folders escaped and the title kept as written', () => {
+    const next = (target: string) => movedTargets(target, 'Courses/OS', 'Archive/Old notes')[0] ?? null;
+    expect(
+      rewriteNoteLinkTargets(
+        '[s](Courses/OS/My%20note.md#Intro) [[Courses/OS/My note]] [t](My%20note.md)',
+        next,
+      ).body,
+    ).toBe('[s](Archive/Old%20notes/My%20note.md#Intro) [[Archive/Old notes/My note]] [t](My%20note.md)');
   });
 });

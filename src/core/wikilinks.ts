@@ -122,16 +122,29 @@ export function rewriteWikilinks(
   newTitle: string,
   follows: (before: string, after: string) => boolean = () => true,
 ): { body: string; count: number } {
+  return rewriteLinkTargets(body, renamingTarget(oldTitle, newTitle, follows));
+}
+
+/**
+ * What each link target written as `target` reads once the note `oldTitle`
+ * is called `newTitle` (see rewriteWikilinks), null for one that stays: the
+ * `next` of rewriteLinkTargets for a rename.
+ */
+export function renamingTarget(
+  oldTitle: string,
+  newTitle: string,
+  follows: (before: string, after: string) => boolean = () => true,
+): (target: string) => string | null {
   const oldKey = linkKey(oldTitle);
   // Asked once per target as written: `follows` may be a lookup in the link index.
   const decided = new Map<string, string | null>();
-  return rewriteLinkTargets(body, (written) => {
+  return (written) => {
     if (decided.has(written)) return decided.get(written)!;
     const target = renamedTarget(written, oldKey, newTitle);
     const next = target !== null && follows(written, target) ? target : null;
     decided.set(written, next);
     return next;
-  });
+  };
 }
 
 /**

@@ -288,6 +288,26 @@ describe('ArchiveService', () => {
     expect(await current.db.attachments.count()).toBe(0);
   });
 
+  it('gives an Obsidian note its created date and exports it under created, as it came in', async () => {
+    const api = setup();
+    const source = '---\ncreated: 2021-03-04\ndate: 2020-12-31\n---\nDiary text\n';
+    const job = await api.archive.importZip({
+      data: rawZip([{ name: 'vault/Diary.md', data: strToU8(source) }]),
+      file_name: 'vault.zip',
+    });
+    await finished(job.job_id);
+    const [note] = await allNotes();
+    expect(note?.created_at).toBe('2021-03-04T00:00:00.000Z');
+    expect(note?.body).toBe(source);
+    const exported = unzipSync(await exportedBytes(api));
+    const file = Object.entries(exported).find(([path]) => path.endsWith('Diary.md'));
+    const text = new TextDecoder().decode(file?.[1]);
+    expect(text).toMatch(/\ncreated: 2021-03-04\ndate: 2020-12-31\n---\nDiary text\n$/);
+    expect(text).not.toContain('created_at');
+    // The notebook's own date for the rest: the note was written here on import.
+    expect(text).toContain(`\nupdated_at: ${note?.updated_at}\n`);
+  });
+
   describe('importing what is already here', () => {
     const importZip = async (
       data: Uint8Array,

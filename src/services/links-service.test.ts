@@ -243,6 +243,38 @@ describe('LinksService', () => {
     expect((await api.notes.get(other.note_id)).version).toBe(1);
   });
 
+  it('points Markdown links to a renamed or moved note at it, in the style they were written', async () => {
+    const api = setup();
+    const target = await api.notes.create({ title: 'Old title', folder: 'Courses/OS', body: '# Part' });
+    const index = await api.notes.create({
+      title: 'Index',
+      body: [
+        '[a](Old%20title.md) [b](OS/Old%20title.md#Part "tip") [c](<Courses/OS/Old title.md>)',
+        '`[d](Old%20title.md)` [e](Other.md) [[Old title|wiki]]',
+      ].join('\n'),
+    });
+
+    await api.notes.update({ note_id: target.note_id, title: 'New title' });
+    expect((await api.notes.get(index.note_id)).body).toBe(
+      [
+        '[a](New%20title.md) [b](OS/New%20title.md#Part "tip") [c](<Courses/OS/New title.md>)',
+        '`[d](Old%20title.md)` [e](Other.md) [[New title|wiki]]',
+      ].join('\n'),
+    );
+    await api.notes.update({ note_id: target.note_id, folder: 'Archive/Old notes' });
+    expect((await api.notes.get(index.note_id)).body).toBe(
+      [
+        '[a](New%20title.md) [b](Old%20notes/New%20title.md#Part "tip") [c](<Archive/Old notes/New title.md>)',
+        '`[d](Old%20title.md)` [e](Other.md) [[New title|wiki]]',
+      ].join('\n'),
+    );
+    expect((await api.history.list(index.note_id)).map((version) => version.origin)).toEqual([
+      'move',
+      'rename',
+    ]);
+    expect((await api.links.backlinks(target.note_id)).map((link) => link.note_id)).toEqual([index.note_id]);
+  });
+
   it('points path links into a renamed or moved folder at its new place, for every note below it', async () => {
     const api = setup();
     const top = await api.notes.create({

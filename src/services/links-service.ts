@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { AppError, MAX_TITLE_LENGTH, parseInput, type NoteDto } from '../contracts';
 import { MAX_BODY_LENGTH, MAX_INDEXED_CHARS_PER_NOTE } from '../contracts/note-limits';
-import { linkKey, renamedTarget, rewriteLinkTargets, rewriteWikilinks } from '../core/wikilinks';
+import { linkKey, renamedTarget, renamingTarget } from '../core/wikilinks';
 import { LinkIndex, type Backlink, type LinkedNote, type LinkSuggestion } from '../core/wikilinks-index';
+import { rewriteNoteLinkTargets } from '../core/wikilinks-markdown';
 import { leftOnlyVaultReading, movedTargets, type NoteMove } from '../core/wikilinks-move';
 import type { NoteChange, NoteChangeListener, NotesRepository, PagedNote } from '../db';
 import type { NotesService } from './notes-service';
@@ -209,7 +210,8 @@ export class LinksService implements NoteChangeListener {
   /**
    * After `note` was renamed from `oldTitle`, links to the old title in other
    * notes point at the new one (one `rename` version each), paths
-   * (`[[folder/Old]]`) keeping their folders. A link stays while it still
+   * (`[[folder/Old]]`) keeping their folders, Markdown links
+   * (`[text](folder/Old.md)`) their style as well. A link stays while it still
    * opens a note (another note has the old title, in the folder a path names)
    * or when its new form would open another one (a title typed on the way to
    * an older note's). A note that changed meanwhile is skipped, not overwritten.
@@ -233,7 +235,7 @@ export class LinksService implements NoteChangeListener {
       if (
         await this.#rewrite(
           source.note_id,
-          (body) => rewriteWikilinks(body, oldTitle, note.title, follows),
+          (body) => rewriteNoteLinkTargets(body, renamingTarget(oldTitle, note.title, follows)),
           'rename',
         )
       )
@@ -246,7 +248,8 @@ export class LinksService implements NoteChangeListener {
    * After notes changed folder (moved one by one or with their folder), path
    * links that opened one of them in its old place (`[[old folder/Title]]`)
    * and open it no more point at its new one, in the style they were written
-   * (see movedTargets; one `move` version per linking note). A link that
+   * (see movedTargets; one `move` version per linking note), Markdown links
+   * to `.md` notes alike. A link that
    * still opens it, names no folder, opened another note, or whose new form
    * would open another one, stays. A note that changed meanwhile is skipped.
    *
@@ -295,7 +298,8 @@ export class LinksService implements NoteChangeListener {
       // A link from a note to itself is its user's to edit (the note being moved may be open).
       const nextHere = (target: string) =>
         index.resolve(target, before)?.note_id === sourceId ? null : next(target);
-      if (await this.#rewrite(sourceId, (body) => rewriteLinkTargets(body, nextHere), 'move')) rewritten++;
+      if (await this.#rewrite(sourceId, (body) => rewriteNoteLinkTargets(body, nextHere), 'move'))
+        rewritten++;
     }
     return rewritten;
   }
