@@ -246,12 +246,37 @@ describe('which app origins the companion answers', () => {
     const allowed = await pair('http://127.0.0.1:4173');
     expect(allowed.headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:4173');
     expect(lines).toEqual([]);
-    const refused = await pair('http://127.0.0.1:9999');
     await pair('http://127.0.0.1:9999');
-    expect(refused.headers.get('access-control-allow-origin')).toBeNull();
+    await pair('http://127.0.0.1:9999');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain('http://127.0.0.1:9999');
     expect(lines[0]).toContain('allowed_origins');
     expect(lines[0]).toContain('COMPANION_CONFIG');
+  });
+
+  it("refuses a page's pairing in words that page can read, without looking at its code", async () => {
+    const companion = await startCompanion({
+      config: companionConfigSchema.parse({ plugins_dir: mkdtempSync(join(tmpdir(), 'companion-')) }),
+      log: () => {},
+    });
+    running.push(companion);
+    const origin = 'http://127.0.0.1:9999';
+    const refused = await fetch(`http://127.0.0.1:${companion.port}/pair`, {
+      method: 'POST',
+      headers: { origin, 'content-type': 'application/json' },
+      body: JSON.stringify({ code: companion.pairingCode }),
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('access-control-allow-origin')).toBe(origin);
+    expect(await refused.json()).toMatchObject({
+      error: { code: 'PLUGIN_HOST_UNAVAILABLE', details: { reason: 'origin_refused', origin } },
+    });
+    // The code was not spent: the app's own page still pairs with it.
+    const paired = await fetch(`http://127.0.0.1:${companion.port}/pair`, {
+      method: 'POST',
+      headers: { origin: 'http://127.0.0.1:4173', 'content-type': 'application/json' },
+      body: JSON.stringify({ code: companion.pairingCode }),
+    });
+    expect(paired.status).toBe(200);
   });
 });

@@ -154,8 +154,34 @@ export async function startCompanion(options: CompanionOptions): Promise<Compani
     response.end(JSON.stringify(body));
   };
 
+  /**
+   * A page whose origin is refused still gets a refusal it can read at `/pair`, in the
+   * companion's own error shape: the app then names the origin to add, and tells the
+   * companion apart from another server on the port. Its code is never looked at.
+   */
+  const refusePairing = (request: IncomingMessage, response: ServerResponse, origin: string) => {
+    response.setHeader('Access-Control-Allow-Origin', origin);
+    response.setHeader('Vary', 'Origin');
+    response.setHeader('Access-Control-Allow-Headers', 'content-type');
+    response.setHeader('Access-Control-Allow-Methods', 'POST, OPTIONS');
+    if (request.method === 'OPTIONS') return send(response, 204, {});
+    request.resume();
+    send(
+      response,
+      403,
+      errorBody('PLUGIN_HOST_UNAVAILABLE', `The origin ${origin} is not in allowed_origins.`, {
+        reason: 'origin_refused',
+        origin,
+      }),
+    );
+  };
+
   const server: Server = createServer((request, response) => {
     cors(request, response);
+    const origin = request.headers.origin;
+    if (origin && !config.allowed_origins.includes(origin) && request.url === '/pair') {
+      return refusePairing(request, response, origin);
+    }
     if (request.method === 'OPTIONS') return send(response, 204, {});
     if (request.method !== 'POST' || request.url !== '/pair') {
       return send(response, 404, errorBody('RESOURCE_NOT_FOUND', 'Not found.'));

@@ -23,7 +23,13 @@ describe('pairing with the companion', () => {
   });
 
   it.each([
-    ['a refused code', answer(403, { error: 'no' }), { status: 403 }],
+    [
+      'a refused code',
+      answer(401, {
+        error: { code: 'PLUGIN_HOST_UNAVAILABLE', message: 'The pairing code is not valid.', details: {} },
+      }),
+      { status: 401 },
+    ],
     [
       'an unreachable companion',
       (async () => {
@@ -39,10 +45,28 @@ describe('pairing with the companion', () => {
   });
 });
 
-describe('a companion that refuses the page', () => {
+describe('a companion that refuses the page, and another server on its port', () => {
   afterEach(() => vi.unstubAllGlobals());
 
-  it("says the origin to allow when the companion answers but not to this page's origin (CORS)", async () => {
+  it("says the origin to allow when the companion answers that it refuses this page's origin", async () => {
+    vi.stubGlobal('location', { origin: 'http://127.0.0.1:8080' });
+    const fetchImpl = answer(403, {
+      error: {
+        code: 'PLUGIN_HOST_UNAVAILABLE',
+        message: 'This origin is not allowed.',
+        details: { reason: 'origin_refused', origin: 'http://127.0.0.1:8080' },
+      },
+    });
+    await expect(
+      exchangePairingCode({ url: 'http://127.0.0.1:7777', code: '12345678' }, fetchImpl),
+    ).rejects.toMatchObject({
+      code: 'PLUGIN_HOST_UNAVAILABLE',
+      message: expect.stringContaining('allowed_origins'),
+      details: { reason: 'origin_refused', origin: 'http://127.0.0.1:8080' },
+    });
+  });
+
+  it('says something else answers on the port when a server answers but not readably (no CORS)', async () => {
     vi.stubGlobal('location', { origin: 'http://127.0.0.1:8080' });
     // What a browser does: the CORS request fails; a no-cors one resolves with an opaque answer.
     const fetchImpl = (async (_url: string, init?: RequestInit) => {
@@ -53,9 +77,19 @@ describe('a companion that refuses the page', () => {
       exchangePairingCode({ url: 'http://127.0.0.1:7777', code: '12345678' }, fetchImpl),
     ).rejects.toMatchObject({
       code: 'PLUGIN_HOST_UNAVAILABLE',
-      message: expect.stringContaining('allowed_origins'),
-      details: { reason: 'origin_refused', origin: 'http://127.0.0.1:8080' },
+      message: 'Something else is answering on port 7777; is the companion running?',
+      details: { reason: 'not_companion', port: '7777' },
     });
+  });
+
+  it.each([
+    ['a web page', new Response('<!doctype html><p>Not found', { status: 404 })],
+    ['JSON of another shape', new Response(JSON.stringify({ status: 'ok' }), { status: 200 })],
+  ])('says something else answers on the port when it answers readably with %s', async (_case, reply) => {
+    const fetchImpl = (async () => reply) as unknown as typeof fetch;
+    await expect(
+      exchangePairingCode({ url: 'http://localhost:5173/', code: '12345678' }, fetchImpl),
+    ).rejects.toMatchObject({ details: { reason: 'not_companion', port: '5173' } });
   });
 });
 

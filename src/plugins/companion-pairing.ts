@@ -1,5 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { AppError, isAppError } from '../contracts/errors';
+import { AppError } from '../contracts/errors';
+import { readPairingAnswer } from './pairing-answer';
 import { CompanionTransport, type SocketFactory } from './companion-transport';
 
 /** Vault names of the pairing: the token is a secret, never a setting; the address lives beside it. */
@@ -10,9 +11,9 @@ export const COMPANION_URL_SECRET = 'plugin.companion.url';
 export const COMPANION_URL_PATTERN = /^http:\/\/(127\.0\.0\.1|localhost):\d{1,5}\/?$/;
 
 /**
- * A CORS refusal and a closed port look the same to a page; a `no-cors` request
- * (whose answer the page may not read) still tells them apart: it resolves only
- * when something answered there.
+ * A closed port and a server that does not allow this page look the same to a
+ * page; a `no-cors` request (whose answer the page may not read) still tells
+ * them apart: it resolves only when something answered there.
  */
 async function answersOpaquely(base: string, fetchImpl: typeof fetch): Promise<boolean> {
   try {
@@ -23,47 +24,71 @@ async function answersOpaquely(base: string, fetchImpl: typeof fetch): Promise<b
   }
 }
 
+/** The port named by a companion address (`http://127.0.0.1:8766`), for the message. */
+function portOf(base: string): string {
+  try {
+    return new URL(base).port || '80';
+  } catch {
+    return '';
+  }
+}
+
 /**
  * Trades the 8-digit code the companion printed for its token, once. A
- * refusal, an unreachable companion or an answer without a usable token
- * are all PLUGIN_HOST_UNAVAILABLE, with what the user can check.
+ * refusal, an unreachable companion, another server on its port or an answer
+ * without a usable token are all PLUGIN_HOST_UNAVAILABLE, with what the user
+ * can check (`details.reason`: `origin_refused`, `not_companion`).
  */
 export async function exchangePairingCode(
   request: { url: string; code: string },
   fetchImpl: typeof fetch,
 ): Promise<{ base: string; token: string }> {
   const base = request.url.replace(/\/$/, '');
-  let token: unknown;
+  const port = portOf(base);
+  let response: Response;
   try {
-    const response = await fetchImpl(`${base}/pair`, {
+    response = await fetchImpl(`${base}/pair`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ code: request.code }),
     });
-    if (!response.ok) {
-      throw new AppError('PLUGIN_HOST_UNAVAILABLE', 'The companion refused the pairing code.', {
-        status: response.status,
-      });
-    }
-    token = ((await response.json()) as { token?: unknown }).token;
-  } catch (error) {
-    if (isAppError(error)) throw error;
-    const origin = globalThis.location?.origin;
-    if (origin && (await answersOpaquely(base, fetchImpl))) {
-      throw new AppError(
-        'PLUGIN_HOST_UNAVAILABLE',
-        `The companion is running but refused this page's origin (${origin}); add it to allowed_origins in COMPANION_CONFIG.`,
-        { url: base, origin, reason: 'origin_refused' },
-      );
-    }
+  } catch {
+    // The companion answers every page readably, a refused origin included: a server that
+    // answers but not readably is something else on that port.
+    if (await answersOpaquely(base, fetchImpl)) throw notCompanion(base, port);
     throw new AppError('PLUGIN_HOST_UNAVAILABLE', 'The companion could not be reached; is it running?', {
       url: base,
     });
   }
-  if (typeof token !== 'string' || token.length < 20) {
+  // A reply that is not JSON is not the companion's; null says so below.
+  const body: unknown = await response.json().catch(() => null);
+  const answer = readPairingAnswer(response.status, body);
+  if (answer.kind === 'not_companion') throw notCompanion(base, port, response.status);
+  if (answer.kind === 'refused') {
+    if (answer.reason === 'origin_refused') {
+      const origin = answer.origin ?? globalThis.location?.origin ?? '';
+      throw new AppError(
+        'PLUGIN_HOST_UNAVAILABLE',
+        `The companion is running but refused this page's origin (${origin}); add it to allowed_origins in COMPANION_CONFIG.`,
+        { url: base, origin, reason: 'origin_refused', status: answer.status },
+      );
+    }
+    throw new AppError('PLUGIN_HOST_UNAVAILABLE', 'The companion refused the pairing code.', {
+      status: answer.status,
+    });
+  }
+  if (answer.token.length < 20) {
     throw new AppError('PLUGIN_HOST_UNAVAILABLE', 'The companion did not answer with a token.');
   }
-  return { base, token };
+  return { base, token: answer.token };
+}
+
+function notCompanion(base: string, port: string, status?: number): AppError {
+  return new AppError(
+    'PLUGIN_HOST_UNAVAILABLE',
+    `Something else is answering on port ${port}; is the companion running?`,
+    { url: base, port, reason: 'not_companion', ...(status !== undefined && { status }) },
+  );
 }
 
 /**

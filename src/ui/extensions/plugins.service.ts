@@ -20,6 +20,7 @@ import { pluginRefusal } from './plugin-refusal';
 import { settingsErrorText } from './plugin-settings-errors';
 import { pluginsState } from './plugins.svelte';
 import { toolCallErrorText } from './tool-call-error';
+import { toolTryFailureText } from './tool-try-failure';
 
 /** The installed plugins and their published tools, into the page's state. */
 async function readPluginsAndTools(): Promise<PluginDto[]> {
@@ -161,6 +162,13 @@ export async function pairCompanion(url: string, code: string): Promise<boolean>
       await refreshPlugins();
       return false;
     }
+    // Another server on that port: not a refusal by the companion, which is probably not running.
+    const port = refusal?.details.reason === 'not_companion' ? refusal.details.port : undefined;
+    if (typeof port === 'string') {
+      toasts.show(t('pluginTools.companionNotCompanion', { port }), { kind: 'error', code: refusal!.code });
+      await refreshPlugins();
+      return false;
+    }
     return step(() => Promise.reject(error));
   }
   await refreshPlugins();
@@ -214,11 +222,11 @@ export const clearSecret = (pluginId: string, key: string) =>
   step(() => core.plugins.deleteSecret({ plugin_id: pluginId, key }));
 
 /**
- * A try's outcome: the tool's text, why it did not run, or, when it ran and reported an
- * error (`ran`), that error in its own words (the failures are also shown as a toast).
+ * A try's outcome: the tool's text, or a sentence saying what went wrong and what to do (a
+ * tool that ran and reported an error: that error in its own words). Failures are also
+ * shown as a toast.
  */
-export type ToolTryOutcome =
-  { ok: true; text: string; ran?: never } | { ok: false; reason: string; ran?: true };
+export type ToolTryOutcome = { ok: true; text: string } | { ok: false; reason: string };
 
 export async function tryTool(name: string, argumentsJson: string): Promise<ToolTryOutcome> {
   let args: unknown;
@@ -230,7 +238,7 @@ export async function tryTool(name: string, argumentsJson: string): Promise<Tool
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
     const reason = t('plugins.toolArgumentsInvalid');
     toasts.show(reason, { kind: 'error' });
-    return { ok: false, reason };
+    return { ok: false, reason: t('plugins.tryNotRun', { reason }) };
   }
   try {
     const outcome = await core.plugins.callTool({ name, arguments: args as Record<string, unknown> });
@@ -241,16 +249,8 @@ export async function tryTool(name: string, argumentsJson: string): Promise<Tool
     const text = refusal && toolCallErrorText(refusal);
     if (refusal && text) toasts.show(text, { kind: 'error', code: refusal.code });
     else reportPluginError(error);
-    if (text) return { ok: false, reason: text };
-    const ran = ranAndFailedText(refusal);
-    return ran ? { ok: false, ran: true, reason: ran } : { ok: false, reason: t('plugins.tryFailed') };
+    return { ok: false, reason: toolTryFailureText(refusal) };
   }
-}
-
-/** A tool that ran and reported an error (MCP_TOOL_CALL_FAILED): its own message, which its author needs. */
-function ranAndFailedText(refusal: ReturnType<typeof pluginRefusal>): string | null {
-  const message = refusal?.code === 'MCP_TOOL_CALL_FAILED' ? refusal.details.tool_message : undefined;
-  return typeof message === 'string' ? t('pluginReady.toolReportedError', { message: message || '—' }) : null;
 }
 
 /** The context the palette may hand to a command: the open note and the selected text. */

@@ -11,8 +11,16 @@ type Translator = { t(key: MessageKey, params?: MessageParams): string };
  */
 export function toolCallErrorText(refusal: PluginRefusal, translator: Translator = i18n): string | null {
   const { details } = refusal;
-  if (refusal.code !== 'VALIDATION_FAILED' || typeof details.tool !== 'string') return null;
-  if (!Array.isArray(details.fields)) return null;
+  if (typeof details.tool !== 'string') return null;
+  const problems = toolCallProblems(refusal, translator);
+  if (problems === null) return null;
+  return translator.t('plugins.toolCall.invalid', { tool: details.tool, problems });
+}
+
+/** The arguments a VALIDATION_FAILED refusal names, each with why, as one phrase; null when it names none. */
+export function toolCallProblems(refusal: PluginRefusal, translator: Translator = i18n): string | null {
+  const { details } = refusal;
+  if (refusal.code !== 'VALIDATION_FAILED' || !Array.isArray(details.fields)) return null;
   const problems: string[] = [];
   for (const field of details.fields as unknown[]) {
     if (typeof field !== 'object' || field === null) continue;
@@ -20,11 +28,7 @@ export function toolCallErrorText(refusal: PluginRefusal, translator: Translator
     if (typeof path !== 'string') continue;
     problems.push(problemText(argumentName(path), typeof message === 'string' ? message : '', translator));
   }
-  if (problems.length === 0) return null;
-  return translator.t('plugins.toolCall.invalid', {
-    tool: details.tool,
-    problems: problems.join(translator.t('plugins.toolCall.separator')),
-  });
+  return problems.length === 0 ? null : problems.join(translator.t('plugins.toolCall.separator'));
 }
 
 /** `/` is the arguments object itself; `/options/0/name` reads `options.0.name`. */

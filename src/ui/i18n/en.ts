@@ -1772,6 +1772,31 @@ graph LR
   'pluginReady.toolReportedError': 'The tool ran and reported an error: {message}',
   'pluginAuthoring.companionRefusedOrigin':
     'The plugin companion refused this page ({origin}). Add it to allowed_origins in COMPANION_CONFIG and restart the companion.',
+  'pluginTools.companionNotCompanion':
+    'Something else is answering on port {port}, not the NotesAgent companion. Is the companion running? npm run companion prints the port it listens on.',
+  'pluginTools.try.timeout':
+    'Stopped: the tool did not answer within its time limit (tool_timeout_seconds in plugin.yaml), so the call was cancelled. Try again, or give it more time there.',
+  'pluginTools.try.invalidResult':
+    'The tool answered, but not with an MCP tool result (an object with a content list). Fix what its server returns for tools/call.',
+  'pluginTools.try.serverRefused':
+    "The plugin's server answered with an MCP error ({code}) instead of a result. Its own log or console says why.",
+  'pluginTools.try.transport':
+    "Not run: the call did not reach the plugin's server, or its answer was lost on the way. Press Restart on the plugin's row and try again.",
+  'pluginTools.try.invalidArguments':
+    "Not run: the arguments do not match the tool's input schema: {problems}. Correct them above and try again.",
+  'pluginTools.try.tooLarge':
+    'The tool ran, but its result is larger than the {limit} KiB the app accepts. Make the tool return less.',
+  'pluginTools.try.stopped':
+    "Not run: the plugin stopped working. Press Restart on the plugin's row, then try again.",
+  'pluginTools.try.notRunning':
+    'Not run: the plugin is not running. Enable it or press Restart, then try again.',
+  'pluginTools.try.unreachable':
+    "Not run: the plugin's server could not be reached. Check that it is running (a stdio plugin needs the companion, paired), then press Restart.",
+  'pluginTools.try.toolGone':
+    'Not run: the plugin no longer offers this tool. Press Restart to read its tools again.',
+  'pluginTools.try.cancelled': 'Cancelled before the tool answered.',
+  'pluginTools.try.other': 'Not run: the app refused the call ({code}). The notice it showed says why.',
+  'pluginTools.try.unknown': 'Not run: something went wrong before the tool answered. Try again.',
   'themes.reservedId': '{file}: theme_id “{id}” is reserved for a built-in theme; choose another id.',
   'themes.example': 'Download an example theme',
   'jobs.announce.started': '{name} started.',

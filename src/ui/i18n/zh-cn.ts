@@ -1651,6 +1651,27 @@ graph LR
   'pluginReady.toolReportedError': '工具已运行，但报告了错误：{message}',
   'pluginAuthoring.companionRefusedOrigin':
     '插件伴随程序拒绝了此页面（{origin}）。请把它加入 COMPANION_CONFIG 的 allowed_origins 并重启伴随程序。',
+  'pluginTools.companionNotCompanion':
+    '端口 {port} 上应答的是别的程序，而不是 NotesAgent 伴随程序。伴随程序在运行吗？npm run companion 会打印它监听的端口。',
+  'pluginTools.try.timeout':
+    '已停止：工具没有在时限内（plugin.yaml 中的 tool_timeout_seconds）应答，调用已取消。请重试，或在那里给它更多时间。',
+  'pluginTools.try.invalidResult':
+    '工具应答了，但不是 MCP 工具结果（带 content 列表的对象）。请修正其服务器对 tools/call 的返回值。',
+  'pluginTools.try.serverRefused':
+    '插件的服务器返回了 MCP 错误（{code}）而不是结果。原因见它自己的日志或控制台。',
+  'pluginTools.try.transport':
+    '没有运行：调用没有到达插件的服务器，或应答在途中丢失。请在插件一栏按“重启”后重试。',
+  'pluginTools.try.invalidArguments':
+    '没有运行：参数不符合工具的输入 schema：{problems}。请在上方改正后重试。',
+  'pluginTools.try.tooLarge': '工具已运行，但结果超过了本应用接受的 {limit} KiB。请让工具返回更少的内容。',
+  'pluginTools.try.stopped': '没有运行：插件已停止工作。请在插件一栏按“重启”，然后重试。',
+  'pluginTools.try.notRunning': '没有运行：插件没有在运行。请启用它或按“重启”，然后重试。',
+  'pluginTools.try.unreachable':
+    '没有运行：无法连接插件的服务器。请确认它在运行（stdio 插件需要已配对的伴随程序），然后按“重启”。',
+  'pluginTools.try.toolGone': '没有运行：插件已不再提供这个工具。请按“重启”重新读取它的工具。',
+  'pluginTools.try.cancelled': '工具应答之前调用已取消。',
+  'pluginTools.try.other': '没有运行：应用拒绝了这次调用（{code}）。原因见它显示的提示。',
+  'pluginTools.try.unknown': '没有运行：工具应答之前出了问题。请重试。',
   'themes.reservedId': '{file}：theme_id“{id}”已被内置主题占用，请换一个 ID。',
   'themes.example': '下载示例主题',
   'jobs.announce.started': '{name} 已开始。',
