@@ -1,9 +1,9 @@
 import type { Page } from '@playwright/test';
-import { addScriptProvider, pickScriptModel } from './harness/agent-steps';
-import { heldToolPluginZip, startHeldAnswer } from './harness/held-tool-plugin';
+import { addScriptProvider } from './harness/agent-steps';
+import { startHeldLookupRun } from './harness/held-lookup-run';
+import { startHeldAnswer } from './harness/held-tool-plugin';
 import { switchLanguage } from './harness/language-steps';
 import { textStream, toolCallStream, toolMessages } from './harness/openai-script-server';
-import { installPluginZip } from './harness/plugin-steps';
 import { createNote, expect, openApp, test } from './fixtures';
 
 const LECTURE = '操作系统第三讲';
@@ -130,15 +130,7 @@ test('a run stopped while a plugin tool ran says the tool may have made changes'
       reply: () => toolCallStream('held-lookup__lookup', { url: held.url }),
     });
     await openApp(page);
-    const plugin = await installPluginZip(page, 'held-lookup', heldToolPluginZip());
-    await plugin.getByTestId('plugin-grant').click();
-    await plugin.getByTestId('plugin-enable').click();
-    await expect(plugin).toHaveAttribute('data-state', 'enabled');
-    await page.keyboard.press('Escape');
-    await addScriptProvider(page, server.url);
-    await pickScriptModel(page);
-    await page.getByTestId('agent-input').fill('Look it up');
-    await page.getByTestId('agent-run').click();
+    await startHeldLookupRun(page, server.url);
     await page.getByTestId('agent-permission').getByTestId('permission-allow-once').click();
     await held.arrived;
 

@@ -1,8 +1,8 @@
 import type { Page } from '@playwright/test';
 import { addScriptProvider, pickScriptModel } from './harness/agent-steps';
-import { heldToolPluginZip, startHeldAnswer, type HeldAnswer } from './harness/held-tool-plugin';
+import { startHeldLookupRun } from './harness/held-lookup-run';
+import { startHeldAnswer, type HeldAnswer } from './harness/held-tool-plugin';
 import { textStream, toolCallStream, toolMessages } from './harness/openai-script-server';
-import { installPluginZip } from './harness/plugin-steps';
 import { expect, openApp, test } from './fixtures';
 
 /** An SSE body with the provider's token usage appended, as OpenAI sends it after the last choice. */
@@ -57,24 +57,9 @@ test('each run lists its steps, input/output tokens and duration from its trace,
   await expect(page.getByTestId('agent-run-item').first().getByTestId('agent-run-totals')).toHaveText(shown!);
 });
 
-/** Installs the held-lookup plugin, grants its network permission and enables it. */
-async function enableHeldLookup(page: Page): Promise<void> {
-  const plugin = await installPluginZip(page, 'held-lookup', heldToolPluginZip());
-  await expect(plugin).toHaveAttribute('data-state', 'permission_required');
-  await plugin.getByTestId('plugin-grant').click();
-  await expect(plugin).toHaveAttribute('data-state', 'installed');
-  await plugin.getByTestId('plugin-enable').click();
-  await expect(plugin).toHaveAttribute('data-state', 'enabled');
-  await page.keyboard.press('Escape');
-}
-
 /** A run whose plugin tool call is allowed and now in flight, held by `held`. */
 async function runUntilToolInFlight(page: Page, serverUrl: string, held: HeldAnswer): Promise<void> {
-  await enableHeldLookup(page);
-  await addScriptProvider(page, serverUrl);
-  await pickScriptModel(page);
-  await page.getByTestId('agent-input').fill('Look it up');
-  await page.getByTestId('agent-run').click();
+  await startHeldLookupRun(page, serverUrl);
 
   const call = page
     .getByTestId('agent-timeline')

@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, openApp, test } from './fixtures';
-import { heldAnswers, holdCore, installCoreHold, releaseCore } from './harness/core-hold';
+import { installCoreHold, releaseCore } from './harness/core-hold';
+import { askNewNoteWhileHeld, KEPT_TITLE, openAppWithKeptNote } from './harness/new-note-steps';
 
 /** Each compositionstart and compositionend in the page, with the committed text. */
 async function recordCompositions(page: Page): Promise<void> {
@@ -19,19 +20,12 @@ function compositions(page: Page): Promise<string[]> {
 test('a pinyin composition still open when the new note appears goes on, and its text lands in the title once', async ({
   page,
 }) => {
-  await installCoreHold(page);
-  await openApp(page);
-  await page.getByTestId('new-note').click();
-  await page.getByTestId('note-title').fill('保留的笔记');
-  await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
-  const kept = await page.getByTestId('note-body').getAttribute('data-note-id');
+  const kept = await openAppWithKeptNote(page);
   await recordCompositions(page);
   // The input method, as Chromium's DevTools protocol drives it: composed text, then the commit.
   const ime = await page.context().newCDPSession(page);
 
-  await holdCore(page);
-  await page.keyboard.press('Alt+N');
-  await expect.poll(() => heldAnswers(page)).toBeGreaterThan(0);
+  await askNewNoteWhileHeld(page);
   await page.keyboard.type('ab ');
   await ime.send('Input.imeSetComposition', { text: 'ni', selectionStart: 2, selectionEnd: 2 });
   // The new note arrives while the user is still spelling the word.
@@ -49,8 +43,8 @@ test('a pinyin composition still open when the new note appears goes on, and its
   await page.keyboard.type('吗');
   await expect(page.getByTestId('note-title')).toHaveValue('ab 你好吗');
   await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
-  await page.getByTestId('note-list').getByText('保留的笔记').click();
-  await expect(page.getByTestId('note-title')).toHaveValue('保留的笔记');
+  await page.getByTestId('note-list').getByText(KEPT_TITLE).click();
+  await expect(page.getByTestId('note-title')).toHaveValue(KEPT_TITLE);
 });
 
 test('a composition the user cancels after the new note appears leaves the typed title and gives it the focus', async ({
@@ -61,9 +55,7 @@ test('a composition the user cancels after the new note appears leaves the typed
   await recordCompositions(page);
   const ime = await page.context().newCDPSession(page);
 
-  await holdCore(page);
-  await page.keyboard.press('Alt+N');
-  await expect.poll(() => heldAnswers(page)).toBeGreaterThan(0);
+  await askNewNoteWhileHeld(page);
   await page.keyboard.type('计划 plan');
   await ime.send('Input.imeSetComposition', { text: 'xia', selectionStart: 3, selectionEnd: 3 });
   await releaseCore(page);

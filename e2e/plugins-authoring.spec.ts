@@ -1,29 +1,9 @@
-import { strToU8, zipSync } from 'fflate';
-import { installPluginZip } from './harness/plugin-steps';
+import { installPluginZip, workerPluginZip } from './harness/plugin-steps';
 import { expect, openApp, test } from './fixtures';
 
-/** A worker plugin as its author writes it: a manifest and a server.js whose tools list `tools` and answer `call`. */
+/** A worker plugin as its author writes it: one tool, `boom`, listed as `tools` and answering `call`. */
 function authoredPlugin(id: string, tools: string, call: string): Buffer {
-  const manifest = [
-    `id: ${id}`,
-    `name: ${id}`,
-    'version: 0.1.0',
-    'backend:',
-    '  type: mcp',
-    '  transport: worker',
-    '  entry: server.js',
-    'contributes:',
-    `  tools: [${id}.boom]`,
-    '',
-  ].join('\n');
-  const server = `export default function createServer({ Server, ListToolsRequestSchema, CallToolRequestSchema }) {
-  const server = new Server({ name: '${id}', version: '0.1.0' }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: ${tools} }));
-  server.setRequestHandler(CallToolRequestSchema, async () => { ${call} });
-  return server;
-}
-`;
-  return Buffer.from(zipSync({ plugin: { 'plugin.yaml': strToU8(manifest), 'server.js': strToU8(server) } }));
+  return workerPluginZip({ id, contributes: ['boom'], tools, call });
 }
 
 test('Try on a tool that throws shows the tool’s own message', async ({ page }) => {

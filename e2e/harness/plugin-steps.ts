@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { zipSync, type Zippable } from 'fflate';
+import { strToU8, zipSync, type Zippable } from 'fflate';
 import { expect, type Locator, type Page } from '@playwright/test';
 import { addScriptProvider, pickScriptModel } from './agent-steps';
 
@@ -127,4 +127,42 @@ export async function greeterOnScriptModel(page: Page, serverUrl: string): Promi
   await page.keyboard.press('Escape');
   await addScriptProvider(page, serverUrl);
   await pickScriptModel(page);
+}
+
+/**
+ * A worker plugin as its author writes it: a manifest contributing `contributes` (tool names,
+ * without the plugin id) and a server.js whose tools/list answers `tools` (source of the array)
+ * and whose tools/call runs `call` (source of the handler's body).
+ */
+export function workerPluginZip({
+  id,
+  contributes,
+  tools,
+  call,
+}: {
+  id: string;
+  contributes: readonly string[];
+  tools: string;
+  call: string;
+}): Buffer {
+  const manifest = [
+    `id: ${id}`,
+    `name: ${id}`,
+    'version: 0.1.0',
+    'backend:',
+    '  type: mcp',
+    '  transport: worker',
+    '  entry: server.js',
+    'contributes:',
+    `  tools: [${contributes.map((name) => `${id}.${name}`).join(', ')}]`,
+    '',
+  ].join('\n');
+  const server = `export default function createServer({ Server, ListToolsRequestSchema, CallToolRequestSchema }) {
+  const server = new Server({ name: '${id}', version: '0.1.0' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: ${tools} }));
+  server.setRequestHandler(CallToolRequestSchema, async () => { ${call} });
+  return server;
+}
+`;
+  return Buffer.from(zipSync({ plugin: { 'plugin.yaml': strToU8(manifest), 'server.js': strToU8(server) } }));
 }
