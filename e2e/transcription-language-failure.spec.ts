@@ -77,7 +77,7 @@ test('a transcription that fails inside the model says in Chinese where and what
   await expect(error).toHaveAttribute('data-code', 'TRANSCRIPTION_FAILED');
   const sentence = error.locator('p').first();
   await expect(sentence).toHaveText(
-    '语音识别在录音 0:00 附近出错，转写没有完成。请点“重试”；若仍失败，请换一个模型，或把语言改为“自动识别”，再转写一次。',
+    '语音识别在录音 0:00 附近出错，转写没有完成。请点“重试”；若仍失败，请换一个模型或语言，再转写一次。',
   );
   await expect(detail.getByTestId('transcription-retry')).toHaveText('重试');
   // The core's English explanation is one click away, not in the sentence.

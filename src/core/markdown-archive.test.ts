@@ -2,6 +2,7 @@ import { deflateSync, strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import {
   ArchiveFormatError,
+  dateLikeUsers,
   decodeMarkdownText,
   isMarkdownPath,
   markdownFileFromNote,
@@ -621,14 +622,35 @@ describe('an Obsidian vault’s own date keys', () => {
     expect(noteFromMarkdownFile({ path: 'Diary.md', content: exported })).toEqual(draft);
   });
 
-  it('leave the notebook’s own date written when the note’s date is no longer the user’s', () => {
+  it('say when an edited note changed: its updated: in the user’s format, the exact moment beside it', () => {
     const draft = noteFromMarkdownFile({ path: 'Diary.md', content: vaultFile });
     const edited = { ...draft, updated_at: '2024-01-02T03:04:05.000Z' };
     const exported = markdownFileFromNote(edited, new Set()).content;
+    const at = new Date(edited.updated_at);
+    const pad = (value: number) => String(value).padStart(2, '0');
+    const local = `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())} ${pad(at.getHours())}:${pad(at.getMinutes())}`;
     expect(exported).toContain('\nupdated_at: 2024-01-02T03:04:05.000Z\n');
-    expect(exported).toContain('\nupdated: 2021-05-06 10:20\n');
+    expect(exported).toContain(`\nupdated: ${local}\n`);
+    expect(exported).not.toContain('2021-05-06 10:20');
     expect(exported).not.toContain('created_at');
-    expect(noteFromMarkdownFile({ path: 'Diary.md', content: exported })).toEqual(edited);
+    expect(noteFromMarkdownFile({ path: 'Diary.md', content: exported })).toEqual({
+      ...edited,
+      extra: { ...edited.extra, updated: local },
+    });
+  });
+
+  it('write a refreshed date in the format the user’s key had', () => {
+    const iso = '2024-01-02T03:04:05.000Z';
+    const at = new Date(iso);
+    const pad = (value: number) => String(value).padStart(2, '0');
+    const day = `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
+    const time = `${pad(at.getHours())}:${pad(at.getMinutes())}`;
+    expect(dateLikeUsers('2021-03-05', iso)).toBe(day);
+    expect(dateLikeUsers('2021-03-05T10:20', iso)).toBe(`${day}T${time}`);
+    expect(dateLikeUsers('2021-03-05 10:20:30', iso)).toBe(`${day} ${time}:${pad(at.getSeconds())}`);
+    expect(dateLikeUsers('2021-03-05T10:20:30+08:00', iso)).toBe(iso);
+    expect(dateLikeUsers('soon', iso)).toBeUndefined();
+    expect(dateLikeUsers(20210305, iso)).toBeUndefined();
   });
 
   it('leave the notebook’s backup as it was: created_at and updated_at in, the same out', () => {

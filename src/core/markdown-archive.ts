@@ -184,6 +184,25 @@ function dateWrittenByUser(iso: string, keys: readonly string[], extra: Record<s
   return keys.some((key) => Object.hasOwn(extra, key) && toIsoDate(extra[key]) === toIsoDate(iso));
 }
 
+const pad = (value: number) => String(value).padStart(2, '0');
+
+/**
+ * `iso` written the way the user wrote `written` (a local date, a local date and time, or
+ * a full timestamp), so a vault's own `updated:` says when the note last changed, in its
+ * own format; undefined where `written` is no date (the user's own field, left alone).
+ */
+export function dateLikeUsers(written: unknown, iso: string): string | undefined {
+  if (typeof written !== 'string' || toIsoDate(written) === undefined) return undefined;
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return undefined;
+  const day = `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
+  const local = /^\d{4}-\d{2}-\d{2}(?:([T ])\d{2}:\d{2}(:\d{2})?)?$/.exec(written.trim());
+  if (!local) return iso;
+  if (local[1] === undefined) return day;
+  const time = `${pad(at.getHours())}:${pad(at.getMinutes())}${local[2] ? `:${pad(at.getSeconds())}` : ''}`;
+  return `${day}${local[1]}${time}`;
+}
+
 function toIsoDate(value: unknown): string | undefined {
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.toISOString();
   // Only ISO-like text: Date.parse also accepts things like "1" or "May", which
@@ -228,12 +247,19 @@ export function markdownFilePartsFromNote(
   // The title is always written because the file name cannot carry every title
   // (`a/b`, trailing dots, over-long names).
   const data: Record<string, unknown> = { title: note.title, tags: note.tags };
-  if (note.created_at !== undefined && !dateWrittenByUser(note.created_at, ['created'], note.extra))
+  let extra = note.extra;
+  // A note changed since its vault's `updated:` was written says so there too, in that
+  // key's format (tools reading the vault look there); `updated_at` keeps the exact moment.
+  if (note.updated_at !== undefined && !dateWrittenByUser(note.updated_at, ['updated'], extra)) {
+    const refreshed = dateLikeUsers(extra.updated, note.updated_at);
+    if (refreshed !== undefined) extra = { ...extra, updated: refreshed };
+  }
+  if (note.created_at !== undefined && !dateWrittenByUser(note.created_at, ['created'], extra))
     data.created_at = note.created_at;
-  if (note.updated_at !== undefined && !dateWrittenByUser(note.updated_at, ['updated'], note.extra))
+  if (note.updated_at !== undefined && !dateWrittenByUser(note.updated_at, ['updated'], extra))
     data.updated_at = note.updated_at;
   if (note.pinned === true) data.pinned = true;
-  for (const [key, value] of Object.entries(note.extra)) {
+  for (const [key, value] of Object.entries(extra)) {
     if (!Object.hasOwn(data, key)) data[key] = value;
   }
   // joinFrontMatter appends the body untouched: the head is the text before it.

@@ -51,6 +51,10 @@ describe('rewriteMarkdownNoteLinks', () => {
     expect(rewriteMarkdownNoteLinks('[d](<Old.md>)', () => 'C# tips?.md').body).toBe(
       '[d](<C%23 tips%3F.md>)',
     );
+    // A link in a quoted front-matter value keeps the value whole.
+    expect(rewriteMarkdownNoteLinks('related: "[e](Old.md)"', () => 'Say "hi".md').body).toBe(
+      'related: "[e](Say%20%22hi%22.md)"',
+    );
   });
 
   it('leaves other notes, web addresses, code and links `next` keeps', () => {

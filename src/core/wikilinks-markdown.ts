@@ -64,10 +64,11 @@ function decoded(text: string): string {
   }
 }
 
-// What a bare address cannot hold as it is: it would end the address, the link or the path.
-const UNSAFE_BARE = /[\s()<>#?%\\]/gu;
+// What a bare address cannot hold as it is: it would end the address, the link or the path
+// (`"` too: a link may sit in a quoted front-matter value, which it would end).
+const UNSAFE_BARE = /[\s()<>#?%\\"]/gu;
 // Inside `<...>` spaces and parentheses are fine.
-const UNSAFE_ANGLED = /[<>\n#?%\\]/gu;
+const UNSAFE_ANGLED = /[<>\n#?%\\"]/gu;
 const percent = (char: string) =>
   [...new TextEncoder().encode(char)]
     .map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`)

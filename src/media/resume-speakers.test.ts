@@ -20,11 +20,25 @@ describe('diarizationStart', () => {
     expect(diarizationStart([segment(0, 100, null)])).toBe(0);
   });
 
-  it('starts a context before the seam when the kept segments have speakers', () => {
-    const kept = [segment(0, 50, 'SPEAKER_00'), segment(50, 600, 'SPEAKER_01')];
+  it('starts a context before the seam when every kept speaker is heard in it', () => {
+    const kept = [
+      segment(0, 50, 'SPEAKER_00'),
+      segment(50, 580, 'SPEAKER_01'),
+      segment(580, 600, 'SPEAKER_00'),
+    ];
     expect(diarizationStart(kept)).toBe(600 - SPEAKER_CONTEXT_SECONDS);
     // A seam inside the first context hears everything.
     expect(diarizationStart([segment(0, 10, 'SPEAKER_00')])).toBe(0);
+  });
+
+  it('reaches back to the last words of a kept speaker not heard in the context', () => {
+    // The student (SPEAKER_01) asked at 300 s and was silent since: the diarizer hears them again.
+    const kept = [
+      segment(0, 300, 'SPEAKER_00'),
+      segment(300, 310, 'SPEAKER_01'),
+      segment(310, 600, 'SPEAKER_00'),
+    ];
+    expect(diarizationStart(kept)).toBe(300);
   });
 });
 

@@ -20,11 +20,24 @@ export const SPEAKER_CONTEXT_SECONDS = 30;
 /**
  * Where diarization starts (seconds). From the beginning when nothing is kept, or when
  * the kept segments have no speakers to match (the earlier run's diarizer failed, say):
- * then labels from a partial run could not be made to agree with anything.
+ * then labels from a partial run could not be made to agree with anything. Otherwise a
+ * context before the seam, reaching back to the last words of every kept speaker: a
+ * student who asked a question at minute 5 and asks again after the seam is matched to
+ * the label they had, not given a second one.
  */
 export function diarizationStart(kept: readonly TranscriptSegment[]): number {
-  if (!kept.some((segment) => segment.speaker)) return 0;
-  return Math.max(0, seamOf(kept) - SPEAKER_CONTEXT_SECONDS);
+  const lastWords = new Map<string, TranscriptSegment>();
+  for (const segment of kept) {
+    if (!segment.speaker) continue;
+    const last = lastWords.get(segment.speaker);
+    if (!last || segment.end_time > last.end_time) lastWords.set(segment.speaker, segment);
+  }
+  if (lastWords.size === 0) return 0;
+  let start = seamOf(kept) - SPEAKER_CONTEXT_SECONDS;
+  for (const last of lastWords.values()) {
+    if (last.end_time <= start) start = Math.min(start, last.start_time);
+  }
+  return Math.max(0, start);
 }
 
 /**

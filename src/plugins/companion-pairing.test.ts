@@ -66,7 +66,7 @@ describe('a companion that refuses the page, and another server on its port', ()
     });
   });
 
-  it('says something else answers on the port when a server answers but not readably (no CORS)', async () => {
+  it('says a server that answers but not readably (no CORS) is another program or a companion refusing this origin', async () => {
     vi.stubGlobal('location', { origin: 'http://127.0.0.1:8080' });
     // What a browser does: the CORS request fails; a no-cors one resolves with an opaque answer.
     const fetchImpl = (async (_url: string, init?: RequestInit) => {
@@ -77,8 +77,9 @@ describe('a companion that refuses the page, and another server on its port', ()
       exchangePairingCode({ url: 'http://127.0.0.1:7777', code: '12345678' }, fetchImpl),
     ).rejects.toMatchObject({
       code: 'PLUGIN_HOST_UNAVAILABLE',
-      message: 'Something else is answering on port 7777; is the companion running?',
-      details: { reason: 'not_companion', port: '7777' },
+      message:
+        'Something on port 7777 answers but not to this page: another program, or a companion that does not allow http://127.0.0.1:8080.',
+      details: { reason: 'unreadable_answer', port: '7777', origin: 'http://127.0.0.1:8080' },
     });
   });
 

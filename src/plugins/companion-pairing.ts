@@ -37,7 +37,7 @@ function portOf(base: string): string {
  * Trades the 8-digit code the companion printed for its token, once. A
  * refusal, an unreachable companion, another server on its port or an answer
  * without a usable token are all PLUGIN_HOST_UNAVAILABLE, with what the user
- * can check (`details.reason`: `origin_refused`, `not_companion`).
+ * can check (`details.reason`: `origin_refused`, `not_companion`, `unreadable_answer`).
  */
 export async function exchangePairingCode(
   request: { url: string; code: string },
@@ -53,9 +53,9 @@ export async function exchangePairingCode(
       body: JSON.stringify({ code: request.code }),
     });
   } catch {
-    // The companion answers every page readably, a refused origin included: a server that
-    // answers but not readably is something else on that port.
-    if (await answersOpaquely(base, fetchImpl)) throw notCompanion(base, port);
+    // This companion answers every page readably, a refused origin included; a server that
+    // answers but not readably is another program, or a companion from before that refusal.
+    if (await answersOpaquely(base, fetchImpl)) throw unreadableAnswer(base, port);
     throw new AppError('PLUGIN_HOST_UNAVAILABLE', 'The companion could not be reached; is it running?', {
       url: base,
     });
@@ -81,6 +81,15 @@ export async function exchangePairingCode(
     throw new AppError('PLUGIN_HOST_UNAVAILABLE', 'The companion did not answer with a token.');
   }
   return { base, token: answer.token };
+}
+
+function unreadableAnswer(base: string, port: string): AppError {
+  const origin = globalThis.location?.origin ?? '';
+  return new AppError(
+    'PLUGIN_HOST_UNAVAILABLE',
+    `Something on port ${port} answers but not to this page: another program, or a companion that does not allow ${origin}.`,
+    { url: base, port, origin, reason: 'unreadable_answer' },
+  );
 }
 
 function notCompanion(base: string, port: string, status?: number): AppError {

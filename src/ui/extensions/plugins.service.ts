@@ -169,6 +169,19 @@ export async function pairCompanion(url: string, code: string): Promise<boolean>
       await refreshPlugins();
       return false;
     }
+    // An answer this page may not read: another program, or a companion (an older one) refusing this origin.
+    const unreadable = refusal?.details.reason === 'unreadable_answer' ? refusal.details : undefined;
+    if (typeof unreadable?.port === 'string') {
+      toasts.show(
+        t('pluginTools.companionUnreadable', {
+          port: unreadable.port,
+          origin: typeof unreadable.origin === 'string' ? unreadable.origin : '',
+        }),
+        { kind: 'error', code: refusal!.code },
+      );
+      await refreshPlugins();
+      return false;
+    }
     return step(() => Promise.reject(error));
   }
   await refreshPlugins();

@@ -980,7 +980,7 @@ graph LR
   'transcription.preparing': 'Reading the audio…',
   'transcription.errorDetails': 'Details',
   'transcriptionFailure.failedAt':
-    'Speech recognition failed near {time} in the recording, so the transcript was not finished. Retry; if it fails again, choose another model or set the language to “Detect automatically”, then transcribe the file again.',
+    'Speech recognition failed near {time} in the recording, so the transcript was not finished. Retry; if it fails again, choose another model or another language, then transcribe the file again.',
   'transcriptionFailure.failed':
     'The transcription was not finished. Retry; if it fails again, delete this job and add the audio file again.',
   'transcriptionFailure.audioGone':
@@ -1774,6 +1774,8 @@ graph LR
     'The plugin companion refused this page ({origin}). Add it to allowed_origins in COMPANION_CONFIG and restart the companion.',
   'pluginTools.companionNotCompanion':
     'Something else is answering on port {port}, not the NotesAgent companion. Is the companion running? npm run companion prints the port it listens on.',
+  'pluginTools.companionUnreadable':
+    'Something on port {port} answers but not to this page: another program, or a companion that does not allow {origin} (add it to allowed_origins in COMPANION_CONFIG). npm run companion prints the port it listens on.',
   'pluginTools.try.timeout':
     'Stopped: the tool did not answer within its time limit (tool_timeout_seconds in plugin.yaml), so the call was cancelled. Try again, or give it more time there.',
   'pluginTools.try.invalidResult':

@@ -944,10 +944,11 @@ graph LR
   'transcription.preparing': '正在读取音频…',
   'transcription.errorDetails': '详细信息',
   'transcriptionFailure.failedAt':
-    '语音识别在录音 {time} 附近出错，转写没有完成。请点“重试”；若仍失败，请换一个模型，或把语言改为“自动识别”，再转写一次。',
+    '语音识别在录音 {time} 附近出错，转写没有完成。请点“重试”；若仍失败，请换一个模型或语言，再转写一次。',
   'transcriptionFailure.failed': '转写没有完成。请点“重试”；若仍失败，请删除此任务，重新添加该音频文件。',
   'transcriptionFailure.audioGone': '此任务的录音已不在笔记库中，无法转写。请重新添加该音频文件。',
-  'transcriptionFailure.profileGone': '此任务所选的模型已不存在。请在上方另选一个模型，再重新添加该音频文件。',
+  'transcriptionFailure.profileGone':
+    '此任务所选的模型已不存在。请在上方另选一个模型，再重新添加该音频文件。',
   'transcriptionFailure.interrupted': '转写意外中断。请点“重试”；若再次中断，请重新加载页面后再试一次。',
   'transcription.modelPreparing': '正在准备模型…',
   'transcription.audioProgress': '已转写 {done} / {total}',
@@ -1653,6 +1654,8 @@ graph LR
     '插件伴随程序拒绝了此页面（{origin}）。请把它加入 COMPANION_CONFIG 的 allowed_origins 并重启伴随程序。',
   'pluginTools.companionNotCompanion':
     '端口 {port} 上应答的是别的程序，而不是 NotesAgent 伴随程序。伴随程序在运行吗？npm run companion 会打印它监听的端口。',
+  'pluginTools.companionUnreadable':
+    '端口 {port} 上有程序应答，但不向本页面开放：可能是别的程序，也可能是不允许 {origin} 的伴随程序（请把它加入 COMPANION_CONFIG 的 allowed_origins）。npm run companion 会打印它监听的端口。',
   'pluginTools.try.timeout':
     '已停止：工具没有在时限内（plugin.yaml 中的 tool_timeout_seconds）应答，调用已取消。请重试，或在那里给它更多时间。',
   'pluginTools.try.invalidResult':

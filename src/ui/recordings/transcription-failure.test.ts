@@ -12,14 +12,14 @@ describe('transcriptionFailureMessage', () => {
     });
   });
 
-  it('has a next step for a missing recording, a missing model profile and any other failure', () => {
+  it('has a next step for a missing recording, a missing model profile and a job that just stopped', () => {
     expect(transcriptionFailureMessage({ code: 'ATTACHMENT_NOT_FOUND' })?.key).toBe(
       'transcriptionFailure.audioGone',
     );
     expect(transcriptionFailureMessage({ code: 'TRANSCRIPTION_PROFILE_NOT_FOUND' })?.key).toBe(
       'transcriptionFailure.profileGone',
     );
-    for (const code of ['JOB_FAILED', 'INTERNAL_ERROR', 'SOMETHING_NEW']) {
+    for (const code of ['JOB_FAILED', 'JOB_INTERRUPTED', 'INTERNAL_ERROR']) {
       expect(transcriptionFailureMessage({ code })?.key).toBe('transcriptionFailure.interrupted');
     }
   });
@@ -31,6 +31,8 @@ describe('transcriptionFailureMessage', () => {
       'DIARIZATION_MODEL_UNAVAILABLE',
       'TRANSCRIPTION_CANCELLED',
       'JOB_CANCELLED',
+      'STORAGE_QUOTA_EXCEEDED',
+      'SOMETHING_NEW',
     ]) {
       expect(transcriptionFailureMessage({ code })).toBeNull();
     }

@@ -7,8 +7,8 @@ import { formatTimestamp } from './transcript-time';
  * explains the cause to a developer and stays below, folded away, as the details.
  *
  * Null where the error code's own text already says both (a model that could not be
- * loaded points at Settings; unreadable audio is explained by its reason) and for a
- * cancellation, which is no failure.
+ * loaded points at Settings; unreadable audio is explained by its reason; storage that is
+ * full), for codes this build does not know, and for a cancellation, which is no failure.
  */
 export function transcriptionFailureMessage(error: {
   code: string;
@@ -30,8 +30,13 @@ export function transcriptionFailureMessage(error: {
       return { key: 'transcriptionFailure.audioGone' };
     case 'TRANSCRIPTION_PROFILE_NOT_FOUND':
       return { key: 'transcriptionFailure.profileGone' };
-    default:
-      // JOB_FAILED, INTERNAL_ERROR or a code this build does not know: still a transcription that stopped.
+    case 'JOB_FAILED':
+    case 'JOB_INTERRUPTED':
+    case 'INTERNAL_ERROR':
+      // No cause the user can act on beyond trying again.
       return { key: 'transcriptionFailure.interrupted' };
+    default:
+      // A code with its own words (storage full, say): those say more than "stopped".
+      return null;
   }
 }
