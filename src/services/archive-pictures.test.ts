@@ -162,7 +162,8 @@ describe('an import stores the pictures its notes link', () => {
     const [diagram, , , photo] = linkedIds(note!.body);
     expect(note!.body).toBe(
       [
-        `![diagram](attachment:${diagram}) ![diagram](attachment:${diagram}) ![系统架构](attachment:${diagram})`,
+        // The size Obsidian wrote (`|300`) stays; a caption becomes the alt text.
+        `![diagram](attachment:${diagram}) ![diagram|300](attachment:${diagram}) ![系统架构](attachment:${diagram})`,
         `![photo](attachment:${photo})`,
         '![web](https://example.com/x.png)',
         '`![[code.png]]`',
