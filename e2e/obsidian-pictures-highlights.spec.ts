@@ -1,39 +1,22 @@
 import { readFile } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
-import { strToU8, unzipSync, zipSync } from 'fflate';
+import { unzipSync } from 'fflate';
 import type { Page } from '@playwright/test';
 import { pdfFillColours } from '../src/export/pdf/testing/fill-colours';
 import { pdfStreams } from '../src/export/pdf/testing/content-streams';
 import { expect, openApp, test } from './fixtures';
-import { importZip } from './harness/vault-import';
+import { importVaultZip, pngOf } from './harness/vault-import';
 
 // Obsidian's picture sizes (`![[photo.png|200]]`, `![alt|120x90](photo.png)`) and
 // `==highlights==` as the writer meant them: in the preview, in every export format, and
 // back out of a vault export.
-
-/** PNG bytes of `width` × `height` pixels, encoded by the page's canvas. */
-async function pngOf(page: Page, width: number, height: number): Promise<Uint8Array> {
-  const bytes = await page.evaluate(
-    async ({ width, height }) => {
-      const canvas = new OffscreenCanvas(width, height);
-      const context = canvas.getContext('2d')!;
-      context.fillStyle = '#2e86c1';
-      context.fillRect(0, 0, width, height);
-      const blob = await canvas.convertToBlob({ type: 'image/png' });
-      return [...new Uint8Array(await blob.arrayBuffer())];
-    },
-    { width, height },
-  );
-  return new Uint8Array(bytes);
-}
 
 const TRIP = '# Trip\n\nA ==bright day== out.\n\n![[photo.png|200]]\n\n![Sunset|120x90](photo.png)\n';
 
 /** Imports a vault of one note, `Trip`, and its 40 × 20 picture, and opens the note. */
 async function openTrip(page: Page): Promise<void> {
   await openApp(page);
-  const vault = zipSync({ 'vault/Trip.md': strToU8(TRIP), 'vault/photo.png': await pngOf(page, 40, 20) });
-  await importZip(page, 'vault.zip', vault);
+  await importVaultZip(page, { 'vault/Trip.md': TRIP, 'vault/photo.png': await pngOf(page, 40, 20) });
   await page.getByTestId('note-item').filter({ hasText: 'Trip' }).click();
   await expect(page.getByTestId('note-title')).toHaveValue('Trip');
 }

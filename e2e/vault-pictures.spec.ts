@@ -1,9 +1,9 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { strToU8, unzipSync, zipSync } from 'fflate';
+import { unzipSync } from 'fflate';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { expect, openApp, test } from './fixtures';
-import { importZip } from './harness/vault-import';
+import { importVaultZip, importZip, pngOf } from './harness/vault-import';
 import { shownWidth } from './picture-drops';
 
 // A vault's pictures go with its notes: an Obsidian vault's `![[板书.png]]` comes in as a
@@ -25,22 +25,6 @@ async function restoreElsewhere(
   return { context, page };
 }
 
-/** PNG bytes of `width` × `height` pixels, encoded by the page's canvas. */
-async function pngOf(page: Page, width: number, height: number): Promise<Uint8Array> {
-  const bytes = await page.evaluate(
-    async ({ width, height }) => {
-      const canvas = new OffscreenCanvas(width, height);
-      const context = canvas.getContext('2d')!;
-      context.fillStyle = '#2e86c1';
-      context.fillRect(0, 0, width, height);
-      const blob = await canvas.convertToBlob({ type: 'image/png' });
-      return [...new Uint8Array(await blob.arrayBuffer())];
-    },
-    { width, height },
-  );
-  return new Uint8Array(bytes);
-}
-
 test("an Obsidian vault's pictures come in with its notes, go out beside them in a backup, and come back from it", async ({
   page,
   browser,
@@ -48,13 +32,12 @@ test("an Obsidian vault's pictures come in with its notes, go out beside them in
   await openApp(page);
   const board = await pngOf(page, 3, 2);
   const unused = await pngOf(page, 5, 1);
-  const vault = zipSync({
-    'vault/课程/第一讲.md': strToU8('板书如下：\n\n![[板书.png]]\n\n![照片](../assets/photo%20one.png)\n'),
+  await importVaultZip(page, {
+    'vault/课程/第一讲.md': '板书如下：\n\n![[板书.png]]\n\n![照片](../assets/photo%20one.png)\n',
     'vault/assets/板书.png': board,
     'vault/assets/photo one.png': board,
     'vault/assets/unused.png': unused,
   });
-  await importZip(page, 'vault.zip', vault);
   await expect(
     page.getByTestId('toast').filter({ hasText: '1 picture linked in the notes came with them.' }),
   ).toBeVisible();
@@ -102,13 +85,12 @@ test('a backup names pictures as they came, numbering a name another picture too
   browser,
 }) => {
   await openApp(page);
-  const vault = zipSync({
-    'vault/Trip.md': strToU8('![one](a/diagram.png)\n\n![two](b/Diagram.png)\n\n![[my shot.png|three]]\n'),
+  await importVaultZip(page, {
+    'vault/Trip.md': '![one](a/diagram.png)\n\n![two](b/Diagram.png)\n\n![[my shot.png|three]]\n',
     'vault/a/diagram.png': await pngOf(page, 2, 1),
     'vault/b/Diagram.png': await pngOf(page, 4, 1),
     'vault/c/my shot.png': await pngOf(page, 6, 1),
   });
-  await importZip(page, 'vault.zip', vault);
   await expect(
     page.getByTestId('toast').filter({ hasText: '3 pictures linked in the notes came with them.' }),
   ).toBeVisible();

@@ -2,15 +2,28 @@ import { strToU8, zipSync } from 'fflate';
 import type { Page } from '@playwright/test';
 import { expect } from '../fixtures';
 
+/** A vault's files by their paths in the archive: a note's text, or a picture's bytes. */
+export type VaultFiles = Record<string, string | Uint8Array>;
+
+function vaultZip(files: VaultFiles): Uint8Array {
+  return zipSync(
+    Object.fromEntries(
+      Object.entries(files).map(([path, content]) => [
+        path,
+        typeof content === 'string' ? strToU8(content) : content,
+      ]),
+    ),
+  );
+}
+
 /**
- * Imports Markdown files (path in the archive → text) as one zip through the
- * import dialog, and waits until the notebook holds `total` notes.
+ * Imports a vault as one zip through the import dialog, and waits until the
+ * notebook holds `total` notes.
  */
-export async function importVault(page: Page, files: Record<string, string>, total: number): Promise<void> {
-  const entries = Object.fromEntries(Object.entries(files).map(([path, text]) => [path, strToU8(text)]));
+export async function importVault(page: Page, files: VaultFiles, total: number): Promise<void> {
   await page
     .getByTestId('import-zip-input')
-    .setInputFiles({ name: 'vault.zip', mimeType: 'application/zip', buffer: Buffer.from(zipSync(entries)) });
+    .setInputFiles({ name: 'vault.zip', mimeType: 'application/zip', buffer: Buffer.from(vaultZip(files)) });
   await page.getByTestId('import-dialog').getByTestId('import-start').click();
   await expect(page.getByTestId('note-count')).toHaveAttribute('data-total', String(total));
 }
@@ -24,6 +37,30 @@ export async function importZip(page: Page, name: string, data: Uint8Array): Pro
   await expect(dialog).toBeVisible();
   await dialog.getByTestId('import-start').click();
   await expect(dialog).toBeHidden();
+}
+
+/**
+ * Imports a vault of notes and pictures as one zip, returning once the dialog has closed (the
+ * job runs on: its toast says what came in).
+ */
+export async function importVaultZip(page: Page, files: VaultFiles): Promise<void> {
+  await importZip(page, 'vault.zip', vaultZip(files));
+}
+
+/** PNG bytes of `width` × `height` pixels, encoded by the page's canvas: a vault's picture. */
+export async function pngOf(page: Page, width: number, height: number): Promise<Uint8Array> {
+  const bytes = await page.evaluate(
+    async ({ width, height }) => {
+      const canvas = new OffscreenCanvas(width, height);
+      const context = canvas.getContext('2d')!;
+      context.fillStyle = '#2e86c1';
+      context.fillRect(0, 0, width, height);
+      const blob = await canvas.convertToBlob({ type: 'image/png' });
+      return [...new Uint8Array(await blob.arrayBuffer())];
+    },
+    { width, height },
+  );
+  return new Uint8Array(bytes);
 }
 
 /** A note's file: its title in the front matter, then the body. */

@@ -45,6 +45,7 @@ import {
   type Footnotes,
 } from '../footnotes';
 import { formulasAsOmml } from '../math/formulas';
+import { pictureBox, type AskedSize, type Box } from '../picture-box';
 import {
   exportLanguage,
   rasterizeVisuals,
@@ -103,26 +104,10 @@ function imageSize(data: Uint8Array, type: string): { width: number; height: num
   return { width: 400, height: 300 };
 }
 
-/** The size Obsidian's `|200` or `|200x100` asks for (CSS pixels, as Word's are), else the picture's own. */
-function sizedAsWritten(
-  node: DocumentNode,
-  natural: { width: number; height: number },
-): { width: number; height: number } {
-  const width = node.attributes['width'];
-  const height = node.attributes['height'];
-  if (typeof width !== 'number' || width <= 0) return natural;
-  return {
-    width,
-    height:
-      typeof height === 'number' && height > 0
-        ? height
-        : Math.round((width * natural.height) / Math.max(1, natural.width)),
-  };
-}
-
-function fit(size: { width: number; height: number }, maxWidth = 600): { width: number; height: number } {
-  const scale = Math.min(1, maxWidth / Math.max(1, size.width));
-  return { width: Math.round(size.width * scale), height: Math.round(size.height * scale) };
+/** A picture's box in whole CSS pixels (Word's own unit here), no wider than the page's text. */
+function docxBox(natural: Box, asked: AskedSize = {}): Box {
+  const box = pictureBox(natural, asked, { width: 600 });
+  return { width: Math.round(box.width), height: Math.round(box.height) };
 }
 
 class DocxWriter {
@@ -326,7 +311,7 @@ class DocxWriter {
     return new ImageRun({
       type,
       data,
-      transformation: fit(sizedAsWritten(node, imageSize(data, type))),
+      transformation: docxBox(imageSize(data, type), node.attributes),
       altText: { name: alt, description: alt, title: alt },
     });
   }
@@ -344,7 +329,7 @@ class DocxWriter {
           type: 'svg',
           data: new TextEncoder().encode(svg),
           fallback: { type: 'png', data: png ?? BLANK_PNG },
-          transformation: fit({ width, height }),
+          transformation: docxBox({ width, height }),
           altText: { name, description: name, title: name },
         }),
       ],

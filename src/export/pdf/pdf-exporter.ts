@@ -56,6 +56,7 @@ import type { MathDrawing } from '../math/tex-drawing';
 import { rasterizeVisuals, renderVisuals, withVisualFailureNotes } from '../visuals';
 import { withCalloutTitles } from '../callout-titles';
 import { printsTitle } from '../title-heading';
+import { pictureBox, type AskedSize } from '../picture-box';
 import { CODE_LINE_HEIGHT, drawCodeBlock, type MonoFont } from './code-block';
 import { defaultMonoFontLoader, type FontLoader } from './font-loader';
 import type { FontSubsetter } from './font-subset';
@@ -165,11 +166,15 @@ const CJK_RANGE = '\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f';
 /** A line break, a space, one CJK character, or a run of anything else (a Latin word). */
 const PIECE = new RegExp(`\\n|\\s+|[${CJK_RANGE}]|[^\\s${CJK_RANGE}]+`, 'g');
 
-/** A diagram drawn by the page, embedded as PNG; `width` and `height` in CSS pixels. */
+/**
+ * A picture embedded once: a diagram drawn by the page (PNG) or one the note holds, with its own
+ * `width` and `height` in CSS pixels and, for the note's, the size the note asks for.
+ */
 interface Picture {
   image: PDFImage;
   width: number;
   height: number;
+  asked?: AskedSize;
 }
 
 /** Writes the Document AST onto pages: a small flow layout over pdf-lib. */
@@ -737,14 +742,9 @@ class Layout {
 
   /** A picture's size on the page: its CSS size (0.75 pt a pixel), shrunk to fit the column and the page. */
   pictureSize(picture: Picture): { width: number; height: number } {
-    let width = Math.min(this.available, picture.width * 0.75);
-    let height = (width * picture.height) / Math.max(1, picture.width);
-    const tallest = this.height - MARGIN * 2 - 12;
-    if (height > tallest) {
-      width *= tallest / height;
-      height = tallest;
-    }
-    return { width, height };
+    const room = { width: this.available / 0.75, height: (this.height - MARGIN * 2 - 12) / 0.75 };
+    const box = pictureBox(picture, picture.asked ?? {}, room);
+    return { width: box.width * 0.75, height: box.height * 0.75 };
   }
 
   /** A picture centred in the column. */
@@ -899,23 +899,6 @@ function splitAtImages(
   return parts;
 }
 
-/** The size Obsidian's `|200` or `|200x100` asks for, in CSS pixels; else the picture's own. */
-function sizedAsWritten(
-  node: DocumentNode,
-  natural: { width: number; height: number },
-): { width: number; height: number } {
-  const width = node.attributes['width'];
-  const height = node.attributes['height'];
-  if (typeof width !== 'number' || width <= 0) return { width: natural.width, height: natural.height };
-  return {
-    width,
-    height:
-      typeof height === 'number' && height > 0
-        ? height
-        : (width * natural.height) / Math.max(1, natural.width),
-  };
-}
-
 /** Every PNG or JPEG the note holds as a data: URL, embedded once per node. */
 async function embedNoteImages(pdf: PDFDocument, root: DocumentNode): Promise<Map<string, Picture>> {
   const images = new Map<string, Picture>();
@@ -926,7 +909,7 @@ async function embedNoteImages(pdf: PDFDocument, root: DocumentNode): Promise<Ma
         const bytes = Uint8Array.from(atob((match[2] ?? '').replace(/\s+/g, '')), (c) => c.charCodeAt(0));
         const image =
           (match[1] ?? '').toLowerCase() === 'png' ? await pdf.embedPng(bytes) : await pdf.embedJpg(bytes);
-        images.set(node.node_id, { image, ...sizedAsWritten(node, image) });
+        images.set(node.node_id, { image, width: image.width, height: image.height, asked: node.attributes });
       } catch {
         // Not a readable PNG or JPEG: it stays its alt text, with a warning where it is set.
       }
