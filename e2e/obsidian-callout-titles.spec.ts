@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { unzipSync } from 'fflate';
 import type { Page } from '@playwright/test';
+import { switchLanguage } from './harness/language-steps';
 import { createNote, expect, openApp, test } from './fixtures';
 
 // A callout written without a title reads, as in Obsidian, by its kind; in the Chinese app a
@@ -22,7 +23,9 @@ async function exported(page: Page, format: 'pdf' | 'docx'): Promise<Buffer> {
 test.describe('in Chinese', () => {
   test.use({ locale: 'zh-CN' });
 
-  test('untitled callouts read in Chinese in the preview, the PDF and the DOCX', async ({ page }) => {
+  test('untitled callouts read in Chinese in the preview, the PDF and the DOCX, and in English after a switch', async ({
+    page,
+  }) => {
     await openApp(page);
     await createNote(page, '复习提纲', BODY);
     const titles = page.getByTestId('preview').locator('.callout-title');
@@ -41,5 +44,9 @@ test.describe('in Chinese', () => {
     expect(docx).toContain('>提示<');
     expect(docx).toContain('>Recipe<');
     expect(docx).not.toContain('>Tip<');
+
+    // The note stays open while the language changes: its untitled callouts follow at once.
+    await switchLanguage(page, 'en');
+    await expect(titles).toHaveText(['Tip', '自己写的标题', 'Recipe']);
   });
 });

@@ -5,7 +5,8 @@ import { expect, openApp, test } from './fixtures';
 
 /**
  * Tools that fail without reporting an error of their own: one never answers; one answers out of
- * shape, which the MCP SDK's server turns into a JSON-RPC error (-32602) rather than a result.
+ * shape, which the MCP SDK's server turns into a JSON-RPC error (-32602) rather than a result; one
+ * brings its plugin's worker down while it runs.
  */
 const failingPlugin = workerPluginZip({
   id: 'flaky-tools',
@@ -14,10 +15,15 @@ const failingPlugin = workerPluginZip({
   tools: [
     { name: 'hangs', description: 'Never answers.', call: 'return new Promise(() => {});' },
     { name: 'garbles', description: 'Answers out of shape.', call: "return { content: 'not a list' };" },
+    {
+      name: 'crashes',
+      description: 'Crashes its worker.',
+      call: "setTimeout(() => { throw new Error('worker gave up'); }); return new Promise(() => {});",
+    },
   ],
 });
 
-test('Try says a tool timed out or its server answered with an MCP error, each with what to do, not that the tool reported an error', async ({
+test('Try says a tool timed out, answered out of shape or crashed its plugin, each with what to do, not that the tool reported an error', async ({
   page,
 }) => {
   await openApp(page);
@@ -35,10 +41,26 @@ test('Try says a tool timed out or its server answered with an MCP error, each w
   const garbles = plugin.locator('[data-testid="plugin-tool"][data-tool="flaky-tools.garbles"]');
   await garbles.getByTestId('plugin-tool-try').click();
   await expect(garbles.getByTestId('plugin-tool-failed')).toHaveText(
-    "The plugin's server answered with an MCP error (-32602) instead of a result. Its own log or console says why.",
+    'The tool answered, but not with an MCP tool result (an object with a content list). Fix what its server returns for tools/call.',
   );
   // The plugin is still up after both: neither failure was the plugin's own error.
   await expect(plugin).toHaveAttribute('data-state', 'enabled');
+
+  // A crash withdraws the plugin's tools; the crashed Try's box stays, saying what happened.
+  const crashes = plugin.locator('[data-testid="plugin-tool"][data-tool="flaky-tools.crashes"]');
+  await crashes.getByTestId('plugin-tool-try').click();
+  await expect(plugin).toHaveAttribute('data-state', 'error');
+  await expect(crashes.getByTestId('plugin-tool-failed')).toHaveText(
+    "The plugin stopped while running the tool, so there is no result (the tool may have done part of its work). Press Restart on the plugin's row, then try again; if it stops again, the browser's console says why.",
+  );
+  await expect(crashes.getByTestId('plugin-tool-withdrawn')).toBeVisible();
+  await expect(crashes.getByTestId('plugin-tool-try')).toHaveCount(0);
+  await expect(hangs).toHaveCount(0);
+  // Restarted as it said: the tools are back, without the old failure.
+  await plugin.getByTestId('plugin-restart').click();
+  await expect(plugin).toHaveAttribute('data-state', 'enabled');
+  await expect(crashes.getByTestId('plugin-tool-try')).toBeVisible();
+  await expect(crashes.getByTestId('plugin-tool-failed')).toHaveCount(0);
 
   await page.keyboard.press('Escape');
   await switchLanguage(page, 'zh-CN');

@@ -125,6 +125,8 @@ describe('McpHost messages a plugin author reads', () => {
     expect(error.message).toContain('{ content: [{ type: "text", text: "…" }] }');
     expect(error.message).not.toContain('MCP error');
     expect(error.message).not.toContain('[{"');
+    // What Settings' Try reads to say "not an MCP tool result", not "an MCP error (-32602)".
+    expect(error.details).toMatchObject({ reason: 'invalid_result' });
   });
 
   it('a tool that throws failed (it ran), not "refused"', async () => {

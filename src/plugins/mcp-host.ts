@@ -121,6 +121,8 @@ class ObservedTransport implements Transport {
 const LOOSE_TOOL_PAGE = z.looseObject({ tools: z.array(z.unknown()) });
 
 const MCP_PREFIX = /^(?:MCP error -?\d+:\s*)+/;
+/** How the SDK's server words a tool result that is not MCP's shape (sent as -32602). */
+const INVALID_RESULT = /^Invalid tools\/call result:\s*/;
 
 /** The SDK rejects an answer that is not MCP's shape with the ZodError itself (`$ZodError`, zod's core). */
 function isZodError(error: unknown): error is { issues: { path: PropertyKey[]; message: string }[] } {
@@ -164,7 +166,7 @@ function serverMessage(error: McpError): string {
 
 function serverErrorText(pluginId: string, what: string, error: McpError): string {
   let message = serverMessage(error);
-  const result = /^Invalid tools\/call result:\s*/.exec(message);
+  const result = INVALID_RESULT.exec(message);
   if (result) {
     const rest = message.slice(result[0].length);
     let issues: { path: PropertyKey[]; message: string }[] = [{ path: [], message: rest }];
@@ -582,6 +584,8 @@ export class McpHost {
       return hostError(code, serverErrorText(this.pluginId, what, error), {
         ...details,
         mcp_code: error.code,
+        // The server's own SDK refused the tool's result: the same fault as one this client refuses.
+        ...(INVALID_RESULT.test(serverMessage(error)) && { reason: 'invalid_result' }),
         ...(error.code === McpErrorCode.InternalError && {
           tool_message: serverMessage(error).slice(0, 500),
         }),

@@ -33,6 +33,11 @@ describe('why a Try gave no result', () => {
       'not with an MCP tool result',
     ],
     [
+      "a result the server's own SDK refused (-32602)",
+      refusal('MCP_TOOL_CALL_FAILED', { mcp_code: -32602, reason: 'invalid_result' }),
+      'not with an MCP tool result',
+    ],
+    [
       'a JSON-RPC error from the server',
       refusal('MCP_TOOL_CALL_FAILED', { mcp_code: -32602 }),
       'MCP error (-32602)',
@@ -48,6 +53,11 @@ describe('why a Try gave no result', () => {
     ],
     ['arguments refused without names', refusal('VALIDATION_FAILED', { tool: 'p.t' }), 'input schema'],
     ['a plugin that stopped', refusal('PLUGIN_HOST_UNHEALTHY', { plugin_id: 'p' }), 'stopped working'],
+    [
+      'a plugin that crashed while the tool ran',
+      refusal('PLUGIN_HOST_UNHEALTHY', { plugin_id: 'p', reason: 'exited' }),
+      'stopped while running the tool',
+    ],
     ['a plugin not running', refusal('PLUGIN_HOST_UNAVAILABLE', { status: 'stopped' }), 'not running'],
     [
       'an unreachable server',
@@ -69,6 +79,7 @@ describe('why a Try gave no result', () => {
       refusal('MCP_TOOL_CALL_FAILED', {}),
       refusal('VALIDATION_FAILED', {}),
       refusal('PLUGIN_HOST_UNHEALTHY'),
+      refusal('PLUGIN_HOST_UNHEALTHY', { reason: 'exited' }),
       refusal('PLUGIN_HOST_UNAVAILABLE', { status: 'stopped' }),
     ];
     const texts = failures.map((failure) => toolTryFailureText(failure, chinese));

@@ -25,7 +25,12 @@ export function toolTryFailureText(refusal: PluginRefusal | null, translator: Tr
       return translator.t('pluginTools.try.tooLarge', { limit });
     }
     case 'PLUGIN_HOST_UNHEALTHY':
-      return translator.t('pluginTools.try.stopped');
+      // The host names the fault that cut off a call it had sent; a plugin already down has none.
+      return translator.t(
+        typeof details.reason === 'string'
+          ? 'pluginTools.try.stoppedWhileRunning'
+          : 'pluginTools.try.stopped',
+      );
     case 'PLUGIN_HOST_UNAVAILABLE':
       // The host names the status of a plugin that is not running; a transport it cannot reach has none.
       return translator.t(

@@ -1767,7 +1767,6 @@ graph LR
   'bench.agentChartFailed':
     '{failed} of {count} cases failed. A failed case counts as 0 for what it did not reach (a case that expected tools and called none has no valid arguments), so no bar leaves it out.',
   'plugins.tryNotRun': 'Not run: {reason}',
-  'plugins.tryFailed': 'the tool reported an error.',
   // A Try whose tool ran and threw: the tool's own error, not "not run".
   'pluginReady.toolReportedError': 'The tool ran and reported an error: {message}',
   'pluginAuthoring.companionRefusedOrigin':
@@ -1794,6 +1793,10 @@ graph LR
     'Not run: the plugin is not running. Enable it or press Restart, then try again.',
   'pluginTools.try.unreachable':
     "Not run: the plugin's server could not be reached. Check that it is running (a stdio plugin needs the companion, paired), then press Restart.",
+  'pluginTools.try.stoppedWhileRunning':
+    "The plugin stopped while running the tool, so there is no result (the tool may have done part of its work). Press Restart on the plugin's row, then try again; if it stops again, the browser's console says why.",
+  'pluginTools.try.withdrawn':
+    'The plugin no longer offers this tool: it is back once the plugin runs again. Its last Try said:',
   'pluginTools.try.toolGone':
     'Not run: the plugin no longer offers this tool. Press Restart to read its tools again.',
   'pluginTools.try.cancelled': 'Cancelled before the tool answered.',

@@ -1647,7 +1647,6 @@ graph LR
   'bench.agentChartFailed':
     '{count} 个用例中有 {failed} 个失败。失败的用例在它没能做到的指标上记为 0（需要调用工具却一个也没有调用的用例没有有效参数），所以每根柱子都算上了它们。',
   'plugins.tryNotRun': '没有运行：{reason}',
-  'plugins.tryFailed': '工具报告了错误。',
   // A Try whose tool ran and threw: the tool's own error, not "not run".
   'pluginReady.toolReportedError': '工具已运行，但报告了错误：{message}',
   'pluginAuthoring.companionRefusedOrigin':
@@ -1672,6 +1671,9 @@ graph LR
   'pluginTools.try.unreachable':
     '没有运行：无法连接插件的服务器。请确认它在运行（stdio 插件需要已配对的伴随程序），然后按“重启”。',
   'pluginTools.try.toolGone': '没有运行：插件已不再提供这个工具。请按“重启”重新读取它的工具。',
+  'pluginTools.try.stoppedWhileRunning':
+    '插件在运行这个工具时停止了，所以没有结果（工具可能已做了一部分工作）。请在插件一栏按“重启”，然后重试；如果它再次停止，浏览器的控制台会说明原因。',
+  'pluginTools.try.withdrawn': '插件已不再提供这个工具，插件重新运行后它会回来。它上次试用的结果：',
   'pluginTools.try.cancelled': '工具应答之前调用已取消。',
   'pluginTools.try.other': '没有运行：应用拒绝了这次调用（{code}）。原因见它显示的提示。',
   'pluginTools.try.unknown': '没有运行：工具应答之前出了问题。请重试。',

@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
+import { i18n } from '../i18n';
 import { BlockRenderer } from './block-renderer';
 import { renderMarkdownSafe } from './render-markdown';
 
@@ -125,6 +126,25 @@ describe('BlockRenderer', () => {
       .join('');
     const strip = (text: string) => text.replace(/ data-source-line="\d+"/g, '').replace(/\s+/g, '');
     expect(strip(html)).toBe(strip(renderMarkdownSafe(source)));
+  });
+
+  it('titles an untitled callout again after a language switch, without an edit', async () => {
+    const { renderer, sources } = counting();
+    const title = (blocks: { html: string | null }[]) =>
+      /callout-title[^>]*>(?:<[^>]*>)*([^<]+)/.exec(blocks[1]?.html ?? '')?.[1];
+    const callouts = '# Review\n\n> [!tip]\n> Chapter one first.\n';
+    try {
+      expect(title(renderer.render(callouts, undefined, i18n.locale))).toBe('Tip');
+      await i18n.setLocale('zh-CN');
+      expect(title(renderer.render(callouts, undefined, i18n.locale))).toBe('提示');
+      await i18n.setLocale('en');
+      const rendered = sources.length;
+      // Switching back finds the English blocks still cached.
+      expect(title(renderer.render(callouts, undefined, i18n.locale))).toBe('Tip');
+      expect(sources).toHaveLength(rendered);
+    } finally {
+      await i18n.reset();
+    }
   });
 
   it('forgets blocks beyond the note and its spare entries', () => {

@@ -85,9 +85,11 @@ export class BlockRenderer {
   /**
    * The note's blocks. Cached blocks are always filled in; uncached ones are
    * rendered while `shouldYield` says there is time (none given: all of them),
-   * the rest come back with `html: null` for a later pass.
+   * the rest come back with `html: null` for a later pass. `language` is the app's
+   * language the blocks are rendered in: an untitled callout is titled in it, so a block
+   * cached in another language is rendered again (and the old one kept for a switch back).
    */
-  render(source: string, shouldYield: () => boolean = () => false): PreviewBlock[] {
+  render(source: string, shouldYield: () => boolean = () => false, language = ''): PreviewBlock[] {
     // Taken out before the split: a comment may open in one block and close in another.
     const parsed = this.#splitter.split(stripObsidianComments(source));
     const texts = parsed.map((block) => block.text);
@@ -101,6 +103,7 @@ export class BlockRenderer {
       const { footnotes, key: footnoteKey } = footnotesOf(block.text, numbers);
       let cacheKey = references ? `${block.text}\u0000${references}` : block.text;
       if (footnoteKey) cacheKey += `\u0002${footnoteKey}`;
+      if (language) cacheKey += `\u0003${language}`;
       let entry = this.#cache.get(cacheKey);
       if (entry) {
         // Refreshed as most recently used.
