@@ -25,6 +25,16 @@ plainTest('the app shell carries no schema library: zod stays in the worker', as
   expect(carrying).toEqual([]);
 });
 
+// markdown-it and yaml (some 200 KB) come with the preview and the core worker. The editor's [[
+// completion reads what is typed with a light module; reaching for wikilinks.ts, which finds
+// code through markdown-it, once put both in the first visit's download.
+plainTest('the app shell carries no Markdown or YAML parser', async () => {
+  const carrying = (await shellScripts())
+    .filter(({ text }) => text.includes('Wrong `markdown-it` preset') || text.includes('YAMLParseError'))
+    .map(({ path }) => path);
+  expect(carrying).toEqual([]);
+});
+
 // The note editor's panels that typing does not need load on their own (src/ui/editor/lazy-panels.ts,
 // the export menu's list): each marker is a string only that panel's code carries. The typing path
 // (the body's textarea, drafts, autosave) must stay in the shell, so a key typed at once lands.

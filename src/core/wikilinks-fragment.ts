@@ -1,4 +1,4 @@
-import { linkKey } from './wikilinks';
+import { linkKey } from './wikilinks-key';
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const ATX_HEADING = /^ {0,3}#{1,6}(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;

@@ -134,6 +134,46 @@ describe('LinkIndex', () => {
   });
 });
 
+describe('LinkIndex and code', () => {
+  it('counts no link in code at any depth, and counts parenthesised addresses and reference definitions', () => {
+    const index = new LinkIndex();
+    index.set(note('a', 'Alpha'));
+    index.set(note('p', 'Plan (2)'));
+    index.set(
+      note(
+        'c',
+        'Code only',
+        [
+          '> [!note]',
+          '> ```',
+          '> [[Alpha]] [x](Alpha.md) [y](Plan%20(2).md)',
+          '> ```',
+          '',
+          '- item',
+          '  - nested',
+          '    ```',
+          '    [[Alpha]]',
+          '    ```',
+          '',
+          'Text.',
+          '',
+          '    [[Alpha]] [x](Alpha.md)',
+          '',
+          '`a span [[Alpha]]',
+          '[z](Plan%20(2).md)`',
+        ].join('\n'),
+      ),
+    );
+    index.set(note('r', 'Reference', 'See [the plan][plan].\n\n[plan]: <Plan (2).md> "The plan"'));
+    index.set(note('q', 'Parenthesised', 'See [it](Plan%20(2).md#Goals) and `[[Alpha]]`.'));
+    expect(index.backlinks('a')).toEqual([]);
+    expect(index.backlinks('p')).toEqual([
+      { note_id: 'q', title: 'Parenthesised', context: 'See [it](Plan%20(2).md#Goals) and `[[Alpha]]`.' },
+      { note_id: 'r', title: 'Reference', context: '[plan]: <Plan (2).md> "The plan"' },
+    ]);
+  });
+});
+
 describe('LinkIndex with Obsidian path links', () => {
   const older = '2026-01-01T00:00:00.000Z';
   const newer = '2026-02-01T00:00:00.000Z';

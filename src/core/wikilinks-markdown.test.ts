@@ -74,3 +74,86 @@ describe('rewriteMarkdownNoteLinks', () => {
     ).toBe('[s](Archive/Old%20notes/My%20note.md#Intro) [[Archive/Old notes/My note]] [t](My%20note.md)');
   });
 });
+
+describe('Markdown links in code nested in other blocks', () => {
+  const body = [
+    '> [!tip] A callout',
+    '> ```',
+    '> [f](Old%20title.md) in the callout’s fence',
+    '> ```',
+    '',
+    '- outer',
+    '  - inner',
+    '    ~~~',
+    '    [f](<Old title.md>) in a nested list’s fence',
+    '    ~~~',
+    '',
+    'Some text.',
+    '',
+    '    [i](Old%20title.md) in indented code',
+    '',
+    'A span `that runs',
+    'over [s](Old%20title.md) two lines` and [real](Old%20title.md).',
+  ].join('\n');
+
+  it('finds only the links outside code', () => {
+    expect(parseMarkdownNoteLinks(body).map((link) => link.start)).toEqual([
+      body.indexOf('](Old%20title.md).'),
+    ]);
+  });
+
+  it('rewrites only the links outside code', () => {
+    expect(rewriteNoteLinkTargets(body, renamingTarget('Old title', 'New title'))).toEqual({
+      body: body.replace('[real](Old%20title.md)', '[real](New%20title.md)'),
+      count: 1,
+    });
+  });
+});
+
+describe('Markdown links with parentheses and reference definitions', () => {
+  const body = [
+    'See [p](Old%20(2).md#Part), [a](<Old (2).md> "tip") and [r][ref].',
+    '',
+    '[ref]: Old%20(2).md',
+    '[angled]: <folder/Old (2).md> "A title"',
+    '> [quoted]: ../Old%20%282%29.md',
+    '',
+    '```',
+    '[code]: Old%20(2).md',
+    '```',
+  ].join('\n');
+
+  it('reads an address with balanced parentheses and each reference definition outside code', () => {
+    expect(parseMarkdownNoteLinks(body).map(({ target, fragment }) => [target, fragment])).toEqual([
+      ['Old (2).md', 'Part'],
+      ['Old (2).md', null],
+      ['Old (2).md', null],
+      ['folder/Old (2).md', null],
+      ['Old (2).md', null],
+    ]);
+  });
+
+  it('follows a rename, each link in its own style', () => {
+    expect(rewriteNoteLinkTargets(body, renamingTarget('Old (2)', 'New (3)'))).toEqual({
+      body: [
+        'See [p](New%20(3).md#Part), [a](<New (3).md> "tip") and [r][ref].',
+        '',
+        '[ref]: New%20(3).md',
+        '[angled]: <folder/New (3).md> "A title"',
+        '> [quoted]: ../New%20%283%29.md',
+        '',
+        '```',
+        '[code]: Old%20(2).md',
+        '```',
+      ].join('\n'),
+      count: 5,
+    });
+  });
+
+  it('follows a move in a reference definition', () => {
+    const next = (target: string) => movedTargets(target, 'Courses/OS', 'Archive')[0] ?? null;
+    expect(rewriteNoteLinkTargets("[os]: <Courses/OS/My note.md#Intro> 't'", next).body).toBe(
+      "[os]: <Archive/My note.md#Intro> 't'",
+    );
+  });
+});

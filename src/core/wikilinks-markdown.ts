@@ -1,8 +1,15 @@
+import {
+  codeEndAt,
+  linkSourceRanges,
+  linkSyntaxHelpers,
+  type SourceRange,
+} from './markdown/link-source-ranges';
 import { noteLinkTarget, type NoteLinkMeta } from './markdown/obsidian-syntax';
+import { replaceSpans, type SpanReplacement } from './markdown/replace-spans';
 import { rewriteLinkTargets } from './wikilinks';
 
 export interface MarkdownNoteLink extends NoteLinkMeta {
-  /** Offset of the link's `](` in the source (where its address starts). */
+  /** Where the link is in the source, for the line it is on: its `](`, or a reference definition's `[`. */
   start: number;
 }
 
@@ -15,45 +22,97 @@ interface AddressSpan {
   angled: boolean;
 }
 
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
-// `](address)` or `](address "title")`, the address bare or in `<...>`.
-const LINK_ADDRESS = /\]\((\s*)(<[^<>\n]*>|[^\s()]+)(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)/g;
+/** The offset past the spaces, tabs and line breaks from `at`. */
+function skipSpace(body: string, at: number): number {
+  let pos = at;
+  while (pos < body.length && ' \t\n'.includes(body.charAt(pos))) pos++;
+  return pos;
+}
 
-function* noteLinkAddresses(body: string): Generator<AddressSpan> {
-  if (!body.includes('.md')) return;
-  let fence: string | null = null;
-  let offset = 0;
-  for (const line of body.split('\n')) {
-    const marker = FENCE.exec(line)?.[1];
-    if (fence !== null) {
-      if (marker && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker)
-        fence = null;
-    } else if (marker) {
-      fence = marker;
-    } else if (line.includes('](')) {
-      // Code spans blanked out, so offsets stay those of the source.
-      const text = line.replace(/(`+)[^`]*?\1/g, (span) => ' '.repeat(span.length));
-      for (const match of text.matchAll(LINK_ADDRESS)) {
-        const written = match[2] ?? '';
-        const angled = written.startsWith('<');
-        const address = angled ? written.slice(1, -1) : written;
-        const note = noteLinkTarget(address.replace(/ /g, '%20'));
-        if (!note) continue;
-        const from = offset + match.index + 2 + (match[1] ?? '').length + (angled ? 1 : 0);
-        yield { link: { ...note, start: offset + match.index }, from, to: from + address.length, angled };
-      }
-    }
-    offset += line.length + 1;
+/** The note link whose address starts at `at` and ends before `max`, `start` its `](` or `[`. */
+function addressAt(body: string, at: number, max: number, start: number): AddressSpan | null {
+  // CommonMark's reading, as the preview's: `<...>`, or bare with balanced parentheses.
+  const address = linkSyntaxHelpers().parseLinkDestination(body, at, max);
+  if (!address.ok) return null;
+  // `<...>` takes spaces as they are; a bare address cannot hold one.
+  const note = noteLinkTarget(address.str.replace(/ /g, '%20'));
+  if (!note) return null;
+  const angled = body.charCodeAt(at) === 0x3c;
+  return {
+    link: { ...note, start },
+    from: angled ? at + 1 : at,
+    to: angled ? address.pos - 1 : address.pos,
+    angled,
+  };
+}
+
+/** `[text](address "title")` from its `](` at `at`: the address, or null when this is no such link. */
+function inlineLinkAt(body: string, at: number, lineEnd: (from: number) => number): AddressSpan | null {
+  const start = skipSpace(body, at + 2);
+  const span = addressAt(body, start, lineEnd(start), at);
+  if (!span) return null;
+  const afterAddress = span.to + (span.angled ? 1 : 0);
+  let pos = skipSpace(body, afterAddress);
+  if (pos !== afterAddress && body.charAt(pos) !== ')') {
+    // A title on one line: one left open would be looked for to the end of the note.
+    const title = linkSyntaxHelpers().parseLinkTitle(body, pos, lineEnd(pos));
+    if (!title.ok) return null;
+    pos = skipSpace(body, title.pos);
   }
+  return body.charAt(pos) === ')' ? span : null;
+}
+
+/** `[label]: address "title"` in the definition's lines: the address, or null when it names no note. */
+function definitionAt(body: string, lines: SourceRange): AddressSpan | null {
+  // The label's `[` is the line's first: no container mark (`>`, `-`, `1.`) holds one.
+  const open = body.indexOf('[', lines.from);
+  if (open === -1 || open >= lines.to) return null;
+  let pos = open + 1;
+  while (pos < lines.to && body.charAt(pos) !== ']') pos += body.charAt(pos) === '\\' ? 2 : 1;
+  if (body.charAt(pos + 1) !== ':') return null;
+  return addressAt(body, skipSpace(body, pos + 2), lines.to, open);
+}
+
+/**
+ * Every note link's address in `body`, in source order: inline links and reference
+ * definitions outside code. A `](` in code or in a definition's title is no link.
+ */
+function noteLinkAddresses(body: string): AddressSpan[] {
+  if (!/\.md/i.test(body)) return [];
+  const { code, definitions } = linkSourceRanges(body);
+  const spans = definitions.flatMap((lines) => definitionAt(body, lines) ?? []);
+  const skipped = [...code, ...definitions].sort((a, b) => a.from - b.from);
+  const skipEnd = codeEndAt(skipped);
+  // No line break in [known.from, known.to); known.to is one, or the end.
+  let known = { from: 0, to: -1 };
+  const lineEnd = (from: number) => {
+    if (from < known.from || from > known.to) {
+      const newline = body.indexOf('\n', from);
+      known = { from, to: newline === -1 ? body.length : newline };
+    }
+    return known.to;
+  };
+  for (let at = body.indexOf(']('); at !== -1; at = body.indexOf('](', at + 2)) {
+    const end = skipEnd(at);
+    if (end !== -1) {
+      at = end - 2;
+      continue;
+    }
+    const span = inlineLinkAt(body, at, lineEnd);
+    if (span) spans.push(span);
+  }
+  return spans.sort((a, b) => a.from - b.from);
 }
 
 /**
  * The Markdown links to notes in `body` (`[text](Folder/Note.md#Heading)`, see
- * `noteLinkTarget`), for the link index: they are links between notes as `[[...]]` are.
- * Like `parseWikilinks`, links in fenced code and code spans are not links.
+ * `noteLinkTarget`; an address with balanced parentheses too), and the reference
+ * definitions that name a note (`[ref]: <Folder/Note.md> "title"`), for the link index:
+ * they are links between notes as `[[...]]` are. Like `parseWikilinks`, links in code
+ * (see linkSourceRanges) are not links.
  */
 export function parseMarkdownNoteLinks(body: string): MarkdownNoteLink[] {
-  return [...noteLinkAddresses(body)].map((span) => span.link);
+  return noteLinkAddresses(body).map((span) => span.link);
 }
 
 function decoded(text: string): string {
@@ -67,6 +126,7 @@ function decoded(text: string): string {
 // What a bare address cannot hold as it is: it would end the address, the link or the path
 // (`"` too: a link may sit in a quoted front-matter value, which it would end).
 const UNSAFE_BARE = /[\s()<>#?%\\"]/gu;
+const UNSAFE_BARE_PARENS = /[\s<>#?%\\"]/gu;
 // Inside `<...>` spaces and parentheses are fine.
 const UNSAFE_ANGLED = /[<>\n#?%\\"]/gu;
 const percent = (char: string) =>
@@ -74,15 +134,36 @@ const percent = (char: string) =>
     .map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`)
     .join('');
 
+/** How a link escapes its address's path parts, read from its own. */
+interface EscapeStyle {
+  /** Every character beyond ASCII as `%XX` (`%E7%AC%94`), as Obsidian writes links. */
+  full: boolean;
+  /** In `<...>` and written with no escapes: spaces and parentheses stay readable. */
+  angled: boolean;
+  /** Bare, with parentheses as they are (`Old%20(2).md`): balanced ones stay so. */
+  parens: boolean;
+}
+
 /**
  * A path part written as the link wrote its own: Obsidian's links encode every
  * character beyond ASCII (`%E7%AC%94`) when the written one did, else only what
  * the address needs encoded (spaces in a bare one as `%20`); a part in `<...>`
  * written with no escapes stays readable.
  */
-function encodePart(part: string, style: { full: boolean; angled: boolean }): string {
-  if (style.full) return encodeURIComponent(part).replace(/[()!'*]/g, percent);
-  return part.replace(style.angled ? UNSAFE_ANGLED : UNSAFE_BARE, percent);
+function encodePart(part: string, style: EscapeStyle): string {
+  const parens = style.parens && balanced(part);
+  if (style.full) return encodeURIComponent(part).replace(parens ? /[!'*]/g : /[()!'*]/g, percent);
+  return part.replace(style.angled ? UNSAFE_ANGLED : parens ? UNSAFE_BARE_PARENS : UNSAFE_BARE, percent);
+}
+
+/** Whether every `)` closes a `(` before it and every `(` is closed: a bare address may hold them so. */
+function balanced(text: string): boolean {
+  let depth = 0;
+  for (const char of text) {
+    if (char === '(') depth++;
+    else if (char === ')' && --depth < 0) return false;
+  }
+  return depth === 0;
 }
 
 /**
@@ -98,7 +179,11 @@ function restyledAddress(written: string, target: string, angled: boolean): stri
   const lead = /^(?:\.{1,2}\/)+/.exec(path)?.[0] ?? '';
   const oldParts = path.slice(lead.length).split('/');
   const escaped = /%[0-9A-Fa-f]{2}/.test(path);
-  const style = { full: /%[89A-Fa-f][0-9A-Fa-f]/.test(path), angled: angled && !escaped };
+  const style: EscapeStyle = {
+    full: /%[89A-Fa-f][0-9A-Fa-f]/.test(path),
+    angled: angled && !escaped,
+    parens: !angled && /[()]/.test(path),
+  };
   const parts = target.split('/').map((part, index) => {
     const old = oldParts[index];
     return old !== undefined && decoded(old).trim() === part ? old : encodePart(part, style);
@@ -116,18 +201,17 @@ export function rewriteMarkdownNoteLinks(
   body: string,
   next: (target: string) => string | null,
 ): { body: string; count: number } {
-  let count = 0;
-  let result = '';
-  let cursor = 0;
+  const replacements: SpanReplacement[] = [];
   for (const span of noteLinkAddresses(body)) {
     const target = next(span.link.target);
     if (target === null || target === span.link.target) continue;
-    result +=
-      body.slice(cursor, span.from) + restyledAddress(body.slice(span.from, span.to), target, span.angled);
-    cursor = span.to;
-    count++;
+    const written = body.slice(span.from, span.to);
+    replacements.push({ from: span.from, to: span.to, text: restyledAddress(written, target, span.angled) });
   }
-  return { body: count === 0 ? body : result + body.slice(cursor), count };
+  return {
+    body: replacements.length === 0 ? body : replaceSpans(body, replacements),
+    count: replacements.length,
+  };
 }
 
 /**

@@ -101,6 +101,61 @@ describe('rewriteWikilinks', () => {
   });
 });
 
+describe('links in code nested in other blocks', () => {
+  // Code at any depth, as the preview parses it: links there are text and stay as written.
+  const body = [
+    '> [!note] A callout',
+    '> ```',
+    '> [[Old]] in the callout’s fence',
+    '> ```',
+    '',
+    '> quoted [[Old]]',
+    '> > ~~~~',
+    '> > [[Old|in a nested quote’s fence]]',
+    '> > ~~~~',
+    '',
+    'Some text.',
+    '',
+    '    [[Old]] in indented code',
+    '',
+    '- outer',
+    '  - inner',
+    '    ```',
+    '    [[Old]] in a nested list’s fence',
+    '    ```',
+    '1. ```',
+    '   [[Old]] in a fence opening the item',
+    '   ```',
+    '',
+    'A span `that runs',
+    'over [[Old]] two lines` and [[Old#Part]].',
+  ].join('\n');
+
+  it('finds only the links outside code', () => {
+    expect(parseWikilinks(body).map((link) => body.slice(link.start, link.end))).toEqual([
+      '[[Old]]',
+      '[[Old#Part]]',
+    ]);
+    expect(parseWikilinks(body)[0]!.start).toBe(body.indexOf('quoted [[Old]]') + 7);
+  });
+
+  it('rewrites only the links outside code', () => {
+    const { body: rewritten, count } = rewriteWikilinks(body, 'Old', 'New');
+    expect(count).toBe(2);
+    expect(rewritten).toBe(
+      body.replace('quoted [[Old]]', 'quoted [[New]]').replace('[[Old#Part]]', '[[New#Part]]'),
+    );
+  });
+
+  it('keeps offsets of a note written with CRLF line ends', () => {
+    const crlf = '> ```\r\n> [[Old]]\r\n> ```\r\n\r\nsee [[Old]]';
+    expect(rewriteWikilinks(crlf, 'Old', 'New')).toEqual({
+      body: crlf.replace('see [[Old]]', 'see [[New]]'),
+      count: 1,
+    });
+  });
+});
+
 describe('wikilinkQueryAt', () => {
   it('reports the target being typed after an open [[', () => {
     const text = 'line one\nsee [[Alp';

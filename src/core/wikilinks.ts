@@ -2,16 +2,21 @@
  * `[[Title]]` and `[[Title|label]]` links between notes, found in Markdown
  * source with their offsets so they can be indexed and rewritten in place.
  * The rules follow the preview's inline rule (one line, no brackets inside, a
- * non-empty target); links inside fenced code and code spans are not links.
+ * non-empty target); links in code, as the preview's grammar finds it (fenced or
+ * indented, in a quote, callout or list item too, and code spans), are not links.
  * As in Obsidian, `#` in a target starts a place in the note: `[[Title#Heading]]`
  * and `[[Title#^block]]` link to the note `Title`, and `[[#Heading]]` to a
  * heading of the note the link is in.
  */
 
+import { codeEndAt, linkSourceRanges } from './markdown/link-source-ranges';
+import { replaceSpans, type SpanReplacement } from './markdown/replace-spans';
 import { linkKey } from './wikilinks-key';
 import { linkPath, retitleTarget } from './wikilinks-paths';
+import { wikilinkQueryAt } from './wikilinks-query';
+import { splitWikilinkTarget } from './wikilinks-target';
 
-export { linkKey };
+export { linkKey, splitWikilinkTarget, wikilinkQueryAt };
 
 export interface WikilinkRef {
   /** The linked note's title as written, trimmed; empty for `[[#Heading]]` (the same note). */
@@ -25,55 +30,33 @@ export interface WikilinkRef {
   end: number;
 }
 
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
-
-/**
- * A link target split into the note's title and the place in it, at the first
- * `#` that a heading or block id follows at once (`Note#Heading`, `Note#^id`,
- * `#Heading`). Obsidian does not allow `#` in note names, but a note written
- * here may be called "C# tips" or "F#": a `#` before a space or at the end is
- * part of the title.
- */
-export function splitWikilinkTarget(target: string): { title: string; fragment: string | null } {
-  const hash = target.search(/#\S/u);
-  if (hash === -1) return { title: target.trim() === '#' ? '' : target.trim(), fragment: null };
-  return { title: target.slice(0, hash).trim(), fragment: target.slice(hash + 1).trim() || null };
-}
-
 /** Every wikilink in `body`, in source order. */
 export function parseWikilinks(body: string): WikilinkRef[] {
   const links: WikilinkRef[] = [];
-  let fence: string | null = null;
+  if (!body.includes('[[')) return links;
+  const codeEnd = codeEndAt(linkSourceRanges(body).code);
   let offset = 0;
   for (const line of body.split('\n')) {
-    const marker = FENCE.exec(line)?.[1];
-    if (fence !== null) {
-      if (marker && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) {
-        fence = null;
-      }
-    } else if (marker) {
-      fence = marker;
-    } else {
-      scanLine(line, offset, links);
-    }
+    scanLine(line, offset, links, codeEnd);
     offset += line.length + 1;
   }
   return links;
 }
 
-function scanLine(line: string, offset: number, links: WikilinkRef[]): void {
+function scanLine(
+  line: string,
+  offset: number,
+  links: WikilinkRef[],
+  codeEnd: (offset: number) => number,
+): void {
   let index = 0;
   while (index < line.length) {
-    const char = line[index];
-    if (char === '`') {
-      // A code span runs to the next run of the same number of backticks.
-      let run = 1;
-      while (line[index + run] === '`') run++;
-      const ticks = '`'.repeat(run);
-      const close = line.indexOf(ticks, index + run);
-      index = close === -1 ? index + run : close + run;
+    const skip = codeEnd(offset + index);
+    if (skip !== -1) {
+      index = skip - offset;
       continue;
     }
+    const char = line[index];
     if (char === '\\') {
       index += 2;
       continue;
@@ -156,20 +139,16 @@ export function rewriteLinkTargets(
   body: string,
   next: (target: string) => string | null,
 ): { body: string; count: number } {
-  let count = 0;
-  let result = '';
-  let cursor = 0;
+  const spans: SpanReplacement[] = [];
   for (const link of parseWikilinks(body)) {
     if (link.target === '') continue;
     const target = next(link.target);
     if (target === null || target === link.target) continue;
     const fragment = link.fragment === null ? '' : `#${link.fragment}`;
     const label = link.label === null ? '' : `|${link.label}`;
-    result += body.slice(cursor, link.start) + `[[${target}${fragment}${label}]]`;
-    cursor = link.end;
-    count++;
+    spans.push({ from: link.start, to: link.end, text: `[[${target}${fragment}${label}]]` });
   }
-  return { body: count === 0 ? body : result + body.slice(cursor), count };
+  return { body: spans.length === 0 ? body : replaceSpans(body, spans), count: spans.length };
 }
 
 /**
@@ -190,20 +169,4 @@ export function namesTitle(target: string, titleKey: string): boolean {
   if (linkKey(target) === titleKey) return true;
   const path = linkPath(target);
   return path !== null && linkKey(path.title) === titleKey;
-}
-
-/**
- * The link being typed at `cursor`: an unclosed `[[` earlier on the same line
- * with no `|` or `#` after it (titles are offered, not headings). Returns where
- * the target starts and what was typed.
- */
-export function wikilinkQueryAt(text: string, cursor: number): { start: number; query: string } | null {
-  const lineStart = text.lastIndexOf('\n', cursor - 1) + 1;
-  const before = text.slice(lineStart, cursor);
-  const open = before.lastIndexOf('[[');
-  if (open === -1) return null;
-  const query = before.slice(open + 2);
-  // Past a heading's `#` (see splitWikilinkTarget) the query is no longer a title.
-  if (/[[\]|]|#\S/u.test(query)) return null;
-  return { start: lineStart + open + 2, query };
 }

@@ -1,7 +1,7 @@
 import markdownIt from 'markdown-it';
 import type { MarkdownIt, StateBlock, StateCore, StateInline, Token } from 'markdown-it';
 import { frontMatterLength } from '../front-matter';
-import { splitWikilinkTarget } from '../wikilinks';
+import { splitWikilinkTarget } from '../wikilinks-target';
 import { isCodeIndented, lineEnd, lineStart, lineText } from './block-state';
 import { obsidianSyntax } from './obsidian-syntax';
 

@@ -1,4 +1,4 @@
-import { splitWikilinkTarget } from '../../core/wikilinks';
+import { splitWikilinkTarget } from '../../core/wikilinks-target';
 import { fragmentLine } from '../../core/wikilinks-fragment';
 import { core } from '../api/core-client';
 import { confirmation } from '../dialogs/confirm.svelte';

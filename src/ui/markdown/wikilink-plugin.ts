@@ -1,6 +1,6 @@
 import type { MarkdownIt } from 'markdown-it';
 import type { WikilinkMeta } from '../../core/markdown/syntax';
-import { splitWikilinkTarget } from '../../core/wikilinks';
+import { splitWikilinkTarget } from '../../core/wikilinks-target';
 
 /** The in-app route of a wiki target; the router owns `#/wiki/...`. */
 export function wikilinkHref(target: string): string {
