@@ -1,5 +1,8 @@
 import type { Page } from '@playwright/test';
-import { buildTinyWhisper } from '../src/media/transformers/__fixtures__/tiny-whisper/tiny-whisper';
+import {
+  buildTinyWhisper,
+  TRADITIONAL_CHINESE_TINY_WHISPER_SCRIPT,
+} from '../src/media/transformers/__fixtures__/tiny-whisper/tiny-whisper';
 import { expect, openApp, test } from './fixtures';
 import { useTranscriptionModelHost } from './harness/chain-steps';
 import { fulfilModelFile } from './harness/model-host';
@@ -38,22 +41,61 @@ async function serveBrokenChineseWhisper(page: Page): Promise<void> {
   });
 }
 
-test('the language and model chosen for one file are still chosen for the next, after a reload', async ({
+/** The tiny model under every model id, saying 這是語音識別。 as Whisper asked for zh often writes it. */
+async function serveTraditionalWhisper(page: Page): Promise<void> {
+  const files = buildTinyWhisper({ detectLanguage: 'zh', script: TRADITIONAL_CHINESE_TINY_WHISPER_SCRIPT });
+  await page.context().route(`**${MODEL_HOST}**`, (route) => {
+    const path = new URL(route.request().url()).pathname;
+    const file = /^\/models\/onnx-community\/[\w.-]+\/(.+)$/.exec(path)?.[1];
+    return fulfilModelFile(route, file === undefined ? undefined : files[file]);
+  });
+}
+
+test('the language, model and script chosen for one file are still chosen after a reload; the transcript is in that script', async ({
   page,
 }) => {
+  test.setTimeout(240_000);
+  await serveTraditionalWhisper(page);
   await openApp(page);
+  await useTranscriptionModelHost(page, MODEL_HOST);
   await openTranscription(page);
   const language = page.getByTestId('transcription-language');
   const profile = page.getByTestId('transcription-profile');
+  const script = page.getByTestId('transcription-script');
   await expect(language).toHaveValue('');
+  // A 简体中文 reader gets Chinese in Simplified until choosing otherwise.
+  await expect(script).toHaveValue('simplified');
   await language.selectOption('zh');
   await profile.selectOption('whisper-base');
+  await script.selectOption('traditional');
 
   await page.reload();
   await expect(page.getByTestId('note-list')).toBeVisible();
   await openTranscription(page);
   await expect(language).toHaveValue('zh');
   await expect(profile).toHaveValue('whisper-base');
+  await expect(script).toHaveValue('traditional');
+  // Another language has no Chinese script to choose.
+  await language.selectOption('en');
+  await expect(script).toBeHidden();
+  await language.selectOption('zh');
+
+  // Whisper writes 這是語音識別; the student reads and searches in Simplified.
+  await script.selectOption('simplified');
+  await page.getByTestId('audio-file-input').setInputFiles({
+    name: '第一讲.wav',
+    mimeType: 'audio/wav',
+    buffer: tonesWav([[220, 3]], 3000),
+  });
+  const detail = page.getByTestId('transcription-detail');
+  await expect(detail).toHaveAttribute('data-status', 'completed', { timeout: 200_000 });
+  const segment = detail.getByTestId('segment');
+  await expect(segment).toHaveCount(1);
+  await expect(segment).toContainText('这是语音识别。');
+  await page.getByTestId('transcript-create-note').click();
+  await expect(page.getByTestId('note-title')).toHaveValue('第一讲');
+  await expect(page.getByTestId('note-body')).toHaveValue(/这是语音识别。/);
+  expect(await page.getByTestId('note-body').inputValue()).not.toMatch(/[這語識]/);
 });
 
 test('a transcription that fails inside the model says in Chinese where and what to do, the English folded away', async ({

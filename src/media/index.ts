@@ -4,6 +4,7 @@ export * from './asr-settings';
 export * from './audio-decoders';
 export * from './audio-failure';
 export * from './audio-formats';
+export * from './chinese-script';
 export * from './resample';
 export * from './transcribe';
 export * from './transcript-to-note';

@@ -420,6 +420,94 @@ describe('runTranscription in the job runtime', () => {
   });
 });
 
+describe('the script of a Chinese transcript', () => {
+  /** What Whisper, asked for zh, often writes: Traditional characters, across two windows. */
+  const TRADITIONAL: ScriptedPhrase[] = [
+    { start: 2, end: 6, text: '這是語音識別' },
+    { start: 40, end: 44, text: '還有後面的內容' },
+  ];
+  const SIMPLIFIED = ['这是语音识别', '还有后面的内容'];
+
+  function publishedSegments(events: EventEnvelope[]): string[] {
+    return events.flatMap((e) =>
+      e.event === 'Progress'
+        ? ((e.data as { segments?: TranscriptSegment[] }).segments ?? []).map((s) => s.text)
+        : [],
+    );
+  }
+
+  async function transcribe(
+    input: Partial<CreateTranscriptionInput>,
+    engine = new AsrEngineDouble({ script: TRADITIONAL }),
+  ) {
+    const { runtime } = setup({
+      engine,
+      files: { a: { bytes: toneWav(60), mime_type: 'audio/wav', name: 'a.wav' } },
+    });
+    const { job, events } = await run(runtime, { attachment_id: 'a', ...input });
+    return { result: job.result as TranscriptionResult, published: publishedSegments(events) };
+  }
+
+  it('writes a zh job in Simplified when it asks for Simplified: live segments, transcript and text; language stays zh', async () => {
+    const { result, published } = await transcribe({
+      language: 'zh',
+      metadata: { chinese_script: 'simplified' },
+    });
+    expect(result.segments.map((s) => s.text)).toEqual(SIMPLIFIED);
+    expect(published).toEqual(SIMPLIFIED);
+    expect(result.text).toBe(SIMPLIFIED.join(''));
+    expect(result.language).toBe('zh');
+  });
+
+  it('converts a detected Chinese job too, and leaves the text as it was without the choice or in another language', async () => {
+    const detectsZh = () => new AsrEngineDouble({ script: TRADITIONAL, language: 'zh' });
+    const detected = await transcribe({ metadata: { chinese_script: 'simplified' } }, detectsZh());
+    expect(detected.result.segments.map((s) => s.text)).toEqual(SIMPLIFIED);
+
+    const asWritten = TRADITIONAL.map((phrase) => phrase.text);
+    const unchanged = await transcribe({ language: 'zh', metadata: { chinese_script: 'unchanged' } });
+    expect(unchanged.result.segments.map((s) => s.text)).toEqual(asWritten);
+    const noChoice = await transcribe({ language: 'zh' });
+    expect(noChoice.result.segments.map((s) => s.text)).toEqual(asWritten);
+    const japanese = await transcribe(
+      { metadata: { chinese_script: 'simplified' } },
+      new AsrEngineDouble({ script: TRADITIONAL, language: 'ja' }),
+    );
+    expect(japanese.result.segments.map((s) => s.text)).toEqual(asWritten);
+  });
+
+  it('a resumed run goes on converting what it transcribes, keeping the segments already done', async () => {
+    // The run before wrote its first segment in Traditional, as the job asks; Whisper now writes Simplified.
+    const kept: TranscriptSegment[] = [
+      {
+        segment_id: 'segment_001',
+        speaker: null,
+        start_time: 2,
+        end_time: 6,
+        text: '這是語音識別',
+        confidence: null,
+        words: [],
+      },
+    ];
+    const { runtime } = setup({
+      engine: new AsrEngineDouble({
+        script: TRADITIONAL.map((phrase, index) => ({ ...phrase, text: SIMPLIFIED[index] ?? '' })),
+      }),
+      resume: { segments: kept, languages: new Map([[0, 'zh']]), published: false },
+      files: { a: { bytes: toneWav(60), mime_type: 'audio/wav', name: 'a.wav' } },
+    });
+    const { job, events } = await run(runtime, {
+      attachment_id: 'a',
+      language: 'zh',
+      metadata: { chinese_script: 'traditional' },
+    });
+    const result = job.result as TranscriptionResult;
+    expect(result.segments.map((s) => s.text)).toEqual(['這是語音識別', '還有後面的內容']);
+    expect(result.segments[0]).toEqual(kept[0]);
+    expect(publishedSegments(events)).toEqual(['這是語音識別', '還有後面的內容']);
+  });
+});
+
 describe('assignSpeakers', () => {
   it('gives each segment the speaker it overlaps most, null when none', () => {
     const segment = (start: number, end: number) => ({

@@ -3,6 +3,7 @@ import type { JobContext, JobHandler } from '../core/job-runtime';
 import { decodeAudio, durationOf, type AudioDecoder } from './audio-decoders';
 import type { AsrEngine, AsrLoadProgress, Diarizer, SpeakerTurn } from './asr-engine';
 import { resolveAsrProfile, type AsrProfile } from './asr-models';
+import { chineseScriptOf, TranscriptScript, type ScriptConverterLoader } from './chinese-script';
 import { TARGET_SAMPLE_RATE, toMono16k } from './resample';
 import { diarizationStart, resumedSpeakerTurns } from './resume-speakers';
 import {
@@ -26,6 +27,7 @@ import {
   mergeWindowTranscripts,
   planWindows,
   windowSamples,
+  type AudioWindow,
   type WindowingOptions,
   type WindowTranscript,
 } from './windowing';
@@ -47,6 +49,8 @@ export interface TranscriptionDeps {
   diarizer?: Diarizer | null;
   profiles?: readonly AsrProfile[];
   windowing?: WindowingOptions;
+  /** Makes the converter a Chinese job's script needs (`metadata.chinese_script`). Default: OpenCC, loaded lazily. */
+  scriptConverter?: ScriptConverterLoader;
   /**
    * What an earlier run of this job finished (see transcribe-resume.ts). `published`: its
    * segments are in this job's events already; false (a retry's new job), they are
@@ -143,6 +147,20 @@ export async function runTranscription(
     );
   }
 
+  // A Chinese transcript in the script the job asks for (chinese-script.ts). The segments the
+  // resume keeps were converted when their run published them.
+  const script = new TranscriptScript(chineseScriptOf(request.metadata), deps.scriptConverter);
+  const windowLanguages = new Map<number, string>(resume.languages);
+  const languageOf = (segment: TranscriptSegment): string | null =>
+    request.language ?? languageAt(windows, windowLanguages, segment.start_time);
+  const inScript = (segments: readonly TranscriptSegment[]) =>
+    guard(
+      () => script.apply(segments, languageOf),
+      signal,
+      'TRANSCRIPTION_FAILED',
+      'The transcript could not be converted to the chosen Chinese script.',
+    );
+
   const transcripts: WindowTranscript[] = [];
   const detected = new Map<string, number>();
   for (const [index, language] of resume.languages) {
@@ -164,9 +182,13 @@ export async function runTranscription(
       { window: window.index, start_time: window.start_time },
     );
     transcripts.push({ window, chunks: result.chunks, ...(result.words ? { words: result.words } : {}) });
-    if (result.language) detected.set(result.language, (detected.get(result.language) ?? 0) + 1);
-    const live = settledSegments(transcripts, windows[window.index + 1], duration, published, resume);
-    published += live.length;
+    if (result.language) {
+      detected.set(result.language, (detected.get(result.language) ?? 0) + 1);
+      windowLanguages.set(window.index, result.language);
+    }
+    const settled = settledSegments(transcripts, windows[window.index + 1], duration, published, resume);
+    published += settled.length;
+    const live = await inScript(settled);
     await context.progress(
       { phase: 'transcribing', current: window.index + 1, total: windows.length },
       {
@@ -177,7 +199,7 @@ export async function runTranscription(
   }
   signal.throwIfAborted();
 
-  const merged = afterSeam(mergeWindowTranscripts(transcripts, { duration }), resume);
+  const merged = await inScript(afterSeam(mergeWindowTranscripts(transcripts, { duration }), resume));
   const segments = [...kept, ...(turns.length > 0 ? assignSpeakers(merged, turns) : merged)];
   return {
     language: request.language ?? mostFrequent(detected),
@@ -394,6 +416,16 @@ export function assignSpeakers(
     }
     return { ...segment, speaker };
   });
+}
+
+/** The language heard in the first window that holds this time (null: none detected there). */
+function languageAt(
+  windows: readonly AudioWindow[],
+  languages: ReadonlyMap<number, string>,
+  seconds: number,
+): string | null {
+  const window = windows.find((candidate) => candidate.end_time > seconds) ?? windows.at(-1);
+  return window ? (languages.get(window.index) ?? null) : null;
 }
 
 function mostFrequent(counts: ReadonlyMap<string, number>): string | null {

@@ -708,6 +708,25 @@ describe('TranscriptionService', () => {
     expect((await core.api.transcriptions.toNote(job.job_id)).title).toBe('tuesday');
   });
 
+  it('a Chinese job asked for in Simplified: its segments, its note and search all read Simplified', async () => {
+    const core = openCore({
+      transcription: { engine: new PlacedEngine([{ start: 1, end: 4, text: '這是語音識別的課' }]) },
+    });
+    const job = await core.api.transcriptions.create({
+      attachment_id: (await upload(core, 6)).attachment_id,
+      language: 'zh',
+      metadata: { chinese_script: 'simplified' },
+    });
+    await eventsOf(core, job.job_id);
+    const done = await core.api.transcriptions.get(job.job_id);
+    expect(done).toMatchObject({ status: 'completed', language: 'zh', text: '这是语音识别的课' });
+    const note = await core.api.transcriptions.toNote(job.job_id, { title: '第五讲' });
+    expect(note.body).toContain('这是语音识别的课');
+    await core.idle();
+    const { hits } = await core.api.search.search({ query: '语音识别' });
+    expect(hits.map((hit) => hit.note_id)).toContain(note.note_id);
+  });
+
   it('lists the notes made from a job, oldest first, leaving out trashed ones', async () => {
     const { core } = withEngine();
     const audio = await upload(core, 2);
@@ -789,6 +808,49 @@ describe('TranscriptionService', () => {
       closeTab();
       await first.idle();
       expect(await reopened.api.transcriptions.get(job.job_id)).toEqual(resumed);
+    });
+
+    it('a Chinese job resumed after a closed tab still writes in the script it was asked for', async () => {
+      // Whisper writes Traditional; the student asked for Simplified when the job was made.
+      const traditional = LECTURE.map((phrase, i) => ({ ...phrase, text: `第${i + 1}段 這是語音識別` }));
+      let closeTab!: () => void;
+      const gone = new Promise<void>((resolve) => (closeTab = resolve)).then(() =>
+        Promise.reject(new Error('the tab is gone')),
+      );
+      gone.catch(() => undefined);
+      const first = openCore({
+        transcription: {
+          engine: new PlacedEngine(traditional, { hold: (s) => (s >= 50 ? gone : undefined) }),
+        },
+      });
+      const job = await first.api.transcriptions.create({
+        attachment_id: (await upload(first, 80)).attachment_id,
+        language: 'zh',
+        metadata: { audio_name: '第五讲.wav', chinese_script: 'simplified' },
+      });
+      await eventsUntil(
+        first,
+        job.job_id,
+        (e) => e.event === 'Progress' && (e.data as { current: number }).current === 2,
+      );
+
+      // The first tab is let go however this ends: a job still held would keep the database open.
+      try {
+        const reopened = openCore(
+          { transcription: { engine: new PlacedEngine(traditional) } },
+          first.db.name,
+        );
+        expect(await reopened.recover()).toMatchObject({ requeued: 1 });
+        await eventsOf(reopened, job.job_id);
+        const resumed = await reopened.api.transcriptions.get(job.job_id);
+        expect(resumed).toMatchObject({ status: 'completed', language: 'zh' });
+        expect(resumed.metadata).toMatchObject({ chinese_script: 'simplified' });
+        expect(resumed.segments.at(-1)?.text).toBe('第20段 这是语音识别');
+        expect(resumed.text).not.toMatch(/[這語識]/);
+      } finally {
+        closeTab();
+        await first.idle();
+      }
     });
 
     it('a retry of a failed job keeps the segments it finished and transcribes only the rest', async () => {

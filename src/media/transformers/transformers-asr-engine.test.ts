@@ -7,7 +7,10 @@ import type { AsrLoadProgress } from '../asr-engine';
 import type { AsrProfile } from '../asr-models';
 import { concat, silence, sine } from '../__fixtures__/synthetic-audio';
 import { TransformersAsrEngine } from './transformers-asr-engine';
-import { TINY_WHISPER_MODEL_ID } from './__fixtures__/tiny-whisper/tiny-whisper';
+import {
+  TINY_WHISPER_MODEL_ID,
+  TRADITIONAL_CHINESE_TINY_WHISPER_SCRIPT,
+} from './__fixtures__/tiny-whisper/tiny-whisper';
 import { writeTinyWhisper } from './__fixtures__/tiny-whisper/write-tiny-whisper';
 
 /**
@@ -35,7 +38,11 @@ let root: string;
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'tiny-whisper-'));
   await writeTinyWhisper(root);
-  await writeTinyWhisper(root, { modelId: ZH_MODEL_ID, detectLanguage: 'zh' });
+  await writeTinyWhisper(root, {
+    modelId: ZH_MODEL_ID,
+    detectLanguage: 'zh',
+    script: TRADITIONAL_CHINESE_TINY_WHISPER_SCRIPT,
+  });
 });
 
 afterAll(async () => {
@@ -166,6 +173,8 @@ describe('TransformersAsrEngine on a generated tiny Whisper model', () => {
       signal: open(),
     });
     expect(chinese.language).toBe('zh');
+    // Its Chinese words are UTF-8 in byte-level BPE, as Whisper's are: decoded, they are Traditional.
+    expect(chinese.chunks.map((chunk) => chunk.text.trim())).toEqual(['這是語音識別。']);
     await asr.dispose();
   });
 

@@ -428,6 +428,10 @@ export const en = {
   'transcription.noJobs': 'No transcriptions yet. Drop an audio file or record one.',
   'transcription.language': 'Language',
   'transcription.language.auto': 'Detect automatically',
+  'transcriptionScript.label': 'Chinese script',
+  'transcriptionScript.simplified': 'Simplified (简体)',
+  'transcriptionScript.traditional': 'Traditional (繁體)',
+  'transcriptionScript.unchanged': 'As Whisper writes it',
   'transcription.profile': 'Model',
   'transcription.diarization': 'Label speakers',
   'transcription.wordTimestamps': 'Word timestamps',
@@ -1789,14 +1793,14 @@ graph LR
     'The tool ran, but its result is larger than the {limit} KiB the app accepts. Make the tool return less.',
   'pluginTools.try.stopped':
     "Not run: the plugin stopped working. Press Restart on the plugin's row, then try again.",
-  'pluginTools.try.notRunning':
-    'Not run: the plugin is not running. Enable it or press Restart, then try again.',
-  'pluginTools.try.unreachable':
-    "Not run: the plugin's server could not be reached. Check that it is running (a stdio plugin needs the companion, paired), then press Restart.",
   'pluginTools.try.stoppedWhileRunning':
     "The plugin stopped while running the tool, so there is no result (the tool may have done part of its work). Press Restart on the plugin's row, then try again; if it stops again, the browser's console says why.",
   'pluginTools.try.withdrawn':
     'The plugin no longer offers this tool: it is back once the plugin runs again. Its last Try said:',
+  'pluginTools.try.notRunning':
+    'Not run: the plugin is not running. Enable it or press Restart, then try again.',
+  'pluginTools.try.unreachable':
+    "Not run: the plugin's server could not be reached. Check that it is running (a stdio plugin needs the companion, paired), then press Restart.",
   'pluginTools.try.toolGone':
     'Not run: the plugin no longer offers this tool. Press Restart to read its tools again.',
   'pluginTools.try.cancelled': 'Cancelled before the tool answered.',

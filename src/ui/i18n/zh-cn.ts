@@ -414,6 +414,10 @@ export const zhCN: Dictionary = {
   'transcription.noJobs': '还没有转写任务。拖入音频文件或录一段音。',
   'transcription.language': '语言',
   'transcription.language.auto': '自动识别',
+  'transcriptionScript.label': '中文字形',
+  'transcriptionScript.simplified': '简体',
+  'transcriptionScript.traditional': '繁体',
+  'transcriptionScript.unchanged': '不转换（保持模型原样）',
   'transcription.profile': '模型',
   'transcription.diarization': '区分说话人',
   'transcription.wordTimestamps': '逐词时间戳',
@@ -1667,13 +1671,13 @@ graph LR
     '没有运行：参数不符合工具的输入 schema：{problems}。请在上方改正后重试。',
   'pluginTools.try.tooLarge': '工具已运行，但结果超过了本应用接受的 {limit} KiB。请让工具返回更少的内容。',
   'pluginTools.try.stopped': '没有运行：插件已停止工作。请在插件一栏按“重启”，然后重试。',
+  'pluginTools.try.stoppedWhileRunning':
+    '插件在运行这个工具时停止了，所以没有结果（工具可能已做了一部分工作）。请在插件一栏按“重启”，然后重试；如果它再次停止，浏览器的控制台会说明原因。',
+  'pluginTools.try.withdrawn': '插件已不再提供这个工具，插件重新运行后它会回来。它上次试用的结果：',
   'pluginTools.try.notRunning': '没有运行：插件没有在运行。请启用它或按“重启”，然后重试。',
   'pluginTools.try.unreachable':
     '没有运行：无法连接插件的服务器。请确认它在运行（stdio 插件需要已配对的伴随程序），然后按“重启”。',
   'pluginTools.try.toolGone': '没有运行：插件已不再提供这个工具。请按“重启”重新读取它的工具。',
-  'pluginTools.try.stoppedWhileRunning':
-    '插件在运行这个工具时停止了，所以没有结果（工具可能已做了一部分工作）。请在插件一栏按“重启”，然后重试；如果它再次停止，浏览器的控制台会说明原因。',
-  'pluginTools.try.withdrawn': '插件已不再提供这个工具，插件重新运行后它会回来。它上次试用的结果：',
   'pluginTools.try.cancelled': '工具应答之前调用已取消。',
   'pluginTools.try.other': '没有运行：应用拒绝了这次调用（{code}）。原因见它显示的提示。',
   'pluginTools.try.unknown': '没有运行：工具应答之前出了问题。请重试。',

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
+  mayBeChinese,
   readTranscriptionChoices,
+  startingChineseScript,
   startingProfile,
   TRANSCRIPTION_CHOICES_KEY,
   writeTranscriptionChoices,
@@ -17,17 +19,25 @@ function memoryStorage(initial: Record<string, string> = {}) {
 describe('transcription choices', () => {
   it('come back as they were written', () => {
     const storage = memoryStorage();
-    writeTranscriptionChoices(storage, { language: 'zh', profile_id: 'large' });
-    expect(readTranscriptionChoices(storage)).toEqual({ language: 'zh', profile_id: 'large' });
+    writeTranscriptionChoices(storage, {
+      language: 'zh',
+      profile_id: 'large',
+      chinese_script: 'traditional',
+    });
+    expect(readTranscriptionChoices(storage)).toEqual({
+      language: 'zh',
+      profile_id: 'large',
+      chinese_script: 'traditional',
+    });
   });
 
   it('fall back to automatic detection and the Settings model when missing, unreadable or odd', () => {
-    const fallback = { language: '', profile_id: null };
+    const fallback = { language: '', profile_id: null, chinese_script: null };
     expect(readTranscriptionChoices(null)).toEqual(fallback);
     expect(readTranscriptionChoices(memoryStorage({ [TRANSCRIPTION_CHOICES_KEY]: 'not json' }))).toEqual(
       fallback,
     );
-    const odd = JSON.stringify({ language: 'klingon', profile_id: '../../models' });
+    const odd = JSON.stringify({ language: 'klingon', profile_id: '../../models', chinese_script: 'pinyin' });
     expect(readTranscriptionChoices(memoryStorage({ [TRANSCRIPTION_CHOICES_KEY]: odd }))).toEqual(fallback);
   });
 
@@ -37,7 +47,9 @@ describe('transcription choices', () => {
         throw new DOMException('full', 'QuotaExceededError');
       },
     };
-    expect(() => writeTranscriptionChoices(full, { language: 'zh', profile_id: null })).not.toThrow();
+    expect(() =>
+      writeTranscriptionChoices(full, { language: 'zh', profile_id: null, chinese_script: null }),
+    ).not.toThrow();
   });
 
   it('start with the remembered model while it is offered, else the one Settings names', () => {
@@ -45,5 +57,18 @@ describe('transcription choices', () => {
     expect(startingProfile('large', profiles, 'default')).toBe('large');
     expect(startingProfile('removed', profiles, 'default')).toBe('default');
     expect(startingProfile(null, profiles, 'default')).toBe('default');
+  });
+
+  it('write Chinese in Simplified for a 简体中文 reader until another script is chosen; as Whisper writes it otherwise', () => {
+    expect(startingChineseScript(null, 'zh-CN')).toBe('simplified');
+    expect(startingChineseScript(null, 'en')).toBe('unchanged');
+    expect(startingChineseScript('traditional', 'zh-CN')).toBe('traditional');
+    expect(startingChineseScript('unchanged', 'zh-CN')).toBe('unchanged');
+  });
+
+  it('offer the script for 中文 and for automatic detection, not for another language', () => {
+    expect(mayBeChinese('zh')).toBe(true);
+    expect(mayBeChinese('')).toBe(true);
+    expect(mayBeChinese('ja')).toBe(false);
   });
 });

@@ -1,3 +1,5 @@
+import type { ChineseScript } from '../../media/chinese-script';
+
 /**
  * The language and model last chosen for a transcription, kept on this device (like the
  * export options): a student who transcribes every lecture in 中文 picks it once, not for
@@ -8,6 +10,28 @@ export interface TranscriptionChoices {
   language: string;
   /** null: the one Settings names. */
   profile_id: string | null;
+  /** The script a Chinese transcript is written in; null: the default for the app's language. */
+  chinese_script: ChineseScript | null;
+}
+
+/** The choices of script, in the order offered; the core reads the job's `metadata.chinese_script`. */
+export const CHINESE_SCRIPT_CHOICES = [
+  'simplified',
+  'traditional',
+  'unchanged',
+] as const satisfies readonly ChineseScript[];
+
+/**
+ * The script a new transcription asks for: the one last chosen, else Simplified for someone
+ * who reads the app in 简体中文 (Whisper often writes Traditional for zh), else as Whisper writes it.
+ */
+export function startingChineseScript(remembered: ChineseScript | null, locale: string): ChineseScript {
+  return remembered ?? (locale === 'zh-CN' ? 'simplified' : 'unchanged');
+}
+
+/** Whether a job in this language ('' detects it) may come out in Chinese, so the script matters. */
+export function mayBeChinese(language: string): boolean {
+  return language === '' || language === 'zh';
 }
 
 /**
@@ -43,10 +67,13 @@ export function readTranscriptionChoices(storage: Pick<Storage, 'getItem'> | nul
   } catch {
     // Unreadable (another build's shape, or a hand edit): the defaults stand.
   }
-  const { language, profile_id: profileId } = stored;
+  const { language, profile_id: profileId, chinese_script: script } = stored;
   return {
     language: typeof language === 'string' && KNOWN_LANGUAGES.has(language) ? language : '',
     profile_id: typeof profileId === 'string' && PROFILE_ID.test(profileId) ? profileId : null,
+    chinese_script: (CHINESE_SCRIPT_CHOICES as readonly unknown[]).includes(script)
+      ? (script as ChineseScript)
+      : null,
   };
 }
 

@@ -11,9 +11,11 @@ import { core, subscribeEvents } from '../api/core-client';
 import { editor } from '../editor/editor.svelte';
 import { openNote as openNoteAt } from '../navigation';
 import { reportError } from '../errors';
+import { i18n } from '../i18n';
 import { refreshAll } from '../notes/notes.service';
 import { transcriptionView as view } from './transcription.svelte';
 import { uploadRefusal } from './upload-refusal';
+import { mayBeChinese, startingChineseScript } from './transcription-choices';
 import { applyTranscriptionEvent, isTerminalTranscriptionEvent, liveFromJob } from './transcription-events';
 
 const JOB_PAGE = 50;
@@ -207,7 +209,13 @@ async function uploadAndTranscribe(file: File): Promise<string | null> {
       word_timestamps: false,
       ...(view.profileId ? { profile_id: view.profileId } : {}),
       // Identical audio is stored once, under the first upload's name; the job keeps this one's.
-      metadata: { audio_name: file.name },
+      // The script rides with the job, so a resumed or retried job writes Chinese the same way.
+      metadata: {
+        audio_name: file.name,
+        ...(mayBeChinese(view.language)
+          ? { chinese_script: startingChineseScript(view.chineseScript, i18n.locale) }
+          : {}),
+      },
     });
     view.upsertJob(job);
     follow(job);

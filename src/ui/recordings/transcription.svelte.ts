@@ -4,6 +4,7 @@ import type {
   DiarizationModelDto,
   TranscriptionJob,
 } from '../../contracts/transcription';
+import type { ChineseScript } from '../../media/chinese-script';
 import type { AudioFailure } from './audio-failure';
 import {
   deviceStorage,
@@ -47,6 +48,8 @@ export class TranscriptionViewState {
   readonly #remembered = readTranscriptionChoices(deviceStorage());
   #language = $state(this.#remembered.language);
   #profileId = $state('');
+  /** null until chosen here: the app's language picks it (startingChineseScript). */
+  #chineseScript = $state<ChineseScript | null>(this.#remembered.chinese_script);
   #diarization = $state(true);
   #audioNames = $state.raw<Record<string, string>>({});
   #notes = $state.raw<Record<string, JobNote[]>>({});
@@ -88,6 +91,10 @@ export class TranscriptionViewState {
   }
   get profileId(): string {
     return this.#profileId;
+  }
+  /** The script chosen for Chinese transcripts; null while none was (the app's language decides). */
+  get chineseScript(): ChineseScript | null {
+    return this.#chineseScript;
   }
   get diarization(): boolean {
     return this.#diarization;
@@ -188,8 +195,17 @@ export class TranscriptionViewState {
     this.#remember();
   }
 
+  setChineseScript(script: ChineseScript): void {
+    this.#chineseScript = script;
+    this.#remember();
+  }
+
   #remember(): void {
-    const choices = { language: this.#language, profile_id: this.#profileId || null };
+    const choices = {
+      language: this.#language,
+      profile_id: this.#profileId || null,
+      chinese_script: this.#chineseScript,
+    };
     Object.assign(this.#remembered, choices);
     writeTranscriptionChoices(deviceStorage(), choices);
   }

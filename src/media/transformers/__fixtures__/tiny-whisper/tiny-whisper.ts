@@ -51,8 +51,25 @@ const CHOSEN_LOGIT = 30;
 /** How much the audio moves the encoder output next to its positions (small: it would blur the attention). */
 const AUDIO_SCALE = 1e-4;
 
-/** Text tokens, byte-level BPE spelling (Ġ is a leading space). */
-const WORDS = ['Ġhello', 'Ġtiny', 'Ġwhisper', '.', 'Ġworld', 'Ġagain', 'Ġsays', 'Ġnothing', ','] as const;
+/**
+ * Chinese words, as Whisper asked for zh often writes them: in Traditional characters. A
+ * script of these lets a test check what the app makes of a Traditional transcript.
+ */
+const CHINESE_WORDS = ['這是', '語音', '識別', '。'] as const;
+
+/** Text tokens, byte-level BPE spelling (Ġ is a leading space; a Chinese word is its UTF-8 bytes). */
+const WORDS: readonly string[] = [
+  'Ġhello',
+  'Ġtiny',
+  'Ġwhisper',
+  '.',
+  'Ġworld',
+  'Ġagain',
+  'Ġsays',
+  'Ġnothing',
+  ',',
+  ...CHINESE_WORDS.map(byteLevel),
+];
 const LANGUAGES = ['en', 'zh', 'de'] as const;
 export type TinyWhisperLanguage = (typeof LANGUAGES)[number];
 
@@ -88,7 +105,7 @@ export const TINY_WHISPER_TOKENS = (() => {
 
 /** A phrase of the fixed script, in seconds from the window start (multiples of 0.02, at most 30). */
 export interface TinyWhisperPhrase {
-  /** Words from the tiny vocabulary, without the Ġ: hello tiny whisper . world again says nothing , */
+  /** Words from the tiny vocabulary, without the Ġ: hello tiny whisper . world again says nothing , 這是 語音 識別 。 */
   words: readonly string[];
   start: number;
   end: number;
@@ -97,6 +114,11 @@ export interface TinyWhisperPhrase {
 export const DEFAULT_TINY_WHISPER_SCRIPT: readonly TinyWhisperPhrase[] = [
   { words: ['hello', 'tiny', 'whisper', '.'], start: 0, end: 2 },
   { words: ['world', 'again', ','], start: 2, end: 4.5 },
+];
+
+/** "這是語音識別。" in every window: what Whisper, asked for zh, may write for 这是语音识别。 */
+export const TRADITIONAL_CHINESE_TINY_WHISPER_SCRIPT: readonly TinyWhisperPhrase[] = [
+  { words: ['這是', '語音', '識別', '。'], start: 0, end: 2 },
 ];
 
 export interface TinyWhisperOptions {
@@ -155,9 +177,23 @@ function timestampToken(seconds: number): number {
 }
 
 function wordToken(word: string): number {
-  const id = TINY_WHISPER_TOKENS.words[`Ġ${word}`] ?? TINY_WHISPER_TOKENS.words[word];
+  const id = TINY_WHISPER_TOKENS.words[`Ġ${word}`] ?? TINY_WHISPER_TOKENS.words[byteLevel(word)];
   if (id === undefined) throw new RangeError(`"${word}" is not in the tiny vocabulary`);
   return id;
+}
+
+/**
+ * GPT-2's byte-level spelling of text (what Whisper's tokenizer stores): each UTF-8 byte is
+ * one printable character, the printable ASCII and Latin-1 bytes as themselves.
+ */
+function byteLevel(text: string): string {
+  const printable = (byte: number) =>
+    (byte >= 0x21 && byte <= 0x7e) || (byte >= 0xa1 && byte <= 0xac) || (byte >= 0xae && byte <= 0xff);
+  const shifted = new Map<number, number>();
+  for (let byte = 0, next = 256; byte < 256; byte++) if (!printable(byte)) shifted.set(byte, next++);
+  return Array.from(new TextEncoder().encode(text), (byte) =>
+    String.fromCharCode(shifted.get(byte) ?? byte),
+  ).join('');
 }
 
 // ---------------------------------------------------------------------------
