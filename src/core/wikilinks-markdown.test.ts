@@ -157,3 +157,35 @@ describe('Markdown links with parentheses and reference definitions', () => {
     );
   });
 });
+
+describe('Markdown links in odd text', () => {
+  const rename = (body: string) => rewriteNoteLinkTargets(body, renamingTarget('Old', 'New'));
+
+  it('keeps a link before an image whose description holds code', () => {
+    expect(parseMarkdownNoteLinks('[a](Old.md) ![`x`](p.png)').map((link) => link.target)).toEqual([
+      'Old.md',
+    ]);
+  });
+
+  it('reads no link in a title or an angled address, and renames without throwing', () => {
+    const titled = '[a](Note.md "see [b](Old.md)")';
+    expect(parseMarkdownNoteLinks(titled).map((link) => link.target)).toEqual(['Note.md']);
+    expect(rename(titled)).toEqual({ body: titled, count: 0 });
+    const angled = '[a](<x](Old.md) z.md>)';
+    expect(parseMarkdownNoteLinks(angled).map((link) => link.target)).toEqual(['x](Old.md) z.md']);
+    expect(() => rename(angled)).not.toThrow();
+  });
+
+  it('reads no link across a blank line, but one across a line break', () => {
+    expect(parseMarkdownNoteLinks('See [this](\n\nOld.md)')).toEqual([]);
+    expect(rename('See [this](\n\nOld.md)').count).toBe(0);
+    expect(rename('See [this](\nOld.md\n"t")').body).toBe('See [this](\nNew.md\n"t")');
+  });
+
+  it('does not take a quote mark for the address of a definition on two lines', () => {
+    const body = '> [r]:\n> Old.md';
+    expect(rename(body).body).toBe('> [r]:\n> New.md');
+    expect(rename('> > [r]:\n> > <Old.md>').body).toBe('> > [r]:\n> > <New.md>');
+    expect(rename('[r]:\r\n  Old.md').body).toBe('[r]:\r\n  New.md');
+  });
+});

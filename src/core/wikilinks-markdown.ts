@@ -22,11 +22,28 @@ interface AddressSpan {
   angled: boolean;
 }
 
-/** The offset past the spaces, tabs and line breaks from `at`. */
-function skipSpace(body: string, at: number): number {
+/** The offset past the spaces and tabs from `at`. */
+function skipBlanks(body: string, at: number): number {
   let pos = at;
-  while (pos < body.length && ' \t\n'.includes(body.charAt(pos))) pos++;
+  while (body.charAt(pos) === ' ' || body.charAt(pos) === '\t') pos++;
   return pos;
+}
+
+/** The length of the line break at `at`, 0 when there is none. */
+function lineBreakAt(body: string, at: number): number {
+  if (body.startsWith('\r\n', at)) return 2;
+  return body.charAt(at) === '\n' || body.charAt(at) === '\r' ? 1 : 0;
+}
+
+/**
+ * The offset past the spaces, tabs and at most one line break from `at`: a blank line
+ * ends the paragraph, and the link with it (an offset at the blank line's end then,
+ * where no address or `)` is).
+ */
+function skipSpace(body: string, at: number): number {
+  const pos = skipBlanks(body, at);
+  const lineBreak = lineBreakAt(body, pos);
+  return lineBreak === 0 ? pos : skipBlanks(body, pos + lineBreak);
 }
 
 /** The note link whose address starts at `at` and ends before `max`, `start` its `](` or `[`. */
@@ -46,8 +63,15 @@ function addressAt(body: string, at: number, max: number, start: number): Addres
   };
 }
 
-/** `[text](address "title")` from its `](` at `at`: the address, or null when this is no such link. */
-function inlineLinkAt(body: string, at: number, lineEnd: (from: number) => number): AddressSpan | null {
+/**
+ * `[text](address "title")` from its `](` at `at`: the address and the offset past the
+ * closing `)`, or null when this is no such link.
+ */
+function inlineLinkAt(
+  body: string,
+  at: number,
+  lineEnd: (from: number) => number,
+): { span: AddressSpan; end: number } | null {
   const start = skipSpace(body, at + 2);
   const span = addressAt(body, start, lineEnd(start), at);
   if (!span) return null;
@@ -59,7 +83,7 @@ function inlineLinkAt(body: string, at: number, lineEnd: (from: number) => numbe
     if (!title.ok) return null;
     pos = skipSpace(body, title.pos);
   }
-  return body.charAt(pos) === ')' ? span : null;
+  return body.charAt(pos) === ')' ? { span, end: pos + 1 } : null;
 }
 
 /** `[label]: address "title"` in the definition's lines: the address, or null when it names no note. */
@@ -70,7 +94,16 @@ function definitionAt(body: string, lines: SourceRange): AddressSpan | null {
   let pos = open + 1;
   while (pos < lines.to && body.charAt(pos) !== ']') pos += body.charAt(pos) === '\\' ? 2 : 1;
   if (body.charAt(pos + 1) !== ':') return null;
-  return addressAt(body, skipSpace(body, pos + 2), lines.to, open);
+  let start = skipBlanks(body, pos + 2);
+  const lineBreak = lineBreakAt(body, start);
+  if (lineBreak > 0) {
+    // The address on the next line, after the marks of the quotes the definition is in.
+    start = skipBlanks(body, start + lineBreak);
+    const quotes = body.slice(lines.from, open).split('>').length - 1;
+    for (let quote = 0; quote < quotes && body.charAt(start) === '>'; quote++)
+      start = skipBlanks(body, start + 1);
+  }
+  return addressAt(body, start, lines.to, open);
 }
 
 /**
@@ -98,8 +131,12 @@ function noteLinkAddresses(body: string): AddressSpan[] {
       at = end - 2;
       continue;
     }
-    const span = inlineLinkAt(body, at, lineEnd);
-    if (span) spans.push(span);
+    const link = inlineLinkAt(body, at, lineEnd);
+    if (link) {
+      spans.push(link.span);
+      // A `](` in its title or angled address is no other link.
+      at = link.end - 2;
+    }
   }
   return spans.sort((a, b) => a.from - b.from);
 }

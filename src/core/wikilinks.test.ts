@@ -207,3 +207,14 @@ describe('rewriteWikilinks with paths', () => {
     });
   });
 });
+
+describe('links beside code in alt text and table cells', () => {
+  it('keeps a link before an image whose description holds code', () => {
+    expect(parseWikilinks('See [[Old]]. ![`cmd`](shot.png)').map((link) => link.target)).toEqual(['Old']);
+  });
+
+  it('keeps a link in a table row whose code span holds an escaped pipe', () => {
+    const body = ['| a | b |', '| --- | --- |', '| [[Old]] | `ls \\| wc` see [[Other]] |'].join('\n');
+    expect(parseWikilinks(body).map((link) => link.target)).toEqual(['Old', 'Other']);
+  });
+});

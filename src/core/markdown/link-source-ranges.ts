@@ -25,7 +25,12 @@ export interface LinkSourceRanges {
   definitions: readonly SourceRange[];
 }
 
-type CodeSpanEnv = { codeSpans?: SourceRange[] };
+/**
+ * Where code spans are, in `source` (the inline token's content). markdown-it parses an
+ * image's description again with the same env: its spans are offsets in that
+ * description, not in `source`, and are left out (a description shows as plain text).
+ */
+type CodeSpanEnv = { codeSpans?: SourceRange[]; source?: string };
 
 let parser: MarkdownIt | undefined;
 
@@ -42,8 +47,14 @@ function spanParser(): MarkdownIt {
     const from = state.pos;
     const before = state.tokens.length;
     if (!backticks(state, silent)) return false;
-    if (!silent && state.tokens.length > before && state.tokens.at(-1)?.type === 'code_inline')
-      (state.env as CodeSpanEnv).codeSpans?.push({ from, to: state.pos });
+    const env = state.env as CodeSpanEnv;
+    if (
+      !silent &&
+      state.src === env.source &&
+      state.tokens.length > before &&
+      state.tokens.at(-1)?.type === 'code_inline'
+    )
+      env.codeSpans?.push({ from, to: state.pos });
     return true;
   });
   parser = md;
@@ -68,6 +79,11 @@ function sourceLines(text: string, base: number): { starts: number[]; ends: numb
   return { starts, ends };
 }
 
+/** Counts the inline parses a call makes (tests: they are bounded by the blocks that need one). */
+export interface ParseProbe {
+  inlineParses: number;
+}
+
 let lastBody: string | undefined;
 let lastRanges: LinkSourceRanges = { code: [], definitions: [] };
 
@@ -75,10 +91,10 @@ let lastRanges: LinkSourceRanges = { code: [], definitions: [] };
  * Code and reference definitions in `body` (see LinkSourceRanges). Linear in the size of
  * the note: one block parse, and an inline parse only of the blocks with a backtick and a link.
  */
-export function linkSourceRanges(body: string): LinkSourceRanges {
+export function linkSourceRanges(body: string, probe?: ParseProbe): LinkSourceRanges {
   // Wikilinks and Markdown links are found one after the other in the same body.
-  if (body === lastBody) return lastRanges;
-  const ranges = parseRanges(body);
+  if (body === lastBody && !probe) return lastRanges;
+  const ranges = parseRanges(body, probe);
   lastBody = body;
   lastRanges = ranges;
   return ranges;
@@ -91,7 +107,7 @@ function mayHoldLink(text: string): boolean {
 
 const NONE: LinkSourceRanges = { code: [], definitions: [] };
 
-function parseRanges(body: string): LinkSourceRanges {
+function parseRanges(body: string, probe?: ParseProbe): LinkSourceRanges {
   // No backtick, tilde fence, indent or `]:`: no code and no definition, and no parse.
   if (!/[`\t]|~~~| {4}|\]:/.test(body)) return NONE;
   // A byte-order mark is not content (as in document-ast); offsets stay the body's.
@@ -119,25 +135,66 @@ function parseRanges(body: string): LinkSourceRanges {
     } else if (token.type === 'reference_definition') {
       definitions.push({ from: lineFrom(first), to: lineTo(next - 1) });
     } else if (token.type === 'inline' && token.content.includes('`') && mayHoldLink(token.content)) {
-      const env: CodeSpanEnv = { codeSpans: [] };
+      const env: CodeSpanEnv = { codeSpans: [], source: token.content };
+      if (probe) probe.inlineParses++;
       md.inline.parse(token.content, md, env, []);
       if (env.codeSpans?.length) {
         const toSource = contentToSource(body, token.content, first, lineFrom, lineTo, located);
-        for (const span of env.codeSpans) code.push({ from: toSource(span.from), to: toSource(span.to) });
+        for (const span of env.codeSpans) {
+          const from = toSource(span.from);
+          const to = toSource(span.to);
+          // A line not found in the source: no range, rather than one in the wrong place.
+          if (from !== null && to !== null) code.push({ from, to });
+        }
       }
     }
   }
+  // codeEndAt walks them in order.
+  code.sort((a, b) => a.from - b.from);
   return { code, definitions };
+}
+
+/** Where `written` is in `source` from `after` on, and the columns of its backslashes the content lost. */
+interface Found {
+  column: number;
+  /** Offsets in `written` of each `|` whose `\` a table cell's split took off, in order. */
+  unescaped: number[];
+}
+
+/**
+ * Finds a content line in its source line: as written, else with each `|` allowed its
+ * `\` back (a table cell's content loses the backslash of an escaped pipe).
+ */
+function findLine(source: string, written: string, after: number): Found | null {
+  const column = source.indexOf(written, after);
+  if (column !== -1) return { column, unescaped: [] };
+  if (!written.includes('|')) return null;
+  const pattern = new RegExp(
+    written.replace(/[.*+?^${}()|[\]\\]/g, (char) => (char === '|' ? '\\\\?\\|' : `\\${char}`)),
+    'g',
+  );
+  pattern.lastIndex = after;
+  const match = pattern.exec(source);
+  if (!match) return null;
+  const unescaped: number[] = [];
+  for (let index = 0, at = match.index; index < written.length; index++, at++) {
+    if (written.charAt(index) === '|' && source.charAt(at) === '\\') {
+      unescaped.push(index);
+      at++;
+    }
+  }
+  return { column: match.index, unescaped };
 }
 
 /**
  * Maps offsets in an inline token's content, asked in increasing order, back to the
- * source. Content is the block's lines with their container's marks (`> `, a list item's
- * indent, a table's pipes) taken off, one content line to a source line from `firstLine`
- * on, so each content line is looked for in its source line; only lines a code span
- * starts or ends on are, and those hold a backtick, which no container mark does.
- * `located` carries where the last line was found from one token to the next: the
- * cells of a table row share a line, each found after the one before.
+ * source, or to null where its line is not found there. Content is the block's lines
+ * with their container's marks (`> `, a list item's indent, a table's pipes) taken off,
+ * one content line to a source line from `firstLine` on, so each content line is looked
+ * for in its source line; only lines a code span starts or ends on are, and those hold
+ * a backtick, which no container mark does. `located` carries where the last line was
+ * found from one token to the next: the cells of a table row share a line, each found
+ * after the one before.
  */
 function contentToSource(
   body: string,
@@ -146,34 +203,44 @@ function contentToSource(
   lineFrom: (line: number) => number,
   lineTo: (line: number) => number,
   located: { line: number; column: number },
-): (at: number) => number {
+): (at: number) => number | null {
   let line = firstLine;
   let start = 0;
   let end = content.indexOf('\n');
   if (end === -1) end = content.length;
-  let column: number | null = null;
+  let found: Found | null | undefined;
   return (at) => {
     while (at > end) {
       line++;
       start = end + 1;
       end = content.indexOf('\n', start);
       if (end === -1) end = content.length;
-      column = null;
+      found = undefined;
     }
-    if (column === null) {
+    if (found === undefined) {
       const source = body.slice(lineFrom(line), lineTo(line));
       const written = content.slice(start, end);
       const after = located.line === line ? located.column : 0;
-      column = source.indexOf(written, after);
-      if (column === -1) {
+      found = findLine(source, written, after);
+      if (!found) {
         // A tab partly eaten by a container's indent comes back as spaces.
         const trimmed = written.trimStart();
-        column = Math.max(0, source.indexOf(trimmed, after) - (written.length - trimmed.length));
+        const indent = written.length - trimmed.length;
+        const inner = indent > 0 ? findLine(source, trimmed, after) : null;
+        found = inner && {
+          column: Math.max(0, inner.column - indent),
+          unescaped: inner.unescaped.map((index) => index + indent),
+        };
       }
-      located.line = line;
-      located.column = column + written.length;
+      if (found) {
+        located.line = line;
+        located.column = found.column + written.length + found.unescaped.length;
+      }
     }
-    return lineFrom(line) + column + (at - start);
+    if (!found) return null;
+    const offset = at - start;
+    const lost = found.unescaped.filter((index) => index < offset).length;
+    return lineFrom(line) + found.column + offset + lost;
   };
 }
 
