@@ -35,7 +35,7 @@ export default defineConfig({
     // 223 s with traces against 149 s without. A failing test keeps a screenshot and the list
     // reporter's call log; PW_TRACE=1 records traces again (kept for failing tests only) to
     // debug one spec locally.
-    trace: process.env.PW_TRACE ? 'retain-on-failure' : 'off',
+    trace: process.env.PW_TRACE === '1' ? 'retain-on-failure' : 'off',
     screenshot: 'only-on-failure',
     // The app's service worker precaches the whole build (some 13 MB) while a test runs: about two
     // CPU seconds a test, and a "Ready to work offline" toast at a moment no test chose. Specs that

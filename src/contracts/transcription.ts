@@ -31,7 +31,7 @@ export type TranscriptNoteRequest = z.output<typeof transcriptNoteSchema>;
 // ---------------------------------------------------------------------------
 
 /** Warning codes the app emits; readers must accept unknown ones (§4.1). */
-export const TRANSCRIPTION_WARNING_CODES = ['DIARIZATION_UNAVAILABLE'] as const;
+export const TRANSCRIPTION_WARNING_CODES = ['DIARIZATION_UNAVAILABLE', 'CHINESE_SCRIPT_UNAVAILABLE'] as const;
 export type TranscriptionWarningCode = (typeof TRANSCRIPTION_WARNING_CODES)[number];
 
 /**

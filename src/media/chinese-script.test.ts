@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { TranscriptSegment } from '../contracts';
 import {
   chineseScriptOf,
@@ -74,15 +74,35 @@ describe('a Chinese transcript in the script the job asks for', () => {
     expect(load.loads).toEqual(['simplified']);
   });
 
-  it('tries again after a dictionary that could not be loaded', async () => {
-    let fail = true;
-    const script = new TranscriptScript('simplified', async (target) => {
-      if (fail) throw new Error('chunk failed to load');
-      return loadOpenccConverter(target);
+  it('leaves the text as Whisper wrote it when the dictionary cannot be loaded, says so, and does not try again', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    let loads = 0;
+    const script = new TranscriptScript('simplified', async () => {
+      loads++;
+      throw new Error('chunk failed to load');
     });
-    await expect(script.apply([segment('這是')], zh)).rejects.toThrow('chunk failed to load');
-    fail = false;
-    expect((await script.apply([segment('這是')], zh))[0]?.text).toBe('这是');
+    const first = await script.apply([segment('這是')], zh);
+    const second = await script.apply([segment('語音', 2)], zh);
+    expect([...first, ...second].map((s) => s.text)).toEqual(['這是', '語音']);
+    expect(script.unavailable).toBe(true);
+    expect(loads).toBe(1);
+  });
+
+  it("converts a segment's words as the phrase they make, so they agree with its text", async () => {
+    const chars = (text: string) =>
+      [...text].map((word, index) => ({ word, start_time: index, end_time: index + 1, confidence: null }));
+    const toTraditional = await new TranscriptScript('traditional').apply(
+      [{ ...segment('头发干净'), words: chars('头发干净') }],
+      zh,
+    );
+    expect(toTraditional[0]?.text).toBe('頭髮乾淨');
+    expect(toTraditional[0]?.words.map((w) => w.word).join('')).toBe('頭髮乾淨');
+    expect(toTraditional[0]?.words.map((w) => w.start_time)).toEqual([0, 1, 2, 3]);
+    const toSimplified = await new TranscriptScript('simplified').apply(
+      [{ ...segment('乾隆著作'), words: chars('乾隆著作') }],
+      zh,
+    );
+    expect(toSimplified[0]?.words.map((w) => w.word).join('')).toBe(toSimplified[0]?.text);
   });
 });
 

@@ -66,23 +66,54 @@ export function convertSegments(
   return segments.map((segment) => ({
     ...segment,
     text: convert(segment.text),
-    words: segment.words.map((word) => ({ ...word, word: convert(word.word) })),
+    words: convertWords(segment.words, convert),
   }));
+}
+
+/**
+ * The words converted as the phrase they make: OpenCC picks a character by the words around it
+ * (头发 → 頭髮, 皇后 stays 皇后), and Whisper's Chinese words are about one character each, so
+ * converted alone they would disagree with the segment's text (頭/發, 皇/後). The phrase's
+ * conversion is cut back at the words' own lengths; a conversion that changed the length (none
+ * of OpenCC's character tables does) falls back to word by word.
+ */
+function convertWords(
+  words: TranscriptSegment['words'],
+  convert: ScriptConverter,
+): TranscriptSegment['words'] {
+  const phrase = words.map((word) => word.word).join('');
+  const converted = convert(phrase);
+  if (converted.length !== phrase.length) return words.map((word) => ({ ...word, word: convert(word.word) }));
+  let at = 0;
+  return words.map((word) => {
+    const text = converted.slice(at, at + word.word.length);
+    at += word.word.length;
+    return { ...word, word: text };
+  });
 }
 
 /**
  * Converts a job's segments as they are published: a segment is converted when the job's
  * language is Chinese (asked for, or, when detection is on, heard in the window it starts in).
- * The converter loads at the first segment that needs it, once per job.
+ * The converter loads at the first segment that needs it, once per job. A converter that cannot
+ * be loaded (a chunk missing offline, say) does not fail the job: the script is a nicety over a
+ * transcript that may have taken an hour, so the text stays as Whisper wrote it and
+ * `unavailable` says so (the job's CHINESE_SCRIPT_UNAVAILABLE warning).
  */
 export class TranscriptScript {
   readonly #script: ChineseScript;
   readonly #load: ScriptConverterLoader;
-  #converter: Promise<ScriptConverter> | null = null;
+  #converter: Promise<ScriptConverter | null> | null = null;
+  #unavailable = false;
 
   constructor(script: ChineseScript, load: ScriptConverterLoader = loadOpenccConverter) {
     this.#script = script;
     this.#load = load;
+  }
+
+  /** Whether the converter could not be loaded, so the text was left as Whisper wrote it. */
+  get unavailable(): boolean {
+    return this.#unavailable;
   }
 
   /** `languageOf` says the language a segment was spoken in (null: not known, left as it is). */
@@ -94,12 +125,14 @@ export class TranscriptScript {
     if (script === 'unchanged' || !segments.some((segment) => isChineseLanguage(languageOf(segment)))) {
       return [...segments];
     }
-    this.#converter ??= this.#load(script);
-    // A failed load is not cached: the next window (or a retry) tries again.
-    const convert = await this.#converter.catch((error: unknown) => {
-      this.#converter = null;
-      throw error;
+    // One try per job: a transcript half converted would read worse than one left alone.
+    this.#converter ??= this.#load(script).catch((error: unknown) => {
+      console.warn('NotesAgent: the Chinese script converter could not be loaded', error);
+      this.#unavailable = true;
+      return null;
     });
+    const convert = await this.#converter;
+    if (!convert) return [...segments];
     return segments.map((segment) =>
       isChineseLanguage(languageOf(segment)) ? (convertSegments([segment], convert)[0] ?? segment) : segment,
     );

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { EventEnvelope } from '../contracts';
 import { EventLog } from '../core/event-log';
 import { MemoryEventStore } from '../core/event-store';
@@ -474,6 +474,26 @@ describe('the script of a Chinese transcript', () => {
       new AsrEngineDouble({ script: TRADITIONAL, language: 'ja' }),
     );
     expect(japanese.result.segments.map((s) => s.text)).toEqual(asWritten);
+  });
+
+  it('completes as Whisper wrote it, with CHINESE_SCRIPT_UNAVAILABLE, when the converter cannot be loaded', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const { runtime } = setup({
+      engine: new AsrEngineDouble({ script: TRADITIONAL }),
+      scriptConverter: async () => {
+        throw new Error('chunk failed to load');
+      },
+      files: { a: { bytes: toneWav(60), mime_type: 'audio/wav', name: 'a.wav' } },
+    });
+    const { job } = await run(runtime, {
+      attachment_id: 'a',
+      language: 'zh',
+      metadata: { chinese_script: 'simplified' },
+    });
+    expect(job.status).toBe('completed');
+    const result = job.result as TranscriptionResult;
+    expect(result.segments.map((s) => s.text)).toEqual(TRADITIONAL.map((phrase) => phrase.text));
+    expect(result.warnings).toContain('CHINESE_SCRIPT_UNAVAILABLE');
   });
 
   it('a resumed run goes on converting what it transcribes, keeping the segments already done', async () => {

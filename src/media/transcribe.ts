@@ -153,13 +153,7 @@ export async function runTranscription(
   const windowLanguages = new Map<number, string>(resume.languages);
   const languageOf = (segment: TranscriptSegment): string | null =>
     request.language ?? languageAt(windows, windowLanguages, segment.start_time);
-  const inScript = (segments: readonly TranscriptSegment[]) =>
-    guard(
-      () => script.apply(segments, languageOf),
-      signal,
-      'TRANSCRIPTION_FAILED',
-      'The transcript could not be converted to the chosen Chinese script.',
-    );
+  const inScript = (segments: readonly TranscriptSegment[]) => script.apply(segments, languageOf);
 
   const transcripts: WindowTranscript[] = [];
   const detected = new Map<string, number>();
@@ -201,6 +195,7 @@ export async function runTranscription(
 
   const merged = await inScript(afterSeam(mergeWindowTranscripts(transcripts, { duration }), resume));
   const segments = [...kept, ...(turns.length > 0 ? assignSpeakers(merged, turns) : merged)];
+  if (script.unavailable) warnings.push('CHINESE_SCRIPT_UNAVAILABLE');
   return {
     language: request.language ?? mostFrequent(detected),
     segments,

@@ -452,6 +452,8 @@ export const en = {
   'transcription.empty': 'Pick a transcription to see its segments.',
   'transcription.warning.DIARIZATION_UNAVAILABLE':
     'Speakers are not labelled: no speaker labels model is set (see Model source), or it could not be used.',
+  'transcription.warning.CHINESE_SCRIPT_UNAVAILABLE':
+    'The Chinese script converter could not be loaded, so the transcript is as Whisper wrote it (it may mix Simplified and Traditional). Transcribe again once the app is online to convert it.',
   'transcription.toNote': 'Create note',
   'transcription.noteTitle': 'Title',
   'transcription.noteFolder': 'Folder',

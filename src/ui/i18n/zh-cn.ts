@@ -438,6 +438,8 @@ export const zhCN: Dictionary = {
   'transcription.empty': '选择一个转写任务查看分段。',
   'transcription.warning.DIARIZATION_UNAVAILABLE':
     '未区分说话人：没有设置说话人标注模型（见“模型来源”），或该模型无法使用。',
+  'transcription.warning.CHINESE_SCRIPT_UNAVAILABLE':
+    '未能加载中文字形转换，转写保持模型原样（可能简繁混杂）。联网后重新转写即可转换。',
   'transcription.toNote': '生成笔记',
   'transcription.noteTitle': '标题',
   'transcription.noteFolder': '文件夹',
