@@ -26,6 +26,14 @@ export const test = base.extend<{ requestLog: RequestLog; scriptServer: StartScr
     await use({ urls, foreign: () => urls.filter((url) => !isOwn(url)) });
   },
   scriptServer: scriptServerFixture,
+  // File choosers are intercepted from the page's start. Playwright turns interception on when a
+  // test first waits for a chooser, and does not wait for the browser to confirm it: with no
+  // trace slowing each action down, a key pressed right after could open the chooser first, and
+  // the test waited for one that never came (a11y-focus's plugin install, once in a full run).
+  page: async ({ page }, use) => {
+    page.on('filechooser', () => {});
+    await use(page);
+  },
 });
 
 export { expect };

@@ -2,6 +2,7 @@ import { installPluginZip } from './harness/plugin-steps';
 import { workerPluginZip } from './harness/plugin-tools-steps';
 import { switchLanguage } from './harness/language-steps';
 import { expect, openApp, test } from './fixtures';
+import { closeSettings } from './harness/close-settings';
 
 const citePlugin = workerPluginZip({
   id: 'anna-tools',
@@ -53,7 +54,7 @@ test('after a reload, Settings → Agent names the plugin tool it switches by it
   const plugin = await installPluginZip(page, 'anna-tools', citePlugin);
   await plugin.getByTestId('plugin-enable').click();
   await expect(plugin).toHaveAttribute('data-state', 'enabled');
-  await page.keyboard.press('Escape');
+  await closeSettings(page);
 
   await page.reload();
   await expect(page.getByTestId('note-list')).toBeVisible();

@@ -1,4 +1,5 @@
 import { expect, type Page } from '@playwright/test';
+import { closeSettings } from './close-settings';
 
 /**
  * Adds a custom OpenAI-compatible provider (default name "Script") for `serverUrl`
@@ -24,7 +25,7 @@ export async function addScriptProvider(
   if (apiKey !== null) await page.getByTestId('provider-api-key').fill(apiKey);
   await page.getByTestId('provider-save').click();
   await expect(page.locator(`[data-testid="provider-item"][data-provider-id="${providerId}"]`)).toBeVisible();
-  await page.keyboard.press('Escape');
+  await closeSettings(page);
 }
 
 /** Opens the Agent view, picks the scripted provider's model and opens the tool list. */

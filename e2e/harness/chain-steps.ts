@@ -6,6 +6,7 @@ import { expect, type Download, type Locator, type Page } from '@playwright/test
 import { buildTinyWhisper } from '../../src/media/transformers/__fixtures__/tiny-whisper/tiny-whisper';
 import { fulfilModelFile } from './model-host';
 import { textStream, toolCallStream } from './openai-script-server';
+import { closeSettings } from './close-settings';
 
 /** What the agent appends: a Mermaid diagram and a function plot, each with words to find in the exports. */
 export const CHAIN_DIAGRAM =
@@ -80,7 +81,7 @@ export async function useTranscriptionModelHost(page: Page, modelHost: string): 
   await page.getByTestId('transcription-allow-remote').uncheck();
   await page.getByTestId('transcription-save-source').click();
   await expect(page.getByTestId('transcription-source-saved')).toBeVisible();
-  await page.keyboard.press('Escape');
+  await closeSettings(page);
 }
 
 /** The tiny Whisper-shaped model, served under the model host the app is configured with. */

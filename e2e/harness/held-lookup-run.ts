@@ -2,6 +2,7 @@ import { expect, type Page } from '@playwright/test';
 import { addScriptProvider, pickScriptModel } from './agent-steps';
 import { heldToolPluginZip } from './held-tool-plugin';
 import { installPluginZip } from './plugin-steps';
+import { closeSettings } from './close-settings';
 
 /** Installs the held-lookup plugin, grants its network permission and enables it; Settings closed after. */
 export async function enableHeldLookup(page: Page): Promise<void> {
@@ -11,7 +12,7 @@ export async function enableHeldLookup(page: Page): Promise<void> {
   await expect(plugin).toHaveAttribute('data-state', 'installed');
   await plugin.getByTestId('plugin-enable').click();
   await expect(plugin).toHaveAttribute('data-state', 'enabled');
-  await page.keyboard.press('Escape');
+  await closeSettings(page);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { expect, type Page } from '@playwright/test';
+import { closeSettings } from './close-settings';
 
 /** Switches the app's language in Settings → General and closes Settings again. */
 export async function switchLanguage(page: Page, locale: 'zh-CN' | 'en'): Promise<void> {
@@ -6,6 +7,6 @@ export async function switchLanguage(page: Page, locale: 'zh-CN' | 'en'): Promis
   await page.getByTestId('settings-nav-general').click();
   await page.getByTestId('locale-select').selectOption(locale);
   await expect(page.locator('html')).toHaveAttribute('lang', locale);
-  await page.keyboard.press('Escape');
+  await closeSettings(page);
   await expect(page.getByTestId('locale-select')).toBeHidden();
 }

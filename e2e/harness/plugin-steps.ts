@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { strToU8, zipSync, type Zippable } from 'fflate';
 import { expect, type Locator, type Page } from '@playwright/test';
 import { addScriptProvider, pickScriptModel } from './agent-steps';
+import { closeSettings } from './close-settings';
 
 export const SAMPLE_PLUGIN_DIR = join(process.cwd(), 'e2e/plugins/sample-greeter');
 
@@ -124,7 +125,7 @@ export async function runGreetSelectionFromKeyboard(page: Page): Promise<void> {
  */
 export async function greeterOnScriptModel(page: Page, serverUrl: string): Promise<void> {
   await installAndEnableSampleGreeter(page);
-  await page.keyboard.press('Escape');
+  await closeSettings(page);
   await addScriptProvider(page, serverUrl);
   await pickScriptModel(page);
 }
